@@ -1,0 +1,167 @@
+-- benchledger's ledger schema: the single source of truth.
+--
+-- The file is a list of migrations, each opened by a line `-- migration N`, numbered from 1
+-- without gaps. A ledger's `PRAGMA user_version` is the last migration it has run; opening a
+-- ledger runs the newer ones, in order, in one transaction. History is append-only: never edit,
+-- remove or reorder a migration that has shipped; add a new one at the end.
+--
+-- Raw facts (waves, seats, attempts, trace steps) are append-only: triggers refuse any UPDATE or
+-- DELETE. Scores are derived and may be replaced. Registered rubric texts and publications are
+-- frozen.
+
+-- migration 1
+CREATE TABLE suite (
+    id   INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE CHECK (length(name) > 0)
+) STRICT;
+
+CREATE TABLE wave (
+    id                              INTEGER PRIMARY KEY,
+    slug                            TEXT NOT NULL UNIQUE CHECK (length(slug) > 0),
+    suite_id                        INTEGER NOT NULL REFERENCES suite(id),
+    started_at                      TEXT NOT NULL,
+    notes                           TEXT,
+    -- The suite's declared size; NULL when undeclared. With declared ids, see wave_problem.
+    suite_problems                  INTEGER CHECK (suite_problems >= 0),
+    suite_problems_listed           INTEGER NOT NULL DEFAULT 0 CHECK (suite_problems_listed IN (0, 1)),
+    -- load
+    parallel_sessions               INTEGER CHECK (parallel_sessions >= 1),
+    tool_server_sessions            INTEGER CHECK (tool_server_sessions >= 1),
+    serial_rerun                    INTEGER CHECK (serial_rerun IN (0, 1)),
+    -- accounting
+    input_tokens_include_cache_reads INTEGER NOT NULL CHECK (input_tokens_include_cache_reads IN (0, 1)),
+    price_source                    TEXT,
+    -- budget, per problem
+    budget_tokens                   REAL CHECK (budget_tokens > 0),
+    budget_wall_s                   REAL CHECK (budget_wall_s > 0),
+    budget_cost_usd                 REAL CHECK (budget_cost_usd > 0),
+    -- provenance
+    harness_version                 TEXT,
+    producer                        TEXT,
+    producer_version                TEXT,
+    -- SHA-256 of the wave's canonical content, to recognise a re-ingest.
+    content_sha256                  TEXT NOT NULL CHECK (length(content_sha256) = 64),
+    ingested_at                     TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE wave_problem (
+    wave_id INTEGER NOT NULL REFERENCES wave(id),
+    problem TEXT NOT NULL,
+    PRIMARY KEY (wave_id, problem)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE seat (
+    id       INTEGER PRIMARY KEY,
+    wave_id  INTEGER NOT NULL REFERENCES wave(id),
+    slug     TEXT NOT NULL CHECK (length(slug) > 0),
+    model    TEXT NOT NULL,
+    provider TEXT NOT NULL,
+    harness  TEXT NOT NULL,
+    config   TEXT,
+    UNIQUE (wave_id, slug)
+) STRICT;
+
+CREATE TABLE attempt (
+    id                       INTEGER PRIMARY KEY,
+    seat_id                  INTEGER NOT NULL REFERENCES seat(id),
+    problem                  TEXT NOT NULL CHECK (length(problem) > 0),
+    trial                    INTEGER NOT NULL CHECK (trial >= 1),
+    correct                  INTEGER NOT NULL CHECK (correct IN (0, 1)),
+    outcome                  REAL CHECK (outcome BETWEEN 0 AND 1),
+    input_tokens             INTEGER CHECK (input_tokens >= 0),
+    output_tokens            INTEGER CHECK (output_tokens >= 0),
+    input_tokens_cache_read  INTEGER CHECK (input_tokens_cache_read >= 0),
+    input_tokens_cache_write INTEGER CHECK (input_tokens_cache_write >= 0),
+    wall_s                   REAL CHECK (wall_s >= 0),
+    cost_usd                 REAL CHECK (cost_usd >= 0),
+    steps                    INTEGER CHECK (steps >= 0),
+    errors                   INTEGER CHECK (errors >= 0),
+    -- JSON array of {"item": text, "pass": bool}, as given; NULL when absent.
+    checklist                TEXT,
+    UNIQUE (seat_id, problem, trial)
+) STRICT;
+
+CREATE TABLE trace_step (
+    attempt_id INTEGER NOT NULL REFERENCES attempt(id),
+    idx        INTEGER NOT NULL CHECK (idx >= 0),
+    tool       TEXT NOT NULL,
+    ok         INTEGER NOT NULL CHECK (ok IN (0, 1)),
+    error      TEXT,
+    PRIMARY KEY (attempt_id, idx)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE rubric (
+    id              INTEGER PRIMARY KEY,
+    name            TEXT NOT NULL,
+    version         INTEGER NOT NULL CHECK (version >= 1),
+    sha256          TEXT NOT NULL UNIQUE CHECK (length(sha256) = 64),
+    -- The rubric file's text, verbatim, so old scores stay reproducible after the file changes.
+    text            TEXT NOT NULL,
+    -- 1 when `rubric check` rejected it and it was registered with --allow-scale-violation.
+    scale_violation INTEGER NOT NULL CHECK (scale_violation IN (0, 1)),
+    added_at        TEXT NOT NULL,
+    UNIQUE (name, version)
+) STRICT;
+
+-- Derived: what a registered rubric makes of each seat. Replaced by rescoring.
+CREATE TABLE score (
+    rubric_id INTEGER NOT NULL REFERENCES rubric(id),
+    seat_id   INTEGER NOT NULL REFERENCES seat(id),
+    -- NULL when the score is undefined for this seat; `note` says why.
+    score     REAL,
+    rank      INTEGER,
+    -- JSON object of the named values that made the score.
+    factors   TEXT NOT NULL,
+    note      TEXT,
+    PRIMARY KEY (rubric_id, seat_id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE publication (
+    id             INTEGER PRIMARY KEY,
+    wave_id        INTEGER NOT NULL REFERENCES wave(id),
+    rubric_id      INTEGER NOT NULL REFERENCES rubric(id),
+    title          TEXT NOT NULL,
+    created_at     TEXT NOT NULL,
+    -- SHA-256 over the canonical serialisation of every input row the leaderboard used.
+    input_sha256   TEXT NOT NULL CHECK (length(input_sha256) = 64),
+    -- The rendered leaderboard, byte for byte, and its SHA-256.
+    output         TEXT NOT NULL,
+    output_sha256  TEXT NOT NULL CHECK (length(output_sha256) = 64),
+    -- The previous publication's sha256 (NULL for the first): the publications form a chain.
+    prev_sha256    TEXT CHECK (length(prev_sha256) = 64),
+    -- SHA-256 over this record's fields and prev_sha256.
+    sha256         TEXT NOT NULL UNIQUE CHECK (length(sha256) = 64)
+) STRICT;
+
+CREATE INDEX seat_by_wave ON seat(wave_id);
+CREATE INDEX attempt_by_seat ON attempt(seat_id, problem, trial);
+CREATE INDEX score_by_seat ON score(seat_id);
+
+CREATE TRIGGER wave_no_update BEFORE UPDATE ON wave
+BEGIN SELECT RAISE(ABORT, 'benchledger: waves are append-only raw facts and cannot be changed'); END;
+CREATE TRIGGER wave_no_delete BEFORE DELETE ON wave
+BEGIN SELECT RAISE(ABORT, 'benchledger: waves are append-only raw facts and cannot be deleted'); END;
+CREATE TRIGGER wave_problem_no_update BEFORE UPDATE ON wave_problem
+BEGIN SELECT RAISE(ABORT, 'benchledger: declared problems are append-only raw facts and cannot be changed'); END;
+CREATE TRIGGER wave_problem_no_delete BEFORE DELETE ON wave_problem
+BEGIN SELECT RAISE(ABORT, 'benchledger: declared problems are append-only raw facts and cannot be deleted'); END;
+CREATE TRIGGER seat_no_update BEFORE UPDATE ON seat
+BEGIN SELECT RAISE(ABORT, 'benchledger: seats are append-only raw facts and cannot be changed'); END;
+CREATE TRIGGER seat_no_delete BEFORE DELETE ON seat
+BEGIN SELECT RAISE(ABORT, 'benchledger: seats are append-only raw facts and cannot be deleted'); END;
+CREATE TRIGGER attempt_no_update BEFORE UPDATE ON attempt
+BEGIN SELECT RAISE(ABORT, 'benchledger: attempts are append-only raw facts and cannot be changed'); END;
+CREATE TRIGGER attempt_no_delete BEFORE DELETE ON attempt
+BEGIN SELECT RAISE(ABORT, 'benchledger: attempts are append-only raw facts and cannot be deleted'); END;
+CREATE TRIGGER trace_step_no_update BEFORE UPDATE ON trace_step
+BEGIN SELECT RAISE(ABORT, 'benchledger: trace steps are append-only raw facts and cannot be changed'); END;
+CREATE TRIGGER trace_step_no_delete BEFORE DELETE ON trace_step
+BEGIN SELECT RAISE(ABORT, 'benchledger: trace steps are append-only raw facts and cannot be deleted'); END;
+CREATE TRIGGER rubric_no_update BEFORE UPDATE ON rubric
+BEGIN SELECT RAISE(ABORT, 'benchledger: a registered rubric version is immutable; register a new version instead'); END;
+CREATE TRIGGER rubric_no_delete BEFORE DELETE ON rubric
+BEGIN SELECT RAISE(ABORT, 'benchledger: a registered rubric version is immutable and cannot be deleted'); END;
+CREATE TRIGGER publication_no_update BEFORE UPDATE ON publication
+BEGIN SELECT RAISE(ABORT, 'benchledger: publications are frozen and cannot be changed'); END;
+CREATE TRIGGER publication_no_delete BEFORE DELETE ON publication
+BEGIN SELECT RAISE(ABORT, 'benchledger: publications are frozen and cannot be deleted'); END;

@@ -1,0 +1,77 @@
+//! What the user typed: clap types only. The `///` comments here are the `--help` text.
+//! Meaning and validation live in the library; the commands module acts on these values.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// benchledger keeps AI-agent benchmark leaderboards honest: every wave in one SQLite ledger with
+/// the conditions that shape its numbers, scored by versioned TOML rubrics that cannot leave
+/// their scale, rescored reproducibly, published and verified byte for byte.
+#[derive(Debug, Parser)]
+#[command(name = "benchledger", version, about, long_about = None)]
+pub struct Cli {
+    /// The ledger file. Defaults to $BENCHLEDGER_DB, else ./benchledger.db.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// How a listing is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum Format {
+    /// Aligned columns for a terminal; numbers rounded for reading.
+    #[default]
+    Table,
+    /// A JSON document with a format version; numbers unrounded. Documented in the README.
+    Json,
+    /// Comma-separated values with a header row; numbers unrounded.
+    Csv,
+    /// A Markdown table, for pasting into a changelog or a pull request.
+    Md,
+}
+
+#[derive(Debug, Args, Clone, Copy)]
+pub struct FormatArg {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create a ledger (or check that an existing one opens and is up to date).
+    Init,
+
+    /// Read wave manifests and their result files into the ledger.
+    ///
+    /// Everything is checked before anything is written; all the named waves land in one
+    /// transaction, or none does. Re-ingesting a wave with the same content is a no-op.
+    Ingest {
+        /// Wave manifests (TOML).
+        #[arg(required = true, value_name = "MANIFEST.toml")]
+        manifests: Vec<PathBuf>,
+    },
+
+    /// List the waves with their load, accounting and budget.
+    Waves {
+        #[command(flatten)]
+        format: FormatArg,
+    },
+
+    /// Show each seat's absolute figures in one wave.
+    Show {
+        /// The wave's id.
+        wave: String,
+        #[command(flatten)]
+        format: FormatArg,
+    },
+
+    /// Build a ledger from the shipped examples and walk through what benchledger shows.
+    ///
+    /// The ledger goes to a temporary directory unless --db is given explicitly
+    /// (BENCHLEDGER_DB is ignored here, so the demo never writes into your own ledger).
+    Demo,
+}

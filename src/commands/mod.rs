@@ -1,0 +1,78 @@
+//! One function per subcommand. This is the only layer that reads files, writes output, or
+//! knows the clock; everything it calls takes data and returns data (or speaks SQL, in the
+//! ledger). Output goes through a `&mut dyn Write`, so every command can be run and snapshotted
+//! in-process.
+
+mod demo;
+mod ingest;
+mod waves;
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use crate::cli::{Cli, Command};
+use crate::error::{Error, Result};
+use crate::ledger::Ledger;
+
+/// The ledger used when neither --db nor BENCHLEDGER_DB names one.
+pub const DEFAULT_DB: &str = "benchledger.db";
+
+/// What every command may need from its surroundings.
+pub struct Ctx<'a> {
+    pub out: &'a mut dyn Write,
+    /// The --db flag, when given.
+    pub db_flag: Option<PathBuf>,
+    /// "Now", as RFC 3339. Fixed by BENCHLEDGER_NOW in tests so outputs are reproducible.
+    pub now: String,
+    /// Whether stdout is a terminal (progress bars only then).
+    pub interactive: bool,
+}
+
+impl Ctx<'_> {
+    /// The ledger path: --db, else $BENCHLEDGER_DB, else ./benchledger.db.
+    pub fn db_path(&self) -> PathBuf {
+        if let Some(p) = &self.db_flag {
+            return p.clone();
+        }
+        match std::env::var_os("BENCHLEDGER_DB") {
+            Some(p) if !p.is_empty() => PathBuf::from(p),
+            _ => PathBuf::from(DEFAULT_DB),
+        }
+    }
+
+    pub fn open(&self) -> Result<Ledger> {
+        Ledger::open(&self.db_path())
+    }
+
+    pub fn write(&mut self, s: &str) -> Result<()> {
+        self.out
+            .write_all(s.as_bytes())
+            .map_err(|e| Error::io(std::path::Path::new("<stdout>"), e))
+    }
+}
+
+/// The current time as RFC 3339 UTC, or $BENCHLEDGER_NOW when set (for reproducible tests).
+pub fn now() -> String {
+    match std::env::var("BENCHLEDGER_NOW") {
+        Ok(s) if !s.is_empty() => s,
+        _ => chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+    }
+}
+
+/// Runs a parsed command line, writing its output to `out`.
+pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
+    use std::io::IsTerminal;
+    let mut ctx = Ctx {
+        out,
+        db_flag: cli.db,
+        now: now(),
+        interactive: std::io::stdout().is_terminal(),
+    };
+    match cli.command {
+        Command::Init => ingest::init(&mut ctx),
+        Command::Ingest { manifests } => ingest::ingest(&mut ctx, &manifests),
+        Command::Waves { format } => waves::waves(&mut ctx, format.format),
+        Command::Show { wave, format } => waves::show(&mut ctx, &wave, format.format),
+        Command::Demo => demo::demo(&mut ctx),
+    }
+}

@@ -1,0 +1,20 @@
+//! `benchledger waves` and `benchledger show`.
+
+use super::Ctx;
+use crate::cli::Format;
+use crate::error::Result;
+use crate::report;
+
+pub fn waves(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
+    let ledger = ctx.open()?;
+    let rows = ledger.waves()?;
+    let (table, json) = report::waves::waves(&rows);
+    ctx.write(&report::render(format, "waves", &table, &json))
+}
+
+pub fn show(ctx: &mut Ctx<'_>, wave: &str, format: Format) -> Result<()> {
+    let ledger = ctx.open()?;
+    let data = ledger.load_wave(wave)?;
+    let (table, json) = report::waves::show(&data);
+    ctx.write(&report::render(format, "show", &table, &json))
+}

@@ -1,0 +1,285 @@
+//! Ingest: reading a wave manifest and the result files it names into a [`WaveData`], checking
+//! everything before the ledger is touched.
+//!
+//! Nothing here writes. A wave that comes out of [`read_wave`] is whole and consistent: every
+//! seat's results parsed, no duplicate (seat, problem, trial), every attempt on a declared
+//! problem, token counts that agree with the accounting convention. Errors name the file, the
+//! line and the field, and say what was expected.
+
+pub mod manifest;
+pub mod results;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use crate::error::{Error, Location, Result};
+use crate::model::{
+    Accounting, Budget, Load, Provenance, Seat, SeatData, SuiteProblems, Wave, WaveData,
+};
+
+/// Reads a wave manifest and its result files.
+pub fn read_wave(path: &Path) -> Result<WaveData> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let m = manifest::parse(path, &text)?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let w = &m.wave;
+    macro_rules! at {
+        ($v:expr, $f:expr) => {
+            manifest::at(path, &text, $v, $f)
+        };
+    }
+
+    manifest::check_slug(at!(&w.id, "id"), "wave id", w.id.get_ref())?;
+    if w.suite.get_ref().trim().is_empty() {
+        return Err(Error::input(at!(&w.suite, "suite"), "the suite's name is empty"));
+    }
+    let started_at = manifest::started_at(path, &text, &w.started_at)?;
+
+    let suite_problems = match (&w.suite_problems, &w.suite_problems_file) {
+        (Some(_), Some(f)) => {
+            return Err(Error::input(
+                at!(f, "suite_problems_file"),
+                "give suite_problems or suite_problems_file, not both",
+            ));
+        }
+        (Some(n), None) => {
+            if *n.get_ref() < 1 {
+                return Err(Error::input(
+                    at!(n, "suite_problems"),
+                    format!("expected the number of problems in the suite (1 or more), got {}", n.get_ref()),
+                ));
+            }
+            Some(SuiteProblems::Count(*n.get_ref() as u64))
+        }
+        (None, Some(f)) => Some(SuiteProblems::Ids(problem_ids(
+            &dir.join(f.get_ref()),
+            at!(f, "suite_problems_file"),
+        )?)),
+        (None, None) => None,
+    };
+
+    let positive = |v: &Option<toml::Spanned<i64>>, f: &str| -> Result<Option<u32>> {
+        match v {
+            None => Ok(None),
+            Some(n) if *n.get_ref() >= 1 && *n.get_ref() <= i64::from(u32::MAX) => {
+                Ok(Some(*n.get_ref() as u32))
+            }
+            Some(n) => Err(Error::input(
+                at!(n, f),
+                format!("expected a whole number of sessions, 1 or more, got {}", n.get_ref()),
+            )),
+        }
+    };
+    let load = Load {
+        parallel_sessions: positive(&w.load.parallel_sessions, "parallel_sessions")?,
+        tool_server_sessions: positive(&w.load.tool_server_sessions, "tool_server_sessions")?,
+        serial_rerun: w.load.serial_rerun,
+    };
+
+    let accounting = match &w.accounting {
+        Some(a) => match a.get_ref().input_tokens_include_cache_reads {
+            Some(flag) => Accounting {
+                input_tokens_include_cache_reads: flag,
+                price_source: a.get_ref().price_source.clone(),
+            },
+            None => {
+                return Err(Error::input(
+                    at!(a, "input_tokens_include_cache_reads"),
+                    "missing: say whether input token totals include cached reads \
+                     (input_tokens_include_cache_reads = true or false under [wave.accounting])",
+                ));
+            }
+        },
+        None => {
+            return Err(Error::input(
+                Location::file(path).field("wave.accounting"),
+                "missing: add [wave.accounting] with input_tokens_include_cache_reads = true or \
+                 false, so token totals can be compared across waves",
+            ));
+        }
+    };
+
+    let allowance = |v: &Option<toml::Spanned<f64>>, f: &str| -> Result<Option<f64>> {
+        match v {
+            None => Ok(None),
+            Some(x) if x.get_ref().is_finite() && *x.get_ref() > 0.0 => Ok(Some(*x.get_ref())),
+            Some(x) => Err(Error::input(
+                at!(x, f),
+                format!("expected a positive, finite allowance per problem, got {}", x.get_ref()),
+            )),
+        }
+    };
+    let budget = Budget {
+        tokens: allowance(&w.budget.tokens, "tokens")?,
+        wall_s: allowance(&w.budget.wall_s, "wall_s")?,
+        cost_usd: allowance(&w.budget.cost_usd, "cost_usd")?,
+    };
+
+    let wave = Wave {
+        id: w.id.get_ref().clone(),
+        suite: w.suite.get_ref().clone(),
+        started_at,
+        notes: w.notes.clone(),
+        suite_problems,
+        load,
+        accounting,
+        budget,
+        provenance: Provenance {
+            harness_version: w.provenance.harness_version.clone(),
+            producer: w.provenance.producer.clone(),
+            producer_version: w.provenance.producer_version.clone(),
+        },
+    };
+
+    if m.seat.is_empty() {
+        return Err(Error::input(
+            Location::file(path).field("seat"),
+            "the wave has no seats: add at least one [[seat]] with id, model, provider, \
+             harness and results",
+        ));
+    }
+    let mut seats: BTreeMap<String, SeatData> = BTreeMap::new();
+    let mut seat_lines: BTreeMap<String, usize> = BTreeMap::new();
+    for s in &m.seat {
+        let line = manifest::line_of(&text, s.span().start);
+        let s = s.get_ref();
+        let id = s.id.get_ref();
+        manifest::check_slug(at!(&s.id, "id"), "seat id", id)?;
+        if let Some(first) = seat_lines.get(id) {
+            return Err(Error::input(
+                at!(&s.id, "id"),
+                format!("seat `{id}` appears twice in this wave (first at line {first})"),
+            ));
+        }
+        seat_lines.insert(id.clone(), line);
+        let results_path = dir.join(s.results.get_ref());
+        if !results_path.is_file() {
+            return Err(Error::input(
+                at!(&s.results, "results"),
+                format!(
+                    "results file {} does not exist (results are named relative to the manifest)",
+                    results_path.display()
+                ),
+            ));
+        }
+        let lines = results::read(&results_path)?;
+        let attempts = check_seat(&results_path, &wave, lines)?;
+        if attempts.is_empty() && wave.suite_problems.is_none() {
+            return Err(Error::input(
+                Location::file(&results_path),
+                "the results file holds no attempts; declare the suite's size (suite_problems) \
+                 so the seat counts as missing every problem, or drop the seat",
+            ));
+        }
+        seats.insert(
+            id.clone(),
+            SeatData {
+                seat: Seat {
+                    id: id.clone(),
+                    model: s.model.clone(),
+                    provider: s.provider.clone(),
+                    harness: s.harness.clone(),
+                    config: s.config.clone(),
+                },
+                attempts,
+            },
+        );
+    }
+    Ok(WaveData {
+        wave,
+        seats: seats.into_values().collect(),
+    })
+}
+
+/// Checks one seat's attempts against each other and against the wave, and puts them in ledger
+/// order (problem, then trial).
+fn check_seat(
+    path: &Path,
+    wave: &Wave,
+    lines: Vec<results::Line>,
+) -> Result<Vec<crate::model::Attempt>> {
+    let mut by_key: BTreeMap<(String, u32), results::Line> = BTreeMap::new();
+    for l in lines {
+        let at = Location::line(path, l.line);
+        if let Some(SuiteProblems::Ids(ids)) = &wave.suite_problems
+            && ids.binary_search(&l.attempt.problem).is_err()
+        {
+            return Err(Error::input(
+                at.field("problem"),
+                format!(
+                    "problem {:?} is not among the suite's declared problems",
+                    l.attempt.problem
+                ),
+            ));
+        }
+        if wave.accounting.input_tokens_include_cache_reads
+            && let (Some(input), Some(read)) =
+                (l.attempt.input_tokens, l.attempt.input_tokens_cache_read)
+            && read > input
+        {
+            return Err(Error::input(
+                at.field("input_tokens_cache_read"),
+                format!(
+                    "{read} cached reads cannot sit inside {input} input tokens, yet the wave \
+                     says input totals include cached reads; check [wave.accounting]"
+                ),
+            ));
+        }
+        let key = (l.attempt.problem.clone(), l.attempt.trial);
+        if let Some(first) = by_key.get(&key) {
+            return Err(Error::input(
+                at.field("problem"),
+                format!(
+                    "duplicate attempt: problem {:?} trial {} already appears at line {}; give \
+                     each trial its own \"attempt\" number",
+                    key.0, key.1, first.line
+                ),
+            ));
+        }
+        by_key.insert(key, l);
+    }
+    if let Some(SuiteProblems::Count(n)) = &wave.suite_problems {
+        let distinct: BTreeSet<&str> = by_key.keys().map(|(p, _)| p.as_str()).collect();
+        if distinct.len() as u64 > *n {
+            return Err(Error::input(
+                Location::file(path),
+                format!(
+                    "{} distinct problems, but the manifest declares a suite of {n} \
+                     (suite_problems)",
+                    distinct.len()
+                ),
+            ));
+        }
+    }
+    Ok(by_key.into_values().map(|l| l.attempt).collect())
+}
+
+/// Reads a problem-id file: one id a line; blank lines and `#` comments skipped.
+fn problem_ids(path: &Path, named_at: Location) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Error::input(
+            named_at,
+            format!("cannot read the problem list {}: {e}", path.display()),
+        )
+    })?;
+    let mut ids = BTreeMap::new();
+    for (i, raw) in text.lines().enumerate() {
+        let id = raw.trim();
+        if id.is_empty() || id.starts_with('#') {
+            continue;
+        }
+        if let Some(first) = ids.insert(id.to_string(), i + 1) {
+            return Err(Error::input(
+                Location::line(path, i + 1),
+                format!("problem {id:?} is listed twice (first at line {first})"),
+            ));
+        }
+    }
+    if ids.is_empty() {
+        return Err(Error::input(
+            Location::file(path),
+            "the problem list is empty: write one problem id a line",
+        ));
+    }
+    Ok(ids.into_keys().collect())
+}

@@ -1,0 +1,571 @@
+//! Result files: one attempt a line (JSONL), or a CSV with the same column names.
+//!
+//! Every field is checked by name, so an error can say which field of which line is wrong and
+//! what was expected: a misspelt key is an error (never silently ignored), a string where a
+//! number belongs is an error, a negative count, a NaN or an infinity is an error. A field that
+//! is left out (or `null`, or an empty CSV cell) is *unknown*, never zero.
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Location, Result};
+use crate::model::{Attempt, ChecklistItem, TraceStep};
+
+/// One parsed attempt with the line it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    pub line: usize,
+    pub attempt: Attempt,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Text,
+    Bool,
+    Count,
+    Trial,
+    Amount,
+    Fraction,
+    Checklist,
+    Trace,
+}
+
+/// The fields a result line may carry, and what each must hold.
+const FIELDS: &[(&str, Kind)] = &[
+    ("problem", Kind::Text),
+    ("attempt", Kind::Trial),
+    ("correct", Kind::Bool),
+    ("outcome", Kind::Fraction),
+    ("input_tokens", Kind::Count),
+    ("output_tokens", Kind::Count),
+    ("input_tokens_cache_read", Kind::Count),
+    ("input_tokens_cache_write", Kind::Count),
+    ("wall_s", Kind::Amount),
+    ("cost_usd", Kind::Amount),
+    ("steps", Kind::Count),
+    ("errors", Kind::Count),
+    ("checklist", Kind::Checklist),
+    ("trace", Kind::Trace),
+];
+
+fn kind_of(field: &str) -> Option<Kind> {
+    FIELDS.iter().find(|(n, _)| *n == field).map(|(_, k)| *k)
+}
+
+fn expected(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Text => "a non-empty string",
+        Kind::Bool => "true or false",
+        Kind::Count => "a whole number, 0 or more",
+        Kind::Trial => "a whole number, 1 or more",
+        Kind::Amount => "a finite number, 0 or more",
+        Kind::Fraction => "a number from 0 to 1",
+        Kind::Checklist => r#"a list of {"item": "...", "pass": true|false}"#,
+        Kind::Trace => r#"a list of {"tool": "...", "ok": true|false, "error": "..."}"#,
+    }
+}
+
+/// The known name closest to a misspelt one, if any is close.
+pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 4))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+fn unknown_field(at: Location, key: &str) -> Error {
+    let names = FIELDS.iter().map(|(n, _)| *n);
+    let hint = match closest(key, names.clone()) {
+        Some(c) => format!(" (did you mean `{c}`?)"),
+        None => String::new(),
+    };
+    Error::input(
+        at,
+        format!(
+            "unknown field{hint}; a result line may hold: {}",
+            names.collect::<Vec<_>>().join(", ")
+        ),
+    )
+}
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("the string {s:?}"),
+        Value::Number(n) => format!("{n}"),
+        Value::Bool(b) => format!("{b}"),
+        Value::Array(_) => "a list".into(),
+        Value::Object(_) => "an object".into(),
+        Value::Null => "null".into(),
+    }
+}
+
+fn bad(at: &Location, field: &str, kind: Kind, got: &Value) -> Error {
+    Error::input(
+        at.clone().field(field),
+        format!("expected {}, got {}", expected(kind), describe(got)),
+    )
+}
+
+fn count(at: &Location, field: &str, kind: Kind, v: &Value) -> Result<u64> {
+    let n = match v {
+        Value::Number(n) => n,
+        _ => return Err(bad(at, field, kind, v)),
+    };
+    if let Some(u) = n.as_u64() {
+        return Ok(u);
+    }
+    // Some tools write whole numbers as floats (500000.0); accept those, nothing else.
+    match n.as_f64() {
+        Some(f) if f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f < 9.0e15 => Ok(f as u64),
+        _ => Err(bad(at, field, kind, v)),
+    }
+}
+
+fn amount(at: &Location, field: &str, kind: Kind, v: &Value) -> Result<f64> {
+    match v.as_f64() {
+        Some(f) if f.is_finite() && f >= 0.0 && (kind != Kind::Fraction || f <= 1.0) => Ok(f),
+        _ => Err(bad(at, field, kind, v)),
+    }
+}
+
+fn small(at: &Location, field: &str, n: u64) -> Result<u32> {
+    u32::try_from(n).map_err(|_| {
+        Error::input(
+            at.clone().field(field),
+            format!("{n} is too large (at most {})", u32::MAX),
+        )
+    })
+}
+
+fn checklist(at: &Location, v: &Value) -> Result<Vec<ChecklistItem>> {
+    let err = || bad(at, "checklist", Kind::Checklist, v);
+    let items = v.as_array().ok_or_else(err)?;
+    items
+        .iter()
+        .map(|item| {
+            let o = item.as_object().ok_or_else(err)?;
+            if o.len() != 2 {
+                return Err(err());
+            }
+            match (o.get("item"), o.get("pass")) {
+                (Some(Value::String(i)), Some(Value::Bool(p))) => Ok(ChecklistItem {
+                    item: i.clone(),
+                    pass: *p,
+                }),
+                _ => Err(err()),
+            }
+        })
+        .collect()
+}
+
+fn trace(at: &Location, v: &Value) -> Result<Vec<TraceStep>> {
+    let steps = v
+        .as_array()
+        .ok_or_else(|| bad(at, "trace", Kind::Trace, v))?;
+    steps
+        .iter()
+        .enumerate()
+        .map(|(i, step)| {
+            let field = format!("trace[{i}]");
+            let o = step.as_object().ok_or_else(|| {
+                Error::input(
+                    at.clone().field(&field),
+                    format!(
+                        "expected {}, got {}",
+                        r#"{"tool": "...", "ok": true|false}"#,
+                        describe(step)
+                    ),
+                )
+            })?;
+            for key in o.keys() {
+                if !["tool", "ok", "error"].contains(&key.as_str()) {
+                    return Err(Error::input(
+                        at.clone().field(format!("{field}.{key}")),
+                        "unknown field; a trace step may hold: tool, ok, error",
+                    ));
+                }
+            }
+            let tool = match o.get("tool") {
+                Some(Value::String(s)) if !s.is_empty() => s.clone(),
+                other => {
+                    return Err(Error::input(
+                        at.clone().field(format!("{field}.tool")),
+                        format!(
+                            "expected the tool's name, got {}",
+                            other.map_or("nothing".into(), describe)
+                        ),
+                    ));
+                }
+            };
+            let ok = match o.get("ok") {
+                Some(Value::Bool(b)) => *b,
+                other => {
+                    return Err(Error::input(
+                        at.clone().field(format!("{field}.ok")),
+                        format!(
+                            "expected true or false, got {}",
+                            other.map_or("nothing".into(), describe)
+                        ),
+                    ));
+                }
+            };
+            let error = match o.get("error") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(s)) => Some(s.clone()),
+                Some(other) => {
+                    return Err(Error::input(
+                        at.clone().field(format!("{field}.error")),
+                        format!("expected the error's kind as a string, got {}", describe(other)),
+                    ));
+                }
+            };
+            if ok && error.is_some() {
+                return Err(Error::input(
+                    at.clone().field(format!("{field}.error")),
+                    "a step with \"ok\": true cannot carry an error; set \"ok\": false or drop \
+                     the error",
+                ));
+            }
+            Ok(TraceStep { tool, ok, error })
+        })
+        .collect()
+}
+
+/// Builds an attempt from one line's fields, checking each.
+fn attempt(at: &Location, obj: &Map<String, Value>) -> Result<Attempt> {
+    for key in obj.keys() {
+        if kind_of(key).is_none() {
+            return Err(unknown_field(at.clone().field(key), key));
+        }
+    }
+    // `null` is the same as absent: unknown.
+    let get = |k: &str| obj.get(k).filter(|v| !v.is_null());
+    let problem = match get("problem") {
+        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
+        Some(v) => return Err(bad(at, "problem", Kind::Text, v)),
+        None => {
+            return Err(Error::input(
+                at.clone().field("problem"),
+                "missing: every result line names its problem",
+            ));
+        }
+    };
+    let correct = match get("correct") {
+        Some(Value::Bool(b)) => *b,
+        Some(v) => return Err(bad(at, "correct", Kind::Bool, v)),
+        None => {
+            return Err(Error::input(
+                at.clone().field("correct"),
+                "missing: every result line says whether it was Correct (true or false)",
+            ));
+        }
+    };
+    let trial = match get("attempt") {
+        None => 1,
+        Some(v) => {
+            let n = count(at, "attempt", Kind::Trial, v)?;
+            if n == 0 {
+                return Err(bad(at, "attempt", Kind::Trial, v));
+            }
+            small(at, "attempt", n)?
+        }
+    };
+    let cnt = |k: &str| -> Result<Option<u64>> {
+        get(k).map(|v| count(at, k, Kind::Count, v)).transpose()
+    };
+    let amt = |k: &str, kind: Kind| -> Result<Option<f64>> {
+        get(k).map(|v| amount(at, k, kind, v)).transpose()
+    };
+    let steps = cnt("steps")?.map(|n| small(at, "steps", n)).transpose()?;
+    let errors = cnt("errors")?.map(|n| small(at, "errors", n)).transpose()?;
+    let trace = get("trace").map(|v| trace(at, v)).transpose()?;
+    let (steps, errors) = match &trace {
+        None => (steps, errors),
+        Some(t) => {
+            let n = t.len() as u32;
+            let e = t.iter().filter(|s| !s.ok).count() as u32;
+            if let Some(s) = steps.filter(|s| *s != n) {
+                return Err(Error::input(
+                    at.clone().field("steps"),
+                    format!("says {s} steps but the trace holds {n}; fix one or leave steps out"),
+                ));
+            }
+            if let Some(given) = errors.filter(|g| *g != e) {
+                return Err(Error::input(
+                    at.clone().field("errors"),
+                    format!(
+                        "says {given} errors but the trace has {e} failed steps; fix one or \
+                         leave errors out"
+                    ),
+                ));
+            }
+            (Some(n), Some(e))
+        }
+    };
+    if let (Some(s), Some(e)) = (steps, errors)
+        && e > s
+    {
+        return Err(Error::input(
+            at.clone().field("errors"),
+            format!("{e} errors in {s} steps: a run cannot have more failed steps than steps"),
+        ));
+    }
+    Ok(Attempt {
+        problem,
+        trial,
+        correct,
+        outcome: amt("outcome", Kind::Fraction)?,
+        input_tokens: cnt("input_tokens")?,
+        output_tokens: cnt("output_tokens")?,
+        input_tokens_cache_read: cnt("input_tokens_cache_read")?,
+        input_tokens_cache_write: cnt("input_tokens_cache_write")?,
+        wall_s: amt("wall_s", Kind::Amount)?,
+        cost_usd: amt("cost_usd", Kind::Amount)?,
+        steps,
+        errors,
+        checklist: get("checklist").map(|v| checklist(at, v)).transpose()?,
+        // An empty trace says no more than no trace.
+        trace: trace.filter(|t| !t.is_empty()),
+    })
+}
+
+/// Reads a results file, by its extension: `.jsonl` / `.json` / `.ndjson` as JSON lines, `.csv`
+/// as CSV.
+pub fn read(path: &Path) -> Result<Vec<Line>> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    match ext.as_str() {
+        "jsonl" | "json" | "ndjson" => parse_jsonl(path, &text),
+        "csv" => parse_csv(path, &text),
+        _ => Err(Error::input(
+            Location::file(path),
+            "unknown results format: name the file .jsonl (one JSON object a line) or .csv",
+        )),
+    }
+}
+
+/// Parses JSON lines. Blank lines are skipped.
+pub fn parse_jsonl(path: &Path, text: &str) -> Result<Vec<Line>> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let at = Location::line(path, line);
+        let value: Value = serde_json::from_str(raw).map_err(|e| json_error(&at, raw, &e))?;
+        let Value::Object(obj) = value else {
+            return Err(Error::input(
+                at,
+                format!(
+                    "expected one JSON object per line, got {}",
+                    describe(&value)
+                ),
+            ));
+        };
+        out.push(Line {
+            line,
+            attempt: attempt(&at, &obj)?,
+        });
+    }
+    Ok(out)
+}
+
+/// Turns a JSON syntax error into one naming the field it happened in, when that can be found.
+fn json_error(at: &Location, raw: &str, e: &serde_json::Error) -> Error {
+    let col = e.column().saturating_sub(1).min(raw.len());
+    let before = &raw[..raw.floor_char_boundary(col)];
+    // The last `"key":` before the error is the field being read.
+    let field = before.rfind("\":").and_then(|end| {
+        let start = before[..end].rfind('"')?;
+        Some(before[start + 1..end].to_string())
+    });
+    let rest = &raw[raw.floor_char_boundary(col)..];
+    let non_number = ["NaN", "-NaN", "Infinity", "-Infinity", "inf", "-inf", "nan"]
+        .iter()
+        .any(|t| rest.trim_start().starts_with(t));
+    let message = if non_number {
+        "NaN and infinities are not numbers; leave the field out (or null) when the value is \
+         unknown"
+            .to_string()
+    } else if e.to_string().contains("out of range") {
+        "number out of range: expected a finite number".to_string()
+    } else {
+        format!("not valid JSON: {e}")
+    };
+    let at = match field {
+        Some(f) => at.clone().field(f),
+        None => at.clone(),
+    };
+    Error::input(at, message)
+}
+
+/// Parses CSV with a header row of the same field names as JSONL. Empty cells are unknown;
+/// `checklist` and `trace` cells hold JSON.
+pub fn parse_csv(path: &Path, text: &str) -> Result<Vec<Line>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|e| Error::input(Location::line(path, 1), format!("unreadable CSV header: {e}")))?
+        .clone();
+    let mut seen = std::collections::BTreeSet::new();
+    for h in headers.iter() {
+        if kind_of(h).is_none() {
+            return Err(unknown_field(Location::line(path, 1).field(h), h));
+        }
+        if !seen.insert(h) {
+            return Err(Error::input(
+                Location::line(path, 1).field(h),
+                "column appears twice in the header",
+            ));
+        }
+    }
+    let mut out = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line() as usize);
+            Error::input(Location::line(path, line), format!("unreadable CSV row: {e}"))
+        })?;
+        let line = record.position().map_or(0, |p| p.line() as usize);
+        let at = Location::line(path, line);
+        let mut obj = Map::new();
+        for (h, cell) in headers.iter().zip(record.iter()) {
+            if cell.is_empty() {
+                continue;
+            }
+            let kind = kind_of(h).unwrap_or(Kind::Text);
+            obj.insert(h.to_string(), csv_cell(kind, cell));
+        }
+        out.push(Line {
+            line,
+            attempt: attempt(&at, &obj)?,
+        });
+    }
+    Ok(out)
+}
+
+/// A CSV cell as the JSON value it stands for; a cell that does not read as its field's type is
+/// kept as a string so the checker reports it.
+fn csv_cell(kind: Kind, cell: &str) -> Value {
+    let parsed = match kind {
+        Kind::Text => None,
+        Kind::Bool => match cell.to_ascii_lowercase().as_str() {
+            "true" | "1" => Some(Value::Bool(true)),
+            "false" | "0" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        Kind::Count | Kind::Trial | Kind::Amount | Kind::Fraction => {
+            serde_json::from_str::<serde_json::Number>(cell)
+                .ok()
+                .map(Value::Number)
+        }
+        Kind::Checklist | Kind::Trace => serde_json::from_str(cell).ok(),
+    };
+    parsed.unwrap_or_else(|| Value::String(cell.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(line: &str) -> Result<Attempt> {
+        parse_jsonl(Path::new("r.jsonl"), line).map(|mut v| v.remove(0).attempt)
+    }
+
+    #[test]
+    fn a_full_line_parses() {
+        let a = one(r#"{"problem":"checkout-1","correct":true,"outcome":1.0,"input_tokens":400000,"output_tokens":165000,"input_tokens_cache_read":0,"input_tokens_cache_write":0,"wall_s":132.0,"cost_usd":0.91,"steps":3,"errors":0}"#).unwrap();
+        assert_eq!(a.input_tokens, Some(400_000));
+        assert_eq!(a.trial, 1);
+        assert_eq!(a.cost_usd, Some(0.91));
+    }
+
+    #[test]
+    fn absent_and_null_are_unknown_not_zero() {
+        let a = one(r#"{"problem":"p","correct":false,"cost_usd":null}"#).unwrap();
+        assert_eq!((a.cost_usd, a.wall_s, a.input_tokens), (None, None, None));
+    }
+
+    #[test]
+    fn errors_name_the_line_and_field() {
+        let e = parse_jsonl(
+            Path::new("r.jsonl"),
+            "{\"problem\":\"a\",\"correct\":true}\n{\"problem\":\"b\",\"correct\":true,\"cost_usd\":\"cheap\"}",
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            e,
+            "r.jsonl:2: field `cost_usd`: expected a finite number, 0 or more, got the string \"cheap\""
+        );
+    }
+
+    #[test]
+    fn a_misspelt_field_is_refused_with_a_suggestion() {
+        let e = one(r#"{"problem":"p","correct":true,"wal_s":3}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("r.jsonl:1: field `wal_s`: unknown field (did you mean `wall_s`?)"), "{e}");
+    }
+
+    #[test]
+    fn nan_is_named_as_such() {
+        let e = one(r#"{"problem":"p","correct":true,"wall_s":NaN}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("r.jsonl:1: field `wall_s`: NaN and infinities"), "{e}");
+    }
+
+    #[test]
+    fn a_trace_derives_steps_and_errors_and_must_agree() {
+        let a = one(r#"{"problem":"p","correct":true,"trace":[{"tool":"a","ok":true},{"tool":"a","ok":false,"error":"timeout"}]}"#).unwrap();
+        assert_eq!((a.steps, a.errors), (Some(2), Some(1)));
+        let e = one(r#"{"problem":"p","correct":true,"steps":3,"trace":[{"tool":"a","ok":true}]}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("says 3 steps but the trace holds 1"), "{e}");
+    }
+
+    #[test]
+    fn csv_reads_the_same_columns() {
+        let lines = parse_csv(
+            Path::new("r.csv"),
+            "problem,correct,wall_s,cost_usd\na,true,1.5,\nb,0,2,0.1\n",
+        )
+        .unwrap();
+        assert_eq!(lines[0].attempt.cost_usd, None);
+        assert_eq!(lines[1].line, 3);
+        assert!(!lines[1].attempt.correct);
+        let e = parse_csv(Path::new("r.csv"), "problem,correct,wall_s\na,true,fast\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "r.csv:2: field `wall_s`: expected a finite number, 0 or more, got the string \"fast\""
+        );
+    }
+}

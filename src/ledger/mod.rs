@@ -1,0 +1,265 @@
+//! The ledger: one SQLite file holding every wave, rubric, score and publication.
+//!
+//! This module is the only place in benchledger that speaks SQL. `schema.sql` at the crate root
+//! is the single source of truth for the tables; it is embedded here and run as a list of
+//! append-only migrations against `PRAGMA user_version`, in one transaction. A ledger written by
+//! a newer benchledger (a higher `user_version`) is refused rather than misread.
+//!
+//! Every connection turns on foreign keys, WAL journalling with `synchronous = NORMAL`, and a
+//! busy timeout, so concurrent writers wait for each other instead of failing or losing data.
+//! Each logical write (an ingest, a rescore, a publication) is one transaction: it lands whole or
+//! not at all.
+
+mod waves;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags};
+
+use crate::error::{Error, Result};
+
+pub use waves::{Ingested, WaveRow};
+
+/// The schema, as a list of migrations (see the header of `schema.sql`).
+pub const SCHEMA: &str = include_str!("../../schema.sql");
+
+/// Splits `schema.sql` into its migrations: each starts at a line `-- migration N` (N a number)
+/// and runs to the next. The numbers must be 1, 2, 3... in order.
+pub fn migrations() -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut current: Option<String> = None;
+    for line in SCHEMA.lines() {
+        let marker = line
+            .strip_prefix("-- migration ")
+            .and_then(|n| n.trim().parse::<usize>().ok());
+        if let Some(n) = marker {
+            out.extend(current.take());
+            assert_eq!(n, out.len() + 1, "schema.sql migrations must be numbered 1, 2, 3...");
+            current = Some(String::new());
+        } else if let Some(body) = &mut current {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    out.extend(current);
+    out
+}
+
+/// The schema version this build writes: the number of migrations.
+pub fn schema_version() -> i64 {
+    migrations().len() as i64
+}
+
+/// An open ledger.
+pub struct Ledger {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for Ledger {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ledger").field("path", &self.path).finish()
+    }
+}
+
+impl Ledger {
+    /// Creates a ledger at `path`, or opens (and migrates) the one already there. Returns whether
+    /// the file was created.
+    pub fn create(path: &Path) -> Result<(Ledger, bool)> {
+        let existed = path.exists();
+        let conn = Connection::open(path).map_err(|e| sqlite(path, e))?;
+        let ledger = Ledger::configure(conn, path)?;
+        Ok((ledger, !existed))
+    }
+
+    /// Opens the ledger at `path`, which must exist.
+    pub fn open(path: &Path) -> Result<Ledger> {
+        if !path.exists() {
+            return Err(Error::Usage(format!(
+                "no ledger at {}: create one with `benchledger init --db {}`, or point --db or \
+                 BENCHLEDGER_DB at an existing ledger",
+                path.display(),
+                path.display()
+            )));
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| sqlite(path, e))?;
+        Ledger::configure(conn, path)
+    }
+
+    /// A ledger in memory, for tests.
+    pub fn in_memory() -> Result<Ledger> {
+        let path = Path::new(":memory:");
+        let conn = Connection::open_in_memory().map_err(|e| sqlite(path, e))?;
+        Ledger::configure(conn, path)
+    }
+
+    fn configure(conn: Connection, path: &Path) -> Result<Ledger> {
+        let mut ledger = Ledger {
+            conn,
+            path: path.to_path_buf(),
+        };
+        ledger
+            .conn
+            .busy_timeout(Duration::from_secs(10))
+            .map_err(|e| sqlite(path, e))?;
+        // Reading the version first tells a non-SQLite file from a ledger with a clear message.
+        let version: i64 = ledger
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(|e| match e {
+                rusqlite::Error::SqliteFailure(f, _)
+                    if f.code == rusqlite::ErrorCode::NotADatabase =>
+                {
+                    Error::Ledger {
+                        path: path.to_path_buf(),
+                        message: "this file is not a benchledger ledger (not an SQLite database)"
+                            .into(),
+                    }
+                }
+                e => sqlite(path, e),
+            })?;
+        let supported = schema_version();
+        if version > supported {
+            return Err(Error::Ledger {
+                path: path.to_path_buf(),
+                message: format!(
+                    "this ledger has schema version {version}, written by a newer benchledger; \
+                     this build understands versions up to {supported}. Upgrade benchledger to \
+                     open it (nothing was changed)"
+                ),
+            });
+        }
+        let conn = &ledger.conn;
+        conn.pragma_update(None, "foreign_keys", true)
+            .map_err(|e| sqlite(path, e))?;
+        if path != Path::new(":memory:") {
+            // WAL lets readers and one writer work at once; NORMAL is durable across app crashes.
+            let mode: String = conn
+                .pragma_update_and_check(None, "journal_mode", "wal", |r| r.get(0))
+                .map_err(|e| sqlite(path, e))?;
+            debug_assert_eq!(mode.to_lowercase(), "wal");
+            conn.pragma_update(None, "synchronous", "NORMAL")
+                .map_err(|e| sqlite(path, e))?;
+        }
+        if version < supported {
+            ledger.migrate(version)?;
+        }
+        Ok(ledger)
+    }
+
+    /// Runs every migration after `from`, in one transaction.
+    fn migrate(&mut self, from: i64) -> Result<()> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| sqlite(&path, e))?;
+        // Another process may have migrated while we waited for the write lock.
+        let now: i64 = tx
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(|e| sqlite(&path, e))?;
+        if now == from {
+            for (i, sql) in migrations().iter().enumerate().skip(from as usize) {
+                tx.execute_batch(sql).map_err(|e| sqlite(&path, e))?;
+                tx.pragma_update(None, "user_version", (i + 1) as i64)
+                    .map_err(|e| sqlite(&path, e))?;
+            }
+        }
+        tx.commit().map_err(|e| sqlite(&path, e))
+    }
+
+    /// The schema version of this ledger.
+    pub fn user_version(&self) -> Result<i64> {
+        self.conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(|e| self.err(e))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs SQLite's own consistency check; `Ok(())` when it says "ok".
+    pub fn integrity_check(&self) -> Result<Vec<String>> {
+        let mut stmt = self
+            .conn
+            .prepare("PRAGMA integrity_check")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([], |r| r.get::<_, String>(0))
+            .map_err(|e| self.err(e))?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(|e| self.err(e))
+    }
+
+    fn err(&self, e: rusqlite::Error) -> Error {
+        sqlite(&self.path, e)
+    }
+}
+
+fn sqlite(path: &Path, source: rusqlite::Error) -> Error {
+    Error::Sqlite {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_are_numbered_from_one_without_gaps() {
+        let m = migrations();
+        assert!(!m.is_empty());
+        assert!(m[0].contains("CREATE TABLE attempt"));
+    }
+
+    #[test]
+    fn migrating_an_empty_ledger_reaches_the_current_version() {
+        let ledger = Ledger::in_memory().unwrap();
+        assert_eq!(ledger.user_version().unwrap(), schema_version());
+        assert_eq!(ledger.integrity_check().unwrap(), vec!["ok".to_string()]);
+    }
+
+    #[test]
+    fn migrating_twice_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("l.db");
+        let (l, created) = Ledger::create(&path).unwrap();
+        assert!(created);
+        drop(l);
+        let (l, created) = Ledger::create(&path).unwrap();
+        assert!(!created);
+        assert_eq!(l.user_version().unwrap(), schema_version());
+        drop(l);
+        let l = Ledger::open(&path).unwrap();
+        assert_eq!(l.user_version().unwrap(), schema_version());
+    }
+
+    #[test]
+    fn a_ledger_from_a_newer_version_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("l.db");
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", schema_version() + 1)
+            .unwrap();
+        drop(conn);
+        let err = Ledger::open(&path).unwrap_err().to_string();
+        assert!(err.contains("newer benchledger"), "{err}");
+        assert!(err.contains("Upgrade benchledger"), "{err}");
+    }
+
+    #[test]
+    fn opening_a_missing_ledger_says_how_to_create_one() {
+        let err = Ledger::open(Path::new("/nonexistent/x.db"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("benchledger init"), "{err}");
+    }
+}

@@ -1,0 +1,26 @@
+//! benchledger keeps a long-lived leaderboard for AI-agent benchmarks in one embedded SQLite
+//! file, and scores it with versioned, declarative TOML rubrics whose numbers cannot lie.
+//!
+//! The crate is layered so that each concept has one home:
+//!
+//! - [`model`]: plain data (waves, seats, attempts, conditions) shared by everything;
+//! - [`ingest`]: wave manifests and result files, parsed and checked, into the model;
+//! - [`ledger`]: the SQLite file; the only module that speaks SQL;
+//! - [`figures`]: a seat's absolute figures (accuracy with its denominator, tokens, wall, USD,
+//!   Cost-of-Pass), pure;
+//! - [`report`]: renderers that turn results into text (table, markdown, CSV, JSON);
+//! - [`commands`]: one function per subcommand, the only place that reads files, prints, or
+//!   knows the clock;
+//! - [`cli`]: what the user typed (clap types only).
+
+pub mod cli;
+pub mod commands;
+pub mod digest;
+pub mod error;
+pub mod figures;
+pub mod ingest;
+pub mod ledger;
+pub mod model;
+pub mod report;
+
+pub use error::{Error, Result};

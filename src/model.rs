@@ -1,0 +1,196 @@
+//! Plain data shared by every part of benchledger: waves, seats, attempts and the conditions
+//! that shape their numbers.
+//!
+//! Nothing here does I/O. Ingest builds these values from files, the ledger stores and loads
+//! them, the rubric interpreter and the figures module read them, and the renderers print what
+//! is derived from them. "Absent is not zero": every quantity a result file may leave out is an
+//! `Option`, and `None` means *unknown*, never 0.
+
+use serde::{Deserialize, Serialize};
+
+/// What made a wave's wall times and token counts what they are, besides the agents.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Load {
+    /// Seats running at the same time.
+    pub parallel_sessions: Option<u32>,
+    /// Sessions sharing the tool server.
+    pub tool_server_sessions: Option<u32>,
+    /// Whether this wave was a serial rerun (seats one after another).
+    pub serial_rerun: Option<bool>,
+}
+
+/// How tokens were counted and where prices came from.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Accounting {
+    /// Whether the `input_tokens` of each attempt already include the cached reads.
+    pub input_tokens_include_cache_reads: bool,
+    /// Where the USD figures came from (a price sheet, the provider's invoice, ...).
+    pub price_source: Option<String>,
+}
+
+/// The allowance per problem that a wave hoped not to exceed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Budget {
+    pub tokens: Option<f64>,
+    pub wall_s: Option<f64>,
+    pub cost_usd: Option<f64>,
+}
+
+/// Who and what produced a wave's results.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// Version or commit of the harness the seats ran in.
+    pub harness_version: Option<String>,
+    /// The tool that wrote the result files.
+    pub producer: Option<String>,
+    /// That tool's version.
+    pub producer_version: Option<String>,
+}
+
+/// The problems a suite is declared to hold, so that an accuracy divides by the suite and not by
+/// what happened to finish.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum SuiteProblems {
+    /// Only the number of problems is known.
+    Count(u64),
+    /// The problem ids, sorted and unique.
+    Ids(Vec<String>),
+}
+
+impl SuiteProblems {
+    pub fn count(&self) -> u64 {
+        match self {
+            SuiteProblems::Count(n) => *n,
+            SuiteProblems::Ids(ids) => ids.len() as u64,
+        }
+    }
+}
+
+/// One sitting of a suite.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Wave {
+    /// The wave's unique slug.
+    pub id: String,
+    pub suite: String,
+    /// RFC 3339, as written in the manifest.
+    pub started_at: String,
+    pub notes: Option<String>,
+    pub suite_problems: Option<SuiteProblems>,
+    pub load: Load,
+    pub accounting: Accounting,
+    pub budget: Budget,
+    pub provenance: Provenance,
+}
+
+/// One participant in a wave.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Seat {
+    pub id: String,
+    pub model: String,
+    pub provider: String,
+    pub harness: String,
+    /// Free-form configuration label (prompt variant, temperature, ...).
+    pub config: Option<String>,
+}
+
+/// One step of an agent's trace: a tool call and whether it succeeded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TraceStep {
+    pub tool: String,
+    pub ok: bool,
+    /// The kind of error when the call failed (timeout, parsing, ...).
+    pub error: Option<String>,
+}
+
+/// One item of a judge's checklist.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChecklistItem {
+    pub item: String,
+    pub pass: bool,
+}
+
+/// One seat on one problem, one trial.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Attempt {
+    pub problem: String,
+    /// Trial number, from 1.
+    pub trial: u32,
+    pub correct: bool,
+    /// Graded quality of the answer in [0, 1], when the grader gives more than Correct or not.
+    pub outcome: Option<f64>,
+    pub input_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+    pub input_tokens_cache_read: Option<u64>,
+    pub input_tokens_cache_write: Option<u64>,
+    pub wall_s: Option<f64>,
+    pub cost_usd: Option<f64>,
+    pub steps: Option<u32>,
+    pub errors: Option<u32>,
+    pub checklist: Option<Vec<ChecklistItem>>,
+    pub trace: Option<Vec<TraceStep>>,
+}
+
+impl Attempt {
+    /// The outcome in [0, 1]: the graded outcome when there is one, else 1 for Correct and 0
+    /// otherwise.
+    pub fn outcome_or_verdict(&self) -> f64 {
+        match self.outcome {
+            Some(o) => o,
+            None => {
+                if self.correct {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+        }
+    }
+
+    /// Every token read and written, normalised across accounting conventions: where the input
+    /// total excludes cached reads they are added; cache writes are always counted once.
+    /// Unknown unless both input and output tokens are known. Cache fields a result leaves out
+    /// are taken as none.
+    pub fn tokens_total(&self, accounting: &Accounting) -> Option<u64> {
+        let input = self.input_tokens?;
+        let output = self.output_tokens?;
+        let read = self.input_tokens_cache_read.unwrap_or(0);
+        let write = self.input_tokens_cache_write.unwrap_or(0);
+        let reads_outside = if accounting.input_tokens_include_cache_reads {
+            0
+        } else {
+            read
+        };
+        Some(input + reads_outside + write + output)
+    }
+
+    /// Input tokens that were not served from a cache: the input total without cached reads,
+    /// plus cache writes (which are new input the provider processed). Unknown when the input
+    /// total is.
+    pub fn new_input_tokens(&self, accounting: &Accounting) -> Option<u64> {
+        let input = self.input_tokens?;
+        let read = self.input_tokens_cache_read.unwrap_or(0);
+        let write = self.input_tokens_cache_write.unwrap_or(0);
+        let without_reads = if accounting.input_tokens_include_cache_reads {
+            input.saturating_sub(read)
+        } else {
+            input
+        };
+        Some(without_reads + write)
+    }
+}
+
+/// A seat with its attempts, in ledger order (problem, then trial).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeatData {
+    pub seat: Seat,
+    pub attempts: Vec<Attempt>,
+}
+
+/// A whole wave: conditions, seats and attempts. This is what ingest produces, what the ledger
+/// stores and loads, and what the rubric interpreter scores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WaveData {
+    pub wave: Wave,
+    /// Seats in ledger order (by seat id).
+    pub seats: Vec<SeatData>,
+}

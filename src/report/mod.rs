@@ -1,0 +1,249 @@
+//! Renderers: turn a result into text. They return strings and never print.
+//!
+//! A listing is built once as a [`Table`] (for humans: table, Markdown; and for CSV) and once as
+//! a JSON value (the documented, versioned machine contract). Each cell carries two texts: the
+//! human one, rounded for reading, and the machine one, unrounded, which CSV uses. Every number
+//! a renderer prints goes through the helpers below, so precision is fixed and a NaN or an
+//! infinity can never reach the output.
+
+pub mod number;
+pub mod waves;
+
+use comfy_table::{CellAlignment, ContentArrangement, LineStyle, TableStyle};
+use serde::Serialize;
+
+use crate::cli::Format;
+
+/// Version of the JSON envelope. Bump it when a documented field changes meaning or goes away.
+pub const JSON_FORMAT_VERSION: u32 = 1;
+
+/// One cell: what a person reads, and what a machine reads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    pub human: String,
+    pub machine: String,
+}
+
+impl Cell {
+    pub fn text(s: impl Into<String>) -> Cell {
+        let s = s.into();
+        Cell {
+            human: s.clone(),
+            machine: s,
+        }
+    }
+
+    pub fn new(human: impl Into<String>, machine: impl Into<String>) -> Cell {
+        Cell {
+            human: human.into(),
+            machine: machine.into(),
+        }
+    }
+
+    /// An unknown or undefined value.
+    pub fn none() -> Cell {
+        Cell::new("—", "")
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    /// Header for people.
+    pub header: String,
+    /// Header for CSV: a stable snake_case name.
+    pub key: String,
+    /// Right-aligned (numbers).
+    pub numeric: bool,
+}
+
+impl Column {
+    pub fn text(header: &str, key: &str) -> Column {
+        Column {
+            header: header.into(),
+            key: key.into(),
+            numeric: false,
+        }
+    }
+
+    pub fn num(header: &str, key: &str) -> Column {
+        Column {
+            header: header.into(),
+            key: key.into(),
+            numeric: true,
+        }
+    }
+}
+
+/// A listing for people (and CSV).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Table {
+    /// Lines printed above the table (not in CSV).
+    pub heading: Vec<String>,
+    pub columns: Vec<Column>,
+    pub rows: Vec<Vec<Cell>>,
+    /// Lines printed below the table (not in CSV): footnotes, labels, warnings.
+    pub notes: Vec<String>,
+}
+
+impl Table {
+    pub fn new(columns: Vec<Column>) -> Table {
+        Table {
+            columns,
+            ..Table::default()
+        }
+    }
+}
+
+/// Renders a table for a terminal.
+pub fn to_text(t: &Table) -> String {
+    let mut out = String::new();
+    for h in &t.heading {
+        out.push_str(h);
+        out.push('\n');
+    }
+    if !t.heading.is_empty() {
+        out.push('\n');
+    }
+    let mut table = comfy_table::Table::new();
+    table
+        .load_style(
+            TableStyle::new()
+                .header_separator(LineStyle::none().fill('─').junction('─'))
+                .bottom_border(LineStyle::none().fill('─').junction('─')),
+        )
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .force_no_tty()
+        .set_header(t.columns.iter().map(|c| c.header.clone()));
+    for row in &t.rows {
+        table.add_row(row.iter().map(|c| c.human.clone()));
+    }
+    for (i, c) in t.columns.iter().enumerate() {
+        if c.numeric && let Some(col) = table.column_mut(i) {
+            col.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    // comfy-table pads every line to the table's width; trailing blanks are noise in snapshots.
+    for line in table.to_string().lines() {
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    if !t.notes.is_empty() {
+        out.push('\n');
+        for n in &t.notes {
+            out.push_str(n);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn md_escape(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+/// Renders a table as Markdown.
+pub fn to_markdown(t: &Table) -> String {
+    let mut out = String::new();
+    for h in &t.heading {
+        out.push_str(&md_escape(h));
+        out.push_str("\n\n");
+    }
+    let header: Vec<String> = t.columns.iter().map(|c| md_escape(&c.header)).collect();
+    out.push_str(&format!("| {} |\n", header.join(" | ")));
+    let rule: Vec<&str> = t
+        .columns
+        .iter()
+        .map(|c| if c.numeric { "---:" } else { "---" })
+        .collect();
+    out.push_str(&format!("|{}|\n", rule.join("|")));
+    for row in &t.rows {
+        let cells: Vec<String> = row.iter().map(|c| md_escape(&c.human)).collect();
+        out.push_str(&format!("| {} |\n", cells.join(" | ")));
+    }
+    for n in &t.notes {
+        out.push('\n');
+        out.push_str(&md_escape(n));
+        out.push('\n');
+    }
+    out
+}
+
+/// Renders a table as CSV: the stable column keys, then unrounded values.
+pub fn to_csv(t: &Table) -> String {
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    // Writing to a Vec cannot fail.
+    let _ = w.write_record(t.columns.iter().map(|c| c.key.as_str()));
+    for row in &t.rows {
+        let _ = w.write_record(row.iter().map(|c| c.machine.as_str()));
+    }
+    let bytes = w.into_inner().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+/// The JSON envelope: `{"format_version": N, "kind": "...", ...body}`.
+pub fn to_json<T: Serialize>(kind: &str, body: &T) -> String {
+    let mut value = serde_json::to_value(body).unwrap_or(serde_json::Value::Null);
+    let mut envelope = serde_json::Map::new();
+    envelope.insert("format_version".into(), JSON_FORMAT_VERSION.into());
+    envelope.insert("kind".into(), kind.into());
+    if let serde_json::Value::Object(map) = &mut value {
+        envelope.append(map);
+    } else {
+        envelope.insert("data".into(), value);
+    }
+    let mut s = serde_json::to_string_pretty(&serde_json::Value::Object(envelope))
+        .unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// Renders a listing in the chosen format.
+pub fn render<T: Serialize>(format: Format, kind: &str, table: &Table, json: &T) -> String {
+    match format {
+        Format::Table => to_text(table),
+        Format::Md => to_markdown(table),
+        Format::Csv => to_csv(table),
+        Format::Json => to_json(kind, json),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Table {
+        let mut t = Table::new(vec![Column::text("Seat", "seat"), Column::num("Wall s", "wall_s")]);
+        t.rows.push(vec![Cell::text("a|b"), Cell::new("132.0", "132")]);
+        t.rows.push(vec![Cell::text("c"), Cell::none()]);
+        t.notes.push("note".into());
+        t
+    }
+
+    #[test]
+    fn csv_uses_keys_and_machine_values() {
+        assert_eq!(to_csv(&sample()), "seat,wall_s\na|b,132\nc,\n");
+    }
+
+    #[test]
+    fn markdown_escapes_pipes_and_aligns_numbers() {
+        insta::assert_snapshot!(to_markdown(&sample()), @r"
+        | Seat | Wall s |
+        |---|---:|
+        | a\|b | 132.0 |
+        | c | — |
+
+        note
+        ");
+    }
+
+    #[test]
+    fn json_carries_the_format_version() {
+        let s = to_json("x", &serde_json::json!({"a": 1}));
+        let v: serde_json::Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(v["format_version"], 1);
+        assert_eq!(v["kind"], "x");
+        assert_eq!(v["a"], 1);
+    }
+}

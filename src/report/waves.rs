@@ -1,0 +1,436 @@
+//! The wave listings: `waves` (every wave with its conditions) and `show` (one wave's seats and
+//! their absolute figures).
+
+use serde::Serialize;
+
+use super::number::{fixed, int, machine, machine_opt, percent, usd};
+use super::{Cell, Column, Table};
+use crate::figures::{Known, SeatFigures};
+use crate::ledger::WaveRow;
+use crate::model::{Accounting, Budget, Load, Seat, SuiteProblems, Wave, WaveData};
+
+/// A wave's conditions in the JSON contract.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct WaveJson {
+    pub wave: String,
+    pub suite: String,
+    pub started_at: String,
+    pub notes: Option<String>,
+    /// The suite's declared size, when declared.
+    pub suite_problems: Option<u64>,
+    pub load: Load,
+    pub accounting: Accounting,
+    pub budget: Budget,
+    pub provenance: crate::model::Provenance,
+}
+
+impl WaveJson {
+    pub fn of(w: &Wave) -> WaveJson {
+        WaveJson {
+            wave: w.id.clone(),
+            suite: w.suite.clone(),
+            started_at: w.started_at.clone(),
+            notes: w.notes.clone(),
+            suite_problems: w.suite_problems.as_ref().map(SuiteProblems::count),
+            load: w.load.clone(),
+            accounting: w.accounting.clone(),
+            budget: w.budget.clone(),
+            provenance: w.provenance.clone(),
+        }
+    }
+}
+
+/// A seat's absolute figures in the JSON contract. Sums cover the attempts where the quantity
+/// is known; `*_known_attempts` says how many that is. A sum with no known attempt is null.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SeatJson {
+    pub seat: String,
+    pub model: String,
+    pub provider: String,
+    pub harness: String,
+    pub config: Option<String>,
+    pub problems: u64,
+    pub attempts: u64,
+    pub correct: u64,
+    pub missing: u64,
+    pub denominator: u64,
+    pub accuracy: Option<f64>,
+    pub input_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+    pub input_tokens_cache_read: Option<u64>,
+    pub input_tokens_cache_write: Option<u64>,
+    pub tokens_total: Option<u64>,
+    pub new_input_tokens: Option<u64>,
+    pub tokens_known_attempts: u64,
+    pub wall_s: Option<f64>,
+    pub wall_known_attempts: u64,
+    pub cost_usd: Option<f64>,
+    pub cost_known_attempts: u64,
+    /// Pooled: total USD / number Correct. Null at zero Correct or with any cost unknown.
+    pub cost_of_pass_usd: Option<f64>,
+    pub steps: Option<u64>,
+    pub errors: Option<u64>,
+}
+
+fn known<T: Copy>(k: &Known<T>) -> Option<T> {
+    (k.known > 0).then_some(k.sum)
+}
+
+impl SeatJson {
+    pub fn of(seat: &Seat, f: &SeatFigures) -> SeatJson {
+        SeatJson {
+            seat: seat.id.clone(),
+            model: seat.model.clone(),
+            provider: seat.provider.clone(),
+            harness: seat.harness.clone(),
+            config: seat.config.clone(),
+            problems: f.problems,
+            attempts: f.attempts,
+            correct: f.correct,
+            missing: f.missing,
+            denominator: f.denominator,
+            accuracy: f.accuracy,
+            input_tokens: known(&f.input_tokens),
+            output_tokens: known(&f.output_tokens),
+            input_tokens_cache_read: known(&f.input_tokens_cache_read),
+            input_tokens_cache_write: known(&f.input_tokens_cache_write),
+            tokens_total: known(&f.tokens_total),
+            new_input_tokens: known(&f.new_input_tokens),
+            tokens_known_attempts: f.tokens_total.known,
+            wall_s: known(&f.wall_s),
+            wall_known_attempts: f.wall_s.known,
+            cost_usd: known(&f.cost_usd),
+            cost_known_attempts: f.cost_usd.known,
+            cost_of_pass_usd: f.cost_of_pass_usd,
+            steps: known(&f.steps),
+            errors: known(&f.errors),
+        }
+    }
+}
+
+/// The JSON of `show`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ShowJson {
+    #[serde(flatten)]
+    pub wave: WaveJson,
+    /// Which Cost-of-Pass is printed.
+    pub cost_of_pass: &'static str,
+    pub seats: Vec<SeatJson>,
+}
+
+/// Words for a wave's load: "6 parallel, 6 on the tool server, not a serial rerun".
+pub fn describe_load(l: &Load) -> String {
+    let n = |v: Option<u32>| v.map_or("?".to_string(), |v| v.to_string());
+    let serial = match l.serial_rerun {
+        Some(true) => "serial rerun",
+        Some(false) => "not a serial rerun",
+        None => "serial rerun unknown",
+    };
+    format!(
+        "{} parallel sessions, {} sharing the tool server, {serial}",
+        n(l.parallel_sessions),
+        n(l.tool_server_sessions)
+    )
+}
+
+/// Words for a wave's accounting.
+pub fn describe_accounting(a: &Accounting) -> String {
+    let cache = if a.input_tokens_include_cache_reads {
+        "input totals include cached reads"
+    } else {
+        "input totals exclude cached reads"
+    };
+    match &a.price_source {
+        Some(p) => format!("{cache}; prices from {p}"),
+        None => cache.to_string(),
+    }
+}
+
+/// Words for a wave's budget.
+pub fn describe_budget(b: &Budget) -> String {
+    let mut parts = Vec::new();
+    if let Some(t) = b.tokens {
+        parts.push(format!("{} tokens", int_or_fixed(t)));
+    }
+    if let Some(w) = b.wall_s {
+        parts.push(format!("{} s", int_or_fixed(w)));
+    }
+    if let Some(c) = b.cost_usd {
+        parts.push(usd(c));
+    }
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        format!("{} per problem", parts.join(", "))
+    }
+}
+
+fn int_or_fixed(x: f64) -> String {
+    if x.fract() == 0.0 && x >= 0.0 && x < 1e15 {
+        int(x as u64)
+    } else {
+        fixed(x, 2)
+    }
+}
+
+/// The lines that head every per-wave listing: the wave and its conditions.
+pub fn wave_heading(w: &Wave) -> Vec<String> {
+    let mut h = vec![format!(
+        "Wave {} · suite {} · started {}",
+        w.id, w.suite, w.started_at
+    )];
+    if let Some(n) = &w.notes {
+        h.push(format!("Notes: {n}"));
+    }
+    h.push(format!("Load: {}", describe_load(&w.load)));
+    h.push(format!("Accounting: {}", describe_accounting(&w.accounting)));
+    h.push(format!("Budget: {}", describe_budget(&w.budget)));
+    if let Some(p) = &w.suite_problems {
+        h.push(format!(
+            "Suite: {} declared problems; a problem a seat did not attempt counts as not Correct",
+            p.count()
+        ));
+    }
+    h
+}
+
+/// "232/433 53.6%".
+pub fn correct_cell(f: &SeatFigures) -> Cell {
+    match f.accuracy {
+        Some(a) => Cell::new(
+            format!("{}/{} {}", f.correct, f.denominator, percent(a)),
+            machine(a),
+        ),
+        None => Cell::none(),
+    }
+}
+
+/// A sum that may cover only some attempts: "565,000", or "1,200 (3 of 4)".
+fn partial<T: Copy>(k: &Known<T>, of: u64, human: impl Fn(T) -> String) -> String {
+    if k.known == 0 {
+        "—".into()
+    } else if k.known < of {
+        format!("{} ({} of {of})", human(k.sum), k.known)
+    } else {
+        human(k.sum)
+    }
+}
+
+fn known_machine_u64(k: &Known<u64>) -> String {
+    if k.known == 0 {
+        String::new()
+    } else {
+        k.sum.to_string()
+    }
+}
+
+fn known_machine_f64(k: &Known<f64>) -> String {
+    if k.known == 0 {
+        String::new()
+    } else {
+        machine(k.sum)
+    }
+}
+
+/// The absolute columns every leaderboard prints first, in order, for one seat.
+pub fn absolute_columns(cache_reads_in: bool) -> Vec<Column> {
+    let tokens = if cache_reads_in {
+        "Tokens (cached reads in)"
+    } else {
+        "Tokens (cached reads added)"
+    };
+    vec![
+        Column::num("Correct", "accuracy"),
+        Column::num("Missing", "missing"),
+        Column::num("Wall s", "wall_s"),
+        Column::num(tokens, "tokens_total"),
+        Column::num("New input", "new_input_tokens"),
+        Column::num("Output", "output_tokens"),
+        Column::num("Cached reads", "input_tokens_cache_read"),
+        Column::num("USD", "cost_usd"),
+        Column::num("Cost-of-Pass", "cost_of_pass_usd"),
+    ]
+}
+
+/// The absolute cells of one seat, matching [`absolute_columns`].
+pub fn absolute_cells(f: &SeatFigures) -> Vec<Cell> {
+    let n = f.attempts;
+    vec![
+        correct_cell(f),
+        Cell::text(f.missing.to_string()),
+        Cell::new(
+            partial(&f.wall_s, n, |x| fixed(x, 1)),
+            known_machine_f64(&f.wall_s),
+        ),
+        Cell::new(
+            partial(&f.tokens_total, n, int),
+            known_machine_u64(&f.tokens_total),
+        ),
+        Cell::new(
+            partial(&f.new_input_tokens, n, int),
+            known_machine_u64(&f.new_input_tokens),
+        ),
+        Cell::new(
+            partial(&f.output_tokens, n, int),
+            known_machine_u64(&f.output_tokens),
+        ),
+        Cell::new(
+            partial(&f.input_tokens_cache_read, n, int),
+            known_machine_u64(&f.input_tokens_cache_read),
+        ),
+        Cell::new(partial(&f.cost_usd, n, usd), known_machine_f64(&f.cost_usd)),
+        match f.cost_of_pass_usd {
+            Some(c) => Cell::new(usd(c), machine(c)),
+            None => Cell::none(),
+        },
+    ]
+}
+
+/// The footnotes that explain the absolute columns.
+pub fn absolute_notes(w: &Wave, figures: &[SeatFigures]) -> Vec<String> {
+    let mut notes = vec![
+        "Correct: Correct / (attempts + missing). Cost-of-Pass: total USD / number Correct \
+         (pooled); — when nothing is Correct or a cost is unknown."
+            .to_string(),
+    ];
+    if !w.accounting.input_tokens_include_cache_reads {
+        notes.push(
+            "Tokens: this wave's input totals exclude cached reads, so cached reads and cache \
+             writes are added to make the total comparable."
+                .into(),
+        );
+    }
+    if figures.iter().any(|f| {
+        f.wall_s.known < f.attempts || f.tokens_total.known < f.attempts || f.cost_usd.known < f.attempts
+    }) {
+        notes.push(
+            "(k of n): the figure covers only the k attempts whose value is known; unknown is \
+             not zero."
+                .into(),
+        );
+    }
+    notes
+}
+
+/// The `show` listing.
+pub fn show(data: &WaveData) -> (Table, ShowJson) {
+    let figures: Vec<SeatFigures> = data
+        .seats
+        .iter()
+        .map(|s| SeatFigures::of(&data.wave, s))
+        .collect();
+    let mut columns = vec![
+        Column::text("Seat", "seat"),
+        Column::text("Model", "model"),
+        Column::text("Provider", "provider"),
+        Column::text("Harness", "harness"),
+    ];
+    columns.extend(absolute_columns(
+        data.wave.accounting.input_tokens_include_cache_reads,
+    ));
+    let mut t = Table::new(columns);
+    t.heading = wave_heading(&data.wave);
+    for (s, f) in data.seats.iter().zip(&figures) {
+        let mut row = vec![
+            Cell::text(&s.seat.id),
+            Cell::text(&s.seat.model),
+            Cell::text(&s.seat.provider),
+            Cell::text(&s.seat.harness),
+        ];
+        row.extend(absolute_cells(f));
+        t.rows.push(row);
+    }
+    t.notes = absolute_notes(&data.wave, &figures);
+    let json = ShowJson {
+        wave: WaveJson::of(&data.wave),
+        cost_of_pass: "pooled: total USD / number Correct",
+        seats: data
+            .seats
+            .iter()
+            .zip(&figures)
+            .map(|(s, f)| SeatJson::of(&s.seat, f))
+            .collect(),
+    };
+    (t, json)
+}
+
+/// The JSON of `waves`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct WavesJson {
+    pub waves: Vec<WaveListJson>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct WaveListJson {
+    #[serde(flatten)]
+    pub wave: WaveJson,
+    pub seats: u64,
+    pub attempts: u64,
+    pub content_sha256: String,
+}
+
+/// The `waves` listing.
+pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
+    let mut t = Table::new(vec![
+        Column::text("Wave", "wave"),
+        Column::text("Suite", "suite"),
+        Column::text("Started", "started_at"),
+        Column::num("Seats", "seats"),
+        Column::num("Attempts", "attempts"),
+        Column::num("Parallel", "parallel_sessions"),
+        Column::num("Tool server", "tool_server_sessions"),
+        Column::text("Serial rerun", "serial_rerun"),
+        Column::text("Input incl. cached reads", "input_tokens_include_cache_reads"),
+        Column::num("Budget tokens", "budget_tokens"),
+        Column::num("Budget wall s", "budget_wall_s"),
+    ]);
+    let opt = |v: Option<u32>| match v {
+        Some(v) => Cell::text(v.to_string()),
+        None => Cell::none(),
+    };
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    for r in rows {
+        let w = &r.wave;
+        t.rows.push(vec![
+            Cell::text(&w.id),
+            Cell::text(&w.suite),
+            Cell::text(&w.started_at),
+            Cell::text(r.seats.to_string()),
+            Cell::text(r.attempts.to_string()),
+            opt(w.load.parallel_sessions),
+            opt(w.load.tool_server_sessions),
+            match w.load.serial_rerun {
+                Some(b) => Cell::new(yes_no(b), b.to_string()),
+                None => Cell::none(),
+            },
+            Cell::new(
+                yes_no(w.accounting.input_tokens_include_cache_reads),
+                w.accounting.input_tokens_include_cache_reads.to_string(),
+            ),
+            match w.budget.tokens {
+                Some(x) => Cell::new(int_or_fixed(x), machine(x)),
+                None => Cell::none(),
+            },
+            match w.budget.wall_s {
+                Some(x) => Cell::new(int_or_fixed(x), machine_opt(Some(x))),
+                None => Cell::none(),
+            },
+        ]);
+    }
+    if rows.is_empty() {
+        t.notes
+            .push("No waves yet: add one with `benchledger ingest MANIFEST.toml`.".into());
+    }
+    let json = WavesJson {
+        waves: rows
+            .iter()
+            .map(|r| WaveListJson {
+                wave: WaveJson::of(&r.wave),
+                seats: r.seats,
+                attempts: r.attempts,
+                content_sha256: r.content_sha256.clone(),
+            })
+            .collect(),
+    };
+    (t, json)
+}
