@@ -69,9 +69,63 @@ pub enum Command {
         format: FormatArg,
     },
 
+    /// Check, register and list rubrics.
+    Rubric {
+        #[command(subcommand)]
+        command: RubricCommand,
+    },
+
+    /// The leaderboard of one wave under one rubric: absolute figures first, then the score
+    /// and the rank.
+    Score {
+        /// The wave's id.
+        #[arg(long)]
+        wave: String,
+        /// A registered rubric as NAME@VERSION, or a path to a rubric file.
+        #[arg(long)]
+        rubric: String,
+        #[command(flatten)]
+        format: FormatArg,
+    },
+
     /// Build a ledger from the shipped examples and walk through what benchledger shows.
     ///
     /// The ledger goes to a temporary directory unless --db is given explicitly
     /// (BENCHLEDGER_DB is ignored here, so the demo never writes into your own ledger).
     Demo,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RubricCommand {
+    /// Parse rubric files and prove, by interval arithmetic, the range each score can take.
+    ///
+    /// Exits 1 when a rubric's score can leave its declared scale, naming the kind of seat
+    /// that leaves it.
+    Check {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+
+    /// Register rubric files in the ledger as NAME@VERSION, with their SHA-256 and verbatim
+    /// text. A registered version is immutable.
+    Add {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Register a rubric that fails `rubric check` (to reproduce historical numbers). It
+        /// is marked as such wherever it is shown.
+        #[arg(long)]
+        allow_scale_violation: bool,
+    },
+
+    /// List the registered rubrics.
+    List {
+        #[command(flatten)]
+        format: FormatArg,
+    },
+
+    /// Print a registered rubric's verbatim text, with its hash and check verdict.
+    Show {
+        /// NAME@VERSION.
+        rubric: String,
+    },
 }

@@ -193,11 +193,17 @@ mod tests {
             SeatFigures::compute(None, &acc, &none_correct).cost_of_pass_usd,
             None
         );
-        let unknown = seat(vec![attempt("a", true, Some(1.0)), attempt("b", true, None)]);
+        let unknown = seat(vec![
+            attempt("a", true, Some(1.0)),
+            attempt("b", true, None),
+        ]);
         let f = SeatFigures::compute(None, &acc, &unknown);
         assert_eq!(f.cost_of_pass_usd, None);
         assert_eq!((f.cost_usd.sum, f.cost_usd.known), (1.0, 1));
-        let known = seat(vec![attempt("a", true, Some(1.0)), attempt("b", false, Some(0.5))]);
+        let known = seat(vec![
+            attempt("a", true, Some(1.0)),
+            attempt("b", false, Some(0.5)),
+        ]);
         assert_eq!(
             SeatFigures::compute(None, &acc, &known).cost_of_pass_usd,
             Some(1.5)
@@ -217,8 +223,14 @@ mod tests {
         };
         assert_eq!(SeatFigures::compute(None, &excl, &s).tokens_total.sum, 150);
         assert_eq!(SeatFigures::compute(None, &incl, &s).tokens_total.sum, 110);
-        assert_eq!(SeatFigures::compute(None, &excl, &s).new_input_tokens.sum, 100);
-        assert_eq!(SeatFigures::compute(None, &incl, &s).new_input_tokens.sum, 60);
+        assert_eq!(
+            SeatFigures::compute(None, &excl, &s).new_input_tokens.sum,
+            100
+        );
+        assert_eq!(
+            SeatFigures::compute(None, &incl, &s).new_input_tokens.sum,
+            60
+        );
     }
 
     #[test]

@@ -22,5 +22,6 @@ pub mod ingest;
 pub mod ledger;
 pub mod model;
 pub mod report;
+pub mod rubric;
 
 pub use error::{Error, Result};

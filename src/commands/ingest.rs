@@ -13,7 +13,10 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
     let (ledger, created) = Ledger::create(&path)?;
     let version = ledger.user_version()?;
     let msg = if created {
-        format!("created ledger {} (schema version {version})\n", path.display())
+        format!(
+            "created ledger {} (schema version {version})\n",
+            path.display()
+        )
     } else {
         format!(
             "ledger {} already exists (schema version {version}); nothing to do\n",

@@ -5,12 +5,14 @@
 
 mod demo;
 mod ingest;
+mod rubric;
+mod score;
 mod waves;
 
 use std::io::Write;
 use std::path::PathBuf;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, RubricCommand};
 use crate::error::{Error, Result};
 use crate::ledger::Ledger;
 
@@ -73,6 +75,20 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
         Command::Ingest { manifests } => ingest::ingest(&mut ctx, &manifests),
         Command::Waves { format } => waves::waves(&mut ctx, format.format),
         Command::Show { wave, format } => waves::show(&mut ctx, &wave, format.format),
+        Command::Rubric { command } => match command {
+            RubricCommand::Check { files } => rubric::check(&mut ctx, &files),
+            RubricCommand::Add {
+                files,
+                allow_scale_violation,
+            } => rubric::add(&mut ctx, &files, allow_scale_violation),
+            RubricCommand::List { format } => rubric::list(&mut ctx, format.format),
+            RubricCommand::Show { rubric } => rubric::show(&mut ctx, &rubric),
+        },
+        Command::Score {
+            wave,
+            rubric,
+            format,
+        } => score::score(&mut ctx, &wave, &rubric, format.format),
         Command::Demo => demo::demo(&mut ctx),
     }
 }

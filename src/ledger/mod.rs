@@ -10,6 +10,7 @@
 //! Each logical write (an ingest, a rescore, a publication) is one transaction: it lands whole or
 //! not at all.
 
+mod rubrics;
 mod waves;
 
 use std::path::{Path, PathBuf};
@@ -19,6 +20,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::error::{Error, Result};
 
+pub use rubrics::{RubricAdded, RubricRow};
 pub use waves::{Ingested, WaveRow};
 
 /// The schema, as a list of migrations (see the header of `schema.sql`).
@@ -35,7 +37,11 @@ pub fn migrations() -> Vec<String> {
             .and_then(|n| n.trim().parse::<usize>().ok());
         if let Some(n) = marker {
             out.extend(current.take());
-            assert_eq!(n, out.len() + 1, "schema.sql migrations must be numbered 1, 2, 3...");
+            assert_eq!(
+                n,
+                out.len() + 1,
+                "schema.sql migrations must be numbered 1, 2, 3..."
+            );
             current = Some(String::new());
         } else if let Some(body) = &mut current {
             body.push_str(line);

@@ -457,7 +457,9 @@ fn insert_wave(
             if let Some(trace) = &a.trace {
                 let attempt_id = tx.last_insert_rowid();
                 for (i, step) in trace.iter().enumerate() {
-                    step_stmt.execute(params![attempt_id, i as i64, step.tool, step.ok, step.error])?;
+                    step_stmt.execute(params![
+                        attempt_id, i as i64, step.tool, step.ok, step.error
+                    ])?;
                 }
             }
         }

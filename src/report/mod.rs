@@ -7,6 +7,8 @@
 //! infinity can never reach the output.
 
 pub mod number;
+pub mod rubric;
+pub mod score;
 pub mod waves;
 
 use comfy_table::{CellAlignment, ContentArrangement, LineStyle, TableStyle};
@@ -118,7 +120,9 @@ pub fn to_text(t: &Table) -> String {
         table.add_row(row.iter().map(|c| c.human.clone()));
     }
     for (i, c) in t.columns.iter().enumerate() {
-        if c.numeric && let Some(col) = table.column_mut(i) {
+        if c.numeric
+            && let Some(col) = table.column_mut(i)
+        {
             col.set_cell_alignment(CellAlignment::Right);
         }
     }
@@ -193,8 +197,8 @@ pub fn to_json<T: Serialize>(kind: &str, body: &T) -> String {
     } else {
         envelope.insert("data".into(), value);
     }
-    let mut s = serde_json::to_string_pretty(&serde_json::Value::Object(envelope))
-        .unwrap_or_default();
+    let mut s =
+        serde_json::to_string_pretty(&serde_json::Value::Object(envelope)).unwrap_or_default();
     s.push('\n');
     s
 }
@@ -214,8 +218,12 @@ mod tests {
     use super::*;
 
     fn sample() -> Table {
-        let mut t = Table::new(vec![Column::text("Seat", "seat"), Column::num("Wall s", "wall_s")]);
-        t.rows.push(vec![Cell::text("a|b"), Cell::new("132.0", "132")]);
+        let mut t = Table::new(vec![
+            Column::text("Seat", "seat"),
+            Column::num("Wall s", "wall_s"),
+        ]);
+        t.rows
+            .push(vec![Cell::text("a|b"), Cell::new("132.0", "132")]);
         t.rows.push(vec![Cell::text("c"), Cell::none()]);
         t.notes.push("note".into());
         t

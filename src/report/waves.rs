@@ -183,7 +183,10 @@ pub fn wave_heading(w: &Wave) -> Vec<String> {
         h.push(format!("Notes: {n}"));
     }
     h.push(format!("Load: {}", describe_load(&w.load)));
-    h.push(format!("Accounting: {}", describe_accounting(&w.accounting)));
+    h.push(format!(
+        "Accounting: {}",
+        describe_accounting(&w.accounting)
+    ));
     h.push(format!("Budget: {}", describe_budget(&w.budget)));
     if let Some(p) = &w.suite_problems {
         h.push(format!(
@@ -232,58 +235,76 @@ fn known_machine_f64(k: &Known<f64>) -> String {
     }
 }
 
+/// Which absolute columns a listing prints: all of them (`show`), or the leaderboard's few.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    Full,
+    Leaderboard,
+}
+
 /// The absolute columns every leaderboard prints first, in order, for one seat.
-pub fn absolute_columns(cache_reads_in: bool) -> Vec<Column> {
+pub fn absolute_columns(cache_reads_in: bool, detail: Detail) -> Vec<Column> {
     let tokens = if cache_reads_in {
         "Tokens (cached reads in)"
     } else {
         "Tokens (cached reads added)"
     };
-    vec![
-        Column::num("Correct", "accuracy"),
-        Column::num("Missing", "missing"),
-        Column::num("Wall s", "wall_s"),
-        Column::num(tokens, "tokens_total"),
-        Column::num("New input", "new_input_tokens"),
-        Column::num("Output", "output_tokens"),
-        Column::num("Cached reads", "input_tokens_cache_read"),
-        Column::num("USD", "cost_usd"),
-        Column::num("Cost-of-Pass", "cost_of_pass_usd"),
-    ]
+    let full = detail == Detail::Full;
+    let mut c = vec![Column::num("Correct", "accuracy")];
+    if full {
+        c.push(Column::num("Missing", "missing"));
+    }
+    c.push(Column::num("Wall s", "wall_s"));
+    c.push(Column::num(tokens, "tokens_total"));
+    c.push(Column::num("New input", "new_input_tokens"));
+    if full {
+        c.push(Column::num("Output", "output_tokens"));
+        c.push(Column::num("Cached reads", "input_tokens_cache_read"));
+    }
+    c.push(Column::num("USD", "cost_usd"));
+    c.push(Column::num("Cost-of-Pass", "cost_of_pass_usd"));
+    c
 }
 
 /// The absolute cells of one seat, matching [`absolute_columns`].
-pub fn absolute_cells(f: &SeatFigures) -> Vec<Cell> {
+pub fn absolute_cells(f: &SeatFigures, detail: Detail) -> Vec<Cell> {
     let n = f.attempts;
-    vec![
-        correct_cell(f),
-        Cell::text(f.missing.to_string()),
-        Cell::new(
-            partial(&f.wall_s, n, |x| fixed(x, 1)),
-            known_machine_f64(&f.wall_s),
-        ),
-        Cell::new(
-            partial(&f.tokens_total, n, int),
-            known_machine_u64(&f.tokens_total),
-        ),
-        Cell::new(
-            partial(&f.new_input_tokens, n, int),
-            known_machine_u64(&f.new_input_tokens),
-        ),
-        Cell::new(
+    let full = detail == Detail::Full;
+    let mut c = vec![correct_cell(f)];
+    if full {
+        c.push(Cell::text(f.missing.to_string()));
+    }
+    c.push(Cell::new(
+        partial(&f.wall_s, n, |x| fixed(x, 1)),
+        known_machine_f64(&f.wall_s),
+    ));
+    c.push(Cell::new(
+        partial(&f.tokens_total, n, int),
+        known_machine_u64(&f.tokens_total),
+    ));
+    c.push(Cell::new(
+        partial(&f.new_input_tokens, n, int),
+        known_machine_u64(&f.new_input_tokens),
+    ));
+    if full {
+        c.push(Cell::new(
             partial(&f.output_tokens, n, int),
             known_machine_u64(&f.output_tokens),
-        ),
-        Cell::new(
+        ));
+        c.push(Cell::new(
             partial(&f.input_tokens_cache_read, n, int),
             known_machine_u64(&f.input_tokens_cache_read),
-        ),
-        Cell::new(partial(&f.cost_usd, n, usd), known_machine_f64(&f.cost_usd)),
-        match f.cost_of_pass_usd {
-            Some(c) => Cell::new(usd(c), machine(c)),
-            None => Cell::none(),
-        },
-    ]
+        ));
+    }
+    c.push(Cell::new(
+        partial(&f.cost_usd, n, usd),
+        known_machine_f64(&f.cost_usd),
+    ));
+    c.push(match f.cost_of_pass_usd {
+        Some(x) => Cell::new(usd(x), machine(x)),
+        None => Cell::none(),
+    });
+    c
 }
 
 /// The footnotes that explain the absolute columns.
@@ -301,7 +322,9 @@ pub fn absolute_notes(w: &Wave, figures: &[SeatFigures]) -> Vec<String> {
         );
     }
     if figures.iter().any(|f| {
-        f.wall_s.known < f.attempts || f.tokens_total.known < f.attempts || f.cost_usd.known < f.attempts
+        f.wall_s.known < f.attempts
+            || f.tokens_total.known < f.attempts
+            || f.cost_usd.known < f.attempts
     }) {
         notes.push(
             "(k of n): the figure covers only the k attempts whose value is known; unknown is \
@@ -327,6 +350,7 @@ pub fn show(data: &WaveData) -> (Table, ShowJson) {
     ];
     columns.extend(absolute_columns(
         data.wave.accounting.input_tokens_include_cache_reads,
+        Detail::Full,
     ));
     let mut t = Table::new(columns);
     t.heading = wave_heading(&data.wave);
@@ -337,7 +361,7 @@ pub fn show(data: &WaveData) -> (Table, ShowJson) {
             Cell::text(&s.seat.provider),
             Cell::text(&s.seat.harness),
         ];
-        row.extend(absolute_cells(f));
+        row.extend(absolute_cells(f, Detail::Full));
         t.rows.push(row);
     }
     t.notes = absolute_notes(&data.wave, &figures);
@@ -380,7 +404,10 @@ pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
         Column::num("Parallel", "parallel_sessions"),
         Column::num("Tool server", "tool_server_sessions"),
         Column::text("Serial rerun", "serial_rerun"),
-        Column::text("Input incl. cached reads", "input_tokens_include_cache_reads"),
+        Column::text(
+            "Input incl. cached reads",
+            "input_tokens_include_cache_reads",
+        ),
         Column::num("Budget tokens", "budget_tokens"),
         Column::num("Budget wall s", "budget_wall_s"),
     ]);

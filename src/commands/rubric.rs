@@ -1,0 +1,185 @@
+//! `benchledger rubric check | add | list | show`, and resolving the rubric a command names.
+
+use std::path::{Path, PathBuf};
+
+use super::Ctx;
+use crate::cli::Format;
+use crate::digest::sha256_hex;
+use crate::error::{Error, Result};
+use crate::ledger::{Ledger, RubricAdded, RubricRow};
+use crate::report;
+use crate::report::score::RubricInfo;
+use crate::rubric::{self, Rubric};
+
+/// A rubric file's text, parsed and checked.
+struct Loaded {
+    text: String,
+    rubric: Rubric,
+    report: rubric::CheckReport,
+}
+
+fn load_file(path: &Path) -> Result<Loaded> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let parsed = rubric::parse(path, &text)?;
+    let report = rubric::check(&parsed);
+    Ok(Loaded {
+        text,
+        rubric: parsed,
+        report,
+    })
+}
+
+/// Splits `NAME@VERSION`.
+pub fn split_id(spec: &str) -> Option<(&str, u32)> {
+    let (name, version) = spec.rsplit_once('@')?;
+    Some((name, version.parse().ok()?))
+}
+
+/// Resolves what `--rubric` names: a rubric file, or a registered NAME@VERSION.
+pub fn resolve(ledger: &Ledger, spec: &str) -> Result<RubricInfo> {
+    let path = PathBuf::from(spec);
+    if path.is_file() {
+        let l = load_file(&path)?;
+        let sha256 = sha256_hex(l.text.as_bytes());
+        let registered = ledger.rubric_by_sha256(&sha256)?.is_some();
+        return Ok(RubricInfo {
+            scale_violation: !l.report.ok(),
+            rubric: l.rubric,
+            sha256,
+            registered,
+        });
+    }
+    let Some((name, version)) = split_id(spec) else {
+        return Err(Error::Usage(format!(
+            "no rubric file {spec:?}; name a rubric file, or a registered rubric as NAME@VERSION \
+             (see `benchledger rubric list`)"
+        )));
+    };
+    let row = registered(ledger, name, version)?;
+    Ok(RubricInfo {
+        rubric: parse_registered(ledger, &row)?,
+        sha256: row.sha256,
+        scale_violation: row.scale_violation,
+        registered: true,
+    })
+}
+
+/// A registered rubric row, or an error listing what is registered.
+pub fn registered(ledger: &Ledger, name: &str, version: u32) -> Result<RubricRow> {
+    if let Some(row) = ledger.rubric(name, version)? {
+        return Ok(row);
+    }
+    let known: Vec<String> = ledger.rubrics()?.iter().map(RubricRow::id).collect();
+    Err(Error::Usage(format!(
+        "no rubric {name}@{version} is registered in {}{}; register it with `benchledger rubric \
+         add FILE`, or pass the rubric file's path",
+        ledger.path().display(),
+        if known.is_empty() {
+            String::new()
+        } else {
+            format!(" (registered: {})", known.join(", "))
+        }
+    )))
+}
+
+/// Parses a registered rubric's stored text.
+pub fn parse_registered(ledger: &Ledger, row: &RubricRow) -> Result<Rubric> {
+    let origin = PathBuf::from(format!("{} in {}", row.id(), ledger.path().display()));
+    rubric::parse(&origin, &row.text)
+}
+
+pub fn check(ctx: &mut Ctx<'_>, files: &[PathBuf]) -> Result<()> {
+    let mut failed = Vec::new();
+    for f in files {
+        let l = load_file(f)?;
+        ctx.write(&report::rubric::check_text(
+            &f.display().to_string(),
+            &l.rubric,
+            &l.report,
+        ))?;
+        if !l.report.ok() {
+            failed.push(l.rubric.id());
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::CheckFailed(format!(
+            "{} can leave {} declared scale (see above)",
+            failed.join(", "),
+            if failed.len() == 1 { "its" } else { "their" }
+        )))
+    }
+}
+
+pub fn add(ctx: &mut Ctx<'_>, files: &[PathBuf], allow_scale_violation: bool) -> Result<()> {
+    // Check every file before registering any.
+    let mut rows = Vec::new();
+    for f in files {
+        let l = load_file(f)?;
+        if !l.report.ok() && !allow_scale_violation {
+            return Err(Error::Usage(format!(
+                "{}: {} fails `rubric check`: {}. Fix the rubric, or register it anyway with \
+                 --allow-scale-violation to reproduce historical numbers (it will be marked as \
+                 such wherever it is shown)",
+                f.display(),
+                l.rubric.id(),
+                l.report.violations.join("; ")
+            )));
+        }
+        rows.push(RubricRow {
+            name: l.rubric.name.clone(),
+            version: l.rubric.version,
+            sha256: sha256_hex(l.text.as_bytes()),
+            text: l.text,
+            scale_violation: !l.report.ok(),
+            added_at: ctx.now.clone(),
+        });
+    }
+    let mut ledger = ctx.open()?;
+    let mut msg = String::new();
+    for row in &rows {
+        match ledger.add_rubric(row)? {
+            RubricAdded::Added => msg.push_str(&format!(
+                "registered {} (sha256 {}){}\n",
+                row.id(),
+                &row.sha256[..12],
+                if row.scale_violation {
+                    " — marked: its score can leave its scale"
+                } else {
+                    ""
+                }
+            )),
+            RubricAdded::AlreadyPresent => msg.push_str(&format!(
+                "{} is already registered with the same text; nothing to do\n",
+                row.id()
+            )),
+        }
+    }
+    ctx.write(&msg)
+}
+
+pub fn list(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
+    let ledger = ctx.open()?;
+    let rows: Vec<_> = ledger
+        .rubrics()?
+        .into_iter()
+        .map(|row| {
+            let parsed = parse_registered(&ledger, &row).ok();
+            (row, parsed)
+        })
+        .collect();
+    let (table, json) = report::rubric::list(&rows);
+    ctx.write(&report::render(format, "rubrics", &table, &json))
+}
+
+pub fn show(ctx: &mut Ctx<'_>, spec: &str) -> Result<()> {
+    let ledger = ctx.open()?;
+    let Some((name, version)) = split_id(spec) else {
+        return Err(Error::Usage(format!(
+            "expected NAME@VERSION, like session-efficiency@2; got {spec:?}"
+        )));
+    };
+    let row = registered(&ledger, name, version)?;
+    ctx.write(&report::rubric::show(&row))
+}

@@ -1,0 +1,114 @@
+//! Registered rubrics: `name@version` with its SHA-256 and verbatim text. A version is
+//! immutable; the schema's triggers refuse any change to a registered text.
+
+use rusqlite::{OptionalExtension, params};
+
+use super::Ledger;
+use crate::error::{Error, Result};
+
+/// A registered rubric.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RubricRow {
+    pub name: String,
+    pub version: u32,
+    pub sha256: String,
+    /// The rubric file's text, verbatim.
+    pub text: String,
+    /// Registered with --allow-scale-violation: `rubric check` rejects it.
+    pub scale_violation: bool,
+    pub added_at: String,
+}
+
+impl RubricRow {
+    pub fn id(&self) -> String {
+        format!("{}@{}", self.name, self.version)
+    }
+}
+
+/// What `rubric add` did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RubricAdded {
+    Added,
+    /// The same name@version with the same text was already registered.
+    AlreadyPresent,
+}
+
+const COLUMNS: &str = "name, version, sha256, text, scale_violation, added_at";
+
+fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RubricRow> {
+    Ok(RubricRow {
+        name: r.get(0)?,
+        version: r.get(1)?,
+        sha256: r.get(2)?,
+        text: r.get(3)?,
+        scale_violation: r.get(4)?,
+        added_at: r.get(5)?,
+    })
+}
+
+impl Ledger {
+    /// Registers a rubric version. The same name@version with different text is refused.
+    pub fn add_rubric(&mut self, row: &RubricRow) -> Result<RubricAdded> {
+        if let Some(existing) = self.rubric(&row.name, row.version)? {
+            if existing.sha256 == row.sha256 {
+                return Ok(RubricAdded::AlreadyPresent);
+            }
+            return Err(Error::Conflict(format!(
+                "{} is already registered with different text (sha256 {} there, {} here). A \
+                 registered version is immutable: bump `version` in the file to register the \
+                 change",
+                row.id(),
+                &existing.sha256[..12],
+                &row.sha256[..12]
+            )));
+        }
+        if let Some(same) = self.rubric_by_sha256(&row.sha256)? {
+            return Err(Error::Conflict(format!(
+                "this text is already registered as {}; a text is registered once",
+                same.id()
+            )));
+        }
+        self.conn
+            .prepare_cached(&format!(
+                "INSERT INTO rubric({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+            ))
+            .and_then(|mut s| {
+                s.execute(params![
+                    row.name,
+                    row.version,
+                    row.sha256,
+                    row.text,
+                    row.scale_violation,
+                    row.added_at
+                ])
+            })
+            .map_err(|e| self.err(e))?;
+        Ok(RubricAdded::Added)
+    }
+
+    pub fn rubric(&self, name: &str, version: u32) -> Result<Option<RubricRow>> {
+        self.conn
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM rubric WHERE name = ?1 AND version = ?2"
+            ))
+            .and_then(|mut s| s.query_row(params![name, version], from_row).optional())
+            .map_err(|e| self.err(e))
+    }
+
+    pub fn rubric_by_sha256(&self, sha256: &str) -> Result<Option<RubricRow>> {
+        self.conn
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM rubric WHERE sha256 = ?1"))
+            .and_then(|mut s| s.query_row([sha256], from_row).optional())
+            .map_err(|e| self.err(e))
+    }
+
+    /// Every registered rubric, by name then version.
+    pub fn rubrics(&self) -> Result<Vec<RubricRow>> {
+        self.conn
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM rubric ORDER BY name, version"
+            ))
+            .and_then(|mut s| s.query_map([], from_row)?.collect())
+            .map_err(|e| self.err(e))
+    }
+}

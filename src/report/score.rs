@@ -1,0 +1,244 @@
+//! The leaderboard: `benchledger score`. Absolute figures first — correct-rate with its
+//! denominator, wall seconds, tokens (saying whether cached reads are in), USD, Cost-of-Pass —
+//! then the score and the rank. A relative score is labelled as a rank inside this wave only.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::number::{fixed, machine};
+use super::waves::{
+    Detail, SeatJson, absolute_cells, absolute_columns, absolute_notes, wave_heading,
+};
+use super::{Cell, Column, Table};
+use crate::figures::SeatFigures;
+use crate::model::WaveData;
+use crate::rubric::check::pretty;
+use crate::rubric::spec::Rubric;
+use crate::rubric::{SeatScore, WaveScores};
+
+/// Which rubric made a leaderboard.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RubricInfo {
+    pub rubric: Rubric,
+    pub sha256: String,
+    /// `rubric check` rejects it.
+    pub scale_violation: bool,
+    /// Registered in the ledger (rather than read from a file).
+    pub registered: bool,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ScaleJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RubricJson {
+    pub name: String,
+    pub version: u32,
+    pub sha256: String,
+    pub relative: bool,
+    pub scale: ScaleJson,
+    pub scale_violation: bool,
+    pub registered: bool,
+    pub tie_break: Vec<&'static str>,
+}
+
+impl RubricJson {
+    pub fn of(info: &RubricInfo) -> RubricJson {
+        let r = &info.rubric;
+        RubricJson {
+            name: r.name.clone(),
+            version: r.version,
+            sha256: info.sha256.clone(),
+            relative: r.relative,
+            scale: ScaleJson {
+                min: r.scale.min,
+                max: r.scale.max,
+            },
+            scale_violation: info.scale_violation,
+            registered: info.registered,
+            tie_break: r.tie_break.iter().map(|m| m.name()).collect(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ScoredSeatJson {
+    #[serde(flatten)]
+    pub seat: SeatJson,
+    /// Unrounded; null when undefined (see `note`).
+    pub score: Option<f64>,
+    pub rank: Option<u32>,
+    pub factors: BTreeMap<String, f64>,
+    pub gate: Option<String>,
+    pub tie: Option<String>,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ScoreJson {
+    pub wave: String,
+    pub rubric: RubricJson,
+    /// For a relative rubric: what its numbers may and may not be used for.
+    pub relative_note: Option<&'static str>,
+    pub seats: Vec<ScoredSeatJson>,
+}
+
+pub const RELATIVE_NOTE: &str = "relative: this score ranks seats against their own wave's \
+     median; it is a rank inside this wave only and is never compared across waves";
+
+/// Decimal places for a rubric's scores: 2 on a wide scale (0–100), 3 otherwise.
+pub fn places(r: &Rubric) -> usize {
+    match r.scale.max {
+        Some(m) if m >= 10.0 => 2,
+        _ => 3,
+    }
+}
+
+/// The score column's header.
+pub fn score_header(r: &Rubric) -> String {
+    if r.relative {
+        format!("{} (relative, this wave only)", r.id())
+    } else {
+        r.id()
+    }
+}
+
+/// The heading lines naming the rubric and any scale violation.
+pub fn rubric_heading(info: &RubricInfo) -> Vec<String> {
+    let r = &info.rubric;
+    let scale = match (r.scale.min, r.scale.max) {
+        (Some(lo), Some(hi)) => format!("scale {}–{}", pretty(lo), pretty(hi)),
+        (Some(lo), None) => format!("scale from {}", pretty(lo)),
+        _ => "open scale".into(),
+    };
+    let mut h = vec![format!(
+        "Rubric {} ({scale}{}) sha256 {}",
+        r.id(),
+        if r.relative { ", relative" } else { "" },
+        &info.sha256[..12]
+    )];
+    if info.scale_violation {
+        h.push(format!(
+            "WARNING: {} fails `rubric check`: its score can leave its declared scale; it is \
+             kept to reproduce historical numbers",
+            r.id()
+        ));
+    }
+    h
+}
+
+fn score_cell(s: &SeatScore, places: usize) -> Cell {
+    match s.score {
+        Some(x) => Cell::new(fixed(x, places), machine(x)),
+        None => Cell::none(),
+    }
+}
+
+fn rank_cell(s: &SeatScore) -> Cell {
+    match s.rank {
+        Some(r) => {
+            let shared = s
+                .tie
+                .as_deref()
+                .is_some_and(|t| t.starts_with("tied on score and") || t.contains("no tie-break"));
+            Cell::new(
+                if shared {
+                    format!("{r}=")
+                } else {
+                    r.to_string()
+                },
+                r.to_string(),
+            )
+        }
+        None => Cell::none(),
+    }
+}
+
+/// Why a seat's score is what it is, in a few words: a gate, a tie-break, an undefined reason.
+fn remark(s: &SeatScore) -> String {
+    if let Some(g) = &s.gate {
+        return format!("failed gate {g}");
+    }
+    if let Some(n) = &s.note {
+        return format!("undefined: {n}");
+    }
+    s.tie.clone().unwrap_or_default()
+}
+
+/// The leaderboard of one wave under one rubric.
+pub fn leaderboard(data: &WaveData, info: &RubricInfo, scores: &WaveScores) -> (Table, ScoreJson) {
+    let r = &info.rubric;
+    let by_id: BTreeMap<&str, &crate::model::SeatData> =
+        data.seats.iter().map(|s| (s.seat.id.as_str(), s)).collect();
+    let mut columns = vec![Column::text("Seat", "seat")];
+    columns.extend(absolute_columns(
+        data.wave.accounting.input_tokens_include_cache_reads,
+        Detail::Leaderboard,
+    ));
+    columns.push(Column::num(&score_header(r), "score"));
+    columns.push(Column::num(
+        if r.relative { "Rank in wave" } else { "Rank" },
+        "rank",
+    ));
+    columns.push(Column::text("Remark", "remark"));
+    let mut t = Table::new(columns);
+    t.heading = wave_heading(&data.wave);
+    t.heading.extend(rubric_heading(info));
+    let places = places(r);
+    let mut figures = Vec::new();
+    let mut seats_json = Vec::new();
+    for s in &scores.seats {
+        let Some(seat) = by_id.get(s.seat.as_str()) else {
+            continue;
+        };
+        let f = SeatFigures::of(&data.wave, seat);
+        let mut row = vec![Cell::text(&seat.seat.id)];
+        row.extend(absolute_cells(&f, Detail::Leaderboard));
+        row.push(score_cell(s, places));
+        row.push(rank_cell(s));
+        row.push(Cell::text(remark(s)));
+        t.rows.push(row);
+        seats_json.push(ScoredSeatJson {
+            seat: SeatJson::of(&seat.seat, &f),
+            score: s.score,
+            rank: s.rank,
+            factors: s.factors.clone(),
+            gate: s.gate.clone(),
+            tie: s.tie.clone(),
+            note: s.note.clone(),
+        });
+        figures.push(f);
+    }
+    t.notes = absolute_notes(&data.wave, &figures);
+    if r.relative {
+        t.notes.push(format!("{}.", capitalise(RELATIVE_NOTE)));
+    }
+    if !r.tie_break.is_empty() {
+        let names: Vec<&str> = r.tie_break.iter().map(|m| m.name()).collect();
+        t.notes.push(format!(
+            "Equal scores are ranked on {} (lower first); \"n=\" marks a rank still shared.",
+            names.join(", then ")
+        ));
+    }
+    let json = ScoreJson {
+        wave: data.wave.id.clone(),
+        rubric: RubricJson::of(info),
+        relative_note: r.relative.then_some(RELATIVE_NOTE),
+        seats: seats_json,
+    };
+    (t, json)
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,30 @@
+//! Rubrics: versioned, declarative TOML that says how a wave's attempts become a score.
+//!
+//! A rubric is data, never code. It names measures (accuracy, tokens, wall seconds, USD, steps,
+//! errors, outcome...), turns them into factors (an allowance ratio, a linear fall past an
+//! expected count, a ratio to the wave's median, or the value itself; then floor, cap and
+//! exponent), and combines them through one formula:
+//!
+//! ```text
+//! score = clamp( multiplier × Π(multiply factors) × Σ(weight × add factors)
+//!                                                 / Σ(weight × divide factors)
+//!                − Σ(per_unit × penalty measure) )
+//! ```
+//!
+//! with gates that fail a seat outright, a declared scale, per-seat or per-attempt evaluation,
+//! and tie-breaks on absolutes. The four shipped rubrics and every variant are built from these
+//! same blocks; none is special-cased by name. `docs/rubrics.md` documents every key.
+//!
+//! - [`spec`] parses and validates the TOML;
+//! - [`check`] proves by interval arithmetic the range the score can take;
+//! - [`interpret`] scores a wave — pure, deterministic, no I/O.
+
+pub mod check;
+pub mod interpret;
+pub mod interval;
+pub mod measure;
+pub mod spec;
+
+pub use check::{CheckReport, check};
+pub use interpret::{SeatScore, WaveScores, score_wave};
+pub use spec::{Rubric, parse};
