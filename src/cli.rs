@@ -88,6 +88,94 @@ pub enum Command {
         format: FormatArg,
     },
 
+    /// Score every wave (or the named ones) under a registered rubric and store the scores,
+    /// keyed by the rubric's hash. Attempts are never touched; running it twice stores the
+    /// same numbers.
+    Rescore {
+        /// A registered rubric, NAME@VERSION.
+        #[arg(long)]
+        rubric: String,
+        /// Only these waves (repeatable). Default: every wave.
+        #[arg(long = "wave", value_name = "WAVE")]
+        waves: Vec<String>,
+    },
+
+    /// How a rubric change shifts past scores: per wave and seat, old and new score, the
+    /// delta, the rank before and after; then a summary.
+    Diff {
+        /// The old rubric: NAME@VERSION or a rubric file.
+        old: String,
+        /// The new rubric: NAME@VERSION or a rubric file.
+        new: String,
+        /// Only these waves (repeatable). Default: every wave.
+        #[arg(long = "wave", value_name = "WAVE")]
+        waves: Vec<String>,
+        #[command(flatten)]
+        format: FormatArg,
+    },
+
+    /// One seat across waves, on absolutes only, with the waves' load and accounting side by
+    /// side and every differing condition called out as a confounder.
+    Compare {
+        /// The seat's id (the same id in each wave).
+        #[arg(long)]
+        seat: String,
+        /// Two or more waves, oldest first.
+        #[arg(required = true, num_args = 2.., value_name = "WAVE")]
+        waves: Vec<String>,
+        /// Also show where the seat stands under these rubrics (repeatable). A relative
+        /// rubric is shown only as the seat's rank inside each wave.
+        #[arg(long = "rubric", value_name = "RUBRIC")]
+        rubrics: Vec<String>,
+        #[command(flatten)]
+        format: FormatArg,
+    },
+
+    /// Freeze a publication: the rendered leaderboard, the rubric's hash, a digest of every
+    /// input row, chained to the previous publication.
+    Publish {
+        /// The wave's id.
+        #[arg(long)]
+        wave: String,
+        /// A registered rubric, NAME@VERSION.
+        #[arg(long)]
+        rubric: String,
+        /// A title for the publication. Default: "WAVE under NAME@VERSION".
+        #[arg(long)]
+        title: Option<String>,
+        /// Also write a self-contained reproduction bundle to this directory.
+        #[arg(long, value_name = "DIR")]
+        bundle: Option<PathBuf>,
+    },
+
+    /// List the publications.
+    Publications {
+        #[command(flatten)]
+        format: FormatArg,
+    },
+
+    /// Recompute publications from the ledger and their rubric, compare byte for byte, and
+    /// check the chain. Exits 1 on any mismatch.
+    Verify {
+        /// Publication ids.
+        ids: Vec<i64>,
+        /// Every publication.
+        #[arg(long)]
+        all: bool,
+        /// Verify a reproduction bundle instead of the ledger.
+        #[arg(long, value_name = "DIR")]
+        bundle: Option<PathBuf>,
+    },
+
+    /// Write a self-contained reproduction bundle of a publication.
+    Bundle {
+        /// The publication's id.
+        id: i64,
+        /// The directory to write (created; must be empty if it exists).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+
     /// Build a ledger from the shipped examples and walk through what benchledger shows.
     ///
     /// The ledger goes to a temporary directory unless --db is given explicitly

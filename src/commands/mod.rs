@@ -3,8 +3,11 @@
 //! ledger). Output goes through a `&mut dyn Write`, so every command can be run and snapshotted
 //! in-process.
 
+mod audit;
+mod compare;
 mod demo;
 mod ingest;
+mod publish;
 mod rubric;
 mod score;
 mod waves;
@@ -89,6 +92,36 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             rubric,
             format,
         } => score::score(&mut ctx, &wave, &rubric, format.format),
+        Command::Rescore { rubric, waves } => audit::rescore(&mut ctx, &rubric, &waves),
+        Command::Diff {
+            old,
+            new,
+            waves,
+            format,
+        } => audit::diff(&mut ctx, &old, &new, &waves, format.format),
+        Command::Compare {
+            seat,
+            waves,
+            rubrics,
+            format,
+        } => compare::compare(&mut ctx, &seat, &waves, &rubrics, format.format),
+        Command::Publish {
+            wave,
+            rubric,
+            title,
+            bundle,
+        } => publish::publish(
+            &mut ctx,
+            &wave,
+            &rubric,
+            title.as_deref(),
+            bundle.as_deref(),
+        ),
+        Command::Publications { format } => publish::publications(&mut ctx, format.format),
+        Command::Verify { ids, all, bundle } => {
+            publish::verify(&mut ctx, &ids, all, bundle.as_deref())
+        }
+        Command::Bundle { id, out } => publish::bundle(&mut ctx, id, &out),
         Command::Demo => demo::demo(&mut ctx),
     }
 }
