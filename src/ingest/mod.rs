@@ -31,7 +31,10 @@ pub fn read_wave(path: &Path) -> Result<WaveData> {
 
     manifest::check_slug(at!(&w.id, "id"), "wave id", w.id.get_ref())?;
     if w.suite.get_ref().trim().is_empty() {
-        return Err(Error::input(at!(&w.suite, "suite"), "the suite's name is empty"));
+        return Err(Error::input(
+            at!(&w.suite, "suite"),
+            "the suite's name is empty",
+        ));
     }
     let started_at = manifest::started_at(path, &text, &w.started_at)?;
 
@@ -46,7 +49,10 @@ pub fn read_wave(path: &Path) -> Result<WaveData> {
             if *n.get_ref() < 1 {
                 return Err(Error::input(
                     at!(n, "suite_problems"),
-                    format!("expected the number of problems in the suite (1 or more), got {}", n.get_ref()),
+                    format!(
+                        "expected the number of problems in the suite (1 or more), got {}",
+                        n.get_ref()
+                    ),
                 ));
             }
             Some(SuiteProblems::Count(*n.get_ref() as u64))
@@ -66,7 +72,10 @@ pub fn read_wave(path: &Path) -> Result<WaveData> {
             }
             Some(n) => Err(Error::input(
                 at!(n, f),
-                format!("expected a whole number of sessions, 1 or more, got {}", n.get_ref()),
+                format!(
+                    "expected a whole number of sessions, 1 or more, got {}",
+                    n.get_ref()
+                ),
             )),
         }
     };
@@ -105,7 +114,10 @@ pub fn read_wave(path: &Path) -> Result<WaveData> {
             Some(x) if x.get_ref().is_finite() && *x.get_ref() > 0.0 => Ok(Some(*x.get_ref())),
             Some(x) => Err(Error::input(
                 at!(x, f),
-                format!("expected a positive, finite allowance per problem, got {}", x.get_ref()),
+                format!(
+                    "expected a positive, finite allowance per problem, got {}",
+                    x.get_ref()
+                ),
             )),
         }
     };
@@ -199,16 +211,34 @@ fn check_seat(
     lines: Vec<results::Line>,
 ) -> Result<Vec<crate::model::Attempt>> {
     let mut by_key: BTreeMap<(String, u32), results::Line> = BTreeMap::new();
+    let mut distinct: BTreeSet<String> = BTreeSet::new();
     for l in lines {
         let at = Location::line(path, l.line);
+        // Name the line where the seat's distinct problems first outnumber the declared suite.
+        if let Some(SuiteProblems::Count(n)) = &wave.suite_problems
+            && distinct.insert(l.attempt.problem.clone())
+            && distinct.len() as u64 > *n
+        {
+            return Err(Error::input(
+                at.field("problem"),
+                format!(
+                    "problem {:?} is this seat's problem number {}, but the manifest declares \
+                     a suite of {n} (suite_problems); raise suite_problems or check the results",
+                    l.attempt.problem,
+                    distinct.len()
+                ),
+            ));
+        }
         if let Some(SuiteProblems::Ids(ids)) = &wave.suite_problems
             && ids.binary_search(&l.attempt.problem).is_err()
         {
             return Err(Error::input(
                 at.field("problem"),
                 format!(
-                    "problem {:?} is not among the suite's declared problems",
-                    l.attempt.problem
+                    "problem {:?} is not among the {} problems the manifest declares \
+                     (suite_problems_file); add it to that list or check the results",
+                    l.attempt.problem,
+                    ids.len()
                 ),
             ));
         }
@@ -237,19 +267,6 @@ fn check_seat(
             ));
         }
         by_key.insert(key, l);
-    }
-    if let Some(SuiteProblems::Count(n)) = &wave.suite_problems {
-        let distinct: BTreeSet<&str> = by_key.keys().map(|(p, _)| p.as_str()).collect();
-        if distinct.len() as u64 > *n {
-            return Err(Error::input(
-                Location::file(path),
-                format!(
-                    "{} distinct problems, but the manifest declares a suite of {n} \
-                     (suite_problems)",
-                    distinct.len()
-                ),
-            ));
-        }
     }
     Ok(by_key.into_values().map(|l| l.attempt).collect())
 }

@@ -232,7 +232,10 @@ fn trace(at: &Location, v: &Value) -> Result<Vec<TraceStep>> {
                 Some(other) => {
                     return Err(Error::input(
                         at.clone().field(format!("{field}.error")),
-                        format!("expected the error's kind as a string, got {}", describe(other)),
+                        format!(
+                            "expected the error's kind as a string, got {}",
+                            describe(other)
+                        ),
                     ));
                 }
             };
@@ -374,7 +377,7 @@ pub fn parse_jsonl(path: &Path, text: &str) -> Result<Vec<Line>> {
             continue;
         }
         let at = Location::line(path, line);
-        let value: Value = serde_json::from_str(raw).map_err(|e| json_error(&at, raw, &e))?;
+        let value = strict_json(raw).map_err(|e| json_error(&at, raw, &e))?;
         let Value::Object(obj) = value else {
             return Err(Error::input(
                 at,
@@ -392,9 +395,99 @@ pub fn parse_jsonl(path: &Path, text: &str) -> Result<Vec<Line>> {
     Ok(out)
 }
 
-/// Turns a JSON syntax error into one naming the field it happened in, when that can be found.
+/// Parses JSON like `serde_json::from_str::<Value>`, but refuses an object that gives the same
+/// key twice: serde_json keeps the last silently, so `{"correct":true,"correct":false}` would
+/// otherwise land as not Correct without a word.
+fn strict_json(raw: &str) -> serde_json::Result<Value> {
+    use serde::de::DeserializeSeed;
+    let mut de = serde_json::Deserializer::from_str(raw);
+    let v = Strict.deserialize(&mut de)?;
+    de.end()?;
+    Ok(v)
+}
+
+/// A [`Value`] builder that refuses duplicate keys, at any depth.
+#[derive(Clone, Copy)]
+struct Strict;
+
+impl<'de> serde::de::DeserializeSeed<'de> for Strict {
+    type Value = Value;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Strict {
+    type Value = Value;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+    fn visit_f64<E>(self, x: f64) -> Result<Value, E> {
+        Ok(Value::from(x))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_string()))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element_seed(Strict)? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if out.contains_key(&key) {
+                return Err(serde::de::Error::custom(format_args!(
+                    "duplicate field `{key}`"
+                )));
+            }
+            let v = map.next_value_seed(Strict)?;
+            out.insert(key, v);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// Turns a JSON error into one naming the field it happened in, when that can be found.
 fn json_error(at: &Location, raw: &str, e: &serde_json::Error) -> Error {
+    use serde_json::error::Category;
     let col = e.column().saturating_sub(1).min(raw.len());
+    // serde_json's text ends "at line 1 column N"; within one JSONL line only the column
+    // means anything.
+    let text = e.to_string();
+    let what = text
+        .rsplit_once(" at line ")
+        .map_or(text.as_str(), |(w, _)| w);
+    if let Some(key) = what
+        .strip_prefix("duplicate field `")
+        .and_then(|r| r.strip_suffix('`'))
+    {
+        return Error::input(
+            at.clone().field(key),
+            "the field appears twice on this line; give it once",
+        );
+    }
+    if e.classify() == Category::Eof {
+        return Error::input(
+            at.clone(),
+            "the line ends before its JSON object does (a missing `}` or `\"`?): each line \
+             must hold one whole JSON object",
+        );
+    }
     let before = &raw[..raw.floor_char_boundary(col)];
     // The last `"key":` before the error is the field being read.
     let field = before.rfind("\":").and_then(|end| {
@@ -409,10 +502,10 @@ fn json_error(at: &Location, raw: &str, e: &serde_json::Error) -> Error {
         "NaN and infinities are not numbers; leave the field out (or null) when the value is \
          unknown"
             .to_string()
-    } else if e.to_string().contains("out of range") {
+    } else if what.contains("out of range") {
         "number out of range: expected a finite number".to_string()
     } else {
-        format!("not valid JSON: {e}")
+        format!("not valid JSON at column {}: {what}", e.column())
     };
     let at = match field {
         Some(f) => at.clone().field(f),
@@ -430,7 +523,12 @@ pub fn parse_csv(path: &Path, text: &str) -> Result<Vec<Line>> {
         .from_reader(text.as_bytes());
     let headers = reader
         .headers()
-        .map_err(|e| Error::input(Location::line(path, 1), format!("unreadable CSV header: {e}")))?
+        .map_err(|e| {
+            Error::input(
+                Location::line(path, 1),
+                format!("unreadable CSV header: {e}"),
+            )
+        })?
         .clone();
     let mut seen = std::collections::BTreeSet::new();
     for h in headers.iter() {
@@ -448,7 +546,10 @@ pub fn parse_csv(path: &Path, text: &str) -> Result<Vec<Line>> {
     for record in reader.records() {
         let record = record.map_err(|e| {
             let line = e.position().map_or(0, |p| p.line() as usize);
-            Error::input(Location::line(path, line), format!("unreadable CSV row: {e}"))
+            Error::input(
+                Location::line(path, line),
+                format!("unreadable CSV row: {e}"),
+            )
         })?;
         let line = record.position().map_or(0, |p| p.line() as usize);
         let at = Location::line(path, line);
@@ -483,7 +584,7 @@ fn csv_cell(kind: Kind, cell: &str) -> Value {
                 .ok()
                 .map(Value::Number)
         }
-        Kind::Checklist | Kind::Trace => serde_json::from_str(cell).ok(),
+        Kind::Checklist | Kind::Trace => strict_json(cell).ok(),
     };
     parsed.unwrap_or_else(|| Value::String(cell.to_string()))
 }
@@ -529,7 +630,26 @@ mod tests {
         let e = one(r#"{"problem":"p","correct":true,"wal_s":3}"#)
             .unwrap_err()
             .to_string();
-        assert!(e.starts_with("r.jsonl:1: field `wal_s`: unknown field (did you mean `wall_s`?)"), "{e}");
+        assert!(
+            e.starts_with("r.jsonl:1: field `wal_s`: unknown field (did you mean `wall_s`?)"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_field_given_twice_is_refused_not_overwritten() {
+        let e = one(r#"{"problem":"p","correct":true,"correct":false}"#)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "r.jsonl:1: field `correct`: the field appears twice on this line; give it once"
+        );
+        let e =
+            one(r#"{"problem":"p","correct":true,"trace":[{"tool":"a","ok":true,"ok":false}]}"#)
+                .unwrap_err()
+                .to_string();
+        assert!(e.contains("field `ok`: the field appears twice"), "{e}");
     }
 
     #[test]
@@ -537,7 +657,10 @@ mod tests {
         let e = one(r#"{"problem":"p","correct":true,"wall_s":NaN}"#)
             .unwrap_err()
             .to_string();
-        assert!(e.starts_with("r.jsonl:1: field `wall_s`: NaN and infinities"), "{e}");
+        assert!(
+            e.starts_with("r.jsonl:1: field `wall_s`: NaN and infinities"),
+            "{e}"
+        );
     }
 
     #[test]

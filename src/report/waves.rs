@@ -166,7 +166,7 @@ pub fn describe_budget(b: &Budget) -> String {
 }
 
 fn int_or_fixed(x: f64) -> String {
-    if x.fract() == 0.0 && x >= 0.0 && x < 1e15 {
+    if x.fract() == 0.0 && (0.0..1e15).contains(&x) {
         int(x as u64)
     } else {
         fixed(x, 2)

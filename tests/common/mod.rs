@@ -1,0 +1,192 @@
+//! Shared helpers for the CLI tests: run the real `benchledger` binary against a ledger in a
+//! temporary directory, write wave directories from strings, and read a ledger's bytes.
+//!
+//! Every run fixes the clock (`BENCHLEDGER_NOW`) and drops `BENCHLEDGER_DB` from the child's
+//! environment, so a developer's own ledger can never be touched and outputs are reproducible.
+
+// Each test crate uses its own subset of these helpers.
+#![allow(dead_code)]
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The fixed "now" every run sees.
+pub const NOW: &str = "2026-11-30T00:00:00Z";
+
+/// What a run of the binary did.
+#[derive(Debug)]
+pub struct Out {
+    /// The exit status; -1 when the process was killed by a signal.
+    pub status: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Out {
+    /// Panics, showing everything, unless the run exited 0.
+    #[track_caller]
+    pub fn ok(self) -> Out {
+        assert_eq!(self.status, 0, "expected success, got {self:#?}");
+        self
+    }
+
+    /// Panics unless the run exited with `status`.
+    #[track_caller]
+    pub fn status(self, status: i32) -> Out {
+        assert_eq!(
+            self.status, status,
+            "expected exit status {status}, got {self:#?}"
+        );
+        self
+    }
+
+    /// stdout parsed as JSON.
+    #[track_caller]
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
+    }
+}
+
+/// Runs `benchledger` with exactly these arguments (no `--db`), from `cwd`, with extra
+/// environment variables.
+pub fn run_raw<S: AsRef<OsStr>>(cwd: &Path, args: &[S], env: &[(&str, &OsStr)]) -> Out {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_benchledger"));
+    cmd.args(args)
+        .current_dir(cwd)
+        .env("BENCHLEDGER_NOW", NOW)
+        .env_remove("BENCHLEDGER_DB");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("the benchledger binary runs");
+    Out {
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// A temporary directory holding a ledger (`ledger.db`) and whatever input a test writes.
+pub struct Env {
+    pub dir: tempfile::TempDir,
+    pub db: PathBuf,
+}
+
+impl Env {
+    /// A fresh directory; the ledger is not created yet.
+    pub fn new() -> Env {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let db = dir.path().join("ledger.db");
+        Env { dir, db }
+    }
+
+    /// A fresh directory with an initialised ledger.
+    pub fn init() -> Env {
+        let env = Env::new();
+        env.run(["init"]).ok();
+        env
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Runs `benchledger --db <ledger> ARGS...` from the temporary directory.
+    pub fn run<I, S>(&self, args: I) -> Out
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut all: Vec<std::ffi::OsString> = vec!["--db".into(), self.db.clone().into()];
+        all.extend(args.into_iter().map(|a| a.as_ref().to_os_string()));
+        run_raw(self.path(), &all, &[])
+    }
+
+    /// Ingests manifests and panics unless that succeeds.
+    #[track_caller]
+    pub fn ingest(&self, manifests: &[&Path]) -> Out {
+        let mut args: Vec<&OsStr> = vec![OsStr::new("ingest")];
+        args.extend(manifests.iter().map(|m| m.as_os_str()));
+        self.run(args).ok()
+    }
+
+    /// The ledger file's bytes. The binary closes its connection on exit, which checkpoints
+    /// the WAL into the main file; this checks that no WAL with content is left behind, so the
+    /// main file alone is the ledger's whole state.
+    #[track_caller]
+    pub fn ledger_bytes(&self) -> Vec<u8> {
+        ledger_bytes(&self.db)
+    }
+
+    /// The ids of the waves in the ledger, in listing order.
+    #[track_caller]
+    pub fn wave_ids(&self) -> Vec<String> {
+        let out = self.run(["waves", "--format", "json"]).ok();
+        out.json()["waves"]
+            .as_array()
+            .expect("`waves` is a list")
+            .iter()
+            .map(|w| w["wave"].as_str().expect("a wave id").to_string())
+            .collect()
+    }
+}
+
+/// A ledger file's bytes, checking that no WAL with uncheckpointed content sits beside it.
+#[track_caller]
+pub fn ledger_bytes(db: &Path) -> Vec<u8> {
+    let mut wal = db.as_os_str().to_os_string();
+    wal.push("-wal");
+    let wal = PathBuf::from(wal);
+    if let Ok(meta) = std::fs::metadata(&wal) {
+        assert_eq!(
+            meta.len(),
+            0,
+            "{} holds content: the ledger's state is not all in its main file",
+            wal.display()
+        );
+    }
+    std::fs::read(db).unwrap_or_else(|e| panic!("reading {}: {e}", db.display()))
+}
+
+/// Writes a wave directory: `wave.toml` holding `manifest`, and each `(name, content)` file
+/// beside it. Returns the manifest's path.
+pub fn write_wave(dir: &Path, manifest: &str, files: &[(&str, &str)]) -> PathBuf {
+    std::fs::create_dir_all(dir).expect("creating the wave directory");
+    let path = dir.join("wave.toml");
+    std::fs::write(&path, manifest).expect("writing wave.toml");
+    for (name, content) in files {
+        std::fs::write(dir.join(name), content).expect("writing a results file");
+    }
+    path
+}
+
+/// Copies a directory tree.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("creating the copy");
+    for entry in std::fs::read_dir(from).expect("reading the directory") {
+        let entry = entry.expect("a directory entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("a file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copying a file");
+        }
+    }
+}
+
+/// A path under the crate's `tests/` directory.
+pub fn tests_dir(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(rel)
+}
+
+/// insta settings for named file snapshots in `snapshots/` at the crate root.
+pub fn snapshot_settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"));
+    s.set_prepend_module_to_snapshot(false);
+    s
+}

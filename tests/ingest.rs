@@ -1,0 +1,272 @@
+//! Ingest through the CLI: the corpus of bad inputs, re-ingest, conflicts, all-or-nothing.
+//!
+//! Every directory under `tests/corpus/bad/` is one case: a `wave.toml` and the result files it
+//! names (or, when the case holds an `args.txt`, the manifests listed there, one a line, given
+//! to one `ingest` in that order), and an `expected.txt` holding the exact error line the binary
+//! must print, with the case's directory written as `<dir>`. Each case is ingested into a
+//! ledger that already holds the good wave of `tests/fixtures/base/`; it must exit 2, print
+//! exactly that line, and leave the ledger's bytes as they were.
+//!
+//! To add a case, make its directory and run `BLESS_CORPUS=1 cargo test --test ingest`, which
+//! writes the `expected.txt` of every case from what the binary prints; then read them.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{Env, copy_dir, tests_dir, write_wave};
+
+/// The cases the corpus must hold at least (issue 2); the test fails if one goes missing.
+const REQUIRED: &[&str] = &[
+    "wrong-type-string-for-number",
+    "unknown-field-misspelt",
+    "manifest-unknown-key",
+    "negative-tokens",
+    "nan",
+    "infinity",
+    "number-out-of-range",
+    "outcome-above-one",
+    "duplicate-attempt",
+    "duplicate-seat",
+    "missing-results-file",
+    "trace-steps-disagree",
+    "trace-errors-disagree",
+    "more-errors-than-steps",
+    "problem-not-in-suite-file",
+    "more-problems-than-suite",
+    "missing-accounting",
+    "missing-correct",
+    "invalid-json",
+    "csv-bad-cell",
+    "csv-unknown-column",
+    "bad-started-at",
+    "wave-id-with-space",
+    "cache-reads-exceed-input",
+    "second-manifest-bad",
+    "different-wave-same-id",
+];
+
+fn base_manifest() -> PathBuf {
+    tests_dir("fixtures/base/wave.toml")
+}
+
+/// A ledger holding the base wave.
+fn ledger_with_base() -> Env {
+    let env = Env::init();
+    env.ingest(&[&base_manifest()]);
+    env
+}
+
+/// Runs one corpus case; returns a description of what went wrong, if anything did.
+fn run_case(case: &Path) -> Option<String> {
+    let name = case.file_name().unwrap().to_string_lossy().into_owned();
+    let env = ledger_with_base();
+    let dir = env.path().join("case").join(&name);
+    copy_dir(case, &dir);
+    let manifests: Vec<PathBuf> = match std::fs::read_to_string(case.join("args.txt")) {
+        Ok(list) => list
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| dir.join(l.trim()))
+            .collect(),
+        Err(_) => vec![dir.join("wave.toml")],
+    };
+
+    let before = env.ledger_bytes();
+    let mut args = vec![PathBuf::from("ingest")];
+    args.extend(manifests);
+    let out = env.run(&args);
+    let after = env.ledger_bytes();
+
+    let message = out
+        .stderr
+        .trim_end()
+        .replace(dir.to_str().expect("a UTF-8 temporary path"), "<dir>");
+    let expected_path = case.join("expected.txt");
+    if std::env::var_os("BLESS_CORPUS").is_some() {
+        std::fs::write(&expected_path, format!("{message}\n")).expect("writing expected.txt");
+    }
+    let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+
+    let mut problems = Vec::new();
+    if out.status != 2 {
+        problems.push(format!("exit status {} (expected 2)", out.status));
+    }
+    if message != expected.trim_end() {
+        problems.push(format!(
+            "stderr differs from expected.txt\n   expected: {}\n   actual:   {message}",
+            expected.trim_end()
+        ));
+    }
+    if message.lines().count() != 1 || !message.starts_with("error: ") {
+        problems.push(format!("expected one `error: ` line, got {message:?}"));
+    }
+    if !out.stdout.is_empty() {
+        problems.push(format!("printed to stdout: {:?}", out.stdout));
+    }
+    if before != after {
+        problems.push("the ledger's bytes changed".into());
+    }
+    (!problems.is_empty()).then(|| format!("[{name}] {}", problems.join("\n  ")))
+}
+
+#[test]
+fn every_bad_input_is_refused_with_its_message_and_an_unchanged_ledger() {
+    let root = tests_dir("corpus/bad");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
+        .expect("tests/corpus/bad exists")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    cases.sort();
+    let names: Vec<String> = cases
+        .iter()
+        .map(|c| c.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    for required in REQUIRED {
+        assert!(
+            names.iter().any(|n| n == required),
+            "the corpus lost its `{required}` case"
+        );
+    }
+    let failures: Vec<String> = cases.iter().filter_map(|c| run_case(c)).collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} corpus cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn reingesting_the_same_wave_is_a_no_op_that_says_so() {
+    let env = ledger_with_base();
+    let before = env.ledger_bytes();
+    let out = env.run([Path::new("ingest"), &base_manifest()]).ok();
+    assert_eq!(
+        out.stdout,
+        "wave base is already in the ledger with the same content (sha256 c885a307760e); \
+         nothing to do\n"
+    );
+    assert_eq!(env.ledger_bytes(), before);
+    assert_eq!(env.wave_ids(), ["base"]);
+
+    // The same content from a copy elsewhere is the same wave: paths are not content.
+    let copy = env.path().join("copy");
+    copy_dir(&tests_dir("fixtures/base"), &copy);
+    let out = env.run([Path::new("ingest"), &copy.join("wave.toml")]).ok();
+    assert!(out.stdout.contains("nothing to do"), "{}", out.stdout);
+    assert_eq!(env.ledger_bytes(), before);
+}
+
+#[test]
+fn a_different_wave_under_an_existing_id_is_refused() {
+    let env = ledger_with_base();
+    let before = env.ledger_bytes();
+    // The base wave with one attempt's cost changed.
+    let dir = env.path().join("changed");
+    copy_dir(&tests_dir("fixtures/base"), &dir);
+    let results = std::fs::read_to_string(dir.join("s1.jsonl")).unwrap();
+    std::fs::write(
+        dir.join("s1.jsonl"),
+        results.replacen("\"cost_usd\":0.01", "\"cost_usd\":0.02", 1),
+    )
+    .unwrap();
+    let out = env
+        .run([Path::new("ingest"), &dir.join("wave.toml")])
+        .status(2);
+    assert!(
+        out.stderr
+            .starts_with("error: wave `base` is already in the ledger with different content"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("give the new wave its own id"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(env.ledger_bytes(), before);
+    assert_eq!(env.wave_ids(), ["base"]);
+}
+
+#[test]
+fn a_good_manifest_does_not_land_when_a_later_one_on_the_same_command_is_bad() {
+    let env = ledger_with_base();
+    let case = env.path().join("case");
+    copy_dir(&tests_dir("corpus/bad/second-manifest-bad"), &case);
+    // The good one alone would land...
+    let alone = Env::init();
+    alone.ingest(&[&case.join("good/wave.toml")]);
+    assert_eq!(alone.wave_ids(), ["also-good"]);
+    // ...but not beside a bad one.
+    env.run([
+        Path::new("ingest"),
+        &case.join("good/wave.toml"),
+        &case.join("bad/wave.toml"),
+    ])
+    .status(2);
+    assert_eq!(env.wave_ids(), ["base"]);
+}
+
+#[test]
+fn a_conflict_in_a_later_wave_keeps_an_earlier_new_wave_out_too() {
+    // Both waves are well-formed; the second contradicts the ledger. The refusal comes from
+    // inside the write transaction, so this checks the rollback rather than the pre-checks.
+    let env = ledger_with_base();
+    let before = env.ledger_bytes();
+    let case = env.path().join("case");
+    copy_dir(
+        &tests_dir("corpus/bad/second-manifest-bad/good"),
+        &case.join("new"),
+    );
+    copy_dir(
+        &tests_dir("corpus/bad/different-wave-same-id"),
+        &case.join("conflict"),
+    );
+    env.run([
+        Path::new("ingest"),
+        &case.join("new/wave.toml"),
+        &case.join("conflict/wave.toml"),
+    ])
+    .status(2);
+    assert_eq!(env.ledger_bytes(), before);
+    assert_eq!(env.wave_ids(), ["base"]);
+}
+
+#[test]
+fn several_good_manifests_land_together_and_a_repeat_among_them_is_skipped() {
+    let env = ledger_with_base();
+    let dir = env.path().join("w2");
+    let manifest = write_wave(
+        &dir,
+        r#"
+[wave]
+id = "second"
+suite = "demo-suite"
+started_at = 2026-03-02T09:00:00Z
+
+[wave.accounting]
+input_tokens_include_cache_reads = false
+
+[[seat]]
+id = "s1"
+model = "model-a"
+provider = "prov"
+harness = "react"
+results = "s1.csv"
+"#,
+        &[("s1.csv", "problem,correct,wall_s\np1,true,3.5\np2,false,\n")],
+    );
+    let out = env.ingest(&[&base_manifest(), &manifest]);
+    assert_eq!(
+        out.stdout.lines().collect::<Vec<_>>(),
+        [
+            "wave base is already in the ledger with the same content (sha256 c885a307760e); \
+             nothing to do",
+            "added wave second: 1 seats, 2 attempts (sha256 5d0114293ae8)",
+        ]
+    );
+    assert_eq!(env.wave_ids(), ["base", "second"]);
+}
