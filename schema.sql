@@ -112,6 +112,11 @@ CREATE TABLE score (
     rank      INTEGER,
     -- JSON object of the named values that made the score.
     factors   TEXT NOT NULL,
+    -- The gate the seat failed, if any.
+    gate      TEXT,
+    -- How a tie on score was settled, if the seat tied.
+    tie       TEXT,
+    -- Why the score is undefined, when it is.
     note      TEXT,
     PRIMARY KEY (rubric_id, seat_id)
 ) STRICT, WITHOUT ROWID;
@@ -120,9 +125,12 @@ CREATE TABLE publication (
     id             INTEGER PRIMARY KEY,
     wave_id        INTEGER NOT NULL REFERENCES wave(id),
     rubric_id      INTEGER NOT NULL REFERENCES rubric(id),
+    -- The rubric text's SHA-256 at publication, kept here so an edited rubric row is caught.
+    rubric_sha256  TEXT NOT NULL CHECK (length(rubric_sha256) = 64),
     title          TEXT NOT NULL,
     created_at     TEXT NOT NULL,
-    -- SHA-256 over the canonical serialisation of every input row the leaderboard used.
+    -- The canonical serialisation of every input row the leaderboard used, and its SHA-256.
+    input          TEXT NOT NULL,
     input_sha256   TEXT NOT NULL CHECK (length(input_sha256) = 64),
     -- The rendered leaderboard, byte for byte, and its SHA-256.
     output         TEXT NOT NULL,

@@ -21,6 +21,7 @@ pub mod figures;
 pub mod ingest;
 pub mod ledger;
 pub mod model;
+pub mod publication;
 pub mod report;
 pub mod rubric;
 

@@ -1,19 +1,105 @@
 //! `benchledger rescore` and `benchledger diff`: auditing a rubric change across history.
 
 use super::Ctx;
+use super::rubric::resolve;
 use crate::cli::Format;
 use crate::error::{Error, Result};
+use crate::ledger::Ledger;
+use crate::report;
+use crate::rubric::{WaveScores, score_wave};
 
-pub fn rescore(_ctx: &mut Ctx<'_>, _rubric: &str, _waves: &[String]) -> Result<()> {
-    Err(Error::Usage("rescore is not built yet".into()))
+/// The waves a command should visit: the named ones (checked to exist), else every wave.
+fn waves_to_visit(ledger: &Ledger, named: &[String]) -> Result<Vec<String>> {
+    if named.is_empty() {
+        return ledger.wave_ids();
+    }
+    for w in named {
+        ledger.load_wave_check(w)?;
+    }
+    Ok(named.to_vec())
+}
+
+pub fn rescore(ctx: &mut Ctx<'_>, rubric: &str, waves: &[String]) -> Result<()> {
+    let mut ledger = ctx.open()?;
+    let info = resolve(&ledger, rubric)?;
+    if !info.registered {
+        return Err(Error::Usage(format!(
+            "{} is not registered: stored scores are keyed by a registered rubric's hash. \
+             Register it first with `benchledger rubric add {rubric}`",
+            info.rubric.id()
+        )));
+    }
+    let ids = waves_to_visit(&ledger, waves)?;
+    let bar = if ctx.interactive && ids.len() > 1 {
+        let bar = indicatif::ProgressBar::new(ids.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("rescoring {bar:40} {pos}/{len} waves {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Some(bar)
+    } else {
+        None
+    };
+    let mut all: Vec<WaveScores> = Vec::with_capacity(ids.len());
+    for id in &ids {
+        if let Some(b) = &bar {
+            b.set_message(id.clone());
+        }
+        let data = ledger.load_wave(id)?;
+        all.push(score_wave(&info.rubric, &data));
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let stored = ledger.store_scores(&info.sha256, &all)?;
+    let undefined: usize = all
+        .iter()
+        .flat_map(|w| &w.seats)
+        .filter(|s| s.score.is_none())
+        .count();
+    let mut msg = format!(
+        "rescored {} waves, {stored} seats under {} (sha256 {}); scores stored, attempts untouched\n",
+        all.len(),
+        info.rubric.id(),
+        &info.sha256[..12]
+    );
+    if undefined > 0 {
+        msg.push_str(&format!(
+            "{undefined} seats have no score (see `benchledger score` for why)\n"
+        ));
+    }
+    if info.scale_violation {
+        msg.push_str(&format!(
+            "note: {} fails `rubric check`; its scores can leave its declared scale\n",
+            info.rubric.id()
+        ));
+    }
+    ctx.write(&msg)
 }
 
 pub fn diff(
-    _ctx: &mut Ctx<'_>,
-    _old: &str,
-    _new: &str,
-    _waves: &[String],
-    _format: Format,
+    ctx: &mut Ctx<'_>,
+    old: &str,
+    new: &str,
+    waves: &[String],
+    format: Format,
 ) -> Result<()> {
-    Err(Error::Usage("diff is not built yet".into()))
+    let ledger = ctx.open()?;
+    let old = resolve(&ledger, old)?;
+    let new = resolve(&ledger, new)?;
+    let ids = waves_to_visit(&ledger, waves)?;
+    let mut scores = Vec::with_capacity(ids.len());
+    for id in &ids {
+        let data = ledger.load_wave(id)?;
+        scores.push((
+            score_wave(&old.rubric, &data),
+            score_wave(&new.rubric, &data),
+        ));
+    }
+    let rows = report::diff::rows(&old, &new, &scores);
+    let (table, json) = report::diff::diff(&old, &new, rows);
+    ctx.write(&report::render(format, "diff", &table, &json))
 }

@@ -10,7 +10,9 @@
 //! Each logical write (an ingest, a rescore, a publication) is one transaction: it lands whole or
 //! not at all.
 
+mod publications;
 mod rubrics;
+mod scores;
 mod waves;
 
 use std::path::{Path, PathBuf};
@@ -20,7 +22,9 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::error::{Error, Result};
 
+pub use publications::{NewPublication, PublicationRow};
 pub use rubrics::{RubricAdded, RubricRow};
+pub use scores::StoredScore;
 pub use waves::{Ingested, WaveRow};
 
 /// The schema, as a list of migrations (see the header of `schema.sql`).

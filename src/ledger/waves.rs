@@ -240,6 +240,11 @@ impl Ledger {
         })
     }
 
+    /// Checks that a wave exists, with the same error as `load_wave` when it does not.
+    pub fn load_wave_check(&self, slug: &str) -> Result<()> {
+        self.wave_rowid(slug).map(|_| ())
+    }
+
     /// The content hash recorded when the wave was ingested.
     pub fn wave_content_sha256(&self, slug: &str) -> Result<String> {
         let rowid = self.wave_rowid(slug)?;

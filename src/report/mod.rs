@@ -6,7 +6,9 @@
 //! a renderer prints goes through the helpers below, so precision is fixed and a NaN or an
 //! infinity can never reach the output.
 
+pub mod diff;
 pub mod number;
+pub mod publication;
 pub mod rubric;
 pub mod score;
 pub mod waves;

@@ -1,0 +1,193 @@
+//! Publications: frozen leaderboards, chained by hash. The schema's triggers refuse any UPDATE
+//! or DELETE; the chain is extended in one IMMEDIATE transaction so two publishers cannot both
+//! claim the same predecessor.
+
+use rusqlite::{OptionalExtension, params};
+
+use super::{Ledger, sqlite};
+use crate::error::{Error, Result};
+
+/// A publication as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PublicationRow {
+    pub id: i64,
+    pub wave: String,
+    /// NAME@VERSION of the rubric row it refers to.
+    pub rubric: String,
+    /// The rubric's SHA-256 at publication.
+    pub rubric_sha256: String,
+    pub title: String,
+    pub created_at: String,
+    pub input: String,
+    pub input_sha256: String,
+    pub output: String,
+    pub output_sha256: String,
+    pub prev_sha256: Option<String>,
+    pub sha256: String,
+}
+
+/// A publication to add; the ledger assigns the id and the predecessor.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewPublication {
+    pub wave: String,
+    pub rubric_sha256: String,
+    pub title: String,
+    pub created_at: String,
+    pub input: String,
+    pub input_sha256: String,
+    pub output: String,
+    pub output_sha256: String,
+}
+
+const SELECT: &str = "SELECT p.id, w.slug, r.name || '@' || r.version, p.rubric_sha256, p.title,
+        p.created_at, p.input, p.input_sha256, p.output, p.output_sha256, p.prev_sha256, p.sha256
+     FROM publication p JOIN wave w ON w.id = p.wave_id JOIN rubric r ON r.id = p.rubric_id";
+
+fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PublicationRow> {
+    Ok(PublicationRow {
+        id: r.get(0)?,
+        wave: r.get(1)?,
+        rubric: r.get(2)?,
+        rubric_sha256: r.get(3)?,
+        title: r.get(4)?,
+        created_at: r.get(5)?,
+        input: r.get(6)?,
+        input_sha256: r.get(7)?,
+        output: r.get(8)?,
+        output_sha256: r.get(9)?,
+        prev_sha256: r.get(10)?,
+        sha256: r.get(11)?,
+    })
+}
+
+impl Ledger {
+    /// Appends a publication to the chain. `seal` computes the record's hash from its id and
+    /// its predecessor's hash.
+    pub fn add_publication(
+        &mut self,
+        p: &NewPublication,
+        seal: impl Fn(i64, Option<&str>) -> String,
+    ) -> Result<PublicationRow> {
+        let path = self.path.clone();
+        let wave_id = self.wave_rowid(&p.wave)?;
+        let rubric_id = self.rubric_rowid(&p.rubric_sha256)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| sqlite(&path, e))?;
+        let last: Option<(i64, String)> = tx
+            .query_row(
+                "SELECT id, sha256 FROM publication ORDER BY id DESC LIMIT 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(|e| sqlite(&path, e))?;
+        let id = last.as_ref().map_or(1, |(id, _)| id + 1);
+        let prev = last.map(|(_, sha)| sha);
+        let sha256 = seal(id, prev.as_deref());
+        tx.execute(
+            "INSERT INTO publication(id, wave_id, rubric_id, rubric_sha256, title, created_at,
+                input, input_sha256, output, output_sha256, prev_sha256, sha256)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            params![
+                id,
+                wave_id,
+                rubric_id,
+                p.rubric_sha256,
+                p.title,
+                p.created_at,
+                p.input,
+                p.input_sha256,
+                p.output,
+                p.output_sha256,
+                prev,
+                sha256
+            ],
+        )
+        .map_err(|e| sqlite(&path, e))?;
+        tx.commit().map_err(|e| sqlite(&path, e))?;
+        self.publication(id)
+    }
+
+    /// Copies a publication, as is, into this ledger (for reproduction bundles). Its wave and
+    /// rubric must already be here.
+    pub fn import_publication(&mut self, p: &PublicationRow) -> Result<()> {
+        let wave_id = self.wave_rowid(&p.wave)?;
+        let rubric_id = self.rubric_rowid(&p.rubric_sha256)?;
+        self.conn
+            .execute(
+                "INSERT INTO publication(id, wave_id, rubric_id, rubric_sha256, title, created_at,
+                    input, input_sha256, output, output_sha256, prev_sha256, sha256)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                params![
+                    p.id,
+                    wave_id,
+                    rubric_id,
+                    p.rubric_sha256,
+                    p.title,
+                    p.created_at,
+                    p.input,
+                    p.input_sha256,
+                    p.output,
+                    p.output_sha256,
+                    p.prev_sha256,
+                    p.sha256
+                ],
+            )
+            .map_err(|e| self.err(e))?;
+        Ok(())
+    }
+
+    /// Every publication, oldest first.
+    pub fn publications(&self) -> Result<Vec<PublicationRow>> {
+        self.conn
+            .prepare_cached(&format!("{SELECT} ORDER BY p.id"))
+            .and_then(|mut s| s.query_map([], from_row)?.collect())
+            .map_err(|e| self.err(e))
+    }
+
+    pub fn publication(&self, id: i64) -> Result<PublicationRow> {
+        self.conn
+            .prepare_cached(&format!("{SELECT} WHERE p.id = ?1"))
+            .and_then(|mut s| s.query_row([id], from_row).optional())
+            .map_err(|e| self.err(e))?
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "no publication {id} in {}; list them with `benchledger publications`",
+                    self.path.display()
+                ))
+            })
+    }
+
+    /// The rubric row a publication refers to, read without trusting its stored hash.
+    pub fn publication_rubric(&self, id: i64) -> Result<super::RubricRow> {
+        self.conn
+            .prepare_cached(
+                "SELECT r.name, r.version, r.sha256, r.text, r.scale_violation, r.added_at
+                 FROM publication p JOIN rubric r ON r.id = p.rubric_id WHERE p.id = ?1",
+            )
+            .and_then(|mut s| {
+                s.query_row([id], |r| {
+                    Ok(super::RubricRow {
+                        name: r.get(0)?,
+                        version: r.get(1)?,
+                        sha256: r.get(2)?,
+                        text: r.get(3)?,
+                        scale_violation: r.get(4)?,
+                        added_at: r.get(5)?,
+                    })
+                })
+            })
+            .map_err(|e| self.err(e))
+    }
+
+    /// The ingest time recorded for a wave (copied into bundles as is).
+    pub fn wave_ingested_at(&self, slug: &str) -> Result<String> {
+        let rowid = self.wave_rowid(slug)?;
+        self.conn
+            .prepare_cached("SELECT ingested_at FROM wave WHERE id = ?1")
+            .and_then(|mut s| s.query_row([rowid], |r| r.get(0)))
+            .map_err(|e| self.err(e))
+    }
+}

@@ -1,0 +1,143 @@
+//! Stored scores: what `rescore` derives, keyed by the rubric's hash. Derived data may be
+//! replaced; the attempts it comes from never are.
+
+use std::collections::BTreeMap;
+
+use rusqlite::params;
+
+use super::{Ledger, sqlite};
+use crate::error::{Error, Result};
+use crate::rubric::{SeatScore, WaveScores};
+
+/// A score as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredScore {
+    pub wave: String,
+    pub score: SeatScore,
+}
+
+impl Ledger {
+    /// Replaces the stored scores of a registered rubric for the given waves, in one
+    /// transaction.
+    pub fn store_scores(&mut self, rubric_sha256: &str, waves: &[WaveScores]) -> Result<u64> {
+        let path = self.path.clone();
+        let rubric_id = self.rubric_rowid(rubric_sha256)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| sqlite(&path, e))?;
+        let mut stored = 0;
+        {
+            let mut seat_ids = tx
+                .prepare_cached(
+                    "SELECT s.slug, s.id FROM seat s JOIN wave w ON w.id = s.wave_id
+                     WHERE w.slug = ?1",
+                )
+                .map_err(|e| sqlite(&path, e))?;
+            let mut delete = tx
+                .prepare_cached(
+                    "DELETE FROM score WHERE rubric_id = ?1 AND seat_id IN
+                       (SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id WHERE w.slug = ?2)",
+                )
+                .map_err(|e| sqlite(&path, e))?;
+            let mut insert = tx
+                .prepare_cached(
+                    "INSERT INTO score(rubric_id, seat_id, score, rank, factors, gate, tie, note)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                )
+                .map_err(|e| sqlite(&path, e))?;
+            for w in waves {
+                let ids: BTreeMap<String, i64> = seat_ids
+                    .query_map([&w.wave], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .and_then(|rows| rows.collect())
+                    .map_err(|e| sqlite(&path, e))?;
+                delete
+                    .execute(params![rubric_id, w.wave])
+                    .map_err(|e| sqlite(&path, e))?;
+                for s in &w.seats {
+                    let Some(seat_id) = ids.get(&s.seat) else {
+                        return Err(Error::Usage(format!(
+                            "wave {} has no seat {}",
+                            w.wave, s.seat
+                        )));
+                    };
+                    let factors = serde_json::to_string(&s.factors).unwrap_or_default();
+                    insert
+                        .execute(params![
+                            rubric_id, seat_id, s.score, s.rank, factors, s.gate, s.tie, s.note
+                        ])
+                        .map_err(|e| sqlite(&path, e))?;
+                    stored += 1;
+                }
+            }
+        }
+        tx.commit().map_err(|e| sqlite(&path, e))?;
+        Ok(stored)
+    }
+
+    /// The stored scores of a rubric in one wave, best first (as ranked).
+    pub fn stored_scores(&self, rubric_sha256: &str, wave: &str) -> Result<Vec<StoredScore>> {
+        let rubric_id = self.rubric_rowid(rubric_sha256)?;
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT w.slug, s.slug, sc.score, sc.rank, sc.factors, sc.gate, sc.tie, sc.note
+                 FROM score sc JOIN seat s ON s.id = sc.seat_id JOIN wave w ON w.id = s.wave_id
+                 WHERE sc.rubric_id = ?1 AND w.slug = ?2
+                 ORDER BY sc.rank IS NULL, sc.rank, s.slug",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map(params![rubric_id, wave], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<f64>>(2)?,
+                    r.get::<_, Option<u32>>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, Option<String>>(5)?,
+                    r.get::<_, Option<String>>(6)?,
+                    r.get::<_, Option<String>>(7)?,
+                ))
+            })
+            .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
+            .map_err(|e| self.err(e))?;
+        rows.into_iter()
+            .map(|(wave, seat, score, rank, factors, gate, tie, note)| {
+                let factors = serde_json::from_str(&factors).map_err(|e| Error::Ledger {
+                    path: self.path.clone(),
+                    message: format!(
+                        "stored factors of seat {seat} in wave {wave} are malformed: {e}"
+                    ),
+                })?;
+                Ok(StoredScore {
+                    wave,
+                    score: SeatScore {
+                        seat,
+                        score,
+                        factors,
+                        gate,
+                        note,
+                        rank,
+                        tie,
+                    },
+                })
+            })
+            .collect()
+    }
+
+    pub(crate) fn rubric_rowid(&self, sha256: &str) -> Result<i64> {
+        use rusqlite::OptionalExtension;
+        self.conn
+            .prepare_cached("SELECT id FROM rubric WHERE sha256 = ?1")
+            .and_then(|mut s| s.query_row([sha256], |r| r.get(0)).optional())
+            .map_err(|e| self.err(e))?
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "no rubric with sha256 {} is registered; register it with `benchledger \
+                     rubric add FILE`",
+                    &sha256[..sha256.len().min(12)]
+                ))
+            })
+    }
+}

@@ -1,0 +1,309 @@
+//! `benchledger diff`: how a rubric change shifts past scores, seat by seat and wave by wave,
+//! then a summary — how many moved, the largest shifts, the rank changes, and which old scores
+//! lay outside their declared scale.
+
+use serde::Serialize;
+
+use super::number::{fixed, machine, machine_opt, signed};
+use super::score::{RubricInfo, RubricJson, places};
+use super::{Cell, Column, Table};
+use crate::rubric::WaveScores;
+use crate::rubric::check::pretty;
+use crate::rubric::spec::Scale;
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct DiffRow {
+    pub wave: String,
+    pub seat: String,
+    pub old: Option<f64>,
+    pub new: Option<f64>,
+    /// new − old; null when either is undefined.
+    pub delta: Option<f64>,
+    pub old_rank: Option<u32>,
+    pub new_rank: Option<u32>,
+    /// The old score lies outside the old rubric's declared scale.
+    pub old_outside_scale: bool,
+    /// The new score lies outside the new rubric's declared scale.
+    pub new_outside_scale: bool,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Shift {
+    pub wave: String,
+    pub seat: String,
+    pub old: Option<f64>,
+    pub new: Option<f64>,
+    pub delta: Option<f64>,
+    pub old_rank: Option<u32>,
+    pub new_rank: Option<u32>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct DiffSummary {
+    pub waves: usize,
+    pub seats: usize,
+    /// Seats whose score changed (or became defined or undefined).
+    pub moved: usize,
+    pub unchanged: usize,
+    /// Up to five, largest |delta| first.
+    pub largest_shifts: Vec<Shift>,
+    pub rank_changes: Vec<Shift>,
+    pub old_outside_scale: Vec<Shift>,
+    pub new_outside_scale: Vec<Shift>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct DiffJson {
+    pub old: RubricJson,
+    pub new: RubricJson,
+    pub rows: Vec<DiffRow>,
+    pub summary: DiffSummary,
+}
+
+fn outside(x: Option<f64>, s: &Scale) -> bool {
+    let Some(x) = x else { return false };
+    let tol = |b: f64| 1e-9 * b.abs().max(1.0);
+    s.max.is_some_and(|m| x > m + tol(m)) || s.min.is_some_and(|m| x < m - tol(m))
+}
+
+fn shift(r: &DiffRow) -> Shift {
+    Shift {
+        wave: r.wave.clone(),
+        seat: r.seat.clone(),
+        old: r.old,
+        new: r.new,
+        delta: r.delta,
+        old_rank: r.old_rank,
+        new_rank: r.new_rank,
+    }
+}
+
+/// Pairs the old and new scores of each wave, seat by seat.
+pub fn rows(
+    old: &RubricInfo,
+    new: &RubricInfo,
+    scores: &[(WaveScores, WaveScores)],
+) -> Vec<DiffRow> {
+    let mut out = Vec::new();
+    for (o, n) in scores {
+        let mut seats: Vec<&str> = o.seats.iter().map(|s| s.seat.as_str()).collect();
+        seats.sort_unstable();
+        for seat in seats {
+            let os = o.seats.iter().find(|s| s.seat == seat);
+            let ns = n.seats.iter().find(|s| s.seat == seat);
+            let old_score = os.and_then(|s| s.score);
+            let new_score = ns.and_then(|s| s.score);
+            out.push(DiffRow {
+                wave: o.wave.clone(),
+                seat: seat.to_string(),
+                old: old_score,
+                new: new_score,
+                delta: old_score.zip(new_score).map(|(a, b)| b - a),
+                old_rank: os.and_then(|s| s.rank),
+                new_rank: ns.and_then(|s| s.rank),
+                old_outside_scale: outside(old_score, &old.rubric.scale),
+                new_outside_scale: outside(new_score, &new.rubric.scale),
+            });
+        }
+    }
+    out
+}
+
+pub fn summary(rows: &[DiffRow]) -> DiffSummary {
+    let waves = rows
+        .iter()
+        .map(|r| r.wave.as_str())
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    let moved = rows.iter().filter(|r| r.old != r.new).count();
+    let mut largest: Vec<&DiffRow> = rows
+        .iter()
+        .filter(|r| r.delta.is_some_and(|d| d != 0.0))
+        .collect();
+    largest.sort_by(|a, b| {
+        let (x, y) = (a.delta.unwrap_or(0.0).abs(), b.delta.unwrap_or(0.0).abs());
+        y.total_cmp(&x)
+            .then_with(|| a.wave.cmp(&b.wave))
+            .then_with(|| a.seat.cmp(&b.seat))
+    });
+    DiffSummary {
+        waves,
+        seats: rows.len(),
+        moved,
+        unchanged: rows.len() - moved,
+        largest_shifts: largest.into_iter().take(5).map(shift).collect(),
+        rank_changes: rows
+            .iter()
+            .filter(|r| r.old_rank != r.new_rank)
+            .map(shift)
+            .collect(),
+        old_outside_scale: rows
+            .iter()
+            .filter(|r| r.old_outside_scale)
+            .map(shift)
+            .collect(),
+        new_outside_scale: rows
+            .iter()
+            .filter(|r| r.new_outside_scale)
+            .map(shift)
+            .collect(),
+    }
+}
+
+fn scale_words(s: &Scale) -> String {
+    match (s.min, s.max) {
+        (Some(a), Some(b)) => format!("{}–{}", pretty(a), pretty(b)),
+        (Some(a), None) => format!("from {}", pretty(a)),
+        (None, Some(b)) => format!("up to {}", pretty(b)),
+        (None, None) => "open".into(),
+    }
+}
+
+fn opt_rank(r: Option<u32>) -> String {
+    r.map_or("—".into(), |r| r.to_string())
+}
+
+/// The diff listing.
+pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, DiffJson) {
+    let summary = summary(&rows);
+    let places = places(&old.rubric).max(places(&new.rubric));
+    let f = |x: Option<f64>| match x {
+        Some(v) => Cell::new(fixed(v, places), machine(v)),
+        None => Cell::none(),
+    };
+    let mut t = Table::new(vec![
+        Column::text("Wave", "wave"),
+        Column::text("Seat", "seat"),
+        Column::num(&old.rubric.id(), "old"),
+        Column::num(&new.rubric.id(), "new"),
+        Column::num("Change", "delta"),
+        Column::text("Rank", "rank"),
+        Column::text("Remark", "remark"),
+    ]);
+    t.heading.push(format!(
+        "Rubric change: {} (scale {}) → {} (scale {})",
+        old.rubric.id(),
+        scale_words(&old.rubric.scale),
+        new.rubric.id(),
+        scale_words(&new.rubric.scale)
+    ));
+    for info in [old, new] {
+        if info.scale_violation {
+            t.heading.push(format!(
+                "WARNING: {} fails `rubric check`: its score can leave its declared scale",
+                info.rubric.id()
+            ));
+        }
+    }
+    for r in &rows {
+        let mut remark = Vec::new();
+        if r.old_outside_scale {
+            remark.push(format!(
+                "old score outside {}'s {} scale",
+                old.rubric.id(),
+                scale_words(&old.rubric.scale)
+            ));
+        }
+        if r.new_outside_scale {
+            remark.push(format!(
+                "new score outside {}'s {} scale",
+                new.rubric.id(),
+                scale_words(&new.rubric.scale)
+            ));
+        }
+        t.rows.push(vec![
+            Cell::text(&r.wave),
+            Cell::text(&r.seat),
+            f(r.old),
+            f(r.new),
+            match r.delta {
+                Some(d) => Cell::new(signed(d, places), machine(d)),
+                None => Cell::none(),
+            },
+            Cell::new(
+                if r.old_rank == r.new_rank {
+                    opt_rank(r.new_rank)
+                } else {
+                    format!("{} → {}", opt_rank(r.old_rank), opt_rank(r.new_rank))
+                },
+                format!(
+                    "{}>{}",
+                    machine_opt(r.old_rank.map(f64::from)),
+                    machine_opt(r.new_rank.map(f64::from))
+                ),
+            ),
+            Cell::text(remark.join("; ")),
+        ]);
+    }
+    let s = &summary;
+    let name = |x: &Shift| format!("{}/{}", x.wave, x.seat);
+    t.notes.push(format!(
+        "{} seats in {} waves: {} moved, {} unchanged.",
+        s.seats, s.waves, s.moved, s.unchanged
+    ));
+    if !s.largest_shifts.is_empty() {
+        t.notes.push(format!(
+            "Largest shifts: {}.",
+            s.largest_shifts
+                .iter()
+                .map(|x| format!("{} {}", name(x), signed(x.delta.unwrap_or(0.0), places)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    t.notes.push(if s.rank_changes.is_empty() {
+        "No rank changed.".into()
+    } else {
+        format!(
+            "Rank changes: {}.",
+            s.rank_changes
+                .iter()
+                .map(|x| format!(
+                    "{} {} → {}",
+                    name(x),
+                    opt_rank(x.old_rank),
+                    opt_rank(x.new_rank)
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    });
+    if !s.old_outside_scale.is_empty() {
+        t.notes.push(format!(
+            "Old scores outside {}'s declared {} scale: {}.",
+            old.rubric.id(),
+            scale_words(&old.rubric.scale),
+            s.old_outside_scale
+                .iter()
+                .map(|x| format!("{} {}", name(x), fixed(x.old.unwrap_or(0.0), places)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if !s.new_outside_scale.is_empty() {
+        t.notes.push(format!(
+            "New scores outside {}'s declared {} scale: {}.",
+            new.rubric.id(),
+            scale_words(&new.rubric.scale),
+            s.new_outside_scale
+                .iter()
+                .map(|x| format!("{} {}", name(x), fixed(x.new.unwrap_or(0.0), places)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if old.rubric.relative || new.rubric.relative {
+        t.notes.push(
+            "A relative score ranks seats inside its own wave: compare its changes within a \
+             wave, never across waves."
+                .into(),
+        );
+    }
+    let json = DiffJson {
+        old: RubricJson::of(old),
+        new: RubricJson::of(new),
+        rows,
+        summary,
+    };
+    (t, json)
+}

@@ -1,0 +1,114 @@
+//! Publication listings and the README of a reproduction bundle.
+
+use serde::Serialize;
+
+use super::{Cell, Column, Table};
+use crate::ledger::PublicationRow;
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PublicationJson {
+    pub id: i64,
+    pub title: String,
+    pub wave: String,
+    pub rubric: String,
+    pub rubric_sha256: String,
+    pub created_at: String,
+    pub input_sha256: String,
+    pub output_sha256: String,
+    pub prev_sha256: Option<String>,
+    pub sha256: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PublicationsJson {
+    pub publications: Vec<PublicationJson>,
+}
+
+pub fn list(rows: &[PublicationRow]) -> (Table, PublicationsJson) {
+    let mut t = Table::new(vec![
+        Column::num("#", "id"),
+        Column::text("Title", "title"),
+        Column::text("Wave", "wave"),
+        Column::text("Rubric", "rubric"),
+        Column::text("Published", "created_at"),
+        Column::text("Output sha256", "output_sha256"),
+        Column::text("Chained to", "prev_sha256"),
+    ]);
+    let short = |s: &str| s[..s.len().min(12)].to_string();
+    for r in rows {
+        t.rows.push(vec![
+            Cell::text(r.id.to_string()),
+            Cell::text(&r.title),
+            Cell::text(&r.wave),
+            Cell::text(&r.rubric),
+            Cell::text(&r.created_at),
+            Cell::new(short(&r.output_sha256), &r.output_sha256),
+            match &r.prev_sha256 {
+                Some(p) => Cell::new(short(p), p),
+                None => Cell::new("(first)", ""),
+            },
+        ]);
+    }
+    if rows.is_empty() {
+        t.notes.push(
+            "No publications yet: freeze one with `benchledger publish --wave W --rubric NAME@VERSION`."
+                .into(),
+        );
+    } else {
+        t.notes
+            .push("Check them with `benchledger verify --all`.".into());
+    }
+    let json = PublicationsJson {
+        publications: rows
+            .iter()
+            .map(|r| PublicationJson {
+                id: r.id,
+                title: r.title.clone(),
+                wave: r.wave.clone(),
+                rubric: r.rubric.clone(),
+                rubric_sha256: r.rubric_sha256.clone(),
+                created_at: r.created_at.clone(),
+                input_sha256: r.input_sha256.clone(),
+                output_sha256: r.output_sha256.clone(),
+                prev_sha256: r.prev_sha256.clone(),
+                sha256: r.sha256.clone(),
+            })
+            .collect(),
+    };
+    (t, json)
+}
+
+/// The README of a reproduction bundle.
+pub fn bundle_readme(r: &PublicationRow) -> String {
+    format!(
+        "# Reproduction bundle: publication #{id}\n\n\
+         {title:?} — wave `{wave}` scored under rubric `{rubric}`, published {created}.\n\n\
+         This directory holds everything needed to recompute the published leaderboard:\n\n\
+         - `ledger.db`: a benchledger ledger with only this publication, its wave (conditions, \
+         seats, attempts, trace steps) and its rubric's verbatim text;\n\
+         - `publication.md`: the leaderboard exactly as published;\n\
+         - the rubric file, as registered.\n\n\
+         ## Check it\n\n\
+         With benchledger installed (`cargo install --path .` in its repository):\n\n\
+         ```\nbenchledger verify --bundle .\n```\n\n\
+         It recomputes the leaderboard from the rows in `ledger.db` and the rubric, compares it \
+         byte for byte with the published text, and checks every digest. It prints OK, or \
+         exactly which row, seat and number differ, and exits 1.\n\n\
+         ## Digests\n\n\
+         - output (publication.md): `{output}`\n\
+         - input rows (canonical serialisation): `{input}`\n\
+         - rubric text: `{rubric_sha}`\n\
+         - publication record: `{sha}`\n\
+         - previous publication in the original ledger's chain: `{prev}`\n",
+        id = r.id,
+        title = r.title,
+        wave = r.wave,
+        rubric = r.rubric,
+        created = r.created_at,
+        output = r.output_sha256,
+        input = r.input_sha256,
+        rubric_sha = r.rubric_sha256,
+        sha = r.sha256,
+        prev = r.prev_sha256.as_deref().unwrap_or("(none: the first)"),
+    )
+}
