@@ -307,15 +307,16 @@ fn attempt(at: &Location, obj: &Map<String, Value>) -> Result<Attempt> {
             if let Some(s) = steps.filter(|s| *s != n) {
                 return Err(Error::input(
                     at.clone().field("steps"),
-                    format!("says {s} steps but the trace holds {n}; fix one or leave steps out"),
+                    format!("steps = {s}, but the trace holds {n}; fix one or leave steps out"),
                 ));
             }
             if let Some(given) = errors.filter(|g| *g != e) {
                 return Err(Error::input(
                     at.clone().field("errors"),
                     format!(
-                        "says {given} errors but the trace has {e} failed steps; fix one or \
-                         leave errors out"
+                        "errors = {given}, but the trace has {e} failed step{}; fix one or \
+                         leave errors out",
+                        if e == 1 { "" } else { "s" }
                     ),
                 ));
             }
@@ -670,7 +671,7 @@ mod tests {
         let e = one(r#"{"problem":"p","correct":true,"steps":3,"trace":[{"tool":"a","ok":true}]}"#)
             .unwrap_err()
             .to_string();
-        assert!(e.contains("says 3 steps but the trace holds 1"), "{e}");
+        assert!(e.contains("steps = 3, but the trace holds 1"), "{e}");
     }
 
     #[test]

@@ -61,6 +61,13 @@ pub fn schema_version() -> i64 {
     migrations().len() as i64
 }
 
+/// Whether a file is being opened as an existing ledger, or created (or brought up to date).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    Create,
+    Open,
+}
+
 /// An open ledger.
 pub struct Ledger {
     conn: Connection,
@@ -79,7 +86,7 @@ impl Ledger {
     pub fn create(path: &Path) -> Result<(Ledger, bool)> {
         let existed = path.exists();
         let conn = Connection::open(path).map_err(|e| sqlite(path, e))?;
-        let ledger = Ledger::configure(conn, path)?;
+        let ledger = Ledger::configure(conn, path, Purpose::Create)?;
         Ok((ledger, !existed))
     }
 
@@ -98,17 +105,17 @@ impl Ledger {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .map_err(|e| sqlite(path, e))?;
-        Ledger::configure(conn, path)
+        Ledger::configure(conn, path, Purpose::Open)
     }
 
     /// A ledger in memory, for tests.
     pub fn in_memory() -> Result<Ledger> {
         let path = Path::new(":memory:");
         let conn = Connection::open_in_memory().map_err(|e| sqlite(path, e))?;
-        Ledger::configure(conn, path)
+        Ledger::configure(conn, path, Purpose::Create)
     }
 
-    fn configure(conn: Connection, path: &Path) -> Result<Ledger> {
+    fn configure(conn: Connection, path: &Path, purpose: Purpose) -> Result<Ledger> {
         let mut ledger = Ledger {
             conn,
             path: path.to_path_buf(),
@@ -133,6 +140,29 @@ impl Ledger {
                 }
                 e => sqlite(path, e),
             })?;
+        if version == 0 {
+            // A file with no schema version: either new (no tables yet), or another
+            // application's SQLite database, which must never receive our migrations.
+            let tables: i64 = ledger
+                .conn
+                .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+                .map_err(|e| sqlite(path, e))?;
+            if tables > 0 {
+                return Err(Error::Ledger {
+                    path: path.to_path_buf(),
+                    message: "this SQLite file is not a benchledger ledger (it holds other \
+                              tables and no benchledger schema version); nothing was changed"
+                        .into(),
+                });
+            }
+            if purpose == Purpose::Open {
+                return Err(Error::Usage(format!(
+                    "{} is empty, not a ledger: create one with `benchledger init --db {}`",
+                    path.display(),
+                    path.display()
+                )));
+            }
+        }
         let supported = schema_version();
         if version > supported {
             return Err(Error::Ledger {
@@ -263,6 +293,39 @@ mod tests {
         let err = Ledger::open(&path).unwrap_err().to_string();
         assert!(err.contains("newer benchledger"), "{err}");
         assert!(err.contains("Upgrade benchledger"), "{err}");
+    }
+
+    #[test]
+    fn another_applications_database_is_never_migrated() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("other.db");
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch("CREATE TABLE notes(x TEXT)").unwrap();
+        drop(conn);
+        for e in [
+            Ledger::open(&path).unwrap_err(),
+            Ledger::create(&path).unwrap_err(),
+        ] {
+            assert!(e.to_string().contains("not a benchledger ledger"), "{e}");
+        }
+        let conn = Connection::open(&path).unwrap();
+        let v: i64 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, 0);
+    }
+
+    #[test]
+    fn an_empty_file_is_not_silently_made_a_ledger() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("empty.db");
+        std::fs::write(&path, b"").unwrap();
+        let e = Ledger::open(&path).unwrap_err().to_string();
+        assert!(e.contains("benchledger init"), "{e}");
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), 0);
+        // init may turn it into one.
+        let (l, _) = Ledger::create(&path).unwrap();
+        assert_eq!(l.user_version().unwrap(), schema_version());
     }
 
     #[test]

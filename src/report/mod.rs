@@ -58,6 +58,9 @@ pub struct Column {
     pub key: String,
     /// Right-aligned (numbers).
     pub numeric: bool,
+    /// Printed in CSV only: detail a machine needs that would crowd a table (counts behind a
+    /// ratio, how many attempts a sum covers).
+    pub machine_only: bool,
 }
 
 impl Column {
@@ -66,14 +69,23 @@ impl Column {
             header: header.into(),
             key: key.into(),
             numeric: false,
+            machine_only: false,
         }
     }
 
     pub fn num(header: &str, key: &str) -> Column {
         Column {
-            header: header.into(),
-            key: key.into(),
             numeric: true,
+            ..Column::text(header, key)
+        }
+    }
+
+    /// A column for CSV only.
+    pub fn machine(key: &str) -> Column {
+        Column {
+            numeric: true,
+            machine_only: true,
+            ..Column::text(key, key)
         }
     }
 }
@@ -96,6 +108,19 @@ impl Table {
             ..Table::default()
         }
     }
+
+    /// The columns people see (all but the machine-only ones).
+    fn human_columns(&self) -> impl Iterator<Item = &Column> {
+        self.columns.iter().filter(|c| !c.machine_only)
+    }
+
+    /// A row's cells in the columns people see.
+    fn human_cells<'a>(&'a self, row: &'a [Cell]) -> impl Iterator<Item = &'a Cell> {
+        row.iter()
+            .zip(&self.columns)
+            .filter(|(_, c)| !c.machine_only)
+            .map(|(cell, _)| cell)
+    }
 }
 
 /// Renders a table for a terminal.
@@ -117,11 +142,11 @@ pub fn to_text(t: &Table) -> String {
         )
         .set_content_arrangement(ContentArrangement::Disabled)
         .force_no_tty()
-        .set_header(t.columns.iter().map(|c| c.header.clone()));
+        .set_header(t.human_columns().map(|c| c.header.clone()));
     for row in &t.rows {
-        table.add_row(row.iter().map(|c| c.human.clone()));
+        table.add_row(t.human_cells(row).map(|c| c.human.clone()));
     }
-    for (i, c) in t.columns.iter().enumerate() {
+    for (i, c) in t.human_columns().enumerate() {
         if c.numeric
             && let Some(col) = table.column_mut(i)
         {
@@ -154,16 +179,15 @@ pub fn to_markdown(t: &Table) -> String {
         out.push_str(&md_escape(h));
         out.push_str("\n\n");
     }
-    let header: Vec<String> = t.columns.iter().map(|c| md_escape(&c.header)).collect();
+    let header: Vec<String> = t.human_columns().map(|c| md_escape(&c.header)).collect();
     out.push_str(&format!("| {} |\n", header.join(" | ")));
     let rule: Vec<&str> = t
-        .columns
-        .iter()
+        .human_columns()
         .map(|c| if c.numeric { "---:" } else { "---" })
         .collect();
     out.push_str(&format!("|{}|\n", rule.join("|")));
     for row in &t.rows {
-        let cells: Vec<String> = row.iter().map(|c| md_escape(&c.human)).collect();
+        let cells: Vec<String> = t.human_cells(row).map(|c| md_escape(&c.human)).collect();
         out.push_str(&format!("| {} |\n", cells.join(" | ")));
     }
     for n in &t.notes {
@@ -182,6 +206,11 @@ pub fn to_csv(t: &Table) -> String {
     // Writing to a Vec cannot fail.
     let _ = w.write_record(t.columns.iter().map(|c| c.key.as_str()));
     for row in &t.rows {
+        debug_assert_eq!(
+            row.len(),
+            t.columns.len(),
+            "a row's cells match its columns"
+        );
         let _ = w.write_record(row.iter().map(|c| c.machine.as_str()));
     }
     let bytes = w.into_inner().unwrap_or_default();

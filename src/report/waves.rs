@@ -118,19 +118,25 @@ pub struct ShowJson {
     pub seats: Vec<SeatJson>,
 }
 
-/// Words for a wave's load: "6 parallel, 6 on the tool server, not a serial rerun".
+/// Words for a wave's load: "6 parallel sessions, 6 sharing the tool server, not a serial
+/// rerun".
 pub fn describe_load(l: &Load) -> String {
-    let n = |v: Option<u32>| v.map_or("?".to_string(), |v| v.to_string());
+    let parallel = match l.parallel_sessions {
+        Some(1) => "1 session at a time".to_string(),
+        Some(n) => format!("{n} parallel sessions"),
+        None => "parallel sessions unknown".to_string(),
+    };
+    let shared = match l.tool_server_sessions {
+        Some(1) => "1 on the tool server".to_string(),
+        Some(n) => format!("{n} sharing the tool server"),
+        None => "tool-server sharing unknown".to_string(),
+    };
     let serial = match l.serial_rerun {
         Some(true) => "serial rerun",
         Some(false) => "not a serial rerun",
         None => "serial rerun unknown",
     };
-    format!(
-        "{} parallel sessions, {} sharing the tool server, {serial}",
-        n(l.parallel_sessions),
-        n(l.tool_server_sessions)
-    )
+    format!("{parallel}, {shared}, {serial}")
 }
 
 /// Words for a wave's accounting.
@@ -250,7 +256,13 @@ pub fn absolute_columns(cache_reads_in: bool, detail: Detail) -> Vec<Column> {
         "Tokens (cached reads added)"
     };
     let full = detail == Detail::Full;
-    let mut c = vec![Column::num("Correct", "accuracy")];
+    let mut c = vec![
+        Column::machine("problems"),
+        Column::machine("attempts"),
+        Column::machine("correct"),
+        Column::machine("denominator"),
+        Column::num("Correct", "accuracy"),
+    ];
     if full {
         c.push(Column::num("Missing", "missing"));
     }
@@ -263,6 +275,9 @@ pub fn absolute_columns(cache_reads_in: bool, detail: Detail) -> Vec<Column> {
     }
     c.push(Column::num("USD", "cost_usd"));
     c.push(Column::num("Cost-of-Pass", "cost_of_pass_usd"));
+    c.push(Column::machine("tokens_known_attempts"));
+    c.push(Column::machine("wall_known_attempts"));
+    c.push(Column::machine("cost_known_attempts"));
     c
 }
 
@@ -270,7 +285,14 @@ pub fn absolute_columns(cache_reads_in: bool, detail: Detail) -> Vec<Column> {
 pub fn absolute_cells(f: &SeatFigures, detail: Detail) -> Vec<Cell> {
     let n = f.attempts;
     let full = detail == Detail::Full;
-    let mut c = vec![correct_cell(f)];
+    let count = |n: u64| Cell::text(n.to_string());
+    let mut c = vec![
+        count(f.problems),
+        count(f.attempts),
+        count(f.correct),
+        count(f.denominator),
+        correct_cell(f),
+    ];
     if full {
         c.push(Cell::text(f.missing.to_string()));
     }
@@ -304,6 +326,9 @@ pub fn absolute_cells(f: &SeatFigures, detail: Detail) -> Vec<Cell> {
         Some(x) => Cell::new(usd(x), machine(x)),
         None => Cell::none(),
     });
+    c.push(count(f.tokens_total.known));
+    c.push(count(f.wall_s.known));
+    c.push(count(f.cost_usd.known));
     c
 }
 
