@@ -1,15 +1,72 @@
-//! `benchledger compare`: one seat across waves, on absolutes only.
+//! `benchledger compare`: one seat across waves, on absolutes only, with the waves' conditions
+//! side by side and every difference called out as a confounder.
+
+use std::collections::BTreeSet;
 
 use super::Ctx;
+use super::rubric::resolve;
 use crate::cli::Format;
 use crate::error::{Error, Result};
+use crate::model::WaveData;
+use crate::report;
+use crate::report::compare::{WaveInput, find_seat};
+use crate::rubric::{WaveScores, score_wave};
 
 pub fn compare(
-    _ctx: &mut Ctx<'_>,
-    _seat: &str,
-    _waves: &[String],
-    _rubrics: &[String],
-    _format: Format,
+    ctx: &mut Ctx<'_>,
+    seat: &str,
+    waves: &[String],
+    rubrics: &[String],
+    format: Format,
 ) -> Result<()> {
-    Err(Error::Usage("compare is not built yet".into()))
+    if waves.len() < 2 {
+        return Err(Error::Usage(format!(
+            "compare needs two or more waves, oldest first (got {}); e.g. `benchledger compare \
+             --seat {seat} WAVE-1 WAVE-2`",
+            waves.len()
+        )));
+    }
+    let mut seen = BTreeSet::new();
+    for w in waves {
+        if !seen.insert(w.as_str()) {
+            return Err(Error::Usage(format!(
+                "wave {w} is named twice; name each wave once, oldest first"
+            )));
+        }
+    }
+    let ledger = ctx.open()?;
+    let infos = rubrics
+        .iter()
+        .map(|r| resolve(&ledger, r))
+        .collect::<Result<Vec<_>>>()?;
+    let data: Vec<WaveData> = waves
+        .iter()
+        .map(|w| ledger.load_wave(w))
+        .collect::<Result<_>>()?;
+    let mut inputs = Vec::with_capacity(data.len());
+    let scores: Vec<Vec<WaveScores>> = data
+        .iter()
+        .map(|d| infos.iter().map(|i| score_wave(&i.rubric, d)).collect())
+        .collect();
+    for (d, s) in data.iter().zip(&scores) {
+        let Some(found) = find_seat(d, seat) else {
+            let seats: Vec<&str> = d.seats.iter().map(|s| s.seat.id.as_str()).collect();
+            return Err(Error::Usage(format!(
+                "wave {} has no seat {seat:?}; its seats are: {}",
+                d.wave.id,
+                if seats.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    seats.join(", ")
+                }
+            )));
+        };
+        inputs.push(WaveInput {
+            data: d,
+            seat: found,
+            scores: s,
+        });
+    }
+    let comparison = report::compare::compare(seat, &inputs, &infos);
+    ctx.write(&report::compare::render(&comparison, format))
 }
