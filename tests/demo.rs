@@ -1,0 +1,52 @@
+//! The demo is the README's first command: it must run on a fresh machine and print every story
+//! with the seeds' numbers. Its whole output is snapshotted.
+
+mod common;
+
+#[test]
+fn the_demo_tells_every_story_with_the_right_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_benchledger"))
+        .arg("demo")
+        .env_remove("BENCHLEDGER_DB")
+        .env("BENCHLEDGER_NOW", "2026-11-30T00:00:00Z")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "demo failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The stories, in the seeds' own numbers.
+    assert!(stdout.contains("the score can reach 125 on a 0–100 scale"));
+    assert!(stdout.contains("125.00"));
+    assert!(stdout.contains("1.375") && stdout.contains("1.584"));
+    assert!(stdout.contains("wall +121.0 s"));
+    assert!(stdout.contains("0.180"));
+    assert!(stdout.contains("1 of 1 publication reproduces"));
+    // Nothing is left behind in the working directory.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    common::snapshot_settings().bind(|| insta::assert_snapshot!("demo", stdout));
+}
+
+#[test]
+fn the_demo_keeps_its_ledger_only_where_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("demo.db");
+    let run = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_benchledger"))
+            .args(["--db", db.to_str().unwrap(), "demo"])
+            .env_remove("BENCHLEDGER_DB")
+            .output()
+            .unwrap()
+    };
+    let first = run();
+    assert!(first.status.success());
+    assert!(db.is_file());
+    // A second run refuses to overwrite an existing ledger.
+    let second = run();
+    assert_eq!(second.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&second.stderr).contains("already exists"));
+}
