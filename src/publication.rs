@@ -101,6 +101,12 @@ fn label(v: &Value, index: usize) -> String {
     format!("#{index}")
 }
 
+/// Whether labels identify their elements: none positional, none repeated.
+fn keyed(labels: &[String]) -> bool {
+    let unique: std::collections::BTreeSet<&String> = labels.iter().collect();
+    unique.len() == labels.len() && labels.iter().all(|l| !l.starts_with('#'))
+}
+
 fn short(v: &Value) -> String {
     let s = v.to_string();
     if s.chars().count() > 60 {
@@ -132,9 +138,26 @@ fn walk(path: &str, old: &Value, new: &Value, out: &mut Vec<String>) {
             if a.len() != b.len() {
                 out.push(format!("{path}: {} items → {} items", a.len(), b.len()));
             }
-            for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                let l = label(x, i);
-                walk(&format!("{path} [{l}]"), x, y, out);
+            let la: Vec<String> = a.iter().enumerate().map(|(i, x)| label(x, i)).collect();
+            let lb: Vec<String> = b.iter().enumerate().map(|(i, y)| label(y, i)).collect();
+            if keyed(&la) && keyed(&lb) {
+                // Seats and attempts are matched by their ids, not their positions: one attempt
+                // deleted from the middle of a seat is reported as that attempt removed, not as
+                // every later attempt "changed into" its successor.
+                for (x, l) in a.iter().zip(&la) {
+                    match lb.iter().position(|m| m == l) {
+                        Some(j) => walk(&format!("{path} [{l}]"), x, &b[j], out),
+                        None => out.push(format!("{path} [{l}]: removed")),
+                    }
+                }
+                for l in lb.iter().filter(|l| !la.contains(l)) {
+                    out.push(format!("{path} [{l}]: added"));
+                }
+            } else {
+                for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                    let l = label(x, i);
+                    walk(&format!("{path} [{l}]"), x, y, out);
+                }
             }
         }
         _ => {
@@ -171,42 +194,126 @@ fn cells(line: &str) -> Vec<String> {
         .collect()
 }
 
-/// What differs between two rendered outputs. Table rows are matched by seat and reported by
-/// column ("seat x: Wall s 132.0 → 131.0"); other lines by line number.
+fn is_rule(line: &str) -> bool {
+    line.starts_with("|-") || line.starts_with("|:")
+}
+
+/// A rendered text taken apart: the body rows of its Markdown tables, keyed by table, first
+/// cell and occurrence, and every other line with its line number.
+struct Parts<'a> {
+    headers: Vec<Vec<String>>,
+    rows: Vec<((usize, String, usize), Vec<String>)>,
+    other: Vec<(usize, &'a str)>,
+}
+
+fn parts(text: &str) -> Parts<'_> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut p = Parts {
+        headers: Vec::new(),
+        rows: Vec::new(),
+        other: Vec::new(),
+    };
+    let mut table = None;
+    for (i, l) in lines.iter().enumerate() {
+        if l.starts_with("| ") && lines.get(i + 1).is_some_and(|n| is_rule(n)) {
+            p.headers.push(cells(l));
+            table = Some(p.headers.len() - 1);
+        } else if let Some(t) = table.filter(|_| l.starts_with("| ")) {
+            let c = cells(l);
+            let first = c.first().cloned().unwrap_or_default();
+            let seen = p
+                .rows
+                .iter()
+                .filter(|((u, f, _), _)| *u == t && *f == first)
+                .count();
+            p.rows.push(((t, first, seen), c));
+            continue;
+        } else if !is_rule(l) {
+            table = None;
+        }
+        p.other.push((i + 1, l));
+    }
+    p
+}
+
+/// What differs between two rendered outputs. Table rows are matched by seat (their first
+/// cell), whatever their position, and reported by column ("seat x: Wall s 132.0 → 131.0");
+/// other lines by line number.
 pub fn diff_outputs(published: &str, now: &str) -> Vec<String> {
-    let a: Vec<&str> = published.lines().collect();
-    let b: Vec<&str> = now.lines().collect();
-    let header = b.iter().find(|l| l.starts_with("| ")).map(|l| cells(l));
+    let (a, b) = (parts(published), parts(now));
     let mut out = Vec::new();
-    for i in 0..a.len().max(b.len()) {
-        let (x, y) = (a.get(i).copied(), b.get(i).copied());
-        if x == y {
+    for i in 0..a.other.len().max(b.other.len()) {
+        match (a.other.get(i), b.other.get(i)) {
+            (Some((_, x)), Some((_, y))) if x == y => {}
+            (Some((n, x)), Some((_, y))) => out.push(format!("line {n}: {x:?} → {y:?}")),
+            (Some((n, x)), None) => out.push(format!("line {n}: {x:?} → (absent)")),
+            (None, Some((n, y))) => out.push(format!("line {n}: (absent) → {y:?}")),
+            (None, None) => {}
+        }
+    }
+    let name = |(_, first, _): &(usize, String, usize)| format!("seat {first}");
+    for (key, cx) in &a.rows {
+        let Some((_, cy)) = b.rows.iter().find(|(k, _)| k == key) else {
+            out.push(format!(
+                "{}: row removed (was {:?})",
+                name(key),
+                cx.join(" | ")
+            ));
+            continue;
+        };
+        if cx == cy {
             continue;
         }
-        match (x, y, &header) {
-            (Some(x), Some(y), Some(h)) if x.starts_with("| ") && y.starts_with("| ") => {
-                let (cx, cy) = (cells(x), cells(y));
-                if cx.first() == cy.first() && cx.len() == cy.len() {
-                    let changes: Vec<String> = cx
-                        .iter()
-                        .zip(&cy)
-                        .enumerate()
-                        .filter(|(_, (p, q))| p != q)
-                        .map(|(j, (p, q))| {
-                            let col = h.get(j).map_or("?", String::as_str);
-                            format!("{col} {p} → {q}")
-                        })
-                        .collect();
-                    out.push(format!("seat {}: {}", cx[0], changes.join("; ")));
-                } else {
-                    out.push(format!("line {}: {x:?} → {y:?}", i + 1));
-                }
-            }
-            (Some(x), Some(y), _) => out.push(format!("line {}: {x:?} → {y:?}", i + 1)),
-            (Some(x), None, _) => out.push(format!("line {}: {x:?} → (absent)", i + 1)),
-            (None, Some(y), _) => out.push(format!("line {}: (absent) → {y:?}", i + 1)),
-            (None, None, _) => {}
+        if cx.len() != cy.len() {
+            out.push(format!(
+                "{}: {:?} → {:?}",
+                name(key),
+                cx.join(" | "),
+                cy.join(" | ")
+            ));
+            continue;
         }
+        let header = b.headers.get(key.0).or_else(|| a.headers.get(key.0));
+        let changes: Vec<String> = cx
+            .iter()
+            .zip(cy)
+            .enumerate()
+            .filter(|(_, (p, q))| p != q)
+            .map(|(j, (p, q))| {
+                let col = header.and_then(|h| h.get(j)).map_or("?", String::as_str);
+                let show = |c: &str| {
+                    if c.is_empty() {
+                        "(blank)".to_string()
+                    } else {
+                        c.to_string()
+                    }
+                };
+                format!("{col} {} → {}", show(p), show(q))
+            })
+            .collect();
+        out.push(format!("{}: {}", name(key), changes.join("; ")));
+    }
+    for (key, cy) in &b.rows {
+        if !a.rows.iter().any(|(k, _)| k == key) {
+            out.push(format!("{}: row added ({:?})", name(key), cy.join(" | ")));
+        }
+    }
+    // Nothing found line by line or row by row, yet the texts differ: say how, rather than
+    // report nothing.
+    if out.is_empty() && published != now {
+        let order = |p: &Parts<'_>| {
+            p.rows
+                .iter()
+                .map(|((_, f, _), _)| f.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let (x, y) = (order(&a), order(&b));
+        out.push(if x == y {
+            "the texts differ only in line endings or a final newline".into()
+        } else {
+            format!("rows in another order: {x} → {y}")
+        });
     }
     out
 }
@@ -336,6 +443,54 @@ mod tests {
         let a = "# t\n| Seat | Wall s |\n|---|---:|\n| s1 | 132.0 |\n";
         let b = a.replace("132.0", "131.0");
         assert_eq!(diff_outputs(a, &b), vec!["seat s1: Wall s 132.0 → 131.0"]);
+    }
+
+    #[test]
+    fn a_deleted_middle_attempt_is_named_not_shifted() {
+        let attempt =
+            |p: &str, wall: f64| format!(r#"{{"problem":"{p}","trial":1,"wall_s":{wall:?}}}"#);
+        let seat = |attempts: &[String]| {
+            format!(
+                r#"{{"data":{{"seats":[{{"seat":{{"id":"s1"}},"attempts":[{}]}}]}}}}"#,
+                attempts.join(",")
+            )
+        };
+        let all = [attempt("p1", 1.0), attempt("p2", 2.0), attempt("p3", 3.0)];
+        let a = seat(&all);
+        let b = seat(&[all[0].clone(), all[2].clone()]);
+        assert_eq!(
+            diff_inputs(&a, &b),
+            vec![
+                "data.seats [seat s1].attempts: 3 items → 2 items",
+                "data.seats [seat s1].attempts [problem p2 trial 1]: removed",
+            ]
+        );
+        assert_eq!(
+            diff_inputs(&b, &a),
+            vec![
+                "data.seats [seat s1].attempts: 2 items → 3 items",
+                "data.seats [seat s1].attempts [problem p2 trial 1]: added",
+            ]
+        );
+    }
+
+    #[test]
+    fn output_rows_are_matched_by_seat_when_ranks_change() {
+        let a = "# t\n\n| Seat | Score | Rank |\n|---|---:|---:|\n| s1 | 100 | 1 |\n| s2 | 75 | 2 |\n\nnote\n";
+        let b = "# t\n\n| Seat | Score | Rank |\n|---|---:|---:|\n| s2 | 75 | 1 |\n| s1 | 0 | 2 |\n\nnote\n";
+        assert_eq!(
+            diff_outputs(a, b),
+            vec!["seat s1: Score 100 → 0; Rank 1 → 2", "seat s2: Rank 2 → 1"]
+        );
+        let c = "# t\n\n| Seat | Score | Rank |\n|---|---:|---:|\n| s1 | 100 | 1 |\n\nnote\n";
+        assert_eq!(
+            diff_outputs(a, c),
+            vec![r#"seat s2: row removed (was "s2 | 75 | 2")"#]
+        );
+        assert_eq!(
+            diff_outputs(a, a.trim_end()),
+            vec!["the texts differ only in line endings or a final newline"]
+        );
     }
 
     #[test]

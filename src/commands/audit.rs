@@ -8,15 +8,24 @@ use crate::ledger::Ledger;
 use crate::report;
 use crate::rubric::{WaveScores, score_wave};
 
-/// The waves a command should visit: the named ones (checked to exist), else every wave.
+/// The waves a command should visit: the named ones (checked to exist; a wave named twice is
+/// visited once), else every wave.
 fn waves_to_visit(ledger: &Ledger, named: &[String]) -> Result<Vec<String>> {
     if named.is_empty() {
         return ledger.wave_ids();
     }
+    let mut out: Vec<String> = Vec::with_capacity(named.len());
     for w in named {
         ledger.load_wave_check(w)?;
+        if !out.contains(w) {
+            out.push(w.clone());
+        }
     }
-    Ok(named.to_vec())
+    Ok(out)
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 pub fn rescore(ctx: &mut Ctx<'_>, rubric: &str, waves: &[String]) -> Result<()> {
@@ -61,14 +70,16 @@ pub fn rescore(ctx: &mut Ctx<'_>, rubric: &str, waves: &[String]) -> Result<()> 
         .filter(|s| s.score.is_none())
         .count();
     let mut msg = format!(
-        "rescored {} waves, {stored} seats under {} (sha256 {}); scores stored, attempts untouched\n",
-        all.len(),
+        "rescored {}, {} under {} (sha256 {}); scores stored, attempts untouched\n",
+        plural(all.len(), "wave", "waves"),
+        plural(stored as usize, "seat", "seats"),
         info.rubric.id(),
         &info.sha256[..12]
     );
     if undefined > 0 {
         msg.push_str(&format!(
-            "{undefined} seats have no score (see `benchledger score` for why)\n"
+            "{} no score (see `benchledger score` for why)\n",
+            plural(undefined, "seat has", "seats have")
         ));
     }
     if info.scale_violation {

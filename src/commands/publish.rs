@@ -8,13 +8,15 @@ use super::rubric::resolve;
 use crate::cli::Format;
 use crate::digest::sha256_hex;
 use crate::error::{Error, Result};
-use crate::ledger::{Ledger, NewPublication, PublicationRow};
+use crate::ledger::{Ledger, NewPublication, PublicationRow, RubricRow};
 use crate::publication::{self, Record, canonical_input, record_sha256, render_output};
 use crate::report;
 use crate::rubric::score_wave;
 
 /// The file a bundle keeps its ledger in.
 pub const BUNDLE_LEDGER: &str = "ledger.db";
+/// The file a bundle keeps the published text in.
+pub const BUNDLE_OUTPUT: &str = "publication.md";
 
 pub fn publish(
     ctx: &mut Ctx<'_>,
@@ -99,9 +101,10 @@ pub fn publications(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
     ctx.write(&report::render(format, "publications", &table, &json))
 }
 
-/// Verifies the named publications (or all) of a ledger; returns the report and whether all
-/// reproduced.
-fn verify_ledger(ledger: &Ledger, ids: &[i64], in_bundle: bool) -> Result<(String, bool)> {
+/// Verifies the named publications (or all) of a ledger — a bundle's, when `bundle` names its
+/// directory; returns the report and whether all reproduced.
+fn verify_ledger(ledger: &Ledger, ids: &[i64], bundle: Option<&Path>) -> Result<(String, bool)> {
+    let in_bundle = bundle.is_some();
     let all = ledger.publications()?;
     let chosen: Vec<&PublicationRow> = if ids.is_empty() {
         all.iter().collect()
@@ -125,10 +128,13 @@ fn verify_ledger(ledger: &Ledger, ids: &[i64], in_bundle: bool) -> Result<(Strin
     for p in &chosen {
         let prev = all.iter().rev().find(|q| q.id < p.id);
         let rubric = ledger.publication_rubric(p.id)?;
-        let problems = match ledger.load_wave(&p.wave) {
+        let mut problems = match ledger.load_wave(&p.wave) {
             Ok(fresh) => publication::check(p, prev, &rubric, &fresh, in_bundle),
             Err(e) => vec![format!("its wave cannot be loaded: {e}")],
         };
+        if let Some(dir) = bundle {
+            problems.extend(bundle_file_problems(dir, p, &rubric));
+        }
         let head = format!(
             "publication #{} {:?} ({} under {})",
             p.id, p.title, p.wave, p.rubric
@@ -177,7 +183,7 @@ pub fn verify(ctx: &mut Ctx<'_>, ids: &[i64], all: bool, bundle: Option<&Path>) 
                 )));
             }
             let ledger = Ledger::open(&path)?;
-            verify_ledger(&ledger, ids, true)?
+            verify_ledger(&ledger, ids, Some(dir))?
         }
         None => {
             if ids.is_empty() && !all {
@@ -188,7 +194,7 @@ pub fn verify(ctx: &mut Ctx<'_>, ids: &[i64], all: bool, bundle: Option<&Path>) 
                 ));
             }
             let ledger = ctx.open()?;
-            verify_ledger(&ledger, if all { &[] } else { ids }, false)?
+            verify_ledger(&ledger, if all { &[] } else { ids }, None)?
         }
     };
     ctx.write(&report)?;
@@ -211,6 +217,55 @@ pub fn bundle(ctx: &mut Ctx<'_>, id: i64, out: &Path) -> Result<()> {
         out.display(),
         out.display()
     ))
+}
+
+/// The name of a bundle's rubric file.
+fn rubric_file_name(rubric: &RubricRow) -> String {
+    format!("{}.v{}.toml", rubric.name, rubric.version)
+}
+
+/// What is wrong with the files a bundle shows its reader beside its ledger: `publication.md`
+/// must be the published text and the rubric file the text it was computed with, byte for
+/// byte — otherwise a bundle whose ledger verifies could still show edited numbers.
+fn bundle_file_problems(dir: &Path, p: &PublicationRow, rubric: &RubricRow) -> Vec<String> {
+    let mut problems = Vec::new();
+    let md = dir.join(BUNDLE_OUTPUT);
+    match std::fs::read_to_string(&md) {
+        Ok(text) if text == p.output => {}
+        Ok(text) => {
+            let lines = publication::diff_outputs(&text, &p.output);
+            problems.push(format!(
+                "{BUNDLE_OUTPUT} differs from the published output ({} difference{}, \
+                 {BUNDLE_OUTPUT} → published):\n{}",
+                lines.len(),
+                if lines.len() == 1 { "" } else { "s" },
+                lines
+                    .iter()
+                    .map(|l| format!("      {l}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ));
+        }
+        Err(e) => problems.push(format!(
+            "the bundle's {BUNDLE_OUTPUT} is missing or unreadable: {e}"
+        )),
+    }
+    let name = rubric_file_name(rubric);
+    match std::fs::read(dir.join(&name)) {
+        Ok(bytes) => {
+            let sha = sha256_hex(&bytes);
+            if sha != p.rubric_sha256 {
+                problems.push(format!(
+                    "the bundle's {name} differs from the rubric text the publication was \
+                     computed with (the file hashes to {}, the publication names {})",
+                    &sha[..12],
+                    &p.rubric_sha256[..p.rubric_sha256.len().min(12)]
+                ));
+            }
+        }
+        Err(e) => problems.push(format!("the bundle's {name} is missing or unreadable: {e}")),
+    }
+    problems
 }
 
 fn check_empty_dir(dir: &Path) -> Result<()> {
@@ -243,10 +298,7 @@ fn write_bundle(ledger: &Ledger, row: &PublicationRow, dir: &Path) -> Result<()>
         let p = dir.join(name);
         std::fs::write(&p, text).map_err(|e| Error::io(&p, e))
     };
-    write("publication.md", &row.output)?;
-    write(
-        &format!("{}.v{}.toml", rubric.name, rubric.version),
-        &rubric.text,
-    )?;
+    write(BUNDLE_OUTPUT, &row.output)?;
+    write(&rubric_file_name(&rubric), &rubric.text)?;
     write("README.md", &report::publication::bundle_readme(row))
 }

@@ -238,8 +238,13 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
     let s = &summary;
     let name = |x: &Shift| format!("{}/{}", x.wave, x.seat);
     t.notes.push(format!(
-        "{} seats in {} waves: {} moved, {} unchanged.",
-        s.seats, s.waves, s.moved, s.unchanged
+        "{} seat{} in {} wave{}: {} moved, {} unchanged.",
+        s.seats,
+        if s.seats == 1 { "" } else { "s" },
+        s.waves,
+        if s.waves == 1 { "" } else { "s" },
+        s.moved,
+        s.unchanged
     ));
     if !s.largest_shifts.is_empty() {
         t.notes.push(format!(
