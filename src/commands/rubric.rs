@@ -88,10 +88,36 @@ pub fn parse_registered(ledger: &Ledger, row: &RubricRow) -> Result<Rubric> {
     rubric::parse(&origin, &row.text)
 }
 
+/// A note when a rubric file is not named `NAME.vVERSION.toml` after what it declares.
+fn naming_note(path: &Path, r: &Rubric) -> Option<String> {
+    let expected = format!("{}.v{}.toml", r.name, r.version);
+    let actual = path.file_name()?.to_str()?;
+    (actual != expected).then(|| {
+        format!(
+            "the file is named {actual} but declares {}; rubric files are named {expected} so \
+             a version can be found by its name",
+            r.id()
+        )
+    })
+}
+
 pub fn check(ctx: &mut Ctx<'_>, files: &[PathBuf]) -> Result<()> {
     let mut failed = Vec::new();
+    let mut unreadable = 0;
+    // Check every file, even after one that cannot be read.
     for f in files {
-        let l = load_file(f)?;
+        let mut l = match load_file(f) {
+            Ok(l) => l,
+            Err(e) => {
+                unreadable += 1;
+                ctx.write(&format!(
+                    "{}: cannot be checked\n  error: {e}\n",
+                    f.display()
+                ))?;
+                continue;
+            }
+        };
+        l.report.warnings.extend(naming_note(f, &l.rubric));
         ctx.write(&report::rubric::check_text(
             &f.display().to_string(),
             &l.rubric,
@@ -100,6 +126,13 @@ pub fn check(ctx: &mut Ctx<'_>, files: &[PathBuf]) -> Result<()> {
         if !l.report.ok() {
             failed.push(l.rubric.id());
         }
+    }
+    if unreadable > 0 {
+        return Err(Error::Usage(format!(
+            "{unreadable} of {} rubric file{} could not be read (see above)",
+            files.len(),
+            if files.len() == 1 { "" } else { "s" }
+        )));
     }
     if failed.is_empty() {
         Ok(())
@@ -137,9 +170,10 @@ pub fn add(ctx: &mut Ctx<'_>, files: &[PathBuf], allow_scale_violation: bool) ->
         });
     }
     let mut ledger = ctx.open()?;
+    let outcomes = ledger.add_rubrics(&rows)?;
     let mut msg = String::new();
-    for row in &rows {
-        match ledger.add_rubric(row)? {
+    for (row, outcome) in rows.iter().zip(outcomes) {
+        match outcome {
             RubricAdded::Added => msg.push_str(&format!(
                 "registered {} (sha256 {}){}\n",
                 row.id(),

@@ -49,27 +49,53 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RubricRow> {
 impl Ledger {
     /// Registers a rubric version. The same name@version with different text is refused.
     pub fn add_rubric(&mut self, row: &RubricRow) -> Result<RubricAdded> {
-        if let Some(existing) = self.rubric(&row.name, row.version)? {
-            if existing.sha256 == row.sha256 {
-                return Ok(RubricAdded::AlreadyPresent);
+        Ok(self.add_rubrics(std::slice::from_ref(row))?[0])
+    }
+
+    /// Registers rubric versions in one transaction: all of them, or (on any conflict) none.
+    pub fn add_rubrics(&mut self, rows: &[RubricRow]) -> Result<Vec<RubricAdded>> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| super::sqlite(&path, e))?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let by_id = tx
+                .prepare_cached(&format!(
+                    "SELECT {COLUMNS} FROM rubric WHERE name = ?1 AND version = ?2"
+                ))
+                .and_then(|mut s| {
+                    s.query_row(params![row.name, row.version], from_row)
+                        .optional()
+                })
+                .map_err(|e| super::sqlite(&path, e))?;
+            if let Some(existing) = by_id {
+                if existing.sha256 == row.sha256 {
+                    out.push(RubricAdded::AlreadyPresent);
+                    continue;
+                }
+                return Err(Error::Conflict(format!(
+                    "{} is already registered with different text (sha256 {} there, {} here). A \
+                     registered version is immutable: bump `version` in the file to register the \
+                     change. Nothing was registered",
+                    row.id(),
+                    &existing.sha256[..12],
+                    &row.sha256[..12]
+                )));
             }
-            return Err(Error::Conflict(format!(
-                "{} is already registered with different text (sha256 {} there, {} here). A \
-                 registered version is immutable: bump `version` in the file to register the \
-                 change",
-                row.id(),
-                &existing.sha256[..12],
-                &row.sha256[..12]
-            )));
-        }
-        if let Some(same) = self.rubric_by_sha256(&row.sha256)? {
-            return Err(Error::Conflict(format!(
-                "this text is already registered as {}; a text is registered once",
-                same.id()
-            )));
-        }
-        self.conn
-            .prepare_cached(&format!(
+            let by_sha = tx
+                .prepare_cached(&format!("SELECT {COLUMNS} FROM rubric WHERE sha256 = ?1"))
+                .and_then(|mut s| s.query_row([&row.sha256], from_row).optional())
+                .map_err(|e| super::sqlite(&path, e))?;
+            if let Some(same) = by_sha {
+                return Err(Error::Conflict(format!(
+                    "this text is already registered as {}; a text is registered once. Nothing \
+                     was registered",
+                    same.id()
+                )));
+            }
+            tx.prepare_cached(&format!(
                 "INSERT INTO rubric({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
             ))
             .and_then(|mut s| {
@@ -82,8 +108,11 @@ impl Ledger {
                     row.added_at
                 ])
             })
-            .map_err(|e| self.err(e))?;
-        Ok(RubricAdded::Added)
+            .map_err(|e| super::sqlite(&path, e))?;
+            out.push(RubricAdded::Added);
+        }
+        tx.commit().map_err(|e| super::sqlite(&path, e))?;
+        Ok(out)
     }
 
     pub fn rubric(&self, name: &str, version: u32) -> Result<Option<RubricRow>> {

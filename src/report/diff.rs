@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::number::{fixed, machine, machine_opt, signed};
-use super::score::{RubricInfo, RubricJson, places};
+use super::score::{RubricInfo, RubricJson, places, score_header};
 use super::{Cell, Column, Table};
 use crate::rubric::WaveScores;
 use crate::rubric::check::pretty;
@@ -84,6 +84,9 @@ pub fn rows(
     new: &RubricInfo,
     scores: &[(WaveScores, WaveScores)],
 ) -> Vec<DiffRow> {
+    // A relative score and an absolute one are in different units: their difference means
+    // nothing, so it is not computed.
+    let comparable = old.rubric.relative == new.rubric.relative;
     let mut out = Vec::new();
     for (o, n) in scores {
         let mut seats: Vec<&str> = o.seats.iter().map(|s| s.seat.as_str()).collect();
@@ -98,7 +101,10 @@ pub fn rows(
                 seat: seat.to_string(),
                 old: old_score,
                 new: new_score,
-                delta: old_score.zip(new_score).map(|(a, b)| b - a),
+                delta: old_score
+                    .zip(new_score)
+                    .filter(|_| comparable)
+                    .map(|(a, b)| b - a),
                 old_rank: os.and_then(|s| s.rank),
                 new_rank: ns.and_then(|s| s.rank),
                 old_outside_scale: outside(old_score, &old.rubric.scale),
@@ -174,8 +180,8 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
     let mut t = Table::new(vec![
         Column::text("Wave", "wave"),
         Column::text("Seat", "seat"),
-        Column::num(&old.rubric.id(), "old"),
-        Column::num(&new.rubric.id(), "new"),
+        Column::num(&score_header(&old.rubric), "old"),
+        Column::num(&score_header(&new.rubric), "new"),
         Column::num("Change", "delta"),
         Column::text("Rank", "rank"),
         Column::text("Remark", "remark"),
@@ -297,7 +303,13 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
                 .join(", ")
         ));
     }
-    if old.rubric.relative || new.rubric.relative {
+    if old.rubric.relative != new.rubric.relative {
+        t.notes.push(
+            "One rubric is relative and the other absolute: their scores are in different units, \
+             so no change is computed; compare the ranks."
+                .into(),
+        );
+    } else if old.rubric.relative {
         t.notes.push(
             "A relative score ranks seats inside its own wave: compare its changes within a \
              wave, never across waves."
