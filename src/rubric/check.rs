@@ -40,15 +40,19 @@ pub fn pretty(x: f64) -> String {
     if x == f64::NEG_INFINITY {
         return "-∞".into();
     }
+    if x.is_nan() {
+        return "undefined".into();
+    }
     let s = format!("{:.6}", x);
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" { "0".into() } else { s.into() }
 }
 
+/// "a seat" or "an attempt": what one score (before a seat's mean) is computed for.
 fn level_word(per: Per) -> &'static str {
     match per {
-        Per::Seat => "seat",
-        Per::Attempt => "attempt",
+        Per::Seat => "a seat",
+        Per::Attempt => "an attempt",
     }
 }
 
@@ -86,6 +90,16 @@ fn share(x: f64) -> String {
 
 /// The range of one factor's value, after transform, floor, cap and exponent.
 fn factor_range(f: &Factor, per: Per) -> Interval {
+    let clipped = clipped_range(f, per);
+    if f.exponent == 1.0 {
+        clipped
+    } else {
+        clipped.pow(f.exponent)
+    }
+}
+
+/// The range of one factor's value after transform, floor and cap, before the exponent.
+fn clipped_range(f: &Factor, per: Per) -> Interval {
     let m = f.measure.name();
     let raw = match f.transform {
         Transform::Value => measure_range(f.measure, per),
@@ -141,12 +155,7 @@ fn factor_range(f: &Factor, per: Per) -> Interval {
             ),
         ),
     };
-    let clipped = raw.clip(f.floor, f.cap);
-    if f.exponent == 1.0 {
-        clipped
-    } else {
-        clipped.pow(f.exponent)
-    }
+    raw.clip(f.floor, f.cap)
 }
 
 /// The range of the score before clamp and gates, for one seat (or one attempt).
@@ -178,7 +187,7 @@ fn formula_range(r: &Rubric) -> Interval {
         core = core.mul(&a);
     }
     if let Some(d) = div {
-        core = core.mul(&d.recip_non_negative());
+        core = core.mul(&d.recip());
     }
     let mut score = core.scale(r.multiplier);
     for p in &r.penalties {
@@ -217,11 +226,27 @@ pub fn check(r: &Rubric) -> CheckReport {
     };
     let tol = |x: f64| 1e-9 * x.abs().max(1.0);
     let level = level_word(r.per);
+    // x^e is proven (and defined, for a fractional e) only for x ≥ 0: a factor that can go
+    // negative (an `expected` + `slope` factor without a floor) cannot take an exponent.
+    for f in r.factors.iter().filter(|f| f.exponent != 1.0) {
+        let base = clipped_range(f, r.per);
+        if base.lo.value < 0.0 {
+            violations.push(format!(
+                "factor {:?} can be negative ({level} {} gives it {}), and its exponent {} is \
+                 defined here only for values of 0 or more, so the score can be undefined: give \
+                 the factor floor = 0",
+                f.name,
+                describe(&base.lo.why),
+                pretty(base.lo.value),
+                pretty(f.exponent)
+            ));
+        }
+    }
     if let Some(max) = r.scale.max
         && range.hi.value > max + tol(max)
     {
         violations.push(format!(
-            "the score can reach {} on {scale_words}: a {level} {} scores {}, above the \
+            "the score can reach {} on {scale_words}: {level} {} scores {}, above the \
              scale's max of {}",
             pretty(range.hi.value),
             describe(&range.hi.why),
@@ -233,7 +258,7 @@ pub fn check(r: &Rubric) -> CheckReport {
         && range.lo.value < min - tol(min)
     {
         violations.push(format!(
-            "the score can fall to {} on {scale_words}: a {level} {} scores {}, below the \
+            "the score can fall to {} on {scale_words}: {level} {} scores {}, below the \
              scale's min of {}",
             pretty(range.lo.value),
             describe(&range.lo.why),
@@ -245,7 +270,7 @@ pub fn check(r: &Rubric) -> CheckReport {
         && unclamped.hi.value > cmax + tol(cmax)
     {
         warnings.push(format!(
-            "clamp.max = {} hides that the formula reaches {} (a {level} {}): capping the \
+            "clamp.max = {} hides that the formula reaches {} ({level} {}): capping the \
              final number hides a bad formula; cap the factors instead",
             pretty(cmax),
             pretty(unclamped.hi.value),

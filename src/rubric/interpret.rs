@@ -201,6 +201,11 @@ impl Env<'_> {
         let mut div: Option<f64> = None;
         for f in &r.factors {
             let v = self.factor(f, unit)?;
+            if !v.is_finite() {
+                // Only a rubric that fails `rubric check` gets here (a negative factor under a
+                // fractional exponent, a ratio that overflows): undefined, never NaN.
+                return Err(format!("factor {:?} is not a finite number here", f.name));
+            }
             factors.push((f.name.clone(), v));
             match f.role {
                 Role::Multiply => product *= v,
@@ -260,7 +265,11 @@ fn seat_score(r: &Rubric, env: &Env<'_>, seat: &SeatData) -> SeatScore {
         rank: None,
         tie: None,
     };
-    // Gates first: a seat that fails one gets the gate's score whatever else is known.
+    // Gates first: a seat that fails one gets the gate's score whatever else is known — even
+    // when another gate cannot be decided (a seat 3× over its wall allowance fails the wall gate
+    // whether or not its token counts are known). Only when no gate fails does an undecidable
+    // one leave the score undefined.
+    let mut undecided = None;
     for g in &r.gates {
         match env.gate(g, &unit) {
             Ok((value, failed)) => {
@@ -272,10 +281,15 @@ fn seat_score(r: &Rubric, env: &Env<'_>, seat: &SeatData) -> SeatScore {
                 }
             }
             Err(why) => {
-                out.note = Some(format!("gate {:?} cannot be decided: {why}", g.name));
-                return out;
+                undecided.get_or_insert(format!("gate {:?} cannot be decided: {why}", g.name));
             }
         }
+    }
+    if let Some(why) = undecided
+        && out.gate.is_none()
+    {
+        out.note = Some(why);
+        return out;
     }
     let result = match r.per {
         Per::Seat => {

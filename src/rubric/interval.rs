@@ -99,8 +99,9 @@ impl Interval {
         self.scale(-1.0)
     }
 
-    /// 1 / x for an interval of non-negative values; 1/0 is +∞ and 1/∞ is 0.
-    pub fn recip_non_negative(&self) -> Interval {
+    /// 1 / x; 1/0 is +∞ and 1/±∞ is 0. An interval that holds values on both sides of 0 has a
+    /// reciprocal that runs from −∞ to +∞ (a divisor just below or just above 0).
+    pub fn recip(&self) -> Interval {
         let r = |b: &Bound| {
             let v = if b.value == 0.0 {
                 f64::INFINITY
@@ -109,9 +110,39 @@ impl Interval {
             };
             Bound::new(v, b.why.clone())
         };
+        if self.lo.value >= 0.0 {
+            return Interval {
+                lo: r(&self.hi),
+                hi: r(&self.lo),
+            };
+        }
+        if self.hi.value < 0.0 {
+            let r = |b: &Bound| Bound::new(1.0 / b.value, b.why.clone());
+            return Interval {
+                lo: r(&self.hi),
+                hi: r(&self.lo),
+            };
+        }
+        // lo < 0 ≤ hi: the divisor can come as close to 0 as it likes from below (and, unless
+        // hi is 0 itself, from above).
+        let near = |side: &str| {
+            Bound::new(
+                if side == "below" {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                },
+                vec![format!("the sum it is divided by just {side} 0")],
+            )
+        };
+        let hi = if self.hi.value > 0.0 {
+            near("above")
+        } else {
+            Bound::new(1.0 / self.lo.value, self.lo.why.clone())
+        };
         Interval {
-            lo: r(&self.hi),
-            hi: r(&self.lo),
+            lo: near("below"),
+            hi,
         }
     }
 
@@ -133,9 +164,11 @@ impl Interval {
         }
     }
 
-    /// x^e for non-negative x and e > 0 (monotone increasing).
+    /// x^e for e > 0, over the non-negative part of the interval (where it is monotone
+    /// increasing). A negative part has no real power in general; the checker rejects a factor
+    /// with an exponent that can be negative, so it is left out here rather than turned into NaN.
     pub fn pow(&self, e: f64) -> Interval {
-        let p = |b: &Bound| Bound::new(super::interpret::pow(b.value, e), b.why.clone());
+        let p = |b: &Bound| Bound::new(super::interpret::pow(b.value.max(0.0), e), b.why.clone());
         Interval {
             lo: p(&self.lo),
             hi: p(&self.hi),
@@ -189,9 +222,19 @@ mod tests {
 
     #[test]
     fn reciprocal_of_a_range_touching_zero_is_unbounded() {
-        let r = iv(0.0, 4.0, "zero", "four").recip_non_negative();
+        let r = iv(0.0, 4.0, "zero", "four").recip();
         assert_eq!((r.lo.value, r.hi.value), (0.25, f64::INFINITY));
         assert_eq!(r.hi.why, vec!["zero"]);
+    }
+
+    #[test]
+    fn reciprocal_of_a_range_across_zero_is_unbounded_both_ways() {
+        // A divisor that can be negative (a linear factor without a floor) can also come
+        // arbitrarily close to 0 from either side.
+        let r = iv(f64::NEG_INFINITY, 0.45, "many steps", "few steps").recip();
+        assert_eq!((r.lo.value, r.hi.value), (f64::NEG_INFINITY, f64::INFINITY));
+        let r = iv(-4.0, -2.0, "", "").recip();
+        assert_eq!((r.lo.value, r.hi.value), (-0.5, -0.25));
     }
 
     #[test]
