@@ -536,7 +536,10 @@ fn any_rubric() -> impl Strategy<Value = Rubric> {
                         factors,
                         penalties,
                         gates,
-                        tie_break: vec![Measure::WallS],
+                        tie_break: vec![benchledger::rubric::spec::TieBreak {
+                            measure: Measure::WallS,
+                            higher_first: false,
+                        }],
                     }
                 },
             )

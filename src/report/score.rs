@@ -45,7 +45,7 @@ pub struct RubricJson {
     pub scale: ScaleJson,
     pub scale_violation: bool,
     pub registered: bool,
-    pub tie_break: Vec<&'static str>,
+    pub tie_break: Vec<String>,
 }
 
 impl RubricJson {
@@ -62,7 +62,7 @@ impl RubricJson {
             },
             scale_violation: info.scale_violation,
             registered: info.registered,
-            tie_break: r.tie_break.iter().map(|m| m.name()).collect(),
+            tie_break: r.tie_break.iter().map(|t| t.name()).collect(),
         }
     }
 }
@@ -220,9 +220,14 @@ pub fn leaderboard(data: &WaveData, info: &RubricInfo, scores: &WaveScores) -> (
         t.notes.push(format!("{}.", capitalise(RELATIVE_NOTE)));
     }
     if !r.tie_break.is_empty() {
-        let names: Vec<&str> = r.tie_break.iter().map(|m| m.name()).collect();
+        let order = if r.tie_break.iter().any(|t| t.higher_first) {
+            "lower first; higher first where marked -"
+        } else {
+            "lower first"
+        };
+        let names: Vec<String> = r.tie_break.iter().map(|t| t.name()).collect();
         t.notes.push(format!(
-            "Equal scores are ranked on {} (lower first); \"n=\" marks a rank still shared.",
+            "Equal scores are ranked on {} ({order}); \"n=\" marks a rank still shared.",
             names.join(", then ")
         ));
     }

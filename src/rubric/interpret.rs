@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use super::measure::{Measure, errors_after_free_retries};
-use super::spec::{Factor, Gate, Penalty, Per, Role, Rubric, Transform};
+use super::spec::{Factor, Gate, Penalty, Per, Role, Rubric, TieBreak, Transform};
 use crate::figures::SeatFigures;
 use crate::model::{Attempt, SeatData, Wave, WaveData};
 
@@ -103,9 +103,13 @@ type Undefined = String;
 impl Env<'_> {
     fn measure(&self, m: Measure, unit: &Unit<'_>) -> Result<f64, Undefined> {
         match unit {
-            Unit::Seat { seat, figures } => m
-                .of_seat(figures, seat)
-                .ok_or_else(|| format!("{} is unknown for some of its attempts", m.name())),
+            Unit::Seat { seat, figures } => m.of_seat(figures, seat).ok_or_else(|| {
+                if figures.attempts == 0 {
+                    format!("the seat made no attempts, so its {} is unknown", m.name())
+                } else {
+                    format!("{} is unknown for some of its attempts", m.name())
+                }
+            }),
             Unit::Attempt(a) => m.of_attempt(a, self.wave).ok_or_else(|| {
                 format!(
                     "{} is unknown for problem {:?} trial {}",
@@ -250,12 +254,8 @@ impl Env<'_> {
     }
 }
 
-fn seat_score(r: &Rubric, env: &Env<'_>, seat: &SeatData) -> SeatScore {
-    let figures = SeatFigures::of(env.wave, seat);
-    let unit = Unit::Seat {
-        seat,
-        figures: &figures,
-    };
+fn seat_score(r: &Rubric, env: &Env<'_>, seat: &SeatData, figures: &SeatFigures) -> SeatScore {
+    let unit = Unit::Seat { seat, figures };
     let mut out = SeatScore {
         seat: seat.seat.id.clone(),
         score: None,
@@ -298,7 +298,7 @@ fn seat_score(r: &Rubric, env: &Env<'_>, seat: &SeatData) -> SeatScore {
             out.factors.extend(named);
             s
         }
-        Per::Attempt => attempt_mean(r, env, seat, &figures, &mut out.factors),
+        Per::Attempt => attempt_mean(r, env, seat, figures, &mut out.factors),
     };
     match result {
         Ok(s) if out.gate.is_none() => {
@@ -355,38 +355,72 @@ fn attempt_mean(
     Ok(total / figures.denominator as f64)
 }
 
-/// Scores every seat of a wave and ranks them.
-pub fn score_wave(r: &Rubric, data: &WaveData) -> WaveScores {
-    // Cohort medians, one per cohort factor, over the seats whose measure is known.
-    let mut medians = BTreeMap::new();
-    for f in r
-        .factors
+/// The median of each cohort factor's measure over the wave's seats whose measure is known,
+/// by factor name: the yardstick a relative score divides by.
+pub fn cohort_medians(r: &Rubric, data: &WaveData) -> BTreeMap<String, Option<f64>> {
+    let figures: Vec<SeatFigures> = data
+        .seats
+        .iter()
+        .map(|s| SeatFigures::of(&data.wave, s))
+        .collect();
+    medians_of(r, data, &figures)
+}
+
+fn medians_of(
+    r: &Rubric,
+    data: &WaveData,
+    figures: &[SeatFigures],
+) -> BTreeMap<String, Option<f64>> {
+    r.factors
         .iter()
         .filter(|f| f.transform == Transform::CohortRatio)
-    {
-        let values: Vec<f64> = data
-            .seats
-            .iter()
-            .filter_map(|s| {
-                let figures = SeatFigures::of(&data.wave, s);
-                f.measure.of_seat(&figures, s)
-            })
-            .collect();
-        medians.insert(f.name.clone(), median(&values));
-    }
+        .map(|f| {
+            let values: Vec<f64> = data
+                .seats
+                .iter()
+                .zip(figures)
+                .filter_map(|(s, fig)| f.measure.of_seat(fig, s))
+                .collect();
+            (f.name.clone(), median(&values))
+        })
+        .collect()
+}
+
+/// Scores every seat of a wave and ranks them.
+pub fn score_wave(r: &Rubric, data: &WaveData) -> WaveScores {
+    // Each seat's figures once; every measure below reads them.
+    let figures: Vec<SeatFigures> = data
+        .seats
+        .iter()
+        .map(|s| SeatFigures::of(&data.wave, s))
+        .collect();
+    let medians = medians_of(r, data, &figures);
     let env = Env {
         wave: &data.wave,
         medians: &medians,
     };
-    let mut seats: Vec<SeatScore> = data.seats.iter().map(|s| seat_score(r, &env, s)).collect();
+    let mut seats: Vec<SeatScore> = data
+        .seats
+        .iter()
+        .zip(&figures)
+        .map(|(s, f)| seat_score(r, &env, s, f))
+        .collect();
     let keys: BTreeMap<String, Vec<Option<f64>>> = data
         .seats
         .iter()
-        .map(|s| {
-            let figures = SeatFigures::of(&data.wave, s);
+        .zip(&figures)
+        .map(|(s, f)| {
             (
                 s.seat.id.clone(),
-                r.tie_break.iter().map(|m| m.of_seat(&figures, s)).collect(),
+                r.tie_break
+                    .iter()
+                    .map(|t| {
+                        // Higher-first measures sort on their negation.
+                        t.measure
+                            .of_seat(f, s)
+                            .map(|v| if t.higher_first { -v } else { v })
+                    })
+                    .collect(),
             )
         })
         .collect();
@@ -398,9 +432,13 @@ pub fn score_wave(r: &Rubric, data: &WaveData) -> WaveScores {
 }
 
 /// Orders seats best first and assigns competition ranks (1, 1, 3): by score, higher first;
-/// then, among equal scores, by each tie-break measure, lower first (unknown last). Seats equal
-/// on everything share a rank and are listed by id.
-fn rank(seats: &mut [SeatScore], keys: &BTreeMap<String, Vec<Option<f64>>>, tie_break: &[Measure]) {
+/// then, among equal scores, by each tie-break key, lower first (unknown last; a higher-first
+/// measure arrives negated). Seats equal on everything share a rank and are listed by id.
+fn rank(
+    seats: &mut [SeatScore],
+    keys: &BTreeMap<String, Vec<Option<f64>>>,
+    tie_break: &[TieBreak],
+) {
     use std::cmp::Ordering;
     let key_cmp = |a: &SeatScore, b: &SeatScore| -> Ordering {
         let (ka, kb) = (&keys[&a.seat], &keys[&b.seat]);
@@ -465,7 +503,7 @@ fn rank(seats: &mut [SeatScore], keys: &BTreeMap<String, Vec<Option<f64>>>, tie_
                 })
                 .max()
                 .unwrap_or(0);
-            let names: Vec<&str> = tie_break[..=decisive].iter().map(|m| m.name()).collect();
+            let names: Vec<String> = tie_break[..=decisive].iter().map(|t| t.name()).collect();
             format!("tied on score; broken on {}", names.join(", then "))
         });
     }

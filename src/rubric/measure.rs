@@ -105,9 +105,16 @@ impl Measure {
         }
     }
 
-    /// The seat-level value, `None` when unknown for any attempt.
+    /// The seat-level value, `None` when unknown for any attempt. A seat that made no attempts
+    /// has counts (accuracy over its missing problems, correct, attempts, missing) but no
+    /// resources: what it would have used is unknown, not zero.
     pub fn of_seat(self, f: &SeatFigures, seat: &SeatData) -> Option<f64> {
-        let all = |k: &crate::figures::Known<u64>| (k.known == f.attempts).then_some(k.sum as f64);
+        let all = |k: &crate::figures::Known<u64>| {
+            (f.attempts > 0 && k.known == f.attempts).then_some(k.sum as f64)
+        };
+        let all_f = |k: &crate::figures::Known<f64>| {
+            (f.attempts > 0 && k.known == f.attempts).then_some(k.sum)
+        };
         match self {
             Measure::Accuracy => f.accuracy,
             Measure::Outcome => (f.denominator > 0).then(|| {
@@ -123,10 +130,10 @@ impl Measure {
             Measure::OutputTokens => all(&f.output_tokens),
             Measure::CacheReadTokens => {
                 // A result that does not report caching is taken to have none.
-                Some(f.input_tokens_cache_read.sum as f64)
+                (f.attempts > 0).then_some(f.input_tokens_cache_read.sum as f64)
             }
-            Measure::WallS => (f.wall_s.known == f.attempts).then_some(f.wall_s.sum),
-            Measure::CostUsd => (f.cost_usd.known == f.attempts).then_some(f.cost_usd.sum),
+            Measure::WallS => all_f(&f.wall_s),
+            Measure::CostUsd => all_f(&f.cost_usd),
             Measure::Steps => all(&f.steps),
             Measure::Errors => all(&f.errors),
         }

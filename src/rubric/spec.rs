@@ -88,6 +88,24 @@ pub struct Gate {
     pub line: usize,
 }
 
+/// One tie-break: a seat-level measure, lower first unless `higher_first` (written `-measure`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TieBreak {
+    pub measure: Measure,
+    pub higher_first: bool,
+}
+
+impl TieBreak {
+    /// As written in a rubric: `wall_s`, or `-accuracy` for higher first.
+    pub fn name(&self) -> String {
+        if self.higher_first {
+            format!("-{}", self.measure.name())
+        } else {
+            self.measure.name().to_string()
+        }
+    }
+}
+
 /// A rubric's declared scale. `None` bounds are open.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Scale {
@@ -112,8 +130,8 @@ pub struct Rubric {
     pub factors: Vec<Factor>,
     pub penalties: Vec<Penalty>,
     pub gates: Vec<Gate>,
-    /// Seat-level measures that order seats whose scores tie; lower is better.
-    pub tie_break: Vec<Measure>,
+    /// Seat-level measures that order seats whose scores tie, in order.
+    pub tie_break: Vec<TieBreak>,
 }
 
 impl Rubric {
@@ -351,6 +369,16 @@ pub fn parse(path: &std::path::Path, text: &str) -> Result<Rubric> {
                     "give clamp.min, clamp.max or both",
                 ));
             }
+            for (v, f) in [(r.min, "clamp.min"), (r.max, "clamp.max")] {
+                if let Some(x) = v
+                    && !x.is_finite()
+                {
+                    return Err(Error::input(
+                        c.at(cl, f),
+                        format!("expected a finite number, got {x}"),
+                    ));
+                }
+            }
             if let (Some(lo), Some(hi)) = (r.min, r.max)
                 && lo > hi
             {
@@ -383,6 +411,16 @@ pub fn parse(path: &std::path::Path, text: &str) -> Result<Rubric> {
         let line = c.line(f);
         let r = f.get_ref();
         let at_header = Location::line(path, line).field("factor");
+        if r.name.starts_with("penalty.") || r.name.starts_with("gate.") {
+            return Err(Error::input(
+                at_header,
+                format!(
+                    "factor name {:?}: names starting with `penalty.` or `gate.` are kept for \
+                     penalties and gates in the reported factors",
+                    r.name
+                ),
+            ));
+        }
         if !names.insert(r.name.clone()) {
             return Err(Error::input(
                 at_header,
@@ -537,8 +575,18 @@ pub fn parse(path: &std::path::Path, text: &str) -> Result<Rubric> {
     }
 
     let mut penalties = Vec::new();
+    let mut penalty_names = std::collections::BTreeSet::new();
     for p in &raw.penalty {
         let r = p.get_ref();
+        if !penalty_names.insert(r.name.clone()) {
+            return Err(Error::input(
+                Location::line(path, c.line(p)).field("penalty"),
+                format!(
+                    "two penalties are named {:?}; give each its own name",
+                    r.name
+                ),
+            ));
+        }
         let measure = c.measure(&r.measure, "measure")?;
         let free_retries = match &r.free_retries {
             None => 0,
@@ -567,9 +615,16 @@ pub fn parse(path: &std::path::Path, text: &str) -> Result<Rubric> {
     }
 
     let mut gates = Vec::new();
+    let mut gate_names = std::collections::BTreeSet::new();
     for g in &raw.gate {
         let r = g.get_ref();
         let line = c.line(g);
+        if !gate_names.insert(r.name.clone()) {
+            return Err(Error::input(
+                Location::line(path, line).field("gate"),
+                format!("two gates are named {:?}; give each its own name", r.name),
+            ));
+        }
         let measure = c.measure(&r.measure, "measure")?;
         let allowance = r.allowance.as_ref().map(|a| c.allowance(a)).transpose()?;
         let min = r.min.as_ref().map(|v| c.finite(v, "min")).transpose()?;
@@ -595,11 +650,18 @@ pub fn parse(path: &std::path::Path, text: &str) -> Result<Rubric> {
         });
     }
 
-    let tie_break = raw
-        .tie_break
-        .iter()
-        .map(|t| c.measure(t, "tie_break"))
-        .collect::<Result<Vec<_>>>()?;
+    let mut tie_break = Vec::new();
+    for t in &raw.tie_break {
+        let (name, higher_first) = match t.get_ref().strip_prefix('-') {
+            Some(rest) => (rest.to_string(), true),
+            None => (t.get_ref().clone(), false),
+        };
+        let spanned = Spanned::new(t.span(), name);
+        tie_break.push(TieBreak {
+            measure: c.measure(&spanned, "tie_break")?,
+            higher_first,
+        });
+    }
 
     Ok(Rubric {
         name,
