@@ -60,6 +60,35 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PublicationRow> {
     })
 }
 
+/// Writes one publication row (its `rubric` name is not stored: it comes from the rubric row).
+fn insert(
+    conn: &rusqlite::Connection,
+    wave_id: i64,
+    rubric_id: i64,
+    p: &PublicationRow,
+) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT INTO publication(id, wave_id, rubric_id, rubric_sha256, title, created_at,
+            input, input_sha256, output, output_sha256, prev_sha256, sha256)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        params![
+            p.id,
+            wave_id,
+            rubric_id,
+            p.rubric_sha256,
+            p.title,
+            p.created_at,
+            p.input,
+            p.input_sha256,
+            p.output,
+            p.output_sha256,
+            p.prev_sha256,
+            p.sha256
+        ],
+    )
+    .map(|_| ())
+}
+
 impl Ledger {
     /// Appends a publication to the chain. `seal` computes the record's hash from its id and
     /// its predecessor's hash.
@@ -85,27 +114,21 @@ impl Ledger {
             .map_err(|e| sqlite(&path, e))?;
         let id = last.as_ref().map_or(1, |(id, _)| id + 1);
         let prev = last.map(|(_, sha)| sha);
-        let sha256 = seal(id, prev.as_deref());
-        tx.execute(
-            "INSERT INTO publication(id, wave_id, rubric_id, rubric_sha256, title, created_at,
-                input, input_sha256, output, output_sha256, prev_sha256, sha256)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-            params![
-                id,
-                wave_id,
-                rubric_id,
-                p.rubric_sha256,
-                p.title,
-                p.created_at,
-                p.input,
-                p.input_sha256,
-                p.output,
-                p.output_sha256,
-                prev,
-                sha256
-            ],
-        )
-        .map_err(|e| sqlite(&path, e))?;
+        let row = PublicationRow {
+            id,
+            wave: p.wave.clone(),
+            rubric: String::new(),
+            rubric_sha256: p.rubric_sha256.clone(),
+            title: p.title.clone(),
+            created_at: p.created_at.clone(),
+            input: p.input.clone(),
+            input_sha256: p.input_sha256.clone(),
+            output: p.output.clone(),
+            output_sha256: p.output_sha256.clone(),
+            sha256: seal(id, prev.as_deref()),
+            prev_sha256: prev,
+        };
+        insert(&tx, wave_id, rubric_id, &row).map_err(|e| sqlite(&path, e))?;
         tx.commit().map_err(|e| sqlite(&path, e))?;
         self.publication(id)
     }
@@ -115,28 +138,7 @@ impl Ledger {
     pub fn import_publication(&mut self, p: &PublicationRow) -> Result<()> {
         let wave_id = self.wave_rowid(&p.wave)?;
         let rubric_id = self.rubric_rowid(&p.rubric_sha256)?;
-        self.conn
-            .execute(
-                "INSERT INTO publication(id, wave_id, rubric_id, rubric_sha256, title, created_at,
-                    input, input_sha256, output, output_sha256, prev_sha256, sha256)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-                params![
-                    p.id,
-                    wave_id,
-                    rubric_id,
-                    p.rubric_sha256,
-                    p.title,
-                    p.created_at,
-                    p.input,
-                    p.input_sha256,
-                    p.output,
-                    p.output_sha256,
-                    p.prev_sha256,
-                    p.sha256
-                ],
-            )
-            .map_err(|e| self.err(e))?;
-        Ok(())
+        insert(&self.conn, wave_id, rubric_id, p).map_err(|e| self.err(e))
     }
 
     /// Every publication, oldest first.
