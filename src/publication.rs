@@ -49,6 +49,19 @@ pub fn canonical_input(data: &WaveData, info: &RubricInfo) -> String {
     })
 }
 
+/// Version of the published text's layout. A publication records it in its text; a build that
+/// renders another version says so instead of reporting every changed line. Bump it whenever the
+/// leaderboard's rendering changes, since published texts are compared byte for byte.
+pub const OUTPUT_FORMAT: u32 = 1;
+
+/// The layout version a published text declares, if it declares one.
+pub fn output_format(text: &str) -> Option<u32> {
+    text.lines()
+        .find_map(|l| l.strip_prefix("Publication format "))
+        .and_then(|rest| rest.split(['.', ' ']).next())
+        .and_then(|n| n.parse().ok())
+}
+
 /// The published text: a title, what it was computed from, then the leaderboard in Markdown.
 pub fn render_output(
     title: &str,
@@ -60,7 +73,8 @@ pub fn render_output(
     let (table, _) = report::score::leaderboard(data, info, scores);
     format!(
         "# {}\n\nComputed by benchledger from wave `{}` under rubric `{}` (sha256 {}).\n\
-         Input digest (sha256): {input_sha256}\n\n{}",
+         Input digest (sha256): {input_sha256}\n\
+         Publication format {OUTPUT_FORMAT}.\n\n{}",
         title.replace('\n', " "),
         data.wave.id,
         info.rubric.id(),
@@ -396,6 +410,14 @@ pub fn check(
     if sha256_hex(row.output.as_bytes()) != row.output_sha256 {
         problems.push("the stored output was edited: it no longer matches its digest".into());
     }
+    if let Some(n) = output_format(&row.output).filter(|n| *n != OUTPUT_FORMAT) {
+        problems.push(format!(
+            "it was rendered in publication format {n}, and this benchledger renders format \
+             {OUTPUT_FORMAT}: verify it with a benchledger that renders format {n} (its inputs \
+             and digests are checked above)"
+        ));
+        return problems;
+    }
     let scores = crate::rubric::score_wave(&info.rubric, fresh);
     let output = render_output(
         &row.title,
@@ -491,6 +513,12 @@ mod tests {
             diff_outputs(a, a.trim_end()),
             vec!["the texts differ only in line endings or a final newline"]
         );
+    }
+
+    #[test]
+    fn the_output_format_is_read_back() {
+        assert_eq!(output_format("# t\n\nPublication format 1.\n"), Some(1));
+        assert_eq!(output_format("# t\n"), None);
     }
 
     #[test]

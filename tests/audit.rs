@@ -1131,7 +1131,7 @@ fn a_bundle_written_by_publish_verifies_in_a_fresh_directory() {
     assert_eq!(
         out.stdout,
         "publication #1 \"Checkout rematch, honest efficiency\" (checkout-rematch under \
-         session-efficiency@2): OK — reproduces byte for byte (output sha256 37cb04112c0d)\n\
+         session-efficiency@2): OK — reproduces byte for byte (output sha256 217b400ec6c9)\n\
          1 of 1 publication reproduces\n"
     );
     // As the README says: from inside the bundle, `verify --bundle .`.
@@ -1353,7 +1353,7 @@ fn the_same_wave_published_in_two_fresh_ledgers_has_the_same_digests() {
     // longer reproduce on another machine.
     assert_eq!(
         a["output_sha256"],
-        "37cb04112c0d3a9c4b2d5ddc1a978412aab2f2ff16229cc4500a3119ce4894c2"
+        "217b400ec6c9a3257af5a960dd54b39bcfd824d473e55bfbe87194b064bae859"
     );
     assert_eq!(
         a["input_sha256"],
