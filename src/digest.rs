@@ -5,17 +5,24 @@
 //! `serde_json` writes them (the shortest text that reads back to the same `f64`, via `ryu`),
 //! which does not depend on the platform or locale.
 
+use std::io::Write;
+
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::model::WaveData;
+use crate::model::{SeatData, Wave, WaveData};
 
 /// Lower-case hex SHA-256 of some bytes.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(64);
+    hex(&Sha256::digest(bytes))
+}
+
+fn hex(digest: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(2 * digest.len());
     for b in digest {
-        out.push_str(&format!("{b:02x}"));
+        out.push(DIGITS[usize::from(b >> 4)] as char);
+        out.push(DIGITS[usize::from(b & 0xf)] as char);
     }
     out
 }
@@ -26,15 +33,92 @@ pub fn canonical_json<T: Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
-/// SHA-256 of a value's canonical serialisation.
+/// SHA-256 of a value's canonical serialisation, hashed as it is written: a wave of a million
+/// attempts never exists as one JSON string.
 pub fn sha256_of<T: Serialize>(value: &T) -> String {
-    sha256_hex(canonical_json(value).as_bytes())
+    let mut h = Hasher::new();
+    h.json(value);
+    h.finish()
+}
+
+/// A SHA-256 that canonical JSON is written into, through a buffer (serde_json writes in many
+/// small pieces).
+struct Hasher {
+    buf: std::io::BufWriter<HashWriter>,
+}
+
+struct HashWriter(Sha256);
+
+impl Write for HashWriter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Hasher {
+    fn new() -> Hasher {
+        Hasher {
+            buf: std::io::BufWriter::with_capacity(64 * 1024, HashWriter(Sha256::new())),
+        }
+    }
+
+    fn bytes(&mut self, b: &[u8]) {
+        // Writing into memory cannot fail.
+        let _ = self.buf.write_all(b);
+    }
+
+    fn json<T: Serialize>(&mut self, value: &T) {
+        // Neither can serialising plain data with string keys.
+        let _ = serde_json::to_writer(&mut self.buf, value);
+    }
+
+    fn finish(mut self) -> String {
+        // Flushing into a hash cannot fail.
+        let _ = self.buf.flush();
+        hex(&self.buf.get_ref().0.clone().finalize())
+    }
 }
 
 /// The content hash of a wave: what makes a re-ingest of the same wave a no-op, and a different
 /// wave under the same id a conflict.
 pub fn wave_content_sha256(data: &WaveData) -> String {
     sha256_of(data)
+}
+
+/// [`wave_content_sha256`] fed one seat at a time, in ledger order, so that a wave can be hashed
+/// while it is read and never held whole. The bytes hashed are exactly `canonical_json` of the
+/// [`WaveData`]: `{"wave":…,"seats":[…,…]}`.
+pub struct WaveDigest {
+    h: Hasher,
+    seats: usize,
+}
+
+impl WaveDigest {
+    pub fn new(wave: &Wave) -> WaveDigest {
+        let mut h = Hasher::new();
+        h.bytes(b"{\"wave\":");
+        h.json(wave);
+        h.bytes(b",\"seats\":[");
+        WaveDigest { h, seats: 0 }
+    }
+
+    /// The next seat, in ledger order (by seat id).
+    pub fn seat(&mut self, seat: &SeatData) {
+        if self.seats > 0 {
+            self.h.bytes(b",");
+        }
+        self.h.json(seat);
+        self.seats += 1;
+    }
+
+    pub fn finish(mut self) -> String {
+        self.h.bytes(b"]}");
+        self.h.finish()
+    }
 }
 
 #[cfg(test)]
@@ -47,6 +131,69 @@ mod tests {
             sha256_hex(b""),
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         );
+    }
+
+    #[test]
+    fn streaming_a_wave_seat_by_seat_hashes_its_canonical_json() {
+        use crate::model::{Accounting, Attempt, Budget, Load, Provenance, Seat};
+        let attempt = |p: &str, cost: Option<f64>| Attempt {
+            problem: p.into(),
+            trial: 1,
+            correct: true,
+            outcome: None,
+            input_tokens: Some(400_000),
+            output_tokens: Some(165_000),
+            input_tokens_cache_read: None,
+            input_tokens_cache_write: Some(0),
+            wall_s: Some(132.0),
+            cost_usd: cost,
+            steps: Some(3),
+            errors: Some(0),
+            checklist: None,
+            trace: None,
+        };
+        let seat = |id: &str, attempts| SeatData {
+            seat: Seat {
+                id: id.into(),
+                model: "m \"quoted\"".into(),
+                provider: "p".into(),
+                harness: "h".into(),
+                config: None,
+            },
+            attempts,
+        };
+        let data = WaveData {
+            wave: Wave {
+                id: "w".into(),
+                suite: "s".into(),
+                started_at: "2026-03-04T10:00:00Z".into(),
+                notes: Some("ünïcode".into()),
+                suite_problems: None,
+                load: Load::default(),
+                accounting: Accounting::default(),
+                budget: Budget {
+                    tokens: Some(1e6),
+                    wall_s: Some(180.0),
+                    cost_usd: None,
+                },
+                provenance: Provenance::default(),
+            },
+            seats: vec![
+                seat("a", vec![attempt("p1", Some(0.91)), attempt("p2", None)]),
+                seat("b", vec![]),
+                seat("c", vec![attempt("p1", Some(1e-7))]),
+            ],
+        };
+        let whole = sha256_hex(canonical_json(&data).as_bytes());
+        assert_eq!(wave_content_sha256(&data), whole);
+        let mut d = WaveDigest::new(&data.wave);
+        for s in &data.seats {
+            d.seat(s);
+        }
+        assert_eq!(d.finish(), whole);
+        // And more than the hasher's buffer holds.
+        let big = vec![0.1f64; 50_000];
+        assert_eq!(sha256_of(&big), sha256_hex(canonical_json(&big).as_bytes()));
     }
 
     #[test]

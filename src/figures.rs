@@ -15,8 +15,6 @@
 //! Summation runs in the seat's attempt order (problem, then trial), which the ledger fixes, so
 //! the same data gives the same bits on every machine.
 
-use std::collections::BTreeSet;
-
 use serde::Serialize;
 
 use crate::model::{Accounting, SeatData, SuiteProblems, Wave};
@@ -59,33 +57,49 @@ pub struct SeatFigures {
     pub errors: Known<u64>,
 }
 
-fn sum_u64(values: impl Iterator<Item = Option<u64>>) -> Known<u64> {
-    let mut k = Known { sum: 0, known: 0 };
-    for v in values.flatten() {
-        k.sum += v;
-        k.known += 1;
+impl Known<u64> {
+    fn add(&mut self, v: Option<u64>) {
+        if let Some(v) = v {
+            self.sum += v;
+            self.known += 1;
+        }
     }
-    k
 }
 
-fn sum_f64(values: impl Iterator<Item = Option<f64>>) -> Known<f64> {
-    let mut k = Known { sum: 0.0, known: 0 };
-    for v in values.flatten() {
-        k.sum += v;
-        k.known += 1;
+impl Known<f64> {
+    fn add(&mut self, v: Option<f64>) {
+        if let Some(v) = v {
+            self.sum += v;
+            self.known += 1;
+        }
     }
-    k
+}
+
+/// The distinct problems a seat attempted, in order. Attempts come in ledger order (problem,
+/// then trial), where a problem's trials sit together and dropping repeats is enough; any other
+/// order is sorted first.
+fn attempted(seat: &SeatData) -> Vec<&str> {
+    let mut problems: Vec<&str> = seat.attempts.iter().map(|a| a.problem.as_str()).collect();
+    if !problems.is_sorted() {
+        problems.sort_unstable();
+    }
+    problems.dedup();
+    problems
 }
 
 /// How many declared problems the seat has no attempt for.
 pub fn missing_problems(suite: Option<&SuiteProblems>, seat: &SeatData) -> u64 {
-    let attempted: BTreeSet<&str> = seat.attempts.iter().map(|a| a.problem.as_str()).collect();
+    missing(suite, &attempted(seat))
+}
+
+/// How many declared problems are not among the `attempted` ones (sorted, distinct).
+fn missing(suite: Option<&SuiteProblems>, attempted: &[&str]) -> u64 {
     match suite {
         None => 0,
         Some(SuiteProblems::Count(n)) => n.saturating_sub(attempted.len() as u64),
         Some(SuiteProblems::Ids(ids)) => ids
             .iter()
-            .filter(|id| !attempted.contains(id.as_str()))
+            .filter(|id| attempted.binary_search(&id.as_str()).is_err())
             .count() as u64,
     }
 }
@@ -100,18 +114,35 @@ impl SeatFigures {
         accounting: &Accounting,
         seat: &SeatData,
     ) -> SeatFigures {
-        let at = &seat.attempts;
-        let problems = at
-            .iter()
-            .map(|a| a.problem.as_str())
-            .collect::<BTreeSet<_>>()
-            .len() as u64;
-        let attempts = at.len() as u64;
-        let correct = at.iter().filter(|a| a.correct).count() as u64;
-        let missing = missing_problems(suite, seat);
+        let attempted = attempted(seat);
+        let problems = attempted.len() as u64;
+        let missing = missing(suite, &attempted);
+        // One pass over the attempts; each sum still runs in attempt order, so it comes out
+        // the same to the bit as a pass per sum.
+        let none_u = || Known { sum: 0, known: 0 };
+        let none_f = || Known { sum: 0.0, known: 0 };
+        let mut correct = 0u64;
+        let (mut input_tokens, mut output_tokens) = (none_u(), none_u());
+        let (mut cache_read, mut cache_write) = (none_u(), none_u());
+        let (mut tokens_total, mut new_input_tokens) = (none_u(), none_u());
+        let (mut steps, mut errors) = (none_u(), none_u());
+        let (mut wall_s, mut cost_usd) = (none_f(), none_f());
+        for a in &seat.attempts {
+            correct += u64::from(a.correct);
+            input_tokens.add(a.input_tokens);
+            output_tokens.add(a.output_tokens);
+            cache_read.add(a.input_tokens_cache_read);
+            cache_write.add(a.input_tokens_cache_write);
+            tokens_total.add(a.tokens_total(accounting));
+            new_input_tokens.add(a.new_input_tokens(accounting));
+            wall_s.add(a.wall_s);
+            cost_usd.add(a.cost_usd);
+            steps.add(a.steps.map(u64::from));
+            errors.add(a.errors.map(u64::from));
+        }
+        let attempts = seat.attempts.len() as u64;
         let denominator = attempts + missing;
         let accuracy = (denominator > 0).then(|| correct as f64 / denominator as f64);
-        let cost_usd = sum_f64(at.iter().map(|a| a.cost_usd));
         let cost_of_pass_usd =
             (correct > 0 && cost_usd.known == attempts).then(|| cost_usd.sum / correct as f64);
         SeatFigures {
@@ -121,17 +152,17 @@ impl SeatFigures {
             missing,
             denominator,
             accuracy,
-            input_tokens: sum_u64(at.iter().map(|a| a.input_tokens)),
-            output_tokens: sum_u64(at.iter().map(|a| a.output_tokens)),
-            input_tokens_cache_read: sum_u64(at.iter().map(|a| a.input_tokens_cache_read)),
-            input_tokens_cache_write: sum_u64(at.iter().map(|a| a.input_tokens_cache_write)),
-            tokens_total: sum_u64(at.iter().map(|a| a.tokens_total(accounting))),
-            new_input_tokens: sum_u64(at.iter().map(|a| a.new_input_tokens(accounting))),
-            wall_s: sum_f64(at.iter().map(|a| a.wall_s)),
+            input_tokens,
+            output_tokens,
+            input_tokens_cache_read: cache_read,
+            input_tokens_cache_write: cache_write,
+            tokens_total,
+            new_input_tokens,
+            wall_s,
             cost_usd,
             cost_of_pass_usd,
-            steps: sum_u64(at.iter().map(|a| a.steps.map(u64::from))),
-            errors: sum_u64(at.iter().map(|a| a.errors.map(u64::from))),
+            steps,
+            errors,
         }
     }
 }
@@ -231,6 +262,21 @@ mod tests {
             SeatFigures::compute(None, &incl, &s).new_input_tokens.sum,
             60
         );
+    }
+
+    #[test]
+    fn problems_are_counted_once_in_any_order() {
+        // Ledger order keeps a problem's trials together; data built by hand may not.
+        let s = seat(vec![
+            attempt("c", true, None),
+            attempt("a", false, None),
+            attempt("c", false, None),
+        ]);
+        let ids = SuiteProblems::Ids(vec!["a".into(), "b".into(), "c".into()]);
+        let f = SeatFigures::compute(Some(&ids), &Accounting::default(), &s);
+        assert_eq!((f.problems, f.attempts, f.missing), (2, 3, 1));
+        let f = SeatFigures::compute(Some(&SuiteProblems::Count(5)), &Accounting::default(), &s);
+        assert_eq!((f.problems, f.missing, f.denominator), (2, 3, 6));
     }
 
     #[test]

@@ -3,10 +3,11 @@
 use std::path::PathBuf;
 
 use super::Ctx;
-use crate::digest::wave_content_sha256;
+use crate::digest::WaveDigest;
 use crate::error::Result;
-use crate::ingest::read_wave;
-use crate::ledger::{Ingested, Ledger};
+use crate::ingest::{WaveVisitor, visit_wave};
+use crate::ledger::{IngestTx, Ingested, Ledger};
+use crate::model::{SeatData, Wave};
 
 pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
     let path = ctx.db_path();
@@ -26,33 +27,111 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
     ctx.write(&msg)
 }
 
+/// Ingests waves, all in one transaction: every new wave lands, or none does and the ledger is
+/// as it was.
+///
+/// Each wave is streamed: a seat is read, checked, hashed and written, then let go, so a wave of
+/// a million attempts is never held whole. The wave's row is written last, once its content hash
+/// is known. Errors are reported as if every manifest were read and checked before the ledger is
+/// touched: a bad input file wins over a missing ledger, a conflicting wave id or an SQL error,
+/// whichever manifest each is in (the rest are then only read and checked).
 pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
-    // Read and check everything before the ledger is opened for writing.
-    let mut waves = Vec::with_capacity(manifests.len());
-    for m in manifests {
-        let data = read_wave(m)?;
-        let sha = wave_content_sha256(&data);
-        waves.push((data, sha));
-    }
-    let mut ledger = ctx.open()?;
-    let outcome = ledger.add_waves(&waves, &ctx.now)?;
+    let mut ledger = match ctx.open() {
+        Ok(l) => l,
+        Err(e) => return Err(first_input_error(manifests).unwrap_or(e)),
+    };
+    let mut tx = match ledger.begin_ingest(&ctx.now) {
+        Ok(tx) => tx,
+        Err(e) => return Err(first_input_error(manifests).unwrap_or(e)),
+    };
     let mut msg = String::new();
-    for ((data, sha), o) in waves.iter().zip(outcome) {
-        let attempts: usize = data.seats.iter().map(|s| s.attempts.len()).sum();
+    for (i, m) in manifests.iter().enumerate() {
+        let mut sink = Sink {
+            tx: &mut tx,
+            digest: None,
+            failed: None,
+            seats: 0,
+            attempts: 0,
+        };
+        // An error reading this manifest is the first input error: report it (dropping the
+        // transaction rolls everything back).
+        let wave = visit_wave(m, &mut sink)?;
+        let (seats, attempts) = (sink.seats, sink.attempts);
+        let outcome = match (sink.failed.take(), sink.digest.take()) {
+            (Some(e), _) => Err(e),
+            (None, Some(digest)) => {
+                let sha = digest.finish();
+                tx.finish_wave(&wave, &sha).map(|o| (o, sha))
+            }
+            // `visit_wave` names the wave before it returns it.
+            (None, None) => Err(crate::error::Error::Usage(format!(
+                "wave {} was read without its conditions",
+                wave.id
+            ))),
+        };
+        let (o, sha) = match outcome {
+            Ok(done) => done,
+            Err(e) => return Err(first_input_error(&manifests[i + 1..]).unwrap_or(e)),
+        };
         match o {
             Ingested::Added => msg.push_str(&format!(
-                "added wave {}: {} seats, {attempts} attempts (sha256 {})\n",
-                data.wave.id,
-                data.seats.len(),
+                "added wave {}: {seats} seats, {attempts} attempts (sha256 {})\n",
+                wave.id,
                 &sha[..12]
             )),
             Ingested::AlreadyPresent => msg.push_str(&format!(
                 "wave {} is already in the ledger with the same content (sha256 {}); nothing \
                  to do\n",
-                data.wave.id,
+                wave.id,
                 &sha[..12]
             )),
         }
     }
+    tx.commit()?;
     ctx.write(&msg)
+}
+
+/// Where a wave's seats go as they are read: into its content hash and the open transaction.
+/// After a ledger error it only lets the seats pass, so the rest of the input is still checked.
+struct Sink<'a, 'l> {
+    tx: &'a mut IngestTx<'l>,
+    digest: Option<WaveDigest>,
+    failed: Option<crate::error::Error>,
+    seats: usize,
+    attempts: usize,
+}
+
+impl WaveVisitor for Sink<'_, '_> {
+    fn wave(&mut self, wave: &Wave) {
+        self.digest = Some(WaveDigest::new(wave));
+        if let Err(e) = self.tx.begin_wave(wave) {
+            self.failed = Some(e);
+        }
+    }
+
+    fn seat(&mut self, _: &Wave, seat: SeatData) {
+        self.seats += 1;
+        self.attempts += seat.attempts.len();
+        if self.failed.is_some() {
+            return;
+        }
+        if let Some(d) = &mut self.digest {
+            d.seat(&seat);
+        }
+        if let Err(e) = self.tx.add_seat(&seat) {
+            self.failed = Some(e);
+        }
+    }
+}
+
+/// The first error in reading and checking these manifests, if any.
+fn first_input_error(manifests: &[PathBuf]) -> Option<crate::error::Error> {
+    struct Check;
+    impl WaveVisitor for Check {
+        fn wave(&mut self, _: &Wave) {}
+        fn seat(&mut self, _: &Wave, _: SeatData) {}
+    }
+    manifests
+        .iter()
+        .find_map(|m| visit_wave(m, &mut Check).err())
 }

@@ -5,6 +5,10 @@
 //! seat's results parsed, no duplicate (seat, problem, trial), every attempt on a declared
 //! problem, token counts that agree with the accounting convention. Errors name the file, the
 //! line and the field, and say what was expected.
+//!
+//! [`visit_wave`] reads the same wave a seat at a time, handing each checked seat on in ledger
+//! order, so a wave of a million attempts need never be held whole: the caller hashes and stores
+//! each seat and lets it go. The checks, and which error is reported first, are the same.
 
 pub mod manifest;
 pub mod results;
@@ -17,8 +21,35 @@ use crate::model::{
     Accounting, Budget, Load, Provenance, Seat, SeatData, SuiteProblems, Wave, WaveData,
 };
 
+/// What [`visit_wave`] hands on as it reads a wave.
+pub trait WaveVisitor {
+    /// The wave's conditions, checked, before any seat.
+    fn wave(&mut self, wave: &Wave);
+    /// One seat, read and checked, with its attempts in ledger order (problem, then trial).
+    /// Seats come in ledger order (by seat id).
+    fn seat(&mut self, wave: &Wave, seat: SeatData);
+}
+
 /// Reads a wave manifest and its result files.
 pub fn read_wave(path: &Path) -> Result<WaveData> {
+    struct Collect(Vec<SeatData>);
+    impl WaveVisitor for Collect {
+        fn wave(&mut self, _: &Wave) {}
+        fn seat(&mut self, _: &Wave, seat: SeatData) {
+            self.0.push(seat);
+        }
+    }
+    let mut c = Collect(Vec::new());
+    let wave = visit_wave(path, &mut c)?;
+    Ok(WaveData { wave, seats: c.0 })
+}
+
+/// Reads a wave manifest and its result files, handing each seat to `v` as soon as it and every
+/// seat before it in ledger order have been checked. Files are read, and errors found, in
+/// manifest order, exactly as [`read_wave`] does; when the manifest lists its seats in id order
+/// (the usual case) one seat at a time is held. An error may come after some seats were handed
+/// on: the caller must treat what it was given as void then.
+pub fn visit_wave(path: &Path, v: &mut dyn WaveVisitor) -> Result<Wave> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     let m = manifest::parse(path, &text)?;
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -150,6 +181,14 @@ pub fn read_wave(path: &Path) -> Result<WaveData> {
              harness and results",
         ));
     }
+    v.wave(&wave);
+    // Seats are checked in manifest order but handed on in id order: each waits here until
+    // every seat before it in id order has been handed on.
+    let mut pending: BTreeSet<&str> = m
+        .seat
+        .iter()
+        .map(|s| s.get_ref().id.get_ref().as_str())
+        .collect();
     let mut seats: BTreeMap<String, SeatData> = BTreeMap::new();
     let mut seat_lines: BTreeMap<String, usize> = BTreeMap::new();
     for s in &m.seat {
@@ -196,27 +235,51 @@ pub fn read_wave(path: &Path) -> Result<WaveData> {
                 attempts,
             },
         );
+        while let Some(next) = pending.first()
+            && let Some(ready) = seats.remove(*next)
+        {
+            pending.pop_first();
+            v.seat(&wave, ready);
+        }
     }
-    Ok(WaveData {
-        wave,
-        seats: seats.into_values().collect(),
-    })
+    Ok(wave)
 }
 
 /// Checks one seat's attempts against each other and against the wave, and puts them in ledger
 /// order (problem, then trial).
+///
+/// Lines are checked in file order and the first failing line is reported, as if each line were
+/// checked against those before it; duplicates are found by sorting rather than by a map of every
+/// line seen, so the check holds little beyond the lines themselves.
 fn check_seat(
     path: &Path,
     wave: &Wave,
-    lines: Vec<results::Line>,
+    mut lines: Vec<results::Line>,
 ) -> Result<Vec<crate::model::Attempt>> {
-    let mut by_key: BTreeMap<(String, u32), results::Line> = BTreeMap::new();
-    let mut distinct: BTreeSet<String> = BTreeSet::new();
-    for l in lines {
+    fn key(l: &results::Line) -> (&str, u32) {
+        (l.attempt.problem.as_str(), l.attempt.trial)
+    }
+    let in_order = lines.windows(2).all(|w| key(&w[0]) < key(&w[1]));
+    // The first repeat in file order: (its index, the index of the first line with its key).
+    let mut repeat: Option<(usize, usize)> = None;
+    if !in_order {
+        let mut by_key: Vec<usize> = (0..lines.len()).collect();
+        // Stable: within one key, file order.
+        by_key.sort_by(|a, b| key(&lines[*a]).cmp(&key(&lines[*b])));
+        for group in by_key.chunk_by(|a, b| key(&lines[*a]) == key(&lines[*b])) {
+            if let [first, second, ..] = group
+                && repeat.is_none_or(|(r, _)| *second < r)
+            {
+                repeat = Some((*second, *first));
+            }
+        }
+    }
+    let mut distinct: BTreeSet<&str> = BTreeSet::new();
+    for (i, l) in lines.iter().enumerate() {
         let at = Location::line(path, l.line);
         // Name the line where the seat's distinct problems first outnumber the declared suite.
         if let Some(SuiteProblems::Count(n)) = &wave.suite_problems
-            && distinct.insert(l.attempt.problem.clone())
+            && distinct.insert(l.attempt.problem.as_str())
             && distinct.len() as u64 > *n
         {
             return Err(Error::input(
@@ -255,20 +318,25 @@ fn check_seat(
                 ),
             ));
         }
-        let key = (l.attempt.problem.clone(), l.attempt.trial);
-        if let Some(first) = by_key.get(&key) {
+        if let Some((r, first)) = repeat
+            && r == i
+        {
             return Err(Error::input(
                 at.field("problem"),
                 format!(
                     "duplicate attempt: problem {:?} trial {} already appears at line {}; give \
                      each trial its own \"attempt\" number",
-                    key.0, key.1, first.line
+                    l.attempt.problem, l.attempt.trial, lines[first].line
                 ),
             ));
         }
-        by_key.insert(key, l);
     }
-    Ok(by_key.into_values().map(|l| l.attempt).collect())
+    drop(distinct);
+    if !in_order {
+        // No two lines share a key, so an unstable sort gives the one order there is.
+        lines.sort_unstable_by(|a, b| key(a).cmp(&key(b)));
+    }
+    Ok(lines.into_iter().map(|l| l.attempt).collect())
 }
 
 /// Reads a problem-id file: one id a line; blank lines and `#` comments skipped.

@@ -50,7 +50,36 @@ const FIELDS: &[(&str, Kind)] = &[
 ];
 
 fn kind_of(field: &str) -> Option<Kind> {
-    FIELDS.iter().find(|(n, _)| *n == field).map(|(_, k)| *k)
+    index_of(field).map(|i| FIELDS[i].1)
+}
+
+fn index_of(field: &str) -> Option<usize> {
+    FIELDS.iter().position(|(n, _)| *n == field)
+}
+
+// Positions in FIELDS.
+const PROBLEM: usize = 0;
+const ATTEMPT: usize = 1;
+const CORRECT: usize = 2;
+const OUTCOME: usize = 3;
+const INPUT_TOKENS: usize = 4;
+const OUTPUT_TOKENS: usize = 5;
+const CACHE_READ: usize = 6;
+const CACHE_WRITE: usize = 7;
+const WALL_S: usize = 8;
+const COST_USD: usize = 9;
+const STEPS: usize = 10;
+const ERRORS: usize = 11;
+const CHECKLIST: usize = 12;
+const TRACE: usize = 13;
+
+/// One result line's fields, by position in [`FIELDS`] (`Some(Null)` for a field given as
+/// `null`), and the names of any unknown fields. What a JSON object of the line would hold,
+/// without building one: no map, no key allocated per field.
+#[derive(Default)]
+struct Fields {
+    slots: [Option<Value>; FIELDS.len()],
+    unknown: Vec<String>,
 }
 
 fn expected(kind: Kind) -> &'static str {
@@ -252,17 +281,15 @@ fn trace(at: &Location, v: &Value) -> Result<Vec<TraceStep>> {
 }
 
 /// Builds an attempt from one line's fields, checking each.
-fn attempt(at: &Location, obj: &Map<String, Value>) -> Result<Attempt> {
-    for key in obj.keys() {
-        if kind_of(key).is_none() {
-            return Err(unknown_field(at.clone().field(key), key));
-        }
+fn attempt(at: &Location, mut fields: Fields) -> Result<Attempt> {
+    // The first unknown field in name order, as a JSON object's keys would list them.
+    if let Some(key) = fields.unknown.iter().min() {
+        return Err(unknown_field(at.clone().field(key), key));
     }
     // `null` is the same as absent: unknown.
-    let get = |k: &str| obj.get(k).filter(|v| !v.is_null());
-    let problem = match get("problem") {
-        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
-        Some(v) => return Err(bad(at, "problem", Kind::Text, v)),
+    let problem = match fields.slots[PROBLEM].take().filter(|v| !v.is_null()) {
+        Some(Value::String(s)) if !s.trim().is_empty() => s,
+        Some(v) => return Err(bad(at, "problem", Kind::Text, &v)),
         None => {
             return Err(Error::input(
                 at.clone().field("problem"),
@@ -270,7 +297,8 @@ fn attempt(at: &Location, obj: &Map<String, Value>) -> Result<Attempt> {
             ));
         }
     };
-    let correct = match get("correct") {
+    let get = |i: usize| fields.slots[i].as_ref().filter(|v| !v.is_null());
+    let correct = match get(CORRECT) {
         Some(Value::Bool(b)) => *b,
         Some(v) => return Err(bad(at, "correct", Kind::Bool, v)),
         None => {
@@ -280,7 +308,7 @@ fn attempt(at: &Location, obj: &Map<String, Value>) -> Result<Attempt> {
             ));
         }
     };
-    let trial = match get("attempt") {
+    let trial = match get(ATTEMPT) {
         None => 1,
         Some(v) => {
             let n = count(at, "attempt", Kind::Trial, v)?;
@@ -290,15 +318,17 @@ fn attempt(at: &Location, obj: &Map<String, Value>) -> Result<Attempt> {
             small(at, "attempt", n)?
         }
     };
-    let cnt = |k: &str| -> Result<Option<u64>> {
-        get(k).map(|v| count(at, k, Kind::Count, v)).transpose()
+    let cnt = |i: usize| -> Result<Option<u64>> {
+        get(i)
+            .map(|v| count(at, FIELDS[i].0, Kind::Count, v))
+            .transpose()
     };
-    let amt = |k: &str, kind: Kind| -> Result<Option<f64>> {
-        get(k).map(|v| amount(at, k, kind, v)).transpose()
+    let amt = |i: usize, kind: Kind| -> Result<Option<f64>> {
+        get(i).map(|v| amount(at, FIELDS[i].0, kind, v)).transpose()
     };
-    let steps = cnt("steps")?.map(|n| small(at, "steps", n)).transpose()?;
-    let errors = cnt("errors")?.map(|n| small(at, "errors", n)).transpose()?;
-    let trace = get("trace").map(|v| trace(at, v)).transpose()?;
+    let steps = cnt(STEPS)?.map(|n| small(at, "steps", n)).transpose()?;
+    let errors = cnt(ERRORS)?.map(|n| small(at, "errors", n)).transpose()?;
+    let trace = get(TRACE).map(|v| trace(at, v)).transpose()?;
     let (steps, errors) = match &trace {
         None => (steps, errors),
         Some(t) => {
@@ -335,16 +365,16 @@ fn attempt(at: &Location, obj: &Map<String, Value>) -> Result<Attempt> {
         problem,
         trial,
         correct,
-        outcome: amt("outcome", Kind::Fraction)?,
-        input_tokens: cnt("input_tokens")?,
-        output_tokens: cnt("output_tokens")?,
-        input_tokens_cache_read: cnt("input_tokens_cache_read")?,
-        input_tokens_cache_write: cnt("input_tokens_cache_write")?,
-        wall_s: amt("wall_s", Kind::Amount)?,
-        cost_usd: amt("cost_usd", Kind::Amount)?,
+        outcome: amt(OUTCOME, Kind::Fraction)?,
+        input_tokens: cnt(INPUT_TOKENS)?,
+        output_tokens: cnt(OUTPUT_TOKENS)?,
+        input_tokens_cache_read: cnt(CACHE_READ)?,
+        input_tokens_cache_write: cnt(CACHE_WRITE)?,
+        wall_s: amt(WALL_S, Kind::Amount)?,
+        cost_usd: amt(COST_USD, Kind::Amount)?,
         steps,
         errors,
-        checklist: get("checklist").map(|v| checklist(at, v)).transpose()?,
+        checklist: get(CHECKLIST).map(|v| checklist(at, v)).transpose()?,
         // An empty trace says no more than no trace.
         trace: trace.filter(|t| !t.is_empty()),
     })
@@ -353,14 +383,16 @@ fn attempt(at: &Location, obj: &Map<String, Value>) -> Result<Attempt> {
 /// Reads a results file, by its extension: `.jsonl` / `.json` / `.ndjson` as JSON lines, `.csv`
 /// as CSV.
 pub fn read(path: &Path) -> Result<Vec<Line>> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
         .unwrap_or("")
         .to_ascii_lowercase();
+    if matches!(ext.as_str(), "jsonl" | "json" | "ndjson") {
+        return read_jsonl(path);
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     match ext.as_str() {
-        "jsonl" | "json" | "ndjson" => parse_jsonl(path, &text),
         "csv" => parse_csv(path, &text),
         _ => Err(Error::input(
             Location::file(path),
@@ -369,31 +401,141 @@ pub fn read(path: &Path) -> Result<Vec<Line>> {
     }
 }
 
+/// Reads a JSON-lines file a line at a time, never holding its text whole. The outcome is that of
+/// reading the whole file as text and then [`parse_jsonl`]: a file that cannot be read, or is not
+/// UTF-8, is that error even when a line before the fault is bad too.
+fn read_jsonl(path: &Path) -> Result<Vec<Line>> {
+    use std::io::BufRead;
+    let open = || {
+        std::fs::File::open(path)
+            .map(|f| std::io::BufReader::with_capacity(256 * 1024, f))
+            .map_err(|e| Error::io(path, e))
+    };
+    // Count the lines first, so the attempts take one allocation of the right size rather than a
+    // doubling series (a file can hold 10^5 lines, each attempt some 200 bytes).
+    let mut lines = 0;
+    let mut r = open()?;
+    loop {
+        let buf = r.fill_buf().map_err(|e| Error::io(path, e))?;
+        if buf.is_empty() {
+            break;
+        }
+        lines += buf.iter().filter(|b| **b == b'\n').count();
+        let n = buf.len();
+        r.consume(n);
+    }
+    let mut out = Vec::with_capacity(lines + 1);
+    let mut r = open()?;
+    let mut buf = Vec::new();
+    let mut line = 0;
+    loop {
+        buf.clear();
+        if r.read_until(b'\n', &mut buf)
+            .map_err(|e| Error::io(path, e))?
+            == 0
+        {
+            break;
+        }
+        line += 1;
+        let raw = match text_of(&buf) {
+            Some(raw) => raw,
+            None => return Err(Error::io(path, not_utf8())),
+        };
+        match parse_line(path, line, raw) {
+            Ok(Some(l)) => out.push(l),
+            Ok(None) => {}
+            // What the rest of the file holds decides which error comes first.
+            Err(e) => return Err(unreadable_rest(path, r).unwrap_or(e)),
+        }
+    }
+    Ok(out)
+}
+
+/// A line read with its ending, as `str::lines` would give it: without `\n` or `\r\n`; `None`
+/// when it is not UTF-8. A line ending cannot fall inside a UTF-8 sequence, so the file is UTF-8
+/// exactly when each of its lines is.
+fn text_of(buf: &[u8]) -> Option<&str> {
+    let bytes = match buf.strip_suffix(b"\n") {
+        Some(b) => b.strip_suffix(b"\r").unwrap_or(b),
+        None => buf,
+    };
+    std::str::from_utf8(bytes).ok()
+}
+
+/// The error `read_to_string` gives for a file that is not UTF-8.
+fn not_utf8() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        "stream did not contain valid UTF-8",
+    )
+}
+
+/// The error reading the rest of a file would meet, if any: what `read_to_string` would have
+/// reported before a single line was parsed.
+fn unreadable_rest(path: &Path, mut r: impl std::io::BufRead) -> Option<Error> {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match r.read_until(b'\n', &mut buf) {
+            Ok(0) => return None,
+            Ok(_) if text_of(&buf).is_none() => return Some(Error::io(path, not_utf8())),
+            Ok(_) => {}
+            Err(e) => return Some(Error::io(path, e)),
+        }
+    }
+}
+
 /// Parses JSON lines. Blank lines are skipped.
 pub fn parse_jsonl(path: &Path, text: &str) -> Result<Vec<Line>> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        if raw.trim().is_empty() {
-            continue;
+        if let Some(l) = parse_line(path, i + 1, raw)? {
+            out.push(l);
         }
-        let at = Location::line(path, line);
-        let value = strict_json(raw).map_err(|e| json_error(&at, raw, &e))?;
-        let Value::Object(obj) = value else {
+    }
+    Ok(out)
+}
+
+/// One JSON line (1-based `line`); `None` for a blank one.
+fn parse_line(path: &Path, line: usize, raw: &str) -> Result<Option<Line>> {
+    if raw.trim().is_empty() {
+        return Ok(None);
+    }
+    let fields = strict_line(raw).map_err(|e| json_error(&Location::line(path, line), raw, &e))?;
+    let fields = match fields {
+        Top::Object(f) => f,
+        Top::Other(value) => {
             return Err(Error::input(
-                at,
+                Location::line(path, line),
                 format!(
                     "expected one JSON object per line, got {}",
                     describe(&value)
                 ),
             ));
-        };
-        out.push(Line {
-            line,
-            attempt: attempt(&at, &obj)?,
-        });
-    }
-    Ok(out)
+        }
+    };
+    Ok(Some(Line {
+        line,
+        attempt: attempt(&Location::line(path, line), fields)?,
+    }))
+}
+
+/// A result line as read: an object's fields, or whatever other JSON value the line holds.
+// One lives at a time, on the stack; boxing the fields would cost an allocation per line.
+#[allow(clippy::large_enum_variant)]
+enum Top {
+    Object(Fields),
+    Other(Value),
+}
+
+/// Parses one JSON line like [`strict_json`], but reads a top-level object straight into
+/// [`Fields`]: the same errors, in the same order, as building the object and then reading it.
+fn strict_line(raw: &str) -> serde_json::Result<Top> {
+    use serde::de::DeserializeSeed;
+    let mut de = serde_json::Deserializer::from_str(raw);
+    let v = LineSeed.deserialize(&mut de)?;
+    de.end()?;
+    Ok(v)
 }
 
 /// Parses JSON like `serde_json::from_str::<Value>`, but refuses an object that gives the same
@@ -460,6 +602,99 @@ impl<'de> serde::de::Visitor<'de> for Strict {
             out.insert(key, v);
         }
         Ok(Value::Object(out))
+    }
+}
+
+#[derive(Clone, Copy)]
+struct LineSeed;
+
+impl<'de> serde::de::DeserializeSeed<'de> for LineSeed {
+    type Value = Top;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Top, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for LineSeed {
+    type Value = Top;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Top, E> {
+        Ok(Top::Other(Value::Bool(b)))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<Top, E> {
+        Ok(Top::Other(Value::from(n)))
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<Top, E> {
+        Ok(Top::Other(Value::from(n)))
+    }
+    fn visit_f64<E>(self, x: f64) -> Result<Top, E> {
+        Ok(Top::Other(Value::from(x)))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Top, E> {
+        Ok(Top::Other(Value::String(s.to_string())))
+    }
+    fn visit_unit<E>(self) -> Result<Top, E> {
+        Ok(Top::Other(Value::Null))
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Top, A::Error> {
+        serde::de::Visitor::visit_seq(Strict, seq).map(Top::Other)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Top, A::Error> {
+        let mut f = Fields::default();
+        while let Some(key) = map.next_key_seed(KeySeed)? {
+            match key {
+                Key::Known(i) => {
+                    if f.slots[i].is_some() {
+                        return Err(serde::de::Error::custom(format_args!(
+                            "duplicate field `{}`",
+                            FIELDS[i].0
+                        )));
+                    }
+                    f.slots[i] = Some(map.next_value_seed(Strict)?);
+                }
+                Key::Unknown(key) => {
+                    if f.unknown.contains(&key) {
+                        return Err(serde::de::Error::custom(format_args!(
+                            "duplicate field `{key}`"
+                        )));
+                    }
+                    map.next_value_seed(Strict)?;
+                    f.unknown.push(key);
+                }
+            }
+        }
+        Ok(Top::Object(f))
+    }
+}
+
+/// A key of a result line: a known field's position, or an unknown name.
+enum Key {
+    Known(usize),
+    Unknown(String),
+}
+
+#[derive(Clone, Copy)]
+struct KeySeed;
+
+impl<'de> serde::de::DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KeySeed {
+    type Value = Key;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Key, E> {
+        Ok(match index_of(s) {
+            Some(i) => Key::Known(i),
+            None => Key::Unknown(s.to_string()),
+        })
     }
 }
 
@@ -543,6 +778,8 @@ pub fn parse_csv(path: &Path, text: &str) -> Result<Vec<Line>> {
             ));
         }
     }
+    // Every header is a known field, named once (checked above).
+    let columns: Vec<usize> = headers.iter().filter_map(index_of).collect();
     let mut out = Vec::new();
     for record in reader.records() {
         let record = record.map_err(|e| {
@@ -554,17 +791,16 @@ pub fn parse_csv(path: &Path, text: &str) -> Result<Vec<Line>> {
         })?;
         let line = record.position().map_or(0, |p| p.line() as usize);
         let at = Location::line(path, line);
-        let mut obj = Map::new();
-        for (h, cell) in headers.iter().zip(record.iter()) {
+        let mut fields = Fields::default();
+        for (i, cell) in columns.iter().zip(record.iter()) {
             if cell.is_empty() {
                 continue;
             }
-            let kind = kind_of(h).unwrap_or(Kind::Text);
-            obj.insert(h.to_string(), csv_cell(kind, cell));
+            fields.slots[*i] = Some(csv_cell(FIELDS[*i].1, cell));
         }
         out.push(Line {
             line,
-            attempt: attempt(&at, &obj)?,
+            attempt: attempt(&at, fields)?,
         });
     }
     Ok(out)
@@ -596,6 +832,89 @@ mod tests {
 
     fn one(line: &str) -> Result<Attempt> {
         parse_jsonl(Path::new("r.jsonl"), line).map(|mut v| v.remove(0).attempt)
+    }
+
+    #[test]
+    fn field_positions_match_the_field_list() {
+        let named = [
+            (PROBLEM, "problem"),
+            (ATTEMPT, "attempt"),
+            (CORRECT, "correct"),
+            (OUTCOME, "outcome"),
+            (INPUT_TOKENS, "input_tokens"),
+            (OUTPUT_TOKENS, "output_tokens"),
+            (CACHE_READ, "input_tokens_cache_read"),
+            (CACHE_WRITE, "input_tokens_cache_write"),
+            (WALL_S, "wall_s"),
+            (COST_USD, "cost_usd"),
+            (STEPS, "steps"),
+            (ERRORS, "errors"),
+            (CHECKLIST, "checklist"),
+            (TRACE, "trace"),
+        ];
+        assert_eq!(named.len(), FIELDS.len());
+        for (i, name) in named {
+            assert_eq!(FIELDS[i].0, name);
+        }
+    }
+
+    #[test]
+    fn of_several_unknown_fields_the_first_by_name_is_named() {
+        let e = one(r#"{"zeta":1,"problem":"p","correct":true,"alpha":2}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("r.jsonl:1: field `alpha`: unknown field"),
+            "{e}"
+        );
+        let e = one(r#"{"zeta":1,"problem":"p","zeta":2}"#)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "r.jsonl:1: field `zeta`: the field appears twice on this line; give it once"
+        );
+        // A syntax error later on the line still wins over an unknown field.
+        let e = one(r#"{"zeta":1,"problem":"p","correct":tru}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not valid JSON"), "{e}");
+        let e = one(r#"[1,2]"#).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "r.jsonl:1: expected one JSON object per line, got a list"
+        );
+    }
+
+    #[test]
+    fn reading_a_file_a_line_at_a_time_is_reading_it_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases: &[&[u8]] = &[
+            b"{\"problem\":\"a\",\"correct\":true}\r\n\n  \n{\"problem\":\"b\",\"correct\":false}",
+            b"{\"problem\":\"a\",\"correct\":true}\n",
+            b"",
+            // A bad line before a line that is not UTF-8: the file is unreadable first.
+            b"{\"problem\":\"a\"}\n{\"problem\":\"\xff\",\"correct\":true}\n",
+            b"{\"problem\":\"\xff\",\"correct\":true}\n{\"problem\":\"a\"}\n",
+            // A bad line, then good ones.
+            b"{\"problem\":\"a\",\"correct\":true}\n{\"problem\":3}\n{}\n",
+            // A bare \r at the very end stays in the line, as str::lines leaves it.
+            b"{\"problem\":\"a\",\"correct\":true}\r",
+        ];
+        for (i, bytes) in cases.iter().enumerate() {
+            let path = dir.path().join(format!("r{i}.jsonl"));
+            std::fs::write(&path, bytes).unwrap();
+            let whole = match std::fs::read_to_string(&path) {
+                Ok(text) => parse_jsonl(&path, &text),
+                Err(e) => Err(Error::io(&path, e)),
+            };
+            let streamed = read(&path);
+            assert_eq!(
+                format!("{:?}", streamed.map_err(|e| e.to_string())),
+                format!("{:?}", whole.map_err(|e| e.to_string())),
+                "case {i}"
+            );
+        }
     }
 
     #[test]

@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 pub use publications::{NewPublication, PublicationRow};
 pub use rubrics::{RubricAdded, RubricRow};
 pub use scores::StoredScore;
-pub use waves::{Ingested, WaveRow};
+pub use waves::{IngestTx, Ingested, WaveRow};
 
 /// The schema, as a list of migrations (see the header of `schema.sql`).
 pub const SCHEMA: &str = include_str!("../../schema.sql");

@@ -1,5 +1,7 @@
 //! Storing and loading waves: the raw facts.
 
+use std::path::PathBuf;
+
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::{Ledger, sqlite};
@@ -33,20 +35,39 @@ impl Ledger {
     /// A wave whose id is present with the same content hash is skipped; with a different hash
     /// the whole ingest is refused.
     pub fn add_waves(&mut self, waves: &[(WaveData, String)], now: &str) -> Result<Vec<Ingested>> {
+        let mut tx = self.begin_ingest(now)?;
+        let mut out = Vec::with_capacity(waves.len());
+        for (data, sha) in waves {
+            tx.begin_wave(&data.wave)?;
+            for seat in &data.seats {
+                tx.add_seat(seat)?;
+            }
+            out.push(tx.finish_wave(&data.wave, sha)?);
+        }
+        tx.commit()?;
+        Ok(out)
+    }
+
+    /// Starts an ingest: one write transaction that waves are streamed into a seat at a time
+    /// ([`IngestTx`]), so that a wave need never be held whole. Dropped without
+    /// [`IngestTx::commit`], it leaves the ledger as it was.
+    pub fn begin_ingest(&mut self, now: &str) -> Result<IngestTx<'_>> {
         let path = self.path.clone();
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
             .map_err(|e| sqlite(&path, e))?;
-        let mut out = Vec::with_capacity(waves.len());
-        for (data, sha) in waves {
-            out.push(insert_wave(&tx, data, sha, now).map_err(|e| match e {
-                Inner::Sql(e) => sqlite(&path, e),
-                Inner::Other(e) => e,
-            })?);
-        }
-        tx.commit().map_err(|e| sqlite(&path, e))?;
-        Ok(out)
+        // A wave's row is written after its seats, once its content hash is known (hashing
+        // reads every attempt): its seats may point at it before it exists. SQLite checks
+        // deferred foreign keys at COMMIT, and turns this off again there.
+        tx.pragma_update(None, "defer_foreign_keys", true)
+            .map_err(|e| sqlite(&path, e))?;
+        Ok(IngestTx {
+            tx,
+            path,
+            now: now.to_string(),
+            current: None,
+        })
     }
 
     /// Every wave, ordered by start time then id.
@@ -170,46 +191,16 @@ impl Ledger {
             })
             .map_err(|e| self.err(e))?;
 
-        // One pass over the wave's attempts, and one over its trace steps, in a fixed order.
-        let mut index = std::collections::HashMap::new();
-        {
-            let mut stmt = self
-                .conn
-                .prepare_cached(
-                    "SELECT a.seat_id, a.id, a.problem, a.trial, a.correct, a.outcome,
-                        a.input_tokens, a.output_tokens, a.input_tokens_cache_read,
-                        a.input_tokens_cache_write, a.wall_s, a.cost_usd, a.steps, a.errors,
-                        a.checklist
-                     FROM attempt a JOIN seat s ON s.id = a.seat_id
-                     WHERE s.wave_id = ?1 ORDER BY s.slug, a.problem, a.trial",
-                )
-                .map_err(|e| self.err(e))?;
-            let seat_pos: std::collections::HashMap<i64, usize> = seats
-                .iter()
-                .enumerate()
-                .map(|(i, (id, _))| (*id, i))
-                .collect();
-            let mut rows = stmt.query([rowid]).map_err(|e| self.err(e))?;
-            while let Some(r) = rows.next().map_err(|e| self.err(e))? {
-                let seat_id: i64 = r.get(0).map_err(|e| self.err(e))?;
-                let attempt_id: i64 = r.get(1).map_err(|e| self.err(e))?;
-                let checklist: Option<String> = r.get(14).map_err(|e| self.err(e))?;
-                let checklist = match checklist {
-                    None => None,
-                    Some(text) => Some(serde_json::from_str::<Vec<ChecklistItem>>(&text).map_err(
-                        |e| Error::Ledger {
-                            path: self.path.clone(),
-                            message: format!("attempt {attempt_id} has a malformed checklist: {e}"),
-                        },
-                    )?),
-                };
-                let attempt = attempt_from_row(r, checklist).map_err(|e| self.err(e))?;
-                let pos = seat_pos[&seat_id];
-                index.insert(attempt_id, (pos, seats[pos].1.attempts.len()));
-                seats[pos].1.attempts.push(attempt);
-            }
-        }
-        {
+        // One pass over the wave's trace steps, then one over its attempts, in a fixed order.
+        // Most ledgers hold no traces at all: then the join over every attempt of the wave that
+        // finding a wave's steps takes is skipped.
+        let mut traces: std::collections::BTreeMap<i64, Vec<TraceStep>> = Default::default();
+        let any_traces: bool = self
+            .conn
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM trace_step)")
+            .and_then(|mut s| s.query_row([], |r| r.get(0)))
+            .map_err(|e| self.err(e))?;
+        if any_traces {
             let mut stmt = self
                 .conn
                 .prepare_cached(
@@ -227,11 +218,54 @@ impl Ledger {
                     ok: r.get(2).map_err(|e| self.err(e))?,
                     error: r.get(3).map_err(|e| self.err(e))?,
                 };
-                let (s, a) = index[&attempt_id];
-                seats[s].1.attempts[a]
-                    .trace
-                    .get_or_insert_with(Vec::new)
-                    .push(step);
+                traces.entry(attempt_id).or_default().push(step);
+            }
+        }
+        {
+            let mut stmt = self
+                .conn
+                .prepare_cached(
+                    "SELECT a.seat_id, a.id, a.problem, a.trial, a.correct, a.outcome,
+                        a.input_tokens, a.output_tokens, a.input_tokens_cache_read,
+                        a.input_tokens_cache_write, a.wall_s, a.cost_usd, a.steps, a.errors,
+                        a.checklist
+                     FROM attempt a JOIN seat s ON s.id = a.seat_id
+                     WHERE s.wave_id = ?1 ORDER BY s.slug, a.problem, a.trial",
+                )
+                .map_err(|e| self.err(e))?;
+            // Rows come seat by seat, in the seats' order.
+            let mut pos = 0;
+            let mut rows = stmt.query([rowid]).map_err(|e| self.err(e))?;
+            while let Some(r) = rows.next().map_err(|e| self.err(e))? {
+                let seat_id: i64 = r.get(0).map_err(|e| self.err(e))?;
+                let attempt_id: i64 = r.get(1).map_err(|e| self.err(e))?;
+                let checklist: Option<String> = r.get(14).map_err(|e| self.err(e))?;
+                let checklist = match checklist {
+                    None => None,
+                    Some(text) => Some(serde_json::from_str::<Vec<ChecklistItem>>(&text).map_err(
+                        |e| Error::Ledger {
+                            path: self.path.clone(),
+                            message: format!("attempt {attempt_id} has a malformed checklist: {e}"),
+                        },
+                    )?),
+                };
+                let mut attempt = attempt_from_row(r, checklist).map_err(|e| self.err(e))?;
+                if !traces.is_empty() {
+                    attempt.trace = traces.remove(&attempt_id);
+                }
+                if seats.get(pos).map(|s| s.0) != Some(seat_id) {
+                    pos =
+                        seats
+                            .iter()
+                            .position(|s| s.0 == seat_id)
+                            .ok_or_else(|| Error::Ledger {
+                                path: self.path.clone(),
+                                message: format!(
+                                    "attempt {attempt_id} belongs to no seat of {slug}"
+                                ),
+                            })?;
+                }
+                seats[pos].1.attempts.push(attempt);
             }
         }
         Ok(WaveData {
@@ -320,13 +354,13 @@ fn attempt_from_row(
         problem: r.get(2)?,
         trial: r.get(3)?,
         correct: r.get(4)?,
-        outcome: r.get(5)?,
-        input_tokens: r.get(6)?,
-        output_tokens: r.get(7)?,
-        input_tokens_cache_read: r.get(8)?,
-        input_tokens_cache_write: r.get(9)?,
-        wall_s: r.get(10)?,
-        cost_usd: r.get(11)?,
+        outcome: real(r, 5)?,
+        input_tokens: count(r, 6)?,
+        output_tokens: count(r, 7)?,
+        input_tokens_cache_read: count(r, 8)?,
+        input_tokens_cache_write: count(r, 9)?,
+        wall_s: real(r, 10)?,
+        cost_usd: real(r, 11)?,
         steps: r.get(12)?,
         errors: r.get(13)?,
         checklist,
@@ -334,40 +368,146 @@ fn attempt_from_row(
     })
 }
 
-enum Inner {
-    Sql(rusqlite::Error),
-    Other(Error),
-}
+// `Row::get` for the two commonest column types, with the usual case (a value of the column's
+// own type, or NULL) taken straight from the row; anything else goes through `get`, for its
+// conversions and its errors.
 
-impl From<rusqlite::Error> for Inner {
-    fn from(e: rusqlite::Error) -> Inner {
-        Inner::Sql(e)
+fn count(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<u64>> {
+    use rusqlite::types::ValueRef;
+    match r.get_ref(i)? {
+        ValueRef::Null => Ok(None),
+        ValueRef::Integer(n) if n >= 0 => Ok(Some(n as u64)),
+        _ => r.get(i),
     }
 }
 
-fn insert_wave(
+fn real(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<f64>> {
+    use rusqlite::types::ValueRef;
+    match r.get_ref(i)? {
+        ValueRef::Null => Ok(None),
+        ValueRef::Real(x) => Ok(Some(x)),
+        _ => r.get(i),
+    }
+}
+
+/// An ingest in progress (see [`Ledger::begin_ingest`]). For each wave: [`begin_wave`], then
+/// [`add_seat`] for each seat in ledger order, then [`finish_wave`] with the wave's content hash.
+/// The rows land with the same ids as if the wave row had been written first.
+///
+/// [`begin_wave`]: IngestTx::begin_wave
+/// [`add_seat`]: IngestTx::add_seat
+/// [`finish_wave`]: IngestTx::finish_wave
+pub struct IngestTx<'a> {
+    tx: Transaction<'a>,
+    path: PathBuf,
+    now: String,
+    current: Option<Current>,
+}
+
+/// The wave being streamed in.
+enum Current {
+    /// A new wave: its rows are written under the id its wave row will take.
+    New { wave_id: i64 },
+    /// Its id is already in the ledger with this content hash: nothing is written, and the
+    /// hashes are compared at the end.
+    Present { sha: String },
+}
+
+impl IngestTx<'_> {
+    fn err(&self, e: rusqlite::Error) -> Error {
+        sqlite(&self.path, e)
+    }
+
+    /// Starts a wave: notes whether its id is already in the ledger, and if not, writes its
+    /// declared problems.
+    pub fn begin_wave(&mut self, w: &Wave) -> Result<()> {
+        self.current = None;
+        let existing: Option<String> = self
+            .tx
+            .prepare_cached("SELECT content_sha256 FROM wave WHERE slug = ?1")
+            .and_then(|mut s| s.query_row([&w.id], |r| r.get(0)).optional())
+            .map_err(|e| self.err(e))?;
+        if let Some(sha) = existing {
+            self.current = Some(Current::Present { sha });
+            return Ok(());
+        }
+        // The id SQLite would give the wave row were it written now: nothing else writes waves
+        // while this transaction holds the write lock.
+        let wave_id: i64 = self
+            .tx
+            .prepare_cached("SELECT coalesce(max(id), 0) + 1 FROM wave")
+            .and_then(|mut s| s.query_row([], |r| r.get(0)))
+            .map_err(|e| self.err(e))?;
+        if let Some(SuiteProblems::Ids(ids)) = &w.suite_problems {
+            let mut stmt = self
+                .tx
+                .prepare_cached("INSERT INTO wave_problem(wave_id, problem) VALUES (?1, ?2)")
+                .map_err(|e| sqlite(&self.path, e))?;
+            for id in ids {
+                stmt.execute(params![wave_id, id])
+                    .map_err(|e| sqlite(&self.path, e))?;
+            }
+        }
+        self.current = Some(Current::New { wave_id });
+        Ok(())
+    }
+
+    /// Writes one seat and its attempts (nothing, when the wave is already present).
+    pub fn add_seat(&mut self, s: &SeatData) -> Result<()> {
+        match &self.current {
+            Some(Current::New { wave_id }) => {
+                insert_seat(&self.tx, *wave_id, s).map_err(|e| sqlite(&self.path, e))
+            }
+            Some(Current::Present { .. }) => Ok(()),
+            None => Err(Error::Ledger {
+                path: self.path.clone(),
+                message: format!("seat {} was given before its wave", s.seat.id),
+            }),
+        }
+    }
+
+    /// Ends a wave: writes its row with its content hash, or, when its id was already in the
+    /// ledger, compares the hashes (the same: nothing to do; different: the ingest is refused).
+    pub fn finish_wave(&mut self, w: &Wave, sha: &str) -> Result<Ingested> {
+        match self.current.take() {
+            Some(Current::Present { sha: existing }) => {
+                if existing == sha {
+                    return Ok(Ingested::AlreadyPresent);
+                }
+                Err(Error::Conflict(format!(
+                    "wave `{}` is already in the ledger with different content (sha256 {} there, \
+                     {} here). Waves are append-only: give the new wave its own id in [wave] id",
+                    w.id,
+                    &existing[..12],
+                    &sha[..12]
+                )))
+            }
+            Some(Current::New { wave_id }) => {
+                insert_wave_row(&self.tx, wave_id, w, sha, &self.now)
+                    .map_err(|e| sqlite(&self.path, e))?;
+                Ok(Ingested::Added)
+            }
+            None => Err(Error::Ledger {
+                path: self.path.clone(),
+                message: format!("wave {} was finished before it was begun", w.id),
+            }),
+        }
+    }
+
+    /// Commits every wave at once.
+    pub fn commit(self) -> Result<()> {
+        let path = self.path;
+        self.tx.commit().map_err(|e| sqlite(&path, e))
+    }
+}
+
+fn insert_wave_row(
     tx: &Transaction<'_>,
-    data: &WaveData,
+    wave_id: i64,
+    w: &Wave,
     sha: &str,
     now: &str,
-) -> Result<Ingested, Inner> {
-    let w = &data.wave;
-    let existing: Option<String> = tx
-        .prepare_cached("SELECT content_sha256 FROM wave WHERE slug = ?1")?
-        .query_row([&w.id], |r| r.get(0))
-        .optional()?;
-    if let Some(existing) = existing {
-        if existing == sha {
-            return Ok(Ingested::AlreadyPresent);
-        }
-        return Err(Inner::Other(Error::Conflict(format!(
-            "wave `{}` is already in the ledger with different content (sha256 {} there, {} \
-             here). Waves are append-only: give the new wave its own id in [wave] id",
-            w.id,
-            &existing[..12],
-            &sha[..12]
-        ))));
-    }
+) -> rusqlite::Result<()> {
     tx.prepare_cached("INSERT OR IGNORE INTO suite(name) VALUES (?1)")?
         .execute([&w.suite])?;
     let suite_id: i64 = tx
@@ -379,14 +519,16 @@ fn insert_wave(
         Some(SuiteProblems::Ids(ids)) => (Some(ids.len() as u64), true),
     };
     tx.prepare_cached(
-        "INSERT INTO wave(slug, suite_id, started_at, notes, suite_problems, suite_problems_listed,
-            parallel_sessions, tool_server_sessions, serial_rerun,
+        "INSERT INTO wave(id, slug, suite_id, started_at, notes, suite_problems,
+            suite_problems_listed, parallel_sessions, tool_server_sessions, serial_rerun,
             input_tokens_include_cache_reads, price_source,
             budget_tokens, budget_wall_s, budget_cost_usd,
             harness_version, producer, producer_version, content_sha256, ingested_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+            ?19, ?20)",
     )?
     .execute(params![
+        wave_id,
         w.id,
         suite_id,
         w.started_at,
@@ -407,18 +549,23 @@ fn insert_wave(
         sha,
         now,
     ])?;
-    let wave_id = tx.last_insert_rowid();
-    if let Some(SuiteProblems::Ids(ids)) = &w.suite_problems {
-        let mut stmt =
-            tx.prepare_cached("INSERT INTO wave_problem(wave_id, problem) VALUES (?1, ?2)")?;
-        for id in ids {
-            stmt.execute(params![wave_id, id])?;
-        }
-    }
-    let mut seat_stmt = tx.prepare_cached(
+    Ok(())
+}
+
+fn insert_seat(tx: &Transaction<'_>, wave_id: i64, s: &SeatData) -> rusqlite::Result<()> {
+    tx.prepare_cached(
         "INSERT INTO seat(wave_id, slug, model, provider, harness, config)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
+    )?
+    .execute(params![
+        wave_id,
+        s.seat.id,
+        s.seat.model,
+        s.seat.provider,
+        s.seat.harness,
+        s.seat.config
+    ])?;
+    let seat_id = tx.last_insert_rowid();
     let mut attempt_stmt = tx.prepare_cached(
         "INSERT INTO attempt(seat_id, problem, trial, correct, outcome, input_tokens,
             output_tokens, input_tokens_cache_read, input_tokens_cache_write, wall_s, cost_usd,
@@ -428,46 +575,35 @@ fn insert_wave(
     let mut step_stmt = tx.prepare_cached(
         "INSERT INTO trace_step(attempt_id, idx, tool, ok, error) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
-    for s in &data.seats {
-        seat_stmt.execute(params![
-            wave_id,
-            s.seat.id,
-            s.seat.model,
-            s.seat.provider,
-            s.seat.harness,
-            s.seat.config
+    for a in &s.attempts {
+        let checklist = a
+            .checklist
+            .as_ref()
+            .map(|c| serde_json::to_string(c).unwrap_or_default());
+        attempt_stmt.execute(params![
+            seat_id,
+            a.problem,
+            a.trial,
+            a.correct,
+            a.outcome,
+            a.input_tokens,
+            a.output_tokens,
+            a.input_tokens_cache_read,
+            a.input_tokens_cache_write,
+            a.wall_s,
+            a.cost_usd,
+            a.steps,
+            a.errors,
+            checklist,
         ])?;
-        let seat_id = tx.last_insert_rowid();
-        for a in &s.attempts {
-            let checklist = a
-                .checklist
-                .as_ref()
-                .map(|c| serde_json::to_string(c).unwrap_or_default());
-            attempt_stmt.execute(params![
-                seat_id,
-                a.problem,
-                a.trial,
-                a.correct,
-                a.outcome,
-                a.input_tokens,
-                a.output_tokens,
-                a.input_tokens_cache_read,
-                a.input_tokens_cache_write,
-                a.wall_s,
-                a.cost_usd,
-                a.steps,
-                a.errors,
-                checklist,
-            ])?;
-            if let Some(trace) = &a.trace {
-                let attempt_id = tx.last_insert_rowid();
-                for (i, step) in trace.iter().enumerate() {
-                    step_stmt.execute(params![
-                        attempt_id, i as i64, step.tool, step.ok, step.error
-                    ])?;
-                }
+        if let Some(trace) = &a.trace {
+            let attempt_id = tx.last_insert_rowid();
+            for (i, step) in trace.iter().enumerate() {
+                step_stmt.execute(params![
+                    attempt_id, i as i64, step.tool, step.ok, step.error
+                ])?;
             }
         }
     }
-    Ok(Ingested::Added)
+    Ok(())
 }
