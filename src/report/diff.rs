@@ -78,6 +78,11 @@ fn shift(r: &DiffRow) -> Shift {
     }
 }
 
+/// The rows that `keep` picks, in order, as shifts.
+fn shifts(rows: &[DiffRow], keep: impl Fn(&DiffRow) -> bool) -> Vec<Shift> {
+    rows.iter().filter(|r| keep(r)).map(shift).collect()
+}
+
 /// Pairs the old and new scores of each wave, seat by seat.
 pub fn rows(
     old: &RubricInfo,
@@ -138,21 +143,9 @@ pub fn summary(rows: &[DiffRow]) -> DiffSummary {
         moved,
         unchanged: rows.len() - moved,
         largest_shifts: largest.into_iter().take(5).map(shift).collect(),
-        rank_changes: rows
-            .iter()
-            .filter(|r| r.old_rank != r.new_rank)
-            .map(shift)
-            .collect(),
-        old_outside_scale: rows
-            .iter()
-            .filter(|r| r.old_outside_scale)
-            .map(shift)
-            .collect(),
-        new_outside_scale: rows
-            .iter()
-            .filter(|r| r.new_outside_scale)
-            .map(shift)
-            .collect(),
+        rank_changes: shifts(rows, |r| r.old_rank != r.new_rank),
+        old_outside_scale: shifts(rows, |r| r.old_outside_scale),
+        new_outside_scale: shifts(rows, |r| r.new_outside_scale),
     }
 }
 
@@ -163,6 +156,15 @@ fn scale_words(s: &Scale) -> String {
         (None, Some(b)) => format!("up to {}", pretty(b)),
         (None, None) => "open".into(),
     }
+}
+
+/// The shifts for a summary note: "wave/seat what, wave/seat what".
+fn list(shifts: &[Shift], what: impl Fn(&Shift) -> String) -> String {
+    shifts
+        .iter()
+        .map(|x| format!("{}/{} {}", x.wave, x.seat, what(x)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn opt_rank(r: Option<u32>) -> String {
@@ -203,19 +205,17 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
     }
     for r in &rows {
         let mut remark = Vec::new();
-        if r.old_outside_scale {
-            remark.push(format!(
-                "old score outside {}'s {} scale",
-                old.rubric.id(),
-                scale_words(&old.rubric.scale)
-            ));
-        }
-        if r.new_outside_scale {
-            remark.push(format!(
-                "new score outside {}'s {} scale",
-                new.rubric.id(),
-                scale_words(&new.rubric.scale)
-            ));
+        for (which, info, outside) in [
+            ("old", old, r.old_outside_scale),
+            ("new", new, r.new_outside_scale),
+        ] {
+            if outside {
+                remark.push(format!(
+                    "{which} score outside {}'s {} scale",
+                    info.rubric.id(),
+                    scale_words(&info.rubric.scale)
+                ));
+            }
         }
         t.rows.push(vec![
             Cell::text(&r.wave),
@@ -242,7 +242,6 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
         ]);
     }
     let s = &summary;
-    let name = |x: &Shift| format!("{}/{}", x.wave, x.seat);
     t.notes.push(format!(
         "{} seat{} in {} wave{}: {} moved, {} unchanged.",
         s.seats,
@@ -253,55 +252,34 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
         s.unchanged
     ));
     if !s.largest_shifts.is_empty() {
-        t.notes.push(format!(
-            "Largest shifts: {}.",
-            s.largest_shifts
-                .iter()
-                .map(|x| format!("{} {}", name(x), signed(x.delta.unwrap_or(0.0), places)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+        let shifts = list(&s.largest_shifts, |x| {
+            signed(x.delta.unwrap_or(0.0), places)
+        });
+        t.notes.push(format!("Largest shifts: {shifts}."));
     }
     t.notes.push(if s.rank_changes.is_empty() {
         "No rank changed.".into()
     } else {
-        format!(
-            "Rank changes: {}.",
-            s.rank_changes
-                .iter()
-                .map(|x| format!(
-                    "{} {} → {}",
-                    name(x),
-                    opt_rank(x.old_rank),
-                    opt_rank(x.new_rank)
-                ))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
+        let changes = list(&s.rank_changes, |x| {
+            format!("{} → {}", opt_rank(x.old_rank), opt_rank(x.new_rank))
+        });
+        format!("Rank changes: {changes}.")
     });
-    if !s.old_outside_scale.is_empty() {
-        t.notes.push(format!(
-            "Old scores outside {}'s declared {} scale: {}.",
-            old.rubric.id(),
-            scale_words(&old.rubric.scale),
-            s.old_outside_scale
-                .iter()
-                .map(|x| format!("{} {}", name(x), fixed(x.old.unwrap_or(0.0), places)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    if !s.new_outside_scale.is_empty() {
-        t.notes.push(format!(
-            "New scores outside {}'s declared {} scale: {}.",
-            new.rubric.id(),
-            scale_words(&new.rubric.scale),
-            s.new_outside_scale
-                .iter()
-                .map(|x| format!("{} {}", name(x), fixed(x.new.unwrap_or(0.0), places)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+    // An empty list when no score lies outside.
+    let old_outside = list(&s.old_outside_scale, |x| {
+        fixed(x.old.unwrap_or(0.0), places)
+    });
+    let new_outside = list(&s.new_outside_scale, |x| {
+        fixed(x.new.unwrap_or(0.0), places)
+    });
+    for (which, info, outside) in [("Old", old, old_outside), ("New", new, new_outside)] {
+        if !outside.is_empty() {
+            t.notes.push(format!(
+                "{which} scores outside {}'s declared {} scale: {outside}.",
+                info.rubric.id(),
+                scale_words(&info.rubric.scale)
+            ));
+        }
     }
     if old.rubric.relative != new.rubric.relative {
         t.notes.push(

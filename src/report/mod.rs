@@ -169,6 +169,15 @@ pub fn to_text(t: &Table) -> String {
     out
 }
 
+/// The sentence-case of a phrase: its first letter upper-case.
+pub(crate) fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
 fn md_escape(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }

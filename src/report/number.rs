@@ -2,7 +2,10 @@
 //!
 //! Human text is rounded to a fixed number of places and groups thousands; machine text is the
 //! shortest representation that reads back to the same `f64`. A value that is not finite is
-//! printed as undefined (`—` / empty), never as `NaN` or `inf`.
+//! printed as undefined (`—` / empty), never as `NaN` or `inf`. A sum that covers only some
+//! attempts says so (`partial`), and one that covers none is undefined.
+
+use crate::figures::Known;
 
 /// Thousands grouped with commas: 565000 → "565,000".
 pub fn int(n: u64) -> String {
@@ -37,6 +40,39 @@ pub fn signed(x: f64, places: usize) -> String {
         format!("+{s}")
     } else {
         s
+    }
+}
+
+/// A whole number with thousands grouped ("10,000"), any other with fixed decimals.
+pub(crate) fn int_or_fixed(x: f64, places: usize) -> String {
+    if x.fract() == 0.0 && (0.0..1e15).contains(&x) {
+        int(x as u64)
+    } else {
+        fixed(x, places)
+    }
+}
+
+/// A whole number with thousands grouped and an explicit sign: "+20,256", "-1,000", "0".
+pub(crate) fn signed_int(d: i64) -> String {
+    let body = int(d.unsigned_abs());
+    match d.signum() {
+        1 => format!("+{body}"),
+        -1 => format!("-{body}"),
+        _ => body,
+    }
+}
+
+/// USD with an explicit sign: "+$0.02", "-$1.50", "$0.00".
+pub(crate) fn signed_usd(d: f64) -> String {
+    let body = usd(d.abs());
+    if body.chars().any(|c| c.is_ascii_digit() && c != '0') {
+        if d > 0.0 {
+            format!("+{body}")
+        } else {
+            format!("-{body}")
+        }
+    } else {
+        body
     }
 }
 
@@ -77,6 +113,36 @@ pub fn machine_opt(x: Option<f64>) -> String {
     x.map(machine).unwrap_or_default()
 }
 
+/// A sum that may cover only some attempts: "565,000", or "1,200 (3 of 4)"; "—" when it
+/// covers none.
+pub(crate) fn partial<T: Copy>(k: &Known<T>, of: u64, human: impl Fn(T) -> String) -> String {
+    if k.known == 0 {
+        "—".into()
+    } else if k.known < of {
+        format!("{} ({} of {of})", human(k.sum), k.known)
+    } else {
+        human(k.sum)
+    }
+}
+
+/// The machine text of a count that may cover only some attempts: "" when it covers none.
+pub(crate) fn known_machine_u64(k: &Known<u64>) -> String {
+    if k.known == 0 {
+        String::new()
+    } else {
+        k.sum.to_string()
+    }
+}
+
+/// The machine text of a sum that may cover only some attempts: "" when it covers none.
+pub(crate) fn known_machine_f64(k: &Known<f64>) -> String {
+    if k.known == 0 {
+        String::new()
+    } else {
+        machine(k.sum)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,5 +163,24 @@ mod tests {
         assert_eq!(machine(132.0), "132");
         assert_eq!(machine(0.1 + 0.2), "0.30000000000000004");
         assert_eq!(machine(f64::INFINITY), "");
+        assert_eq!(int_or_fixed(10000.0, 2), "10,000");
+        assert_eq!(int_or_fixed(2.5, 1), "2.5");
+        assert_eq!(signed_int(20256), "+20,256");
+        assert_eq!(signed_int(-1000), "-1,000");
+        assert_eq!(signed_int(0), "0");
+        assert_eq!(signed_usd(0.02), "+$0.02");
+        assert_eq!(signed_usd(-1.5), "-$1.50");
+        assert_eq!(signed_usd(0.0), "$0.00");
+    }
+
+    #[test]
+    fn partial_sums_say_what_they_cover() {
+        let k = |sum: u64, known| Known { sum, known };
+        assert_eq!(partial(&k(565_000, 4), 4, int), "565,000");
+        assert_eq!(partial(&k(1200, 3), 4, int), "1,200 (3 of 4)");
+        assert_eq!(partial(&k(0, 0), 4, int), "—");
+        assert_eq!(known_machine_u64(&k(0, 0)), "");
+        assert_eq!(known_machine_u64(&k(7, 1)), "7");
+        assert_eq!(known_machine_f64(&Known { sum: 1.5, known: 1 }), "1.5");
     }
 }

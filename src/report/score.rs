@@ -10,7 +10,7 @@ use super::number::{fixed, machine};
 use super::waves::{
     Detail, SeatJson, absolute_cells, absolute_columns, absolute_notes, wave_heading,
 };
-use super::{Cell, Column, Table};
+use super::{Cell, Column, Table, capitalise};
 use crate::figures::SeatFigures;
 use crate::model::WaveData;
 use crate::rubric::check::pretty;
@@ -140,23 +140,25 @@ fn score_cell(s: &SeatScore, places: usize) -> Cell {
     }
 }
 
+/// A seat's rank for people: "2", or "2=" while the tie-breaks leave it shared; `None` when the
+/// seat is unranked.
+pub(crate) fn rank_text(s: &SeatScore) -> Option<String> {
+    let r = s.rank?;
+    let shared = s
+        .tie
+        .as_deref()
+        .is_some_and(|t| t.starts_with("tied on score and") || t.contains("no tie-break"));
+    Some(if shared {
+        format!("{r}=")
+    } else {
+        r.to_string()
+    })
+}
+
 fn rank_cell(s: &SeatScore) -> Cell {
-    match s.rank {
-        Some(r) => {
-            let shared = s
-                .tie
-                .as_deref()
-                .is_some_and(|t| t.starts_with("tied on score and") || t.contains("no tie-break"));
-            Cell::new(
-                if shared {
-                    format!("{r}=")
-                } else {
-                    r.to_string()
-                },
-                r.to_string(),
-            )
-        }
-        None => Cell::none(),
+    match (rank_text(s), s.rank) {
+        (Some(text), Some(r)) => Cell::new(text, r.to_string()),
+        _ => Cell::none(),
     }
 }
 
@@ -238,12 +240,4 @@ pub fn leaderboard(data: &WaveData, info: &RubricInfo, scores: &WaveScores) -> (
         seats: seats_json,
     };
     (t, json)
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
 }

@@ -3,11 +3,20 @@
 
 use serde::Serialize;
 
-use super::number::{fixed, int, machine, machine_opt, percent, usd};
+use super::number::{
+    fixed, int, int_or_fixed, known_machine_f64, known_machine_u64, machine, partial, percent, usd,
+};
 use super::{Cell, Column, Table};
 use crate::figures::{Known, SeatFigures};
 use crate::ledger::WaveRow;
 use crate::model::{Accounting, Budget, Load, Seat, SuiteProblems, Wave, WaveData};
+
+/// Which Cost-of-Pass every listing prints (and names in its JSON).
+pub(crate) const COST_OF_PASS: &str = "pooled: total USD / number Correct";
+
+/// The footnote that defines the correct-rate and Cost-of-Pass.
+pub(crate) const FIGURES_NOTE: &str = "Correct: Correct / (attempts + missing). Cost-of-Pass: \
+     total USD / number Correct (pooled); — when nothing is Correct or a cost is unknown.";
 
 /// A wave's conditions in the JSON contract.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -156,10 +165,10 @@ pub fn describe_accounting(a: &Accounting) -> String {
 pub fn describe_budget(b: &Budget) -> String {
     let mut parts = Vec::new();
     if let Some(t) = b.tokens {
-        parts.push(format!("{} tokens", int_or_fixed(t)));
+        parts.push(format!("{} tokens", int_or_fixed(t, 2)));
     }
     if let Some(w) = b.wall_s {
-        parts.push(format!("{} s", int_or_fixed(w)));
+        parts.push(format!("{} s", int_or_fixed(w, 2)));
     }
     if let Some(c) = b.cost_usd {
         parts.push(usd(c));
@@ -168,14 +177,6 @@ pub fn describe_budget(b: &Budget) -> String {
         "none".into()
     } else {
         format!("{} per problem", parts.join(", "))
-    }
-}
-
-fn int_or_fixed(x: f64) -> String {
-    if x.fract() == 0.0 && (0.0..1e15).contains(&x) {
-        int(x as u64)
-    } else {
-        fixed(x, 2)
     }
 }
 
@@ -214,33 +215,6 @@ pub fn correct_cell(f: &SeatFigures) -> Cell {
     }
 }
 
-/// A sum that may cover only some attempts: "565,000", or "1,200 (3 of 4)".
-fn partial<T: Copy>(k: &Known<T>, of: u64, human: impl Fn(T) -> String) -> String {
-    if k.known == 0 {
-        "—".into()
-    } else if k.known < of {
-        format!("{} ({} of {of})", human(k.sum), k.known)
-    } else {
-        human(k.sum)
-    }
-}
-
-fn known_machine_u64(k: &Known<u64>) -> String {
-    if k.known == 0 {
-        String::new()
-    } else {
-        k.sum.to_string()
-    }
-}
-
-fn known_machine_f64(k: &Known<f64>) -> String {
-    if k.known == 0 {
-        String::new()
-    } else {
-        machine(k.sum)
-    }
-}
-
 /// Which absolute columns a listing prints: all of them (`show`), or the leaderboard's few.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Detail {
@@ -248,13 +222,19 @@ pub enum Detail {
     Leaderboard,
 }
 
-/// The absolute columns every leaderboard prints first, in order, for one seat.
-pub fn absolute_columns(cache_reads_in: bool, detail: Detail) -> Vec<Column> {
-    let tokens = if cache_reads_in {
+/// The header of the token totals: whether a wave's cached reads are in its input totals or
+/// were added to them.
+pub(crate) fn tokens_header(cache_reads_in: bool) -> &'static str {
+    if cache_reads_in {
         "Tokens (cached reads in)"
     } else {
         "Tokens (cached reads added)"
-    };
+    }
+}
+
+/// The absolute columns every leaderboard prints first, in order, for one seat.
+pub fn absolute_columns(cache_reads_in: bool, detail: Detail) -> Vec<Column> {
+    let tokens = tokens_header(cache_reads_in);
     let full = detail == Detail::Full;
     let mut c = vec![
         Column::machine("problems"),
@@ -334,11 +314,7 @@ pub fn absolute_cells(f: &SeatFigures, detail: Detail) -> Vec<Cell> {
 
 /// The footnotes that explain the absolute columns.
 pub fn absolute_notes(w: &Wave, figures: &[SeatFigures]) -> Vec<String> {
-    let mut notes = vec![
-        "Correct: Correct / (attempts + missing). Cost-of-Pass: total USD / number Correct \
-         (pooled); — when nothing is Correct or a cost is unknown."
-            .to_string(),
-    ];
+    let mut notes = vec![FIGURES_NOTE.to_string()];
     if !w.accounting.input_tokens_include_cache_reads {
         notes.push(
             "Tokens: this wave's input totals exclude cached reads, so cached reads and cache \
@@ -392,7 +368,7 @@ pub fn show(data: &WaveData) -> (Table, ShowJson) {
     t.notes = absolute_notes(&data.wave, &figures);
     let json = ShowJson {
         wave: WaveJson::of(&data.wave),
-        cost_of_pass: "pooled: total USD / number Correct",
+        cost_of_pass: COST_OF_PASS,
         seats: data
             .seats
             .iter()
@@ -441,6 +417,10 @@ pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
         None => Cell::none(),
     };
     let yes_no = |b: bool| if b { "yes" } else { "no" };
+    let budget = |v: Option<f64>| match v {
+        Some(x) => Cell::new(int_or_fixed(x, 2), machine(x)),
+        None => Cell::none(),
+    };
     for r in rows {
         let w = &r.wave;
         t.rows.push(vec![
@@ -459,14 +439,8 @@ pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
                 yes_no(w.accounting.input_tokens_include_cache_reads),
                 w.accounting.input_tokens_include_cache_reads.to_string(),
             ),
-            match w.budget.tokens {
-                Some(x) => Cell::new(int_or_fixed(x), machine(x)),
-                None => Cell::none(),
-            },
-            match w.budget.wall_s {
-                Some(x) => Cell::new(int_or_fixed(x), machine_opt(Some(x))),
-                None => Cell::none(),
-            },
+            budget(w.budget.tokens),
+            budget(w.budget.wall_s),
         ]);
     }
     if rows.is_empty() {

@@ -1,0 +1,116 @@
+//! The verdict: one line per pair of consecutive waves — did the seat get slower or faster,
+//! under what load, and on the same work or not. It is the first thing a reader sees.
+
+use super::Parts;
+use super::conditions::{CondValue, Kind, load_direction};
+use super::text::relative;
+use super::wave_figures::Fig;
+use crate::report::number::{fixed, signed};
+
+/// One line per pair of consecutive waves: did the seat get slower or faster, and under what
+/// difference in conditions.
+pub(super) fn verdict(p: &Parts<'_>) -> Vec<String> {
+    let Parts {
+        seat,
+        ids,
+        figures,
+        figs,
+        conds,
+        ..
+    } = p;
+    (1..ids.len())
+        .map(|j| {
+            let i = j - 1;
+            let prefix = if ids.len() > 2 {
+                format!("{} → {}: ", ids[i], ids[j])
+            } else {
+                String::new()
+            };
+            // The conditions of these kinds that differ between the two waves, for people.
+            let differing = |kinds: &[Kind]| -> Vec<String> {
+                conds
+                    .iter()
+                    .filter(|c| kinds.contains(&c.kind) && c.differs_between(i, j))
+                    .map(|c| c.between(i, j))
+                    .collect()
+            };
+            let different_work = differing(&[Kind::Identity, Kind::Attempts]);
+            let same_work = different_work.is_empty();
+            let accuracy_moved = figures[i].accuracy != figures[j].accuracy
+                && figures[i].accuracy.is_some()
+                && figures[j].accuracy.is_some();
+            let correct = format!(
+                "Correct {}/{} → {}/{}",
+                figures[i].correct,
+                figures[i].denominator,
+                figures[j].correct,
+                figures[j].denominator
+            );
+            let speed = match Fig::known_pair(&figs[i].wall_s, &figs[j].wall_s, ids[i], ids[j]) {
+                Ok((x, y)) => {
+                    let d = y - x;
+                    // On different work (another suite, seat or number of attempts) a change in
+                    // wall time says nothing about speed.
+                    let what = if fixed(d, 1) == "0.0" {
+                        "took the same wall time"
+                    } else if same_work {
+                        if d > 0.0 { "got slower" } else { "got faster" }
+                    } else if d > 0.0 {
+                        "took more wall time"
+                    } else {
+                        "took less wall time"
+                    };
+                    let mut detail = format!("wall {} s", signed(d, 1));
+                    if let Some(r) = relative(x, y) {
+                        detail.push_str(&format!(", {r}"));
+                    }
+                    if accuracy_moved {
+                        detail.push_str(&format!("; {correct}"));
+                    }
+                    format!("{seat} {what} ({detail})")
+                }
+                Err((w, why)) => {
+                    let mut s = format!("{seat}'s change in wall time is unknown ({w}: {why}");
+                    if accuracy_moved {
+                        s.push_str(&format!("; {correct}"));
+                    }
+                    s.push(')');
+                    s
+                }
+            };
+            let load = differing(&[Kind::Load]);
+            let load_text = if load.is_empty() {
+                let all_known = conds
+                    .iter()
+                    .filter(|c| c.kind == Kind::Load)
+                    .all(|c| c.values[i] != CondValue::Unknown);
+                if all_known {
+                    " under the same recorded load".to_string()
+                } else {
+                    " under load that was not fully recorded".to_string()
+                }
+            } else {
+                let how = match load_direction(conds, i, j) {
+                    1 => "heavier load",
+                    -1 => "lighter load",
+                    _ => "different load",
+                };
+                format!(" under {how}: {}", load.join(", "))
+            };
+            let others = differing(&[Kind::CacheAccounting, Kind::Prices, Kind::Budget]);
+            let mut line = format!("{prefix}{speed}{load_text}");
+            if same_work {
+                line.push('.');
+            } else {
+                line.push_str(&format!(
+                    " — but on different work: {}.",
+                    different_work.join(", ")
+                ));
+            }
+            if !others.is_empty() {
+                line.push_str(&format!(" Also different: {}.", others.join(", ")));
+            }
+            line
+        })
+        .collect()
+}
