@@ -102,8 +102,11 @@ impl Ledger {
             })
             .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
             .map_err(|e| self.err(e))?;
+        let ranks: Vec<Option<u32>> = rows.iter().map(|r| r.3).collect();
         rows.into_iter()
             .map(|(wave, seat, score, rank, factors, gate, tie, note)| {
+                let rank_shared =
+                    rank.is_some() && ranks.iter().filter(|r| **r == rank).count() > 1;
                 let factors = serde_json::from_str(&factors).map_err(|e| Error::Ledger {
                     path: self.path.clone(),
                     message: format!(
@@ -120,6 +123,7 @@ impl Ledger {
                         note,
                         rank,
                         tie,
+                        rank_shared,
                     },
                 })
             })

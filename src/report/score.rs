@@ -115,7 +115,8 @@ pub fn rubric_heading(info: &RubricInfo) -> Vec<String> {
     let scale = match (r.scale.min, r.scale.max) {
         (Some(lo), Some(hi)) => format!("scale {}–{}", pretty(lo), pretty(hi)),
         (Some(lo), None) => format!("scale from {}", pretty(lo)),
-        _ => "open scale".into(),
+        (None, Some(hi)) => format!("scale up to {}", pretty(hi)),
+        (None, None) => "open scale".into(),
     };
     let mut h = vec![format!(
         "Rubric {} ({scale}{}) sha256 {}",
@@ -144,11 +145,7 @@ fn score_cell(s: &SeatScore, places: usize) -> Cell {
 /// seat is unranked.
 pub(crate) fn rank_text(s: &SeatScore) -> Option<String> {
     let r = s.rank?;
-    let shared = s
-        .tie
-        .as_deref()
-        .is_some_and(|t| t.starts_with("tied on score and") || t.contains("no tie-break"));
-    Some(if shared {
+    Some(if s.rank_shared {
         format!("{r}=")
     } else {
         r.to_string()

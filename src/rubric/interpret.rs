@@ -33,6 +33,8 @@ pub struct SeatScore {
     pub rank: Option<u32>,
     /// For a seat whose score ties another's: how the tie was settled.
     pub tie: Option<String>,
+    /// The rank is shared with another seat (equal on score and every tie-break).
+    pub rank_shared: bool,
 }
 
 /// A whole wave's scores, best first (undefined scores last, by seat id).
@@ -264,6 +266,7 @@ fn seat_score(r: &Rubric, env: &Env<'_>, seat: &SeatData, figures: &SeatFigures)
         note: None,
         rank: None,
         tie: None,
+        rank_shared: false,
     };
     // Gates first: a seat that fails one gets the gate's score whatever else is known — even
     // when another gate cannot be decided (a seat 3× over its wall allowance fails the wall gate
@@ -486,6 +489,7 @@ fn rank(
             continue;
         }
         let still_tied = same_score.iter().any(|o| key_cmp(o, s) == Ordering::Equal);
+        s.rank_shared = still_tied;
         s.tie = Some(if still_tied {
             if tie_break.is_empty() {
                 "tied on score; the rubric declares no tie-break".into()
