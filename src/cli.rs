@@ -100,6 +100,22 @@ pub enum Command {
         waves: Vec<String>,
     },
 
+    /// The stored scores of a registered rubric across history: every wave (or the named ones),
+    /// seat by seat, as `rescore` left them.
+    History {
+        /// A registered rubric, NAME@VERSION.
+        #[arg(long)]
+        rubric: String,
+        /// Only this seat.
+        #[arg(long)]
+        seat: Option<String>,
+        /// Only these waves (repeatable). Default: every wave.
+        #[arg(long = "wave", value_name = "WAVE")]
+        waves: Vec<String>,
+        #[command(flatten)]
+        format: FormatArg,
+    },
+
     /// How a rubric change shifts past scores: per wave and seat, old and new score, the
     /// delta, the rank before and after; then a summary.
     Diff {

@@ -6,6 +6,7 @@
 mod audit;
 mod compare;
 mod demo;
+mod history;
 mod ingest;
 mod publish;
 mod rubric;
@@ -93,6 +94,12 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             format,
         } => score::score(&mut ctx, &wave, &rubric, format.format),
         Command::Rescore { rubric, waves } => audit::rescore(&mut ctx, &rubric, &waves),
+        Command::History {
+            rubric,
+            seat,
+            waves,
+            format,
+        } => history::history(&mut ctx, &rubric, seat.as_deref(), &waves, format.format),
         Command::Diff {
             old,
             new,

@@ -8,6 +8,7 @@
 
 pub mod compare;
 pub mod diff;
+pub mod history;
 pub mod number;
 pub mod publication;
 pub mod rubric;

@@ -1,0 +1,55 @@
+//! `benchledger history`: a registered rubric's stored scores across the waves of the ledger.
+
+use super::Ctx;
+use super::rubric::resolve;
+use crate::cli::Format;
+use crate::error::{Error, Result};
+use crate::report;
+
+pub fn history(
+    ctx: &mut Ctx<'_>,
+    rubric: &str,
+    seat: Option<&str>,
+    waves: &[String],
+    format: Format,
+) -> Result<()> {
+    let ledger = ctx.open()?;
+    let info = resolve(&ledger, rubric)?;
+    if !info.registered {
+        return Err(Error::Usage(format!(
+            "{} is not registered: stored scores belong to registered rubrics. Register it with \
+             `benchledger rubric add {rubric}`, then `benchledger rescore --rubric {}`",
+            info.rubric.id(),
+            info.rubric.id()
+        )));
+    }
+    for w in waves {
+        ledger.load_wave_check(w)?;
+    }
+    let mut rows = Vec::new();
+    // Every wave's conditions, in ledger order (start time, then id).
+    for listed in ledger.waves()? {
+        if !waves.is_empty() && !waves.contains(&listed.wave.id) {
+            continue;
+        }
+        let stored = ledger.stored_scores(&info.sha256, &listed.wave.id)?;
+        rows.push(report::history::WaveHistory {
+            wave: listed.wave,
+            stored,
+        });
+    }
+    if let Some(s) = seat
+        && !rows
+            .iter()
+            .any(|w| w.stored.iter().any(|x| x.score.seat == s))
+    {
+        return Err(Error::Usage(format!(
+            "no stored score for seat {s:?} under {}; check the seat's id with `benchledger show \
+             WAVE`, or store scores with `benchledger rescore --rubric {}`",
+            info.rubric.id(),
+            info.rubric.id()
+        )));
+    }
+    let (table, json) = report::history::history(&info, &rows, seat);
+    ctx.write(&report::render(format, "history", &table, &json))
+}
