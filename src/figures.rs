@@ -14,10 +14,16 @@
 //!
 //! Summation runs in the seat's attempt order (problem, then trial), which the ledger fixes, so
 //! the same data gives the same bits on every machine.
+//!
+//! The figures are running totals ([`FigureTally`]): a seat's attempts can be fed one at a time,
+//! as the ledger reads them, and never held together. A seat held whole is tallied the same way,
+//! so both give the same figures to the bit.
+
+use std::borrow::Cow;
 
 use serde::Serialize;
 
-use crate::model::{Accounting, SeatData, SuiteProblems, Wave};
+use crate::model::{Accounting, Attempt, SeatData, SuiteProblems, Wave};
 
 /// A sum over the attempts where a quantity is known.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -41,6 +47,9 @@ pub struct SeatFigures {
     pub denominator: u64,
     /// correct / denominator; `None` when the denominator is 0.
     pub accuracy: Option<f64>,
+    /// The sum over attempts of the graded outcome, or 1/0 from Correct where none is graded
+    /// (always known).
+    pub outcome_sum: f64,
     pub input_tokens: Known<u64>,
     pub output_tokens: Known<u64>,
     pub input_tokens_cache_read: Known<u64>,
@@ -58,7 +67,9 @@ pub struct SeatFigures {
 }
 
 impl Known<u64> {
-    fn add(&mut self, v: Option<u64>) {
+    pub const NONE: Known<u64> = Known { sum: 0, known: 0 };
+
+    pub fn add(&mut self, v: Option<u64>) {
         if let Some(v) = v {
             self.sum += v;
             self.known += 1;
@@ -67,7 +78,9 @@ impl Known<u64> {
 }
 
 impl Known<f64> {
-    fn add(&mut self, v: Option<f64>) {
+    pub const NONE: Known<f64> = Known { sum: 0.0, known: 0 };
+
+    pub fn add(&mut self, v: Option<f64>) {
         if let Some(v) = v {
             self.sum += v;
             self.known += 1;
@@ -75,33 +88,223 @@ impl Known<f64> {
     }
 }
 
-/// The distinct problems a seat attempted, in order. Attempts come in ledger order (problem,
-/// then trial), where a problem's trials sit together and dropping repeats is enough; any other
-/// order is sorted first.
-fn attempted(seat: &SeatData) -> Vec<&str> {
-    let mut problems: Vec<&str> = seat.attempts.iter().map(|a| a.problem.as_str()).collect();
-    if !problems.is_sorted() {
-        problems.sort_unstable();
+/// What a wave's seats are counted against: how the wave counted tokens, and the problems its
+/// suite declares (ids sorted, so that one lookup per attempted problem says whether it was
+/// declared).
+#[derive(Debug, Clone)]
+pub struct Basis<'a> {
+    accounting: &'a Accounting,
+    suite: Suite<'a>,
+}
+
+#[derive(Debug, Clone)]
+enum Suite<'a> {
+    Undeclared,
+    Count(u64),
+    Ids(Cow<'a, [String]>),
+}
+
+impl<'a> Basis<'a> {
+    pub fn of(wave: &'a Wave) -> Basis<'a> {
+        Self::new(wave.suite_problems.as_ref(), &wave.accounting)
     }
-    problems.dedup();
-    problems
+
+    pub fn new(suite: Option<&'a SuiteProblems>, accounting: &'a Accounting) -> Basis<'a> {
+        let suite = match suite {
+            None => Suite::Undeclared,
+            Some(SuiteProblems::Count(n)) => Suite::Count(*n),
+            // The ledger and ingest keep ids sorted; ids built by hand may not be.
+            Some(SuiteProblems::Ids(ids)) if ids.is_sorted() => Suite::Ids(Cow::Borrowed(ids)),
+            Some(SuiteProblems::Ids(ids)) => {
+                let mut sorted = ids.clone();
+                sorted.sort_unstable();
+                Suite::Ids(Cow::Owned(sorted))
+            }
+        };
+        Basis { accounting, suite }
+    }
+
+    /// How many of the declared ids are `problem` (0 or 1 in any ledger).
+    fn declared(&self, problem: &str) -> u64 {
+        match &self.suite {
+            Suite::Ids(ids) => {
+                let lo = ids.partition_point(|id| id.as_str() < problem);
+                let hi = lo + ids[lo..].partition_point(|id| id.as_str() == problem);
+                (hi - lo) as u64
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// A seat's figures as running totals, fed one attempt at a time, so that a seat's figures
+/// never need its attempts held together: [`FigureTally::add`] each attempt in ledger order
+/// (problem, then trial), then read [`FigureTally::figures`].
+///
+/// Every sum runs in the order the attempts are added, from the same starting value as a sum
+/// over a seat's attempts held whole, so it comes out the same to the bit. Distinct problems
+/// are counted against the previous attempt's problem, which is exact in ledger order; a seat's
+/// attempts held in another order are recounted by [`FigureTally::of_attempts`].
+#[derive(Debug, Clone)]
+pub struct FigureTally {
+    attempts: u64,
+    correct: u64,
+    /// Distinct problems attempted (problem changes, in ledger order).
+    problems: u64,
+    /// How many declared ids those problems match.
+    declared: u64,
+    /// The previous attempt's problem.
+    last: String,
+    /// Every attempt so far came in problem order.
+    in_order: bool,
+    outcome_sum: f64,
+    input_tokens: Known<u64>,
+    output_tokens: Known<u64>,
+    cache_read: Known<u64>,
+    cache_write: Known<u64>,
+    tokens_total: Known<u64>,
+    new_input_tokens: Known<u64>,
+    wall_s: Known<f64>,
+    cost_usd: Known<f64>,
+    steps: Known<u64>,
+    errors: Known<u64>,
+}
+
+impl Default for FigureTally {
+    fn default() -> Self {
+        FigureTally {
+            attempts: 0,
+            correct: 0,
+            problems: 0,
+            declared: 0,
+            last: String::new(),
+            in_order: true,
+            // The starting value of `Iterator::sum` for floats: -0.0 + x is x for every x,
+            // -0.0 included.
+            outcome_sum: -0.0,
+            input_tokens: Known::<u64>::NONE,
+            output_tokens: Known::<u64>::NONE,
+            cache_read: Known::<u64>::NONE,
+            cache_write: Known::<u64>::NONE,
+            tokens_total: Known::<u64>::NONE,
+            new_input_tokens: Known::<u64>::NONE,
+            wall_s: Known::<f64>::NONE,
+            cost_usd: Known::<f64>::NONE,
+            steps: Known::<u64>::NONE,
+            errors: Known::<u64>::NONE,
+        }
+    }
+}
+
+impl FigureTally {
+    pub fn new() -> FigureTally {
+        FigureTally::default()
+    }
+
+    /// Adds one attempt.
+    pub fn add(&mut self, basis: &Basis<'_>, a: &Attempt) {
+        let new_problem = if self.attempts == 0 {
+            true
+        } else {
+            match a.problem.as_str().cmp(self.last.as_str()) {
+                std::cmp::Ordering::Equal => false,
+                std::cmp::Ordering::Greater => true,
+                std::cmp::Ordering::Less => {
+                    self.in_order = false;
+                    true
+                }
+            }
+        };
+        if new_problem {
+            self.problems += 1;
+            self.declared += basis.declared(&a.problem);
+            self.last.clear();
+            self.last.push_str(&a.problem);
+        }
+        let accounting = basis.accounting;
+        self.attempts += 1;
+        self.correct += u64::from(a.correct);
+        self.outcome_sum += a.outcome_or_verdict();
+        self.input_tokens.add(a.input_tokens);
+        self.output_tokens.add(a.output_tokens);
+        self.cache_read.add(a.input_tokens_cache_read);
+        self.cache_write.add(a.input_tokens_cache_write);
+        self.tokens_total.add(a.tokens_total(accounting));
+        self.new_input_tokens.add(a.new_input_tokens(accounting));
+        self.wall_s.add(a.wall_s);
+        self.cost_usd.add(a.cost_usd);
+        self.steps.add(a.steps.map(u64::from));
+        self.errors.add(a.errors.map(u64::from));
+    }
+
+    /// A seat's attempts held whole, in any order, tallied.
+    pub fn of_attempts(basis: &Basis<'_>, attempts: &[Attempt]) -> FigureTally {
+        let mut t = FigureTally::new();
+        for a in attempts {
+            t.add(basis, a);
+        }
+        t.recount_problems(basis, attempts);
+        t
+    }
+
+    /// After the attempts of a seat held whole were added: when they did not come in problem
+    /// order (data built by hand), counts their distinct problems again, from the attempts
+    /// themselves. Attempts in ledger order are left as counted.
+    pub fn recount_problems(&mut self, basis: &Basis<'_>, attempts: &[Attempt]) {
+        if self.in_order {
+            return;
+        }
+        let mut problems: Vec<&str> = attempts.iter().map(|a| a.problem.as_str()).collect();
+        problems.sort_unstable();
+        problems.dedup();
+        self.problems = problems.len() as u64;
+        self.declared = problems.iter().map(|p| basis.declared(p)).sum();
+        self.in_order = true;
+    }
+
+    /// The figures of the attempts added so far.
+    pub fn figures(&self, basis: &Basis<'_>) -> SeatFigures {
+        let missing = match &basis.suite {
+            Suite::Undeclared => 0,
+            Suite::Count(n) => n.saturating_sub(self.problems),
+            Suite::Ids(ids) => ids.len() as u64 - self.declared,
+        };
+        let (attempts, correct) = (self.attempts, self.correct);
+        let denominator = attempts + missing;
+        let accuracy = (denominator > 0).then(|| correct as f64 / denominator as f64);
+        let cost_usd = self.cost_usd;
+        let cost_of_pass_usd =
+            (correct > 0 && cost_usd.known == attempts).then(|| cost_usd.sum / correct as f64);
+        SeatFigures {
+            problems: self.problems,
+            attempts,
+            correct,
+            missing,
+            denominator,
+            accuracy,
+            outcome_sum: self.outcome_sum,
+            input_tokens: self.input_tokens,
+            output_tokens: self.output_tokens,
+            input_tokens_cache_read: self.cache_read,
+            input_tokens_cache_write: self.cache_write,
+            tokens_total: self.tokens_total,
+            new_input_tokens: self.new_input_tokens,
+            wall_s: self.wall_s,
+            cost_usd,
+            cost_of_pass_usd,
+            steps: self.steps,
+            errors: self.errors,
+        }
+    }
 }
 
 /// How many declared problems the seat has no attempt for.
 pub fn missing_problems(suite: Option<&SuiteProblems>, seat: &SeatData) -> u64 {
-    missing(suite, &attempted(seat))
-}
-
-/// How many declared problems are not among the `attempted` ones (sorted, distinct).
-fn missing(suite: Option<&SuiteProblems>, attempted: &[&str]) -> u64 {
-    match suite {
-        None => 0,
-        Some(SuiteProblems::Count(n)) => n.saturating_sub(attempted.len() as u64),
-        Some(SuiteProblems::Ids(ids)) => ids
-            .iter()
-            .filter(|id| attempted.binary_search(&id.as_str()).is_err())
-            .count() as u64,
-    }
+    let accounting = Accounting::default();
+    let basis = Basis::new(suite, &accounting);
+    FigureTally::of_attempts(&basis, &seat.attempts)
+        .figures(&basis)
+        .missing
 }
 
 impl SeatFigures {
@@ -114,63 +317,15 @@ impl SeatFigures {
         accounting: &Accounting,
         seat: &SeatData,
     ) -> SeatFigures {
-        let attempted = attempted(seat);
-        let problems = attempted.len() as u64;
-        let missing = missing(suite, &attempted);
-        // One pass over the attempts; each sum still runs in attempt order, so it comes out
-        // the same to the bit as a pass per sum.
-        let none_u = || Known { sum: 0, known: 0 };
-        let none_f = || Known { sum: 0.0, known: 0 };
-        let mut correct = 0u64;
-        let (mut input_tokens, mut output_tokens) = (none_u(), none_u());
-        let (mut cache_read, mut cache_write) = (none_u(), none_u());
-        let (mut tokens_total, mut new_input_tokens) = (none_u(), none_u());
-        let (mut steps, mut errors) = (none_u(), none_u());
-        let (mut wall_s, mut cost_usd) = (none_f(), none_f());
-        for a in &seat.attempts {
-            correct += u64::from(a.correct);
-            input_tokens.add(a.input_tokens);
-            output_tokens.add(a.output_tokens);
-            cache_read.add(a.input_tokens_cache_read);
-            cache_write.add(a.input_tokens_cache_write);
-            tokens_total.add(a.tokens_total(accounting));
-            new_input_tokens.add(a.new_input_tokens(accounting));
-            wall_s.add(a.wall_s);
-            cost_usd.add(a.cost_usd);
-            steps.add(a.steps.map(u64::from));
-            errors.add(a.errors.map(u64::from));
-        }
-        let attempts = seat.attempts.len() as u64;
-        let denominator = attempts + missing;
-        let accuracy = (denominator > 0).then(|| correct as f64 / denominator as f64);
-        let cost_of_pass_usd =
-            (correct > 0 && cost_usd.known == attempts).then(|| cost_usd.sum / correct as f64);
-        SeatFigures {
-            problems,
-            attempts,
-            correct,
-            missing,
-            denominator,
-            accuracy,
-            input_tokens,
-            output_tokens,
-            input_tokens_cache_read: cache_read,
-            input_tokens_cache_write: cache_write,
-            tokens_total,
-            new_input_tokens,
-            wall_s,
-            cost_usd,
-            cost_of_pass_usd,
-            steps,
-            errors,
-        }
+        let basis = Basis::new(suite, accounting);
+        FigureTally::of_attempts(&basis, &seat.attempts).figures(&basis)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Attempt, Seat};
+    use crate::model::Seat;
 
     fn attempt(problem: &str, correct: bool, cost: Option<f64>) -> Attempt {
         Attempt {

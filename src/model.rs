@@ -179,6 +179,78 @@ impl Attempt {
     }
 }
 
+/// Which of an attempt's fields a reader of the ledger wants: the others are left `None` (the
+/// trial 0). Only for a reader that never looks at them — a rubric reads the fields of its own
+/// measures and nothing else, and reading fewer columns is most of what streaming a wave costs.
+/// Problem and verdict are always read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttemptFields {
+    pub trial: bool,
+    pub outcome: bool,
+    pub input_tokens: bool,
+    pub output_tokens: bool,
+    pub input_tokens_cache_read: bool,
+    pub input_tokens_cache_write: bool,
+    pub wall_s: bool,
+    pub cost_usd: bool,
+    pub steps: bool,
+    pub errors: bool,
+    pub checklist: bool,
+    pub trace: bool,
+}
+
+impl AttemptFields {
+    /// Every field: the whole attempt.
+    pub const ALL: AttemptFields = AttemptFields {
+        trial: true,
+        outcome: true,
+        input_tokens: true,
+        output_tokens: true,
+        input_tokens_cache_read: true,
+        input_tokens_cache_write: true,
+        wall_s: true,
+        cost_usd: true,
+        steps: true,
+        errors: true,
+        checklist: true,
+        trace: true,
+    };
+
+    /// Problem and verdict only.
+    pub const NONE: AttemptFields = AttemptFields {
+        trial: false,
+        outcome: false,
+        input_tokens: false,
+        output_tokens: false,
+        input_tokens_cache_read: false,
+        input_tokens_cache_write: false,
+        wall_s: false,
+        cost_usd: false,
+        steps: false,
+        errors: false,
+        checklist: false,
+        trace: false,
+    };
+
+    /// The fields either asks for.
+    pub fn and(self, o: AttemptFields) -> AttemptFields {
+        AttemptFields {
+            trial: self.trial || o.trial,
+            outcome: self.outcome || o.outcome,
+            input_tokens: self.input_tokens || o.input_tokens,
+            output_tokens: self.output_tokens || o.output_tokens,
+            input_tokens_cache_read: self.input_tokens_cache_read || o.input_tokens_cache_read,
+            input_tokens_cache_write: self.input_tokens_cache_write || o.input_tokens_cache_write,
+            wall_s: self.wall_s || o.wall_s,
+            cost_usd: self.cost_usd || o.cost_usd,
+            steps: self.steps || o.steps,
+            errors: self.errors || o.errors,
+            checklist: self.checklist || o.checklist,
+            trace: self.trace || o.trace,
+        }
+    }
+}
+
 /// A seat with its attempts, in ledger order (problem, then trial).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SeatData {

@@ -17,6 +17,11 @@
 //! (generated directly as a `Rubric`), no NaN or infinity escapes, and the range `rubric check`
 //! proves holds every score.
 //!
+//! Scoring a wave held whole (`score_wave`) and scoring it as `rescore` streams it — each seat's
+//! running totals fed one attempt at a time, with only the fields the rubric reads — give the
+//! same scores, bit for bit, for the shipped rubrics and for any rubric; and so does the same
+//! wave written to a ledger and streamed back out of it.
+//!
 //! `edge_cases_have_defined_results` pins what each shipped rubric makes of zero tokens, zero
 //! wall seconds, zero Correct and unknown cost.
 
@@ -24,14 +29,18 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use benchledger::cli::Format;
+use benchledger::figures::SeatFigures;
+use benchledger::ledger::Ledger;
 use benchledger::model::{
-    Accounting, Attempt, Budget, Load, Provenance, Seat, SeatData, SuiteProblems, TraceStep, Wave,
-    WaveData,
+    Accounting, Attempt, AttemptFields, Budget, Load, Provenance, Seat, SeatData, SuiteProblems,
+    TraceStep, Wave, WaveData,
 };
 use benchledger::report::score::{RubricInfo, leaderboard};
 use benchledger::rubric::measure::{ALLOWANCES, MEASURES, Measure};
 use benchledger::rubric::spec::{Factor, Gate, Penalty, Per, Role, Scale, Transform};
-use benchledger::rubric::{CheckReport, Rubric, WaveScores, check, parse, score_wave};
+use benchledger::rubric::{
+    CheckReport, Rubric, Scorer, SeatTally, WaveScores, check, parse, score_wave,
+};
 use proptest::prelude::*;
 
 const TOL: f64 = 1e-9;
@@ -581,6 +590,145 @@ proptest! {
                     rubric, seat, x, lo, hi
                 );
             }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scoring from running totals, as `rescore` streams a wave out of the ledger
+
+/// An attempt as the ledger lends it to a reader that asked for `fields`: every other field
+/// unknown, the trial 0.
+fn as_read(a: &Attempt, f: AttemptFields) -> Attempt {
+    fn keep<T: Clone>(on: bool, v: &Option<T>) -> Option<T> {
+        if on { v.clone() } else { None }
+    }
+    Attempt {
+        problem: a.problem.clone(),
+        trial: if f.trial { a.trial } else { 0 },
+        correct: a.correct,
+        outcome: keep(f.outcome, &a.outcome),
+        input_tokens: keep(f.input_tokens, &a.input_tokens),
+        output_tokens: keep(f.output_tokens, &a.output_tokens),
+        input_tokens_cache_read: keep(f.input_tokens_cache_read, &a.input_tokens_cache_read),
+        input_tokens_cache_write: keep(f.input_tokens_cache_write, &a.input_tokens_cache_write),
+        wall_s: keep(f.wall_s, &a.wall_s),
+        cost_usd: keep(f.cost_usd, &a.cost_usd),
+        steps: keep(f.steps, &a.steps),
+        errors: keep(f.errors, &a.errors),
+        checklist: keep(f.checklist, &a.checklist),
+        trace: keep(f.trace, &a.trace),
+    }
+}
+
+/// Every seat tallied one attempt at a time, each attempt with only the fields the rubric
+/// reads, then scored from the tallies.
+fn streamed(r: &Rubric, data: &WaveData) -> WaveScores {
+    let mut scorer = Scorer::new(r, &data.wave);
+    let fields = scorer.fields();
+    let tally = |scorer: &Scorer| -> Vec<(Seat, SeatTally)> {
+        data.seats
+            .iter()
+            .map(|s| {
+                let mut t = scorer.tally();
+                for a in &s.attempts {
+                    scorer.add(&mut t, &as_read(a, fields));
+                }
+                (s.seat.clone(), t)
+            })
+            .collect()
+    };
+    if scorer.needs_medians_first() {
+        let first = tally(&scorer);
+        scorer.set_medians(first.iter().map(|(_, t)| t));
+    }
+    scorer.score(tally(&scorer))
+}
+
+/// The wave written to a fresh ledger and scored as `rescore` scores it: its attempts streamed
+/// out of the ledger into each seat's tally, never held.
+fn through_a_ledger(rubrics: &[&Rubric], data: &WaveData) -> Vec<WaveScores> {
+    let mut ledger = Ledger::in_memory().expect("an in-memory ledger");
+    ledger
+        .add_waves(&[(data.clone(), "0".repeat(64))], "2026-01-01T00:00:00Z")
+        .expect("the generated wave is written");
+    let wave = ledger
+        .wave_conditions(&data.wave.id)
+        .expect("its conditions");
+    rubrics
+        .iter()
+        .map(|r| {
+            let mut scorer = Scorer::new(r, &wave);
+            let fields = scorer.fields();
+            let fold = |scorer: &Scorer| {
+                ledger
+                    .fold_wave(
+                        &data.wave.id,
+                        fields,
+                        |_| scorer.tally(),
+                        |t, a| scorer.add(t, a),
+                    )
+                    .expect("the wave streams")
+            };
+            if scorer.needs_medians_first() {
+                let first = fold(&scorer);
+                scorer.set_medians(first.iter().map(|(_, t)| t));
+            }
+            let seats = fold(&scorer);
+            scorer.score(seats)
+        })
+        .collect()
+}
+
+/// Every number and word of a scoring, floats as bits (0.0 and -0.0 differ).
+fn every_bit(w: &WaveScores) -> Vec<String> {
+    let mut out = vec![w.wave.clone()];
+    out.extend(fingerprint(w));
+    out.extend(
+        w.seats
+            .iter()
+            .map(|s| format!("{} shared {}", s.seat, s.rank_shared)),
+    );
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn scoring_from_streamed_tallies_equals_score_wave_bit_for_bit(
+        rubric in any_rubric(),
+        data in wave(),
+    ) {
+        for r in shipped().iter().map(|s| &s.rubric).chain([&rubric]) {
+            prop_assert_eq!(
+                every_bit(&streamed(r, &data)),
+                every_bit(&score_wave(r, &data)),
+                "{:?}", r
+            );
+        }
+        // Fed whole attempts, a tally's figures are the seat's figures, to the bit.
+        let scorer = Scorer::new(&rubric, &data.wave);
+        for s in &data.seats {
+            let mut t = scorer.tally();
+            for a in &s.attempts {
+                scorer.add(&mut t, a);
+            }
+            prop_assert_eq!(
+                format!("{:?}", scorer.figures(&t)),
+                format!("{:?}", SeatFigures::of(&data.wave, s))
+            );
+        }
+    }
+
+    #[test]
+    fn a_wave_streamed_out_of_the_ledger_scores_as_score_wave_bit_for_bit(
+        rubric in any_rubric(),
+        data in wave(),
+    ) {
+        let rubrics: Vec<&Rubric> = shipped().iter().map(|s| &s.rubric).chain([&rubric]).collect();
+        for (r, scores) in rubrics.iter().zip(through_a_ledger(&rubrics, &data)) {
+            prop_assert_eq!(every_bit(&scores), every_bit(&score_wave(r, &data)), "{:?}", r);
         }
     }
 }

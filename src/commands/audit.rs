@@ -6,7 +6,7 @@ use crate::cli::Format;
 use crate::error::{Error, Result};
 use crate::ledger::Ledger;
 use crate::report;
-use crate::rubric::{WaveScores, score_wave};
+use crate::rubric::{Rubric, Scorer, WaveScores, score_wave};
 
 /// The waves a command should visit: the named ones (checked to exist; a wave named twice is
 /// visited once), else every wave.
@@ -26,6 +26,20 @@ fn waves_to_visit(ledger: &Ledger, named: &[String]) -> Result<Vec<String>> {
 
 fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// One wave's scores, its attempts streamed from the ledger into each seat's running totals,
+/// never held: the same scores as `score_wave` over the wave loaded whole.
+fn score_streamed(ledger: &Ledger, rubric: &Rubric, wave: &str) -> Result<WaveScores> {
+    let conditions = ledger.wave_conditions(wave)?;
+    let mut scorer = Scorer::new(rubric, &conditions);
+    let fields = scorer.fields();
+    if scorer.needs_medians_first() {
+        let first = ledger.fold_wave(wave, fields, |_| scorer.tally(), |t, a| scorer.add(t, a))?;
+        scorer.set_medians(first.iter().map(|(_, t)| t));
+    }
+    let seats = ledger.fold_wave(wave, fields, |_| scorer.tally(), |t, a| scorer.add(t, a))?;
+    Ok(scorer.score(seats))
 }
 
 pub fn rescore(ctx: &mut Ctx<'_>, rubric: &str, waves: &[String]) -> Result<()> {
@@ -54,8 +68,7 @@ pub fn rescore(ctx: &mut Ctx<'_>, rubric: &str, waves: &[String]) -> Result<()> 
         if let Some(b) = &bar {
             b.set_message(id.clone());
         }
-        let data = ledger.load_wave(id)?;
-        all.push(score_wave(&info.rubric, &data));
+        all.push(score_streamed(&ledger, &info.rubric, id)?);
         if let Some(b) = &bar {
             b.inc(1);
         }

@@ -7,8 +7,8 @@ use rusqlite::{OptionalExtension, Transaction, params};
 use super::{Ledger, sqlite};
 use crate::error::{Error, Result};
 use crate::model::{
-    Accounting, Attempt, Budget, ChecklistItem, Load, Provenance, Seat, SeatData, SuiteProblems,
-    TraceStep, Wave, WaveData,
+    Accounting, Attempt, AttemptFields, Budget, ChecklistItem, Load, Provenance, Seat, SeatData,
+    SuiteProblems, TraceStep, Wave, WaveData,
 };
 
 /// What an ingest did with one wave.
@@ -154,6 +154,24 @@ impl Ledger {
 
     /// A whole wave: conditions, seats (by id) and attempts (by problem, then trial).
     pub fn load_wave(&self, slug: &str) -> Result<WaveData> {
+        let wave = self.wave_conditions(slug)?;
+        let seats = self.fold_wave(
+            slug,
+            AttemptFields::ALL,
+            |_| Vec::new(),
+            |v, a| v.push(a.clone()),
+        )?;
+        Ok(WaveData {
+            wave,
+            seats: seats
+                .into_iter()
+                .map(|(seat, attempts)| SeatData { seat, attempts })
+                .collect(),
+        })
+    }
+
+    /// A wave's conditions: suite, declared problems, load, accounting, budget, provenance.
+    pub fn wave_conditions(&self, slug: &str) -> Result<Wave> {
         let rowid = self.wave_rowid(slug)?;
         let mut wave = self
             .conn
@@ -164,8 +182,27 @@ impl Ledger {
             .and_then(|mut s| s.query_row([rowid], wave_from_row))
             .map_err(|e| self.err(e))?;
         self.fill_problem_ids(rowid, &mut wave)?;
+        Ok(wave)
+    }
 
-        let mut seats: Vec<(i64, SeatData)> = self
+    /// Folds a wave's attempts into one value per seat, reading them in ledger order (seat id,
+    /// then problem, then trial) a row at a time and holding none: `start` makes a seat's value
+    /// (a seat with no attempts keeps it), `add` takes each of the seat's attempts in turn.
+    /// Seats come back in ledger order, each with its value. This is how a wave is scored
+    /// without being held whole ([`crate::rubric::Scorer`]).
+    ///
+    /// Each attempt is what [`Ledger::load_wave`] gives, with only the `fields` asked for
+    /// (the others `None`: see [`AttemptFields`]). It is lent to `add` for the call: the next
+    /// row is read into the same buffers.
+    pub fn fold_wave<T>(
+        &self,
+        slug: &str,
+        fields: AttemptFields,
+        mut start: impl FnMut(&Seat) -> T,
+        mut add: impl FnMut(&mut T, &Attempt),
+    ) -> Result<Vec<(Seat, T)>> {
+        let rowid = self.wave_rowid(slug)?;
+        let seats: Vec<(i64, Seat)> = self
             .conn
             .prepare_cached(
                 "SELECT id, slug, model, provider, harness, config FROM seat
@@ -175,15 +212,12 @@ impl Ledger {
                 s.query_map([rowid], |r| {
                     Ok((
                         r.get(0)?,
-                        SeatData {
-                            seat: Seat {
-                                id: r.get(1)?,
-                                model: r.get(2)?,
-                                provider: r.get(3)?,
-                                harness: r.get(4)?,
-                                config: r.get(5)?,
-                            },
-                            attempts: Vec::new(),
+                        Seat {
+                            id: r.get(1)?,
+                            model: r.get(2)?,
+                            provider: r.get(3)?,
+                            harness: r.get(4)?,
+                            config: r.get(5)?,
                         },
                     ))
                 })?
@@ -191,87 +225,96 @@ impl Ledger {
             })
             .map_err(|e| self.err(e))?;
 
-        // One pass over the wave's trace steps, then one over its attempts, in a fixed order.
-        // Most ledgers hold no traces at all: then the join over every attempt of the wave that
-        // finding a wave's steps takes is skipped.
-        let mut traces: std::collections::BTreeMap<i64, Vec<TraceStep>> = Default::default();
-        let any_traces: bool = self
+        // Most ledgers hold no traces at all: then the join that finds the steps is skipped.
+        let mut fields = fields;
+        fields.trace = fields.trace && {
+            self.conn
+                .prepare_cached("SELECT EXISTS (SELECT 1 FROM trace_step)")
+                .and_then(|mut s| s.query_row([], |r| r.get::<_, bool>(0)))
+                .map_err(|e| self.err(e))?
+        };
+        let columns = Columns::of(fields);
+        let mut stmt = self
             .conn
-            .prepare_cached("SELECT EXISTS (SELECT 1 FROM trace_step)")
-            .and_then(|mut s| s.query_row([], |r| r.get(0)))
+            .prepare_cached(&columns.sql)
             .map_err(|e| self.err(e))?;
-        if any_traces {
-            let mut stmt = self
-                .conn
-                .prepare_cached(
-                    "SELECT t.attempt_id, t.tool, t.ok, t.error
-                     FROM trace_step t JOIN attempt a ON a.id = t.attempt_id
-                     JOIN seat s ON s.id = a.seat_id
-                     WHERE s.wave_id = ?1 ORDER BY t.attempt_id, t.idx",
-                )
-                .map_err(|e| self.err(e))?;
-            let mut rows = stmt.query([rowid]).map_err(|e| self.err(e))?;
+        let mut attempt = Attempt {
+            problem: String::new(),
+            trial: 0,
+            correct: false,
+            outcome: None,
+            input_tokens: None,
+            output_tokens: None,
+            input_tokens_cache_read: None,
+            input_tokens_cache_write: None,
+            wall_s: None,
+            cost_usd: None,
+            steps: None,
+            errors: None,
+            checklist: None,
+            trace: None,
+        };
+        let mut out = Vec::with_capacity(seats.len());
+        for (seat_id, seat) in seats {
+            let mut value = start(&seat);
+            let mut rows = stmt.query([seat_id]).map_err(|e| self.err(e))?;
+            // With traces, an attempt comes as one row per step (one row with no step when it
+            // has none), its rows together. Either way an attempt is handed on when the next
+            // one's first row arrives, or the rows end.
+            let mut pending: Option<Option<i64>> = None;
             while let Some(r) = rows.next().map_err(|e| self.err(e))? {
-                let attempt_id: i64 = r.get(0).map_err(|e| self.err(e))?;
-                let step = TraceStep {
-                    tool: r.get(1).map_err(|e| self.err(e))?,
-                    ok: r.get(2).map_err(|e| self.err(e))?,
-                    error: r.get(3).map_err(|e| self.err(e))?,
-                };
-                traces.entry(attempt_id).or_default().push(step);
-            }
-        }
-        {
-            let mut stmt = self
-                .conn
-                .prepare_cached(
-                    "SELECT a.seat_id, a.id, a.problem, a.trial, a.correct, a.outcome,
-                        a.input_tokens, a.output_tokens, a.input_tokens_cache_read,
-                        a.input_tokens_cache_write, a.wall_s, a.cost_usd, a.steps, a.errors,
-                        a.checklist
-                     FROM attempt a JOIN seat s ON s.id = a.seat_id
-                     WHERE s.wave_id = ?1 ORDER BY s.slug, a.problem, a.trial",
-                )
-                .map_err(|e| self.err(e))?;
-            // Rows come seat by seat, in the seats' order.
-            let mut pos = 0;
-            let mut rows = stmt.query([rowid]).map_err(|e| self.err(e))?;
-            while let Some(r) = rows.next().map_err(|e| self.err(e))? {
-                let seat_id: i64 = r.get(0).map_err(|e| self.err(e))?;
-                let attempt_id: i64 = r.get(1).map_err(|e| self.err(e))?;
-                let checklist: Option<String> = r.get(14).map_err(|e| self.err(e))?;
-                let checklist = match checklist {
+                let id: Option<i64> = match columns.id {
+                    Some(i) => Some(r.get(i).map_err(|e| self.err(e))?),
                     None => None,
-                    Some(text) => Some(serde_json::from_str::<Vec<ChecklistItem>>(&text).map_err(
-                        |e| Error::Ledger {
-                            path: self.path.clone(),
-                            message: format!("attempt {attempt_id} has a malformed checklist: {e}"),
-                        },
-                    )?),
                 };
-                let mut attempt = attempt_from_row(r, checklist).map_err(|e| self.err(e))?;
-                if !traces.is_empty() {
-                    attempt.trace = traces.remove(&attempt_id);
+                if !(fields.trace && pending == Some(id)) {
+                    if pending.is_some() {
+                        add(&mut value, &attempt);
+                    }
+                    if let (Some(i), Some(id)) = (columns.checklist, id) {
+                        attempt.checklist = self.checklist(r, i, id)?;
+                    }
+                    columns.read(r, &mut attempt).map_err(|e| self.err(e))?;
+                    attempt.trace = None;
+                    pending = Some(id);
                 }
-                if seats.get(pos).map(|s| s.0) != Some(seat_id) {
-                    pos =
-                        seats
-                            .iter()
-                            .position(|s| s.0 == seat_id)
-                            .ok_or_else(|| Error::Ledger {
-                                path: self.path.clone(),
-                                message: format!(
-                                    "attempt {attempt_id} belongs to no seat of {slug}"
-                                ),
-                            })?;
+                if let Some(i) = columns.trace
+                    && r.get_ref(i).map_err(|e| self.err(e))? != rusqlite::types::ValueRef::Null
+                {
+                    let step = (|| {
+                        Ok::<_, rusqlite::Error>(TraceStep {
+                            tool: r.get(i)?,
+                            ok: r.get(i + 1)?,
+                            error: r.get(i + 2)?,
+                        })
+                    })()
+                    .map_err(|e| self.err(e))?;
+                    attempt.trace.get_or_insert_with(Vec::new).push(step);
                 }
-                seats[pos].1.attempts.push(attempt);
             }
+            if pending.is_some() {
+                add(&mut value, &attempt);
+            }
+            out.push((seat, value));
         }
-        Ok(WaveData {
-            wave,
-            seats: seats.into_iter().map(|(_, s)| s).collect(),
+        Ok(out)
+    }
+
+    /// The checklist in column `i` of attempt `id`'s row.
+    fn checklist(
+        &self,
+        r: &rusqlite::Row<'_>,
+        i: usize,
+        id: i64,
+    ) -> Result<Option<Vec<ChecklistItem>>> {
+        let text: Option<String> = r.get(i).map_err(|e| self.err(e))?;
+        text.map(|text| {
+            serde_json::from_str(&text).map_err(|e| Error::Ledger {
+                path: self.path.clone(),
+                message: format!("attempt {id} has a malformed checklist: {e}"),
+            })
         })
+        .transpose()
     }
 
     /// Checks that a wave exists, with the same error as `load_wave` when it does not.
@@ -346,32 +389,109 @@ fn wave_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Wave> {
     })
 }
 
-fn attempt_from_row(
-    r: &rusqlite::Row<'_>,
-    checklist: Option<Vec<ChecklistItem>>,
-) -> rusqlite::Result<Attempt> {
-    Ok(Attempt {
-        problem: r.get(2)?,
-        trial: r.get(3)?,
-        correct: r.get(4)?,
-        outcome: real(r, 5)?,
-        input_tokens: count(r, 6)?,
-        output_tokens: count(r, 7)?,
-        input_tokens_cache_read: count(r, 8)?,
-        input_tokens_cache_write: count(r, 9)?,
-        wall_s: real(r, 10)?,
-        cost_usd: real(r, 11)?,
-        steps: r.get(12)?,
-        errors: r.get(13)?,
-        checklist,
-        trace: None,
-    })
+/// The query that reads a seat's attempts with some of their fields, and where each field is
+/// in its rows (`None`: not read).
+struct Columns {
+    sql: String,
+    trial: Option<usize>,
+    outcome: Option<usize>,
+    input_tokens: Option<usize>,
+    output_tokens: Option<usize>,
+    cache_read: Option<usize>,
+    cache_write: Option<usize>,
+    wall_s: Option<usize>,
+    cost_usd: Option<usize>,
+    steps: Option<usize>,
+    errors: Option<usize>,
+    /// The attempt's id, for the rows of one attempt's trace steps and for naming an attempt
+    /// whose checklist is malformed.
+    id: Option<usize>,
+    checklist: Option<usize>,
+    /// The first of the step's tool, ok and error.
+    trace: Option<usize>,
+}
+
+impl Columns {
+    fn of(f: AttemptFields) -> Columns {
+        // Problem and verdict first, always.
+        let mut names = vec!["a.problem", "a.correct"];
+        let mut col = |on: bool, name: &'static str| {
+            on.then(|| {
+                names.push(name);
+                names.len() - 1
+            })
+        };
+        let mut c = Columns {
+            sql: String::new(),
+            trial: col(f.trial, "a.trial"),
+            outcome: col(f.outcome, "a.outcome"),
+            input_tokens: col(f.input_tokens, "a.input_tokens"),
+            output_tokens: col(f.output_tokens, "a.output_tokens"),
+            cache_read: col(f.input_tokens_cache_read, "a.input_tokens_cache_read"),
+            cache_write: col(f.input_tokens_cache_write, "a.input_tokens_cache_write"),
+            wall_s: col(f.wall_s, "a.wall_s"),
+            cost_usd: col(f.cost_usd, "a.cost_usd"),
+            steps: col(f.steps, "a.steps"),
+            errors: col(f.errors, "a.errors"),
+            id: col(f.checklist || f.trace, "a.id"),
+            checklist: col(f.checklist, "a.checklist"),
+            trace: col(f.trace, "t.tool"),
+        };
+        c.sql = if f.trace {
+            names.extend(["t.ok", "t.error"]);
+            format!(
+                "SELECT {} FROM attempt a LEFT JOIN trace_step t ON t.attempt_id = a.id
+                 WHERE a.seat_id = ?1 ORDER BY a.problem, a.trial, t.idx",
+                names.join(", ")
+            )
+        } else {
+            format!(
+                "SELECT {} FROM attempt a WHERE a.seat_id = ?1 ORDER BY a.problem, a.trial",
+                names.join(", ")
+            )
+        };
+        c
+    }
+
+    /// Reads an attempt's problem, verdict and the fields asked for into `a`, reusing its
+    /// buffers; the fields not asked for are `None` (the trial 0).
+    fn read(&self, r: &rusqlite::Row<'_>, a: &mut Attempt) -> rusqlite::Result<()> {
+        use rusqlite::types::ValueRef;
+        // The problem's text copied into the buffer; anything else through `get`, for its
+        // errors.
+        match r.get_ref(0)?.as_str() {
+            Ok(problem) => {
+                a.problem.clear();
+                a.problem.push_str(problem);
+            }
+            Err(_) => a.problem = r.get(0)?,
+        }
+        a.correct = match r.get_ref(1)? {
+            ValueRef::Integer(n @ (0 | 1)) => n == 1,
+            _ => r.get(1)?,
+        };
+        a.trial = match self.trial {
+            Some(i) => r.get(i)?,
+            None => 0,
+        };
+        a.outcome = real_at(r, self.outcome)?;
+        a.input_tokens = count_at(r, self.input_tokens)?;
+        a.output_tokens = count_at(r, self.output_tokens)?;
+        a.input_tokens_cache_read = count_at(r, self.cache_read)?;
+        a.input_tokens_cache_write = count_at(r, self.cache_write)?;
+        a.wall_s = real_at(r, self.wall_s)?;
+        a.cost_usd = real_at(r, self.cost_usd)?;
+        a.steps = small_at(r, self.steps)?;
+        a.errors = small_at(r, self.errors)?;
+        Ok(())
+    }
 }
 
 // `Row::get` for the two commonest column types, with the usual case (a value of the column's
 // own type, or NULL) taken straight from the row; anything else goes through `get`, for its
 // conversions and its errors.
 
+#[inline]
 fn count(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<u64>> {
     use rusqlite::types::ValueRef;
     match r.get_ref(i)? {
@@ -381,12 +501,39 @@ fn count(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<u64>> {
     }
 }
 
+#[inline]
 fn real(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<f64>> {
     use rusqlite::types::ValueRef;
     match r.get_ref(i)? {
         ValueRef::Null => Ok(None),
         ValueRef::Real(x) => Ok(Some(x)),
         _ => r.get(i),
+    }
+}
+
+// The same for a column that may not have been selected (`None`: the field is not read).
+
+#[inline]
+fn count_at(r: &rusqlite::Row<'_>, i: Option<usize>) -> rusqlite::Result<Option<u64>> {
+    match i {
+        Some(i) => count(r, i),
+        None => Ok(None),
+    }
+}
+
+#[inline]
+fn real_at(r: &rusqlite::Row<'_>, i: Option<usize>) -> rusqlite::Result<Option<f64>> {
+    match i {
+        Some(i) => real(r, i),
+        None => Ok(None),
+    }
+}
+
+#[inline]
+fn small_at(r: &rusqlite::Row<'_>, i: Option<usize>) -> rusqlite::Result<Option<u32>> {
+    match i {
+        Some(i) => r.get(i),
+        None => Ok(None),
     }
 }
 
@@ -606,4 +753,148 @@ fn insert_seat(tx: &Transaction<'_>, wave_id: i64, s: &SeatData) -> rusqlite::Re
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attempt(problem: &str, trial: u32) -> Attempt {
+        Attempt {
+            problem: problem.into(),
+            trial,
+            correct: trial == 1,
+            outcome: Some(0.5),
+            input_tokens: Some(100),
+            output_tokens: None,
+            input_tokens_cache_read: Some(40),
+            input_tokens_cache_write: None,
+            wall_s: Some(2.5),
+            cost_usd: None,
+            steps: Some(2),
+            errors: Some(1),
+            checklist: Some(vec![ChecklistItem {
+                item: "cites the log line".into(),
+                pass: trial == 1,
+            }]),
+            trace: Some(vec![
+                TraceStep {
+                    tool: "fetch".into(),
+                    ok: false,
+                    error: Some("timeout".into()),
+                },
+                TraceStep {
+                    tool: "fetch".into(),
+                    ok: true,
+                    error: None,
+                },
+            ]),
+        }
+    }
+
+    fn seat(id: &str, attempts: Vec<Attempt>) -> SeatData {
+        SeatData {
+            seat: Seat {
+                id: id.into(),
+                model: "m".into(),
+                provider: "p".into(),
+                harness: "h".into(),
+                config: None,
+            },
+            attempts,
+        }
+    }
+
+    /// Two seats (one with no attempts), traces and checklists, one attempt without either.
+    fn wave() -> WaveData {
+        let plain = Attempt {
+            checklist: None,
+            trace: None,
+            ..attempt("b", 1)
+        };
+        WaveData {
+            wave: Wave {
+                id: "w".into(),
+                suite: "s".into(),
+                started_at: "2026-01-01T00:00:00Z".into(),
+                notes: None,
+                suite_problems: Some(SuiteProblems::Ids(vec!["a".into(), "b".into()])),
+                load: Load::default(),
+                accounting: Accounting::default(),
+                budget: Budget::default(),
+                provenance: Provenance::default(),
+            },
+            seats: vec![
+                seat("one", vec![attempt("a", 1), attempt("a", 2), plain]),
+                seat("two", vec![]),
+            ],
+        }
+    }
+
+    fn ledger_with(data: &WaveData) -> Ledger {
+        let mut ledger = Ledger::in_memory().unwrap();
+        ledger
+            .add_waves(&[(data.clone(), "0".repeat(64))], "2026-01-01T00:00:00Z")
+            .unwrap();
+        ledger
+    }
+
+    #[test]
+    fn a_wave_loads_back_as_written() {
+        let data = wave();
+        assert_eq!(ledger_with(&data).load_wave("w").unwrap(), data);
+    }
+
+    #[test]
+    fn a_fold_reads_the_fields_asked_for_and_leaves_the_others_unknown() {
+        let data = wave();
+        let ledger = ledger_with(&data);
+        let fields = AttemptFields {
+            wall_s: true,
+            trace: true,
+            ..AttemptFields::NONE
+        };
+        let seats = ledger
+            .fold_wave("w", fields, |_| Vec::new(), |v, a| v.push(a.clone()))
+            .unwrap();
+        let ids: Vec<&str> = seats.iter().map(|(s, _)| s.id.as_str()).collect();
+        assert_eq!(ids, ["one", "two"]);
+        assert!(seats[1].1.is_empty());
+        let expected: Vec<Attempt> = data.seats[0]
+            .attempts
+            .iter()
+            .map(|a| Attempt {
+                problem: a.problem.clone(),
+                trial: 0,
+                correct: a.correct,
+                wall_s: a.wall_s,
+                trace: a.trace.clone(),
+                outcome: None,
+                input_tokens: None,
+                output_tokens: None,
+                input_tokens_cache_read: None,
+                input_tokens_cache_write: None,
+                cost_usd: None,
+                steps: None,
+                errors: None,
+                checklist: None,
+            })
+            .collect();
+        assert_eq!(seats[0].1, expected);
+    }
+
+    #[test]
+    fn a_malformed_checklist_is_an_error_naming_its_attempt() {
+        let ledger = ledger_with(&wave());
+        // As someone with the sqlite3 shell would, behind benchledger's back.
+        ledger
+            .conn
+            .execute_batch(
+                "DROP TRIGGER attempt_no_update;
+                 UPDATE attempt SET checklist = '[{' WHERE trial = 2;",
+            )
+            .unwrap();
+        let err = ledger.load_wave("w").unwrap_err().to_string();
+        assert!(err.contains("attempt 2 has a malformed checklist"), "{err}");
+    }
 }

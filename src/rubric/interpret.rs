@@ -4,6 +4,10 @@
 //! attempts in (problem, trial) order, so every sum runs in the same order on every machine.
 //! `sqrt` is used for an exponent of 0.5 (never `powf(0.5)`).
 //!
+//! A seat is scored from its running totals ([`super::tally`]), never from its attempts held
+//! together: [`score_wave`] tallies each seat of a wave held whole, and the ledger streams its
+//! rows into the same tallies ([`Scorer`]), so both give the same scores to the bit.
+//!
 //! Every seat gets a score or a reason it has none: an unknown measure, a wave without the
 //! budget a factor needs, a median of zero, a divisor of zero. A NaN or an infinity never leaves
 //! this module.
@@ -12,8 +16,9 @@ use std::collections::BTreeMap;
 
 use super::measure::{Measure, errors_after_free_retries};
 use super::spec::{Factor, Gate, Penalty, Per, Role, Rubric, TieBreak, Transform};
-use crate::figures::SeatFigures;
-use crate::model::{Attempt, SeatData, Wave, WaveData};
+use super::tally::{AttemptSums, Scorer};
+use crate::figures::{Known, SeatFigures};
+use crate::model::{Attempt, Seat, Wave, WaveData};
 
 /// What a rubric makes of one seat.
 #[derive(Debug, Clone, PartialEq)]
@@ -85,28 +90,44 @@ pub fn median(values: &[f64]) -> Option<f64> {
     })
 }
 
+/// A seat's tally, finished: everything its score is computed from.
+pub(super) struct Totals {
+    pub(super) figures: SeatFigures,
+    /// For a per-seat rubric, by penalty (in the rubric's order): the errors after free
+    /// retries summed over the seat's attempts, for each penalty that forgives some.
+    pub(super) free_errors: Vec<Option<Known<f64>>>,
+    /// For a per-attempt rubric: the sums of the formula over the seat's attempts.
+    pub(super) per_attempt: Option<AttemptSums>,
+}
+
 /// Where measures are read from: a seat's totals or one attempt.
-enum Unit<'a> {
-    Seat {
-        seat: &'a SeatData,
-        figures: &'a SeatFigures,
-    },
+pub(super) enum Unit<'a> {
+    Seat(&'a Totals),
     Attempt(&'a Attempt),
 }
 
-struct Env<'a> {
-    wave: &'a Wave,
+pub(super) struct Env<'a> {
+    pub(super) wave: &'a Wave,
     /// For cohort factors: the median of each factor's measure over the wave's seats.
-    medians: &'a BTreeMap<String, Option<f64>>,
+    pub(super) medians: BTreeMap<String, Option<f64>>,
 }
 
-type Undefined = String;
+pub(super) type Undefined = String;
+
+/// The names of the values [`Env::formula`] records, in the order it records them: each
+/// factor's, then each penalty's points.
+fn value_names(r: &Rubric) -> impl Iterator<Item = String> + '_ {
+    r.factors
+        .iter()
+        .map(|f| f.name.clone())
+        .chain(r.penalties.iter().map(|p| format!("penalty.{}", p.name)))
+}
 
 impl Env<'_> {
     fn measure(&self, m: Measure, unit: &Unit<'_>) -> Result<f64, Undefined> {
         match unit {
-            Unit::Seat { seat, figures } => m.of_seat(figures, seat).ok_or_else(|| {
-                if figures.attempts == 0 {
+            Unit::Seat(t) => m.of_seat(&t.figures).ok_or_else(|| {
+                if t.figures.attempts == 0 {
                     format!("the seat made no attempts, so its {} is unknown", m.name())
                 } else {
                     format!("{} is unknown for some of its attempts", m.name())
@@ -133,7 +154,7 @@ impl Env<'_> {
         })?;
         Ok(match unit {
             // The allowance of a seat is the per-problem budget times the attempts it made.
-            Unit::Seat { figures, .. } => per * figures.attempts as f64,
+            Unit::Seat(t) => per * t.figures.attempts as f64,
             Unit::Attempt(_) => per,
         })
     }
@@ -173,19 +194,25 @@ impl Env<'_> {
         Ok(pow(clip(raw, f.floor, f.cap), f.exponent))
     }
 
-    fn penalty(&self, p: &Penalty, unit: &Unit<'_>) -> Result<f64, Undefined> {
+    /// The points of the `i`th penalty.
+    fn penalty(&self, i: usize, p: &Penalty, unit: &Unit<'_>) -> Result<f64, Undefined> {
         let amount = if p.measure == Measure::Errors && p.free_retries > 0 {
             match unit {
                 Unit::Attempt(a) => errors_after_free_retries(a, p.free_retries)
                     .ok_or_else(|| format!("errors are unknown for problem {:?}", a.problem))?,
-                Unit::Seat { seat, .. } => {
-                    let mut sum = 0.0;
-                    for a in &seat.attempts {
-                        sum += errors_after_free_retries(a, p.free_retries).ok_or_else(|| {
-                            "errors are unknown for some of its attempts".to_string()
-                        })?;
+                Unit::Seat(t) => {
+                    // Summed over the seat's attempts, in order, as they were tallied.
+                    let unknown = || "errors are unknown for some of its attempts".to_string();
+                    let k = t
+                        .free_errors
+                        .get(i)
+                        .copied()
+                        .flatten()
+                        .ok_or_else(unknown)?;
+                    if k.known != t.figures.attempts {
+                        return Err(unknown());
                     }
-                    sum
+                    k.sum
                 }
             }
         } else {
@@ -195,12 +222,13 @@ impl Env<'_> {
     }
 
     /// The formula for one unit: multiplier × Π multiply × Σ add / Σ divide − penalties, clamped.
-    /// Records the named values in `factors`.
-    fn formula(
+    /// Records the named values in `values`, in the order of [`value_names`] (as far as it got
+    /// when the formula is undefined).
+    pub(super) fn formula(
         &self,
         r: &Rubric,
         unit: &Unit<'_>,
-        factors: &mut Vec<(String, f64)>,
+        values: &mut Vec<f64>,
     ) -> Result<f64, Undefined> {
         let mut product = 1.0;
         let mut add: Option<f64> = None;
@@ -212,7 +240,7 @@ impl Env<'_> {
                 // fractional exponent, a ratio that overflows): undefined, never NaN.
                 return Err(format!("factor {:?} is not a finite number here", f.name));
             }
-            factors.push((f.name.clone(), v));
+            values.push(v);
             match f.role {
                 Role::Multiply => product *= v,
                 Role::Add => *add.get_or_insert(0.0) += f.weight * v,
@@ -230,9 +258,9 @@ impl Env<'_> {
             core /= d;
         }
         let mut score = r.multiplier * core;
-        for p in &r.penalties {
-            let points = self.penalty(p, unit)?;
-            factors.push((format!("penalty.{}", p.name), points));
+        for (i, p) in r.penalties.iter().enumerate() {
+            let points = self.penalty(i, p, unit)?;
+            values.push(points);
             score -= points;
         }
         Ok(clip(score, r.clamp_min, r.clamp_max))
@@ -256,10 +284,10 @@ impl Env<'_> {
     }
 }
 
-fn seat_score(r: &Rubric, env: &Env<'_>, seat: &SeatData, figures: &SeatFigures) -> SeatScore {
-    let unit = Unit::Seat { seat, figures };
+fn seat_score(r: &Rubric, env: &Env<'_>, seat: &Seat, totals: &Totals) -> SeatScore {
+    let unit = Unit::Seat(totals);
     let mut out = SeatScore {
-        seat: seat.seat.id.clone(),
+        seat: seat.id.clone(),
         score: None,
         factors: BTreeMap::new(),
         gate: None,
@@ -296,12 +324,12 @@ fn seat_score(r: &Rubric, env: &Env<'_>, seat: &SeatData, figures: &SeatFigures)
     }
     let result = match r.per {
         Per::Seat => {
-            let mut named = Vec::new();
-            let s = env.formula(r, &unit, &mut named);
-            out.factors.extend(named);
+            let mut values = Vec::new();
+            let s = env.formula(r, &unit, &mut values);
+            out.factors.extend(value_names(r).zip(values));
             s
         }
-        Per::Attempt => attempt_mean(r, env, seat, figures, &mut out.factors),
+        Per::Attempt => attempt_mean(r, totals, &mut out.factors),
     };
     match result {
         Ok(s) if out.gate.is_none() => {
@@ -325,34 +353,28 @@ fn finite_or_max(x: f64) -> f64 {
     if x.is_finite() { x } else { f64::MAX }
 }
 
-/// Per-attempt scoring: each attempt through the formula, then the mean over attempts and
-/// missing problems (which score `missing_score`). Factor values are averaged over attempts.
+/// Per-attempt scoring: each attempt through the formula (summed as the seat was tallied), then
+/// the mean over attempts and missing problems (which score `missing_score`). Factor values are
+/// averaged over attempts.
 fn attempt_mean(
     r: &Rubric,
-    env: &Env<'_>,
-    seat: &SeatData,
-    figures: &SeatFigures,
+    totals: &Totals,
     factors: &mut BTreeMap<String, f64>,
 ) -> Result<f64, Undefined> {
+    let figures = &totals.figures;
     if figures.denominator == 0 {
         return Err("the seat has no attempts".into());
     }
-    let mut total = 0.0;
-    let mut sums: Vec<(String, f64)> = Vec::new();
-    for a in &seat.attempts {
-        let mut named = Vec::new();
-        total += env.formula(r, &Unit::Attempt(a), &mut named)?;
-        if sums.is_empty() {
-            sums = named;
-        } else {
-            for (acc, (_, v)) in sums.iter_mut().zip(named) {
-                acc.1 += v;
-            }
-        }
+    let sums = totals
+        .per_attempt
+        .as_ref()
+        .ok_or_else(|| "the seat's attempts were not tallied per attempt".to_string())?;
+    if let Some(why) = &sums.undefined {
+        return Err(why.clone());
     }
-    total += r.missing_score * figures.missing as f64;
-    let n = seat.attempts.len() as f64;
-    for (name, sum) in sums {
+    let total = sums.total + r.missing_score * figures.missing as f64;
+    let n = figures.attempts as f64;
+    for (name, sum) in value_names(r).zip(&sums.named) {
         factors.insert(name, sum / n);
     }
     Ok(total / figures.denominator as f64)
@@ -366,62 +388,67 @@ pub fn cohort_medians(r: &Rubric, data: &WaveData) -> BTreeMap<String, Option<f6
         .iter()
         .map(|s| SeatFigures::of(&data.wave, s))
         .collect();
-    medians_of(r, data, &figures)
+    medians_of(r, &figures.iter().collect::<Vec<_>>())
 }
 
-fn medians_of(
-    r: &Rubric,
-    data: &WaveData,
-    figures: &[SeatFigures],
-) -> BTreeMap<String, Option<f64>> {
+/// The cohort medians over these seats' figures (in the wave's seat order).
+pub(super) fn medians_of(r: &Rubric, figures: &[&SeatFigures]) -> BTreeMap<String, Option<f64>> {
     r.factors
         .iter()
         .filter(|f| f.transform == Transform::CohortRatio)
         .map(|f| {
-            let values: Vec<f64> = data
-                .seats
+            let values: Vec<f64> = figures
                 .iter()
-                .zip(figures)
-                .filter_map(|(s, fig)| f.measure.of_seat(fig, s))
+                .filter_map(|fig| f.measure.of_seat(fig))
                 .collect();
             (f.name.clone(), median(&values))
         })
         .collect()
 }
 
-/// Scores every seat of a wave and ranks them.
+/// Scores every seat of a wave and ranks them: each seat tallied from its attempts, then scored
+/// from its tally ([`Scorer`]), exactly as a wave streamed from the ledger is.
 pub fn score_wave(r: &Rubric, data: &WaveData) -> WaveScores {
-    // Each seat's figures once; every measure below reads them.
-    let figures: Vec<SeatFigures> = data
+    let mut scorer = Scorer::new(r, &data.wave);
+    if scorer.needs_medians_first() {
+        let first: Vec<_> = data
+            .seats
+            .iter()
+            .map(|s| scorer.tally_seat(&s.attempts))
+            .collect();
+        scorer.set_medians(&first);
+    }
+    let seats = data
         .seats
         .iter()
-        .map(|s| SeatFigures::of(&data.wave, s))
+        .map(|s| (s.seat.clone(), scorer.tally_seat(&s.attempts)))
         .collect();
-    let medians = medians_of(r, data, &figures);
+    scorer.score(seats)
+}
+
+/// Scores finished tallies (seats in ledger order) and ranks them.
+pub(super) fn score_totals(r: &Rubric, wave: &Wave, totals: &[(Seat, Totals)]) -> WaveScores {
+    let figures: Vec<&SeatFigures> = totals.iter().map(|(_, t)| &t.figures).collect();
     let env = Env {
-        wave: &data.wave,
-        medians: &medians,
+        wave,
+        medians: medians_of(r, &figures),
     };
-    let mut seats: Vec<SeatScore> = data
-        .seats
+    let mut seats: Vec<SeatScore> = totals
         .iter()
-        .zip(&figures)
-        .map(|(s, f)| seat_score(r, &env, s, f))
+        .map(|(s, t)| seat_score(r, &env, s, t))
         .collect();
-    let keys: BTreeMap<String, Vec<Option<f64>>> = data
-        .seats
+    let keys: BTreeMap<String, Vec<Option<f64>>> = totals
         .iter()
-        .zip(&figures)
-        .map(|(s, f)| {
+        .map(|(s, t)| {
             (
-                s.seat.id.clone(),
+                s.id.clone(),
                 r.tie_break
                     .iter()
-                    .map(|t| {
+                    .map(|tb| {
                         // Higher-first measures sort on their negation.
-                        t.measure
-                            .of_seat(f, s)
-                            .map(|v| if t.higher_first { -v } else { v })
+                        tb.measure
+                            .of_seat(&t.figures)
+                            .map(|v| if tb.higher_first { -v } else { v })
                     })
                     .collect(),
             )
@@ -429,7 +456,7 @@ pub fn score_wave(r: &Rubric, data: &WaveData) -> WaveScores {
         .collect();
     rank(&mut seats, &keys, &r.tie_break);
     WaveScores {
-        wave: data.wave.id.clone(),
+        wave: wave.id.clone(),
         seats,
     }
 }

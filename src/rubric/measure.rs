@@ -3,7 +3,7 @@
 //! these ranges, and the interpreter reads their values from a seat or an attempt.
 
 use crate::figures::SeatFigures;
-use crate::model::{Attempt, Budget, SeatData, TraceStep, Wave};
+use crate::model::{Attempt, AttemptFields, Budget, TraceStep, Wave};
 
 /// Something a rubric can measure, at the seat level (totals over a seat's attempts) or the
 /// attempt level (one attempt).
@@ -108,7 +108,7 @@ impl Measure {
     /// The seat-level value, `None` when unknown for any attempt. A seat that made no attempts
     /// has counts (accuracy over its missing problems, correct, attempts, missing) but no
     /// resources: what it would have used is unknown, not zero.
-    pub fn of_seat(self, f: &SeatFigures, seat: &SeatData) -> Option<f64> {
+    pub fn of_seat(self, f: &SeatFigures) -> Option<f64> {
         let all = |k: &crate::figures::Known<u64>| {
             (f.attempts > 0 && k.known == f.attempts).then_some(k.sum as f64)
         };
@@ -117,10 +117,7 @@ impl Measure {
         };
         match self {
             Measure::Accuracy => f.accuracy,
-            Measure::Outcome => (f.denominator > 0).then(|| {
-                let sum: f64 = seat.attempts.iter().map(Attempt::outcome_or_verdict).sum();
-                sum / f.denominator as f64
-            }),
+            Measure::Outcome => (f.denominator > 0).then(|| f.outcome_sum / f.denominator as f64),
             Measure::Correct => Some(f.correct as f64),
             Measure::Attempts => Some(f.attempts as f64),
             Measure::Missing => Some(f.missing as f64),
@@ -136,6 +133,60 @@ impl Measure {
             Measure::CostUsd => all_f(&f.cost_usd),
             Measure::Steps => all(&f.steps),
             Measure::Errors => all(&f.errors),
+        }
+    }
+
+    /// The fields of an attempt the measure is made of, at either level (problem and verdict
+    /// aside, which every reader has).
+    pub fn fields(self) -> AttemptFields {
+        let none = AttemptFields::NONE;
+        match self {
+            Measure::Accuracy | Measure::Correct | Measure::Attempts | Measure::Missing => none,
+            Measure::Outcome => AttemptFields {
+                outcome: true,
+                ..none
+            },
+            Measure::TokensTotal => AttemptFields {
+                input_tokens: true,
+                output_tokens: true,
+                input_tokens_cache_read: true,
+                input_tokens_cache_write: true,
+                ..none
+            },
+            Measure::NewInputTokens => AttemptFields {
+                input_tokens: true,
+                input_tokens_cache_read: true,
+                input_tokens_cache_write: true,
+                ..none
+            },
+            Measure::InputTokens => AttemptFields {
+                input_tokens: true,
+                ..none
+            },
+            Measure::OutputTokens => AttemptFields {
+                output_tokens: true,
+                ..none
+            },
+            Measure::CacheReadTokens => AttemptFields {
+                input_tokens_cache_read: true,
+                ..none
+            },
+            Measure::WallS => AttemptFields {
+                wall_s: true,
+                ..none
+            },
+            Measure::CostUsd => AttemptFields {
+                cost_usd: true,
+                ..none
+            },
+            Measure::Steps => AttemptFields {
+                steps: true,
+                ..none
+            },
+            Measure::Errors => AttemptFields {
+                errors: true,
+                ..none
+            },
         }
     }
 

@@ -17,14 +17,18 @@
 //!
 //! - [`spec`] parses and validates the TOML;
 //! - [`check`] proves by interval arithmetic the range the score can take;
-//! - [`interpret`] scores a wave — pure, deterministic, no I/O.
+//! - [`interpret`] scores a wave — pure, deterministic, no I/O;
+//! - [`tally`] keeps the running totals a seat is scored from, fed one attempt at a time, so
+//!   that a wave can be scored as the ledger reads it, without holding its attempts.
 
 pub mod check;
 pub mod interpret;
 pub mod interval;
 pub mod measure;
 pub mod spec;
+pub mod tally;
 
 pub use check::{CheckReport, check};
 pub use interpret::{SeatScore, WaveScores, score_wave};
 pub use spec::{Rubric, parse};
+pub use tally::{Scorer, SeatTally};

@@ -1,0 +1,208 @@
+//! Scoring from running totals: a seat's attempts are fed to its tally one at a time, in ledger
+//! order (problem, then trial), and never held together; the wave is then scored from its seats'
+//! tallies.
+//!
+//! A rubric reads a seat through a handful of totals: its figures ([`SeatFigures`], which hold
+//! every seat-level measure), the errors left after free retries for each penalty that forgives
+//! some, and, for a per-attempt rubric, the sum of the formula over the attempts and of each
+//! named value it records, with the first reason met for which an attempt's formula is
+//! undefined. A [`SeatTally`] keeps exactly these; memory is one tally per seat, however many
+//! attempts a wave holds.
+//!
+//! Every sum runs in the order the attempts are added, from the same starting value as a sum
+//! over a seat's attempts held whole, so a tally fed by the ledger row by row, and
+//! [`super::score_wave`] over the same wave held whole, give the same scores to the bit. Pure,
+//! like the rest of the interpreter: whoever reads the attempts (the ledger) feeds them in.
+//!
+//! ```text
+//! let scorer = Scorer::new(&rubric, &wave);
+//! // for each seat, in ledger order:   let mut t = scorer.tally();
+//! //   for each of its attempts:       scorer.add(&mut t, &attempt);
+//! let scores = scorer.score(seats_with_their_tallies);
+//! ```
+
+use std::collections::BTreeMap;
+
+use super::interpret::{Env, Totals, Undefined, Unit, WaveScores, medians_of, score_totals};
+use super::measure::{Measure, errors_after_free_retries};
+use super::spec::{Per, Rubric, Transform};
+use crate::figures::{Basis, FigureTally, Known, SeatFigures};
+use crate::model::{Attempt, AttemptFields, Seat, Wave};
+
+/// For a per-attempt rubric: the formula summed over a seat's attempts.
+#[derive(Debug, Clone, Default)]
+pub(super) struct AttemptSums {
+    /// Σ of each attempt's score, from 0.0, in attempt order.
+    pub(super) total: f64,
+    /// Σ of each named value the formula records (factors, then penalties), from the first
+    /// attempt's values; empty before the first attempt.
+    pub(super) named: Vec<f64>,
+    /// The first reason an attempt's formula was undefined; once met, nothing more is summed
+    /// (the seat's score is undefined for that reason).
+    pub(super) undefined: Option<Undefined>,
+}
+
+/// One seat's running totals under one rubric: see the [module docs](self). Made by
+/// [`Scorer::tally`], fed by [`Scorer::add`].
+#[derive(Debug, Clone)]
+pub struct SeatTally {
+    figures: FigureTally,
+    /// By penalty, as [`Totals::free_errors`].
+    free_errors: Vec<Option<Known<f64>>>,
+    per_attempt: Option<AttemptSums>,
+    /// One attempt's formula values, reused from attempt to attempt.
+    scratch: Vec<f64>,
+}
+
+/// Scores one wave under one rubric from its seats' tallies.
+pub struct Scorer<'a> {
+    rubric: &'a Rubric,
+    basis: Basis<'a>,
+    /// For the per-attempt formula: the wave, and (for a cohort factor in it) the medians.
+    env: Env<'a>,
+}
+
+impl<'a> Scorer<'a> {
+    pub fn new(rubric: &'a Rubric, wave: &'a Wave) -> Scorer<'a> {
+        Scorer {
+            rubric,
+            basis: Basis::of(wave),
+            env: Env {
+                wave,
+                medians: BTreeMap::new(),
+            },
+        }
+    }
+
+    /// The fields of an attempt the rubric reads: those of every measure its factors,
+    /// penalties, gates and tie-breaks use, and the trace where a penalty forgives free retries
+    /// (counted from the trace). A tally fed attempts with only these fields scores the same as
+    /// one fed whole attempts; its [`Scorer::figures`] are then complete only in these fields.
+    pub fn fields(&self) -> AttemptFields {
+        let r = self.rubric;
+        let measures = r
+            .factors
+            .iter()
+            .map(|f| f.measure)
+            .chain(r.penalties.iter().map(|p| p.measure))
+            .chain(r.gates.iter().map(|g| g.measure))
+            .chain(r.tie_break.iter().map(|t| t.measure));
+        let mut fields = measures.fold(AttemptFields::NONE, |acc, m| acc.and(m.fields()));
+        // An attempt's formula, undefined, names the attempt by problem and trial.
+        fields.trial = r.per == Per::Attempt;
+        fields.trace = r
+            .penalties
+            .iter()
+            .any(|p| p.measure == Measure::Errors && p.free_retries > 0);
+        fields
+    }
+
+    /// Whether the per-attempt formula divides by the wave's medians (a cohort factor in a
+    /// per-attempt rubric, which `rubric::parse` refuses but a `Rubric` built in code may
+    /// have). Then the medians must be known before the first attempt is added: tally every
+    /// seat once, give the tallies to [`Scorer::set_medians`], and tally them again.
+    pub fn needs_medians_first(&self) -> bool {
+        self.rubric.per == Per::Attempt
+            && self
+                .rubric
+                .factors
+                .iter()
+                .any(|f| f.transform == Transform::CohortRatio)
+    }
+
+    /// Sets the medians the per-attempt formula divides by, from every seat's tally of a first
+    /// pass (see [`Scorer::needs_medians_first`]).
+    pub fn set_medians<'t>(&mut self, tallies: impl IntoIterator<Item = &'t SeatTally>) {
+        let figures: Vec<SeatFigures> = tallies.into_iter().map(|t| self.figures(t)).collect();
+        self.env.medians = medians_of(self.rubric, &figures.iter().collect::<Vec<_>>());
+    }
+
+    /// A seat's tally before its first attempt.
+    pub fn tally(&self) -> SeatTally {
+        let r = self.rubric;
+        SeatTally {
+            figures: FigureTally::new(),
+            free_errors: match r.per {
+                Per::Seat => r
+                    .penalties
+                    .iter()
+                    .map(|p| {
+                        (p.measure == Measure::Errors && p.free_retries > 0)
+                            .then_some(Known::<f64>::NONE)
+                    })
+                    .collect(),
+                Per::Attempt => Vec::new(),
+            },
+            per_attempt: (r.per == Per::Attempt).then(AttemptSums::default),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Adds one attempt to its seat's tally. Attempts come in ledger order: problem, then
+    /// trial.
+    pub fn add(&self, t: &mut SeatTally, a: &Attempt) {
+        t.figures.add(&self.basis, a);
+        for (slot, p) in t.free_errors.iter_mut().zip(&self.rubric.penalties) {
+            if let Some(k) = slot {
+                k.add(errors_after_free_retries(a, p.free_retries));
+            }
+        }
+        if let Some(sums) = &mut t.per_attempt
+            && sums.undefined.is_none()
+        {
+            t.scratch.clear();
+            match self
+                .env
+                .formula(self.rubric, &Unit::Attempt(a), &mut t.scratch)
+            {
+                Ok(score) => {
+                    sums.total += score;
+                    if sums.named.is_empty() {
+                        sums.named.extend_from_slice(&t.scratch);
+                    } else {
+                        for (sum, v) in sums.named.iter_mut().zip(&t.scratch) {
+                            *sum += v;
+                        }
+                    }
+                }
+                Err(why) => sums.undefined = Some(why),
+            }
+        }
+    }
+
+    /// The tally of a seat's attempts held whole (in ledger order, or any order: distinct
+    /// problems are then recounted from the attempts).
+    pub fn tally_seat(&self, attempts: &[Attempt]) -> SeatTally {
+        let mut t = self.tally();
+        for a in attempts {
+            self.add(&mut t, a);
+        }
+        t.figures.recount_problems(&self.basis, attempts);
+        t
+    }
+
+    /// The seat's absolute figures, from its tally: the same as [`SeatFigures::of`] its
+    /// attempts.
+    pub fn figures(&self, t: &SeatTally) -> SeatFigures {
+        t.figures.figures(&self.basis)
+    }
+
+    /// Scores every seat (in ledger order, with its finished tally) and ranks them.
+    pub fn score(&self, seats: Vec<(Seat, SeatTally)>) -> WaveScores {
+        let totals: Vec<(Seat, Totals)> = seats
+            .into_iter()
+            .map(|(seat, t)| {
+                let figures = self.figures(&t);
+                (
+                    seat,
+                    Totals {
+                        figures,
+                        free_errors: t.free_errors,
+                        per_attempt: t.per_attempt,
+                    },
+                )
+            })
+            .collect();
+        score_totals(self.rubric, self.env.wave, &totals)
+    }
+}
