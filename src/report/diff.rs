@@ -11,31 +11,28 @@ use crate::rubric::WaveScores;
 use crate::rubric::check::pretty;
 use crate::rubric::spec::Scale;
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct DiffRow {
-    pub wave: String,
-    pub seat: String,
-    pub old: Option<f64>,
-    pub new: Option<f64>,
-    /// new − old; null when either is undefined.
-    pub delta: Option<f64>,
-    pub old_rank: Option<u32>,
-    pub new_rank: Option<u32>,
-    /// The old score lies outside the old rubric's declared scale.
-    pub old_outside_scale: bool,
-    /// The new score lies outside the new rubric's declared scale.
-    pub new_outside_scale: bool,
-}
-
+/// One seat of one wave: its old and new score and rank.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Shift {
     pub wave: String,
     pub seat: String,
     pub old: Option<f64>,
     pub new: Option<f64>,
+    /// new − old; null when either is undefined, or when one rubric is relative and the other
+    /// absolute.
     pub delta: Option<f64>,
     pub old_rank: Option<u32>,
     pub new_rank: Option<u32>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct DiffRow {
+    #[serde(flatten)]
+    pub shift: Shift,
+    /// The old score lies outside the old rubric's declared scale.
+    pub old_outside_scale: bool,
+    /// The new score lies outside the new rubric's declared scale.
+    pub new_outside_scale: bool,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -66,21 +63,12 @@ fn outside(x: Option<f64>, s: &Scale) -> bool {
     s.max.is_some_and(|m| x > m + tol(m)) || s.min.is_some_and(|m| x < m - tol(m))
 }
 
-fn shift(r: &DiffRow) -> Shift {
-    Shift {
-        wave: r.wave.clone(),
-        seat: r.seat.clone(),
-        old: r.old,
-        new: r.new,
-        delta: r.delta,
-        old_rank: r.old_rank,
-        new_rank: r.new_rank,
-    }
-}
-
 /// The rows that `keep` picks, in order, as shifts.
 fn shifts(rows: &[DiffRow], keep: impl Fn(&DiffRow) -> bool) -> Vec<Shift> {
-    rows.iter().filter(|r| keep(r)).map(shift).collect()
+    rows.iter()
+        .filter(|r| keep(r))
+        .map(|r| r.shift.clone())
+        .collect()
 }
 
 /// Pairs the old and new scores of each wave, seat by seat.
@@ -102,16 +90,18 @@ pub fn rows(
             let old_score = os.and_then(|s| s.score);
             let new_score = ns.and_then(|s| s.score);
             out.push(DiffRow {
-                wave: o.wave.clone(),
-                seat: seat.to_string(),
-                old: old_score,
-                new: new_score,
-                delta: old_score
-                    .zip(new_score)
-                    .filter(|_| comparable)
-                    .map(|(a, b)| b - a),
-                old_rank: os.and_then(|s| s.rank),
-                new_rank: ns.and_then(|s| s.rank),
+                shift: Shift {
+                    wave: o.wave.clone(),
+                    seat: seat.to_string(),
+                    old: old_score,
+                    new: new_score,
+                    delta: old_score
+                        .zip(new_score)
+                        .filter(|_| comparable)
+                        .map(|(a, b)| b - a),
+                    old_rank: os.and_then(|s| s.rank),
+                    new_rank: ns.and_then(|s| s.rank),
+                },
                 old_outside_scale: outside(old_score, &old.rubric.scale),
                 new_outside_scale: outside(new_score, &new.rubric.scale),
             });
@@ -123,27 +113,34 @@ pub fn rows(
 pub fn summary(rows: &[DiffRow]) -> DiffSummary {
     let waves = rows
         .iter()
-        .map(|r| r.wave.as_str())
+        .map(|r| r.shift.wave.as_str())
         .collect::<std::collections::BTreeSet<_>>()
         .len();
-    let moved = rows.iter().filter(|r| r.old != r.new).count();
+    let moved = rows.iter().filter(|r| r.shift.old != r.shift.new).count();
     let mut largest: Vec<&DiffRow> = rows
         .iter()
-        .filter(|r| r.delta.is_some_and(|d| d != 0.0))
+        .filter(|r| r.shift.delta.is_some_and(|d| d != 0.0))
         .collect();
     largest.sort_by(|a, b| {
-        let (x, y) = (a.delta.unwrap_or(0.0).abs(), b.delta.unwrap_or(0.0).abs());
+        let (x, y) = (
+            a.shift.delta.unwrap_or(0.0).abs(),
+            b.shift.delta.unwrap_or(0.0).abs(),
+        );
         y.total_cmp(&x)
-            .then_with(|| a.wave.cmp(&b.wave))
-            .then_with(|| a.seat.cmp(&b.seat))
+            .then_with(|| a.shift.wave.cmp(&b.shift.wave))
+            .then_with(|| a.shift.seat.cmp(&b.shift.seat))
     });
     DiffSummary {
         waves,
         seats: rows.len(),
         moved,
         unchanged: rows.len() - moved,
-        largest_shifts: largest.into_iter().take(5).map(shift).collect(),
-        rank_changes: shifts(rows, |r| r.old_rank != r.new_rank),
+        largest_shifts: largest
+            .into_iter()
+            .take(5)
+            .map(|r| r.shift.clone())
+            .collect(),
+        rank_changes: shifts(rows, |r| r.shift.old_rank != r.shift.new_rank),
         old_outside_scale: shifts(rows, |r| r.old_outside_scale),
         new_outside_scale: shifts(rows, |r| r.new_outside_scale),
     }
@@ -218,24 +215,28 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
             }
         }
         t.rows.push(vec![
-            Cell::text(&r.wave),
-            Cell::text(&r.seat),
-            f(r.old),
-            f(r.new),
-            match r.delta {
+            Cell::text(&r.shift.wave),
+            Cell::text(&r.shift.seat),
+            f(r.shift.old),
+            f(r.shift.new),
+            match r.shift.delta {
                 Some(d) => Cell::new(signed(d, places), machine(d)),
                 None => Cell::none(),
             },
             Cell::new(
-                if r.old_rank == r.new_rank {
-                    opt_rank(r.new_rank)
+                if r.shift.old_rank == r.shift.new_rank {
+                    opt_rank(r.shift.new_rank)
                 } else {
-                    format!("{} → {}", opt_rank(r.old_rank), opt_rank(r.new_rank))
+                    format!(
+                        "{} → {}",
+                        opt_rank(r.shift.old_rank),
+                        opt_rank(r.shift.new_rank)
+                    )
                 },
                 format!(
                     "{}>{}",
-                    machine_opt(r.old_rank.map(f64::from)),
-                    machine_opt(r.new_rank.map(f64::from))
+                    machine_opt(r.shift.old_rank.map(f64::from)),
+                    machine_opt(r.shift.new_rank.map(f64::from))
                 ),
             ),
             Cell::text(remark.join("; ")),
