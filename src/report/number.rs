@@ -101,6 +101,8 @@ pub fn machine(x: f64) -> String {
     if !x.is_finite() {
         return String::new();
     }
+    // Negative zero is zero.
+    let x = x + 0.0;
     // serde_json (ryu) prints the shortest text that reads back to the same f64.
     let s = serde_json::Number::from_f64(x)
         .map(|n| n.to_string())

@@ -284,7 +284,18 @@ impl Env<'_> {
     }
 }
 
+/// A seat's score with every number in canonical form: `-0.0` (from an empty sum, or a zero
+/// times a negative) is printed as `0`, never `-0`.
 fn seat_score(r: &Rubric, env: &Env<'_>, seat: &Seat, totals: &Totals) -> SeatScore {
+    let mut out = seat_score_raw(r, env, seat, totals);
+    out.score = out.score.map(|x| x + 0.0);
+    for v in out.factors.values_mut() {
+        *v += 0.0;
+    }
+    out
+}
+
+fn seat_score_raw(r: &Rubric, env: &Env<'_>, seat: &Seat, totals: &Totals) -> SeatScore {
     let unit = Unit::Seat(totals);
     let mut out = SeatScore {
         seat: seat.id.clone(),
@@ -461,9 +472,19 @@ pub(super) fn score_totals(r: &Rubric, wave: &Wave, totals: &[(Seat, Totals)]) -
     }
 }
 
+/// Scores this close count as equal: a difference this small comes from the order in which
+/// sums were taken, not from the seats (0.1 + 0.2 + 0.3 is not 0.3 + 0.2 + 0.1 in floating point).
+pub const TIE_TOLERANCE: f64 = 1e-9;
+
+/// Whether two scores are equal for ranking: within [`TIE_TOLERANCE`], relative to their size.
+pub fn same_score(a: f64, b: f64) -> bool {
+    (a - b).abs() <= TIE_TOLERANCE * a.abs().max(b.abs()).max(1.0)
+}
+
 /// Orders seats best first and assigns competition ranks (1, 1, 3): by score, higher first;
-/// then, among equal scores, by each tie-break key, lower first (unknown last; a higher-first
-/// measure arrives negated). Seats equal on everything share a rank and are listed by id.
+/// then, among equal scores (see [`same_score`]), by each tie-break key, lower first (unknown
+/// last; a higher-first measure arrives negated). Seats equal on everything share a rank and are
+/// listed by id.
 fn rank(
     seats: &mut [SeatScore],
     keys: &BTreeMap<String, Vec<Option<f64>>>,
@@ -485,37 +506,62 @@ fn rank(
         }
         Ordering::Equal
     };
-    let full_cmp = |a: &SeatScore, b: &SeatScore| -> Ordering {
-        match (a.score, b.score) {
-            (Some(x), Some(y)) => y
-                .total_cmp(&x)
-                .then_with(|| key_cmp(a, b))
-                .then_with(|| a.seat.cmp(&b.seat)),
-            (Some(_), None) => Ordering::Less,
-            (None, Some(_)) => Ordering::Greater,
-            (None, None) => a.seat.cmp(&b.seat),
+    // Best score first, undefined last; then equal scores form groups, each group starting at
+    // its best score, so the grouping is as deterministic as the order.
+    seats.sort_by(|a, b| match (a.score, b.score) {
+        (Some(x), Some(y)) => y.total_cmp(&x).then_with(|| a.seat.cmp(&b.seat)),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => a.seat.cmp(&b.seat),
+    });
+    let mut group: BTreeMap<String, usize> = BTreeMap::new();
+    let mut anchor: Option<f64> = None;
+    let mut g = 0;
+    for s in seats.iter() {
+        if let Some(x) = s.score {
+            if anchor.is_some_and(|a| !same_score(a, x)) {
+                g += 1;
+                anchor = Some(x);
+            }
+            anchor.get_or_insert(x);
+            group.insert(s.seat.clone(), g);
         }
-    };
-    seats.sort_by(full_cmp);
+    }
+    let group_of = |s: &SeatScore| group.get(&s.seat).copied().unwrap_or(usize::MAX);
+    seats.sort_by(|a, b| {
+        group_of(a)
+            .cmp(&group_of(b))
+            .then_with(|| {
+                if a.score.is_some() {
+                    key_cmp(a, b)
+                } else {
+                    Ordering::Equal
+                }
+            })
+            .then_with(|| a.seat.cmp(&b.seat))
+    });
     let snapshot: Vec<SeatScore> = seats.to_vec();
-    for (i, s) in seats.iter_mut().enumerate() {
-        let Some(score) = s.score else { continue };
-        let better = snapshot[..i]
+    for s in seats.iter_mut() {
+        if s.score.is_none() {
+            continue;
+        }
+        let mine = group_of(s);
+        let better = snapshot
             .iter()
             .filter(|o| {
-                o.score.is_some_and(|x| x > score)
-                    || (o.score == Some(score) && key_cmp(o, s) == Ordering::Less)
+                let theirs = group_of(o);
+                theirs < mine || (theirs == mine && key_cmp(o, s) == Ordering::Less)
             })
             .count();
         s.rank = Some(better as u32 + 1);
-        let same_score: Vec<&SeatScore> = snapshot
+        let same: Vec<&SeatScore> = snapshot
             .iter()
-            .filter(|o| o.seat != s.seat && o.score == Some(score))
+            .filter(|o| o.seat != s.seat && group_of(o) == mine)
             .collect();
-        if same_score.is_empty() {
+        if same.is_empty() {
             continue;
         }
-        let still_tied = same_score.iter().any(|o| key_cmp(o, s) == Ordering::Equal);
+        let still_tied = same.iter().any(|o| key_cmp(o, s) == Ordering::Equal);
         s.rank_shared = still_tied;
         s.tie = Some(if still_tied {
             if tie_break.is_empty() {
@@ -526,7 +572,7 @@ fn rank(
         } else {
             // Name the first tie-break that separates this seat from every seat it ties with.
             let ka = &keys[&s.seat];
-            let decisive = same_score
+            let decisive = same
                 .iter()
                 .map(|o| {
                     let kb = &keys[&o.seat];
@@ -549,6 +595,50 @@ mod tests {
         assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
         assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
         assert_eq!(median(&[]), None);
+    }
+
+    #[test]
+    fn scores_equal_but_for_summation_order_tie_and_are_broken_on_absolutes() {
+        // 0.1 + 0.2 + 0.3 and 0.3 + 0.2 + 0.1 differ in the last bit; the seats tie.
+        let a = (0.1 + 0.2 + 0.3) / 3.0;
+        let b = (0.3 + 0.2 + 0.1) / 3.0;
+        assert_ne!(a, b);
+        let seat = |id: &str, score: f64| SeatScore {
+            seat: id.into(),
+            score: Some(score),
+            factors: BTreeMap::new(),
+            gate: None,
+            note: None,
+            rank: None,
+            tie: None,
+            rank_shared: false,
+        };
+        let mut seats = vec![seat("a-slow", a), seat("b-fast", b), seat("c-worse", 0.1)];
+        let keys = BTreeMap::from([
+            ("a-slow".to_string(), vec![Some(300.0)]),
+            ("b-fast".to_string(), vec![Some(30.0)]),
+            ("c-worse".to_string(), vec![Some(1.0)]),
+        ]);
+        let tb = [TieBreak {
+            measure: Measure::WallS,
+            higher_first: false,
+        }];
+        rank(&mut seats, &keys, &tb);
+        let order: Vec<(&str, Option<u32>)> =
+            seats.iter().map(|s| (s.seat.as_str(), s.rank)).collect();
+        assert_eq!(
+            order,
+            vec![
+                ("b-fast", Some(1)),
+                ("a-slow", Some(2)),
+                ("c-worse", Some(3))
+            ]
+        );
+        assert_eq!(
+            seats[0].tie.as_deref(),
+            Some("tied on score; broken on wall_s")
+        );
+        assert!(seats[2].tie.is_none());
     }
 
     #[test]
