@@ -1360,3 +1360,25 @@ fn the_same_wave_published_in_two_fresh_ledgers_has_the_same_digests() {
         "fe8b8a4f45366a0bfe30529e01c7ffcaf7bfdc2264bca43fea4a0d393dbbe37c"
     );
 }
+
+#[test]
+fn publish_with_a_bundle_that_cannot_be_written_publishes_nothing() {
+    let env = ledger();
+    let before = env.ledger_bytes();
+    // A directory no process can create: the publication must not land half-done.
+    let out = env
+        .run([
+            "publish",
+            "--wave",
+            CHECKOUT,
+            "--rubric",
+            V2,
+            "--bundle",
+            "/proc/benchledger-cannot-write-here/bundle",
+        ])
+        .status(2);
+    assert_contains(&out.stderr, "/proc/benchledger-cannot-write-here/bundle");
+    assert_eq!(env.ledger_bytes(), before, "nothing was published");
+    let json = env.run(["publications", "--format", "json"]).ok().json();
+    assert_eq!(json["publications"].as_array().map(Vec::len), Some(0));
+}

@@ -82,7 +82,15 @@ pub fn publish(
         }
     );
     if let Some(dir) = bundle_dir {
-        write_bundle(&ledger, &row, dir)?;
+        // The publication is committed and frozen; if the bundle still cannot be written, say
+        // so plainly and how to write it again.
+        write_bundle(&ledger, &row, dir).map_err(|e| {
+            Error::Usage(format!(
+                "published #{} (it is in the ledger), but its bundle could not be written: {e}. \
+                 Write it with `benchledger bundle {} --out DIR`",
+                row.id, row.id
+            ))
+        })?;
         msg.push_str(&format!(
             "  bundle written to {}: check it with `benchledger verify --bundle {}`\n",
             dir.display(),
@@ -268,6 +276,8 @@ fn bundle_file_problems(dir: &Path, p: &PublicationRow, rubric: &RubricRow) -> V
     problems
 }
 
+/// Makes sure a bundle can be written to `dir` before anything is published: it is created if
+/// missing, must be empty, and must take a file.
 fn check_empty_dir(dir: &Path) -> Result<()> {
     if dir.exists() {
         let mut entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
@@ -278,7 +288,10 @@ fn check_empty_dir(dir: &Path) -> Result<()> {
             )));
         }
     }
-    Ok(())
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let probe = dir.join(".benchledger-probe");
+    std::fs::write(&probe, b"").map_err(|e| Error::io(&probe, e))?;
+    std::fs::remove_file(&probe).map_err(|e| Error::io(&probe, e))
 }
 
 /// Writes a self-contained bundle: a small ledger holding only the publication, its wave and
