@@ -1382,3 +1382,41 @@ fn publish_with_a_bundle_that_cannot_be_written_publishes_nothing() {
     let json = env.run(["publications", "--format", "json"]).ok().json();
     assert_eq!(json["publications"].as_array().map(Vec::len), Some(0));
 }
+
+#[test]
+fn diff_of_a_relative_rubric_shows_ranks_only() {
+    let env = waves_only();
+    // A second version of the cohort rubric, reweighted.
+    let v2 = env.path().join("cohort-efficiency.v2.toml");
+    let text = std::fs::read_to_string(rubric_file("cohort-efficiency.v1.toml"))
+        .unwrap()
+        .replace("version = 1", "version = 2")
+        .replace("weight = 0.10", "weight = 0.30");
+    std::fs::write(&v2, text).unwrap();
+    let v1 = rubric_file("cohort-efficiency.v1.toml");
+    let out = env
+        .run([
+            "diff".as_ref(),
+            v1.as_os_str(),
+            v2.as_os_str(),
+            "--format".as_ref(),
+            "json".as_ref(),
+        ])
+        .ok();
+    let json = out.json();
+    let rows = json["rows"].as_array().unwrap();
+    assert!(!rows.is_empty());
+    for r in rows {
+        assert!(
+            r["old"].is_null() && r["new"].is_null() && r["delta"].is_null(),
+            "{r}"
+        );
+        assert!(r["old_rank"].is_u64() && r["new_rank"].is_u64(), "{r}");
+    }
+    assert_eq!(json["summary"]["largest_shifts"], serde_json::json!([]));
+    let table = env
+        .run(["diff".as_ref(), v1.as_os_str(), v2.as_os_str()])
+        .ok();
+    assert_contains(&table.stdout, "it is shown only as a rank inside each wave");
+    assert!(!table.stdout.contains("1.375"), "{}", table.stdout);
+}

@@ -16,10 +16,10 @@ use crate::rubric::spec::Scale;
 pub struct Shift {
     pub wave: String,
     pub seat: String,
+    /// Null when undefined, or when the rubric is relative (shown as a rank only).
     pub old: Option<f64>,
     pub new: Option<f64>,
-    /// new − old; null when either is undefined, or when one rubric is relative and the other
-    /// absolute.
+    /// new − old; null when either is undefined or either rubric is relative.
     pub delta: Option<f64>,
     pub old_rank: Option<u32>,
     pub new_rank: Option<u32>,
@@ -77,9 +77,9 @@ pub fn rows(
     new: &RubricInfo,
     scores: &[(WaveScores, WaveScores)],
 ) -> Vec<DiffRow> {
-    // A relative score and an absolute one are in different units: their difference means
-    // nothing, so it is not computed.
-    let comparable = old.rubric.relative == new.rubric.relative;
+    // A relative score is shown only as a rank inside its wave: its value is left out, and a
+    // change is computed only between two absolute scores.
+    let comparable = !old.rubric.relative && !new.rubric.relative;
     let mut out = Vec::new();
     for (o, n) in scores {
         let mut seats: Vec<&str> = o.seats.iter().map(|s| s.seat.as_str()).collect();
@@ -93,8 +93,8 @@ pub fn rows(
                 shift: Shift {
                     wave: o.wave.clone(),
                     seat: seat.to_string(),
-                    old: old_score,
-                    new: new_score,
+                    old: old_score.filter(|_| !old.rubric.relative),
+                    new: new_score.filter(|_| !new.rubric.relative),
                     delta: old_score
                         .zip(new_score)
                         .filter(|_| comparable)
@@ -116,7 +116,10 @@ pub fn summary(rows: &[DiffRow]) -> DiffSummary {
         .map(|r| r.shift.wave.as_str())
         .collect::<std::collections::BTreeSet<_>>()
         .len();
-    let moved = rows.iter().filter(|r| r.shift.old != r.shift.new).count();
+    let moved = rows
+        .iter()
+        .filter(|r| r.shift.old != r.shift.new || r.shift.old_rank != r.shift.new_rank)
+        .count();
     let mut largest: Vec<&DiffRow> = rows
         .iter()
         .filter(|r| r.shift.delta.is_some_and(|d| d != 0.0))
@@ -282,16 +285,10 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
             ));
         }
     }
-    if old.rubric.relative != new.rubric.relative {
+    if old.rubric.relative || new.rubric.relative {
         t.notes.push(
-            "One rubric is relative and the other absolute: their scores are in different units, \
-             so no change is computed; compare the ranks."
-                .into(),
-        );
-    } else if old.rubric.relative {
-        t.notes.push(
-            "A relative score ranks seats inside its own wave: compare its changes within a \
-             wave, never across waves."
+            "A relative score ranks seats against their own wave's medians: it is shown only as \
+             a rank inside each wave, so its values and changes are left out; compare the ranks."
                 .into(),
         );
     }
