@@ -69,9 +69,15 @@ pub struct SeatFigures {
 impl Known<u64> {
     pub const NONE: Known<u64> = Known { sum: 0, known: 0 };
 
+    /// Adds one attempt's value, when it is known. A value that would carry the sum past
+    /// `u64::MAX` is left out of it, as an unknown one is: the sum stays exact for the attempts
+    /// it covers and its coverage says it covers fewer, so it is never printed as if it were
+    /// whole, and it never wraps or panics. Ingest holds each count to 10^12, so getting here
+    /// takes millions of attempts of trillions of tokens each — data built by hand or edited
+    /// behind benchledger's back.
     pub fn add(&mut self, v: Option<u64>) {
-        if let Some(v) = v {
-            self.sum += v;
+        if let Some(sum) = v.and_then(|v| self.sum.checked_add(v)) {
+            self.sum = sum;
             self.known += 1;
         }
     }
@@ -267,10 +273,13 @@ impl FigureTally {
         let missing = match &basis.suite {
             Suite::Undeclared => 0,
             Suite::Count(n) => n.saturating_sub(self.problems),
-            Suite::Ids(ids) => ids.len() as u64 - self.declared,
+            // Each attempted problem matches a declared id at most as often as it is declared.
+            Suite::Ids(ids) => (ids.len() as u64).saturating_sub(self.declared),
         };
         let (attempts, correct) = (self.attempts, self.correct);
-        let denominator = attempts + missing;
+        // Attempts are rows and a suite the manifest or the ledger can declare holds at most
+        // i64::MAX problems, so this cannot saturate but for a suite built by hand.
+        let denominator = attempts.saturating_add(missing);
         let accuracy = (denominator > 0).then(|| correct as f64 / denominator as f64);
         let cost_usd = self.cost_usd;
         let cost_of_pass_usd =
@@ -417,6 +426,31 @@ mod tests {
             SeatFigures::compute(None, &incl, &s).new_input_tokens.sum,
             60
         );
+    }
+
+    #[test]
+    fn a_sum_that_would_overflow_leaves_the_attempt_out_rather_than_wrap() {
+        let mut k = Known::<u64>::NONE;
+        k.add(Some(u64::MAX - 1));
+        k.add(Some(2));
+        k.add(None);
+        k.add(Some(1));
+        assert_eq!((k.sum, k.known), (u64::MAX, 2));
+
+        // Through a seat: the figures built on the huge input cover 1 of 2 attempts; the
+        // others still cover both.
+        let mut big = attempt("a", true, None);
+        big.input_tokens = Some(u64::MAX - 50);
+        big.input_tokens_cache_read = Some(0);
+        let s = seat(vec![big, attempt("b", true, None)]);
+        let f = SeatFigures::compute(None, &Accounting::default(), &s);
+        let k = |k: Known<u64>| (k.sum, k.known);
+        assert_eq!(k(f.input_tokens), (u64::MAX - 50, 1));
+        assert_eq!(k(f.tokens_total), (u64::MAX - 40, 1));
+        assert_eq!(k(f.new_input_tokens), (u64::MAX - 50, 1));
+        assert_eq!(k(f.output_tokens), (20, 2));
+        assert_eq!(k(f.input_tokens_cache_read), (40, 2));
+        assert_eq!(f.attempts, 2);
     }
 
     #[test]

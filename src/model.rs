@@ -149,7 +149,9 @@ impl Attempt {
     /// Every token read and written, normalised across accounting conventions: where the input
     /// total excludes cached reads they are added; cache writes are always counted once.
     /// Unknown unless both input and output tokens are known. Cache fields a result leaves out
-    /// are taken as none.
+    /// are taken as none. Unknown, too, when the total would not fit a `u64`: ingest holds each
+    /// count to 10^12, so only an attempt built by hand or edited behind benchledger's back can
+    /// get there, and a wrapped or clipped total would be a wrong number.
     pub fn tokens_total(&self, accounting: &Accounting) -> Option<u64> {
         let input = self.input_tokens?;
         let output = self.output_tokens?;
@@ -160,12 +162,15 @@ impl Attempt {
         } else {
             read
         };
-        Some(input + reads_outside + write + output)
+        input
+            .checked_add(reads_outside)?
+            .checked_add(write)?
+            .checked_add(output)
     }
 
     /// Input tokens that were not served from a cache: the input total without cached reads,
     /// plus cache writes (which are new input the provider processed). Unknown when the input
-    /// total is.
+    /// total is, or when the sum would not fit a `u64` (see [`Attempt::tokens_total`]).
     pub fn new_input_tokens(&self, accounting: &Accounting) -> Option<u64> {
         let input = self.input_tokens?;
         let read = self.input_tokens_cache_read.unwrap_or(0);
@@ -175,7 +180,7 @@ impl Attempt {
         } else {
             input
         };
-        Some(without_reads + write)
+        without_reads.checked_add(write)
     }
 }
 
@@ -265,4 +270,55 @@ pub struct WaveData {
     pub wave: Wave,
     /// Seats in ledger order (by seat id).
     pub seats: Vec<SeatData>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(input: u64, output: u64, read: u64, write: u64) -> Attempt {
+        Attempt {
+            problem: "p".into(),
+            trial: 1,
+            correct: true,
+            outcome: None,
+            input_tokens: Some(input),
+            output_tokens: Some(output),
+            input_tokens_cache_read: Some(read),
+            input_tokens_cache_write: Some(write),
+            wall_s: None,
+            cost_usd: None,
+            steps: None,
+            errors: None,
+            checklist: None,
+            trace: None,
+        }
+    }
+
+    #[test]
+    fn a_total_that_would_overflow_is_unknown_not_wrapped() {
+        let excl = Accounting::default();
+        let incl = Accounting {
+            input_tokens_include_cache_reads: true,
+            price_source: None,
+        };
+        let max = 1_000_000_000_000;
+        let a = tokens(max, max, max, max);
+        assert_eq!(a.tokens_total(&excl), Some(4 * max));
+        assert_eq!(a.new_input_tokens(&excl), Some(2 * max));
+        for (input, output, read, write) in [
+            (u64::MAX, 1, 0, 0),
+            (u64::MAX - 1, 0, 1, 1),
+            (1, u64::MAX, 0, 0),
+            (i64::MAX as u64, i64::MAX as u64, i64::MAX as u64, 0),
+        ] {
+            assert_eq!(tokens(input, output, read, write).tokens_total(&excl), None);
+        }
+        assert_eq!(tokens(u64::MAX, 1, 0, 1).new_input_tokens(&excl), None);
+        // Cached reads inside the input total are taken out before the writes are added.
+        assert_eq!(
+            tokens(u64::MAX, 0, 1, 1).new_input_tokens(&incl),
+            Some(u64::MAX)
+        );
+    }
 }

@@ -44,6 +44,8 @@ const REQUIRED: &[&str] = &[
     "cache-reads-exceed-input",
     "second-manifest-bad",
     "different-wave-same-id",
+    "tokens-above-a-trillion",
+    "tokens-above-i64-max",
 ];
 
 fn base_manifest() -> PathBuf {

@@ -504,3 +504,60 @@ fn a_file_that_is_not_sqlite_is_refused_cleanly_and_left_alone() {
     wal.push("-wal");
     assert!(!Path::new(&wal).exists());
 }
+
+#[test]
+fn huge_token_counts_edited_into_the_ledger_neither_panic_nor_wrap() {
+    // Ingest holds each count to 10^12; counts edited in behind benchledger's back can reach
+    // i64::MAX, and two such attempts' totals no longer fit a u64. The figure must say it
+    // covers fewer attempts rather than wrap (release) or panic (debug).
+    let env = Env::init();
+    let manifest = write_wave(
+        &env.path().join("huge"),
+        r#"[wave]
+id = "huge"
+suite = "s"
+started_at = 2026-03-01T09:00:00Z
+
+[wave.accounting]
+input_tokens_include_cache_reads = false
+
+[[seat]]
+id = "s1"
+model = "m"
+provider = "p"
+harness = "h"
+results = "s1.jsonl"
+"#,
+        &[(
+            "s1.jsonl",
+            "{\"problem\":\"p1\",\"correct\":true,\"input_tokens\":1000,\"output_tokens\":100}\n\
+             {\"problem\":\"p2\",\"correct\":true,\"input_tokens\":1000,\"output_tokens\":100}\n\
+             {\"problem\":\"p3\",\"correct\":true,\"input_tokens\":1000,\"output_tokens\":100}\n",
+        )],
+    );
+    env.ingest(&[&manifest]);
+    let conn = rusqlite::Connection::open(&env.db).unwrap();
+    conn.execute_batch(&format!(
+        "DROP TRIGGER attempt_no_update; UPDATE attempt SET input_tokens = {};",
+        i64::MAX
+    ))
+    .unwrap();
+    drop(conn);
+
+    let out = env.run(["show", "huge", "--format", "json"]).ok();
+    let s = seat(&out.json(), "s1").clone();
+    // Each attempt's total is i64::MAX + 100 = 2^63 + 99; a second one would pass 2^64.
+    assert_eq!(s["tokens_total"], Value::from(i64::MAX as u64 + 100));
+    assert_eq!(s["tokens_known_attempts"], Value::from(1));
+    // Two inputs of i64::MAX make 2^64 - 2; a third would not fit.
+    assert_eq!(s["input_tokens"], Value::from(u64::MAX - 1));
+    let table = env.run(["show", "huge"]).ok().stdout;
+    assert!(
+        table.contains("9,223,372,036,854,775,907 (1 of 3)"),
+        "{table}"
+    );
+    assert!(
+        table.contains("(k of n): the figure covers only"),
+        "{table}"
+    );
+}

@@ -2,7 +2,8 @@
 //!
 //! Every field is checked by name, so an error can say which field of which line is wrong and
 //! what was expected: a misspelt key is an error (never silently ignored), a string where a
-//! number belongs is an error, a negative count, a NaN or an infinity is an error. A field that
+//! number belongs is an error, a negative count, a count above a trillion ([`MAX_COUNT`]), a NaN
+//! or an infinity is an error. A field that
 //! is left out (or `null`, or an empty CSV cell) is *unknown*, never zero.
 
 use std::path::Path;
@@ -152,19 +153,40 @@ fn bad(at: &Location, field: &str, kind: Kind, got: &Value) -> Error {
     )
 }
 
+/// The largest count a result line may give — tokens of any kind, steps, errors, a trial
+/// number: a trillion. No real attempt comes near it, and under it every count fits the ledger's
+/// signed 64-bit integers and a seat's sums cannot overflow in any realistic wave.
+pub const MAX_COUNT: u64 = 1_000_000_000_000;
+
+/// [`MAX_COUNT`] as people read it.
+const MAX_COUNT_TEXT: &str = "1,000,000,000,000";
+
 fn count(at: &Location, field: &str, kind: Kind, v: &Value) -> Result<u64> {
     let n = match v {
         Value::Number(n) => n,
         _ => return Err(bad(at, field, kind, v)),
     };
-    if let Some(u) = n.as_u64() {
-        return Ok(u);
-    }
-    // Some tools write whole numbers as floats (500000.0); accept those, nothing else.
-    match n.as_f64() {
-        Some(f) if f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f < 9.0e15 => Ok(f as u64),
-        _ => Err(bad(at, field, kind, v)),
-    }
+    let within = match n.as_u64() {
+        Some(u) => (u <= MAX_COUNT).then_some(u),
+        // Some tools write whole numbers as floats (500000.0); accept those, nothing else. A
+        // whole number up to 10^12 is held exactly by an f64.
+        None => match n.as_f64() {
+            Some(f) if f.is_finite() && f >= 0.0 && f.fract() == 0.0 => {
+                (f <= MAX_COUNT as f64).then_some(f as u64)
+            }
+            _ => return Err(bad(at, field, kind, v)),
+        },
+    };
+    within.ok_or_else(|| {
+        let least = if kind == Kind::Trial { 1 } else { 0 };
+        Error::input(
+            at.clone().field(field),
+            format!(
+                "expected a whole number from {least} to {MAX_COUNT_TEXT}, got {}",
+                describe(v)
+            ),
+        )
+    })
 }
 
 fn amount(at: &Location, field: &str, kind: Kind, v: &Value) -> Result<f64> {
@@ -915,6 +937,84 @@ mod tests {
                 "case {i}"
             );
         }
+    }
+
+    #[test]
+    fn a_count_above_a_trillion_is_refused_with_the_range() {
+        let line =
+            |field: &str, n: &str| format!(r#"{{"problem":"p","correct":true,"{field}":{n}}}"#);
+        let ok = |field: &str, n: &str| one(&line(field, n)).unwrap();
+        let err = |field: &str, n: &str| one(&line(field, n)).unwrap_err().to_string();
+        assert_eq!(
+            ok("input_tokens", "1000000000000").input_tokens,
+            Some(MAX_COUNT)
+        );
+        assert_eq!(ok("output_tokens", "1e12").output_tokens, Some(MAX_COUNT));
+        assert_eq!(
+            ok("input_tokens_cache_read", "1000000000000.0").input_tokens_cache_read,
+            Some(MAX_COUNT)
+        );
+        for (field, n, got) in [
+            ("input_tokens", "1000000000001", "1000000000001"),
+            (
+                "output_tokens",
+                "9223372036854775808",
+                "9223372036854775808",
+            ),
+            (
+                "input_tokens_cache_read",
+                "18446744073709551615",
+                "18446744073709551615",
+            ),
+            ("input_tokens_cache_write", "100000000000000000000", "1e+20"),
+            ("input_tokens", "1.5e12", "1500000000000.0"),
+            ("steps", "2000000000000", "2000000000000"),
+            ("errors", "1e13", "10000000000000.0"),
+        ] {
+            assert_eq!(
+                err(field, n),
+                format!(
+                    "r.jsonl:1: field `{field}`: expected a whole number from 0 to \
+                     1,000,000,000,000, got {got}"
+                )
+            );
+        }
+        assert_eq!(
+            err("attempt", "1000000000001"),
+            "r.jsonl:1: field `attempt`: expected a whole number from 1 to 1,000,000,000,000, \
+             got 1000000000001"
+        );
+        // Under the bound, the u32 fields keep their own limit.
+        assert_eq!(
+            err("steps", "5000000000"),
+            "r.jsonl:1: field `steps`: 5000000000 is too large (at most 4294967295)"
+        );
+        // Other faults keep their messages.
+        assert_eq!(
+            err("input_tokens", "-1"),
+            "r.jsonl:1: field `input_tokens`: expected a whole number, 0 or more, got -1"
+        );
+        let grouped = MAX_COUNT
+            .to_string()
+            .as_bytes()
+            .rchunks(3)
+            .rev()
+            .map(|c| std::str::from_utf8(c).unwrap())
+            .collect::<Vec<_>>()
+            .join(",");
+        assert_eq!(MAX_COUNT_TEXT, grouped);
+        // CSV cells are held to the same bound.
+        let e = parse_csv(
+            Path::new("r.csv"),
+            "problem,correct,input_tokens\np,true,1000000000001\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            e,
+            "r.csv:2: field `input_tokens`: expected a whole number from 0 to 1,000,000,000,000, \
+             got 1000000000001"
+        );
     }
 
     #[test]
