@@ -176,7 +176,7 @@ pub enum Command {
         /// Publication ids.
         ids: Vec<i64>,
         /// Every publication.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "ids")]
         all: bool,
         /// Verify a reproduction bundle instead of the ledger.
         #[arg(long, value_name = "DIR")]

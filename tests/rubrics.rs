@@ -801,9 +801,11 @@ fn rubric_add_registers_a_version_once_and_refuses_to_change_it() {
     assert_eq!(changed.code, 2, "{}", changed.transcript());
     assert!(changed.stdout.is_empty());
     assert!(
-        changed.stderr.starts_with(
-            "error: session-efficiency@2 is already registered with different text (sha256 "
-        ),
+        changed.stderr.starts_with(&format!(
+            "error: {}: session-efficiency@2 is already registered with different text \
+                 (sha256 ",
+            edited.display()
+        )),
         "{}",
         changed.stderr
     );
@@ -1021,7 +1023,7 @@ fn a_bad_rubric_file_exits_2_with_a_message_naming_file_line_and_key() {
         );
         assert_eq!(
             out.stderr,
-            "error: 1 of 1 rubric file could not be read (see above)\n"
+            "error: 1 of 1 rubric file could not be checked (see above)\n"
         );
         for out in [
             l.run(&["rubric", "add", &file]),

@@ -129,7 +129,7 @@ pub fn check(ctx: &mut Ctx<'_>, files: &[PathBuf]) -> Result<()> {
     }
     if unreadable > 0 {
         return Err(Error::Usage(format!(
-            "{unreadable} of {} rubric file{} could not be read (see above)",
+            "{unreadable} of {} rubric file{} could not be checked (see above)",
             files.len(),
             if files.len() == 1 { "" } else { "s" }
         )));
@@ -170,6 +170,22 @@ pub fn add(ctx: &mut Ctx<'_>, files: &[PathBuf], allow_scale_violation: bool) ->
         });
     }
     let mut ledger = ctx.open()?;
+    // Name the file behind a version conflict (the ledger checks again as it writes).
+    for (row, f) in rows.iter().zip(files) {
+        if let Some(existing) = ledger.rubric(&row.name, row.version)?
+            && existing.sha256 != row.sha256
+        {
+            return Err(Error::Conflict(format!(
+                "{}: {} is already registered with different text (sha256 {} there, {} here). A \
+                 registered version is immutable: bump `version` in the file to register the \
+                 change. Nothing was registered",
+                f.display(),
+                row.id(),
+                &existing.sha256[..12],
+                &row.sha256[..12]
+            )));
+        }
+    }
     let outcomes = ledger.add_rubrics(&rows)?;
     let mut msg = String::new();
     for (row, outcome) in rows.iter().zip(outcomes) {

@@ -182,7 +182,15 @@ impl Ledger {
             let mode: String = conn
                 .pragma_update_and_check(None, "journal_mode", "wal", |r| r.get(0))
                 .map_err(|e| sqlite(path, e))?;
-            debug_assert_eq!(mode.to_lowercase(), "wal");
+            if !mode.eq_ignore_ascii_case("wal") {
+                return Err(Error::Ledger {
+                    path: path.to_path_buf(),
+                    message: format!(
+                        "SQLite would not use write-ahead logging here (journal mode {mode}), so \
+                         concurrent writers could fail; put the ledger on a local filesystem"
+                    ),
+                });
+            }
             conn.pragma_update(None, "synchronous", "NORMAL")
                 .map_err(|e| sqlite(path, e))?;
         }

@@ -84,17 +84,6 @@ impl Ledger {
                     &row.sha256[..12]
                 )));
             }
-            let by_sha = tx
-                .prepare_cached(&format!("SELECT {COLUMNS} FROM rubric WHERE sha256 = ?1"))
-                .and_then(|mut s| s.query_row([&row.sha256], from_row).optional())
-                .map_err(|e| super::sqlite(&path, e))?;
-            if let Some(same) = by_sha {
-                return Err(Error::Conflict(format!(
-                    "this text is already registered as {}; a text is registered once. Nothing \
-                     was registered",
-                    same.id()
-                )));
-            }
             tx.prepare_cached(&format!(
                 "INSERT INTO rubric({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
             ))

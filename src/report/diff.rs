@@ -8,7 +8,6 @@ use super::number::{fixed, machine, machine_opt, signed};
 use super::score::{RubricInfo, RubricJson, places, score_header};
 use super::{Cell, Column, Table};
 use crate::rubric::WaveScores;
-use crate::rubric::check::pretty;
 use crate::rubric::spec::Scale;
 
 /// One seat of one wave: its old and new score and rank.
@@ -150,12 +149,7 @@ pub fn summary(rows: &[DiffRow]) -> DiffSummary {
 }
 
 fn scale_words(s: &Scale) -> String {
-    match (s.min, s.max) {
-        (Some(a), Some(b)) => format!("{}–{}", pretty(a), pretty(b)),
-        (Some(a), None) => format!("from {}", pretty(a)),
-        (None, Some(b)) => format!("up to {}", pretty(b)),
-        (None, None) => "open".into(),
-    }
+    s.range_words()
 }
 
 /// The shifts for a summary note: "wave/seat what, wave/seat what".

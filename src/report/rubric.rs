@@ -8,12 +8,7 @@ use crate::rubric::check::{CheckReport, pretty};
 use crate::rubric::spec::{Per, Rubric};
 
 fn scale_words(r: &Rubric) -> String {
-    match (r.scale.min, r.scale.max) {
-        (Some(lo), Some(hi)) => format!("its {}–{} scale", pretty(lo), pretty(hi)),
-        (Some(lo), None) => format!("its scale from {}", pretty(lo)),
-        (None, Some(hi)) => format!("its scale up to {}", pretty(hi)),
-        (None, None) => "its open scale".into(),
-    }
+    r.scale.noun("its")
 }
 
 /// The verdict on one rubric file, as text.

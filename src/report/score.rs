@@ -13,7 +13,6 @@ use super::waves::{
 use super::{Cell, Column, Table, capitalise};
 use crate::figures::SeatFigures;
 use crate::model::WaveData;
-use crate::rubric::check::pretty;
 use crate::rubric::spec::Rubric;
 use crate::rubric::{SeatScore, WaveScores};
 
@@ -113,10 +112,8 @@ pub fn score_header(r: &Rubric) -> String {
 pub fn rubric_heading(info: &RubricInfo) -> Vec<String> {
     let r = &info.rubric;
     let scale = match (r.scale.min, r.scale.max) {
-        (Some(lo), Some(hi)) => format!("scale {}–{}", pretty(lo), pretty(hi)),
-        (Some(lo), None) => format!("scale from {}", pretty(lo)),
-        (None, Some(hi)) => format!("scale up to {}", pretty(hi)),
-        (None, None) => "open scale".into(),
+        (None, None) => "open scale".to_string(),
+        _ => format!("scale {}", r.scale.range_words()),
     };
     let mut h = vec![format!(
         "Rubric {} ({scale}{}) sha256 {}",

@@ -218,12 +218,7 @@ pub fn check(r: &Rubric) -> CheckReport {
 
     let mut violations = Vec::new();
     let mut warnings = Vec::new();
-    let scale_words = match (r.scale.min, r.scale.max) {
-        (Some(lo), Some(hi)) => format!("a {}–{} scale", pretty(lo), pretty(hi)),
-        (Some(lo), None) => format!("a scale from {}", pretty(lo)),
-        (None, Some(hi)) => format!("a scale up to {}", pretty(hi)),
-        (None, None) => "an open scale".into(),
-    };
+    let scale_words = r.scale.noun("a");
     let tol = |x: f64| 1e-9 * x.abs().max(1.0);
     let level = level_word(r.per);
     // x^e is proven (and defined, for a fractional e) only for x ≥ 0: a factor that can go

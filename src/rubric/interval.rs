@@ -95,10 +95,6 @@ impl Interval {
         }
     }
 
-    pub fn neg(&self) -> Interval {
-        self.scale(-1.0)
-    }
-
     /// 1 / x; 1/0 is +∞ and 1/±∞ is 0. An interval that holds values on both sides of 0 has a
     /// reciprocal that runs from −∞ to +∞ (a divisor just below or just above 0).
     pub fn recip(&self) -> Interval {

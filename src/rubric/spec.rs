@@ -113,6 +113,31 @@ pub struct Scale {
     pub max: Option<f64>,
 }
 
+impl Scale {
+    /// The range in words: "0–100", "from 0", "up to 10", "open".
+    pub fn range_words(&self) -> String {
+        use super::check::pretty;
+        match (self.min, self.max) {
+            (Some(lo), Some(hi)) => format!("{}–{}", pretty(lo), pretty(hi)),
+            (Some(lo), None) => format!("from {}", pretty(lo)),
+            (None, Some(hi)) => format!("up to {}", pretty(hi)),
+            (None, None) => "open".into(),
+        }
+    }
+
+    /// The scale as a noun after `article` ("a", "its"): "a 0–100 scale", "its scale from 0",
+    /// "an open scale".
+    pub fn noun(&self, article: &str) -> String {
+        let range = self.range_words();
+        match (self.min, self.max) {
+            (Some(_), Some(_)) => format!("{article} {range} scale"),
+            (None, None) if article == "a" => "an open scale".into(),
+            (None, None) => format!("{article} open scale"),
+            _ => format!("{article} scale {range}"),
+        }
+    }
+}
+
 /// A parsed, checked rubric: data for the checker and the interpreter.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rubric {
