@@ -337,3 +337,33 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
             .to_string()
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::FILES;
+
+    /// Every example and rubric in the repository is compiled into the demo, and nothing else.
+    #[test]
+    fn the_demo_ships_every_example_and_rubric() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut on_disk = Vec::new();
+        for dir in ["examples", "rubrics"] {
+            let mut stack = vec![root.join(dir)];
+            while let Some(d) = stack.pop() {
+                for entry in std::fs::read_dir(&d).unwrap() {
+                    let p = entry.unwrap().path();
+                    if p.is_dir() {
+                        stack.push(p);
+                    } else if p.file_name().is_some_and(|n| n != "README.md") {
+                        let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                        on_disk.push(rel);
+                    }
+                }
+            }
+        }
+        on_disk.sort();
+        let mut shipped: Vec<String> = FILES.iter().map(|(p, _)| p.to_string()).collect();
+        shipped.sort();
+        assert_eq!(shipped, on_disk);
+    }
+}

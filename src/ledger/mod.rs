@@ -85,6 +85,16 @@ impl Ledger {
     /// the file was created.
     pub fn create(path: &Path) -> Result<(Ledger, bool)> {
         let existed = path.exists();
+        if let Some(dir) = path.parent()
+            && !dir.as_os_str().is_empty()
+            && !dir.is_dir()
+        {
+            return Err(Error::Usage(format!(
+                "cannot create a ledger at {}: the directory {} does not exist; create it first",
+                path.display(),
+                dir.display()
+            )));
+        }
         let conn = Connection::open(path).map_err(|e| sqlite(path, e))?;
         let ledger = Ledger::configure(conn, path, Purpose::Create)?;
         Ok((ledger, !existed))
