@@ -8,7 +8,9 @@
 //!   problem a seat has no attempt for counts as one attempt that is not Correct (`missing`),
 //!   so accuracy = correct / (attempts + missing).
 //! - **Absent is not zero.** Sums of tokens, wall seconds and USD run over the attempts where the
-//!   quantity is known, and each carries the number of attempts it covers. Cost-of-Pass is
+//!   quantity is known, and each carries the number of attempts it covers. The one exception is
+//!   cached reads and writes: a result that leaves them out had none (the convention
+//!   `tokens_total` already follows), so their sums cover every attempt. Cost-of-Pass is
 //!   total USD / number Correct (pooled, as in seed 000), and is undefined (`None`) when nothing
 //!   is Correct or when any attempt's cost is unknown.
 //!
@@ -233,8 +235,12 @@ impl FigureTally {
         self.outcome_sum += a.outcome_or_verdict();
         self.input_tokens.add(a.input_tokens);
         self.output_tokens.add(a.output_tokens);
-        self.cache_read.add(a.input_tokens_cache_read);
-        self.cache_write.add(a.input_tokens_cache_write);
+        // A result that leaves out cached reads or writes had none (as `tokens_total` takes
+        // them): these sums are known for every attempt.
+        self.cache_read
+            .add(Some(a.input_tokens_cache_read.unwrap_or(0)));
+        self.cache_write
+            .add(Some(a.input_tokens_cache_write.unwrap_or(0)));
         self.tokens_total.add(a.tokens_total(accounting));
         self.new_input_tokens.add(a.new_input_tokens(accounting));
         self.wall_s.add(a.wall_s);
@@ -451,6 +457,28 @@ mod tests {
         assert_eq!(k(f.output_tokens), (20, 2));
         assert_eq!(k(f.input_tokens_cache_read), (40, 2));
         assert_eq!(f.attempts, 2);
+    }
+
+    #[test]
+    fn cached_reads_and_writes_left_out_are_none_not_unknown() {
+        // attempt() gives cached reads but no cache writes.
+        let mut bare = attempt("b", true, None);
+        bare.input_tokens_cache_read = None;
+        let s = seat(vec![attempt("a", true, None), bare]);
+        let f = SeatFigures::compute(None, &Accounting::default(), &s);
+        assert_eq!(f.input_tokens_cache_read, Known { sum: 40, known: 2 });
+        assert_eq!(f.input_tokens_cache_write, Known { sum: 0, known: 2 });
+        // The totals built on them agree: both attempts covered, the missing read as 0.
+        assert_eq!(
+            f.tokens_total,
+            Known {
+                sum: 150 + 110,
+                known: 2
+            }
+        );
+        // A seat with no attempts still knows nothing.
+        let f = SeatFigures::compute(None, &Accounting::default(), &seat(vec![]));
+        assert_eq!(f.input_tokens_cache_read, Known::<u64>::NONE);
     }
 
     #[test]
