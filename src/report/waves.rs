@@ -65,12 +65,16 @@ pub struct SeatJson {
     pub denominator: u64,
     pub accuracy: Option<f64>,
     pub input_tokens: Option<u64>,
+    pub input_tokens_known_attempts: u64,
     pub output_tokens: Option<u64>,
+    pub output_tokens_known_attempts: u64,
     pub input_tokens_cache_read: Option<u64>,
     pub input_tokens_cache_write: Option<u64>,
     pub tokens_total: Option<u64>,
     pub new_input_tokens: Option<u64>,
+    /// The attempts `tokens_total` covers.
     pub tokens_known_attempts: u64,
+    pub new_input_tokens_known_attempts: u64,
     pub wall_s: Option<f64>,
     pub wall_known_attempts: u64,
     pub cost_usd: Option<f64>,
@@ -78,7 +82,9 @@ pub struct SeatJson {
     /// Pooled: total USD / number Correct. Null at zero Correct or with any cost unknown.
     pub cost_of_pass_usd: Option<f64>,
     pub steps: Option<u64>,
+    pub steps_known_attempts: u64,
     pub errors: Option<u64>,
+    pub errors_known_attempts: u64,
 }
 
 fn known<T: Copy>(k: &Known<T>) -> Option<T> {
@@ -100,19 +106,24 @@ impl SeatJson {
             denominator: f.denominator,
             accuracy: f.accuracy,
             input_tokens: known(&f.input_tokens),
+            input_tokens_known_attempts: f.input_tokens.known,
             output_tokens: known(&f.output_tokens),
+            output_tokens_known_attempts: f.output_tokens.known,
             input_tokens_cache_read: known(&f.input_tokens_cache_read),
             input_tokens_cache_write: known(&f.input_tokens_cache_write),
             tokens_total: known(&f.tokens_total),
             new_input_tokens: known(&f.new_input_tokens),
             tokens_known_attempts: f.tokens_total.known,
+            new_input_tokens_known_attempts: f.new_input_tokens.known,
             wall_s: known(&f.wall_s),
             wall_known_attempts: f.wall_s.known,
             cost_usd: known(&f.cost_usd),
             cost_known_attempts: f.cost_usd.known,
             cost_of_pass_usd: f.cost_of_pass_usd,
             steps: known(&f.steps),
+            steps_known_attempts: f.steps.known,
             errors: known(&f.errors),
+            errors_known_attempts: f.errors.known,
         }
     }
 }
@@ -258,6 +269,18 @@ pub fn absolute_columns(cache_reads_in: bool, detail: Detail) -> Vec<Column> {
     c.push(Column::machine("tokens_known_attempts"));
     c.push(Column::machine("wall_known_attempts"));
     c.push(Column::machine("cost_known_attempts"));
+    // Added after the columns above, so that a reader that takes columns by position still
+    // finds those where they were.
+    c.push(Column::machine("new_input_tokens_known_attempts"));
+    if full {
+        c.push(Column::machine("output_tokens_known_attempts"));
+        c.push(Column::machine("input_tokens"));
+        c.push(Column::machine("input_tokens_known_attempts"));
+        c.push(Column::machine("steps"));
+        c.push(Column::machine("steps_known_attempts"));
+        c.push(Column::machine("errors"));
+        c.push(Column::machine("errors_known_attempts"));
+    }
     c
 }
 
@@ -309,6 +332,17 @@ pub fn absolute_cells(f: &SeatFigures, detail: Detail) -> Vec<Cell> {
     c.push(count(f.tokens_total.known));
     c.push(count(f.wall_s.known));
     c.push(count(f.cost_usd.known));
+    c.push(count(f.new_input_tokens.known));
+    if full {
+        let sum = |k: &Known<u64>| Cell::text(known_machine_u64(k));
+        c.push(count(f.output_tokens.known));
+        c.push(sum(&f.input_tokens));
+        c.push(count(f.input_tokens.known));
+        c.push(sum(&f.steps));
+        c.push(count(f.steps.known));
+        c.push(sum(&f.errors));
+        c.push(count(f.errors.known));
+    }
     c
 }
 
@@ -322,9 +356,19 @@ pub fn absolute_notes(w: &Wave, figures: &[SeatFigures]) -> Vec<String> {
                 .into(),
         );
     }
+    // Whenever any sum printed in a table covers fewer than all attempts. Only `show` prints
+    // output tokens and cached reads; checking them for the leaderboard too changes nothing
+    // there, since output known for fewer attempts leaves the tokens total partial as well, and
+    // cached reads cover every attempt.
     if figures.iter().any(|f| {
-        f.wall_s.known < f.attempts
-            || f.tokens_total.known < f.attempts
+        let printed = [
+            &f.tokens_total,
+            &f.new_input_tokens,
+            &f.output_tokens,
+            &f.input_tokens_cache_read,
+        ];
+        printed.iter().any(|k| k.known < f.attempts)
+            || f.wall_s.known < f.attempts
             || f.cost_usd.known < f.attempts
     }) {
         notes.push(
@@ -459,4 +503,145 @@ pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
             .collect(),
     };
     (t, json)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    use crate::model::{Attempt, SeatData};
+
+    fn attempt(problem: &str) -> Attempt {
+        Attempt {
+            problem: problem.into(),
+            trial: 1,
+            correct: true,
+            outcome: None,
+            input_tokens: Some(100),
+            output_tokens: Some(10),
+            input_tokens_cache_read: None,
+            input_tokens_cache_write: None,
+            wall_s: Some(1.0),
+            cost_usd: Some(0.5),
+            steps: Some(3),
+            errors: Some(1),
+            checklist: None,
+            trace: None,
+        }
+    }
+
+    fn wave() -> Wave {
+        Wave {
+            id: "w".into(),
+            suite: "s".into(),
+            started_at: "2026-01-01T00:00:00Z".into(),
+            notes: None,
+            suite_problems: None,
+            load: Load::default(),
+            accounting: Accounting::default(),
+            budget: Budget::default(),
+            provenance: crate::model::Provenance::default(),
+        }
+    }
+
+    fn figures(attempts: Vec<Attempt>) -> SeatFigures {
+        let seat = SeatData {
+            seat: Seat {
+                id: "a".into(),
+                model: "m".into(),
+                provider: "p".into(),
+                harness: "h".into(),
+                config: None,
+            },
+            attempts,
+        };
+        SeatFigures::of(&wave(), &seat)
+    }
+
+    const K_OF_N: &str = "(k of n)";
+
+    fn k_of_n(f: SeatFigures) -> bool {
+        absolute_notes(&wave(), &[f])
+            .iter()
+            .any(|n| n.starts_with(K_OF_N))
+    }
+
+    #[test]
+    fn every_sum_in_csv_comes_with_its_coverage() {
+        let mut b = attempt("b");
+        b.input_tokens = None;
+        b.steps = None;
+        let f = figures(vec![attempt("a"), b]);
+        for detail in [Detail::Full, Detail::Leaderboard] {
+            let columns = absolute_columns(false, detail);
+            let cells = absolute_cells(&f, detail);
+            assert_eq!(columns.len(), cells.len(), "{detail:?}");
+            let csv: BTreeMap<&str, &str> = columns
+                .iter()
+                .map(|c| c.key.as_str())
+                .zip(cells.iter().map(|c| c.machine.as_str()))
+                .collect();
+            assert_eq!(csv.len(), columns.len(), "{detail:?}: a key twice");
+            assert_eq!(csv["new_input_tokens"], "100");
+            assert_eq!(csv["new_input_tokens_known_attempts"], "1");
+            assert_eq!(csv["tokens_known_attempts"], "1");
+            if detail == Detail::Full {
+                assert_eq!(csv["input_tokens"], "100");
+                assert_eq!(csv["input_tokens_known_attempts"], "1");
+                assert_eq!(csv["output_tokens_known_attempts"], "2");
+                assert_eq!(csv["steps"], "3");
+                assert_eq!(csv["steps_known_attempts"], "1");
+                assert_eq!(csv["errors"], "2");
+                assert_eq!(csv["errors_known_attempts"], "2");
+            } else {
+                assert!(!csv.contains_key("steps"));
+            }
+        }
+        let json = SeatJson::of(
+            &Seat {
+                id: "a".into(),
+                model: "m".into(),
+                provider: "p".into(),
+                harness: "h".into(),
+                config: None,
+            },
+            &f,
+        );
+        assert_eq!(
+            (json.input_tokens, json.input_tokens_known_attempts),
+            (Some(100), 1)
+        );
+        assert_eq!(
+            (json.output_tokens, json.output_tokens_known_attempts),
+            (Some(20), 2)
+        );
+        assert_eq!(
+            (json.new_input_tokens, json.new_input_tokens_known_attempts),
+            (Some(100), 1)
+        );
+        assert_eq!((json.steps, json.steps_known_attempts), (Some(3), 1));
+        assert_eq!((json.errors, json.errors_known_attempts), (Some(2), 2));
+    }
+
+    #[test]
+    fn the_k_of_n_note_comes_with_any_partial_printed_figure_and_only_then() {
+        assert!(!k_of_n(figures(vec![attempt("a"), attempt("b")])));
+        // Steps and errors are not printed in a table.
+        let mut b = attempt("b");
+        (b.steps, b.errors) = (None, None);
+        assert!(!k_of_n(figures(vec![attempt("a"), b])));
+        // Absent cached reads and writes are none, not unknown.
+        assert!(!k_of_n(figures(vec![attempt("a")])));
+        for unknown in [
+            |a: &mut Attempt| a.wall_s = None,
+            |a: &mut Attempt| a.cost_usd = None,
+            |a: &mut Attempt| a.input_tokens = None,
+            |a: &mut Attempt| a.output_tokens = None,
+        ] {
+            let mut b = attempt("b");
+            unknown(&mut b);
+            assert!(k_of_n(figures(vec![attempt("a"), b])));
+        }
+    }
 }
