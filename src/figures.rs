@@ -313,15 +313,6 @@ impl FigureTally {
     }
 }
 
-/// How many declared problems the seat has no attempt for.
-pub fn missing_problems(suite: Option<&SuiteProblems>, seat: &SeatData) -> u64 {
-    let accounting = Accounting::default();
-    let basis = Basis::new(suite, &accounting);
-    FigureTally::of_attempts(&basis, &seat.attempts)
-        .figures(&basis)
-        .missing
-}
-
 impl SeatFigures {
     pub fn of(wave: &Wave, seat: &SeatData) -> SeatFigures {
         Self::compute(wave.suite_problems.as_ref(), &wave.accounting, seat)

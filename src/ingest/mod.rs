@@ -1,14 +1,12 @@
-//! Ingest: reading a wave manifest and the result files it names into a [`WaveData`], checking
+//! Ingest: reading a wave manifest and the result files it names into the model, checking
 //! everything before the ledger is touched.
 //!
-//! Nothing here writes. A wave that comes out of [`read_wave`] is whole and consistent: every
+//! Nothing here writes. [`visit_wave`] reads a wave a seat at a time, handing each checked seat
+//! on in ledger order, so a wave of a million attempts need never be held whole: the caller
+//! hashes and stores each seat and lets it go. What it hands on is whole and consistent: every
 //! seat's results parsed, no duplicate (seat, problem, trial), every attempt on a declared
 //! problem, token counts that agree with the accounting convention. Errors name the file, the
 //! line and the field, and say what was expected.
-//!
-//! [`visit_wave`] reads the same wave a seat at a time, handing each checked seat on in ledger
-//! order, so a wave of a million attempts need never be held whole: the caller hashes and stores
-//! each seat and lets it go. The checks, and which error is reported first, are the same.
 
 pub mod manifest;
 pub mod results;
@@ -17,9 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use crate::error::{Error, Location, Result};
-use crate::model::{
-    Accounting, Budget, Load, Provenance, Seat, SeatData, SuiteProblems, Wave, WaveData,
-};
+use crate::model::{Accounting, Budget, Load, Provenance, Seat, SeatData, SuiteProblems, Wave};
 
 /// What [`visit_wave`] hands on as it reads a wave.
 pub trait WaveVisitor {
@@ -30,24 +26,10 @@ pub trait WaveVisitor {
     fn seat(&mut self, wave: &Wave, seat: SeatData);
 }
 
-/// Reads a wave manifest and its result files.
-pub fn read_wave(path: &Path) -> Result<WaveData> {
-    struct Collect(Vec<SeatData>);
-    impl WaveVisitor for Collect {
-        fn wave(&mut self, _: &Wave) {}
-        fn seat(&mut self, _: &Wave, seat: SeatData) {
-            self.0.push(seat);
-        }
-    }
-    let mut c = Collect(Vec::new());
-    let wave = visit_wave(path, &mut c)?;
-    Ok(WaveData { wave, seats: c.0 })
-}
-
 /// Reads a wave manifest and its result files, handing each seat to `v` as soon as it and every
 /// seat before it in ledger order have been checked. Files are read, and errors found, in
-/// manifest order, exactly as [`read_wave`] does; when the manifest lists its seats in id order
-/// (the usual case) one seat at a time is held. An error may come after some seats were handed
+/// manifest order; when the manifest lists its seats in id order (the usual case) one seat at a
+/// time is held. An error may come after some seats were handed
 /// on: the caller must treat what it was given as void then.
 pub fn visit_wave(path: &Path, v: &mut dyn WaveVisitor) -> Result<Wave> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;

@@ -424,8 +424,9 @@ pub fn read(path: &Path) -> Result<Vec<Line>> {
 }
 
 /// Reads a JSON-lines file a line at a time, never holding its text whole. The outcome is that of
-/// reading the whole file as text and then [`parse_jsonl`]: a file that cannot be read, or is not
-/// UTF-8, is that error even when a line before the fault is bad too.
+/// reading the whole file as text and then parsing it (`parse_jsonl`, which the tests hold it
+/// to): a file that cannot be read, or is not UTF-8, is that error even when a line before the
+/// fault is bad too.
 fn read_jsonl(path: &Path) -> Result<Vec<Line>> {
     use std::io::BufRead;
     let open = || {
@@ -507,8 +508,10 @@ fn unreadable_rest(path: &Path, mut r: impl std::io::BufRead) -> Option<Error> {
     }
 }
 
-/// Parses JSON lines. Blank lines are skipped.
-pub fn parse_jsonl(path: &Path, text: &str) -> Result<Vec<Line>> {
+/// Parses JSON lines held whole. Blank lines are skipped. Ingest streams instead
+/// ([`read_jsonl`]); this is the reference it is tested against.
+#[cfg(test)]
+fn parse_jsonl(path: &Path, text: &str) -> Result<Vec<Line>> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         if let Some(l) = parse_line(path, i + 1, raw)? {
