@@ -1,11 +1,12 @@
 //! `benchledger init` and `benchledger ingest`.
 
-use std::path::PathBuf;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
 
 use super::Ctx;
 use crate::digest::WaveDigest;
 use crate::error::Result;
-use crate::ingest::{WaveVisitor, visit_wave};
+use crate::ingest::{Source, WaveVisitor, visit_wave};
 use crate::ledger::{IngestTx, Ingested, Ledger};
 use crate::model::{SeatData, Wave};
 
@@ -55,7 +56,7 @@ pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
         };
         // An error reading this manifest is the first input error: report it (dropping the
         // transaction rolls everything back).
-        let wave = visit_wave(m, &mut sink)?;
+        let wave = visit_wave(&Files, m, &mut sink)?;
         let (seats, attempts) = (sink.seats, sink.attempts);
         let outcome = match (sink.failed.take(), sink.digest.take()) {
             (Some(e), _) => Err(e),
@@ -89,6 +90,26 @@ pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
     }
     tx.commit()?;
     ctx.write(&msg)
+}
+
+/// The filesystem, which is where the ingest command reads waves from.
+struct Files;
+
+impl Source for Files {
+    fn is_file(&self, path: &Path) -> bool {
+        path.is_file()
+    }
+
+    fn read_text(&self, path: &Path) -> std::io::Result<String> {
+        std::fs::read_to_string(path)
+    }
+
+    fn open_lines(&self, path: &Path) -> std::io::Result<Box<dyn BufRead + '_>> {
+        // Large reads: a results file can hold a million lines, read twice (counted, then
+        // parsed).
+        let f = std::fs::File::open(path)?;
+        Ok(Box::new(std::io::BufReader::with_capacity(256 * 1024, f)))
+    }
 }
 
 /// Where a wave's seats go as they are read: into its content hash and the open transaction.
@@ -133,5 +154,5 @@ fn first_input_error(manifests: &[PathBuf]) -> Option<crate::error::Error> {
     }
     manifests
         .iter()
-        .find_map(|m| visit_wave(m, &mut Check).err())
+        .find_map(|m| visit_wave(&Files, m, &mut Check).err())
 }

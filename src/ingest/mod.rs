@@ -7,15 +7,34 @@
 //! seat's results parsed, no duplicate (seat, problem, trial), every attempt on a declared
 //! problem, token counts that agree with the accounting convention. Errors name the file, the
 //! line and the field, and say what was expected.
+//!
+//! Nor does anything here open a file: the caller hands in a [`Source`] that reads them by path
+//! (the `ingest` command reads the filesystem; tests hold files in memory), and the paths are
+//! what errors name.
 
 pub mod manifest;
 pub mod results;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::io::BufRead;
 use std::path::Path;
 
 use crate::error::{Error, Location, Result};
 use crate::model::{Accounting, Budget, Load, Provenance, Seat, SeatData, SuiteProblems, Wave};
+
+/// Where ingest reads the files a wave is made of, by path: the manifest, the result files and
+/// problem lists it names (joined to the manifest's directory). Errors are plain I/O errors;
+/// ingest adds the path, or the manifest line that named the file.
+pub trait Source {
+    /// Whether `path` is a file that can be opened (a results file must be one).
+    fn is_file(&self, path: &Path) -> bool;
+    /// A small file's whole text: a manifest, a problem list, a CSV results file. Text that is
+    /// not UTF-8 is an error of kind `InvalidData`, as `std::fs::read_to_string` gives.
+    fn read_text(&self, path: &Path) -> std::io::Result<String>;
+    /// A file to read a line at a time: a JSON-lines results file, which can be large and is
+    /// never held whole. It may be opened more than once.
+    fn open_lines(&self, path: &Path) -> std::io::Result<Box<dyn BufRead + '_>>;
+}
 
 /// What [`visit_wave`] hands on as it reads a wave.
 pub trait WaveVisitor {
@@ -29,10 +48,10 @@ pub trait WaveVisitor {
 /// Reads a wave manifest and its result files, handing each seat to `v` as soon as it and every
 /// seat before it in ledger order have been checked. Files are read, and errors found, in
 /// manifest order; when the manifest lists its seats in id order (the usual case) one seat at a
-/// time is held. An error may come after some seats were handed
-/// on: the caller must treat what it was given as void then.
-pub fn visit_wave(path: &Path, v: &mut dyn WaveVisitor) -> Result<Wave> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+/// time is held. An error may come after some seats were handed on: the caller must treat what
+/// it was given as void then.
+pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Result<Wave> {
+    let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
     let m = manifest::parse(path, &text)?;
     let dir = path.parent().unwrap_or(Path::new("."));
     let w = &m.wave;
@@ -71,6 +90,7 @@ pub fn visit_wave(path: &Path, v: &mut dyn WaveVisitor) -> Result<Wave> {
             Some(SuiteProblems::Count(*n.get_ref() as u64))
         }
         (None, Some(f)) => Some(SuiteProblems::Ids(problem_ids(
+            src,
             &dir.join(f.get_ref()),
             at!(f, "suite_problems_file"),
         )?)),
@@ -186,7 +206,7 @@ pub fn visit_wave(path: &Path, v: &mut dyn WaveVisitor) -> Result<Wave> {
         }
         seat_lines.insert(id.clone(), line);
         let results_path = dir.join(s.results.get_ref());
-        if !results_path.is_file() {
+        if !src.is_file(&results_path) {
             return Err(Error::input(
                 at!(&s.results, "results"),
                 format!(
@@ -195,7 +215,7 @@ pub fn visit_wave(path: &Path, v: &mut dyn WaveVisitor) -> Result<Wave> {
                 ),
             ));
         }
-        let lines = results::read(&results_path)?;
+        let lines = results::read(src, &results_path)?;
         let attempts = check_seat(&results_path, &wave, lines)?;
         if attempts.is_empty() && wave.suite_problems.is_none() {
             return Err(Error::input(
@@ -322,8 +342,8 @@ fn check_seat(
 }
 
 /// Reads a problem-id file: one id a line; blank lines and `#` comments skipped.
-fn problem_ids(path: &Path, named_at: Location) -> Result<Vec<String>> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+fn problem_ids(src: &dyn Source, path: &Path, named_at: Location) -> Result<Vec<String>> {
+    let text = src.read_text(path).map_err(|e| {
         Error::input(
             named_at,
             format!("cannot read the problem list {}: {e}", path.display()),
@@ -349,4 +369,166 @@ fn problem_ids(path: &Path, named_at: Location) -> Result<Vec<String>> {
         ));
     }
     Ok(ids.into_keys().collect())
+}
+
+/// Files held in memory, by path: a [`Source`] for tests.
+#[cfg(test)]
+pub(crate) struct Memory {
+    files: BTreeMap<std::path::PathBuf, Vec<u8>>,
+    /// The buffer of a reader from [`Source::open_lines`]: small, so that lines straddle
+    /// buffers as they do in a large file.
+    capacity: usize,
+}
+
+#[cfg(test)]
+impl Memory {
+    pub(crate) fn new() -> Memory {
+        Memory {
+            files: BTreeMap::new(),
+            capacity: 7,
+        }
+    }
+
+    pub(crate) fn with(mut self, path: &str, bytes: impl Into<Vec<u8>>) -> Memory {
+        self.files.insert(path.into(), bytes.into());
+        self
+    }
+
+    fn get(&self, path: &Path) -> std::io::Result<&[u8]> {
+        self.files
+            .get(path)
+            .map(Vec::as_slice)
+            .ok_or_else(|| std::io::ErrorKind::NotFound.into())
+    }
+}
+
+#[cfg(test)]
+impl Source for Memory {
+    fn is_file(&self, path: &Path) -> bool {
+        self.files.contains_key(path)
+    }
+
+    fn read_text(&self, path: &Path) -> std::io::Result<String> {
+        String::from_utf8(self.get(path)?.to_vec()).map_err(|_| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "stream did not contain valid UTF-8",
+            )
+        })
+    }
+
+    fn open_lines(&self, path: &Path) -> std::io::Result<Box<dyn BufRead + '_>> {
+        Ok(Box::new(std::io::BufReader::with_capacity(
+            self.capacity,
+            self.get(path)?,
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MANIFEST: &str = r#"[wave]
+id = "w"
+suite = "s"
+started_at = 2026-03-01T09:00:00Z
+suite_problems_file = "ids.txt"
+
+[wave.accounting]
+input_tokens_include_cache_reads = false
+
+[[seat]]
+id = "zeta"
+model = "m"
+provider = "p"
+harness = "h"
+results = "zeta.csv"
+
+[[seat]]
+id = "alpha"
+model = "m"
+provider = "p"
+harness = "h"
+results = "alpha.jsonl"
+"#;
+
+    /// What a visit hands on: the wave's id, then each seat's id with its attempts'
+    /// (problem, trial).
+    #[derive(Default)]
+    struct Collect(Vec<String>);
+
+    impl WaveVisitor for Collect {
+        fn wave(&mut self, wave: &Wave) {
+            self.0.push(format!("wave {}", wave.id));
+        }
+        fn seat(&mut self, _: &Wave, seat: SeatData) {
+            let attempts: Vec<String> = seat
+                .attempts
+                .iter()
+                .map(|a| format!("{}#{}", a.problem, a.trial))
+                .collect();
+            self.0
+                .push(format!("seat {}: {}", seat.seat.id, attempts.join(" ")));
+        }
+    }
+
+    fn wave() -> Memory {
+        Memory::new()
+            .with("w/wave.toml", MANIFEST)
+            .with("w/ids.txt", "# the suite\np1\np2\n")
+            .with(
+                "w/alpha.jsonl",
+                "{\"problem\":\"p2\",\"correct\":true}\n\
+                 {\"problem\":\"p1\",\"attempt\":2,\"correct\":false}\n\
+                 {\"problem\":\"p1\",\"correct\":true}\n",
+            )
+            .with("w/zeta.csv", "problem,correct\np1,true\n")
+    }
+
+    fn visit(src: &Memory) -> Result<Vec<String>> {
+        let mut c = Collect::default();
+        visit_wave(src, Path::new("w/wave.toml"), &mut c)?;
+        Ok(c.0)
+    }
+
+    #[test]
+    fn a_wave_is_read_from_whatever_source_it_is_given() {
+        assert_eq!(
+            visit(&wave()).unwrap(),
+            ["wave w", "seat alpha: p1#1 p1#2 p2#1", "seat zeta: p1#1",]
+        );
+    }
+
+    #[test]
+    fn errors_name_the_path_the_source_was_asked_for() {
+        let e = |src: Memory| visit(&src).unwrap_err().to_string();
+        assert_eq!(
+            e(wave().with("w/alpha.jsonl", "{\"problem\":\"p3\",\"correct\":true}\n")),
+            "w/alpha.jsonl:1: field `problem`: problem \"p3\" is not among the 2 problems the \
+             manifest declares (suite_problems_file); add it to that list or check the results"
+        );
+        let mut src = wave();
+        src.files.remove(Path::new("w/zeta.csv"));
+        assert_eq!(
+            e(src),
+            "w/wave.toml:15: field `results`: results file w/zeta.csv does not exist (results \
+             are named relative to the manifest)"
+        );
+        let mut src = wave();
+        src.files.remove(Path::new("w/ids.txt"));
+        assert_eq!(
+            e(src),
+            "w/wave.toml:5: field `suite_problems_file`: cannot read the problem list \
+             w/ids.txt: entity not found"
+        );
+        assert_eq!(
+            e(wave().with("w/wave.toml", b"\xff".to_vec())),
+            "w/wave.toml: stream did not contain valid UTF-8"
+        );
+        assert_eq!(
+            e(wave().with("w/zeta.csv", b"problem,correct\np1,\xff\n".to_vec())),
+            "w/zeta.csv: stream did not contain valid UTF-8"
+        );
+    }
 }

@@ -6,10 +6,12 @@
 //! or an infinity is an error. A field that
 //! is left out (or `null`, or an empty CSV cell) is *unknown*, never zero.
 
+use std::io::BufRead;
 use std::path::Path;
 
 use serde_json::{Map, Value};
 
+use super::Source;
 use crate::error::{Error, Location, Result};
 use crate::model::{Attempt, ChecklistItem, TraceStep};
 
@@ -402,18 +404,18 @@ fn attempt(at: &Location, mut fields: Fields) -> Result<Attempt> {
     })
 }
 
-/// Reads a results file, by its extension: `.jsonl` / `.json` / `.ndjson` as JSON lines, `.csv`
-/// as CSV.
-pub fn read(path: &Path) -> Result<Vec<Line>> {
+/// Reads a results file from `src`, by its extension: `.jsonl` / `.json` / `.ndjson` as JSON
+/// lines, a line at a time; `.csv` as CSV, read whole.
+pub fn read(src: &dyn Source, path: &Path) -> Result<Vec<Line>> {
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
         .unwrap_or("")
         .to_ascii_lowercase();
     if matches!(ext.as_str(), "jsonl" | "json" | "ndjson") {
-        return read_jsonl(path);
+        return read_jsonl(src, path);
     }
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
     match ext.as_str() {
         "csv" => parse_csv(path, &text),
         _ => Err(Error::input(
@@ -427,13 +429,8 @@ pub fn read(path: &Path) -> Result<Vec<Line>> {
 /// reading the whole file as text and then parsing it (`parse_jsonl`, which the tests hold it
 /// to): a file that cannot be read, or is not UTF-8, is that error even when a line before the
 /// fault is bad too.
-fn read_jsonl(path: &Path) -> Result<Vec<Line>> {
-    use std::io::BufRead;
-    let open = || {
-        std::fs::File::open(path)
-            .map(|f| std::io::BufReader::with_capacity(256 * 1024, f))
-            .map_err(|e| Error::io(path, e))
-    };
+fn read_jsonl(src: &dyn Source, path: &Path) -> Result<Vec<Line>> {
+    let open = || src.open_lines(path).map_err(|e| Error::io(path, e));
     // Count the lines first, so the attempts take one allocation of the right size rather than a
     // doubling series (a file can hold 10^5 lines, each attempt some 200 bytes).
     let mut lines = 0;
@@ -495,7 +492,7 @@ fn not_utf8() -> std::io::Error {
 
 /// The error reading the rest of a file would meet, if any: what `read_to_string` would have
 /// reported before a single line was parsed.
-fn unreadable_rest(path: &Path, mut r: impl std::io::BufRead) -> Option<Error> {
+fn unreadable_rest(path: &Path, mut r: impl BufRead) -> Option<Error> {
     let mut buf = Vec::new();
     loop {
         buf.clear();
@@ -913,7 +910,7 @@ mod tests {
 
     #[test]
     fn reading_a_file_a_line_at_a_time_is_reading_it_whole() {
-        let dir = tempfile::tempdir().unwrap();
+        use crate::ingest::Memory;
         let cases: &[&[u8]] = &[
             b"{\"problem\":\"a\",\"correct\":true}\r\n\n  \n{\"problem\":\"b\",\"correct\":false}",
             b"{\"problem\":\"a\",\"correct\":true}\n",
@@ -925,21 +922,30 @@ mod tests {
             b"{\"problem\":\"a\",\"correct\":true}\n{\"problem\":3}\n{}\n",
             // A bare \r at the very end stays in the line, as str::lines leaves it.
             b"{\"problem\":\"a\",\"correct\":true}\r",
+            // \r\n split across the reader's buffers (of 7 bytes).
+            b"{\"problem\":\"a\",\"correct\":true}\r\n{\"problem\":\"bb\",\"correct\":true}\r\n",
         ];
         for (i, bytes) in cases.iter().enumerate() {
-            let path = dir.path().join(format!("r{i}.jsonl"));
-            std::fs::write(&path, bytes).unwrap();
-            let whole = match std::fs::read_to_string(&path) {
-                Ok(text) => parse_jsonl(&path, &text),
-                Err(e) => Err(Error::io(&path, e)),
+            let path = Path::new("w/r.jsonl");
+            let src = Memory::new().with("w/r.jsonl", *bytes);
+            let whole = match src.read_text(path) {
+                Ok(text) => parse_jsonl(path, &text),
+                Err(e) => Err(Error::io(path, e)),
             };
-            let streamed = read(&path);
+            let streamed = read(&src, path);
             assert_eq!(
                 format!("{:?}", streamed.map_err(|e| e.to_string())),
                 format!("{:?}", whole.map_err(|e| e.to_string())),
                 "case {i}"
             );
         }
+        // The error for text that is not UTF-8 is the one reading a real file gives.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        std::fs::write(&path, b"\xff\n").unwrap();
+        let real = std::fs::read_to_string(&path).unwrap_err();
+        assert_eq!(real.kind(), not_utf8().kind());
+        assert_eq!(real.to_string(), not_utf8().to_string());
     }
 
     #[test]
