@@ -4,6 +4,16 @@
 //! fixed: JSON with struct fields in declaration order, arrays in ledger order, and numbers as
 //! `serde_json` writes them (the shortest text that reads back to the same `f64`, via `ryu`),
 //! which does not depend on the platform or locale.
+//!
+//! Serialising here cannot fail, and where the types allow a failure the code says so with an
+//! `expect` rather than hashing whatever was written (or `""`) in silence. serde_json fails only
+//! on a map whose keys are not strings, a `Serialize` impl that returns an error, or a writer
+//! that does. What benchledger hashes is model data and publication records — derived impls
+//! over strings, numbers, bools, options, lists and structs: no maps, no hand-written impls; a
+//! NaN is written as `null`, not refused — and it writes into memory or a hash, which never
+//! fail. A failure would be a bug in benchledger, and a digest of part of the data would hide
+//! it, so it panics. (Returning a `Result` would only move the `expect` to callers, all of
+//! which hash the same plain data.)
 
 use std::io::Write;
 
@@ -27,14 +37,25 @@ fn hex(digest: &[u8]) -> String {
     out
 }
 
+/// What the `expect`s of this module say: see the module's documentation for why.
+const CANNOT_FAIL: &str = "serialising plain data into memory cannot fail";
+
 /// The canonical serialisation of a value: compact JSON.
+///
+/// # Panics
+///
+/// When `value`'s serialisation fails, which it cannot for the plain data benchledger hashes
+/// (see the module's documentation).
 pub fn canonical_json<T: Serialize>(value: &T) -> String {
-    // Serialising plain data with string keys cannot fail.
-    serde_json::to_string(value).unwrap_or_default()
+    serde_json::to_string(value).expect(CANNOT_FAIL)
 }
 
 /// SHA-256 of a value's canonical serialisation, hashed as it is written: a wave of a million
 /// attempts never exists as one JSON string.
+///
+/// # Panics
+///
+/// As [`canonical_json`].
 pub fn sha256_of<T: Serialize>(value: &T) -> String {
     let mut h = Hasher::new();
     h.json(value);
@@ -67,18 +88,15 @@ impl Hasher {
     }
 
     fn bytes(&mut self, b: &[u8]) {
-        // Writing into memory cannot fail.
-        let _ = self.buf.write_all(b);
+        self.buf.write_all(b).expect(CANNOT_FAIL);
     }
 
     fn json<T: Serialize>(&mut self, value: &T) {
-        // Neither can serialising plain data with string keys.
-        let _ = serde_json::to_writer(&mut self.buf, value);
+        serde_json::to_writer(&mut self.buf, value).expect(CANNOT_FAIL);
     }
 
     fn finish(mut self) -> String {
-        // Flushing into a hash cannot fail.
-        let _ = self.buf.flush();
+        self.buf.flush().expect(CANNOT_FAIL);
         hex(&self.buf.get_ref().0.clone().finalize())
     }
 }
@@ -194,6 +212,63 @@ mod tests {
         // And more than the hasher's buffer holds.
         let big = vec![0.1f64; 50_000];
         assert_eq!(sha256_of(&big), sha256_hex(canonical_json(&big).as_bytes()));
+    }
+
+    #[test]
+    fn what_benchledger_hashes_serialises_without_fail_even_at_its_edges() {
+        use crate::model::{Attempt, ChecklistItem, Seat, SuiteProblems, TraceStep};
+        // Values no checked input holds but that a hand-built wave might: not-finite numbers
+        // are written as null, not refused.
+        let attempt = Attempt {
+            problem: "p \u{0} \"q\"".into(),
+            trial: u32::MAX,
+            correct: true,
+            outcome: Some(f64::NAN),
+            input_tokens: Some(u64::MAX),
+            output_tokens: None,
+            input_tokens_cache_read: Some(0),
+            input_tokens_cache_write: None,
+            wall_s: Some(f64::INFINITY),
+            cost_usd: Some(-0.0),
+            steps: Some(0),
+            errors: None,
+            checklist: Some(vec![ChecklistItem {
+                item: "ünïcode".into(),
+                pass: false,
+            }]),
+            trace: Some(vec![TraceStep {
+                tool: "t".into(),
+                ok: false,
+                error: Some("timeout".into()),
+            }]),
+        };
+        let data = WaveData {
+            wave: Wave {
+                id: "w".into(),
+                suite: "s".into(),
+                started_at: "2026-03-04T10:00:00Z".into(),
+                notes: None,
+                suite_problems: Some(SuiteProblems::Ids(vec!["p".into()])),
+                load: Default::default(),
+                accounting: Default::default(),
+                budget: Default::default(),
+                provenance: Default::default(),
+            },
+            seats: vec![SeatData {
+                seat: Seat {
+                    id: "a".into(),
+                    model: "m".into(),
+                    provider: "p".into(),
+                    harness: "h".into(),
+                    config: None,
+                },
+                attempts: vec![attempt],
+            }],
+        };
+        let json = canonical_json(&data);
+        assert!(json.contains("\"outcome\":null"), "{json}");
+        assert!(json.contains("\"wall_s\":null"), "{json}");
+        assert_eq!(sha256_of(&data), sha256_hex(json.as_bytes()));
     }
 
     #[test]
