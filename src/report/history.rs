@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::number::{fixed, machine};
-use super::score::{RubricInfo, RubricJson, places, rank_text};
+use super::score::{RubricInfo, RubricJson, outcome_remark, places, rank_text};
 use super::waves::describe_load;
 use super::{Cell, Column, Table};
 use crate::ledger::StoredScore;
@@ -98,11 +98,7 @@ pub fn history(
                 continue;
             }
             let shown = if r.relative { None } else { sc.score };
-            let remark = match (&sc.gate, &sc.note) {
-                (Some(g), _) => format!("failed gate {g}"),
-                (None, Some(n)) => format!("undefined: {n}"),
-                (None, None) => String::new(),
-            };
+            let remark = outcome_remark(sc).unwrap_or_default();
             let mut row = vec![
                 Cell::text(&w.wave.id),
                 Cell::text(&w.wave.suite),

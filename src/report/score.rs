@@ -158,13 +158,18 @@ fn rank_cell(s: &SeatScore) -> Cell {
 
 /// Why a seat's score is what it is, in a few words: a gate, a tie-break, an undefined reason.
 fn remark(s: &SeatScore) -> String {
-    if let Some(g) = &s.gate {
-        return format!("failed gate {g}");
+    outcome_remark(s)
+        .or_else(|| s.tie.clone())
+        .unwrap_or_default()
+}
+
+/// Why a seat's score is not an ordinary one: the gate it failed, or why it is undefined.
+pub(crate) fn outcome_remark(s: &SeatScore) -> Option<String> {
+    match (&s.gate, &s.note) {
+        (Some(g), _) => Some(format!("failed gate {g}")),
+        (None, Some(n)) => Some(format!("undefined: {n}")),
+        (None, None) => None,
     }
-    if let Some(n) = &s.note {
-        return format!("undefined: {n}");
-    }
-    s.tie.clone().unwrap_or_default()
 }
 
 /// The leaderboard of one wave under one rubric.
