@@ -1,0 +1,79 @@
+//! The compatibility fixtures (tests/compat/README.md): ledgers and bundles written by earlier
+//! builds must open, verify and take their source waves back as no-ops, in every later build.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{Env, copy_dir, tests_dir};
+
+/// The v1 fixture's chain head, as the build that wrote it printed it.
+const V1_HEAD: &str = "03bd298b61678947c805dd2673584b2e1cec40c9b3515ac1360acc3be6c40e82";
+
+/// A working copy of the v1 ledger (opening a ledger may migrate it; the fixture stays as
+/// written).
+fn v1_ledger() -> Env {
+    let env = Env::new();
+    std::fs::copy(tests_dir("compat/v1/ledger.db"), &env.db).expect("copying the v1 ledger");
+    env
+}
+
+fn v1_manifests() -> Vec<PathBuf> {
+    let mut m: Vec<PathBuf> = std::fs::read_dir(tests_dir("compat/v1/waves"))
+        .expect("the v1 waves")
+        .map(|e| e.expect("an entry").path().join("wave.toml"))
+        .collect();
+    m.sort();
+    m
+}
+
+#[test]
+fn the_v1_ledger_verifies() {
+    let env = v1_ledger();
+    let out = env.run(["verify", "--all"]).ok();
+    assert!(
+        out.stdout.contains("4 of 4 publications reproduce"),
+        "{}",
+        out.stdout
+    );
+    let list = env.run(["publications", "--format", "json"]).ok().json();
+    let last = list["publications"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last["sha256"], V1_HEAD);
+}
+
+#[test]
+fn the_v1_source_waves_reingest_as_no_ops() {
+    let env = v1_ledger();
+    let mut args = vec!["ingest".to_string()];
+    args.extend(v1_manifests().iter().map(|m| m.display().to_string()));
+    let out = env.run(&args).ok();
+    assert_eq!(
+        out.stdout
+            .matches("already in the ledger with the same content")
+            .count(),
+        4,
+        "{}",
+        out.stdout
+    );
+    env.run(["verify", "--all"]).ok();
+}
+
+#[test]
+fn the_v1_bundle_verifies() {
+    let env = Env::new();
+    let bundle = env.path().join("bundle");
+    copy_dir(&tests_dir("compat/v1/bundle"), &bundle);
+    let out = env
+        .run(["verify", "--bundle", bundle.to_str().unwrap()])
+        .ok();
+    assert!(
+        out.stdout.contains("1 of 1 publication reproduces"),
+        "{}",
+        out.stdout
+    );
+}
