@@ -173,3 +173,126 @@ CREATE TRIGGER publication_no_update BEFORE UPDATE ON publication
 BEGIN SELECT RAISE(ABORT, 'benchledger: publications are frozen and cannot be changed'); END;
 CREATE TRIGGER publication_no_delete BEFORE DELETE ON publication
 BEGIN SELECT RAISE(ABORT, 'benchledger: publications are frozen and cannot be deleted'); END;
+
+-- migration 2
+-- Hashes are 64 lower-case hex digits (a stored hash that is not cannot be cut or compared
+-- safely); each wave and publication records the version of the serialisation its hashes were
+-- computed over (docs/formats.md); withdrawals and supersessions are appended to the same chain
+-- as publications. SQLite cannot add a CHECK to a column in place, so wave, rubric and
+-- publication are rebuilt (foreign keys are checked after the migration, not during it).
+CREATE TABLE wave_v2 (
+    id                              INTEGER PRIMARY KEY,
+    slug                            TEXT NOT NULL UNIQUE CHECK (length(slug) > 0),
+    suite_id                        INTEGER NOT NULL REFERENCES suite(id),
+    started_at                      TEXT NOT NULL,
+    notes                           TEXT,
+    suite_problems                  INTEGER CHECK (suite_problems >= 0),
+    suite_problems_listed           INTEGER NOT NULL DEFAULT 0 CHECK (suite_problems_listed IN (0, 1)),
+    parallel_sessions               INTEGER CHECK (parallel_sessions >= 1),
+    tool_server_sessions            INTEGER CHECK (tool_server_sessions >= 1),
+    serial_rerun                    INTEGER CHECK (serial_rerun IN (0, 1)),
+    input_tokens_include_cache_reads INTEGER NOT NULL CHECK (input_tokens_include_cache_reads IN (0, 1)),
+    price_source                    TEXT,
+    budget_tokens                   REAL CHECK (budget_tokens > 0),
+    budget_wall_s                   REAL CHECK (budget_wall_s > 0),
+    budget_cost_usd                 REAL CHECK (budget_cost_usd > 0),
+    harness_version                 TEXT,
+    producer                        TEXT,
+    producer_version                TEXT,
+    -- SHA-256 of the wave's content in wave content format `content_format` (docs/formats.md).
+    content_sha256                  TEXT NOT NULL
+        CHECK (length(content_sha256) = 64 AND content_sha256 NOT GLOB '*[^0-9a-f]*'),
+    content_format                  INTEGER NOT NULL CHECK (content_format >= 1),
+    ingested_at                     TEXT NOT NULL
+) STRICT;
+INSERT INTO wave_v2
+    SELECT id, slug, suite_id, started_at, notes, suite_problems, suite_problems_listed,
+        parallel_sessions, tool_server_sessions, serial_rerun, input_tokens_include_cache_reads,
+        price_source, budget_tokens, budget_wall_s, budget_cost_usd, harness_version, producer,
+        producer_version, content_sha256, 1, ingested_at
+    FROM wave;
+DROP TABLE wave;
+ALTER TABLE wave_v2 RENAME TO wave;
+
+CREATE TABLE rubric_v2 (
+    id              INTEGER PRIMARY KEY,
+    name            TEXT NOT NULL,
+    version         INTEGER NOT NULL CHECK (version >= 1),
+    sha256          TEXT NOT NULL UNIQUE
+        CHECK (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*'),
+    text            TEXT NOT NULL,
+    scale_violation INTEGER NOT NULL CHECK (scale_violation IN (0, 1)),
+    added_at        TEXT NOT NULL,
+    UNIQUE (name, version)
+) STRICT;
+INSERT INTO rubric_v2 SELECT id, name, version, sha256, text, scale_violation, added_at FROM rubric;
+DROP TABLE rubric;
+ALTER TABLE rubric_v2 RENAME TO rubric;
+
+CREATE TABLE publication_v2 (
+    id             INTEGER PRIMARY KEY,
+    wave_id        INTEGER NOT NULL REFERENCES wave(id),
+    rubric_id      INTEGER NOT NULL REFERENCES rubric(id),
+    rubric_sha256  TEXT NOT NULL
+        CHECK (length(rubric_sha256) = 64 AND rubric_sha256 NOT GLOB '*[^0-9a-f]*'),
+    title          TEXT NOT NULL,
+    created_at     TEXT NOT NULL,
+    -- The publication input format (docs/formats.md) of `input`.
+    input_format   INTEGER NOT NULL CHECK (input_format >= 1),
+    input          TEXT NOT NULL,
+    input_sha256   TEXT NOT NULL
+        CHECK (length(input_sha256) = 64 AND input_sha256 NOT GLOB '*[^0-9a-f]*'),
+    output         TEXT NOT NULL,
+    output_sha256  TEXT NOT NULL
+        CHECK (length(output_sha256) = 64 AND output_sha256 NOT GLOB '*[^0-9a-f]*'),
+    -- The previous entry of the chain (a publication or a withdrawal); NULL for the first.
+    prev_sha256    TEXT
+        CHECK (length(prev_sha256) = 64 AND prev_sha256 NOT GLOB '*[^0-9a-f]*'),
+    -- The record format (docs/formats.md) `sha256` was computed in.
+    record_format  INTEGER NOT NULL CHECK (record_format >= 1),
+    sha256         TEXT NOT NULL UNIQUE
+        CHECK (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*')
+) STRICT;
+INSERT INTO publication_v2
+    SELECT id, wave_id, rubric_id, rubric_sha256, title, created_at, 1, input, input_sha256,
+        output, output_sha256, prev_sha256, 1, sha256
+    FROM publication;
+DROP TABLE publication;
+ALTER TABLE publication_v2 RENAME TO publication;
+
+-- A wave taken off the leaderboards without deleting anything: withdrawn by hand (`benchledger
+-- withdraw`), or superseded by a corrected wave whose manifest names it. A withdrawal is an
+-- entry of the chain: it sits after publication `after_publication` (0: before the first) and
+-- links to the entry before it, so removing one breaks the chain or moves its head.
+CREATE TABLE withdrawal (
+    id                INTEGER PRIMARY KEY,
+    wave_id           INTEGER NOT NULL REFERENCES wave(id),
+    -- The wave that supersedes it; NULL for a withdrawal by hand.
+    superseded_by     INTEGER REFERENCES wave(id),
+    reason            TEXT NOT NULL CHECK (length(reason) > 0),
+    created_at        TEXT NOT NULL,
+    after_publication INTEGER NOT NULL CHECK (after_publication >= 0),
+    prev_sha256       TEXT
+        CHECK (length(prev_sha256) = 64 AND prev_sha256 NOT GLOB '*[^0-9a-f]*'),
+    record_format     INTEGER NOT NULL CHECK (record_format >= 1),
+    sha256            TEXT NOT NULL UNIQUE
+        CHECK (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*')
+) STRICT;
+CREATE INDEX withdrawal_by_wave ON withdrawal(wave_id);
+
+CREATE TRIGGER wave_no_update BEFORE UPDATE ON wave
+BEGIN SELECT RAISE(ABORT, 'benchledger: waves are append-only raw facts and cannot be changed'); END;
+CREATE TRIGGER wave_no_delete BEFORE DELETE ON wave
+BEGIN SELECT RAISE(ABORT, 'benchledger: waves are append-only raw facts and cannot be deleted'); END;
+CREATE TRIGGER rubric_no_update BEFORE UPDATE ON rubric
+BEGIN SELECT RAISE(ABORT, 'benchledger: a registered rubric version is immutable; register a new version instead'); END;
+CREATE TRIGGER rubric_no_delete BEFORE DELETE ON rubric
+BEGIN SELECT RAISE(ABORT, 'benchledger: a registered rubric version is immutable and cannot be deleted'); END;
+CREATE TRIGGER publication_no_update BEFORE UPDATE ON publication
+BEGIN SELECT RAISE(ABORT, 'benchledger: publications are frozen and cannot be changed'); END;
+CREATE TRIGGER publication_no_delete BEFORE DELETE ON publication
+BEGIN SELECT RAISE(ABORT, 'benchledger: publications are frozen and cannot be deleted'); END;
+CREATE TRIGGER withdrawal_no_update BEFORE UPDATE ON withdrawal
+BEGIN SELECT RAISE(ABORT, 'benchledger: withdrawals are entries of the chain and cannot be changed'); END;
+CREATE TRIGGER withdrawal_no_delete BEFORE DELETE ON withdrawal
+BEGIN SELECT RAISE(ABORT, 'benchledger: withdrawals are entries of the chain and cannot be deleted'); END;

@@ -18,6 +18,7 @@ pub mod commands;
 pub mod digest;
 pub mod error;
 pub mod figures;
+pub mod formats;
 pub mod ingest;
 pub mod ledger;
 pub mod model;

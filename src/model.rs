@@ -49,7 +49,7 @@ pub struct Provenance {
 
 /// The problems a suite is declared to hold, so that an accuracy divides by the suite and not by
 /// what happened to finish.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum SuiteProblems {
     /// Only the number of problems is known.
     Count(u64),
@@ -67,7 +67,7 @@ impl SuiteProblems {
 }
 
 /// One sitting of a suite.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Wave {
     /// The wave's unique slug.
     pub id: String,
@@ -83,7 +83,7 @@ pub struct Wave {
 }
 
 /// One participant in a wave.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Seat {
     pub id: String,
     pub model: String,
@@ -94,7 +94,7 @@ pub struct Seat {
 }
 
 /// One step of an agent's trace: a tool call and whether it succeeded.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TraceStep {
     pub tool: String,
     pub ok: bool,
@@ -103,14 +103,14 @@ pub struct TraceStep {
 }
 
 /// One item of a judge's checklist.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ChecklistItem {
     pub item: String,
     pub pass: bool,
 }
 
 /// One seat on one problem, one trial.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Attempt {
     pub problem: String,
     /// Trial number, from 1.
@@ -257,7 +257,7 @@ impl AttemptFields {
 }
 
 /// A seat with its attempts, in ledger order (problem, then trial).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SeatData {
     pub seat: Seat,
     pub attempts: Vec<Attempt>,
@@ -265,7 +265,7 @@ pub struct SeatData {
 
 /// A whole wave: conditions, seats and attempts. This is what ingest produces, what the ledger
 /// stores and loads, and what the rubric interpreter scores.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct WaveData {
     pub wave: Wave,
     /// Seats in ledger order (by seat id).

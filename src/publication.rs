@@ -9,44 +9,29 @@
 //! This module is pure: it builds and compares texts and hashes. Reading the ledger and the
 //! clock is the commands' job.
 
-use serde::Serialize;
-use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
 
-use crate::digest::{canonical_json, sha256_hex};
+use crate::digest::{sha256_hex, short};
+use crate::formats::{self, input::RubricId, read::Val, record};
 use crate::ledger::{PublicationRow, RubricRow};
 use crate::model::WaveData;
 use crate::report;
 use crate::report::score::RubricInfo;
 use crate::rubric::WaveScores;
 
-/// Version of the canonical input serialisation. Part of every input digest.
-pub const INPUT_FORMAT: u32 = 1;
-
-#[derive(Serialize)]
-struct CanonicalInput<'a> {
-    format: u32,
-    rubric: RubricId<'a>,
-    data: &'a WaveData,
+/// The identity of a rubric as a publication's input names it.
+pub fn rubric_id(info: &RubricInfo) -> RubricId {
+    RubricId {
+        name: info.rubric.name.clone(),
+        version: info.rubric.version,
+        sha256: info.sha256.clone(),
+    }
 }
 
-#[derive(Serialize)]
-struct RubricId<'a> {
-    name: &'a str,
-    version: u32,
-    sha256: &'a str,
-}
-
-/// The canonical serialisation of a publication's inputs.
+/// The canonical serialisation of a publication's inputs, in the latest input format.
 pub fn canonical_input(data: &WaveData, info: &RubricInfo) -> String {
-    canonical_json(&CanonicalInput {
-        format: INPUT_FORMAT,
-        rubric: RubricId {
-            name: &info.rubric.name,
-            version: info.rubric.version,
-            sha256: &info.sha256,
-        },
-        data,
-    })
+    formats::input::encode(formats::input::LATEST, &rubric_id(info), data)
+        .expect("this build writes its own latest input format")
 }
 
 /// Version of the published text's layout. A publication records it in its text; a build that
@@ -83,72 +68,80 @@ pub fn render_output(
     )
 }
 
-/// The fields of a publication that its hash covers.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Record<'a> {
-    pub id: i64,
-    pub wave: &'a str,
-    pub rubric_sha256: &'a str,
-    pub title: &'a str,
-    pub created_at: &'a str,
-    pub input_sha256: &'a str,
-    pub output_sha256: &'a str,
-    pub prev_sha256: Option<&'a str>,
-}
+/// The fields of a publication that its record hash covers.
+pub type Record<'a> = record::Publication<'a>;
 
-/// The hash of a publication record: what the next publication chains to.
+/// The hash of a publication record in the latest record format: what the next entry of the
+/// chain links to.
 pub fn record_sha256(r: &Record<'_>) -> String {
-    sha256_hex(canonical_json(r).as_bytes())
+    record::publication_sha256(record::LATEST, r)
+        .expect("this build writes its own latest record format")
 }
 
 /// A readable label for an array element: a seat by id, an attempt by problem and trial.
-fn label(v: &Value, index: usize) -> String {
-    if let Some(id) = v.pointer("/seat/id").and_then(Value::as_str) {
-        return format!("seat {id}");
+fn label(v: &Val, index: usize) -> String {
+    if let Some(id) = v
+        .get("seat")
+        .and_then(|s| s.get("id"))
+        .and_then(Val::as_str)
+    {
+        return format!("seat {}", cut_to(id, VALUE_SHOWN));
     }
-    if let (Some(p), Some(t)) = (
-        v.get("problem").and_then(Value::as_str),
-        v.get("trial").and_then(Value::as_u64),
-    ) {
-        return format!("problem {p} trial {t}");
+    if let (Some(p), Some(Val::Num(t))) = (v.get("problem").and_then(Val::as_str), v.get("trial")) {
+        return format!("problem {} trial {t}", cut_to(p, VALUE_SHOWN));
     }
     format!("#{index}")
 }
 
 /// Whether labels identify their elements: none positional, none repeated.
 fn keyed(labels: &[String]) -> bool {
-    let unique: std::collections::BTreeSet<&String> = labels.iter().collect();
+    let unique: BTreeSet<&String> = labels.iter().collect();
     unique.len() == labels.len() && labels.iter().all(|l| !l.starts_with('#'))
 }
 
-fn short(v: &Value) -> String {
-    let s = v.to_string();
-    if s.chars().count() > 60 {
-        format!("{}…", s.chars().take(60).collect::<String>())
-    } else {
-        s
+/// The longest input value, table cell and line a difference shows, in characters: a report
+/// names what changed, it does not reprint it (a forged title can be megabytes long).
+const VALUE_SHOWN: usize = 60;
+const CELL_SHOWN: usize = 120;
+const LINE_SHOWN: usize = 200;
+
+/// A text cut to `n` characters, with `…` when it was longer.
+fn cut_to(s: &str, n: usize) -> String {
+    match s.char_indices().nth(n) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
     }
 }
 
-fn walk(path: &str, old: &Value, new: &Value, out: &mut Vec<String>) {
+fn cut(s: &str) -> String {
+    cut_to(s, CELL_SHOWN)
+}
+
+fn short_value(v: &Val) -> String {
+    cut_to(&v.to_string(), VALUE_SHOWN)
+}
+
+fn walk(path: &str, old: &Val, new: &Val, out: &mut Vec<String>) {
     match (old, new) {
-        (Value::Object(a), Value::Object(b)) => {
-            let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+        (Val::Obj(a), Val::Obj(b)) => {
+            let a: BTreeMap<&str, &Val> = a.iter().map(|(k, v)| (k.as_str(), v)).collect();
+            let b: BTreeMap<&str, &Val> = b.iter().map(|(k, v)| (k.as_str(), v)).collect();
+            let keys: BTreeSet<&str> = a.keys().chain(b.keys()).copied().collect();
             for k in keys {
                 let p = if path.is_empty() {
-                    k.clone()
+                    k.to_string()
                 } else {
                     format!("{path}.{k}")
                 };
                 match (a.get(k), b.get(k)) {
                     (Some(x), Some(y)) => walk(&p, x, y, out),
-                    (Some(x), None) => out.push(format!("{p}: {} → (absent)", short(x))),
-                    (None, Some(y)) => out.push(format!("{p}: (absent) → {}", short(y))),
+                    (Some(x), None) => out.push(format!("{p}: {} → (absent)", short_value(x))),
+                    (None, Some(y)) => out.push(format!("{p}: (absent) → {}", short_value(y))),
                     (None, None) => {}
                 }
             }
         }
-        (Value::Array(a), Value::Array(b)) => {
+        (Val::Arr(a), Val::Arr(b)) => {
             if a.len() != b.len() {
                 out.push(format!("{path}: {} items → {} items", a.len(), b.len()));
             }
@@ -158,13 +151,23 @@ fn walk(path: &str, old: &Value, new: &Value, out: &mut Vec<String>) {
                 // Seats and attempts are matched by their ids, not their positions: one attempt
                 // deleted from the middle of a seat is reported as that attempt removed, not as
                 // every later attempt "changed into" its successor.
+                let ia: BTreeMap<&str, usize> = la
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| (l.as_str(), i))
+                    .collect();
+                let ib: BTreeMap<&str, usize> = lb
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| (l.as_str(), i))
+                    .collect();
                 for (x, l) in a.iter().zip(&la) {
-                    match lb.iter().position(|m| m == l) {
-                        Some(j) => walk(&format!("{path} [{l}]"), x, &b[j], out),
+                    match ib.get(l.as_str()) {
+                        Some(&j) => walk(&format!("{path} [{l}]"), x, &b[j], out),
                         None => out.push(format!("{path} [{l}]: removed")),
                     }
                 }
-                for l in lb.iter().filter(|l| !la.contains(l)) {
+                for l in lb.iter().filter(|l| !ia.contains_key(l.as_str())) {
                     out.push(format!("{path} [{l}]: added"));
                 }
             } else {
@@ -176,7 +179,11 @@ fn walk(path: &str, old: &Value, new: &Value, out: &mut Vec<String>) {
         }
         _ => {
             if old != new {
-                out.push(format!("{path}: {} → {}", short(old), short(new)));
+                out.push(format!(
+                    "{path}: {} → {}",
+                    short_value(old),
+                    short_value(new)
+                ));
             }
         }
     }
@@ -184,12 +191,10 @@ fn walk(path: &str, old: &Value, new: &Value, out: &mut Vec<String>) {
 
 /// What differs between two canonical inputs, one line per changed value, naming the seat,
 /// the attempt and the field: "data.seats [seat x].attempts [problem p trial 1].wall_s: 132.0 →
-/// 131.0".
+/// 131.0". Numbers are compared as written, digit for digit. Linear in the inputs' size (up to
+/// a logarithm), however many values changed.
 pub fn diff_inputs(published: &str, now: &str) -> Vec<String> {
-    match (
-        serde_json::from_str::<Value>(published),
-        serde_json::from_str::<Value>(now),
-    ) {
+    match (formats::read::parse(published), formats::read::parse(now)) {
         (Ok(a), Ok(b)) => {
             let mut out = Vec::new();
             walk("", &a, &b, &mut out);
@@ -228,6 +233,7 @@ fn parts(text: &str) -> Parts<'_> {
         other: Vec::new(),
     };
     let mut table = None;
+    let mut seen: BTreeMap<(usize, String), usize> = BTreeMap::new();
     for (i, l) in lines.iter().enumerate() {
         if l.starts_with("| ") && lines.get(i + 1).is_some_and(|n| is_rule(n)) {
             p.headers.push(cells(l));
@@ -235,12 +241,9 @@ fn parts(text: &str) -> Parts<'_> {
         } else if let Some(t) = table.filter(|_| l.starts_with("| ")) {
             let c = cells(l);
             let first = c.first().cloned().unwrap_or_default();
-            let seen = p
-                .rows
-                .iter()
-                .filter(|((u, f, _), _)| *u == t && *f == first)
-                .count();
-            p.rows.push(((t, first, seen), c));
+            let n = seen.entry((t, first.clone())).or_insert(0);
+            p.rows.push(((t, first, *n), c));
+            *n += 1;
             continue;
         } else if !is_rule(l) {
             table = None;
@@ -252,45 +255,49 @@ fn parts(text: &str) -> Parts<'_> {
 
 /// What differs between two rendered outputs. Table rows are matched by seat (their first
 /// cell), whatever their position, and reported by column ("seat x: Wall s 132.0 → 131.0");
-/// other lines by line number.
+/// other lines by line number. Long lines and cells are cut (see [`cut`]).
 pub fn diff_outputs(published: &str, now: &str) -> Vec<String> {
     let (a, b) = (parts(published), parts(now));
     let mut out = Vec::new();
     for i in 0..a.other.len().max(b.other.len()) {
         match (a.other.get(i), b.other.get(i)) {
             (Some((_, x)), Some((_, y))) if x == y => {}
-            (Some((n, x)), Some((_, y))) => out.push(format!("line {n}: {x:?} → {y:?}")),
-            (Some((n, x)), None) => out.push(format!("line {n}: {x:?} → (absent)")),
-            (None, Some((n, y))) => out.push(format!("line {n}: (absent) → {y:?}")),
+            (Some((n, x)), Some((_, y))) => out.push(format!(
+                "line {n}: {:?} → {:?}",
+                cut_to(x, LINE_SHOWN),
+                cut_to(y, LINE_SHOWN)
+            )),
+            (Some((n, x)), None) => {
+                out.push(format!("line {n}: {:?} → (absent)", cut_to(x, LINE_SHOWN)))
+            }
+            (None, Some((n, y))) => {
+                out.push(format!("line {n}: (absent) → {:?}", cut_to(y, LINE_SHOWN)))
+            }
             (None, None) => {}
         }
     }
-    let name = |(_, first, _): &(usize, String, usize)| format!("seat {first}");
+    let name =
+        |(_, first, _): &(usize, String, usize)| format!("seat {}", cut_to(first, VALUE_SHOWN));
+    let row = |c: &[String]| cut_to(&c.join(" | "), LINE_SHOWN);
+    let in_b: BTreeMap<&(usize, String, usize), &Vec<String>> =
+        b.rows.iter().map(|(k, c)| (k, c)).collect();
+    let in_a: BTreeSet<&(usize, String, usize)> = a.rows.iter().map(|(k, _)| k).collect();
     for (key, cx) in &a.rows {
-        let Some((_, cy)) = b.rows.iter().find(|(k, _)| k == key) else {
-            out.push(format!(
-                "{}: row removed (was {:?})",
-                name(key),
-                cx.join(" | ")
-            ));
+        let Some(cy) = in_b.get(key) else {
+            out.push(format!("{}: row removed (was {:?})", name(key), row(cx)));
             continue;
         };
-        if cx == cy {
+        if cx == *cy {
             continue;
         }
         if cx.len() != cy.len() {
-            out.push(format!(
-                "{}: {:?} → {:?}",
-                name(key),
-                cx.join(" | "),
-                cy.join(" | ")
-            ));
+            out.push(format!("{}: {:?} → {:?}", name(key), row(cx), row(cy)));
             continue;
         }
         let header = b.headers.get(key.0).or_else(|| a.headers.get(key.0));
         let changes: Vec<String> = cx
             .iter()
-            .zip(cy)
+            .zip(cy.iter())
             .enumerate()
             .filter(|(_, (p, q))| p != q)
             .map(|(j, (p, q))| {
@@ -299,7 +306,7 @@ pub fn diff_outputs(published: &str, now: &str) -> Vec<String> {
                     if c.is_empty() {
                         "(blank)".to_string()
                     } else {
-                        c.to_string()
+                        cut(c)
                     }
                 };
                 format!("{col} {} → {}", show(p), show(q))
@@ -308,8 +315,8 @@ pub fn diff_outputs(published: &str, now: &str) -> Vec<String> {
         out.push(format!("{}: {}", name(key), changes.join("; ")));
     }
     for (key, cy) in &b.rows {
-        if !a.rows.iter().any(|(k, _)| k == key) {
-            out.push(format!("{}: row added ({:?})", name(key), cy.join(" | ")));
+        if !in_a.contains(key) {
+            out.push(format!("{}: row added ({:?})", name(key), row(cy)));
         }
     }
     // Nothing found line by line or row by row, yet the texts differ: say how, rather than
@@ -326,7 +333,11 @@ pub fn diff_outputs(published: &str, now: &str) -> Vec<String> {
         out.push(if x == y {
             "the texts differ only in line endings or a final newline".into()
         } else {
-            format!("rows in another order: {x} → {y}")
+            format!(
+                "rows in another order: {} → {}",
+                cut_to(&x, LINE_SHOWN),
+                cut_to(&y, LINE_SHOWN)
+            )
         });
     }
     out
@@ -351,22 +362,24 @@ pub fn check(
         output_sha256: &row.output_sha256,
         prev_sha256: row.prev_sha256.as_deref(),
     };
-    if record_sha256(&record) != row.sha256 {
-        problems.push(
+    match record::publication_sha256(row.record_format, &record) {
+        Ok(sha) if sha == row.sha256 => {}
+        Ok(_) => problems.push(
             "the publication record was edited: its fields no longer hash to its sha256".into(),
-        );
+        ),
+        Err(e) => problems.push(format!("its record cannot be checked: {e}")),
     }
     match (prev, &row.prev_sha256) {
         (Some(p), Some(link)) if *link == p.sha256 => {}
         (Some(p), link) => problems.push(format!(
             "the chain is broken: it names predecessor {} but publication {} hashes to {}",
-            link.as_deref().map_or("(none)", |l| &l[..l.len().min(12)]),
+            link.as_deref().map_or("(none)", short),
             p.id,
-            &p.sha256[..p.sha256.len().min(12)]
+            short(&p.sha256)
         )),
         (None, Some(link)) if !in_bundle => problems.push(format!(
             "the chain is broken: it names predecessor {} but no earlier publication exists",
-            &link[..link.len().min(12)]
+            short(link)
         )),
         (None, _) => {}
     }
@@ -376,8 +389,8 @@ pub fn check(
             "rubric {}: its text was edited behind benchledger's back (published sha256 {}, \
              the text now hashes to {})",
             rubric_row.id(),
-            &row.rubric_sha256[..row.rubric_sha256.len().min(12)],
-            &text_sha[..12]
+            short(&row.rubric_sha256),
+            short(&text_sha)
         ));
     }
     let origin = std::path::PathBuf::from(format!("{} (registered text)", rubric_row.id()));
@@ -397,7 +410,13 @@ pub fn check(
     if sha256_hex(row.input.as_bytes()) != row.input_sha256 {
         problems.push("the stored input was edited: it no longer matches its digest".into());
     }
-    let input = canonical_input(fresh, &info);
+    let input = match formats::input::encode(row.input_format, &rubric_id(&info), fresh) {
+        Ok(input) => input,
+        Err(e) => {
+            problems.push(format!("its input cannot be recomputed: {e}"));
+            return problems;
+        }
+    };
     if input != row.input {
         let lines = diff_inputs(&row.input, &input);
         problems.push(format!(
@@ -438,12 +457,25 @@ pub fn check(
     problems
 }
 
-fn indent(lines: &[String]) -> String {
-    lines
+/// The most differences a report lists one by one; the rest are counted. A forged wave can
+/// differ in millions of values, and the first few say what happened.
+pub const DIFFERENCES_SHOWN: usize = 50;
+
+/// Differences as an indented list, the first [`DIFFERENCES_SHOWN`] of them, then how many
+/// more there are.
+pub fn indent(lines: &[String]) -> String {
+    let mut out: Vec<String> = lines
         .iter()
+        .take(DIFFERENCES_SHOWN)
         .map(|l| format!("      {l}"))
-        .collect::<Vec<_>>()
-        .join("\n")
+        .collect();
+    if lines.len() > DIFFERENCES_SHOWN {
+        out.push(format!(
+            "      … and {} more",
+            lines.len() - DIFFERENCES_SHOWN
+        ));
+    }
+    out.join("\n")
 }
 
 #[cfg(test)]
@@ -512,6 +544,68 @@ mod tests {
         assert_eq!(
             diff_outputs(a, a.trim_end()),
             vec!["the texts differ only in line endings or a final newline"]
+        );
+    }
+
+    #[test]
+    fn a_forgery_of_every_row_is_reported_in_bounded_lines() {
+        // One seat of 40,000 attempts, every wall time changed, and a title a megabyte long:
+        // matched by key, not by search, and cut to what a reader can take in.
+        let attempts = |wall: f64| {
+            (0..40_000)
+                .map(|i| format!(r#"{{"problem":"p{i}","trial":1,"wall_s":{wall:?}}}"#))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let input = |wall: f64, title: &str| {
+            format!(
+                r#"{{"title":"{title}","data":{{"seats":[{{"seat":{{"id":"s1"}},"attempts":[{}]}}]}}}}"#,
+                attempts(wall)
+            )
+        };
+        let long = "x".repeat(1 << 20);
+        let lines = diff_inputs(&input(1.0, "t"), &input(2.0, &long));
+        assert_eq!(lines.len(), 40_001);
+        assert!(
+            lines.iter().all(|l| l.chars().count() < 200),
+            "{}",
+            lines[0]
+        );
+        assert_eq!(
+            lines[0],
+            "data.seats [seat s1].attempts [problem p0 trial 1].wall_s: 1.0 → 2.0"
+        );
+        assert_eq!(
+            lines[40_000],
+            format!("title: \"t\" → \"{}…", "x".repeat(59))
+        );
+        let shown = indent(&lines);
+        assert_eq!(shown.lines().count(), DIFFERENCES_SHOWN + 1);
+        assert!(shown.ends_with("… and 39951 more"), "{shown}");
+
+        let table = |wall: &str| {
+            let mut t = String::from("# t\n\n| Seat | Wall s |\n|---|---:|\n");
+            for i in 0..40_000 {
+                t.push_str(&format!("| s{i} | {wall} |\n"));
+            }
+            t
+        };
+        let lines = diff_outputs(&table("1.0"), &table(&"9".repeat(10_000)));
+        assert_eq!(lines.len(), 40_000);
+        assert!(
+            lines.iter().all(|l| l.chars().count() < 200),
+            "{}",
+            lines[0]
+        );
+    }
+
+    #[test]
+    fn numbers_that_differ_in_the_last_digit_are_different() {
+        let a = r#"{"wall_s":92435.84567380228}"#;
+        let b = r#"{"wall_s":92435.84567380227}"#;
+        assert_eq!(
+            diff_inputs(a, b),
+            vec!["wall_s: 92435.84567380228 → 92435.84567380227"]
         );
     }
 

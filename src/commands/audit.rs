@@ -87,7 +87,7 @@ pub fn rescore(ctx: &mut Ctx<'_>, rubric: &str, waves: &[String]) -> Result<()> 
         plural(all.len(), "wave", "waves"),
         plural(stored as usize, "seat", "seats"),
         info.rubric.id(),
-        &info.sha256[..12]
+        crate::digest::short(&info.sha256)
     );
     if undefined > 0 {
         msg.push_str(&format!(

@@ -4,8 +4,9 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use super::Ctx;
-use crate::digest::WaveDigest;
 use crate::error::Result;
+use crate::formats::json::HashSink;
+use crate::formats::wave::{ContentHash, Digest};
 use crate::ingest::{Source, WaveVisitor, visit_wave};
 use crate::ledger::{IngestTx, Ingested, Ledger};
 use crate::model::{SeatData, Wave};
@@ -61,8 +62,8 @@ pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
         let outcome = match (sink.failed.take(), sink.digest.take()) {
             (Some(e), _) => Err(e),
             (None, Some(digest)) => {
-                let sha = digest.finish();
-                tx.finish_wave(&wave, &sha).map(|o| (o, sha))
+                let hash = digest.finish();
+                tx.finish_wave(&wave, &hash).map(|o| (o, hash.sha256))
             }
             // `visit_wave` names the wave before it returns it.
             (None, None) => Err(crate::error::Error::Usage(format!(
@@ -78,13 +79,13 @@ pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
             Ingested::Added => msg.push_str(&format!(
                 "added wave {}: {seats} seats, {attempts} attempts (sha256 {})\n",
                 wave.id,
-                &sha[..12]
+                crate::digest::short(&sha)
             )),
             Ingested::AlreadyPresent => msg.push_str(&format!(
                 "wave {} is already in the ledger with the same content (sha256 {}); nothing \
                  to do\n",
                 wave.id,
-                &sha[..12]
+                crate::digest::short(&sha)
             )),
         }
     }
@@ -116,7 +117,7 @@ impl Source for Files {
 /// After a ledger error it only lets the seats pass, so the rest of the input is still checked.
 struct Sink<'a, 'l> {
     tx: &'a mut IngestTx<'l>,
-    digest: Option<WaveDigest>,
+    digest: Option<WaveHash>,
     failed: Option<crate::error::Error>,
     seats: usize,
     attempts: usize,
@@ -124,9 +125,17 @@ struct Sink<'a, 'l> {
 
 impl WaveVisitor for Sink<'_, '_> {
     fn wave(&mut self, wave: &Wave) {
-        self.digest = Some(WaveDigest::new(wave));
-        if let Err(e) = self.tx.begin_wave(wave) {
-            self.failed = Some(e);
+        let digest = self.tx.begin_wave(wave).and_then(|format| {
+            Digest::new(format, HashSink::new(), wave)
+                .map(|d| WaveHash { format, d })
+                .map_err(|e| crate::error::Error::Ledger {
+                    path: self.tx.path().to_path_buf(),
+                    message: format!("wave `{}`: {e}", wave.id),
+                })
+        });
+        match digest {
+            Ok(d) => self.digest = Some(d),
+            Err(e) => self.failed = Some(e),
         }
     }
 
@@ -136,11 +145,26 @@ impl WaveVisitor for Sink<'_, '_> {
         if self.failed.is_some() {
             return;
         }
-        if let Some(d) = &mut self.digest {
-            d.seat(&seat);
+        if let Some(h) = &mut self.digest {
+            h.d.seat(&seat);
         }
         if let Err(e) = self.tx.add_seat(&seat) {
             self.failed = Some(e);
+        }
+    }
+}
+
+/// A wave's content hash as it is computed, in the format the ledger asked for.
+struct WaveHash {
+    format: u32,
+    d: Digest,
+}
+
+impl WaveHash {
+    fn finish(self) -> ContentHash {
+        ContentHash {
+            format: self.format,
+            sha256: self.d.sha256(),
         }
     }
 }

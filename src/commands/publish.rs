@@ -50,6 +50,7 @@ pub fn publish(
         rubric_sha256: info.sha256.clone(),
         title,
         created_at: ctx.now.clone(),
+        input_format: crate::formats::input::LATEST,
         output_sha256: sha256_hex(output.as_bytes()),
         input,
         input_sha256,
@@ -77,7 +78,7 @@ pub fn publish(
         row.input_sha256,
         row.sha256,
         match &row.prev_sha256 {
-            Some(p) => format!(" (chained to {})", &p[..12]),
+            Some(p) => format!(" (chained to {})", crate::digest::short(p)),
             None => " (first in the chain)".into(),
         }
     );
@@ -150,7 +151,7 @@ fn verify_ledger(ledger: &Ledger, ids: &[i64], bundle: Option<&Path>) -> Result<
         if problems.is_empty() {
             out.push_str(&format!(
                 "{head}: OK — reproduces byte for byte (output sha256 {})\n",
-                &p.output_sha256[..12]
+                crate::digest::short(&p.output_sha256)
             ));
         } else {
             failed += 1;
@@ -167,7 +168,7 @@ fn verify_ledger(ledger: &Ledger, ids: &[i64], bundle: Option<&Path>) -> Result<
         out.push_str(&format!(
             "note: the link to the publication before #{} (sha256 {}) lies outside this bundle\n",
             first.id,
-            &link[..12]
+            crate::digest::short(link)
         ));
     }
     out.push_str(&format!(
@@ -247,11 +248,7 @@ fn bundle_file_problems(dir: &Path, p: &PublicationRow, rubric: &RubricRow) -> V
                  {BUNDLE_OUTPUT} → published):\n{}",
                 lines.len(),
                 if lines.len() == 1 { "" } else { "s" },
-                lines
-                    .iter()
-                    .map(|l| format!("      {l}"))
-                    .collect::<Vec<_>>()
-                    .join("\n")
+                publication::indent(&lines)
             ));
         }
         Err(e) => problems.push(format!(
@@ -266,8 +263,8 @@ fn bundle_file_problems(dir: &Path, p: &PublicationRow, rubric: &RubricRow) -> V
                 problems.push(format!(
                     "the bundle's {name} differs from the rubric text the publication was \
                      computed with (the file hashes to {}, the publication names {})",
-                    &sha[..12],
-                    &p.rubric_sha256[..p.rubric_sha256.len().min(12)]
+                    crate::digest::short(&sha),
+                    crate::digest::short(&p.rubric_sha256)
                 ));
             }
         }
@@ -299,11 +296,11 @@ fn check_empty_dir(dir: &Path) -> Result<()> {
 fn write_bundle(ledger: &Ledger, row: &PublicationRow, dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let data = ledger.load_wave(&row.wave)?;
-    let content_sha256 = ledger.wave_content_sha256(&row.wave)?;
+    let content = ledger.wave_content_hash(&row.wave)?;
     let ingested_at = ledger.wave_ingested_at(&row.wave)?;
     let rubric = ledger.publication_rubric(row.id)?;
     let (mut bundle, _) = Ledger::create(&dir.join(BUNDLE_LEDGER))?;
-    bundle.add_waves(&[(data, content_sha256)], &ingested_at)?;
+    bundle.add_waves(&[(data, content)], &ingested_at)?;
     bundle.add_rubric(&rubric)?;
     bundle.import_publication(row)?;
     drop(bundle);

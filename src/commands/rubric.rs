@@ -181,8 +181,8 @@ pub fn add(ctx: &mut Ctx<'_>, files: &[PathBuf], allow_scale_violation: bool) ->
                  change. Nothing was registered",
                 f.display(),
                 row.id(),
-                &existing.sha256[..12],
-                &row.sha256[..12]
+                crate::digest::short(&existing.sha256),
+                crate::digest::short(&row.sha256)
             )));
         }
     }
@@ -193,7 +193,7 @@ pub fn add(ctx: &mut Ctx<'_>, files: &[PathBuf], allow_scale_violation: bool) ->
             RubricAdded::Added => msg.push_str(&format!(
                 "registered {} (sha256 {}){}\n",
                 row.id(),
-                &row.sha256[..12],
+                crate::digest::short(&row.sha256),
                 if row.scale_violation {
                     " — marked: its score can leave its scale"
                 } else {

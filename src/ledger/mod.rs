@@ -211,7 +211,25 @@ impl Ledger {
     }
 
     /// Runs every migration after `from`, in one transaction.
+    ///
+    /// Some migrations rebuild a table (SQLite cannot add a CHECK to a column in place), which
+    /// drops it while other tables still refer to it. So, as SQLite's documentation prescribes
+    /// for such changes, foreign keys are off while the migrations run (the pragma cannot change
+    /// inside a transaction) and every reference is checked before the transaction commits.
     fn migrate(&mut self, from: i64) -> Result<()> {
+        let path = self.path.clone();
+        self.conn
+            .pragma_update(None, "foreign_keys", false)
+            .map_err(|e| sqlite(&path, e))?;
+        let migrated = self.run_migrations(from);
+        let restored = self
+            .conn
+            .pragma_update(None, "foreign_keys", true)
+            .map_err(|e| sqlite(&path, e));
+        migrated.and(restored)
+    }
+
+    fn run_migrations(&mut self, from: i64) -> Result<()> {
         let path = self.path.clone();
         let tx = self
             .conn
@@ -226,6 +244,22 @@ impl Ledger {
                 tx.execute_batch(sql).map_err(|e| sqlite(&path, e))?;
                 tx.pragma_update(None, "user_version", (i + 1) as i64)
                     .map_err(|e| sqlite(&path, e))?;
+            }
+            let dangling: i64 = tx
+                .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+                    r.get(0)
+                })
+                .map_err(|e| sqlite(&path, e))?;
+            if dangling > 0 {
+                return Err(Error::Ledger {
+                    path,
+                    message: format!(
+                        "migrating this ledger to schema version {} would leave {dangling} \
+                         row(s) referring to rows that do not exist; it was left as it was. \
+                         Run `PRAGMA foreign_key_check` in the sqlite3 shell to see them",
+                        schema_version()
+                    ),
+                });
             }
         }
         tx.commit().map_err(|e| sqlite(&path, e))

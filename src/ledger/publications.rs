@@ -18,11 +18,15 @@ pub struct PublicationRow {
     pub rubric_sha256: String,
     pub title: String,
     pub created_at: String,
+    /// The publication input format `input` is written in.
+    pub input_format: u32,
     pub input: String,
     pub input_sha256: String,
     pub output: String,
     pub output_sha256: String,
     pub prev_sha256: Option<String>,
+    /// The record format `sha256` was computed in.
+    pub record_format: u32,
     pub sha256: String,
 }
 
@@ -33,6 +37,7 @@ pub struct NewPublication {
     pub rubric_sha256: String,
     pub title: String,
     pub created_at: String,
+    pub input_format: u32,
     pub input: String,
     pub input_sha256: String,
     pub output: String,
@@ -40,7 +45,8 @@ pub struct NewPublication {
 }
 
 const SELECT: &str = "SELECT p.id, w.slug, r.name || '@' || r.version, p.rubric_sha256, p.title,
-        p.created_at, p.input, p.input_sha256, p.output, p.output_sha256, p.prev_sha256, p.sha256
+        p.created_at, p.input, p.input_sha256, p.output, p.output_sha256, p.prev_sha256, p.sha256,
+        p.input_format, p.record_format
      FROM publication p JOIN wave w ON w.id = p.wave_id JOIN rubric r ON r.id = p.rubric_id";
 
 fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PublicationRow> {
@@ -57,6 +63,8 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PublicationRow> {
         output_sha256: r.get(9)?,
         prev_sha256: r.get(10)?,
         sha256: r.get(11)?,
+        input_format: r.get(12)?,
+        record_format: r.get(13)?,
     })
 }
 
@@ -69,8 +77,9 @@ fn insert(
 ) -> rusqlite::Result<()> {
     conn.execute(
         "INSERT INTO publication(id, wave_id, rubric_id, rubric_sha256, title, created_at,
-            input, input_sha256, output, output_sha256, prev_sha256, sha256)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            input, input_sha256, output, output_sha256, prev_sha256, sha256, input_format,
+            record_format)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         params![
             p.id,
             wave_id,
@@ -83,7 +92,9 @@ fn insert(
             p.output,
             p.output_sha256,
             p.prev_sha256,
-            p.sha256
+            p.sha256,
+            p.input_format,
+            p.record_format
         ],
     )
     .map(|_| ())
@@ -121,12 +132,14 @@ impl Ledger {
             rubric_sha256: p.rubric_sha256.clone(),
             title: p.title.clone(),
             created_at: p.created_at.clone(),
+            input_format: p.input_format,
             input: p.input.clone(),
             input_sha256: p.input_sha256.clone(),
             output: p.output.clone(),
             output_sha256: p.output_sha256.clone(),
             sha256: seal(id, prev.as_deref()),
             prev_sha256: prev,
+            record_format: crate::formats::record::LATEST,
         };
         insert(&tx, wave_id, rubric_id, &row).map_err(|e| sqlite(&path, e))?;
         tx.commit().map_err(|e| sqlite(&path, e))?;

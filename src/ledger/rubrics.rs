@@ -80,8 +80,8 @@ impl Ledger {
                      registered version is immutable: bump `version` in the file to register the \
                      change. Nothing was registered",
                     row.id(),
-                    &existing.sha256[..12],
-                    &row.sha256[..12]
+                    crate::digest::short(&existing.sha256),
+                    crate::digest::short(&row.sha256)
                 )));
             }
             tx.prepare_cached(&format!(

@@ -140,7 +140,7 @@ impl Ledger {
                 Error::Usage(format!(
                     "no rubric with sha256 {} is registered; register it with `benchledger \
                      rubric add FILE`",
-                    &sha256[..sha256.len().min(12)]
+                    crate::digest::short(sha256)
                 ))
             })
     }

@@ -6,6 +6,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::{Ledger, sqlite};
 use crate::error::{Error, Result};
+use crate::formats::wave::ContentHash;
 use crate::model::{
     Accounting, Attempt, AttemptFields, Budget, ChecklistItem, Load, Provenance, Seat, SeatData,
     SuiteProblems, TraceStep, Wave, WaveData,
@@ -26,7 +27,7 @@ pub struct WaveRow {
     pub wave: Wave,
     pub seats: u64,
     pub attempts: u64,
-    pub content_sha256: String,
+    pub content: ContentHash,
     pub ingested_at: String,
 }
 
@@ -34,15 +35,20 @@ impl Ledger {
     /// Writes waves, all in one transaction: either every new wave lands or none does.
     /// A wave whose id is present with the same content hash is skipped; with a different hash
     /// the whole ingest is refused.
-    pub fn add_waves(&mut self, waves: &[(WaveData, String)], now: &str) -> Result<Vec<Ingested>> {
+    /// Each wave comes with its content hash, in the format [`IngestTx::begin_wave`] asks for.
+    pub fn add_waves(
+        &mut self,
+        waves: &[(WaveData, ContentHash)],
+        now: &str,
+    ) -> Result<Vec<Ingested>> {
         let mut tx = self.begin_ingest(now)?;
         let mut out = Vec::with_capacity(waves.len());
-        for (data, sha) in waves {
+        for (data, hash) in waves {
             tx.begin_wave(&data.wave)?;
             for seat in &data.seats {
                 tx.add_seat(seat)?;
             }
-            out.push(tx.finish_wave(&data.wave, sha)?);
+            out.push(tx.finish_wave(&data.wave, hash)?);
         }
         tx.commit()?;
         Ok(out)
@@ -79,7 +85,7 @@ impl Ledger {
                     (SELECT count(*) FROM seat s WHERE s.wave_id = w.id),
                     (SELECT count(*) FROM attempt a JOIN seat s ON a.seat_id = s.id
                       WHERE s.wave_id = w.id),
-                    w.content_sha256, w.ingested_at
+                    w.content_sha256, w.ingested_at, w.content_format
                  FROM wave w JOIN suite su ON su.id = w.suite_id
                  ORDER BY w.started_at, w.slug"
             ))
@@ -93,19 +99,20 @@ impl Ledger {
                     r.get::<_, u64>(WAVE_COLUMN_COUNT + 1)?,
                     r.get::<_, String>(WAVE_COLUMN_COUNT + 2)?,
                     r.get::<_, String>(WAVE_COLUMN_COUNT + 3)?,
+                    r.get::<_, u32>(WAVE_COLUMN_COUNT + 4)?,
                 ))
             })
             .map_err(|e| self.err(e))?
             .collect::<rusqlite::Result<Vec<_>>>()
             .map_err(|e| self.err(e))?;
         let mut out = Vec::with_capacity(rows.len());
-        for (rowid, mut wave, seats, attempts, content_sha256, ingested_at) in rows {
+        for (rowid, mut wave, seats, attempts, sha256, ingested_at, format) in rows {
             self.fill_problem_ids(rowid, &mut wave)?;
             out.push(WaveRow {
                 wave,
                 seats,
                 attempts,
-                content_sha256,
+                content: ContentHash { format, sha256 },
                 ingested_at,
             });
         }
@@ -309,7 +316,7 @@ impl Ledger {
     ) -> Result<Option<Vec<ChecklistItem>>> {
         let text: Option<String> = r.get(i).map_err(|e| self.err(e))?;
         text.map(|text| {
-            serde_json::from_str(&text).map_err(|e| Error::Ledger {
+            crate::formats::wave::parse_checklist(&text).map_err(|e| Error::Ledger {
                 path: self.path.clone(),
                 message: format!("attempt {id} has a malformed checklist: {e}"),
             })
@@ -322,12 +329,19 @@ impl Ledger {
         self.wave_rowid(slug).map(|_| ())
     }
 
-    /// The content hash recorded when the wave was ingested.
-    pub fn wave_content_sha256(&self, slug: &str) -> Result<String> {
+    /// The content hash recorded when the wave was ingested, with its format.
+    pub fn wave_content_hash(&self, slug: &str) -> Result<ContentHash> {
         let rowid = self.wave_rowid(slug)?;
         self.conn
-            .prepare_cached("SELECT content_sha256 FROM wave WHERE id = ?1")
-            .and_then(|mut s| s.query_row([rowid], |r| r.get(0)))
+            .prepare_cached("SELECT content_format, content_sha256 FROM wave WHERE id = ?1")
+            .and_then(|mut s| {
+                s.query_row([rowid], |r| {
+                    Ok(ContentHash {
+                        format: r.get(0)?,
+                        sha256: r.get(1)?,
+                    })
+                })
+            })
             .map_err(|e| self.err(e))
     }
 
@@ -557,7 +571,7 @@ enum Current {
     New { wave_id: i64 },
     /// Its id is already in the ledger with this content hash: nothing is written, and the
     /// hashes are compared at the end.
-    Present { sha: String },
+    Present { hash: ContentHash },
 }
 
 impl IngestTx<'_> {
@@ -565,18 +579,33 @@ impl IngestTx<'_> {
         sqlite(&self.path, e)
     }
 
+    /// The ledger's path.
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+
     /// Starts a wave: notes whether its id is already in the ledger, and if not, writes its
-    /// declared problems.
-    pub fn begin_wave(&mut self, w: &Wave) -> Result<()> {
+    /// declared problems. Returns the wave content format to hash it in: the one the wave
+    /// already in the ledger was hashed in, so that the two hashes compare, or else the latest.
+    pub fn begin_wave(&mut self, w: &Wave) -> Result<u32> {
         self.current = None;
-        let existing: Option<String> = self
+        let existing: Option<ContentHash> = self
             .tx
-            .prepare_cached("SELECT content_sha256 FROM wave WHERE slug = ?1")
-            .and_then(|mut s| s.query_row([&w.id], |r| r.get(0)).optional())
+            .prepare_cached("SELECT content_format, content_sha256 FROM wave WHERE slug = ?1")
+            .and_then(|mut s| {
+                s.query_row([&w.id], |r| {
+                    Ok(ContentHash {
+                        format: r.get(0)?,
+                        sha256: r.get(1)?,
+                    })
+                })
+                .optional()
+            })
             .map_err(|e| self.err(e))?;
-        if let Some(sha) = existing {
-            self.current = Some(Current::Present { sha });
-            return Ok(());
+        if let Some(hash) = existing {
+            let format = hash.format;
+            self.current = Some(Current::Present { hash });
+            return Ok(format);
         }
         // The id SQLite would give the wave row were it written now: nothing else writes waves
         // while this transaction holds the write lock.
@@ -596,7 +625,7 @@ impl IngestTx<'_> {
             }
         }
         self.current = Some(Current::New { wave_id });
-        Ok(())
+        Ok(crate::formats::wave::LATEST)
     }
 
     /// Writes one seat and its attempts (nothing, when the wave is already present).
@@ -613,24 +642,25 @@ impl IngestTx<'_> {
         }
     }
 
-    /// Ends a wave: writes its row with its content hash, or, when its id was already in the
-    /// ledger, compares the hashes (the same: nothing to do; different: the ingest is refused).
-    pub fn finish_wave(&mut self, w: &Wave, sha: &str) -> Result<Ingested> {
+    /// Ends a wave: writes its row with its content hash (in the format `begin_wave` asked
+    /// for), or, when its id was already in the ledger, compares the hashes (the same: nothing
+    /// to do; different: the ingest is refused).
+    pub fn finish_wave(&mut self, w: &Wave, hash: &ContentHash) -> Result<Ingested> {
         match self.current.take() {
-            Some(Current::Present { sha: existing }) => {
-                if existing == sha {
+            Some(Current::Present { hash: existing }) => {
+                if existing == *hash {
                     return Ok(Ingested::AlreadyPresent);
                 }
                 Err(Error::Conflict(format!(
                     "wave `{}` is already in the ledger with different content (sha256 {} there, \
                      {} here). Waves are append-only: give the new wave its own id in [wave] id",
                     w.id,
-                    &existing[..12],
-                    &sha[..12]
+                    crate::digest::short(&existing.sha256),
+                    crate::digest::short(&hash.sha256)
                 )))
             }
             Some(Current::New { wave_id }) => {
-                insert_wave_row(&self.tx, wave_id, w, sha, &self.now)
+                insert_wave_row(&self.tx, wave_id, w, hash, &self.now)
                     .map_err(|e| sqlite(&self.path, e))?;
                 Ok(Ingested::Added)
             }
@@ -652,7 +682,7 @@ fn insert_wave_row(
     tx: &Transaction<'_>,
     wave_id: i64,
     w: &Wave,
-    sha: &str,
+    hash: &ContentHash,
     now: &str,
 ) -> rusqlite::Result<()> {
     tx.prepare_cached("INSERT OR IGNORE INTO suite(name) VALUES (?1)")?
@@ -670,9 +700,10 @@ fn insert_wave_row(
             suite_problems_listed, parallel_sessions, tool_server_sessions, serial_rerun,
             input_tokens_include_cache_reads, price_source,
             budget_tokens, budget_wall_s, budget_cost_usd,
-            harness_version, producer, producer_version, content_sha256, ingested_at)
+            harness_version, producer, producer_version, content_sha256, content_format,
+            ingested_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-            ?19, ?20)",
+            ?19, ?20, ?21)",
     )?
     .execute(params![
         wave_id,
@@ -693,7 +724,8 @@ fn insert_wave_row(
         w.provenance.harness_version,
         w.provenance.producer,
         w.provenance.producer_version,
-        sha,
+        hash.sha256,
+        hash.format,
         now,
     ])?;
     Ok(())
@@ -725,8 +757,8 @@ fn insert_seat(tx: &Transaction<'_>, wave_id: i64, s: &SeatData) -> rusqlite::Re
     for a in &s.attempts {
         let checklist = a
             .checklist
-            .as_ref()
-            .map(|c| serde_json::to_string(c).unwrap_or_default());
+            .as_deref()
+            .map(crate::formats::wave::checklist_text);
         attempt_stmt.execute(params![
             seat_id,
             a.problem,
@@ -834,7 +866,10 @@ mod tests {
     fn ledger_with(data: &WaveData) -> Ledger {
         let mut ledger = Ledger::in_memory().unwrap();
         ledger
-            .add_waves(&[(data.clone(), "0".repeat(64))], "2026-01-01T00:00:00Z")
+            .add_waves(
+                &[(data.clone(), crate::formats::wave::sha256(1, data).unwrap())],
+                "2026-01-01T00:00:00Z",
+            )
             .unwrap();
         ledger
     }

@@ -77,7 +77,7 @@ pub fn history(
     t.heading.push(format!(
         "Stored scores under {} (sha256 {}), wave by wave",
         r.id(),
-        &info.sha256[..12]
+        crate::digest::short(&info.sha256)
     ));
     if info.scale_violation {
         t.heading.push(format!(

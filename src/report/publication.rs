@@ -34,7 +34,7 @@ pub fn list(rows: &[PublicationRow]) -> (Table, PublicationsJson) {
         Column::text("Output sha256", "output_sha256"),
         Column::text("Chained to", "prev_sha256"),
     ]);
-    let short = |s: &str| s[..s.len().min(12)].to_string();
+    let short = |s: &str| crate::digest::short(s).to_string();
     for r in rows {
         t.rows.push(vec![
             Cell::text(r.id.to_string()),

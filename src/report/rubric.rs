@@ -75,7 +75,7 @@ pub fn list(rows: &[(RubricRow, Option<Rubric>)]) -> (Table, RubricListJson) {
         });
         t.rows.push(vec![
             Cell::text(row.id()),
-            Cell::new(&row.sha256[..12], &row.sha256),
+            Cell::new(crate::digest::short(&row.sha256), &row.sha256),
             Cell::text(scale),
             Cell::new(
                 if row.scale_violation {

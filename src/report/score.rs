@@ -119,7 +119,7 @@ pub fn rubric_heading(info: &RubricInfo) -> Vec<String> {
         "Rubric {} ({scale}{}) sha256 {}",
         r.id(),
         if r.relative { ", relative" } else { "" },
-        &info.sha256[..12]
+        crate::digest::short(&info.sha256)
     )];
     if info.scale_violation {
         h.push(format!(

@@ -498,7 +498,7 @@ pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
                 wave: WaveJson::of(&r.wave),
                 seats: r.seats,
                 attempts: r.attempts,
-                content_sha256: r.content_sha256.clone(),
+                content_sha256: r.content.sha256.clone(),
             })
             .collect(),
     };

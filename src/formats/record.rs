@@ -1,0 +1,167 @@
+//! The record formats: what the hash of each entry of the chain is computed over (docs/formats.md,
+//! "Chain records"). The chain is the publications and the withdrawals, in order; each entry
+//! names the hash of the one before it, so editing or removing any entry breaks every link after
+//! it, and `verify --expect-head` catches the removal of the last.
+
+use super::json::{Json, sha256, to_string};
+use super::{Decoder, FormatError};
+
+/// The record format new entries are hashed in.
+pub const LATEST: u32 = 1;
+
+/// Every version this build can write, oldest first.
+pub const VERSIONS: &[u32] = &[1];
+
+fn check(what: &'static str, version: u32) -> Result<(), FormatError> {
+    if VERSIONS.contains(&version) {
+        Ok(())
+    } else {
+        Err(FormatError::unknown(what, version, LATEST))
+    }
+}
+
+/// The fields of a publication that its record hash covers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Publication<'a> {
+    pub id: i64,
+    pub wave: &'a str,
+    pub rubric_sha256: &'a str,
+    pub title: &'a str,
+    pub created_at: &'a str,
+    pub input_sha256: &'a str,
+    pub output_sha256: &'a str,
+    pub prev_sha256: Option<&'a str>,
+}
+
+fn write_publication<S: super::json::Sink>(j: &mut Json<S>, r: &Publication<'_>) {
+    j.begin_object();
+    j.key("id").i64(r.id);
+    j.key("wave").str(r.wave);
+    j.key("rubric_sha256").str(r.rubric_sha256);
+    j.key("title").str(r.title);
+    j.key("created_at").str(r.created_at);
+    j.key("input_sha256").str(r.input_sha256);
+    j.key("output_sha256").str(r.output_sha256);
+    j.key("prev_sha256").opt_str(r.prev_sha256);
+    j.end_object();
+}
+
+/// A publication's record in a format version, as text.
+pub fn publication_text(version: u32, r: &Publication<'_>) -> Result<String, FormatError> {
+    check("publication record", version)?;
+    Ok(to_string(|j| write_publication(j, r)))
+}
+
+/// A publication's record hash in a format version.
+pub fn publication_sha256(version: u32, r: &Publication<'_>) -> Result<String, FormatError> {
+    check("publication record", version)?;
+    Ok(sha256(|j| write_publication(j, r)))
+}
+
+/// A publication record read back: owned fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PublicationFields {
+    pub id: i64,
+    pub wave: String,
+    pub rubric_sha256: String,
+    pub title: String,
+    pub created_at: String,
+    pub input_sha256: String,
+    pub output_sha256: String,
+    pub prev_sha256: Option<String>,
+}
+
+/// Reads a publication record back from its text.
+pub fn decode_publication(version: u32, text: &str) -> Result<PublicationFields, FormatError> {
+    check("publication record", version)?;
+    let v = super::parse(text)?;
+    let d = Decoder::root(&v);
+    Ok(PublicationFields {
+        id: d.field("id")?.i64()?,
+        wave: d.field("wave")?.string()?,
+        rubric_sha256: d.field("rubric_sha256")?.string()?,
+        title: d.field("title")?.string()?,
+        created_at: d.field("created_at")?.string()?,
+        input_sha256: d.field("input_sha256")?.string()?,
+        output_sha256: d.field("output_sha256")?.string()?,
+        prev_sha256: d.field("prev_sha256")?.opt_string()?,
+    })
+}
+
+/// The fields of a withdrawal that its record hash covers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Withdrawal<'a> {
+    pub id: i64,
+    pub wave: &'a str,
+    /// The withdrawn wave's content hash: what exactly was withdrawn.
+    pub wave_content_sha256: &'a str,
+    /// The wave that supersedes it, when it was superseded rather than withdrawn by hand.
+    pub superseded_by: Option<&'a str>,
+    pub reason: &'a str,
+    pub created_at: &'a str,
+    /// Its place in the chain: after this publication (0: before the first).
+    pub after_publication: i64,
+    pub prev_sha256: Option<&'a str>,
+}
+
+fn write_withdrawal<S: super::json::Sink>(j: &mut Json<S>, r: &Withdrawal<'_>) {
+    j.begin_object();
+    j.key("kind").str("withdrawal");
+    j.key("id").i64(r.id);
+    j.key("wave").str(r.wave);
+    j.key("wave_content_sha256").str(r.wave_content_sha256);
+    j.key("superseded_by").opt_str(r.superseded_by);
+    j.key("reason").str(r.reason);
+    j.key("created_at").str(r.created_at);
+    j.key("after_publication").i64(r.after_publication);
+    j.key("prev_sha256").opt_str(r.prev_sha256);
+    j.end_object();
+}
+
+/// A withdrawal's record in a format version, as text.
+pub fn withdrawal_text(version: u32, r: &Withdrawal<'_>) -> Result<String, FormatError> {
+    check("withdrawal record", version)?;
+    Ok(to_string(|j| write_withdrawal(j, r)))
+}
+
+/// A withdrawal's record hash in a format version.
+pub fn withdrawal_sha256(version: u32, r: &Withdrawal<'_>) -> Result<String, FormatError> {
+    check("withdrawal record", version)?;
+    Ok(sha256(|j| write_withdrawal(j, r)))
+}
+
+/// A withdrawal record read back: owned fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WithdrawalFields {
+    pub id: i64,
+    pub wave: String,
+    pub wave_content_sha256: String,
+    pub superseded_by: Option<String>,
+    pub reason: String,
+    pub created_at: String,
+    pub after_publication: i64,
+    pub prev_sha256: Option<String>,
+}
+
+/// Reads a withdrawal record back from its text.
+pub fn decode_withdrawal(version: u32, text: &str) -> Result<WithdrawalFields, FormatError> {
+    check("withdrawal record", version)?;
+    let v = super::parse(text)?;
+    let d = Decoder::root(&v);
+    let kind = d.field("kind")?.string()?;
+    if kind != "withdrawal" {
+        return Err(FormatError::Malformed(format!(
+            "kind: expected \"withdrawal\", got {kind:?}"
+        )));
+    }
+    Ok(WithdrawalFields {
+        id: d.field("id")?.i64()?,
+        wave: d.field("wave")?.string()?,
+        wave_content_sha256: d.field("wave_content_sha256")?.string()?,
+        superseded_by: d.field("superseded_by")?.opt_string()?,
+        reason: d.field("reason")?.string()?,
+        created_at: d.field("created_at")?.string()?,
+        after_publication: d.field("after_publication")?.i64()?,
+        prev_sha256: d.field("prev_sha256")?.opt_string()?,
+    })
+}
