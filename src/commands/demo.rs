@@ -323,7 +323,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         None,
     )?;
     ctx.write("\n")?;
-    super::publish::verify(ctx, &[], true, None)?;
+    super::verify::verify(ctx, &[], true, None)?;
 
     ctx.write(&if keep {
         format!(

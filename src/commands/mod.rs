@@ -4,6 +4,7 @@
 //! in-process.
 
 mod audit;
+mod bundle;
 mod compare;
 mod demo;
 mod history;
@@ -11,6 +12,7 @@ mod ingest;
 mod publish;
 mod rubric;
 mod score;
+mod verify;
 mod waves;
 
 use std::io::Write;
@@ -126,9 +128,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
         ),
         Command::Publications { format } => publish::publications(&mut ctx, format.format),
         Command::Verify { ids, all, bundle } => {
-            publish::verify(&mut ctx, &ids, all, bundle.as_deref())
+            verify::verify(&mut ctx, &ids, all, bundle.as_deref())
         }
-        Command::Bundle { id, out } => publish::bundle(&mut ctx, id, &out),
+        Command::Bundle { id, out } => bundle::bundle(&mut ctx, id, &out),
         Command::Demo => demo::demo(&mut ctx),
     }
 }
