@@ -84,6 +84,9 @@ pub enum Command {
         /// A registered rubric as NAME@VERSION, or a path to a rubric file.
         #[arg(long)]
         rubric: String,
+        /// Also show withdrawn and superseded waves, marked as such.
+        #[arg(long)]
+        include_withdrawn: bool,
         #[command(flatten)]
         format: FormatArg,
     },
@@ -95,9 +98,12 @@ pub enum Command {
         /// A registered rubric, NAME@VERSION.
         #[arg(long)]
         rubric: String,
-        /// Only these waves (repeatable). Default: every wave.
+        /// Only these waves (repeatable). Default: every wave not withdrawn.
         #[arg(long = "wave", value_name = "WAVE")]
         waves: Vec<String>,
+        /// Also rescore withdrawn and superseded waves.
+        #[arg(long)]
+        include_withdrawn: bool,
     },
 
     /// The stored scores of a registered rubric across history: every wave (or the named ones),
@@ -109,9 +115,12 @@ pub enum Command {
         /// Only this seat.
         #[arg(long)]
         seat: Option<String>,
-        /// Only these waves (repeatable). Default: every wave.
+        /// Only these waves (repeatable). Default: every wave not withdrawn.
         #[arg(long = "wave", value_name = "WAVE")]
         waves: Vec<String>,
+        /// Also show withdrawn and superseded waves, marked as such.
+        #[arg(long)]
+        include_withdrawn: bool,
         #[command(flatten)]
         format: FormatArg,
     },
@@ -123,9 +132,12 @@ pub enum Command {
         old: String,
         /// The new rubric: NAME@VERSION or a rubric file.
         new: String,
-        /// Only these waves (repeatable). Default: every wave.
+        /// Only these waves (repeatable). Default: every wave not withdrawn.
         #[arg(long = "wave", value_name = "WAVE")]
         waves: Vec<String>,
+        /// Also show withdrawn and superseded waves, marked as such.
+        #[arg(long)]
+        include_withdrawn: bool,
         #[command(flatten)]
         format: FormatArg,
     },
@@ -143,6 +155,9 @@ pub enum Command {
         /// rubric is shown only as the seat's rank inside each wave.
         #[arg(long = "rubric", value_name = "RUBRIC")]
         rubrics: Vec<String>,
+        /// Also show withdrawn and superseded waves, marked as such.
+        #[arg(long)]
+        include_withdrawn: bool,
         #[command(flatten)]
         format: FormatArg,
     },
@@ -166,6 +181,11 @@ pub enum Command {
 
     /// List the publications.
     Publications {
+        /// Print only the record hash of the chain's last entry (a publication or a
+        /// withdrawal), to keep outside the ledger — a git tag, a README badge — and check
+        /// later with `verify --expect-head`.
+        #[arg(long, conflicts_with = "format")]
+        head: bool,
         #[command(flatten)]
         format: FormatArg,
     },
@@ -175,12 +195,32 @@ pub enum Command {
     Verify {
         /// Publication ids.
         ids: Vec<i64>,
-        /// Every publication.
+        /// Every publication, and every withdrawal between them.
         #[arg(long, conflicts_with = "ids")]
         all: bool,
         /// Verify a reproduction bundle instead of the ledger.
-        #[arg(long, value_name = "DIR")]
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["ledger", "expect_head"])]
         bundle: Option<PathBuf>,
+        /// Fail unless the chain ends exactly at this record hash (from `publications
+        /// --head`), with every link on the way intact.
+        #[arg(long, value_name = "HASH")]
+        expect_head: Option<String>,
+        /// Check everything the ledger stores against what it was derived from: the schema
+        /// against schema.sql, every wave's rows against its content hash, every rubric text
+        /// against its hash, every stored score against a rescore, every chain record.
+        #[arg(long)]
+        ledger: bool,
+    },
+
+    /// Take a wave off the leaderboards without deleting anything: append a withdrawal to the
+    /// chain. `score`, `rescore`, `history`, `diff` and `compare` leave it out unless told
+    /// --include-withdrawn; its publications still verify, shown as withdrawn.
+    Withdraw {
+        /// The wave's id.
+        wave: String,
+        /// Why it is withdrawn (a wrong budget, a broken harness, ...); kept in the chain.
+        #[arg(long)]
+        reason: String,
     },
 
     /// Write a self-contained reproduction bundle of a publication.

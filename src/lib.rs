@@ -13,6 +13,7 @@
 //!   knows the clock;
 //! - [`cli`]: what the user typed (clap types only).
 
+pub mod chain;
 pub mod cli;
 pub mod commands;
 pub mod digest;

@@ -343,14 +343,9 @@ pub fn diff_outputs(published: &str, now: &str) -> Vec<String> {
     out
 }
 
-/// Everything verify found wrong with one publication; empty when it reproduces.
-pub fn check(
-    row: &PublicationRow,
-    prev: Option<&PublicationRow>,
-    rubric_row: &RubricRow,
-    fresh: &WaveData,
-    in_bundle: bool,
-) -> Vec<String> {
+/// Everything verify found wrong with one publication, its link in the chain aside (see
+/// [`crate::chain`]); empty when it reproduces.
+pub fn check(row: &PublicationRow, rubric_row: &RubricRow, fresh: &WaveData) -> Vec<String> {
     let mut problems = Vec::new();
     let record = Record {
         id: row.id,
@@ -368,20 +363,6 @@ pub fn check(
             "the publication record was edited: its fields no longer hash to its sha256".into(),
         ),
         Err(e) => problems.push(format!("its record cannot be checked: {e}")),
-    }
-    match (prev, &row.prev_sha256) {
-        (Some(p), Some(link)) if *link == p.sha256 => {}
-        (Some(p), link) => problems.push(format!(
-            "the chain is broken: it names predecessor {} but publication {} hashes to {}",
-            link.as_deref().map_or("(none)", short),
-            p.id,
-            short(&p.sha256)
-        )),
-        (None, Some(link)) if !in_bundle => problems.push(format!(
-            "the chain is broken: it names predecessor {} but no earlier publication exists",
-            short(link)
-        )),
-        (None, _) => {}
     }
     let text_sha = sha256_hex(rubric_row.text.as_bytes());
     if text_sha != rubric_row.sha256 || rubric_row.sha256 != row.rubric_sha256 {

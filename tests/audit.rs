@@ -925,7 +925,7 @@ fn verify_catches_a_consistently_rehashed_middle_publication_by_the_next_link() 
         &format!(
             "publication #3 \"prices-csv under session-efficiency@2\" (prices-csv under \
              session-efficiency@2): MISMATCH\n  - the chain is broken: it names predecessor {} \
-             but publication 2 hashes to {}",
+             but the entry before it, publication #2, hashes to {}",
             &text(&row[6])[..12],
             &sha256[..12]
         ),
@@ -945,7 +945,7 @@ fn verify_catches_a_deleted_publication_by_the_next_link() {
     let out = verify_fails(&env);
     assert_contains(&out, "publication #3");
     assert_contains(&out, "the chain is broken: it names predecessor");
-    assert_contains(&out, "but publication 1 hashes to");
+    assert_contains(&out, "but the entry before it, publication #1, hashes to");
 }
 
 #[test]
@@ -1164,7 +1164,7 @@ fn a_bundle_of_a_chained_publication_verifies_and_notes_the_link_outside_it() {
     assert_contains(&out.stdout, ": OK — reproduces byte for byte");
     assert_contains(
         &out.stdout,
-        "note: the link to the publication before #2 (sha256",
+        "note: the link to the entry before publication #2 (sha256",
     );
     // The bundle's publication is the ledger's, field for field.
     let fields = "SELECT id, title, rubric_sha256, created_at, input, input_sha256, output,

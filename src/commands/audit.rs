@@ -1,22 +1,31 @@
 //! `benchledger rescore` and `benchledger diff`: auditing a rubric change across history.
 
-use super::Ctx;
 use super::rubric::resolve;
+use super::{Ctx, Withdrawn};
 use crate::cli::Format;
 use crate::error::{Error, Result};
 use crate::ledger::Ledger;
 use crate::report;
 use crate::rubric::{Rubric, Scorer, WaveScores, score_wave};
 
-/// The waves a command should visit: the named ones (checked to exist; a wave named twice is
-/// visited once), else every wave.
-fn waves_to_visit(ledger: &Ledger, named: &[String]) -> Result<Vec<String>> {
+/// The waves a command should visit: the named ones (checked to exist, and refused when
+/// withdrawn unless `include`; a wave named twice is visited once), else every wave but the
+/// withdrawn ones (unless `include`).
+fn waves_to_visit(
+    ledger: &Ledger,
+    named: &[String],
+    withdrawn: &Withdrawn,
+    include: bool,
+) -> Result<Vec<String>> {
     if named.is_empty() {
-        return ledger.wave_ids();
+        let mut all = ledger.wave_ids()?;
+        all.retain(|w| include || withdrawn.get(w).is_none());
+        return Ok(all);
     }
     let mut out: Vec<String> = Vec::with_capacity(named.len());
     for w in named {
         ledger.load_wave_check(w)?;
+        withdrawn.check_named(w, include)?;
         if !out.contains(w) {
             out.push(w.clone());
         }
@@ -30,7 +39,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 
 /// One wave's scores, its attempts streamed from the ledger into each seat's running totals,
 /// never held: the same scores as `score_wave` over the wave loaded whole.
-fn score_streamed(ledger: &Ledger, rubric: &Rubric, wave: &str) -> Result<WaveScores> {
+pub(super) fn score_streamed(ledger: &Ledger, rubric: &Rubric, wave: &str) -> Result<WaveScores> {
     let conditions = ledger.wave_conditions(wave)?;
     let mut scorer = Scorer::new(rubric, &conditions);
     let fields = scorer.fields();
@@ -42,7 +51,12 @@ fn score_streamed(ledger: &Ledger, rubric: &Rubric, wave: &str) -> Result<WaveSc
     Ok(scorer.score(seats))
 }
 
-pub fn rescore(ctx: &mut Ctx<'_>, rubric: &str, waves: &[String]) -> Result<()> {
+pub fn rescore(
+    ctx: &mut Ctx<'_>,
+    rubric: &str,
+    waves: &[String],
+    include_withdrawn: bool,
+) -> Result<()> {
     let mut ledger = ctx.open()?;
     let info = resolve(&ledger, rubric)?;
     if !info.registered {
@@ -52,7 +66,17 @@ pub fn rescore(ctx: &mut Ctx<'_>, rubric: &str, waves: &[String]) -> Result<()> 
             info.rubric.id()
         )));
     }
-    let ids = waves_to_visit(&ledger, waves)?;
+    let withdrawn = Withdrawn::load(&ledger)?;
+    let ids = waves_to_visit(&ledger, waves, &withdrawn, include_withdrawn)?;
+    let left_out: Vec<String> = if waves.is_empty() && !include_withdrawn {
+        ledger
+            .wave_ids()?
+            .into_iter()
+            .filter(|w| withdrawn.get(w).is_some())
+            .collect()
+    } else {
+        Vec::new()
+    };
     let bar = if ctx.interactive && ids.len() > 1 {
         let bar = indicatif::ProgressBar::new(ids.len() as u64);
         bar.set_style(
@@ -95,6 +119,13 @@ pub fn rescore(ctx: &mut Ctx<'_>, rubric: &str, waves: &[String]) -> Result<()> 
             plural(undefined, "seat has", "seats have")
         ));
     }
+    if !left_out.is_empty() {
+        msg.push_str(&format!(
+            "left out {}: {} (--include-withdrawn rescores them too)\n",
+            plural(left_out.len(), "withdrawn wave", "withdrawn waves"),
+            left_out.join(", ")
+        ));
+    }
     if info.scale_violation {
         msg.push_str(&format!(
             "note: {} fails `rubric check`; its scores can leave its declared scale\n",
@@ -109,12 +140,14 @@ pub fn diff(
     old: &str,
     new: &str,
     waves: &[String],
+    include_withdrawn: bool,
     format: Format,
 ) -> Result<()> {
     let ledger = ctx.open()?;
     let old = resolve(&ledger, old)?;
     let new = resolve(&ledger, new)?;
-    let ids = waves_to_visit(&ledger, waves)?;
+    let withdrawn = Withdrawn::load(&ledger)?;
+    let ids = waves_to_visit(&ledger, waves, &withdrawn, include_withdrawn)?;
     let mut scores = Vec::with_capacity(ids.len());
     for id in &ids {
         let data = ledger.load_wave(id)?;
@@ -124,6 +157,11 @@ pub fn diff(
         ));
     }
     let rows = report::diff::rows(&old, &new, &scores);
-    let (table, json) = report::diff::diff(&old, &new, rows);
+    let (mut table, json) = report::diff::diff(&old, &new, rows);
+    let json = report::withdrawn::mark(
+        &mut table,
+        &json,
+        &withdrawn.among(ids.iter().map(String::as_str)),
+    );
     ctx.write(&report::render(format, "diff", &table, &json))
 }

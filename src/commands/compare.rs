@@ -3,8 +3,8 @@
 
 use std::collections::BTreeSet;
 
-use super::Ctx;
 use super::rubric::resolve;
+use super::{Ctx, Withdrawn};
 use crate::cli::Format;
 use crate::error::{Error, Result};
 use crate::model::WaveData;
@@ -17,6 +17,7 @@ pub fn compare(
     seat: &str,
     waves: &[String],
     rubrics: &[String],
+    include_withdrawn: bool,
     format: Format,
 ) -> Result<()> {
     if waves.len() < 2 {
@@ -35,6 +36,11 @@ pub fn compare(
         }
     }
     let ledger = ctx.open()?;
+    let withdrawn = Withdrawn::load(&ledger)?;
+    for w in waves {
+        ledger.load_wave_check(w)?;
+        withdrawn.check_named(w, include_withdrawn)?;
+    }
     let infos = rubrics
         .iter()
         .map(|r| resolve(&ledger, r))
@@ -67,6 +73,13 @@ pub fn compare(
             scores: s,
         });
     }
-    let comparison = report::compare::compare(seat, &inputs, &infos);
-    ctx.write(&report::compare::render(&comparison, format))
+    let mut comparison = report::compare::compare(seat, &inputs, &infos);
+    let shown = withdrawn.among(waves.iter().map(String::as_str));
+    let json = comparison.json.clone();
+    let json = report::withdrawn::mark(&mut comparison.conditions, &json, &shown);
+    ctx.write(&report::compare::render_with_json(
+        &comparison,
+        format,
+        &json,
+    ))
 }

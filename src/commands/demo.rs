@@ -234,6 +234,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         ctx,
         "checkout-rematch",
         &p("rubrics/session-efficiency.v1.toml"),
+        false,
         Format::Table,
     )?;
     ctx.write("\nCapping each factor at 1.0 and multiplying directly, it prints 100; seats tied at 100 are ranked on wall seconds, then new input tokens:\n\n")?;
@@ -241,6 +242,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         ctx,
         "checkout-rematch",
         &p("rubrics/session-efficiency.v2.toml"),
+        false,
         Format::Table,
     )?;
 
@@ -257,6 +259,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
             ctx,
             w,
             &p("rubrics/cohort-efficiency.v1.toml"),
+            false,
             Format::Table,
         )?;
         ctx.write("\n")?;
@@ -266,6 +269,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         "xai-hierarchical",
         &["rca-wave-1".to_string(), "rca-wave-2".to_string()],
         &[p("rubrics/cohort-efficiency.v1.toml")],
+        false,
         Format::Table,
     )?;
 
@@ -280,6 +284,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         ctx,
         "prices-csv",
         &p("rubrics/trace-holistic.v1.toml"),
+        false,
         Format::Table,
     )?;
     ctx.write("\n")?;
@@ -287,6 +292,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         ctx,
         "prices-csv",
         &p("rubrics/trace-holistic-retries.v1.toml"),
+        false,
         Format::Table,
     )?;
 
@@ -298,13 +304,14 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
     )?;
     super::rubric::add(ctx, &[path("rubrics/session-efficiency.v2.toml")], false)?;
     super::rubric::add(ctx, &[path("rubrics/session-efficiency.v1.toml")], true)?;
-    super::audit::rescore(ctx, "session-efficiency@2", &[])?;
+    super::audit::rescore(ctx, "session-efficiency@2", &[], false)?;
     ctx.write("\n")?;
     super::audit::diff(
         ctx,
         "session-efficiency@1",
         "session-efficiency@2",
         &["checkout-rematch".to_string(), "rca-wave-1".to_string()],
+        false,
         Format::Table,
     )?;
 
@@ -323,7 +330,13 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         None,
     )?;
     ctx.write("\n")?;
-    super::verify::verify(ctx, &[], true, None)?;
+    super::verify::verify(
+        ctx,
+        super::verify::Request {
+            all: true,
+            ..Default::default()
+        },
+    )?;
 
     ctx.write(&if keep {
         format!(

@@ -1,7 +1,7 @@
 //! `benchledger history`: a registered rubric's stored scores across the waves of the ledger.
 
-use super::Ctx;
 use super::rubric::resolve;
+use super::{Ctx, Withdrawn};
 use crate::cli::Format;
 use crate::error::{Error, Result};
 use crate::report;
@@ -11,6 +11,7 @@ pub fn history(
     rubric: &str,
     seat: Option<&str>,
     waves: &[String],
+    include_withdrawn: bool,
     format: Format,
 ) -> Result<()> {
     let ledger = ctx.open()?;
@@ -23,13 +24,18 @@ pub fn history(
             info.rubric.id()
         )));
     }
+    let withdrawn = Withdrawn::load(&ledger)?;
     for w in waves {
         ledger.load_wave_check(w)?;
+        withdrawn.check_named(w, include_withdrawn)?;
     }
     let mut rows = Vec::new();
     // Every wave's conditions, in ledger order (start time, then id).
     for listed in ledger.waves()? {
         if !waves.is_empty() && !waves.contains(&listed.wave.id) {
+            continue;
+        }
+        if !include_withdrawn && withdrawn.get(&listed.wave.id).is_some() {
             continue;
         }
         let stored = ledger.stored_scores(&info.sha256, &listed.wave.id)?;
@@ -50,6 +56,8 @@ pub fn history(
             info.rubric.id()
         )));
     }
-    let (table, json) = report::history::history(&info, &rows, seat);
+    let (mut table, json) = report::history::history(&info, &rows, seat);
+    let shown = withdrawn.among(rows.iter().map(|r| r.wave.id.as_str()));
+    let json = report::withdrawn::mark(&mut table, &json, &shown);
     ctx.write(&report::render(format, "history", &table, &json))
 }

@@ -15,18 +15,33 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
     let path = ctx.db_path();
     let (ledger, created) = Ledger::create(&path)?;
     let version = ledger.user_version()?;
-    let msg = if created {
-        format!(
+    if created {
+        return ctx.write(&format!(
             "created ledger {} (schema version {version})\n",
             path.display()
-        )
-    } else {
-        format!(
-            "ledger {} already exists (schema version {version}); nothing to do\n",
-            path.display()
-        )
-    };
-    ctx.write(&msg)
+        ));
+    }
+    // An existing ledger is up to date only if its schema is what schema.sql makes: a ledger
+    // whose triggers were dropped is not "nothing to do".
+    let differences = ledger.schema_differences()?;
+    if !differences.is_empty() {
+        return Err(crate::error::Error::CheckFailed(format!(
+            "ledger {} exists, but its schema differs from schema.sql:\n{}\nIts raw facts may \
+             have been changed behind benchledger's back: check them with `benchledger verify \
+             --ledger --all`",
+            path.display(),
+            differences
+                .iter()
+                .map(|d| format!("  - {d}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        )));
+    }
+    ctx.write(&format!(
+        "ledger {} already exists (schema version {version}, matching schema.sql); nothing to \
+         do\n",
+        path.display()
+    ))
 }
 
 /// Ingests waves, all in one transaction: every new wave lands, or none does and the ledger is

@@ -14,6 +14,7 @@ mod rubric;
 mod score;
 mod verify;
 mod waves;
+mod withdraw;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -59,11 +60,62 @@ impl Ctx<'_> {
     }
 }
 
-/// The current time as RFC 3339 UTC, or $BENCHLEDGER_NOW when set (for reproducible tests).
-pub fn now() -> String {
+/// The withdrawn (or superseded) waves of a ledger, each with its first withdrawal: what
+/// `score`, `rescore`, `history`, `diff` and `compare` leave out unless told
+/// `--include-withdrawn`.
+pub(crate) struct Withdrawn(std::collections::BTreeMap<String, crate::ledger::WithdrawalRow>);
+
+impl Withdrawn {
+    pub(crate) fn load(ledger: &Ledger) -> Result<Withdrawn> {
+        let mut map = std::collections::BTreeMap::new();
+        for w in ledger.withdrawals()? {
+            map.entry(w.wave.clone()).or_insert(w);
+        }
+        Ok(Withdrawn(map))
+    }
+
+    pub(crate) fn get(&self, wave: &str) -> Option<&crate::ledger::WithdrawalRow> {
+        self.0.get(wave)
+    }
+
+    /// A wave the user named: refused when withdrawn, unless `include`.
+    pub(crate) fn check_named(&self, wave: &str, include: bool) -> Result<()> {
+        match self.0.get(wave) {
+            Some(w) if !include => Err(Error::Usage(format!(
+                "wave {wave} was {}; it is left out of leaderboards. Pass --include-withdrawn \
+                 to show it anyway (marked as withdrawn)",
+                crate::report::withdrawn::describe(w)
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// Of these waves, the withdrawals of those that are withdrawn.
+    pub(crate) fn among<'a>(
+        &'a self,
+        waves: impl IntoIterator<Item = &'a str>,
+    ) -> Vec<&'a crate::ledger::WithdrawalRow> {
+        waves.into_iter().filter_map(|w| self.0.get(w)).collect()
+    }
+}
+
+/// The current time as RFC 3339 UTC to the second, or $BENCHLEDGER_NOW when set (for
+/// reproducible tests), which must be an RFC 3339 date-time: it goes into record hashes, so it
+/// is checked and written the one way benchledger writes times.
+pub fn now() -> Result<String> {
+    let fmt =
+        |t: chrono::DateTime<chrono::Utc>| t.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true);
     match std::env::var("BENCHLEDGER_NOW") {
-        Ok(s) if !s.is_empty() => s,
-        _ => chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        Ok(s) if !s.is_empty() => chrono::DateTime::parse_from_rfc3339(&s)
+            .map(|t| fmt(t.with_timezone(&chrono::Utc)))
+            .map_err(|_| {
+                Error::Usage(format!(
+                    "BENCHLEDGER_NOW={s:?} is not an RFC 3339 date-time like \
+                     2026-03-04T10:00:00Z; fix or unset it (it fixes \"now\" for reproducible \
+                     tests)"
+                ))
+            }),
+        _ => Ok(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
     }
 }
 
@@ -73,7 +125,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
     let mut ctx = Ctx {
         out,
         db_flag: cli.db,
-        now: now(),
+        now: now()?,
         interactive: std::io::stdout().is_terminal(),
     };
     match cli.command {
@@ -93,27 +145,56 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
         Command::Score {
             wave,
             rubric,
+            include_withdrawn,
             format,
-        } => score::score(&mut ctx, &wave, &rubric, format.format),
-        Command::Rescore { rubric, waves } => audit::rescore(&mut ctx, &rubric, &waves),
+        } => score::score(&mut ctx, &wave, &rubric, include_withdrawn, format.format),
+        Command::Rescore {
+            rubric,
+            waves,
+            include_withdrawn,
+        } => audit::rescore(&mut ctx, &rubric, &waves, include_withdrawn),
         Command::History {
             rubric,
             seat,
             waves,
+            include_withdrawn,
             format,
-        } => history::history(&mut ctx, &rubric, seat.as_deref(), &waves, format.format),
+        } => history::history(
+            &mut ctx,
+            &rubric,
+            seat.as_deref(),
+            &waves,
+            include_withdrawn,
+            format.format,
+        ),
         Command::Diff {
             old,
             new,
             waves,
+            include_withdrawn,
             format,
-        } => audit::diff(&mut ctx, &old, &new, &waves, format.format),
+        } => audit::diff(
+            &mut ctx,
+            &old,
+            &new,
+            &waves,
+            include_withdrawn,
+            format.format,
+        ),
         Command::Compare {
             seat,
             waves,
             rubrics,
+            include_withdrawn,
             format,
-        } => compare::compare(&mut ctx, &seat, &waves, &rubrics, format.format),
+        } => compare::compare(
+            &mut ctx,
+            &seat,
+            &waves,
+            &rubrics,
+            include_withdrawn,
+            format.format,
+        ),
         Command::Publish {
             wave,
             rubric,
@@ -126,10 +207,26 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             title.as_deref(),
             bundle.as_deref(),
         ),
-        Command::Publications { format } => publish::publications(&mut ctx, format.format),
-        Command::Verify { ids, all, bundle } => {
-            verify::verify(&mut ctx, &ids, all, bundle.as_deref())
+        Command::Publications { head, format } => {
+            publish::publications(&mut ctx, head, format.format)
         }
+        Command::Verify {
+            ids,
+            all,
+            bundle,
+            expect_head,
+            ledger,
+        } => verify::verify(
+            &mut ctx,
+            verify::Request {
+                ids: &ids,
+                all,
+                bundle: bundle.as_deref(),
+                ledger,
+                expect_head: expect_head.as_deref(),
+            },
+        ),
+        Command::Withdraw { wave, reason } => withdraw::withdraw(&mut ctx, &wave, &reason),
         Command::Bundle { id, out } => bundle::bundle(&mut ctx, id, &out),
         Command::Demo => demo::demo(&mut ctx),
     }

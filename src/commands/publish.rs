@@ -30,6 +30,13 @@ pub fn publish(
             info.rubric.id()
         )));
     }
+    ledger.load_wave_check(wave)?;
+    if let Some(w) = super::Withdrawn::load(&ledger)?.get(wave) {
+        return Err(Error::Usage(format!(
+            "wave {wave} was {}: a withdrawn wave is not published as a leaderboard",
+            report::withdrawn::describe(w)
+        )));
+    }
     if let Some(dir) = bundle_dir {
         check_empty_dir(dir)?;
     }
@@ -99,9 +106,22 @@ pub fn publish(
     ctx.write(&msg)
 }
 
-pub fn publications(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
+pub fn publications(ctx: &mut Ctx<'_>, head: bool, format: Format) -> Result<()> {
     let ledger = ctx.open()?;
+    let chain = ledger.chain()?;
+    if head {
+        return match chain.last() {
+            Some(last) => ctx.write(&format!("{}\n", last.sha256())),
+            None => Err(Error::Usage(format!(
+                "the chain of {} is empty: there is no head to keep until something is \
+                 published (`benchledger publish`) or withdrawn",
+                ledger.path().display()
+            ))),
+        };
+    }
     let rows = ledger.publications()?;
-    let (table, json) = report::publication::list(&rows);
+    let withdrawals = ledger.withdrawals()?;
+    let (table, json) =
+        report::publication::list(&rows, &withdrawals, chain.last().map(|e| e.sha256()));
     ctx.write(&report::render(format, "publications", &table, &json))
 }

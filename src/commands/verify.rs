@@ -1,26 +1,65 @@
 //! `benchledger verify`: recompute publications from the ledger (or a bundle) and their
-//! rubric, compare byte for byte, and check the chain.
+//! rubric, compare byte for byte, and check the chain; with `--expect-head`, check that the
+//! chain ends where a copy kept outside the ledger says; with `--ledger`, check everything the
+//! ledger stores against what it was derived from (see [`ledger_integrity`]).
 
 use std::path::Path;
 
 use super::Ctx;
+use super::audit::score_streamed;
 use super::bundle::{BUNDLE_LEDGER, bundle_file_problems};
+use crate::chain;
+use crate::digest::{is_sha256, sha256_hex, short};
 use crate::error::{Error, Result};
-use crate::ledger::{Ledger, PublicationRow};
+use crate::formats::json::HashSink;
+use crate::formats::wave::Digest;
+use crate::ledger::{ChainEntry, Ledger, PublicationRow};
+use crate::model::{AttemptFields, SeatData};
 use crate::publication;
+use crate::rubric::SeatScore;
 
-/// Verifies the named publications (or all) of a ledger — a bundle's, when `bundle` names its
-/// directory; returns the report and whether all reproduced.
-fn verify_ledger(ledger: &Ledger, ids: &[i64], bundle: Option<&Path>) -> Result<(String, bool)> {
+/// What `verify` was asked to check.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Request<'a> {
+    /// These publications.
+    pub ids: &'a [i64],
+    /// Every publication and withdrawal.
+    pub all: bool,
+    /// A bundle's directory, instead of the ledger.
+    pub bundle: Option<&'a Path>,
+    /// The ledger's integrity.
+    pub ledger: bool,
+    /// The hash the chain must end at.
+    pub expect_head: Option<&'a str>,
+}
+
+/// A report's lines and whether everything in it passed.
+struct Report {
+    text: String,
+    publications_failed: bool,
+    other_failed: bool,
+}
+
+/// Verifies the named publications (or all, with the withdrawals between them) of a ledger —
+/// a bundle's, when `bundle` names its directory.
+fn verify_publications(
+    ledger: &Ledger,
+    ids: &[i64],
+    bundle: Option<&Path>,
+    report: &mut Report,
+) -> Result<()> {
     let in_bundle = bundle.is_some();
-    let all = ledger.publications()?;
-    let chosen: Vec<&PublicationRow> = if ids.is_empty() {
-        all.iter().collect()
+    let entries = ledger.chain()?;
+    let chosen: Vec<usize> = if ids.is_empty() {
+        (0..entries.len()).collect()
     } else {
         let mut v = Vec::new();
         for id in ids {
-            match all.iter().find(|p| p.id == *id) {
-                Some(p) => v.push(p),
+            match entries
+                .iter()
+                .position(|e| matches!(e, ChainEntry::Publication(p) if p.id == *id))
+            {
+                Some(i) => v.push(i),
                 None => {
                     ledger.publication(*id)?;
                 }
@@ -28,60 +67,399 @@ fn verify_ledger(ledger: &Ledger, ids: &[i64], bundle: Option<&Path>) -> Result<
         }
         v
     };
-    if chosen.is_empty() {
-        return Ok(("no publications to verify\n".into(), true));
+    let publications = chosen
+        .iter()
+        .filter(|&&i| matches!(entries[i], ChainEntry::Publication(_)))
+        .count();
+    if publications == 0 && chosen.is_empty() {
+        report.text.push_str("no publications to verify\n");
+        return Ok(());
     }
-    let mut out = String::new();
+    let out = &mut report.text;
     let mut failed = 0;
-    for p in &chosen {
-        let prev = all.iter().rev().find(|q| q.id < p.id);
-        let rubric = ledger.publication_rubric(p.id)?;
-        let mut problems = match ledger.load_wave(&p.wave) {
-            Ok(fresh) => publication::check(p, prev, &rubric, &fresh, in_bundle),
-            Err(e) => vec![format!("its wave cannot be loaded: {e}")],
-        };
-        if let Some(dir) = bundle {
-            problems.extend(bundle_file_problems(dir, p, &rubric));
-        }
-        let head = format!(
-            "publication #{} {:?} ({} under {})",
-            p.id, p.title, p.wave, p.rubric
-        );
-        if problems.is_empty() {
-            out.push_str(&format!(
-                "{head}: OK — reproduces byte for byte (output sha256 {})\n",
-                crate::digest::short(&p.output_sha256)
-            ));
-        } else {
-            failed += 1;
-            out.push_str(&format!("{head}: MISMATCH\n"));
-            for pr in problems {
-                out.push_str(&format!("  - {pr}\n"));
+    for &i in &chosen {
+        let prev = i.checked_sub(1).map(|j| &entries[j]);
+        let mut problems: Vec<String> = chain::link_problem(&entries[i], prev, in_bundle)
+            .into_iter()
+            .collect();
+        match &entries[i] {
+            ChainEntry::Publication(p) => {
+                let rubric = ledger.publication_rubric(p.id);
+                match (&rubric, ledger.load_wave(&p.wave)) {
+                    (Ok(rubric), Ok(fresh)) => {
+                        problems.splice(0..0, publication::check(p, rubric, &fresh));
+                    }
+                    (Err(e), _) => problems.push(format!("its rubric cannot be loaded: {e}")),
+                    (_, Err(e)) => problems.push(format!("its wave cannot be loaded: {e}")),
+                }
+                if let (Some(dir), Ok(rubric)) = (bundle, &rubric) {
+                    problems.extend(bundle_file_problems(dir, p, rubric));
+                }
+                let head = format!(
+                    "publication #{} {:?} ({} under {})",
+                    p.id, p.title, p.wave, p.rubric
+                );
+                if problems.is_empty() {
+                    out.push_str(&format!(
+                        "{head}: OK — reproduces byte for byte (output sha256 {})\n",
+                        short(&p.output_sha256)
+                    ));
+                } else {
+                    failed += 1;
+                    out.push_str(&format!("{head}: MISMATCH\n"));
+                }
             }
+            ChainEntry::Withdrawal(w) => {
+                problems.extend(chain::withdrawal_problems(w));
+                let what = match &w.superseded_by {
+                    Some(by) => format!("superseded by {by}"),
+                    None => "withdrawn".into(),
+                };
+                if problems.is_empty() {
+                    out.push_str(&format!(
+                        "withdrawal #{} of wave {}: OK — {what} on {}: {}\n",
+                        w.id, w.wave, w.created_at, w.reason
+                    ));
+                } else {
+                    report.other_failed = true;
+                    out.push_str(&format!(
+                        "withdrawal #{} of wave {}: MISMATCH\n",
+                        w.id, w.wave
+                    ));
+                }
+            }
+        }
+        for pr in problems {
+            out.push_str(&format!("  - {pr}\n"));
         }
     }
     if in_bundle
-        && let Some(first) = chosen.first()
-        && let Some(link) = &first.prev_sha256
+        && let Some(&first) = chosen.first()
+        && let Some(link) = entries[first].prev_sha256()
     {
         out.push_str(&format!(
-            "note: the link to the publication before #{} (sha256 {}) lies outside this bundle\n",
-            first.id,
-            crate::digest::short(link)
+            "note: the link to the entry before {} (sha256 {}) lies outside this bundle\n",
+            entries[first].label(),
+            short(link)
         ));
     }
     out.push_str(&format!(
         "{} of {} publication{} reproduce{}\n",
-        chosen.len() - failed,
-        chosen.len(),
-        if chosen.len() == 1 { "" } else { "s" },
-        if chosen.len() - failed == 1 { "s" } else { "" }
+        publications - failed,
+        publications,
+        if publications == 1 { "" } else { "s" },
+        if publications - failed == 1 { "s" } else { "" }
     ));
-    Ok((out, failed == 0))
+    if failed > 0 {
+        report.publications_failed = true;
+    }
+    Ok(())
 }
 
-pub fn verify(ctx: &mut Ctx<'_>, ids: &[i64], all: bool, bundle: Option<&Path>) -> Result<()> {
-    let (report, ok) = match bundle {
+/// Checks that the chain ends exactly at `expected`, and that every link on the way holds.
+fn verify_head(ledger: &Ledger, expected: &str, report: &mut Report) -> Result<()> {
+    let entries = ledger.chain()?;
+    let mut problems: Vec<String> = chain::broken_links(&entries)
+        .into_iter()
+        .map(|(label, p)| format!("{label}: {p}"))
+        .collect();
+    problems.extend(chain::head_problem(&entries, expected));
+    if problems.is_empty() {
+        report.text.push_str(&format!(
+            "chain head: OK — the chain ends at {expected} ({}), as expected\n",
+            entries.last().map_or(String::new(), ChainEntry::label)
+        ));
+    } else {
+        report.other_failed = true;
+        report.text.push_str("chain head: MISMATCH\n");
+        for p in problems {
+            report.text.push_str(&format!("  - {p}\n"));
+        }
+    }
+    Ok(())
+}
+
+/// One section of the integrity report: its name, what was found right, and what was wrong.
+fn section(report: &mut Report, name: &str, ok: String, problems: Vec<String>) {
+    if problems.is_empty() {
+        report.text.push_str(&format!("  {name}: OK — {ok}\n"));
+    } else {
+        report.other_failed = true;
+        report.text.push_str(&format!("  {name}: MISMATCH\n"));
+        report
+            .text
+            .push_str(&format!("{}\n", publication::indent(&problems)));
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Everything the ledger stores, checked against what it was derived from, so that an edit
+/// made behind benchledger's back (with the sqlite3 shell, say) shows even where nothing was
+/// published:
+///
+/// - the schema, against what `schema.sql` makes of a new ledger (a dropped trigger, a
+///   changed CHECK);
+/// - every wave's rows, against the content hash stored when it was ingested;
+/// - every registered rubric's text, against its SHA-256;
+/// - every stored score, against a rescore of its wave under its rubric;
+/// - every entry of the chain: its record hash and its link.
+fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
+    report.text.push_str(&format!(
+        "ledger {} (verify --ledger):\n",
+        ledger.path().display()
+    ));
+    let schema = ledger.schema_differences()?;
+    section(
+        report,
+        "schema",
+        format!(
+            "tables, CHECKs, indexes and triggers match schema.sql (version {})",
+            crate::ledger::schema_version()
+        ),
+        schema,
+    );
+
+    let waves = ledger.waves()?;
+    let mut problems = Vec::new();
+    for w in &waves {
+        let mut digest = match Digest::new(w.content.format, HashSink::new(), &w.wave) {
+            Ok(d) => d,
+            Err(e) => {
+                problems.push(format!("wave {}: {e}", w.wave.id));
+                continue;
+            }
+        };
+        let seats = ledger.fold_wave(
+            &w.wave.id,
+            AttemptFields::ALL,
+            |_| Vec::new(),
+            |v, a| v.push(a.clone()),
+        );
+        match seats {
+            Ok(seats) => {
+                for (seat, attempts) in seats {
+                    digest.seat(&SeatData { seat, attempts });
+                }
+                let sha = digest.sha256();
+                if sha != w.content.sha256 {
+                    problems.push(format!(
+                        "wave {}: its rows no longer hash to the content hash stored when it was \
+                         ingested (sha256 {} stored, the rows hash to {}): a row was changed, \
+                         added or deleted behind benchledger's back",
+                        w.wave.id,
+                        short(&w.content.sha256),
+                        short(&sha)
+                    ));
+                }
+            }
+            Err(e) => problems.push(format!("wave {}: cannot be read: {e}", w.wave.id)),
+        }
+    }
+    section(
+        report,
+        "waves",
+        format!(
+            "{}, each one's rows hashing to its stored content hash",
+            plural(waves.len(), "wave", "waves")
+        ),
+        problems,
+    );
+
+    let rubrics = ledger.rubrics()?;
+    let mut problems = Vec::new();
+    for r in &rubrics {
+        let sha = sha256_hex(r.text.as_bytes());
+        if sha != r.sha256 {
+            problems.push(format!(
+                "rubric {}: its text hashes to {}, not to its registered sha256 {}: it was edited \
+                 behind benchledger's back",
+                r.id(),
+                short(&sha),
+                short(&r.sha256)
+            ));
+        }
+    }
+    section(
+        report,
+        "rubrics",
+        format!(
+            "{}, each hashing to its registered sha256",
+            plural(
+                rubrics.len(),
+                "registered rubric text",
+                "registered rubric texts"
+            )
+        ),
+        problems,
+    );
+
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for r in &rubrics {
+        let origin = std::path::PathBuf::from(format!("{} (registered text)", r.id()));
+        let rubric = match crate::rubric::parse(&origin, &r.text) {
+            Ok(rubric) => rubric,
+            Err(e) => {
+                problems.push(format!("rubric {}: its text no longer parses: {e}", r.id()));
+                continue;
+            }
+        };
+        for w in &waves {
+            let stored = ledger.stored_scores(&r.sha256, &w.wave.id)?;
+            if stored.is_empty() {
+                continue;
+            }
+            let fresh = score_streamed(ledger, &rubric, &w.wave.id)?;
+            for s in &fresh.seats {
+                match stored.iter().find(|x| x.score.seat == s.seat) {
+                    Some(x) => {
+                        checked += 1;
+                        if let Some(d) = score_difference(&x.score, s) {
+                            problems.push(format!(
+                                "rubric {}, wave {}, seat {}: {d}",
+                                r.id(),
+                                w.wave.id,
+                                s.seat
+                            ));
+                        }
+                    }
+                    None => problems.push(format!(
+                        "rubric {}, wave {}, seat {}: its stored score is missing (the others \
+                         are there)",
+                        r.id(),
+                        w.wave.id,
+                        s.seat
+                    )),
+                }
+            }
+        }
+    }
+    section(
+        report,
+        "scores",
+        format!(
+            "{}, each equal to a rescore under its rubric",
+            plural(checked, "stored score", "stored scores")
+        ),
+        problems,
+    );
+
+    let entries = ledger.chain()?;
+    let mut problems: Vec<String> = chain::broken_links(&entries)
+        .into_iter()
+        .map(|(label, p)| format!("{label}: {p}"))
+        .collect();
+    for e in &entries {
+        match e {
+            ChainEntry::Withdrawal(w) => problems.extend(
+                chain::withdrawal_problems(w)
+                    .into_iter()
+                    .map(|p| format!("{}: {p}", e.label())),
+            ),
+            ChainEntry::Publication(p) => {
+                if let Some(problem) = record_problem(p) {
+                    problems.push(format!("{}: {problem}", e.label()));
+                }
+            }
+        }
+    }
+    section(
+        report,
+        "chain",
+        match entries.last() {
+            Some(last) => format!(
+                "{}, every record and link intact; head {} (keep it outside the ledger and \
+                 check it with --expect-head)",
+                plural(entries.len(), "entry", "entries"),
+                last.sha256()
+            ),
+            None => "empty".into(),
+        },
+        problems,
+    );
+    Ok(())
+}
+
+/// Whether a publication's record hash still covers its fields (the reproduction itself is
+/// `verify --all`'s).
+fn record_problem(p: &PublicationRow) -> Option<String> {
+    let record = publication::Record {
+        id: p.id,
+        wave: &p.wave,
+        rubric_sha256: &p.rubric_sha256,
+        title: &p.title,
+        created_at: &p.created_at,
+        input_sha256: &p.input_sha256,
+        output_sha256: &p.output_sha256,
+        prev_sha256: p.prev_sha256.as_deref(),
+    };
+    match crate::formats::record::publication_sha256(p.record_format, &record) {
+        Ok(sha) if sha == p.sha256 => None,
+        Ok(_) => Some(
+            "the publication record was edited: its fields no longer hash to its sha256".into(),
+        ),
+        Err(e) => Some(format!("its record cannot be checked: {e}")),
+    }
+}
+
+/// How a stored score differs from a fresh one, if it does: every stored value must be exactly
+/// what a rescore gives.
+fn score_difference(stored: &SeatScore, fresh: &SeatScore) -> Option<String> {
+    let num = |x: Option<f64>| x.map_or("undefined".to_string(), |x| x.to_string());
+    let mut out = Vec::new();
+    if stored.score.map(f64::to_bits) != fresh.score.map(f64::to_bits) {
+        out.push(format!(
+            "score {} stored, {} on rescoring",
+            num(stored.score),
+            num(fresh.score)
+        ));
+    }
+    if stored.rank != fresh.rank {
+        out.push(format!(
+            "rank {} stored, {} on rescoring",
+            stored.rank.map_or("none".into(), |r| r.to_string()),
+            fresh.rank.map_or("none".into(), |r| r.to_string())
+        ));
+    }
+    let same_factors = stored.factors.len() == fresh.factors.len()
+        && stored
+            .factors
+            .iter()
+            .zip(&fresh.factors)
+            .all(|((k, v), (l, w))| k == l && v.to_bits() == w.to_bits());
+    if !same_factors {
+        out.push("the values that made it differ from a rescore".into());
+    }
+    for (what, a, b) in [
+        ("gate", &stored.gate, &fresh.gate),
+        ("tie-break", &stored.tie, &fresh.tie),
+        ("note", &stored.note, &fresh.note),
+    ] {
+        if a != b {
+            out.push(format!("its {what} differs from a rescore"));
+        }
+    }
+    (!out.is_empty()).then(|| out.join("; "))
+}
+
+pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
+    let mut report = Report {
+        text: String::new(),
+        publications_failed: false,
+        other_failed: false,
+    };
+    if let Some(h) = req.expect_head
+        && !is_sha256(h)
+    {
+        return Err(Error::Usage(format!(
+            "--expect-head {h:?} is not a record hash: give the 64 lower-case hex digits \
+             `benchledger publications --head` printed"
+        )));
+    }
+    match req.bundle {
         Some(dir) => {
             let path = dir.join(BUNDLE_LEDGER);
             if !path.is_file() {
@@ -91,26 +469,37 @@ pub fn verify(ctx: &mut Ctx<'_>, ids: &[i64], all: bool, bundle: Option<&Path>) 
                 )));
             }
             let ledger = Ledger::open(&path)?;
-            verify_ledger(&ledger, ids, Some(dir))?
+            verify_publications(&ledger, req.ids, Some(dir), &mut report)?;
         }
         None => {
-            if ids.is_empty() && !all {
+            if req.ids.is_empty() && !req.all && !req.ledger && req.expect_head.is_none() {
                 return Err(Error::Usage(
                     "name the publications to verify (see `benchledger publications`), or pass \
-                     --all"
+                     --all, --ledger or --expect-head HASH"
                         .into(),
                 ));
             }
             let ledger = ctx.open()?;
-            verify_ledger(&ledger, if all { &[] } else { ids }, None)?
+            if req.all || !req.ids.is_empty() {
+                let ids = if req.all { &[][..] } else { req.ids };
+                verify_publications(&ledger, ids, None, &mut report)?;
+            }
+            if let Some(expected) = req.expect_head {
+                verify_head(&ledger, expected, &mut report)?;
+            }
+            if req.ledger {
+                ledger_integrity(&ledger, &mut report)?;
+            }
         }
-    };
-    ctx.write(&report)?;
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::CheckFailed(
+    }
+    ctx.write(&report.text)?;
+    match (report.publications_failed, report.other_failed) {
+        (false, false) => Ok(()),
+        (true, _) => Err(Error::CheckFailed(
             "verify: a publication does not reproduce from the ledger (see above)".into(),
-        ))
+        )),
+        (false, true) => Err(Error::CheckFailed(
+            "verify: the ledger does not hold what it should (see above)".into(),
+        )),
     }
 }

@@ -8,13 +8,21 @@ use crate::report;
 pub fn waves(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
     let ledger = ctx.open()?;
     let rows = ledger.waves()?;
-    let (table, json) = report::waves::waves(&rows);
+    let (mut table, json) = report::waves::waves(&rows);
+    let withdrawn = super::Withdrawn::load(&ledger)?;
+    let json = report::withdrawn::mark(
+        &mut table,
+        &json,
+        &withdrawn.among(rows.iter().map(|r| r.wave.id.as_str())),
+    );
     ctx.write(&report::render(format, "waves", &table, &json))
 }
 
 pub fn show(ctx: &mut Ctx<'_>, wave: &str, format: Format) -> Result<()> {
     let ledger = ctx.open()?;
     let data = ledger.load_wave(wave)?;
-    let (table, json) = report::waves::show(&data);
+    let (mut table, json) = report::waves::show(&data);
+    let withdrawn = super::Withdrawn::load(&ledger)?;
+    let json = report::withdrawn::mark(&mut table, &json, &withdrawn.among([wave]));
     ctx.write(&report::render(format, "show", &table, &json))
 }

@@ -10,6 +10,7 @@
 //! Each logical write (an ingest, a rescore, a publication) is one transaction: it lands whole or
 //! not at all.
 
+mod chain;
 mod publications;
 mod rubrics;
 mod scores;
@@ -22,6 +23,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::error::{Error, Result};
 
+pub use chain::{ChainEntry, NewWithdrawal, WithdrawalRow, WithdrawalSeal};
 pub use publications::{NewPublication, PublicationRow};
 pub use rubrics::{RubricAdded, RubricRow};
 pub use scores::StoredScore;
@@ -292,6 +294,57 @@ impl Ledger {
     fn err(&self, e: rusqlite::Error) -> Error {
         sqlite(&self.path, e)
     }
+
+    /// The ledger's schema objects (tables, indexes, triggers) with their SQL, keyed by kind
+    /// and name.
+    fn schema_objects(&self) -> Result<std::collections::BTreeMap<(String, String), String>> {
+        self.conn
+            .prepare(
+                "SELECT type, name, coalesce(sql, '') FROM sqlite_master
+                 WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name",
+            )
+            .and_then(|mut s| {
+                s.query_map([], |r| Ok(((r.get(0)?, r.get(1)?), r.get(2)?)))?
+                    .collect()
+            })
+            .map_err(|e| self.err(e))
+    }
+
+    /// How this ledger's schema differs from what `schema.sql` makes of a new ledger: every
+    /// table (with its CHECKs), index and trigger, by name and SQL text, and the schema version.
+    /// Empty when they are the same. A dropped trigger is how the immutability of raw facts is
+    /// switched off behind benchledger's back.
+    pub fn schema_differences(&self) -> Result<Vec<String>> {
+        let expected = Ledger::in_memory()?.schema_objects()?;
+        let actual = self.schema_objects()?;
+        let mut out = Vec::new();
+        let version = self.user_version()?;
+        if version != schema_version() {
+            out.push(format!(
+                "the schema version is {version}, and schema.sql's is {}",
+                schema_version()
+            ));
+        }
+        for ((kind, name), sql) in &expected {
+            match actual.get(&(kind.clone(), name.clone())) {
+                None if kind == "trigger" => out.push(format!(
+                    "trigger `{name}` is missing: what it protects can be changed or deleted"
+                )),
+                None => out.push(format!("{kind} `{name}` is missing")),
+                Some(a) if a != sql => out.push(format!(
+                    "{kind} `{name}` differs from schema.sql (its constraints may have been \
+                     changed)"
+                )),
+                Some(_) => {}
+            }
+        }
+        for (kind, name) in actual.keys() {
+            if !expected.contains_key(&(kind.clone(), name.clone())) {
+                out.push(format!("{kind} `{name}` is not in schema.sql"));
+            }
+        }
+        Ok(out)
+    }
 }
 
 fn sqlite(path: &Path, source: rusqlite::Error) -> Error {
@@ -332,6 +385,29 @@ mod tests {
         drop(l);
         let l = Ledger::open(&path).unwrap();
         assert_eq!(l.user_version().unwrap(), schema_version());
+    }
+
+    #[test]
+    fn a_new_ledger_matches_schema_sql_and_a_dropped_trigger_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("l.db");
+        let (l, _) = Ledger::create(&path).unwrap();
+        assert_eq!(l.schema_differences().unwrap(), Vec::<String>::new());
+        l.conn
+            .execute_batch(
+                "DROP TRIGGER attempt_no_update; CREATE INDEX extra ON attempt(wall_s);
+                 DROP INDEX seat_by_wave;",
+            )
+            .unwrap();
+        assert_eq!(
+            l.schema_differences().unwrap(),
+            vec![
+                "index `seat_by_wave` is missing",
+                "trigger `attempt_no_update` is missing: what it protects can be changed or \
+                 deleted",
+                "index `extra` is not in schema.sql",
+            ]
+        );
     }
 
     #[test]

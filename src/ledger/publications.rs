@@ -1,6 +1,6 @@
-//! Publications: frozen leaderboards, chained by hash. The schema's triggers refuse any UPDATE
-//! or DELETE; the chain is extended in one IMMEDIATE transaction so two publishers cannot both
-//! claim the same predecessor.
+//! Publications: frozen leaderboards, chained by hash (with the withdrawals: see `chain.rs`).
+//! The schema's triggers refuse any UPDATE or DELETE; the chain is extended in one IMMEDIATE
+//! transaction so two publishers cannot both claim the same predecessor.
 
 use rusqlite::{OptionalExtension, params};
 
@@ -44,10 +44,15 @@ pub struct NewPublication {
     pub output_sha256: String,
 }
 
-const SELECT: &str = "SELECT p.id, w.slug, r.name || '@' || r.version, p.rubric_sha256, p.title,
+// Outer joins, so that a publication whose wave or rubric row was deleted behind benchledger's
+// back is still listed (and fails verification) rather than silently dropped.
+const SELECT: &str = "SELECT p.id, coalesce(w.slug, '(deleted wave row ' || p.wave_id || ')'),
+        coalesce(r.name || '@' || r.version, '(deleted rubric row ' || p.rubric_id || ')'),
+        p.rubric_sha256, p.title,
         p.created_at, p.input, p.input_sha256, p.output, p.output_sha256, p.prev_sha256, p.sha256,
         p.input_format, p.record_format
-     FROM publication p JOIN wave w ON w.id = p.wave_id JOIN rubric r ON r.id = p.rubric_id";
+     FROM publication p LEFT JOIN wave w ON w.id = p.wave_id
+        LEFT JOIN rubric r ON r.id = p.rubric_id";
 
 fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PublicationRow> {
     Ok(PublicationRow {
@@ -115,16 +120,14 @@ impl Ledger {
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
             .map_err(|e| sqlite(&path, e))?;
-        let last: Option<(i64, String)> = tx
+        let id: i64 = tx
             .query_row(
-                "SELECT id, sha256 FROM publication ORDER BY id DESC LIMIT 1",
+                "SELECT coalesce(max(id), 0) + 1 FROM publication",
                 [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| r.get(0),
             )
-            .optional()
             .map_err(|e| sqlite(&path, e))?;
-        let id = last.as_ref().map_or(1, |(id, _)| id + 1);
-        let prev = last.map(|(_, sha)| sha);
+        let prev = super::chain::head_in(&tx).map_err(|e| sqlite(&path, e))?;
         let row = PublicationRow {
             id,
             wave: p.wave.clone(),

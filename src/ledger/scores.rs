@@ -16,6 +16,36 @@ pub struct StoredScore {
     pub score: SeatScore,
 }
 
+/// How the named values behind a score are stored: a canonical JSON object (docs/formats.md),
+/// names in order, every value a finite number (the interpreter never makes another).
+fn factors_text(factors: &BTreeMap<String, f64>) -> String {
+    crate::formats::json::to_string(|j| {
+        j.begin_object();
+        for (k, v) in factors {
+            j.key(k).f64(*v);
+        }
+        j.end_object();
+    })
+}
+
+/// Reads stored factors back, each number exactly as written.
+fn parse_factors(text: &str) -> std::result::Result<BTreeMap<String, f64>, String> {
+    use crate::formats::read::{Val, parse};
+    match parse(text).map_err(|e| e.to_string())? {
+        Val::Obj(fields) => fields
+            .into_iter()
+            .map(|(k, v)| match v {
+                Val::Num(n) => n
+                    .parse()
+                    .map(|x| (k.clone(), x))
+                    .map_err(|_| format!("{k}: {n} is not a number")),
+                other => Err(format!("{k}: expected a number, got {other}")),
+            })
+            .collect(),
+        other => Err(format!("expected an object of named values, got {other}")),
+    }
+}
+
 impl Ledger {
     /// Replaces the stored scores of a registered rubric for the given waves, in one
     /// transaction.
@@ -61,7 +91,7 @@ impl Ledger {
                             w.wave, s.seat
                         )));
                     };
-                    let factors = serde_json::to_string(&s.factors).unwrap_or_default();
+                    let factors = factors_text(&s.factors);
                     insert
                         .execute(params![
                             rubric_id, seat_id, s.score, s.rank, factors, s.gate, s.tie, s.note
@@ -107,7 +137,7 @@ impl Ledger {
             .map(|(wave, seat, score, rank, factors, gate, tie, note)| {
                 let rank_shared =
                     rank.is_some() && ranks.iter().filter(|r| **r == rank).count() > 1;
-                let factors = serde_json::from_str(&factors).map_err(|e| Error::Ledger {
+                let factors = parse_factors(&factors).map_err(|e| Error::Ledger {
                     path: self.path.clone(),
                     message: format!(
                         "stored factors of seat {seat} in wave {wave} are malformed: {e}"
@@ -143,5 +173,29 @@ impl Ledger {
                     crate::digest::short(sha256)
                 ))
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn factors_read_back_exactly() {
+        let factors: BTreeMap<String, f64> = [
+            ("tokens".to_string(), 92_435.845_673_802_28),
+            ("gate.accuracy".to_string(), 0.1 + 0.2),
+            ("penalty.errors".to_string(), -0.0),
+        ]
+        .into_iter()
+        .collect();
+        let text = factors_text(&factors);
+        let back = parse_factors(&text).unwrap();
+        assert_eq!(back.len(), 3);
+        for (k, v) in &factors {
+            assert_eq!(back[k].to_bits(), v.to_bits(), "{k}");
+        }
+        assert!(parse_factors("[1]").is_err());
+        assert!(parse_factors(r#"{"a":"x"}"#).is_err());
     }
 }

@@ -14,6 +14,7 @@ pub mod publication;
 pub mod rubric;
 pub mod score;
 pub mod waves;
+pub mod withdrawn;
 
 use comfy_table::{CellAlignment, ContentArrangement, LineStyle, TableStyle};
 use serde::Serialize;

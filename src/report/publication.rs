@@ -2,8 +2,9 @@
 
 use serde::Serialize;
 
+use super::withdrawn::{WithdrawnJson, describe};
 use super::{Cell, Column, Table};
-use crate::ledger::PublicationRow;
+use crate::ledger::{PublicationRow, WithdrawalRow};
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct PublicationJson {
@@ -17,14 +18,24 @@ pub struct PublicationJson {
     pub output_sha256: String,
     pub prev_sha256: Option<String>,
     pub sha256: String,
+    /// When the publication's wave was withdrawn (or superseded), the first such record.
+    pub withdrawn: Option<WithdrawnJson>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct PublicationsJson {
     pub publications: Vec<PublicationJson>,
+    /// The record hash of the chain's last entry (a publication or a withdrawal).
+    pub head: Option<String>,
 }
 
-pub fn list(rows: &[PublicationRow]) -> (Table, PublicationsJson) {
+/// The publications, each marked when its wave has since been withdrawn, and the chain's head.
+pub fn list(
+    rows: &[PublicationRow],
+    withdrawals: &[WithdrawalRow],
+    head: Option<&str>,
+) -> (Table, PublicationsJson) {
+    let withdrawn = |wave: &str| withdrawals.iter().find(|w| w.wave == wave);
     let mut t = Table::new(vec![
         Column::num("#", "id"),
         Column::text("Title", "title"),
@@ -49,6 +60,17 @@ pub fn list(rows: &[PublicationRow]) -> (Table, PublicationsJson) {
             },
         ]);
     }
+    for r in rows {
+        if let Some(w) = withdrawn(&r.wave) {
+            t.notes.push(format!(
+                "#{}: wave {} was {}. The publication still verifies; it is no longer a current \
+                 leaderboard.",
+                r.id,
+                r.wave,
+                describe(w)
+            ));
+        }
+    }
     if rows.is_empty() {
         t.notes.push(
             "No publications yet: freeze one with `benchledger publish --wave W --rubric NAME@VERSION`."
@@ -57,6 +79,12 @@ pub fn list(rows: &[PublicationRow]) -> (Table, PublicationsJson) {
     } else {
         t.notes
             .push("Check them with `benchledger verify --all`.".into());
+    }
+    if let Some(h) = head {
+        t.notes.push(format!(
+            "Chain head: {h}. Keep it outside the ledger; `benchledger verify --expect-head \
+             HASH` checks that the chain still ends there."
+        ));
     }
     let json = PublicationsJson {
         publications: rows
@@ -72,8 +100,10 @@ pub fn list(rows: &[PublicationRow]) -> (Table, PublicationsJson) {
                 output_sha256: r.output_sha256.clone(),
                 prev_sha256: r.prev_sha256.clone(),
                 sha256: r.sha256.clone(),
+                withdrawn: withdrawn(&r.wave).map(WithdrawnJson::from),
             })
             .collect(),
+        head: head.map(str::to_string),
     };
     (t, json)
 }

@@ -151,6 +151,12 @@ struct Parts<'a> {
 
 /// Renders a comparison in the chosen format.
 pub fn render(c: &Comparison, format: Format) -> String {
+    render_with_json(c, format, &c.json)
+}
+
+/// [`render`], with another JSON body (the comparison's, marked: see
+/// [`crate::report::withdrawn::mark`]).
+pub fn render_with_json<T: serde::Serialize>(c: &Comparison, format: Format, json: &T) -> String {
     match format {
         Format::Table => format!("{}\n{}", to_text(&c.figures), to_text(&c.conditions)),
         Format::Md => {
@@ -160,6 +166,6 @@ pub fn render(c: &Comparison, format: Format) -> String {
             format!("{}\n{}", to_markdown(&figures), to_markdown(&c.conditions))
         }
         Format::Csv => to_csv(&c.csv),
-        Format::Json => to_json("compare", &c.json),
+        Format::Json => to_json("compare", json),
     }
 }

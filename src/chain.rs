@@ -1,0 +1,173 @@
+//! The chain of publications and withdrawals, checked: each entry's link to the one before it,
+//! each withdrawal's record hash, and where the chain ends. Editing an entry breaks its own
+//! record hash; removing one from the middle breaks the next entry's link; removing the last, or
+//! rewriting the chain from some point on, moves its head — which only a head kept outside the
+//! ledger (`publications --head`, then `verify --expect-head`) can show.
+//!
+//! Pure: entries in, problems out. The publications' own reproduction is checked in
+//! [`crate::publication`].
+
+use crate::digest::short;
+use crate::formats::record;
+use crate::ledger::{ChainEntry, WithdrawalRow};
+
+/// What is wrong with an entry's link to the entry before it, if anything. `prev` is the
+/// entry before it in the chain's order; `partial` says the entries before this one may lie
+/// elsewhere (a bundle holds one publication of a longer chain).
+pub fn link_problem(
+    entry: &ChainEntry,
+    prev: Option<&ChainEntry>,
+    partial: bool,
+) -> Option<String> {
+    match (prev, entry.prev_sha256()) {
+        (Some(p), Some(link)) if link == p.sha256() => None,
+        (Some(p), link) => Some(format!(
+            "the chain is broken: it names predecessor {} but the entry before it, {}, hashes \
+             to {}",
+            link.map_or("(none)", short),
+            p.label(),
+            short(p.sha256())
+        )),
+        (None, Some(link)) if !partial => Some(format!(
+            "the chain is broken: it names predecessor {} but no earlier entry exists",
+            short(link)
+        )),
+        (None, _) => None,
+    }
+}
+
+/// What is wrong with a withdrawal's own record, if anything: its fields (and the withdrawn
+/// wave's content hash, as stored now) must hash to its stored hash.
+pub fn withdrawal_problems(w: &WithdrawalRow) -> Vec<String> {
+    let fields = record::Withdrawal {
+        id: w.id,
+        wave: &w.wave,
+        wave_content_sha256: &w.wave_content_sha256,
+        superseded_by: w.superseded_by.as_deref(),
+        reason: &w.reason,
+        created_at: &w.created_at,
+        after_publication: w.after_publication,
+        prev_sha256: w.prev_sha256.as_deref(),
+    };
+    match record::withdrawal_sha256(w.record_format, &fields) {
+        Ok(sha) if sha == w.sha256 => Vec::new(),
+        Ok(_) => vec![
+            "the withdrawal record was edited (or its wave's content hash was): its fields no \
+             longer hash to its sha256"
+                .into(),
+        ],
+        Err(e) => vec![format!("its record cannot be checked: {e}")],
+    }
+}
+
+/// Every broken link in the chain, by entry label.
+pub fn broken_links(chain: &[ChainEntry]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (i, e) in chain.iter().enumerate() {
+        let prev = i.checked_sub(1).map(|j| &chain[j]);
+        if let Some(p) = link_problem(e, prev, false) {
+            out.push((e.label(), p));
+        }
+    }
+    out
+}
+
+/// The chain's head: its last entry's record hash.
+pub fn head(chain: &[ChainEntry]) -> Option<&ChainEntry> {
+    chain.last()
+}
+
+/// Whether the chain ends exactly at `expected`; otherwise what happened, as far as the chain
+/// shows it.
+pub fn head_problem(chain: &[ChainEntry], expected: &str) -> Option<String> {
+    let Some(last) = head(chain) else {
+        return Some(format!(
+            "the chain is empty, but it was expected to end at {expected}: every publication \
+             and withdrawal was removed"
+        ));
+    };
+    if last.sha256() == expected {
+        return None;
+    }
+    match chain.iter().position(|e| e.sha256() == expected) {
+        Some(i) => Some(format!(
+            "the chain ends at {} ({}), not at the expected {} ({}): {} entr{} came after it. \
+             If they are legitimate, keep the new head instead",
+            last.sha256(),
+            last.label(),
+            expected,
+            chain[i].label(),
+            chain.len() - 1 - i,
+            if chain.len() - 1 - i == 1 { "y" } else { "ies" }
+        )),
+        None => Some(format!(
+            "the chain ends at {} ({}), and the expected head {} is nowhere in it: entries were \
+             removed or rewritten, or this is another ledger",
+            last.sha256(),
+            last.label(),
+            expected
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn withdrawal(id: i64, after: i64, prev: Option<&str>) -> WithdrawalRow {
+        let mut w = WithdrawalRow {
+            id,
+            wave: "w".into(),
+            wave_content_sha256: "c".repeat(64),
+            superseded_by: None,
+            reason: "broken harness".into(),
+            created_at: "2026-11-30T00:00:00Z".into(),
+            after_publication: after,
+            prev_sha256: prev.map(str::to_string),
+            record_format: 1,
+            sha256: String::new(),
+        };
+        w.sha256 = record::withdrawal_sha256(
+            1,
+            &record::Withdrawal {
+                id,
+                wave: &w.wave,
+                wave_content_sha256: &w.wave_content_sha256,
+                superseded_by: None,
+                reason: &w.reason,
+                created_at: &w.created_at,
+                after_publication: after,
+                prev_sha256: prev,
+            },
+        )
+        .unwrap();
+        w
+    }
+
+    #[test]
+    fn links_heads_and_records_are_checked() {
+        let a = withdrawal(1, 0, None);
+        let b = withdrawal(2, 0, Some(&a.sha256));
+        let chain = vec![
+            ChainEntry::Withdrawal(a.clone()),
+            ChainEntry::Withdrawal(b.clone()),
+        ];
+        assert!(broken_links(&chain).is_empty());
+        assert!(withdrawal_problems(&a).is_empty());
+        assert_eq!(head_problem(&chain, &b.sha256), None);
+        let grown = head_problem(&chain, &a.sha256).unwrap();
+        assert!(grown.contains("1 entry came after it"), "{grown}");
+        let gone = head_problem(&chain, &"f".repeat(64)).unwrap();
+        assert!(gone.contains("nowhere in it"), "{gone}");
+        assert!(head_problem(&[], &a.sha256).unwrap().contains("empty"));
+
+        // The first removed: the second names a predecessor that does not exist.
+        let cut = vec![ChainEntry::Withdrawal(b.clone())];
+        assert_eq!(broken_links(&cut).len(), 1);
+        assert!(link_problem(&cut[0], None, true).is_none());
+
+        let mut edited = a.clone();
+        edited.reason = "nothing wrong".into();
+        assert_eq!(withdrawal_problems(&edited).len(), 1);
+    }
+}

@@ -1,0 +1,56 @@
+//! `benchledger withdraw`: take a wave off the leaderboards without rewriting history. A
+//! withdrawal is appended to the chain; nothing is deleted or changed.
+
+use super::Ctx;
+use crate::digest::short;
+use crate::error::{Error, Result};
+use crate::formats::record;
+use crate::ledger::{NewWithdrawal, WithdrawalSeal};
+
+pub fn withdraw(ctx: &mut Ctx<'_>, wave: &str, reason: &str) -> Result<()> {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(Error::Usage(
+            "--reason is empty: say why the wave is withdrawn (a wrong budget, a broken harness, \
+             ...); the reason is kept in the chain"
+                .into(),
+        ));
+    }
+    let mut ledger = ctx.open()?;
+    let new = NewWithdrawal {
+        wave: wave.to_string(),
+        superseded_by: None,
+        reason: reason.to_string(),
+        created_at: ctx.now.clone(),
+    };
+    let row = ledger.withdraw(&new, &|s: &WithdrawalSeal<'_>| seal(&new, s))?;
+    ctx.write(&format!(
+        "withdrew wave {}: {}\n  record sha256 {}{}\n  it is left out of score, rescore, history, \
+         diff and compare (--include-withdrawn shows it); its publications still verify\n",
+        row.wave,
+        row.reason,
+        row.sha256,
+        match &row.prev_sha256 {
+            Some(p) => format!(" (chained to {})", short(p)),
+            None => " (first in the chain)".into(),
+        }
+    ))
+}
+
+/// A withdrawal's record hash, once the ledger has placed it in the chain.
+pub(super) fn seal(new: &NewWithdrawal, s: &WithdrawalSeal<'_>) -> String {
+    record::withdrawal_sha256(
+        record::LATEST,
+        &record::Withdrawal {
+            id: s.id,
+            wave: &new.wave,
+            wave_content_sha256: s.wave_content_sha256,
+            superseded_by: new.superseded_by.as_deref(),
+            reason: &new.reason,
+            created_at: &new.created_at,
+            after_publication: s.after_publication,
+            prev_sha256: s.prev_sha256,
+        },
+    )
+    .expect("this build writes its own latest record format")
+}

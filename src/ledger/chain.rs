@@ -1,0 +1,240 @@
+//! The chain: publications and withdrawals, in one order, each linked to the one before by hash
+//! (docs/formats.md, "Chain records"). Withdrawals are appended here; publications in
+//! `publications.rs`. Both take the chain's head inside their own IMMEDIATE transaction, so two
+//! writers cannot both claim the same predecessor and fork the chain.
+
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use super::{Ledger, PublicationRow, sqlite};
+use crate::error::{Error, Result};
+
+/// A withdrawal as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WithdrawalRow {
+    pub id: i64,
+    pub wave: String,
+    /// The withdrawn wave's stored content hash (read from its wave row).
+    pub wave_content_sha256: String,
+    /// The wave that supersedes it, when it was superseded rather than withdrawn by hand.
+    pub superseded_by: Option<String>,
+    pub reason: String,
+    pub created_at: String,
+    /// Its place in the chain: after this publication (0: before the first).
+    pub after_publication: i64,
+    pub prev_sha256: Option<String>,
+    pub record_format: u32,
+    pub sha256: String,
+}
+
+/// One entry of the chain.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChainEntry {
+    Publication(PublicationRow),
+    Withdrawal(WithdrawalRow),
+}
+
+impl ChainEntry {
+    pub fn sha256(&self) -> &str {
+        match self {
+            ChainEntry::Publication(p) => &p.sha256,
+            ChainEntry::Withdrawal(w) => &w.sha256,
+        }
+    }
+
+    pub fn prev_sha256(&self) -> Option<&str> {
+        match self {
+            ChainEntry::Publication(p) => p.prev_sha256.as_deref(),
+            ChainEntry::Withdrawal(w) => w.prev_sha256.as_deref(),
+        }
+    }
+
+    /// How a reader names the entry: "publication #3", "withdrawal #1 (wave w)".
+    pub fn label(&self) -> String {
+        match self {
+            ChainEntry::Publication(p) => format!("publication #{}", p.id),
+            ChainEntry::Withdrawal(w) => format!("withdrawal #{} (wave {})", w.id, w.wave),
+        }
+    }
+
+    /// The entry's place in the chain's order: publications by id, each followed by the
+    /// withdrawals made after it, by id.
+    fn order(&self) -> (i64, u8, i64) {
+        match self {
+            ChainEntry::Publication(p) => (p.id, 0, 0),
+            ChainEntry::Withdrawal(w) => (w.after_publication, 1, w.id),
+        }
+    }
+}
+
+/// The record hash of the chain's last entry, as a writer holding the write lock sees it.
+pub(super) fn head_in(tx: &Transaction<'_>) -> rusqlite::Result<Option<String>> {
+    tx.query_row(
+        "SELECT sha256 FROM (
+             SELECT id AS pos, 0 AS kind, 0 AS sub, sha256 FROM publication
+             UNION ALL
+             SELECT after_publication, 1, id, sha256 FROM withdrawal)
+         ORDER BY pos DESC, kind DESC, sub DESC LIMIT 1",
+        [],
+        |r| r.get(0),
+    )
+    .optional()
+}
+
+/// A withdrawal to append; the ledger assigns its id, place and predecessor.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewWithdrawal {
+    pub wave: String,
+    pub superseded_by: Option<String>,
+    pub reason: String,
+    pub created_at: String,
+}
+
+/// What a withdrawal's record hash is computed from, once the ledger has placed it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WithdrawalSeal<'a> {
+    pub id: i64,
+    pub wave_content_sha256: &'a str,
+    pub after_publication: i64,
+    pub prev_sha256: Option<&'a str>,
+}
+
+// Outer joins, so that a withdrawal whose wave row was deleted behind benchledger's back is
+// still listed (and fails verification) rather than silently dropped.
+const SELECT: &str = "SELECT d.id, coalesce(w.slug, '(deleted wave row ' || d.wave_id || ')'),
+        coalesce(w.content_sha256, ''), b.slug, d.reason, d.created_at,
+        d.after_publication, d.prev_sha256, d.record_format, d.sha256
+     FROM withdrawal d LEFT JOIN wave w ON w.id = d.wave_id
+        LEFT JOIN wave b ON b.id = d.superseded_by";
+
+fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<WithdrawalRow> {
+    Ok(WithdrawalRow {
+        id: r.get(0)?,
+        wave: r.get(1)?,
+        wave_content_sha256: r.get(2)?,
+        superseded_by: r.get(3)?,
+        reason: r.get(4)?,
+        created_at: r.get(5)?,
+        after_publication: r.get(6)?,
+        prev_sha256: r.get(7)?,
+        record_format: r.get(8)?,
+        sha256: r.get(9)?,
+    })
+}
+
+/// Appends a withdrawal inside a write transaction already open (an ingest's, for a
+/// supersession, or `withdraw`'s own). `seal` computes the record hash once it is placed.
+pub(super) fn append_withdrawal(
+    tx: &Transaction<'_>,
+    w: &NewWithdrawal,
+    seal: &dyn Fn(&WithdrawalSeal<'_>) -> String,
+) -> rusqlite::Result<WithdrawalRow> {
+    let (wave_id, content): (i64, String) = tx.query_row(
+        "SELECT id, content_sha256 FROM wave WHERE slug = ?1",
+        [&w.wave],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let superseded_by: Option<i64> = match &w.superseded_by {
+        Some(slug) => {
+            Some(tx.query_row("SELECT id FROM wave WHERE slug = ?1", [slug], |r| r.get(0))?)
+        }
+        None => None,
+    };
+    let id: i64 = tx.query_row("SELECT coalesce(max(id), 0) + 1 FROM withdrawal", [], |r| {
+        r.get(0)
+    })?;
+    let after: i64 = tx.query_row("SELECT coalesce(max(id), 0) FROM publication", [], |r| {
+        r.get(0)
+    })?;
+    let prev = head_in(tx)?;
+    let sha256 = seal(&WithdrawalSeal {
+        id,
+        wave_content_sha256: &content,
+        after_publication: after,
+        prev_sha256: prev.as_deref(),
+    });
+    let record_format = crate::formats::record::LATEST;
+    tx.execute(
+        "INSERT INTO withdrawal(id, wave_id, superseded_by, reason, created_at,
+            after_publication, prev_sha256, record_format, sha256)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        params![
+            id,
+            wave_id,
+            superseded_by,
+            w.reason,
+            w.created_at,
+            after,
+            prev,
+            record_format,
+            sha256
+        ],
+    )?;
+    Ok(WithdrawalRow {
+        id,
+        wave: w.wave.clone(),
+        wave_content_sha256: content,
+        superseded_by: w.superseded_by.clone(),
+        reason: w.reason.clone(),
+        created_at: w.created_at.clone(),
+        after_publication: after,
+        prev_sha256: prev,
+        record_format,
+        sha256,
+    })
+}
+
+impl Ledger {
+    /// Withdraws a wave by hand: appends a withdrawal to the chain. Nothing is deleted or
+    /// changed. A wave already withdrawn (or superseded) is refused, naming when and why.
+    pub fn withdraw(
+        &mut self,
+        w: &NewWithdrawal,
+        seal: &dyn Fn(&WithdrawalSeal<'_>) -> String,
+    ) -> Result<WithdrawalRow> {
+        self.wave_rowid(&w.wave)?;
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| sqlite(&path, e))?;
+        let earlier: Option<(String, String)> = tx
+            .query_row(
+                "SELECT d.reason, d.created_at FROM withdrawal d JOIN wave w ON w.id = d.wave_id
+                 WHERE w.slug = ?1 ORDER BY d.id LIMIT 1",
+                [&w.wave],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(|e| sqlite(&path, e))?;
+        if let Some((reason, at)) = earlier {
+            return Err(Error::Usage(format!(
+                "wave `{}` was already withdrawn on {at} ({reason}); a withdrawal is never \
+                 repeated or undone",
+                w.wave
+            )));
+        }
+        let row = append_withdrawal(&tx, w, seal).map_err(|e| sqlite(&path, e))?;
+        tx.commit().map_err(|e| sqlite(&path, e))?;
+        Ok(row)
+    }
+
+    /// Every withdrawal, by id.
+    pub fn withdrawals(&self) -> Result<Vec<WithdrawalRow>> {
+        self.conn
+            .prepare_cached(&format!("{SELECT} ORDER BY d.id"))
+            .and_then(|mut s| s.query_map([], from_row)?.collect())
+            .map_err(|e| self.err(e))
+    }
+
+    /// The whole chain, in order.
+    pub fn chain(&self) -> Result<Vec<ChainEntry>> {
+        let mut entries: Vec<ChainEntry> = self
+            .publications()?
+            .into_iter()
+            .map(ChainEntry::Publication)
+            .chain(self.withdrawals()?.into_iter().map(ChainEntry::Withdrawal))
+            .collect();
+        entries.sort_by_key(ChainEntry::order);
+        Ok(entries)
+    }
+}

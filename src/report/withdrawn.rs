@@ -1,0 +1,68 @@
+//! How a withdrawn wave is marked wherever a listing shows it (`waves`, `show`, and the
+//! listings that leave it out unless told `--include-withdrawn`): a line under the table, and a
+//! `withdrawn` list in the JSON.
+
+use serde::Serialize;
+
+use super::Table;
+use crate::ledger::WithdrawalRow;
+
+/// A withdrawal, as JSON shows it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct WithdrawnJson {
+    pub wave: String,
+    pub reason: String,
+    pub created_at: String,
+    /// The wave that supersedes it, when it was superseded.
+    pub superseded_by: Option<String>,
+    pub sha256: String,
+}
+
+impl From<&WithdrawalRow> for WithdrawnJson {
+    fn from(w: &WithdrawalRow) -> WithdrawnJson {
+        WithdrawnJson {
+            wave: w.wave.clone(),
+            reason: w.reason.clone(),
+            created_at: w.created_at.clone(),
+            superseded_by: w.superseded_by.clone(),
+            sha256: w.sha256.clone(),
+        }
+    }
+}
+
+/// "withdrawn on DATE: REASON" or "superseded by W on DATE: REASON".
+pub fn describe(w: &WithdrawalRow) -> String {
+    match &w.superseded_by {
+        Some(by) => format!("superseded by {by} on {}: {}", w.created_at, w.reason),
+        None => format!("withdrawn on {}: {}", w.created_at, w.reason),
+    }
+}
+
+/// A listing's JSON body with the withdrawn waves it shows.
+#[derive(Debug, Clone, Serialize)]
+pub struct Marked<'a, T: Serialize> {
+    #[serde(flatten)]
+    pub body: &'a T,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub withdrawn: Vec<WithdrawnJson>,
+}
+
+/// Marks the withdrawn waves a listing shows: a note each under the table, and the JSON's
+/// `withdrawn` list.
+pub fn mark<'a, T: Serialize>(
+    table: &mut Table,
+    body: &'a T,
+    shown: &[&WithdrawalRow],
+) -> Marked<'a, T> {
+    for w in shown {
+        table.notes.push(format!(
+            "Wave {} was {}. It is not a current result.",
+            w.wave,
+            describe(w)
+        ));
+    }
+    Marked {
+        body,
+        withdrawn: shown.iter().map(|w| WithdrawnJson::from(*w)).collect(),
+    }
+}

@@ -1,0 +1,532 @@
+//! Trust over time: the chain anchored by a head kept outside the ledger (`publications
+//! --head`, `verify --expect-head`), everything stored checked against what it was derived
+//! from (`verify --ledger`), and corrections without rewriting history (`withdraw`).
+//!
+//! Each forgery is done as someone with the sqlite3 shell would: drop the triggers in the way,
+//! edit, close. `verify --all` alone cannot see some of them (the last publication deleted, a
+//! chain forged from some point on, an unpublished wave edited); the head or `--ledger` must.
+
+mod common;
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+use common::{Env, Out, tests_dir};
+
+fn crate_path(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// The four example waves, session-efficiency v2 registered and rescored, and two
+/// publications: #1 checkout-rematch, #2 rca-wave-1.
+fn published() -> Env {
+    let env = Env::init();
+    let mut manifests: Vec<PathBuf> = std::fs::read_dir(crate_path("examples"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("wave.toml"))
+        .filter(|p| p.is_file())
+        .collect();
+    manifests.sort();
+    let refs: Vec<&Path> = manifests.iter().map(PathBuf::as_path).collect();
+    env.ingest(&refs);
+    env.run([
+        OsStr::new("rubric"),
+        OsStr::new("add"),
+        crate_path("rubrics/session-efficiency.v2.toml").as_os_str(),
+    ])
+    .ok();
+    env.run(["rescore", "--rubric", "session-efficiency@2"])
+        .ok();
+    env.run([
+        "publish",
+        "--wave",
+        "checkout-rematch",
+        "--rubric",
+        "session-efficiency@2",
+    ])
+    .ok();
+    env.run([
+        "publish",
+        "--wave",
+        "rca-wave-1",
+        "--rubric",
+        "session-efficiency@2",
+    ])
+    .ok();
+    env
+}
+
+/// Edits a ledger behind benchledger's back.
+fn tamper(db: &Path, sql: &str) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.execute_batch(sql)
+        .unwrap_or_else(|e| panic!("tampering with {sql:?}: {e}"));
+    conn.close().unwrap();
+}
+
+fn head(env: &Env) -> String {
+    let out = env.run(["publications", "--head"]).ok();
+    let h = out.stdout.trim().to_string();
+    assert_eq!(h.len(), 64, "{out:?}");
+    assert!(h.bytes().all(|b| b.is_ascii_hexdigit()), "{h}");
+    h
+}
+
+#[track_caller]
+fn contains(out: &Out, needle: &str) {
+    assert!(
+        out.stdout.contains(needle) || out.stderr.contains(needle),
+        "expected {needle:?} in {out:#?}"
+    );
+}
+
+#[test]
+fn the_head_is_the_last_record_hash_and_an_empty_chain_has_none() {
+    let env = Env::init();
+    let out = env.run(["publications", "--head"]).status(2);
+    contains(&out, "the chain of");
+    contains(&out, "is empty");
+    let env = published();
+    let h = head(&env);
+    let list = env.run(["publications", "--format", "json"]).ok().json();
+    assert_eq!(list["publications"][1]["sha256"], h.as_str());
+    assert_eq!(list["head"], h.as_str());
+    let out = env.run(["verify", "--expect-head", &h]).ok();
+    contains(&out, &format!("chain head: OK — the chain ends at {h}"));
+    // Not a hash at all: bad input.
+    let out = env.run(["verify", "--expect-head", "HEAD"]).status(2);
+    contains(&out, "is not a record hash");
+}
+
+#[test]
+fn deleting_the_last_publication_fails_the_expected_head() {
+    let env = published();
+    let h = head(&env);
+    tamper(
+        &env.db,
+        "DROP TRIGGER publication_no_delete; DELETE FROM publication WHERE id = 2;",
+    );
+    // What remains is a consistent chain: only the head kept outside shows the loss.
+    env.run(["verify", "--all"]).ok();
+    let out = env.run(["verify", "--all", "--expect-head", &h]).status(1);
+    contains(&out, "chain head: MISMATCH");
+    contains(&out, "is nowhere in it");
+    tamper(&env.db, "DELETE FROM publication;");
+    let out = env.run(["verify", "--expect-head", &h]).status(1);
+    contains(&out, "the chain is empty, but it was expected to end at");
+}
+
+#[test]
+fn a_head_that_is_no_longer_last_names_what_came_after() {
+    let env = published();
+    let h = head(&env);
+    env.run([
+        "publish",
+        "--wave",
+        "prices-csv",
+        "--rubric",
+        "session-efficiency@2",
+    ])
+    .ok();
+    let out = env.run(["verify", "--expect-head", &h]).status(1);
+    contains(&out, "1 entry came after it");
+    contains(&out, "keep the new head instead");
+}
+
+#[test]
+fn a_full_forgery_with_old_times_fails_the_expected_head() {
+    let env = published();
+    let h = head(&env);
+    let times: Vec<String> = {
+        let conn = rusqlite::Connection::open(&env.db).unwrap();
+        let mut s = conn
+            .prepare("SELECT created_at FROM publication ORDER BY id")
+            .unwrap();
+        s.query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    // Edit the data of the second publication's wave, delete that publication, and publish
+    // it again at its old time: every hash is recomputed and consistent.
+    tamper(
+        &env.db,
+        "DROP TRIGGER attempt_no_update; DROP TRIGGER publication_no_delete;
+         UPDATE attempt SET correct = 1 WHERE seat_id IN
+           (SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id WHERE w.slug = 'rca-wave-1');
+         DELETE FROM publication WHERE id = 2;",
+    );
+    let out = common::run_raw(
+        env.path(),
+        &[
+            "--db",
+            env.db.to_str().unwrap(),
+            "publish",
+            "--wave",
+            "rca-wave-1",
+            "--rubric",
+            "session-efficiency@2",
+        ],
+        &[("BENCHLEDGER_NOW", OsStr::new(&times[1]))],
+    );
+    assert_eq!(out.status, 0, "{out:#?}");
+    env.run(["verify", "--all"]).ok();
+    let out = env.run(["verify", "--all", "--expect-head", &h]).status(1);
+    contains(&out, "is nowhere in it");
+    // And the edited wave's rows no longer match the hash it was ingested with.
+    let out = env.run(["verify", "--ledger"]).status(1);
+    contains(
+        &out,
+        "wave rca-wave-1: its rows no longer hash to the content hash",
+    );
+}
+
+#[test]
+fn verify_ledger_passes_on_an_honest_ledger_and_names_what_it_checked() {
+    let env = published();
+    let out = env.run(["verify", "--ledger"]).ok();
+    contains(&out, "schema: OK");
+    contains(
+        &out,
+        "waves: OK — 4 waves, each one's rows hashing to its stored content hash",
+    );
+    contains(
+        &out,
+        "rubrics: OK — 1 registered rubric text, each hashing to its registered sha256",
+    );
+    contains(
+        &out,
+        "scores: OK — 21 stored scores, each equal to a rescore under its rubric",
+    );
+    contains(&out, "chain: OK — 2 entries");
+}
+
+#[test]
+fn an_edited_stored_score_fails_verify_ledger() {
+    let env = published();
+    tamper(
+        &env.db,
+        "UPDATE score SET score = 99.5 WHERE seat_id =
+           (SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id
+            WHERE w.slug = 'checkout-rematch' AND s.slug = 'anthropic-react');",
+    );
+    let out = env.run(["verify", "--ledger"]).status(1);
+    contains(
+        &out,
+        "rubric session-efficiency@2, wave checkout-rematch, seat anthropic-react: score 99.5 \
+         stored, 75 on rescoring",
+    );
+    // Publications are not what changed.
+    env.run(["verify", "--all"]).ok();
+    let out = env.run(["verify", "--ledger"]).status(1);
+    contains(&out, "verify: the ledger does not hold what it should");
+    tamper(&env.db, "DELETE FROM score WHERE rank = 1;");
+    let out = env.run(["verify", "--ledger"]).status(1);
+    contains(&out, "its stored score is missing");
+}
+
+#[test]
+fn an_edited_unpublished_wave_fails_verify_ledger() {
+    let env = published();
+    tamper(
+        &env.db,
+        "DROP TRIGGER attempt_no_update;
+         UPDATE attempt SET wall_s = wall_s / 2 WHERE seat_id IN
+           (SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id WHERE w.slug = 'rca-wave-2');",
+    );
+    env.run(["verify", "--all"]).ok();
+    let out = env.run(["verify", "--ledger"]).status(1);
+    contains(
+        &out,
+        "wave rca-wave-2: its rows no longer hash to the content hash",
+    );
+    contains(&out, "trigger `attempt_no_update` is missing");
+}
+
+#[test]
+fn dropped_triggers_fail_verify_ledger_and_init() {
+    let env = published();
+    let triggers: Vec<String> = {
+        let conn = rusqlite::Connection::open(&env.db).unwrap();
+        let mut s = conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
+            .unwrap();
+        s.query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    assert_eq!(triggers.len(), 16, "{triggers:?}");
+    let drops: String = triggers
+        .iter()
+        .map(|t| format!("DROP TRIGGER {t};"))
+        .collect();
+    tamper(&env.db, &drops);
+    let out = env.run(["verify", "--ledger"]).status(1);
+    for t in &triggers {
+        contains(&out, &format!("trigger `{t}` is missing"));
+    }
+    let out = env.run(["init"]).status(1);
+    contains(&out, "its schema differs from schema.sql");
+    contains(&out, "benchledger verify --ledger");
+    // A changed CHECK is a changed table.
+    let env = published();
+    tamper(
+        &env.db,
+        "PRAGMA writable_schema = ON;
+         UPDATE sqlite_master SET sql = replace(sql, 'CHECK (wall_s >= 0)', '')
+          WHERE name = 'attempt';",
+    );
+    let out = env.run(["verify", "--ledger"]).status(1);
+    contains(&out, "table `attempt` differs from schema.sql");
+}
+
+#[test]
+fn a_junk_now_is_refused_before_anything_is_written() {
+    let env = published();
+    let before = common::ledger_bytes(&env.db);
+    let out = common::run_raw(
+        env.path(),
+        &[
+            "--db",
+            env.db.to_str().unwrap(),
+            "publish",
+            "--wave",
+            "prices-csv",
+            "--rubric",
+            "session-efficiency@2",
+        ],
+        &[("BENCHLEDGER_NOW", OsStr::new("yesterday\", \"x\": \"y"))],
+    );
+    assert_eq!(out.status, 2, "{out:#?}");
+    assert!(
+        out.stderr.contains("BENCHLEDGER_NOW=") && out.stderr.contains("RFC 3339"),
+        "{out:#?}"
+    );
+    assert_eq!(common::ledger_bytes(&env.db), before);
+    // A valid time in another offset is written in UTC.
+    let out = common::run_raw(
+        env.path(),
+        &[
+            "--db",
+            env.db.to_str().unwrap(),
+            "withdraw",
+            "prices-csv",
+            "--reason",
+            "test",
+        ],
+        &[("BENCHLEDGER_NOW", OsStr::new("2026-12-01T02:00:00+02:00"))],
+    );
+    assert_eq!(out.status, 0, "{out:#?}");
+    let list = env.run(["publications", "--format", "json"]).ok().json();
+    assert_eq!(list["head"].as_str().map(str::len), Some(64));
+    let out = env.run(["waves"]).ok();
+    contains(&out, "withdrawn on 2026-12-01T00:00:00Z: test");
+}
+
+#[test]
+fn a_withdrawn_wave_leaves_the_leaderboards_and_its_publication_still_verifies() {
+    let env = published();
+    let h0 = head(&env);
+    let out = env
+        .run([
+            "withdraw",
+            "checkout-rematch",
+            "--reason",
+            "budget was 10x too high",
+        ])
+        .ok();
+    contains(
+        &out,
+        "withdrew wave checkout-rematch: budget was 10x too high",
+    );
+    let h1 = head(&env);
+    assert_ne!(h0, h1);
+
+    // Left out by default, refused when named, shown marked when asked for.
+    let out = env
+        .run([
+            "score",
+            "--wave",
+            "checkout-rematch",
+            "--rubric",
+            "session-efficiency@2",
+        ])
+        .status(2);
+    contains(&out, "wave checkout-rematch was withdrawn on");
+    contains(&out, "--include-withdrawn");
+    let out = env
+        .run([
+            "score",
+            "--wave",
+            "checkout-rematch",
+            "--rubric",
+            "session-efficiency@2",
+            "--include-withdrawn",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    assert_eq!(out["withdrawn"][0]["wave"], "checkout-rematch");
+    assert_eq!(out["withdrawn"][0]["reason"], "budget was 10x too high");
+    assert_eq!(out["seats"].as_array().unwrap().len(), 5);
+    let out = env
+        .run(["rescore", "--rubric", "session-efficiency@2"])
+        .ok();
+    contains(&out, "rescored 3 waves");
+    contains(&out, "left out 1 withdrawn wave: checkout-rematch");
+    let hist = env
+        .run([
+            "history",
+            "--rubric",
+            "session-efficiency@2",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    let waves: Vec<&str> = hist["waves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["wave"].as_str().unwrap())
+        .collect();
+    assert!(!waves.contains(&"checkout-rematch"), "{waves:?}");
+    let out = env
+        .run([
+            "history",
+            "--rubric",
+            "session-efficiency@2",
+            "--include-withdrawn",
+        ])
+        .ok();
+    contains(&out, "Wave checkout-rematch was withdrawn on");
+    let out = env
+        .run([
+            "diff",
+            "session-efficiency@2",
+            "session-efficiency@2",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    assert!(
+        !out["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["wave"] == "checkout-rematch")
+    );
+    let out = env
+        .run([
+            "compare",
+            "--seat",
+            "xai-hierarchical",
+            "checkout-rematch",
+            "rca-wave-1",
+        ])
+        .status(2);
+    contains(&out, "was withdrawn on");
+    let out = env
+        .run([
+            "publish",
+            "--wave",
+            "checkout-rematch",
+            "--rubric",
+            "session-efficiency@2",
+        ])
+        .status(2);
+    contains(&out, "a withdrawn wave is not published");
+
+    // Its publication still verifies, listed as withdrawn; the withdrawal is in the chain.
+    let out = env.run(["verify", "--all", "--expect-head", &h1]).ok();
+    contains(&out, "publication #1");
+    contains(
+        &out,
+        "withdrawal #1 of wave checkout-rematch: OK — withdrawn on 2026-11-30T00:00:00Z: budget \
+         was 10x too high",
+    );
+    contains(&out, "2 of 2 publications reproduce");
+    let list = env.run(["publications", "--format", "json"]).ok().json();
+    assert_eq!(
+        list["publications"][0]["withdrawn"]["reason"],
+        "budget was 10x too high"
+    );
+    assert_eq!(
+        list["publications"][1]["withdrawn"],
+        serde_json::Value::Null
+    );
+    let out = env.run(["publications"]).ok();
+    contains(&out, "#1: wave checkout-rematch was withdrawn on");
+    env.run(["verify", "--ledger"]).ok();
+
+    // Once only.
+    let out = env
+        .run(["withdraw", "checkout-rematch", "--reason", "again"])
+        .status(2);
+    contains(&out, "was already withdrawn on 2026-11-30T00:00:00Z");
+    let out = env
+        .run(["withdraw", "rca-wave-2", "--reason", "  "])
+        .status(2);
+    contains(&out, "--reason is empty");
+
+    // The next publication chains to the withdrawal.
+    env.run([
+        "publish",
+        "--wave",
+        "prices-csv",
+        "--rubric",
+        "session-efficiency@2",
+    ])
+    .ok();
+    let list = env.run(["publications", "--format", "json"]).ok().json();
+    assert_eq!(list["publications"][2]["prev_sha256"], h1.as_str());
+    env.run(["verify", "--all"]).ok();
+}
+
+#[test]
+fn an_edited_or_deleted_withdrawal_is_caught() {
+    let env = published();
+    env.run(["withdraw", "rca-wave-1", "--reason", "broken harness"])
+        .ok();
+    let h = head(&env);
+    tamper(
+        &env.db,
+        "DROP TRIGGER withdrawal_no_update;
+         UPDATE withdrawal SET reason = 'nothing to see' WHERE id = 1;",
+    );
+    let out = env.run(["verify", "--all"]).status(1);
+    contains(&out, "withdrawal #1 of wave rca-wave-1: MISMATCH");
+    contains(&out, "the withdrawal record was edited");
+    env.run(["verify", "--ledger"]).status(1);
+    tamper(
+        &env.db,
+        "DROP TRIGGER withdrawal_no_delete; DELETE FROM withdrawal;",
+    );
+    // The wave is back on the leaderboards; only the head shows it.
+    env.run(["verify", "--all"]).ok();
+    let out = env.run(["verify", "--expect-head", &h]).status(1);
+    contains(&out, "is nowhere in it");
+}
+
+#[test]
+fn the_v1_fixture_passes_every_check_and_its_head_is_where_it_was_written() {
+    let env = Env::new();
+    std::fs::copy(tests_dir("compat/v1/ledger.db"), &env.db).unwrap();
+    let out = env
+        .run([
+            "verify",
+            "--all",
+            "--ledger",
+            "--expect-head",
+            "03bd298b61678947c805dd2673584b2e1cec40c9b3515ac1360acc3be6c40e82",
+        ])
+        .ok();
+    contains(&out, "4 of 4 publications reproduce");
+    contains(
+        &out,
+        "scores: OK — 60 stored scores, each equal to a rescore under its rubric",
+    );
+}
