@@ -243,7 +243,23 @@ impl Ledger {
             .map_err(|e| sqlite(&path, e))?;
         if now == from {
             for (i, sql) in migrations().iter().enumerate().skip(from as usize) {
-                tx.execute_batch(sql).map_err(|e| sqlite(&path, e))?;
+                tx.execute_batch(sql).map_err(|e| match e {
+                    rusqlite::Error::SqliteFailure(f, Some(msg))
+                        if f.code == rusqlite::ErrorCode::ConstraintViolation =>
+                    {
+                        Error::Ledger {
+                            path: path.clone(),
+                            message: format!(
+                                "this ledger cannot be brought to schema version {}: a stored \
+                                 row breaks a constraint that version declares ({msg}), so it \
+                                 was edited behind benchledger's back. Nothing was changed; \
+                                 look at it with the benchledger that wrote it (`verify --all`)",
+                                i + 1
+                            ),
+                        }
+                    }
+                    e => sqlite(&path, e),
+                })?;
                 tx.pragma_update(None, "user_version", (i + 1) as i64)
                     .map_err(|e| sqlite(&path, e))?;
             }
@@ -408,6 +424,39 @@ mod tests {
                 "index `extra` is not in schema.sql",
             ]
         );
+    }
+
+    #[test]
+    fn a_hash_edited_into_something_else_stops_the_migration_and_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("l.db");
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(&migrations()[0]).unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        conn.execute_batch(&format!(
+            "INSERT INTO suite(id, name) VALUES (1, 's');
+             INSERT INTO wave(id, slug, suite_id, started_at, input_tokens_include_cache_reads,
+                content_sha256, ingested_at)
+             VALUES (1, 'w', 1, 't', 0, '{}', 't');",
+            format!("é{}", "a".repeat(63))
+        ))
+        .unwrap();
+        drop(conn);
+        let err = Ledger::open(&path).unwrap_err().to_string();
+        assert!(
+            err.contains("cannot be brought to schema version 2"),
+            "{err}"
+        );
+        assert!(err.contains("Nothing was changed"), "{err}");
+        let conn = Connection::open(&path).unwrap();
+        let v: i64 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, 1);
+        let waves: i64 = conn
+            .query_row("SELECT count(*) FROM wave", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(waves, 1);
     }
 
     #[test]
