@@ -437,8 +437,8 @@ mod tests {
             "INSERT INTO suite(id, name) VALUES (1, 's');
              INSERT INTO wave(id, slug, suite_id, started_at, input_tokens_include_cache_reads,
                 content_sha256, ingested_at)
-             VALUES (1, 'w', 1, 't', 0, '{}', 't');",
-            format!("é{}", "a".repeat(63))
+             VALUES (1, 'w', 1, 't', 0, 'é{}', 't');",
+            "a".repeat(63)
         ))
         .unwrap();
         drop(conn);
