@@ -19,6 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::BufRead;
 use std::path::Path;
 
+use crate::diagnostics::{check_slug, line_of};
 use crate::error::{Error, Location, Result};
 use crate::model::{Accounting, Budget, Load, Provenance, Seat, SeatData, SuiteProblems, Wave};
 
@@ -61,7 +62,7 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
         };
     }
 
-    manifest::check_slug(at!(&w.id, "id"), "wave id", w.id.get_ref())?;
+    check_slug(at!(&w.id, "id"), "wave id", w.id.get_ref())?;
     if w.suite.get_ref().trim().is_empty() {
         return Err(Error::input(
             at!(&w.suite, "suite"),
@@ -194,10 +195,10 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
     let mut seats: BTreeMap<String, SeatData> = BTreeMap::new();
     let mut seat_lines: BTreeMap<String, usize> = BTreeMap::new();
     for s in &m.seat {
-        let line = manifest::line_of(&text, s.span().start);
+        let line = line_of(&text, s.span().start);
         let s = s.get_ref();
         let id = s.id.get_ref();
-        manifest::check_slug(at!(&s.id, "id"), "seat id", id)?;
+        check_slug(at!(&s.id, "id"), "seat id", id)?;
         if let Some(first) = seat_lines.get(id) {
             return Err(Error::input(
                 at!(&s.id, "id"),

@@ -12,6 +12,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::Source;
+use crate::diagnostics::closest;
 use crate::error::{Error, Location, Result};
 use crate::model::{Attempt, ChecklistItem, TraceStep};
 
@@ -96,30 +97,6 @@ fn expected(kind: Kind) -> &'static str {
         Kind::Checklist => r#"a list of {"item": "...", "pass": true|false}"#,
         Kind::Trace => r#"a list of {"tool": "...", "ok": true|false, "error": "..."}"#,
     }
-}
-
-/// The known name closest to a misspelt one, if any is close.
-pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    candidates
-        .into_iter()
-        .map(|c| (edit_distance(word, c), c))
-        .filter(|(d, c)| *d <= 2.max(c.len() / 4))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 fn unknown_field(at: Location, key: &str) -> Error {

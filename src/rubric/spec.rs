@@ -9,9 +9,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::measure::{ALLOWANCES, Allowance, MEASURES, Measure};
+use crate::diagnostics::{check_slug, closest, line_of, toml_error};
 use crate::error::{Error, Location, Result};
-use crate::ingest::manifest::{line_of, toml_error};
-use crate::ingest::results::closest;
 
 /// At what level measures are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -311,7 +310,7 @@ pub fn parse(path: &std::path::Path, text: &str) -> Result<Rubric> {
     let c = Ctx { path, text };
 
     let name = raw.name.get_ref().clone();
-    crate::ingest::manifest::check_slug(c.at(&raw.name, "name"), "rubric name", &name)?;
+    check_slug(c.at(&raw.name, "name"), "rubric name", &name)?;
     let version = match u32::try_from(*raw.version.get_ref()) {
         Ok(v) if v >= 1 => v,
         _ => {
