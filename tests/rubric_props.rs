@@ -25,16 +25,18 @@
 //! `edge_cases_have_defined_results` pins what each shipped rubric makes of zero tokens, zero
 //! wall seconds, zero Correct and unknown cost.
 
+mod common;
+
 use std::path::Path;
 use std::sync::OnceLock;
 
-use benchledger::cli::Format;
 use benchledger::figures::SeatFigures;
 use benchledger::ledger::Ledger;
 use benchledger::model::{
     Accounting, Attempt, AttemptFields, Budget, Load, Provenance, Seat, SeatData, SuiteProblems,
     TraceStep, Wave, WaveData,
 };
+use benchledger::report::Format;
 use benchledger::report::score::{RubricInfo, leaderboard};
 use benchledger::rubric::measure::{ALLOWANCES, MEASURES, Measure};
 use benchledger::rubric::spec::{Factor, Gate, Penalty, Per, Role, Scale, Transform};
@@ -866,12 +868,7 @@ fn edge_cases_have_defined_results() {
             }
         }
     }
-    insta::with_settings!({
-        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"),
-        prepend_module_to_snapshot => false,
-    }, {
-        insta::assert_snapshot!("rubric_props__edge_cases", out);
-    });
+    common::snapshot_settings().bind(|| insta::assert_snapshot!("rubric_props__edge_cases", out));
 
     let get = |file: &str, data: &WaveData, seat: &str| {
         let s = shipped().iter().find(|s| s.file == file).unwrap();
