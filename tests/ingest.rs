@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 
 use common::{Env, copy_dir, tests_dir, write_wave};
 
-/// The cases the corpus must hold at least (issue 2); the test fails if one goes missing.
+/// The cases the corpus must hold at least (issue 2, then regressions found since); the test
+/// fails if one goes missing.
 const REQUIRED: &[&str] = &[
     "wrong-type-string-for-number",
     "unknown-field-misspelt",
@@ -46,6 +47,7 @@ const REQUIRED: &[&str] = &[
     "different-wave-same-id",
     "tokens-above-a-trillion",
     "tokens-above-i64-max",
+    "csv-crlf-bad-cell",
 ];
 
 fn base_manifest() -> PathBuf {

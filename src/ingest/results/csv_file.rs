@@ -42,16 +42,11 @@ pub fn parse_csv(path: &Path, text: &str) -> Result<Vec<Line>> {
     }
     // Every header is a known field, named once (checked above).
     let columns: Vec<usize> = headers.iter().filter_map(index_of).collect();
+    let mut lines = LineIndex::new(text);
     let mut out = Vec::new();
     for record in reader.records() {
-        let record = record.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line() as usize);
-            Error::input(
-                Location::line(path, line),
-                format!("unreadable CSV row: {e}"),
-            )
-        })?;
-        let line = record.position().map_or(0, |p| p.line() as usize);
+        let record = record.map_err(|e| row_error(path, &mut lines, &e))?;
+        let line = record.position().map_or(0, |p| lines.line_at(p.byte()));
         let at = Location::line(path, line);
         let mut fields = Fields::default();
         for (i, cell) in columns.iter().zip(record.iter()) {
@@ -66,6 +61,70 @@ pub fn parse_csv(path: &Path, text: &str) -> Result<Vec<Line>> {
         });
     }
     Ok(out)
+}
+
+/// A row the CSV reader could not read, named by its line.
+fn row_error(path: &Path, lines: &mut LineIndex<'_>, e: &csv::Error) -> Error {
+    let line = e.position().map_or(0, |p| lines.line_at(p.byte()));
+    let message = match e.kind() {
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => format!(
+            "unreadable CSV row: it has {len} field{}, but the header has {expected_len}",
+            if *len == 1 { "" } else { "s" }
+        ),
+        _ => format!("unreadable CSV row: {e}"),
+    };
+    Error::input(Location::line(path, line), message)
+}
+
+/// The line a record of a CSV text starts on, from its byte offset.
+///
+/// Lines end as the CSV reader ends records: at `\r\n`, a lone `\n` or a lone `\r`. The
+/// reader's own line count cannot be used: it counts `\n` only, and it places a record at the
+/// end of the line break before it, so under `\r\n` line endings, or after a blank line, it
+/// names the line before the record (csv issue #395). The offset the reader gives is that
+/// same point, so the line breaks after it are skipped first: no record starts with one.
+struct LineIndex<'a> {
+    text: &'a [u8],
+    /// Where counting stopped, and the line there. Records come in order, so each count
+    /// resumes where the last one stopped.
+    offset: usize,
+    line: usize,
+}
+
+impl<'a> LineIndex<'a> {
+    fn new(text: &'a str) -> LineIndex<'a> {
+        LineIndex {
+            text: text.as_bytes(),
+            offset: 0,
+            line: 1,
+        }
+    }
+
+    /// The 1-based line of the record the reader places at byte `at`.
+    fn line_at(&mut self, at: u64) -> usize {
+        let t = self.text;
+        let mut start = usize::try_from(at).map_or(t.len(), |a| a.min(t.len()));
+        while start < t.len() && matches!(t[start], b'\r' | b'\n') {
+            start += 1;
+        }
+        let mut i = self.offset;
+        while i < start {
+            match t[i] {
+                // \r\n is one line break; `start` never falls between the two bytes.
+                b'\r' if t.get(i + 1) == Some(&b'\n') => {
+                    self.line += 1;
+                    i += 1;
+                }
+                b'\r' | b'\n' => self.line += 1,
+                _ => {}
+            }
+            i += 1;
+        }
+        self.offset = self.offset.max(start);
+        self.line
+    }
 }
 
 /// A CSV cell as the JSON value it stands for; a cell that does not read as its field's type is
@@ -108,6 +167,59 @@ mod tests {
         assert_eq!(
             e,
             "r.csv:2: field `wall_s`: expected a finite number, 0 or more, got the string \"fast\""
+        );
+    }
+
+    /// The line each row starts on, and the line a bad row is reported at.
+    fn lines(text: &str) -> (Vec<usize>, String) {
+        let good = text.replace("BAD", "true");
+        let rows = parse_csv(Path::new("r.csv"), &good).unwrap();
+        let e = parse_csv(Path::new("r.csv"), text).unwrap_err().to_string();
+        (rows.iter().map(|l| l.line).collect(), e)
+    }
+
+    #[test]
+    fn a_bad_row_is_named_by_its_own_line_whatever_the_line_endings() {
+        let bad = "field `correct`: expected true or false, got the string \"BAD\"";
+        // \n, \r\n and a lone \r end a line alike, as they end a record.
+        for text in [
+            "problem,correct\na,true\nb,BAD\nc,true\n",
+            "problem,correct\r\na,true\r\nb,BAD\r\nc,true\r\n",
+            "problem,correct\ra,true\rb,BAD\rc,true\r",
+        ] {
+            assert_eq!(
+                lines(text),
+                (vec![2, 3, 4], format!("r.csv:3: {bad}")),
+                "{text:?}"
+            );
+        }
+        // Blank lines are skipped, and still counted.
+        for text in [
+            "problem,correct\n\na,true\n\n\nb,BAD\n",
+            "problem,correct\r\n\r\na,true\r\n\r\n\r\nb,BAD\r\n",
+        ] {
+            assert_eq!(
+                lines(text),
+                (vec![3, 6], format!("r.csv:6: {bad}")),
+                "{text:?}"
+            );
+        }
+        // A quoted cell may hold line breaks; the next row starts after them.
+        let text = "problem,correct\r\n\"a\r\nz\",true\r\nb,BAD\r\n";
+        assert_eq!(lines(text), (vec![2, 4], format!("r.csv:4: {bad}")));
+    }
+
+    #[test]
+    fn a_row_with_the_wrong_number_of_cells_is_named_by_its_line() {
+        let e = parse_csv(
+            Path::new("r.csv"),
+            "problem,correct\r\na,true\r\nb,true,3\r\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            e,
+            "r.csv:3: unreadable CSV row: it has 3 fields, but the header has 2"
         );
     }
 }
