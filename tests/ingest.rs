@@ -274,3 +274,60 @@ results = "s1.csv"
     );
     assert_eq!(env.wave_ids(), ["base", "second"]);
 }
+
+#[test]
+fn a_byte_order_mark_opening_any_input_file_is_skipped() {
+    // Editors on some systems open every UTF-8 file with a byte-order mark; the manifest, the
+    // problem list and both kinds of results file are read as if it were not there.
+    let manifest = r#"
+[wave]
+id = "marked"
+suite = "demo-suite"
+started_at = 2026-03-02T09:00:00Z
+suite_problems_file = "problems.txt"
+
+[wave.accounting]
+input_tokens_include_cache_reads = false
+
+[[seat]]
+id = "s1"
+model = "model-a"
+provider = "prov"
+harness = "react"
+results = "s1.jsonl"
+
+[[seat]]
+id = "s2"
+model = "model-b"
+provider = "prov"
+harness = "react"
+results = "s2.csv"
+"#;
+    let files = [
+        ("problems.txt", "p1\np2\n"),
+        (
+            "s1.jsonl",
+            "{\"problem\":\"p1\",\"correct\":true,\"wall_s\":3.5}\n{\"problem\":\"p2\",\"correct\":false}\n",
+        ),
+        ("s2.csv", "problem,correct,wall_s\np1,true,4\n"),
+    ];
+    let plain = Env::init();
+    let plain_out = plain.ingest(&[&write_wave(&plain.path().join("w"), manifest, &files)]);
+
+    let env = Env::init();
+    let bom = |s: &str| format!("\u{feff}{s}");
+    let marked_files: Vec<(&str, String)> = files.iter().map(|(n, c)| (*n, bom(c))).collect();
+    let marked_refs: Vec<(&str, &str)> =
+        marked_files.iter().map(|(n, c)| (*n, c.as_str())).collect();
+    let path = write_wave(&env.path().join("w"), &bom(manifest), &marked_refs);
+    assert!(std::fs::read(&path).unwrap().starts_with(b"\xef\xbb\xbf"));
+    let out = env.ingest(&[&path]);
+    // The same wave, to the byte: the same content hash.
+    assert_eq!(out.stdout, plain_out.stdout);
+    assert!(
+        out.stdout
+            .starts_with("added wave marked: 2 seats, 3 attempts (sha256 "),
+        "{}",
+        out.stdout
+    );
+}

@@ -351,6 +351,8 @@ fn problem_ids(src: &dyn Source, path: &Path, named_at: Location) -> Result<Vec<
         )
     })?;
     let mut ids = BTreeMap::new();
+    // A byte-order mark opens the file; it is not part of the first id.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     for (i, raw) in text.lines().enumerate() {
         let id = raw.trim();
         if id.is_empty() || id.starts_with('#') {
@@ -531,5 +533,14 @@ results = "alpha.jsonl"
             e(wave().with("w/zeta.csv", b"problem,correct\np1,\xff\n".to_vec())),
             "w/zeta.csv: stream did not contain valid UTF-8"
         );
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_of_any_file_is_skipped() {
+        let mut marked = wave();
+        for bytes in marked.files.values_mut() {
+            bytes.splice(0..0, "\u{feff}".bytes());
+        }
+        assert_eq!(visit(&marked).unwrap(), visit(&wave()).unwrap());
     }
 }

@@ -44,7 +44,12 @@ pub(super) fn read_jsonl(src: &dyn Source, path: &Path) -> Result<Vec<Line>> {
             break;
         }
         line += 1;
-        let raw = match text_of(&buf) {
+        // A byte-order mark opens the file, not its first object (as TOML and CSV read it).
+        let bytes = match line {
+            1 => buf.strip_prefix(BOM.as_bytes()).unwrap_or(&buf),
+            _ => &buf,
+        };
+        let raw = match text_of(bytes) {
             Some(raw) => raw,
             None => return Err(Error::io(path, not_utf8())),
         };
@@ -57,6 +62,9 @@ pub(super) fn read_jsonl(src: &dyn Source, path: &Path) -> Result<Vec<Line>> {
     }
     Ok(out)
 }
+
+/// The UTF-8 byte-order mark some editors write at the start of a file.
+pub(super) const BOM: &str = "\u{feff}";
 
 /// A line read with its ending, as `str::lines` would give it: without `\n` or `\r\n`; `None`
 /// when it is not UTF-8. A line ending cannot fall inside a UTF-8 sequence, so the file is UTF-8
@@ -97,6 +105,7 @@ fn unreadable_rest(path: &Path, mut r: impl BufRead) -> Option<Error> {
 #[cfg(test)]
 pub(super) fn parse_jsonl(path: &Path, text: &str) -> Result<Vec<Line>> {
     let mut out = Vec::new();
+    let text = text.strip_prefix(BOM).unwrap_or(text);
     for (i, raw) in text.lines().enumerate() {
         if let Some(l) = parse_line(path, i + 1, raw)? {
             out.push(l);
@@ -202,6 +211,12 @@ mod tests {
             b"{\"problem\":\"a\",\"correct\":true}\r",
             // \r\n split across the reader's buffers (of 7 bytes).
             b"{\"problem\":\"a\",\"correct\":true}\r\n{\"problem\":\"bb\",\"correct\":true}\r\n",
+            // A byte-order mark opens the file; it is not part of the first line.
+            b"\xef\xbb\xbf{\"problem\":\"a\",\"correct\":true}\r\n{\"problem\":\"b\",\"correct\":true}",
+            b"\xef\xbb\xbf\n{\"problem\":\"a\",\"correct\":true}\n",
+            b"\xef\xbb\xbf",
+            // Anywhere else it is a character where JSON cannot have one.
+            b"{\"problem\":\"a\",\"correct\":true}\n\xef\xbb\xbf{\"problem\":\"b\",\"correct\":true}\n",
         ];
         for (i, bytes) in cases.iter().enumerate() {
             let path = Path::new("w/r.jsonl");
@@ -224,5 +239,22 @@ mod tests {
         let real = std::fs::read_to_string(&path).unwrap_err();
         assert_eq!(real.kind(), not_utf8().kind());
         assert_eq!(real.to_string(), not_utf8().to_string());
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_at_the_start_of_a_file_only() {
+        use crate::ingest::Memory;
+        let path = Path::new("r.jsonl");
+        let read_bytes = |bytes: &[u8]| {
+            read(&Memory::new().with("r.jsonl", bytes.to_vec()), path).map_err(|e| e.to_string())
+        };
+        let plain = read_bytes(b"{\"problem\":\"a\",\"correct\":true}\n").unwrap();
+        let marked = read_bytes(b"\xef\xbb\xbf{\"problem\":\"a\",\"correct\":true}\n").unwrap();
+        assert_eq!(marked, plain);
+        assert_eq!(marked[0].attempt.problem, "a");
+        assert_eq!(
+            read_bytes(b"\n\xef\xbb\xbf{\"problem\":\"a\",\"correct\":true}\n").unwrap_err(),
+            "r.jsonl:2: not valid JSON at column 1: expected value"
+        );
     }
 }
