@@ -38,14 +38,43 @@ pub fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> Error {
     }
     // "invalid type: string \"two\", expected i64" names neither the key nor, in words, what
     // was expected: take the key from the line the value sits on, and say the type plainly.
+    let keyed = |at: Location| match e.span().and_then(|s| key_on_line(text, s.start)) {
+        Some(key) => at.field(key),
+        None => at,
+    };
+    // The value as written, for a number too large to be read at all.
+    let written = e
+        .span()
+        .and_then(|s| text.get(s))
+        .map(str::trim)
+        .filter(|w| !w.is_empty());
     if let Some(rest) = message.strip_prefix("invalid type: ")
         && let Some((got, want)) = rest.rsplit_once(", expected ")
     {
-        let at = match e.span().and_then(|s| key_on_line(text, s.start)) {
-            Some(key) => at.field(key),
-            None => at,
-        };
-        return Error::input(at, format!("expected {}, got {}", plain(want), plain(got)));
+        // A whole number beyond 64 bits arrives as "integer `N` as i128".
+        if got.starts_with("integer `")
+            && got.ends_with("` as i128")
+            && let Some(n) = written
+        {
+            return Error::input(
+                keyed(at),
+                format!("number out of range: expected {}, got {n}", plain(want)),
+            );
+        }
+        return Error::input(
+            keyed(at),
+            format!("expected {}, got {}", plain(want), plain(got)),
+        );
+    }
+    // `1e400` is beyond any floating-point number: "floating-point number overflowed" names
+    // neither the key nor what was expected.
+    if message == "floating-point number overflowed"
+        && let Some(n) = written
+    {
+        return Error::input(
+            keyed(at),
+            format!("number out of range: expected a finite number, got {n}"),
+        );
     }
     Error::input(at, message)
 }
@@ -151,5 +180,37 @@ mod tests {
              and '-', starting with a letter or digit"
         );
         assert!(check_slug(at(), "wave id", "a b").is_err());
+    }
+
+    #[test]
+    fn a_number_too_large_to_read_names_its_key_and_what_was_expected() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Budget {
+            tokens: Option<f64>,
+            sessions: Option<i64>,
+        }
+        let err = |text: &str| {
+            let e = toml::from_str::<Budget>(text).unwrap_err();
+            toml_error(Path::new("m.toml"), text, &e).to_string()
+        };
+        assert_eq!(
+            err("sessions = 2\ntokens = 1e400\n"),
+            "m.toml:2: field `tokens`: number out of range: expected a finite number, got 1e400"
+        );
+        assert_eq!(
+            err("tokens  =  -1e400   # a typo\n"),
+            "m.toml:1: field `tokens`: number out of range: expected a finite number, got -1e400"
+        );
+        assert_eq!(
+            err("sessions = 99999999999999999999\n"),
+            "m.toml:1: field `sessions`: number out of range: expected a whole number, got \
+             99999999999999999999"
+        );
+        // Other type errors keep their words.
+        assert_eq!(
+            err("sessions = \"two\"\n"),
+            "m.toml:1: field `sessions`: expected a whole number, got the string \"two\""
+        );
     }
 }

@@ -48,6 +48,9 @@ const REQUIRED: &[&str] = &[
     "tokens-above-a-trillion",
     "tokens-above-i64-max",
     "csv-crlf-bad-cell",
+    "tokens-1e400",
+    "csv-tokens-1e400",
+    "manifest-budget-1e400",
 ];
 
 fn base_manifest() -> PathBuf {

@@ -910,6 +910,11 @@ fn a_bad_rubric_file_exits_2_with_a_message_naming_file_line_and_key() {
             "tests/fixtures/rubrics/bad/no-scale.v1.toml: field `scale`: missing: declare the scale \
              the score promises, e.g. scale = { min = 0, max = 100 }",
         ),
+        (
+            "cap-beyond-any-number",
+            "tests/fixtures/rubrics/bad/cap-beyond-any-number.v1.toml:12: field `cap`: number out \
+             of range: expected a finite number, got 1e400",
+        ),
     ];
     let l = Env::with_waves(&[WORKED]);
     for (name, message) in cases {

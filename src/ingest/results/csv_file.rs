@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::Line;
 use super::attempt::attempt;
-use super::fields::{FIELDS, Fields, Kind, index_of, kind_of, unknown_field};
+use super::fields::{FIELDS, Fields, Kind, index_of, kind_of, out_of_range, unknown_field};
 use super::strict::strict_json;
 use crate::error::{Error, Location, Result};
 
@@ -53,7 +53,7 @@ pub fn parse_csv(path: &Path, text: &str) -> Result<Vec<Line>> {
             if cell.is_empty() {
                 continue;
             }
-            fields.slots[*i] = Some(csv_cell(FIELDS[*i].1, cell));
+            fields.slots[*i] = Some(csv_cell(&at, *i, cell)?);
         }
         out.push(Line {
             line,
@@ -127,9 +127,12 @@ impl<'a> LineIndex<'a> {
     }
 }
 
-/// A CSV cell as the JSON value it stands for; a cell that does not read as its field's type is
-/// kept as a string so the checker reports it.
-fn csv_cell(kind: Kind, cell: &str) -> Value {
+/// The cell of field `i` as the JSON value it stands for; a cell that does not read as its
+/// field's type is kept as a string so the checker reports it. A number beyond what any number
+/// can hold (`1e400`) is refused here, as it is in a JSON line, where reading the line refuses
+/// it.
+fn csv_cell(at: &Location, i: usize, cell: &str) -> Result<Value> {
+    let (field, kind) = FIELDS[i];
     let parsed = match kind {
         Kind::Text => None,
         Kind::Bool => match cell.to_ascii_lowercase().as_str() {
@@ -138,13 +141,17 @@ fn csv_cell(kind: Kind, cell: &str) -> Value {
             _ => None,
         },
         Kind::Count | Kind::Trial | Kind::Amount | Kind::Fraction => {
-            serde_json::from_str::<serde_json::Number>(cell)
-                .ok()
-                .map(Value::Number)
+            match serde_json::from_str::<serde_json::Number>(cell) {
+                Ok(n) => Some(Value::Number(n)),
+                Err(e) if e.to_string().starts_with("number out of range") => {
+                    return Err(out_of_range(at, Some(field), cell));
+                }
+                Err(_) => None,
+            }
         }
         Kind::Checklist | Kind::Trace => strict_json(cell).ok(),
     };
-    parsed.unwrap_or_else(|| Value::String(cell.to_string()))
+    Ok(parsed.unwrap_or_else(|| Value::String(cell.to_string())))
 }
 
 #[cfg(test)]

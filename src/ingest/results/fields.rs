@@ -140,15 +140,37 @@ pub(super) fn count(at: &Location, field: &str, kind: Kind, v: &Value) -> Result
         },
     };
     within.ok_or_else(|| {
-        let least = if kind == Kind::Trial { 1 } else { 0 };
         Error::input(
             at.clone().field(field),
-            format!(
-                "expected a whole number from {least} to {MAX_COUNT_TEXT}, got {}",
-                describe(v)
-            ),
+            format!("expected {}, got {}", within_range(kind), describe(v)),
         )
     })
+}
+
+/// What a field of this kind must hold, a count with its whole range: what to say of a number
+/// that is out of it.
+pub(super) fn within_range(kind: Kind) -> String {
+    match kind {
+        Kind::Count => format!("a whole number from 0 to {MAX_COUNT_TEXT}"),
+        Kind::Trial => format!("a whole number from 1 to {MAX_COUNT_TEXT}"),
+        other => expected(other).to_string(),
+    }
+}
+
+/// A number written beyond what any number can hold (`1e400`, `-1e400`): refused as it is
+/// read, naming the field when it is known and saying what the field expects.
+pub(super) fn out_of_range(at: &Location, field: Option<&str>, literal: &str) -> Error {
+    let want = field
+        .and_then(kind_of)
+        .map_or_else(|| "a finite number".to_string(), within_range);
+    let at = match field {
+        Some(f) => at.clone().field(f),
+        None => at.clone(),
+    };
+    Error::input(
+        at,
+        format!("number out of range: expected {want}, got {literal}"),
+    )
 }
 
 pub(super) fn amount(at: &Location, field: &str, kind: Kind, v: &Value) -> Result<f64> {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::Line;
 use super::attempt::attempt;
-use super::fields::describe;
+use super::fields::{describe, out_of_range};
 use super::strict::{Top, strict_line};
 use crate::error::{Error, Location, Result};
 use crate::ingest::Source;
@@ -174,12 +174,19 @@ fn json_error(at: &Location, raw: &str, e: &serde_json::Error) -> Error {
     let non_number = ["NaN", "-NaN", "Infinity", "-Infinity", "inf", "-inf", "nan"]
         .iter()
         .any(|t| rest.trim_start().starts_with(t));
+    if what.starts_with("number out of range") && !non_number {
+        // The column is the number's last character: the number is the run of number
+        // characters ending there.
+        let through = &raw[..raw.floor_char_boundary(e.column().min(raw.len()))];
+        let start = through
+            .rfind(|c: char| !matches!(c, '0'..='9' | '-' | '+' | '.' | 'e' | 'E'))
+            .map_or(0, |i| i + 1);
+        return out_of_range(at, field.as_deref(), &through[start..]);
+    }
     let message = if non_number {
         "NaN and infinities are not numbers; leave the field out (or null) when the value is \
          unknown"
             .to_string()
-    } else if what.contains("out of range") {
-        "number out of range: expected a finite number".to_string()
     } else {
         format!("not valid JSON at column {}: {what}", e.column())
     };

@@ -250,4 +250,65 @@ mod tests {
             .to_string();
         assert!(e.contains("steps = 3, but the trace holds 1"), "{e}");
     }
+
+    #[test]
+    fn a_number_beyond_any_number_names_its_field_and_what_the_field_expects() {
+        let range = |field: &str| match field {
+            "attempt" => "a whole number from 1 to 1,000,000,000,000",
+            "wall_s" | "cost_usd" => "a finite number, 0 or more",
+            "outcome" => "a number from 0 to 1",
+            _ => "a whole number from 0 to 1,000,000,000,000",
+        };
+        for field in [
+            "attempt",
+            "input_tokens",
+            "output_tokens",
+            "input_tokens_cache_read",
+            "input_tokens_cache_write",
+            "wall_s",
+            "cost_usd",
+            "outcome",
+            "steps",
+            "errors",
+        ] {
+            for n in ["1e400", "-1e400", "1E+400"] {
+                let want = format!(
+                    "field `{field}`: number out of range: expected {}, got {n}",
+                    range(field)
+                );
+                let e = one(&format!(
+                    r#"{{"problem":"p","correct":true,"{field}": {n} }}"#
+                ))
+                .unwrap_err()
+                .to_string();
+                assert_eq!(e, format!("r.jsonl:1: {want}"));
+                let e = parse_csv(
+                    Path::new("r.csv"),
+                    &format!("problem,correct,{field}\np,true,{n}\n"),
+                )
+                .unwrap_err()
+                .to_string();
+                assert_eq!(e, format!("r.csv:2: {want}"));
+            }
+        }
+        // A field that is not a result field still has its name given.
+        let e = one(r#"{"problem":"p","correct":true,"tokns":1e400}"#)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "r.jsonl:1: field `tokns`: number out of range: expected a finite number, got 1e400"
+        );
+        // Small enough to read, too large to count: the count's own range.
+        let e = one(r#"{"problem":"p","correct":true,"input_tokens":1e300}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(
+                "r.jsonl:1: field `input_tokens`: expected a whole number from 0 to \
+                 1,000,000,000,000, got 1"
+            ),
+            "{e}"
+        );
+    }
 }
