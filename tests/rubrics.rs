@@ -26,10 +26,12 @@ const NEW_INPUT: &str = "rubrics/session-efficiency-new-input.v1.toml";
 const TRACE: &str = "rubrics/trace-holistic.v1.toml";
 const RETRIES: &str = "rubrics/trace-holistic-retries.v1.toml";
 const LEAN: &str = "tests/fixtures/rubrics/lean-diagnosis.v1.toml";
+const CAREFUL: &str = "tests/fixtures/rubrics/careful.v1.toml";
 
 const WORKED: &str = "tests/fixtures/rubrics/worked-seat/wave.toml";
 const TRACES: &str = "tests/fixtures/rubrics/traces/wave.toml";
 const VARIANTS: &str = "tests/fixtures/rubrics/variants/wave.toml";
+const PER_ATTEMPT: &str = "tests/fixtures/rubrics/per-attempt/wave.toml";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -562,6 +564,144 @@ fn the_gated_variant_fails_a_seat_below_half_correct_or_past_twice_its_allowance
     assert!(table.contains("failed gate wall-budget"), "{table}");
 }
 
+/// `careful@1` on the per-attempt wave: 100 × accuracy − 5 × mean.errors, floored at 0. Worked
+/// by hand (docs/rubrics.md §10 tells the same story):
+///
+/// | seat      | accuracy | errors / attempts | mean.errors | score            |
+/// |-----------|----------|-------------------|-------------|------------------|
+/// | steady    | 2/2      | 2 / 2             | 1           | 100 − 5 = 95     |
+/// | retried   | 6/6      | 6 / 6             | 1           | 100 − 5 = 95     |
+/// | half-done | 1/2      | 0 / 1             | 0           | 50               |
+/// | careless  | 1/2      | 6 / 2             | 3           | 50 − 15 = 35     |
+/// | untallied | 2/2      | unknown for one   | unknown     | undefined        |
+/// | no-show   | 0/2      | no attempts       | unknown     | undefined        |
+///
+/// steady and retried tie at 95 and are ordered by mean wall seconds per attempt: retried's
+/// 10 s before steady's 20 s (on summed wall seconds, 60 s against 40 s, it would be the other
+/// way round).
+#[test]
+fn a_penalty_averaged_per_attempt_charges_how_often_a_seat_errs_not_how_many_trials_it_ran() {
+    let check = run_no_ledger(&["rubric", "check", CAREFUL]).ok();
+    assert_eq!(
+        check.stdout,
+        format!("{CAREFUL}: careful@1 keeps its 0–100 scale\n  score range: 0 to 100 (per seat)\n")
+    );
+
+    let l = Env::with_waves(&[PER_ATTEMPT]);
+    let j = leaderboard_snapshot("rubrics__per_attempt_careful", &l, "per-attempt", CAREFUL);
+    assert_eq!(
+        order(&j),
+        [
+            "retried",
+            "steady",
+            "half-done",
+            "careless",
+            "no-show",
+            "untallied"
+        ]
+    );
+    for (id, score, points, rank) in [
+        ("retried", 95.0, 5.0, 1),
+        ("steady", 95.0, 5.0, 2),
+        ("half-done", 50.0, 0.0, 3),
+        ("careless", 35.0, 15.0, 4),
+    ] {
+        close(score_of(&j, id), score);
+        close(factor(&j, id, "penalty.errors"), points);
+        assert_eq!(seat(&j, id)["rank"], rank, "{id}");
+    }
+    // Accuracy stays the seat's: a missing problem counts as not Correct.
+    close(factor(&j, "half-done", "accuracy"), 0.5);
+    for id in ["retried", "steady"] {
+        assert_eq!(
+            seat(&j, id)["tie"],
+            "tied on score; broken on mean.wall_s",
+            "{id}"
+        );
+    }
+    // Absent is not zero: an unreported count, or no attempt at all, leaves the mean unknown.
+    assert!(seat(&j, "untallied")["score"].is_null());
+    assert_eq!(
+        seat(&j, "untallied")["note"],
+        "mean.errors is unknown for some of its attempts"
+    );
+    assert!(seat(&j, "no-show")["score"].is_null());
+    assert_eq!(
+        seat(&j, "no-show")["note"],
+        "the seat made no attempts, so its mean.errors is unknown"
+    );
+
+    // The same rubric on the summed errors charges the seat that ran three trials three times
+    // as much: 100 − 5 × 6 = 70, below steady's 100 − 5 × 2 = 90.
+    let text = std::fs::read_to_string(crate_root().join(CAREFUL)).unwrap();
+    let summed = l.path().join("careful-summed.v1.toml");
+    std::fs::write(
+        &summed,
+        text.replace("\"mean.errors\"", "\"errors\"")
+            .replace("name = \"careful\"", "name = \"careful-summed\""),
+    )
+    .unwrap();
+    let j = l.score_json("per-attempt", summed.to_str().unwrap());
+    close(score_of(&j, "retried"), 70.0);
+    close(score_of(&j, "steady"), 90.0);
+    close(score_of(&j, "careless"), 20.0);
+    assert_eq!(order(&j)[..2], ["steady", "retried"]);
+}
+
+#[test]
+fn a_mean_held_against_an_allowance_meets_the_per_problem_budget() {
+    // session-efficiency v2 on sums (budget × attempts / sum) and on means (budget / mean):
+    // the same ratios, so the same scores up to rounding, for seats of 1 to 6 attempts.
+    let l = Env::with_waves(&[PER_ATTEMPT]);
+    let text = std::fs::read_to_string(crate_root().join(V2)).unwrap();
+    let means = l.path().join("means.v1.toml");
+    std::fs::write(
+        &means,
+        text.replace("\"tokens_total\"", "\"mean.tokens_total\"")
+            .replace("\"wall_s\"", "\"mean.wall_s\"")
+            .replace("tie_break = [\"wall_s\"", "tie_break = [\"mean.wall_s\""),
+    )
+    .unwrap();
+    let sums = l.score_json("per-attempt", V2);
+    let means = l.score_json("per-attempt", means.to_str().unwrap());
+    let scored: Vec<&str> = order(&sums)
+        .into_iter()
+        .filter(|id| !seat(&sums, id)["score"].is_null())
+        .collect();
+    assert_eq!(scored.len(), 5, "{sums}");
+    for id in scored {
+        close(score_of(&means, id), score_of(&sums, id));
+        close(factor(&means, id, "tokens"), factor(&sums, id, "tokens"));
+        close(factor(&means, id, "wall"), factor(&sums, id, "wall"));
+    }
+    // careless used 1,200 tokens per attempt of a 1,000 budget: 1,000 / 1,200.
+    close(factor(&means, "careless", "tokens"), 1_000.0 / 1_200.0);
+}
+
+#[test]
+fn a_mean_spelt_another_way_is_refused_naming_the_mean_it_means() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(crate_root().join(CAREFUL)).unwrap();
+    for spelt in ["errors_per_attempt", "avg.errors", "mean_errors"] {
+        let file = dir.path().join("careful.v1.toml");
+        std::fs::write(
+            &file,
+            text.replace("\"mean.errors\"", &format!("{spelt:?}")),
+        )
+        .unwrap();
+        let out = run_no_ledger(&["rubric", "check", file.to_str().unwrap()]);
+        assert_eq!(out.status, 2, "{}", out.transcript());
+        assert!(
+            out.stdout.contains(&format!(
+                "careful.v1.toml:23: field `measure`: unknown measure {spelt:?} (did you mean \
+                 `mean.errors`?); the measures are: "
+            )),
+            "{}",
+            out.transcript()
+        );
+    }
+}
+
 #[test]
 fn the_new_input_variant_does_not_charge_cached_reads() {
     let l = Env::with_waves(&[VARIANTS]);
@@ -884,7 +1024,10 @@ fn a_bad_rubric_file_exits_2_with_a_message_naming_file_line_and_key() {
             "tests/fixtures/rubrics/bad/unknown-measure.v1.toml:13: field `measure`: unknown measure \
              \"tokens_totl\" (did you mean `tokens_total`?); the measures are: accuracy, outcome, \
              correct, attempts, missing, tokens_total, new_input_tokens, input_tokens, \
-             output_tokens, cache_read_tokens, wall_s, cost_usd, steps, errors",
+             output_tokens, cache_read_tokens, wall_s, cost_usd, steps, errors; and the mean per \
+             attempt of each sum: mean.tokens_total, mean.new_input_tokens, mean.input_tokens, \
+             mean.output_tokens, mean.cache_read_tokens, mean.wall_s, mean.cost_usd, mean.steps, \
+             mean.errors",
         ),
         (
             "unknown-allowance",

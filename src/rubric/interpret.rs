@@ -144,7 +144,13 @@ impl Env<'_> {
         }
     }
 
-    fn allowance(&self, a: super::measure::Allowance, unit: &Unit<'_>) -> Result<f64, Undefined> {
+    /// The allowance `m` is held against, at the level `m` is read at.
+    fn allowance(
+        &self,
+        a: super::measure::Allowance,
+        m: Measure,
+        unit: &Unit<'_>,
+    ) -> Result<f64, Undefined> {
         let per = a.per_problem(&self.wave.budget).ok_or_else(|| {
             format!(
                 "wave {} declares no {} ([wave.budget])",
@@ -153,9 +159,10 @@ impl Env<'_> {
             )
         })?;
         Ok(match unit {
-            // The allowance of a seat is the per-problem budget times the attempts it made.
-            Unit::Seat(t) => per * t.figures.attempts as f64,
-            Unit::Attempt(_) => per,
+            // A seat's sum is held against the per-problem budget times the attempts it made;
+            // a mean per attempt, like one attempt, against the per-problem budget.
+            Unit::Seat(t) if !matches!(m, Measure::Mean(_)) => per * t.figures.attempts as f64,
+            Unit::Seat(_) | Unit::Attempt(_) => per,
         })
     }
 
@@ -164,7 +171,7 @@ impl Env<'_> {
         let raw = match f.transform {
             Transform::Value => m,
             Transform::AllowanceRatio(a) => {
-                let allowance = self.allowance(a, unit)?;
+                let allowance = self.allowance(a, f.measure, unit)?;
                 if m == 0.0 {
                     // Nothing used: as far under budget as can be.
                     f.cap.unwrap_or(f64::MAX)
@@ -196,8 +203,9 @@ impl Env<'_> {
 
     /// The points of the `i`th penalty.
     fn penalty(&self, i: usize, p: &Penalty, unit: &Unit<'_>) -> Result<f64, Undefined> {
-        let amount = if p.measure == Measure::Errors && p.free_retries > 0 {
+        let amount = if p.forgives_retries() {
             match unit {
+                // One attempt's errors, and their mean over that one attempt.
                 Unit::Attempt(a) => errors_after_free_retries(a, p.free_retries)
                     .ok_or_else(|| format!("errors are unknown for problem {:?}", a.problem))?,
                 Unit::Seat(t) => {
@@ -220,7 +228,10 @@ impl Env<'_> {
                     if k.known != attempts {
                         return Err(unknown());
                     }
-                    k.sum
+                    match p.measure {
+                        Measure::Mean(_) => k.sum / attempts as f64,
+                        _ => k.sum,
+                    }
                 }
             }
         } else {
@@ -278,7 +289,7 @@ impl Env<'_> {
         let m = self.measure(g.measure, unit)?;
         let value = match g.allowance {
             Some(a) => {
-                let allowance = self.allowance(a, unit)?;
+                let allowance = self.allowance(a, g.measure, unit)?;
                 if allowance == 0.0 {
                     if m == 0.0 { 0.0 } else { f64::INFINITY }
                 } else {

@@ -66,10 +66,18 @@ pub struct Penalty {
     pub measure: Measure,
     /// Points subtracted from the score per unit of the measure.
     pub per_unit: f64,
-    /// With `measure = "errors"`: failures forgiven at the start of each run of consecutive
-    /// failing calls to the same tool.
+    /// With `measure = "errors"` or `"mean.errors"`: failures forgiven at the start of each
+    /// run of consecutive failing calls to the same tool.
     pub free_retries: u32,
     pub line: usize,
+}
+
+impl Penalty {
+    /// Whether the penalty counts errors after free retries, from each attempt's trace, rather
+    /// than reading its measure.
+    pub fn forgives_retries(&self) -> bool {
+        self.free_retries > 0 && self.measure.base() == Measure::Errors
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -248,15 +256,20 @@ impl Ctx<'_> {
     fn measure(&self, v: &Spanned<String>, field: &str) -> Result<Measure> {
         Measure::parse(v.get_ref()).ok_or_else(|| {
             let names = MEASURES.iter().map(|(n, _, _)| *n);
-            let hint = closest(v.get_ref(), names.clone())
+            let hint = Measure::mean_spelt_otherwise(v.get_ref())
+                .map(Measure::name)
+                .or_else(|| closest(v.get_ref(), names.clone()))
                 .map(|c| format!(" (did you mean `{c}`?)"))
                 .unwrap_or_default();
+            let (means, sums): (Vec<&str>, Vec<&str>) = names.partition(|n| n.starts_with("mean."));
             Error::input(
                 self.at(v, field),
                 format!(
-                    "unknown measure {:?}{hint}; the measures are: {}",
+                    "unknown measure {:?}{hint}; the measures are: {}; and the mean per attempt \
+                     of each sum: {}",
                     v.get_ref(),
-                    names.collect::<Vec<_>>().join(", ")
+                    sums.join(", "),
+                    means.join(", ")
                 ),
             )
         })
@@ -680,10 +693,11 @@ impl Ctx<'_> {
             let free_retries = match &r.free_retries {
                 None => 0,
                 Some(n) => {
-                    if measure != Measure::Errors {
+                    if measure.base() != Measure::Errors {
                         return Err(Error::input(
                             self.at(n, "free_retries"),
-                            "free_retries applies to measure = \"errors\" only",
+                            "free_retries applies to measure = \"errors\" or \"mean.errors\" \
+                             only",
                         ));
                     }
                     u32::try_from(*n.get_ref()).map_err(|_| {
