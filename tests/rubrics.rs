@@ -641,11 +641,28 @@ fn a_penalty_averaged_per_attempt_charges_how_often_a_seat_errs_not_how_many_tri
             .replace("name = \"careful\"", "name = \"careful-summed\""),
     )
     .unwrap();
-    let j = l.score_json("per-attempt", summed.to_str().unwrap());
-    close(score_of(&j, "retried"), 70.0);
-    close(score_of(&j, "steady"), 90.0);
-    close(score_of(&j, "careless"), 20.0);
-    assert_eq!(order(&j)[..2], ["steady", "retried"]);
+    let summed_json = l.score_json("per-attempt", summed.to_str().unwrap());
+    close(score_of(&summed_json, "retried"), 70.0);
+    close(score_of(&summed_json, "steady"), 90.0);
+    close(score_of(&summed_json, "careless"), 20.0);
+    assert_eq!(order(&summed_json)[..2], ["steady", "retried"]);
+
+    // `rescore` streams the wave out of the ledger a row at a time and stores the same numbers
+    // `score` printed, to the last digit.
+    l.run(["rubric", "add", CAREFUL]).ok();
+    l.run(["rescore", "--rubric", "careful@1"]).ok();
+    let history = l
+        .run(["history", "--rubric", "careful@1", "--format", "json"])
+        .ok()
+        .json();
+    let rows = history["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 6);
+    for row in rows {
+        let id = row["seat"].as_str().unwrap();
+        assert_eq!(row["score"], seat(&j, id)["score"], "{id}");
+        assert_eq!(row["rank"], seat(&j, id)["rank"], "{id}");
+        assert_eq!(row["note"], seat(&j, id)["note"], "{id}");
+    }
 }
 
 #[test]
