@@ -3,7 +3,11 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
+
+/// The output format of a listing (`--format`): defined by the renderers, whose `///` comments
+/// on its values are the `--help` text.
+pub use crate::report::Format;
 
 /// benchledger keeps AI-agent benchmark leaderboards honest: every wave in one SQLite ledger with
 /// the conditions that shape its numbers, scored by versioned TOML rubrics that cannot leave
@@ -17,20 +21,6 @@ pub struct Cli {
 
     #[command(subcommand)]
     pub command: Command,
-}
-
-/// How a listing is printed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
-pub enum Format {
-    /// Aligned columns for a terminal; numbers rounded for reading.
-    #[default]
-    Table,
-    /// A JSON document with a format version; numbers unrounded. Documented in the README.
-    Json,
-    /// Comma-separated values with a header row; numbers unrounded.
-    Csv,
-    /// A Markdown table, for pasting into a changelog or a pull request.
-    Md,
 }
 
 #[derive(Debug, Args, Clone, Copy)]

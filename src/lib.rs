@@ -4,6 +4,8 @@
 //! The crate is layered so that each concept has one home:
 //!
 //! - [`model`]: plain data (waves, seats, attempts, conditions) shared by everything;
+//! - [`diagnostics`]: how bad input is reported (file, line, field, the closest known name),
+//!   shared by ingest and the rubric language;
 //! - [`ingest`]: wave manifests and result files, parsed and checked, into the model;
 //! - [`ledger`]: the SQLite file; the only module that speaks SQL;
 //! - [`figures`]: a seat's absolute figures (accuracy with its denominator, tokens, wall, USD,
@@ -16,6 +18,7 @@
 pub mod chain;
 pub mod cli;
 pub mod commands;
+pub mod diagnostics;
 pub mod digest;
 pub mod error;
 pub mod figures;

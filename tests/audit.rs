@@ -28,35 +28,18 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{Env, Out, copy_dir, run_raw, snapshot_settings};
+use common::{Env, Out, copy_dir, crate_path, examples, run_raw, sha256_hex, snapshot_settings};
 use rusqlite::Connection;
 use rusqlite::types::Value as SqlValue;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 const V1: &str = "session-efficiency@1";
 const V2: &str = "session-efficiency@2";
 const CHECKOUT: &str = "checkout-rematch";
 const TITLE: &str = "Checkout rematch, honest efficiency";
 
-fn crate_path(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
-
 fn rubric_file(file: &str) -> PathBuf {
     crate_path("rubrics").join(file)
-}
-
-/// The shipped example manifests, in a fixed order.
-fn examples() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(crate_path("examples"))
-        .expect("examples/ is readable")
-        .map(|e| e.expect("a directory entry").path().join("wave.toml"))
-        .filter(|p| p.is_file())
-        .collect();
-    v.sort();
-    assert_eq!(v.len(), 4, "the four example waves: {v:?}");
-    v
 }
 
 /// A ledger holding the example waves, without any rubric.
@@ -143,13 +126,6 @@ fn score_table(db: &Path) -> Vec<Vec<String>> {
             .collect()
     })
     .collect()
-}
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 fn snapshot(name: &str, text: &str) {

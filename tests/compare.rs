@@ -25,102 +25,25 @@
 //!   So the changes are wall +10, tokens +400, new input 0, score −50, and the USD and
 //!   Cost-of-Pass changes are unknown (null), never computed from the partial sum.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
+use common::{Env, snapshot_settings};
 use serde_json::Value;
 
-const NOW: &str = "2026-11-30T00:00:00Z";
+// Each ledger runs the binary from the crate root, so `rubrics/...` resolves.
 
-struct Run {
-    status: i32,
-    stdout: String,
-    stderr: String,
+fn rca_ledger() -> Env {
+    Env::with_waves(&[
+        "examples/rca-wave-1/wave.toml",
+        "examples/rca-wave-2/wave.toml",
+    ])
 }
 
-impl Run {
-    #[track_caller]
-    fn ok(self) -> Run {
-        assert_eq!(
-            self.status, 0,
-            "expected success\nstdout:\n{}\nstderr:\n{}",
-            self.stdout, self.stderr
-        );
-        self
-    }
-
-    #[track_caller]
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
-    }
-}
-
-/// A ledger in a temporary directory.
-struct Ledger {
-    dir: tempfile::TempDir,
-    db: PathBuf,
-}
-
-impl Ledger {
-    fn new() -> Ledger {
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let db = dir.path().join("ledger.db");
-        let l = Ledger { dir, db };
-        l.run(&["init"]).ok();
-        l
-    }
-
-    /// Runs `benchledger --db <ledger> ARGS` from the crate root (so `rubrics/...` resolves),
-    /// with the clock fixed and without the user's BENCHLEDGER_DB.
-    fn run(&self, args: &[&str]) -> Run {
-        let out = Command::new(env!("CARGO_BIN_EXE_benchledger"))
-            .arg("--db")
-            .arg(&self.db)
-            .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .env("BENCHLEDGER_NOW", NOW)
-            .env_remove("BENCHLEDGER_DB")
-            .output()
-            .expect("the benchledger binary runs");
-        assert!(self.dir.path().exists());
-        Run {
-            status: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-            stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-        }
-    }
-
-    fn ingest(&self, manifests: &[&str]) {
-        let mut args = vec!["ingest"];
-        args.extend_from_slice(manifests);
-        self.run(&args).ok();
-    }
-}
-
-fn crate_path(rel: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(rel)
-        .display()
-        .to_string()
-}
-
-fn rca_ledger() -> Ledger {
-    let l = Ledger::new();
-    l.ingest(&[
-        &crate_path("examples/rca-wave-1/wave.toml"),
-        &crate_path("examples/rca-wave-2/wave.toml"),
-    ]);
-    l
-}
-
-fn accounting_ledger() -> Ledger {
-    let l = Ledger::new();
-    l.ingest(&[
-        &crate_path("tests/fixtures/compare/acct-a/wave.toml"),
-        &crate_path("tests/fixtures/compare/acct-b/wave.toml"),
-    ]);
-    l
+fn accounting_ledger() -> Env {
+    Env::with_waves(&[
+        "tests/fixtures/compare/acct-a/wave.toml",
+        "tests/fixtures/compare/acct-b/wave.toml",
+    ])
 }
 
 const RCA: [&str; 6] = [
@@ -134,12 +57,7 @@ const RCA: [&str; 6] = [
 const COHORT_FILE: &str = "rubrics/cohort-efficiency.v1.toml";
 
 fn snapshot(name: &str, text: &str) {
-    insta::with_settings!({
-        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"),
-        prepend_module_to_snapshot => false,
-    }, {
-        insta::assert_snapshot!(name, text);
-    });
+    snapshot_settings().bind(|| insta::assert_snapshot!(name, text));
 }
 
 fn rca_args<'a>(rubric: &'a str, format: &'a str) -> Vec<&'a str> {
@@ -161,7 +79,7 @@ fn numbers(v: &Value, out: &mut Vec<f64>) {
 #[test]
 fn seed_001_table_says_the_seat_got_slower_under_heavier_load() {
     let l = rca_ledger();
-    let out = l.run(&rca_args(COHORT_FILE, "table")).ok().stdout;
+    let out = l.run(rca_args(COHORT_FILE, "table")).ok().stdout;
     let lines: Vec<&str> = out.lines().collect();
     // The heading, a blank line, then the verdict: the first thing a reader sees.
     assert!(lines[0].starts_with("Seat xai-hierarchical across waves rca-wave-1 → rca-wave-2"));
@@ -185,10 +103,10 @@ fn seed_001_table_says_the_seat_got_slower_under_heavier_load() {
 #[test]
 fn seed_001_markdown_and_csv() {
     let l = rca_ledger();
-    let md = l.run(&rca_args(COHORT_FILE, "md")).ok().stdout;
+    let md = l.run(rca_args(COHORT_FILE, "md")).ok().stdout;
     assert!(!md.contains("1.375") && !md.contains("1.584"), "{md}");
     snapshot("compare__rca_md", &md);
-    let csv = l.run(&rca_args(COHORT_FILE, "csv")).ok().stdout;
+    let csv = l.run(rca_args(COHORT_FILE, "csv")).ok().stdout;
     // One row per wave; a relative rubric has a rank column and no score column.
     assert_eq!(csv.lines().count(), 3, "{csv}");
     assert!(csv.contains("cohort-efficiency@1_rank"), "{csv}");
@@ -200,8 +118,8 @@ fn seed_001_markdown_and_csv() {
 fn seed_001_json_compares_absolutes_and_names_the_contention() {
     let l = rca_ledger();
     // By registered NAME@VERSION this time (the table tests use the file).
-    l.run(&["rubric", "add", COHORT_FILE]).ok();
-    let v = l.run(&rca_args("cohort-efficiency@1", "json")).ok().json();
+    l.run(["rubric", "add", COHORT_FILE]).ok();
+    let v = l.run(rca_args("cohort-efficiency@1", "json")).ok().json();
     assert_eq!(v["format_version"], 1);
     assert_eq!(v["kind"], "compare");
     assert_eq!(v["seat"], "xai-hierarchical");
@@ -282,7 +200,7 @@ fn seed_001_json_compares_absolutes_and_names_the_contention() {
     let mut relative_scores = Vec::new();
     for wave in ["rca-wave-1", "rca-wave-2"] {
         let s = l
-            .run(&[
+            .run([
                 "score",
                 "--wave",
                 wave,
@@ -331,17 +249,17 @@ fn accounting_difference_and_an_unknown_cost() {
             format,
         ]
     };
-    let table = l.run(&args("table")).ok().stdout;
+    let table = l.run(args("table")).ok().stdout;
     assert!(
         table.contains("unknown (acct-b: cost known for 1 of 2 attempts)"),
         "{table}"
     );
     assert!(table.contains("$0.05 (1 of 2)"), "{table}");
     snapshot("compare__accounting_table", &table);
-    let csv = l.run(&args("csv")).ok().stdout;
+    let csv = l.run(args("csv")).ok().stdout;
     snapshot("compare__accounting_csv", &csv);
 
-    let v = l.run(&args("json")).ok().json();
+    let v = l.run(args("json")).ok().json();
     let w = v["waves"].as_array().expect("waves");
     assert_eq!(w[0]["tokens_total"], 8000);
     assert_eq!(w[1]["tokens_total"], 8400);
@@ -399,7 +317,7 @@ fn accounting_difference_and_an_unknown_cost() {
 #[test]
 fn a_seat_missing_from_a_wave_is_an_error_listing_its_seats() {
     let l = rca_ledger();
-    let out = l.run(&["compare", "--seat", "nobody", "rca-wave-1", "rca-wave-2"]);
+    let out = l.run(["compare", "--seat", "nobody", "rca-wave-1", "rca-wave-2"]);
     assert_eq!(out.status, 2, "{}", out.stderr);
     assert!(out.stdout.is_empty());
     assert!(
@@ -417,9 +335,9 @@ fn a_seat_missing_from_a_wave_is_an_error_listing_its_seats() {
 #[test]
 fn fewer_than_two_waves_is_a_usage_error() {
     let l = rca_ledger();
-    let out = l.run(&["compare", "--seat", "xai-hierarchical", "rca-wave-1"]);
+    let out = l.run(["compare", "--seat", "xai-hierarchical", "rca-wave-1"]);
     assert_eq!(out.status, 2, "{}", out.stderr);
-    let out = l.run(&[
+    let out = l.run([
         "compare",
         "--seat",
         "xai-hierarchical",

@@ -6,19 +6,9 @@ mod common;
 #[test]
 fn the_demo_tells_every_story_with_the_right_numbers() {
     let dir = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_benchledger"))
-        .arg("demo")
-        .env_remove("BENCHLEDGER_DB")
-        .env("BENCHLEDGER_NOW", "2026-11-30T00:00:00Z")
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        out.status.success(),
-        "demo failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = common::run_raw(dir.path(), &["demo"], &[]);
+    assert_eq!(out.status, 0, "demo failed: {}", out.stderr);
+    let stdout = out.stdout;
     // The stories, in the seeds' own numbers.
     assert!(stdout.contains("the score can reach 125 on a 0–100 scale"));
     assert!(stdout.contains("125.00"));
@@ -35,18 +25,12 @@ fn the_demo_tells_every_story_with_the_right_numbers() {
 fn the_demo_keeps_its_ledger_only_where_asked() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("demo.db");
-    let run = || {
-        std::process::Command::new(env!("CARGO_BIN_EXE_benchledger"))
-            .args(["--db", db.to_str().unwrap(), "demo"])
-            .env_remove("BENCHLEDGER_DB")
-            .output()
-            .unwrap()
-    };
+    let run = || common::run_raw(dir.path(), &["--db", db.to_str().unwrap(), "demo"], &[]);
     let first = run();
-    assert!(first.status.success());
+    assert_eq!(first.status, 0, "{first:#?}");
     assert!(db.is_file());
     // A second run refuses to overwrite an existing ledger.
     let second = run();
-    assert_eq!(second.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&second.stderr).contains("already exists"));
+    assert_eq!(second.status, 2);
+    assert!(second.stderr.contains("already exists"));
 }

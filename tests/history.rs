@@ -2,21 +2,14 @@
 
 mod common;
 
-use common::{Env, snapshot_settings};
-
-fn examples() -> Vec<std::path::PathBuf> {
-    ["checkout-rematch", "rca-wave-1", "rca-wave-2", "prices-csv"]
-        .iter()
-        .map(|w| common::tests_dir("../examples").join(w).join("wave.toml"))
-        .collect()
-}
+use common::{Env, crate_path, examples, snapshot_settings};
 
 fn ledger() -> Env {
     let env = Env::init();
     let manifests = examples();
     let refs: Vec<&std::path::Path> = manifests.iter().map(|p| p.as_path()).collect();
     env.ingest(&refs);
-    let rubrics = common::tests_dir("../rubrics");
+    let rubrics = crate_path("rubrics");
     env.run([
         "rubric".as_ref(),
         "add".as_ref(),

@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 
 use common::{Env, copy_dir, tests_dir, write_wave};
 
-/// The cases the corpus must hold at least (issue 2); the test fails if one goes missing.
+/// The cases the corpus must hold at least (issue 2, then regressions found since); the test
+/// fails if one goes missing.
 const REQUIRED: &[&str] = &[
     "wrong-type-string-for-number",
     "unknown-field-misspelt",
@@ -46,6 +47,10 @@ const REQUIRED: &[&str] = &[
     "different-wave-same-id",
     "tokens-above-a-trillion",
     "tokens-above-i64-max",
+    "csv-crlf-bad-cell",
+    "tokens-1e400",
+    "csv-tokens-1e400",
+    "manifest-budget-1e400",
 ];
 
 fn base_manifest() -> PathBuf {
@@ -271,4 +276,61 @@ results = "s1.csv"
         ]
     );
     assert_eq!(env.wave_ids(), ["base", "second"]);
+}
+
+#[test]
+fn a_byte_order_mark_opening_any_input_file_is_skipped() {
+    // Editors on some systems open every UTF-8 file with a byte-order mark; the manifest, the
+    // problem list and both kinds of results file are read as if it were not there.
+    let manifest = r#"
+[wave]
+id = "marked"
+suite = "demo-suite"
+started_at = 2026-03-02T09:00:00Z
+suite_problems_file = "problems.txt"
+
+[wave.accounting]
+input_tokens_include_cache_reads = false
+
+[[seat]]
+id = "s1"
+model = "model-a"
+provider = "prov"
+harness = "react"
+results = "s1.jsonl"
+
+[[seat]]
+id = "s2"
+model = "model-b"
+provider = "prov"
+harness = "react"
+results = "s2.csv"
+"#;
+    let files = [
+        ("problems.txt", "p1\np2\n"),
+        (
+            "s1.jsonl",
+            "{\"problem\":\"p1\",\"correct\":true,\"wall_s\":3.5}\n{\"problem\":\"p2\",\"correct\":false}\n",
+        ),
+        ("s2.csv", "problem,correct,wall_s\np1,true,4\n"),
+    ];
+    let plain = Env::init();
+    let plain_out = plain.ingest(&[&write_wave(&plain.path().join("w"), manifest, &files)]);
+
+    let env = Env::init();
+    let bom = |s: &str| format!("\u{feff}{s}");
+    let marked_files: Vec<(&str, String)> = files.iter().map(|(n, c)| (*n, bom(c))).collect();
+    let marked_refs: Vec<(&str, &str)> =
+        marked_files.iter().map(|(n, c)| (*n, c.as_str())).collect();
+    let path = write_wave(&env.path().join("w"), &bom(manifest), &marked_refs);
+    assert!(std::fs::read(&path).unwrap().starts_with(b"\xef\xbb\xbf"));
+    let out = env.ingest(&[&path]);
+    // The same wave, to the byte: the same content hash.
+    assert_eq!(out.stdout, plain_out.stdout);
+    assert!(
+        out.stdout
+            .starts_with("added wave marked: 2 seats, 3 attempts (sha256 "),
+        "{}",
+        out.stdout
+    );
 }

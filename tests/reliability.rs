@@ -4,10 +4,10 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
-use common::Env;
+use common::{Env, crate_path};
 
 /// Writes a wave of `seats` × `problems` attempts, large enough that ingest takes a while.
 fn big_wave(dir: &Path, id: &str, seats: usize, problems: usize) -> std::path::PathBuf {
@@ -62,14 +62,8 @@ fn a_kill_mid_ingest_leaves_the_wave_wholly_there_or_wholly_absent() {
     let wal = env.db.with_extension("db-wal");
     // Start an ingest and kill it (SIGKILL) the moment its transaction has written into the
     // WAL: mid-write, long before the commit of 80,000 attempts.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_benchledger"))
-        .args([
-            "--db".as_ref(),
-            env.db.as_os_str(),
-            "ingest".as_ref(),
-            manifest.as_os_str(),
-        ])
-        .env_remove("BENCHLEDGER_DB")
+    let mut child = env
+        .command(["ingest".as_ref(), manifest.as_os_str()])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -118,31 +112,16 @@ fn concurrent_writers_lose_nothing() {
     let mut children: Vec<_> = manifests
         .iter()
         .map(|m| {
-            Command::new(env!("CARGO_BIN_EXE_benchledger"))
-                .args([
-                    "--db".as_ref(),
-                    env.db.as_os_str(),
-                    "ingest".as_ref(),
-                    m.as_os_str(),
-                ])
-                .env_remove("BENCHLEDGER_DB")
+            env.command(["ingest".as_ref(), m.as_os_str()])
                 .stdout(Stdio::null())
                 .stderr(Stdio::piped())
                 .spawn()
                 .unwrap()
         })
         .collect();
-    let rubric = Path::new(env!("CARGO_MANIFEST_DIR")).join("rubrics/session-efficiency.v2.toml");
+    let rubric = crate_path("rubrics/session-efficiency.v2.toml");
     children.push(
-        Command::new(env!("CARGO_BIN_EXE_benchledger"))
-            .args([
-                "--db".as_ref(),
-                env.db.as_os_str(),
-                "rubric".as_ref(),
-                "add".as_ref(),
-                rubric.as_os_str(),
-            ])
-            .env_remove("BENCHLEDGER_DB")
+        env.command(["rubric".as_ref(), "add".as_ref(), rubric.as_os_str()])
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()

@@ -3,7 +3,8 @@
 //! Waves are generated directly as `model::WaveData`: 1–6 seats of 0–8 attempts, every optional
 //! figure sometimes unknown, zeros everywhere (zero tokens, zero wall seconds, nothing Correct,
 //! zero cost), budgets present or absent, a declared suite or none, traces or none. For every
-//! shipped rubric:
+//! shipped rubric, and every rubric of `tests/fixtures/rubrics/` (among them one that charges a
+//! mean per attempt and breaks ties on another):
 //!
 //! - a rubric that passes `rubric check` never scores outside its declared scale;
 //! - the range `rubric check` proves contains every score actually produced (v1 and the
@@ -14,8 +15,9 @@
 //! - no renderer ever prints "NaN" or "inf".
 //!
 //! The last two properties go beyond the shipped rubrics: for any rubric the language can express
-//! (generated directly as a `Rubric`), no NaN or infinity escapes, and the range `rubric check`
-//! proves holds every score.
+//! (generated directly as a `Rubric`, from every measure — the means per attempt included — in
+//! factors, penalties, gates and tie-breaks), no NaN or infinity escapes, and the range `rubric
+//! check` proves holds every score.
 //!
 //! Scoring a wave held whole (`score_wave`) and scoring it as `rescore` streams it — each seat's
 //! running totals fed one attempt at a time, with only the fields the rubric reads — give the
@@ -25,16 +27,18 @@
 //! `edge_cases_have_defined_results` pins what each shipped rubric makes of zero tokens, zero
 //! wall seconds, zero Correct and unknown cost.
 
+mod common;
+
 use std::path::Path;
 use std::sync::OnceLock;
 
-use benchledger::cli::Format;
 use benchledger::figures::SeatFigures;
 use benchledger::ledger::Ledger;
 use benchledger::model::{
     Accounting, Attempt, AttemptFields, Budget, Load, Provenance, Seat, SeatData, SuiteProblems,
     TraceStep, Wave, WaveData,
 };
+use benchledger::report::Format;
 use benchledger::report::score::{RubricInfo, leaderboard};
 use benchledger::rubric::measure::{ALLOWANCES, MEASURES, Measure};
 use benchledger::rubric::spec::{Factor, Gate, Penalty, Per, Role, Scale, Transform};
@@ -45,42 +49,69 @@ use proptest::prelude::*;
 
 const TOL: f64 = 1e-9;
 
+#[derive(Clone)]
 struct Shipped {
     file: String,
     rubric: Rubric,
     report: CheckReport,
 }
 
+/// Every rubric file in `dir` (of the crate), parsed and checked, by file name.
+fn load(dir: &str) -> Vec<Shipped> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{dir:?}: {e}"))
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(p).expect("read rubric");
+            let rubric = parse(p, &text).expect("the rubric parses");
+            let report = check(&rubric);
+            Shipped {
+                file: p.file_name().unwrap().to_string_lossy().into_owned(),
+                rubric,
+                report,
+            }
+        })
+        .collect()
+}
+
 /// Every rubric in `rubrics/`, parsed and checked, by file name.
 fn shipped() -> &'static [Shipped] {
     static SHIPPED: OnceLock<Vec<Shipped>> = OnceLock::new();
     SHIPPED.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rubrics");
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .expect("rubrics/")
-            .map(|e| e.expect("dir entry").path())
-            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-            .collect();
-        files.sort();
-        let all: Vec<Shipped> = files
-            .iter()
-            .map(|p| {
-                let text = std::fs::read_to_string(p).expect("read rubric");
-                let rubric = parse(p, &text).expect("a shipped rubric parses");
-                let report = check(&rubric);
-                Shipped {
-                    file: p.file_name().unwrap().to_string_lossy().into_owned(),
-                    rubric,
-                    report,
-                }
-            })
-            .collect();
+        let all = load("rubrics");
         // The properties below are only as good as the rubrics they cover.
-        assert!(all.len() >= 7, "expected the shipped rubrics in {dir:?}");
+        assert!(all.len() >= 7, "expected the shipped rubrics in rubrics/");
         assert!(all.iter().any(|s| s.rubric.relative));
         assert!(all.iter().any(|s| !s.report.ok()));
         all
     })
+}
+
+/// What the properties cover: the shipped rubrics, and the rubrics of
+/// `tests/fixtures/rubrics/` (the fifth rubric written from the docs alone; a penalty on a
+/// mean per attempt, with a tie-break on another).
+fn covered() -> &'static [Shipped] {
+    static COVERED: OnceLock<Vec<Shipped>> = OnceLock::new();
+    COVERED.get_or_init(|| {
+        let fixtures = load("tests/fixtures/rubrics");
+        let reads_a_mean = |s: &Shipped| {
+            let r = &s.rubric;
+            r.penalties.iter().map(|p| p.measure).any(is_mean)
+                && r.tie_break.iter().map(|t| t.measure).any(is_mean)
+        };
+        assert!(fixtures.iter().any(reads_a_mean), "a fixture reads means");
+        shipped().iter().cloned().chain(fixtures).collect()
+    })
+}
+
+fn is_mean(m: Measure) -> bool {
+    matches!(m, Measure::Mean(_))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -312,7 +343,7 @@ proptest! {
 
     #[test]
     fn a_rubric_that_passes_check_never_leaves_its_scale(data in wave()) {
-        for s in shipped().iter().filter(|s| s.report.ok()) {
+        for s in covered().iter().filter(|s| s.report.ok()) {
             let scores = score_wave(&s.rubric, &data);
             prop_assert_eq!(scores.seats.len(), data.seats.len());
             let mut ids: Vec<String> = scores.seats.iter().map(|x| x.seat.clone()).collect();
@@ -335,7 +366,7 @@ proptest! {
 
     #[test]
     fn every_seat_gets_a_finite_score_a_failed_gate_or_a_reason(data in wave()) {
-        for s in shipped() {
+        for s in covered() {
             let scores = score_wave(&s.rubric, &data);
             for seat in &scores.seats {
                 let ctx = format!("{} {}: {:?}", s.file, seat.seat, seat);
@@ -376,7 +407,7 @@ proptest! {
 
     #[test]
     fn the_range_check_proves_contains_every_score_produced(data in wave()) {
-        for s in shipped() {
+        for s in covered() {
             let (lo, hi) = (s.report.range.lo.value, s.report.range.hi.value);
             let tol = |x: f64| TOL * x.abs().max(1.0);
             for seat in score_wave(&s.rubric, &data).seats {
@@ -394,7 +425,7 @@ proptest! {
     #[test]
     fn scoring_is_deterministic_bit_for_bit(data in wave()) {
         let copy = data.clone();
-        for s in shipped() {
+        for s in covered() {
             let a = score_wave(&s.rubric, &data);
             let b = score_wave(&s.rubric, &copy);
             prop_assert_eq!(fingerprint(&a), fingerprint(&b), "{}", s.file);
@@ -403,7 +434,7 @@ proptest! {
 
     #[test]
     fn no_renderer_prints_nan_or_inf(data in wave()) {
-        for s in shipped() {
+        for s in covered() {
             let info = info(s);
             let scores = score_wave(&s.rubric, &data);
             let (table, json) = leaderboard(&data, &info, &scores);
@@ -492,7 +523,11 @@ fn any_rubric() -> impl Strategy<Value = Rubric> {
                 name: format!("p{m}"),
                 measure,
                 per_unit,
-                free_retries: if MEASURES[m].0 == "errors" { free } else { 0 },
+                free_retries: if MEASURES[m].1.base() == Measure::Errors {
+                    free
+                } else {
+                    0
+                },
                 line: 1,
             }
         });
@@ -526,9 +561,17 @@ fn any_rubric() -> impl Strategy<Value = Rubric> {
                 prop::option::of(0.0..200.0f64),
             ),
             prop::sample::select(vec![0.0, 0.5, 1.0]),
+            prop::collection::vec((0..MEASURES.len(), any::<bool>()), 0..=2),
         )
             .prop_map(
-                move |(factors, penalties, gates, multiplier, (cmin, cmax), missing)| {
+                move |(factors, penalties, gates, multiplier, (cmin, cmax), missing, ties)| {
+                    let tie_break = ties
+                        .into_iter()
+                        .map(|(m, higher_first)| benchledger::rubric::spec::TieBreak {
+                            measure: MEASURES[m].1,
+                            higher_first,
+                        })
+                        .collect();
                     let (clamp_min, clamp_max) = match (cmin, cmax) {
                         (Some(lo), Some(hi)) if lo > hi => (Some(hi), Some(lo)),
                         other => other,
@@ -552,10 +595,7 @@ fn any_rubric() -> impl Strategy<Value = Rubric> {
                         factors,
                         penalties,
                         gates,
-                        tie_break: vec![benchledger::rubric::spec::TieBreak {
-                            measure: Measure::WallS,
-                            higher_first: false,
-                        }],
+                        tie_break,
                     }
                 },
             )
@@ -713,7 +753,7 @@ proptest! {
         rubric in any_rubric(),
         data in wave(),
     ) {
-        for r in shipped().iter().map(|s| &s.rubric).chain([&rubric]) {
+        for r in covered().iter().map(|s| &s.rubric).chain([&rubric]) {
             prop_assert_eq!(
                 every_bit(&streamed(r, &data)),
                 every_bit(&score_wave(r, &data)),
@@ -739,7 +779,7 @@ proptest! {
         rubric in any_rubric(),
         data in wave(),
     ) {
-        let rubrics: Vec<&Rubric> = shipped().iter().map(|s| &s.rubric).chain([&rubric]).collect();
+        let rubrics: Vec<&Rubric> = covered().iter().map(|s| &s.rubric).chain([&rubric]).collect();
         for (r, scores) in rubrics.iter().zip(through_a_ledger(&rubrics, &data)) {
             prop_assert_eq!(every_bit(&scores), every_bit(&score_wave(r, &data)), "{:?}", r);
         }
@@ -872,12 +912,7 @@ fn edge_cases_have_defined_results() {
             }
         }
     }
-    insta::with_settings!({
-        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"),
-        prepend_module_to_snapshot => false,
-    }, {
-        insta::assert_snapshot!("rubric_props__edge_cases", out);
-    });
+    common::snapshot_settings().bind(|| insta::assert_snapshot!("rubric_props__edge_cases", out));
 
     let get = |file: &str, data: &WaveData, seat: &str| {
         let s = shipped().iter().find(|s| s.file == file).unwrap();

@@ -13,15 +13,10 @@
 //! - seed 002: step efficiency 1.0 at 3 steps and 0.1 at 11; the tidy trace scores 1.0 and the
 //!   wandering one 0.18.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
+use common::{Env, NOW, Out, crate_root, run_raw, sha256_hex, snapshot_settings};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
-
-const BIN: &str = env!("CARGO_BIN_EXE_benchledger");
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-const NOW: &str = "2026-11-30T00:00:00Z";
 
 const V1: &str = "rubrics/session-efficiency.v1.toml";
 const V2: &str = "rubrics/session-efficiency.v2.toml";
@@ -31,110 +26,31 @@ const NEW_INPUT: &str = "rubrics/session-efficiency-new-input.v1.toml";
 const TRACE: &str = "rubrics/trace-holistic.v1.toml";
 const RETRIES: &str = "rubrics/trace-holistic-retries.v1.toml";
 const LEAN: &str = "tests/fixtures/rubrics/lean-diagnosis.v1.toml";
+const CAREFUL: &str = "tests/fixtures/rubrics/careful.v1.toml";
 
 const WORKED: &str = "tests/fixtures/rubrics/worked-seat/wave.toml";
 const TRACES: &str = "tests/fixtures/rubrics/traces/wave.toml";
 const VARIANTS: &str = "tests/fixtures/rubrics/variants/wave.toml";
+const PER_ATTEMPT: &str = "tests/fixtures/rubrics/per-attempt/wave.toml";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-/// What one run of the binary did.
-struct Out {
-    args: Vec<String>,
-    code: i32,
-    stdout: String,
-    stderr: String,
+/// Runs the binary from the crate root (so relative paths in messages are stable) without a
+/// ledger.
+fn run_no_ledger(args: &[&str]) -> Out {
+    run_raw(crate_root(), args, &[])
 }
 
-impl Out {
-    fn ok(self) -> Out {
-        assert_eq!(
-            self.code,
-            0,
-            "`benchledger {}` failed\nstdout:\n{}\nstderr:\n{}",
-            self.args.join(" "),
-            self.stdout,
-            self.stderr
-        );
-        self
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
-            panic!(
-                "`benchledger {}` did not print JSON ({e}):\n{}",
-                self.args.join(" "),
-                self.stdout
-            )
-        })
-    }
-
-    /// The command, its exit status and everything it printed, for a snapshot.
-    fn transcript(&self) -> String {
-        let mut s = format!(
-            "$ benchledger {}\nexit status: {}\n",
-            self.args.join(" "),
-            self.code
-        );
-        if !self.stdout.is_empty() {
-            s.push_str("--- stdout\n");
-            s.push_str(&self.stdout);
-        }
-        if !self.stderr.is_empty() {
-            s.push_str("--- stderr\n");
-            s.push_str(&self.stderr);
-        }
-        s
-    }
+/// `score` on a ledger, as tables and as JSON.
+trait Score {
+    fn score(&self, wave: &str, rubric: &str, format: &str) -> Out;
+    fn score_json(&self, wave: &str, rubric: &str) -> Value;
 }
 
-/// Runs the binary from the crate root (so relative paths in messages are stable), with a fixed
-/// clock and no ledger from the environment. `--db` is left out of the recorded arguments: its
-/// temporary path changes on every run.
-fn run(db: Option<&Path>, args: &[&str]) -> Out {
-    let mut c = Command::new(BIN);
-    c.current_dir(ROOT)
-        .env("BENCHLEDGER_NOW", NOW)
-        .env_remove("BENCHLEDGER_DB");
-    if let Some(db) = db {
-        c.arg("--db").arg(db);
-    }
-    c.args(args);
-    let o = c.output().expect("run benchledger");
-    Out {
-        args: args.iter().map(|s| s.to_string()).collect(),
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(o.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(o.stderr).expect("stderr is UTF-8"),
-    }
-}
-
-/// A ledger in a temporary directory holding the given waves.
-struct Ledger {
-    dir: tempfile::TempDir,
-    db: PathBuf,
-}
-
-impl Ledger {
-    fn with(manifests: &[&str]) -> Ledger {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let db = dir.path().join("ledger.db");
-        run(Some(&db), &["init"]).ok();
-        if !manifests.is_empty() {
-            let mut args = vec!["ingest"];
-            args.extend_from_slice(manifests);
-            run(Some(&db), &args).ok();
-        }
-        Ledger { dir, db }
-    }
-
-    fn run(&self, args: &[&str]) -> Out {
-        run(Some(&self.db), args)
-    }
-
+impl Score for Env {
     fn score(&self, wave: &str, rubric: &str, format: &str) -> Out {
-        self.run(&[
+        self.run([
             "score", "--wave", wave, "--rubric", rubric, "--format", format,
         ])
         .ok()
@@ -146,17 +62,12 @@ impl Ledger {
 }
 
 fn snapshot(name: &str, value: &str) {
-    insta::with_settings!({
-        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"),
-        prepend_module_to_snapshot => false,
-    }, {
-        insta::assert_snapshot!(name, value);
-    });
+    snapshot_settings().bind(|| insta::assert_snapshot!(name, value));
 }
 
 /// The leaderboard as a person reads it, then every number behind it unrounded: the score, the
 /// rank and the factors of each seat, as `score --format json` gives them.
-fn leaderboard_snapshot(name: &str, ledger: &Ledger, wave: &str, rubric: &str) -> Value {
+fn leaderboard_snapshot(name: &str, ledger: &Env, wave: &str, rubric: &str) -> Value {
     let table = ledger.score(wave, rubric, "table");
     let raw = ledger.score(wave, rubric, "json");
     let json = raw.json();
@@ -281,15 +192,11 @@ fn close(actual: f64, expected: f64) {
 }
 
 fn sha256_file(path: &str) -> String {
-    let bytes = std::fs::read(Path::new(ROOT).join(path)).expect("read file");
-    Sha256::digest(&bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    sha256_hex(&std::fs::read(crate_root().join(path)).expect("read file"))
 }
 
 fn shipped_rubrics() -> Vec<String> {
-    let mut files: Vec<String> = std::fs::read_dir(Path::new(ROOT).join("rubrics"))
+    let mut files: Vec<String> = std::fs::read_dir(crate_root().join("rubrics"))
         .expect("rubrics/")
         .map(|e| e.expect("dir entry").file_name().into_string().unwrap())
         .filter(|n| n.ends_with(".toml"))
@@ -307,9 +214,9 @@ fn check_rejects_session_efficiency_v1_for_printing_125_and_accepts_every_other_
     let files = shipped_rubrics();
     assert!(files.len() >= 7, "{files:?}");
     for f in &files {
-        let out = run(None, &["rubric", "check", f]);
+        let out = run_no_ledger(&["rubric", "check", f]);
         if f == V1 {
-            assert_eq!(out.code, 1, "{}", out.transcript());
+            assert_eq!(out.status, 1, "{}", out.transcript());
             assert!(
                 out.stdout.contains(
                     "error: the score can reach 125 on a 0–100 scale: a seat with accuracy 1 \
@@ -329,7 +236,7 @@ fn check_rejects_session_efficiency_v1_for_printing_125_and_accepts_every_other_
                 "error: session-efficiency@1 can leave its declared scale (see above)\n"
             );
         } else {
-            assert_eq!(out.code, 0, "{}", out.transcript());
+            assert_eq!(out.status, 0, "{}", out.transcript());
             assert!(out.stdout.contains(" keeps its "), "{}", out.stdout);
             assert!(!out.stdout.contains("error:"), "{}", out.stdout);
         }
@@ -338,14 +245,14 @@ fn check_rejects_session_efficiency_v1_for_printing_125_and_accepts_every_other_
     // All of them at once: the report covers every file, and one failure fails the run.
     let mut args = vec!["rubric", "check"];
     args.extend(files.iter().map(String::as_str));
-    let all = run(None, &args);
-    assert_eq!(all.code, 1);
+    let all = run_no_ledger(&args);
+    assert_eq!(all.status, 1);
     snapshot("rubrics__check_shipped", &all.transcript());
 }
 
 #[test]
 fn check_proves_the_range_of_a_relative_rubric_and_labels_it() {
-    let out = run(None, &["rubric", "check", COHORT]).ok();
+    let out = run_no_ledger(&["rubric", "check", COHORT]).ok();
     assert!(
         out.stdout
             .contains("cohort-efficiency@1 (relative) keeps its scale from 0")
@@ -359,7 +266,7 @@ fn check_proves_the_range_of_a_relative_rubric_and_labels_it() {
 
 #[test]
 fn the_worked_seat_prints_125_under_v1_and_100_under_v2() {
-    let l = Ledger::with(&[WORKED]);
+    let l = Env::with_waves(&[WORKED]);
 
     let v1 = leaderboard_snapshot("rubrics__worked_seat_v1", &l, "worked-seat", V1);
     // 100 × 1 × √clip(1M/565k, .25, 1.25) × √clip(180/132, .25, 1.25) = 100 × √1.25 × √1.25.
@@ -383,7 +290,7 @@ fn the_worked_seat_prints_125_under_v1_and_100_under_v2() {
 
 #[test]
 fn capped_seats_tied_at_100_are_ranked_on_wall_then_new_input_tokens() {
-    let l = Ledger::with(&["examples/checkout-rematch/wave.toml"]);
+    let l = Env::with_waves(&["examples/checkout-rematch/wave.toml"]);
     let j = leaderboard_snapshot("rubrics__checkout_rematch_v2", &l, "checkout-rematch", V2);
     // openai-react and google-react both took 118 s; openai read 288k new input, google 356k.
     // xai-hierarchical (the worked seat: 565k tokens, 132 s) comes third.
@@ -440,7 +347,7 @@ fn capped_seats_tied_at_100_are_ranked_on_wall_then_new_input_tokens() {
 
 #[test]
 fn the_tidy_trace_scores_1_and_the_wandering_one_0_18() {
-    let l = Ledger::with(&[TRACES]);
+    let l = Env::with_waves(&[TRACES]);
     let j = leaderboard_snapshot(
         "rubrics__seed_traces_trace_holistic",
         &l,
@@ -467,7 +374,7 @@ fn the_tidy_trace_scores_1_and_the_wandering_one_0_18() {
 
 #[test]
 fn free_retries_score_one_smart_retry_higher_and_still_punish_a_five_time_repeat() {
-    let l = Ledger::with(&["examples/prices-csv/wave.toml"]);
+    let l = Env::with_waves(&["examples/prices-csv/wave.toml"]);
     let plain = leaderboard_snapshot(
         "rubrics__prices_csv_trace_holistic",
         &l,
@@ -507,7 +414,7 @@ fn free_retries_score_one_smart_retry_higher_and_still_punish_a_five_time_repeat
 
 #[test]
 fn cohort_efficiency_rose_from_1_375_to_1_584_while_the_leader_got_slower() {
-    let l = Ledger::with(&[
+    let l = Env::with_waves(&[
         "examples/rca-wave-1/wave.toml",
         "examples/rca-wave-2/wave.toml",
     ]);
@@ -562,7 +469,7 @@ fn cohort_efficiency_rose_from_1_375_to_1_584_while_the_leader_got_slower() {
 
 #[test]
 fn score_json_carries_the_wave_the_rubric_and_each_seat_with_its_show_fields() {
-    let l = Ledger::with(&["examples/checkout-rematch/wave.toml"]);
+    let l = Env::with_waves(&["examples/checkout-rematch/wave.toml"]);
     let j = l.score_json("checkout-rematch", V2);
     assert_eq!(j["format_version"], 1);
     assert_eq!(j["kind"], "score");
@@ -579,7 +486,7 @@ fn score_json_carries_the_wave_the_rubric_and_each_seat_with_its_show_fields() {
 
     // Each seat: every field of `show --format json`, the same values, plus the score.
     let show = l
-        .run(&["show", "checkout-rematch", "--format", "json"])
+        .run(["show", "checkout-rematch", "--format", "json"])
         .ok()
         .json();
     let shown = seats(&show);
@@ -606,7 +513,7 @@ fn score_json_carries_the_wave_the_rubric_and_each_seat_with_its_show_fields() {
     assert_eq!(seat(&j, "anthropic-react")["score"], 75.0);
 
     // A relative rubric's scale has no max.
-    let l = Ledger::with(&["examples/rca-wave-1/wave.toml"]);
+    let l = Env::with_waves(&["examples/rca-wave-1/wave.toml"]);
     let c = l.score_json("rca-wave-1", COHORT);
     assert_eq!(c["rubric"]["relative"], true);
     assert!(c["rubric"]["scale"].get("max").is_none());
@@ -618,7 +525,7 @@ fn score_json_carries_the_wave_the_rubric_and_each_seat_with_its_show_fields() {
 
 #[test]
 fn the_gated_variant_fails_a_seat_below_half_correct_or_past_twice_its_allowance() {
-    let l = Ledger::with(&[VARIANTS]);
+    let l = Env::with_waves(&[VARIANTS]);
     let j = leaderboard_snapshot("rubrics__variants_gated", &l, "variants", GATED);
 
     // 1 of 3 Correct: below the accuracy gate.
@@ -657,9 +564,164 @@ fn the_gated_variant_fails_a_seat_below_half_correct_or_past_twice_its_allowance
     assert!(table.contains("failed gate wall-budget"), "{table}");
 }
 
+/// `careful@1` on the per-attempt wave: 100 × accuracy − 5 × mean.errors, floored at 0. Worked
+/// by hand (docs/rubrics.md §10 tells the same story):
+///
+/// | seat      | accuracy | errors / attempts | mean.errors | score            |
+/// |-----------|----------|-------------------|-------------|------------------|
+/// | steady    | 2/2      | 2 / 2             | 1           | 100 − 5 = 95     |
+/// | retried   | 6/6      | 6 / 6             | 1           | 100 − 5 = 95     |
+/// | half-done | 1/2      | 0 / 1             | 0           | 50               |
+/// | careless  | 1/2      | 6 / 2             | 3           | 50 − 15 = 35     |
+/// | untallied | 2/2      | unknown for one   | unknown     | undefined        |
+/// | no-show   | 0/2      | no attempts       | unknown     | undefined        |
+///
+/// steady and retried tie at 95 and are ordered by mean wall seconds per attempt: retried's
+/// 10 s before steady's 20 s (on summed wall seconds, 60 s against 40 s, it would be the other
+/// way round).
+#[test]
+fn a_penalty_averaged_per_attempt_charges_how_often_a_seat_errs_not_how_many_trials_it_ran() {
+    let check = run_no_ledger(&["rubric", "check", CAREFUL]).ok();
+    assert_eq!(
+        check.stdout,
+        format!("{CAREFUL}: careful@1 keeps its 0–100 scale\n  score range: 0 to 100 (per seat)\n")
+    );
+
+    let l = Env::with_waves(&[PER_ATTEMPT]);
+    let j = leaderboard_snapshot("rubrics__per_attempt_careful", &l, "per-attempt", CAREFUL);
+    assert_eq!(
+        order(&j),
+        [
+            "retried",
+            "steady",
+            "half-done",
+            "careless",
+            "no-show",
+            "untallied"
+        ]
+    );
+    for (id, score, points, rank) in [
+        ("retried", 95.0, 5.0, 1),
+        ("steady", 95.0, 5.0, 2),
+        ("half-done", 50.0, 0.0, 3),
+        ("careless", 35.0, 15.0, 4),
+    ] {
+        close(score_of(&j, id), score);
+        close(factor(&j, id, "penalty.errors"), points);
+        assert_eq!(seat(&j, id)["rank"], rank, "{id}");
+    }
+    // Accuracy stays the seat's: a missing problem counts as not Correct.
+    close(factor(&j, "half-done", "accuracy"), 0.5);
+    for id in ["retried", "steady"] {
+        assert_eq!(
+            seat(&j, id)["tie"],
+            "tied on score; broken on mean.wall_s",
+            "{id}"
+        );
+    }
+    // Absent is not zero: an unreported count, or no attempt at all, leaves the mean unknown.
+    assert!(seat(&j, "untallied")["score"].is_null());
+    assert_eq!(
+        seat(&j, "untallied")["note"],
+        "mean.errors is unknown for some of its attempts"
+    );
+    assert!(seat(&j, "no-show")["score"].is_null());
+    assert_eq!(
+        seat(&j, "no-show")["note"],
+        "the seat made no attempts, so its mean.errors is unknown"
+    );
+
+    // The same rubric on the summed errors charges the seat that ran three trials three times
+    // as much: 100 − 5 × 6 = 70, below steady's 100 − 5 × 2 = 90.
+    let text = std::fs::read_to_string(crate_root().join(CAREFUL)).unwrap();
+    let summed = l.path().join("careful-summed.v1.toml");
+    std::fs::write(
+        &summed,
+        text.replace("\"mean.errors\"", "\"errors\"")
+            .replace("name = \"careful\"", "name = \"careful-summed\""),
+    )
+    .unwrap();
+    let summed_json = l.score_json("per-attempt", summed.to_str().unwrap());
+    close(score_of(&summed_json, "retried"), 70.0);
+    close(score_of(&summed_json, "steady"), 90.0);
+    close(score_of(&summed_json, "careless"), 20.0);
+    assert_eq!(order(&summed_json)[..2], ["steady", "retried"]);
+
+    // `rescore` streams the wave out of the ledger a row at a time and stores the same numbers
+    // `score` printed, to the last digit.
+    l.run(["rubric", "add", CAREFUL]).ok();
+    l.run(["rescore", "--rubric", "careful@1"]).ok();
+    let history = l
+        .run(["history", "--rubric", "careful@1", "--format", "json"])
+        .ok()
+        .json();
+    let rows = history["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 6);
+    for row in rows {
+        let id = row["seat"].as_str().unwrap();
+        assert_eq!(row["score"], seat(&j, id)["score"], "{id}");
+        assert_eq!(row["rank"], seat(&j, id)["rank"], "{id}");
+        assert_eq!(row["note"], seat(&j, id)["note"], "{id}");
+    }
+}
+
+#[test]
+fn a_mean_held_against_an_allowance_meets_the_per_problem_budget() {
+    // session-efficiency v2 on sums (budget × attempts / sum) and on means (budget / mean):
+    // the same ratios, so the same scores up to rounding, for seats of 1 to 6 attempts.
+    let l = Env::with_waves(&[PER_ATTEMPT]);
+    let text = std::fs::read_to_string(crate_root().join(V2)).unwrap();
+    let means = l.path().join("means.v1.toml");
+    std::fs::write(
+        &means,
+        text.replace("\"tokens_total\"", "\"mean.tokens_total\"")
+            .replace("\"wall_s\"", "\"mean.wall_s\"")
+            .replace("tie_break = [\"wall_s\"", "tie_break = [\"mean.wall_s\""),
+    )
+    .unwrap();
+    let sums = l.score_json("per-attempt", V2);
+    let means = l.score_json("per-attempt", means.to_str().unwrap());
+    let scored: Vec<&str> = order(&sums)
+        .into_iter()
+        .filter(|id| !seat(&sums, id)["score"].is_null())
+        .collect();
+    assert_eq!(scored.len(), 5, "{sums}");
+    for id in scored {
+        close(score_of(&means, id), score_of(&sums, id));
+        close(factor(&means, id, "tokens"), factor(&sums, id, "tokens"));
+        close(factor(&means, id, "wall"), factor(&sums, id, "wall"));
+    }
+    // careless used 1,200 tokens per attempt of a 1,000 budget: 1,000 / 1,200.
+    close(factor(&means, "careless", "tokens"), 1_000.0 / 1_200.0);
+}
+
+#[test]
+fn a_mean_spelt_another_way_is_refused_naming_the_mean_it_means() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(crate_root().join(CAREFUL)).unwrap();
+    for spelt in ["errors_per_attempt", "avg.errors", "mean_errors"] {
+        let file = dir.path().join("careful.v1.toml");
+        std::fs::write(
+            &file,
+            text.replace("\"mean.errors\"", &format!("{spelt:?}")),
+        )
+        .unwrap();
+        let out = run_no_ledger(&["rubric", "check", file.to_str().unwrap()]);
+        assert_eq!(out.status, 2, "{}", out.transcript());
+        assert!(
+            out.stdout.contains(&format!(
+                "careful.v1.toml:23: field `measure`: unknown measure {spelt:?} (did you mean \
+                 `mean.errors`?); the measures are: "
+            )),
+            "{}",
+            out.transcript()
+        );
+    }
+}
+
 #[test]
 fn the_new_input_variant_does_not_charge_cached_reads() {
-    let l = Ledger::with(&[VARIANTS]);
+    let l = Env::with_waves(&[VARIANTS]);
     let v2 = leaderboard_snapshot("rubrics__variants_v2", &l, "variants", V2);
     let ni = leaderboard_snapshot("rubrics__variants_new_input", &l, "variants", NEW_INPUT);
 
@@ -698,14 +760,14 @@ fn the_new_input_variant_does_not_charge_cached_reads() {
 
 #[test]
 fn a_fifth_rubric_written_from_the_language_alone_checks_and_scores_as_computed_by_hand() {
-    let check = run(None, &["rubric", "check", LEAN]).ok();
+    let check = run_no_ledger(&["rubric", "check", LEAN]).ok();
     assert_eq!(
         check.stdout,
         "tests/fixtures/rubrics/lean-diagnosis.v1.toml: lean-diagnosis@1 keeps its 0–100 scale\n  \
          score range: 0 to 100 (per seat)\n"
     );
 
-    let l = Ledger::with(&[VARIANTS]);
+    let l = Env::with_waves(&[VARIANTS]);
     let j = leaderboard_snapshot("rubrics__variants_lean_diagnosis", &l, "variants", LEAN);
     // Budget per problem: 100k tokens, 60 s; a seat's allowance is that times its attempts.
     //   score = max(0, 100 × (0.6 × clip(A_tok/new_input, 0, 1) + 0.4 × clip(A_wall/wall, 0, 1))
@@ -768,15 +830,15 @@ fn a_fifth_rubric_written_from_the_language_alone_checks_and_scores_as_computed_
 
 #[test]
 fn rubric_add_registers_a_version_once_and_refuses_to_change_it() {
-    let l = Ledger::with(&[WORKED]);
+    let l = Env::with_waves(&[WORKED]);
     let sha = sha256_file(V2);
 
-    let add = l.run(&["rubric", "add", V2]).ok();
+    let add = l.run(["rubric", "add", V2]).ok();
     assert_eq!(
         add.stdout,
         format!("registered session-efficiency@2 (sha256 {})\n", &sha[..12])
     );
-    let list = l.run(&["rubric", "list", "--format", "json"]).ok().json();
+    let list = l.run(["rubric", "list", "--format", "json"]).ok().json();
     let rows = list["rubrics"].as_array().unwrap();
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0]["rubric"], "session-efficiency@2");
@@ -785,20 +847,20 @@ fn rubric_add_registers_a_version_once_and_refuses_to_change_it() {
     assert_eq!(rows[0]["added_at"], NOW);
 
     // The same text again is a no-op.
-    let again = l.run(&["rubric", "add", V2]).ok();
+    let again = l.run(["rubric", "add", V2]).ok();
     assert_eq!(
         again.stdout,
         "session-efficiency@2 is already registered with the same text; nothing to do\n"
     );
-    let list2 = l.run(&["rubric", "list", "--format", "json"]).ok().json();
+    let list2 = l.run(["rubric", "list", "--format", "json"]).ok().json();
     assert_eq!(list, list2);
 
     // The same name@version with different text is refused: a version is immutable.
-    let text = std::fs::read_to_string(Path::new(ROOT).join(V2)).unwrap();
+    let text = std::fs::read_to_string(crate_root().join(V2)).unwrap();
     let edited = l.dir.path().join("session-efficiency.v2.toml");
     std::fs::write(&edited, text.replace("floor = 0.25", "floor = 0.1")).unwrap();
-    let changed = l.run(&["rubric", "add", edited.to_str().unwrap()]);
-    assert_eq!(changed.code, 2, "{}", changed.transcript());
+    let changed = l.run(["rubric", "add", edited.to_str().unwrap()]);
+    assert_eq!(changed.status, 2, "{}", changed.transcript());
     assert!(changed.stdout.is_empty());
     assert!(
         changed.stderr.starts_with(&format!(
@@ -817,16 +879,16 @@ fn rubric_add_registers_a_version_once_and_refuses_to_change_it() {
         changed.stderr
     );
     // Nothing changed.
-    let list3 = l.run(&["rubric", "list", "--format", "json"]).ok().json();
+    let list3 = l.run(["rubric", "list", "--format", "json"]).ok().json();
     assert_eq!(list, list3);
 }
 
 #[test]
 fn a_rubric_that_fails_check_registers_only_when_allowed_and_is_marked_wherever_shown() {
-    let l = Ledger::with(&[WORKED]);
+    let l = Env::with_waves(&[WORKED]);
 
-    let refused = l.run(&["rubric", "add", V1]);
-    assert_eq!(refused.code, 2, "{}", refused.transcript());
+    let refused = l.run(["rubric", "add", V1]);
+    assert_eq!(refused.status, 2, "{}", refused.transcript());
     assert!(
         refused.stderr.starts_with(
             "error: rubrics/session-efficiency.v1.toml: session-efficiency@1 fails `rubric \
@@ -842,12 +904,10 @@ fn a_rubric_that_fails_check_registers_only_when_allowed_and_is_marked_wherever_
         "{}",
         refused.stderr
     );
-    let empty = l.run(&["rubric", "list", "--format", "json"]).ok().json();
+    let empty = l.run(["rubric", "list", "--format", "json"]).ok().json();
     assert_eq!(empty["rubrics"], serde_json::json!([]));
 
-    let allowed = l
-        .run(&["rubric", "add", "--allow-scale-violation", V1])
-        .ok();
+    let allowed = l.run(["rubric", "add", "--allow-scale-violation", V1]).ok();
     assert_eq!(
         allowed.stdout,
         format!(
@@ -855,17 +915,17 @@ fn a_rubric_that_fails_check_registers_only_when_allowed_and_is_marked_wherever_
             &sha256_file(V1)[..12]
         )
     );
-    l.run(&["rubric", "add", V2]).ok();
+    l.run(["rubric", "add", V2]).ok();
 
     // rubric list: marked.
-    let list = l.run(&["rubric", "list"]).ok();
+    let list = l.run(["rubric", "list"]).ok();
     assert!(
         list.stdout.contains("FAILS (allowed: scale violation)"),
         "{}",
         list.stdout
     );
     snapshot("rubrics__rubric_list", &list.transcript());
-    let json = l.run(&["rubric", "list", "--format", "json"]).ok().json();
+    let json = l.run(["rubric", "list", "--format", "json"]).ok().json();
     let marks: Vec<(String, bool)> = json["rubrics"]
         .as_array()
         .unwrap()
@@ -910,8 +970,8 @@ fn a_rubric_that_fails_check_registers_only_when_allowed_and_is_marked_wherever_
         ("session-efficiency@1", V1, true),
         ("session-efficiency@2", V2, false),
     ] {
-        let text = std::fs::read_to_string(Path::new(ROOT).join(file)).unwrap();
-        let show = l.run(&["rubric", "show", id]).ok();
+        let text = std::fs::read_to_string(crate_root().join(file)).unwrap();
+        let show = l.run(["rubric", "show", id]).ok();
         assert!(
             show.stdout.starts_with(&format!(
                 "# {id} · sha256 {} · registered {NOW}\n",
@@ -928,14 +988,14 @@ fn a_rubric_that_fails_check_registers_only_when_allowed_and_is_marked_wherever_
     }
 
     // A version that is not registered: the error names what is.
-    let missing = l.run(&[
+    let missing = l.run([
         "score",
         "--wave",
         "worked-seat",
         "--rubric",
         "session-efficiency@3",
     ]);
-    assert_eq!(missing.code, 2, "{}", missing.transcript());
+    assert_eq!(missing.status, 2, "{}", missing.transcript());
     assert!(
         missing
             .stderr
@@ -955,8 +1015,8 @@ fn a_rubric_that_fails_check_registers_only_when_allowed_and_is_marked_wherever_
             .stderr
             .contains("register it with `benchledger rubric add FILE`")
     );
-    let show_missing = l.run(&["rubric", "show", "trace-holistic@1"]);
-    assert_eq!(show_missing.code, 2);
+    let show_missing = l.run(["rubric", "show", "trace-holistic@1"]);
+    assert_eq!(show_missing.status, 2);
     assert!(
         show_missing
             .stderr
@@ -981,7 +1041,10 @@ fn a_bad_rubric_file_exits_2_with_a_message_naming_file_line_and_key() {
             "tests/fixtures/rubrics/bad/unknown-measure.v1.toml:13: field `measure`: unknown measure \
              \"tokens_totl\" (did you mean `tokens_total`?); the measures are: accuracy, outcome, \
              correct, attempts, missing, tokens_total, new_input_tokens, input_tokens, \
-             output_tokens, cache_read_tokens, wall_s, cost_usd, steps, errors",
+             output_tokens, cache_read_tokens, wall_s, cost_usd, steps, errors; and the mean per \
+             attempt of each sum: mean.tokens_total, mean.new_input_tokens, mean.input_tokens, \
+             mean.output_tokens, mean.cache_read_tokens, mean.wall_s, mean.cost_usd, mean.steps, \
+             mean.errors",
         ),
         (
             "unknown-allowance",
@@ -1007,14 +1070,19 @@ fn a_bad_rubric_file_exits_2_with_a_message_naming_file_line_and_key() {
             "tests/fixtures/rubrics/bad/no-scale.v1.toml: field `scale`: missing: declare the scale \
              the score promises, e.g. scale = { min = 0, max = 100 }",
         ),
+        (
+            "cap-beyond-any-number",
+            "tests/fixtures/rubrics/bad/cap-beyond-any-number.v1.toml:12: field `cap`: number out \
+             of range: expected a finite number, got 1e400",
+        ),
     ];
-    let l = Ledger::with(&[WORKED]);
+    let l = Env::with_waves(&[WORKED]);
     for (name, message) in cases {
         let file = format!("tests/fixtures/rubrics/bad/{name}.v1.toml");
         let expected = format!("error: {message}\n");
         // `rubric check` reports every file it was given, the unreadable ones included.
-        let out = run(None, &["rubric", "check", &file]);
-        assert_eq!(out.code, 2, "{}", out.transcript());
+        let out = run_no_ledger(&["rubric", "check", &file]);
+        assert_eq!(out.status, 2, "{}", out.transcript());
         assert_eq!(
             out.stdout,
             format!("{file}: cannot be checked\n  {expected}"),
@@ -1026,16 +1094,16 @@ fn a_bad_rubric_file_exits_2_with_a_message_naming_file_line_and_key() {
             "error: 1 of 1 rubric file could not be checked (see above)\n"
         );
         for out in [
-            l.run(&["rubric", "add", &file]),
-            l.run(&["score", "--wave", "worked-seat", "--rubric", &file]),
+            l.run(["rubric", "add", &file]),
+            l.run(["score", "--wave", "worked-seat", "--rubric", &file]),
         ] {
-            assert_eq!(out.code, 2, "{}", out.transcript());
+            assert_eq!(out.status, 2, "{}", out.transcript());
             assert_eq!(out.stdout, "", "{}", out.transcript());
             assert_eq!(out.stderr, expected, "{}", out.transcript());
         }
     }
     // Nothing was registered.
-    let list = l.run(&["rubric", "list", "--format", "json"]).ok().json();
+    let list = l.run(["rubric", "list", "--format", "json"]).ok().json();
     assert_eq!(list["rubrics"], serde_json::json!([]));
 }
 
@@ -1047,8 +1115,8 @@ fn check_rejects_a_fractional_exponent_on_a_factor_that_can_be_negative() {
     // Once reported "score range: NaN to NaN" and "keeps its 0–1 scale"; a trace of 12 steps
     // then scored NaN.
     let file = "tests/fixtures/rubrics/unsound/fractional-exponent-on-a-negative-factor.v1.toml";
-    let out = run(None, &["rubric", "check", file]);
-    assert_eq!(out.code, 1, "{}", out.transcript());
+    let out = run_no_ledger(&["rubric", "check", file]);
+    assert_eq!(out.status, 1, "{}", out.transcript());
     assert!(!out.stdout.contains("NaN"), "{}", out.stdout);
     assert!(
         out.stdout.contains(
@@ -1060,7 +1128,7 @@ fn check_rejects_a_fractional_exponent_on_a_factor_that_can_be_negative() {
         out.stdout
     );
     // Scored anyway (from its file): a short trace has a defined score...
-    let l = Ledger::with(&[
+    let l = Env::with_waves(&[
         "examples/prices-csv/wave.toml",
         "examples/checkout-rematch/wave.toml",
     ]);
@@ -1094,8 +1162,8 @@ fn check_rejects_a_divisor_that_can_be_negative_or_near_zero() {
     // Once reported "score range: 0 to 1" and "keeps its 0–10 scale", while the checkout
     // rematch scored -2.86 under it.
     let file = "tests/fixtures/rubrics/unsound/divisor-that-can-be-negative.v1.toml";
-    let out = run(None, &["rubric", "check", file]);
-    assert_eq!(out.code, 1, "{}", out.transcript());
+    let out = run_no_ledger(&["rubric", "check", file]);
+    assert_eq!(out.status, 1, "{}", out.transcript());
     assert!(
         out.stdout.contains("score range: -∞ to ∞ (per seat)"),
         "{}",
@@ -1115,7 +1183,7 @@ fn check_rejects_a_divisor_that_can_be_negative_or_near_zero() {
         "{}",
         out.stdout
     );
-    let l = Ledger::with(&["examples/checkout-rematch/wave.toml"]);
+    let l = Env::with_waves(&["examples/checkout-rematch/wave.toml"]);
     let j = l.score_json("checkout-rematch", file);
     // google-react: 14 steps, efficiency 1 − 9 × 0.15 = −0.35; Correct: 1 / −0.35.
     close(score_of(&j, "google-react"), 1.0 / (1.0 - 9.0 * 0.15));

@@ -19,6 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::BufRead;
 use std::path::Path;
 
+use crate::diagnostics::{check_slug, line_of};
 use crate::error::{Error, Location, Result};
 use crate::model::{Accounting, Budget, Load, Provenance, Seat, SeatData, SuiteProblems, Wave};
 
@@ -61,7 +62,7 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
         };
     }
 
-    manifest::check_slug(at!(&w.id, "id"), "wave id", w.id.get_ref())?;
+    check_slug(at!(&w.id, "id"), "wave id", w.id.get_ref())?;
     if w.suite.get_ref().trim().is_empty() {
         return Err(Error::input(
             at!(&w.suite, "suite"),
@@ -194,10 +195,10 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
     let mut seats: BTreeMap<String, SeatData> = BTreeMap::new();
     let mut seat_lines: BTreeMap<String, usize> = BTreeMap::new();
     for s in &m.seat {
-        let line = manifest::line_of(&text, s.span().start);
+        let line = line_of(&text, s.span().start);
         let s = s.get_ref();
         let id = s.id.get_ref();
-        manifest::check_slug(at!(&s.id, "id"), "seat id", id)?;
+        check_slug(at!(&s.id, "id"), "seat id", id)?;
         if let Some(first) = seat_lines.get(id) {
             return Err(Error::input(
                 at!(&s.id, "id"),
@@ -350,6 +351,8 @@ fn problem_ids(src: &dyn Source, path: &Path, named_at: Location) -> Result<Vec<
         )
     })?;
     let mut ids = BTreeMap::new();
+    // A byte-order mark opens the file; it is not part of the first id.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     for (i, raw) in text.lines().enumerate() {
         let id = raw.trim();
         if id.is_empty() || id.starts_with('#') {
@@ -530,5 +533,14 @@ results = "alpha.jsonl"
             e(wave().with("w/zeta.csv", b"problem,correct\np1,\xff\n".to_vec())),
             "w/zeta.csv: stream did not contain valid UTF-8"
         );
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_of_any_file_is_skipped() {
+        let mut marked = wave();
+        for bytes in marked.files.values_mut() {
+            bytes.splice(0..0, "\u{feff}".bytes());
+        }
+        assert_eq!(visit(&marked).unwrap(), visit(&wave()).unwrap());
     }
 }

@@ -19,7 +19,21 @@ pub mod withdrawn;
 use comfy_table::{CellAlignment, ContentArrangement, LineStyle, TableStyle};
 use serde::Serialize;
 
-use crate::cli::Format;
+/// How a listing is printed.
+// `ValueEnum` makes these the values of `--format` as they are: the `///` comments below are
+// the `--help` text, and `cli` takes the type as it is rather than mirroring it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum Format {
+    /// Aligned columns for a terminal; numbers rounded for reading.
+    #[default]
+    Table,
+    /// A JSON document with a format version; numbers unrounded. Documented in the README.
+    Json,
+    /// Comma-separated values with a header row; numbers unrounded.
+    Csv,
+    /// A Markdown table, for pasting into a changelog or a pull request.
+    Md,
+}
 
 /// Version of the JSON envelope. Bump it when a documented field changes meaning or goes away.
 pub const JSON_FORMAT_VERSION: u32 = 1;

@@ -2,7 +2,7 @@
 //! valid ledger data, compared with the scale the rubric declares.
 //!
 //! Every measure ranges over its domain (accuracy and outcome over [0, 1], counts, seconds and
-//! dollars over [0, ∞)), each factor's transform, floor, cap and exponent narrow that range, and
+//! dollars over [0, ∞), a mean per attempt over the domain of what it averages), each factor's transform, floor, cap and exponent narrow that range, and
 //! the combination (product, weighted sums, division, penalties, clamp, gates) is followed step
 //! by step. Because each factor reads a different measure, or the same measure through a
 //! monotone transform, the bounds are attained (or approached) by real seats, and each bound
@@ -365,6 +365,61 @@ exponent = 0.5
             rep.warnings[0].contains("hides that the formula reaches 125"),
             "{:?}",
             rep.warnings
+        );
+    }
+
+    const MEAN_ERRORS: &str = r#"
+name = "careful"
+version = 1
+scale = { min = 0, max = 100 }
+multiplier = 100
+[[factor]]
+name = "accuracy"
+measure = "accuracy"
+[[penalty]]
+name = "errors"
+measure = "mean.errors"
+per_unit = 5
+"#;
+
+    #[test]
+    fn a_penalty_on_a_mean_is_proven_over_the_range_of_one_attempt() {
+        // The mean of errors per attempt is as unbounded as one attempt's errors.
+        let rep = check(&rubric(MEAN_ERRORS));
+        assert!(!rep.ok());
+        assert_eq!(pretty(rep.range.lo.value), "-∞");
+        assert_eq!(
+            rep.violations[0],
+            "the score can fall to -∞ on a 0–100 scale: a seat with accuracy 0 (nothing \
+             Correct) and mean.errors without limit scores -∞, below the scale's min of 0"
+        );
+        // Floored, it keeps the scale; its top is a seat with no errors at all.
+        let floored = check(&rubric(
+            &MEAN_ERRORS.replace("multiplier = 100", "multiplier = 100\nclamp = { min = 0 }"),
+        ));
+        assert!(floored.ok(), "{:?}", floored.violations);
+        assert_eq!(
+            (floored.range.lo.value, floored.range.hi.value),
+            (0.0, 100.0)
+        );
+        assert_eq!(
+            floored.range.hi.why,
+            ["accuracy 1 (fully Correct)", "mean.errors = 0"]
+        );
+    }
+
+    #[test]
+    fn a_mean_held_against_an_allowance_is_bounded_by_its_cap() {
+        let v1_means = V1
+            .replace("\"tokens_total\"", "\"mean.tokens_total\"")
+            .replace("\"wall_s\"", "\"mean.wall_s\"");
+        let rep = check(&rubric(&v1_means));
+        assert_eq!(pretty(rep.range.hi.value), "125");
+        assert_eq!(
+            rep.violations[0],
+            "the score can reach 125 on a 0–100 scale: a seat with accuracy 1 (fully Correct), \
+             mean.tokens_total at or under 80% of budget.tokens and mean.wall_s at or under 80% \
+             of budget.wall_s scores 125, above the scale's max of 100"
         );
     }
 }

@@ -144,7 +144,13 @@ impl Env<'_> {
         }
     }
 
-    fn allowance(&self, a: super::measure::Allowance, unit: &Unit<'_>) -> Result<f64, Undefined> {
+    /// The allowance `m` is held against, at the level `m` is read at.
+    fn allowance(
+        &self,
+        a: super::measure::Allowance,
+        m: Measure,
+        unit: &Unit<'_>,
+    ) -> Result<f64, Undefined> {
         let per = a.per_problem(&self.wave.budget).ok_or_else(|| {
             format!(
                 "wave {} declares no {} ([wave.budget])",
@@ -153,9 +159,10 @@ impl Env<'_> {
             )
         })?;
         Ok(match unit {
-            // The allowance of a seat is the per-problem budget times the attempts it made.
-            Unit::Seat(t) => per * t.figures.attempts as f64,
-            Unit::Attempt(_) => per,
+            // A seat's sum is held against the per-problem budget times the attempts it made;
+            // a mean per attempt, like one attempt, against the per-problem budget.
+            Unit::Seat(t) if !matches!(m, Measure::Mean(_)) => per * t.figures.attempts as f64,
+            Unit::Seat(_) | Unit::Attempt(_) => per,
         })
     }
 
@@ -164,7 +171,7 @@ impl Env<'_> {
         let raw = match f.transform {
             Transform::Value => m,
             Transform::AllowanceRatio(a) => {
-                let allowance = self.allowance(a, unit)?;
+                let allowance = self.allowance(a, f.measure, unit)?;
                 if m == 0.0 {
                     // Nothing used: as far under budget as can be.
                     f.cap.unwrap_or(f64::MAX)
@@ -196,12 +203,21 @@ impl Env<'_> {
 
     /// The points of the `i`th penalty.
     fn penalty(&self, i: usize, p: &Penalty, unit: &Unit<'_>) -> Result<f64, Undefined> {
-        let amount = if p.measure == Measure::Errors && p.free_retries > 0 {
+        let amount = if p.forgives_retries() {
             match unit {
+                // One attempt's errors, and their mean over that one attempt.
                 Unit::Attempt(a) => errors_after_free_retries(a, p.free_retries)
                     .ok_or_else(|| format!("errors are unknown for problem {:?}", a.problem))?,
                 Unit::Seat(t) => {
-                    // Summed over the seat's attempts, in order, as they were tallied.
+                    // Summed over the seat's attempts, in order, as they were tallied. A seat
+                    // without attempts has no errors to count: unknown, as for any sum.
+                    let attempts = t.figures.attempts;
+                    if attempts == 0 {
+                        return Err(format!(
+                            "the seat made no attempts, so its {} is unknown",
+                            p.measure.name()
+                        ));
+                    }
                     let unknown = || "errors are unknown for some of its attempts".to_string();
                     let k = t
                         .free_errors
@@ -209,10 +225,13 @@ impl Env<'_> {
                         .copied()
                         .flatten()
                         .ok_or_else(unknown)?;
-                    if k.known != t.figures.attempts {
+                    if k.known != attempts {
                         return Err(unknown());
                     }
-                    k.sum
+                    match p.measure {
+                        Measure::Mean(_) => k.sum / attempts as f64,
+                        _ => k.sum,
+                    }
                 }
             }
         } else {
@@ -270,7 +289,7 @@ impl Env<'_> {
         let m = self.measure(g.measure, unit)?;
         let value = match g.allowance {
             Some(a) => {
-                let allowance = self.allowance(a, unit)?;
+                let allowance = self.allowance(a, g.measure, unit)?;
                 if allowance == 0.0 {
                     if m == 0.0 { 0.0 } else { f64::INFINITY }
                 } else {
@@ -644,5 +663,83 @@ mod tests {
     #[test]
     fn exponent_one_half_is_sqrt() {
         assert_eq!(pow(1.25, 0.5), 1.25f64.sqrt());
+    }
+
+    /// A wave declaring two problems: `one` made an attempt with two failed calls to the same
+    /// tool, `none` made no attempt.
+    fn two_seats() -> WaveData {
+        use crate::model::{Accounting, SeatData, SuiteProblems, TraceStep};
+        let step = |ok: bool| TraceStep {
+            tool: "fetch".into(),
+            ok,
+            error: (!ok).then(|| "timeout".into()),
+        };
+        let seat = |id: &str, attempts: Vec<Attempt>| SeatData {
+            seat: Seat {
+                id: id.into(),
+                model: "m".into(),
+                provider: "p".into(),
+                harness: "h".into(),
+                config: None,
+            },
+            attempts,
+        };
+        let attempt = Attempt {
+            problem: "p1".into(),
+            trial: 1,
+            correct: true,
+            outcome: None,
+            input_tokens: None,
+            output_tokens: None,
+            input_tokens_cache_read: None,
+            input_tokens_cache_write: None,
+            wall_s: None,
+            cost_usd: None,
+            steps: Some(3),
+            errors: Some(2),
+            checklist: None,
+            trace: Some(vec![step(false), step(false), step(true)]),
+        };
+        WaveData {
+            wave: Wave {
+                id: "w".into(),
+                suite: "s".into(),
+                started_at: "2026-01-01T00:00:00Z".into(),
+                notes: None,
+                suite_problems: Some(SuiteProblems::Count(2)),
+                load: Default::default(),
+                accounting: Accounting::default(),
+                budget: Default::default(),
+                provenance: Default::default(),
+            },
+            seats: vec![seat("none", vec![]), seat("one", vec![attempt])],
+        }
+    }
+
+    #[test]
+    fn a_seat_without_attempts_has_unknown_errors_with_or_without_free_retries() {
+        let rubric = |free: &str| {
+            crate::rubric::parse(
+                std::path::Path::new("r.toml"),
+                &format!(
+                    "name = \"r\"\nversion = 1\nscale = {{ min = -100, max = 1 }}\n\
+                     [[factor]]\nname = \"a\"\nmeasure = \"accuracy\"\n\
+                     [[penalty]]\nname = \"e\"\nmeasure = \"errors\"\nper_unit = 1\n{free}"
+                ),
+            )
+            .unwrap()
+        };
+        for (free, charged) in [("", 2.0), ("free_retries = 1\n", 1.0)] {
+            let scores = score_wave(&rubric(free), &two_seats());
+            let by_id = |id: &str| scores.seats.iter().find(|s| s.seat == id).unwrap();
+            assert_eq!(by_id("one").factors["penalty.e"], charged, "{free:?}");
+            assert_eq!(by_id("one").score, Some(0.5 - charged), "{free:?}");
+            assert_eq!(by_id("none").score, None, "{free:?}");
+            assert_eq!(
+                by_id("none").note.as_deref(),
+                Some("the seat made no attempts, so its errors is unknown"),
+                "{free:?}"
+            );
+        }
     }
 }

@@ -1,6 +1,13 @@
 //! The vocabulary a rubric may use: measures (what is counted) and allowances (what was hoped
 //! for), with the range each can take in any valid ledger. The checker builds its proof from
 //! these ranges, and the interpreter reads their values from a seat or an attempt.
+//!
+//! Every measure a seat sums over its attempts (tokens, wall seconds, USD, steps, errors) also
+//! has a mean per attempt, `mean.NAME`: the seat's sum divided by the attempts it made. A
+//! per-seat rubric can then charge "5 points per error, averaged per attempt" without turning
+//! every other factor into a per-attempt one (`per = "attempt"`). A mean is known exactly when
+//! the sum is (so never for a seat without attempts), and lies in the same range as one
+//! attempt's value, which is the range the checker gives it.
 
 use crate::figures::SeatFigures;
 use crate::model::{Attempt, AttemptFields, Budget, TraceStep, Wave};
@@ -33,6 +40,40 @@ pub enum Measure {
     Steps,
     /// Failed tool calls.
     Errors,
+    /// Seat: the sum of a summed measure divided by the attempts made (missing problems are not
+    /// attempts and add nothing). Attempt: the attempt's own value.
+    Mean(Summed),
+}
+
+/// A measure a seat sums over its attempts, and so has a mean per attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Summed {
+    TokensTotal,
+    NewInputTokens,
+    InputTokens,
+    OutputTokens,
+    CacheReadTokens,
+    WallS,
+    CostUsd,
+    Steps,
+    Errors,
+}
+
+impl Summed {
+    /// The summed measure itself.
+    pub fn measure(self) -> Measure {
+        match self {
+            Summed::TokensTotal => Measure::TokensTotal,
+            Summed::NewInputTokens => Measure::NewInputTokens,
+            Summed::InputTokens => Measure::InputTokens,
+            Summed::OutputTokens => Measure::OutputTokens,
+            Summed::CacheReadTokens => Measure::CacheReadTokens,
+            Summed::WallS => Measure::WallS,
+            Summed::CostUsd => Measure::CostUsd,
+            Summed::Steps => Measure::Steps,
+            Summed::Errors => Measure::Errors,
+        }
+    }
 }
 
 /// Every measure with its name in rubric files.
@@ -79,6 +120,51 @@ pub const MEASURES: &[(&str, Measure, &str)] = &[
     ("cost_usd", Measure::CostUsd, "US dollars"),
     ("steps", Measure::Steps, "tool calls"),
     ("errors", Measure::Errors, "failed tool calls"),
+    (
+        "mean.tokens_total",
+        Measure::Mean(Summed::TokensTotal),
+        "tokens_total per attempt, averaged over the attempts made",
+    ),
+    (
+        "mean.new_input_tokens",
+        Measure::Mean(Summed::NewInputTokens),
+        "new_input_tokens per attempt, averaged over the attempts made",
+    ),
+    (
+        "mean.input_tokens",
+        Measure::Mean(Summed::InputTokens),
+        "input_tokens per attempt, averaged over the attempts made",
+    ),
+    (
+        "mean.output_tokens",
+        Measure::Mean(Summed::OutputTokens),
+        "output_tokens per attempt, averaged over the attempts made",
+    ),
+    (
+        "mean.cache_read_tokens",
+        Measure::Mean(Summed::CacheReadTokens),
+        "cache_read_tokens per attempt, averaged over the attempts made",
+    ),
+    (
+        "mean.wall_s",
+        Measure::Mean(Summed::WallS),
+        "wall_s per attempt, averaged over the attempts made",
+    ),
+    (
+        "mean.cost_usd",
+        Measure::Mean(Summed::CostUsd),
+        "cost_usd per attempt, averaged over the attempts made",
+    ),
+    (
+        "mean.steps",
+        Measure::Mean(Summed::Steps),
+        "steps per attempt, averaged over the attempts made",
+    ),
+    (
+        "mean.errors",
+        Measure::Mean(Summed::Errors),
+        "errors per attempt, averaged over the attempts made",
+    ),
 ];
 
 impl Measure {
@@ -96,11 +182,43 @@ impl Measure {
             .map_or("?", |(n, _, _)| n)
     }
 
+    /// For a name that is not a measure but says "the mean of a summed measure" in other
+    /// words (`errors_per_attempt`, `avg.errors`, `mean_errors`), the measure that is:
+    /// `mean.errors`.
+    pub fn mean_spelt_otherwise(name: &str) -> Option<Measure> {
+        let base = [
+            "mean_",
+            "avg.",
+            "avg_",
+            "average.",
+            "average_",
+            "per_attempt.",
+        ]
+        .iter()
+        .find_map(|p| name.strip_prefix(p))
+        .or_else(|| {
+            ["_per_attempt", "_mean", "_avg", "_average", ".mean"]
+                .iter()
+                .find_map(|s| name.strip_suffix(s))
+        })?;
+        let mean = Measure::parse(&format!("mean.{base}"))?;
+        matches!(mean, Measure::Mean(_)).then_some(mean)
+    }
+
+    /// The summed measure a mean is the mean of; any other measure, itself.
+    pub fn base(self) -> Measure {
+        match self {
+            Measure::Mean(s) => s.measure(),
+            m => m,
+        }
+    }
+
     /// The least and greatest value the measure can take in valid data (`f64::INFINITY` for
-    /// unbounded).
+    /// unbounded). A mean lies where the values it averages lie.
     pub fn domain(self) -> (f64, f64) {
         match self {
             Measure::Accuracy | Measure::Outcome => (0.0, 1.0),
+            Measure::Mean(s) => s.measure().domain(),
             _ => (0.0, f64::INFINITY),
         }
     }
@@ -133,6 +251,8 @@ impl Measure {
             Measure::CostUsd => all_f(&f.cost_usd),
             Measure::Steps => all(&f.steps),
             Measure::Errors => all(&f.errors),
+            // Known only when the sum is, which needs an attempt: never a division by 0.
+            Measure::Mean(s) => s.measure().of_seat(f).map(|sum| sum / f.attempts as f64),
         }
     }
 
@@ -187,6 +307,7 @@ impl Measure {
                 errors: true,
                 ..none
             },
+            Measure::Mean(s) => s.measure().fields(),
         }
     }
 
@@ -208,6 +329,8 @@ impl Measure {
             Measure::CostUsd => a.cost_usd,
             Measure::Steps => a.steps.map(f64::from),
             Measure::Errors => a.errors.map(f64::from),
+            // The mean over one attempt is the attempt's value.
+            Measure::Mean(s) => s.measure().of_attempt(a, wave),
         }
     }
 }
@@ -313,5 +436,109 @@ mod tests {
             assert_eq!(Measure::parse(name), Some(*m));
             assert_eq!(m.name(), *name);
         }
+    }
+
+    #[test]
+    fn every_summed_measure_has_a_mean_named_after_it() {
+        let summed = [
+            Summed::TokensTotal,
+            Summed::NewInputTokens,
+            Summed::InputTokens,
+            Summed::OutputTokens,
+            Summed::CacheReadTokens,
+            Summed::WallS,
+            Summed::CostUsd,
+            Summed::Steps,
+            Summed::Errors,
+        ];
+        for s in summed {
+            let mean = Measure::Mean(s);
+            assert_eq!(mean.name(), format!("mean.{}", s.measure().name()));
+            assert_eq!(mean.base(), s.measure());
+            assert_eq!(mean.domain(), s.measure().domain());
+            assert_eq!(mean.fields(), s.measure().fields());
+        }
+        let means = MEASURES
+            .iter()
+            .filter(|(_, m, _)| matches!(m, Measure::Mean(_)))
+            .count();
+        assert_eq!(means, summed.len());
+    }
+
+    #[test]
+    fn a_mean_is_the_seat_sum_over_the_attempts_made_and_unknown_without_one() {
+        use crate::figures::SeatFigures;
+        use crate::model::{Accounting, Budget, Load, Provenance, Seat, SeatData, SuiteProblems};
+        let wave = Wave {
+            id: "w".into(),
+            suite: "s".into(),
+            started_at: "2026-01-01T00:00:00Z".into(),
+            notes: None,
+            suite_problems: Some(SuiteProblems::Count(5)),
+            load: Load::default(),
+            accounting: Accounting {
+                input_tokens_include_cache_reads: false,
+                price_source: None,
+            },
+            budget: Budget::default(),
+            provenance: Provenance::default(),
+        };
+        let attempt = |problem: &str, errors: Option<u32>| Attempt {
+            problem: problem.into(),
+            trial: 1,
+            correct: true,
+            outcome: None,
+            input_tokens: None,
+            output_tokens: None,
+            input_tokens_cache_read: None,
+            input_tokens_cache_write: None,
+            wall_s: None,
+            cost_usd: None,
+            steps: errors,
+            errors,
+            checklist: None,
+            trace: None,
+        };
+        let seat = |attempts: Vec<Attempt>| SeatData {
+            seat: Seat {
+                id: "s".into(),
+                model: "m".into(),
+                provider: "p".into(),
+                harness: "h".into(),
+                config: None,
+            },
+            attempts,
+        };
+        let mean = Measure::Mean(Summed::Errors);
+        // 3 errors over 2 attempts; the 3 missing problems are not attempts.
+        let two = seat(vec![attempt("a", Some(1)), attempt("b", Some(2))]);
+        let f = SeatFigures::of(&wave, &two);
+        assert_eq!(Measure::Errors.of_seat(&f), Some(3.0));
+        assert_eq!(mean.of_seat(&f), Some(1.5));
+        assert_eq!(mean.of_attempt(&two.attempts[1], &wave), Some(2.0));
+        // Absent is not zero: one unknown makes the mean unknown, and so does no attempt.
+        let unknown = seat(vec![attempt("a", Some(1)), attempt("b", None)]);
+        assert_eq!(mean.of_seat(&SeatFigures::of(&wave, &unknown)), None);
+        assert_eq!(mean.of_seat(&SeatFigures::of(&wave, &seat(vec![]))), None);
+    }
+
+    #[test]
+    fn a_mean_spelt_otherwise_is_recognised() {
+        let errors = Some(Measure::Mean(Summed::Errors));
+        for name in [
+            "errors_per_attempt",
+            "avg.errors",
+            "mean_errors",
+            "errors_mean",
+        ] {
+            assert_eq!(Measure::mean_spelt_otherwise(name), errors, "{name}");
+        }
+        assert_eq!(
+            Measure::mean_spelt_otherwise("wall_s_per_attempt"),
+            Some(Measure::Mean(Summed::WallS))
+        );
+        // Only a summed measure has a mean; a name that is no measure has none.
+        assert_eq!(Measure::mean_spelt_otherwise("accuracy_per_attempt"), None);
+        assert_eq!(Measure::mean_spelt_otherwise("blunders_per_attempt"), None);
     }
 }

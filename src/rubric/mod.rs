@@ -1,9 +1,10 @@
 //! Rubrics: versioned, declarative TOML that says how a wave's attempts become a score.
 //!
 //! A rubric is data, never code. It names measures (accuracy, tokens, wall seconds, USD, steps,
-//! errors, outcome...), turns them into factors (an allowance ratio, a linear fall past an
-//! expected count, a ratio to the wave's median, or the value itself; then floor, cap and
-//! exponent), and combines them through one formula:
+//! errors, outcome..., and the mean per attempt of each sum, `mean.errors`), turns them into
+//! factors (an allowance ratio, a linear fall past an expected count, a ratio to the wave's
+//! median, or the value itself; then floor, cap and exponent), and combines them through one
+//! formula:
 //!
 //! ```text
 //! score = clamp( multiplier × Π(multiply factors) × Σ(weight × add factors)
@@ -16,7 +17,7 @@
 //! same blocks; none is special-cased by name. `docs/rubrics.md` documents every key.
 //!
 //! - [`spec`] parses and validates the TOML;
-//! - [`check`] proves by interval arithmetic the range the score can take;
+//! - [`check`](mod@check) proves by interval arithmetic the range the score can take;
 //! - [`interpret`] scores a wave — pure, deterministic, no I/O;
 //! - [`tally`] keeps the running totals a seat is scored from, fed one attempt at a time, so
 //!   that a wave can be scored as the ledger reads it, without holding its attempts.

@@ -9,9 +9,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::measure::{ALLOWANCES, Allowance, MEASURES, Measure};
+use crate::diagnostics::{check_slug, closest, line_of, toml_error};
 use crate::error::{Error, Location, Result};
-use crate::ingest::manifest::{line_of, toml_error};
-use crate::ingest::results::closest;
 
 /// At what level measures are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,10 +66,18 @@ pub struct Penalty {
     pub measure: Measure,
     /// Points subtracted from the score per unit of the measure.
     pub per_unit: f64,
-    /// With `measure = "errors"`: failures forgiven at the start of each run of consecutive
-    /// failing calls to the same tool.
+    /// With `measure = "errors"` or `"mean.errors"`: failures forgiven at the start of each
+    /// run of consecutive failing calls to the same tool.
     pub free_retries: u32,
     pub line: usize,
+}
+
+impl Penalty {
+    /// Whether the penalty counts errors after free retries, from each attempt's trace, rather
+    /// than reading its measure.
+    pub fn forgives_retries(&self) -> bool {
+        self.free_retries > 0 && self.measure.base() == Measure::Errors
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -249,15 +256,20 @@ impl Ctx<'_> {
     fn measure(&self, v: &Spanned<String>, field: &str) -> Result<Measure> {
         Measure::parse(v.get_ref()).ok_or_else(|| {
             let names = MEASURES.iter().map(|(n, _, _)| *n);
-            let hint = closest(v.get_ref(), names.clone())
+            let hint = Measure::mean_spelt_otherwise(v.get_ref())
+                .map(Measure::name)
+                .or_else(|| closest(v.get_ref(), names.clone()))
                 .map(|c| format!(" (did you mean `{c}`?)"))
                 .unwrap_or_default();
+            let (means, sums): (Vec<&str>, Vec<&str>) = names.partition(|n| n.starts_with("mean."));
             Error::input(
                 self.at(v, field),
                 format!(
-                    "unknown measure {:?}{hint}; the measures are: {}",
+                    "unknown measure {:?}{hint}; the measures are: {}; and the mean per attempt \
+                     of each sum: {}",
                     v.get_ref(),
-                    names.collect::<Vec<_>>().join(", ")
+                    sums.join(", "),
+                    means.join(", ")
                 ),
             )
         })
@@ -306,387 +318,33 @@ impl Ctx<'_> {
 }
 
 /// Parses a rubric's text. `path` is used in error messages only.
+///
+/// Each part is read and checked in turn, always in this order, so that of two faults the same
+/// one is reported every time: the top-level keys (name, version, scale, per, multiplier,
+/// clamp, missing_score), then the factors, the rule tying `relative` to cohort factors, the
+/// penalties, the gates and the tie-breaks.
 pub fn parse(path: &std::path::Path, text: &str) -> Result<Rubric> {
     let raw: RawRubric = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
     let c = Ctx { path, text };
 
     let name = raw.name.get_ref().clone();
-    crate::ingest::manifest::check_slug(c.at(&raw.name, "name"), "rubric name", &name)?;
-    let version = match u32::try_from(*raw.version.get_ref()) {
-        Ok(v) if v >= 1 => v,
-        _ => {
-            return Err(Error::input(
-                c.at(&raw.version, "version"),
-                format!(
-                    "expected a version number, 1 or more, got {}",
-                    raw.version.get_ref()
-                ),
-            ));
-        }
-    };
-
-    let scale = match &raw.scale {
-        Some(s) => {
-            let r = s.get_ref();
-            for (v, f) in [(r.min, "scale.min"), (r.max, "scale.max")] {
-                if let Some(x) = v
-                    && !x.is_finite()
-                {
-                    return Err(Error::input(c.at(s, f), "expected a finite number"));
-                }
-            }
-            if let (Some(lo), Some(hi)) = (r.min, r.max)
-                && lo >= hi
-            {
-                return Err(Error::input(
-                    c.at(s, "scale"),
-                    format!("scale.min ({lo}) must be below scale.max ({hi})"),
-                ));
-            }
-            if !raw.relative && (r.min.is_none() || r.max.is_none()) {
-                return Err(Error::input(
-                    c.at(s, "scale"),
-                    "an absolute rubric declares both ends of its scale: scale = { min = .., max = .. }",
-                ));
-            }
-            Scale {
-                min: r.min,
-                max: r.max,
-            }
-        }
-        None if raw.relative => Scale {
-            min: None,
-            max: None,
-        },
-        None => {
-            return Err(Error::input(
-                Location::file(path).field("scale"),
-                "missing: declare the scale the score promises, e.g. scale = { min = 0, max = 100 }",
-            ));
-        }
-    };
-
-    let per = match &raw.per {
-        None => Per::Seat,
-        Some(p) => match p.get_ref().as_str() {
-            "seat" => Per::Seat,
-            "attempt" => Per::Attempt,
-            other => {
-                return Err(Error::input(
-                    c.at(p, "per"),
-                    format!("expected \"seat\" or \"attempt\", got {other:?}"),
-                ));
-            }
-        },
-    };
-
+    check_slug(c.at(&raw.name, "name"), "rubric name", &name)?;
+    let version = c.version(&raw.version)?;
+    let scale = c.scale(raw.scale.as_ref(), raw.relative)?;
+    let per = c.per(raw.per.as_ref())?;
     let multiplier = match &raw.multiplier {
         Some(m) => c.finite(m, "multiplier")?,
         None => 1.0,
     };
-    let (clamp_min, clamp_max) = match &raw.clamp {
-        None => (None, None),
-        Some(cl) => {
-            let r = cl.get_ref();
-            if r.min.is_none() && r.max.is_none() {
-                return Err(Error::input(
-                    c.at(cl, "clamp"),
-                    "give clamp.min, clamp.max or both",
-                ));
-            }
-            for (v, f) in [(r.min, "clamp.min"), (r.max, "clamp.max")] {
-                if let Some(x) = v
-                    && !x.is_finite()
-                {
-                    return Err(Error::input(
-                        c.at(cl, f),
-                        format!("expected a finite number, got {x}"),
-                    ));
-                }
-            }
-            if let (Some(lo), Some(hi)) = (r.min, r.max)
-                && lo > hi
-            {
-                return Err(Error::input(
-                    c.at(cl, "clamp"),
-                    format!("clamp.min ({lo}) is above clamp.max ({hi})"),
-                ));
-            }
-            (r.min, r.max)
-        }
-    };
+    let (clamp_min, clamp_max) = c.clamp(raw.clamp.as_ref())?;
+    // The score of a seat that fails a gate, and of a missing problem, unless the rubric says.
     let default_low = scale.min.or(clamp_min).unwrap_or(0.0);
-    let missing_score = match &raw.missing_score {
-        Some(m) => {
-            if per != Per::Attempt {
-                return Err(Error::input(
-                    c.at(m, "missing_score"),
-                    "missing_score applies only with per = \"attempt\"; at the seat level a \
-                     missing problem already counts as not Correct",
-                ));
-            }
-            c.finite(m, "missing_score")?
-        }
-        None => default_low,
-    };
-
-    let mut factors = Vec::new();
-    let mut names = std::collections::BTreeSet::new();
-    for f in &raw.factor {
-        let line = c.line(f);
-        let r = f.get_ref();
-        let at_header = Location::line(path, line).field("factor");
-        if r.name.starts_with("penalty.") || r.name.starts_with("gate.") {
-            return Err(Error::input(
-                at_header,
-                format!(
-                    "factor name {:?}: names starting with `penalty.` or `gate.` are kept for \
-                     penalties and gates in the reported factors",
-                    r.name
-                ),
-            ));
-        }
-        if !names.insert(r.name.clone()) {
-            return Err(Error::input(
-                at_header,
-                format!("two factors are named {:?}; give each its own name", r.name),
-            ));
-        }
-        let measure = c.measure(&r.measure, "measure")?;
-        let role = match &r.role {
-            None => Role::Multiply,
-            Some(v) => match v.get_ref().as_str() {
-                "multiply" => Role::Multiply,
-                "add" => Role::Add,
-                "divide" => Role::Divide,
-                other => {
-                    return Err(Error::input(
-                        c.at(v, "role"),
-                        format!("expected \"multiply\", \"add\" or \"divide\", got {other:?}"),
-                    ));
-                }
-            },
-        };
-        let weight = match &r.weight {
-            None => 1.0,
-            Some(w) => {
-                if role == Role::Multiply {
-                    return Err(Error::input(
-                        c.at(w, "weight"),
-                        "a weight belongs to a factor with role = \"add\" or \"divide\"; a \
-                         multiplying factor is weighted by its exponent",
-                    ));
-                }
-                c.non_negative(w, "weight")?
-            }
-        };
-        let transform = match (&r.allowance, &r.expected, &r.slope, &r.relative_to) {
-            (None, None, None, None) => Transform::Value,
-            (Some(a), None, None, None) => Transform::AllowanceRatio(c.allowance(a)?),
-            (None, Some(e), Some(s), None) => Transform::Linear {
-                expected: c.finite(e, "expected")?,
-                slope: c.non_negative(s, "slope")?,
-            },
-            (None, Some(e), None, None) => {
-                return Err(Error::input(
-                    c.at(e, "slope"),
-                    "an `expected` count needs a `slope`: the value lost per unit past it",
-                ));
-            }
-            (None, None, Some(s), None) => {
-                return Err(Error::input(
-                    c.at(s, "expected"),
-                    "a `slope` needs an `expected` count to fall from",
-                ));
-            }
-            (None, None, None, Some(rt)) => {
-                if rt.get_ref() != "median" {
-                    return Err(Error::input(
-                        c.at(rt, "relative_to"),
-                        format!(
-                            "expected \"median\" (the median over the wave's seats), got {:?}",
-                            rt.get_ref()
-                        ),
-                    ));
-                }
-                if per == Per::Attempt {
-                    return Err(Error::input(
-                        c.at(rt, "relative_to"),
-                        "a cohort-relative factor compares seats, so it needs per = \"seat\"",
-                    ));
-                }
-                Transform::CohortRatio
-            }
-            _ => {
-                return Err(Error::input(
-                    at_header,
-                    format!(
-                        "factor {:?} mixes transforms: use one of `allowance`, `expected` + \
-                         `slope`, or `relative_to`",
-                        r.name
-                    ),
-                ));
-            }
-        };
-        let floor = r.floor.as_ref().map(|v| c.finite(v, "floor")).transpose()?;
-        let cap = r.cap.as_ref().map(|v| c.finite(v, "cap")).transpose()?;
-        if let (Some(lo), Some(hi), Some(cv)) = (floor, cap, &r.cap)
-            && lo > hi
-        {
-            return Err(Error::input(
-                c.at(cv, "cap"),
-                format!("floor ({lo}) is above cap ({hi})"),
-            ));
-        }
-        if matches!(transform, Transform::AllowanceRatio(_)) && cap.is_none() {
-            return Err(Error::input(
-                at_header.field("cap"),
-                format!(
-                    "factor {:?} divides an allowance by {} and needs a cap: the ratio grows \
-                     without bound as the measure approaches 0",
-                    r.name,
-                    measure.name()
-                ),
-            ));
-        }
-        let exponent = match &r.exponent {
-            None => 1.0,
-            Some(e) => {
-                let x = c.finite(e, "exponent")?;
-                if x <= 0.0 {
-                    return Err(Error::input(
-                        c.at(e, "exponent"),
-                        format!("expected an exponent above 0, got {x}"),
-                    ));
-                }
-                x
-            }
-        };
-        factors.push(Factor {
-            name: r.name.clone(),
-            measure,
-            transform,
-            role,
-            weight,
-            floor,
-            cap,
-            exponent,
-            line,
-        });
-    }
-    if factors.is_empty() {
-        return Err(Error::input(
-            Location::file(path).field("factor"),
-            "a rubric needs at least one [[factor]]",
-        ));
-    }
-    let has_cohort = factors
-        .iter()
-        .any(|f| f.transform == Transform::CohortRatio);
-    if has_cohort && !raw.relative {
-        return Err(Error::input(
-            Location::file(path).field("relative"),
-            "this rubric scores seats relative to their wave's median (relative_to = \"median\"), \
-             so it must say so: add relative = true. A relative score ranks seats inside one \
-             wave and is never compared across waves",
-        ));
-    }
-    if !has_cohort && raw.relative {
-        return Err(Error::input(
-            Location::file(path).field("relative"),
-            "relative = true, but no factor is relative to the wave (relative_to = \"median\"); \
-             drop relative = true",
-        ));
-    }
-
-    let mut penalties = Vec::new();
-    let mut penalty_names = std::collections::BTreeSet::new();
-    for p in &raw.penalty {
-        let r = p.get_ref();
-        if !penalty_names.insert(r.name.clone()) {
-            return Err(Error::input(
-                Location::line(path, c.line(p)).field("penalty"),
-                format!(
-                    "two penalties are named {:?}; give each its own name",
-                    r.name
-                ),
-            ));
-        }
-        let measure = c.measure(&r.measure, "measure")?;
-        let free_retries = match &r.free_retries {
-            None => 0,
-            Some(n) => {
-                if measure != Measure::Errors {
-                    return Err(Error::input(
-                        c.at(n, "free_retries"),
-                        "free_retries applies to measure = \"errors\" only",
-                    ));
-                }
-                u32::try_from(*n.get_ref()).map_err(|_| {
-                    Error::input(
-                        c.at(n, "free_retries"),
-                        format!("expected a whole number, 0 or more, got {}", n.get_ref()),
-                    )
-                })?
-            }
-        };
-        penalties.push(Penalty {
-            name: r.name.clone(),
-            measure,
-            per_unit: c.non_negative(&r.per_unit, "per_unit")?,
-            free_retries,
-            line: c.line(p),
-        });
-    }
-
-    let mut gates = Vec::new();
-    let mut gate_names = std::collections::BTreeSet::new();
-    for g in &raw.gate {
-        let r = g.get_ref();
-        let line = c.line(g);
-        if !gate_names.insert(r.name.clone()) {
-            return Err(Error::input(
-                Location::line(path, line).field("gate"),
-                format!("two gates are named {:?}; give each its own name", r.name),
-            ));
-        }
-        let measure = c.measure(&r.measure, "measure")?;
-        let allowance = r.allowance.as_ref().map(|a| c.allowance(a)).transpose()?;
-        let min = r.min.as_ref().map(|v| c.finite(v, "min")).transpose()?;
-        let max = r.max.as_ref().map(|v| c.finite(v, "max")).transpose()?;
-        if min.is_none() && max.is_none() {
-            return Err(Error::input(
-                Location::line(path, line).field("gate"),
-                format!("gate {:?} needs a `min` or a `max` to fail against", r.name),
-            ));
-        }
-        let score = match &r.score {
-            Some(s) => c.finite(s, "score")?,
-            None => default_low,
-        };
-        gates.push(Gate {
-            name: r.name.clone(),
-            measure,
-            allowance,
-            min,
-            max,
-            score,
-            line,
-        });
-    }
-
-    let mut tie_break = Vec::new();
-    for t in &raw.tie_break {
-        let (name, higher_first) = match t.get_ref().strip_prefix('-') {
-            Some(rest) => (rest.to_string(), true),
-            None => (t.get_ref().clone(), false),
-        };
-        let spanned = Spanned::new(t.span(), name);
-        tie_break.push(TieBreak {
-            measure: c.measure(&spanned, "tie_break")?,
-            higher_first,
-        });
-    }
+    let missing_score = c.missing_score(raw.missing_score.as_ref(), per, default_low)?;
+    let factors = c.factors(&raw.factor, per)?;
+    c.relative_matches_factors(raw.relative, &factors)?;
+    let penalties = c.penalties(&raw.penalty)?;
+    let gates = c.gates(&raw.gate, default_low)?;
+    let tie_break = c.tie_breaks(&raw.tie_break)?;
 
     Ok(Rubric {
         name,
@@ -704,6 +362,424 @@ pub fn parse(path: &std::path::Path, text: &str) -> Result<Rubric> {
         gates,
         tie_break,
     })
+}
+
+/// The parts of [`parse`], one a method: each reads one part of the raw rubric and checks it.
+impl Ctx<'_> {
+    /// `version`: a whole number, 1 or more.
+    fn version(&self, v: &Spanned<i64>) -> Result<u32> {
+        match u32::try_from(*v.get_ref()) {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(Error::input(
+                self.at(v, "version"),
+                format!("expected a version number, 1 or more, got {}", v.get_ref()),
+            )),
+        }
+    }
+
+    /// `scale`: finite ends, `min` below `max`, both ends for an absolute rubric; a relative
+    /// rubric may leave it out (open).
+    fn scale(&self, s: Option<&Spanned<RawScale>>, relative: bool) -> Result<Scale> {
+        let Some(s) = s else {
+            if relative {
+                return Ok(Scale {
+                    min: None,
+                    max: None,
+                });
+            }
+            return Err(Error::input(
+                Location::file(self.path).field("scale"),
+                "missing: declare the scale the score promises, e.g. scale = { min = 0, max = 100 }",
+            ));
+        };
+        let r = s.get_ref();
+        for (v, f) in [(r.min, "scale.min"), (r.max, "scale.max")] {
+            if let Some(x) = v
+                && !x.is_finite()
+            {
+                return Err(Error::input(self.at(s, f), "expected a finite number"));
+            }
+        }
+        if let (Some(lo), Some(hi)) = (r.min, r.max)
+            && lo >= hi
+        {
+            return Err(Error::input(
+                self.at(s, "scale"),
+                format!("scale.min ({lo}) must be below scale.max ({hi})"),
+            ));
+        }
+        if !relative && (r.min.is_none() || r.max.is_none()) {
+            return Err(Error::input(
+                self.at(s, "scale"),
+                "an absolute rubric declares both ends of its scale: scale = { min = .., max = .. }",
+            ));
+        }
+        Ok(Scale {
+            min: r.min,
+            max: r.max,
+        })
+    }
+
+    /// `per`: "seat" (the default) or "attempt".
+    fn per(&self, p: Option<&Spanned<String>>) -> Result<Per> {
+        let Some(p) = p else {
+            return Ok(Per::Seat);
+        };
+        match p.get_ref().as_str() {
+            "seat" => Ok(Per::Seat),
+            "attempt" => Ok(Per::Attempt),
+            other => Err(Error::input(
+                self.at(p, "per"),
+                format!("expected \"seat\" or \"attempt\", got {other:?}"),
+            )),
+        }
+    }
+
+    /// `clamp`: at least one end, finite, `min` not above `max`.
+    fn clamp(&self, cl: Option<&Spanned<RawScale>>) -> Result<(Option<f64>, Option<f64>)> {
+        let Some(cl) = cl else {
+            return Ok((None, None));
+        };
+        let r = cl.get_ref();
+        if r.min.is_none() && r.max.is_none() {
+            return Err(Error::input(
+                self.at(cl, "clamp"),
+                "give clamp.min, clamp.max or both",
+            ));
+        }
+        for (v, f) in [(r.min, "clamp.min"), (r.max, "clamp.max")] {
+            if let Some(x) = v
+                && !x.is_finite()
+            {
+                return Err(Error::input(
+                    self.at(cl, f),
+                    format!("expected a finite number, got {x}"),
+                ));
+            }
+        }
+        if let (Some(lo), Some(hi)) = (r.min, r.max)
+            && lo > hi
+        {
+            return Err(Error::input(
+                self.at(cl, "clamp"),
+                format!("clamp.min ({lo}) is above clamp.max ({hi})"),
+            ));
+        }
+        Ok((r.min, r.max))
+    }
+
+    /// `missing_score`: only with `per = "attempt"`; `default_low` when not given.
+    fn missing_score(&self, m: Option<&Spanned<f64>>, per: Per, default_low: f64) -> Result<f64> {
+        let Some(m) = m else {
+            return Ok(default_low);
+        };
+        if per != Per::Attempt {
+            return Err(Error::input(
+                self.at(m, "missing_score"),
+                "missing_score applies only with per = \"attempt\"; at the seat level a \
+                 missing problem already counts as not Correct",
+            ));
+        }
+        self.finite(m, "missing_score")
+    }
+
+    /// Every `[[factor]]`: at least one, each named once.
+    fn factors(&self, raw: &[Spanned<RawFactor>], per: Per) -> Result<Vec<Factor>> {
+        let mut factors = Vec::new();
+        let mut names = std::collections::BTreeSet::new();
+        for f in raw {
+            let line = self.line(f);
+            let r = f.get_ref();
+            let at_header = Location::line(self.path, line).field("factor");
+            if r.name.starts_with("penalty.") || r.name.starts_with("gate.") {
+                return Err(Error::input(
+                    at_header,
+                    format!(
+                        "factor name {:?}: names starting with `penalty.` or `gate.` are kept for \
+                         penalties and gates in the reported factors",
+                        r.name
+                    ),
+                ));
+            }
+            if !names.insert(r.name.clone()) {
+                return Err(Error::input(
+                    at_header,
+                    format!("two factors are named {:?}; give each its own name", r.name),
+                ));
+            }
+            factors.push(self.factor(r, line, per)?);
+        }
+        if factors.is_empty() {
+            return Err(Error::input(
+                Location::file(self.path).field("factor"),
+                "a rubric needs at least one [[factor]]",
+            ));
+        }
+        Ok(factors)
+    }
+
+    /// One `[[factor]]` whose header is on `line`: measure, role and weight, transform, floor
+    /// and cap, exponent.
+    fn factor(&self, r: &RawFactor, line: usize, per: Per) -> Result<Factor> {
+        let at_header = Location::line(self.path, line).field("factor");
+        let measure = self.measure(&r.measure, "measure")?;
+        let role = self.role(r.role.as_ref())?;
+        let weight = match &r.weight {
+            None => 1.0,
+            Some(w) => {
+                if role == Role::Multiply {
+                    return Err(Error::input(
+                        self.at(w, "weight"),
+                        "a weight belongs to a factor with role = \"add\" or \"divide\"; a \
+                         multiplying factor is weighted by its exponent",
+                    ));
+                }
+                self.non_negative(w, "weight")?
+            }
+        };
+        let transform = self.transform(r, &at_header, per)?;
+        let floor = r
+            .floor
+            .as_ref()
+            .map(|v| self.finite(v, "floor"))
+            .transpose()?;
+        let cap = r.cap.as_ref().map(|v| self.finite(v, "cap")).transpose()?;
+        if let (Some(lo), Some(hi), Some(cv)) = (floor, cap, &r.cap)
+            && lo > hi
+        {
+            return Err(Error::input(
+                self.at(cv, "cap"),
+                format!("floor ({lo}) is above cap ({hi})"),
+            ));
+        }
+        if matches!(transform, Transform::AllowanceRatio(_)) && cap.is_none() {
+            return Err(Error::input(
+                at_header.field("cap"),
+                format!(
+                    "factor {:?} divides an allowance by {} and needs a cap: the ratio grows \
+                     without bound as the measure approaches 0",
+                    r.name,
+                    measure.name()
+                ),
+            ));
+        }
+        let exponent = match &r.exponent {
+            None => 1.0,
+            Some(e) => {
+                let x = self.finite(e, "exponent")?;
+                if x <= 0.0 {
+                    return Err(Error::input(
+                        self.at(e, "exponent"),
+                        format!("expected an exponent above 0, got {x}"),
+                    ));
+                }
+                x
+            }
+        };
+        Ok(Factor {
+            name: r.name.clone(),
+            measure,
+            transform,
+            role,
+            weight,
+            floor,
+            cap,
+            exponent,
+            line,
+        })
+    }
+
+    /// A factor's `role`: "multiply" (the default), "add" or "divide".
+    fn role(&self, v: Option<&Spanned<String>>) -> Result<Role> {
+        let Some(v) = v else {
+            return Ok(Role::Multiply);
+        };
+        match v.get_ref().as_str() {
+            "multiply" => Ok(Role::Multiply),
+            "add" => Ok(Role::Add),
+            "divide" => Ok(Role::Divide),
+            other => Err(Error::input(
+                self.at(v, "role"),
+                format!("expected \"multiply\", \"add\" or \"divide\", got {other:?}"),
+            )),
+        }
+    }
+
+    /// A factor's transform: at most one of `allowance`, `expected` + `slope`, `relative_to`.
+    fn transform(&self, r: &RawFactor, at_header: &Location, per: Per) -> Result<Transform> {
+        match (&r.allowance, &r.expected, &r.slope, &r.relative_to) {
+            (None, None, None, None) => Ok(Transform::Value),
+            (Some(a), None, None, None) => Ok(Transform::AllowanceRatio(self.allowance(a)?)),
+            (None, Some(e), Some(s), None) => Ok(Transform::Linear {
+                expected: self.finite(e, "expected")?,
+                slope: self.non_negative(s, "slope")?,
+            }),
+            (None, Some(e), None, None) => Err(Error::input(
+                self.at(e, "slope"),
+                "an `expected` count needs a `slope`: the value lost per unit past it",
+            )),
+            (None, None, Some(s), None) => Err(Error::input(
+                self.at(s, "expected"),
+                "a `slope` needs an `expected` count to fall from",
+            )),
+            (None, None, None, Some(rt)) => {
+                if rt.get_ref() != "median" {
+                    return Err(Error::input(
+                        self.at(rt, "relative_to"),
+                        format!(
+                            "expected \"median\" (the median over the wave's seats), got {:?}",
+                            rt.get_ref()
+                        ),
+                    ));
+                }
+                if per == Per::Attempt {
+                    return Err(Error::input(
+                        self.at(rt, "relative_to"),
+                        "a cohort-relative factor compares seats, so it needs per = \"seat\"",
+                    ));
+                }
+                Ok(Transform::CohortRatio)
+            }
+            _ => Err(Error::input(
+                at_header.clone(),
+                format!(
+                    "factor {:?} mixes transforms: use one of `allowance`, `expected` + \
+                     `slope`, or `relative_to`",
+                    r.name
+                ),
+            )),
+        }
+    }
+
+    /// `relative = true` exactly when some factor is relative to the wave's median.
+    fn relative_matches_factors(&self, relative: bool, factors: &[Factor]) -> Result<()> {
+        let has_cohort = factors
+            .iter()
+            .any(|f| f.transform == Transform::CohortRatio);
+        if has_cohort && !relative {
+            return Err(Error::input(
+                Location::file(self.path).field("relative"),
+                "this rubric scores seats relative to their wave's median (relative_to = \"median\"), \
+                 so it must say so: add relative = true. A relative score ranks seats inside one \
+                 wave and is never compared across waves",
+            ));
+        }
+        if !has_cohort && relative {
+            return Err(Error::input(
+                Location::file(self.path).field("relative"),
+                "relative = true, but no factor is relative to the wave (relative_to = \"median\"); \
+                 drop relative = true",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Every `[[penalty]]`, each named once.
+    fn penalties(&self, raw: &[Spanned<RawPenalty>]) -> Result<Vec<Penalty>> {
+        let mut penalties = Vec::new();
+        let mut names = std::collections::BTreeSet::new();
+        for p in raw {
+            let r = p.get_ref();
+            if !names.insert(r.name.clone()) {
+                return Err(Error::input(
+                    Location::line(self.path, self.line(p)).field("penalty"),
+                    format!(
+                        "two penalties are named {:?}; give each its own name",
+                        r.name
+                    ),
+                ));
+            }
+            let measure = self.measure(&r.measure, "measure")?;
+            let free_retries = match &r.free_retries {
+                None => 0,
+                Some(n) => {
+                    if measure.base() != Measure::Errors {
+                        return Err(Error::input(
+                            self.at(n, "free_retries"),
+                            "free_retries applies to measure = \"errors\" or \"mean.errors\" \
+                             only",
+                        ));
+                    }
+                    u32::try_from(*n.get_ref()).map_err(|_| {
+                        Error::input(
+                            self.at(n, "free_retries"),
+                            format!("expected a whole number, 0 or more, got {}", n.get_ref()),
+                        )
+                    })?
+                }
+            };
+            penalties.push(Penalty {
+                name: r.name.clone(),
+                measure,
+                per_unit: self.non_negative(&r.per_unit, "per_unit")?,
+                free_retries,
+                line: self.line(p),
+            });
+        }
+        Ok(penalties)
+    }
+
+    /// Every `[[gate]]`, each named once, with a `min` or a `max`; a failing seat scores
+    /// `default_low` unless the gate gives its own `score`.
+    fn gates(&self, raw: &[Spanned<RawGate>], default_low: f64) -> Result<Vec<Gate>> {
+        let mut gates = Vec::new();
+        let mut names = std::collections::BTreeSet::new();
+        for g in raw {
+            let r = g.get_ref();
+            let line = self.line(g);
+            if !names.insert(r.name.clone()) {
+                return Err(Error::input(
+                    Location::line(self.path, line).field("gate"),
+                    format!("two gates are named {:?}; give each its own name", r.name),
+                ));
+            }
+            let measure = self.measure(&r.measure, "measure")?;
+            let allowance = r
+                .allowance
+                .as_ref()
+                .map(|a| self.allowance(a))
+                .transpose()?;
+            let min = r.min.as_ref().map(|v| self.finite(v, "min")).transpose()?;
+            let max = r.max.as_ref().map(|v| self.finite(v, "max")).transpose()?;
+            if min.is_none() && max.is_none() {
+                return Err(Error::input(
+                    Location::line(self.path, line).field("gate"),
+                    format!("gate {:?} needs a `min` or a `max` to fail against", r.name),
+                ));
+            }
+            let score = match &r.score {
+                Some(s) => self.finite(s, "score")?,
+                None => default_low,
+            };
+            gates.push(Gate {
+                name: r.name.clone(),
+                measure,
+                allowance,
+                min,
+                max,
+                score,
+                line,
+            });
+        }
+        Ok(gates)
+    }
+
+    /// `tie_break`: measure names, each lower first or, written `-measure`, higher first.
+    fn tie_breaks(&self, raw: &[Spanned<String>]) -> Result<Vec<TieBreak>> {
+        raw.iter()
+            .map(|t| {
+                let (name, higher_first) = match t.get_ref().strip_prefix('-') {
+                    Some(rest) => (rest.to_string(), true),
+                    None => (t.get_ref().clone(), false),
+                };
+                let spanned = Spanned::new(t.span(), name);
+                Ok(TieBreak {
+                    measure: self.measure(&spanned, "tie_break")?,
+                    higher_first,
+                })
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@
 use std::collections::BTreeMap;
 
 use super::interpret::{Env, Totals, Undefined, Unit, WaveScores, medians_of, score_totals};
-use super::measure::{Measure, errors_after_free_retries};
+use super::measure::errors_after_free_retries;
 use super::spec::{Per, Rubric, Transform};
 use crate::figures::{Basis, FigureTally, Known, SeatFigures};
 use crate::model::{Attempt, AttemptFields, Seat, Wave};
@@ -90,10 +90,7 @@ impl<'a> Scorer<'a> {
         let mut fields = measures.fold(AttemptFields::NONE, |acc, m| acc.and(m.fields()));
         // An attempt's formula, undefined, names the attempt by problem and trial.
         fields.trial = r.per == Per::Attempt;
-        fields.trace = r
-            .penalties
-            .iter()
-            .any(|p| p.measure == Measure::Errors && p.free_retries > 0);
+        fields.trace = r.penalties.iter().any(|p| p.forgives_retries());
         fields
     }
 
@@ -126,10 +123,7 @@ impl<'a> Scorer<'a> {
                 Per::Seat => r
                     .penalties
                     .iter()
-                    .map(|p| {
-                        (p.measure == Measure::Errors && p.free_retries > 0)
-                            .then_some(Known::<f64>::NONE)
-                    })
+                    .map(|p| p.forgives_retries().then_some(Known::<f64>::NONE))
                     .collect(),
                 Per::Attempt => Vec::new(),
             },

@@ -1,5 +1,6 @@
 //! Shared helpers for the CLI tests: run the real `benchledger` binary against a ledger in a
-//! temporary directory, write wave directories from strings, and read a ledger's bytes.
+//! temporary directory, write wave directories from strings, read a ledger's bytes, find the
+//! crate's own files (examples, rubrics, fixtures), and snapshot into `snapshots/`.
 //!
 //! Every run fixes the clock (`BENCHLEDGER_NOW`) and drops `BENCHLEDGER_DB` from the child's
 //! environment, so a developer's own ledger can never be touched and outputs are reproducible.
@@ -17,6 +18,9 @@ pub const NOW: &str = "2026-11-30T00:00:00Z";
 /// What a run of the binary did.
 #[derive(Debug)]
 pub struct Out {
+    /// The arguments it was given, without `--db PATH` (a temporary path that changes on every
+    /// run).
+    pub args: Vec<String>,
     /// The exit status; -1 when the process was killed by a signal.
     pub status: i32,
     pub stdout: String,
@@ -44,24 +48,56 @@ impl Out {
     /// stdout parsed as JSON.
     #[track_caller]
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!(
+                "`benchledger {}` did not print JSON ({e}):\n{}",
+                self.args.join(" "),
+                self.stdout
+            )
+        })
     }
+
+    /// The command, its exit status and everything it printed, for a snapshot.
+    pub fn transcript(&self) -> String {
+        let mut s = format!(
+            "$ benchledger {}\nexit status: {}\n",
+            self.args.join(" "),
+            self.status
+        );
+        if !self.stdout.is_empty() {
+            s.push_str("--- stdout\n");
+            s.push_str(&self.stdout);
+        }
+        if !self.stderr.is_empty() {
+            s.push_str("--- stderr\n");
+            s.push_str(&self.stderr);
+        }
+        s
+    }
+}
+
+/// The `benchledger` binary, with the clock fixed and without the user's `BENCHLEDGER_DB`:
+/// for a test that spawns it itself (to kill it, or to run several at once).
+pub fn command() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_benchledger"));
+    cmd.env("BENCHLEDGER_NOW", NOW).env_remove("BENCHLEDGER_DB");
+    cmd
 }
 
 /// Runs `benchledger` with exactly these arguments (no `--db`), from `cwd`, with extra
 /// environment variables.
 pub fn run_raw<S: AsRef<OsStr>>(cwd: &Path, args: &[S], env: &[(&str, &OsStr)]) -> Out {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_benchledger"));
-    cmd.args(args)
-        .current_dir(cwd)
-        .env("BENCHLEDGER_NOW", NOW)
-        .env_remove("BENCHLEDGER_DB");
+    let mut cmd = command();
+    cmd.args(args).current_dir(cwd);
     for (k, v) in env {
         cmd.env(k, v);
     }
     let out = cmd.output().expect("the benchledger binary runs");
     Out {
+        args: args
+            .iter()
+            .map(|a| a.as_ref().to_string_lossy().into_owned())
+            .collect(),
         status: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
         stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
@@ -72,6 +108,9 @@ pub fn run_raw<S: AsRef<OsStr>>(cwd: &Path, args: &[S], env: &[(&str, &OsStr)]) 
 pub struct Env {
     pub dir: tempfile::TempDir,
     pub db: PathBuf,
+    /// Where the binary runs: the temporary directory, or the crate root
+    /// ([`Env::run_from_crate_root`]).
+    cwd: PathBuf,
 }
 
 impl Env {
@@ -79,7 +118,28 @@ impl Env {
     pub fn new() -> Env {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let db = dir.path().join("ledger.db");
-        Env { dir, db }
+        let cwd = dir.path().to_path_buf();
+        Env { dir, db, cwd }
+    }
+
+    /// Runs the binary from the crate root from now on, so that paths such as
+    /// `rubrics/session-efficiency.v2.toml` resolve, and messages naming them read the same on
+    /// every machine.
+    pub fn run_from_crate_root(mut self) -> Env {
+        self.cwd = crate_root().to_path_buf();
+        self
+    }
+
+    /// A fresh ledger, run from the crate root, holding these waves (manifests relative to
+    /// the crate root).
+    #[track_caller]
+    pub fn with_waves(manifests: &[&str]) -> Env {
+        let env = Env::init().run_from_crate_root();
+        if !manifests.is_empty() {
+            let paths: Vec<&Path> = manifests.iter().map(Path::new).collect();
+            env.ingest(&paths);
+        }
+        env
     }
 
     /// A fresh directory with an initialised ledger.
@@ -93,7 +153,8 @@ impl Env {
         self.dir.path()
     }
 
-    /// Runs `benchledger --db <ledger> ARGS...` from the temporary directory.
+    /// Runs `benchledger --db <ledger> ARGS...` from the temporary directory (or the crate
+    /// root).
     pub fn run<I, S>(&self, args: I) -> Out
     where
         I: IntoIterator<Item = S>,
@@ -101,7 +162,24 @@ impl Env {
     {
         let mut all: Vec<std::ffi::OsString> = vec!["--db".into(), self.db.clone().into()];
         all.extend(args.into_iter().map(|a| a.as_ref().to_os_string()));
-        run_raw(self.path(), &all, &[])
+        let mut out = run_raw(&self.cwd, &all, &[]);
+        out.args.drain(..2);
+        out
+    }
+
+    /// The command `benchledger --db <ledger> ARGS...`, not yet run: for a test that spawns it
+    /// itself (to kill it, or to run several at once).
+    pub fn command<I, S>(&self, args: I) -> Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = command();
+        cmd.arg("--db")
+            .arg(&self.db)
+            .args(args)
+            .current_dir(&self.cwd);
+        cmd
     }
 
     /// Ingests manifests and panics unless that succeeds.
@@ -176,11 +254,40 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// The crate's root directory.
+pub fn crate_root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A path under the crate's root.
+pub fn crate_path(rel: &str) -> PathBuf {
+    crate_root().join(rel)
+}
+
+/// The shipped example manifests, `examples/*/wave.toml`, in name order.
+pub fn examples() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(crate_path("examples"))
+        .expect("examples/ is readable")
+        .map(|e| e.expect("a directory entry").path().join("wave.toml"))
+        .filter(|p| p.is_file())
+        .collect();
+    v.sort();
+    assert_eq!(v.len(), 4, "the four example waves: {v:?}");
+    v
+}
+
+/// SHA-256 of some bytes, in lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// A path under the crate's `tests/` directory.
 pub fn tests_dir(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join(rel)
+    crate_root().join("tests").join(rel)
 }
 
 /// insta settings for named file snapshots in `snapshots/` at the crate root.

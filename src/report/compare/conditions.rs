@@ -296,7 +296,8 @@ fn rubric_reads(r: &Rubric) -> (BTreeSet<&'static str>, bool) {
     measures.extend(r.gates.iter().map(|g| g.measure));
     let mut figures = BTreeSet::new();
     for m in measures {
-        match m {
+        // A mean reads the same figure as its sum.
+        match m.base() {
             Measure::Accuracy | Measure::Outcome | Measure::Correct | Measure::Missing => {
                 figures.insert("accuracy");
             }
@@ -314,7 +315,7 @@ fn rubric_reads(r: &Rubric) -> (BTreeSet<&'static str>, bool) {
             Measure::CostUsd => {
                 figures.insert("cost_usd");
             }
-            Measure::Attempts | Measure::Steps | Measure::Errors => {}
+            Measure::Attempts | Measure::Steps | Measure::Errors | Measure::Mean(_) => {}
         }
     }
     let budget = r

@@ -45,8 +45,7 @@ pub use json::{
 };
 
 use super::score::RubricInfo;
-use super::{Table, to_csv, to_json, to_markdown, to_text};
-use crate::cli::Format;
+use super::{Format, Table, to_csv, to_json, to_markdown, to_text};
 use crate::figures::SeatFigures;
 use crate::model::{SeatData, WaveData};
 use crate::rubric::WaveScores;
