@@ -224,28 +224,42 @@ pub fn to_markdown(t: &Table) -> String {
     out
 }
 
+/// What the `expect`s of the renderers say. Rendering into memory fails only on a bug in
+/// benchledger (a row with the wrong number of cells, a JSON body that is not plain data), and
+/// output that silently lost a row or turned into `null` would hide it: it panics instead.
+const RENDERING_CANNOT_FAIL: &str = "rendering plain data into memory cannot fail";
+
 /// Renders a table as CSV: the stable column keys, then unrounded values.
+///
+/// # Panics
+///
+/// When a row's cells do not match the table's columns (a bug in the renderer that built it).
 pub fn to_csv(t: &Table) -> String {
     let mut w = csv::WriterBuilder::new()
         .terminator(csv::Terminator::Any(b'\n'))
         .from_writer(Vec::new());
-    // Writing to a Vec cannot fail.
-    let _ = w.write_record(t.columns.iter().map(|c| c.key.as_str()));
+    w.write_record(t.columns.iter().map(|c| c.key.as_str()))
+        .expect(RENDERING_CANNOT_FAIL);
     for row in &t.rows {
-        debug_assert_eq!(
+        assert_eq!(
             row.len(),
             t.columns.len(),
             "a row's cells match its columns"
         );
-        let _ = w.write_record(row.iter().map(|c| c.machine.as_str()));
+        w.write_record(row.iter().map(|c| c.machine.as_str()))
+            .expect(RENDERING_CANNOT_FAIL);
     }
-    let bytes = w.into_inner().unwrap_or_default();
-    String::from_utf8(bytes).unwrap_or_default()
+    let bytes = w.into_inner().expect(RENDERING_CANNOT_FAIL);
+    String::from_utf8(bytes).expect("CSV is written from UTF-8 cells")
 }
 
 /// The JSON envelope: `{"format_version": N, "kind": "...", ...body}`.
+///
+/// # Panics
+///
+/// When the body does not serialise to JSON (a map with keys that are not strings: a bug).
 pub fn to_json<T: Serialize>(kind: &str, body: &T) -> String {
-    let mut value = serde_json::to_value(body).unwrap_or(serde_json::Value::Null);
+    let mut value = serde_json::to_value(body).expect(RENDERING_CANNOT_FAIL);
     let mut envelope = serde_json::Map::new();
     envelope.insert("format_version".into(), JSON_FORMAT_VERSION.into());
     envelope.insert("kind".into(), kind.into());
@@ -254,8 +268,8 @@ pub fn to_json<T: Serialize>(kind: &str, body: &T) -> String {
     } else {
         envelope.insert("data".into(), value);
     }
-    let mut s =
-        serde_json::to_string_pretty(&serde_json::Value::Object(envelope)).unwrap_or_default();
+    let mut s = serde_json::to_string_pretty(&serde_json::Value::Object(envelope))
+        .expect(RENDERING_CANNOT_FAIL);
     s.push('\n');
     s
 }

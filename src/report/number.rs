@@ -103,10 +103,8 @@ pub fn machine(x: f64) -> String {
     }
     // Negative zero is zero.
     let x = x + 0.0;
-    // serde_json (ryu) prints the shortest text that reads back to the same f64.
-    let s = serde_json::Number::from_f64(x)
-        .map(|n| n.to_string())
-        .unwrap_or_default();
+    // The shortest text that reads back to the same f64, as the hashed formats write it.
+    let s = crate::formats::json::number(x);
     s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
 }
 
