@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::Ctx;
-use super::bundle::{BUNDLE_LEDGER, bundle_file_problems};
+use super::bundle::{bundle_file_problems, open_bundle};
 use crate::error::{Error, Result};
 use crate::ledger::{Ledger, PublicationRow};
 use crate::publication;
@@ -83,15 +83,10 @@ fn verify_ledger(ledger: &Ledger, ids: &[i64], bundle: Option<&Path>) -> Result<
 pub fn verify(ctx: &mut Ctx<'_>, ids: &[i64], all: bool, bundle: Option<&Path>) -> Result<()> {
     let (report, ok) = match bundle {
         Some(dir) => {
-            let path = dir.join(BUNDLE_LEDGER);
-            if !path.is_file() {
-                return Err(Error::Usage(format!(
-                    "{} is not a benchledger bundle: it has no {BUNDLE_LEDGER}",
-                    dir.display()
-                )));
-            }
-            let ledger = Ledger::open(&path)?;
-            verify_ledger(&ledger, ids, Some(dir))?
+            // Read into memory, never opened by SQLite: nothing is written in the bundle.
+            let (ledger, notes) = open_bundle(dir)?;
+            let (report, ok) = verify_ledger(&ledger, ids, Some(dir))?;
+            (notes.concat() + &report, ok)
         }
         None => {
             if ids.is_empty() && !all {

@@ -10,6 +10,7 @@
 //! Each logical write (an ingest, a rescore, a publication) is one transaction: it lands whole or
 //! not at all.
 
+mod image;
 mod publications;
 mod rubrics;
 mod scores;
@@ -22,6 +23,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::error::{Error, Result};
 
+pub use image::IMAGE_MAX_BYTES;
 pub use publications::{NewPublication, PublicationRow};
 pub use rubrics::{RubricAdded, RubricRow};
 pub use scores::StoredScore;
