@@ -122,7 +122,7 @@ pub(super) fn open_bundle(dir: &Path) -> Result<(Ledger, Vec<String>)> {
         }
         Err(r) => {
             return Err(Error::Usage(format!(
-                "{} {r}. Nothing was read from it; a bundle's ledger must be the file itself",
+                "{} {r}. Nothing was read from it: put the ledger file itself in the bundle",
                 path.display()
             )));
         }
