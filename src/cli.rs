@@ -188,7 +188,8 @@ pub enum Command {
         /// Every publication, and every withdrawal between them.
         #[arg(long, conflicts_with = "ids")]
         all: bool,
-        /// Verify a reproduction bundle instead of the ledger.
+        /// Verify a reproduction bundle instead of the ledger. The bundle is only read, never
+        /// written: its ledger is loaded into memory, and only regular files in it are read.
         #[arg(long, value_name = "DIR", conflicts_with_all = ["ledger", "expect_head"])]
         bundle: Option<PathBuf>,
         /// Fail unless the chain ends exactly at this record hash (from `publications
@@ -217,7 +218,8 @@ pub enum Command {
     Bundle {
         /// The publication's id.
         id: i64,
-        /// The directory to write (created; must be empty if it exists).
+        /// The directory to write (created; if it exists, it must be an empty directory, not a
+        /// symbolic link).
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
     },

@@ -12,6 +12,7 @@ mod ingest;
 mod publish;
 mod rubric;
 mod score;
+mod untrusted;
 mod verify;
 mod waves;
 mod withdraw;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::Ctx;
-use super::bundle::{check_empty_dir, write_bundle};
+use super::bundle::{check_bundle_target, write_bundle};
 use super::rubric::resolve;
 use crate::cli::Format;
 use crate::digest::sha256_hex;
@@ -38,7 +38,7 @@ pub fn publish(
         )));
     }
     if let Some(dir) = bundle_dir {
-        check_empty_dir(dir)?;
+        check_bundle_target(&ledger, &info.sha256, dir)?;
     }
     let data = ledger.load_wave(wave)?;
     let scores = score_wave(&info.rubric, &data);

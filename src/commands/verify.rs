@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::Ctx;
 use super::audit::score_streamed;
-use super::bundle::{BUNDLE_LEDGER, bundle_file_problems};
+use super::bundle::{bundle_file_problems, open_bundle};
 use crate::chain;
 use crate::digest::{is_sha256, sha256_hex, short};
 use crate::error::{Error, Result};
@@ -461,14 +461,9 @@ pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
     }
     match req.bundle {
         Some(dir) => {
-            let path = dir.join(BUNDLE_LEDGER);
-            if !path.is_file() {
-                return Err(Error::Usage(format!(
-                    "{} is not a benchledger bundle: it has no {BUNDLE_LEDGER}",
-                    dir.display()
-                )));
-            }
-            let ledger = Ledger::open(&path)?;
+            // Read into memory, never opened by SQLite: nothing is written in the bundle.
+            let (ledger, notes) = open_bundle(dir)?;
+            report.text.push_str(&notes.concat());
             verify_publications(&ledger, req.ids, Some(dir), &mut report)?;
         }
         None => {

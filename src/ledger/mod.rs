@@ -11,6 +11,7 @@
 //! not at all.
 
 mod chain;
+mod image;
 mod publications;
 mod rubrics;
 mod scores;
@@ -24,6 +25,7 @@ use rusqlite::{Connection, OpenFlags};
 use crate::error::{Error, Result};
 
 pub use chain::{ChainEntry, NewWithdrawal, WithdrawalRow, WithdrawalSeal};
+pub use image::IMAGE_MAX_BYTES;
 pub use publications::{NewPublication, PublicationRow};
 pub use rubrics::{RubricAdded, RubricRow};
 pub use scores::StoredScore;

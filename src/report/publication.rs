@@ -108,8 +108,82 @@ pub fn list(
     (t, json)
 }
 
-/// The README of a reproduction bundle.
+/// The layout of the README this build writes into a bundle. `verify --bundle` compares a
+/// bundle's README byte for byte with what its layout says for the publication, so the text of
+/// a layout never changes once shipped: a change is a new layout, and the old one stays here
+/// for the bundles written with it (docs/formats.md).
+pub const BUNDLE_LAYOUT: u32 = 2;
+
+/// The layout a bundle's README declares on its line `Bundle layout N.`; the first layout
+/// declares none.
+pub fn bundle_layout(readme: &str) -> Option<u32> {
+    match readme
+        .lines()
+        .find_map(|l| l.strip_prefix("Bundle layout "))
+    {
+        None => Some(1),
+        Some(rest) => rest.split(['.', ' ']).next().and_then(|n| n.parse().ok()),
+    }
+}
+
+/// The README of a reproduction bundle, in the latest layout.
 pub fn bundle_readme(r: &PublicationRow) -> String {
+    readme_v2(r)
+}
+
+/// The README of a reproduction bundle in a given layout; `None` for a layout this build does
+/// not know.
+pub fn bundle_readme_in(layout: u32, r: &PublicationRow) -> Option<String> {
+    match layout {
+        1 => Some(readme_v1(r)),
+        2 => Some(readme_v2(r)),
+        _ => None,
+    }
+}
+
+/// Layout 2: says that checking only reads the bundle, and declares its layout.
+fn readme_v2(r: &PublicationRow) -> String {
+    format!(
+        "# Reproduction bundle: publication #{id}\n\n\
+         {title:?} — wave `{wave}` scored under rubric `{rubric}`, published {created}.\n\n\
+         This directory holds everything needed to recompute the published leaderboard:\n\n\
+         - `ledger.db`: a benchledger ledger with only this publication, its wave (conditions, \
+         seats, attempts, trace steps) and its rubric's verbatim text;\n\
+         - `publication.md`: the leaderboard exactly as published;\n\
+         - the rubric file, as registered.\n\n\
+         ## Check it\n\n\
+         With benchledger installed (`cargo install --path .` in its repository):\n\n\
+         ```\nbenchledger verify --bundle .\n```\n\n\
+         It recomputes the leaderboard from the rows in `ledger.db` and the rubric, compares it \
+         byte for byte with the published text, and checks every digest, this README's \
+         included. It prints OK, or exactly which row, seat and number differ, and exits 1.\n\n\
+         It only reads this directory, and never writes in it: a bundle on read-only media \
+         checks as well. It reads `ledger.db` into memory, as it is: a `ledger.db-wal` or \
+         `ledger.db-journal` beside it is never applied. It reads regular files only, never a \
+         symbolic link.\n\n\
+         ## Digests\n\n\
+         - output (publication.md): `{output}`\n\
+         - input rows (canonical serialisation): `{input}`\n\
+         - rubric text: `{rubric_sha}`\n\
+         - publication record: `{sha}`\n\
+         - previous publication in the original ledger's chain: `{prev}`\n\n\
+         Bundle layout 2.\n",
+        id = r.id,
+        title = r.title,
+        wave = r.wave,
+        rubric = r.rubric,
+        created = r.created_at,
+        output = r.output_sha256,
+        input = r.input_sha256,
+        rubric_sha = r.rubric_sha256,
+        sha = r.sha256,
+        prev = r.prev_sha256.as_deref().unwrap_or("(none: the first)"),
+    )
+}
+
+/// Layout 1, as the first builds wrote it (frozen: bundles written then are checked against
+/// it).
+fn readme_v1(r: &PublicationRow) -> String {
     format!(
         "# Reproduction bundle: publication #{id}\n\n\
          {title:?} — wave `{wave}` scored under rubric `{rubric}`, published {created}.\n\n\
