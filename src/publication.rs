@@ -343,6 +343,21 @@ pub fn diff_outputs(published: &str, now: &str) -> Vec<String> {
     out
 }
 
+/// Whether a registered rubric's stored name and version are the ones its text declares. No
+/// hash covers the stored pair (the text's hash covers the text), so an edit to it would
+/// otherwise relabel a publication unseen.
+pub fn rubric_name_problem(row: &RubricRow, parsed: &crate::rubric::Rubric) -> Option<String> {
+    (row.name != parsed.name || row.version != parsed.version).then(|| {
+        format!(
+            "rubric {}: the ledger names it {}, but its text declares {}: the stored name was \
+             edited behind benchledger's back",
+            parsed.id(),
+            row.id(),
+            parsed.id()
+        )
+    })
+}
+
 /// Everything verify found wrong with one publication, its link in the chain aside (see
 /// [`crate::chain`]); empty when it reproduces.
 pub fn check(row: &PublicationRow, rubric_row: &RubricRow, fresh: &WaveData) -> Vec<String> {
@@ -382,6 +397,9 @@ pub fn check(row: &PublicationRow, rubric_row: &RubricRow, fresh: &WaveData) -> 
             return problems;
         }
     };
+    if let Some(p) = rubric_name_problem(rubric_row, &rubric) {
+        problems.push(p);
+    }
     let info = RubricInfo {
         rubric,
         sha256: row.rubric_sha256.clone(),

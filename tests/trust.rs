@@ -530,3 +530,20 @@ fn the_v1_fixture_passes_every_check_and_its_head_is_where_it_was_written() {
         "scores: OK — 60 stored scores, each equal to a rescore under its rubric",
     );
 }
+
+#[test]
+fn a_relabelled_rubric_is_caught_by_verify_and_verify_ledger() {
+    let env = published();
+    tamper(
+        &env.db,
+        "DROP TRIGGER rubric_no_update; UPDATE rubric SET name = 'generous', version = 9;",
+    );
+    let out = env.run(["verify", "--all"]).status(1);
+    contains(
+        &out,
+        "rubric session-efficiency@2: the ledger names it generous@9, but its text declares \
+         session-efficiency@2",
+    );
+    let out = env.run(["verify", "--ledger"]).status(1);
+    contains(&out, "the ledger names it generous@9");
+}

@@ -271,6 +271,10 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
     let rubrics = ledger.rubrics()?;
     let mut problems = Vec::new();
     for r in &rubrics {
+        let origin = std::path::PathBuf::from(format!("{} (registered text)", r.id()));
+        if let Ok(parsed) = crate::rubric::parse(&origin, &r.text) {
+            problems.extend(publication::rubric_name_problem(r, &parsed));
+        }
         let sha = sha256_hex(r.text.as_bytes());
         if sha != r.sha256 {
             problems.push(format!(
