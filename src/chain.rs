@@ -9,7 +9,26 @@
 
 use crate::digest::short;
 use crate::formats::record;
-use crate::ledger::{ChainEntry, WithdrawalRow};
+use crate::ledger::{ChainEntry, NewWithdrawal, WithdrawalRow, WithdrawalSeal};
+
+/// A new withdrawal's record hash in the latest record format, once the ledger has placed it
+/// in the chain.
+pub fn seal_withdrawal(new: &NewWithdrawal, s: &WithdrawalSeal<'_>) -> String {
+    record::withdrawal_sha256(
+        record::LATEST,
+        &record::Withdrawal {
+            id: s.id,
+            wave: &new.wave,
+            wave_content_sha256: s.wave_content_sha256,
+            superseded_by: new.superseded_by.as_deref(),
+            reason: &new.reason,
+            created_at: &new.created_at,
+            after_publication: s.after_publication,
+            prev_sha256: s.prev_sha256,
+        },
+    )
+    .expect("this build writes its own latest record format")
+}
 
 /// What is wrong with an entry's link to the entry before it, if anything. `prev` is the
 /// entry before it in the chain's order; `partial` says the entries before this one may lie

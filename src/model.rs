@@ -80,6 +80,10 @@ pub struct Wave {
     pub accounting: Accounting,
     pub budget: Budget,
     pub provenance: Provenance,
+    /// The wave this one corrects, when its manifest says `supersedes`: ingesting it appends a
+    /// withdrawal of that wave to the chain. Not part of the wave's content hash (format 1
+    /// predates it; the chain covers it).
+    pub supersedes: Option<String>,
 }
 
 /// One participant in a wave.

@@ -283,6 +283,7 @@ fn wave() -> impl Strategy<Value = WaveData> {
                 },
                 budget,
                 provenance: Provenance::default(),
+                supersedes: None,
             },
             seats,
         }
@@ -861,6 +862,7 @@ fn edge_wave() -> WaveData {
                 cost_usd: None,
             },
             provenance: Provenance::default(),
+            supersedes: None,
         },
         seats,
     }

@@ -547,3 +547,101 @@ fn a_relabelled_rubric_is_caught_by_verify_and_verify_ledger() {
     let out = env.run(["verify", "--ledger"]).status(1);
     contains(&out, "the ledger names it generous@9");
 }
+
+/// A small wave directory: one seat, two problems, under `id`, optionally superseding `old`.
+fn small_wave(env: &Env, dir: &str, id: &str, supersedes: Option<&str>, wall: f64) -> PathBuf {
+    let sup = supersedes.map_or(String::new(), |o| format!("supersedes = \"{o}\"\n"));
+    common::write_wave(
+        &env.path().join(dir),
+        &format!(
+            "[wave]\nid = \"{id}\"\nsuite = \"s\"\nstarted_at = 2026-05-01T00:00:00Z\n{sup}\n\
+             [wave.accounting]\ninput_tokens_include_cache_reads = false\n\n\
+             [wave.budget]\ntokens = 1000\nwall_s = 60\n\n\
+             [[seat]]\nid = \"a\"\nmodel = \"m\"\nprovider = \"p\"\nharness = \"h\"\n\
+             results = \"a.jsonl\"\n"
+        ),
+        &[(
+            "a.jsonl",
+            &format!(
+                "{{\"problem\":\"p1\",\"correct\":true,\"input_tokens\":100,\"output_tokens\":10,\"wall_s\":{wall}}}\n"
+            ),
+        )],
+    )
+}
+
+#[test]
+fn a_corrected_wave_supersedes_the_old_one_in_the_same_ingest() {
+    let env = Env::init();
+    let old = small_wave(&env, "old", "w-old", None, 30.0);
+    env.ingest(&[&old]);
+    let head_before = env.run(["publications", "--head"]).status(2);
+    contains(&head_before, "is empty");
+
+    // Bad references are refused and nothing is written.
+    let before = common::ledger_bytes(&env.db);
+    let missing = small_wave(&env, "missing", "w-new", Some("w-nope"), 3.0);
+    let out = env
+        .run([OsStr::new("ingest"), missing.as_os_str()])
+        .status(2);
+    contains(&out, "the ledger has no wave `w-nope`");
+    assert_eq!(common::ledger_bytes(&env.db), before);
+    let itself = small_wave(&env, "self", "w-new", Some("w-new"), 3.0);
+    let out = env
+        .run([OsStr::new("ingest"), itself.as_os_str()])
+        .status(2);
+    contains(&out, "field `supersedes`: a wave cannot supersede itself");
+    assert_eq!(common::ledger_bytes(&env.db), before);
+
+    let new = small_wave(&env, "new", "w-new", Some("w-old"), 3.0);
+    env.ingest(&[&new]);
+    let waves = env.run(["waves", "--format", "json"]).ok().json();
+    assert_eq!(waves["withdrawn"][0]["wave"], "w-old");
+    assert_eq!(waves["withdrawn"][0]["superseded_by"], "w-new");
+    assert_eq!(waves["withdrawn"][0]["reason"], "superseded by wave w-new");
+    let listed: Vec<(&str, &serde_json::Value)> = waves["waves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w["wave"].as_str().unwrap(), &w["supersedes"]))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("w-new", &serde_json::json!("w-old")),
+            ("w-old", &serde_json::Value::Null)
+        ]
+    );
+    env.run(["verify", "--all", "--ledger"]).ok();
+    let h = head(&env);
+
+    // Re-ingesting the corrected manifest is a no-op; the same results claiming otherwise are
+    // refused; a second correction of the same wave is refused.
+    let out = env.ingest(&[&new]);
+    contains(&out, "already in the ledger with the same content");
+    assert_eq!(head(&env), h);
+    let plain = small_wave(&env, "plain", "w-new", None, 3.0);
+    let out = env.run([OsStr::new("ingest"), plain.as_os_str()]).status(2);
+    contains(&out, "it supersedes `w-old` while this manifest names none");
+    let again = small_wave(&env, "again", "w-newer", Some("w-old"), 2.0);
+    let out = env.run([OsStr::new("ingest"), again.as_os_str()]).status(2);
+    contains(&out, "`w-old` is already superseded by `w-new`");
+    assert_eq!(head(&env), h);
+
+    // The old wave is off the leaderboards.
+    env.run([
+        OsStr::new("rubric"),
+        OsStr::new("add"),
+        crate_path("rubrics/session-efficiency.v2.toml").as_os_str(),
+    ])
+    .ok();
+    let out = env
+        .run([
+            "score",
+            "--wave",
+            "w-old",
+            "--rubric",
+            "session-efficiency@2",
+        ])
+        .status(2);
+    contains(&out, "wave w-old was superseded by w-new on");
+}

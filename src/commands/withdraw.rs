@@ -2,9 +2,9 @@
 //! withdrawal is appended to the chain; nothing is deleted or changed.
 
 use super::Ctx;
+use crate::chain::seal_withdrawal;
 use crate::digest::short;
 use crate::error::{Error, Result};
-use crate::formats::record;
 use crate::ledger::{NewWithdrawal, WithdrawalSeal};
 
 pub fn withdraw(ctx: &mut Ctx<'_>, wave: &str, reason: &str) -> Result<()> {
@@ -23,7 +23,7 @@ pub fn withdraw(ctx: &mut Ctx<'_>, wave: &str, reason: &str) -> Result<()> {
         reason: reason.to_string(),
         created_at: ctx.now.clone(),
     };
-    let row = ledger.withdraw(&new, &|s: &WithdrawalSeal<'_>| seal(&new, s))?;
+    let row = ledger.withdraw(&new, &|s: &WithdrawalSeal<'_>| seal_withdrawal(&new, s))?;
     ctx.write(&format!(
         "withdrew wave {}: {}\n  record sha256 {}{}\n  it is left out of score, rescore, history, \
          diff and compare (--include-withdrawn shows it); its publications still verify\n",
@@ -35,22 +35,4 @@ pub fn withdraw(ctx: &mut Ctx<'_>, wave: &str, reason: &str) -> Result<()> {
             None => " (first in the chain)".into(),
         }
     ))
-}
-
-/// A withdrawal's record hash, once the ledger has placed it in the chain.
-pub(super) fn seal(new: &NewWithdrawal, s: &WithdrawalSeal<'_>) -> String {
-    record::withdrawal_sha256(
-        record::LATEST,
-        &record::Withdrawal {
-            id: s.id,
-            wave: &new.wave,
-            wave_content_sha256: s.wave_content_sha256,
-            superseded_by: new.superseded_by.as_deref(),
-            reason: &new.reason,
-            created_at: &new.created_at,
-            after_publication: s.after_publication,
-            prev_sha256: s.prev_sha256,
-        },
-    )
-    .expect("this build writes its own latest record format")
 }

@@ -352,6 +352,7 @@ fn wave_data() -> impl Strategy<Value = WaveData> {
                         producer: v.1,
                         producer_version: v.2,
                     },
+                    supersedes: None,
                 }
             },
         );
@@ -501,6 +502,7 @@ fn wave_content_v1_is_written_as_documented() {
                 cost_usd: None,
             },
             provenance: Provenance::default(),
+            supersedes: None,
         },
         seats: vec![SeatData {
             seat: Seat {
@@ -563,6 +565,7 @@ fn an_unknown_version_is_refused_naming_it() {
             accounting: Accounting::default(),
             budget: Budget::default(),
             provenance: Provenance::default(),
+            supersedes: None,
         },
         seats: vec![],
     };
@@ -593,4 +596,26 @@ fn an_unknown_version_is_refused_naming_it() {
         )
         .is_err()
     );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// A field the model gains after a format version was shipped (here `supersedes`, added
+    /// after version 1) changes nothing that version hashes: no wave's content hash, no
+    /// publication's input digest.
+    #[test]
+    fn a_field_added_to_the_model_changes_nothing_published(
+        data in wave_data(),
+        supersedes in "[a-z0-9-]{1,12}",
+    ) {
+        let mut with = data.clone();
+        with.wave.supersedes = Some(supersedes);
+        prop_assert_eq!(wave::sha256(1, &with).unwrap(), wave::sha256(1, &data).unwrap());
+        let rubric = RubricId { name: "r".into(), version: 1, sha256: "ef".repeat(32) };
+        prop_assert_eq!(
+            input::encode(1, &rubric, &with).unwrap(),
+            input::encode(1, &rubric, &data).unwrap()
+        );
+    }
 }

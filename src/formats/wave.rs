@@ -306,6 +306,8 @@ pub(crate) fn decode_value(d: &Decoder<'_>) -> Result<WaveData, FormatError> {
             producer: prov.field("producer")?.opt_string()?,
             producer_version: prov.field("producer_version")?.opt_string()?,
         },
+        // Not in version 1: a supersession is an entry of the chain.
+        supersedes: None,
     };
     let mut seats = Vec::new();
     for s in d.field("seats")?.array()? {

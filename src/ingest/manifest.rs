@@ -36,6 +36,7 @@ pub struct WaveSection {
     pub budget: BudgetSection,
     #[serde(default)]
     pub provenance: ProvenanceSection,
+    pub supersedes: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

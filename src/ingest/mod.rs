@@ -161,6 +161,20 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
         cost_usd: allowance(&w.budget.cost_usd, "cost_usd")?,
     };
 
+    let supersedes = match &w.supersedes {
+        None => None,
+        Some(s) => {
+            check_slug(at!(s, "supersedes"), "superseded wave id", s.get_ref())?;
+            if s.get_ref() == w.id.get_ref() {
+                return Err(Error::input(
+                    at!(s, "supersedes"),
+                    "a wave cannot supersede itself: name the earlier wave this one corrects",
+                ));
+            }
+            Some(s.get_ref().clone())
+        }
+    };
+
     let wave = Wave {
         id: w.id.get_ref().clone(),
         suite: w.suite.get_ref().clone(),
@@ -175,6 +189,7 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
             producer: w.provenance.producer.clone(),
             producer_version: w.provenance.producer_version.clone(),
         },
+        supersedes,
     };
 
     if m.seat.is_empty() {

@@ -345,7 +345,16 @@ impl Ledger {
             .map_err(|e| self.err(e))
     }
 
+    /// A wave's declared problem ids, and the wave it supersedes (from the chain).
     fn fill_problem_ids(&self, rowid: i64, wave: &mut Wave) -> Result<()> {
+        wave.supersedes = self
+            .conn
+            .prepare_cached(
+                "SELECT w.slug FROM withdrawal d JOIN wave w ON w.id = d.wave_id
+                 WHERE d.superseded_by = ?1 ORDER BY d.id LIMIT 1",
+            )
+            .and_then(|mut s| s.query_row([rowid], |r| r.get(0)).optional())
+            .map_err(|e| self.err(e))?;
         if let Some(SuiteProblems::Ids(ids)) = &mut wave.suite_problems {
             *ids = self
                 .conn
@@ -400,6 +409,8 @@ fn wave_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Wave> {
             producer: r.get(16)?,
             producer_version: r.get(17)?,
         },
+        // Filled from the chain (`fill_supersedes`).
+        supersedes: None,
     })
 }
 
@@ -649,6 +660,23 @@ impl IngestTx<'_> {
         match self.current.take() {
             Some(Current::Present { hash: existing }) => {
                 if existing == *hash {
+                    let recorded = self.superseded_by(&w.id)?;
+                    if recorded != w.supersedes {
+                        return Err(Error::Conflict(format!(
+                            "wave `{}` is already in the ledger with the same results, but it \
+                             {} while this manifest {}. A supersession is never added or undone \
+                             after ingest: withdraw a wave by hand with `benchledger withdraw`",
+                            w.id,
+                            recorded
+                                .as_deref()
+                                .map_or("supersedes no wave".into(), |o| {
+                                    format!("supersedes `{o}`")
+                                }),
+                            w.supersedes.as_deref().map_or("names none".into(), |o| {
+                                format!("says `supersedes = \"{o}\"`")
+                            })
+                        )));
+                    }
                     return Ok(Ingested::AlreadyPresent);
                 }
                 Err(Error::Conflict(format!(
@@ -662,6 +690,9 @@ impl IngestTx<'_> {
             Some(Current::New { wave_id }) => {
                 insert_wave_row(&self.tx, wave_id, w, hash, &self.now)
                     .map_err(|e| sqlite(&self.path, e))?;
+                if let Some(old) = &w.supersedes {
+                    self.supersede(w, old)?;
+                }
                 Ok(Ingested::Added)
             }
             None => Err(Error::Ledger {
@@ -669,6 +700,61 @@ impl IngestTx<'_> {
                 message: format!("wave {} was finished before it was begun", w.id),
             }),
         }
+    }
+
+    /// The wave `wave` supersedes, as recorded in the chain.
+    fn superseded_by(&self, wave: &str) -> Result<Option<String>> {
+        self.tx
+            .prepare_cached(
+                "SELECT o.slug FROM withdrawal d JOIN wave o ON o.id = d.wave_id
+                 JOIN wave n ON n.id = d.superseded_by WHERE n.slug = ?1 ORDER BY d.id LIMIT 1",
+            )
+            .and_then(|mut s| s.query_row([wave], |r| r.get(0)).optional())
+            .map_err(|e| self.err(e))
+    }
+
+    /// Records that the new wave `w` supersedes `old`: a withdrawal of `old` appended to the
+    /// chain, in this ingest's transaction. `old` must be in the ledger (or earlier in this
+    /// ingest) and not already superseded.
+    fn supersede(&mut self, w: &Wave, old: &str) -> Result<()> {
+        let exists: bool = self
+            .tx
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM wave WHERE slug = ?1)")
+            .and_then(|mut s| s.query_row([old], |r| r.get(0)))
+            .map_err(|e| self.err(e))?;
+        if !exists {
+            return Err(Error::Usage(format!(
+                "wave `{}` says `supersedes = \"{old}\"`, but the ledger has no wave `{old}`: \
+                 name a wave already ingested (see `benchledger waves`)",
+                w.id
+            )));
+        }
+        let earlier: Option<String> = self
+            .tx
+            .prepare_cached(
+                "SELECT n.slug FROM withdrawal d JOIN wave o ON o.id = d.wave_id
+                 JOIN wave n ON n.id = d.superseded_by WHERE o.slug = ?1 LIMIT 1",
+            )
+            .and_then(|mut s| s.query_row([old], |r| r.get(0)).optional())
+            .map_err(|e| self.err(e))?;
+        if let Some(by) = earlier {
+            return Err(Error::Conflict(format!(
+                "wave `{}` says `supersedes = \"{old}\"`, but `{old}` is already superseded by \
+                 `{by}`: a wave is corrected once; supersede `{by}` instead",
+                w.id
+            )));
+        }
+        let new = super::NewWithdrawal {
+            wave: old.to_string(),
+            superseded_by: Some(w.id.clone()),
+            reason: format!("superseded by wave {}", w.id),
+            created_at: self.now.clone(),
+        };
+        super::chain::append_withdrawal(&self.tx, &new, &|s| {
+            crate::chain::seal_withdrawal(&new, s)
+        })
+        .map_err(|e| self.err(e))?;
+        Ok(())
     }
 
     /// Commits every wave at once.
@@ -855,6 +941,7 @@ mod tests {
                 accounting: Accounting::default(),
                 budget: Budget::default(),
                 provenance: Provenance::default(),
+                supersedes: None,
             },
             seats: vec![
                 seat("one", vec![attempt("a", 1), attempt("a", 2), plain]),

@@ -31,6 +31,8 @@ pub struct WaveJson {
     pub accounting: Accounting,
     pub budget: Budget,
     pub provenance: crate::model::Provenance,
+    /// The wave this one corrects (its manifest's `supersedes`), if any.
+    pub supersedes: Option<String>,
 }
 
 impl WaveJson {
@@ -45,6 +47,7 @@ impl WaveJson {
             accounting: w.accounting.clone(),
             budget: w.budget.clone(),
             provenance: w.provenance.clone(),
+            supersedes: w.supersedes.clone(),
         }
     }
 }
@@ -436,6 +439,8 @@ pub struct WaveListJson {
     pub seats: u64,
     pub attempts: u64,
     pub content_sha256: String,
+    /// The wave content format `content_sha256` was computed in (docs/formats.md).
+    pub content_format: u32,
 }
 
 /// The `waves` listing.
@@ -499,6 +504,7 @@ pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
                 seats: r.seats,
                 attempts: r.attempts,
                 content_sha256: r.content.sha256.clone(),
+                content_format: r.content.format,
             })
             .collect(),
     };
@@ -542,6 +548,7 @@ mod tests {
             accounting: Accounting::default(),
             budget: Budget::default(),
             provenance: crate::model::Provenance::default(),
+            supersedes: None,
         }
     }
 

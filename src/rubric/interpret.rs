@@ -711,6 +711,7 @@ mod tests {
                 accounting: Accounting::default(),
                 budget: Default::default(),
                 provenance: Default::default(),
+                supersedes: None,
             },
             seats: vec![seat("none", vec![]), seat("one", vec![attempt])],
         }

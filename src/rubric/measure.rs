@@ -482,6 +482,7 @@ mod tests {
             },
             budget: Budget::default(),
             provenance: Provenance::default(),
+            supersedes: None,
         };
         let attempt = |problem: &str, errors: Option<u32>| Attempt {
             problem: problem.into(),
