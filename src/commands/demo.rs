@@ -338,6 +338,37 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         },
     )?;
 
+    section(
+        ctx,
+        "8. Anchor the chain, check the whole ledger, correct without rewriting",
+        "The chain's head goes outside the ledger (a git tag, a README badge): `verify \
+         --expect-head` then fails if a publication is later removed or re-forged at its old \
+         time. `verify --ledger` checks the schema, every wave, rubric and stored score against \
+         what they were derived from. A wave found wrong is withdrawn, never deleted: it leaves \
+         the leaderboards and its publications still verify.",
+    )?;
+    let head = ctx
+        .open()?
+        .chain()?
+        .last()
+        .map(|e| e.sha256().to_string())
+        .unwrap_or_default();
+    ctx.write(&format!("$ benchledger publications --head\n{head}\n\n"))?;
+    super::withdraw::withdraw(
+        ctx,
+        "rca-wave-1",
+        "stragglers were rerun serially against a different tool-server build",
+    )?;
+    ctx.write("\n")?;
+    super::verify::verify(
+        ctx,
+        super::verify::Request {
+            all: true,
+            ledger: true,
+            ..Default::default()
+        },
+    )?;
+
     ctx.write(&if keep {
         format!(
             "\nThe demo ledger is at {}. Try `benchledger --db {} waves`.\n",

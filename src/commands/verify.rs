@@ -207,10 +207,9 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 /// - every stored score, against a rescore of its wave under its rubric;
 /// - every entry of the chain: its record hash and its link.
 fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
-    report.text.push_str(&format!(
-        "ledger {} (verify --ledger):\n",
-        ledger.path().display()
-    ));
+    report
+        .text
+        .push_str("the ledger, against what it was derived from (verify --ledger):\n");
     let schema = ledger.schema_differences()?;
     section(
         report,
