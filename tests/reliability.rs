@@ -173,3 +173,72 @@ fn concurrent_writers_lose_nothing() {
         out.stdout
     );
 }
+
+#[test]
+fn a_writer_kept_waiting_past_wait_exits_3_and_writes_nothing() {
+    let env = Env::init();
+    let manifest = big_wave(env.path(), "small", 1, 10);
+    let rubric = Path::new(env!("CARGO_MANIFEST_DIR")).join("rubrics/session-efficiency.v2.toml");
+    env.ingest(&[&manifest]);
+    env.run(["rubric".as_ref(), "add".as_ref(), rubric.as_os_str()])
+        .ok();
+    let other = big_wave(env.path(), "other", 1, 10);
+    let before = env.ledger_bytes();
+
+    // Another process's write transaction, held throughout.
+    let holder = rusqlite::Connection::open(&env.db).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let v3 = env.path().join("session-efficiency.v3.toml");
+    std::fs::write(
+        &v3,
+        std::fs::read_to_string(&rubric)
+            .unwrap()
+            .replace("version = 2", "version = 3"),
+    )
+    .unwrap();
+    for args in [
+        vec![
+            "--wait".as_ref(),
+            "1".as_ref(),
+            "ingest".as_ref(),
+            other.as_os_str(),
+        ],
+        vec![
+            "--wait".as_ref(),
+            "1".as_ref(),
+            "rubric".as_ref(),
+            "add".as_ref(),
+            v3.as_os_str(),
+        ],
+        vec![
+            "--wait".as_ref(),
+            "1".as_ref(),
+            "rescore".as_ref(),
+            "--rubric".as_ref(),
+            "session-efficiency@2".as_ref(),
+        ],
+    ] {
+        let started = std::time::Instant::now();
+        let out = env.run_guarded(&args, Duration::from_secs(30));
+        assert_eq!(out.status, 3, "{args:?}: {out:#?}");
+        assert!(started.elapsed() >= Duration::from_secs(1), "{args:?}");
+        assert!(
+            out.stderr.contains("the ledger is busy")
+                && out.stderr.contains("the whole 1 s this command waited")
+                && out.stderr.contains("nothing was written"),
+            "{args:?}: {}",
+            out.stderr
+        );
+        // Not a terminal: nothing said about waiting.
+        assert!(!out.stderr.contains("waiting for"), "{}", out.stderr);
+    }
+    // Reading is not held up by a writer.
+    assert_eq!(env.wave_ids(), ["small"]);
+    holder.execute_batch("ROLLBACK").unwrap();
+    drop(holder);
+    assert_eq!(env.ledger_bytes(), before);
+
+    // With the lock free, the same commands succeed.
+    env.ingest(&[&other]);
+    assert_eq!(env.wave_ids(), ["other", "small"]);
+}

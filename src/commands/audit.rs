@@ -43,7 +43,7 @@ fn score_streamed(ledger: &Ledger, rubric: &Rubric, wave: &str) -> Result<WaveSc
 }
 
 pub fn rescore(ctx: &mut Ctx<'_>, rubric: &str, waves: &[String]) -> Result<()> {
-    let mut ledger = ctx.open()?;
+    let mut ledger = ctx.open_write()?;
     let info = resolve(&ledger, rubric)?;
     if !info.registered {
         return Err(Error::Usage(format!(

@@ -38,7 +38,7 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
 /// touched: a bad input file wins over a missing ledger, a conflicting wave id or an SQL error,
 /// whichever manifest each is in (the rest are then only read and checked).
 pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
-    let mut ledger = match ctx.open() {
+    let mut ledger = match ctx.open_write() {
         Ok(l) => l,
         Err(e) => return Err(first_input_error(manifests).unwrap_or(e)),
     };

@@ -16,11 +16,12 @@ mod verify;
 mod waves;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::cli::{Cli, Command, RubricCommand};
 use crate::error::{Error, Result};
-use crate::ledger::Ledger;
+use crate::ledger::{Ledger, Wait};
 
 /// The ledger used when neither --db nor BENCHLEDGER_DB names one.
 pub const DEFAULT_DB: &str = "benchledger.db";
@@ -34,6 +35,8 @@ pub struct Ctx<'a> {
     pub now: String,
     /// Whether stdout is a terminal (progress bars only then).
     pub interactive: bool,
+    /// How long a write waits for another writer (--wait).
+    pub wait: Duration,
 }
 
 impl Ctx<'_> {
@@ -48,14 +51,45 @@ impl Ctx<'_> {
         }
     }
 
+    /// Opens the ledger to read it: read-only when it cannot be written (a command that then
+    /// writes fails with exit status 3). A write waits for another writer as --wait allows.
     pub fn open(&self) -> Result<Ledger> {
-        Ledger::open(&self.db_path())
+        let mut ledger = Ledger::open_for_reading(&self.db_path())?;
+        ledger.set_wait(self.wait())?;
+        Ok(ledger)
+    }
+
+    /// Opens the ledger to write it. A write waits for another writer as --wait allows, and
+    /// says so on a terminal.
+    pub fn open_write(&self) -> Result<Ledger> {
+        let mut ledger = Ledger::open_for_writing(&self.db_path())?;
+        ledger.set_wait(self.wait())?;
+        Ok(ledger)
+    }
+
+    fn wait(&self) -> Wait {
+        Wait {
+            limit: self.wait,
+            announce: Some(Box::new(announce_wait)),
+        }
     }
 
     pub fn write(&mut self, s: &str) -> Result<()> {
         self.out
             .write_all(s.as_bytes())
             .map_err(|e| Error::io(std::path::Path::new("<stdout>"), e))
+    }
+}
+
+/// Says on a terminal that a write is waiting for another writer's lock.
+fn announce_wait(ledger: &Path, limit: Duration) {
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        eprintln!(
+            "waiting for another writer to finish with {} (up to {} s; see --wait)...",
+            ledger.display(),
+            limit.as_secs()
+        );
     }
 }
 
@@ -75,6 +109,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
         db_flag: cli.db,
         now: now(),
         interactive: std::io::stdout().is_terminal(),
+        wait: Duration::from_secs(cli.wait),
     };
     match cli.command {
         Command::Init => ingest::init(&mut ctx),

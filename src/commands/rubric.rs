@@ -169,7 +169,7 @@ pub fn add(ctx: &mut Ctx<'_>, files: &[PathBuf], allow_scale_violation: bool) ->
             added_at: ctx.now.clone(),
         });
     }
-    let mut ledger = ctx.open()?;
+    let mut ledger = ctx.open_write()?;
     // Name the file behind a version conflict (the ledger checks again as it writes).
     for (row, f) in rows.iter().zip(files) {
         if let Some(existing) = ledger.rubric(&row.name, row.version)?

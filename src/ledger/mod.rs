@@ -6,10 +6,13 @@
 //! a newer benchledger (a higher `user_version`) is refused rather than misread.
 //!
 //! Every connection turns on foreign keys, WAL journalling with `synchronous = NORMAL`, and a
-//! busy timeout, so concurrent writers wait for each other instead of failing or losing data.
-//! Each logical write (an ingest, a rescore, a publication) is one transaction: it lands whole or
-//! not at all.
+//! busy timeout, so concurrent writers wait for each other instead of failing or losing data
+//! (how long, and what a reader does with a ledger it cannot write: `access.rs`). Each logical
+//! write (an ingest, a rescore, a publication) is one transaction: it lands whole or not at all;
+//! one that cannot complete because of the ledger's surroundings (busy, read-only, a full or
+//! failing disk) is an [`Error::Unavailable`].
 
+mod access;
 mod publications;
 mod rubrics;
 mod scores;
@@ -22,6 +25,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::error::{Error, Result};
 
+pub use access::Wait;
 pub use publications::{NewPublication, PublicationRow};
 pub use rubrics::{RubricAdded, RubricRow};
 pub use scores::StoredScore;
@@ -72,6 +76,8 @@ enum Purpose {
 pub struct Ledger {
     conn: Connection,
     path: PathBuf,
+    /// How long a write waits for another writer ([`Ledger::set_wait`]).
+    wait: Wait,
 }
 
 impl std::fmt::Debug for Ledger {
@@ -129,6 +135,7 @@ impl Ledger {
         let mut ledger = Ledger {
             conn,
             path: path.to_path_buf(),
+            wait: Wait::default(),
         };
         ledger
             .conn
@@ -294,10 +301,18 @@ impl Ledger {
     }
 }
 
+/// An SQLite error on the database at `path`: [`Error::Unavailable`] when the cause is the
+/// ledger's surroundings (busy, read-only, a full or failing disk), else [`Error::Sqlite`].
 fn sqlite(path: &Path, source: rusqlite::Error) -> Error {
-    Error::Sqlite {
-        path: path.to_path_buf(),
-        source,
+    match crate::error::unavailable(&source) {
+        Some(kind) => Error::Unavailable {
+            path: path.to_path_buf(),
+            message: access::unavailable_message(kind, &source, path),
+        },
+        None => Error::Sqlite {
+            path: path.to_path_buf(),
+            source,
+        },
     }
 }
 

@@ -59,10 +59,7 @@ impl Ledger {
     /// [`IngestTx::commit`], it leaves the ledger as it was.
     pub fn begin_ingest(&mut self, now: &str) -> Result<IngestTx<'_>> {
         let path = self.path.clone();
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(|e| sqlite(&path, e))?;
+        let tx = self.begin_write()?;
         // A wave's row is written after its seats, once its content hash is known (hashing
         // reads every attempt): its seats may point at it before it exists. SQLite checks
         // deferred foreign keys at COMMIT, and turns this off again there.

@@ -190,3 +190,49 @@ pub fn snapshot_settings() -> insta::Settings {
     s.set_prepend_module_to_snapshot(false);
     s
 }
+
+/// Runs `benchledger ARGS...` (no `--db`) from `cwd` as `run_raw` does, but kills it if it runs
+/// past `limit`, failing the test: for a command that must be refused at once rather than hang.
+#[track_caller]
+pub fn run_guarded<S: AsRef<OsStr>>(cwd: &Path, args: &[S], limit: std::time::Duration) -> Out {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_benchledger"))
+        .args(args)
+        .current_dir(cwd)
+        .env("BENCHLEDGER_NOW", NOW)
+        .env_remove("BENCHLEDGER_DB")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the benchledger binary runs");
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("waiting for benchledger").is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            let args: Vec<_> = args.iter().map(|a| a.as_ref().to_os_string()).collect();
+            panic!("benchledger {args:?} was still running after {limit:?}, and was killed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().expect("benchledger's output");
+    Out {
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+impl Env {
+    /// Runs `benchledger --db <ledger> ARGS...` as [`run_guarded`] does.
+    #[track_caller]
+    pub fn run_guarded<I, S>(&self, args: I, limit: std::time::Duration) -> Out
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut all: Vec<std::ffi::OsString> = vec!["--db".into(), self.db.clone().into()];
+        all.extend(args.into_iter().map(|a| a.as_ref().to_os_string()));
+        run_guarded(self.path(), &all, limit)
+    }
+}
