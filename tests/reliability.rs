@@ -174,6 +174,76 @@ fn concurrent_writers_lose_nothing() {
     );
 }
 
+// Issue 7: eight ingests of large waves started together into one ledger; 2 to 6 of them
+// failed with "database is locked", because each held the write lock while it parsed.
+#[test]
+fn eight_writers_of_large_waves_all_land() {
+    const WRITERS: usize = 8;
+    const SEATS: usize = 2;
+    const PROBLEMS: usize = 30_000;
+    let env = Env::init();
+    let manifests: Vec<_> = (0..WRITERS)
+        .map(|i| big_wave(env.path(), &format!("w{i}"), SEATS, PROBLEMS))
+        .collect();
+    // Each parse takes longer than the wait given here (in a debug build, with eight sharing
+    // the machine): a writer that held the lock while it parsed would make the others give
+    // up. Only the copy into the ledger, a fraction of that, is done under the lock.
+    let children: Vec<_> = manifests
+        .iter()
+        .map(|m| {
+            Command::new(env!("CARGO_BIN_EXE_benchledger"))
+                .args([
+                    "--db".as_ref(),
+                    env.db.as_os_str(),
+                    "--wait".as_ref(),
+                    "6".as_ref(),
+                    "ingest".as_ref(),
+                    m.as_os_str(),
+                ])
+                .env_remove("BENCHLEDGER_DB")
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let failures: Vec<String> = children
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let out = c.wait_with_output().unwrap();
+            (!out.status.success()).then(|| {
+                format!(
+                    "writer {i} exited {:?}: {}",
+                    out.status.code(),
+                    String::from_utf8_lossy(&out.stderr)
+                )
+            })
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(count(&env.db, "SELECT count(*) FROM wave"), WRITERS as i64);
+    for i in 0..WRITERS {
+        assert_eq!(
+            count(
+                &env.db,
+                &format!(
+                    "SELECT count(*) FROM attempt a JOIN seat s ON s.id = a.seat_id
+                     JOIN wave w ON w.id = s.wave_id WHERE w.slug = 'w{i}'"
+                )
+            ),
+            (SEATS * PROBLEMS) as i64,
+            "wave w{i}"
+        );
+    }
+    // Ids are dense, as one writer after another would have left them.
+    assert_eq!(
+        count(&env.db, "SELECT max(id) FROM attempt"),
+        (WRITERS * SEATS * PROBLEMS) as i64
+    );
+    assert_eq!(integrity(&env.db), "ok");
+}
+
 #[test]
 fn a_writer_kept_waiting_past_wait_exits_3_and_writes_nothing() {
     let env = Env::init();

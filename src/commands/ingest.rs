@@ -4,11 +4,11 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use super::Ctx;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::formats::json::HashSink;
 use crate::formats::wave::{ContentHash, Digest};
 use crate::ingest::{Source, WaveVisitor, visit_wave};
-use crate::ledger::{IngestTx, Ingested, Ledger};
+use crate::ledger::{Ingested, Ledger, Staging};
 use crate::model::{SeatData, Wave};
 
 pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
@@ -32,64 +32,73 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
 /// Ingests waves, all in one transaction: every new wave lands, or none does and the ledger is
 /// as it was.
 ///
-/// Each wave is streamed: a seat is read, checked, hashed and written, then let go, so a wave of
-/// a million attempts is never held whole. The wave's row is written last, once its content hash
-/// is known. Errors are reported as if every manifest were read and checked before the ledger is
-/// touched: a bad input file wins over a missing ledger, a conflicting wave id or an SQL error,
-/// whichever manifest each is in (the rest are then only read and checked).
+/// Each wave is streamed: a seat is read, checked, hashed and staged (written to a scratch
+/// database in the temporary directory), then let go, so a wave of a million attempts is never
+/// held whole, and the ledger's write lock is not held while files are read. Once every
+/// manifest has been read and checked, the staged waves are copied into the ledger in one write
+/// transaction, waiting for another writer as --wait allows. Errors are reported as if every
+/// manifest were read and checked before the ledger is touched: a bad input file wins over a
+/// missing ledger, a conflicting wave id or an SQL error, whichever manifest each is in (the
+/// rest are then only read and checked).
 pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
-    let mut ledger = match ctx.open_write() {
+    let ledger = match ctx.open_write() {
         Ok(l) => l,
         Err(e) => return Err(first_input_error(manifests).unwrap_or(e)),
     };
-    let mut tx = match ledger.begin_ingest(&ctx.now) {
-        Ok(tx) => tx,
+    let staging = match ledger.stage_ingest(&std::env::temp_dir()) {
+        Ok(s) => s,
         Err(e) => return Err(first_input_error(manifests).unwrap_or(e)),
     };
-    let mut msg = String::new();
-    for (i, m) in manifests.iter().enumerate() {
-        let mut sink = Sink {
-            tx: &mut tx,
-            digest: None,
-            failed: None,
-            seats: 0,
-            attempts: 0,
-        };
+    let mut sink = Sink {
+        staging,
+        digest: None,
+        failed: None,
+        seats: 0,
+        attempts: 0,
+    };
+    // (wave id, seats, attempts, sha256) of each wave staged, in order.
+    let mut staged = Vec::with_capacity(manifests.len());
+    for m in manifests {
+        sink.seats = 0;
+        sink.attempts = 0;
         // An error reading this manifest is the first input error: report it (dropping the
-        // transaction rolls everything back).
+        // staging leaves the ledger untouched).
         let wave = visit_wave(&Files, m, &mut sink)?;
-        let (seats, attempts) = (sink.seats, sink.attempts);
-        let outcome = match (sink.failed.take(), sink.digest.take()) {
-            (Some(e), _) => Err(e),
-            (None, Some(digest)) => {
-                let hash = digest.finish();
-                tx.finish_wave(&wave, &hash).map(|o| (o, hash.sha256))
-            }
+        if sink.failed.is_some() {
+            continue;
+        }
+        let Some(digest) = sink.digest.take() else {
             // `visit_wave` names the wave before it returns it.
-            (None, None) => Err(crate::error::Error::Usage(format!(
+            sink.failed = Some(Error::Usage(format!(
                 "wave {} was read without its conditions",
                 wave.id
-            ))),
+            )));
+            continue;
         };
-        let (o, sha) = match outcome {
-            Ok(done) => done,
-            Err(e) => return Err(first_input_error(&manifests[i + 1..]).unwrap_or(e)),
-        };
+        let hash = digest.finish();
+        match sink.staging.finish_wave(&wave, &hash) {
+            Ok(()) => staged.push((wave.id, sink.seats, sink.attempts, hash.sha256)),
+            Err(e) => sink.failed = Some(e),
+        }
+    }
+    if let Some(e) = sink.failed {
+        return Err(e);
+    }
+    let outcomes = sink.staging.commit(&ctx.now)?;
+    let mut msg = String::new();
+    for ((id, seats, attempts, sha), o) in staged.iter().zip(outcomes) {
         match o {
             Ingested::Added => msg.push_str(&format!(
-                "added wave {}: {seats} seats, {attempts} attempts (sha256 {})\n",
-                wave.id,
-                crate::digest::short(&sha)
+                "added wave {id}: {seats} seats, {attempts} attempts (sha256 {})\n",
+                crate::digest::short(sha)
             )),
             Ingested::AlreadyPresent => msg.push_str(&format!(
-                "wave {} is already in the ledger with the same content (sha256 {}); nothing \
+                "wave {id} is already in the ledger with the same content (sha256 {}); nothing \
                  to do\n",
-                wave.id,
-                crate::digest::short(&sha)
+                crate::digest::short(sha)
             )),
         }
     }
-    tx.commit()?;
     ctx.write(&msg)
 }
 
@@ -113,23 +122,26 @@ impl Source for Files {
     }
 }
 
-/// Where a wave's seats go as they are read: into its content hash and the open transaction.
-/// After a ledger error it only lets the seats pass, so the rest of the input is still checked.
-struct Sink<'a, 'l> {
-    tx: &'a mut IngestTx<'l>,
+/// Where a wave's seats go as they are read: into its content hash and the staging. After a
+/// ledger error it only lets the seats pass, so the rest of the input is still checked.
+struct Sink<'l> {
+    staging: Staging<'l>,
     digest: Option<WaveHash>,
-    failed: Option<crate::error::Error>,
+    failed: Option<Error>,
     seats: usize,
     attempts: usize,
 }
 
-impl WaveVisitor for Sink<'_, '_> {
+impl WaveVisitor for Sink<'_> {
     fn wave(&mut self, wave: &Wave) {
-        let digest = self.tx.begin_wave(wave).and_then(|format| {
+        if self.failed.is_some() {
+            return;
+        }
+        let digest = self.staging.begin_wave(wave).and_then(|format| {
             Digest::new(format, HashSink::new(), wave)
                 .map(|d| WaveHash { format, d })
-                .map_err(|e| crate::error::Error::Ledger {
-                    path: self.tx.path().to_path_buf(),
+                .map_err(|e| Error::Ledger {
+                    path: self.staging.path().to_path_buf(),
                     message: format!("wave `{}`: {e}", wave.id),
                 })
         });
@@ -148,7 +160,7 @@ impl WaveVisitor for Sink<'_, '_> {
         if let Some(h) = &mut self.digest {
             h.d.seat(&seat);
         }
-        if let Err(e) = self.tx.add_seat(&seat) {
+        if let Err(e) = self.staging.add_seat(&seat) {
             self.failed = Some(e);
         }
     }
@@ -170,7 +182,7 @@ impl WaveHash {
 }
 
 /// The first error in reading and checking these manifests, if any.
-fn first_input_error(manifests: &[PathBuf]) -> Option<crate::error::Error> {
+fn first_input_error(manifests: &[PathBuf]) -> Option<Error> {
     struct Check;
     impl WaveVisitor for Check {
         fn wave(&mut self, _: &Wave) {}

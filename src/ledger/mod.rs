@@ -16,6 +16,7 @@ mod access;
 mod publications;
 mod rubrics;
 mod scores;
+mod stage;
 mod waves;
 
 use std::path::{Path, PathBuf};
@@ -29,7 +30,8 @@ pub use access::Wait;
 pub use publications::{NewPublication, PublicationRow};
 pub use rubrics::{RubricAdded, RubricRow};
 pub use scores::StoredScore;
-pub use waves::{IngestTx, Ingested, WaveRow};
+pub use stage::Staging;
+pub use waves::{Ingested, WaveRow};
 
 /// The schema, as a list of migrations (see the header of `schema.sql`).
 pub const SCHEMA: &str = include_str!("../../schema.sql");
