@@ -3,7 +3,7 @@
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use super::Ctx;
+use super::{Ctx, files};
 use crate::error::{Error, Result};
 use crate::formats::json::HashSink;
 use crate::formats::wave::{ContentHash, Digest};
@@ -63,7 +63,7 @@ pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
         sink.attempts = 0;
         // An error reading this manifest is the first input error: report it (dropping the
         // staging leaves the ledger untouched).
-        let wave = visit_wave(&Files, m, &mut sink)?;
+        let wave = visit_wave(&Files { manifest: m }, m, &mut sink)?;
         if sink.failed.is_some() {
             continue;
         }
@@ -102,23 +102,32 @@ pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
     ctx.write(&msg)
 }
 
-/// The filesystem, which is where the ingest command reads waves from.
-struct Files;
+/// The filesystem, which is where the ingest command reads waves from: regular files only,
+/// none held whole past its cap ([`files`]).
+struct Files<'a> {
+    /// The manifest being read (capped as a manifest; the files it names, as files read whole).
+    manifest: &'a Path,
+}
 
-impl Source for Files {
+impl Source for Files<'_> {
     fn is_file(&self, path: &Path) -> bool {
-        path.is_file()
+        // Whatever is there is for the read to accept or refuse, saying what it is.
+        std::fs::metadata(path).is_ok()
     }
 
     fn read_text(&self, path: &Path) -> std::io::Result<String> {
-        std::fs::read_to_string(path)
+        let cap = if path == self.manifest {
+            files::MANIFEST
+        } else {
+            files::WHOLE
+        };
+        files::read_text(path, cap)
     }
 
     fn open_lines(&self, path: &Path) -> std::io::Result<Box<dyn BufRead + '_>> {
         // Large reads: a results file can hold a million lines, read twice (counted, then
         // parsed).
-        let f = std::fs::File::open(path)?;
-        Ok(Box::new(std::io::BufReader::with_capacity(256 * 1024, f)))
+        Ok(Box::new(files::open_lines(path, 256 * 1024)?))
     }
 }
 
@@ -190,5 +199,5 @@ fn first_input_error(manifests: &[PathBuf]) -> Option<Error> {
     }
     manifests
         .iter()
-        .find_map(|m| visit_wave(&Files, m, &mut Check).err())
+        .find_map(|m| visit_wave(&Files { manifest: m }, m, &mut Check).err())
 }

@@ -7,6 +7,7 @@ mod audit;
 mod bundle;
 mod compare;
 mod demo;
+mod files;
 mod history;
 mod ingest;
 mod publish;
