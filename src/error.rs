@@ -97,7 +97,11 @@ pub enum Error {
     /// past `--wait`, cannot be written, or the disk failed. Nothing was written. The message
     /// says which, and what to do.
     #[error("{path}: {message}", path = path.display())]
-    Unavailable { path: PathBuf, message: String },
+    Unavailable {
+        path: PathBuf,
+        cause: Cause,
+        message: String,
+    },
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -135,29 +139,37 @@ impl Error {
 /// Why SQLite could not complete, when the cause is the ledger's surroundings rather than the
 /// request: another writer holding the lock, a read-only file or directory, a full or failing
 /// disk. `None` for everything else (a constraint, a malformed file, a bug).
-pub(crate) fn unavailable(e: &rusqlite::Error) -> Option<Unavailable> {
+pub(crate) fn unavailable(e: &rusqlite::Error) -> Option<Cause> {
     use rusqlite::ErrorCode as C;
     match e {
         rusqlite::Error::SqliteFailure(f, _) => match f.code {
-            C::DatabaseBusy | C::DatabaseLocked => Some(Unavailable::Busy),
-            C::ReadOnly => Some(Unavailable::ReadOnly),
-            C::CannotOpen => Some(Unavailable::CannotOpen),
-            C::DiskFull => Some(Unavailable::DiskFull),
-            C::SystemIoFailure => Some(Unavailable::DiskFailed),
+            C::DatabaseBusy | C::DatabaseLocked => Some(Cause::Busy),
+            C::ReadOnly => Some(Cause::ReadOnly),
+            C::CannotOpen => Some(Cause::CannotOpen),
+            C::DiskFull => Some(Cause::DiskFull),
+            C::SystemIoFailure => Some(Cause::DiskFailed),
             _ => None,
         },
         _ => None,
     }
 }
 
-/// The kinds of [`unavailable`].
+/// Why a command could not complete through no fault of its input ([`Error::Unavailable`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Unavailable {
+pub enum Cause {
+    /// Another process held the ledger's lock past the wait.
     Busy,
+    /// The ledger (its file, directory or filesystem) cannot be written.
     ReadOnly,
+    /// The ledger, or a file SQLite keeps beside it, cannot be opened.
     CannotOpen,
+    /// The disk is full.
     DiskFull,
+    /// A read or write on the disk failed.
     DiskFailed,
+    /// Another writer changed what the command had read, in a way it cannot settle itself; run
+    /// it again.
+    Raced,
 }
 
 /// Whether an I/O error is the machine's fault rather than the input's: a full, read-only or

@@ -70,6 +70,8 @@ fn a_kill_mid_ingest_leaves_the_wave_wholly_there_or_wholly_absent() {
             manifest.as_os_str(),
         ])
         .env_remove("BENCHLEDGER_DB")
+        // A killed ingest leaves its scratch file behind: here, in the test's directory.
+        .env("TMPDIR", env.path())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

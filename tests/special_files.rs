@@ -199,7 +199,8 @@ fn a_huge_manifest_csv_or_line_is_refused_before_it_is_read_whole() {
         &env,
         &wave,
         &[
-            "huge.csv: is larger than 256 MiB, the most benchledger reads of a file read whole",
+            "huge.csv: is larger than 256 MiB, the most benchledger reads of a problem list or a \
+             CSV results file (it is 268435457 bytes)",
             "give the results as JSON lines",
         ],
     );
@@ -223,4 +224,37 @@ fn a_huge_manifest_csv_or_line_is_refused_before_it_is_read_whole() {
             lines + 1
         )],
     );
+}
+
+#[test]
+fn a_fifo_or_device_as_the_ledger_is_refused() {
+    let (_env, dir) = setup();
+    let fifo = dir.join("ledger.fifo");
+    mkfifo(&fifo);
+    let zero = dir.join("ledger.zero");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let manifest = dir.join("wave.toml");
+    for (db, what) in [
+        (&fifo, "a FIFO (named pipe)"),
+        (&zero, "a character device"),
+    ] {
+        for args in [
+            vec!["waves".as_ref()],
+            vec!["init".as_ref()],
+            vec!["ingest".as_ref(), manifest.as_os_str()],
+        ] {
+            let mut all = vec!["--db".as_ref(), db.as_os_str()];
+            all.extend(args);
+            let out = common::run_guarded(&dir, &all, LIMIT);
+            assert_eq!(out.status, 2, "{all:?}: {out:#?}");
+            assert_eq!(
+                out.stderr,
+                format!(
+                    "error: {} is {what}, not a ledger file: point --db or BENCHLEDGER_DB at \
+                     the ledger\n",
+                    db.display()
+                )
+            );
+        }
+    }
 }

@@ -41,7 +41,7 @@ pub const RUBRIC: Cap = Cap {
 /// A problem list (`suite_problems_file`) or a CSV results file, read whole.
 pub const WHOLE: Cap = Cap {
     bytes: 256 * MIB,
-    what: "a file read whole (a problem list or a CSV results file)",
+    what: "a problem list or a CSV results file",
     advice: "give the results as JSON lines (.jsonl), which are read a line at a time, or split \
              the seat's results",
 };
@@ -81,7 +81,13 @@ fn irregular(meta: &Metadata) -> Option<&'static str> {
     Some("not a file")
 }
 
-fn refuse_irregular(meta: &Metadata) -> std::io::Result<()> {
+/// What is at `path` when it is something other than a regular file (after following
+/// symlinks): "a FIFO (named pipe)". `None` for a regular file, or nothing there.
+pub fn irregular_at(path: &Path) -> Option<&'static str> {
+    std::fs::metadata(path).ok().and_then(|m| irregular(&m))
+}
+
+fn refuse_irregular_meta(meta: &Metadata) -> std::io::Result<()> {
     match irregular(meta) {
         None => Ok(()),
         Some(kind) => Err(std::io::Error::new(
@@ -94,7 +100,7 @@ fn refuse_irregular(meta: &Metadata) -> std::io::Result<()> {
 /// Opens a regular file for reading, refusing anything else (after following symlinks). The
 /// open does not block, so a FIFO swapped in after the first check is refused too.
 pub fn open_regular(path: &Path) -> std::io::Result<File> {
-    refuse_irregular(&std::fs::metadata(path)?)?;
+    refuse_irregular_meta(&std::fs::metadata(path)?)?;
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -103,7 +109,7 @@ pub fn open_regular(path: &Path) -> std::io::Result<File> {
         options.custom_flags(libc::O_NONBLOCK);
     }
     let file = options.open(path)?;
-    refuse_irregular(&file.metadata()?)?;
+    refuse_irregular_meta(&file.metadata()?)?;
     Ok(file)
 }
 

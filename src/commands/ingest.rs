@@ -12,7 +12,7 @@ use crate::ledger::{Ingested, Ledger, Staging};
 use crate::model::{SeatData, Wave};
 
 pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
-    let path = ctx.db_path();
+    let path = ctx.ledger_file()?;
     let (ledger, created) = Ledger::create(&path)?;
     let version = ledger.user_version()?;
     let msg = if created {

@@ -55,7 +55,7 @@ impl Ctx<'_> {
     /// Opens the ledger to read it: read-only when it cannot be written (a command that then
     /// writes fails with exit status 3). A write waits for another writer as --wait allows.
     pub fn open(&self) -> Result<Ledger> {
-        let mut ledger = Ledger::open_for_reading(&self.db_path())?;
+        let mut ledger = Ledger::open_for_reading(&self.ledger_file()?)?;
         ledger.set_wait(self.wait())?;
         Ok(ledger)
     }
@@ -63,9 +63,22 @@ impl Ctx<'_> {
     /// Opens the ledger to write it. A write waits for another writer as --wait allows, and
     /// says so on a terminal.
     pub fn open_write(&self) -> Result<Ledger> {
-        let mut ledger = Ledger::open_for_writing(&self.db_path())?;
+        let mut ledger = Ledger::open_for_writing(&self.ledger_file()?)?;
         ledger.set_wait(self.wait())?;
         Ok(ledger)
+    }
+
+    /// The ledger path, refused when something other than a regular file is there: SQLite
+    /// would block for ever reading a FIFO, and read a device as an empty database.
+    pub fn ledger_file(&self) -> Result<PathBuf> {
+        let path = self.db_path();
+        if let Some(kind) = files::irregular_at(&path) {
+            return Err(Error::Usage(format!(
+                "{} is {kind}, not a ledger file: point --db or BENCHLEDGER_DB at the ledger",
+                path.display()
+            )));
+        }
+        Ok(path)
     }
 
     fn wait(&self) -> Wait {

@@ -15,7 +15,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
 use super::{Ledger, schema_version, sqlite};
-use crate::error::{Error, Result, Unavailable};
+use crate::error::{Cause, Error, Result};
 
 /// Told, with the ledger's path and the wait's limit, that a write has started to wait.
 pub type Announce = Box<dyn Fn(&Path, Duration) + Send>;
@@ -55,7 +55,10 @@ impl Ledger {
     pub fn open_for_reading(path: &Path) -> Result<Ledger> {
         refuse_a_directory(path)?;
         match Ledger::open(path) {
-            Err(Error::Unavailable { .. }) => Ledger::open_read_only(path),
+            Err(Error::Unavailable {
+                cause: Cause::ReadOnly | Cause::CannotOpen,
+                ..
+            }) => Ledger::open_read_only(path),
             other => other,
         }
     }
@@ -75,7 +78,10 @@ impl Ledger {
             .map_err(|e| sqlite(path, e))
             .and_then(|conn| Ledger::configure_read_only(conn, path));
         match first {
-            Err(Error::Unavailable { .. }) => Ledger::open_immutable(path),
+            Err(Error::Unavailable {
+                cause: Cause::ReadOnly | Cause::CannotOpen,
+                ..
+            }) => Ledger::open_immutable(path),
             other => other,
         }
     }
@@ -89,6 +95,7 @@ impl Ledger {
         if std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0) {
             return Err(Error::Unavailable {
                 path: path.to_path_buf(),
+                cause: Cause::CannotOpen,
                 message: format!(
                     "could not complete: the ledger cannot be opened for writing here, and {} \
                      holds changes not yet copied into it, which SQLite cannot read without \
@@ -201,6 +208,7 @@ impl Ledger {
             if is_busy(&e) {
                 Error::Unavailable {
                     path: self.path.clone(),
+                    cause: Cause::Busy,
                     message: format!(
                         "could not complete: the ledger is busy: another process held its write \
                          lock for the whole {} this command waited (--wait); nothing was written. \
@@ -217,7 +225,7 @@ impl Ledger {
 }
 
 fn is_busy(e: &rusqlite::Error) -> bool {
-    crate::error::unavailable(e) == Some(Unavailable::Busy)
+    crate::error::unavailable(e) == Some(Cause::Busy)
 }
 
 /// "5 s", "0.5 s".
@@ -231,20 +239,20 @@ fn seconds(d: Duration) -> String {
 
 /// What an [`Error::Unavailable`] from SQLite says: why the command could not complete, that
 /// nothing was written, and what to do.
-pub(super) fn unavailable_message(kind: Unavailable, e: &rusqlite::Error, path: &Path) -> String {
+pub(super) fn unavailable_message(cause: Cause, e: &rusqlite::Error, path: &Path) -> String {
     let cannot_open;
-    let why = match kind {
-        Unavailable::Busy => {
+    let why = match cause {
+        Cause::Busy => {
             "the ledger is busy: another process kept its lock past the wait (--wait); nothing \
              was written. Run the command again when the other writer is done, or give --wait \
              more seconds"
         }
-        Unavailable::ReadOnly => {
+        Cause::ReadOnly => {
             "the ledger cannot be written: the file, its directory or its filesystem is \
              read-only; nothing was written. Commands that only read the ledger still work; \
              write where it can be written"
         }
-        Unavailable::CannotOpen => {
+        Cause::CannotOpen => {
             cannot_open = format!(
                 "the ledger cannot be opened for writing: SQLite keeps two files beside it ({} \
                  and {}), so its directory must be writable too; nothing was written",
@@ -253,10 +261,14 @@ pub(super) fn unavailable_message(kind: Unavailable, e: &rusqlite::Error, path: 
             );
             &cannot_open
         }
-        Unavailable::DiskFull => {
+        Cause::DiskFull => {
             "the disk is full; nothing was written. Free some space and run the command again"
         }
-        Unavailable::DiskFailed => {
+        Cause::Raced => {
+            "another writer changed the ledger meanwhile; nothing was written. Run the command \
+             again"
+        }
+        Cause::DiskFailed => {
             "a read or write on the disk failed; nothing was written. Check the disk and run \
              the command again"
         }

@@ -307,9 +307,10 @@ impl Ledger {
 /// ledger's surroundings (busy, read-only, a full or failing disk), else [`Error::Sqlite`].
 fn sqlite(path: &Path, source: rusqlite::Error) -> Error {
     match crate::error::unavailable(&source) {
-        Some(kind) => Error::Unavailable {
+        Some(cause) => Error::Unavailable {
             path: path.to_path_buf(),
-            message: access::unavailable_message(kind, &source, path),
+            cause,
+            message: access::unavailable_message(cause, &source, path),
         },
         None => Error::Sqlite {
             path: path.to_path_buf(),

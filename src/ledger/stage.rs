@@ -378,6 +378,7 @@ fn copy_in(ledger: &Ledger, waves: &[Staged], now: &str) -> Result<Vec<Ingested>
                     Some(there) => {
                         return Err(Error::Unavailable {
                             path,
+                            cause: crate::error::Cause::Raced,
                             message: format!(
                                 "could not complete: another writer added wave `{}` while this \
                                  ingest ran, hashed in wave content format {} where this one \
