@@ -314,3 +314,72 @@ fn a_writer_kept_waiting_past_wait_exits_3_and_writes_nothing() {
     env.ingest(&[&other]);
     assert_eq!(env.wave_ids(), ["other", "small"]);
 }
+
+/// Single-quotes a word for `sh`.
+fn sh_quote(s: &std::ffi::OsStr) -> String {
+    format!("'{}'", s.to_str().unwrap().replace('\'', r"'\''"))
+}
+
+#[test]
+fn on_a_terminal_a_waiting_writer_says_it_is_waiting() {
+    // `script` runs a command on a pseudo-terminal (util-linux).
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: `script` (util-linux) is not installed, so no terminal to test on");
+        return;
+    }
+    let env = Env::init();
+    let rubric = Path::new(env!("CARGO_MANIFEST_DIR")).join("rubrics/session-efficiency.v2.toml");
+    let holder = rusqlite::Connection::open(&env.db).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let line = [
+        env!("CARGO_BIN_EXE_benchledger").as_ref(),
+        "--db".as_ref(),
+        env.db.as_os_str(),
+        "--wait".as_ref(),
+        "1".as_ref(),
+        "rubric".as_ref(),
+        "add".as_ref(),
+        rubric.as_os_str(),
+    ]
+    .map(sh_quote)
+    .join(" ");
+    let out = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .env_remove("BENCHLEDGER_DB")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    holder.execute_batch("ROLLBACK").unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert_eq!(
+        text.matches(&format!(
+            "waiting for another writer to finish with {} (up to 1 s; see --wait)",
+            env.db.display()
+        ))
+        .count(),
+        1,
+        "{text}"
+    );
+    assert!(text.contains("the ledger is busy"), "{text}");
+}
+
+// /dev/full: every write to it fails with "no space left on device".
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_under_the_output_exits_3() {
+    let env = Env::init();
+    env.ingest(&[&big_wave(env.path(), "w", 1, 10)]);
+    let out = Command::new(env!("CARGO_BIN_EXE_benchledger"))
+        .args(["--db".as_ref(), env.db.as_os_str(), "waves".as_ref()])
+        .env_remove("BENCHLEDGER_DB")
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("No space left on device"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
