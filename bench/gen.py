@@ -130,9 +130,9 @@ def main():
                 "INSERT INTO wave(id, slug, suite_id, started_at, suite_problems, "
                 "parallel_sessions, tool_server_sessions, serial_rerun, "
                 "input_tokens_include_cache_reads, budget_tokens, budget_wall_s, "
-                f"content_sha256, ingested_at) VALUES ({w + 1}, '{wid}', 1, '{started}', "
-                f"{problems}, {parallel}, {parallel}, 0, 0, {BUDGET_TOKENS}, {BUDGET_WALL_S}, "
-                f"'{'0' * 64}', '2026-01-01T00:00:00Z');"
+                f"content_sha256, content_format, ingested_at) VALUES ({w + 1}, '{wid}', 1, "
+                f"'{started}', {problems}, {parallel}, {parallel}, 0, 0, {BUDGET_TOKENS}, "
+                f"{BUDGET_WALL_S}, '{'0' * 64}', 1, '2026-01-01T00:00:00Z');"
             )
             # Seats in id order, as the ledger stores them (s0 < s1 < ... for < 10 seats).
             for s in range(seats):

@@ -12,16 +12,34 @@ pub use crate::report::Format;
 /// benchledger keeps AI-agent benchmark leaderboards honest: every wave in one SQLite ledger with
 /// the conditions that shape its numbers, scored by versioned TOML rubrics that cannot leave
 /// their scale, rescored reproducibly, published and verified byte for byte.
+///
+/// Exit status: 0 ok; 1 a check failed (rubric check, verify); 2 bad input or usage; 3 could not
+/// complete through no fault of the input (the ledger busy past --wait, read-only, or the disk
+/// failed): nothing was written.
 #[derive(Debug, Parser)]
-#[command(name = "benchledger", version, about, long_about = None)]
+#[command(name = "benchledger", version, about, long_about)]
 pub struct Cli {
     /// The ledger file. Defaults to $BENCHLEDGER_DB, else ./benchledger.db.
     #[arg(long, global = true, value_name = "PATH")]
     pub db: Option<PathBuf>,
 
+    /// How long a command that writes waits for another writer to finish with the ledger,
+    /// in seconds. When the wait runs out it exits with status 3, having written nothing.
+    #[arg(
+        long,
+        global = true,
+        value_name = "SECONDS",
+        default_value_t = 600,
+        value_parser = clap::value_parser!(u64).range(0..=MAX_WAIT_SECONDS)
+    )]
+    pub wait: u64,
+
     #[command(subcommand)]
     pub command: Command,
 }
+
+/// The longest `--wait` (SQLite counts its wait in milliseconds, in 31 bits): 24 days.
+pub const MAX_WAIT_SECONDS: u64 = 2_000_000;
 
 #[derive(Debug, Args, Clone, Copy)]
 pub struct FormatArg {

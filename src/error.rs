@@ -3,7 +3,8 @@
 //! Every message says what went wrong *and where* — the file, line and field of bad input, the
 //! flag, the wave or the rubric version — and, where there is one, what to do next. The
 //! variant decides the exit status: 2 for bad input or usage, 1 for a check that failed
-//! (`rubric check`, `verify`).
+//! (`rubric check`, `verify`), 3 for a command that could not complete through no fault of its
+//! input (the ledger busy past `--wait`, read-only, or the disk failing), which wrote nothing.
 
 use std::path::{Path, PathBuf};
 
@@ -91,6 +92,16 @@ pub enum Error {
     /// A check ran and did not pass (rubric check, verify). The message is the report.
     #[error("{0}")]
     CheckFailed(String),
+
+    /// The command could not complete through no fault of its input: the ledger stayed busy
+    /// past `--wait`, cannot be written, or the disk failed. Nothing was written. The message
+    /// says which, and what to do.
+    #[error("{path}: {message}", path = path.display())]
+    Unavailable {
+        path: PathBuf,
+        cause: Cause,
+        message: String,
+    },
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -110,11 +121,107 @@ impl Error {
         }
     }
 
-    /// The process exit status this error maps to: 1 for a failed check, 2 otherwise.
+    /// The process exit status this error maps to: 1 for a failed check; 3 when the command
+    /// could not complete through no fault of its input (the ledger busy, read-only or failing
+    /// underneath, or a disk full, read-only or failing as a file was read or written); 2
+    /// otherwise (bad input or usage).
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::CheckFailed(_) => 1,
+            Error::Unavailable { .. } => 3,
+            Error::Sqlite { source, .. } if unavailable(source).is_some() => 3,
+            Error::Io { source, .. } if io_unavailable(source) => 3,
             _ => 2,
         }
+    }
+}
+
+/// Why SQLite could not complete, when the cause is the ledger's surroundings rather than the
+/// request: another writer holding the lock, a read-only file or directory, a full or failing
+/// disk. `None` for everything else (a constraint, a malformed file, a bug).
+pub(crate) fn unavailable(e: &rusqlite::Error) -> Option<Cause> {
+    use rusqlite::ErrorCode as C;
+    match e {
+        rusqlite::Error::SqliteFailure(f, _) => match f.code {
+            C::DatabaseBusy | C::DatabaseLocked => Some(Cause::Busy),
+            C::ReadOnly => Some(Cause::ReadOnly),
+            C::CannotOpen => Some(Cause::CannotOpen),
+            C::DiskFull => Some(Cause::DiskFull),
+            C::SystemIoFailure => Some(Cause::DiskFailed),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Why a command could not complete through no fault of its input ([`Error::Unavailable`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    /// Another process held the ledger's lock past the wait.
+    Busy,
+    /// The ledger (its file, directory or filesystem) cannot be written.
+    ReadOnly,
+    /// The ledger, or a file SQLite keeps beside it, cannot be opened.
+    CannotOpen,
+    /// The disk is full.
+    DiskFull,
+    /// A read or write on the disk failed.
+    DiskFailed,
+    /// Another writer changed what the command had read, in a way it cannot settle itself; run
+    /// it again.
+    Raced,
+}
+
+/// Whether an I/O error is the machine's fault rather than the input's: a full, read-only or
+/// failing disk (not a missing file, a permission, or text that is not UTF-8).
+fn io_unavailable(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind as K;
+    const EIO: i32 = 5;
+    matches!(
+        e.kind(),
+        K::StorageFull | K::ReadOnlyFilesystem | K::QuotaExceeded | K::FileTooLarge
+    ) || e.raw_os_error() == Some(EIO)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sqlite_error(code: i32) -> Error {
+        Error::Sqlite {
+            path: PathBuf::from("l.db"),
+            source: rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), None),
+        }
+    }
+
+    #[test]
+    fn a_busy_read_only_full_or_failing_ledger_exits_3_and_bad_input_2() {
+        use rusqlite::ffi;
+        for code in [
+            ffi::SQLITE_BUSY,
+            ffi::SQLITE_LOCKED,
+            ffi::SQLITE_READONLY,
+            ffi::SQLITE_CANTOPEN,
+            ffi::SQLITE_FULL,
+            ffi::SQLITE_IOERR,
+        ] {
+            assert_eq!(sqlite_error(code).exit_code(), 3, "code {code}");
+        }
+        for code in [
+            ffi::SQLITE_CONSTRAINT,
+            ffi::SQLITE_CORRUPT,
+            ffi::SQLITE_NOTADB,
+        ] {
+            assert_eq!(sqlite_error(code).exit_code(), 2, "code {code}");
+        }
+        let io = |e: std::io::Error| Error::io(Path::new("f"), e).exit_code();
+        assert_eq!(io(std::io::ErrorKind::StorageFull.into()), 3);
+        assert_eq!(io(std::io::ErrorKind::ReadOnlyFilesystem.into()), 3);
+        assert_eq!(io(std::io::Error::from_raw_os_error(5)), 3);
+        assert_eq!(io(std::io::ErrorKind::NotFound.into()), 2);
+        assert_eq!(io(std::io::ErrorKind::PermissionDenied.into()), 2);
+        assert_eq!(io(std::io::ErrorKind::InvalidData.into()), 2);
+        assert_eq!(Error::CheckFailed(String::new()).exit_code(), 1);
+        assert_eq!(Error::Usage(String::new()).exit_code(), 2);
     }
 }

@@ -1,5 +1,7 @@
 //! The `benchledger` binary: parse the arguments, run the command, map the outcome to an exit
-//! status (0 ok, 1 a check failed, 2 bad input or usage). Everything else lives in the library.
+//! status (0 ok, 1 a check failed, 2 bad input or usage, 3 could not complete through no fault
+//! of the input — the ledger busy past `--wait`, read-only, or the disk failed — having written
+//! nothing). Everything else lives in the library.
 
 use std::io::Write;
 use std::process::ExitCode;

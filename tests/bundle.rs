@@ -16,12 +16,12 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
-use std::io::Read;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant, SystemTime};
 
-use common::{Env, NOW, Out, copy_dir, tests_dir};
+use common::{Env, Out, copy_dir, tests_dir};
 use rusqlite::Connection;
 
 const WAVE: &str = "checkout-rematch";
@@ -69,50 +69,7 @@ fn copy_of(bundle: &Path, rel: &str) -> (tempfile::TempDir, PathBuf) {
 /// Runs `benchledger ARGS` from `cwd`, killing it (and failing) if it is still running after
 /// 30 seconds.
 fn run_bounded<S: AsRef<OsStr>>(cwd: &Path, args: &[S]) -> Out {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_benchledger"))
-        .args(args)
-        .current_dir(cwd)
-        .env("BENCHLEDGER_NOW", NOW)
-        .env_remove("BENCHLEDGER_DB")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the benchledger binary starts");
-    let drain = |pipe: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut s = String::new();
-            if let Some(mut p) = pipe {
-                p.read_to_string(&mut s).expect("output is UTF-8");
-            }
-            s
-        })
-    };
-    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
-    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waiting for benchledger") {
-            break status;
-        }
-        if Instant::now() > deadline {
-            child.kill().expect("killing benchledger");
-            child.wait().expect("reaping benchledger");
-            panic!("benchledger {:?} was still running after 30 s: it hangs", {
-                args.iter().map(|a| a.as_ref()).collect::<Vec<_>>()
-            });
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Out {
-        args: args
-            .iter()
-            .map(|a| a.as_ref().to_string_lossy().into_owned())
-            .collect(),
-        status: status.code().unwrap_or(-1),
-        stdout: stdout.join().expect("stdout read"),
-        stderr: stderr.join().expect("stderr read"),
-    }
+    common::run_guarded(cwd, args, Duration::from_secs(30))
 }
 
 /// `verify --bundle DIR`, run from another directory with no ledger in sight.

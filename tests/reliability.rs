@@ -4,7 +4,7 @@
 mod common;
 
 use std::path::Path;
-use std::process::Stdio;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use common::{Env, crate_path};
@@ -64,6 +64,8 @@ fn a_kill_mid_ingest_leaves_the_wave_wholly_there_or_wholly_absent() {
     // WAL: mid-write, long before the commit of 80,000 attempts.
     let mut child = env
         .command(["ingest".as_ref(), manifest.as_os_str()])
+        // A killed ingest leaves its scratch file behind: here, in the test's directory.
+        .env("TMPDIR", env.path())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -150,5 +152,213 @@ fn concurrent_writers_lose_nothing() {
         out.stdout.contains("rescored 4 waves, 8 seats"),
         "{}",
         out.stdout
+    );
+}
+
+// Issue 7: eight ingests of large waves started together into one ledger; 2 to 6 of them
+// failed with "database is locked", because each held the write lock while it parsed.
+#[test]
+fn eight_writers_of_large_waves_all_land() {
+    const WRITERS: usize = 8;
+    const SEATS: usize = 2;
+    const PROBLEMS: usize = 30_000;
+    let env = Env::init();
+    let manifests: Vec<_> = (0..WRITERS)
+        .map(|i| big_wave(env.path(), &format!("w{i}"), SEATS, PROBLEMS))
+        .collect();
+    // Each parse takes longer than the wait given here (in a debug build, with eight sharing
+    // the machine): a writer that held the lock while it parsed would make the others give
+    // up. Only the copy into the ledger, a fraction of that, is done under the lock.
+    let children: Vec<_> = manifests
+        .iter()
+        .map(|m| {
+            Command::new(env!("CARGO_BIN_EXE_benchledger"))
+                .args([
+                    "--db".as_ref(),
+                    env.db.as_os_str(),
+                    "--wait".as_ref(),
+                    "6".as_ref(),
+                    "ingest".as_ref(),
+                    m.as_os_str(),
+                ])
+                .env_remove("BENCHLEDGER_DB")
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let failures: Vec<String> = children
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let out = c.wait_with_output().unwrap();
+            (!out.status.success()).then(|| {
+                format!(
+                    "writer {i} exited {:?}: {}",
+                    out.status.code(),
+                    String::from_utf8_lossy(&out.stderr)
+                )
+            })
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(count(&env.db, "SELECT count(*) FROM wave"), WRITERS as i64);
+    for i in 0..WRITERS {
+        assert_eq!(
+            count(
+                &env.db,
+                &format!(
+                    "SELECT count(*) FROM attempt a JOIN seat s ON s.id = a.seat_id
+                     JOIN wave w ON w.id = s.wave_id WHERE w.slug = 'w{i}'"
+                )
+            ),
+            (SEATS * PROBLEMS) as i64,
+            "wave w{i}"
+        );
+    }
+    // Ids are dense, as one writer after another would have left them.
+    assert_eq!(
+        count(&env.db, "SELECT max(id) FROM attempt"),
+        (WRITERS * SEATS * PROBLEMS) as i64
+    );
+    assert_eq!(integrity(&env.db), "ok");
+}
+
+#[test]
+fn a_writer_kept_waiting_past_wait_exits_3_and_writes_nothing() {
+    let env = Env::init();
+    let manifest = big_wave(env.path(), "small", 1, 10);
+    let rubric = Path::new(env!("CARGO_MANIFEST_DIR")).join("rubrics/session-efficiency.v2.toml");
+    env.ingest(&[&manifest]);
+    env.run(["rubric".as_ref(), "add".as_ref(), rubric.as_os_str()])
+        .ok();
+    let other = big_wave(env.path(), "other", 1, 10);
+    let before = env.ledger_bytes();
+
+    // Another process's write transaction, held throughout.
+    let holder = rusqlite::Connection::open(&env.db).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let v3 = env.path().join("session-efficiency.v3.toml");
+    std::fs::write(
+        &v3,
+        std::fs::read_to_string(&rubric)
+            .unwrap()
+            .replace("version = 2", "version = 3"),
+    )
+    .unwrap();
+    for args in [
+        vec![
+            "--wait".as_ref(),
+            "1".as_ref(),
+            "ingest".as_ref(),
+            other.as_os_str(),
+        ],
+        vec![
+            "--wait".as_ref(),
+            "1".as_ref(),
+            "rubric".as_ref(),
+            "add".as_ref(),
+            v3.as_os_str(),
+        ],
+        vec![
+            "--wait".as_ref(),
+            "1".as_ref(),
+            "rescore".as_ref(),
+            "--rubric".as_ref(),
+            "session-efficiency@2".as_ref(),
+        ],
+    ] {
+        let started = std::time::Instant::now();
+        let out = env.run_guarded(&args, Duration::from_secs(30));
+        assert_eq!(out.status, 3, "{args:?}: {out:#?}");
+        assert!(started.elapsed() >= Duration::from_secs(1), "{args:?}");
+        assert!(
+            out.stderr.contains("the ledger is busy")
+                && out.stderr.contains("the whole 1 s this command waited")
+                && out.stderr.contains("nothing was written"),
+            "{args:?}: {}",
+            out.stderr
+        );
+        // Not a terminal: nothing said about waiting.
+        assert!(!out.stderr.contains("waiting for"), "{}", out.stderr);
+    }
+    // Reading is not held up by a writer.
+    assert_eq!(env.wave_ids(), ["small"]);
+    holder.execute_batch("ROLLBACK").unwrap();
+    drop(holder);
+    assert_eq!(env.ledger_bytes(), before);
+
+    // With the lock free, the same commands succeed.
+    env.ingest(&[&other]);
+    assert_eq!(env.wave_ids(), ["other", "small"]);
+}
+
+/// Single-quotes a word for `sh`.
+fn sh_quote(s: &std::ffi::OsStr) -> String {
+    format!("'{}'", s.to_str().unwrap().replace('\'', r"'\''"))
+}
+
+#[test]
+fn on_a_terminal_a_waiting_writer_says_it_is_waiting() {
+    // `script` runs a command on a pseudo-terminal (util-linux).
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: `script` (util-linux) is not installed, so no terminal to test on");
+        return;
+    }
+    let env = Env::init();
+    let rubric = Path::new(env!("CARGO_MANIFEST_DIR")).join("rubrics/session-efficiency.v2.toml");
+    let holder = rusqlite::Connection::open(&env.db).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let line = [
+        env!("CARGO_BIN_EXE_benchledger").as_ref(),
+        "--db".as_ref(),
+        env.db.as_os_str(),
+        "--wait".as_ref(),
+        "1".as_ref(),
+        "rubric".as_ref(),
+        "add".as_ref(),
+        rubric.as_os_str(),
+    ]
+    .map(sh_quote)
+    .join(" ");
+    let out = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .env_remove("BENCHLEDGER_DB")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    holder.execute_batch("ROLLBACK").unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert_eq!(
+        text.matches(&format!(
+            "waiting for another writer to finish with {} (up to 1 s; see --wait)",
+            env.db.display()
+        ))
+        .count(),
+        1,
+        "{text}"
+    );
+    assert!(text.contains("the ledger is busy"), "{text}");
+}
+
+// /dev/full: every write to it fails with "no space left on device".
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_under_the_output_exits_3() {
+    let env = Env::init();
+    env.ingest(&[&big_wave(env.path(), "w", 1, 10)]);
+    let out = Command::new(env!("CARGO_BIN_EXE_benchledger"))
+        .args(["--db".as_ref(), env.db.as_os_str(), "waves".as_ref()])
+        .env_remove("BENCHLEDGER_DB")
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("No space left on device"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
 }

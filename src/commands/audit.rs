@@ -57,7 +57,7 @@ pub fn rescore(
     waves: &[String],
     include_withdrawn: bool,
 ) -> Result<()> {
-    let mut ledger = ctx.open()?;
+    let mut ledger = ctx.open_write()?;
     let info = resolve(&ledger, rubric)?;
     if !info.registered {
         return Err(Error::Usage(format!(

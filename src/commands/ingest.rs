@@ -3,16 +3,16 @@
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use super::Ctx;
-use crate::error::Result;
+use super::{Ctx, files};
+use crate::error::{Error, Result};
 use crate::formats::json::HashSink;
 use crate::formats::wave::{ContentHash, Digest};
 use crate::ingest::{Source, WaveVisitor, visit_wave};
-use crate::ledger::{IngestTx, Ingested, Ledger};
+use crate::ledger::{Ingested, Ledger, Staging};
 use crate::model::{SeatData, Wave};
 
 pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
-    let path = ctx.db_path();
+    let path = ctx.ledger_file()?;
     let (ledger, created) = Ledger::create(&path)?;
     let version = ledger.user_version()?;
     if created {
@@ -47,104 +47,125 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
 /// Ingests waves, all in one transaction: every new wave lands, or none does and the ledger is
 /// as it was.
 ///
-/// Each wave is streamed: a seat is read, checked, hashed and written, then let go, so a wave of
-/// a million attempts is never held whole. The wave's row is written last, once its content hash
-/// is known. Errors are reported as if every manifest were read and checked before the ledger is
-/// touched: a bad input file wins over a missing ledger, a conflicting wave id or an SQL error,
-/// whichever manifest each is in (the rest are then only read and checked).
+/// Each wave is streamed: a seat is read, checked, hashed and staged (written to a scratch
+/// database in the temporary directory), then let go, so a wave of a million attempts is never
+/// held whole, and the ledger's write lock is not held while files are read. Once every
+/// manifest has been read and checked, the staged waves are copied into the ledger in one write
+/// transaction, waiting for another writer as --wait allows. Errors are reported as if every
+/// manifest were read and checked before the ledger is touched: a bad input file wins over a
+/// missing ledger, a conflicting wave id or an SQL error, whichever manifest each is in (the
+/// rest are then only read and checked).
 pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
-    let mut ledger = match ctx.open() {
+    let ledger = match ctx.open_write() {
         Ok(l) => l,
         Err(e) => return Err(first_input_error(manifests).unwrap_or(e)),
     };
-    let mut tx = match ledger.begin_ingest(&ctx.now) {
-        Ok(tx) => tx,
+    let staging = match ledger.stage_ingest(&std::env::temp_dir()) {
+        Ok(s) => s,
         Err(e) => return Err(first_input_error(manifests).unwrap_or(e)),
     };
-    let mut msg = String::new();
-    for (i, m) in manifests.iter().enumerate() {
-        let mut sink = Sink {
-            tx: &mut tx,
-            digest: None,
-            failed: None,
-            seats: 0,
-            attempts: 0,
-        };
+    let mut sink = Sink {
+        staging,
+        digest: None,
+        failed: None,
+        seats: 0,
+        attempts: 0,
+    };
+    // (wave id, seats, attempts, sha256) of each wave staged, in order.
+    let mut staged = Vec::with_capacity(manifests.len());
+    for m in manifests {
+        sink.seats = 0;
+        sink.attempts = 0;
         // An error reading this manifest is the first input error: report it (dropping the
-        // transaction rolls everything back).
-        let wave = visit_wave(&Files, m, &mut sink)?;
-        let (seats, attempts) = (sink.seats, sink.attempts);
-        let outcome = match (sink.failed.take(), sink.digest.take()) {
-            (Some(e), _) => Err(e),
-            (None, Some(digest)) => {
-                let hash = digest.finish();
-                tx.finish_wave(&wave, &hash).map(|o| (o, hash.sha256))
-            }
+        // staging leaves the ledger untouched).
+        let wave = visit_wave(&Files { manifest: m }, m, &mut sink)?;
+        if sink.failed.is_some() {
+            continue;
+        }
+        let Some(digest) = sink.digest.take() else {
             // `visit_wave` names the wave before it returns it.
-            (None, None) => Err(crate::error::Error::Usage(format!(
+            sink.failed = Some(Error::Usage(format!(
                 "wave {} was read without its conditions",
                 wave.id
-            ))),
+            )));
+            continue;
         };
-        let (o, sha) = match outcome {
-            Ok(done) => done,
-            Err(e) => return Err(first_input_error(&manifests[i + 1..]).unwrap_or(e)),
-        };
+        let hash = digest.finish();
+        match sink.staging.finish_wave(&wave, &hash) {
+            Ok(()) => staged.push((wave.id, sink.seats, sink.attempts, hash.sha256)),
+            Err(e) => sink.failed = Some(e),
+        }
+    }
+    if let Some(e) = sink.failed {
+        return Err(e);
+    }
+    let outcomes = sink.staging.commit(&ctx.now)?;
+    let mut msg = String::new();
+    for ((id, seats, attempts, sha), o) in staged.iter().zip(outcomes) {
         match o {
             Ingested::Added => msg.push_str(&format!(
-                "added wave {}: {seats} seats, {attempts} attempts (sha256 {})\n",
-                wave.id,
-                crate::digest::short(&sha)
+                "added wave {id}: {seats} seats, {attempts} attempts (sha256 {})\n",
+                crate::digest::short(sha)
             )),
             Ingested::AlreadyPresent => msg.push_str(&format!(
-                "wave {} is already in the ledger with the same content (sha256 {}); nothing \
+                "wave {id} is already in the ledger with the same content (sha256 {}); nothing \
                  to do\n",
-                wave.id,
-                crate::digest::short(&sha)
+                crate::digest::short(sha)
             )),
         }
     }
-    tx.commit()?;
     ctx.write(&msg)
 }
 
-/// The filesystem, which is where the ingest command reads waves from.
-struct Files;
+/// The filesystem, which is where the ingest command reads waves from: regular files only,
+/// none held whole past its cap ([`files`]).
+struct Files<'a> {
+    /// The manifest being read (capped as a manifest; the files it names, as files read whole).
+    manifest: &'a Path,
+}
 
-impl Source for Files {
+impl Source for Files<'_> {
     fn is_file(&self, path: &Path) -> bool {
-        path.is_file()
+        // Whatever is there is for the read to accept or refuse, saying what it is.
+        std::fs::metadata(path).is_ok()
     }
 
     fn read_text(&self, path: &Path) -> std::io::Result<String> {
-        std::fs::read_to_string(path)
+        let cap = if path == self.manifest {
+            files::MANIFEST
+        } else {
+            files::WHOLE
+        };
+        files::read_text(path, cap)
     }
 
     fn open_lines(&self, path: &Path) -> std::io::Result<Box<dyn BufRead + '_>> {
         // Large reads: a results file can hold a million lines, read twice (counted, then
         // parsed).
-        let f = std::fs::File::open(path)?;
-        Ok(Box::new(std::io::BufReader::with_capacity(256 * 1024, f)))
+        Ok(Box::new(files::open_lines(path, 256 * 1024)?))
     }
 }
 
-/// Where a wave's seats go as they are read: into its content hash and the open transaction.
-/// After a ledger error it only lets the seats pass, so the rest of the input is still checked.
-struct Sink<'a, 'l> {
-    tx: &'a mut IngestTx<'l>,
+/// Where a wave's seats go as they are read: into its content hash and the staging. After a
+/// ledger error it only lets the seats pass, so the rest of the input is still checked.
+struct Sink<'l> {
+    staging: Staging<'l>,
     digest: Option<WaveHash>,
-    failed: Option<crate::error::Error>,
+    failed: Option<Error>,
     seats: usize,
     attempts: usize,
 }
 
-impl WaveVisitor for Sink<'_, '_> {
+impl WaveVisitor for Sink<'_> {
     fn wave(&mut self, wave: &Wave) {
-        let digest = self.tx.begin_wave(wave).and_then(|format| {
+        if self.failed.is_some() {
+            return;
+        }
+        let digest = self.staging.begin_wave(wave).and_then(|format| {
             Digest::new(format, HashSink::new(), wave)
                 .map(|d| WaveHash { format, d })
-                .map_err(|e| crate::error::Error::Ledger {
-                    path: self.tx.path().to_path_buf(),
+                .map_err(|e| Error::Ledger {
+                    path: self.staging.path().to_path_buf(),
                     message: format!("wave `{}`: {e}", wave.id),
                 })
         });
@@ -163,7 +184,7 @@ impl WaveVisitor for Sink<'_, '_> {
         if let Some(h) = &mut self.digest {
             h.d.seat(&seat);
         }
-        if let Err(e) = self.tx.add_seat(&seat) {
+        if let Err(e) = self.staging.add_seat(&seat) {
             self.failed = Some(e);
         }
     }
@@ -185,7 +206,7 @@ impl WaveHash {
 }
 
 /// The first error in reading and checking these manifests, if any.
-fn first_input_error(manifests: &[PathBuf]) -> Option<crate::error::Error> {
+fn first_input_error(manifests: &[PathBuf]) -> Option<Error> {
     struct Check;
     impl WaveVisitor for Check {
         fn wave(&mut self, _: &Wave) {}
@@ -193,5 +214,5 @@ fn first_input_error(manifests: &[PathBuf]) -> Option<crate::error::Error> {
     }
     manifests
         .iter()
-        .find_map(|m| visit_wave(&Files, m, &mut Check).err())
+        .find_map(|m| visit_wave(&Files { manifest: m }, m, &mut Check).err())
 }

@@ -7,6 +7,7 @@ mod audit;
 mod bundle;
 mod compare;
 mod demo;
+mod files;
 mod history;
 mod ingest;
 mod publish;
@@ -18,11 +19,12 @@ mod waves;
 mod withdraw;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::cli::{Cli, Command, RubricCommand};
 use crate::error::{Error, Result};
-use crate::ledger::Ledger;
+use crate::ledger::{Ledger, Wait};
 
 /// The ledger used when neither --db nor BENCHLEDGER_DB names one.
 pub const DEFAULT_DB: &str = "benchledger.db";
@@ -36,6 +38,8 @@ pub struct Ctx<'a> {
     pub now: String,
     /// Whether stdout is a terminal (progress bars only then).
     pub interactive: bool,
+    /// How long a write waits for another writer (--wait).
+    pub wait: Duration,
 }
 
 impl Ctx<'_> {
@@ -50,14 +54,58 @@ impl Ctx<'_> {
         }
     }
 
+    /// Opens the ledger to read it: read-only when it cannot be written (a command that then
+    /// writes fails with exit status 3). A write waits for another writer as --wait allows.
     pub fn open(&self) -> Result<Ledger> {
-        Ledger::open(&self.db_path())
+        let mut ledger = Ledger::open_for_reading(&self.ledger_file()?)?;
+        ledger.set_wait(self.wait())?;
+        Ok(ledger)
+    }
+
+    /// Opens the ledger to write it. A write waits for another writer as --wait allows, and
+    /// says so on a terminal.
+    pub fn open_write(&self) -> Result<Ledger> {
+        let mut ledger = Ledger::open_for_writing(&self.ledger_file()?)?;
+        ledger.set_wait(self.wait())?;
+        Ok(ledger)
+    }
+
+    /// The ledger path, refused when something other than a regular file is there: SQLite
+    /// would block for ever reading a FIFO, and read a device as an empty database.
+    pub fn ledger_file(&self) -> Result<PathBuf> {
+        let path = self.db_path();
+        if let Some(kind) = files::irregular_at(&path) {
+            return Err(Error::Usage(format!(
+                "{} is {kind}, not a ledger file: point --db or BENCHLEDGER_DB at the ledger",
+                path.display()
+            )));
+        }
+        Ok(path)
+    }
+
+    fn wait(&self) -> Wait {
+        Wait {
+            limit: self.wait,
+            announce: Some(Box::new(announce_wait)),
+        }
     }
 
     pub fn write(&mut self, s: &str) -> Result<()> {
         self.out
             .write_all(s.as_bytes())
             .map_err(|e| Error::io(std::path::Path::new("<stdout>"), e))
+    }
+}
+
+/// Says on a terminal that a write is waiting for another writer's lock.
+fn announce_wait(ledger: &Path, limit: Duration) {
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        eprintln!(
+            "waiting for another writer to finish with {} (up to {} s; see --wait)...",
+            ledger.display(),
+            limit.as_secs()
+        );
     }
 }
 
@@ -128,6 +176,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
         db_flag: cli.db,
         now: now()?,
         interactive: std::io::stdout().is_terminal(),
+        wait: Duration::from_secs(cli.wait),
     };
     match cli.command {
         Command::Init => ingest::init(&mut ctx),

@@ -21,7 +21,7 @@ pub fn publish(
     title: Option<&str>,
     bundle_dir: Option<&Path>,
 ) -> Result<()> {
-    let mut ledger = ctx.open()?;
+    let mut ledger = ctx.open_write()?;
     let info = resolve(&ledger, rubric)?;
     if !info.registered {
         return Err(Error::Usage(format!(

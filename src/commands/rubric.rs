@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::Ctx;
+use super::{Ctx, files};
 use crate::cli::Format;
 use crate::digest::sha256_hex;
 use crate::error::{Error, Result};
@@ -19,7 +19,7 @@ struct Loaded {
 }
 
 fn load_file(path: &Path) -> Result<Loaded> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = files::read_text(path, files::RUBRIC).map_err(|e| Error::io(path, e))?;
     let parsed = rubric::parse(path, &text)?;
     let report = rubric::check(&parsed);
     Ok(Loaded {
@@ -38,7 +38,8 @@ pub fn split_id(spec: &str) -> Option<(&str, u32)> {
 /// Resolves what `--rubric` names: a rubric file, or a registered NAME@VERSION.
 pub fn resolve(ledger: &Ledger, spec: &str) -> Result<RubricInfo> {
     let path = PathBuf::from(spec);
-    if path.is_file() {
+    // Whatever is at the path is read as a rubric file, or refused saying what it is.
+    if std::fs::metadata(&path).is_ok() {
         let l = load_file(&path)?;
         let sha256 = sha256_hex(l.text.as_bytes());
         let registered = ledger.rubric_by_sha256(&sha256)?.is_some();
@@ -169,7 +170,7 @@ pub fn add(ctx: &mut Ctx<'_>, files: &[PathBuf], allow_scale_violation: bool) ->
             added_at: ctx.now.clone(),
         });
     }
-    let mut ledger = ctx.open()?;
+    let mut ledger = ctx.open_write()?;
     // Name the file behind a version conflict (the ledger checks again as it writes).
     for (row, f) in rows.iter().zip(files) {
         if let Some(existing) = ledger.rubric(&row.name, row.version)?

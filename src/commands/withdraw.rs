@@ -16,7 +16,7 @@ pub fn withdraw(ctx: &mut Ctx<'_>, wave: &str, reason: &str) -> Result<()> {
                 .into(),
         ));
     }
-    let mut ledger = ctx.open()?;
+    let mut ledger = ctx.open_write()?;
     let new = NewWithdrawal {
         wave: wave.to_string(),
         superseded_by: None,

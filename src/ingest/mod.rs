@@ -27,7 +27,8 @@ use crate::model::{Accounting, Budget, Load, Provenance, Seat, SeatData, SuitePr
 /// problem lists it names (joined to the manifest's directory). Errors are plain I/O errors;
 /// ingest adds the path, or the manifest line that named the file.
 pub trait Source {
-    /// Whether `path` is a file that can be opened (a results file must be one).
+    /// Whether something is at `path` (a results file must be there). Whether it can be read,
+    /// and is a file, is for the read to say.
     fn is_file(&self, path: &Path) -> bool;
     /// A small file's whole text: a manifest, a problem list, a CSV results file. Text that is
     /// not UTF-8 is an error of kind `InvalidData`, as `std::fs::read_to_string` gives.

@@ -193,10 +193,7 @@ impl Ledger {
     ) -> Result<WithdrawalRow> {
         self.wave_rowid(&w.wave)?;
         let path = self.path.clone();
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(|e| sqlite(&path, e))?;
+        let tx = self.begin_write()?;
         let earlier: Option<(String, String)> = tx
             .query_row(
                 "SELECT d.reason, d.created_at FROM withdrawal d JOIN wave w ON w.id = d.wave_id
@@ -237,4 +234,86 @@ impl Ledger {
         entries.sort_by_key(ChainEntry::order);
         Ok(entries)
     }
+}
+
+/// The wave that `wave` supersedes, as the chain records it.
+pub(super) fn recorded_supersedes(
+    tx: &Transaction<'_>,
+    wave: &str,
+) -> rusqlite::Result<Option<String>> {
+    tx.prepare_cached(
+        "SELECT o.slug FROM withdrawal d JOIN wave o ON o.id = d.wave_id
+         JOIN wave n ON n.id = d.superseded_by WHERE n.slug = ?1 ORDER BY d.id LIMIT 1",
+    )?
+    .query_row([wave], |r| r.get(0))
+    .optional()
+}
+
+/// A wave already in the ledger, ingested again: the `supersedes` its manifest says now must
+/// be the one the chain recorded (a supersession is never added or undone after ingest).
+pub(super) fn check_supersedes(
+    tx: &Transaction<'_>,
+    path: &std::path::Path,
+    wave: &str,
+    says: Option<&str>,
+) -> Result<()> {
+    let recorded = recorded_supersedes(tx, wave).map_err(|e| sqlite(path, e))?;
+    if recorded.as_deref() == says {
+        return Ok(());
+    }
+    Err(Error::Conflict(format!(
+        "wave `{wave}` is already in the ledger with the same results, but it {} while this \
+         manifest {}. A supersession is never added or undone after ingest: withdraw a wave by \
+         hand with `benchledger withdraw`",
+        recorded
+            .as_deref()
+            .map_or("supersedes no wave".into(), |o| format!("supersedes `{o}`")),
+        says.map_or("names none".into(), |o| format!(
+            "says `supersedes = \"{o}\"`"
+        ))
+    )))
+}
+
+/// Records that the new wave `new` (just written in `tx`) supersedes `old`: a withdrawal of
+/// `old` appended to the chain, in the same transaction. `old` must be in the ledger (or
+/// written earlier in this transaction) and not already superseded.
+pub(super) fn supersede(
+    tx: &Transaction<'_>,
+    path: &std::path::Path,
+    new: &str,
+    old: &str,
+    now: &str,
+) -> Result<()> {
+    let err = |e| sqlite(path, e);
+    let exists: bool = tx
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM wave WHERE slug = ?1)")
+        .and_then(|mut s| s.query_row([old], |r| r.get(0)))
+        .map_err(err)?;
+    if !exists {
+        return Err(Error::Usage(format!(
+            "wave `{new}` says `supersedes = \"{old}\"`, but the ledger has no wave `{old}`: name \
+             a wave already ingested (see `benchledger waves`)"
+        )));
+    }
+    let earlier: Option<String> = tx
+        .prepare_cached(
+            "SELECT n.slug FROM withdrawal d JOIN wave o ON o.id = d.wave_id
+             JOIN wave n ON n.id = d.superseded_by WHERE o.slug = ?1 LIMIT 1",
+        )
+        .and_then(|mut s| s.query_row([old], |r| r.get(0)).optional())
+        .map_err(err)?;
+    if let Some(by) = earlier {
+        return Err(Error::Conflict(format!(
+            "wave `{new}` says `supersedes = \"{old}\"`, but `{old}` is already superseded by \
+             `{by}`: a wave is corrected once; supersede `{by}` instead"
+        )));
+    }
+    let w = NewWithdrawal {
+        wave: old.to_string(),
+        superseded_by: Some(new.to_string()),
+        reason: format!("superseded by wave {new}"),
+        created_at: now.to_string(),
+    };
+    append_withdrawal(tx, &w, &|s| crate::chain::seal_withdrawal(&w, s)).map_err(err)?;
+    Ok(())
 }

@@ -71,10 +71,17 @@ impl Ledger {
             .and_then(|_| conn.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false))
             .map_err(|e| sqlite(origin, e))?;
         conn.deserialize_read_exact(rusqlite::MAIN_DB, (&header[..]).chain(image), size, false)
-            .map_err(|e| sqlite(origin, e))?;
+            .map_err(|e| Error::Ledger {
+                path: origin.to_path_buf(),
+                message: format!(
+                    "could not be read whole into memory ({e}): it is shorter than its size said, \
+                     so it changed while it was read; nothing was changed"
+                ),
+            })?;
         let mut ledger = Ledger {
             conn,
             path: origin.to_path_buf(),
+            wait: super::Wait::default(),
         };
         let version: i64 = ledger
             .conn
@@ -187,6 +194,6 @@ mod tests {
         let e = Ledger::from_image(Path::new("b"), &bytes[..], bytes.len() as u64 + 10)
             .unwrap_err()
             .to_string();
-        assert!(e.starts_with("ledger b: "), "{e}");
+        assert!(e.starts_with("b: could not be read whole"), "{e}");
     }
 }

@@ -6,15 +6,19 @@
 //! a newer benchledger (a higher `user_version`) is refused rather than misread.
 //!
 //! Every connection turns on foreign keys, WAL journalling with `synchronous = NORMAL`, and a
-//! busy timeout, so concurrent writers wait for each other instead of failing or losing data.
-//! Each logical write (an ingest, a rescore, a publication) is one transaction: it lands whole or
-//! not at all.
+//! busy timeout, so concurrent writers wait for each other instead of failing or losing data
+//! (how long, and what a reader does with a ledger it cannot write: `access.rs`). Each logical
+//! write (an ingest, a rescore, a publication) is one transaction: it lands whole or not at all;
+//! one that cannot complete because of the ledger's surroundings (busy, read-only, a full or
+//! failing disk) is an [`Error::Unavailable`].
 
+mod access;
 mod chain;
 mod image;
 mod publications;
 mod rubrics;
 mod scores;
+mod stage;
 mod waves;
 
 use std::path::{Path, PathBuf};
@@ -24,12 +28,14 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::error::{Error, Result};
 
+pub use access::Wait;
 pub use chain::{ChainEntry, NewWithdrawal, WithdrawalRow, WithdrawalSeal};
 pub use image::IMAGE_MAX_BYTES;
 pub use publications::{NewPublication, PublicationRow};
 pub use rubrics::{RubricAdded, RubricRow};
 pub use scores::StoredScore;
-pub use waves::{IngestTx, Ingested, WaveRow};
+pub use stage::Staging;
+pub use waves::{Ingested, WaveRow};
 
 /// The schema, as a list of migrations (see the header of `schema.sql`).
 pub const SCHEMA: &str = include_str!("../../schema.sql");
@@ -76,6 +82,8 @@ enum Purpose {
 pub struct Ledger {
     conn: Connection,
     path: PathBuf,
+    /// How long a write waits for another writer ([`Ledger::set_wait`]).
+    wait: Wait,
 }
 
 impl std::fmt::Debug for Ledger {
@@ -133,6 +141,7 @@ impl Ledger {
         let mut ledger = Ledger {
             conn,
             path: path.to_path_buf(),
+            wait: Wait::default(),
         };
         ledger
             .conn
@@ -365,10 +374,19 @@ impl Ledger {
     }
 }
 
+/// An SQLite error on the database at `path`: [`Error::Unavailable`] when the cause is the
+/// ledger's surroundings (busy, read-only, a full or failing disk), else [`Error::Sqlite`].
 fn sqlite(path: &Path, source: rusqlite::Error) -> Error {
-    Error::Sqlite {
-        path: path.to_path_buf(),
-        source,
+    match crate::error::unavailable(&source) {
+        Some(cause) => Error::Unavailable {
+            path: path.to_path_buf(),
+            cause,
+            message: access::unavailable_message(cause, &source, path),
+        },
+        None => Error::Sqlite {
+            path: path.to_path_buf(),
+            source,
+        },
     }
 }
 

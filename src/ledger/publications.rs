@@ -116,10 +116,7 @@ impl Ledger {
         let path = self.path.clone();
         let wave_id = self.wave_rowid(&p.wave)?;
         let rubric_id = self.rubric_rowid(&p.rubric_sha256)?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(|e| sqlite(&path, e))?;
+        let tx = self.begin_write()?;
         let id: i64 = tx
             .query_row(
                 "SELECT coalesce(max(id), 0) + 1 FROM publication",

@@ -55,10 +55,7 @@ impl Ledger {
     /// Registers rubric versions in one transaction: all of them, or (on any conflict) none.
     pub fn add_rubrics(&mut self, rows: &[RubricRow]) -> Result<Vec<RubricAdded>> {
         let path = self.path.clone();
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(|e| super::sqlite(&path, e))?;
+        let tx = self.begin_write()?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             let by_id = tx

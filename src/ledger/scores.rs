@@ -52,10 +52,7 @@ impl Ledger {
     pub fn store_scores(&mut self, rubric_sha256: &str, waves: &[WaveScores]) -> Result<u64> {
         let path = self.path.clone();
         let rubric_id = self.rubric_rowid(rubric_sha256)?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(|e| sqlite(&path, e))?;
+        let tx = self.begin_write()?;
         let mut stored = 0;
         {
             let mut seat_ids = tx

@@ -1,10 +1,8 @@
 //! Storing and loading waves: the raw facts.
 
-use std::path::PathBuf;
-
 use rusqlite::{OptionalExtension, Transaction, params};
 
-use super::{Ledger, sqlite};
+use super::Ledger;
 use crate::error::{Error, Result};
 use crate::formats::wave::ContentHash;
 use crate::model::{
@@ -34,46 +32,23 @@ pub struct WaveRow {
 impl Ledger {
     /// Writes waves, all in one transaction: either every new wave lands or none does.
     /// A wave whose id is present with the same content hash is skipped; with a different hash
-    /// the whole ingest is refused.
-    /// Each wave comes with its content hash, in the format [`IngestTx::begin_wave`] asks for.
+    /// the whole ingest is refused. Each wave is staged first ([`Ledger::stage_ingest`], in
+    /// the system's temporary directory) and comes with its content hash, in the format
+    /// [`super::Staging::begin_wave`] asks for.
     pub fn add_waves(
         &mut self,
         waves: &[(WaveData, ContentHash)],
         now: &str,
     ) -> Result<Vec<Ingested>> {
-        let mut tx = self.begin_ingest(now)?;
-        let mut out = Vec::with_capacity(waves.len());
+        let mut staging = self.stage_ingest(&std::env::temp_dir())?;
         for (data, hash) in waves {
-            tx.begin_wave(&data.wave)?;
+            staging.begin_wave(&data.wave)?;
             for seat in &data.seats {
-                tx.add_seat(seat)?;
+                staging.add_seat(seat)?;
             }
-            out.push(tx.finish_wave(&data.wave, hash)?);
+            staging.finish_wave(&data.wave, hash)?;
         }
-        tx.commit()?;
-        Ok(out)
-    }
-
-    /// Starts an ingest: one write transaction that waves are streamed into a seat at a time
-    /// ([`IngestTx`]), so that a wave need never be held whole. Dropped without
-    /// [`IngestTx::commit`], it leaves the ledger as it was.
-    pub fn begin_ingest(&mut self, now: &str) -> Result<IngestTx<'_>> {
-        let path = self.path.clone();
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(|e| sqlite(&path, e))?;
-        // A wave's row is written after its seats, once its content hash is known (hashing
-        // reads every attempt): its seats may point at it before it exists. SQLite checks
-        // deferred foreign keys at COMMIT, and turns this off again there.
-        tx.pragma_update(None, "defer_foreign_keys", true)
-            .map_err(|e| sqlite(&path, e))?;
-        Ok(IngestTx {
-            tx,
-            path,
-            now: now.to_string(),
-            current: None,
-        })
+        staging.commit(now)
     }
 
     /// Every wave, ordered by start time then id.
@@ -562,209 +537,7 @@ fn small_at(r: &rusqlite::Row<'_>, i: Option<usize>) -> rusqlite::Result<Option<
     }
 }
 
-/// An ingest in progress (see [`Ledger::begin_ingest`]). For each wave: [`begin_wave`], then
-/// [`add_seat`] for each seat in ledger order, then [`finish_wave`] with the wave's content hash.
-/// The rows land with the same ids as if the wave row had been written first.
-///
-/// [`begin_wave`]: IngestTx::begin_wave
-/// [`add_seat`]: IngestTx::add_seat
-/// [`finish_wave`]: IngestTx::finish_wave
-pub struct IngestTx<'a> {
-    tx: Transaction<'a>,
-    path: PathBuf,
-    now: String,
-    current: Option<Current>,
-}
-
-/// The wave being streamed in.
-enum Current {
-    /// A new wave: its rows are written under the id its wave row will take.
-    New { wave_id: i64 },
-    /// Its id is already in the ledger with this content hash: nothing is written, and the
-    /// hashes are compared at the end.
-    Present { hash: ContentHash },
-}
-
-impl IngestTx<'_> {
-    fn err(&self, e: rusqlite::Error) -> Error {
-        sqlite(&self.path, e)
-    }
-
-    /// The ledger's path.
-    pub fn path(&self) -> &std::path::Path {
-        &self.path
-    }
-
-    /// Starts a wave: notes whether its id is already in the ledger, and if not, writes its
-    /// declared problems. Returns the wave content format to hash it in: the one the wave
-    /// already in the ledger was hashed in, so that the two hashes compare, or else the latest.
-    pub fn begin_wave(&mut self, w: &Wave) -> Result<u32> {
-        self.current = None;
-        let existing: Option<ContentHash> = self
-            .tx
-            .prepare_cached("SELECT content_format, content_sha256 FROM wave WHERE slug = ?1")
-            .and_then(|mut s| {
-                s.query_row([&w.id], |r| {
-                    Ok(ContentHash {
-                        format: r.get(0)?,
-                        sha256: r.get(1)?,
-                    })
-                })
-                .optional()
-            })
-            .map_err(|e| self.err(e))?;
-        if let Some(hash) = existing {
-            let format = hash.format;
-            self.current = Some(Current::Present { hash });
-            return Ok(format);
-        }
-        // The id SQLite would give the wave row were it written now: nothing else writes waves
-        // while this transaction holds the write lock.
-        let wave_id: i64 = self
-            .tx
-            .prepare_cached("SELECT coalesce(max(id), 0) + 1 FROM wave")
-            .and_then(|mut s| s.query_row([], |r| r.get(0)))
-            .map_err(|e| self.err(e))?;
-        if let Some(SuiteProblems::Ids(ids)) = &w.suite_problems {
-            let mut stmt = self
-                .tx
-                .prepare_cached("INSERT INTO wave_problem(wave_id, problem) VALUES (?1, ?2)")
-                .map_err(|e| sqlite(&self.path, e))?;
-            for id in ids {
-                stmt.execute(params![wave_id, id])
-                    .map_err(|e| sqlite(&self.path, e))?;
-            }
-        }
-        self.current = Some(Current::New { wave_id });
-        Ok(crate::formats::wave::LATEST)
-    }
-
-    /// Writes one seat and its attempts (nothing, when the wave is already present).
-    pub fn add_seat(&mut self, s: &SeatData) -> Result<()> {
-        match &self.current {
-            Some(Current::New { wave_id }) => {
-                insert_seat(&self.tx, *wave_id, s).map_err(|e| sqlite(&self.path, e))
-            }
-            Some(Current::Present { .. }) => Ok(()),
-            None => Err(Error::Ledger {
-                path: self.path.clone(),
-                message: format!("seat {} was given before its wave", s.seat.id),
-            }),
-        }
-    }
-
-    /// Ends a wave: writes its row with its content hash (in the format `begin_wave` asked
-    /// for), or, when its id was already in the ledger, compares the hashes (the same: nothing
-    /// to do; different: the ingest is refused).
-    pub fn finish_wave(&mut self, w: &Wave, hash: &ContentHash) -> Result<Ingested> {
-        match self.current.take() {
-            Some(Current::Present { hash: existing }) => {
-                if existing == *hash {
-                    let recorded = self.superseded_by(&w.id)?;
-                    if recorded != w.supersedes {
-                        return Err(Error::Conflict(format!(
-                            "wave `{}` is already in the ledger with the same results, but it \
-                             {} while this manifest {}. A supersession is never added or undone \
-                             after ingest: withdraw a wave by hand with `benchledger withdraw`",
-                            w.id,
-                            recorded
-                                .as_deref()
-                                .map_or("supersedes no wave".into(), |o| {
-                                    format!("supersedes `{o}`")
-                                }),
-                            w.supersedes.as_deref().map_or("names none".into(), |o| {
-                                format!("says `supersedes = \"{o}\"`")
-                            })
-                        )));
-                    }
-                    return Ok(Ingested::AlreadyPresent);
-                }
-                Err(Error::Conflict(format!(
-                    "wave `{}` is already in the ledger with different content (sha256 {} there, \
-                     {} here). Waves are append-only: give the new wave its own id in [wave] id",
-                    w.id,
-                    crate::digest::short(&existing.sha256),
-                    crate::digest::short(&hash.sha256)
-                )))
-            }
-            Some(Current::New { wave_id }) => {
-                insert_wave_row(&self.tx, wave_id, w, hash, &self.now)
-                    .map_err(|e| sqlite(&self.path, e))?;
-                if let Some(old) = &w.supersedes {
-                    self.supersede(w, old)?;
-                }
-                Ok(Ingested::Added)
-            }
-            None => Err(Error::Ledger {
-                path: self.path.clone(),
-                message: format!("wave {} was finished before it was begun", w.id),
-            }),
-        }
-    }
-
-    /// The wave `wave` supersedes, as recorded in the chain.
-    fn superseded_by(&self, wave: &str) -> Result<Option<String>> {
-        self.tx
-            .prepare_cached(
-                "SELECT o.slug FROM withdrawal d JOIN wave o ON o.id = d.wave_id
-                 JOIN wave n ON n.id = d.superseded_by WHERE n.slug = ?1 ORDER BY d.id LIMIT 1",
-            )
-            .and_then(|mut s| s.query_row([wave], |r| r.get(0)).optional())
-            .map_err(|e| self.err(e))
-    }
-
-    /// Records that the new wave `w` supersedes `old`: a withdrawal of `old` appended to the
-    /// chain, in this ingest's transaction. `old` must be in the ledger (or earlier in this
-    /// ingest) and not already superseded.
-    fn supersede(&mut self, w: &Wave, old: &str) -> Result<()> {
-        let exists: bool = self
-            .tx
-            .prepare_cached("SELECT EXISTS (SELECT 1 FROM wave WHERE slug = ?1)")
-            .and_then(|mut s| s.query_row([old], |r| r.get(0)))
-            .map_err(|e| self.err(e))?;
-        if !exists {
-            return Err(Error::Usage(format!(
-                "wave `{}` says `supersedes = \"{old}\"`, but the ledger has no wave `{old}`: \
-                 name a wave already ingested (see `benchledger waves`)",
-                w.id
-            )));
-        }
-        let earlier: Option<String> = self
-            .tx
-            .prepare_cached(
-                "SELECT n.slug FROM withdrawal d JOIN wave o ON o.id = d.wave_id
-                 JOIN wave n ON n.id = d.superseded_by WHERE o.slug = ?1 LIMIT 1",
-            )
-            .and_then(|mut s| s.query_row([old], |r| r.get(0)).optional())
-            .map_err(|e| self.err(e))?;
-        if let Some(by) = earlier {
-            return Err(Error::Conflict(format!(
-                "wave `{}` says `supersedes = \"{old}\"`, but `{old}` is already superseded by \
-                 `{by}`: a wave is corrected once; supersede `{by}` instead",
-                w.id
-            )));
-        }
-        let new = super::NewWithdrawal {
-            wave: old.to_string(),
-            superseded_by: Some(w.id.clone()),
-            reason: format!("superseded by wave {}", w.id),
-            created_at: self.now.clone(),
-        };
-        super::chain::append_withdrawal(&self.tx, &new, &|s| {
-            crate::chain::seal_withdrawal(&new, s)
-        })
-        .map_err(|e| self.err(e))?;
-        Ok(())
-    }
-
-    /// Commits every wave at once.
-    pub fn commit(self) -> Result<()> {
-        let path = self.path;
-        self.tx.commit().map_err(|e| sqlite(&path, e))
-    }
-}
-
-fn insert_wave_row(
+pub(super) fn insert_wave_row(
     tx: &Transaction<'_>,
     wave_id: i64,
     w: &Wave,
@@ -814,62 +587,6 @@ fn insert_wave_row(
         hash.format,
         now,
     ])?;
-    Ok(())
-}
-
-fn insert_seat(tx: &Transaction<'_>, wave_id: i64, s: &SeatData) -> rusqlite::Result<()> {
-    tx.prepare_cached(
-        "INSERT INTO seat(wave_id, slug, model, provider, harness, config)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![
-        wave_id,
-        s.seat.id,
-        s.seat.model,
-        s.seat.provider,
-        s.seat.harness,
-        s.seat.config
-    ])?;
-    let seat_id = tx.last_insert_rowid();
-    let mut attempt_stmt = tx.prepare_cached(
-        "INSERT INTO attempt(seat_id, problem, trial, correct, outcome, input_tokens,
-            output_tokens, input_tokens_cache_read, input_tokens_cache_write, wall_s, cost_usd,
-            steps, errors, checklist)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-    )?;
-    let mut step_stmt = tx.prepare_cached(
-        "INSERT INTO trace_step(attempt_id, idx, tool, ok, error) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?;
-    for a in &s.attempts {
-        let checklist = a
-            .checklist
-            .as_deref()
-            .map(crate::formats::wave::checklist_text);
-        attempt_stmt.execute(params![
-            seat_id,
-            a.problem,
-            a.trial,
-            a.correct,
-            a.outcome,
-            a.input_tokens,
-            a.output_tokens,
-            a.input_tokens_cache_read,
-            a.input_tokens_cache_write,
-            a.wall_s,
-            a.cost_usd,
-            a.steps,
-            a.errors,
-            checklist,
-        ])?;
-        if let Some(trace) = &a.trace {
-            let attempt_id = tx.last_insert_rowid();
-            for (i, step) in trace.iter().enumerate() {
-                step_stmt.execute(params![
-                    attempt_id, i as i64, step.tool, step.ok, step.error
-                ])?;
-            }
-        }
-    }
     Ok(())
 }
 

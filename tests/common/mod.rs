@@ -297,3 +297,66 @@ pub fn snapshot_settings() -> insta::Settings {
     s.set_prepend_module_to_snapshot(false);
     s
 }
+
+/// Runs `benchledger ARGS...` (no `--db`) from `cwd` as `run_raw` does, but kills it if it runs
+/// past `limit`, failing the test: for a command that must be refused at once rather than hang.
+/// Its output is drained as it comes, so a long output cannot stall it.
+#[track_caller]
+pub fn run_guarded<S: AsRef<OsStr>>(cwd: &Path, args: &[S], limit: std::time::Duration) -> Out {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = command()
+        .args(args)
+        .current_dir(cwd)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the benchledger binary runs");
+    fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<String> {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            if let Some(mut p) = pipe {
+                p.read_to_string(&mut s).expect("output is UTF-8");
+            }
+            s
+        })
+    }
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting for benchledger") {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            let args: Vec<_> = args.iter().map(|a| a.as_ref().to_os_string()).collect();
+            panic!("benchledger {args:?} was still running after {limit:?}, and was killed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    Out {
+        args: args
+            .iter()
+            .map(|a| a.as_ref().to_string_lossy().into_owned())
+            .collect(),
+        status: status.code().unwrap_or(-1),
+        stdout: stdout.join().expect("stdout read"),
+        stderr: stderr.join().expect("stderr read"),
+    }
+}
+
+impl Env {
+    /// Runs `benchledger --db <ledger> ARGS...` as [`run_guarded`] does.
+    #[track_caller]
+    pub fn run_guarded<I, S>(&self, args: I, limit: std::time::Duration) -> Out
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut all: Vec<std::ffi::OsString> = vec!["--db".into(), self.db.clone().into()];
+        all.extend(args.into_iter().map(|a| a.as_ref().to_os_string()));
+        run_guarded(self.path(), &all, limit)
+    }
+}

@@ -1,0 +1,688 @@
+//! Staging an ingest: waves are checked and written into a private scratch database first,
+//! and the ledger's write lock is taken only to copy them in.
+//!
+//! Parsing a large wave takes a while; were the ledger's write lock held all that time, every
+//! other writer would wait on it (issue 7: eight ingests of 250k-attempt waves started together
+//! failed with "database is locked"). So a [`Staging`] streams each checked seat into a
+//! temporary SQLite file of its own (no journal, no syncing: it is thrown away), holding one
+//! seat in memory at a time, while the ledger is only read — to learn, for a wave whose id it
+//! already holds, the content format to hash the new copy in. [`Staging::commit`] then takes the
+//! write lock once, checks again what it learnt, and copies every new wave in with
+//! `INSERT … SELECT`, its ids offset to follow the ledger's: the rows and ids are the ones
+//! writing each seat straight into the ledger would have given. All the waves land in one
+//! transaction, or none does.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params};
+
+use super::{Ledger, sqlite, waves::Ingested};
+use crate::error::{Error, Result};
+use crate::formats::wave::ContentHash;
+use crate::model::{SeatData, SuiteProblems, Wave};
+
+/// The scratch database's tables: the ledger's seat, attempt and trace-step columns, with ids
+/// the staging assigns in ledger order and no index but the row id.
+const STAGE_SCHEMA: &str = "
+PRAGMA journal_mode = OFF;
+PRAGMA synchronous = OFF;
+CREATE TABLE seat (
+    id INTEGER PRIMARY KEY, slug TEXT NOT NULL, model TEXT NOT NULL, provider TEXT NOT NULL,
+    harness TEXT NOT NULL, config TEXT
+) STRICT;
+CREATE TABLE attempt (
+    id INTEGER PRIMARY KEY, seat_id INTEGER NOT NULL, problem TEXT NOT NULL,
+    trial INTEGER NOT NULL, correct INTEGER NOT NULL, outcome REAL, input_tokens INTEGER,
+    output_tokens INTEGER, input_tokens_cache_read INTEGER, input_tokens_cache_write INTEGER,
+    wall_s REAL, cost_usd REAL, steps INTEGER, errors INTEGER, checklist TEXT
+) STRICT;
+CREATE TABLE trace_step (
+    id INTEGER PRIMARY KEY, attempt_id INTEGER NOT NULL, idx INTEGER NOT NULL,
+    tool TEXT NOT NULL, ok INTEGER NOT NULL, error TEXT
+) STRICT;
+BEGIN;
+";
+
+/// An ingest being staged (see the module's documentation). For each wave:
+/// [`begin_wave`](Staging::begin_wave), [`add_seat`](Staging::add_seat) for each seat in ledger
+/// order, [`finish_wave`](Staging::finish_wave); then [`commit`](Staging::commit). Dropped
+/// without a commit, it leaves the ledger untouched and deletes its scratch file.
+pub struct Staging<'l> {
+    ledger: &'l Ledger,
+    conn: Connection,
+    file: tempfile::TempPath,
+    waves: Vec<Staged>,
+    current: Option<Staged>,
+    /// The last id given to a staged seat, attempt and trace step.
+    last: Ids,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Ids {
+    seat: i64,
+    attempt: i64,
+    step: i64,
+}
+
+/// A wave as staged.
+enum Staged {
+    /// Not in the ledger when staged: its seats are in the scratch database, with the ids
+    /// after `before` up to `last`.
+    New {
+        wave: Box<Wave>,
+        hash: Option<ContentHash>,
+        before: Ids,
+        last: Ids,
+    },
+    /// In the ledger when staged, with this content hash: nothing is staged, and the new copy's
+    /// hash (in the same format) must equal it, and the wave it says it supersedes the one the
+    /// chain recorded.
+    Present {
+        id: String,
+        hash: ContentHash,
+        supersedes: Option<String>,
+    },
+    /// The same id as a wave staged before it in this ingest, with this hash: nothing is staged
+    /// and the hashes, and what each supersedes, must agree.
+    Repeat {
+        id: String,
+        hash: ContentHash,
+        supersedes: Option<String>,
+    },
+}
+
+impl Ledger {
+    /// Starts staging an ingest, in a scratch database created in `dir` (a temporary
+    /// directory).
+    pub fn stage_ingest(&self, dir: &Path) -> Result<Staging<'_>> {
+        let file = tempfile::Builder::new()
+            .prefix("benchledger-stage-")
+            .suffix(".db")
+            .tempfile_in(dir)
+            .map_err(|e| Error::io(dir, e))?
+            .into_temp_path();
+        let conn = Connection::open_with_flags(
+            &file,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| sqlite(&file, e))?;
+        conn.execute_batch(STAGE_SCHEMA)
+            .map_err(|e| sqlite(&file, e))?;
+        Ok(Staging {
+            ledger: self,
+            conn,
+            file,
+            waves: Vec::new(),
+            current: None,
+            last: Ids::default(),
+        })
+    }
+
+    /// The content hash of the wave with this id, if the ledger holds it.
+    fn content_hash_of(conn: &Connection, slug: &str) -> rusqlite::Result<Option<ContentHash>> {
+        conn.prepare_cached("SELECT content_format, content_sha256 FROM wave WHERE slug = ?1")?
+            .query_row([slug], |r| {
+                Ok(ContentHash {
+                    format: r.get(0)?,
+                    sha256: r.get(1)?,
+                })
+            })
+            .optional()
+    }
+}
+
+impl Staging<'_> {
+    fn err(&self, e: rusqlite::Error) -> Error {
+        sqlite(&self.file, e)
+    }
+
+    /// The ledger's path.
+    pub fn path(&self) -> &Path {
+        &self.ledger.path
+    }
+
+    /// Starts a wave. Returns the wave content format to hash it in: the one the copy already
+    /// in the ledger (or staged earlier in this ingest) was hashed in, so that the two hashes
+    /// compare, or else the latest.
+    pub fn begin_wave(&mut self, w: &Wave) -> Result<u32> {
+        self.current = None;
+        let earlier = self.waves.iter().find_map(|s| match s {
+            Staged::New {
+                wave,
+                hash: Some(hash),
+                ..
+            } if wave.id == w.id => Some(hash.clone()),
+            _ => None,
+        });
+        if let Some(hash) = earlier {
+            let format = hash.format;
+            self.current = Some(Staged::Repeat {
+                id: w.id.clone(),
+                hash,
+                supersedes: w.supersedes.clone(),
+            });
+            return Ok(format);
+        }
+        let existing =
+            Ledger::content_hash_of(&self.ledger.conn, &w.id).map_err(|e| self.ledger.err(e))?;
+        if let Some(hash) = existing {
+            let format = hash.format;
+            self.current = Some(Staged::Present {
+                id: w.id.clone(),
+                hash,
+                supersedes: w.supersedes.clone(),
+            });
+            return Ok(format);
+        }
+        self.current = Some(Staged::New {
+            wave: Box::new(w.clone()),
+            hash: None,
+            before: self.last,
+            last: self.last,
+        });
+        Ok(crate::formats::wave::LATEST)
+    }
+
+    /// Stages one seat and its attempts (nothing, when the wave is already present).
+    pub fn add_seat(&mut self, s: &SeatData) -> Result<()> {
+        match &self.current {
+            Some(Staged::New { .. }) => {
+                let mut last = self.last;
+                stage_seat(&self.conn, &mut last, s).map_err(|e| self.err(e))?;
+                self.last = last;
+                if let Some(Staged::New { last: l, .. }) = &mut self.current {
+                    *l = last;
+                }
+                Ok(())
+            }
+            Some(Staged::Present { .. } | Staged::Repeat { .. }) => Ok(()),
+            None => Err(Error::Ledger {
+                path: self.path().to_path_buf(),
+                message: format!("seat {} was given before its wave", s.seat.id),
+            }),
+        }
+    }
+
+    /// Ends a wave with its content hash (in the format `begin_wave` asked for). When its id
+    /// is already in the ledger, or earlier in this ingest, the hashes are compared: the same,
+    /// and it will be reported as already present; different, and the ingest is refused.
+    pub fn finish_wave(&mut self, w: &Wave, new: &ContentHash) -> Result<()> {
+        match self.current.take() {
+            Some(Staged::New {
+                wave, before, last, ..
+            }) => {
+                self.waves.push(Staged::New {
+                    wave,
+                    hash: Some(new.clone()),
+                    before,
+                    last,
+                });
+                Ok(())
+            }
+            Some(Staged::Present { id, hash, .. } | Staged::Repeat { id, hash, .. })
+                if hash != *new =>
+            {
+                Err(conflict(&id, &hash, new))
+            }
+            Some(same @ (Staged::Present { .. } | Staged::Repeat { .. })) => {
+                self.waves.push(same);
+                Ok(())
+            }
+            None => Err(Error::Ledger {
+                path: self.path().to_path_buf(),
+                message: format!("wave {} was finished before it was begun", w.id),
+            }),
+        }
+    }
+
+    /// Takes the ledger's write lock (waiting as the ledger's [`super::Wait`] allows), checks
+    /// that the ledger still holds what staging saw, and writes every new wave, all in one
+    /// transaction. Returns what became of each wave, in the order they were staged.
+    pub fn commit(self, now: &str) -> Result<Vec<Ingested>> {
+        let Staging {
+            ledger,
+            conn,
+            file,
+            waves,
+            ..
+        } = self;
+        conn.execute_batch("COMMIT").map_err(|e| sqlite(&file, e))?;
+        drop(conn);
+        let Some(name) = file.to_str() else {
+            return Err(Error::Usage(format!(
+                "the temporary directory's path {} is not UTF-8; point TMPDIR at another \
+                 directory",
+                file.display()
+            )));
+        };
+        ledger
+            .conn
+            .execute("ATTACH DATABASE ?1 AS stage", [name])
+            .map_err(|e| ledger.err(e))?;
+        let outcome = copy_in(ledger, &waves, now);
+        let detached = ledger
+            .conn
+            .execute_batch("DETACH DATABASE stage")
+            .map_err(|e| ledger.err(e));
+        let outcome = outcome?;
+        detached?;
+        drop(file);
+        Ok(outcome)
+    }
+}
+
+fn conflict(id: &str, there: &ContentHash, here: &ContentHash) -> Error {
+    Error::Conflict(format!(
+        "wave `{id}` is already in the ledger with different content (sha256 {} there, {} \
+         here). Waves are append-only: give the new wave its own id in [wave] id",
+        crate::digest::short(&there.sha256),
+        crate::digest::short(&here.sha256)
+    ))
+}
+
+/// Writes one seat and its attempts into the scratch database, with the ids after `last`.
+fn stage_seat(conn: &Connection, last: &mut Ids, s: &SeatData) -> rusqlite::Result<()> {
+    last.seat += 1;
+    conn.prepare_cached(
+        "INSERT INTO seat(id, slug, model, provider, harness, config)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        last.seat,
+        s.seat.id,
+        s.seat.model,
+        s.seat.provider,
+        s.seat.harness,
+        s.seat.config
+    ])?;
+    let mut attempt_stmt = conn.prepare_cached(
+        "INSERT INTO attempt(id, seat_id, problem, trial, correct, outcome, input_tokens,
+            output_tokens, input_tokens_cache_read, input_tokens_cache_write, wall_s, cost_usd,
+            steps, errors, checklist)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+    )?;
+    let mut step_stmt = conn.prepare_cached(
+        "INSERT INTO trace_step(id, attempt_id, idx, tool, ok, error)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for a in &s.attempts {
+        last.attempt += 1;
+        let checklist = a
+            .checklist
+            .as_deref()
+            .map(crate::formats::wave::checklist_text);
+        attempt_stmt.execute(params![
+            last.attempt,
+            last.seat,
+            a.problem,
+            a.trial,
+            a.correct,
+            a.outcome,
+            a.input_tokens,
+            a.output_tokens,
+            a.input_tokens_cache_read,
+            a.input_tokens_cache_write,
+            a.wall_s,
+            a.cost_usd,
+            a.steps,
+            a.errors,
+            checklist,
+        ])?;
+        for (i, step) in a.trace.iter().flatten().enumerate() {
+            last.step += 1;
+            step_stmt.execute(params![
+                last.step,
+                last.attempt,
+                i as i64,
+                step.tool,
+                step.ok,
+                step.error
+            ])?;
+        }
+    }
+    Ok(())
+}
+
+/// The write transaction of [`Staging::commit`], with the scratch database attached as
+/// `stage`.
+fn copy_in(ledger: &Ledger, waves: &[Staged], now: &str) -> Result<Vec<Ingested>> {
+    let path: PathBuf = ledger.path.clone();
+    let err = |e| sqlite(&path, e);
+    let tx = ledger.begin_write()?;
+    let mut out = Vec::with_capacity(waves.len());
+    for staged in waves {
+        let outcome = match staged {
+            Staged::Repeat { id, supersedes, .. } => {
+                super::chain::check_supersedes(&tx, &path, id, supersedes.as_deref())?;
+                Ingested::AlreadyPresent
+            }
+            Staged::Present {
+                id,
+                hash,
+                supersedes,
+            } => match Ledger::content_hash_of(&tx, id).map_err(err)? {
+                Some(now_there) if now_there == *hash => {
+                    super::chain::check_supersedes(&tx, &path, id, supersedes.as_deref())?;
+                    Ingested::AlreadyPresent
+                }
+                _ => {
+                    return Err(Error::Ledger {
+                        path,
+                        message: format!(
+                            "wave `{id}` changed in the ledger while this ingest ran, which \
+                             benchledger never does (waves are append-only); nothing was \
+                             written. Check the ledger with `benchledger verify --all`"
+                        ),
+                    });
+                }
+            },
+            Staged::New {
+                wave,
+                hash,
+                before,
+                last,
+            } => {
+                let Some(hash) = hash else {
+                    return Err(Error::Ledger {
+                        path,
+                        message: format!("wave {} was staged but not finished", wave.id),
+                    });
+                };
+                match Ledger::content_hash_of(&tx, &wave.id).map_err(err)? {
+                    None => {
+                        copy_wave(&tx, wave, hash, *before, *last, now).map_err(err)?;
+                        if let Some(old) = &wave.supersedes {
+                            super::chain::supersede(&tx, &path, &wave.id, old, now)?;
+                        }
+                        Ingested::Added
+                    }
+                    // Another writer added it while this ingest was staged.
+                    Some(there) if there == *hash => {
+                        super::chain::check_supersedes(
+                            &tx,
+                            &path,
+                            &wave.id,
+                            wave.supersedes.as_deref(),
+                        )?;
+                        Ingested::AlreadyPresent
+                    }
+                    Some(there) if there.format == hash.format => {
+                        return Err(conflict(&wave.id, &there, hash));
+                    }
+                    Some(there) => {
+                        return Err(Error::Unavailable {
+                            path,
+                            cause: crate::error::Cause::Raced,
+                            message: format!(
+                                "could not complete: another writer added wave `{}` while this \
+                                 ingest ran, hashed in wave content format {} where this one \
+                                 was hashed in format {}, so the two cannot be compared yet; \
+                                 nothing was written. Run the ingest again: it will compare \
+                                 them in the ledger's format",
+                                wave.id, there.format, hash.format
+                            ),
+                        });
+                    }
+                }
+            }
+        };
+        out.push(outcome);
+    }
+    tx.commit().map_err(err)?;
+    Ok(out)
+}
+
+/// Copies one staged wave into the ledger, its ids following the ledger's: the wave row (and
+/// its suite and declared problems), then its seats, attempts and trace steps.
+fn copy_wave(
+    tx: &Transaction<'_>,
+    w: &Wave,
+    hash: &ContentHash,
+    before: Ids,
+    last: Ids,
+    now: &str,
+) -> rusqlite::Result<()> {
+    let next = |table: &str| -> rusqlite::Result<i64> {
+        tx.prepare_cached(&format!(
+            "SELECT coalesce(max(id), 0) + 1 FROM main.{table}"
+        ))?
+        .query_row([], |r| r.get(0))
+    };
+    let wave_id = next("wave")?;
+    super::waves::insert_wave_row(tx, wave_id, w, hash, now)?;
+    if let Some(SuiteProblems::Ids(ids)) = &w.suite_problems {
+        let mut stmt =
+            tx.prepare_cached("INSERT INTO main.wave_problem(wave_id, problem) VALUES (?1, ?2)")?;
+        for id in ids {
+            stmt.execute(params![wave_id, id])?;
+        }
+    }
+    // A staged id `i` of this wave becomes `i + offset`: the first becomes the ledger's next.
+    let seat_offset = next("seat")? - (before.seat + 1);
+    tx.prepare(
+        "INSERT INTO main.seat(id, wave_id, slug, model, provider, harness, config)
+         SELECT id + ?1, ?2, slug, model, provider, harness, config FROM stage.seat
+         WHERE id > ?3 AND id <= ?4 ORDER BY id",
+    )?
+    .execute(params![seat_offset, wave_id, before.seat, last.seat])?;
+    let attempt_offset = next("attempt")? - (before.attempt + 1);
+    tx.prepare(
+        "INSERT INTO main.attempt(id, seat_id, problem, trial, correct, outcome, input_tokens,
+            output_tokens, input_tokens_cache_read, input_tokens_cache_write, wall_s, cost_usd,
+            steps, errors, checklist)
+         SELECT id + ?1, seat_id + ?2, problem, trial, correct, outcome, input_tokens,
+            output_tokens, input_tokens_cache_read, input_tokens_cache_write, wall_s, cost_usd,
+            steps, errors, checklist
+         FROM stage.attempt WHERE id > ?3 AND id <= ?4 ORDER BY id",
+    )?
+    .execute(params![
+        attempt_offset,
+        seat_offset,
+        before.attempt,
+        last.attempt
+    ])?;
+    tx.prepare(
+        "INSERT INTO main.trace_step(attempt_id, idx, tool, ok, error)
+         SELECT attempt_id + ?1, idx, tool, ok, error FROM stage.trace_step
+         WHERE id > ?2 AND id <= ?3 ORDER BY id",
+    )?
+    .execute(params![attempt_offset, before.step, last.step])?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Accounting, Attempt, Budget, Load, Provenance, Seat, TraceStep, WaveData};
+
+    const NOW: &str = "2026-01-01T00:00:00Z";
+
+    fn wave(id: &str, seats: usize, cost: f64) -> WaveData {
+        let attempt = |p: usize| Attempt {
+            problem: format!("p{p}"),
+            trial: 1,
+            correct: p.is_multiple_of(2),
+            outcome: None,
+            input_tokens: Some(100),
+            output_tokens: None,
+            input_tokens_cache_read: None,
+            input_tokens_cache_write: None,
+            wall_s: Some(1.5),
+            cost_usd: Some(cost),
+            steps: None,
+            errors: None,
+            checklist: None,
+            trace: (p == 1).then(|| {
+                vec![TraceStep {
+                    tool: "t".into(),
+                    ok: true,
+                    error: None,
+                }]
+            }),
+        };
+        WaveData {
+            wave: Wave {
+                id: id.into(),
+                suite: "s".into(),
+                started_at: NOW.into(),
+                notes: None,
+                suite_problems: Some(SuiteProblems::Ids(vec!["p0".into(), "p1".into()])),
+                load: Load::default(),
+                accounting: Accounting::default(),
+                budget: Budget::default(),
+                provenance: Provenance::default(),
+                supersedes: None,
+            },
+            seats: (0..seats)
+                .map(|s| SeatData {
+                    seat: Seat {
+                        id: format!("seat{s}"),
+                        model: "m".into(),
+                        provider: "p".into(),
+                        harness: "h".into(),
+                        config: None,
+                    },
+                    attempts: vec![attempt(0), attempt(1)],
+                })
+                .collect(),
+        }
+    }
+
+    fn hash(w: &WaveData) -> ContentHash {
+        crate::formats::wave::sha256(1, w).unwrap()
+    }
+
+    fn stage<'l>(l: &'l Ledger, waves: &[&WaveData]) -> Result<Staging<'l>> {
+        let mut s = l.stage_ingest(&std::env::temp_dir())?;
+        for w in waves {
+            s.begin_wave(&w.wave)?;
+            for seat in &w.seats {
+                s.add_seat(seat)?;
+            }
+            s.finish_wave(&w.wave, &hash(w))?;
+        }
+        Ok(s)
+    }
+
+    fn file_ledger() -> (tempfile::TempDir, Ledger) {
+        let dir = tempfile::tempdir().unwrap();
+        let (l, _) = Ledger::create(&dir.path().join("l.db")).unwrap();
+        (dir, l)
+    }
+
+    fn ids(l: &Ledger, sql: &str) -> Vec<(i64, i64)> {
+        let mut stmt = l.conn.prepare(sql).unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap()
+    }
+
+    #[test]
+    fn staged_waves_take_the_ids_that_follow_the_ledgers() {
+        let (_dir, mut l) = file_ledger();
+        let (a, b, c) = (wave("a", 2, 0.1), wave("b", 1, 0.1), wave("c", 3, 0.1));
+        l.add_waves(&[(a.clone(), hash(&a))], NOW).unwrap();
+        // A present wave, a new one, a repeat of it, another new one.
+        let outcomes = stage(&l, &[&a, &b, &b, &c]).unwrap().commit(NOW).unwrap();
+        assert_eq!(
+            outcomes,
+            [
+                Ingested::AlreadyPresent,
+                Ingested::Added,
+                Ingested::AlreadyPresent,
+                Ingested::Added
+            ]
+        );
+        assert_eq!(
+            ids(&l, "SELECT id, wave_id FROM seat ORDER BY id"),
+            [(1, 1), (2, 1), (3, 2), (4, 3), (5, 3), (6, 3)]
+        );
+        let attempts = ids(&l, "SELECT id, seat_id FROM attempt ORDER BY id");
+        assert_eq!(attempts.len(), 12);
+        assert!(
+            attempts
+                .iter()
+                .enumerate()
+                .all(|(i, (id, seat))| *id == i as i64 + 1 && *seat == i as i64 / 2 + 1)
+        );
+        // Each trace step belongs to its seat's second attempt.
+        assert_eq!(
+            ids(
+                &l,
+                "SELECT attempt_id, idx FROM trace_step ORDER BY attempt_id"
+            ),
+            (1..=6).map(|s| (2 * s, 0)).collect::<Vec<_>>()
+        );
+        for w in [&a, &b, &c] {
+            assert_eq!(l.load_wave(&w.wave.id).unwrap(), *w);
+        }
+        assert_eq!(l.integrity_check().unwrap(), ["ok"]);
+    }
+
+    #[test]
+    fn staging_takes_no_lock_and_writes_nothing_until_the_commit() {
+        let (_dir, l) = file_ledger();
+        let w = wave("w", 2, 0.1);
+        let staging = stage(&l, &[&w]).unwrap();
+        // Another writer can write meanwhile.
+        let other = Connection::open(l.path()).unwrap();
+        other.execute_batch("BEGIN IMMEDIATE; COMMIT").unwrap();
+        assert!(l.wave_ids().unwrap().is_empty());
+        let file = staging.file.to_path_buf();
+        assert!(file.exists());
+        drop(staging);
+        assert!(!file.exists(), "the scratch file outlived its staging");
+        assert!(l.wave_ids().unwrap().is_empty());
+    }
+
+    /// Stages `w`, then lets another writer add `meanwhile` under the same id before the
+    /// commit.
+    fn raced(
+        w: &WaveData,
+        meanwhile: &WaveData,
+        format: u32,
+    ) -> (Result<Vec<Ingested>>, Ledger, tempfile::TempDir) {
+        let (dir, l) = file_ledger();
+        let staging = stage(&l, &[w]).unwrap();
+        let mut other = Ledger::open(l.path()).unwrap();
+        other
+            .add_waves(&[(meanwhile.clone(), hash(meanwhile))], NOW)
+            .unwrap();
+        if format != 1 {
+            other
+                .conn
+                .execute_batch(&format!(
+                    "DROP TRIGGER wave_no_update;
+                     UPDATE wave SET content_format = {format};"
+                ))
+                .unwrap();
+        }
+        let outcome = staging.commit(NOW);
+        (outcome, l, dir)
+    }
+
+    #[test]
+    fn a_wave_another_writer_added_meanwhile_is_compared_not_duplicated() {
+        let w = wave("w", 2, 0.1);
+        // The same content: already present.
+        let (outcome, l, _dir) = raced(&w, &w, 1);
+        assert_eq!(outcome.unwrap(), [Ingested::AlreadyPresent]);
+        assert_eq!(
+            ids(&l, "SELECT count(*), max(id) FROM seat"),
+            [(2, 2)],
+            "the wave was written twice"
+        );
+        // Different content: the usual conflict.
+        let (outcome, l, _dir) = raced(&w, &wave("w", 2, 0.2), 1);
+        let err = outcome.unwrap_err();
+        assert!(matches!(err, Error::Conflict(_)), "{err}");
+        assert!(err.to_string().contains("different content"), "{err}");
+        assert_eq!(ids(&l, "SELECT count(*), 0 FROM wave"), [(1, 0)]);
+        // Hashed in another format: cannot be compared; run again.
+        let (outcome, ..) = raced(&w, &w, 2);
+        let err = outcome.unwrap_err();
+        assert_eq!(err.exit_code(), 3);
+        assert!(err.to_string().contains("Run the ingest again"), "{err}");
+    }
+}
