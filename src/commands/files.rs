@@ -53,15 +53,8 @@ pub const LINE: Cap = Cap {
     advice: "each line holds one attempt; check that the file is JSON lines",
 };
 
-/// Why `meta` is not a regular file, if it is not.
-fn irregular(meta: &Metadata) -> Option<&'static str> {
-    let t = meta.file_type();
-    if t.is_file() {
-        return None;
-    }
-    if t.is_dir() {
-        return Some("a directory");
-    }
+/// What a file type is, in words, when it is not a regular file: "a FIFO (named pipe)".
+pub(super) fn kind(t: std::fs::FileType) -> Option<&'static str> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -78,7 +71,20 @@ fn irregular(meta: &Metadata) -> Option<&'static str> {
             return Some("a socket");
         }
     }
-    Some("not a file")
+    if t.is_symlink() {
+        Some("a symbolic link")
+    } else if t.is_dir() {
+        Some("a directory")
+    } else if t.is_file() {
+        None
+    } else {
+        Some("something other than a file")
+    }
+}
+
+/// Why `meta` is not a regular file, if it is not.
+fn irregular(meta: &Metadata) -> Option<&'static str> {
+    kind(meta.file_type())
 }
 
 /// What is at `path` when it is something other than a regular file (after following
@@ -113,12 +119,13 @@ pub fn open_regular(path: &Path) -> std::io::Result<File> {
     Ok(file)
 }
 
-/// "16 MiB", or "4 bytes" for a cap that is not a whole number of MiB.
-fn size(bytes: u64) -> String {
-    if bytes.is_multiple_of(MIB) {
-        format!("{} MiB", bytes / MIB)
-    } else {
-        format!("{bytes} bytes")
+/// A size in the largest binary unit that shows it whole: "512 MiB", "64 KiB", "10 bytes".
+pub(super) fn size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{} GiB", b >> 30),
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
     }
 }
 

@@ -12,6 +12,8 @@ use std::fs::{File, OpenOptions};
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
+use super::files::{kind, size};
+
 /// Why a file of an untrusted directory was not read. Displayed after the file's name: "the
 /// bundle's README.md {refusal}".
 #[derive(Debug)]
@@ -28,16 +30,6 @@ pub enum Refusal {
     /// Not a plain file name: it would reach outside the directory.
     NotAName,
     Unreadable(std::io::Error),
-}
-
-/// A size in the largest binary unit that shows it whole enough: "512 MiB", "64 KiB", "10 bytes".
-pub fn size(bytes: u64) -> String {
-    match bytes {
-        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{} GiB", b >> 30),
-        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
-        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
-        b => format!("{b} bytes"),
-    }
 }
 
 impl std::fmt::Display for Refusal {
@@ -65,35 +57,6 @@ impl std::fmt::Display for Refusal {
             Refusal::NotAName => write!(f, "is not a plain file name and was not looked for"),
             Refusal::Unreadable(e) => write!(f, "cannot be read: {e}"),
         }
-    }
-}
-
-/// What a file type is, in words, when it is not a regular file.
-fn kind(t: std::fs::FileType) -> Option<&'static str> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return Some("a FIFO (named pipe)");
-        }
-        if t.is_char_device() {
-            return Some("a character device");
-        }
-        if t.is_block_device() {
-            return Some("a block device");
-        }
-        if t.is_socket() {
-            return Some("a socket");
-        }
-    }
-    if t.is_symlink() {
-        Some("a symbolic link")
-    } else if t.is_dir() {
-        Some("a directory")
-    } else if t.is_file() {
-        None
-    } else {
-        Some("something other than a file")
     }
 }
 
