@@ -296,3 +296,12 @@ CREATE TRIGGER withdrawal_no_update BEFORE UPDATE ON withdrawal
 BEGIN SELECT RAISE(ABORT, 'benchledger: withdrawals are entries of the chain and cannot be changed'); END;
 CREATE TRIGGER withdrawal_no_delete BEFORE DELETE ON withdrawal
 BEGIN SELECT RAISE(ABORT, 'benchledger: withdrawals are entries of the chain and cannot be deleted'); END;
+
+-- migration 3
+-- What importers read from harness logs beside the verdict (wave content format 2): the seconds
+-- the agent itself worked, whether the attempt ended in an infrastructure failure (it still
+-- counts, as not Correct), and how the harness says it ended. Older attempts hold NULL, 0, NULL.
+ALTER TABLE attempt ADD COLUMN working_s REAL CHECK (working_s >= 0);
+ALTER TABLE attempt ADD COLUMN infra_error INTEGER NOT NULL DEFAULT 0
+    CHECK (infra_error IN (0, 1) AND NOT (infra_error = 1 AND correct = 1));
+ALTER TABLE attempt ADD COLUMN end_reason TEXT;

@@ -349,6 +349,9 @@ mod tests {
             errors: None,
             checklist: None,
             trace: None,
+            working_s: None,
+            infra_error: false,
+            end_reason: None,
         }
     }
 

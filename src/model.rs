@@ -132,6 +132,17 @@ pub struct Attempt {
     pub errors: Option<u32>,
     pub checklist: Option<Vec<ChecklistItem>>,
     pub trace: Option<Vec<TraceStep>>,
+    /// Seconds the agent itself worked, when the harness says (Inspect's `working_time`: the
+    /// wall time less waiting on rate limits and sandboxes). Kept beside `wall_s`, never in
+    /// its place.
+    pub working_s: Option<f64>,
+    /// The attempt ended in a failure of the harness or its infrastructure, not of the agent
+    /// (a sandbox that died, a provider outage). It still counts, as an attempt that is not
+    /// Correct: dropping such attempts is how a pass rate of one success in one try is made.
+    pub infra_error: bool,
+    /// How the harness says the attempt ended, in its own words, when it says (Terminal-Bench's
+    /// `failure_mode`, tau2-bench's `termination_reason`, Inspect's sample limit or error).
+    pub end_reason: Option<String>,
 }
 
 impl Attempt {
@@ -206,6 +217,9 @@ pub struct AttemptFields {
     pub errors: bool,
     pub checklist: bool,
     pub trace: bool,
+    pub working_s: bool,
+    /// `infra_error` and `end_reason` (when not read, `false` and `None`).
+    pub end: bool,
 }
 
 impl AttemptFields {
@@ -223,6 +237,8 @@ impl AttemptFields {
         errors: true,
         checklist: true,
         trace: true,
+        working_s: true,
+        end: true,
     };
 
     /// Problem and verdict only.
@@ -239,6 +255,8 @@ impl AttemptFields {
         errors: false,
         checklist: false,
         trace: false,
+        working_s: false,
+        end: false,
     };
 
     /// The fields either asks for.
@@ -256,6 +274,8 @@ impl AttemptFields {
             errors: self.errors || o.errors,
             checklist: self.checklist || o.checklist,
             trace: self.trace || o.trace,
+            working_s: self.working_s || o.working_s,
+            end: self.end || o.end,
         }
     }
 }
@@ -296,6 +316,9 @@ mod tests {
             errors: None,
             checklist: None,
             trace: None,
+            working_s: None,
+            infra_error: false,
+            end_reason: None,
         }
     }
 

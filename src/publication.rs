@@ -30,7 +30,7 @@ pub fn rubric_id(info: &RubricInfo) -> RubricId {
 
 /// The canonical serialisation of a publication's inputs, in the latest input format.
 pub fn canonical_input(data: &WaveData, info: &RubricInfo) -> String {
-    formats::input::encode(formats::input::LATEST, &rubric_id(info), data)
+    formats::input::encode(formats::input::LATEST, &rubric_id(info), None, data)
         .expect("this build writes its own latest input format")
 }
 
@@ -409,7 +409,7 @@ pub fn check(row: &PublicationRow, rubric_row: &RubricRow, fresh: &WaveData) -> 
     if sha256_hex(row.input.as_bytes()) != row.input_sha256 {
         problems.push("the stored input was edited: it no longer matches its digest".into());
     }
-    let input = match formats::input::encode(row.input_format, &rubric_id(&info), fresh) {
+    let input = match formats::input::encode(row.input_format, &rubric_id(&info), None, fresh) {
         Ok(input) => input,
         Err(e) => {
             problems.push(format!("its input cannot be recomputed: {e}"));

@@ -1107,7 +1107,7 @@ fn a_bundle_written_by_publish_verifies_in_a_fresh_directory() {
     assert_eq!(
         out.stdout,
         "publication #1 \"Checkout rematch, honest efficiency\" (checkout-rematch under \
-         session-efficiency@2): OK — reproduces byte for byte (output sha256 217b400ec6c9)\n\
+         session-efficiency@2): OK — reproduces byte for byte (output sha256 9cb70696f5bf)\n\
          1 of 1 publication reproduces\n"
     );
     // As the README says: from inside the bundle, `verify --bundle .`.
@@ -1326,14 +1326,16 @@ fn the_same_wave_published_in_two_fresh_ledgers_has_the_same_digests() {
     assert_eq!(a["sha256"], b["sha256"]);
     assert_eq!(a_out, b_out);
     // Pinned: a change here means a published number (or its canonical input) would no
-    // longer reproduce on another machine.
-    assert_eq!(
-        a["output_sha256"],
-        "217b400ec6c9a3257af5a960dd54b39bcfd824d473e55bfbe87194b064bae859"
-    );
+    // longer reproduce on another machine. (Publication input format 2, wave content format
+    // 2: docs/formats.md. Under format 1 these were 217b400e… and fe8b8a4f…; publications made
+    // then still verify, in the format they record: tests/compat.)
     assert_eq!(
         a["input_sha256"],
-        "fe8b8a4f45366a0bfe30529e01c7ffcaf7bfdc2264bca43fea4a0d393dbbe37c"
+        "71f51f5bd390a1548e095c17e8a74abe12175adcd2b96b8c02029451e44e45c7"
+    );
+    assert_eq!(
+        a["output_sha256"],
+        "9cb70696f5bf8687a975d556acbd6a1ce9c9fc3d33f466c851b9ec96c70c4b83"
     );
 }
 

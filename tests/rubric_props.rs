@@ -216,6 +216,9 @@ fn attempt(unknowns: bool) -> impl Strategy<Value = Attempt> {
                     errors,
                     checklist: None,
                     trace,
+                    working_s: None,
+                    infra_error: false,
+                    end_reason: None,
                 }
             },
         )
@@ -666,6 +669,9 @@ fn as_read(a: &Attempt, f: AttemptFields) -> Attempt {
         errors: keep(f.errors, &a.errors),
         checklist: keep(f.checklist, &a.checklist),
         trace: keep(f.trace, &a.trace),
+        working_s: keep(f.working_s, &a.working_s),
+        infra_error: f.end && a.infra_error,
+        end_reason: keep(f.end, &a.end_reason),
     }
 }
 
@@ -806,6 +812,9 @@ fn plain_attempt(problem: &str, correct: bool) -> Attempt {
         errors: Some(0),
         checklist: None,
         trace: None,
+        working_s: None,
+        infra_error: false,
+        end_reason: None,
     }
 }
 

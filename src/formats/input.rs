@@ -1,17 +1,18 @@
 //! The publication input format: the canonical serialisation of every input row a published
-//! leaderboard used — the rubric's identity and the wave's content — behind a publication's
-//! input digest (docs/formats.md, "Publication input"). `verify` recomputes it from the ledger
-//! in the version the publication recorded, and compares it byte for byte.
+//! leaderboard used — the rubric's identity, the price table's (version 2), and the wave's
+//! content — behind a publication's input digest (docs/formats.md, "Publication input").
+//! `verify` recomputes it from the ledger in the version the publication recorded, and
+//! compares it byte for byte.
 
 use super::json::{Json, to_string};
 use super::{Decoder, FormatError, wave};
 use crate::model::WaveData;
 
 /// The input format new publications are written in.
-pub const LATEST: u32 = 1;
+pub const LATEST: u32 = 2;
 
 /// Every version this build can write, oldest first.
-pub const VERSIONS: &[u32] = &[1];
+pub const VERSIONS: &[u32] = &[1, 2];
 
 /// Which rubric a publication was computed with.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,17 +22,39 @@ pub struct RubricId {
     pub sha256: String,
 }
 
+/// Which price table filled in the costs a publication's leaderboard shows, if one did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PricesId {
+    pub name: String,
+    pub version: u32,
+    pub sha256: String,
+}
+
 /// The wave content version each input version embeds.
 fn content_version(version: u32) -> Result<u32, FormatError> {
     match version {
         1 => Ok(1),
+        2 => Ok(2),
         v => Err(FormatError::unknown("publication input", v, LATEST)),
     }
 }
 
-/// A publication's input in a format version: `{"format":1,"rubric":{…},"data":{…}}`.
-pub fn encode(version: u32, rubric: &RubricId, data: &WaveData) -> Result<String, FormatError> {
+/// A publication's input in a format version:
+/// version 1 `{"format":1,"rubric":{…},"data":{…}}`;
+/// version 2 `{"format":2,"rubric":{…},"prices":{…}|null,"data":{…}}`.
+/// Version 1 has no place for a price table: asking it to name one is an error.
+pub fn encode(
+    version: u32,
+    rubric: &RubricId,
+    prices: Option<&PricesId>,
+    data: &WaveData,
+) -> Result<String, FormatError> {
     let content = content_version(version)?;
+    if version < 2 && prices.is_some() {
+        return Err(FormatError::Malformed(
+            "publication input format 1 cannot name a price table".into(),
+        ));
+    }
     let mut result = Ok(());
     let text = to_string(|j: &mut Json<Vec<u8>>| {
         j.begin_object();
@@ -41,6 +64,21 @@ pub fn encode(version: u32, rubric: &RubricId, data: &WaveData) -> Result<String
         j.key("version").u64(u64::from(rubric.version));
         j.key("sha256").str(&rubric.sha256);
         j.end_object();
+        if version >= 2 {
+            j.key("prices");
+            match prices {
+                Some(p) => {
+                    j.begin_object();
+                    j.key("name").str(&p.name);
+                    j.key("version").u64(u64::from(p.version));
+                    j.key("sha256").str(&p.sha256);
+                    j.end_object();
+                }
+                None => {
+                    j.null();
+                }
+            }
+        }
         j.key("data");
         result = wave::write_content(content, j, data);
         j.end_object();
@@ -48,9 +86,17 @@ pub fn encode(version: u32, rubric: &RubricId, data: &WaveData) -> Result<String
     result.map(|()| text)
 }
 
+/// A publication's input read back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Input {
+    pub rubric: RubricId,
+    pub prices: Option<PricesId>,
+    pub data: WaveData,
+}
+
 /// Reads a publication's input back, checking that it declares the version it is read in.
-pub fn decode(version: u32, text: &str) -> Result<(RubricId, WaveData), FormatError> {
-    content_version(version)?;
+pub fn decode(version: u32, text: &str) -> Result<Input, FormatError> {
+    let content = content_version(version)?;
     let v = super::parse(text)?;
     let d = Decoder::root(&v);
     let declared = d.field("format")?.u64()?;
@@ -65,5 +111,23 @@ pub fn decode(version: u32, text: &str) -> Result<(RubricId, WaveData), FormatEr
         version: r.field("version")?.u32()?,
         sha256: r.field("sha256")?.string()?,
     };
-    Ok((rubric, wave::decode_value(&d.field("data")?)?))
+    let prices = if version >= 2 {
+        let p = d.field("prices")?;
+        if p.is_null() {
+            None
+        } else {
+            Some(PricesId {
+                name: p.field("name")?.string()?,
+                version: p.field("version")?.u32()?,
+                sha256: p.field("sha256")?.string()?,
+            })
+        }
+    } else {
+        None
+    };
+    Ok(Input {
+        rubric,
+        prices,
+        data: wave::decode_value(content, &d.field("data")?)?,
+    })
 }

@@ -271,6 +271,11 @@ fn attempt() -> impl Strategy<Value = Attempt> {
                 .prop_map(|(tool, ok, error)| TraceStep { tool, ok, error }),
             0..3,
         )),
+        (
+            proptest::option::of(number()),
+            any::<bool>(),
+            proptest::option::of(text()),
+        ),
     )
         .prop_map(
             |(
@@ -279,6 +284,7 @@ fn attempt() -> impl Strategy<Value = Attempt> {
                 (wall, cost, steps, errors),
                 c,
                 t,
+                (working_s, infra_error, end_reason),
             )| {
                 Attempt {
                     problem,
@@ -295,6 +301,9 @@ fn attempt() -> impl Strategy<Value = Attempt> {
                     errors,
                     checklist: c,
                     trace: t,
+                    working_s,
+                    infra_error,
+                    end_reason,
                 }
             },
         )
@@ -389,7 +398,16 @@ proptest! {
     fn wave_content_reads_back_to_what_was_written(data in wave_data()) {
         for &v in wave::VERSIONS {
             let text = wave::encode(v, &data).unwrap();
-            prop_assert_eq!(wave::decode(v, &text).unwrap(), data.clone());
+            // What a version cannot hold reads back as absent.
+            let mut expected = data.clone();
+            if v < 2 {
+                for a in expected.seats.iter_mut().flat_map(|s| s.attempts.iter_mut()) {
+                    a.working_s = None;
+                    a.infra_error = false;
+                    a.end_reason = None;
+                }
+            }
+            prop_assert_eq!(wave::decode(v, &text).unwrap(), expected);
         }
     }
 
@@ -406,15 +424,30 @@ proptest! {
             rubric: frozen_v1::RubricId { name: &name, version, sha256: &rubric.sha256 },
             data: &frozen_data,
         });
-        prop_assert_eq!(input::encode(1, &rubric, &data).unwrap(), expected);
+        prop_assert_eq!(input::encode(1, &rubric, None, &data).unwrap(), expected);
     }
 
     #[test]
     fn publication_input_reads_back_to_what_was_written(data in wave_data(), name in text()) {
         let rubric = RubricId { name, version: 3, sha256: "cd".repeat(32) };
         for &v in input::VERSIONS {
-            let text = input::encode(v, &rubric, &data).unwrap();
-            prop_assert_eq!(input::decode(v, &text).unwrap(), (rubric.clone(), data.clone()));
+            let prices = (v >= 2).then(|| input::PricesId {
+                name: "list".into(),
+                version: 2,
+                sha256: "ab".repeat(32),
+            });
+            let text = input::encode(v, &rubric, prices.as_ref(), &data).unwrap();
+            let back = input::decode(v, &text).unwrap();
+            // What a version cannot hold reads back as absent.
+            let mut expected = data.clone();
+            if v < 2 {
+                for a in expected.seats.iter_mut().flat_map(|s| s.attempts.iter_mut()) {
+                    a.working_s = None;
+                    a.infra_error = false;
+                    a.end_reason = None;
+                }
+            }
+            prop_assert_eq!(back, input::Input { rubric: rubric.clone(), prices, data: expected });
         }
     }
 
@@ -530,6 +563,9 @@ fn wave_content_v1_is_written_as_documented() {
                     pass: true,
                 }]),
                 trace: None,
+                working_s: None,
+                infra_error: false,
+                end_reason: None,
             }],
         }],
     };
@@ -572,14 +608,20 @@ fn an_unknown_version_is_refused_naming_it() {
     let e = wave::sha256(wave::LATEST + 1, &data)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("wave content format 2"), "{e}");
+    assert!(e.contains("wave content format 3"), "{e}");
     assert!(e.contains("newer benchledger"), "{e}");
     let rubric = RubricId {
         name: "r".into(),
         version: 1,
         sha256: "0".repeat(64),
     };
-    assert!(input::encode(0, &rubric, &data).is_err());
+    assert!(input::encode(0, &rubric, None, &data).is_err());
+    let prices = input::PricesId {
+        name: "p".into(),
+        version: 1,
+        sha256: "0".repeat(64),
+    };
+    assert!(input::encode(1, &rubric, Some(&prices), &data).is_err());
     assert!(
         record::publication_text(
             7,
@@ -614,8 +656,8 @@ proptest! {
         prop_assert_eq!(wave::sha256(1, &with).unwrap(), wave::sha256(1, &data).unwrap());
         let rubric = RubricId { name: "r".into(), version: 1, sha256: "ef".repeat(32) };
         prop_assert_eq!(
-            input::encode(1, &rubric, &with).unwrap(),
-            input::encode(1, &rubric, &data).unwrap()
+            input::encode(1, &rubric, None, &with).unwrap(),
+            input::encode(1, &rubric, None, &data).unwrap()
         );
     }
 }

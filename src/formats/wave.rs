@@ -3,8 +3,9 @@
 //! the same id a conflict, and `verify --ledger` recomputes it from the stored rows.
 //!
 //! Version 1 lists the wave's conditions, then each seat with its attempts, in ledger order.
-//! Fields the model gains later are not in it: a wave hashed in version 1 keeps its hash for
-//! ever, whatever the model holds.
+//! Version 2 adds three keys to each attempt, after `trace`: `working_s`, `infra_error` and
+//! `end_reason` (what importers read from harness logs). Fields the model gains later are in
+//! neither: a wave hashed in a version keeps its hash for ever, whatever the model holds.
 
 use super::json::{HashSink, Json, Sink};
 use super::{Decoder, FormatError};
@@ -14,10 +15,10 @@ use crate::model::{
 };
 
 /// The wave content format new waves are hashed in.
-pub const LATEST: u32 = 1;
+pub const LATEST: u32 = 2;
 
 /// Every version this build can write, oldest first.
-pub const VERSIONS: &[u32] = &[1];
+pub const VERSIONS: &[u32] = &[1, 2];
 
 fn check(version: u32) -> Result<(), FormatError> {
     if VERSIONS.contains(&version) {
@@ -93,8 +94,8 @@ pub(crate) fn write_checklist<S: Sink>(j: &mut Json<S>, items: &[ChecklistItem])
     j.end_array();
 }
 
-/// One seat object of version 1.
-fn write_seat_v1<S: Sink>(j: &mut Json<S>, s: &SeatData) {
+/// One seat object of a version (1 or 2, checked by the caller).
+fn write_seat<S: Sink>(version: u32, j: &mut Json<S>, s: &SeatData) {
     j.begin_object();
     j.key("seat").begin_object();
     j.key("id").str(&s.seat.id);
@@ -144,6 +145,11 @@ fn write_seat_v1<S: Sink>(j: &mut Json<S>, s: &SeatData) {
                 j.null();
             }
         }
+        if version >= 2 {
+            j.key("working_s").opt_f64(a.working_s);
+            j.key("infra_error").bool(a.infra_error);
+            j.key("end_reason").opt_str(a.end_reason.as_deref());
+        }
         j.end_object();
     }
     j.end_array();
@@ -153,6 +159,7 @@ fn write_seat_v1<S: Sink>(j: &mut Json<S>, s: &SeatData) {
 /// Writes a wave's content, seat by seat, in a format version: `{"wave":…,"seats":[…]}`.
 /// The caller hands the seats in ledger order.
 pub struct Writer<S: Sink> {
+    version: u32,
     j: Json<S>,
 }
 
@@ -161,12 +168,12 @@ impl<S: Sink> Writer<S> {
         check(version)?;
         let mut j = Json::new(sink);
         begin_content(&mut j, wave);
-        Ok(Writer { j })
+        Ok(Writer { version, j })
     }
 
     /// The next seat, in ledger order (by seat id).
     pub fn seat(&mut self, seat: &SeatData) {
-        write_seat_v1(&mut self.j, seat);
+        write_seat(self.version, &mut self.j, seat);
     }
 
     pub fn finish(mut self) -> S {
@@ -195,7 +202,7 @@ pub(crate) fn write_content<S: Sink>(
     check(version)?;
     begin_content(j, &data.wave);
     for s in &data.seats {
-        write_seat_v1(j, s);
+        write_seat(version, j, s);
     }
     end_content(j);
     Ok(())
@@ -253,11 +260,11 @@ pub fn parse_checklist(text: &str) -> Result<Vec<ChecklistItem>, FormatError> {
 /// Reads a wave's content back from its text in a format version.
 pub fn decode(version: u32, text: &str) -> Result<WaveData, FormatError> {
     check(version)?;
-    decode_value(&Decoder::root(&super::parse(text)?))
+    decode_value(version, &Decoder::root(&super::parse(text)?))
 }
 
 /// Reads version 1's `{"wave":…,"seats":[…]}` from a parsed value.
-pub(crate) fn decode_value(d: &Decoder<'_>) -> Result<WaveData, FormatError> {
+pub(crate) fn decode_value(version: u32, d: &Decoder<'_>) -> Result<WaveData, FormatError> {
     let w = d.field("wave")?;
     let suite_problems = {
         let sp = w.field("suite_problems")?;
@@ -350,6 +357,17 @@ pub(crate) fn decode_value(d: &Decoder<'_>) -> Result<WaveData, FormatError> {
                             })
                             .collect::<Result<_, FormatError>>()?,
                     )
+                },
+                working_s: if version >= 2 {
+                    a.field("working_s")?.opt_f64()?
+                } else {
+                    None
+                },
+                infra_error: version >= 2 && a.field("infra_error")?.bool()?,
+                end_reason: if version >= 2 {
+                    a.field("end_reason")?.opt_string()?
+                } else {
+                    None
                 },
             });
         }

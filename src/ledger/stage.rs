@@ -34,7 +34,8 @@ CREATE TABLE attempt (
     id INTEGER PRIMARY KEY, seat_id INTEGER NOT NULL, problem TEXT NOT NULL,
     trial INTEGER NOT NULL, correct INTEGER NOT NULL, outcome REAL, input_tokens INTEGER,
     output_tokens INTEGER, input_tokens_cache_read INTEGER, input_tokens_cache_write INTEGER,
-    wall_s REAL, cost_usd REAL, steps INTEGER, errors INTEGER, checklist TEXT
+    wall_s REAL, cost_usd REAL, steps INTEGER, errors INTEGER, checklist TEXT,
+    working_s REAL, infra_error INTEGER NOT NULL, end_reason TEXT
 ) STRICT;
 CREATE TABLE trace_step (
     id INTEGER PRIMARY KEY, attempt_id INTEGER NOT NULL, idx INTEGER NOT NULL,
@@ -298,8 +299,9 @@ fn stage_seat(conn: &Connection, last: &mut Ids, s: &SeatData) -> rusqlite::Resu
     let mut attempt_stmt = conn.prepare_cached(
         "INSERT INTO attempt(id, seat_id, problem, trial, correct, outcome, input_tokens,
             output_tokens, input_tokens_cache_read, input_tokens_cache_write, wall_s, cost_usd,
-            steps, errors, checklist)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+            steps, errors, checklist, working_s, infra_error, end_reason)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+            ?18)",
     )?;
     let mut step_stmt = conn.prepare_cached(
         "INSERT INTO trace_step(id, attempt_id, idx, tool, ok, error)
@@ -327,6 +329,9 @@ fn stage_seat(conn: &Connection, last: &mut Ids, s: &SeatData) -> rusqlite::Resu
             a.steps,
             a.errors,
             checklist,
+            a.working_s,
+            a.infra_error,
+            a.end_reason,
         ])?;
         for (i, step) in a.trace.iter().flatten().enumerate() {
             last.step += 1;
@@ -469,10 +474,10 @@ fn copy_wave(
     tx.prepare(
         "INSERT INTO main.attempt(id, seat_id, problem, trial, correct, outcome, input_tokens,
             output_tokens, input_tokens_cache_read, input_tokens_cache_write, wall_s, cost_usd,
-            steps, errors, checklist)
+            steps, errors, checklist, working_s, infra_error, end_reason)
          SELECT id + ?1, seat_id + ?2, problem, trial, correct, outcome, input_tokens,
             output_tokens, input_tokens_cache_read, input_tokens_cache_write, wall_s, cost_usd,
-            steps, errors, checklist
+            steps, errors, checklist, working_s, infra_error, end_reason
          FROM stage.attempt WHERE id > ?3 AND id <= ?4 ORDER BY id",
     )?
     .execute(params![
@@ -519,6 +524,9 @@ mod tests {
                     error: None,
                 }]
             }),
+            working_s: (p == 2).then_some(0.75),
+            infra_error: p == 3,
+            end_reason: (p == 3).then(|| "provider outage".into()),
         };
         WaveData {
             wave: Wave {

@@ -235,6 +235,9 @@ impl Ledger {
             errors: None,
             checklist: None,
             trace: None,
+            working_s: None,
+            infra_error: false,
+            end_reason: None,
         };
         let mut out = Vec::with_capacity(seats.len());
         for (seat_id, seat) in seats {
@@ -403,6 +406,9 @@ struct Columns {
     cost_usd: Option<usize>,
     steps: Option<usize>,
     errors: Option<usize>,
+    working_s: Option<usize>,
+    /// `infra_error`, then `end_reason`.
+    end: Option<usize>,
     /// The attempt's id, for the rows of one attempt's trace steps and for naming an attempt
     /// whose checklist is malformed.
     id: Option<usize>,
@@ -415,27 +421,30 @@ impl Columns {
     fn of(f: AttemptFields) -> Columns {
         // Problem and verdict first, always.
         let mut names = vec!["a.problem", "a.correct"];
-        let mut col = |on: bool, name: &'static str| {
+        // The column(s) of a field, when it is read: the index of its first.
+        let mut cols = |on: bool, these: &[&'static str]| {
             on.then(|| {
-                names.push(name);
-                names.len() - 1
+                names.extend_from_slice(these);
+                names.len() - these.len()
             })
         };
         let mut c = Columns {
             sql: String::new(),
-            trial: col(f.trial, "a.trial"),
-            outcome: col(f.outcome, "a.outcome"),
-            input_tokens: col(f.input_tokens, "a.input_tokens"),
-            output_tokens: col(f.output_tokens, "a.output_tokens"),
-            cache_read: col(f.input_tokens_cache_read, "a.input_tokens_cache_read"),
-            cache_write: col(f.input_tokens_cache_write, "a.input_tokens_cache_write"),
-            wall_s: col(f.wall_s, "a.wall_s"),
-            cost_usd: col(f.cost_usd, "a.cost_usd"),
-            steps: col(f.steps, "a.steps"),
-            errors: col(f.errors, "a.errors"),
-            id: col(f.checklist || f.trace, "a.id"),
-            checklist: col(f.checklist, "a.checklist"),
-            trace: col(f.trace, "t.tool"),
+            trial: cols(f.trial, &["a.trial"]),
+            outcome: cols(f.outcome, &["a.outcome"]),
+            input_tokens: cols(f.input_tokens, &["a.input_tokens"]),
+            output_tokens: cols(f.output_tokens, &["a.output_tokens"]),
+            cache_read: cols(f.input_tokens_cache_read, &["a.input_tokens_cache_read"]),
+            cache_write: cols(f.input_tokens_cache_write, &["a.input_tokens_cache_write"]),
+            wall_s: cols(f.wall_s, &["a.wall_s"]),
+            cost_usd: cols(f.cost_usd, &["a.cost_usd"]),
+            steps: cols(f.steps, &["a.steps"]),
+            errors: cols(f.errors, &["a.errors"]),
+            working_s: cols(f.working_s, &["a.working_s"]),
+            end: cols(f.end, &["a.infra_error", "a.end_reason"]),
+            id: cols(f.checklist || f.trace, &["a.id"]),
+            checklist: cols(f.checklist, &["a.checklist"]),
+            trace: cols(f.trace, &["t.tool"]),
         };
         c.sql = if f.trace {
             names.extend(["t.ok", "t.error"]);
@@ -483,6 +492,11 @@ impl Columns {
         a.cost_usd = real_at(r, self.cost_usd)?;
         a.steps = small_at(r, self.steps)?;
         a.errors = small_at(r, self.errors)?;
+        a.working_s = real_at(r, self.working_s)?;
+        (a.infra_error, a.end_reason) = match self.end {
+            Some(i) => (r.get(i)?, r.get(i + 1)?),
+            None => (false, None),
+        };
         Ok(())
     }
 }
@@ -624,6 +638,9 @@ mod tests {
                     error: None,
                 },
             ]),
+            working_s: Some(1.25),
+            infra_error: trial == 2,
+            end_reason: (trial == 2).then(|| "sandbox died".into()),
         }
     }
 
@@ -717,6 +734,9 @@ mod tests {
                 steps: None,
                 errors: None,
                 checklist: None,
+                working_s: None,
+                infra_error: false,
+                end_reason: None,
             })
             .collect();
         assert_eq!(seats[0].1, expected);

@@ -534,6 +534,9 @@ mod tests {
             errors: Some(1),
             checklist: None,
             trace: None,
+            working_s: None,
+            infra_error: false,
+            end_reason: None,
         }
     }
 

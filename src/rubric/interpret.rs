@@ -699,6 +699,9 @@ mod tests {
             errors: Some(2),
             checklist: None,
             trace: Some(vec![step(false), step(false), step(true)]),
+            working_s: None,
+            infra_error: false,
+            end_reason: None,
         };
         WaveData {
             wave: Wave {

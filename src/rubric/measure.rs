@@ -499,6 +499,9 @@ mod tests {
             errors,
             checklist: None,
             trace: None,
+            working_s: None,
+            infra_error: false,
+            end_reason: None,
         };
         let seat = |attempts: Vec<Attempt>| SeatData {
             seat: Seat {

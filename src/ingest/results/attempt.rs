@@ -6,9 +6,9 @@
 use serde_json::Value;
 
 use super::fields::{
-    ATTEMPT, CACHE_READ, CACHE_WRITE, CHECKLIST, CORRECT, COST_USD, ERRORS, FIELDS, Fields,
-    INPUT_TOKENS, Kind, OUTCOME, OUTPUT_TOKENS, PROBLEM, STEPS, TRACE, WALL_S, amount, bad, count,
-    describe, small, unknown_field,
+    ATTEMPT, CACHE_READ, CACHE_WRITE, CHECKLIST, CORRECT, COST_USD, END_REASON, ERRORS, FIELDS,
+    Fields, INFRA_ERROR, INPUT_TOKENS, Kind, OUTCOME, OUTPUT_TOKENS, PROBLEM, STEPS, TRACE, WALL_S,
+    WORKING_S, amount, bad, count, describe, small, unknown_field,
 };
 use crate::error::{Error, Location, Result};
 use crate::model::{Attempt, ChecklistItem, TraceStep};
@@ -183,6 +183,24 @@ pub(super) fn attempt(at: &Location, mut fields: Fields) -> Result<Attempt> {
             (Some(n), Some(e))
         }
     };
+    let working_s = amt(WORKING_S, Kind::Amount)?;
+    let infra_error = match get(INFRA_ERROR) {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(v) => return Err(bad(at, "infra_error", Kind::Bool, v)),
+    };
+    if infra_error && correct {
+        return Err(Error::input(
+            at.clone().field("infra_error"),
+            "an attempt that ended in an infrastructure error cannot be Correct; set \
+             \"correct\": false, or drop infra_error if the agent did finish",
+        ));
+    }
+    let end_reason = match get(END_REASON) {
+        None => None,
+        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+        Some(v) => return Err(bad(at, "end_reason", Kind::Text, v)),
+    };
     if let (Some(s), Some(e)) = (steps, errors)
         && e > s
     {
@@ -207,5 +225,8 @@ pub(super) fn attempt(at: &Location, mut fields: Fields) -> Result<Attempt> {
         checklist: get(CHECKLIST).map(|v| checklist(at, v)).transpose()?,
         // An empty trace says no more than no trace.
         trace: trace.filter(|t| !t.is_empty()),
+        working_s,
+        infra_error,
+        end_reason,
     })
 }

@@ -34,6 +34,9 @@ pub(super) const FIELDS: &[(&str, Kind)] = &[
     ("errors", Kind::Count),
     ("checklist", Kind::Checklist),
     ("trace", Kind::Trace),
+    ("working_s", Kind::Amount),
+    ("infra_error", Kind::Bool),
+    ("end_reason", Kind::Text),
 ];
 
 pub(super) fn kind_of(field: &str) -> Option<Kind> {
@@ -59,6 +62,9 @@ pub(super) const STEPS: usize = 10;
 pub(super) const ERRORS: usize = 11;
 pub(super) const CHECKLIST: usize = 12;
 pub(super) const TRACE: usize = 13;
+pub(super) const WORKING_S: usize = 14;
+pub(super) const INFRA_ERROR: usize = 15;
+pub(super) const END_REASON: usize = 16;
 
 /// One result line's fields, by position in [`FIELDS`] (`Some(Null)` for a field given as
 /// `null`), and the names of any unknown fields. What a JSON object of the line would hold,
@@ -210,6 +216,9 @@ mod tests {
             (ERRORS, "errors"),
             (CHECKLIST, "checklist"),
             (TRACE, "trace"),
+            (WORKING_S, "working_s"),
+            (INFRA_ERROR, "infra_error"),
+            (END_REASON, "end_reason"),
         ];
         assert_eq!(named.len(), FIELDS.len());
         for (i, name) in named {
