@@ -14,6 +14,9 @@ pub struct Location {
     pub path: PathBuf,
     /// 1-based line, when known.
     pub line: Option<usize>,
+    /// The record at fault, in the words of a format that has records rather than lines
+    /// ("sample 17 epoch 2", "task 3 trial 1"), when known.
+    pub record: Option<String>,
     /// The field (key, column) at fault, when known.
     pub field: Option<String>,
 }
@@ -23,15 +26,23 @@ impl Location {
         Location {
             path: path.to_path_buf(),
             line: None,
+            record: None,
             field: None,
         }
     }
 
     pub fn line(path: &Path, line: usize) -> Location {
         Location {
-            path: path.to_path_buf(),
             line: Some(line),
-            field: None,
+            ..Location::file(path)
+        }
+    }
+
+    /// A record of a file whose format has records: "log.eval: sample 17 epoch 2".
+    pub fn record(path: &Path, record: impl Into<String>) -> Location {
+        Location {
+            record: Some(record.into()),
+            ..Location::file(path)
         }
     }
 
@@ -46,6 +57,9 @@ impl std::fmt::Display for Location {
         write!(f, "{}", self.path.display())?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
+        }
+        if let Some(record) = &self.record {
+            write!(f, ": {record}")?;
         }
         if let Some(field) = &self.field {
             write!(f, ": field `{field}`")?;

@@ -23,6 +23,7 @@ pub mod digest;
 pub mod error;
 pub mod figures;
 pub mod formats;
+pub mod import;
 pub mod ingest;
 pub mod ledger;
 pub mod model;

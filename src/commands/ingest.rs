@@ -144,6 +144,10 @@ impl Source for Files<'_> {
         // parsed).
         Ok(Box::new(files::open_lines(path, 256 * 1024)?))
     }
+
+    fn open(&self, path: &Path) -> std::io::Result<Box<dyn crate::ingest::ReadSeek + '_>> {
+        Ok(Box::new(files::open_regular(path)?))
+    }
 }
 
 /// Where a wave's seats go as they are read: into its content hash and the staging. After a

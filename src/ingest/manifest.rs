@@ -79,6 +79,10 @@ pub struct SeatSection {
     pub harness: String,
     pub config: Option<String>,
     pub results: Spanned<String>,
+    /// The results' format (see `crate::import`); default: by the file's extension.
+    pub format: Option<Spanned<String>>,
+    /// For a format with several scorers: the one whose value decides Correct.
+    pub scorer: Option<Spanned<String>>,
 }
 
 /// Where a spanned value sits in the manifest.

@@ -21,6 +21,7 @@ use std::path::Path;
 
 use crate::diagnostics::{check_slug, line_of};
 use crate::error::{Error, Location, Result};
+use crate::import;
 use crate::model::{Accounting, Budget, Load, Provenance, Seat, SeatData, SuiteProblems, Wave};
 
 /// Where ingest reads the files a wave is made of, by path: the manifest, the result files and
@@ -36,7 +37,15 @@ pub trait Source {
     /// A file to read a line at a time: a JSON-lines results file, which can be large and is
     /// never held whole. It may be opened more than once.
     fn open_lines(&self, path: &Path) -> std::io::Result<Box<dyn BufRead + '_>>;
+    /// A file to read as a stream, or to seek in (a ZIP archive): a foreign results file,
+    /// which can be large and is never held whole.
+    fn open(&self, path: &Path) -> std::io::Result<Box<dyn ReadSeek + '_>>;
 }
+
+/// A file that can be read and sought in.
+pub trait ReadSeek: std::io::Read + std::io::Seek {}
+
+impl<T: std::io::Read + std::io::Seek> ReadSeek for T {}
 
 /// What [`visit_wave`] hands on as it reads a wave.
 pub trait WaveVisitor {
@@ -45,6 +54,10 @@ pub trait WaveVisitor {
     /// One seat, read and checked, with its attempts in ledger order (problem, then trial).
     /// Seats come in ledger order (by seat id).
     fn seat(&mut self, wave: &Wave, seat: SeatData);
+    /// Where an importer reports how far it has read a long file; none by default.
+    fn progress(&mut self) -> Option<&mut dyn crate::import::Progress> {
+        None
+    }
 }
 
 /// Reads a wave manifest and its result files, handing each seat to `v` as soon as it and every
@@ -120,6 +133,11 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
         serial_rerun: w.load.serial_rerun,
     };
 
+    // Where a format that states its accounting is told the manifest disagrees.
+    let accounting_at = match &w.accounting {
+        Some(a) => at!(a, "input_tokens_include_cache_reads"),
+        None => Location::file(path).field("wave.accounting"),
+    };
     let accounting = match &w.accounting {
         Some(a) => match a.get_ref().input_tokens_include_cache_reads {
             Some(flag) => Accounting {
@@ -232,8 +250,49 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
                 ),
             ));
         }
-        let lines = results::read(src, &results_path)?;
-        let attempts = check_seat(&results_path, &wave, lines)?;
+        let importer = match &s.format {
+            Some(f) => import::named(f.get_ref(), at!(f, "format"))?,
+            None => import::by_extension(&results_path)?,
+        };
+        if let Some(scorer) = &s.scorer
+            && !importer.has_scorers()
+        {
+            return Err(Error::input(
+                at!(scorer, "scorer"),
+                format!(
+                    "results of format `{}` have no scorers to choose from; drop `scorer`",
+                    importer.name()
+                ),
+            ));
+        }
+        let options = import::Options {
+            scorer: s.scorer.as_ref().map(|x| x.get_ref().clone()),
+        };
+        let mut quiet = import::Quiet;
+        let imported = importer.read(&mut import::Input {
+            src,
+            path: &results_path,
+            options: &options,
+            progress: v.progress().unwrap_or(&mut quiet),
+        })?;
+        if let Some(stated) = &imported.accounting
+            && stated.input_tokens_include_cache_reads
+                != wave.accounting.input_tokens_include_cache_reads
+        {
+            return Err(Error::input(
+                accounting_at.clone(),
+                format!(
+                    "the manifest says input_tokens_include_cache_reads = {}, but {} (seat `{id}`, \
+                     format `{}`) counts them the other way: {}. Make the manifest say {}",
+                    wave.accounting.input_tokens_include_cache_reads,
+                    results_path.display(),
+                    importer.name(),
+                    stated.why,
+                    stated.input_tokens_include_cache_reads
+                ),
+            ));
+        }
+        let attempts = check_seat(&results_path, &wave, imported.records)?;
         if attempts.is_empty() && wave.suite_problems.is_none() {
             return Err(Error::input(
                 Location::file(&results_path),
@@ -295,7 +354,7 @@ fn check_seat(
     }
     let mut distinct: BTreeSet<&str> = BTreeSet::new();
     for (i, l) in lines.iter().enumerate() {
-        let at = Location::line(path, l.line);
+        let at = l.at.locate(path);
         // Name the line where the seat's distinct problems first outnumber the declared suite.
         if let Some(SuiteProblems::Count(n)) = &wave.suite_problems
             && distinct.insert(l.attempt.problem.as_str())
@@ -343,9 +402,9 @@ fn check_seat(
             return Err(Error::input(
                 at.field("problem"),
                 format!(
-                    "duplicate attempt: problem {:?} trial {} already appears at line {}; give \
+                    "duplicate attempt: problem {:?} trial {} already appears at {}; give \
                      each trial its own \"attempt\" number",
-                    l.attempt.problem, l.attempt.trial, lines[first].line
+                    l.attempt.problem, l.attempt.trial, lines[first].at
                 ),
             ));
         }
@@ -441,6 +500,10 @@ impl Source for Memory {
             self.capacity,
             self.get(path)?,
         )))
+    }
+
+    fn open(&self, path: &Path) -> std::io::Result<Box<dyn ReadSeek + '_>> {
+        Ok(Box::new(std::io::Cursor::new(self.get(path)?)))
     }
 }
 

@@ -56,7 +56,7 @@ pub fn parse_csv(path: &Path, text: &str) -> Result<Vec<Line>> {
             fields.slots[*i] = Some(csv_cell(&at, *i, cell)?);
         }
         out.push(Line {
-            line,
+            at: crate::import::Origin::Line(line),
             attempt: attempt(&at, fields)?,
         });
     }
@@ -166,7 +166,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(lines[0].attempt.cost_usd, None);
-        assert_eq!(lines[1].line, 3);
+        assert_eq!(lines[1].at, crate::import::Origin::Line(3));
         assert!(!lines[1].attempt.correct);
         let e = parse_csv(Path::new("r.csv"), "problem,correct,wall_s\na,true,fast\n")
             .unwrap_err()
@@ -182,7 +182,15 @@ mod tests {
         let good = text.replace("BAD", "true");
         let rows = parse_csv(Path::new("r.csv"), &good).unwrap();
         let e = parse_csv(Path::new("r.csv"), text).unwrap_err().to_string();
-        (rows.iter().map(|l| l.line).collect(), e)
+        (
+            rows.iter()
+                .map(|l| match l.at {
+                    crate::import::Origin::Line(n) => n,
+                    _ => 0,
+                })
+                .collect(),
+            e,
+        )
     }
 
     #[test]

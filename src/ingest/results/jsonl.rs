@@ -16,7 +16,7 @@ use crate::ingest::Source;
 /// reading the whole file as text and then parsing it (`parse_jsonl`, which the tests hold it
 /// to): a file that cannot be read, or is not UTF-8, is that error even when a line before the
 /// fault is bad too.
-pub(super) fn read_jsonl(src: &dyn Source, path: &Path) -> Result<Vec<Line>> {
+pub fn read_jsonl(src: &dyn Source, path: &Path) -> Result<Vec<Line>> {
     let open = || src.open_lines(path).map_err(|e| Error::io(path, e));
     // Count the lines first, so the attempts take one allocation of the right size rather than a
     // doubling series (a file can hold 10^5 lines, each attempt some 200 bytes).
@@ -133,7 +133,7 @@ fn parse_line(path: &Path, line: usize, raw: &str) -> Result<Option<Line>> {
         }
     };
     Ok(Some(Line {
-        line,
+        at: crate::import::Origin::Line(line),
         attempt: attempt(&Location::line(path, line), fields)?,
     }))
 }
@@ -199,7 +199,7 @@ fn json_error(at: &Location, raw: &str, e: &serde_json::Error) -> Error {
 
 #[cfg(test)]
 mod tests {
-    use super::super::read;
+
     use super::*;
 
     #[test]
@@ -232,7 +232,7 @@ mod tests {
                 Ok(text) => parse_jsonl(path, &text),
                 Err(e) => Err(Error::io(path, e)),
             };
-            let streamed = read(&src, path);
+            let streamed = read_jsonl(&src, path);
             assert_eq!(
                 format!("{:?}", streamed.map_err(|e| e.to_string())),
                 format!("{:?}", whole.map_err(|e| e.to_string())),
@@ -253,7 +253,8 @@ mod tests {
         use crate::ingest::Memory;
         let path = Path::new("r.jsonl");
         let read_bytes = |bytes: &[u8]| {
-            read(&Memory::new().with("r.jsonl", bytes.to_vec()), path).map_err(|e| e.to_string())
+            read_jsonl(&Memory::new().with("r.jsonl", bytes.to_vec()), path)
+                .map_err(|e| e.to_string())
         };
         let plain = read_bytes(b"{\"problem\":\"a\",\"correct\":true}\n").unwrap();
         let marked = read_bytes(b"\xef\xbb\xbf{\"problem\":\"a\",\"correct\":true}\n").unwrap();

@@ -1,4 +1,5 @@
-//! Result files: one attempt a line (JSONL), or a CSV with the same column names.
+//! Result files: one attempt a line (JSONL), or a CSV with the same column names — the
+//! formats `jsonl` and `csv` of [`crate::import`].
 //!
 //! Every field is checked by name, so an error can say which field of which line is wrong and
 //! what was expected: a misspelt key is an error (never silently ignored), a string where a
@@ -22,48 +23,22 @@ mod fields;
 mod jsonl;
 mod strict;
 
-use std::path::Path;
-
-use super::Source;
-use crate::error::{Error, Location, Result};
-use crate::model::Attempt;
-
 pub use csv_file::parse_csv;
 pub use fields::MAX_COUNT;
+pub use jsonl::read_jsonl;
 
 /// One parsed attempt with the line it came from.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Line {
-    pub line: usize,
-    pub attempt: Attempt,
-}
-
-/// Reads a results file from `src`, by its extension: `.jsonl` / `.json` / `.ndjson` as JSON
-/// lines, a line at a time; `.csv` as CSV, read whole.
-pub fn read(src: &dyn Source, path: &Path) -> Result<Vec<Line>> {
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    if matches!(ext.as_str(), "jsonl" | "json" | "ndjson") {
-        return jsonl::read_jsonl(src, path);
-    }
-    let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
-    match ext.as_str() {
-        "csv" => parse_csv(path, &text),
-        _ => Err(Error::input(
-            Location::file(path),
-            "unknown results format: name the file .jsonl (one JSON object a line) or .csv",
-        )),
-    }
-}
+pub type Line = crate::import::Record;
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::fields::MAX_COUNT_TEXT;
     use super::jsonl::parse_jsonl;
     use super::*;
+    use crate::error::Result;
+    use crate::model::Attempt;
 
     fn one(line: &str) -> Result<Attempt> {
         parse_jsonl(Path::new("r.jsonl"), line).map(|mut v| v.remove(0).attempt)

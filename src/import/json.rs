@@ -1,0 +1,272 @@
+//! What importers of JSON formats share: streaming the elements of a large top-level array one
+//! at a time (a results file is never held whole), and reading a record's fields with errors
+//! that name the file, the record and the field and say what was expected.
+
+use std::io::Read;
+use std::path::Path;
+
+use serde::de::{DeserializeSeed, SeqAccess, Visitor};
+use serde_json::Value;
+
+use crate::error::{Error, Location, Result};
+
+/// Calls `each` with every element of the JSON array that makes up `reader`, in order, holding
+/// one element at a time. A syntax error names the file and the line and column.
+pub fn each_in_array<R: Read>(
+    path: &Path,
+    reader: R,
+    mut each: impl FnMut(usize, Value) -> Result<()>,
+) -> Result<usize> {
+    struct Each<'f, F> {
+        each: &'f mut F,
+        failed: &'f mut Option<Error>,
+    }
+    impl<'de, F: FnMut(usize, Value) -> Result<()>> Visitor<'de> for Each<'_, F> {
+        type Value = usize;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON array of records")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
+            let mut n = 0;
+            while let Some(v) = seq.next_element::<Value>()? {
+                if let Err(e) = (self.each)(n, v) {
+                    *self.failed = Some(e);
+                    return Err(serde::de::Error::custom("stopped at a bad record"));
+                }
+                n += 1;
+            }
+            Ok(n)
+        }
+    }
+    impl<'de, F: FnMut(usize, Value) -> Result<()>> DeserializeSeed<'de> for Each<'_, F> {
+        type Value = usize;
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+            d.deserialize_seq(self)
+        }
+    }
+    let mut failed = None;
+    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(
+        256 * 1024,
+        reader,
+    ));
+    let counted = Each {
+        each: &mut each,
+        failed: &mut failed,
+    }
+    .deserialize(&mut de)
+    .and_then(|n| de.end().map(|()| n));
+    match (counted, failed) {
+        (_, Some(e)) => Err(e),
+        (Ok(n), None) => Ok(n),
+        (Err(e), None) => Err(syntax(path, &e)),
+    }
+}
+
+/// A JSON syntax error, by line and column.
+pub fn syntax(path: &Path, e: &serde_json::Error) -> Error {
+    let at = if e.line() > 0 {
+        Location::line(path, e.line())
+    } else {
+        Location::file(path)
+    };
+    Error::input(at, format!("not the JSON this format expects: {e}"))
+}
+
+/// A JSON object read as one record: its fields, with errors that name the record.
+pub struct Rec<'a> {
+    pub path: &'a Path,
+    /// The record in the format's words: "record 3", "task 7 trial 2".
+    pub label: String,
+    pub value: &'a Value,
+}
+
+impl<'a> Rec<'a> {
+    pub fn new(path: &'a Path, label: impl Into<String>, value: &'a Value) -> Result<Rec<'a>> {
+        let r = Rec {
+            path,
+            label: label.into(),
+            value,
+        };
+        if !value.is_object() {
+            return Err(Error::input(
+                r.at(),
+                format!("expected a JSON object, got {}", describe(value)),
+            ));
+        }
+        Ok(r)
+    }
+
+    /// Where this record is.
+    pub fn at(&self) -> Location {
+        Location::record(self.path, self.label.clone())
+    }
+
+    /// An error at one of its fields.
+    pub fn bad(&self, field: &str, message: impl Into<String>) -> Error {
+        Error::input(self.at().field(field), message)
+    }
+
+    /// A field's value; `None` when absent or `null`.
+    pub fn get(&self, field: &str) -> Option<&'a Value> {
+        self.value.get(field).filter(|v| !v.is_null())
+    }
+
+    fn expected(&self, field: &str, what: &str, got: &Value) -> Error {
+        self.bad(field, format!("expected {what}, got {}", describe(got)))
+    }
+
+    /// A field that must be there.
+    pub fn required(&self, field: &str, what: &str) -> Result<&'a Value> {
+        self.get(field)
+            .ok_or_else(|| self.bad(field, format!("missing: expected {what}")))
+    }
+
+    /// An id: a non-empty string, or a whole number written as one.
+    pub fn id(&self, field: &str) -> Result<String> {
+        let v = self.required(field, "an id (a string or a whole number)")?;
+        match v {
+            Value::String(s) if !s.trim().is_empty() => Ok(s.clone()),
+            Value::Number(n) if n.is_u64() || n.is_i64() => Ok(n.to_string()),
+            _ => Err(self.expected(field, "an id (a string or a whole number)", v)),
+        }
+    }
+
+    /// A finite number, when given.
+    pub fn number(&self, field: &str) -> Result<Option<f64>> {
+        match self.get(field) {
+            None => Ok(None),
+            Some(v) => match v.as_f64().filter(|x| x.is_finite()) {
+                Some(x) => Ok(Some(x)),
+                None => Err(self.expected(field, "a finite number", v)),
+            },
+        }
+    }
+
+    /// A whole number, 0 or more, when given.
+    pub fn count(&self, field: &str) -> Result<Option<u64>> {
+        match self.get(field) {
+            None => Ok(None),
+            Some(v) => match v.as_u64() {
+                Some(n) => Ok(Some(n)),
+                None => Err(self.expected(field, "a whole number, 0 or more", v)),
+            },
+        }
+    }
+
+    /// A string, when given.
+    pub fn text(&self, field: &str) -> Result<Option<&'a str>> {
+        match self.get(field) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(v) => Err(self.expected(field, "a string", v)),
+        }
+    }
+
+    /// A boolean, when given.
+    pub fn boolean(&self, field: &str) -> Result<Option<bool>> {
+        match self.get(field) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(v) => Err(self.expected(field, "true or false", v)),
+        }
+    }
+
+    /// A list, when given.
+    pub fn list(&self, field: &str) -> Result<Option<&'a Vec<Value>>> {
+        match self.get(field) {
+            None => Ok(None),
+            Some(Value::Array(a)) => Ok(Some(a)),
+            Some(v) => Err(self.expected(field, "a list", v)),
+        }
+    }
+}
+
+/// A JSON value in a few words, for an error.
+pub fn describe(v: &Value) -> String {
+    match v {
+        Value::String(s) => {
+            let cut: String = s.chars().take(40).collect();
+            if cut.len() < s.len() {
+                format!("the string {cut:?}…")
+            } else {
+                format!("the string {s:?}")
+            }
+        }
+        Value::Number(n) => format!("{n}"),
+        Value::Bool(b) => format!("{b}"),
+        Value::Array(_) => "a list".into(),
+        Value::Object(_) => "an object".into(),
+        Value::Null => "null".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_array_is_streamed_an_element_at_a_time() {
+        let mut seen = Vec::new();
+        let n = each_in_array(
+            Path::new("f.json"),
+            &b"[1, {\"a\": 2}, \"x\"]"[..],
+            |i, v| {
+                seen.push((i, v));
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(n, 3);
+        assert_eq!(seen[1].1["a"], 2);
+    }
+
+    #[test]
+    fn a_bad_element_stops_the_stream_with_its_own_error() {
+        let e = each_in_array(Path::new("f.json"), &b"[1, 2, 3]"[..], |i, _| {
+            if i == 1 {
+                Err(Error::input(
+                    Location::record(Path::new("f.json"), "record 2"),
+                    "no",
+                ))
+            } else {
+                Ok(())
+            }
+        })
+        .unwrap_err();
+        assert_eq!(e.to_string(), "f.json: record 2: no");
+        for (text, says) in [
+            (
+                &b"{\"a\": 1}"[..],
+                "f.json:1: not the JSON this format expects",
+            ),
+            (&b"[1, 2"[..], "f.json:1: not the JSON this format expects"),
+            (&b"[1] [2]"[..], "trailing characters"),
+            (&b"[NaN]"[..], "f.json:1"),
+        ] {
+            let e = each_in_array(Path::new("f.json"), text, |_, _| Ok(()))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(says), "{e}");
+        }
+    }
+
+    #[test]
+    fn fields_are_read_with_errors_that_name_the_record() {
+        let v: Value = serde_json::json!({"id": 7, "x": "y", "n": -1});
+        let r = Rec::new(Path::new("f.json"), "task 7", &v).unwrap();
+        assert_eq!(r.id("id").unwrap(), "7");
+        assert_eq!(
+            r.number("x").unwrap_err().to_string(),
+            "f.json: task 7: field `x`: expected a finite number, got the string \"y\""
+        );
+        assert_eq!(
+            r.count("n").unwrap_err().to_string(),
+            "f.json: task 7: field `n`: expected a whole number, 0 or more, got -1"
+        );
+        assert_eq!(
+            r.required("gone", "a number").unwrap_err().to_string(),
+            "f.json: task 7: field `gone`: missing: expected a number"
+        );
+        assert!(Rec::new(Path::new("f.json"), "r", &Value::Bool(true)).is_err());
+    }
+}

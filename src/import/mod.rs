@@ -1,0 +1,169 @@
+//! Importers: one module per results format, behind one trait, so that the logs a team already
+//! has — Inspect AI, Terminal-Bench, HAL, OpenHands, tau-bench, SWE-bench — come in without a
+//! hand-written converter. A seat in a wave manifest says `format = "..."` next to `results`
+//! (else the format goes by the file's extension, `.jsonl` or `.csv`).
+//!
+//! An importer turns one file into records: attempts, each with where it came from (a line, or
+//! a record in the format's own words: "sample 17 epoch 2"). It does not judge them: every
+//! record goes through the same checks as a JSON line (`ingest::check_seat`), so an imported
+//! wave is held to the rules of a hand-written one. What a log cannot say — load, budget, the
+//! suite's size — comes from the manifest; what it does say about its token accounting is
+//! returned, and a manifest that declares the opposite is refused. Adding a format is one module
+//! implementing [`Importer`] and one line in [`FORMATS`]; docs/importers.md says what each
+//! format's fields map to and what it cannot provide.
+//!
+//! Nothing here opens a file: the caller's [`Source`] does, as for every input of ingest.
+
+pub mod json;
+mod native;
+pub mod tau_bench;
+
+use std::path::Path;
+
+use crate::diagnostics::closest;
+use crate::error::{Error, Location, Result};
+pub use crate::ingest::Source;
+use crate::model::Attempt;
+
+/// Where a record came from, for its errors.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// A 1-based line of a line-oriented file (JSON lines, CSV).
+    Line(usize),
+    /// A record of a format that has records, in its own words: "sample 17 epoch 2".
+    Record(String),
+}
+
+impl Origin {
+    /// The location of this record in `path`.
+    pub fn locate(&self, path: &Path) -> Location {
+        match self {
+            Origin::Line(n) => Location::line(path, *n),
+            Origin::Record(r) => Location::record(path, r.clone()),
+        }
+    }
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::Line(n) => write!(f, "line {n}"),
+            Origin::Record(r) => f.write_str(r),
+        }
+    }
+}
+
+/// One attempt read from a results file, with where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub at: Origin,
+    pub attempt: Attempt,
+}
+
+/// What a format says about its token accounting, and why: the rule the importer applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stated {
+    /// Whether the `input_tokens` it reports already include the cached reads.
+    pub input_tokens_include_cache_reads: bool,
+    /// Why: "inspect_ai 0.3.95 counted cached reads inside input_tokens for OpenAI models".
+    pub why: String,
+}
+
+/// What an importer read from one file.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Imported {
+    pub records: Vec<Record>,
+    /// The token accounting the file states, when it states one.
+    pub accounting: Option<Stated>,
+    /// The evaluated model the file names, when it names one.
+    pub model: Option<String>,
+}
+
+/// Per-seat choices a manifest may make for an importer.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Options {
+    /// The scorer whose value decides Correct, for formats with several (Inspect's
+    /// `--scorer NAME`); default the format's first.
+    pub scorer: Option<String>,
+}
+
+/// Told how far a long import has got, so a terminal can show it. Importers call it; the
+/// command draws it (or not).
+pub trait Progress {
+    /// The number of records the file holds, once known.
+    fn total(&mut self, _records: u64) {}
+    /// `n` more records read.
+    fn advance(&mut self, _n: u64) {}
+}
+
+/// A progress that shows nothing.
+pub struct Quiet;
+
+impl Progress for Quiet {}
+
+/// What an importer is given: the file, a way to read it, the seat's choices and a progress.
+pub struct Input<'a> {
+    pub src: &'a dyn Source,
+    pub path: &'a Path,
+    pub options: &'a Options,
+    pub progress: &'a mut dyn Progress,
+}
+
+/// One results format.
+pub trait Importer: Sync {
+    /// The name a manifest's `format = "..."` uses.
+    fn name(&self) -> &'static str;
+    /// One line on what it reads, for error messages and `--help`.
+    fn describes(&self) -> &'static str;
+    /// Whether its files hold several scorers' verdicts, one chosen by the seat's `scorer`.
+    fn has_scorers(&self) -> bool {
+        false
+    }
+    /// Reads one seat's results from the file. Errors name the file and the record.
+    fn read(&self, input: &mut Input<'_>) -> Result<Imported>;
+}
+
+/// Every format benchledger reads, by name.
+pub static FORMATS: &[&dyn Importer] = &[&native::JsonLines, &native::Csv, &tau_bench::TauBench];
+
+/// The importer of a format named in a manifest; the error says which exist.
+pub fn named(name: &str, at: Location) -> Result<&'static dyn Importer> {
+    if let Some(i) = FORMATS.iter().find(|i| i.name() == name) {
+        return Ok(*i);
+    }
+    let names: Vec<&str> = FORMATS.iter().map(|i| i.name()).collect();
+    let hint = closest(name, names.iter().copied())
+        .map(|c| format!(" (did you mean `{c}`?)"))
+        .unwrap_or_default();
+    Err(Error::input(
+        at,
+        format!(
+            "unknown results format {name:?}{hint}; benchledger reads: {}",
+            FORMATS
+                .iter()
+                .map(|i| format!("{} ({})", i.name(), i.describes()))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    ))
+}
+
+/// The importer a results file's extension implies when the manifest names no format:
+/// `.jsonl`, `.json`, `.ndjson` are JSON lines, `.csv` is CSV.
+pub fn by_extension(path: &Path) -> Result<&'static dyn Importer> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    match ext.as_str() {
+        "jsonl" | "json" | "ndjson" => Ok(&native::JsonLines),
+        "csv" => Ok(&native::Csv),
+        _ => Err(Error::input(
+            Location::file(path),
+            "unknown results format: name the file .jsonl (one JSON object a line) or .csv, or \
+             say which format it is with `format = \"...\"` beside `results` (the formats are \
+             listed in docs/importers.md)",
+        )),
+    }
+}

@@ -1,0 +1,82 @@
+//! Importers through the CLI: a harness's own results file, named by `format` in a manifest,
+//! lands as the attempts it holds (hand-computed in each fixture's manifest), and a bad record
+//! is refused by name with the ledger unchanged.
+
+mod common;
+
+use common::{Env, copy_dir, snapshot_settings, tests_dir};
+
+fn fixture(env: &Env, name: &str) -> std::path::PathBuf {
+    let dir = env.path().join(name);
+    copy_dir(&tests_dir(&format!("fixtures/import/{name}")), &dir);
+    dir.join("wave.toml")
+}
+
+#[test]
+fn tau_bench_trials_land_as_attempts() {
+    let env = Env::init();
+    let manifest = fixture(&env, "tau-bench");
+    env.ingest(&[&manifest]);
+    let show = env
+        .run(["show", "tau-mini", "--format", "json"])
+        .ok()
+        .json();
+    let seat = &show["seats"][0];
+    assert_eq!(seat["attempts"], 4);
+    assert_eq!(seat["problems"], 2);
+    assert_eq!(seat["missing"], 1);
+    assert_eq!(seat["correct"], 2);
+    assert_eq!(seat["denominator"], 5);
+    assert_eq!(seat["steps"], 5);
+    assert_eq!(seat["errors"], 1);
+    assert_eq!(seat["cost_usd"], serde_json::Value::Null);
+    let table = env.run(["show", "tau-mini"]).ok().stdout;
+    snapshot_settings().bind(|| insta::assert_snapshot!("import__tau_bench_show", table));
+}
+
+#[test]
+fn a_bad_tau_bench_record_is_named_and_nothing_is_written() {
+    let env = Env::init();
+    let manifest = fixture(&env, "tau-bench");
+    let results = manifest.with_file_name("results.json");
+    let text = std::fs::read_to_string(&results).unwrap();
+    std::fs::write(
+        &results,
+        text.replacen("\"reward\": 0.0", "\"reward\": \"no\"", 1),
+    )
+    .unwrap();
+    let before = env.ledger_bytes();
+    let out = env
+        .run([std::ffi::OsStr::new("ingest"), manifest.as_os_str()])
+        .status(2);
+    assert!(
+        out.stderr.contains(
+            "results.json: record 2 (task 0 trial 1): field `reward`: expected a finite \
+             number, got the string \"no\""
+        ),
+        "{out:#?}"
+    );
+    assert_eq!(env.ledger_bytes(), before);
+}
+
+#[test]
+fn an_unknown_format_is_named_with_the_formats_there_are() {
+    let env = Env::init();
+    let manifest = fixture(&env, "tau-bench");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace("format = \"tau-bench\"", "format = \"tau_bench\""),
+    )
+    .unwrap();
+    let out = env
+        .run([std::ffi::OsStr::new("ingest"), manifest.as_os_str()])
+        .status(2);
+    assert!(
+        out.stderr.contains(
+            "wave.toml:19: field `format`: unknown results format \"tau_bench\" (did you mean \
+             `tau-bench`?)"
+        ),
+        "{out:#?}"
+    );
+}
