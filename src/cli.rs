@@ -41,6 +41,21 @@ pub struct Cli {
 /// The longest `--wait` (SQLite counts its wait in milliseconds, in 31 bits): 24 days.
 pub const MAX_WAIT_SECONDS: u64 = 2_000_000;
 
+/// How intervals are drawn: a percentile bootstrap over problems, from a seeded, named
+/// generator, so that the same ledger gives the same interval on every machine.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct CiArgs {
+    /// The confidence level of intervals, in percent.
+    #[arg(long = "ci", value_name = "LEVEL", default_value_t = 95.0)]
+    pub level: f64,
+    /// How many bootstrap resamples.
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    pub resamples: u32,
+    /// The seed of the resampling generator (ChaCha20).
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+}
+
 #[derive(Debug, Args, Clone, Copy)]
 pub struct FormatArg {
     /// Output format.
@@ -219,6 +234,34 @@ pub enum Command {
         /// against its hash, every stored score against a rescore, every chain record.
         #[arg(long)]
         ledger: bool,
+    },
+
+    /// Repeated trials: per seat, its problems and trials, pass@k (the chance that at least one
+    /// of k trials passes) and pass^k (that all k pass).
+    Trials {
+        /// The wave's id.
+        wave: String,
+        /// The k to show, comma-separated (default: 1 up to the fewest trials of a problem).
+        #[arg(long, value_delimiter = ',', value_name = "K,...")]
+        k: Vec<u64>,
+        #[command(flatten)]
+        format: FormatArg,
+    },
+
+    /// Two seats of one wave, paired on the problems both attempted: who solved what, the
+    /// accuracy difference with a bootstrap interval, McNemar's exact test, and a verdict.
+    Versus {
+        /// The wave's id.
+        #[arg(long)]
+        wave: String,
+        /// The first seat.
+        a: String,
+        /// The second seat.
+        b: String,
+        #[command(flatten)]
+        ci: CiArgs,
+        #[command(flatten)]
+        format: FormatArg,
     },
 
     /// Take a wave off the leaderboards without deleting anything: append a withdrawal to the

@@ -30,5 +30,6 @@ pub mod model;
 pub mod publication;
 pub mod report;
 pub mod rubric;
+pub mod stats;
 
 pub use error::{Error, Result};

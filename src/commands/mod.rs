@@ -13,6 +13,7 @@ mod ingest;
 mod publish;
 mod rubric;
 mod score;
+mod trials;
 mod untrusted;
 mod verify;
 mod waves;
@@ -277,6 +278,14 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             },
         ),
         Command::Withdraw { wave, reason } => withdraw::withdraw(&mut ctx, &wave, &reason),
+        Command::Trials { wave, k, format } => trials::trials(&mut ctx, &wave, &k, format.format),
+        Command::Versus {
+            wave,
+            a,
+            b,
+            ci,
+            format,
+        } => trials::versus(&mut ctx, &wave, &a, &b, ci, format.format),
         Command::Bundle { id, out } => bundle::bundle(&mut ctx, id, &out),
         Command::Demo => demo::demo(&mut ctx),
     }

@@ -13,6 +13,8 @@ pub mod number;
 pub mod publication;
 pub mod rubric;
 pub mod score;
+pub mod trials;
+pub mod versus;
 pub mod waves;
 pub mod withdrawn;
 

@@ -139,6 +139,20 @@ pub struct ShowJson {
     /// Which Cost-of-Pass is printed.
     pub cost_of_pass: &'static str,
     pub seats: Vec<SeatJson>,
+    /// For each seat that ran more than one trial of a problem: its accuracy trial by trial,
+    /// their mean, and the spread between the best trial and the worst.
+    pub trials: Vec<TrialAccuracyJson>,
+}
+
+/// A seat's accuracy, trial by trial (see `stats::trials`).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct TrialAccuracyJson {
+    pub seat: String,
+    /// Each trial number's Correct attempts over the problems that had that trial and the
+    /// missing ones, keyed by the trial number as a string.
+    pub by_trial: std::collections::BTreeMap<String, f64>,
+    pub trial_accuracy_mean: f64,
+    pub trial_accuracy_spread: f64,
 }
 
 /// Words for a wave's load: "6 parallel sessions, 6 sharing the tool server, not a serial
@@ -413,6 +427,36 @@ pub fn show(data: &WaveData) -> (Table, ShowJson) {
         t.rows.push(row);
     }
     t.notes = absolute_notes(&data.wave, &figures);
+    let mut trials = Vec::new();
+    for s in &data.seats {
+        let p = crate::stats::trials::SeatProblems::of(&data.wave, &s.attempts);
+        if let Some((mean, spread)) = p.trial_accuracy() {
+            t.notes.push(format!(
+                "{}: {} trials; accuracy by trial {}, mean {}, spread {} points (best trial − \
+                 worst). See `benchledger trials {}`.",
+                s.seat.id,
+                p.by_trial.len(),
+                p.trial_accuracies()
+                    .iter()
+                    .map(|(_, a)| percent(*a))
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+                percent(mean),
+                super::number::fixed(spread * 100.0, 1),
+                data.wave.id
+            ));
+            trials.push(TrialAccuracyJson {
+                seat: s.seat.id.clone(),
+                by_trial: p
+                    .trial_accuracies()
+                    .into_iter()
+                    .map(|(t, a)| (t.to_string(), a))
+                    .collect(),
+                trial_accuracy_mean: mean,
+                trial_accuracy_spread: spread,
+            });
+        }
+    }
     let json = ShowJson {
         wave: WaveJson::of(&data.wave),
         cost_of_pass: COST_OF_PASS,
@@ -422,6 +466,7 @@ pub fn show(data: &WaveData) -> (Table, ShowJson) {
             .zip(&figures)
             .map(|(s, f)| SeatJson::of(&s.seat, f))
             .collect(),
+        trials,
     };
     (t, json)
 }

@@ -1,0 +1,98 @@
+//! `benchledger trials` and `benchledger versus`: how sure a wave's numbers are, from its
+//! repeated trials and its paired problems.
+
+use super::{Ctx, Withdrawn};
+use crate::cli::{CiArgs, Format};
+use crate::error::{Error, Result};
+use crate::report;
+use crate::stats::bootstrap::Settings;
+use crate::stats::trials::SeatProblems;
+use crate::stats::versus::Paired;
+
+pub fn trials(ctx: &mut Ctx<'_>, wave: &str, k: &[u64], format: Format) -> Result<()> {
+    if let Some(bad) = k.iter().find(|k| **k == 0) {
+        return Err(Error::Usage(format!(
+            "--k {bad}: k counts trials, from 1 (e.g. --k 1,2,4)"
+        )));
+    }
+    let ledger = ctx.open()?;
+    ledger.load_wave_check(wave)?;
+    let data = ledger.load_wave(wave)?;
+    let ks = if k.is_empty() {
+        let problems: Vec<SeatProblems> = data
+            .seats
+            .iter()
+            .map(|s| SeatProblems::of(&data.wave, &s.attempts))
+            .collect();
+        report::trials::default_k(&problems)
+    } else {
+        let mut ks = k.to_vec();
+        ks.sort_unstable();
+        ks.dedup();
+        ks
+    };
+    let (mut table, json) = report::trials::trials(&data, &ks);
+    let withdrawn = Withdrawn::load(&ledger)?;
+    let json = report::withdrawn::mark(&mut table, &json, &withdrawn.among([wave]));
+    ctx.write(&report::render(format, "trials", &table, &json))
+}
+
+/// The interval settings the flags ask for, checked.
+pub(super) fn settings(ci: CiArgs) -> Result<Settings> {
+    if !(ci.level > 50.0 && ci.level < 100.0) {
+        return Err(Error::Usage(format!(
+            "--ci {}: give the confidence level in percent, above 50 and below 100 (e.g. 95)",
+            ci.level
+        )));
+    }
+    if !(100..=1_000_000).contains(&ci.resamples) {
+        return Err(Error::Usage(format!(
+            "--resamples {}: give between 100 and 1000000 resamples (default 2000)",
+            ci.resamples
+        )));
+    }
+    Ok(Settings {
+        level: ci.level / 100.0,
+        resamples: ci.resamples,
+        seed: ci.seed,
+    })
+}
+
+pub fn versus(
+    ctx: &mut Ctx<'_>,
+    wave: &str,
+    a: &str,
+    b: &str,
+    ci: CiArgs,
+    format: Format,
+) -> Result<()> {
+    let settings = settings(ci)?;
+    if a == b {
+        return Err(Error::Usage(format!(
+            "seat {a} versus itself: name two different seats"
+        )));
+    }
+    let ledger = ctx.open()?;
+    ledger.load_wave_check(wave)?;
+    let data = ledger.load_wave(wave)?;
+    let seat = |id: &str| {
+        data.seats.iter().find(|s| s.seat.id == id).ok_or_else(|| {
+            Error::Usage(format!(
+                "wave {wave} has no seat {id:?}; its seats are: {}",
+                data.seats
+                    .iter()
+                    .map(|s| s.seat.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })
+    };
+    let (sa, sb) = (seat(a)?, seat(b)?);
+    let pa = SeatProblems::of(&data.wave, &sa.attempts);
+    let pb = SeatProblems::of(&data.wave, &sb.attempts);
+    let paired = Paired::of(&pa.attempted, &pb.attempted, &settings);
+    let (mut table, json) = report::versus::versus(wave, a, b, &paired, &settings);
+    let withdrawn = Withdrawn::load(&ledger)?;
+    let json = report::withdrawn::mark(&mut table, &json, &withdrawn.among([wave]));
+    ctx.write(&report::render(format, "versus", &table, &json))
+}

@@ -1,0 +1,132 @@
+//! The `versus` verdict: two seats of one wave on the problems both attempted, paired.
+
+use serde::Serialize;
+
+use super::number::{int, int_or_fixed, machine, signed};
+use super::{Cell, Column, Table};
+use crate::stats::bootstrap::{GENERATOR, METHOD, Settings};
+use crate::stats::versus::Paired;
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct IntervalJson {
+    pub method: &'static str,
+    pub generator: &'static str,
+    pub level: f64,
+    pub resamples: u32,
+    pub seed: u64,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct VersusJson {
+    pub wave: String,
+    pub a: String,
+    pub b: String,
+    pub shared_problems: u64,
+    /// Problems only A solved, and only B (a problem is solved by a seat when more than half
+    /// of its trials there are Correct).
+    pub only_a: u64,
+    pub only_b: u64,
+    pub both: u64,
+    pub neither: u64,
+    /// Mean over the shared problems of A's share of Correct trials minus B's.
+    pub accuracy_diff: Option<f64>,
+    pub accuracy_diff_ci: Option<[f64; 2]>,
+    pub mcnemar_p: f64,
+    pub verdict: String,
+    pub interval: IntervalJson,
+}
+
+pub fn versus(wave: &str, a: &str, b: &str, p: &Paired, s: &Settings) -> (Table, VersusJson) {
+    let mut t = Table::new(vec![
+        Column::text("", "measure"),
+        Column::num("Value", "value"),
+    ]);
+    t.heading
+        .push(format!("Wave {wave} · {a} versus {b}, paired"));
+    let row = |name: &str, human: String, machine: String| {
+        vec![Cell::text(name), Cell::new(human, machine)]
+    };
+    t.rows.push(row(
+        "Problems both attempted",
+        int(p.shared),
+        p.shared.to_string(),
+    ));
+    t.rows.push(row(
+        &format!("Solved by {a} only"),
+        int(p.only_a),
+        p.only_a.to_string(),
+    ));
+    t.rows.push(row(
+        &format!("Solved by {b} only"),
+        int(p.only_b),
+        p.only_b.to_string(),
+    ));
+    t.rows
+        .push(row("Solved by both", int(p.both), p.both.to_string()));
+    t.rows.push(row(
+        "Solved by neither",
+        int(p.neither),
+        p.neither.to_string(),
+    ));
+    t.rows.push(match p.diff {
+        Some(d) => row(
+            &format!("Accuracy difference ({a} − {b})"),
+            format!("{} points", signed(d * 100.0, 1)),
+            machine(d),
+        ),
+        None => vec![
+            Cell::text(format!("Accuracy difference ({a} − {b})")),
+            Cell::none(),
+        ],
+    });
+    t.rows.push(match p.diff_ci {
+        Some(ci) => row(
+            &format!("{}% interval", int_or_fixed(s.level * 100.0, 1)),
+            format!(
+                "{} to {} points",
+                signed(ci.lo * 100.0, 1),
+                signed(ci.hi * 100.0, 1)
+            ),
+            format!("{} {}", machine(ci.lo), machine(ci.hi)),
+        ),
+        None => vec![
+            Cell::text(format!("{}% interval", int_or_fixed(s.level * 100.0, 1))),
+            Cell::none(),
+        ],
+    });
+    t.rows.push(row(
+        "McNemar exact p",
+        format!("{:.4}", p.mcnemar_p),
+        machine(p.mcnemar_p),
+    ));
+    t.notes.push(format!("Verdict: {}.", p.verdict(a, b)));
+    t.notes.push(format!(
+        "A problem is solved by a seat when more than half of its trials there are Correct. The \
+         interval is a {METHOD} ({} resamples, seed {}, generator {GENERATOR}); McNemar's exact \
+         test is two-sided on the problems one seat solved and the other did not. The verdict \
+         names a leader only when p < 0.05.",
+        s.resamples, s.seed
+    ));
+    let json = VersusJson {
+        wave: wave.to_string(),
+        a: a.to_string(),
+        b: b.to_string(),
+        shared_problems: p.shared,
+        only_a: p.only_a,
+        only_b: p.only_b,
+        both: p.both,
+        neither: p.neither,
+        accuracy_diff: p.diff,
+        accuracy_diff_ci: p.diff_ci.map(|c| [c.lo, c.hi]),
+        mcnemar_p: p.mcnemar_p,
+        verdict: p.verdict(a, b),
+        interval: IntervalJson {
+            method: METHOD,
+            generator: GENERATOR,
+            level: s.level,
+            resamples: s.resamples,
+            seed: s.seed,
+        },
+    };
+    (t, json)
+}

@@ -1,0 +1,148 @@
+//! How sure a wave's numbers are, through the CLI: `trials` (pass@k, pass^k) and `versus`
+//! (paired verdicts), on the five-trial fixture whose figures are worked out by hand in its
+//! manifest (tests/fixtures/trials/wave.toml).
+
+mod common;
+
+use common::{Env, snapshot_settings, tests_dir};
+use serde_json::json;
+
+fn five_trials() -> Env {
+    let env = Env::init();
+    env.ingest(&[&tests_dir("fixtures/trials/wave.toml")]);
+    env
+}
+
+#[test]
+fn trials_match_the_hand_computation() {
+    let env = five_trials();
+    let out = env
+        .run(["trials", "five-trials", "--k", "3,1,2", "--format", "json"])
+        .ok()
+        .json();
+    assert_eq!(out["k"], json!([1, 2, 3]));
+    let steady = &out["seats"][1];
+    assert_eq!(steady["seat"], "steady");
+    assert_eq!(
+        (
+            &steady["problems"],
+            &steady["missing"],
+            &steady["infra_errors"]
+        ),
+        (&json!(4), &json!(1), &json!(1))
+    );
+    assert_eq!(
+        (&steady["trials_min"], &steady["trials_max"]),
+        (&json!(3), &json!(5))
+    );
+    assert_eq!(steady["pass_at_k"], json!({"1": 0.4, "2": 0.475, "3": 0.5}));
+    assert_eq!(
+        steady["pass_hat_k"],
+        json!({"1": 0.4, "2": 0.325, "3": 0.275})
+    );
+    let lucky = &out["seats"][0];
+    assert_eq!(lucky["pass_at_k"]["3"], 0.55);
+    assert_eq!(lucky["pass_hat_k"]["3"], 0.25);
+    // k beyond some problem's trials: that problem is left out and counted.
+    let out = env
+        .run(["trials", "five-trials", "--k", "4", "--format", "json"])
+        .ok()
+        .json();
+    assert_eq!(out["seats"][1]["problems_at_k"]["4"], 3);
+    let table = env.run(["trials", "five-trials"]).ok().stdout;
+    snapshot_settings().bind(|| insta::assert_snapshot!("stats__trials", table));
+    let show = env
+        .run(["show", "five-trials", "--format", "json"])
+        .ok()
+        .json();
+    assert_eq!(show["trials"][1]["seat"], "steady");
+    assert_eq!(show["trials"][1]["trial_accuracy_spread"], 0.5);
+}
+
+#[test]
+fn versus_pairs_the_shared_problems() {
+    let env = five_trials();
+    let out = env
+        .run([
+            "versus",
+            "--wave",
+            "five-trials",
+            "steady",
+            "lucky",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    assert_eq!(
+        (&out["shared_problems"], &out["only_a"], &out["only_b"]),
+        (&json!(3), &json!(2), &json!(0))
+    );
+    assert_eq!(out["mcnemar_p"], 0.5);
+    assert_eq!(out["verdict"], "no difference the data can show");
+    // steady's shares (3/5, 0, 1) minus lucky's (1/5, 1/5, 0), averaged: 0.4.
+    assert!((out["accuracy_diff"].as_f64().unwrap() - 0.4).abs() < 1e-12);
+    let ci = out["accuracy_diff_ci"].as_array().unwrap();
+    assert!(ci[0].as_f64().unwrap() <= 0.4 && ci[1].as_f64().unwrap() >= 0.4);
+    // The same seed, the same bytes, from another process; another seed, another interval.
+    let again = env
+        .run([
+            "versus",
+            "--wave",
+            "five-trials",
+            "steady",
+            "lucky",
+            "--format",
+            "json",
+        ])
+        .ok();
+    assert_eq!(again.json(), out);
+    let other = env
+        .run([
+            "versus",
+            "--wave",
+            "five-trials",
+            "steady",
+            "lucky",
+            "--seed",
+            "9",
+            "--resamples",
+            "500",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    assert_eq!(other["interval"]["seed"], 9);
+    let table = env
+        .run(["versus", "--wave", "five-trials", "steady", "lucky"])
+        .ok()
+        .stdout;
+    snapshot_settings().bind(|| insta::assert_snapshot!("stats__versus", table));
+    for (args, says) in [
+        (
+            vec!["versus", "--wave", "five-trials", "steady", "nobody"],
+            "has no seat \"nobody\"",
+        ),
+        (
+            vec!["versus", "--wave", "five-trials", "steady", "steady"],
+            "versus itself",
+        ),
+        (
+            vec![
+                "versus",
+                "--wave",
+                "five-trials",
+                "steady",
+                "lucky",
+                "--ci",
+                "120",
+            ],
+            "--ci 120",
+        ),
+        (vec!["trials", "five-trials", "--k", "0"], "--k 0"),
+    ] {
+        let out = env.run(&args).status(2);
+        assert!(out.stderr.contains(says), "{out:#?}");
+    }
+}
