@@ -87,8 +87,25 @@ fn seed_001_table_says_the_seat_got_slower_under_heavier_load() {
     assert_eq!(
         lines[2],
         "xai-hierarchical got slower (wall +121.0 s, +85.8%) under heavier load: parallel \
-         sessions 4 → 6, sessions sharing the tool server 4 → 6, serial rerun yes → no."
+         sessions 4 → 6, sessions sharing the tool server 4 → 6, serial rerun yes → no. The rest \
+         of the wave slowed by a median 148.7% (5 seats in both waves): xai-hierarchical moved \
+         less than the wave."
     );
+    // The wave-wide shift behind it, in the JSON: the other five seats' median relative
+    // change, the seat's own, and that it did not go beyond its wave.
+    let json = l.run(rca_args(COHORT_FILE, "json")).ok().json();
+    let shift = &json["changes"][0]["wave_shift"]["wall_s"];
+    assert_eq!(shift["seats"], 5);
+    assert!(
+        (shift["median_change"].as_f64().unwrap() - 1.487).abs() < 0.0005,
+        "{shift}"
+    );
+    assert!(
+        (shift["seat_change"].as_f64().unwrap() - 0.858).abs() < 0.0005,
+        "{shift}"
+    );
+    assert_eq!(shift["relation"], "less_than_the_wave");
+    assert_eq!(json["changes"][0]["beyond_wave_shift"]["wall_s"], false);
     // The relative efficiency (1.375 → 1.584) never appears: only the rank, 1 of 6 twice.
     assert!(!out.contains("1.375") && !out.contains("1.584"), "{out}");
     let rank_row = lines

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::Parts;
 use super::conditions::{CondValue, confounds};
+pub use super::shift::Shift;
 use super::wave_figures::{Fig, complete_tokens};
 use crate::figures::Known;
 use crate::model::{Accounting, Budget, Load, SuiteProblems};
@@ -93,6 +94,27 @@ pub struct ChangeJson {
     pub rubrics: Vec<RubricChangeJson>,
     /// The conditions that differ between these two waves.
     pub confounded_by: Vec<String>,
+    /// The accuracy difference's percentile bootstrap interval (each wave's problems
+    /// resampled; seed 0, 2000 resamples, 95 %), and whether it leaves out zero.
+    pub accuracy_ci: Option<[f64; 2]>,
+    pub accuracy_beyond_noise: Option<bool>,
+    /// How the other seats present in both waves moved: per figure, their median relative
+    /// change, how many they are, this seat's change and how it relates.
+    pub wave_shift: WaveShiftJson,
+    /// Per figure: whether this seat's change went beyond its wave's.
+    pub beyond_wave_shift: BeyondJson,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct WaveShiftJson {
+    pub wall_s: Option<Shift>,
+    pub tokens_total: Option<Shift>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct BeyondJson {
+    pub wall_s: Option<bool>,
+    pub tokens_total: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -122,7 +144,12 @@ pub(super) fn json(p: &Parts<'_>, verdict: Vec<String>, notes: Vec<String>) -> C
         conds,
         places,
         medians,
+        shifts,
     } = p;
+    let beyond = |s: Option<Shift>| {
+        s.and_then(|s| s.relation)
+            .map(|r| r == super::shift::Relation::BeyondTheWave)
+    };
     let json_waves = waves
         .iter()
         .enumerate()
@@ -221,6 +248,16 @@ pub(super) fn json(p: &Parts<'_>, verdict: Vec<String>, notes: Vec<String>) -> C
                     .filter(|c| c.differs_between(i, j))
                     .map(|c| c.key.to_string())
                     .collect(),
+                accuracy_ci: shifts[i].accuracy.map(|a| a.ci),
+                accuracy_beyond_noise: shifts[i].accuracy.map(|a| a.beyond_noise),
+                wave_shift: WaveShiftJson {
+                    wall_s: shifts[i].wall_s,
+                    tokens_total: shifts[i].tokens_total,
+                },
+                beyond_wave_shift: BeyondJson {
+                    wall_s: beyond(shifts[i].wall_s),
+                    tokens_total: beyond(shifts[i].tokens_total),
+                },
             }
         })
         .collect();

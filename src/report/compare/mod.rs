@@ -34,6 +34,7 @@ mod conditions;
 mod json;
 mod notes;
 mod rubrics;
+mod shift;
 mod tables;
 mod text;
 mod verdict;
@@ -113,6 +114,14 @@ pub fn compare(seat: &str, waves: &[WaveInput<'_>], rubrics: &[RubricInfo]) -> C
         })
         .collect();
 
+    let settings = crate::stats::bootstrap::Settings::default();
+    let shifts = (1..waves.len())
+        .map(|j| Shifts {
+            wall_s: shift::shift(&waves[j - 1], &waves[j], seat, shift::Figure::WallS),
+            tokens_total: shift::shift(&waves[j - 1], &waves[j], seat, shift::Figure::TokensTotal),
+            accuracy: shift::accuracy_change(&waves[j - 1], &waves[j], &settings),
+        })
+        .collect();
     let p = Parts {
         seat,
         waves,
@@ -123,6 +132,7 @@ pub fn compare(seat: &str, waves: &[WaveInput<'_>], rubrics: &[RubricInfo]) -> C
         conds,
         places,
         medians,
+        shifts,
     };
     let verdict = verdict::verdict(&p);
     let notes = notes::notes(&p);
@@ -146,6 +156,17 @@ struct Parts<'a> {
     /// `[wave][rubric]`.
     places: Vec<Vec<Place>>,
     medians: Medians,
+    /// Between each wave and the next: the wave-wide shifts and the accuracy change.
+    shifts: Vec<Shifts>,
+}
+
+/// Between two consecutive waves: how the rest of the wave moved, and the seat's accuracy
+/// change with its interval.
+#[derive(Debug, Clone, Copy)]
+struct Shifts {
+    wall_s: Option<shift::Shift>,
+    tokens_total: Option<shift::Shift>,
+    accuracy: Option<shift::AccuracyChange>,
 }
 
 /// Renders a comparison in the chosen format.

@@ -110,6 +110,38 @@ pub(super) fn verdict(p: &Parts<'_>) -> Vec<String> {
             if !others.is_empty() {
                 line.push_str(&format!(" Also different: {}.", others.join(", ")));
             }
+            let shifts = &p.shifts[i];
+            if let Some(s) = shifts.wall_s
+                && let (Some(_), Some(r)) = (s.seat_change, s.relation)
+            {
+                let moved = if s.median_change >= 0.0 {
+                    format!("slowed by a median {}%", fixed(s.median_change * 100.0, 1))
+                } else {
+                    format!(
+                        "sped up by a median {}%",
+                        fixed(-s.median_change * 100.0, 1)
+                    )
+                };
+                line.push_str(&format!(
+                    " The rest of the wave {moved} ({} seat{} in both waves): {seat} moved {}.",
+                    s.seats,
+                    if s.seats == 1 { "" } else { "s" },
+                    r.words()
+                ));
+            }
+            if accuracy_moved && let Some(a) = shifts.accuracy {
+                line.push_str(&format!(
+                    " Accuracy {} points (95% interval {} to {}): {}.",
+                    signed(a.difference * 100.0, 1),
+                    signed(a.ci[0] * 100.0, 1),
+                    signed(a.ci[1] * 100.0, 1),
+                    if a.beyond_noise {
+                        "a change the data can show"
+                    } else {
+                        "within what resampling the problems gives"
+                    }
+                ));
+            }
             line
         })
         .collect()
