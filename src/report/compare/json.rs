@@ -148,7 +148,7 @@ pub(super) fn json(p: &Parts<'_>, verdict: Vec<String>, notes: Vec<String>) -> C
     } = p;
     let beyond = |s: Option<Shift>| {
         s.and_then(|s| s.relation)
-            .map(|r| r == super::shift::Relation::BeyondTheWave)
+            .map(|r| r == super::shift::Relation::Beyond)
     };
     let json_waves = waves
         .iter()

@@ -29,19 +29,21 @@ pub const IN_LINE: f64 = 0.10;
 
 /// How a seat's change relates to its wave's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
 pub enum Relation {
-    LessThanTheWave,
-    InLineWithTheWave,
-    BeyondTheWave,
+    #[serde(rename = "less_than_the_wave")]
+    Less,
+    #[serde(rename = "in_line_with_the_wave")]
+    InLine,
+    #[serde(rename = "beyond_the_wave")]
+    Beyond,
 }
 
 impl Relation {
     pub fn words(self) -> &'static str {
         match self {
-            Relation::LessThanTheWave => "less than the wave",
-            Relation::InLineWithTheWave => "in line with the wave",
-            Relation::BeyondTheWave => "beyond the wave",
+            Relation::Less => "less than the wave",
+            Relation::InLine => "in line with the wave",
+            Relation::Beyond => "beyond the wave",
         }
     }
 }
@@ -117,11 +119,11 @@ pub fn shift<'a>(a: &WaveInput<'a>, b: &WaveInput<'a>, seat: &str, which: Figure
     let seat_change = fa.get(seat).zip(fb.get(seat)).and_then(|(x, y)| rel(x, y));
     let relation = seat_change.map(|c| {
         if (c - median).abs() <= IN_LINE {
-            Relation::InLineWithTheWave
+            Relation::InLine
         } else if c < median {
-            Relation::LessThanTheWave
+            Relation::Less
         } else {
-            Relation::BeyondTheWave
+            Relation::Beyond
         }
     });
     Some(Shift {
