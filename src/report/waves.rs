@@ -142,6 +142,43 @@ pub struct ShowJson {
     /// For each seat that ran more than one trial of a problem: its accuracy trial by trial,
     /// their mean, and the spread between the best trial and the worst.
     pub trials: Vec<TrialAccuracyJson>,
+    /// Each seat's Cost-of-Pass per problem (the Cost-of-Pass paper's: per problem, the mean
+    /// cost of an attempt ÷ its success rate, averaged over the problems passed), beside the
+    /// pooled `cost_of_pass_usd` of each seat.
+    pub cost_of_pass_per_problem: Vec<CostOfPassJson>,
+    /// Per problem, the cheapest seat's cost of pass, averaged.
+    pub frontier_cost_of_pass: CostOfPassSummaryJson,
+}
+
+/// A Cost-of-Pass averaged over problems, with what it covers.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CostOfPassSummaryJson {
+    /// Null when no problem has a known cost of pass.
+    pub usd: Option<f64>,
+    /// Problems it averages over.
+    pub problems: u64,
+    /// Problems never passed: counted apart, never averaged in as infinity.
+    pub never_passed: u64,
+    /// Problems passed with an attempt of unknown cost: left out.
+    pub unknown_cost: u64,
+}
+
+impl From<crate::stats::cost_of_pass::Summary> for CostOfPassSummaryJson {
+    fn from(s: crate::stats::cost_of_pass::Summary) -> CostOfPassSummaryJson {
+        CostOfPassSummaryJson {
+            usd: s.mean_usd,
+            problems: s.problems,
+            never_passed: s.never_passed,
+            unknown_cost: s.unknown,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CostOfPassJson {
+    pub seat: String,
+    #[serde(flatten)]
+    pub summary: CostOfPassSummaryJson,
 }
 
 /// A seat's accuracy, trial by trial (see `stats::trials`).
@@ -457,6 +494,44 @@ pub fn show(data: &WaveData) -> (Table, ShowJson) {
             });
         }
     }
+    use crate::stats::cost_of_pass::{frontier, per_problem, summarise};
+    let costs: Vec<_> = data
+        .seats
+        .iter()
+        .map(|s| per_problem(&s.attempts))
+        .collect();
+    let cost_of_pass_per_problem: Vec<CostOfPassJson> = data
+        .seats
+        .iter()
+        .zip(&costs)
+        .zip(&figures)
+        .map(|((s, c), f)| CostOfPassJson {
+            seat: s.seat.id.clone(),
+            summary: summarise(c, f.missing).into(),
+        })
+        .collect();
+    if !trials.is_empty() {
+        let line = cost_of_pass_per_problem
+            .iter()
+            .map(|c| {
+                format!(
+                    "{} {}{}",
+                    c.seat,
+                    c.summary.usd.map_or("—".into(), usd),
+                    if c.summary.never_passed > 0 {
+                        format!(" ({} never passed)", c.summary.never_passed)
+                    } else {
+                        String::new()
+                    }
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        t.notes.push(format!(
+            "Cost-of-Pass per problem (mean cost of an attempt ÷ its success rate, averaged over \
+             the problems passed; problems never passed counted apart): {line}."
+        ));
+    }
     let json = ShowJson {
         wave: WaveJson::of(&data.wave),
         cost_of_pass: COST_OF_PASS,
@@ -467,6 +542,12 @@ pub fn show(data: &WaveData) -> (Table, ShowJson) {
             .map(|(s, f)| SeatJson::of(&s.seat, f))
             .collect(),
         trials,
+        cost_of_pass_per_problem,
+        frontier_cost_of_pass: frontier(
+            &costs,
+            data.wave.suite_problems.as_ref().map(SuiteProblems::count),
+        )
+        .into(),
     };
     (t, json)
 }

@@ -10,9 +10,12 @@
 //!   (two-sided binomial test with p = 1/2);
 //! - [`quantile`]: the quantile definition every interval uses;
 //! - [`trials`]: a seat's repeated trials, problem by problem;
+//! - [`versus`]: two seats paired on the problems both attempted;
+//! - [`cost_of_pass`]: the Cost-of-Pass paper's per-problem definition, and the frontier;
 //! - [`bootstrap`]: the generator and the percentile bootstrap over problems.
 
 pub mod bootstrap;
+pub mod cost_of_pass;
 pub mod trials;
 pub mod versus;
 
