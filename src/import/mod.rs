@@ -17,6 +17,7 @@
 pub mod json;
 mod native;
 pub mod openhands;
+pub mod swe_bench;
 pub mod tau_bench;
 pub mod terminal_bench;
 
@@ -139,6 +140,7 @@ pub static FORMATS: &[&dyn Importer] = &[
     &tau_bench::TauBench,
     &terminal_bench::TerminalBench,
     &openhands::OpenHands,
+    &swe_bench::SweBench,
 ];
 
 /// The importer of a format named in a manifest; the error says which exist.
