@@ -1,11 +1,12 @@
-//! What importers of JSON formats share: streaming the elements of a large top-level array one
-//! at a time (a results file is never held whole), and reading a record's fields with errors
-//! that name the file, the record and the field and say what was expected.
+//! What importers of JSON formats share: streaming the elements of a large top-level array, the
+//! members of a top-level object, or the array one member of an object holds, one at a time (a
+//! results file is never held whole), and reading a record's fields with errors that name the
+//! file, the record and the field and say what was expected.
 
 use std::io::Read;
 use std::path::Path;
 
-use serde::de::{DeserializeSeed, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use crate::error::{Error, Location, Result};
@@ -50,6 +51,153 @@ pub fn each_in_array<R: Read>(
         reader,
     ));
     let counted = Each {
+        each: &mut each,
+        failed: &mut failed,
+    }
+    .deserialize(&mut de)
+    .and_then(|n| de.end().map(|()| n));
+    match (counted, failed) {
+        (_, Some(e)) => Err(e),
+        (Ok(n), None) => Ok(n),
+        (Err(e), None) => Err(syntax(path, &e)),
+    }
+}
+
+/// Calls `each` with every member of the JSON object that makes up `reader` — its key, then its
+/// value — in file order, holding one member at a time. A key written twice is handed on twice
+/// (a parsed `Value` would keep the last silently), so the caller's duplicate check can name it.
+pub fn each_in_object<R: Read>(
+    path: &Path,
+    reader: R,
+    mut each: impl FnMut(usize, String, Value) -> Result<()>,
+) -> Result<usize> {
+    struct Members<'f, F> {
+        each: &'f mut F,
+        failed: &'f mut Option<Error>,
+    }
+    impl<'de, F: FnMut(usize, String, Value) -> Result<()>> Visitor<'de> for Members<'_, F> {
+        type Value = usize;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<usize, A::Error> {
+            let mut n = 0;
+            while let Some(key) = map.next_key::<String>()? {
+                let value = map.next_value::<Value>()?;
+                if let Err(e) = (self.each)(n, key, value) {
+                    *self.failed = Some(e);
+                    return Err(serde::de::Error::custom("stopped at a bad member"));
+                }
+                n += 1;
+            }
+            Ok(n)
+        }
+    }
+    impl<'de, F: FnMut(usize, String, Value) -> Result<()>> DeserializeSeed<'de> for Members<'_, F> {
+        type Value = usize;
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+    let mut failed = None;
+    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(
+        256 * 1024,
+        reader,
+    ));
+    let counted = Members {
+        each: &mut each,
+        failed: &mut failed,
+    }
+    .deserialize(&mut de)
+    .and_then(|n| de.end().map(|()| n));
+    match (counted, failed) {
+        (_, Some(e)) => Err(e),
+        (Ok(n), None) => Ok(n),
+        (Err(e), None) => Err(syntax(path, &e)),
+    }
+}
+
+/// Calls `each` with every element of the array held by the member `member` of the JSON object
+/// that makes up `reader` (`{"results": [...], ...}`), in order, holding one element at a time;
+/// the object's other members are skipped without being kept. `None` when the object has no
+/// such member; a member given twice, or one that is not an array, is an error.
+pub fn each_in_member<R: Read>(
+    path: &Path,
+    reader: R,
+    member: &str,
+    mut each: impl FnMut(usize, Value) -> Result<()>,
+) -> Result<Option<usize>> {
+    struct Elements<'f, F> {
+        each: &'f mut F,
+        failed: &'f mut Option<Error>,
+    }
+    impl<'de, F: FnMut(usize, Value) -> Result<()>> Visitor<'de> for Elements<'_, F> {
+        type Value = usize;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON array of records")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
+            let mut n = 0;
+            while let Some(v) = seq.next_element::<Value>()? {
+                if let Err(e) = (self.each)(n, v) {
+                    *self.failed = Some(e);
+                    return Err(serde::de::Error::custom("stopped at a bad record"));
+                }
+                n += 1;
+            }
+            Ok(n)
+        }
+    }
+    impl<'de, F: FnMut(usize, Value) -> Result<()>> DeserializeSeed<'de> for Elements<'_, F> {
+        type Value = usize;
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+            d.deserialize_seq(self)
+        }
+    }
+    struct Object<'f, F> {
+        member: &'f str,
+        each: &'f mut F,
+        failed: &'f mut Option<Error>,
+    }
+    impl<'de, F: FnMut(usize, Value) -> Result<()>> Visitor<'de> for Object<'_, F> {
+        type Value = Option<usize>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "a JSON object holding a list `{}`", self.member)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<usize>, A::Error> {
+            let mut count = None;
+            while let Some(key) = map.next_key::<String>()? {
+                if key != self.member {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+                if count.is_some() {
+                    return Err(serde::de::Error::custom(format!(
+                        "the member `{}` appears twice",
+                        self.member
+                    )));
+                }
+                count = Some(map.next_value_seed(Elements {
+                    each: &mut *self.each,
+                    failed: &mut *self.failed,
+                })?);
+            }
+            Ok(count)
+        }
+    }
+    impl<'de, F: FnMut(usize, Value) -> Result<()>> DeserializeSeed<'de> for Object<'_, F> {
+        type Value = Option<usize>;
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Option<usize>, D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+    let mut failed = None;
+    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(
+        256 * 1024,
+        reader,
+    ));
+    let counted = Object {
+        member,
         each: &mut each,
         failed: &mut failed,
     }
@@ -218,6 +366,101 @@ mod tests {
         .unwrap();
         assert_eq!(n, 3);
         assert_eq!(seen[1].1["a"], 2);
+    }
+
+    #[test]
+    fn an_objects_members_are_streamed_in_file_order_keys_twice_included() {
+        let mut seen = Vec::new();
+        let n = each_in_object(
+            Path::new("f.json"),
+            &b"{\"b\": 1, \"a\": {\"x\": 2}, \"b\": 3}"[..],
+            |i, k, v| {
+                seen.push((i, k, v));
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(n, 3);
+        let keys: Vec<&str> = seen.iter().map(|(_, k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["b", "a", "b"]);
+        assert_eq!(seen[1].2["x"], 2);
+        let e = each_in_object(
+            Path::new("f.json"),
+            &b"{\"a\": 1, \"b\": 2}"[..],
+            |_, k, _| {
+                if k == "b" {
+                    Err(Error::input(
+                        Location::record(Path::new("f.json"), "b"),
+                        "no",
+                    ))
+                } else {
+                    Ok(())
+                }
+            },
+        )
+        .unwrap_err();
+        assert_eq!(e.to_string(), "f.json: b: no");
+        for text in [&b"[1]"[..], &b"{\"a\": 1"[..], &b"{\"a\": 1} 2"[..]] {
+            let e = each_in_object(Path::new("f.json"), text, |_, _, _| Ok(()))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("f.json:1: not the JSON this format expects"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_array_one_member_holds_is_streamed_and_the_rest_skipped() {
+        let mut seen = Vec::new();
+        let n = each_in_member(
+            Path::new("f.json"),
+            &b"{\"id\": \"x\", \"results\": [1, 2], \"accuracy\": {\"deep\": [0]}}"[..],
+            "results",
+            |i, v| {
+                seen.push((i, v));
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(n, Some(2));
+        assert_eq!(seen[1].1, 2);
+        let none = each_in_member(
+            Path::new("f.json"),
+            &b"{\"x\": []}"[..],
+            "results",
+            |_, _| Ok(()),
+        )
+        .unwrap();
+        assert_eq!(none, None);
+        let e = each_in_member(
+            Path::new("f.json"),
+            &b"{\"results\": [1, 2, 3]}"[..],
+            "results",
+            |i, _| {
+                if i == 1 {
+                    Err(Error::input(
+                        Location::record(Path::new("f.json"), "record 2"),
+                        "no",
+                    ))
+                } else {
+                    Ok(())
+                }
+            },
+        )
+        .unwrap_err();
+        assert_eq!(e.to_string(), "f.json: record 2: no");
+        for (text, says) in [
+            (&b"{\"results\": [], \"results\": []}"[..], "appears twice"),
+            (&b"{\"results\": {}}"[..], "f.json:1: not the JSON"),
+            (&b"[[1]]"[..], "f.json:1: not the JSON"),
+        ] {
+            let e = each_in_member(Path::new("f.json"), text, "results", |_, _| Ok(()))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(says), "{e}");
+        }
     }
 
     #[test]

@@ -16,7 +16,10 @@
 
 pub mod json;
 mod native;
+pub mod openhands;
+pub mod swe_bench;
 pub mod tau_bench;
+pub mod terminal_bench;
 
 use std::path::Path;
 
@@ -119,12 +122,26 @@ pub trait Importer: Sync {
     fn has_scorers(&self) -> bool {
         false
     }
+    /// Why its files cannot stand without the suite's size, when they cannot: a format that
+    /// names only some of the problems it was run on (SWE-bench's lists name the resolved
+    /// instances, not the unresolved ones) needs the manifest's `suite_problems`, or a seat's
+    /// accuracy would count only the problems the file happens to name.
+    fn needs_suite_size(&self) -> Option<&'static str> {
+        None
+    }
     /// Reads one seat's results from the file. Errors name the file and the record.
     fn read(&self, input: &mut Input<'_>) -> Result<Imported>;
 }
 
 /// Every format benchledger reads, by name.
-pub static FORMATS: &[&dyn Importer] = &[&native::JsonLines, &native::Csv, &tau_bench::TauBench];
+pub static FORMATS: &[&dyn Importer] = &[
+    &native::JsonLines,
+    &native::Csv,
+    &tau_bench::TauBench,
+    &terminal_bench::TerminalBench,
+    &openhands::OpenHands,
+    &swe_bench::SweBench,
+];
 
 /// The importer of a format named in a manifest; the error says which exist.
 pub fn named(name: &str, at: Location) -> Result<&'static dyn Importer> {

@@ -265,6 +265,18 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
                 ),
             ));
         }
+        if let Some(why) = importer.needs_suite_size()
+            && wave.suite_problems.is_none()
+        {
+            return Err(Error::input(
+                Location::file(path).field("wave.suite_problems"),
+                format!(
+                    "missing: seat `{id}` reads format `{}`, which needs the suite's size: {why}. \
+                     Declare it under [wave] with suite_problems = N (or suite_problems_file)",
+                    importer.name()
+                ),
+            ));
+        }
         let options = import::Options {
             scorer: s.scorer.as_ref().map(|x| x.get_ref().clone()),
         };
