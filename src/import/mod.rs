@@ -14,9 +14,13 @@
 //!
 //! Nothing here opens a file: the caller's [`Source`] does, as for every input of ingest.
 
+pub mod hal;
 pub mod json;
 mod native;
+mod object;
+pub mod tau2_bench;
 pub mod tau_bench;
+mod tokens;
 
 use std::path::Path;
 
@@ -124,7 +128,13 @@ pub trait Importer: Sync {
 }
 
 /// Every format benchledger reads, by name.
-pub static FORMATS: &[&dyn Importer] = &[&native::JsonLines, &native::Csv, &tau_bench::TauBench];
+pub static FORMATS: &[&dyn Importer] = &[
+    &native::JsonLines,
+    &native::Csv,
+    &tau_bench::TauBench,
+    &hal::Hal,
+    &tau2_bench::Tau2Bench,
+];
 
 /// The importer of a format named in a manifest; the error says which exist.
 pub fn named(name: &str, at: Location) -> Result<&'static dyn Importer> {
