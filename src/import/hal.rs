@@ -177,6 +177,7 @@ impl Upload {
                 // older uploads the seconds alone.
                 let secs = match t {
                     Value::Object(o) => o.get("total_time").filter(|x| !x.is_null()),
+                    Value::Null => None,
                     other => Some(other),
                 };
                 if let Some(s) = secs {
@@ -678,6 +679,7 @@ mod tests {
             {"id": "no task", "summary": {"usage": {"gpt-4o": {"prompt_tokens": 9}}}}
         ]);
         u["raw_eval_results"]["0"]["cost"] = json!(0.0125);
+        u["results"]["latencies"] = json!({"0": 30.5, "1": null});
         let got = read(&u).unwrap();
         let a = by_task(&got);
         let t0 = a["0"];
@@ -692,8 +694,14 @@ mod tests {
             (Some(440), Some(39), Some(98), Some(20))
         );
         assert_eq!(t0.cost_usd, Some(0.0125));
+        assert_eq!(
+            t0.wall_s,
+            Some(41.25),
+            "the wall clock time wins over the latency"
+        );
         let t1 = a["1"];
         assert_eq!(t1.input_tokens, None, "a call without usage states none");
+        assert_eq!(t1.wall_s, None, "a latency of null is unknown");
     }
 
     #[test]

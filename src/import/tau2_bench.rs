@@ -76,21 +76,24 @@ impl Importer for Tau2Bench {
         let mut records = Vec::new();
         let mut model = None;
         let mut index = None;
-        let mut inline = false;
+        // Whether the file has its simulations in it (even none), or leaves them to its index.
+        let inline = std::cell::Cell::new(false);
         let progress = &mut *input.progress;
         walk(
             path,
             file,
             "tau2-bench results: a JSON object with info, tasks and simulations",
             |key| match key {
-                "simulations" => Take::Each,
+                "simulations" => {
+                    inline.set(true);
+                    Take::Each
+                }
                 "info" | "simulation_index" => Take::Whole,
                 _ => Take::Skip,
             },
             |key, part| {
                 match (key, part) {
                     ("simulations", Part::Element(i, v)) => {
-                        inline = true;
                         records.push(simulation(path, format!("simulation {}", i + 1), &v)?);
                         progress.advance(1);
                     }
@@ -114,7 +117,7 @@ impl Importer for Tau2Bench {
                 Ok(())
             },
         )?;
-        if !inline {
+        if !inline.get() {
             match index {
                 Some(Value::Array(entries)) => {
                     progress.total(entries.len() as u64);
@@ -680,6 +683,16 @@ mod tests {
         assert_eq!(
             got.records[1].at,
             Origin::Record("simulation s-2 (task 3 trial 1)".into())
+        );
+        // A file with its simulations in it, even none, is not of the directory format.
+        let mut inline = meta.clone();
+        inline["simulations"] = json!([]);
+        let src = Memory::new().with("run/results.json", inline.to_string());
+        assert!(
+            read_in(&src, "run/results.json")
+                .unwrap()
+                .records
+                .is_empty()
         );
         let bad = json!({"simulation_index": [{"id": "../../etc/passwd"}]});
         let src = Memory::new().with("run/results.json", bad.to_string());
