@@ -14,12 +14,16 @@
 //!
 //! Nothing here opens a file: the caller's [`Source`] does, as for every input of ingest.
 
+pub mod hal;
 pub mod json;
 mod native;
+mod object;
 pub mod openhands;
 pub mod swe_bench;
+pub mod tau2_bench;
 pub mod tau_bench;
 pub mod terminal_bench;
+mod tokens;
 
 use std::path::Path;
 
@@ -141,6 +145,8 @@ pub static FORMATS: &[&dyn Importer] = &[
     &terminal_bench::TerminalBench,
     &openhands::OpenHands,
     &swe_bench::SweBench,
+    &hal::Hal,
+    &tau2_bench::Tau2Bench,
 ];
 
 /// The importer of a format named in a manifest; the error says which exist.

@@ -1,0 +1,327 @@
+//! The `hal` and `tau2-bench` importers through the CLI: a HAL upload in each shape of its
+//! `raw_logging_results` and a tau2-bench run in each of its file layouts land as the attempts
+//! hand-computed in their fixtures' manifests; an attempt that ended in an infrastructure error
+//! is there and not Correct; a bad record is refused by name with the ledger unchanged.
+
+mod common;
+
+use benchledger::ledger::Ledger;
+use benchledger::model::{Attempt, WaveData};
+use common::{Env, copy_dir, snapshot_settings, tests_dir};
+use serde_json::Value;
+
+fn fixture(env: &Env, name: &str) -> std::path::PathBuf {
+    let dir = env.path().join(name);
+    copy_dir(&tests_dir(&format!("fixtures/import/{name}")), &dir);
+    dir.join("wave.toml")
+}
+
+/// A seat of `show --format json`, by id.
+fn seat<'a>(show: &'a Value, id: &str) -> &'a Value {
+    show["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["seat"] == id)
+        .unwrap_or_else(|| panic!("no seat {id} in {show:#}"))
+}
+
+fn close(v: &Value, expected: f64) -> bool {
+    v.as_f64().is_some_and(|x| (x - expected).abs() < 1e-9)
+}
+
+/// One attempt of a wave in the ledger, by seat, problem and trial.
+fn attempt<'a>(wave: &'a WaveData, seat: &str, problem: &str, trial: u32) -> &'a Attempt {
+    wave.seats
+        .iter()
+        .find(|s| s.seat.id == seat)
+        .and_then(|s| {
+            s.attempts
+                .iter()
+                .find(|a| a.problem == problem && a.trial == trial)
+        })
+        .unwrap_or_else(|| panic!("no attempt {seat} {problem} {trial}"))
+}
+
+/// Runs `ingest` on a manifest whose results were spoilt, and checks that it is refused with
+/// `says` and that the ledger is as it was.
+#[track_caller]
+fn refused(env: &Env, manifest: &std::path::Path, says: &str) {
+    let before = env.ledger_bytes();
+    let out = env
+        .run([std::ffi::OsStr::new("ingest"), manifest.as_os_str()])
+        .status(2);
+    assert!(out.stderr.contains(says), "expected {says:?} in {out:#?}");
+    assert_eq!(env.ledger_bytes(), before, "the ledger changed");
+}
+
+/// Replaces `from` (found exactly once) with `to` in a fixture file.
+#[track_caller]
+fn spoil(file: &std::path::Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    assert_eq!(
+        text.matches(from).count(),
+        1,
+        "{from:?} in {}",
+        file.display()
+    );
+    std::fs::write(file, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn hal_uploads_in_either_shape_land_one_attempt_per_task() {
+    let env = Env::init();
+    let manifest = fixture(&env, "hal");
+    env.ingest(&[&manifest]);
+    let show = env
+        .run(["show", "hal-mini", "--format", "json"])
+        .ok()
+        .json();
+
+    // raw_logging_results keyed by task, OpenAI's counts in call_metadata[].usage.
+    let new = seat(&show, "gpt-4-1");
+    assert_eq!(
+        (
+            &new["attempts"],
+            &new["correct"],
+            &new["missing"],
+            &new["denominator"]
+        ),
+        (&3.into(), &1.into(), &1.into(), &4.into())
+    );
+    assert_eq!(new["input_tokens"], 65300);
+    assert_eq!(new["output_tokens"], 1550);
+    assert_eq!(new["input_tokens_cache_read"], 38700);
+    assert_eq!(new["input_tokens_cache_write"], 0);
+    assert_eq!(new["tokens_total"], 66850);
+    assert_eq!(new["new_input_tokens"], 26600);
+    assert!(close(&new["wall_s"], 2796.5), "{new:#}");
+    assert_eq!(
+        (&new["steps"], &new["steps_known_attempts"]),
+        (&15.into(), &2.into())
+    );
+    assert_eq!(
+        new["cost_usd"],
+        Value::Null,
+        "HAL prices whole runs, not tasks"
+    );
+
+    // raw_logging_results a list of weave calls, Anthropic's counts in summary.usage by model.
+    let old = seat(&show, "claude-3-7");
+    assert_eq!(
+        (&old["attempts"], &old["correct"], &old["missing"]),
+        (&3.into(), &2.into(), &1.into())
+    );
+    assert_eq!(old["input_tokens"], 28600);
+    assert_eq!(old["output_tokens"], 1770);
+    assert_eq!(old["input_tokens_cache_read"], 18200);
+    assert_eq!(old["input_tokens_cache_write"], 9100);
+    assert_eq!(old["tokens_total"], 39470);
+    assert_eq!(old["new_input_tokens"], 19500);
+    assert!(close(&old["wall_s"], 200.75), "{old:#}");
+    assert!(close(&old["cost_usd"], 0.1075), "{old:#}");
+    assert!(close(&old["cost_of_pass_usd"], 0.05375), "{old:#}");
+    assert_eq!(old["steps_known_attempts"], 0);
+
+    let wave = Ledger::open(&env.db)
+        .unwrap()
+        .load_wave("hal-mini")
+        .unwrap();
+    let timed_out = attempt(&wave, "gpt-4-1", "2", 1);
+    assert!(!timed_out.correct && !timed_out.infra_error);
+    assert_eq!(
+        timed_out.end_reason.as_deref(),
+        Some("ERROR: Task timed out after 2700 seconds")
+    );
+    assert_eq!(attempt(&wave, "claude-3-7", "0", 1).outcome, Some(1.0));
+
+    let table = env.run(["show", "hal-mini"]).ok().stdout;
+    snapshot_settings().bind(|| insta::assert_snapshot!("import_harness2__hal_show", table));
+}
+
+#[test]
+fn a_bad_hal_record_is_named_and_nothing_is_written() {
+    for (file, from, to, says) in [
+        (
+            "new-upload.json",
+            "\"completion_tokens\": 350",
+            "\"completion_tokens\": \"lots\"",
+            "new-upload.json: raw_logging_results[\"1\"]: field \
+             `call_metadata[1].usage.completion_tokens`: expected a token count (a whole number, \
+             0 or more), got the string \"lots\"",
+        ),
+        (
+            "old-upload.json",
+            "\"input_tokens\": 3100",
+            "\"input_tokens\": -3100",
+            "old-upload.json: raw_logging_results[2]: field \
+             `summary.usage.claude-3-7-sonnet-20250219.input_tokens`: expected a token count",
+        ),
+        (
+            "old-upload.json",
+            "\"reward\": 0.0",
+            "\"reward\": 7",
+            "old-upload.json: raw_eval_results[\"3\"]: field `reward`: expected a reward from 0 \
+             to 1, got 7",
+        ),
+        (
+            "new-upload.json",
+            "\"failed_tasks\": [\n      \"1\",",
+            "\"failed_tasks\": [\n      \"0\",",
+            "new-upload.json: field `results.failed_tasks`: task \"0\" is in both \
+             successful_tasks and failed_tasks",
+        ),
+    ] {
+        let env = Env::init();
+        let manifest = fixture(&env, "hal");
+        spoil(&manifest.with_file_name(file), from, to);
+        refused(&env, &manifest, says);
+    }
+}
+
+#[test]
+fn a_manifest_that_counts_hal_tokens_the_other_way_is_refused() {
+    let env = Env::init();
+    let manifest = fixture(&env, "hal");
+    spoil(
+        &manifest,
+        "input_tokens_include_cache_reads = true",
+        "input_tokens_include_cache_reads = false",
+    );
+    refused(
+        &env,
+        &manifest,
+        "the manifest says input_tokens_include_cache_reads = false, but",
+    );
+}
+
+#[test]
+fn tau2_simulations_land_with_their_infrastructure_errors_kept() {
+    let env = Env::init();
+    let manifest = fixture(&env, "tau2-bench");
+    env.ingest(&[&manifest]);
+    let show = env
+        .run(["show", "tau2-mini", "--format", "json"])
+        .ok()
+        .json();
+
+    // One file, text mode: tokens from the agent's messages.
+    let text = seat(&show, "text");
+    assert_eq!(
+        (
+            &text["attempts"],
+            &text["correct"],
+            &text["missing"],
+            &text["denominator"]
+        ),
+        (&6.into(), &3.into(), &0.into(), &6.into())
+    );
+    assert!(close(&text["wall_s"], 282.75), "{text:#}");
+    assert_eq!(text["wall_known_attempts"], 5);
+    assert!(close(&text["cost_usd"], 0.0784), "{text:#}");
+    assert_eq!(text["cost_known_attempts"], 5);
+    assert_eq!(text["cost_of_pass_usd"], Value::Null, "a cost is unknown");
+    assert_eq!(text["input_tokens"], 29100);
+    assert_eq!(text["output_tokens"], 478);
+    assert_eq!(text["tokens_total"], 29578);
+    assert_eq!((&text["steps"], &text["errors"]), (&10.into(), &2.into()));
+
+    // The directory format, voice: tokens from agent_usage, cached reads among them.
+    let voice = seat(&show, "voice");
+    assert_eq!(
+        (
+            &voice["attempts"],
+            &voice["correct"],
+            &voice["missing"],
+            &voice["denominator"]
+        ),
+        (&4.into(), &2.into(), &1.into(), &5.into())
+    );
+    assert!(close(&voice["wall_s"], 285.5), "{voice:#}");
+    assert!(close(&voice["cost_usd"], 0.2455), "{voice:#}");
+    assert_eq!(voice["input_tokens"], 63000);
+    assert_eq!(voice["output_tokens"], 9300);
+    assert_eq!(voice["input_tokens_cache_read"], 42500);
+    assert_eq!(voice["tokens_total"], 72300);
+    assert_eq!(voice["new_input_tokens"], 20500);
+    assert_eq!((&voice["steps"], &voice["errors"]), (&2.into(), &1.into()));
+
+    let wave = Ledger::open(&env.db)
+        .unwrap()
+        .load_wave("tau2-mini")
+        .unwrap();
+    for (seat, problem) in [("text", "2"), ("voice", "1")] {
+        // Trial 0 in the file: attempt 1.
+        let broken = attempt(&wave, seat, problem, 1);
+        assert!(broken.infra_error && !broken.correct, "{broken:?}");
+        assert_eq!(broken.end_reason.as_deref(), Some("infrastructure_error"));
+        assert_eq!(
+            (
+                broken.wall_s,
+                broken.input_tokens,
+                broken.cost_usd,
+                broken.steps
+            ),
+            (None, None, None, None)
+        );
+    }
+    let refused_cancel = attempt(&wave, "text", "0", 2);
+    let trace = refused_cancel.trace.as_ref().unwrap();
+    assert_eq!(
+        trace
+            .iter()
+            .map(|s| (s.tool.as_str(), s.ok))
+            .collect::<Vec<_>>(),
+        [("get_user_details", true), ("cancel_reservation", false)]
+    );
+    assert_eq!(
+        attempt(&wave, "text", "1", 2).end_reason.as_deref(),
+        Some("max_steps")
+    );
+
+    let table = env.run(["show", "tau2-mini"]).ok().stdout;
+    snapshot_settings().bind(|| insta::assert_snapshot!("import_harness2__tau2_show", table));
+}
+
+#[test]
+fn a_bad_tau2_simulation_is_named_and_nothing_is_written() {
+    let voice_sim = "voice/simulations/9d1e4f00-aaaa-4bbb-8ccc-000000000002.json";
+    for (file, from, to, says) in [
+        (
+            "text-results.json",
+            "\"termination_reason\": \"max_steps\"",
+            "\"termination_reason\": \"max_turns\"",
+            "text-results.json: simulation 4 (task 1 trial 1): field `termination_reason`: \
+             \"max_turns\" is not one of tau2's termination reasons",
+        ),
+        (
+            "text-results.json",
+            "\"duration\": 30.25",
+            "\"duration\": -30.25",
+            "text-results.json: simulation 3 (task 1 trial 0): field `duration`: expected \
+             seconds, 0 or more, got -30.25",
+        ),
+        (
+            voice_sim,
+            "\"input_cached_tokens\": 16000",
+            "\"input_cached_tokens\": 1.5",
+            "9d1e4f00-aaaa-4bbb-8ccc-000000000002.json: simulation \
+             9d1e4f00-aaaa-4bbb-8ccc-000000000002 (task 0 trial 1): field \
+             `agent_usage.records[0].input_cached_tokens`: expected a token count",
+        ),
+    ] {
+        let env = Env::init();
+        let manifest = fixture(&env, "tau2-bench");
+        spoil(&manifest.with_file_name(file), from, to);
+        refused(&env, &manifest, says);
+    }
+    // A simulation the index names, missing from simulations/.
+    let env = Env::init();
+    let manifest = fixture(&env, "tau2-bench");
+    std::fs::remove_file(manifest.with_file_name(voice_sim)).unwrap();
+    refused(
+        &env,
+        &manifest,
+        "voice/results.json: simulation_index[1]: field `id`: cannot read its simulation file",
+    );
+}
