@@ -430,7 +430,7 @@ fn published_prices(
     else {
         problems.push(format!(
             "price table {label}, which the publication's costs were filled in from, is not in \
-             the ledger: it was deleted behind benchledger's back"
+             the ledger under that name: it was deleted or renamed behind benchledger's back"
         ));
         return None;
     };

@@ -36,7 +36,10 @@ fn naming_note(path: &Path, t: &PriceTable) -> Option<String> {
 pub fn check(ctx: &mut Ctx<'_>, files: &[PathBuf]) -> Result<()> {
     let mut bad = 0;
     // Check every file, even after one that cannot be read.
-    for f in files {
+    for (i, f) in files.iter().enumerate() {
+        if i > 0 {
+            ctx.write("\n")?;
+        }
         match load_file(f) {
             Ok((text, table)) => {
                 let notes: Vec<String> = naming_note(f, &table).into_iter().collect();

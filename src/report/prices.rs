@@ -33,7 +33,9 @@ fn rows_table(t: &PriceTable) -> Table {
     for m in &t.models {
         table.rows.push(vec![
             Cell::text(&m.model),
-            m.provider.as_deref().map_or_else(Cell::none, Cell::text),
+            m.provider
+                .as_deref()
+                .map_or_else(|| Cell::new("any", ""), Cell::text),
             price_cell(Some(m.input)),
             price_cell(Some(m.output)),
             price_cell(m.cache_read),
@@ -234,7 +236,8 @@ impl PricesJson {
     }
 }
 
-/// The line that heads a listing priced by a table: which table, and what it set.
+/// The line that heads a listing priced by a table: which table, and what it set (its source
+/// on a line of its own, [`source_line`]).
 pub fn heading(p: &Pricing) -> String {
     let what = match p.costs {
         Costs::Fill => format!(
@@ -250,12 +253,16 @@ pub fn heading(p: &Pricing) -> String {
         ),
     };
     format!(
-        "Prices: {} (sha256 {}), USD per million tokens, dated {}, from {}: {what}.",
+        "Prices: {} (sha256 {}), USD per million tokens, dated {}: {what}.",
         p.id(),
         crate::digest::short(&p.sha256),
         p.date,
-        p.source
     )
+}
+
+/// The line under [`heading`] that says where the table's prices come from.
+pub fn source_line(p: &Pricing) -> String {
+    format!("Price source ({}): {}", p.id(), p.source)
 }
 
 /// Why some of a seat's attempts were left without a cost, in words.
@@ -284,10 +291,15 @@ pub fn notes(p: &Pricing) -> Vec<String> {
                 "seat {} (model {}, provider {})",
                 s.seat, s.model, s.provider
             );
+            // With one reason, the count before it says how many; with several, each says.
+            let single = s.unpriced.len() == 1;
             let why: Vec<String> = Unpriced::ALL
                 .iter()
                 .filter_map(|r| s.unpriced.get(r).map(|n| (r, n)))
-                .map(|(r, n)| format!("{} ({})", reason(*r, &id), int(*n)))
+                .map(|(r, n)| match single {
+                    true => reason(*r, &id),
+                    false => format!("{} ({})", reason(*r, &id), int(*n)),
+                })
                 .collect();
             format!(
                 "Prices: {who}: {} left without a cost: {}.",
@@ -317,6 +329,7 @@ pub fn mark<'a, T: Serialize>(
 ) -> Priced<'a, T> {
     if let Some(p) = pricing {
         table.heading.push(heading(p));
+        table.heading.push(source_line(p));
         table.notes.extend(notes(p));
     }
     Priced {

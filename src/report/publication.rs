@@ -301,3 +301,59 @@ fn readme_v1(r: &PublicationRow) -> String {
         prev = r.prev_sha256.as_deref().unwrap_or("(none: the first)"),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row() -> PublicationRow {
+        PublicationRow {
+            id: 3,
+            wave: "w".into(),
+            rubric: "r@1".into(),
+            rubric_sha256: "a".repeat(64),
+            title: "t".into(),
+            created_at: "2026-11-30T00:00:00Z".into(),
+            input_format: 2,
+            input: String::new(),
+            input_sha256: "b".repeat(64),
+            output: String::new(),
+            output_sha256: "c".repeat(64),
+            prev_sha256: None,
+            record_format: 1,
+            sha256: "d".repeat(64),
+        }
+    }
+
+    #[test]
+    fn layout_3_names_the_price_table_and_is_layout_2_without_one() {
+        let r = row();
+        let p = PricesId {
+            name: "list".into(),
+            version: 2,
+            sha256: "e".repeat(64),
+        };
+        let v2 = readme_v2(&r);
+        // Without a price table, layout 3 says what layout 2 says; a bundle of such a
+        // publication is still written in layout 2.
+        assert_eq!(
+            readme_v3(&r, None),
+            v2.replace("Bundle layout 2.", "Bundle layout 3.")
+        );
+        assert_eq!(bundle_readme(&r, None), v2);
+        let v3 = bundle_readme(&r, Some(&p));
+        assert_eq!(bundle_layout(&v3), Some(3));
+        assert_eq!(
+            bundle_readme_in(3, &r, Some(&p)).as_deref(),
+            Some(v3.as_str())
+        );
+        for line in [
+            "- `list.v2.prices.toml`: the price table `list@2`, as registered.",
+            &format!("- price table text (`list@2`): `{}`", "e".repeat(64)),
+            "It recomputes the leaderboard from the rows in `ledger.db`, the rubric and the price \
+             table, compares it",
+        ] {
+            assert!(v3.contains(line), "{line:?} in:\n{v3}");
+        }
+    }
+}
