@@ -38,15 +38,6 @@ pub fn rubric_id(info: &RubricInfo) -> RubricId {
     }
 }
 
-/// The identity of a price table as a publication's input names it.
-pub fn prices_id(p: &Pricing) -> PricesId {
-    PricesId {
-        name: p.name.clone(),
-        version: p.version,
-        sha256: p.sha256.clone(),
-    }
-}
-
 /// The canonical serialisation of a publication's inputs, in the latest input format: the
 /// wave's rows as recorded (before any price table filled in a cost), the rubric's identity
 /// and the price table's, if one fills in costs.
@@ -82,7 +73,7 @@ pub fn output_format(text: &str) -> Option<u32> {
 }
 
 /// The published text: a title, what it was computed from, then the leaderboard in Markdown —
-/// headed, when a price table filled in its costs, by a line naming the table (a text without
+/// its heading naming, when a price table filled in its costs, that table (a text without
 /// prices is exactly what this layout always wrote).
 pub fn render_output(
     title: &str,
@@ -414,10 +405,10 @@ pub fn prices_name_problem(
 }
 
 /// The price table a publication names, checked against the registered text it was priced
-/// with: the row, and its text parsed, or the problems that stop verify recomputing with it
-/// (`Err`). Problems that leave it usable (an edited text still parses) are pushed onto
-/// `problems`, and the leaderboard is recomputed with the edited table, so its report says
-/// which numbers moved.
+/// with: its text parsed, and the hash the publication names; `None` when there is no table to
+/// recompute with (missing, or no longer parsing). Every problem found is pushed onto
+/// `problems`; one that leaves the table usable (an edited text that still parses) does not
+/// stop the recomputation, so the report also says which numbers the edit moved.
 fn published_prices(
     id: &PricesId,
     price_tables: &[PriceTableRow],

@@ -480,6 +480,16 @@ fn bad_price_files_are_named_by_file_line_and_field_and_the_ledger_is_unchanged(
         contains(&out, "good.v1.toml: good@1 OK");
         contains(&out, message);
     }
+    // A file not named after what it declares is checked, with a note.
+    let copy = bad("copy.toml", HAND_V1);
+    let out = env
+        .run([Path::new("prices"), Path::new("check"), &copy])
+        .ok();
+    contains(
+        &out,
+        "note: the file is named copy.toml but declares hand@1; price table files are named \
+         hand.v1.toml",
+    );
     // A registered version is immutable: the same name@version with other text is refused.
     let changed = bad(
         "hand.v1.toml",

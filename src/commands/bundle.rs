@@ -3,9 +3,9 @@
 //!
 //! A bundle is written only into a new or empty directory, and only directly inside it: every
 //! file name is fixed or built from a rubric or price table name that is a slug, and every file
-//! is created new, never through something already there. A bundle comes back from someone else, so
-//! verifying one trusts nothing in it and touches nothing: its ledger is read into memory from
-//! a regular file (never opened by SQLite, never through a link, never beyond
+//! is created new, never through something already there. A bundle comes back from someone
+//! else, so verifying one trusts nothing in it and touches nothing: its ledger is read into
+//! memory from a regular file (never opened by SQLite, never through a link, never beyond
 //! [`IMAGE_MAX_BYTES`]), its other files are read under the same rules, and nothing is ever
 //! written inside it.
 

@@ -200,6 +200,13 @@ pub fn parse(path: &std::path::Path, text: &str) -> Result<PriceTable> {
     let version = c.version(&raw.version)?;
     let date = c.date(&raw.date)?;
     let source = raw.source.get_ref().trim().to_string();
+    if source.chars().any(char::is_control) {
+        return Err(Error::input(
+            c.at(&raw.source, "source"),
+            "write the source on one line, without control characters: every leaderboard priced \
+             with the table prints it on a line of its own",
+        ));
+    }
     if source.is_empty() {
         return Err(Error::input(
             c.at(&raw.source, "source"),
@@ -347,6 +354,13 @@ cache_write = -0.0
                 "source = \" \""
             ))
             .starts_with("p.toml:4: field `source`: say where the prices come from")
+        );
+        assert!(
+            err(&with(
+                "source = \"provider list prices, read 2026-03-01\"",
+                "source = \"\"\"two\nlines\"\"\""
+            ))
+            .starts_with("p.toml:4: field `source`: write the source on one line")
         );
         assert_eq!(
             err(&with("input = 1.25\n", "")),
