@@ -6,8 +6,8 @@
 -- remove or reorder a migration that has shipped; add a new one at the end.
 --
 -- Raw facts (waves, seats, attempts, trace steps) are append-only: triggers refuse any UPDATE or
--- DELETE. Scores are derived and may be replaced. Registered rubric texts and publications are
--- frozen.
+-- DELETE. Scores are derived and may be replaced. Registered rubric texts, registered price
+-- tables and publications are frozen.
 
 -- migration 1
 CREATE TABLE suite (
@@ -305,3 +305,26 @@ ALTER TABLE attempt ADD COLUMN working_s REAL CHECK (working_s >= 0);
 ALTER TABLE attempt ADD COLUMN infra_error INTEGER NOT NULL DEFAULT 0
     CHECK (infra_error IN (0, 1) AND NOT (infra_error = 1 AND correct = 1));
 ALTER TABLE attempt ADD COLUMN end_reason TEXT;
+
+-- migration 4
+-- Registered price tables (docs/prices.md): USD per million tokens per model, with the date and
+-- source of the prices. Like a rubric, a registered `name@version` keeps its text verbatim with
+-- its SHA-256, and is frozen: a changed table is a new version. Leaderboards that fill in costs
+-- from a table name it, and a publication's input records its hash.
+CREATE TABLE price_table (
+    id       INTEGER PRIMARY KEY,
+    name     TEXT NOT NULL CHECK (length(name) > 0),
+    version  INTEGER NOT NULL CHECK (version >= 1),
+    sha256   TEXT NOT NULL UNIQUE
+        CHECK (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*'),
+    -- The price table file's text, verbatim, so a leaderboard priced with it reproduces after
+    -- the file changes.
+    text     TEXT NOT NULL,
+    added_at TEXT NOT NULL,
+    UNIQUE (name, version)
+) STRICT;
+
+CREATE TRIGGER price_table_no_update BEFORE UPDATE ON price_table
+BEGIN SELECT RAISE(ABORT, 'benchledger: a registered price table version is immutable; register a new version instead'); END;
+CREATE TRIGGER price_table_no_delete BEFORE DELETE ON price_table
+BEGIN SELECT RAISE(ABORT, 'benchledger: a registered price table version is immutable and cannot be deleted'); END;

@@ -63,6 +63,21 @@ pub struct FormatArg {
     pub format: Format,
 }
 
+/// Which registered price table sets a listing's costs (`--prices`, `--reprice`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct PricesArg {
+    /// Fill in the cost of every attempt that lacks one from this registered price table
+    /// (NAME@VERSION: see `benchledger prices list`). Recorded costs are kept; the listing
+    /// names the table and how many costs it set.
+    #[arg(long, value_name = "NAME@VERSION")]
+    pub prices: Option<String>,
+    /// With --prices: price every attempt from the table, setting aside the costs recorded with
+    /// the results, so that all of the listing's costs come from one table. An attempt the
+    /// table cannot price is left without a cost.
+    #[arg(long, requires = "prices")]
+    pub reprice: bool,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Create a ledger (or check that an existing one opens and is up to date).
@@ -89,6 +104,8 @@ pub enum Command {
         /// The wave's id.
         wave: String,
         #[command(flatten)]
+        prices: PricesArg,
+        #[command(flatten)]
         format: FormatArg,
     },
 
@@ -96,6 +113,13 @@ pub enum Command {
     Rubric {
         #[command(subcommand)]
         command: RubricCommand,
+    },
+
+    /// Check, register and list price tables: USD per million tokens per model, which fill in
+    /// the costs of attempts that lack them (`show --prices`, `score --prices`).
+    Prices {
+        #[command(subcommand)]
+        command: PricesCommand,
     },
 
     /// The leaderboard of one wave under one rubric: absolute figures first, then the score
@@ -110,6 +134,8 @@ pub enum Command {
         /// Also show withdrawn and superseded waves, marked as such.
         #[arg(long)]
         include_withdrawn: bool,
+        #[command(flatten)]
+        prices: PricesArg,
         #[command(flatten)]
         format: FormatArg,
     },
@@ -197,6 +223,11 @@ pub enum Command {
         /// A title for the publication. Default: "WAVE under NAME@VERSION".
         #[arg(long)]
         title: Option<String>,
+        /// Fill in the cost of every attempt that lacks one from this registered price table
+        /// (NAME@VERSION). The publication records the table's hash, and verify recomputes
+        /// the leaderboard with it.
+        #[arg(long, value_name = "NAME@VERSION")]
+        prices: Option<String>,
         /// Also write a self-contained reproduction bundle to this directory.
         #[arg(long, value_name = "DIR")]
         bundle: Option<PathBuf>,
@@ -230,8 +261,9 @@ pub enum Command {
         #[arg(long, value_name = "HASH")]
         expect_head: Option<String>,
         /// Check everything the ledger stores against what it was derived from: the schema
-        /// against schema.sql, every wave's rows against its content hash, every rubric text
-        /// against its hash, every stored score against a rescore, every chain record.
+        /// against schema.sql, every wave's rows against its content hash, every rubric and
+        /// price table text against its hash, every stored score against a rescore, every chain
+        /// record.
         #[arg(long)]
         ledger: bool,
     },
@@ -324,5 +356,35 @@ pub enum RubricCommand {
     Show {
         /// NAME@VERSION.
         rubric: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PricesCommand {
+    /// Parse price table files and print what each declares: its models and their prices.
+    ///
+    /// Exits 2 when a file is not a valid price table, naming its line and field.
+    Check {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+
+    /// Register price table files in the ledger as NAME@VERSION, with their SHA-256 and
+    /// verbatim text. A registered version is immutable.
+    Add {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+
+    /// List the registered price tables.
+    List {
+        #[command(flatten)]
+        format: FormatArg,
+    },
+
+    /// Print a registered price table's verbatim text, with its hash.
+    Show {
+        /// NAME@VERSION.
+        prices: String,
     },
 }

@@ -10,6 +10,7 @@
 //! - [`ledger`]: the SQLite file; the only module that speaks SQL;
 //! - [`figures`]: a seat's absolute figures (accuracy with its denominator, tokens, wall, USD,
 //!   Cost-of-Pass), pure;
+//! - [`prices`]: versioned price tables, and the costs they give attempts, pure;
 //! - [`report`]: renderers that turn results into text (table, markdown, CSV, JSON);
 //! - [`commands`]: one function per subcommand, the only place that reads files, prints, or
 //!   knows the clock;
@@ -27,6 +28,7 @@ pub mod import;
 pub mod ingest;
 pub mod ledger;
 pub mod model;
+pub mod prices;
 pub mod publication;
 pub mod report;
 pub mod rubric;

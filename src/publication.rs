@@ -6,15 +6,25 @@
 //! publication before it — so the publications form a chain, and editing any one of them
 //! breaks every link after it.
 //!
+//! A publication may name the price table that filled in the costs its leaderboard shows
+//! (`publish --prices`): its input records the table's name, version and hash, the published
+//! text names the table, and verify fills in the same costs from the same registered text.
+//!
 //! This module is pure: it builds and compares texts and hashes. Reading the ledger and the
 //! clock is the commands' job.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::digest::{sha256_hex, short};
-use crate::formats::{self, input::RubricId, read::Val, record};
-use crate::ledger::{PublicationRow, RubricRow};
+use crate::formats::{
+    self,
+    input::{PricesId, RubricId},
+    read::Val,
+    record,
+};
+use crate::ledger::{PriceTableRow, PublicationRow, RubricRow};
 use crate::model::WaveData;
+use crate::prices::{Costs, Pricing};
 use crate::report;
 use crate::report::score::RubricInfo;
 use crate::rubric::WaveScores;
@@ -28,10 +38,25 @@ pub fn rubric_id(info: &RubricInfo) -> RubricId {
     }
 }
 
-/// The canonical serialisation of a publication's inputs, in the latest input format.
-pub fn canonical_input(data: &WaveData, info: &RubricInfo) -> String {
-    formats::input::encode(formats::input::LATEST, &rubric_id(info), None, data)
+/// The canonical serialisation of a publication's inputs, in the latest input format: the
+/// wave's rows as recorded (before any price table filled in a cost), the rubric's identity
+/// and the price table's, if one fills in costs.
+pub fn canonical_input(data: &WaveData, info: &RubricInfo, prices: Option<&PricesId>) -> String {
+    formats::input::encode(formats::input::LATEST, &rubric_id(info), prices, data)
         .expect("this build writes its own latest input format")
+}
+
+/// The price table a publication's stored input names, if it names one. Only an input that
+/// holds a `"prices":{` anywhere is read back whole, so a publication without prices (every
+/// one before price tables, and most after) costs verify no second parse of its input; one
+/// that names a table in any other way differs from its recomputation, and verify says where.
+pub fn named_prices(row: &PublicationRow) -> Result<Option<PricesId>, String> {
+    if row.input_format < 2 || !row.input.contains(r#""prices":{"#) {
+        return Ok(None);
+    }
+    formats::input::decode(row.input_format, &row.input)
+        .map(|input| input.prices)
+        .map_err(|e| format!("the price table its input names cannot be read: {e}"))
 }
 
 /// Version of the published text's layout. A publication records it in its text; a build that
@@ -47,15 +72,19 @@ pub fn output_format(text: &str) -> Option<u32> {
         .and_then(|n| n.parse().ok())
 }
 
-/// The published text: a title, what it was computed from, then the leaderboard in Markdown.
+/// The published text: a title, what it was computed from, then the leaderboard in Markdown —
+/// its heading naming, when a price table filled in its costs, that table (a text without
+/// prices is exactly what this layout always wrote).
 pub fn render_output(
     title: &str,
     data: &WaveData,
     info: &RubricInfo,
     scores: &WaveScores,
     input_sha256: &str,
+    pricing: Option<&Pricing>,
 ) -> String {
-    let (table, _) = report::score::leaderboard(data, info, scores);
+    let (mut table, json) = report::score::leaderboard(data, info, scores);
+    report::prices::mark(&mut table, &json, pricing);
     format!(
         "# {}\n\nComputed by benchledger from wave `{}` under rubric `{}` (sha256 {}).\n\
          Input digest (sha256): {input_sha256}\n\
@@ -358,9 +387,76 @@ pub fn rubric_name_problem(row: &RubricRow, parsed: &crate::rubric::Rubric) -> O
     })
 }
 
+/// Whether a registered price table's stored name and version are the ones its text declares
+/// (as [`rubric_name_problem`] for a rubric).
+pub fn prices_name_problem(
+    row: &PriceTableRow,
+    parsed: &crate::prices::PriceTable,
+) -> Option<String> {
+    (row.name != parsed.name || row.version != parsed.version).then(|| {
+        format!(
+            "price table {}: the ledger names it {}, but its text declares {}: the stored name \
+             was edited behind benchledger's back",
+            parsed.id(),
+            row.id(),
+            parsed.id()
+        )
+    })
+}
+
+/// The price table a publication names, checked against the registered text it was priced
+/// with: its text parsed, and the hash the publication names; `None` when there is no table to
+/// recompute with (missing, or no longer parsing). Every problem found is pushed onto
+/// `problems`; one that leaves the table usable (an edited text that still parses) does not
+/// stop the recomputation, so the report also says which numbers the edit moved.
+fn published_prices(
+    id: &PricesId,
+    price_tables: &[PriceTableRow],
+    problems: &mut Vec<String>,
+) -> Option<(crate::prices::PriceTable, String)> {
+    let label = format!("{}@{}", id.name, id.version);
+    let Some(row) = price_tables
+        .iter()
+        .find(|r| r.name == id.name && r.version == id.version)
+    else {
+        problems.push(format!(
+            "price table {label}, which the publication's costs were filled in from, is not in \
+             the ledger under that name: it was deleted or renamed behind benchledger's back"
+        ));
+        return None;
+    };
+    let text_sha = sha256_hex(row.text.as_bytes());
+    if text_sha != row.sha256 || row.sha256 != id.sha256 {
+        problems.push(format!(
+            "price table {label}: its text was edited behind benchledger's back (published \
+             sha256 {}, the text now hashes to {})",
+            short(&id.sha256),
+            short(&text_sha)
+        ));
+    }
+    let origin = std::path::PathBuf::from(format!("price table {label} (registered text)"));
+    match crate::prices::parse(&origin, &row.text) {
+        Ok(table) => {
+            problems.extend(prices_name_problem(row, &table));
+            Some((table, id.sha256.clone()))
+        }
+        Err(e) => {
+            problems.push(format!("the price table text no longer parses: {e}"));
+            None
+        }
+    }
+}
+
 /// Everything verify found wrong with one publication, its link in the chain aside (see
-/// [`crate::chain`]); empty when it reproduces.
-pub fn check(row: &PublicationRow, rubric_row: &RubricRow, fresh: &WaveData) -> Vec<String> {
+/// [`crate::chain`]); empty when it reproduces. `price_tables` are the ledger's registered
+/// price tables (the publication's input names the one it used, if any); `fresh` is its wave
+/// as the ledger holds it now.
+pub fn check(
+    row: &PublicationRow,
+    rubric_row: &RubricRow,
+    price_tables: &[PriceTableRow],
+    mut fresh: WaveData,
+) -> Vec<String> {
     let mut problems = Vec::new();
     let record = Record {
         id: row.id,
@@ -409,13 +505,21 @@ pub fn check(row: &PublicationRow, rubric_row: &RubricRow, fresh: &WaveData) -> 
     if sha256_hex(row.input.as_bytes()) != row.input_sha256 {
         problems.push("the stored input was edited: it no longer matches its digest".into());
     }
-    let input = match formats::input::encode(row.input_format, &rubric_id(&info), None, fresh) {
-        Ok(input) => input,
-        Err(e) => {
-            problems.push(format!("its input cannot be recomputed: {e}"));
-            return problems;
+    let named = match named_prices(row) {
+        Ok(named) => named,
+        Err(problem) => {
+            problems.push(problem);
+            None
         }
     };
+    let input =
+        match formats::input::encode(row.input_format, &rubric_id(&info), named.as_ref(), &fresh) {
+            Ok(input) => input,
+            Err(e) => {
+                problems.push(format!("its input cannot be recomputed: {e}"));
+                return problems;
+            }
+        };
     if input != row.input {
         let lines = diff_inputs(&row.input, &input);
         problems.push(format!(
@@ -436,13 +540,28 @@ pub fn check(row: &PublicationRow, rubric_row: &RubricRow, fresh: &WaveData) -> 
         ));
         return problems;
     }
-    let scores = crate::rubric::score_wave(&info.rubric, fresh);
+    // The costs are filled in as publish filled them: from the table the input names, after
+    // the input was serialised from the rows as recorded.
+    let pricing = match &named {
+        Some(id) => match published_prices(id, price_tables, &mut problems) {
+            Some((table, sha256)) => Some(crate::prices::price_wave(
+                &table,
+                &sha256,
+                &mut fresh,
+                Costs::Fill,
+            )),
+            None => return problems,
+        },
+        None => None,
+    };
+    let scores = crate::rubric::score_wave(&info.rubric, &fresh);
     let output = render_output(
         &row.title,
-        fresh,
+        &fresh,
         &info,
         &scores,
         &sha256_hex(input.as_bytes()),
+        pricing.as_ref(),
     );
     if output != row.output {
         let lines = diff_outputs(&row.output, &output);

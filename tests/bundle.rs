@@ -500,7 +500,7 @@ fn an_edited_readme_is_named() {
     assert_contains(
         &out.stdout,
         "the bundle's README.md declares a bundle layout this benchledger does not know (it \
-         knows 1 to 2)",
+         knows 1 to 3)",
     );
 }
 

@@ -2,10 +2,10 @@
 //! `verify --bundle` checks on any machine.
 //!
 //! A bundle is written only into a new or empty directory, and only directly inside it: every
-//! file name is fixed or built from a rubric name that is a slug, and every file is created
-//! new, never through something already there. A bundle comes back from someone else, so
-//! verifying one trusts nothing in it and touches nothing: its ledger is read into memory from
-//! a regular file (never opened by SQLite, never through a link, never beyond
+//! file name is fixed or built from a rubric or price table name that is a slug, and every file
+//! is created new, never through something already there. A bundle comes back from someone
+//! else, so verifying one trusts nothing in it and touches nothing: its ledger is read into
+//! memory from a regular file (never opened by SQLite, never through a link, never beyond
 //! [`IMAGE_MAX_BYTES`]), its other files are read under the same rules, and nothing is ever
 //! written inside it.
 
@@ -16,7 +16,8 @@ use super::Ctx;
 use super::untrusted::{self, Refusal};
 use crate::digest::sha256_hex;
 use crate::error::{Error, Location, Result};
-use crate::ledger::{IMAGE_MAX_BYTES, Ledger, PublicationRow, RubricRow};
+use crate::formats::input::PricesId;
+use crate::ledger::{IMAGE_MAX_BYTES, Ledger, PriceTableRow, PublicationRow, RubricRow};
 use crate::publication;
 use crate::report;
 
@@ -33,6 +34,7 @@ pub fn bundle(ctx: &mut Ctx<'_>, id: i64, out: &Path) -> Result<()> {
     let ledger = ctx.open()?;
     let row = ledger.publication(id)?;
     bundle_rubric_file(&ledger, &ledger.publication_rubric(row.id)?)?;
+    publication_prices(&ledger, &row)?;
     check_empty_dir(out)?;
     write_bundle(&ledger, &row, out)?;
     ctx.write(&format!(
@@ -73,6 +75,49 @@ fn rubric_file_name(rubric: &RubricRow) -> std::result::Result<String, String> {
     }
 }
 
+/// The name of a bundle's price table file, `NAME.vVERSION.prices.toml`; an error (saying why)
+/// when the name is not a slug — a stored name edited behind benchledger's back, or a
+/// publication input naming one — from which no path is ever built.
+fn prices_file_name(p: &PricesId) -> std::result::Result<String, String> {
+    if is_slug(&p.name) {
+        Ok(report::publication::prices_file_name(p))
+    } else {
+        Err(format!(
+            "the price table name {} is not a price table name (letters, digits, '.', '_' and \
+             '-', starting with a letter or digit): the ledger was edited behind benchledger's \
+             back, and no file name was built from it",
+            quoted(&p.name)
+        ))
+    }
+}
+
+/// The price table a publication's costs were filled in from, if its input names one: as the
+/// input names it, and as the ledger registered it. An error when the input cannot be read,
+/// the table is not in the ledger, or its name cannot name a file.
+fn publication_prices(
+    ledger: &Ledger,
+    row: &PublicationRow,
+) -> Result<Option<(PricesId, PriceTableRow)>> {
+    let unusable = |message: String| Error::Ledger {
+        path: ledger.path().to_path_buf(),
+        message: format!(
+            "cannot write a bundle of publication #{}: {message}. Nothing was written",
+            row.id
+        ),
+    };
+    let Some(id) = publication::named_prices(row).map_err(unusable)? else {
+        return Ok(None);
+    };
+    prices_file_name(&id).map_err(unusable)?;
+    match ledger.price_table(&id.name, id.version)? {
+        Some(table) => Ok(Some((id, table))),
+        None => Err(unusable(format!(
+            "its price table {}@{} is not in the ledger (`benchledger verify {}` says more)",
+            id.name, id.version, row.id
+        ))),
+    }
+}
+
 /// [`rubric_file_name`], as an error naming the ledger.
 fn bundle_rubric_file(ledger: &Ledger, rubric: &RubricRow) -> Result<String> {
     rubric_file_name(rubric).map_err(|message| Error::Ledger {
@@ -82,10 +127,27 @@ fn bundle_rubric_file(ledger: &Ledger, rubric: &RubricRow) -> Result<String> {
 }
 
 /// Checks, before anything is published, that a bundle of a publication under the rubric with
-/// this hash could be written to `dir` (see [`check_empty_dir`]).
-pub(super) fn check_bundle_target(ledger: &Ledger, rubric_sha256: &str, dir: &Path) -> Result<()> {
+/// this hash (and this price table, if one fills in its costs) could be written to `dir` (see
+/// [`check_empty_dir`]).
+pub(super) fn check_bundle_target(
+    ledger: &Ledger,
+    rubric_sha256: &str,
+    prices: Option<&PriceTableRow>,
+    dir: &Path,
+) -> Result<()> {
     if let Some(rubric) = ledger.rubric_by_sha256(rubric_sha256)? {
         bundle_rubric_file(ledger, &rubric)?;
+    }
+    if let Some(p) = prices {
+        let id = PricesId {
+            name: p.name.clone(),
+            version: p.version,
+            sha256: p.sha256.clone(),
+        };
+        prices_file_name(&id).map_err(|message| Error::Ledger {
+            path: ledger.path().to_path_buf(),
+            message: format!("cannot write a bundle: {message}. Nothing was written"),
+        })?;
     }
     check_empty_dir(dir)
 }
@@ -162,14 +224,17 @@ fn text_difference(name: &str, (what, short): (&str, &str), found: &str, expecte
 }
 
 /// What is wrong with the files a bundle shows its reader beside its ledger: `publication.md`
-/// must be the published text, the rubric file the text it was computed with, and `README.md`
-/// the README of this publication with its digests, byte for byte — otherwise a bundle whose
-/// ledger verifies could still show edited numbers.
+/// must be the published text, the rubric file the text it was computed with, the price table
+/// file (when the publication names one) the text its costs were filled in from, and
+/// `README.md` the README of this publication with its digests, byte for byte — otherwise a
+/// bundle whose ledger verifies could still show edited numbers.
 pub(super) fn bundle_file_problems(
     dir: &Path,
     p: &PublicationRow,
     rubric: &RubricRow,
 ) -> Vec<String> {
+    // What the publication's input names (an input that cannot be read is verify's to report).
+    let prices = publication::named_prices(p).ok().flatten();
     let mut problems = Vec::new();
     match read_text(dir, BUNDLE_OUTPUT) {
         Ok(text) if text == p.output => {}
@@ -198,10 +263,31 @@ pub(super) fn bundle_file_problems(
         },
         Err(problem) => problems.push(problem),
     }
+    if let Some(id) = &prices {
+        match prices_file_name(id) {
+            Ok(name) => match untrusted::read(dir, &name, BUNDLE_TEXT_MAX_BYTES) {
+                Ok(bytes) => {
+                    let sha = sha256_hex(&bytes);
+                    if sha != id.sha256 {
+                        problems.push(format!(
+                            "the bundle's {name} differs from the price table text the \
+                             publication's costs were filled in from (the file hashes to {}, the \
+                             publication names {})",
+                            crate::digest::short(&sha),
+                            crate::digest::short(&id.sha256)
+                        ));
+                    }
+                }
+                Err(r) => problems.push(format!("the bundle's {name} {r}")),
+            },
+            Err(problem) => problems.push(problem),
+        }
+    }
     match read_text(dir, BUNDLE_README) {
         Ok(text) => {
             let layout = report::publication::bundle_layout(&text);
-            match layout.and_then(|n| report::publication::bundle_readme_in(n, p)) {
+            match layout.and_then(|n| report::publication::bundle_readme_in(n, p, prices.as_ref()))
+            {
                 Some(expected) if text == expected => {}
                 Some(expected) => problems.push(text_difference(
                     BUNDLE_README,
@@ -271,11 +357,13 @@ fn create_new(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// Writes a self-contained bundle into `dir` (see [`check_empty_dir`]): a small ledger holding
-/// only the publication, its wave and its rubric; the published text; the rubric file; and a
-/// README saying how to check it.
+/// only the publication, its wave, its rubric and the price table its costs were filled in from
+/// (if any); the published text; the rubric file; the price table file; and a README saying how
+/// to check it.
 pub(super) fn write_bundle(ledger: &Ledger, row: &PublicationRow, dir: &Path) -> Result<()> {
     let rubric = ledger.publication_rubric(row.id)?;
     let rubric_file = bundle_rubric_file(ledger, &rubric)?;
+    let prices = publication_prices(ledger, row)?;
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let data = ledger.load_wave(&row.wave)?;
     let content = ledger.wave_content_hash(&row.wave)?;
@@ -286,12 +374,22 @@ pub(super) fn write_bundle(ledger: &Ledger, row: &PublicationRow, dir: &Path) ->
     let (mut bundle, _) = Ledger::create(&db)?;
     bundle.add_waves(&[(data, content)], &ingested_at)?;
     bundle.add_rubric(&rubric)?;
+    if let Some((_, p)) = &prices {
+        bundle.add_price_tables(std::slice::from_ref(p))?;
+    }
     bundle.import_publication(row)?;
     drop(bundle);
     let write = |name: &str, text: &str| create_new(&dir.join(name), text.as_bytes());
     write(BUNDLE_OUTPUT, &row.output)?;
     write(&rubric_file, &rubric.text)?;
-    write(BUNDLE_README, &report::publication::bundle_readme(row))
+    // The name was checked to be a slug by `publication_prices`.
+    if let Some((id, p)) = &prices {
+        write(&report::publication::prices_file_name(id), &p.text)?;
+    }
+    write(
+        BUNDLE_README,
+        &report::publication::bundle_readme(row, prices.as_ref().map(|(id, _)| id)),
+    )
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use super::Ctx;
-use crate::cli::Format;
+use crate::cli::{Format, PricesArg};
 use crate::error::{Error, Result};
 
 /// Every file the demo needs, by its path in the repository.
@@ -160,6 +160,8 @@ fn section(ctx: &mut Ctx<'_>, title: &str, words: &str) -> Result<()> {
 }
 
 pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
+    // The demo's waves record their costs: no price table fills any in.
+    let no_prices = PricesArg::default();
     // Only an explicit --db keeps the demo ledger; BENCHLEDGER_DB is ignored so the demo never
     // writes into a real ledger.
     let temp = tempfile::tempdir().map_err(|e| Error::io(Path::new("<tempdir>"), e))?;
@@ -211,7 +213,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         "`benchledger show checkout-rematch`: correct-rate with its denominator, wall seconds, \
          tokens (saying whether cached reads are in), USD and Cost-of-Pass.",
     )?;
-    super::waves::show(ctx, "checkout-rematch", Format::Table)?;
+    super::waves::show(ctx, "checkout-rematch", &no_prices, Format::Table)?;
 
     section(
         ctx,
@@ -235,6 +237,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         "checkout-rematch",
         &p("rubrics/session-efficiency.v1.toml"),
         false,
+        &no_prices,
         Format::Table,
     )?;
     ctx.write("\nCapping each factor at 1.0 and multiplying directly, it prints 100; seats tied at 100 are ranked on wall seconds, then new input tokens:\n\n")?;
@@ -243,6 +246,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         "checkout-rematch",
         &p("rubrics/session-efficiency.v2.toml"),
         false,
+        &no_prices,
         Format::Table,
     )?;
 
@@ -260,6 +264,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
             w,
             &p("rubrics/cohort-efficiency.v1.toml"),
             false,
+            &no_prices,
             Format::Table,
         )?;
         ctx.write("\n")?;
@@ -285,6 +290,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         "prices-csv",
         &p("rubrics/trace-holistic.v1.toml"),
         false,
+        &no_prices,
         Format::Table,
     )?;
     ctx.write("\n")?;
@@ -293,6 +299,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         "prices-csv",
         &p("rubrics/trace-holistic-retries.v1.toml"),
         false,
+        &no_prices,
         Format::Table,
     )?;
 
@@ -327,6 +334,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         "checkout-rematch",
         "session-efficiency@2",
         Some("Checkout-outage rematch"),
+        None,
         None,
     )?;
     ctx.write("\n")?;

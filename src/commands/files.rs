@@ -38,6 +38,13 @@ pub const RUBRIC: Cap = Cap {
     advice: "check the path",
 };
 
+/// A price table file, read whole.
+pub const PRICES: Cap = Cap {
+    bytes: 16 * MIB,
+    what: "a price table file",
+    advice: "check the path",
+};
+
 /// A problem list (`suite_problems_file`) or a CSV results file, read whole.
 pub const WHOLE: Cap = Cap {
     bytes: 256 * MIB,

@@ -10,6 +10,7 @@ mod demo;
 mod files;
 mod history;
 mod ingest;
+mod prices;
 mod publish;
 mod rubric;
 mod score;
@@ -23,7 +24,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::cli::{Cli, Command, RubricCommand};
+use crate::cli::{Cli, Command, PricesCommand, RubricCommand};
 use crate::error::{Error, Result};
 use crate::ledger::{Ledger, Wait};
 
@@ -183,7 +184,11 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
         Command::Init => ingest::init(&mut ctx),
         Command::Ingest { manifests } => ingest::ingest(&mut ctx, &manifests),
         Command::Waves { format } => waves::waves(&mut ctx, format.format),
-        Command::Show { wave, format } => waves::show(&mut ctx, &wave, format.format),
+        Command::Show {
+            wave,
+            prices,
+            format,
+        } => waves::show(&mut ctx, &wave, &prices, format.format),
         Command::Rubric { command } => match command {
             RubricCommand::Check { files } => rubric::check(&mut ctx, &files),
             RubricCommand::Add {
@@ -193,12 +198,26 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             RubricCommand::List { format } => rubric::list(&mut ctx, format.format),
             RubricCommand::Show { rubric } => rubric::show(&mut ctx, &rubric),
         },
+        Command::Prices { command } => match command {
+            PricesCommand::Check { files } => prices::check(&mut ctx, &files),
+            PricesCommand::Add { files } => prices::add(&mut ctx, &files),
+            PricesCommand::List { format } => prices::list(&mut ctx, format.format),
+            PricesCommand::Show { prices: spec } => prices::show(&mut ctx, &spec),
+        },
         Command::Score {
             wave,
             rubric,
             include_withdrawn,
+            prices,
             format,
-        } => score::score(&mut ctx, &wave, &rubric, include_withdrawn, format.format),
+        } => score::score(
+            &mut ctx,
+            &wave,
+            &rubric,
+            include_withdrawn,
+            &prices,
+            format.format,
+        ),
         Command::Rescore {
             rubric,
             waves,
@@ -250,12 +269,14 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             wave,
             rubric,
             title,
+            prices,
             bundle,
         } => publish::publish(
             &mut ctx,
             &wave,
             &rubric,
             title.as_deref(),
+            prices.as_deref(),
             bundle.as_deref(),
         ),
         Command::Publications { head, format } => {

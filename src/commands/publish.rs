@@ -9,7 +9,9 @@ use super::rubric::resolve;
 use crate::cli::Format;
 use crate::digest::sha256_hex;
 use crate::error::{Error, Result};
+use crate::formats::input::PricesId;
 use crate::ledger::NewPublication;
+use crate::prices::{Costs, price_wave};
 use crate::publication::{Record, canonical_input, record_sha256, render_output};
 use crate::report;
 use crate::rubric::score_wave;
@@ -19,6 +21,7 @@ pub fn publish(
     wave: &str,
     rubric: &str,
     title: Option<&str>,
+    prices: Option<&str>,
     bundle_dir: Option<&Path>,
 ) -> Result<()> {
     let mut ledger = ctx.open_write()?;
@@ -37,17 +40,47 @@ pub fn publish(
             report::withdrawn::describe(w)
         )));
     }
+    let price_table = match prices {
+        Some(spec) => {
+            let row = super::prices::registered(&ledger, spec)?;
+            let table = super::prices::parse_registered(&ledger, &row)?;
+            Some((row, table))
+        }
+        None => None,
+    };
     if let Some(dir) = bundle_dir {
-        check_bundle_target(&ledger, &info.sha256, dir)?;
+        check_bundle_target(
+            &ledger,
+            &info.sha256,
+            price_table.as_ref().map(|(row, _)| row),
+            dir,
+        )?;
     }
-    let data = ledger.load_wave(wave)?;
-    let scores = score_wave(&info.rubric, &data);
+    let mut data = ledger.load_wave(wave)?;
     let title = title
         .map(str::to_string)
         .unwrap_or_else(|| format!("{} under {}", data.wave.id, info.rubric.id()));
-    let input = canonical_input(&data, &info);
+    // The input holds the rows as recorded and names the table (input format 2's `prices`: the
+    // table that filled in the costs); the costs the rows lack are filled in after, for the
+    // leaderboard, as verify will fill them in.
+    let prices_named = price_table.as_ref().map(|(row, table)| PricesId {
+        name: table.name.clone(),
+        version: table.version,
+        sha256: row.sha256.clone(),
+    });
+    let input = canonical_input(&data, &info, prices_named.as_ref());
+    let pricing =
+        price_table.map(|(row, table)| price_wave(&table, &row.sha256, &mut data, Costs::Fill));
+    let scores = score_wave(&info.rubric, &data);
     let input_sha256 = sha256_hex(input.as_bytes());
-    let output = render_output(&title, &data, &info, &scores, &input_sha256);
+    let output = render_output(
+        &title,
+        &data,
+        &info,
+        &scores,
+        &input_sha256,
+        pricing.as_ref(),
+    );
     let new = NewPublication {
         wave: data.wave.id.clone(),
         rubric_sha256: info.sha256.clone(),

@@ -75,6 +75,7 @@ fn verify_publications(
         report.text.push_str("no publications to verify\n");
         return Ok(());
     }
+    let price_tables = ledger.price_tables()?;
     let out = &mut report.text;
     let mut failed = 0;
     for &i in &chosen {
@@ -87,7 +88,7 @@ fn verify_publications(
                 let rubric = ledger.publication_rubric(p.id);
                 match (&rubric, ledger.load_wave(&p.wave)) {
                     (Ok(rubric), Ok(fresh)) => {
-                        problems.splice(0..0, publication::check(p, rubric, &fresh));
+                        problems.splice(0..0, publication::check(p, rubric, &price_tables, fresh));
                     }
                     (Err(e), _) => problems.push(format!("its rubric cannot be loaded: {e}")),
                     (_, Err(e)) => problems.push(format!("its wave cannot be loaded: {e}")),
@@ -204,6 +205,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 ///   changed CHECK);
 /// - every wave's rows, against the content hash stored when it was ingested;
 /// - every registered rubric's text, against its SHA-256;
+/// - every registered price table's text, against its SHA-256;
 /// - every stored score, against a rescore of its wave under its rubric;
 /// - every entry of the chain: its record hash and its link.
 fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
@@ -296,6 +298,46 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
                 "registered rubric texts"
             )
         ),
+        problems,
+    );
+
+    let tables = ledger.price_tables()?;
+    let mut problems = Vec::new();
+    for t in &tables {
+        let origin = std::path::PathBuf::from(format!("price table {} (registered text)", t.id()));
+        match crate::prices::parse(&origin, &t.text) {
+            Ok(parsed) => problems.extend(publication::prices_name_problem(t, &parsed)),
+            Err(e) => problems.push(format!(
+                "price table {}: its text no longer parses: {e}",
+                t.id()
+            )),
+        }
+        let sha = sha256_hex(t.text.as_bytes());
+        if sha != t.sha256 {
+            problems.push(format!(
+                "price table {}: its text hashes to {}, not to its registered sha256 {}: it was \
+                 edited behind benchledger's back",
+                t.id(),
+                short(&sha),
+                short(&t.sha256)
+            ));
+        }
+    }
+    section(
+        report,
+        "prices",
+        if tables.is_empty() {
+            "no price table registered".into()
+        } else {
+            format!(
+                "{}, each hashing to its registered sha256",
+                plural(
+                    tables.len(),
+                    "registered price table text",
+                    "registered price table texts"
+                )
+            )
+        },
         problems,
     );
 

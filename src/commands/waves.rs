@@ -1,7 +1,7 @@
 //! `benchledger waves` and `benchledger show`.
 
 use super::Ctx;
-use crate::cli::Format;
+use crate::cli::{Format, PricesArg};
 use crate::error::Result;
 use crate::report;
 
@@ -18,10 +18,12 @@ pub fn waves(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
     ctx.write(&report::render(format, "waves", &table, &json))
 }
 
-pub fn show(ctx: &mut Ctx<'_>, wave: &str, format: Format) -> Result<()> {
+pub fn show(ctx: &mut Ctx<'_>, wave: &str, prices: &PricesArg, format: Format) -> Result<()> {
     let ledger = ctx.open()?;
-    let data = ledger.load_wave(wave)?;
+    let mut data = ledger.load_wave(wave)?;
+    let pricing = super::prices::apply(&ledger, prices, &mut data)?;
     let (mut table, json) = report::waves::show(&data);
+    let json = report::prices::mark(&mut table, &json, pricing.as_ref());
     let withdrawn = super::Withdrawn::load(&ledger)?;
     let json = report::withdrawn::mark(&mut table, &json, &withdrawn.among([wave]));
     ctx.write(&report::render(format, "show", &table, &json))

@@ -15,6 +15,7 @@
 mod access;
 mod chain;
 mod image;
+mod prices;
 mod publications;
 mod rubrics;
 mod scores;
@@ -31,6 +32,7 @@ use crate::error::{Error, Result};
 pub use access::Wait;
 pub use chain::{ChainEntry, NewWithdrawal, WithdrawalRow, WithdrawalSeal};
 pub use image::IMAGE_MAX_BYTES;
+pub use prices::{PriceTableRow, PricesAdded};
 pub use publications::{NewPublication, PublicationRow};
 pub use rubrics::{RubricAdded, RubricRow};
 pub use scores::StoredScore;

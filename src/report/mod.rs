@@ -10,6 +10,7 @@ pub mod compare;
 pub mod diff;
 pub mod history;
 pub mod number;
+pub mod prices;
 pub mod publication;
 pub mod rubric;
 pub mod score;

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use super::withdrawn::{WithdrawnJson, describe};
 use super::{Cell, Column, Table};
+use crate::formats::input::PricesId;
 use crate::ledger::{PublicationRow, WithdrawalRow};
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -108,11 +109,18 @@ pub fn list(
     (t, json)
 }
 
-/// The layout of the README this build writes into a bundle. `verify --bundle` compares a
-/// bundle's README byte for byte with what its layout says for the publication, so the text of
-/// a layout never changes once shipped: a change is a new layout, and the old one stays here
+/// The latest layout of the README this build writes into a bundle. `verify --bundle` compares
+/// a bundle's README byte for byte with what its layout says for the publication, so the text
+/// of a layout never changes once shipped: a change is a new layout, and the old one stays here
 /// for the bundles written with it (docs/formats.md).
-pub const BUNDLE_LAYOUT: u32 = 2;
+pub const BUNDLE_LAYOUT: u32 = 3;
+
+/// The name of the price table file a bundle carries: `NAME.vVERSION.prices.toml`, which no
+/// rubric file (`NAME.vVERSION.toml`) can be named. Only for a name already checked to be a
+/// slug.
+pub fn prices_file_name(p: &PricesId) -> String {
+    format!("{}.v{}.prices.toml", p.name, p.version)
+}
 
 /// The layout a bundle's README declares on its line `Bundle layout N.`; the first layout
 /// declares none.
@@ -126,19 +134,96 @@ pub fn bundle_layout(readme: &str) -> Option<u32> {
     }
 }
 
-/// The README of a reproduction bundle, in the latest layout.
-pub fn bundle_readme(r: &PublicationRow) -> String {
-    readme_v2(r)
+/// The README of a reproduction bundle of a publication, whose input names the price table
+/// `prices` (if any): layout 3 for a publication with a price table, layout 2 — which says all
+/// that a bundle without one holds — otherwise.
+pub fn bundle_readme(r: &PublicationRow, prices: Option<&PricesId>) -> String {
+    match prices {
+        Some(_) => readme_v3(r, prices),
+        None => readme_v2(r),
+    }
 }
 
 /// The README of a reproduction bundle in a given layout; `None` for a layout this build does
-/// not know.
-pub fn bundle_readme_in(layout: u32, r: &PublicationRow) -> Option<String> {
+/// not know. `prices` is the price table the publication's input names: layouts 1 and 2 were
+/// written before publications could name one, and do not mention it.
+pub fn bundle_readme_in(
+    layout: u32,
+    r: &PublicationRow,
+    prices: Option<&PricesId>,
+) -> Option<String> {
     match layout {
         1 => Some(readme_v1(r)),
         2 => Some(readme_v2(r)),
+        3 => Some(readme_v3(r, prices)),
         _ => None,
     }
+}
+
+/// Layout 3: layout 2, and for a publication whose costs a price table filled in, that table:
+/// in the ledger, as a file, and among the digests.
+fn readme_v3(r: &PublicationRow, prices: Option<&PricesId>) -> String {
+    let (in_ledger, file, from, digest) = match prices {
+        Some(p) => (
+            ", its rubric's verbatim text and the verbatim text of the price table that filled \
+             in its costs"
+                .to_string(),
+            format!(
+                ";\n- `{}`: the price table `{}@{}`, as registered",
+                prices_file_name(p),
+                p.name,
+                p.version
+            ),
+            ", the rubric and the price table".to_string(),
+            format!(
+                "- price table text (`{}@{}`): `{}`\n",
+                p.name, p.version, p.sha256
+            ),
+        ),
+        None => (
+            " and its rubric's verbatim text".to_string(),
+            String::new(),
+            " and the rubric".to_string(),
+            String::new(),
+        ),
+    };
+    format!(
+        "# Reproduction bundle: publication #{id}\n\n\
+         {title:?} — wave `{wave}` scored under rubric `{rubric}`, published {created}.\n\n\
+         This directory holds everything needed to recompute the published leaderboard:\n\n\
+         - `ledger.db`: a benchledger ledger with only this publication, its wave (conditions, \
+         seats, attempts, trace steps){in_ledger};\n\
+         - `publication.md`: the leaderboard exactly as published;\n\
+         - the rubric file, as registered{file}.\n\n\
+         ## Check it\n\n\
+         With benchledger installed (`cargo install --path .` in its repository):\n\n\
+         ```\nbenchledger verify --bundle .\n```\n\n\
+         It recomputes the leaderboard from the rows in `ledger.db`{from}, compares it byte for \
+         byte with the published text, and checks every digest, this README's included. It \
+         prints OK, or exactly which row, seat and number differ, and exits 1.\n\n\
+         It only reads this directory, and never writes in it: a bundle on read-only media \
+         checks as well. It reads `ledger.db` into memory, as it is: a `ledger.db-wal` or \
+         `ledger.db-journal` beside it is never applied. It reads regular files only, never a \
+         symbolic link.\n\n\
+         ## Digests\n\n\
+         - output (publication.md): `{output}`\n\
+         - input rows (canonical serialisation): `{input}`\n\
+         - rubric text: `{rubric_sha}`\n\
+         {digest}\
+         - publication record: `{sha}`\n\
+         - previous publication in the original ledger's chain: `{prev}`\n\n\
+         Bundle layout 3.\n",
+        id = r.id,
+        title = r.title,
+        wave = r.wave,
+        rubric = r.rubric,
+        created = r.created_at,
+        output = r.output_sha256,
+        input = r.input_sha256,
+        rubric_sha = r.rubric_sha256,
+        sha = r.sha256,
+        prev = r.prev_sha256.as_deref().unwrap_or("(none: the first)"),
+    )
 }
 
 /// Layout 2: says that checking only reads the bundle, and declares its layout.
@@ -215,4 +300,60 @@ fn readme_v1(r: &PublicationRow) -> String {
         sha = r.sha256,
         prev = r.prev_sha256.as_deref().unwrap_or("(none: the first)"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row() -> PublicationRow {
+        PublicationRow {
+            id: 3,
+            wave: "w".into(),
+            rubric: "r@1".into(),
+            rubric_sha256: "a".repeat(64),
+            title: "t".into(),
+            created_at: "2026-11-30T00:00:00Z".into(),
+            input_format: 2,
+            input: String::new(),
+            input_sha256: "b".repeat(64),
+            output: String::new(),
+            output_sha256: "c".repeat(64),
+            prev_sha256: None,
+            record_format: 1,
+            sha256: "d".repeat(64),
+        }
+    }
+
+    #[test]
+    fn layout_3_names_the_price_table_and_is_layout_2_without_one() {
+        let r = row();
+        let p = PricesId {
+            name: "list".into(),
+            version: 2,
+            sha256: "e".repeat(64),
+        };
+        let v2 = readme_v2(&r);
+        // Without a price table, layout 3 says what layout 2 says; a bundle of such a
+        // publication is still written in layout 2.
+        assert_eq!(
+            readme_v3(&r, None),
+            v2.replace("Bundle layout 2.", "Bundle layout 3.")
+        );
+        assert_eq!(bundle_readme(&r, None), v2);
+        let v3 = bundle_readme(&r, Some(&p));
+        assert_eq!(bundle_layout(&v3), Some(3));
+        assert_eq!(
+            bundle_readme_in(3, &r, Some(&p)).as_deref(),
+            Some(v3.as_str())
+        );
+        for line in [
+            "- `list.v2.prices.toml`: the price table `list@2`, as registered.",
+            &format!("- price table text (`list@2`): `{}`", "e".repeat(64)),
+            "It recomputes the leaderboard from the rows in `ledger.db`, the rubric and the price \
+             table, compares it",
+        ] {
+            assert!(v3.contains(line), "{line:?} in:\n{v3}");
+        }
+    }
 }

@@ -1,0 +1,206 @@
+//! `benchledger prices check | add | list | show`, and pricing a wave with the registered table
+//! a command names (`show --prices`, `score --prices`, `publish --prices`).
+
+use std::path::{Path, PathBuf};
+
+use super::rubric::split_id;
+use super::{Ctx, files};
+use crate::cli::{Format, PricesArg};
+use crate::digest::sha256_hex;
+use crate::error::{Error, Result};
+use crate::ledger::{Ledger, PriceTableRow, PricesAdded};
+use crate::model::WaveData;
+use crate::prices::{self, Costs, PriceTable, Pricing};
+use crate::report;
+
+/// A price table file's text, parsed.
+fn load_file(path: &Path) -> Result<(String, PriceTable)> {
+    let text = files::read_text(path, files::PRICES).map_err(|e| Error::io(path, e))?;
+    let table = prices::parse(path, &text)?;
+    Ok((text, table))
+}
+
+/// A note when a price table file is not named `NAME.vVERSION.toml` after what it declares.
+fn naming_note(path: &Path, t: &PriceTable) -> Option<String> {
+    let expected = format!("{}.v{}.toml", t.name, t.version);
+    let actual = path.file_name()?.to_str()?;
+    (actual != expected).then(|| {
+        format!(
+            "the file is named {actual} but declares {}; price table files are named {expected} \
+             so a version can be found by its name",
+            t.id()
+        )
+    })
+}
+
+pub fn check(ctx: &mut Ctx<'_>, files: &[PathBuf]) -> Result<()> {
+    let mut bad = 0;
+    // Check every file, even after one that cannot be read.
+    for (i, f) in files.iter().enumerate() {
+        if i > 0 {
+            ctx.write("\n")?;
+        }
+        match load_file(f) {
+            Ok((text, table)) => {
+                let notes: Vec<String> = naming_note(f, &table).into_iter().collect();
+                ctx.write(&report::prices::check_text(
+                    &f.display().to_string(),
+                    &table,
+                    &sha256_hex(text.as_bytes()),
+                    &notes,
+                ))?;
+            }
+            Err(e) => {
+                bad += 1;
+                ctx.write(&format!(
+                    "{}: not a valid price table\n  error: {e}\n",
+                    f.display()
+                ))?;
+            }
+        }
+    }
+    if bad > 0 {
+        return Err(Error::Usage(format!(
+            "{bad} of {} price table file{} could not be read as a price table (see above)",
+            files.len(),
+            if files.len() == 1 { "" } else { "s" }
+        )));
+    }
+    Ok(())
+}
+
+pub fn add(ctx: &mut Ctx<'_>, files: &[PathBuf]) -> Result<()> {
+    // Check every file before registering any.
+    let mut rows = Vec::with_capacity(files.len());
+    for f in files {
+        let (text, table) = load_file(f)?;
+        rows.push(PriceTableRow {
+            name: table.name,
+            version: table.version,
+            sha256: sha256_hex(text.as_bytes()),
+            text,
+            added_at: ctx.now.clone(),
+        });
+    }
+    let mut ledger = ctx.open_write()?;
+    // Name the file behind a version conflict (the ledger checks again as it writes).
+    for (row, f) in rows.iter().zip(files) {
+        if let Some(existing) = ledger.price_table(&row.name, row.version)?
+            && existing.sha256 != row.sha256
+        {
+            return Err(Error::Conflict(format!(
+                "{}: price table {} is already registered with different text (sha256 {} \
+                 there, {} here). A registered version is immutable: bump `version` in the file \
+                 to register the change. Nothing was registered",
+                f.display(),
+                row.id(),
+                crate::digest::short(&existing.sha256),
+                crate::digest::short(&row.sha256)
+            )));
+        }
+    }
+    let outcomes = ledger.add_price_tables(&rows)?;
+    let mut msg = String::new();
+    for (row, outcome) in rows.iter().zip(outcomes) {
+        msg.push_str(&match outcome {
+            PricesAdded::Added => format!(
+                "registered price table {} (sha256 {})\n",
+                row.id(),
+                crate::digest::short(&row.sha256)
+            ),
+            PricesAdded::AlreadyPresent => format!(
+                "price table {} is already registered with the same text; nothing to do\n",
+                row.id()
+            ),
+        });
+    }
+    ctx.write(&msg)
+}
+
+/// Parses a registered price table's stored text.
+pub(super) fn parse_registered(ledger: &Ledger, row: &PriceTableRow) -> Result<PriceTable> {
+    let origin = PathBuf::from(format!(
+        "price table {} in {}",
+        row.id(),
+        ledger.path().display()
+    ));
+    prices::parse(&origin, &row.text)
+}
+
+/// A registered price table named `NAME@VERSION`, or an error listing what is registered.
+pub(super) fn registered(ledger: &Ledger, spec: &str) -> Result<PriceTableRow> {
+    let Some((name, version)) = split_id(spec) else {
+        return Err(Error::Usage(format!(
+            "expected a registered price table as NAME@VERSION, like list-prices@1; got {spec:?} \
+             (register a price table file first with `benchledger prices add FILE`)"
+        )));
+    };
+    if let Some(row) = ledger.price_table(name, version)? {
+        return Ok(row);
+    }
+    let known: Vec<String> = ledger
+        .price_tables()?
+        .iter()
+        .map(PriceTableRow::id)
+        .collect();
+    Err(Error::Usage(format!(
+        "no price table {name}@{version} is registered in {}{}; register it with `benchledger \
+         prices add FILE`",
+        ledger.path().display(),
+        if known.is_empty() {
+            String::new()
+        } else {
+            format!(" (registered: {})", known.join(", "))
+        }
+    )))
+}
+
+/// Prices a wave with the registered table `spec` names: the costs its attempts lack, or every
+/// cost with `costs` = [`Costs::Reprice`].
+pub(super) fn price(
+    ledger: &Ledger,
+    spec: &str,
+    costs: Costs,
+    data: &mut WaveData,
+) -> Result<Pricing> {
+    let row = registered(ledger, spec)?;
+    let table = parse_registered(ledger, &row)?;
+    Ok(prices::price_wave(&table, &row.sha256, data, costs))
+}
+
+/// Prices a wave as a listing's `--prices` and `--reprice` ask; `None` without `--prices`.
+pub(super) fn apply(
+    ledger: &Ledger,
+    arg: &PricesArg,
+    data: &mut WaveData,
+) -> Result<Option<Pricing>> {
+    let costs = if arg.reprice {
+        Costs::Reprice
+    } else {
+        Costs::Fill
+    };
+    arg.prices
+        .as_deref()
+        .map(|spec| price(ledger, spec, costs, data))
+        .transpose()
+}
+
+pub fn list(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
+    let ledger = ctx.open()?;
+    let rows: Vec<_> = ledger
+        .price_tables()?
+        .into_iter()
+        .map(|row| {
+            let parsed = parse_registered(&ledger, &row).ok();
+            (row, parsed)
+        })
+        .collect();
+    let (table, json) = report::prices::list(&rows);
+    ctx.write(&report::render(format, "prices", &table, &json))
+}
+
+pub fn show(ctx: &mut Ctx<'_>, spec: &str) -> Result<()> {
+    let ledger = ctx.open()?;
+    let row = registered(&ledger, spec)?;
+    ctx.write(&report::prices::show(&row))
+}

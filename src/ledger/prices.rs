@@ -1,0 +1,165 @@
+//! Registered price tables: `name@version` with its SHA-256 and verbatim text (docs/prices.md).
+//! A version is immutable, as a rubric's is; the schema's triggers refuse any change to a
+//! registered text.
+
+use rusqlite::{OptionalExtension, params};
+
+use super::Ledger;
+use crate::error::{Error, Result};
+
+/// A registered price table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PriceTableRow {
+    pub name: String,
+    pub version: u32,
+    pub sha256: String,
+    /// The price table file's text, verbatim.
+    pub text: String,
+    pub added_at: String,
+}
+
+impl PriceTableRow {
+    pub fn id(&self) -> String {
+        format!("{}@{}", self.name, self.version)
+    }
+}
+
+/// What `prices add` did with one table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PricesAdded {
+    Added,
+    /// The same name@version with the same text was already registered.
+    AlreadyPresent,
+}
+
+const COLUMNS: &str = "name, version, sha256, text, added_at";
+
+fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PriceTableRow> {
+    Ok(PriceTableRow {
+        name: r.get(0)?,
+        version: r.get(1)?,
+        sha256: r.get(2)?,
+        text: r.get(3)?,
+        added_at: r.get(4)?,
+    })
+}
+
+impl Ledger {
+    /// Registers price tables in one transaction: all of them, or (on any conflict) none. The
+    /// same name@version with different text is refused.
+    pub fn add_price_tables(&mut self, rows: &[PriceTableRow]) -> Result<Vec<PricesAdded>> {
+        let path = self.path.clone();
+        let tx = self.begin_write()?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let existing = tx
+                .prepare_cached(&format!(
+                    "SELECT {COLUMNS} FROM price_table WHERE name = ?1 AND version = ?2"
+                ))
+                .and_then(|mut s| {
+                    s.query_row(params![row.name, row.version], from_row)
+                        .optional()
+                })
+                .map_err(|e| super::sqlite(&path, e))?;
+            if let Some(existing) = existing {
+                if existing.sha256 == row.sha256 {
+                    out.push(PricesAdded::AlreadyPresent);
+                    continue;
+                }
+                return Err(Error::Conflict(format!(
+                    "price table {} is already registered with different text (sha256 {} \
+                     there, {} here). A registered version is immutable: bump `version` in the \
+                     file to register the change. Nothing was registered",
+                    row.id(),
+                    crate::digest::short(&existing.sha256),
+                    crate::digest::short(&row.sha256)
+                )));
+            }
+            tx.prepare_cached(&format!(
+                "INSERT INTO price_table({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5)"
+            ))
+            .and_then(|mut s| {
+                s.execute(params![
+                    row.name,
+                    row.version,
+                    row.sha256,
+                    row.text,
+                    row.added_at
+                ])
+            })
+            .map_err(|e| super::sqlite(&path, e))?;
+            out.push(PricesAdded::Added);
+        }
+        tx.commit().map_err(|e| super::sqlite(&path, e))?;
+        Ok(out)
+    }
+
+    /// The registered price table `name@version`, if there is one.
+    pub fn price_table(&self, name: &str, version: u32) -> Result<Option<PriceTableRow>> {
+        self.conn
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM price_table WHERE name = ?1 AND version = ?2"
+            ))
+            .and_then(|mut s| s.query_row(params![name, version], from_row).optional())
+            .map_err(|e| self.err(e))
+    }
+
+    /// Every registered price table, by name then version.
+    pub fn price_tables(&self) -> Result<Vec<PriceTableRow>> {
+        self.conn
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM price_table ORDER BY name, version"
+            ))
+            .and_then(|mut s| s.query_map([], from_row)?.collect())
+            .map_err(|e| self.err(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(version: u32, text: &str) -> PriceTableRow {
+        PriceTableRow {
+            name: "list".into(),
+            version,
+            sha256: crate::digest::sha256_hex(text.as_bytes()),
+            text: text.into(),
+            added_at: "2026-03-01T00:00:00Z".into(),
+        }
+    }
+
+    #[test]
+    fn a_version_is_registered_once_and_never_changed() {
+        let mut l = Ledger::in_memory().unwrap();
+        let a = row(1, "a");
+        assert_eq!(
+            l.add_price_tables(std::slice::from_ref(&a)).unwrap(),
+            vec![PricesAdded::Added]
+        );
+        assert_eq!(
+            l.add_price_tables(std::slice::from_ref(&a)).unwrap(),
+            vec![PricesAdded::AlreadyPresent]
+        );
+        // Different text under the same version: refused, and the batch with it left out whole.
+        let e = l
+            .add_price_tables(&[row(2, "b"), row(1, "changed")])
+            .unwrap_err();
+        assert!(matches!(e, Error::Conflict(_)), "{e}");
+        assert_eq!(l.price_tables().unwrap(), vec![a.clone()]);
+        assert_eq!(l.price_table("list", 1).unwrap(), Some(a));
+        assert_eq!(l.price_table("list", 2).unwrap(), None);
+        // The triggers refuse an edit or a deletion.
+        for sql in [
+            "UPDATE price_table SET text = 'x'",
+            "DELETE FROM price_table",
+        ] {
+            let e = l.conn.execute_batch(sql).unwrap_err().to_string();
+            assert!(e.contains("price table version is immutable"), "{e}");
+        }
+        // A hash that is not 64 lower-case hex digits is refused by the schema.
+        let mut bad = row(3, "c");
+        bad.sha256 = bad.sha256.to_uppercase();
+        assert!(l.add_price_tables(&[bad]).is_err());
+    }
+}
