@@ -335,6 +335,95 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
     Ok(wave)
 }
 
+/// Checks one attempt on its own, as a result line's fields are checked when it is read: an
+/// importer builds attempts itself, and each must hold to the same rules (a count past a
+/// trillion, an outcome outside [0, 1], a negative or not-finite amount, more failed steps than
+/// steps, a trace that disagrees with its counts, an infrastructure error marked Correct).
+fn check_attempt(at: &Location, a: &crate::model::Attempt) -> Result<()> {
+    let bad = |field: &str, message: String| Err(Error::input(at.clone().field(field), message));
+    if a.problem.trim().is_empty() {
+        return bad("problem", "missing: every attempt names its problem".into());
+    }
+    if a.trial == 0 {
+        return bad(
+            "attempt",
+            "expected a trial number, 1 or more, got 0".into(),
+        );
+    }
+    if let Some(o) = a.outcome
+        && !(o.is_finite() && (0.0..=1.0).contains(&o))
+    {
+        return bad("outcome", format!("expected a number from 0 to 1, got {o}"));
+    }
+    for (field, v) in [
+        ("input_tokens", a.input_tokens),
+        ("output_tokens", a.output_tokens),
+        ("input_tokens_cache_read", a.input_tokens_cache_read),
+        ("input_tokens_cache_write", a.input_tokens_cache_write),
+        ("steps", a.steps.map(u64::from)),
+        ("errors", a.errors.map(u64::from)),
+    ] {
+        if let Some(n) = v
+            && n > results::MAX_COUNT
+        {
+            return bad(
+                field,
+                format!("{n} is more than a trillion, past any real attempt: check the source"),
+            );
+        }
+    }
+    for (field, v) in [
+        ("wall_s", a.wall_s),
+        ("cost_usd", a.cost_usd),
+        ("working_s", a.working_s),
+    ] {
+        if let Some(x) = v
+            && !(x.is_finite() && x >= 0.0)
+        {
+            return bad(
+                field,
+                format!("expected a finite number, 0 or more, got {x}"),
+            );
+        }
+    }
+    if let (Some(s), Some(e)) = (a.steps, a.errors)
+        && e > s
+    {
+        return bad(
+            "errors",
+            format!("{e} errors in {s} steps: a run cannot have more failed steps than steps"),
+        );
+    }
+    if let Some(t) = &a.trace {
+        let n = t.len() as u32;
+        let failed = t.iter().filter(|s| !s.ok).count() as u32;
+        if a.steps.is_some_and(|s| s != n) || a.errors.is_some_and(|e| e != failed) {
+            return bad(
+                "trace",
+                format!(
+                    "the trace holds {n} steps, {failed} failed, but the attempt counts {} \
+                     steps and {} errors",
+                    a.steps.map_or("unknown".into(), |s| s.to_string()),
+                    a.errors.map_or("unknown".into(), |e| e.to_string())
+                ),
+            );
+        }
+    }
+    if a.infra_error && a.correct {
+        return bad(
+            "infra_error",
+            "an attempt that ended in an infrastructure error cannot be Correct".into(),
+        );
+    }
+    if a.end_reason.as_deref().is_some_and(|r| r.trim().is_empty()) {
+        return bad(
+            "end_reason",
+            "expected the harness's words, got an empty string".into(),
+        );
+    }
+    Ok(())
+}
+
 /// Checks one seat's attempts against each other and against the wave, and puts them in ledger
 /// order (problem, then trial).
 ///
@@ -367,6 +456,7 @@ fn check_seat(
     let mut distinct: BTreeSet<&str> = BTreeSet::new();
     for (i, l) in lines.iter().enumerate() {
         let at = l.at.locate(path);
+        check_attempt(&at, &l.attempt)?;
         // Name the line where the seat's distinct problems first outnumber the declared suite.
         if let Some(SuiteProblems::Count(n)) = &wave.suite_problems
             && distinct.insert(l.attempt.problem.as_str())
@@ -522,6 +612,92 @@ impl Source for Memory {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_imported_attempt_is_held_to_the_rules_of_a_result_line() {
+        let at = Location::record(Path::new("log.eval"), "sample 3 epoch 1");
+        let ok = crate::model::Attempt {
+            problem: "p".into(),
+            trial: 1,
+            correct: false,
+            outcome: Some(0.5),
+            input_tokens: Some(10),
+            output_tokens: Some(5),
+            input_tokens_cache_read: None,
+            input_tokens_cache_write: None,
+            wall_s: Some(1.0),
+            cost_usd: Some(0.1),
+            steps: Some(2),
+            errors: Some(1),
+            checklist: None,
+            trace: None,
+            working_s: Some(0.5),
+            infra_error: true,
+            end_reason: Some("sandbox died".into()),
+        };
+        assert!(check_attempt(&at, &ok).is_ok());
+        let cases: Vec<(crate::model::Attempt, &str)> = vec![
+            (
+                crate::model::Attempt {
+                    outcome: Some(1.5),
+                    ..ok.clone()
+                },
+                "log.eval: sample 3 epoch 1: field `outcome`: expected a number from 0 to 1, \
+                 got 1.5",
+            ),
+            (
+                crate::model::Attempt {
+                    input_tokens: Some(results::MAX_COUNT + 1),
+                    ..ok.clone()
+                },
+                "field `input_tokens`: 1000000000001 is more than a trillion",
+            ),
+            (
+                crate::model::Attempt {
+                    cost_usd: Some(-1.0),
+                    ..ok.clone()
+                },
+                "field `cost_usd`: expected a finite number, 0 or more, got -1",
+            ),
+            (
+                crate::model::Attempt {
+                    errors: Some(3),
+                    ..ok.clone()
+                },
+                "field `errors`: 3 errors in 2 steps",
+            ),
+            (
+                crate::model::Attempt {
+                    correct: true,
+                    ..ok.clone()
+                },
+                "field `infra_error`: an attempt that ended in an infrastructure error cannot \
+                 be Correct",
+            ),
+            (
+                crate::model::Attempt {
+                    trial: 0,
+                    ..ok.clone()
+                },
+                "field `attempt`",
+            ),
+            (
+                crate::model::Attempt {
+                    trace: Some(vec![crate::model::TraceStep {
+                        tool: "t".into(),
+                        ok: true,
+                        error: None,
+                    }]),
+                    ..ok.clone()
+                },
+                "field `trace`: the trace holds 1 steps, 0 failed",
+            ),
+        ];
+        for (a, says) in cases {
+            let e = check_attempt(&at, &a).unwrap_err().to_string();
+            assert!(e.contains(says), "{e}");
+        }
+    }
 
     const MANIFEST: &str = r#"[wave]
 id = "w"
