@@ -145,8 +145,12 @@ pub enum Command {
     /// same numbers.
     Rescore {
         /// A registered rubric, NAME@VERSION.
+        #[arg(long, required_unless_present = "all", conflicts_with = "all")]
+        rubric: Option<String>,
+        /// Every registered rubric, in one pass over the ledger: each wave's attempts are read
+        /// once and fed to every rubric.
         #[arg(long)]
-        rubric: String,
+        all: bool,
         /// Only these waves (repeatable). Default: every wave not withdrawn.
         #[arg(long = "wave", value_name = "WAVE")]
         waves: Vec<String>,

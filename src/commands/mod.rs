@@ -220,9 +220,13 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
         ),
         Command::Rescore {
             rubric,
+            all,
             waves,
             include_withdrawn,
-        } => audit::rescore(&mut ctx, &rubric, &waves, include_withdrawn),
+        } => match (rubric, all) {
+            (Some(rubric), false) => audit::rescore(&mut ctx, &rubric, &waves, include_withdrawn),
+            _ => audit::rescore_all(&mut ctx, &waves, include_withdrawn),
+        },
         Command::History {
             rubric,
             seat,
