@@ -4,6 +4,12 @@
 //!
 //! Every run fixes the clock (`BENCHLEDGER_NOW`) and drops `BENCHLEDGER_DB` from the child's
 //! environment, so a developer's own ledger can never be touched and outputs are reproducible.
+//!
+//! The same tests run against either store. By default an [`Env`]'s ledger is an SQLite file;
+//! with `BENCHLEDGER_TEST_BACKEND=postgres` (and `BENCHLEDGER_TEST_PG` naming a server, as
+//! `scripts/pg-test run` sets it) each [`Env`] gets a fresh database of its own on that server,
+//! dropped when the test ends, and [`Env::ledger_bytes`] is a dump of its rows. A test that
+//! reaches behind benchledger into the SQLite file asks [`sqlite_only`] first.
 
 // Each test crate uses its own subset of these helpers.
 #![allow(dead_code)]
@@ -104,10 +110,14 @@ pub fn run_raw<S: AsRef<OsStr>>(cwd: &Path, args: &[S], env: &[(&str, &OsStr)]) 
     }
 }
 
-/// A temporary directory holding a ledger (`ledger.db`) and whatever input a test writes.
+/// A temporary directory holding a ledger (`ledger.db`, or a database on the test server) and
+/// whatever input a test writes.
 pub struct Env {
     pub dir: tempfile::TempDir,
+    /// The ledger as `--db` names it: the file, or the test database's URL.
     pub db: PathBuf,
+    /// The test database on the PostgreSQL server, when the ledger is there.
+    pub pg: Option<pg::Database>,
     /// Where the binary runs: the temporary directory, or the crate root
     /// ([`Env::run_from_crate_root`]).
     cwd: PathBuf,
@@ -117,9 +127,37 @@ impl Env {
     /// A fresh directory; the ledger is not created yet.
     pub fn new() -> Env {
         let dir = tempfile::tempdir().expect("a temporary directory");
+        let cwd = dir.path().to_path_buf();
+        if postgres_backend() {
+            let pg = pg::Database::create();
+            return Env {
+                db: PathBuf::from(&pg.url),
+                pg: Some(pg),
+                dir,
+                cwd,
+            };
+        }
+        let db = dir.path().join("ledger.db");
+        Env {
+            dir,
+            db,
+            pg: None,
+            cwd,
+        }
+    }
+
+    /// A fresh directory whose ledger is always an SQLite file, whichever store the tests run
+    /// against.
+    pub fn sqlite() -> Env {
+        let dir = tempfile::tempdir().expect("a temporary directory");
         let db = dir.path().join("ledger.db");
         let cwd = dir.path().to_path_buf();
-        Env { dir, db, cwd }
+        Env {
+            dir,
+            db,
+            pg: None,
+            cwd,
+        }
     }
 
     /// Runs the binary from the crate root from now on, so that paths such as
@@ -195,7 +233,10 @@ impl Env {
     /// main file alone is the ledger's whole state.
     #[track_caller]
     pub fn ledger_bytes(&self) -> Vec<u8> {
-        ledger_bytes(&self.db)
+        match &self.pg {
+            Some(pg) => pg.dump(),
+            None => ledger_bytes(&self.db),
+        }
     }
 
     /// The ids of the waves in the ledger, in listing order.
@@ -358,5 +399,150 @@ impl Env {
         let mut all: Vec<std::ffi::OsString> = vec!["--db".into(), self.db.clone().into()];
         all.extend(args.into_iter().map(|a| a.as_ref().to_os_string()));
         run_guarded(self.path(), &all, limit)
+    }
+}
+
+/// Whether the tests run against PostgreSQL (`BENCHLEDGER_TEST_BACKEND=postgres`).
+pub fn postgres_backend() -> bool {
+    match std::env::var("BENCHLEDGER_TEST_BACKEND").as_deref() {
+        Ok("postgres") => true,
+        Ok("sqlite") | Ok("") | Err(_) => false,
+        Ok(other) => panic!("BENCHLEDGER_TEST_BACKEND={other:?}: expected sqlite or postgres"),
+    }
+}
+
+/// For a test that reaches into the SQLite file behind benchledger's back: true (go on) on
+/// SQLite; on PostgreSQL, says the test is skipped there and returns false.
+pub fn sqlite_only(test: &str) -> bool {
+    if postgres_backend() {
+        eprintln!("{test}: skipped on PostgreSQL (it works on the SQLite file itself)");
+        return false;
+    }
+    true
+}
+
+/// The test PostgreSQL server (`BENCHLEDGER_TEST_PG`), when there is one.
+pub mod pg {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// The server's URL, from `BENCHLEDGER_TEST_PG` (`scripts/pg-test` prints it).
+    pub fn server() -> Option<String> {
+        std::env::var("BENCHLEDGER_TEST_PG")
+            .ok()
+            .filter(|s| !s.is_empty())
+    }
+
+    /// The URL of database `name` on the test server.
+    pub fn url_of(name: &str) -> String {
+        let server = server().expect("BENCHLEDGER_TEST_PG names the test server");
+        let (base, query) = match server.split_once('?') {
+            Some((b, q)) => (b.to_string(), format!("?{q}")),
+            None => (server.clone(), String::new()),
+        };
+        let authority_end = base
+            .find("://")
+            .map(|i| i + 3)
+            .and_then(|start| base[start..].find('/').map(|j| start + j))
+            .unwrap_or(base.len());
+        format!("{}/{name}{query}", &base[..authority_end])
+    }
+
+    /// A client of the server's maintenance database.
+    #[cfg(feature = "postgres")]
+    pub fn admin() -> postgres::Client {
+        let server = server().expect("BENCHLEDGER_TEST_PG names the test server");
+        postgres::Client::connect(&server, postgres::NoTls)
+            .unwrap_or_else(|e| panic!("connecting to the test server {server}: {e}"))
+    }
+
+    /// A database of its own for one test, dropped (with its connections) when done.
+    pub struct Database {
+        pub name: String,
+        pub url: String,
+    }
+
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+    impl Database {
+        #[cfg(feature = "postgres")]
+        pub fn create() -> Database {
+            let name = format!(
+                "bl_test_{}_{}",
+                std::process::id(),
+                NEXT.fetch_add(1, Ordering::SeqCst)
+            );
+            admin()
+                .batch_execute(&format!("CREATE DATABASE {name}"))
+                .unwrap_or_else(|e| panic!("creating the test database {name}: {e}"));
+            Database {
+                url: url_of(&name),
+                name,
+            }
+        }
+
+        #[cfg(not(feature = "postgres"))]
+        pub fn create() -> Database {
+            let _ = &NEXT;
+            panic!("BENCHLEDGER_TEST_BACKEND=postgres needs the `postgres` cargo feature")
+        }
+
+        /// A client of this database.
+        #[cfg(feature = "postgres")]
+        pub fn client(&self) -> postgres::Client {
+            postgres::Client::connect(&self.url, postgres::NoTls)
+                .unwrap_or_else(|e| panic!("connecting to {}: {e}", self.url))
+        }
+
+        /// Every row of every table of the database, as text, tables by name and rows in
+        /// order: what the ledger holds, to compare before and after a command.
+        #[cfg(feature = "postgres")]
+        pub fn dump(&self) -> Vec<u8> {
+            let mut c = self.client();
+            let tables: Vec<String> = c
+                .query(
+                    "SELECT tablename::text FROM pg_tables WHERE schemaname = current_schema()
+                     ORDER BY tablename",
+                    &[],
+                )
+                .expect("listing the tables")
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            let mut out = String::new();
+            for t in tables {
+                out.push_str(&format!("-- {t}\n"));
+                let rows = c
+                    .simple_query(&format!(
+                        "SELECT t::text FROM {t} t ORDER BY t::text COLLATE \"C\""
+                    ))
+                    .expect("reading a table");
+                for m in rows {
+                    if let postgres::SimpleQueryMessage::Row(r) = m {
+                        out.push_str(r.get(0).unwrap_or("NULL"));
+                        out.push('\n');
+                    }
+                }
+            }
+            out.into_bytes()
+        }
+
+        #[cfg(not(feature = "postgres"))]
+        pub fn dump(&self) -> Vec<u8> {
+            unreachable!("no PostgreSQL without the feature")
+        }
+    }
+
+    impl Drop for Database {
+        fn drop(&mut self) {
+            #[cfg(feature = "postgres")]
+            if let Ok(mut c) =
+                postgres::Client::connect(&server().unwrap_or_default(), postgres::NoTls)
+            {
+                let _ = c.batch_execute(&format!(
+                    "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                    self.name
+                ));
+            }
+        }
     }
 }
