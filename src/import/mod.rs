@@ -14,6 +14,7 @@
 //!
 //! Nothing here opens a file: the caller's [`Source`] does, as for every input of ingest.
 
+pub mod inspect;
 pub mod json;
 mod native;
 pub mod tau_bench;
@@ -124,7 +125,12 @@ pub trait Importer: Sync {
 }
 
 /// Every format benchledger reads, by name.
-pub static FORMATS: &[&dyn Importer] = &[&native::JsonLines, &native::Csv, &tau_bench::TauBench];
+pub static FORMATS: &[&dyn Importer] = &[
+    &native::JsonLines,
+    &native::Csv,
+    &tau_bench::TauBench,
+    &inspect::Inspect,
+];
 
 /// The importer of a format named in a manifest; the error says which exist.
 pub fn named(name: &str, at: Location) -> Result<&'static dyn Importer> {
