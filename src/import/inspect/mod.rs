@@ -230,6 +230,16 @@ fn choose(path: &Path, header: &Header, samples: &[Sample], options: &Options) -
                 .is_some_and(|sc| sc.iter().any(|(n, _)| n == name))
         })
     };
+    let scored = samples
+        .iter()
+        .any(|s| s.scores.as_ref().is_some_and(|sc| !sc.is_empty()));
+    if !scored && samples.iter().any(|s| s.error.is_none()) {
+        return Err(Error::input(
+            Location::file(path).field("scores"),
+            "no sample has a score (no scorer ran, or the run was not scored): there is no \
+             verdict to import; score the log first (`inspect score`)",
+        ));
+    }
     let known = scorers_named(header, samples.first());
     if let Some(wanted) = &options.scorer {
         if has(wanted) {
