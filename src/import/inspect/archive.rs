@@ -44,6 +44,10 @@ fn zip_error(path: &Path, member: Option<&str>, e: ZipError) -> Error {
             "{m}: benchledger reads members that are stored, deflated or zstd-compressed, as \
              inspect_ai writes them"
         ),
+        ZipError::Io(io) if io.to_string().contains("compression method") => format!(
+            "{io}: benchledger reads members that are stored, deflated or zstd-compressed, as \
+             inspect_ai writes them"
+        ),
         ZipError::Io(io) => format!("cannot read the archive: {io}"),
         other => format!("not a readable .eval archive (a ZIP file): {other}"),
     };
