@@ -66,8 +66,8 @@ pub enum Command {
         /// Wave manifests (TOML); with --from, the logs or directories of logs.
         #[arg(required = true, value_name = "MANIFEST.toml | LOG_OR_DIR")]
         manifests: Vec<PathBuf>,
-        /// Read the arguments as logs of this format and build the wave from them (only
-        /// `inspect` can be read this way).
+        /// Read the arguments as logs of this format and build the wave from them: `inspect`,
+        /// or `inspect-summaries` (the figures alone, without the trace: faster).
         #[arg(long, value_name = "FORMAT")]
         from: Option<String>,
         /// With --from: the wave's id (default: the task and the date of the earliest log).

@@ -176,6 +176,23 @@ fn an_eval_archive_deflated_or_zstd_lands_as_the_json_log_does() {
         env.ingest(&[&m]);
         assert_eq!(seat(&env, &wave), expected, "archive {i}");
     }
+    // Read from its summaries alone, the same figures but the trace.
+    let m = dir.join("summaries.toml");
+    std::fs::write(
+        &m,
+        manifest
+            .replace("arith-mini", "arith-summaries")
+            .replace("\"run.json\"", "\"run1.eval\"")
+            .replace("\nformat = \"inspect\"", "\nformat = \"inspect-summaries\""),
+    )
+    .unwrap();
+    env.ingest(&[&m]);
+    let mut without_trace = expected.clone();
+    for k in ["steps", "errors"] {
+        without_trace[k] = Value::Null;
+        without_trace[format!("{k}_known_attempts")] = Value::from(0);
+    }
+    assert_eq!(seat(&env, "arith-summaries"), without_trace);
     // The zstd archive is what inspect_ai writes since 0.3.206: every member method 93.
     let mut zip =
         zip::ZipArchive::new(std::fs::File::open(dir.join("run1.eval")).unwrap()).unwrap();

@@ -69,10 +69,11 @@ pub fn ingest_from(
     manifest: Option<&Path>,
 ) -> Result<()> {
     use crate::import::{Importer, inspect};
-    if format != inspect::Inspect.name() {
+    if format != inspect::Inspect.name() && format != inspect::InspectSummaries.name() {
         return Err(Error::Usage(format!(
-            "--from reads Inspect AI logs only (--from inspect); for results of format \
-             `{format}`, write a wave manifest naming them with format = \"{format}\""
+            "--from reads Inspect AI logs only (--from inspect, or --from inspect-summaries); \
+             for results of format `{format}`, write a wave manifest naming them with format = \
+             \"{format}\""
         )));
     }
     let list = |dir: &Path| -> std::io::Result<Vec<PathBuf>> {
@@ -118,7 +119,7 @@ pub fn ingest_from(
             header,
         })
         .collect();
-    let text = inspect::wave::manifest(&described, base, wave)?;
+    let text = inspect::wave::manifest(&described, format, base, wave)?;
     let built = Built { path, text };
     run(ctx, std::slice::from_ref(&built.path), Some(&built)).map_err(|e| built.relocate(e))
 }

@@ -130,6 +130,7 @@ pub static FORMATS: &[&dyn Importer] = &[
     &native::Csv,
     &tau_bench::TauBench,
     &inspect::Inspect,
+    &inspect::InspectSummaries,
 ];
 
 /// The importer of a format named in a manifest; the error says which exist.

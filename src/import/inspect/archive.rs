@@ -7,7 +7,7 @@
 //!
 //! The figures come from `summaries.json`, streamed a sample at a time. Each sample's own
 //! member is then opened for what a summary never holds, its events (the tool calls that are
-//! the trace), and for what an older summary lacks (inspect_ai before ~0.3.9x wrote
+//! the trace), and for what an older summary lacks (inspect_ai 0.3.58 and before wrote
 //! summaries without `model_usage` or times); of a sample member only those fields are built,
 //! the rest scanned past. Members are read one at a time: a small one (under
 //! [`WHOLE_MEMBER`]) whole, then parsed from memory, which is several times faster than
@@ -15,12 +15,15 @@
 //! read from its sample members alone.
 
 use std::io::{BufReader, Read, Seek};
+use std::marker::PhantomData;
 use std::path::Path;
+
+use serde::de::DeserializeSeed;
 
 use zip::ZipArchive;
 use zip::result::ZipError;
 
-use super::log::{Header, Sample, SamplesSeed};
+use super::log::{Header, Sample, SampleSeed, SamplesSeed};
 use super::{Log, Mode, json_error};
 use crate::error::{Error, Location, Result};
 use crate::import::Progress;
@@ -54,39 +57,65 @@ fn zip_error(path: &Path, member: Option<&str>, e: ZipError) -> Error {
     Error::input(at, what)
 }
 
-/// Parses one member as `T`.
-fn member<R: Read + Seek, T: serde::de::DeserializeOwned>(
+/// Parses one member with `seed`: read whole and parsed from memory when small, streamed
+/// when not.
+fn member<R: Read + Seek, S, T>(
     path: &Path,
     zip: &mut ZipArchive<R>,
     name: &str,
-) -> Result<T> {
+    seed: S,
+) -> Result<T>
+where
+    S: for<'de> DeserializeSeed<'de, Value = T>,
+{
+    member_at(path, zip, name, None, seed)
+}
+
+/// [`member`], with where in it a syntax error is (for `summaries.json`: which summary).
+fn member_at<R: Read + Seek, S, T>(
+    path: &Path,
+    zip: &mut ZipArchive<R>,
+    name: &str,
+    at: Option<&std::cell::Cell<usize>>,
+    seed: S,
+) -> Result<T>
+where
+    S: for<'de> DeserializeSeed<'de, Value = T>,
+{
     let mut file = zip
         .by_name(name)
         .map_err(|e| zip_error(path, Some(name), e))?;
-    let size = file.size();
-    let parsed = if size <= WHOLE_MEMBER {
-        let mut bytes = Vec::with_capacity(size as usize);
+    let context = || match at {
+        Some(i) => format!("member {name}: [{}]", i.get()),
+        None => format!("member {name}"),
+    };
+    if file.size() <= WHOLE_MEMBER {
+        let mut bytes = Vec::with_capacity(file.size() as usize);
         (&mut file)
             .take(WHOLE_MEMBER + 1)
             .read_to_end(&mut bytes)
             .map_err(|e| zip_error(path, Some(name), ZipError::Io(e)))?;
         drop(file);
-        serde_json::from_slice(&bytes).map_err(|e| {
-            json_error(path, &e, Some(format!("member {name}")), &mut || {
+        let mut de = serde_json::Deserializer::from_slice(&bytes);
+        let parsed = seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+        parsed.map_err(|e| {
+            json_error(path, &e, Some(context()), &mut || {
                 Some(Box::new(std::io::Cursor::new(bytes.clone())))
             })
-        })?
+        })
     } else {
-        let parsed = serde_json::from_reader(BufReader::with_capacity(256 * 1024, file));
+        let mut de =
+            serde_json::Deserializer::from_reader(BufReader::with_capacity(256 * 1024, file));
+        let parsed = seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+        drop(de);
         parsed.map_err(|e| {
-            json_error(path, &e, Some(format!("member {name}")), &mut || {
+            json_error(path, &e, Some(context()), &mut || {
                 let mut bytes = Vec::new();
                 zip.by_name(name).ok()?.read_to_end(&mut bytes).ok()?;
                 Some(Box::new(std::io::Cursor::new(bytes)))
             })
-        })?
-    };
-    Ok(parsed)
+        })
+    }
 }
 
 /// The member of one sample × epoch.
@@ -102,7 +131,7 @@ pub fn read<R: Read + Seek>(
     progress: &mut dyn Progress,
     each: &mut dyn FnMut(Sample) -> Result<()>,
 ) -> Result<Log> {
-    let mut zip = ZipArchive::new(BufReader::with_capacity(64 * 1024, reader))
+    let mut zip = ZipArchive::new(BufReader::with_capacity(16 * 1024, reader))
         .map_err(|e| zip_error(path, None, e))?;
     if zip.index_for_name("header.json").is_none() {
         let running = zip.index_for_name("_journal/start.json").is_some();
@@ -117,7 +146,7 @@ pub fn read<R: Read + Seek>(
             },
         ));
     }
-    let header: Header = member(path, &mut zip, "header.json")?;
+    let header: Header = member(path, &mut zip, "header.json", PhantomData::<Header>)?;
     let mut log = Log {
         header,
         ..Log::default()
@@ -133,19 +162,39 @@ pub fn read<R: Read + Seek>(
         return Ok(log);
     }
     progress.total(sample_names.len() as u64);
+    let trace = mode == Mode::Trace;
     if zip.index_for_name("summaries.json").is_some() {
         let mut summaries = Vec::new();
-        read_summaries(path, &mut zip, &mut summaries)?;
+        let at = std::cell::Cell::new(0);
+        let mut push = |s: Sample| -> std::result::Result<(), String> {
+            summaries.push(s);
+            at.set(at.get() + 1);
+            Ok(())
+        };
+        let mut counted = 0;
+        member_at(
+            path,
+            &mut zip,
+            "summaries.json",
+            Some(&at),
+            SamplesSeed {
+                each: &mut push,
+                at: &mut counted,
+                trace: false,
+            },
+        )?;
         drop(sample_names);
         for mut s in summaries {
+            // The member is opened for the trace, or for a figure the summary lacks.
+            let wanted = trace || s.model_usage.is_none() || s.total_time.is_none();
             let name = match (&s.id, &s.epoch) {
-                (Some(id), Some(epoch)) => Some(sample_member(&text(id), &text(epoch))),
+                (Some(id), Some(epoch)) if wanted => Some(sample_member(&text(id), &text(epoch))),
                 _ => None,
             };
             if let Some(name) = name
                 && zip.index_for_name(&name).is_some()
             {
-                let full: Sample = member(path, &mut zip, &name)?;
+                let full = member(path, &mut zip, &name, SampleSeed { trace })?;
                 if full.id.as_ref().map(text) != s.id.as_ref().map(text)
                     || full.epoch.as_ref().map(text) != s.epoch.as_ref().map(text)
                 {
@@ -162,52 +211,13 @@ pub fn read<R: Read + Seek>(
     } else {
         sample_names.sort();
         for name in sample_names {
-            let s: Sample = member(path, &mut zip, &name)?;
+            let s = member(path, &mut zip, &name, SampleSeed { trace })?;
             each(s)?;
             progress.advance(1);
         }
     }
     log.samples_read = true;
     Ok(log)
-}
-
-/// Streams `summaries.json` into `out`, a summary at a time.
-fn read_summaries<R: Read + Seek>(
-    path: &Path,
-    zip: &mut ZipArchive<R>,
-    out: &mut Vec<Sample>,
-) -> Result<()> {
-    let name = "summaries.json";
-    let file = zip
-        .by_name(name)
-        .map_err(|e| zip_error(path, Some(name), e))?;
-    let mut de = serde_json::Deserializer::from_reader(BufReader::with_capacity(256 * 1024, file));
-    let mut at = 0usize;
-    let mut push = |s: Sample| -> std::result::Result<(), String> {
-        out.push(s);
-        Ok(())
-    };
-    let r = serde::de::DeserializeSeed::deserialize(
-        SamplesSeed {
-            each: &mut push,
-            at: &mut at,
-        },
-        &mut de,
-    )
-    .and_then(|()| de.end());
-    drop(de);
-    r.map_err(|e| {
-        json_error(
-            path,
-            &e,
-            Some(format!("member {name}: [{at}]")),
-            &mut || {
-                let mut bytes = Vec::new();
-                zip.by_name(name).ok()?.read_to_end(&mut bytes).ok()?;
-                Some(Box::new(std::io::Cursor::new(bytes)))
-            },
-        )
-    })
 }
 
 /// A sample id or epoch as inspect_ai writes it into a member's name (`str(id)`).

@@ -109,6 +109,7 @@ impl<'de> Visitor<'de> for Top<'_> {
                     let seed = SamplesSeed {
                         each: &mut one,
                         at: &mut at,
+                        trace: self.mode == Mode::Trace,
                     };
                     let r = map.next_value_seed(seed);
                     *self.sample_at = Some(at);

@@ -238,7 +238,22 @@ enum SampleField {
 
 impl<'de> Deserialize<'de> for Sample {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Sample, D::Error> {
-        struct V;
+        SampleSeed { trace: true }.deserialize(d)
+    }
+}
+
+/// Reads a sample, with its trace or (`trace: false`) scanning past its events too.
+#[derive(Debug, Clone, Copy)]
+pub struct SampleSeed {
+    pub trace: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for SampleSeed {
+    type Value = Sample;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Sample, D::Error> {
+        struct V {
+            trace: bool,
+        }
         impl<'de> Visitor<'de> for V {
             type Value = Sample;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -267,6 +282,9 @@ impl<'de> Deserialize<'de> for Sample {
                         }
                         SampleField::Limit => s.limit = map.next_value()?,
                         SampleField::Completed => s.completed = map.next_value()?,
+                        SampleField::Events | SampleField::Transcript if !self.trace => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
                         SampleField::Events => {
                             let mut steps = Vec::new();
                             if map.next_value_seed(MaybeEvents(&mut steps))? {
@@ -288,7 +306,7 @@ impl<'de> Deserialize<'de> for Sample {
                 Ok(s)
             }
         }
-        d.deserialize_map(V)
+        d.deserialize_map(V { trace: self.trace })
     }
 }
 
@@ -451,6 +469,8 @@ impl<'de> Visitor<'de> for EventSeed<'_> {
 pub struct SamplesSeed<'a, F> {
     pub each: &'a mut F,
     pub at: &'a mut usize,
+    /// Whether to read each sample's trace.
+    pub trace: bool,
 }
 
 impl<'de, F: FnMut(Sample) -> Result<(), String>> DeserializeSeed<'de> for SamplesSeed<'_, F> {
@@ -469,7 +489,7 @@ impl<'de, F: FnMut(Sample) -> Result<(), String>> Visitor<'de> for SamplesSeed<'
         Ok(())
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(s) = seq.next_element::<Sample>()? {
+        while let Some(s) = seq.next_element_seed(SampleSeed { trace: self.trace })? {
             (self.each)(s).map_err(de::Error::custom)?;
             *self.at += 1;
         }

@@ -56,26 +56,51 @@ impl Importer for Inspect {
     }
 
     fn read(&self, input: &mut Input<'_>) -> Result<Imported> {
-        let mut samples = Vec::new();
-        let log = read_log(
-            input.src,
-            input.path,
-            Mode::Full,
-            input.progress,
-            &mut |s| {
-                samples.push(s);
-                Ok(())
-            },
-        )?;
-        map(input.path, &log.header, samples, input.options)
+        read_as(input, Mode::Trace)
     }
+}
+
+/// Inspect AI eval logs read for their figures alone: an `.eval` archive from its
+/// `summaries.json`, without opening the sample members (unless a summary lacks usage or
+/// times, as those of inspect_ai 0.3.58 and before do). Every figure `inspect` reads but the
+/// trace: steps and failed tool calls stay unknown.
+pub struct InspectSummaries;
+
+impl Importer for InspectSummaries {
+    fn name(&self) -> &'static str {
+        "inspect-summaries"
+    }
+
+    fn describes(&self) -> &'static str {
+        "Inspect AI eval logs read from their summaries: every figure but the trace, faster"
+    }
+
+    fn has_scorers(&self) -> bool {
+        true
+    }
+
+    fn read(&self, input: &mut Input<'_>) -> Result<Imported> {
+        read_as(input, Mode::Figures)
+    }
+}
+
+fn read_as(input: &mut Input<'_>, mode: Mode) -> Result<Imported> {
+    let mut samples = Vec::new();
+    let log = read_log(input.src, input.path, mode, input.progress, &mut |s| {
+        samples.push(s);
+        Ok(())
+    })?;
+    map(input.path, &log.header, samples, input.options)
 }
 
 /// How much of a log to read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
-    /// The header and every sample.
-    Full,
+    /// The header and every sample with its trace: an archive's sample members are opened.
+    Trace,
+    /// The header and every sample's figures: an archive's summaries, its sample members
+    /// only where a summary lacks a figure.
+    Figures,
     /// The header alone (what `ingest --from` builds a wave from).
     Head,
 }

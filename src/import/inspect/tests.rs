@@ -449,3 +449,55 @@ fn progress_is_told_the_total_and_each_sample() {
         .unwrap();
     assert_eq!((count.0, count.1), (vec![2], 2));
 }
+
+#[test]
+fn the_summaries_alone_give_every_figure_but_the_trace() {
+    let mut full = sample(json!("s1"), 1, json!("C"));
+    full["events"] = json!([{"event": "tool", "function": "bash", "error": {"type": "timeout"}}]);
+    let mut summary = full.clone();
+    summary.as_object_mut().unwrap().remove("events");
+    let header = serde_json::to_string(&log("0.3.285", "openai/gpt-4o", json!(null))).unwrap();
+    let summaries = serde_json::to_string(&json!([summary])).unwrap();
+    // A member that cannot be parsed: the summaries path never opens it.
+    let bytes = zip_of(
+        &[
+            ("header.json", &header),
+            ("summaries.json", &summaries),
+            ("samples/s1_epoch_1.json", "{not json"),
+        ],
+        zip::CompressionMethod::Zstd,
+    );
+    let src = Memory::new().with("l", bytes.clone());
+    let got = InspectSummaries
+        .read(&mut Input {
+            src: &src,
+            path: Path::new("l"),
+            options: &Options::default(),
+            progress: &mut Quiet,
+        })
+        .unwrap();
+    let a = &got.records[0].attempt;
+    assert_eq!(
+        (a.correct, a.input_tokens, a.wall_s),
+        (true, Some(10), Some(1.5))
+    );
+    assert_eq!((a.steps, a.errors, a.trace.as_ref()), (None, None, None));
+    let e = read_bytes(bytes, None).unwrap_err().to_string();
+    assert!(
+        e.starts_with("l:1: member samples/s1_epoch_1.json: not the JSON"),
+        "{e}"
+    );
+    // A .json log read for its figures skips the events.
+    let got = InspectSummaries
+        .read(&mut Input {
+            src: &Memory::new().with(
+                "l",
+                serde_json::to_vec(&log("0.3.285", "openai/gpt-4o", json!([full]))).unwrap(),
+            ),
+            path: Path::new("l"),
+            options: &Options::default(),
+            progress: &mut Quiet,
+        })
+        .unwrap();
+    assert_eq!(got.records[0].attempt.steps, None);
+}

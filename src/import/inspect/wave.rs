@@ -1,4 +1,4 @@
-//! `ingest --from inspect LOG...`: a wave manifest built from the logs' own headers, for the
+//! `ingest --from inspect LOG...` (or `--from inspect-summaries`): a wave manifest built from the logs' own headers, for the
 //! common case of one Inspect run (one task, one log per model) that needs no hand-written
 //! manifest. The manifest is ordinary TOML text handed to the same ingest as any other, so a
 //! wave built here is held to every rule of a written one.
@@ -81,6 +81,7 @@ fn created(log: &Log<'_>) -> Result<String> {
 /// `base_path`), with the wave named `wave_id` when given.
 pub fn manifest(
     logs: &[Log<'_>],
+    format: &str,
     base: Option<(&Path, Table)>,
     wave_id: Option<&str>,
 ) -> Result<String> {
@@ -169,7 +170,7 @@ pub fn manifest(
     accounting(logs, &mut wave, &at)?;
     provenance(logs, &mut wave);
     root.insert("wave".into(), Value::Table(wave));
-    root.insert("seat".into(), Value::Array(seats(logs)?));
+    root.insert("seat".into(), Value::Array(seats(logs, format)?));
     toml::to_string(&root).map_err(|e| Error::Usage(format!("cannot write the wave: {e}")))
 }
 
@@ -272,7 +273,7 @@ fn provenance(logs: &[Log<'_>], wave: &mut Table) {
     wave.insert("provenance".into(), Value::Table(section));
 }
 
-fn seats(logs: &[Log<'_>]) -> Result<Vec<Value>> {
+fn seats(logs: &[Log<'_>], format: &str) -> Result<Vec<Value>> {
     let mut by_id: BTreeMap<String, &Log<'_>> = BTreeMap::new();
     let mut seats = Vec::with_capacity(logs.len());
     for log in logs {
@@ -315,7 +316,7 @@ fn seats(logs: &[Log<'_>]) -> Result<Vec<Value>> {
         );
         seat.insert("harness".into(), Value::String(harness));
         seat.insert("results".into(), Value::String(results.to_string()));
-        seat.insert("format".into(), Value::String("inspect".into()));
+        seat.insert("format".into(), Value::String(format.into()));
         seats.push(Value::Table(seat));
     }
     Ok(seats)
@@ -383,7 +384,7 @@ mod tests {
             })
             .collect();
         let base = base.map(|t| (Path::new("m.toml"), t.parse::<Table>().unwrap()));
-        manifest(&logs, base, id).map(|t| t.parse::<Table>().unwrap())
+        manifest(&logs, "inspect", base, id).map(|t| t.parse::<Table>().unwrap())
     }
 
     const A: &str = r#"{"status": "success", "eval": {"task": "inspect_evals/popularity",
