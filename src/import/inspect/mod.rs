@@ -1,6 +1,8 @@
 //! `inspect`: Inspect AI eval logs, `.eval` archives and `.json` documents (told apart by
-//! their first bytes, not their names), one attempt per sample and epoch. docs/importers.md
-//! has the field table; in short:
+//! their first bytes, not their names), one attempt per sample and epoch; `inspect-summaries`,
+//! the same read for the figures alone (an archive's `summaries.json`, without the sample
+//! members that hold the events: the fast path, without a trace). docs/importers.md has the
+//! field table; in short:
 //!
 //! - `id` → problem, `epoch` → attempt number;
 //! - the chosen scorer's value (the seat's `scorer`, else the log's first: the first entry of
