@@ -239,8 +239,8 @@ fn the_seat_chooses_the_scorer() {
     let out = ingest(&env, &with("exact", "by-exact")).status(2);
     assert!(
         out.stderr.contains(
-            "run.json: field `scores`: no sample has a score from scorer \"exact\"; the log's \
-             scorers are: match, judge, rubric"
+            "run.json: sample 1 epoch 1: field `scores`: no score from scorer \"exact\" (the \
+             log's scorers: match, judge, rubric)"
         ),
         "{out:#?}"
     );

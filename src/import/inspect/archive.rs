@@ -123,15 +123,23 @@ pub fn sample_member(id: &str, epoch: &str) -> String {
     format!("samples/{id}_epoch_{epoch}.json")
 }
 
-/// Reads an `.eval` archive, handing each sample to `each`.
+/// Whether a member is a sample's.
+fn is_sample(name: &str) -> bool {
+    name.starts_with("samples/") && name.ends_with(".json")
+}
+
+/// Reads an `.eval` archive from `first`, handing each sample to `each` with the header.
+/// `reopen` gives the file again: a sample's member is read through a second handle while the
+/// first streams `summaries.json`.
 pub fn read<R: Read + Seek>(
     path: &Path,
-    reader: R,
+    first: R,
+    reopen: &dyn Fn() -> std::io::Result<R>,
     mode: Mode,
     progress: &mut dyn Progress,
-    each: &mut dyn FnMut(Sample) -> Result<()>,
+    each: &mut dyn FnMut(&Header, Sample) -> Result<()>,
 ) -> Result<Log> {
-    let mut zip = ZipArchive::new(BufReader::with_capacity(16 * 1024, reader))
+    let mut zip = ZipArchive::new(BufReader::with_capacity(16 * 1024, first))
         .map_err(|e| zip_error(path, None, e))?;
     if zip.index_for_name("header.json").is_none() {
         let running = zip.index_for_name("_journal/start.json").is_some();
@@ -151,68 +159,90 @@ pub fn read<R: Read + Seek>(
         header,
         ..Log::default()
     };
-    let mut sample_names: Vec<String> = zip
+    let count = zip
         .file_names()
         .filter_map(|n| n.ok())
-        .filter(|n| n.starts_with("samples/") && n.ends_with(".json"))
-        .map(|n| n.into_owned())
-        .collect();
-    log.no_samples = sample_names.is_empty();
+        .filter(|n| is_sample(n))
+        .count();
+    log.no_samples = count == 0;
     if mode == Mode::Head || log.header.status.as_deref().is_some_and(|s| s != "success") {
         return Ok(log);
     }
-    progress.total(sample_names.len() as u64);
+    progress.total(count as u64);
     let trace = mode == Mode::Trace;
+    let header = &log.header;
     if zip.index_for_name("summaries.json").is_some() {
-        let mut summaries = Vec::new();
+        let mut members: Option<ZipArchive<BufReader<R>>> = None;
+        let mut failed: Option<Error> = None;
         let at = std::cell::Cell::new(0);
-        let mut push = |s: Sample| -> std::result::Result<(), String> {
-            summaries.push(s);
-            at.set(at.get() + 1);
-            Ok(())
-        };
-        let mut counted = 0;
-        member_at(
-            path,
-            &mut zip,
-            "summaries.json",
-            Some(&at),
-            SamplesSeed {
-                each: &mut push,
-                at: &mut counted,
-                trace: false,
-            },
-        )?;
-        drop(sample_names);
-        for mut s in summaries {
-            // The member is opened for the trace, or for a figure the summary lacks.
-            let wanted = trace || s.model_usage.is_none() || s.total_time.is_none();
-            let name = match (&s.id, &s.epoch) {
-                (Some(id), Some(epoch)) if wanted => Some(sample_member(&text(id), &text(epoch))),
-                _ => None,
+        let read = {
+            let mut one = |mut s: Sample| -> std::result::Result<(), String> {
+                let done = (|| -> Result<()> {
+                    // The member is opened for the trace, or for a figure the summary lacks.
+                    let wanted = trace || s.model_usage.is_none() || s.total_time.is_none();
+                    if let (true, Some(id), Some(epoch)) = (wanted, &s.id, &s.epoch) {
+                        let name = sample_member(&text(id), &text(epoch));
+                        let z = match &mut members {
+                            Some(z) => z,
+                            None => {
+                                let file = reopen().map_err(|e| Error::io(path, e))?;
+                                members.insert(
+                                    ZipArchive::new(BufReader::with_capacity(16 * 1024, file))
+                                        .map_err(|e| zip_error(path, None, e))?,
+                                )
+                            }
+                        };
+                        if z.index_for_name(&name).is_some() {
+                            let full = member(path, z, &name, SampleSeed { trace })?;
+                            if full.id.as_ref().map(text) != s.id.as_ref().map(text)
+                                || full.epoch.as_ref().map(text) != s.epoch.as_ref().map(text)
+                            {
+                                return Err(Error::input(
+                                    Location::record(path, format!("member {name}")),
+                                    "the sample member holds another sample than its name says",
+                                ));
+                            }
+                            s.fill_from(full);
+                        }
+                    }
+                    each(header, s)?;
+                    progress.advance(1);
+                    Ok(())
+                })();
+                at.set(at.get() + 1);
+                done.map_err(|e| {
+                    failed = Some(e);
+                    "stopped at a bad sample".to_string()
+                })
             };
-            if let Some(name) = name
-                && zip.index_for_name(&name).is_some()
-            {
-                let full = member(path, &mut zip, &name, SampleSeed { trace })?;
-                if full.id.as_ref().map(text) != s.id.as_ref().map(text)
-                    || full.epoch.as_ref().map(text) != s.epoch.as_ref().map(text)
-                {
-                    return Err(Error::input(
-                        Location::record(path, format!("member {name}")),
-                        "the sample member holds another sample than its name says",
-                    ));
-                }
-                s.fill_from(full);
-            }
-            each(s)?;
-            progress.advance(1);
+            let mut n = 0;
+            member_at(
+                path,
+                &mut zip,
+                "summaries.json",
+                Some(&at),
+                SamplesSeed {
+                    each: &mut one,
+                    at: &mut n,
+                    trace: false,
+                },
+            )
+        };
+        if let Some(e) = failed {
+            return Err(e);
         }
+        read?;
     } else {
-        sample_names.sort();
-        for name in sample_names {
+        let mut names: Vec<String> = zip
+            .file_names()
+            .filter_map(|n| n.ok())
+            .filter(|n| is_sample(n))
+            .map(|n| n.into_owned())
+            .collect();
+        names.sort();
+        for name in names {
             let s = member(path, &mut zip, &name, SampleSeed { trace })?;
-            each(s)?;
+            each(header, s)?;
             progress.advance(1);
         }
     }

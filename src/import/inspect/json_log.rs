@@ -49,7 +49,7 @@ struct Top<'a> {
     stop: &'a mut Option<Stop>,
     /// How many samples were read whole, and whether reading is inside `samples`.
     sample_at: &'a mut Option<usize>,
-    each: &'a mut dyn FnMut(Sample) -> Result<()>,
+    each: &'a mut dyn FnMut(&Header, Sample) -> Result<()>,
 }
 
 impl<'de> DeserializeSeed<'de> for Top<'_> {
@@ -68,9 +68,9 @@ impl<'de> Visitor<'de> for Top<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<(), A::Error> {
         use serde::de::Error as _;
-        let h: &mut Header = &mut self.log.header;
         let mut saw_samples = false;
         while let Some(key) = map.next_key::<Field>()? {
+            let h = &mut self.log.header;
             match key {
                 Field::Version => h.version = map.next_value()?,
                 Field::Status => h.status = map.next_value()?,
@@ -94,8 +94,9 @@ impl<'de> Visitor<'de> for Top<'_> {
                     let progress = &mut *self.progress;
                     let each = &mut *self.each;
                     let stop = &mut *self.stop;
+                    let header: &Header = &self.log.header;
                     let mut one = |s: Sample| -> std::result::Result<(), String> {
-                        match each(s) {
+                        match each(header, s) {
                             Ok(()) => {
                                 progress.advance(1);
                                 Ok(())
@@ -134,7 +135,7 @@ pub fn read<'r>(
     reader: impl Read,
     mode: Mode,
     progress: &mut dyn Progress,
-    each: &mut dyn FnMut(Sample) -> Result<()>,
+    each: &mut dyn FnMut(&Header, Sample) -> Result<()>,
     reopen: &mut dyn FnMut() -> Option<Box<dyn Read + 'r>>,
 ) -> Result<Log> {
     let mut log = Log::default();

@@ -87,12 +87,11 @@ impl Importer for InspectSummaries {
 }
 
 fn read_as(input: &mut Input<'_>, mode: Mode) -> Result<Imported> {
-    let mut samples = Vec::new();
-    let log = read_log(input.src, input.path, mode, input.progress, &mut |s| {
-        samples.push(s);
-        Ok(())
+    let mut mapper = Mapper::new(input.path, input.options);
+    let log = read_log(input.src, input.path, mode, input.progress, &mut |h, s| {
+        mapper.push(h, s)
     })?;
-    map(input.path, &log.header, samples, input.options)
+    mapper.finish(&log.header)
 }
 
 /// How much of a log to read.
@@ -125,7 +124,7 @@ pub fn read_log(
     path: &Path,
     mode: Mode,
     progress: &mut dyn Progress,
-    each: &mut dyn FnMut(Sample) -> Result<()>,
+    each: &mut dyn FnMut(&Header, Sample) -> Result<()>,
 ) -> Result<Log> {
     let mut file = src.open(path).map_err(|e| Error::io(path, e))?;
     let mut start = [0u8; 4];
@@ -141,7 +140,7 @@ pub fn read_log(
     file.seek(SeekFrom::Start(0))
         .map_err(|e| Error::io(path, e))?;
     if archive::is_zip(&start[..n]) {
-        archive::read(path, file, mode, progress, each)
+        archive::read(path, file, &|| src.open(path), mode, progress, each)
     } else {
         let mut reopen = || src.open(path).ok().map(|f| f as Box<dyn Read + '_>);
         json_log::read(path, file, mode, progress, each, &mut reopen)
@@ -249,25 +248,14 @@ fn scorers_named(header: &Header, first: Option<&Sample>) -> Vec<String> {
     names
 }
 
-fn choose(path: &Path, header: &Header, samples: &[Sample], options: &Options) -> Result<Choice> {
+/// The scorer that decides, chosen at the first sample with scores.
+fn choose(at: &Location, header: &Header, first: &Sample, options: &Options) -> Result<Choice> {
     let has = |name: &str| {
-        samples.iter().any(|s| {
-            s.scores
-                .as_ref()
-                .is_some_and(|sc| sc.iter().any(|(n, _)| n == name))
-        })
+        first
+            .scores
+            .as_ref()
+            .is_some_and(|sc| sc.iter().any(|(n, _)| n == name))
     };
-    let scored = samples
-        .iter()
-        .any(|s| s.scores.as_ref().is_some_and(|sc| !sc.is_empty()));
-    if !scored && samples.iter().any(|s| s.error.is_none()) {
-        return Err(Error::input(
-            Location::file(path).field("scores"),
-            "no sample has a score (no scorer ran, or the run was not scored): there is no \
-             verdict to import; score the log first (`inspect score`)",
-        ));
-    }
-    let known = scorers_named(header, samples.first());
     if let Some(wanted) = &options.scorer {
         if has(wanted) {
             return Ok(Choice {
@@ -286,14 +274,10 @@ fn choose(path: &Path, header: &Header, samples: &[Sample], options: &Options) -
             });
         }
         return Err(Error::input(
-            Location::file(path).field("scores"),
+            at.clone().field("scores"),
             format!(
-                "no sample has a score from scorer {wanted:?}; the log's scorers are: {}",
-                if known.is_empty() {
-                    "none".to_string()
-                } else {
-                    known.join(", ")
-                }
+                "no score from scorer {wanted:?} (the log's scorers: {})",
+                scorers_named(header, Some(first)).join(", ")
             ),
         ));
     }
@@ -312,18 +296,16 @@ fn choose(path: &Path, header: &Header, samples: &[Sample], options: &Options) -
             named: false,
         });
     }
-    match known.into_iter().next() {
-        Some(scorer) => Ok(Choice {
-            scorer,
-            key: None,
-            named: false,
-        }),
-        None => Err(Error::input(
-            Location::file(path).field("scores"),
-            "the log has no scores (no scorer ran, or the run was not scored): there is no \
-             verdict to import; score it first (`inspect score`)",
-        )),
-    }
+    // `first` has scores, so the list is not empty.
+    let scorer = scorers_named(header, Some(first))
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    Ok(Choice {
+        scorer,
+        key: None,
+        named: false,
+    })
 }
 
 /// A score value as Correct and an outcome in [0, 1], as inspect_ai's `value_to_float` reads
@@ -377,24 +359,80 @@ struct Tokens {
     cost: Option<f64>,
 }
 
-/// Maps a log's samples to attempts, with the whole-log checks.
-pub fn map(
-    path: &Path,
-    header: &Header,
-    samples: Vec<Sample>,
-    options: &Options,
-) -> Result<Imported> {
-    let eval = check_header(path, header)?;
-    let model = eval.model.clone().unwrap_or_default();
-    if samples.is_empty() {
-        return Err(no_samples(path));
+/// Maps a log's samples to attempts as they are read, then makes the whole-log checks.
+pub struct Mapper<'a> {
+    path: &'a Path,
+    options: &'a Options,
+    /// The evaluated model, once the header has been checked (at the first sample).
+    model: Option<String>,
+    /// The scorer that decides, once a sample with scores has been seen.
+    choice: Option<Choice>,
+    /// The first sample with neither a score nor an error, seen before any sample with a
+    /// score: an error, unless no sample has a score (then the log's error).
+    unscored: Option<Location>,
+    records: Vec<Record>,
+    sums: [u64; 4],
+    counted: [bool; 4],
+}
+
+impl<'a> Mapper<'a> {
+    pub fn new(path: &'a Path, options: &'a Options) -> Mapper<'a> {
+        Mapper {
+            path,
+            options,
+            model: None,
+            choice: None,
+            unscored: None,
+            records: Vec::new(),
+            sums: [0; 4],
+            counted: [false; 4],
+        }
     }
-    let choice = choose(path, header, &samples, options)?;
-    let mut records = Vec::with_capacity(samples.len());
-    let mut sums = [0u64; 4];
-    let mut counted = [false; 4];
-    for (i, s) in samples.into_iter().enumerate() {
-        let r = attempt(path, i, s, &model, &choice)?;
+
+    /// Maps one sample (the header is the log's, read before it).
+    pub fn push(&mut self, header: &Header, s: Sample) -> Result<()> {
+        let r = self.map(header, s);
+        // A sample before this one that had no score is the first error.
+        match (r, &self.choice, &self.unscored) {
+            (Err(_), Some(c), Some(at)) => Err(unscored(at, c)),
+            (r, _, _) => r,
+        }
+    }
+
+    fn map(&mut self, header: &Header, s: Sample) -> Result<()> {
+        let model = match &self.model {
+            Some(m) => m.clone(),
+            None => {
+                let m = check_header(self.path, header)?
+                    .model
+                    .clone()
+                    .unwrap_or_default();
+                if let Some(n) = header.results.as_ref().and_then(|r| r.total_samples) {
+                    self.records.reserve(n.min(1 << 20) as usize);
+                }
+                self.model = Some(m.clone());
+                m
+            }
+        };
+        let index = self.records.len();
+        let scored = s.scores.as_ref().is_some_and(|sc| !sc.is_empty());
+        if s.error.is_none() && !scored {
+            let (problem, epoch) = identify(self.path, index, &s)?;
+            let at = Location::record(self.path, format!("sample {problem} epoch {epoch}"));
+            return match &self.choice {
+                Some(c) => Err(unscored(&at, c)),
+                None => {
+                    self.unscored.get_or_insert(at);
+                    Ok(())
+                }
+            };
+        }
+        if scored && self.choice.is_none() {
+            let (problem, epoch) = identify(self.path, index, &s)?;
+            let at = Location::record(self.path, format!("sample {problem} epoch {epoch}"));
+            self.choice = Some(choose(&at, header, &s, self.options)?);
+        }
+        let r = attempt(self.path, index, s, &model, self.choice.as_ref())?;
         let a = &r.attempt;
         for (k, v) in [
             a.input_tokens,
@@ -406,18 +444,51 @@ pub fn map(
         .enumerate()
         {
             if let Some(v) = v {
-                sums[k] = sums[k].saturating_add(v);
-                counted[k] = true;
+                self.sums[k] = self.sums[k].saturating_add(v);
+                self.counted[k] = true;
             }
         }
-        records.push(r);
+        self.records.push(r);
+        Ok(())
     }
-    check_totals(path, header, &model, sums, counted)?;
-    Ok(Imported {
-        records,
-        accounting: stated(header),
-        model: Some(model),
-    })
+
+    /// The attempts, once every sample has been read, with the whole-log checks.
+    pub fn finish(self, header: &Header) -> Result<Imported> {
+        // Again: a document may give its status after its samples.
+        check_header(self.path, header)?;
+        let Some(model) = self.model else {
+            return Err(no_samples(self.path));
+        };
+        match (&self.choice, &self.unscored) {
+            (None, Some(_)) => {
+                return Err(Error::input(
+                    Location::file(self.path).field("scores"),
+                    "no sample has a score (no scorer ran, or the run was not scored): there is \
+                     no verdict to import; score the log first (`inspect score`)",
+                ));
+            }
+            (Some(c), Some(at)) => return Err(unscored(at, c)),
+            _ => {}
+        }
+        check_totals(self.path, header, &model, self.sums, self.counted)?;
+        Ok(Imported {
+            records: self.records,
+            accounting: stated(header),
+            model: Some(model),
+        })
+    }
+}
+
+/// A sample with no score from the chosen scorer, and no error.
+fn unscored(at: &Location, c: &Choice) -> Error {
+    Error::input(
+        at.clone().field("scores"),
+        format!(
+            "no score from scorer {:?}{}, and no error to say why",
+            c.scorer,
+            if c.named { "" } else { ", the log's first" }
+        ),
+    )
 }
 
 fn no_samples(path: &Path) -> Error {
@@ -548,11 +619,11 @@ fn sample_id(v: Option<&Value>) -> Option<String> {
     }
 }
 
-fn attempt(path: &Path, index: usize, s: Sample, model: &str, choice: &Choice) -> Result<Record> {
-    let unnamed = Location::record(path, format!("samples[{index}]"));
+/// A sample's problem and epoch, or the error naming what is wrong with them.
+fn identify(path: &Path, index: usize, s: &Sample) -> Result<(String, u32)> {
     let problem = sample_id(s.id.as_ref()).ok_or_else(|| {
         Error::input(
-            unnamed.clone().field("id"),
+            Location::record(path, format!("samples[{index}]")).field("id"),
             format!(
                 "expected the sample's id (a string or a whole number), got {}",
                 s.id.as_ref()
@@ -580,6 +651,17 @@ fn attempt(path: &Path, index: usize, s: Sample, model: &str, choice: &Choice) -
             ),
         )
     })?;
+    Ok((problem, epoch))
+}
+
+fn attempt(
+    path: &Path,
+    index: usize,
+    s: Sample,
+    model: &str,
+    choice: Option<&Choice>,
+) -> Result<Record> {
+    let (problem, epoch) = identify(path, index, &s)?;
     let label = format!("sample {problem} epoch {epoch}");
     let at = Location::record(path, label.clone());
     if s.completed == Some(Value::Bool(false)) {
@@ -594,6 +676,12 @@ fn attempt(path: &Path, index: usize, s: Sample, model: &str, choice: &Choice) -
     let (correct, outcome, infra_error, end_reason) = match &s.error {
         Some(e) => (false, None, true, Some(format!("error: {}", e.kind))),
         None => {
+            let choice = choice.ok_or_else(|| {
+                Error::input(
+                    at.clone().field("scores"),
+                    "no score, and no error to say why",
+                )
+            })?;
             let value = s
                 .scores
                 .as_ref()
@@ -796,7 +884,7 @@ fn tokens(at: &Location, usage: Option<&[(String, Usage)]>, model: &str) -> Resu
 
 /// What `ingest --from` needs of a log: its header, read alone.
 pub fn head(src: &dyn Source, path: &Path) -> Result<Header> {
-    let log = read_log(src, path, Mode::Head, &mut Quiet, &mut |_| Ok(()))?;
+    let log = read_log(src, path, Mode::Head, &mut Quiet, &mut |_, _| Ok(()))?;
     check_header(path, &log.header)?;
     if log.no_samples {
         return Err(no_samples(path));

@@ -501,3 +501,19 @@ fn the_summaries_alone_give_every_figure_but_the_trace() {
         .unwrap();
     assert_eq!(got.records[0].attempt.steps, None);
 }
+
+#[test]
+fn a_sample_without_a_score_is_named_even_before_the_scorer_is_known() {
+    let mut unscored = sample(json!(1), 1, json!("C"));
+    unscored.as_object_mut().unwrap().remove("scores");
+    let mut bad = sample(json!(3), 1, json!("C"));
+    bad["total_time"] = json!(-1);
+    for later in [sample(json!(2), 1, json!("C")), bad] {
+        let l = log("0.3.200", "openai/gpt-4o", json!([unscored.clone(), later]));
+        assert_eq!(
+            err(&l),
+            "l: sample 1 epoch 1: field `scores`: no score from scorer \"match\", the log's \
+             first, and no error to say why"
+        );
+    }
+}
