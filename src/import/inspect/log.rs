@@ -408,6 +408,15 @@ enum EventField {
     Other,
 }
 
+/// An event's kind: only a tool call's matters (read without building a string).
+#[derive(Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+enum EventKind {
+    Tool,
+    #[serde(other)]
+    Other,
+}
+
 /// One event: a tool event becomes a step of the trace (named by its function, failed when it
 /// has an error, the error's `type` its kind); events nested in it (a sub-agent's, in logs
 /// before events were flattened into spans) follow it.
@@ -426,7 +435,7 @@ impl<'de> Visitor<'de> for EventSeed<'_> {
         f.write_str("an event (a JSON object)")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut kind: Option<String> = None;
+        let mut kind: Option<EventKind> = None;
         let mut function: Option<String> = None;
         let mut error: Option<Value> = None;
         let mut nested = Vec::new();
@@ -448,7 +457,7 @@ impl<'de> Visitor<'de> for EventSeed<'_> {
                 }
             }
         }
-        if kind.as_deref() == Some("tool") {
+        if kind == Some(EventKind::Tool) {
             let error = error.filter(|e| !e.is_null());
             self.0.push(TraceStep {
                 tool: function.unwrap_or_else(|| "(unnamed tool)".into()),
