@@ -182,7 +182,23 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
     };
     match cli.command {
         Command::Init => ingest::init(&mut ctx),
-        Command::Ingest { manifests } => ingest::ingest(&mut ctx, &manifests),
+        Command::Ingest {
+            manifests,
+            from: None,
+            ..
+        } => ingest::ingest(&mut ctx, &manifests),
+        Command::Ingest {
+            manifests,
+            from: Some(format),
+            wave,
+            manifest,
+        } => ingest::ingest_from(
+            &mut ctx,
+            &format,
+            &manifests,
+            wave.as_deref(),
+            manifest.as_deref(),
+        ),
         Command::Waves { format } => waves::waves(&mut ctx, format.format),
         Command::Show {
             wave,
