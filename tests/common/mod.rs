@@ -546,3 +546,242 @@ pub mod pg {
         }
     }
 }
+
+/// A value of a ledger's row as the tests compare it, whichever store holds it: integers and
+/// flags as integers (SQLite's way), reals as reals, text as text.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    Null,
+    Int(i64),
+    Real(f64),
+    Text(String),
+}
+
+/// A database shell on a test's ledger, reaching behind benchledger's back as someone with
+/// `sqlite3` or `psql` would.
+pub enum Shell {
+    Lite(rusqlite::Connection),
+    #[cfg(feature = "postgres")]
+    Pg(postgres::Client),
+}
+
+impl Env {
+    /// A shell on this test's ledger.
+    pub fn shell(&self) -> Shell {
+        match &self.pg {
+            #[cfg(feature = "postgres")]
+            Some(pg) => Shell::Pg(pg.client()),
+            #[cfg(not(feature = "postgres"))]
+            Some(_) => unreachable!("no PostgreSQL without the feature"),
+            None => Shell::open(&self.db),
+        }
+    }
+
+    /// Edits the ledger behind benchledger's back ([`Shell::tamper`]).
+    #[track_caller]
+    pub fn tamper(&self, sql: &str) {
+        self.shell().tamper(sql);
+    }
+
+    /// Every row of a query on the ledger ([`Shell::rows`]).
+    #[track_caller]
+    pub fn rows(&self, sql: &str) -> Vec<Vec<Cell>> {
+        self.shell().rows(sql)
+    }
+
+    /// The one integer a query on the ledger returns.
+    #[track_caller]
+    pub fn count(&self, sql: &str) -> i64 {
+        match self.rows(sql).as_slice() {
+            [row] => match row.as_slice() {
+                [Cell::Int(n)] => *n,
+                other => panic!("{sql}: expected one integer, got {other:?}"),
+            },
+            other => panic!("{sql}: expected one row, got {other:?}"),
+        }
+    }
+}
+
+impl Shell {
+    /// A shell on the ledger `--db` names: a PostgreSQL URL or an SQLite file.
+    pub fn at(db: &Path) -> Shell {
+        let s = db.to_string_lossy();
+        if s.starts_with("postgresql://") || s.starts_with("postgres://") {
+            #[cfg(feature = "postgres")]
+            return Shell::Pg(
+                postgres::Client::connect(&s, postgres::NoTls)
+                    .unwrap_or_else(|e| panic!("connecting to {s}: {e}")),
+            );
+        }
+        Shell::open(db)
+    }
+
+    /// A shell on the SQLite file `db`.
+    pub fn open(db: &Path) -> Shell {
+        Shell::Lite(
+            rusqlite::Connection::open(db)
+                .unwrap_or_else(|e| panic!("opening {}: {e}", db.display())),
+        )
+    }
+
+    /// Runs `sql` (statements separated by `;`, in the SQL both stores speak) as an editor of
+    /// the ledger would. On PostgreSQL the statements run in a session whose triggers and
+    /// references are off (`session_replication_role = replica`, what a superuser editing the
+    /// tables can do, as SQLite's shell edits with references unchecked), and SQLite's
+    /// `DROP TRIGGER t_no_x` is PostgreSQL's `DROP TRIGGER t_no_x ON t`.
+    #[track_caller]
+    pub fn tamper(&mut self, sql: &str) {
+        match self {
+            Shell::Lite(conn) => conn
+                .execute_batch(sql)
+                .unwrap_or_else(|e| panic!("tampering with {sql:?}: {e}")),
+            #[cfg(feature = "postgres")]
+            Shell::Pg(client) => {
+                let kept: Vec<String> = sql
+                    .split(';')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(|s| match s.strip_prefix("DROP TRIGGER ") {
+                        Some(name) => {
+                            let table = name
+                                .split_once("_no_")
+                                .unwrap_or_else(|| panic!("{name}: not a benchledger trigger"))
+                                .0;
+                            format!("DROP TRIGGER {name} ON {table}")
+                        }
+                        None => s.to_string(),
+                    })
+                    .collect();
+                let batch = format!(
+                    "SET session_replication_role = replica; {}; RESET session_replication_role",
+                    kept.join("; ")
+                );
+                client
+                    .batch_execute(&batch)
+                    .unwrap_or_else(|e| panic!("tampering with {sql:?}: {e}"));
+            }
+        }
+    }
+
+    /// Runs `sql` with the ledger's protections on: the store's own error when it refuses.
+    pub fn try_execute(&mut self, sql: &str) -> Result<(), String> {
+        match self {
+            Shell::Lite(conn) => conn.execute_batch(sql).map_err(|e| e.to_string()),
+            #[cfg(feature = "postgres")]
+            Shell::Pg(client) => client.batch_execute(sql).map_err(|e| {
+                e.as_db_error()
+                    .map_or_else(|| e.to_string(), |d| d.message().to_string())
+            }),
+        }
+    }
+
+    /// Every row of a query, each column as a [`Cell`].
+    #[track_caller]
+    pub fn rows(&mut self, sql: &str) -> Vec<Vec<Cell>> {
+        match self {
+            Shell::Lite(conn) => {
+                use rusqlite::types::Value;
+                let mut stmt = conn.prepare(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+                let n = stmt.column_count();
+                stmt.query_map([], |r| {
+                    (0..n)
+                        .map(|i| {
+                            Ok(match r.get::<_, Value>(i)? {
+                                Value::Null => Cell::Null,
+                                Value::Integer(v) => Cell::Int(v),
+                                Value::Real(v) => Cell::Real(v),
+                                Value::Text(v) => Cell::Text(v),
+                                Value::Blob(v) => panic!("{sql}: a blob {v:?}"),
+                            })
+                        })
+                        .collect()
+                })
+                .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
+                .unwrap_or_else(|e| panic!("{sql}: {e}"))
+            }
+            #[cfg(feature = "postgres")]
+            Shell::Pg(client) => {
+                use postgres::types::Type;
+                let rows = client
+                    .query(sql, &[])
+                    .unwrap_or_else(|e| panic!("{sql}: {e}"));
+                rows.iter()
+                    .map(|r| {
+                        (0..r.len())
+                            .map(|i| {
+                                let ty = r.columns()[i].type_();
+                                let cell = if *ty == Type::INT8 {
+                                    r.get::<_, Option<i64>>(i).map(Cell::Int)
+                                } else if *ty == Type::INT4 {
+                                    r.get::<_, Option<i32>>(i).map(|v| Cell::Int(v.into()))
+                                } else if *ty == Type::BOOL {
+                                    r.get::<_, Option<bool>>(i).map(|v| Cell::Int(v.into()))
+                                } else if *ty == Type::FLOAT8 {
+                                    r.get::<_, Option<f64>>(i).map(Cell::Real)
+                                } else if *ty == Type::TEXT || *ty == Type::NAME {
+                                    r.get::<_, Option<String>>(i).map(Cell::Text)
+                                } else {
+                                    panic!("{sql}: column {i} is of type {ty}")
+                                };
+                                cell.unwrap_or(Cell::Null)
+                            })
+                            .collect()
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+/// `s` as an SQL string literal, in the syntax both stores read.
+pub fn sql_text(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+/// Another process's write transaction on a test's ledger, held until dropped: SQLite's
+/// `BEGIN IMMEDIATE`, or benchledger's advisory write lock on PostgreSQL.
+pub enum WriteLock {
+    Lite(rusqlite::Connection),
+    #[cfg(feature = "postgres")]
+    Pg(postgres::Client),
+}
+
+/// The key of benchledger's write lock on PostgreSQL (`src/ledger/pg/mod.rs`).
+pub const PG_WRITE_LOCK: i64 = 0x6265_6e63_686c_6564;
+
+impl Env {
+    /// Takes the ledger's write lock as another writer would, and holds it.
+    pub fn hold_write_lock(&self) -> WriteLock {
+        match self.shell() {
+            Shell::Lite(conn) => {
+                conn.execute_batch("BEGIN IMMEDIATE")
+                    .expect("taking the write lock");
+                WriteLock::Lite(conn)
+            }
+            #[cfg(feature = "postgres")]
+            Shell::Pg(mut client) => {
+                client
+                    .batch_execute(&format!(
+                        "BEGIN; SELECT pg_advisory_xact_lock({PG_WRITE_LOCK})"
+                    ))
+                    .expect("taking the write lock");
+                WriteLock::Pg(client)
+            }
+        }
+    }
+
+    /// Checks the ledger is whole: SQLite's own integrity check on a file, `verify --ledger`
+    /// (every row against its hashes, the schema against schema.pg.sql) on PostgreSQL.
+    #[track_caller]
+    pub fn assert_intact(&self) {
+        match &self.pg {
+            Some(_) => {
+                self.run(["verify", "--ledger"]).ok();
+            }
+            None => assert_eq!(
+                self.rows("PRAGMA integrity_check"),
+                vec![vec![Cell::Text("ok".into())]]
+            ),
+        }
+    }
+}
