@@ -19,7 +19,8 @@ pub use crate::report::Format;
 #[derive(Debug, Parser)]
 #[command(name = "benchledger", version, about, long_about)]
 pub struct Cli {
-    /// The ledger file. Defaults to $BENCHLEDGER_DB, else ./benchledger.db.
+    /// The ledger: an SQLite file, or a database on a PostgreSQL server
+    /// (postgresql://USER@HOST/DATABASE). Defaults to $BENCHLEDGER_DB, else ./benchledger.db.
     #[arg(long, global = true, value_name = "PATH")]
     pub db: Option<PathBuf>,
 
@@ -325,6 +326,19 @@ pub enum Command {
         /// Why it is withdrawn (a wrong budget, a broken harness, ...); kept in the chain.
         #[arg(long)]
         reason: String,
+    },
+
+    /// Copy a whole ledger into a new one, on either store: an SQLite file into a PostgreSQL
+    /// database (postgresql://USER@HOST/DATABASE) or back, or into a new file. Every row goes
+    /// over as it is, ids and hashes included, so `verify` passes on the copy. The destination
+    /// must be new or empty; --db is not used.
+    Copy {
+        /// The ledger to copy: a file or a postgresql:// URL.
+        #[arg(long, value_name = "LEDGER")]
+        from: PathBuf,
+        /// Where to copy it: a new file, or an empty PostgreSQL database.
+        #[arg(long, value_name = "LEDGER")]
+        to: PathBuf,
     },
 
     /// Write a self-contained reproduction bundle of a publication.

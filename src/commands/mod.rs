@@ -6,6 +6,7 @@
 mod audit;
 mod bundle;
 mod compare;
+mod copy;
 mod demo;
 mod files;
 mod history;
@@ -328,6 +329,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             format,
         } => trials::versus(&mut ctx, &wave, &a, &b, ci, format.format),
         Command::Bundle { id, out } => bundle::bundle(&mut ctx, id, &out),
+        Command::Copy { from, to } => copy::copy(&mut ctx, &from, &to),
         Command::Demo => demo::demo(&mut ctx),
     }
 }

@@ -14,6 +14,7 @@
 
 mod access;
 mod chain;
+pub(crate) mod copy;
 mod image;
 #[cfg(feature = "postgres")]
 mod pg;
@@ -107,14 +108,23 @@ pub(crate) enum Store {
 
 /// The SQLite connection of `$ledger`; on another store, returns `$other` from the enclosing
 /// function instead, with `$p` bound to that store.
+#[cfg(feature = "postgres")]
 macro_rules! on_sqlite {
     ($ledger:expr, $p:ident => $other:expr) => {
         match &$ledger.store {
             $crate::ledger::Store::Sqlite(conn) => conn,
-            #[cfg(feature = "postgres")]
             $crate::ledger::Store::Postgres($p) => return $other,
         }
     };
+}
+
+/// Without PostgreSQL support, every ledger is SQLite.
+#[cfg(not(feature = "postgres"))]
+macro_rules! on_sqlite {
+    ($ledger:expr, $p:ident => $other:expr) => {{
+        let $crate::ledger::Store::Sqlite(conn) = &$ledger.store;
+        conn
+    }};
 }
 pub(crate) use on_sqlite;
 

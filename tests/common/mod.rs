@@ -146,6 +146,20 @@ impl Env {
         }
     }
 
+    /// A fresh directory whose ledger is a new database on the test server
+    /// (`BENCHLEDGER_TEST_PG`), whichever store the other tests run against.
+    pub fn postgres() -> Env {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let cwd = dir.path().to_path_buf();
+        let pg = pg::Database::create();
+        Env {
+            db: PathBuf::from(&pg.url),
+            pg: Some(pg),
+            dir,
+            cwd,
+        }
+    }
+
     /// A fresh directory whose ledger is always an SQLite file, whichever store the tests run
     /// against.
     pub fn sqlite() -> Env {
@@ -423,6 +437,7 @@ pub fn sqlite_only(test: &str) -> bool {
 
 /// The test PostgreSQL server (`BENCHLEDGER_TEST_PG`), when there is one.
 pub mod pg {
+    #[cfg_attr(not(feature = "postgres"), allow(unused_imports))]
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     /// The server's URL, from `BENCHLEDGER_TEST_PG` (`scripts/pg-test` prints it).

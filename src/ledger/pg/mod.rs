@@ -23,6 +23,7 @@
 //! Only plain connections are made (no TLS): reach a remote server over a Unix socket, a
 //! private network or a tunnel.
 
+mod copy;
 mod read;
 mod schema;
 
