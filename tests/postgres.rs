@@ -358,3 +358,59 @@ fn the_v1_fixture_copied_onto_the_server_verifies_with_its_head() {
         out.stdout
     );
 }
+
+#[test]
+fn a_role_that_may_only_read_reads_and_its_writes_exit_3_writing_nothing() {
+    if !server() {
+        return;
+    }
+    let env = Env::postgres();
+    env.run(["init"]).ok();
+    let manifest = wave(env.path(), "w", 2, 20);
+    env.ingest(&[&manifest]);
+    let name = &env.pg.as_ref().unwrap().name;
+    let role = format!("{name}_reader");
+    let mut admin = common::pg::admin();
+    admin
+        .batch_execute(&format!(
+            "DROP ROLE IF EXISTS {role}; CREATE ROLE {role} LOGIN;
+             GRANT CONNECT ON DATABASE {name} TO {role};"
+        ))
+        .unwrap();
+    env.tamper(&format!(
+        "GRANT USAGE ON SCHEMA public TO {role};
+         GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}"
+    ));
+    // The same database, as the reader.
+    let url = env
+        .db
+        .to_string_lossy()
+        .replacen("benchledger@", &format!("{role}@"), 1);
+    assert_ne!(url, env.db.to_string_lossy());
+    let reader = Path::new(&url);
+    let before = env.ledger_bytes();
+    for args in [vec!["waves"], vec!["show", "w"], vec!["verify", "--all"]] {
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+        let (status, stderr) = run(reader, &args);
+        assert_eq!(status, Some(0), "{args:?}: {stderr}");
+    }
+    let rubric = common::crate_path("rubrics/session-efficiency.v2.toml");
+    let other = wave(env.path(), "other", 1, 5);
+    for args in [
+        vec!["ingest".as_ref(), other.as_os_str()],
+        vec!["rubric".as_ref(), "add".as_ref(), rubric.as_os_str()],
+    ] {
+        let (status, stderr) = run(reader, &args);
+        assert_eq!(status, Some(3), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot be written with this connection")
+                && stderr.contains("nothing was written"),
+            "{args:?}: {stderr}"
+        );
+    }
+    assert_eq!(env.ledger_bytes(), before);
+    drop(env);
+    admin
+        .batch_execute(&format!("DROP ROLE IF EXISTS {role}"))
+        .unwrap();
+}
