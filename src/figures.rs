@@ -224,10 +224,24 @@ impl FigureTally {
             }
         };
         if new_problem {
-            self.problems += 1;
-            self.declared += basis.declared(&a.problem);
             self.last.clear();
             self.last.push_str(&a.problem);
+        }
+        self.add_counted(basis, a, new_problem);
+    }
+
+    /// Adds one attempt of a resampled wave, where the same problem may be drawn more than
+    /// once: `first` says that it opens a drawn problem, and every draw of a problem counts as
+    /// a problem of its own. (Problems are then told apart by the caller, not by their ids: a
+    /// tally fed this way is fed only this way.)
+    pub fn add_drawn(&mut self, basis: &Basis<'_>, a: &Attempt, first: bool) {
+        self.add_counted(basis, a, first);
+    }
+
+    fn add_counted(&mut self, basis: &Basis<'_>, a: &Attempt, new_problem: bool) {
+        if new_problem {
+            self.problems += 1;
+            self.declared += basis.declared(&a.problem);
         }
         let accounting = basis.accounting;
         self.attempts += 1;

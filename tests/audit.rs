@@ -1107,7 +1107,7 @@ fn a_bundle_written_by_publish_verifies_in_a_fresh_directory() {
     assert_eq!(
         out.stdout,
         "publication #1 \"Checkout rematch, honest efficiency\" (checkout-rematch under \
-         session-efficiency@2): OK — reproduces byte for byte (output sha256 9cb70696f5bf)\n\
+         session-efficiency@2): OK — reproduces byte for byte (output sha256 56497eb4a109)\n\
          1 of 1 publication reproduces\n"
     );
     // As the README says: from inside the bundle, `verify --bundle .`.
@@ -1331,11 +1331,11 @@ fn the_same_wave_published_in_two_fresh_ledgers_has_the_same_digests() {
     // then still verify, in the format they record: tests/compat.)
     assert_eq!(
         a["input_sha256"],
-        "71f51f5bd390a1548e095c17e8a74abe12175adcd2b96b8c02029451e44e45c7"
+        "c04701765d836a82dcf5e7327875901b127cb1e2b83a91ca41487c8394d1311e"
     );
     assert_eq!(
         a["output_sha256"],
-        "9cb70696f5bf8687a975d556acbd6a1ce9c9fc3d33f466c851b9ec96c70c4b83"
+        "56497eb4a109b059729cf2b9b50619e8d9a61ce69b1742fafb77022075e8263d"
     );
 }
 
