@@ -1107,7 +1107,7 @@ fn a_bundle_written_by_publish_verifies_in_a_fresh_directory() {
     assert_eq!(
         out.stdout,
         "publication #1 \"Checkout rematch, honest efficiency\" (checkout-rematch under \
-         session-efficiency@2): OK — reproduces byte for byte (output sha256 56497eb4a109)\n\
+         session-efficiency@2): OK — reproduces byte for byte (output sha256 616fef8e8210)\n\
          1 of 1 publication reproduces\n"
     );
     // As the README says: from inside the bundle, `verify --bundle .`.
@@ -1331,11 +1331,11 @@ fn the_same_wave_published_in_two_fresh_ledgers_has_the_same_digests() {
     // then still verify, in the format they record: tests/compat.)
     assert_eq!(
         a["input_sha256"],
-        "c04701765d836a82dcf5e7327875901b127cb1e2b83a91ca41487c8394d1311e"
+        "8bc276c32431c03717d466700fdcec57a76020f6a9a27d68b243a39cda59a680"
     );
     assert_eq!(
         a["output_sha256"],
-        "56497eb4a109b059729cf2b9b50619e8d9a61ce69b1742fafb77022075e8263d"
+        "616fef8e82107ebf47975d96f7e9a765822374aa22b677c64ea82d90c93e36a2"
     );
 }
 

@@ -362,6 +362,7 @@ fn wave_data() -> impl Strategy<Value = WaveData> {
                         producer_version: v.2,
                     },
                     supersedes: None,
+                    canary_problems: Vec::new(),
                 }
             },
         );
@@ -543,6 +544,7 @@ fn wave_content_v1_is_written_as_documented() {
             },
             provenance: Provenance::default(),
             supersedes: None,
+            canary_problems: Vec::new(),
         },
         seats: vec![SeatData {
             seat: Seat {
@@ -609,6 +611,7 @@ fn an_unknown_version_is_refused_naming_it() {
             budget: Budget::default(),
             provenance: Provenance::default(),
             supersedes: None,
+            canary_problems: Vec::new(),
         },
         seats: vec![],
     };

@@ -9,7 +9,8 @@ use serde::Serialize;
 use super::intervals::{self, FiguresCiJson, ScoreCiJson};
 use super::number::{fixed, machine};
 use super::waves::{
-    Detail, SeatJson, absolute_cells, absolute_columns, absolute_notes, wave_heading,
+    Detail, SeatJson, absolute_cells, absolute_columns, absolute_notes, canary_cell, canary_column,
+    canary_notes, wave_heading,
 };
 use super::{Cell, Column, Table, capitalise};
 use crate::figures::SeatFigures;
@@ -202,6 +203,8 @@ pub fn leaderboard_with(
         data.wave.accounting.input_tokens_include_cache_reads,
         Detail::Leaderboard,
     ));
+    let canaries = canary_column(&data.wave);
+    columns.extend(canaries.clone());
     columns.push(Column::num(&score_header(r), "score"));
     columns.push(Column::num(
         if r.relative { "Rank in wave" } else { "Rank" },
@@ -223,6 +226,9 @@ pub fn leaderboard_with(
         let f = SeatFigures::of(&data.wave, seat);
         let mut row = vec![Cell::text(&seat.seat.id)];
         row.extend(absolute_cells(&f, Detail::Leaderboard));
+        if canaries.is_some() {
+            row.push(canary_cell(&f));
+        }
         row.push(score_cell(s, places));
         row.push(rank_cell(s));
         row.push(Cell::text(remark(s)));
@@ -251,6 +257,13 @@ pub fn leaderboard_with(
         figures.push(f);
     }
     t.notes = absolute_notes(&data.wave, &figures);
+    t.notes.extend(canary_notes(
+        &data.wave,
+        seats_json
+            .iter()
+            .map(|s| s.seat.seat.as_str())
+            .zip(&figures),
+    ));
     if let Some(w) = intervals {
         add_score_interval_columns(&mut t, w, places, leader);
         t.heading.push(intervals::heading(w, true));

@@ -35,6 +35,9 @@ pub struct WaveJson {
     pub provenance: crate::model::Provenance,
     /// The wave this one corrects (its manifest's `supersedes`), if any.
     pub supersedes: Option<String>,
+    /// Problems any working harness solves (its manifest's `canary_problems`), sorted; empty
+    /// when it declares none.
+    pub canary_problems: Vec<String>,
 }
 
 impl WaveJson {
@@ -50,6 +53,7 @@ impl WaveJson {
             budget: w.budget.clone(),
             provenance: w.provenance.clone(),
             supersedes: w.supersedes.clone(),
+            canary_problems: w.canary_problems.clone(),
         }
     }
 }
@@ -90,6 +94,9 @@ pub struct SeatJson {
     pub steps_known_attempts: u64,
     pub errors: Option<u64>,
     pub errors_known_attempts: u64,
+    /// The wave's canary problems this seat passed in no trial (0 when the wave declares
+    /// none): above 0, its harness may be broken.
+    pub canary_failures: u64,
     /// With `--ci`: the intervals of the accuracy and the Cost-of-Pass.
     #[serde(flatten)]
     pub ci: Option<super::intervals::FiguresCiJson>,
@@ -132,6 +139,7 @@ impl SeatJson {
             steps_known_attempts: f.steps.known,
             errors: known(&f.errors),
             errors_known_attempts: f.errors.known,
+            canary_failures: f.canary_failures,
             ci: None,
         }
     }
@@ -275,7 +283,43 @@ pub fn wave_heading(w: &Wave) -> Vec<String> {
             p.count()
         ));
     }
+    if !w.canary_problems.is_empty() {
+        h.push(format!(
+            "Canaries: {} (problems any working harness solves; a seat that fails one is \
+             flagged)",
+            w.canary_problems.join(", ")
+        ));
+    }
     h
+}
+
+/// The column of canary failures, for a wave that declares canary problems.
+pub fn canary_column(w: &Wave) -> Option<Column> {
+    (!w.canary_problems.is_empty()).then(|| Column::num("Canaries failed", "canary_failures"))
+}
+
+/// The canary-failures cell of a seat.
+pub fn canary_cell(f: &SeatFigures) -> Cell {
+    Cell::new(int(f.canary_failures), f.canary_failures.to_string())
+}
+
+/// One flag per seat that failed a canary problem in every trial.
+pub fn canary_notes<'a>(
+    w: &Wave,
+    seats: impl IntoIterator<Item = (&'a str, &'a SeatFigures)>,
+) -> Vec<String> {
+    seats
+        .into_iter()
+        .filter(|(_, f)| f.canary_failures > 0)
+        .map(|(seat, f)| {
+            format!(
+                "{seat}: canary failed: {} of the wave's {} canary problems passed in none of \
+                 its trials; its harness may be broken.",
+                f.canary_failures,
+                w.canary_problems.len()
+            )
+        })
+        .collect()
 }
 
 /// "232/433 53.6%".
@@ -465,6 +509,8 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
         data.wave.accounting.input_tokens_include_cache_reads,
         Detail::Full,
     ));
+    let canaries = canary_column(&data.wave);
+    columns.extend(canaries.clone());
     let mut t = Table::new(columns);
     t.heading = wave_heading(&data.wave);
     for (s, f) in data.seats.iter().zip(&figures) {
@@ -475,9 +521,16 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
             Cell::text(&s.seat.harness),
         ];
         row.extend(absolute_cells(f, Detail::Full));
+        if canaries.is_some() {
+            row.push(canary_cell(f));
+        }
         t.rows.push(row);
     }
     t.notes = absolute_notes(&data.wave, &figures);
+    t.notes.extend(canary_notes(
+        &data.wave,
+        data.seats.iter().map(|s| s.seat.id.as_str()).zip(&figures),
+    ));
     if let Some(w) = intervals {
         add_interval_columns(&mut t, w, data.seats.iter().map(|s| s.seat.id.as_str()));
         t.heading.push(super::intervals::heading(w, false));
@@ -745,6 +798,7 @@ mod tests {
             budget: Budget::default(),
             provenance: crate::model::Provenance::default(),
             supersedes: None,
+            canary_problems: Vec::new(),
         }
     }
 

@@ -323,6 +323,7 @@ mod tests {
                 },
                 provenance: Provenance::default(),
                 supersedes: None,
+                canary_problems: Vec::new(),
             },
             seats,
         }
