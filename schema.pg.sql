@@ -249,3 +249,20 @@ CREATE TRIGGER price_table_no_delete BEFORE DELETE ON price_table FOR EACH ROW E
     benchledger_refuse('benchledger: a registered price table version is immutable and cannot be deleted');
 CREATE TRIGGER price_table_no_truncate BEFORE TRUNCATE ON price_table FOR EACH STATEMENT EXECUTE FUNCTION
     benchledger_refuse('benchledger: a registered price table version is immutable and cannot be deleted');
+
+-- migration 5
+-- Canary problems (wave content format 2): problems any working harness solves, declared by a
+-- wave's manifest (`canary_problems`), so that a seat failing one is flagged wherever it is
+-- shown and a rubric can gate on `canary_failures`. Raw facts, like the declared problems.
+CREATE TABLE wave_canary (
+    wave_id bigint NOT NULL REFERENCES wave(id),
+    problem text COLLATE "C" NOT NULL CHECK (length(problem) > 0),
+    PRIMARY KEY (wave_id, problem)
+);
+
+CREATE TRIGGER wave_canary_no_update BEFORE UPDATE ON wave_canary FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: canary problems are append-only raw facts and cannot be changed');
+CREATE TRIGGER wave_canary_no_delete BEFORE DELETE ON wave_canary FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: canary problems are append-only raw facts and cannot be deleted');
+CREATE TRIGGER wave_canary_no_truncate BEFORE TRUNCATE ON wave_canary FOR EACH STATEMENT EXECUTE FUNCTION
+    benchledger_refuse('benchledger: canary problems are append-only raw facts and cannot be deleted');

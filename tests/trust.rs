@@ -255,7 +255,7 @@ fn dropped_triggers_fail_verify_ledger_and_init() {
         },
     );
     // Every frozen table refuses UPDATE and DELETE (and, on PostgreSQL, TRUNCATE).
-    assert_eq!(triggers.len(), if pg { 27 } else { 18 }, "{triggers:?}");
+    assert_eq!(triggers.len(), if pg { 30 } else { 20 }, "{triggers:?}");
     let drops: String = triggers
         .iter()
         .map(|t| format!("DROP TRIGGER {t};"))

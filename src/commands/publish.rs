@@ -6,15 +6,16 @@ use std::path::Path;
 use super::Ctx;
 use super::bundle::{check_bundle_target, write_bundle};
 use super::rubric::resolve;
-use crate::cli::Format;
+use crate::cli::{CiArgs, Format};
 use crate::digest::sha256_hex;
 use crate::error::{Error, Result};
 use crate::formats::input::PricesId;
 use crate::ledger::NewPublication;
 use crate::prices::{Costs, price_wave};
-use crate::publication::{Record, canonical_input, record_sha256, render_output};
+use crate::publication::{Record, canonical_input, ci_id, record_sha256, render_output};
 use crate::report;
 use crate::rubric::score_wave;
+use crate::stats::leaderboard::wave_intervals;
 
 pub fn publish(
     ctx: &mut Ctx<'_>,
@@ -22,8 +23,10 @@ pub fn publish(
     rubric: &str,
     title: Option<&str>,
     prices: Option<&str>,
+    ci: CiArgs,
     bundle_dir: Option<&Path>,
 ) -> Result<()> {
+    let settings = super::interval_settings(ci, false)?;
     let mut ledger = ctx.open_write()?;
     let info = resolve(&ledger, rubric)?;
     if !info.registered {
@@ -68,10 +71,13 @@ pub fn publish(
         version: table.version,
         sha256: row.sha256.clone(),
     });
-    let input = canonical_input(&data, &info, prices_named.as_ref());
+    // The input records how the intervals were drawn; verify draws them again from it.
+    let ci_named = settings.as_ref().map(ci_id);
+    let input = canonical_input(&data, &info, prices_named.as_ref(), ci_named.as_ref());
     let pricing =
         price_table.map(|(row, table)| price_wave(&table, &row.sha256, &mut data, Costs::Fill));
     let scores = score_wave(&info.rubric, &data);
+    let intervals = settings.map(|s| wave_intervals(&data, Some(&info.rubric), &s));
     let input_sha256 = sha256_hex(input.as_bytes());
     let output = render_output(
         &title,
@@ -80,6 +86,7 @@ pub fn publish(
         &scores,
         &input_sha256,
         pricing.as_ref(),
+        intervals.as_ref(),
     );
     let new = NewPublication {
         wave: data.wave.id.clone(),

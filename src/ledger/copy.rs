@@ -15,10 +15,11 @@ use super::{Ledger, Store, schema_version, sqlite};
 use crate::error::{Error, Result};
 
 /// The ledger's tables, each after those it refers to.
-pub const TABLES: [&str; 11] = [
+pub const TABLES: [&str; 12] = [
     "suite",
     "wave",
     "wave_problem",
+    "wave_canary",
     "seat",
     "attempt",
     "trace_step",

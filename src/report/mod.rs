@@ -9,6 +9,7 @@
 pub mod compare;
 pub mod diff;
 pub mod history;
+pub mod intervals;
 pub mod number;
 pub mod prices;
 pub mod publication;

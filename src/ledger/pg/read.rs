@@ -194,11 +194,19 @@ impl Pg {
                 producer_version: self.get(r, 17)?,
             },
             supersedes: None,
+            // Filled in by `fill_problem_ids`.
+            canary_problems: Vec::new(),
         })
     }
 
-    /// A wave's declared problem ids, and the wave it supersedes (from the chain).
+    /// A wave's declared problem ids, its canary problems, and the wave it supersedes (from the
+    /// chain).
     fn fill_problem_ids(&self, rowid: i64, wave: &mut Wave) -> Result<()> {
+        wave.canary_problems = self.rows(
+            "SELECT problem FROM wave_canary WHERE wave_id = $1 ORDER BY problem",
+            &[&rowid],
+            |pg, r| pg.get(r, 0),
+        )?;
         wave.supersedes = self.row(
             "SELECT w.slug FROM withdrawal d JOIN wave w ON w.id = d.wave_id
              WHERE d.superseded_by = $1 ORDER BY d.id LIMIT 1",

@@ -196,6 +196,14 @@ impl IngestTx for PgTx<'_, '_> {
             }
             out.finish().map_err(|e| error(self.path, e))?;
         }
+        for problem in &w.canary_problems {
+            self.tx
+                .execute(
+                    "INSERT INTO wave_canary(wave_id, problem) VALUES ($1, $2)",
+                    &[&wave_id, problem],
+                )
+                .map_err(|e| error(self.path, e))?;
+        }
         // A staged id `i` of this wave becomes `i + offset`: the first becomes the ledger's next.
         let seat_offset = self.next_id("seat")? - (before.seat + 1);
         let attempt_offset = self.next_id("attempt")? - (before.attempt + 1);
