@@ -6,7 +6,9 @@
 //! starts a throwaway cluster and sets it). Without it they are skipped, saying so, except
 //! under CI (`CI=true`), where a missing server is a failure: CI must never pass without having
 //! run them. The rest of the integration suite runs against the server too with
-//! `BENCHLEDGER_TEST_BACKEND=postgres` (see tests/common).
+//! `BENCHLEDGER_TEST_BACKEND=postgres` (see tests/common). Built only with the `postgres`
+//! feature (the default).
+#![cfg(feature = "postgres")]
 
 mod common;
 
