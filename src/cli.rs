@@ -64,6 +64,13 @@ pub struct CiArgs {
     pub seed: Option<u64>,
 }
 
+/// The format of `export`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// Apache Parquet, read directly by DuckDB, Spark and pandas.
+    Parquet,
+}
+
 #[derive(Debug, Args, Clone, Copy)]
 pub struct FormatArg {
     /// Output format.
@@ -360,6 +367,20 @@ pub enum Command {
         /// Where to copy it: a new file, or an empty PostgreSQL database.
         #[arg(long, value_name = "LEDGER")]
         to: PathBuf,
+    },
+
+    /// Export the ledger for analysts: attempts.parquet (one row per attempt, with its wave's
+    /// conditions), seats.parquet (the figures `show` prints) and scores.parquet (every stored
+    /// score), columns documented in docs/export.md. Needs a build with the cargo feature
+    /// `parquet`.
+    Export {
+        /// The file format.
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        /// The directory to write the files into (made if missing; the three files are
+        /// replaced).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
     },
 
     /// Write a self-contained reproduction bundle of a publication.

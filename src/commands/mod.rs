@@ -8,6 +8,7 @@ mod bundle;
 mod compare;
 mod copy;
 mod demo;
+mod export;
 mod files;
 mod history;
 mod ingest;
@@ -377,6 +378,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
         } => trials::versus(&mut ctx, &wave, &a, &b, ci, format.format),
         Command::Bundle { id, out } => bundle::bundle(&mut ctx, id, &out),
         Command::Copy { from, to } => copy::copy(&mut ctx, &from, &to),
+        Command::Export { format, out } => export::export(&mut ctx, format, &out),
         Command::Demo => demo::demo(&mut ctx),
     }
 }
