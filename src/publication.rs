@@ -563,6 +563,15 @@ pub fn check(
         &sha256_hex(input.as_bytes()),
         pricing.as_ref(),
     );
+    // The claims the published text carries, checked again (crate::claims::published).
+    let output = crate::claims::published::recompute(
+        &row.output,
+        output,
+        &fresh,
+        &info.rubric.id(),
+        &scores,
+        &mut problems,
+    );
     if output != row.output {
         let lines = diff_outputs(&row.output, &output);
         problems.push(format!(

@@ -23,6 +23,7 @@ pub fn publish(
     title: Option<&str>,
     prices: Option<&str>,
     bundle_dir: Option<&Path>,
+    claims: Option<&Path>,
 ) -> Result<()> {
     let mut ledger = ctx.open_write()?;
     let info = resolve(&ledger, rubric)?;
@@ -57,6 +58,9 @@ pub fn publish(
         )?;
     }
     let mut data = ledger.load_wave(wave)?;
+    let claims = claims
+        .map(|p| super::claims::ForPublication::load(p, &data, &info.rubric.id()))
+        .transpose()?;
     let title = title
         .map(str::to_string)
         .unwrap_or_else(|| format!("{} under {}", data.wave.id, info.rubric.id()));
@@ -73,7 +77,7 @@ pub fn publish(
         price_table.map(|(row, table)| price_wave(&table, &row.sha256, &mut data, Costs::Fill));
     let scores = score_wave(&info.rubric, &data);
     let input_sha256 = sha256_hex(input.as_bytes());
-    let output = render_output(
+    let mut output = render_output(
         &title,
         &data,
         &info,
@@ -81,6 +85,9 @@ pub fn publish(
         &input_sha256,
         pricing.as_ref(),
     );
+    if let Some(c) = &claims {
+        output.push_str(&c.section(&data, &info.rubric.id(), &scores));
+    }
     let new = NewPublication {
         wave: data.wave.id.clone(),
         rubric_sha256: info.sha256.clone(),
