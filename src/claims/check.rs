@@ -233,7 +233,9 @@ fn priced(figure: &Figure) -> bool {
 }
 
 /// Every other convention's value of the claim's figure, compared with the claim.
-fn tried(claim: &Claim, view: &SeatView<'_>, ctx: &WaveCtx<'_>) -> Vec<Tried> {
+/// `own` is the figure's own value (unscaled), when it has one: a convention that gives the
+/// same value is no cause and is left out.
+fn tried(claim: &Claim, view: &SeatView<'_>, ctx: &WaveCtx<'_>, own: Option<f64>) -> Vec<Tried> {
     let mut all: Vec<(&'static str, String, f64)> = compute::alternatives(&claim.figure, view)
         .into_iter()
         .map(|a| (a.key, a.says, a.value))
@@ -250,6 +252,7 @@ fn tried(claim: &Claim, view: &SeatView<'_>, ctx: &WaveCtx<'_>) -> Vec<Tried> {
         }
     }
     all.into_iter()
+        .filter(|(_, _, value)| Some(*value) != own)
         .map(|(key, says, value)| {
             let computed = value * claim.scale;
             let c = compare(claim.value, computed, claim.precision);
@@ -360,7 +363,7 @@ pub fn check(claim: &Claim, ctx: &WaveCtx<'_>) -> Checked {
         Ok(v) => v,
         Err(reason) => {
             out.reason = Some(reason);
-            out.tried = tried(claim, &view, ctx);
+            out.tried = tried(claim, &view, ctx, None);
             out.causes = out
                 .tried
                 .iter()
@@ -394,18 +397,36 @@ pub fn check(claim: &Claim, ctx: &WaveCtx<'_>) -> Checked {
     if cmp.reproduced {
         out.verdict = Verdict::Reproduced;
         if let Some((even, away)) = &cmp.half {
-            out.notes.push(format!(
-                "{} is at a half: {even} rounding half to even (Python's round), {away} half \
-                 away from zero (JavaScript's toFixed); either reproduces",
-                crate::report::number::machine(x)
-            ));
+            let at = match claim.precision {
+                Precision::Decimals(d) => crate::report::number::fixed(x, d as usize + 1),
+                Precision::Tolerance(_) => crate::report::number::machine(x),
+            };
+            let either = cmp.rounded.join(" or ");
+            out.notes.push(if even != away {
+                format!(
+                    "{at} is at a half: {either} (rounding half to even, as Python's round does, \
+                     gives {even}; half away from zero, as JavaScript's toFixed does, {away}); \
+                     either reproduces"
+                )
+            } else {
+                // Both rules take an exact half to the same neighbour; the other is what a
+                // value a hair on the other side rounds to, as another order of the same
+                // arithmetic may give.
+                let other = cmp.rounded.iter().find(|r| **r != *even).unwrap_or(even);
+                format!(
+                    "{at} is at a half: {either} (rounding half to even, as Python's round does, \
+                     and half away from zero, as JavaScript's toFixed does, both give {even}; a \
+                     value a hair from the half, as another order of the same arithmetic may \
+                     give, rounds to {other}); either reproduces"
+                )
+            });
         }
         out.notes.extend(partial.map(|c| c.says));
         out.notes.extend(disagrees.into_iter().map(|c| c.says));
         return out;
     }
     out.verdict = Verdict::Differs;
-    out.tried = tried(claim, &view, ctx);
+    out.tried = tried(claim, &view, ctx, Some(value.value));
     out.causes = out
         .tried
         .iter()
@@ -417,7 +438,18 @@ pub fn check(claim: &Claim, ctx: &WaveCtx<'_>) -> Checked {
         })
         .collect();
     if claim.figure.is_accuracy() {
-        let ds = other_denominators(claim, f.correct, f.denominator);
+        // A denominator a convention tried already names (the attempted problems, the
+        // attempts without infrastructure errors) is not named twice.
+        let named: Vec<f64> = out
+            .tried
+            .iter()
+            .filter(|t| t.reproduces)
+            .map(|t| t.computed)
+            .collect();
+        let ds: Vec<u64> = other_denominators(claim, f.correct, f.denominator)
+            .into_iter()
+            .filter(|d| !named.contains(&(f.correct as f64 / *d as f64 * claim.scale)))
+            .collect();
         if !ds.is_empty() {
             let d0 = f.denominator;
             let each: Vec<String> = ds
@@ -528,6 +560,7 @@ mod tests {
     fn claim(figure: Figure, value: f64, scale: f64, precision: Precision) -> Claim {
         Claim {
             line: 1,
+            lines: Default::default(),
             wave: "w".into(),
             seat: "s".into(),
             figure,

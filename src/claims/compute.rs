@@ -149,6 +149,11 @@ fn unknown(what: &str, attempts: u64) -> String {
     }
 }
 
+/// "1 attempt", "2 attempts".
+fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 fn exact(n: u64) -> Result<Value, String> {
     Ok(Value {
         value: n as f64,
@@ -378,8 +383,9 @@ pub fn alternatives(figure: &Figure, view: &SeatView<'_>) -> Vec<Alternative> {
                 push(
                     "over_attempted",
                     format!(
-                        "over the {n} attempts, leaving out the {} missing problems",
-                        f.missing
+                        "over the {}, leaving out the {}",
+                        count(n, "attempt", "attempts"),
+                        count(f.missing, "missing problem", "missing problems")
                     ),
                     Some(f.correct as f64 / n as f64),
                 );
@@ -389,7 +395,8 @@ pub fn alternatives(figure: &Figure, view: &SeatView<'_>) -> Vec<Alternative> {
                 push(
                     "without_infra_errors",
                     format!(
-                        "leaving out the {infra} attempts that ended in an infrastructure error"
+                        "leaving out the {} that ended in an infrastructure error",
+                        count(infra, "attempt", "attempts")
                     ),
                     Some(f.correct as f64 / (f.denominator - infra) as f64),
                 );
@@ -419,8 +426,8 @@ pub fn alternatives(figure: &Figure, view: &SeatView<'_>) -> Vec<Alternative> {
                     push(
                         "unknown_as_zero",
                         format!(
-                            "counting the {} attempts without a {} as 0 (÷ {n} rather than ÷ {})",
-                            n - k.known,
+                            "counting the {} without a {} as 0 (÷ {n} rather than ÷ {})",
+                            count(n - k.known, "attempt", "attempts"),
                             what(*m),
                             k.known
                         ),
@@ -544,8 +551,8 @@ pub fn alternatives(figure: &Figure, view: &SeatView<'_>) -> Vec<Alternative> {
                 push(
                     "unknown_as_zero",
                     format!(
-                        "the known costs ÷ Correct, the {} attempts without a cost counted as 0",
-                        n - f.cost_usd.known
+                        "the known costs ÷ Correct, the {} without a cost counted as 0",
+                        count(n - f.cost_usd.known, "attempt", "attempts")
                     ),
                     Some(f.cost_usd.sum / f.correct as f64),
                 );
@@ -607,14 +614,20 @@ pub fn alternatives(figure: &Figure, view: &SeatView<'_>) -> Vec<Alternative> {
                     .collect();
                 push(
                     "without_infra_errors",
-                    format!("leaving out the {infra} trials that ended in an infrastructure error"),
+                    format!(
+                        "leaving out the {} that ended in an infrastructure error",
+                        count(infra, "trial", "trials")
+                    ),
                     mean_at_k(&without, f.missing, k, unbiased),
                 );
             }
             if f.missing > 0 {
                 push(
                     "over_attempted",
-                    format!("leaving out the {} missing problems", f.missing),
+                    format!(
+                        "leaving out the {}",
+                        count(f.missing, "missing problem", "missing problems")
+                    ),
                     mean_at_k(&all, 0, k, unbiased),
                 );
             }

@@ -63,6 +63,7 @@ fn slug(s: &str) -> String {
 fn claim(wave: &str, seat: &str, figure: Figure, value: f64, scale: f64, p: Precision) -> Claim {
     Claim {
         line: 0,
+        lines: Default::default(),
         wave: wave.into(),
         seat: seat.into(),
         figure,

@@ -43,10 +43,10 @@ pub fn normalise(text: &str) -> String {
 /// score, or a seat the wave does not have.
 pub fn check_fits(path: &Path, file: &ClaimsFile, data: &WaveData, rubric_id: &str) -> Result<()> {
     for c in &file.claims {
-        let at = |field: &str| Location::line(path, c.line).field(field);
+        let at = |line: usize, field: &str| Location::line(path, line).field(field);
         if c.wave != data.wave.id {
             return Err(Error::input(
-                at("wave"),
+                at(c.lines.wave, "wave"),
                 format!(
                     "a publication's claims are about its own wave, {}; this claim is about {}",
                     data.wave.id, c.wave
@@ -57,7 +57,7 @@ pub fn check_fits(path: &Path, file: &ClaimsFile, data: &WaveData, rubric_id: &s
             && format!("{name}@{version}") != rubric_id
         {
             return Err(Error::input(
-                at("figure"),
+                at(c.lines.figure, "figure"),
                 format!(
                     "a publication's score claims are about its own rubric, {rubric_id}; this \
                      claim is of {}",
@@ -67,7 +67,7 @@ pub fn check_fits(path: &Path, file: &ClaimsFile, data: &WaveData, rubric_id: &s
         }
         if !data.seats.iter().any(|s| s.seat.id == c.seat) {
             return Err(Error::input(
-                at("seat"),
+                at(c.lines.seat, "seat"),
                 format!(
                     "wave {} has no seat {}; its seats: {}",
                     data.wave.id,

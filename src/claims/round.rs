@@ -160,9 +160,12 @@ pub fn published_text(value: f64, precision: Precision) -> String {
     }
 }
 
-/// The ledger's value as people read it beside a published one: two decimals more than were
-/// published, or its shortest form beside an interval.
+/// The ledger's value as people read it beside a published one: a whole number as it is, any
+/// other with two decimals more than were published, or its shortest form beside an interval.
 pub fn computed_text(x: f64, precision: Precision) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        return format!("{}", x as i64);
+    }
     match precision {
         Precision::Decimals(d) => crate::report::number::fixed(x, d as usize + 2),
         Precision::Tolerance(_) => crate::report::number::machine(x),

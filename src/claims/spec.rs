@@ -207,11 +207,21 @@ pub struct Counts {
     pub of: u64,
 }
 
+/// The lines of a claim's fields that name something in the ledger, for errors about them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Lines {
+    pub wave: usize,
+    pub seat: usize,
+    pub figure: usize,
+}
+
 /// One published number and where to find it in the ledger.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Claim {
-    /// Line of the claim in its file.
+    /// Line of the claim (its `[[claim]]`) in its file.
     pub line: usize,
+    /// Lines of its wave, seat and figure.
+    pub lines: Lines,
     pub wave: String,
     pub seat: String,
     pub figure: Figure,
@@ -445,8 +455,14 @@ impl Ctx<'_> {
                 ));
             }
         };
+        let at = |v: &Spanned<String>| line_of(self.text, v.span().start);
         Ok(Claim {
             line,
+            lines: Lines {
+                wave: at(&r.wave),
+                seat: at(&r.seat),
+                figure: at(&r.figure),
+            },
             wave: r.wave.get_ref().clone(),
             seat: r.seat.get_ref().clone(),
             figure,

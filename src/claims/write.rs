@@ -92,6 +92,7 @@ mod tests {
             claims: vec![
                 Claim {
                     line: 0,
+                    lines: Default::default(),
                     wave: "oh-swe-bench".into(),
                     seat: "claude".into(),
                     figure: Figure::Seat(SeatFigure::Accuracy),
@@ -107,6 +108,7 @@ mod tests {
                 },
                 Claim {
                     line: 0,
+                    lines: Default::default(),
                     wave: "tb".into(),
                     seat: "t".into(),
                     figure: Figure::PassAtK(2),
@@ -119,6 +121,7 @@ mod tests {
                 },
                 Claim {
                     line: 0,
+                    lines: Default::default(),
                     wave: "oh-gaia".into(),
                     seat: "claude".into(),
                     figure: Figure::Mean(crate::claims::Measure::WallS),
@@ -142,10 +145,9 @@ mod tests {
         );
         assert!(text.contains("value = 207.0\ndecimals = 0\n"), "{text}");
         let back = parse(std::path::Path::new("c.toml"), &text).unwrap();
-        let lines: Vec<usize> = back.claims.iter().map(|c| c.line).collect();
         let mut expected = file.clone();
-        for (c, line) in expected.claims.iter_mut().zip(lines) {
-            c.line = line;
+        for (c, b) in expected.claims.iter_mut().zip(&back.claims) {
+            (c.line, c.lines) = (b.line, b.lines);
         }
         assert_eq!(back, expected);
     }

@@ -48,18 +48,18 @@ fn check_references(
     waves: &BTreeMap<String, WaveData>,
 ) -> Result<()> {
     for c in &file.claims {
-        let at = |field: &str| Location::line(path, c.line).field(field);
+        let at = |line: usize, field: &str| Location::line(path, line).field(field);
         let Some(data) = waves.get(&c.wave) else {
             // The ledger's own words for a wave it does not have, where the claim is.
             let message = match ledger.load_wave_check(&c.wave) {
                 Err(e) => e.to_string(),
                 Ok(()) => format!("no wave `{}`", c.wave),
             };
-            return Err(Error::input(at("wave"), message));
+            return Err(Error::input(at(c.lines.wave, "wave"), message));
         };
         if !data.seats.iter().any(|s| s.seat.id == c.seat) {
             return Err(Error::input(
-                at("seat"),
+                at(c.lines.seat, "seat"),
                 format!(
                     "wave {} has no seat `{}`; its seats: {}",
                     c.wave,
@@ -75,7 +75,7 @@ fn check_references(
         if let Figure::Score { name, version } = &c.figure
             && let Err(e) = super::rubric::registered(ledger, name, *version)
         {
-            return Err(Error::input(at("figure"), e.to_string()));
+            return Err(Error::input(at(c.lines.figure, "figure"), e.to_string()));
         }
     }
     Ok(())

@@ -151,6 +151,14 @@ pub fn summary_line(s: &SummaryJson) -> String {
 }
 
 fn difference_text(d: f64, p: Precision) -> String {
+    if d.fract() == 0.0 && d.abs() < 1e15 {
+        let n = d as i64;
+        return if n > 0 {
+            format!("+{n}")
+        } else {
+            n.to_string()
+        };
+    }
     match p {
         Precision::Decimals(n) => signed(d, n as usize + 2),
         Precision::Tolerance(_) => {
@@ -204,7 +212,7 @@ fn why(n: usize, c: &Claim, k: &Checked) -> Option<String> {
             let mut parts: Vec<String> = Vec::new();
             if !k.causes.iter().any(|c| c.reproduces) {
                 parts.push(if k.tried.is_empty() {
-                    "no other convention applies to this figure".into()
+                    "no convention tried reproduces it".into()
                 } else {
                     format!(
                         "no convention tried reproduces it ({})",
