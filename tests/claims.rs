@@ -298,6 +298,199 @@ fn a_claim_about_a_wave_seat_or_rubric_the_ledger_lacks_is_refused_by_name() {
     assert_eq!(env.ledger_bytes(), before, "claims check writes nothing");
 }
 
+/// A wave whose results record tokens and no costs, priced from a table: the causes a cost or
+/// a token count that differs can have in how cached reads and cache writes were counted.
+const PRICED_WAVE: &str = r#"[wave]
+id = "priced"
+suite = "costless"
+started_at = 2026-03-04T10:00:00Z
+suite_problems = 2
+
+[wave.accounting]
+input_tokens_include_cache_reads = false
+
+[[seat]]
+id = "alpha"
+model = "model-a"
+provider = "lab-a"
+harness = "react"
+results = "alpha.jsonl"
+"#;
+
+const PRICED_ALPHA: &str = r#"{"problem":"p1","correct":true,"input_tokens":400000,"output_tokens":50000,"input_tokens_cache_read":300000,"input_tokens_cache_write":100000}
+{"problem":"p2","correct":false,"input_tokens":1000000,"output_tokens":100000}
+"#;
+
+const PRICE_TABLE: &str = r#"name = "hand"
+version = 1
+date = 2026-03-01
+source = "hand-computed test prices"
+
+[[model]]
+model = "model-a"
+input = 2.0
+output = 10.0
+cache_read = 0.25
+cache_write = 2.5
+"#;
+
+/// USD per million tokens 2 input, 10 output, 0.25 a cached read, 2.5 a cache write. p1:
+/// 400,000 × 2 + 50,000 × 10 + 300,000 × 0.25 + 100,000 × 2.5 = $1.625; p2: 1,000,000 × 2 +
+/// 100,000 × 10 = $3.00; the seat $4.625. Each claim below was computed another way:
+const PRICED_CLAIMS: &str = r#"name = "pricing"
+version = 1
+source = "written for the tests: a cost and token counts priced and counted other ways"
+
+# Cache writes at the input price: p1 $1.575, the seat $4.575.
+[[claim]]
+wave = "priced"
+seat = "alpha"
+figure = "cost_usd"
+value = 4.575
+decimals = 3
+
+# Cache writes at the cached-read price: p1 $1.40, the seat $4.40.
+[[claim]]
+wave = "priced"
+seat = "alpha"
+figure = "cost_usd"
+value = 4.4
+decimals = 1
+
+# Cached reads at the input price: p1 $2.15, the seat $5.15; one Correct.
+[[claim]]
+wave = "priced"
+seat = "alpha"
+figure = "cost_of_pass_usd"
+value = 5.15
+decimals = 2
+
+# The input totals with the cached reads in them: 1,400,000 + 300,000.
+[[claim]]
+wave = "priced"
+seat = "alpha"
+figure = "input_tokens"
+value = 1700000
+decimals = 0
+
+# The total without cached reads: 1,400,000 + 100,000 + 150,000 (the ledger's adds 300,000).
+[[claim]]
+wave = "priced"
+seat = "alpha"
+figure = "tokens_total"
+value = 1650000
+decimals = 0
+
+# The ledger's own: $4.625 — at a half at two decimals.
+[[claim]]
+wave = "priced"
+seat = "alpha"
+figure = "cost_usd"
+value = 4.63
+decimals = 2
+"#;
+
+#[test]
+fn a_cost_or_token_count_that_differs_names_the_cached_reads_or_cache_write_pricing() {
+    let env = Env::init();
+    let manifest = common::write_wave(
+        &env.path().join("priced"),
+        PRICED_WAVE,
+        &[("alpha.jsonl", PRICED_ALPHA)],
+    );
+    env.ingest(&[&manifest]);
+    let table = write_claims(&env, "hand.toml", PRICE_TABLE);
+    env.run([OsStr::new("prices"), OsStr::new("add"), table.as_os_str()])
+        .ok();
+    let claims_file = write_claims(&env, "pricing.toml", PRICED_CLAIMS);
+    let args = |format: &str| {
+        vec![
+            OsStr::new("claims").to_os_string(),
+            "check".into(),
+            claims_file.as_os_str().to_os_string(),
+            "--prices".into(),
+            "hand@1".into(),
+            "--format".into(),
+            format.into(),
+        ]
+    };
+    let out = env.run(args("json")).status(1);
+    let json = out.json();
+    let list = claims(&json);
+    let got: Vec<(&str, Option<f64>, Vec<&str>)> = list
+        .iter()
+        .map(|c| {
+            (
+                c["verdict"].as_str().unwrap(),
+                c["computed"].as_f64(),
+                cause_keys(c),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("differs", Some(4.625), vec!["cache_writes_as_input"]),
+            ("differs", Some(4.625), vec!["cache_writes_as_reads"]),
+            ("differs", Some(4.625), vec!["cached_reads_as_input"]),
+            (
+                "differs",
+                Some(1_400_000.0),
+                vec!["tokens_with_cached_reads"]
+            ),
+            (
+                "differs",
+                Some(1_950_000.0),
+                vec!["tokens_without_cached_reads"]
+            ),
+            ("reproduced", Some(4.625), vec![]),
+        ]
+    );
+    let tried = |i: usize, key: &str| -> f64 {
+        list[i]["tried"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["convention"] == key)
+            .unwrap_or_else(|| panic!("claim {i} tried no {key}"))["computed"]
+            .as_f64()
+            .unwrap()
+    };
+    for (i, key, usd) in [
+        (0, "cache_writes_as_input", 4.575),
+        (1, "cache_writes_as_reads", 4.4),
+        (2, "cached_reads_as_input", 5.15),
+    ] {
+        assert!(
+            (tried(i, key) - usd).abs() < 1e-9,
+            "{key}: {}",
+            tried(i, key)
+        );
+    }
+    assert_eq!(strs(&list[5]["computed_rounded"]), ["4.62", "4.63"]);
+    // Without a price table the seat has no cost at all.
+    let bare = env
+        .run([
+            OsStr::new("claims"),
+            OsStr::new("check"),
+            claims_file.as_os_str(),
+            OsStr::new("--format"),
+            OsStr::new("json"),
+        ])
+        .status(1);
+    assert_eq!(
+        claims(&bare.json())[0]["reason"],
+        "the ledger knows no attempt's cost (0 of 2 attempts)"
+    );
+    let table = env.run(args("table")).status(1);
+    snapshot(
+        "claims__pricing_table",
+        &table
+            .stdout
+            .replace(&env.path().display().to_string(), "TMP"),
+    );
+}
+
 /// Copies an importer fixture into the test's directory.
 fn fixture(env: &Env, name: &str) -> PathBuf {
     let dir = env.path().join(name);
@@ -618,8 +811,7 @@ fn a_publication_carries_its_checked_claims_and_verify_checks_them_again() {
     let bad = env.run(["verify", "--all"]).status(1);
     assert_contains(
         &bad.stdout,
-        "seat 1: Ledger 75 → 90; At published precision 75 → 90; Verdict reproduced → \
-         differs",
+        "#1: Ledger 75 → 90; At published precision 75 → 90; Verdict reproduced → differs",
     );
     assert_contains(
         &bad.stdout,

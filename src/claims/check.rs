@@ -34,10 +34,10 @@ pub struct Variant {
     pub data: WaveData,
 }
 
-/// The wave repriced under the pricing conventions publishers are known to follow, for the
+/// The wave repriced under other pricing conventions a publisher may have followed, for the
 /// causes of a cost that differs: every cost from the table (when the listing only filled in
-/// the missing ones), cache writes at the input price (as the OpenHands index prices them),
-/// cache writes at the cached-read price (as HAL prices them), cached reads at the input price
+/// the missing ones), cache writes at the input price (no cache-write premium), cache writes
+/// at the cached-read price (both cache prices taken as one), cached reads at the input price
 /// (no cache discount). `raw` is the wave as recorded, before any table priced it; a convention
 /// that changes nothing in the table is left out.
 pub fn pricing_variants(
@@ -64,20 +64,14 @@ pub fn pricing_variants(
     if let Some(t) = with(&|m| m.cache_write = Some(m.input)) {
         add(
             "cache_writes_as_input",
-            format!(
-                "every cost repriced from {id} with cache writes at the input price (as the \
-                 OpenHands index prices them)"
-            ),
+            format!("every cost repriced from {id} with cache writes at the input price"),
             &t,
         );
     }
     if let Some(t) = with(&|m| m.cache_write = m.cache_read.or(m.cache_write)) {
         add(
             "cache_writes_as_reads",
-            format!(
-                "every cost repriced from {id} with cache writes at the cached-read price (as \
-                 HAL prices them)"
-            ),
+            format!("every cost repriced from {id} with cache writes at the cached-read price"),
             &t,
         );
     }
