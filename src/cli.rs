@@ -13,9 +13,9 @@ pub use crate::report::Format;
 /// the conditions that shape its numbers, scored by versioned TOML rubrics that cannot leave
 /// their scale, rescored reproducibly, published and verified byte for byte.
 ///
-/// Exit status: 0 ok; 1 a check failed (rubric check, verify); 2 bad input or usage; 3 could not
-/// complete through no fault of the input (the ledger busy past --wait, read-only, or the disk
-/// failed): nothing was written.
+/// Exit status: 0 ok; 1 a check failed (rubric check, verify, a claim that differs); 2 bad input
+/// or usage; 3 could not complete through no fault of the input (the ledger busy past --wait,
+/// read-only, or the disk failed): nothing was written.
 #[derive(Debug, Parser)]
 #[command(name = "benchledger", version, about, long_about)]
 pub struct Cli {

@@ -136,6 +136,52 @@ fn a_claim_of_every_kind_of_figure_on_the_examples_reproduces_as_worked_out_by_h
 }
 
 #[test]
+fn the_shipped_example_paper_s_claims() {
+    let env = ledger();
+    let out = env
+        .run([
+            "claims",
+            "check",
+            "claims/example-paper.v1.toml",
+            "--format",
+            "json",
+        ])
+        .status(1);
+    let json = out.json();
+    let got: Vec<(&str, &str, Vec<&str>)> = claims(&json)
+        .iter()
+        .map(|c| {
+            (
+                c["figure"].as_str().unwrap(),
+                c["verdict"].as_str().unwrap(),
+                cause_keys(c),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("accuracy", "reproduced", vec![]),
+            ("cost_of_pass_usd", "reproduced", vec![]),
+            ("mean_wall_s", "reproduced", vec![]),
+            (
+                "input_tokens",
+                "differs",
+                vec!["tokens_without_cached_reads"]
+            ),
+            ("tokens_total", "differs", vec!["tokens_cached_reads_twice"]),
+            ("score:session-efficiency@2", "reproduced", vec![]),
+            ("cost_usd", "differs", vec![]),
+            ("pass_at_k.2", "cannot_be_computed", vec![]),
+        ]
+    );
+    let table = env
+        .run(["claims", "check", "claims/example-paper.v1.toml"])
+        .status(1);
+    snapshot("claims__example_paper", &table.stdout);
+}
+
+#[test]
 fn each_verdict_and_values_at_a_half() {
     let env = ledger();
     let out = env

@@ -36,9 +36,10 @@ pub struct Variant {
 
 /// The wave repriced under other pricing conventions a publisher may have followed, for the
 /// causes of a cost that differs: every cost from the table (when the listing only filled in
-/// the missing ones), cache writes at the input price (no cache-write premium), cache writes
-/// at the cached-read price (both cache prices taken as one), cached reads at the input price
-/// (no cache discount). `raw` is the wave as recorded, before any table priced it; a convention
+/// the missing ones), cache writes at the input price (no cache-write premium, as the OpenHands
+/// index's script prices them: docs/importers.md, `openhands`), cache writes at the
+/// cached-read price (both cache prices taken as one), cached reads at the input price (no
+/// cache discount). `raw` is the wave as recorded, before any table priced it; a convention
 /// that changes nothing in the table is left out.
 pub fn pricing_variants(
     table: &PriceTable,
@@ -64,7 +65,10 @@ pub fn pricing_variants(
     if let Some(t) = with(&|m| m.cache_write = Some(m.input)) {
         add(
             "cache_writes_as_input",
-            format!("every cost repriced from {id} with cache writes at the input price"),
+            format!(
+                "every cost repriced from {id} with cache writes at the input price (as the \
+                 OpenHands index prices them: docs/importers.md)"
+            ),
             &t,
         );
     }
