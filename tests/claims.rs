@@ -749,6 +749,65 @@ fn a_hal_upload_s_accuracy_is_over_the_whole_benchmark_and_its_cost_needs_costs(
     assert_eq!(list[2]["file"], 1);
 }
 
+#[test]
+fn a_leaderboard_file_claims_from_cannot_read_is_named_and_nothing_is_written() {
+    let env = Env::init();
+    let model = env.path().join("model");
+    std::fs::create_dir_all(&model).unwrap();
+    let results = env.path().join("results.json");
+    for (format, file, text, says) in [
+        (
+            "openhands",
+            model.join("scores.json"),
+            r#"{"benchmark": "gaia"}"#,
+            "scores.json: expected the index's scores.json, a JSON list of one entry per \
+             benchmark, got an object",
+        ),
+        (
+            "openhands",
+            model.join("scores.json"),
+            r#"[{"benchmark": "gaia", "cost_per_instance": -}]"#,
+            "scores.json:1: not the JSON this format expects: invalid number at line 1 column 46",
+        ),
+        (
+            "openhands",
+            model.join("scores.json"),
+            r#"[{"benchmark": "gaia", "tags": ["gaia"]}]"#,
+            "scores.json: no published figures: expected entries with score, \
+             cost_per_instance or average_runtime",
+        ),
+        (
+            "terminal-bench",
+            results.clone(),
+            r#"{"accuracy": "0.5", "pass_at_k": {"2": 0.8}}"#,
+            "results.json: field `accuracy`: expected a number, got the string \"0.5\"",
+        ),
+        (
+            "hal",
+            results.clone(),
+            r#"{"config": {}, "results": {"latencies": {}}}"#,
+            "results.json: no published figures: expected results.accuracy or total_cost",
+        ),
+    ] {
+        std::fs::write(&file, text).unwrap();
+        let mut args: Vec<&OsStr> = vec![OsStr::new("claims"), OsStr::new("from")];
+        args.push(OsStr::new(format));
+        if format == "openhands" {
+            args.push(model.as_os_str());
+        } else {
+            args.extend([results.as_os_str(), OsStr::new("--wave"), OsStr::new("w")]);
+            args.extend([OsStr::new("--seat"), OsStr::new("s")]);
+        }
+        args.extend([OsStr::new("--out"), OsStr::new("out.toml")]);
+        let out = env.run(args).status(2);
+        assert_contains(&out.stderr, says);
+        assert!(
+            !env.path().join("out.toml").exists(),
+            "{format}: nothing is written"
+        );
+    }
+}
+
 /// Publishes checkout-rematch under session-efficiency@2 with `claims` (a file in the test's
 /// directory).
 fn publish_with_claims(env: &Env, claims: &Path, bundle: Option<&Path>) -> common::Out {
