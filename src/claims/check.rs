@@ -533,6 +533,7 @@ mod tests {
                 budget: Budget::default(),
                 provenance: Provenance::default(),
                 supersedes: None,
+                canary_problems: Vec::new(),
             },
             seats: vec![SeatData {
                 seat: Seat {
