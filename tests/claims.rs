@@ -535,6 +535,36 @@ fn a_cost_or_token_count_that_differs_names_the_cached_reads_or_cache_write_pric
             .stdout
             .replace(&env.path().display().to_string(), "TMP"),
     );
+
+    // A publication priced from the table carries claims about the priced costs, and verify
+    // prices the rows again before it checks them.
+    let rubric = common::crate_path("rubrics/session-efficiency.v2.toml");
+    env.run([OsStr::new("rubric"), OsStr::new("add"), rubric.as_os_str()])
+        .ok();
+    let paper = write_claims(
+        &env,
+        "paper.toml",
+        "name = \"p\"\nversion = 1\nsource = \"a paper\"\n\n[[claim]]\nwave = \"priced\"\n\
+         seat = \"alpha\"\nfigure = \"cost_usd\"\nvalue = 4.63\ndecimals = 2\n",
+    );
+    let published = env
+        .run([
+            OsStr::new("publish"),
+            OsStr::new("--wave"),
+            OsStr::new("priced"),
+            OsStr::new("--rubric"),
+            OsStr::new("session-efficiency@2"),
+            OsStr::new("--prices"),
+            OsStr::new("hand@1"),
+            OsStr::new("--claims"),
+            paper.as_os_str(),
+        ])
+        .ok();
+    assert_contains(
+        &published.stdout,
+        "| 1 | priced | alpha | cost_usd | 4.63 | 4.6250 | 4.62 or 4.63 | reproduced | at a half |",
+    );
+    env.run(["verify", "--all"]).ok();
 }
 
 /// Copies an importer fixture into the test's directory.
