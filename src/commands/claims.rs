@@ -95,6 +95,19 @@ pub fn check(
     prices: &PricesArg,
     format: Format,
 ) -> Result<()> {
+    let labels: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    check_labelled(ctx, paths, &labels, prices, format)
+}
+
+/// `claims check`, each file named in the listing by its label (the demo names its files as the
+/// repository does, not by where it wrote them).
+pub(super) fn check_labelled(
+    ctx: &mut Ctx<'_>,
+    paths: &[PathBuf],
+    labels: &[String],
+    prices: &PricesArg,
+    format: Format,
+) -> Result<()> {
     // Every file is read and parsed before the ledger is opened.
     let loaded = paths
         .iter()
@@ -184,11 +197,11 @@ pub fn check(
             });
         }
     }
-    let sources: Vec<Source<'_>> = paths
+    let sources: Vec<Source<'_>> = labels
         .iter()
         .zip(&loaded)
-        .map(|(p, f)| Source {
-            label: Some(p.display().to_string()),
+        .map(|(l, f)| Source {
+            label: Some(l.clone()),
             file: f,
         })
         .collect();
