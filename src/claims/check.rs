@@ -6,7 +6,8 @@
 //!
 //! 1. the figure recomputed under another convention ([`compute::alternatives`], and, when a
 //!    price table is at hand, the costs repriced under other pricing conventions: the
-//!    [`Variant`]s) that **does** reproduce the published number;
+//!    [`Variant`]s) that **does** reproduce the published number, the one whose value is
+//!    nearest the published one first;
 //! 2. for an accuracy, a denominator that reproduces it with the ledger's Correct count (the
 //!    publisher divides by another number of problems: one attempt more or fewer than the
 //!    ledger holds, the suite's size as the publisher counts it);
@@ -14,7 +15,8 @@
 //!    figure (`metric`), the publisher's own counts (`correct` of `of`);
 //! 4. a sum that covers only some attempts.
 //!
-//! When nothing reproduces the number, the report lists what was tried, with its values.
+//! When nothing reproduces the number, the report lists what was tried, with its values,
+//! nearest first.
 
 use std::collections::BTreeMap;
 
@@ -230,9 +232,9 @@ fn priced(figure: &Figure) -> bool {
     )
 }
 
-/// Every other convention's value of the claim's figure, compared with the claim.
-/// `own` is the figure's own value (unscaled), when it has one: a convention that gives the
-/// same value is no cause and is left out.
+/// Every other convention's value of the claim's figure, compared with the claim, nearest the
+/// published value first. `own` is the figure's own value (unscaled), when it has one: a
+/// convention that gives the same value is no cause and is left out.
 fn tried(claim: &Claim, view: &SeatView<'_>, ctx: &WaveCtx<'_>, own: Option<f64>) -> Vec<Tried> {
     let mut all: Vec<(&'static str, String, f64)> = compute::alternatives(&claim.figure, view)
         .into_iter()
@@ -249,7 +251,8 @@ fn tried(claim: &Claim, view: &SeatView<'_>, ctx: &WaveCtx<'_>, own: Option<f64>
             }
         }
     }
-    all.into_iter()
+    let mut out: Vec<Tried> = all
+        .into_iter()
         .filter(|(_, _, value)| Some(*value) != own)
         .map(|(key, says, value)| {
             let computed = value * claim.scale;
@@ -262,7 +265,14 @@ fn tried(claim: &Claim, view: &SeatView<'_>, ctx: &WaveCtx<'_>, own: Option<f64>
                 reproduces: c.reproduced,
             }
         })
-        .collect()
+        .collect();
+    // Nearest the published value first; conventions equally near keep their fixed order.
+    out.sort_by(|a, b| {
+        (a.computed - claim.value)
+            .abs()
+            .total_cmp(&(b.computed - claim.value).abs())
+    });
+    out
 }
 
 /// "7.69" for a cause: the tried value at the published precision.
@@ -719,8 +729,10 @@ mod tests {
             &data,
         );
         assert_eq!(c.verdict, Verdict::Differs);
+        // 8 priced at $1 of 10 attempts, 2 problems missing of 12: $1.00 over the priced, $0.80
+        // with the unpriced at $0, $0.67 over the suite. Nearest 0.44 first.
         let keys: Vec<&str> = c.tried.iter().map(|t| t.key).collect();
-        assert_eq!(keys, ["unknown_as_zero", "over_suite"]);
+        assert_eq!(keys, ["over_suite", "unknown_as_zero"]);
         assert!(c.tried.iter().all(|t| !t.reproduces));
         assert_eq!(
             says(&c),
