@@ -196,6 +196,7 @@ pub fn primary(
             SeatFigure::Correct => exact(f.correct),
             SeatFigure::Missing => exact(f.missing),
             SeatFigure::Denominator => exact(f.denominator),
+            SeatFigure::CanaryFailures => exact(f.canary_failures),
             SeatFigure::Accuracy => f
                 .accuracy
                 .map(|a| Value {

@@ -34,10 +34,11 @@ pub enum SeatFigure {
     CostOfPassPerProblemUsd,
     Steps,
     Errors,
+    CanaryFailures,
 }
 
 impl SeatFigure {
-    pub const ALL: [SeatFigure; 18] = [
+    pub const ALL: [SeatFigure; 19] = [
         SeatFigure::Problems,
         SeatFigure::Attempts,
         SeatFigure::Correct,
@@ -56,6 +57,7 @@ impl SeatFigure {
         SeatFigure::CostOfPassPerProblemUsd,
         SeatFigure::Steps,
         SeatFigure::Errors,
+        SeatFigure::CanaryFailures,
     ];
 
     /// The name `show`'s JSON gives it (for Cost-of-Pass per problem, its
@@ -80,6 +82,7 @@ impl SeatFigure {
             SeatFigure::CostOfPassPerProblemUsd => "cost_of_pass_per_problem_usd",
             SeatFigure::Steps => "steps",
             SeatFigure::Errors => "errors",
+            SeatFigure::CanaryFailures => "canary_failures",
         }
     }
 }
