@@ -253,7 +253,7 @@ fn tried(claim: &Claim, view: &SeatView<'_>, ctx: &WaveCtx<'_>, own: Option<f64>
     }
     let mut out: Vec<Tried> = all
         .into_iter()
-        .filter(|(_, _, value)| Some(*value) != own)
+        .filter(|(_, _, value)| Some(*value) != own && (value * claim.scale).is_finite())
         .map(|(key, says, value)| {
             let computed = value * claim.scale;
             let c = compare(claim.value, computed, claim.precision);
@@ -386,6 +386,14 @@ pub fn check(claim: &Claim, ctx: &WaveCtx<'_>) -> Checked {
         }
     };
     let x = value.value * claim.scale;
+    if !(x.is_finite() && (x - claim.value).is_finite()) {
+        out.reason = Some(format!(
+            "the ledger's value ({}) times the scale ({}) is beyond what can be compared",
+            crate::report::number::machine(value.value),
+            crate::report::number::machine(claim.scale)
+        ));
+        return out;
+    }
     let cmp = compare(claim.value, x, claim.precision);
     out.computed = Some(x);
     out.rounded = cmp.rounded.clone();
@@ -714,6 +722,28 @@ mod tests {
             run(&other, &data).reason.as_deref(),
             Some("wave w has no seat nobody")
         );
+    }
+
+    #[test]
+    fn a_scale_that_overflows_is_not_compared() {
+        let data = wave(4, 2, 0, 1.0, None);
+        let c = run(&claim(ACC, 1.0, 1e308, Precision::Decimals(0)), &data);
+        assert_eq!(c.verdict, Verdict::Differs, "0.5 × 1e308 is still a number");
+        let c = run(
+            &claim(
+                Figure::Seat(SeatFigure::Attempts),
+                1.0,
+                1e308,
+                Precision::Decimals(0),
+            ),
+            &data,
+        );
+        assert_eq!(c.verdict, Verdict::CannotBeComputed);
+        assert_eq!(
+            c.reason.as_deref(),
+            Some("the ledger's value (4) times the scale (1e+308) is beyond what can be compared")
+        );
+        assert!(c.computed.is_none() && c.difference.is_none());
     }
 
     #[test]
