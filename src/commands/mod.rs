@@ -11,6 +11,7 @@ mod demo;
 mod files;
 mod history;
 mod ingest;
+mod memory;
 mod prices;
 mod publish;
 mod rubric;
