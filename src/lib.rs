@@ -11,12 +11,14 @@
 //! - [`figures`]: a seat's absolute figures (accuracy with its denominator, tokens, wall, USD,
 //!   Cost-of-Pass), pure;
 //! - [`prices`]: versioned price tables, and the costs they give attempts, pure;
+//! - [`claims`]: published numbers checked against the ledger, pure;
 //! - [`report`]: renderers that turn results into text (table, markdown, CSV, JSON);
 //! - [`commands`]: one function per subcommand, the only place that reads files, prints, or
 //!   knows the clock;
 //! - [`cli`]: what the user typed (clap types only).
 
 pub mod chain;
+pub mod claims;
 pub mod cli;
 pub mod commands;
 pub mod diagnostics;

@@ -5,6 +5,7 @@
 
 mod audit;
 mod bundle;
+mod claims;
 mod compare;
 mod copy;
 mod demo;
@@ -12,6 +13,7 @@ mod export;
 mod files;
 mod history;
 mod ingest;
+mod memory;
 mod prices;
 mod publish;
 mod rubric;
@@ -26,7 +28,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::cli::{Cli, Command, PricesCommand, RubricCommand};
+use crate::cli::{ClaimsCommand, ClaimsFrom, Cli, Command, PricesCommand, RubricCommand};
 use crate::error::{Error, Result};
 use crate::ledger::{Ledger, Wait};
 
@@ -332,6 +334,33 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             include_withdrawn,
             format.format,
         ),
+        Command::Claims { command } => match command {
+            ClaimsCommand::Check {
+                files,
+                prices,
+                format,
+            } => claims::check(&mut ctx, &files, &prices, format.format),
+            ClaimsCommand::From { source } => match source {
+                ClaimsFrom::Openhands {
+                    dir,
+                    out,
+                    wave_prefix,
+                    seat,
+                } => claims::from_openhands(&mut ctx, &dir, &out, &wave_prefix, seat.as_deref()),
+                ClaimsFrom::TerminalBench {
+                    results,
+                    out,
+                    wave,
+                    seat,
+                } => claims::from_run(&mut ctx, "terminal-bench", &results, &out, &wave, &seat),
+                ClaimsFrom::Hal {
+                    upload,
+                    out,
+                    wave,
+                    seat,
+                } => claims::from_run(&mut ctx, "hal", &upload, &out, &wave, &seat),
+            },
+        },
         Command::Publish {
             wave,
             rubric,
@@ -339,14 +368,18 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             prices,
             ci,
             bundle,
+            claims,
         } => publish::publish(
             &mut ctx,
-            &wave,
-            &rubric,
-            title.as_deref(),
-            prices.as_deref(),
-            ci,
-            bundle.as_deref(),
+            publish::Request {
+                wave: &wave,
+                rubric: &rubric,
+                title: title.as_deref(),
+                prices: prices.as_deref(),
+                ci,
+                bundle_dir: bundle.as_deref(),
+                claims: claims.as_deref(),
+            },
         ),
         Command::Publications { head, format } => {
             publish::publications(&mut ctx, head, format.format)

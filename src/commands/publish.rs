@@ -17,15 +17,32 @@ use crate::report;
 use crate::rubric::score_wave;
 use crate::stats::leaderboard::wave_intervals;
 
-pub fn publish(
-    ctx: &mut Ctx<'_>,
-    wave: &str,
-    rubric: &str,
-    title: Option<&str>,
-    prices: Option<&str>,
-    ci: CiArgs,
-    bundle_dir: Option<&Path>,
-) -> Result<()> {
+/// What `publish` was asked to publish.
+pub struct Request<'a> {
+    /// The wave's id.
+    pub wave: &'a str,
+    /// A registered rubric, `NAME@VERSION`.
+    pub rubric: &'a str,
+    pub title: Option<&'a str>,
+    /// A registered price table filling in the costs attempts lack.
+    pub prices: Option<&'a str>,
+    pub ci: CiArgs,
+    /// Also write a bundle into this directory.
+    pub bundle_dir: Option<&'a Path>,
+    /// A claims file to check against the wave and carry in the published text.
+    pub claims: Option<&'a Path>,
+}
+
+pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
+    let Request {
+        wave,
+        rubric,
+        title,
+        prices,
+        ci,
+        bundle_dir,
+        claims,
+    } = request;
     let settings = super::interval_settings(ci, false)?;
     let mut ledger = ctx.open_write()?;
     let info = resolve(&ledger, rubric)?;
@@ -60,6 +77,9 @@ pub fn publish(
         )?;
     }
     let mut data = ledger.load_wave(wave)?;
+    let claims = claims
+        .map(|p| super::claims::ForPublication::load(p, &data, &info.rubric.id()))
+        .transpose()?;
     let title = title
         .map(str::to_string)
         .unwrap_or_else(|| format!("{} under {}", data.wave.id, info.rubric.id()));
@@ -79,7 +99,7 @@ pub fn publish(
     let scores = score_wave(&info.rubric, &data);
     let intervals = settings.map(|s| wave_intervals(&data, Some(&info.rubric), &s));
     let input_sha256 = sha256_hex(input.as_bytes());
-    let output = render_output(
+    let mut output = render_output(
         &title,
         &data,
         &info,
@@ -88,6 +108,9 @@ pub fn publish(
         pricing.as_ref(),
         intervals.as_ref(),
     );
+    if let Some(c) = &claims {
+        output.push_str(&c.section(&data, &info.rubric.id(), &scores));
+    }
     let new = NewPublication {
         wave: data.wave.id.clone(),
         rubric_sha256: info.sha256.clone(),

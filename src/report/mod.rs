@@ -6,6 +6,7 @@
 //! a renderer prints goes through the helpers below, so precision is fixed and a NaN or an
 //! infinity can never reach the output.
 
+pub mod claims;
 pub mod compare;
 pub mod diff;
 pub mod history;
