@@ -317,6 +317,17 @@ pub enum Command {
         out: PathBuf,
     },
 
+    /// Write a static site of the ledger: every wave with its conditions and leaderboards, a
+    /// cost–accuracy chart with its frontier, each seat wave over wave with its load, rubric
+    /// changes as slope charts, and every publication with its verification. It needs no
+    /// server or network: open DIR/index.html, or put DIR on any static host.
+    Site {
+        /// The directory to write: new, empty, or one an earlier `site` wrote (whose files are
+        /// replaced; nothing else in it is touched).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+
     /// Build a ledger from the shipped examples and walk through what benchledger shows.
     ///
     /// The ledger goes to a temporary directory unless --db is given explicitly

@@ -12,6 +12,7 @@
 //!   Cost-of-Pass), pure;
 //! - [`prices`]: versioned price tables, and the costs they give attempts, pure;
 //! - [`report`]: renderers that turn results into text (table, markdown, CSV, JSON);
+//! - [`site`]: the static site, pages and SVG charts as strings (pure);
 //! - [`commands`]: one function per subcommand, the only place that reads files, prints, or
 //!   knows the clock;
 //! - [`cli`]: what the user typed (clap types only).
@@ -32,6 +33,7 @@ pub mod prices;
 pub mod publication;
 pub mod report;
 pub mod rubric;
+pub mod site;
 pub mod stats;
 
 pub use error::{Error, Result};

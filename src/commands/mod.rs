@@ -14,6 +14,7 @@ mod prices;
 mod publish;
 mod rubric;
 mod score;
+mod site;
 mod trials;
 mod untrusted;
 mod verify;
@@ -308,6 +309,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             format,
         } => trials::versus(&mut ctx, &wave, &a, &b, ci, format.format),
         Command::Bundle { id, out } => bundle::bundle(&mut ctx, id, &out),
+        Command::Site { out } => site::site(&mut ctx, &out),
         Command::Demo => demo::demo(&mut ctx),
     }
 }
