@@ -231,6 +231,10 @@ pub enum Command {
         /// Also write a self-contained reproduction bundle to this directory.
         #[arg(long, value_name = "DIR")]
         bundle: Option<PathBuf>,
+        /// Write the published Markdown to this file (created or replaced) instead of printing
+        /// it after the digests.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
 
     /// List the publications.
@@ -315,6 +319,32 @@ pub enum Command {
         /// symbolic link).
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
+    },
+
+    /// The ledger's rows as CSV or JSON lines: attempts, seats' absolute figures, or scores
+    /// under a rubric. Every row carries its wave and seat, so the exports of two waves
+    /// concatenate into one table; integers stay integers; unknown is an empty cell (CSV) or
+    /// null (JSON). The column order is documented in the README.
+    Export {
+        /// csv or jsonl.
+        #[arg(long, value_enum)]
+        format: crate::report::export::ExportFormat,
+        /// attempts, seats or scores.
+        #[arg(long, value_enum)]
+        what: crate::report::export::What,
+        /// Only these waves (repeatable), in the order given. Default: every wave not
+        /// withdrawn, oldest first.
+        #[arg(long = "wave", value_name = "WAVE")]
+        waves: Vec<String>,
+        /// The rubric of `--what scores`: NAME@VERSION, or a rubric file.
+        #[arg(long)]
+        rubric: Option<String>,
+        /// Also export withdrawn and superseded waves.
+        #[arg(long)]
+        include_withdrawn: bool,
+        /// Leave out the CSV header row (to append to an export made before).
+        #[arg(long)]
+        no_header: bool,
     },
 
     /// Write a static site of the ledger: every wave with its conditions and leaderboards, a

@@ -336,6 +336,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         Some("Checkout-outage rematch"),
         None,
         None,
+        None,
     )?;
     ctx.write("\n")?;
     super::verify::verify(

@@ -7,6 +7,7 @@ mod audit;
 mod bundle;
 mod compare;
 mod demo;
+mod export;
 mod files;
 mod history;
 mod ingest;
@@ -272,6 +273,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             title,
             prices,
             bundle,
+            out,
         } => publish::publish(
             &mut ctx,
             &wave,
@@ -279,6 +281,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             title.as_deref(),
             prices.as_deref(),
             bundle.as_deref(),
+            out.as_deref(),
         ),
         Command::Publications { head, format } => {
             publish::publications(&mut ctx, head, format.format)
@@ -309,6 +312,24 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             format,
         } => trials::versus(&mut ctx, &wave, &a, &b, ci, format.format),
         Command::Bundle { id, out } => bundle::bundle(&mut ctx, id, &out),
+        Command::Export {
+            format,
+            what,
+            waves,
+            rubric,
+            include_withdrawn,
+            no_header,
+        } => export::export(
+            &mut ctx,
+            export::Request {
+                format,
+                what,
+                waves: &waves,
+                rubric: rubric.as_deref(),
+                include_withdrawn,
+                header: !no_header,
+            },
+        ),
         Command::Site { out } => site::site(&mut ctx, &out),
         Command::Demo => demo::demo(&mut ctx),
     }

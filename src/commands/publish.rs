@@ -23,7 +23,11 @@ pub fn publish(
     title: Option<&str>,
     prices: Option<&str>,
     bundle_dir: Option<&Path>,
+    out: Option<&Path>,
 ) -> Result<()> {
+    if let Some(file) = out {
+        check_out_file(file)?;
+    }
     let mut ledger = ctx.open_write()?;
     let info = resolve(&ledger, rubric)?;
     if !info.registered {
@@ -134,9 +138,52 @@ pub fn publish(
             dir.display()
         ));
     }
-    msg.push('\n');
-    msg.push_str(&row.output);
+    match out {
+        Some(file) => {
+            // The publication is committed; if the file still cannot be written, say so and
+            // where the text can be had.
+            std::fs::write(file, &row.output).map_err(|e| {
+                Error::Usage(format!(
+                    "published #{} (it is in the ledger), but {} could not be written: {e}. \
+                     The text is in its bundle: `benchledger bundle {} --out DIR`",
+                    row.id,
+                    file.display(),
+                    row.id
+                ))
+            })?;
+            msg.push_str(&format!("  published text written to {}\n", file.display()));
+        }
+        None => {
+            msg.push('\n');
+            msg.push_str(&row.output);
+        }
+    }
     ctx.write(&msg)
+}
+
+/// Refuses, before anything is published, a `--out` that cannot be a file written there: a
+/// directory, something other than a regular file, or a path in a directory that does not
+/// exist.
+fn check_out_file(file: &Path) -> Result<()> {
+    if let Some(kind) = super::files::irregular_at(file) {
+        return Err(Error::Usage(format!(
+            "--out {} is {kind}: name a file to write the published text to (nothing was \
+             published)",
+            file.display()
+        )));
+    }
+    let parent = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(Error::Usage(format!(
+            "--out {}: {} is not a directory (nothing was published)",
+            file.display(),
+            parent.display()
+        )));
+    }
+    Ok(())
 }
 
 pub fn publications(ctx: &mut Ctx<'_>, head: bool, format: Format) -> Result<()> {

@@ -8,6 +8,7 @@
 
 pub mod compare;
 pub mod diff;
+pub mod export;
 pub mod history;
 pub mod number;
 pub mod prices;
@@ -97,6 +98,15 @@ impl Column {
         Column {
             numeric: true,
             ..Column::text(header, key)
+        }
+    }
+
+    /// A text column for CSV only: the wave of a per-wave listing, so that the CSVs of two
+    /// waves concatenate into one table.
+    pub fn machine_text(key: &str) -> Column {
+        Column {
+            machine_only: true,
+            ..Column::text(key, key)
         }
     }
 
@@ -230,7 +240,7 @@ pub fn to_markdown(t: &Table) -> String {
 /// What the `expect`s of the renderers say. Rendering into memory fails only on a bug in
 /// benchledger (a row with the wrong number of cells, a JSON body that is not plain data), and
 /// output that silently lost a row or turned into `null` would hide it: it panics instead.
-const RENDERING_CANNOT_FAIL: &str = "rendering plain data into memory cannot fail";
+pub(crate) const RENDERING_CANNOT_FAIL: &str = "rendering plain data into memory cannot fail";
 
 /// Renders a table as CSV: the stable column keys, then unrounded values.
 ///

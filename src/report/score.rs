@@ -177,7 +177,7 @@ pub fn leaderboard(data: &WaveData, info: &RubricInfo, scores: &WaveScores) -> (
     let r = &info.rubric;
     let by_id: BTreeMap<&str, &crate::model::SeatData> =
         data.seats.iter().map(|s| (s.seat.id.as_str(), s)).collect();
-    let mut columns = vec![Column::text("Seat", "seat")];
+    let mut columns = vec![Column::machine_text("wave"), Column::text("Seat", "seat")];
     columns.extend(absolute_columns(
         data.wave.accounting.input_tokens_include_cache_reads,
         Detail::Leaderboard,
@@ -199,7 +199,7 @@ pub fn leaderboard(data: &WaveData, info: &RubricInfo, scores: &WaveScores) -> (
             continue;
         };
         let f = SeatFigures::of(&data.wave, seat);
-        let mut row = vec![Cell::text(&seat.seat.id)];
+        let mut row = vec![Cell::text(&data.wave.id), Cell::text(&seat.seat.id)];
         row.extend(absolute_cells(&f, Detail::Leaderboard));
         row.push(score_cell(s, places));
         row.push(rank_cell(s));

@@ -442,6 +442,7 @@ pub fn show(data: &WaveData) -> (Table, ShowJson) {
         .map(|s| SeatFigures::of(&data.wave, s))
         .collect();
     let mut columns = vec![
+        Column::machine_text("wave"),
         Column::text("Seat", "seat"),
         Column::text("Model", "model"),
         Column::text("Provider", "provider"),
@@ -455,6 +456,7 @@ pub fn show(data: &WaveData) -> (Table, ShowJson) {
     t.heading = wave_heading(&data.wave);
     for (s, f) in data.seats.iter().zip(&figures) {
         let mut row = vec![
+            Cell::text(&data.wave.id),
             Cell::text(&s.seat.id),
             Cell::text(&s.seat.model),
             Cell::text(&s.seat.provider),
