@@ -87,10 +87,26 @@ pub enum Command {
     ///
     /// Everything is checked before anything is written; all the named waves land in one
     /// transaction, or none does. Re-ingesting a wave with the same content is a no-op.
+    ///
+    /// With --from inspect, the arguments are Inspect AI logs (.eval or .json) or directories
+    /// of them, and the wave is built from the logs' own metadata: one seat per model, the
+    /// suite the task, the start the earliest log's, the token accounting by the version of
+    /// inspect_ai that wrote them (docs/importers.md). --manifest adds what logs cannot say.
     Ingest {
-        /// Wave manifests (TOML).
-        #[arg(required = true, value_name = "MANIFEST.toml")]
+        /// Wave manifests (TOML); with --from, the logs or directories of logs.
+        #[arg(required = true, value_name = "MANIFEST.toml | LOG_OR_DIR")]
         manifests: Vec<PathBuf>,
+        /// Read the arguments as logs of this format and build the wave from them: `inspect`,
+        /// or `inspect-summaries` (the figures alone, without the trace: faster).
+        #[arg(long, value_name = "FORMAT")]
+        from: Option<String>,
+        /// With --from: the wave's id (default: the task and the date of the earliest log).
+        #[arg(long, value_name = "ID", requires = "from")]
+        wave: Option<String>,
+        /// With --from: a wave manifest without seats, for what the logs cannot say (load,
+        /// budget, the suite and its size, notes); what it says wins over the logs.
+        #[arg(long, value_name = "M.toml", requires = "from")]
+        manifest: Option<PathBuf>,
     },
 
     /// List the waves with their load, accounting and budget.
@@ -145,8 +161,12 @@ pub enum Command {
     /// same numbers.
     Rescore {
         /// A registered rubric, NAME@VERSION.
+        #[arg(long, required_unless_present = "all", conflicts_with = "all")]
+        rubric: Option<String>,
+        /// Every registered rubric, in one pass over the ledger: each wave's attempts are read
+        /// once and fed to every rubric.
         #[arg(long)]
-        rubric: String,
+        all: bool,
         /// Only these waves (repeatable). Default: every wave not withdrawn.
         #[arg(long = "wave", value_name = "WAVE")]
         waves: Vec<String>,

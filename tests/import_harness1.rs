@@ -186,7 +186,7 @@ fn a_bad_openhands_instance_is_named_and_nothing_is_written() {
         "swe-bench.json: instance django__django-11099: field `cost`: expected a cost in USD, \
          0 or more, got -1.25",
     );
-    // An instance given twice is a duplicate attempt, not one silently kept.
+    // An instance given twice is refused by name, not silently kept once.
     let manifest = fixture(&env, "openhands");
     edit(
         &manifest.with_file_name("claude-x/instance_results/swe-bench.json"),
@@ -196,7 +196,7 @@ fn a_bad_openhands_instance_is_named_and_nothing_is_written() {
     refused(
         &env,
         &manifest,
-        "swe-bench.json: instance sympy__sympy-20590: field `problem`: duplicate attempt",
+        "swe-bench.json: field `sympy__sympy-20590`: appears twice at the top of the file",
     );
 }
 

@@ -645,3 +645,71 @@ fn a_corrected_wave_supersedes_the_old_one_in_the_same_ingest() {
         .status(2);
     contains(&out, "wave w-old was superseded by w-new on");
 }
+
+#[test]
+fn rescore_all_stores_what_each_rubric_stores_alone() {
+    // Every shipped rubric registered, rescored one at a time, and the stored rows kept.
+    let env = Env::init();
+    let mut manifests: Vec<PathBuf> = std::fs::read_dir(crate_path("examples"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("wave.toml"))
+        .filter(|p| p.is_file())
+        .collect();
+    manifests.sort();
+    let refs: Vec<&Path> = manifests.iter().map(PathBuf::as_path).collect();
+    env.ingest(&refs);
+    let mut rubrics: Vec<PathBuf> = std::fs::read_dir(crate_path("rubrics"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    rubrics.sort();
+    let mut add: Vec<&OsStr> = vec![OsStr::new("rubric"), OsStr::new("add")];
+    add.push(OsStr::new("--allow-scale-violation"));
+    add.extend(rubrics.iter().map(|p| p.as_os_str()));
+    env.run(add).ok();
+    /// A stored score: rubric, seat, score, rank, factors.
+    type Row = (String, String, Option<f64>, Option<i64>, String);
+    let stored = |env: &Env| -> Vec<Row> {
+        let conn = rusqlite::Connection::open(&env.db).unwrap();
+        let mut s = conn
+            .prepare(
+                "SELECT r.name || '@' || r.version, s.slug, sc.score, sc.rank, sc.factors
+                 FROM score sc JOIN rubric r ON r.id = sc.rubric_id JOIN seat s ON s.id = sc.seat_id
+                 ORDER BY 1, s.id",
+            )
+            .unwrap();
+        s.query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+    };
+    let list = env.run(["rubric", "list", "--format", "json"]).ok().json();
+    let ids: Vec<String> = list["rubrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["rubric"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids.len(), rubrics.len());
+    for id in &ids {
+        env.run(["rescore", "--rubric", id]).ok();
+    }
+    let one_by_one = stored(&env);
+    assert!(!one_by_one.is_empty());
+    // Clear them, then rescore every rubric in one pass.
+    tamper(&env.db, "DELETE FROM score;");
+    let out = env.run(["rescore", "--all"]).ok();
+    contains(
+        &out,
+        &format!("under {} registered rubrics in one pass", ids.len()),
+    );
+    assert_eq!(stored(&env), one_by_one);
+    env.run(["verify", "--ledger"]).ok();
+    let out = env.run(["rescore", "--all", "--rubric", "x@1"]).status(2);
+    contains(&out, "cannot be used with");
+    let empty = Env::init();
+    let out = empty.run(["rescore", "--all"]).status(2);
+    contains(&out, "no rubric is registered");
+}

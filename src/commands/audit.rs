@@ -5,8 +5,9 @@ use super::{Ctx, Withdrawn};
 use crate::cli::Format;
 use crate::error::{Error, Result};
 use crate::ledger::Ledger;
+use crate::model::{AttemptFields, Seat};
 use crate::report;
-use crate::rubric::{Rubric, Scorer, WaveScores, score_wave};
+use crate::rubric::{Rubric, Scorer, SeatTally, WaveScores, score_wave};
 
 /// The waves a command should visit: the named ones (checked to exist, and refused when
 /// withdrawn unless `include`; a wave named twice is visited once), else every wave but the
@@ -66,27 +67,8 @@ pub fn rescore(
             info.rubric.id()
         )));
     }
-    let withdrawn = Withdrawn::load(&ledger)?;
-    let ids = waves_to_visit(&ledger, waves, &withdrawn, include_withdrawn)?;
-    let left_out: Vec<String> = if waves.is_empty() && !include_withdrawn {
-        ledger
-            .wave_ids()?
-            .into_iter()
-            .filter(|w| withdrawn.get(w).is_some())
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let bar = if ctx.interactive && ids.len() > 1 {
-        let bar = indicatif::ProgressBar::new(ids.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("rescoring {bar:40} {pos}/{len} waves {msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        Some(bar)
-    } else {
-        None
-    };
+    let (ids, left_out) = rescore_waves(&ledger, waves, include_withdrawn)?;
+    let bar = progress(ctx, ids.len());
     let mut all: Vec<WaveScores> = Vec::with_capacity(ids.len());
     for id in &ids {
         if let Some(b) = &bar {
@@ -119,19 +101,170 @@ pub fn rescore(
             plural(undefined, "seat has", "seats have")
         ));
     }
-    if !left_out.is_empty() {
-        msg.push_str(&format!(
-            "left out {}: {} (--include-withdrawn rescores them too)\n",
-            plural(left_out.len(), "withdrawn wave", "withdrawn waves"),
-            left_out.join(", ")
-        ));
-    }
+    msg.push_str(&left_out_note(&left_out));
     if info.scale_violation {
         msg.push_str(&format!(
             "note: {} fails `rubric check`; its scores can leave its declared scale\n",
             info.rubric.id()
         ));
     }
+    ctx.write(&msg)
+}
+
+/// The waves a rescore visits, and the withdrawn ones it leaves out (when none is named).
+fn rescore_waves(
+    ledger: &Ledger,
+    waves: &[String],
+    include_withdrawn: bool,
+) -> Result<(Vec<String>, Vec<String>)> {
+    let withdrawn = Withdrawn::load(ledger)?;
+    let ids = waves_to_visit(ledger, waves, &withdrawn, include_withdrawn)?;
+    let left_out = if waves.is_empty() && !include_withdrawn {
+        ledger
+            .wave_ids()?
+            .into_iter()
+            .filter(|w| withdrawn.get(w).is_some())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok((ids, left_out))
+}
+
+fn left_out_note(left_out: &[String]) -> String {
+    if left_out.is_empty() {
+        return String::new();
+    }
+    format!(
+        "left out {}: {} (--include-withdrawn rescores them too)\n",
+        plural(left_out.len(), "withdrawn wave", "withdrawn waves"),
+        left_out.join(", ")
+    )
+}
+
+/// A progress bar over waves, on a terminal only.
+fn progress(ctx: &Ctx<'_>, waves: usize) -> Option<indicatif::ProgressBar> {
+    (ctx.interactive && waves > 1).then(|| {
+        let bar = indicatif::ProgressBar::new(waves as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("rescoring {bar:40} {pos}/{len} waves {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    })
+}
+
+/// One wave scored under several rubrics in one read of its attempts: each attempt is read
+/// once, with the columns any of the rubrics reads, and fed to every rubric's tally. The
+/// scores are those `score_streamed` gives rubric by rubric (a rubric's tally reads only its
+/// own fields, whatever else the attempt carries).
+fn score_streamed_all(ledger: &Ledger, rubrics: &[&Rubric], wave: &str) -> Result<Vec<WaveScores>> {
+    let conditions = ledger.wave_conditions(wave)?;
+    let scorers: Vec<Scorer<'_>> = rubrics
+        .iter()
+        .map(|r| Scorer::new(r, &conditions))
+        .collect();
+    // A rubric whose per-attempt formula needs the wave's medians first (which `rubric add`
+    // never registers) is scored on its own, in its two passes.
+    let one_pass: Vec<usize> = (0..scorers.len())
+        .filter(|&k| !scorers[k].needs_medians_first())
+        .collect();
+    let fields = one_pass
+        .iter()
+        .map(|&k| scorers[k].fields())
+        .fold(AttemptFields::NONE, AttemptFields::and);
+    let seats = ledger.fold_wave(
+        wave,
+        fields,
+        |_| {
+            one_pass
+                .iter()
+                .map(|&k| scorers[k].tally())
+                .collect::<Vec<_>>()
+        },
+        |tallies, a| {
+            for (t, &k) in tallies.iter_mut().zip(&one_pass) {
+                scorers[k].add(t, a);
+            }
+        },
+    )?;
+    let mut per: Vec<Vec<(Seat, SeatTally)>> = one_pass.iter().map(|_| Vec::new()).collect();
+    for (seat, tallies) in seats {
+        for (slot, t) in per.iter_mut().zip(tallies) {
+            slot.push((seat.clone(), t));
+        }
+    }
+    let mut scored: Vec<Option<WaveScores>> = (0..scorers.len()).map(|_| None).collect();
+    for (&k, seats) in one_pass.iter().zip(per) {
+        scored[k] = Some(scorers[k].score(seats));
+    }
+    rubrics
+        .iter()
+        .zip(scored)
+        .map(|(r, s)| match s {
+            Some(s) => Ok(s),
+            None => score_streamed(ledger, r, wave),
+        })
+        .collect()
+}
+
+/// `rescore --all`: every registered rubric, each wave read once.
+pub fn rescore_all(ctx: &mut Ctx<'_>, waves: &[String], include_withdrawn: bool) -> Result<()> {
+    let mut ledger = ctx.open_write()?;
+    let rows = ledger.rubrics()?;
+    if rows.is_empty() {
+        return Err(Error::Usage(
+            "no rubric is registered: register one with `benchledger rubric add FILE`".into(),
+        ));
+    }
+    let rubrics: Vec<Rubric> = rows
+        .iter()
+        .map(|r| super::rubric::parse_registered(&ledger, r))
+        .collect::<Result<_>>()?;
+    let refs: Vec<&Rubric> = rubrics.iter().collect();
+    let (ids, left_out) = rescore_waves(&ledger, waves, include_withdrawn)?;
+    let bar = progress(ctx, ids.len());
+    // [rubric][wave]
+    let mut all: Vec<Vec<WaveScores>> = rows.iter().map(|_| Vec::new()).collect();
+    for id in &ids {
+        if let Some(b) = &bar {
+            b.set_message(id.clone());
+        }
+        for (k, s) in score_streamed_all(&ledger, &refs, id)?
+            .into_iter()
+            .enumerate()
+        {
+            all[k].push(s);
+        }
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let mut msg = format!(
+        "rescored {} under {} registered rubric{} in one pass; scores stored, attempts \
+         untouched\n",
+        plural(ids.len(), "wave", "waves"),
+        rows.len(),
+        if rows.len() == 1 { "" } else { "s" }
+    );
+    for (row, scores) in rows.iter().zip(&all) {
+        let stored = ledger.store_scores(&row.sha256, scores)?;
+        msg.push_str(&format!(
+            "  {} (sha256 {}): {}{}\n",
+            row.id(),
+            crate::digest::short(&row.sha256),
+            plural(stored as usize, "seat", "seats"),
+            if row.scale_violation {
+                "; fails `rubric check`: its scores can leave its declared scale"
+            } else {
+                ""
+            }
+        ));
+    }
+    msg.push_str(&left_out_note(&left_out));
     ctx.write(&msg)
 }
 

@@ -56,13 +56,101 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
 /// missing ledger, a conflicting wave id or an SQL error, whichever manifest each is in (the
 /// rest are then only read and checked).
 pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
+    run(ctx, manifests, None)
+}
+
+/// `ingest --from FORMAT LOG_OR_DIR...`: a wave manifest built from the logs' own metadata
+/// (`import::inspect::wave`), over `--manifest` when given, ingested as any manifest is.
+pub fn ingest_from(
+    ctx: &mut Ctx<'_>,
+    format: &str,
+    inputs: &[PathBuf],
+    wave: Option<&str>,
+    manifest: Option<&Path>,
+) -> Result<()> {
+    use crate::import::{Importer, inspect};
+    if format != inspect::Inspect.name() && format != inspect::InspectSummaries.name() {
+        return Err(Error::Usage(format!(
+            "--from reads Inspect AI logs only (--from inspect, or --from inspect-summaries); \
+             for results of format `{format}`, write a wave manifest naming them with format = \
+             \"{format}\""
+        )));
+    }
+    let list = |dir: &Path| -> std::io::Result<Vec<PathBuf>> {
+        std::fs::read_dir(dir)?
+            .map(|e| e.map(|e| e.path()))
+            .collect()
+    };
+    let logs = inspect::wave::logs_in(inputs, &|p: &Path| p.is_dir(), &list)?;
+    let files = Files {
+        manifest: Path::new(""),
+        built: None,
+    };
+    let mut heads = Vec::with_capacity(logs.len());
+    for log in &logs {
+        heads.push(inspect::head(&files, log)?);
+    }
+    // The built manifest stands where --manifest is, so that the files it names resolve as
+    // they would from it; the logs are then named by absolute path.
+    let (base, path) = match manifest {
+        Some(m) => {
+            let text = files::read_text(m, files::MANIFEST).map_err(|e| Error::io(m, e))?;
+            let table = text
+                .parse::<toml::Table>()
+                .map_err(|e| crate::diagnostics::toml_error(m, &text, &e))?;
+            (Some((m, table)), m.to_path_buf())
+        }
+        None => (None, PathBuf::from("--from inspect")),
+    };
+    let results: Vec<PathBuf> = logs
+        .iter()
+        .map(|l| match manifest {
+            Some(_) => std::path::absolute(l).map_err(|e| Error::io(l, e)),
+            None => Ok(l.clone()),
+        })
+        .collect::<Result<_>>()?;
+    let described: Vec<inspect::wave::Log<'_>> = logs
+        .iter()
+        .zip(&results)
+        .zip(&heads)
+        .map(|((path, results), header)| inspect::wave::Log {
+            path,
+            results,
+            header,
+        })
+        .collect();
+    let text = inspect::wave::manifest(&described, format, base, wave)?;
+    let built = Built { path, text };
+    run(ctx, std::slice::from_ref(&built.path), Some(&built)).map_err(|e| built.relocate(e))
+}
+
+/// A wave manifest built in memory, read in place of the file at `path`.
+struct Built {
+    path: PathBuf,
+    text: String,
+}
+
+impl Built {
+    /// An error in the built manifest names its field, not a line of text the user never saw.
+    fn relocate(&self, e: Error) -> Error {
+        match e {
+            Error::Input { mut at, message } if at.path == self.path => {
+                at.line = None;
+                Error::Input { at, message }
+            }
+            other => other,
+        }
+    }
+}
+
+fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: Option<&Built>) -> Result<()> {
     let ledger = match ctx.open_write() {
         Ok(l) => l,
-        Err(e) => return Err(first_input_error(manifests).unwrap_or(e)),
+        Err(e) => return Err(first_input_error(manifests, built).unwrap_or(e)),
     };
     let staging = match ledger.stage_ingest(&std::env::temp_dir()) {
         Ok(s) => s,
-        Err(e) => return Err(first_input_error(manifests).unwrap_or(e)),
+        Err(e) => return Err(first_input_error(manifests, built).unwrap_or(e)),
     };
     let mut sink = Sink {
         staging,
@@ -70,6 +158,7 @@ pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
         failed: None,
         seats: 0,
         attempts: 0,
+        bar: Bar::new(),
     };
     // (wave id, seats, attempts, sha256) of each wave staged, in order.
     let mut staged = Vec::with_capacity(manifests.len());
@@ -78,7 +167,7 @@ pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
         sink.attempts = 0;
         // An error reading this manifest is the first input error: report it (dropping the
         // staging leaves the ledger untouched).
-        let wave = visit_wave(&Files { manifest: m }, m, &mut sink)?;
+        let wave = visit_wave(&Files { manifest: m, built }, m, &mut sink)?;
         if sink.failed.is_some() {
             continue;
         }
@@ -96,6 +185,7 @@ pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
             Err(e) => sink.failed = Some(e),
         }
     }
+    sink.bar.clear();
     if let Some(e) = sink.failed {
         return Err(e);
     }
@@ -122,6 +212,8 @@ pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
 struct Files<'a> {
     /// The manifest being read (capped as a manifest; the files it names, as files read whole).
     manifest: &'a Path,
+    /// A manifest built in memory, read in place of its path.
+    built: Option<&'a Built>,
 }
 
 impl Source for Files<'_> {
@@ -131,6 +223,11 @@ impl Source for Files<'_> {
     }
 
     fn read_text(&self, path: &Path) -> std::io::Result<String> {
+        if let Some(b) = self.built
+            && b.path == path
+        {
+            return Ok(b.text.clone());
+        }
         let cap = if path == self.manifest {
             files::MANIFEST
         } else {
@@ -158,9 +255,15 @@ struct Sink<'l> {
     failed: Option<Error>,
     seats: usize,
     attempts: usize,
+    /// How far a long results file has been read, on a terminal.
+    bar: Bar,
 }
 
 impl WaveVisitor for Sink<'_> {
+    fn progress(&mut self) -> Option<&mut dyn crate::import::Progress> {
+        Some(&mut self.bar)
+    }
+
     fn wave(&mut self, wave: &Wave) {
         if self.failed.is_some() {
             return;
@@ -180,6 +283,7 @@ impl WaveVisitor for Sink<'_> {
     }
 
     fn seat(&mut self, _: &Wave, seat: SeatData) {
+        self.bar.clear();
         self.seats += 1;
         self.attempts += seat.attempts.len();
         if self.failed.is_some() {
@@ -209,8 +313,74 @@ impl WaveHash {
     }
 }
 
+/// How far an importer has read a results file: a bar on stderr, drawn only when stderr is a
+/// terminal, and cleared when the file is done.
+struct Bar {
+    on: bool,
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Bar {
+    fn new() -> Bar {
+        use std::io::IsTerminal;
+        Bar {
+            on: std::io::stderr().is_terminal(),
+            bar: None,
+        }
+    }
+
+    fn get(&mut self, total: Option<u64>) -> Option<&indicatif::ProgressBar> {
+        if !self.on {
+            return None;
+        }
+        let bar = self.bar.get_or_insert_with(|| {
+            let b = indicatif::ProgressBar::new_spinner();
+            b.set_style(
+                indicatif::ProgressStyle::with_template("reading {spinner} {pos} records")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+            );
+            b
+        });
+        if let Some(n) = total {
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "reading {bar:40} {pos}/{len} records ({eta} left)",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            bar.set_length(n);
+            bar.set_position(0);
+        }
+        Some(bar)
+    }
+
+    fn clear(&mut self) {
+        if let Some(b) = self.bar.take() {
+            b.finish_and_clear();
+        }
+    }
+}
+
+impl crate::import::Progress for Bar {
+    fn total(&mut self, records: u64) {
+        self.get(Some(records));
+    }
+
+    fn advance(&mut self, n: u64) {
+        if let Some(b) = self.get(None) {
+            b.inc(n);
+        }
+    }
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        self.clear();
+    }
+}
+
 /// The first error in reading and checking these manifests, if any.
-fn first_input_error(manifests: &[PathBuf]) -> Option<Error> {
+fn first_input_error(manifests: &[PathBuf], built: Option<&Built>) -> Option<Error> {
     struct Check;
     impl WaveVisitor for Check {
         fn wave(&mut self, _: &Wave) {}
@@ -218,5 +388,5 @@ fn first_input_error(manifests: &[PathBuf]) -> Option<Error> {
     }
     manifests
         .iter()
-        .find_map(|m| visit_wave(&Files { manifest: m }, m, &mut Check).err())
+        .find_map(|m| visit_wave(&Files { manifest: m, built }, m, &mut Check).err())
 }

@@ -184,7 +184,23 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
     };
     match cli.command {
         Command::Init => ingest::init(&mut ctx),
-        Command::Ingest { manifests } => ingest::ingest(&mut ctx, &manifests),
+        Command::Ingest {
+            manifests,
+            from: None,
+            ..
+        } => ingest::ingest(&mut ctx, &manifests),
+        Command::Ingest {
+            manifests,
+            from: Some(format),
+            wave,
+            manifest,
+        } => ingest::ingest_from(
+            &mut ctx,
+            &format,
+            &manifests,
+            wave.as_deref(),
+            manifest.as_deref(),
+        ),
         Command::Waves { format } => waves::waves(&mut ctx, format.format),
         Command::Show {
             wave,
@@ -222,9 +238,13 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
         ),
         Command::Rescore {
             rubric,
+            all,
             waves,
             include_withdrawn,
-        } => audit::rescore(&mut ctx, &rubric, &waves, include_withdrawn),
+        } => match (rubric, all) {
+            (Some(rubric), false) => audit::rescore(&mut ctx, &rubric, &waves, include_withdrawn),
+            _ => audit::rescore_all(&mut ctx, &waves, include_withdrawn),
+        },
         Command::History {
             rubric,
             seat,

@@ -6,9 +6,10 @@
 use std::io::Read;
 use std::path::Path;
 
-use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 use serde_json::Value;
 
+use super::object::{Part, Take, walk};
 use crate::error::{Error, Location, Result};
 
 /// Calls `each` with every element of the JSON array that makes up `reader`, in order, holding
@@ -64,57 +65,29 @@ pub fn each_in_array<R: Read>(
 }
 
 /// Calls `each` with every member of the JSON object that makes up `reader` — its key, then its
-/// value — in file order, holding one member at a time. A key written twice is handed on twice
-/// (a parsed `Value` would keep the last silently), so the caller's duplicate check can name it.
+/// value — in file order, holding one member at a time (a walk of [`super::object::walk`]
+/// reading every member whole). A key written twice is refused, naming it.
 pub fn each_in_object<R: Read>(
     path: &Path,
     reader: R,
     mut each: impl FnMut(usize, String, Value) -> Result<()>,
 ) -> Result<usize> {
-    struct Members<'f, F> {
-        each: &'f mut F,
-        failed: &'f mut Option<Error>,
-    }
-    impl<'de, F: FnMut(usize, String, Value) -> Result<()>> Visitor<'de> for Members<'_, F> {
-        type Value = usize;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("a JSON object")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<usize, A::Error> {
-            let mut n = 0;
-            while let Some(key) = map.next_key::<String>()? {
-                let value = map.next_value::<Value>()?;
-                if let Err(e) = (self.each)(n, key, value) {
-                    *self.failed = Some(e);
-                    return Err(serde::de::Error::custom("stopped at a bad member"));
-                }
-                n += 1;
-            }
-            Ok(n)
-        }
-    }
-    impl<'de, F: FnMut(usize, String, Value) -> Result<()>> DeserializeSeed<'de> for Members<'_, F> {
-        type Value = usize;
-        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
-            d.deserialize_map(self)
-        }
-    }
-    let mut failed = None;
-    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(
-        256 * 1024,
+    let mut n = 0;
+    walk(
+        path,
         reader,
-    ));
-    let counted = Members {
-        each: &mut each,
-        failed: &mut failed,
-    }
-    .deserialize(&mut de)
-    .and_then(|n| de.end().map(|()| n));
-    match (counted, failed) {
-        (_, Some(e)) => Err(e),
-        (Ok(n), None) => Ok(n),
-        (Err(e), None) => Err(syntax(path, &e)),
-    }
+        "a JSON object",
+        |_| Take::Whole,
+        |key, part| {
+            let Part::Whole(v) = part else {
+                unreachable!("every member is read whole")
+            };
+            each(n, key.to_string(), v)?;
+            n += 1;
+            Ok(())
+        },
+    )?;
+    Ok(n)
 }
 
 /// Calls `each` with every element of the array held by the member `member` of the JSON object
@@ -127,87 +100,29 @@ pub fn each_in_member<R: Read>(
     member: &str,
     mut each: impl FnMut(usize, Value) -> Result<()>,
 ) -> Result<Option<usize>> {
-    struct Elements<'f, F> {
-        each: &'f mut F,
-        failed: &'f mut Option<Error>,
-    }
-    impl<'de, F: FnMut(usize, Value) -> Result<()>> Visitor<'de> for Elements<'_, F> {
-        type Value = usize;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("a JSON array of records")
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
-            let mut n = 0;
-            while let Some(v) = seq.next_element::<Value>()? {
-                if let Err(e) = (self.each)(n, v) {
-                    *self.failed = Some(e);
-                    return Err(serde::de::Error::custom("stopped at a bad record"));
-                }
-                n += 1;
-            }
-            Ok(n)
-        }
-    }
-    impl<'de, F: FnMut(usize, Value) -> Result<()>> DeserializeSeed<'de> for Elements<'_, F> {
-        type Value = usize;
-        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
-            d.deserialize_seq(self)
-        }
-    }
-    struct Object<'f, F> {
-        member: &'f str,
-        each: &'f mut F,
-        failed: &'f mut Option<Error>,
-    }
-    impl<'de, F: FnMut(usize, Value) -> Result<()>> Visitor<'de> for Object<'_, F> {
-        type Value = Option<usize>;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            write!(f, "a JSON object holding a list `{}`", self.member)
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<usize>, A::Error> {
-            let mut count = None;
-            while let Some(key) = map.next_key::<String>()? {
-                if key != self.member {
-                    map.next_value::<IgnoredAny>()?;
-                    continue;
-                }
-                if count.is_some() {
-                    return Err(serde::de::Error::custom(format!(
-                        "the member `{}` appears twice",
-                        self.member
-                    )));
-                }
-                count = Some(map.next_value_seed(Elements {
-                    each: &mut *self.each,
-                    failed: &mut *self.failed,
-                })?);
-            }
-            Ok(count)
-        }
-    }
-    impl<'de, F: FnMut(usize, Value) -> Result<()>> DeserializeSeed<'de> for Object<'_, F> {
-        type Value = Option<usize>;
-        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Option<usize>, D::Error> {
-            d.deserialize_map(self)
-        }
-    }
-    let mut failed = None;
-    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(
-        256 * 1024,
+    let present = std::cell::Cell::new(false);
+    let mut n = 0;
+    walk(
+        path,
         reader,
-    ));
-    let counted = Object {
-        member,
-        each: &mut each,
-        failed: &mut failed,
-    }
-    .deserialize(&mut de)
-    .and_then(|n| de.end().map(|()| n));
-    match (counted, failed) {
-        (_, Some(e)) => Err(e),
-        (Ok(n), None) => Ok(n),
-        (Err(e), None) => Err(syntax(path, &e)),
-    }
+        "a JSON object",
+        |key| {
+            if key == member {
+                present.set(true);
+                Take::Elements
+            } else {
+                Take::Skip
+            }
+        },
+        |_, part| {
+            if let Part::Element(i, v) = part {
+                each(i, v)?;
+                n = i + 1;
+            }
+            Ok(())
+        },
+    )?;
+    Ok(present.get().then_some(n))
 }
 
 /// A JSON syntax error, by line and column.
@@ -369,11 +284,11 @@ mod tests {
     }
 
     #[test]
-    fn an_objects_members_are_streamed_in_file_order_keys_twice_included() {
+    fn an_objects_members_are_streamed_in_file_order_and_a_key_twice_refused() {
         let mut seen = Vec::new();
         let n = each_in_object(
             Path::new("f.json"),
-            &b"{\"b\": 1, \"a\": {\"x\": 2}, \"b\": 3}"[..],
+            &b"{\"b\": 1, \"a\": {\"x\": 2}, \"c\": 3}"[..],
             |i, k, v| {
                 seen.push((i, k, v));
                 Ok(())
@@ -382,8 +297,18 @@ mod tests {
         .unwrap();
         assert_eq!(n, 3);
         let keys: Vec<&str> = seen.iter().map(|(_, k, _)| k.as_str()).collect();
-        assert_eq!(keys, ["b", "a", "b"]);
+        assert_eq!(keys, ["b", "a", "c"]);
         assert_eq!(seen[1].2["x"], 2);
+        let twice = each_in_object(
+            Path::new("f.json"),
+            &b"{\"b\": 1, \"a\": 2, \"b\": 3}"[..],
+            |_, _, _| Ok(()),
+        )
+        .unwrap_err();
+        assert_eq!(
+            twice.to_string(),
+            "f.json: field `b`: appears twice at the top of the file; keep one"
+        );
         let e = each_in_object(
             Path::new("f.json"),
             &b"{\"a\": 1, \"b\": 2}"[..],
@@ -453,7 +378,14 @@ mod tests {
         assert_eq!(e.to_string(), "f.json: record 2: no");
         for (text, says) in [
             (&b"{\"results\": [], \"results\": []}"[..], "appears twice"),
-            (&b"{\"results\": {}}"[..], "f.json:1: not the JSON"),
+            (
+                &b"{\"results\": {}}"[..],
+                "field `results`: expected a list, got an object",
+            ),
+            (
+                &b"{\"results\": 3}"[..],
+                "field `results`: expected a list, got 3",
+            ),
             (&b"[[1]]"[..], "f.json:1: not the JSON"),
         ] {
             let e = each_in_member(Path::new("f.json"), text, "results", |_, _| Ok(()))

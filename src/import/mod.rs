@@ -15,6 +15,7 @@
 //! Nothing here opens a file: the caller's [`Source`] does, as for every input of ingest.
 
 pub mod hal;
+pub mod inspect;
 pub mod json;
 mod native;
 mod object;
@@ -147,6 +148,8 @@ pub static FORMATS: &[&dyn Importer] = &[
     &swe_bench::SweBench,
     &hal::Hal,
     &tau2_bench::Tau2Bench,
+    &inspect::Inspect,
+    &inspect::InspectSummaries,
 ];
 
 /// The importer of a format named in a manifest; the error says which exist.

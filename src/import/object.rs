@@ -24,6 +24,9 @@ pub enum Take {
     /// Read it a part at a time: a list's elements as [`Part::Element`], an object's entries as
     /// [`Part::Entry`]; any other value whole, as [`Part::Whole`].
     Each,
+    /// Read a list's elements a part at a time, as [`Part::Element`]; anything but a list is
+    /// refused, naming the key.
+    Elements,
 }
 
 /// One part of a top-level key's value.
@@ -125,8 +128,10 @@ where
                         return Err(stop(self.failed, e));
                     }
                 }
-                Take::Each => map.next_value_seed(Parts {
+                Take::Each | Take::Elements => map.next_value_seed(Parts {
+                    path: self.path,
                     key: &key,
+                    only_list: take == Take::Elements,
                     on: &mut *self.on,
                     failed: &mut *self.failed,
                 })?,
@@ -138,14 +143,32 @@ where
 
 /// One top-level value, read a part at a time.
 struct Parts<'a, F> {
+    path: &'a Path,
     key: &'a str,
+    /// Only a list is taken ([`Take::Elements`]).
+    only_list: bool,
     on: &'a mut F,
     failed: &'a mut Option<Error>,
 }
 
 impl<F: FnMut(&str, Part) -> Result<()>> Parts<'_, F> {
     fn hand<E: serde::de::Error>(&mut self, part: Part) -> Result<(), E> {
+        if self.only_list && !matches!(part, Part::Element(..)) {
+            let got = match &part {
+                Part::Whole(v) => super::json::describe(v),
+                _ => "an object".into(),
+            };
+            return Err(self.not_a_list(&got));
+        }
         (self.on)(self.key, part).map_err(|e| stop(self.failed, e))
+    }
+
+    fn not_a_list<E: serde::de::Error>(&mut self, got: &str) -> E {
+        let e = Error::input(
+            Location::file(self.path).field(self.key),
+            format!("expected a list, got {got}"),
+        );
+        stop(self.failed, e)
     }
 }
 
@@ -173,6 +196,9 @@ impl<'de, F: FnMut(&str, Part) -> Result<()>> Visitor<'de> for Parts<'_, F> {
     }
 
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
+        if self.only_list {
+            return Err(self.not_a_list("an object"));
+        }
         while let Some(k) = map.next_key::<String>()? {
             let v: Value = map.next_value()?;
             self.hand(Part::Entry(k, v))?;

@@ -285,9 +285,13 @@ mod tests {
     }
 
     #[test]
-    fn an_instance_given_twice_is_handed_on_twice_for_ingest_to_refuse() {
-        let got =
-            read(r#"{"a":{"cost":1,"resolved":true},"a":{"cost":2,"resolved":false}}"#).unwrap();
-        assert_eq!(got.records.len(), 2);
+    fn an_instance_given_twice_is_refused_by_name() {
+        let e = read(r#"{"a":{"cost":1,"resolved":true},"a":{"cost":2,"resolved":false}}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.ends_with("field `a`: appears twice at the top of the file; keep one"),
+            "{e}"
+        );
     }
 }

@@ -230,7 +230,7 @@ impl Listed {
 /// results.json: every instance it names, with the lists that name it.
 fn read_lists(src: &dyn Source, path: &Path) -> Result<BTreeMap<String, Listed>> {
     let file = src.open(path).map_err(|e| Error::io(path, e))?;
-    let mut seen: Vec<usize> = Vec::new();
+    // A list named twice is refused by the walk itself, naming it.
     let mut ids: BTreeMap<String, Listed> = BTreeMap::new();
     each_in_object(path, file, |_, key, value| {
         let at = || Location::record(path, format!("list `{key}`"));
@@ -243,10 +243,6 @@ fn read_lists(src: &dyn Source, path: &Path) -> Result<BTreeMap<String, Listed>>
                 ),
             ));
         };
-        if seen.contains(&list) {
-            return Err(Error::input(at(), "the list appears twice; give it once"));
-        }
-        seen.push(list);
         let Value::Array(items) = value else {
             return Err(Error::input(
                 at(),
@@ -344,12 +340,8 @@ fn read_details(src: &dyn Source, path: &Path) -> Result<BTreeMap<String, Detail
             cost,
             api_calls,
         };
-        if details.insert(id, detail).is_some() {
-            return Err(Error::input(
-                r.at(),
-                "the instance appears twice; give it once",
-            ));
-        }
+        // An instance named twice is refused by the walk itself, naming it.
+        details.insert(id, detail);
         Ok(())
     })?;
     Ok(details)
@@ -516,7 +508,7 @@ mod tests {
             ),
             (
                 vec![(RESULTS, r#"{"resolved": ["a"], "resolved": []}"#)],
-                "list `resolved`: the list appears twice",
+                "field `resolved`: appears twice at the top of the file",
             ),
             (
                 vec![(RESULTS, r#"{"resolved": "a"}"#)],
@@ -563,7 +555,7 @@ mod tests {
                     (RESULTS, r#"{"resolved": []}"#),
                     (details, r#"{"b": {}, "b": {}}"#),
                 ],
-                "sub/per_instance_details.json: instance b: the instance appears twice",
+                "sub/per_instance_details.json: field `b`: appears twice at the top of the file",
             ),
             (
                 vec![(RESULTS, r#"["a"]"#)],

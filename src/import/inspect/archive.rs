@@ -1,0 +1,262 @@
+//! An `.eval` Inspect log: a ZIP archive of JSON members — `header.json` (the run),
+//! `summaries.json` (every sample's figures), `samples/<id>_epoch_<n>.json` (each sample whole,
+//! with its messages and events), `reductions.json` (per-sample reductions over epochs, not
+//! read) and `_journal/` (what a running eval writes as it goes, not read). Members are stored,
+//! deflated or, since inspect_ai 0.3.206, zstd-compressed (ZIP method 93); the `zip` crate
+//! reads all three.
+//!
+//! The figures come from `summaries.json`, streamed a sample at a time. A sample's own member
+//! is opened for what a summary never holds, its events (the tool calls that are the trace:
+//! [`Mode::Trace`], the `inspect` format), and for what an older summary lacks (inspect_ai
+//! 0.3.58 and before wrote summaries without `model_usage` or times); of a member only those
+//! fields are built, the rest scanned past. [`Mode::Figures`] (`inspect-summaries`) opens a
+//! member only for a missing figure. Members are read one at a time, through a second handle on
+//! the file while `summaries.json` streams through the first, so nothing holds every summary: a
+//! small member (under [`WHOLE_MEMBER`]) whole, then parsed from memory, which costs
+//! serde_json about a third of the instructions a stream does (12 against 35 a byte, by
+//! callgrind); a larger one as a stream. An archive without `summaries.json` is read from its
+//! sample members alone.
+
+use std::io::{BufReader, Read, Seek};
+use std::marker::PhantomData;
+use std::path::Path;
+
+use serde::de::DeserializeSeed;
+
+use zip::ZipArchive;
+use zip::result::ZipError;
+
+use super::log::{Header, Sample, SampleSeed, SamplesSeed};
+use super::{Log, Mode, json_error};
+use crate::error::{Error, Location, Result};
+use crate::import::Progress;
+
+/// The largest member read whole before parsing (uncompressed, as the archive states it).
+pub const WHOLE_MEMBER: u64 = 8 * 1024 * 1024;
+
+/// Whether these bytes open a ZIP archive (a local file header, or the end record of an empty
+/// archive).
+pub fn is_zip(start: &[u8]) -> bool {
+    start.starts_with(b"PK\x03\x04") || start.starts_with(b"PK\x05\x06")
+}
+
+fn zip_error(path: &Path, member: Option<&str>, e: ZipError) -> Error {
+    let at = match member {
+        Some(m) => Location::record(path, format!("member {m}")),
+        None => Location::file(path),
+    };
+    let what = match &e {
+        ZipError::UnsupportedArchive(m) => format!(
+            "{m}: benchledger reads members that are stored, deflated or zstd-compressed, as \
+             inspect_ai writes them"
+        ),
+        ZipError::Io(io) if io.to_string().contains("compression method") => format!(
+            "{io}: benchledger reads members that are stored, deflated or zstd-compressed, as \
+             inspect_ai writes them"
+        ),
+        ZipError::Io(io) => format!("cannot read the archive: {io}"),
+        other => format!("not a readable .eval archive (a ZIP file): {other}"),
+    };
+    Error::input(at, what)
+}
+
+/// Parses one member with `seed`: read whole and parsed from memory when small, streamed
+/// when not.
+fn member<R: Read + Seek, S, T>(
+    path: &Path,
+    zip: &mut ZipArchive<R>,
+    name: &str,
+    seed: S,
+) -> Result<T>
+where
+    S: for<'de> DeserializeSeed<'de, Value = T>,
+{
+    member_at(path, zip, name, None, seed)
+}
+
+/// [`member`], with where in it a syntax error is (for `summaries.json`: which summary).
+fn member_at<R: Read + Seek, S, T>(
+    path: &Path,
+    zip: &mut ZipArchive<R>,
+    name: &str,
+    at: Option<&std::cell::Cell<usize>>,
+    seed: S,
+) -> Result<T>
+where
+    S: for<'de> DeserializeSeed<'de, Value = T>,
+{
+    let mut file = zip
+        .by_name(name)
+        .map_err(|e| zip_error(path, Some(name), e))?;
+    let context = || match at {
+        Some(i) => format!("member {name}: [{}]", i.get()),
+        None => format!("member {name}"),
+    };
+    if file.size() <= WHOLE_MEMBER {
+        let mut bytes = Vec::with_capacity(file.size() as usize);
+        (&mut file)
+            .take(WHOLE_MEMBER + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| zip_error(path, Some(name), ZipError::Io(e)))?;
+        drop(file);
+        let mut de = serde_json::Deserializer::from_slice(&bytes);
+        let parsed = seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+        parsed.map_err(|e| {
+            json_error(path, &e, Some(context()), &mut || {
+                Some(Box::new(std::io::Cursor::new(bytes.clone())))
+            })
+        })
+    } else {
+        let mut de =
+            serde_json::Deserializer::from_reader(BufReader::with_capacity(256 * 1024, file));
+        let parsed = seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+        drop(de);
+        parsed.map_err(|e| {
+            json_error(path, &e, Some(context()), &mut || {
+                let mut bytes = Vec::new();
+                zip.by_name(name).ok()?.read_to_end(&mut bytes).ok()?;
+                Some(Box::new(std::io::Cursor::new(bytes)))
+            })
+        })
+    }
+}
+
+/// The member of one sample × epoch.
+pub fn sample_member(id: &str, epoch: &str) -> String {
+    format!("samples/{id}_epoch_{epoch}.json")
+}
+
+/// Whether a member is a sample's.
+fn is_sample(name: &str) -> bool {
+    name.starts_with("samples/") && name.ends_with(".json")
+}
+
+/// Reads an `.eval` archive from `first`, handing each sample to `each` with the header.
+/// `reopen` gives the file again: a sample's member is read through a second handle while the
+/// first streams `summaries.json`.
+pub fn read<R: Read + Seek>(
+    path: &Path,
+    first: R,
+    reopen: &dyn Fn() -> std::io::Result<R>,
+    mode: Mode,
+    progress: &mut dyn Progress,
+    each: &mut dyn FnMut(&Header, Sample) -> Result<()>,
+) -> Result<Log> {
+    let mut zip = ZipArchive::new(BufReader::with_capacity(16 * 1024, first))
+        .map_err(|e| zip_error(path, None, e))?;
+    if zip.index_for_name("header.json").is_none() {
+        let running = zip.index_for_name("_journal/start.json").is_some();
+        return Err(Error::input(
+            Location::file(path),
+            if running {
+                "the log has no header.json: the eval was still running, or stopped before it \
+                 finished (inspect_ai writes header.json at the end of a run); finish or \
+                 recover it (`inspect log recover`) first"
+            } else {
+                "not an Inspect .eval log: the archive has no header.json"
+            },
+        ));
+    }
+    let header: Header = member(path, &mut zip, "header.json", PhantomData::<Header>)?;
+    let mut log = Log {
+        header,
+        ..Log::default()
+    };
+    let count = zip
+        .file_names()
+        .filter_map(|n| n.ok())
+        .filter(|n| is_sample(n))
+        .count();
+    log.no_samples = count == 0;
+    if mode == Mode::Head || log.header.status.as_deref().is_some_and(|s| s != "success") {
+        return Ok(log);
+    }
+    progress.total(count as u64);
+    let trace = mode == Mode::Trace;
+    let header = &log.header;
+    if zip.index_for_name("summaries.json").is_some() {
+        let mut members: Option<ZipArchive<BufReader<R>>> = None;
+        let mut failed: Option<Error> = None;
+        let at = std::cell::Cell::new(0);
+        let read = {
+            let mut one = |mut s: Sample| -> std::result::Result<(), String> {
+                let done = (|| -> Result<()> {
+                    // The member is opened for the trace, or for a figure the summary lacks.
+                    let wanted = trace || s.model_usage.is_none() || s.total_time.is_none();
+                    if let (true, Some(id), Some(epoch)) = (wanted, &s.id, &s.epoch) {
+                        let name = sample_member(&text(id), &text(epoch));
+                        let z = match &mut members {
+                            Some(z) => z,
+                            None => {
+                                let file = reopen().map_err(|e| Error::io(path, e))?;
+                                members.insert(
+                                    ZipArchive::new(BufReader::with_capacity(16 * 1024, file))
+                                        .map_err(|e| zip_error(path, None, e))?,
+                                )
+                            }
+                        };
+                        if z.index_for_name(&name).is_some() {
+                            let full = member(path, z, &name, SampleSeed { trace })?;
+                            if full.id.as_ref().map(text) != s.id.as_ref().map(text)
+                                || full.epoch.as_ref().map(text) != s.epoch.as_ref().map(text)
+                            {
+                                return Err(Error::input(
+                                    Location::record(path, format!("member {name}")),
+                                    "the sample member holds another sample than its name says",
+                                ));
+                            }
+                            s.fill_from(full);
+                        }
+                    }
+                    each(header, s)?;
+                    progress.advance(1);
+                    Ok(())
+                })();
+                at.set(at.get() + 1);
+                done.map_err(|e| {
+                    failed = Some(e);
+                    "stopped at a bad sample".to_string()
+                })
+            };
+            let mut n = 0;
+            member_at(
+                path,
+                &mut zip,
+                "summaries.json",
+                Some(&at),
+                SamplesSeed {
+                    each: &mut one,
+                    at: &mut n,
+                    trace: false,
+                },
+            )
+        };
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        read?;
+    } else {
+        let mut names: Vec<String> = zip
+            .file_names()
+            .filter_map(|n| n.ok())
+            .filter(|n| is_sample(n))
+            .map(|n| n.into_owned())
+            .collect();
+        names.sort();
+        for name in names {
+            let s = member(path, &mut zip, &name, SampleSeed { trace })?;
+            each(header, s)?;
+            progress.advance(1);
+        }
+    }
+    log.samples_read = true;
+    Ok(log)
+}
+
+/// A sample id or epoch as inspect_ai writes it into a member's name (`str(id)`).
+pub fn text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
