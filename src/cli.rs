@@ -34,6 +34,12 @@ pub struct Cli {
     )]
     pub wait: u64,
 
+    /// Print tables at full width, every column, even on a narrow terminal. (Output piped or
+    /// redirected is always full width; on a terminal, tables fit its width, leaving out
+    /// lower-priority columns and saying which.)
+    #[arg(long, global = true)]
+    pub wide: bool,
+
     #[command(subcommand)]
     pub command: Command,
 }

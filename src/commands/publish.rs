@@ -203,5 +203,6 @@ pub fn publications(ctx: &mut Ctx<'_>, head: bool, format: Format) -> Result<()>
     let withdrawals = ledger.withdrawals()?;
     let (table, json) =
         report::publication::list(&rows, &withdrawals, chain.last().map(|e| e.sha256()));
-    ctx.write(&report::render(format, "publications", &table, &json))
+    let text = ctx.render(format, "publications", &table, &json);
+    ctx.write(&text)
 }

@@ -10,7 +10,7 @@ use super::number::{fixed, machine};
 use super::waves::{
     Detail, SeatJson, absolute_cells, absolute_columns, absolute_notes, wave_heading,
 };
-use super::{Cell, Column, Table, capitalise};
+use super::{Cell, Column, DETAIL, ESSENTIAL, Table, capitalise};
 use crate::figures::SeatFigures;
 use crate::model::WaveData;
 use crate::rubric::spec::Rubric;
@@ -182,12 +182,11 @@ pub fn leaderboard(data: &WaveData, info: &RubricInfo, scores: &WaveScores) -> (
         data.wave.accounting.input_tokens_include_cache_reads,
         Detail::Leaderboard,
     ));
-    columns.push(Column::num(&score_header(r), "score"));
-    columns.push(Column::num(
-        if r.relative { "Rank in wave" } else { "Rank" },
-        "rank",
-    ));
-    columns.push(Column::text("Remark", "remark"));
+    columns.push(Column::num(&score_header(r), "score").priority(ESSENTIAL));
+    columns.push(
+        Column::num(if r.relative { "Rank in wave" } else { "Rank" }, "rank").priority(ESSENTIAL),
+    );
+    columns.push(Column::text("Remark", "remark").priority(DETAIL));
     let mut t = Table::new(columns);
     t.heading = wave_heading(&data.wave);
     t.heading.extend(rubric_heading(info));

@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::number::{
     fixed, int, int_or_fixed, known_machine_f64, known_machine_u64, machine, partial, percent, usd,
 };
-use super::{Cell, Column, Table};
+use super::{Cell, Column, DETAIL, ESSENTIAL, EXTRA, Table};
 use crate::figures::{Known, SeatFigures};
 use crate::ledger::WaveRow;
 use crate::model::{Accounting, Budget, Load, Seat, SuiteProblems, Wave, WaveData};
@@ -306,17 +306,17 @@ pub fn absolute_columns(cache_reads_in: bool, detail: Detail) -> Vec<Column> {
         Column::machine("attempts"),
         Column::machine("correct"),
         Column::machine("denominator"),
-        Column::num("Correct", "accuracy"),
+        Column::num("Correct", "accuracy").priority(ESSENTIAL),
     ];
     if full {
-        c.push(Column::num("Missing", "missing"));
+        c.push(Column::num("Missing", "missing").priority(DETAIL));
     }
     c.push(Column::num("Wall s", "wall_s"));
     c.push(Column::num(tokens, "tokens_total"));
-    c.push(Column::num("New input", "new_input_tokens"));
+    c.push(Column::num("New input", "new_input_tokens").priority(DETAIL));
     if full {
-        c.push(Column::num("Output", "output_tokens"));
-        c.push(Column::num("Cached reads", "input_tokens_cache_read"));
+        c.push(Column::num("Output", "output_tokens").priority(EXTRA));
+        c.push(Column::num("Cached reads", "input_tokens_cache_read").priority(EXTRA));
     }
     c.push(Column::num("USD", "cost_usd"));
     c.push(Column::num("Cost-of-Pass", "cost_of_pass_usd"));
@@ -445,8 +445,8 @@ pub fn show(data: &WaveData) -> (Table, ShowJson) {
         Column::machine_text("wave"),
         Column::text("Seat", "seat"),
         Column::text("Model", "model"),
-        Column::text("Provider", "provider"),
-        Column::text("Harness", "harness"),
+        Column::text("Provider", "provider").priority(EXTRA),
+        Column::text("Harness", "harness").priority(DETAIL),
     ];
     columns.extend(absolute_columns(
         data.wave.accounting.input_tokens_include_cache_reads,
@@ -575,10 +575,10 @@ pub struct WaveListJson {
 pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
     let mut t = Table::new(vec![
         Column::text("Wave", "wave"),
-        Column::text("Suite", "suite"),
-        Column::text("Started", "started_at"),
+        Column::text("Suite", "suite").priority(DETAIL),
+        Column::text("Started", "started_at").priority(DETAIL),
         Column::num("Seats", "seats"),
-        Column::num("Attempts", "attempts"),
+        Column::num("Attempts", "attempts").priority(DETAIL),
         Column::num("Parallel", "parallel_sessions"),
         Column::num("Tool server", "tool_server_sessions"),
         Column::text("Serial rerun", "serial_rerun"),
