@@ -328,3 +328,18 @@ CREATE TRIGGER price_table_no_update BEFORE UPDATE ON price_table
 BEGIN SELECT RAISE(ABORT, 'benchledger: a registered price table version is immutable; register a new version instead'); END;
 CREATE TRIGGER price_table_no_delete BEFORE DELETE ON price_table
 BEGIN SELECT RAISE(ABORT, 'benchledger: a registered price table version is immutable and cannot be deleted'); END;
+
+-- migration 5
+-- Canary problems (wave content format 2): problems any working harness solves, declared by a
+-- wave's manifest (`canary_problems`), so that a seat failing one is flagged wherever it is
+-- shown and a rubric can gate on `canary_failures`. Raw facts, like the declared problems.
+CREATE TABLE wave_canary (
+    wave_id INTEGER NOT NULL REFERENCES wave(id),
+    problem TEXT NOT NULL CHECK (length(problem) > 0),
+    PRIMARY KEY (wave_id, problem)
+) STRICT, WITHOUT ROWID;
+
+CREATE TRIGGER wave_canary_no_update BEFORE UPDATE ON wave_canary
+BEGIN SELECT RAISE(ABORT, 'benchledger: canary problems are append-only raw facts and cannot be changed'); END;
+CREATE TRIGGER wave_canary_no_delete BEFORE DELETE ON wave_canary
+BEGIN SELECT RAISE(ABORT, 'benchledger: canary problems are append-only raw facts and cannot be deleted'); END;

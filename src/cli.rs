@@ -49,17 +49,24 @@ pub const MAX_WAIT_SECONDS: u64 = 2_000_000;
 
 /// How intervals are drawn: a percentile bootstrap over problems, from a seeded, named
 /// generator, so that the same ledger gives the same interval on every machine.
-#[derive(Debug, Args, Clone, Copy)]
+#[derive(Debug, Args, Clone, Copy, Default)]
 pub struct CiArgs {
-    /// The confidence level of intervals, in percent.
-    #[arg(long = "ci", value_name = "LEVEL", default_value_t = 95.0)]
-    pub level: f64,
-    /// How many bootstrap resamples.
-    #[arg(long, value_name = "N", default_value_t = 2000)]
-    pub resamples: u32,
-    /// The seed of the resampling generator (ChaCha20).
-    #[arg(long, value_name = "S", default_value_t = 0)]
-    pub seed: u64,
+    /// Intervals at this confidence level, in percent (`--ci` alone: 95). `show`, `score` and
+    /// `publish` draw intervals only when it is given; `versus` always draws its one, at 95
+    /// unless told otherwise.
+    #[arg(
+        long = "ci",
+        value_name = "LEVEL",
+        num_args = 0..=1,
+        default_missing_value = "95"
+    )]
+    pub level: Option<f64>,
+    /// How many bootstrap resamples (default 2000).
+    #[arg(long, value_name = "N")]
+    pub resamples: Option<u32>,
+    /// The seed of the resampling generator, ChaCha20 (default 0).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
 }
 
 #[derive(Debug, Args, Clone, Copy)]
@@ -121,12 +128,15 @@ pub enum Command {
         format: FormatArg,
     },
 
-    /// Show each seat's absolute figures in one wave.
+    /// Show each seat's absolute figures in one wave (with --ci, accuracy and Cost-of-Pass
+    /// with their intervals).
     Show {
         /// The wave's id.
         wave: String,
         #[command(flatten)]
         prices: PricesArg,
+        #[command(flatten)]
+        ci: CiArgs,
         #[command(flatten)]
         format: FormatArg,
     },
@@ -146,6 +156,10 @@ pub enum Command {
 
     /// The leaderboard of one wave under one rubric: absolute figures first, then the score
     /// and the rank.
+    ///
+    /// With --ci, each seat's accuracy, Cost-of-Pass and score carry an interval, and its rank
+    /// a rank range; the seats whose range overlaps the leader's are marked as not separable
+    /// from it.
     Score {
         /// The wave's id.
         #[arg(long)]
@@ -158,6 +172,8 @@ pub enum Command {
         include_withdrawn: bool,
         #[command(flatten)]
         prices: PricesArg,
+        #[command(flatten)]
+        ci: CiArgs,
         #[command(flatten)]
         format: FormatArg,
     },
@@ -239,6 +255,9 @@ pub enum Command {
 
     /// Freeze a publication: the rendered leaderboard, the rubric's hash, a digest of every
     /// input row, chained to the previous publication.
+    ///
+    /// With --ci, the leaderboard carries intervals and rank ranges, the publication records
+    /// their method, level, resamples and seed, and verify draws them again.
     Publish {
         /// The wave's id.
         #[arg(long)]
@@ -254,6 +273,8 @@ pub enum Command {
         /// the leaderboard with it.
         #[arg(long, value_name = "NAME@VERSION")]
         prices: Option<String>,
+        #[command(flatten)]
+        ci: CiArgs,
         /// Also write a self-contained reproduction bundle to this directory.
         #[arg(long, value_name = "DIR")]
         bundle: Option<PathBuf>,

@@ -66,6 +66,9 @@ pub struct SeatFigures {
     pub cost_of_pass_usd: Option<f64>,
     pub steps: Known<u64>,
     pub errors: Known<u64>,
+    /// The wave's canary problems the seat did not pass in any trial, missing ones included
+    /// (0 when the wave declares none).
+    pub canary_failures: u64,
 }
 
 impl Known<u64> {
@@ -96,13 +99,15 @@ impl Known<f64> {
     }
 }
 
-/// What a wave's seats are counted against: how the wave counted tokens, and the problems its
+/// What a wave's seats are counted against: how the wave counted tokens, the problems its
 /// suite declares (ids sorted, so that one lookup per attempted problem says whether it was
-/// declared).
+/// declared), and its canary problems (sorted; in a resampled wave, a canary drawn twice is
+/// listed twice).
 #[derive(Debug, Clone)]
 pub struct Basis<'a> {
     accounting: &'a Accounting,
     suite: Suite<'a>,
+    canaries: Cow<'a, [String]>,
 }
 
 #[derive(Debug, Clone)]
@@ -114,9 +119,18 @@ enum Suite<'a> {
 
 impl<'a> Basis<'a> {
     pub fn of(wave: &'a Wave) -> Basis<'a> {
-        Self::new(wave.suite_problems.as_ref(), &wave.accounting)
+        let mut b = Self::new(wave.suite_problems.as_ref(), &wave.accounting);
+        b.canaries = if wave.canary_problems.is_sorted() {
+            Cow::Borrowed(&wave.canary_problems)
+        } else {
+            let mut sorted = wave.canary_problems.clone();
+            sorted.sort_unstable();
+            Cow::Owned(sorted)
+        };
+        b
     }
 
+    /// A basis without canary problems.
     pub fn new(suite: Option<&'a SuiteProblems>, accounting: &'a Accounting) -> Basis<'a> {
         let suite = match suite {
             None => Suite::Undeclared,
@@ -129,7 +143,20 @@ impl<'a> Basis<'a> {
                 Suite::Ids(Cow::Owned(sorted))
             }
         };
-        Basis { accounting, suite }
+        Basis {
+            accounting,
+            suite,
+            canaries: Cow::Borrowed(&[]),
+        }
+    }
+
+    /// Whether `problem` is a canary problem.
+    fn is_canary(&self, problem: &str) -> bool {
+        !self.canaries.is_empty()
+            && self
+                .canaries
+                .binary_search_by(|c| c.as_str().cmp(problem))
+                .is_ok()
     }
 
     /// How many of the declared ids are `problem` (0 or 1 in any ledger).
@@ -176,6 +203,10 @@ pub struct FigureTally {
     cost_usd: Known<f64>,
     steps: Known<u64>,
     errors: Known<u64>,
+    /// Canary problems (each draw of one, in a resampled wave) with a Correct trial.
+    canaries_passed: u64,
+    /// The current problem is a canary not yet passed.
+    canary_open: bool,
 }
 
 impl Default for FigureTally {
@@ -200,6 +231,8 @@ impl Default for FigureTally {
             cost_usd: Known::<f64>::NONE,
             steps: Known::<u64>::NONE,
             errors: Known::<u64>::NONE,
+            canaries_passed: 0,
+            canary_open: false,
         }
     }
 }
@@ -224,10 +257,29 @@ impl FigureTally {
             }
         };
         if new_problem {
-            self.problems += 1;
-            self.declared += basis.declared(&a.problem);
             self.last.clear();
             self.last.push_str(&a.problem);
+        }
+        self.add_counted(basis, a, new_problem);
+    }
+
+    /// Adds one attempt of a resampled wave, where the same problem may be drawn more than
+    /// once: `first` says that it opens a drawn problem, and every draw of a problem counts as
+    /// a problem of its own. (Problems are then told apart by the caller, not by their ids: a
+    /// tally fed this way is fed only this way.)
+    pub fn add_drawn(&mut self, basis: &Basis<'_>, a: &Attempt, first: bool) {
+        self.add_counted(basis, a, first);
+    }
+
+    fn add_counted(&mut self, basis: &Basis<'_>, a: &Attempt, new_problem: bool) {
+        if new_problem {
+            self.problems += 1;
+            self.declared += basis.declared(&a.problem);
+            self.canary_open = basis.is_canary(&a.problem);
+        }
+        if a.correct && self.canary_open {
+            self.canaries_passed += 1;
+            self.canary_open = false;
         }
         let accounting = basis.accounting;
         self.attempts += 1;
@@ -271,6 +323,14 @@ impl FigureTally {
         problems.dedup();
         self.problems = problems.len() as u64;
         self.declared = problems.iter().map(|p| basis.declared(p)).sum();
+        let mut passed: Vec<&str> = attempts
+            .iter()
+            .filter(|a| a.correct && basis.is_canary(&a.problem))
+            .map(|a| a.problem.as_str())
+            .collect();
+        passed.sort_unstable();
+        passed.dedup();
+        self.canaries_passed = passed.len() as u64;
         self.in_order = true;
     }
 
@@ -309,13 +369,15 @@ impl FigureTally {
             cost_of_pass_usd,
             steps: self.steps,
             errors: self.errors,
+            canary_failures: (basis.canaries.len() as u64).saturating_sub(self.canaries_passed),
         }
     }
 }
 
 impl SeatFigures {
     pub fn of(wave: &Wave, seat: &SeatData) -> SeatFigures {
-        Self::compute(wave.suite_problems.as_ref(), &wave.accounting, seat)
+        let basis = Basis::of(wave);
+        FigureTally::of_attempts(&basis, &seat.attempts).figures(&basis)
     }
 
     pub fn compute(

@@ -100,6 +100,10 @@ pub struct Wave {
     /// withdrawal of that wave to the chain. Not part of the wave's content hash (format 1
     /// predates it; the chain covers it).
     pub supersedes: Option<String>,
+    /// Canary problems (sorted, unique): problems any working harness solves, so that a seat
+    /// failing one is flagged as possibly broken. Part of the content hash from wave content
+    /// format 2; a wave of format 1 has none.
+    pub canary_problems: Vec<String>,
 }
 
 /// One participant in a wave.

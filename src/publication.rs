@@ -10,6 +10,10 @@
 //! (`publish --prices`): its input records the table's name, version and hash, the published
 //! text names the table, and verify fills in the same costs from the same registered text.
 //!
+//! A publication may carry intervals and rank ranges (`publish --ci`): its input records how
+//! they were drawn (method, generator, level, resamples, seed), the published text shows them,
+//! and verify draws them again from the same seed and compares byte for byte.
+//!
 //! This module is pure: it builds and compares texts and hashes. Reading the ledger and the
 //! clock is the commands' job.
 
@@ -18,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::digest::{sha256_hex, short};
 use crate::formats::{
     self,
-    input::{PricesId, RubricId},
+    input::{CiId, PricesId, RubricId},
     read::Val,
     record,
 };
@@ -28,6 +32,8 @@ use crate::prices::{Costs, Pricing};
 use crate::report;
 use crate::report::score::RubricInfo;
 use crate::rubric::WaveScores;
+use crate::stats::bootstrap::{GENERATOR, METHOD, Settings};
+use crate::stats::leaderboard::{WaveIntervals, wave_intervals};
 
 /// The identity of a rubric as a publication's input names it.
 pub fn rubric_id(info: &RubricInfo) -> RubricId {
@@ -39,24 +45,86 @@ pub fn rubric_id(info: &RubricInfo) -> RubricId {
 }
 
 /// The canonical serialisation of a publication's inputs, in the latest input format: the
-/// wave's rows as recorded (before any price table filled in a cost), the rubric's identity
-/// and the price table's, if one fills in costs.
-pub fn canonical_input(data: &WaveData, info: &RubricInfo, prices: Option<&PricesId>) -> String {
-    formats::input::encode(formats::input::LATEST, &rubric_id(info), prices, data)
+/// wave's rows as recorded (before any price table filled in a cost), the rubric's identity,
+/// the price table's, if one fills in costs, and how its intervals were drawn, if it has any.
+pub fn canonical_input(
+    data: &WaveData,
+    info: &RubricInfo,
+    prices: Option<&PricesId>,
+    ci: Option<&CiId>,
+) -> String {
+    formats::input::encode(formats::input::LATEST, &rubric_id(info), prices, ci, data)
         .expect("this build writes its own latest input format")
 }
 
-/// The price table a publication's stored input names, if it names one. Only an input that
-/// holds a `"prices":{` anywhere is read back whole, so a publication without prices (every
-/// one before price tables, and most after) costs verify no second parse of its input; one
-/// that names a table in any other way differs from its recomputation, and verify says where.
-pub fn named_prices(row: &PublicationRow) -> Result<Option<PricesId>, String> {
-    if row.input_format < 2 || !row.input.contains(r#""prices":{"#) {
-        return Ok(None);
+/// How a publication's intervals are drawn, as its input records it.
+pub fn ci_id(s: &Settings) -> CiId {
+    CiId {
+        method: METHOD.into(),
+        generator: GENERATOR.into(),
+        level: s.level,
+        resamples: s.resamples,
+        seed: s.seed,
+    }
+}
+
+/// What a publication's stored input names beside its rows: the price table that filled in
+/// its costs, and how its intervals were drawn.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Named {
+    pub prices: Option<PricesId>,
+    pub ci: Option<CiId>,
+}
+
+/// The price table and interval settings a publication's stored input names, if it names any.
+/// Only an input that holds a `"prices":{` or a `"ci":{` anywhere is read back whole, so a
+/// publication without either (every one before them, and most after) costs verify no second
+/// parse of its input; one that names them in any other way differs from its recomputation,
+/// and verify says where.
+pub fn named(row: &PublicationRow) -> Result<Named, String> {
+    if row.input_format < 2
+        || !(row.input.contains(r#""prices":{"#) || row.input.contains(r#""ci":{"#))
+    {
+        return Ok(Named::default());
     }
     formats::input::decode(row.input_format, &row.input)
-        .map(|input| input.prices)
-        .map_err(|e| format!("the price table its input names cannot be read: {e}"))
+        .map(|input| Named {
+            prices: input.prices,
+            ci: input.ci,
+        })
+        .map_err(|e| {
+            format!("the price table or interval settings its input names cannot be read: {e}")
+        })
+}
+
+/// The price table a publication's stored input names, if it names one (see [`named`]).
+pub fn named_prices(row: &PublicationRow) -> Result<Option<PricesId>, String> {
+    named(row).map(|n| n.prices)
+}
+
+/// The settings to draw a publication's intervals again with, or why they cannot be: a method
+/// or generator this build does not draw with, or settings `publish` would not have taken.
+pub fn published_settings(ci: &CiId) -> Result<Settings, String> {
+    if ci.method != METHOD || ci.generator != GENERATOR {
+        return Err(format!(
+            "its intervals were drawn by {:?} from generator {:?}, and this benchledger draws \
+             them only by {METHOD:?} from {GENERATOR:?}: they cannot be drawn again here",
+            ci.method, ci.generator
+        ));
+    }
+    let takes = ci.level > 0.5 && ci.level < 1.0 && (100..=1_000_000).contains(&ci.resamples);
+    if !takes {
+        return Err(format!(
+            "its interval settings (level {}, {} resamples) are not ones publish takes (a level \
+             above 0.5 and below 1, 100 to 1000000 resamples): they were edited",
+            ci.level, ci.resamples
+        ));
+    }
+    Ok(Settings {
+        level: ci.level,
+        resamples: ci.resamples,
+        seed: ci.seed,
+    })
 }
 
 /// Version of the published text's layout. A publication records it in its text; a build that
@@ -73,8 +141,9 @@ pub fn output_format(text: &str) -> Option<u32> {
 }
 
 /// The published text: a title, what it was computed from, then the leaderboard in Markdown —
-/// its heading naming, when a price table filled in its costs, that table (a text without
-/// prices is exactly what this layout always wrote).
+/// its heading naming, when a price table filled in its costs, that table, and with intervals,
+/// how they were drawn, with their columns and rank ranges (a text without prices or intervals
+/// is exactly what this layout always wrote).
 pub fn render_output(
     title: &str,
     data: &WaveData,
@@ -82,8 +151,9 @@ pub fn render_output(
     scores: &WaveScores,
     input_sha256: &str,
     pricing: Option<&Pricing>,
+    intervals: Option<&WaveIntervals>,
 ) -> String {
-    let (mut table, json) = report::score::leaderboard(data, info, scores);
+    let (mut table, json) = report::score::leaderboard_with(data, info, scores, intervals);
     report::prices::mark(&mut table, &json, pricing);
     format!(
         "# {}\n\nComputed by benchledger from wave `{}` under rubric `{}` (sha256 {}).\n\
@@ -505,21 +575,26 @@ pub fn check(
     if sha256_hex(row.input.as_bytes()) != row.input_sha256 {
         problems.push("the stored input was edited: it no longer matches its digest".into());
     }
-    let named = match named_prices(row) {
+    let named = match named(row) {
         Ok(named) => named,
         Err(problem) => {
             problems.push(problem);
-            None
+            Named::default()
         }
     };
-    let input =
-        match formats::input::encode(row.input_format, &rubric_id(&info), named.as_ref(), &fresh) {
-            Ok(input) => input,
-            Err(e) => {
-                problems.push(format!("its input cannot be recomputed: {e}"));
-                return problems;
-            }
-        };
+    let input = match formats::input::encode(
+        row.input_format,
+        &rubric_id(&info),
+        named.prices.as_ref(),
+        named.ci.as_ref(),
+        &fresh,
+    ) {
+        Ok(input) => input,
+        Err(e) => {
+            problems.push(format!("its input cannot be recomputed: {e}"));
+            return problems;
+        }
+    };
     if input != row.input {
         let lines = diff_inputs(&row.input, &input);
         problems.push(format!(
@@ -542,7 +617,7 @@ pub fn check(
     }
     // The costs are filled in as publish filled them: from the table the input names, after
     // the input was serialised from the rows as recorded.
-    let pricing = match &named {
+    let pricing = match &named.prices {
         Some(id) => match published_prices(id, price_tables, &mut problems) {
             Some((table, sha256)) => Some(crate::prices::price_wave(
                 &table,
@@ -554,6 +629,16 @@ pub fn check(
         },
         None => None,
     };
+    // The intervals are drawn again as publish drew them: from the recorded settings, on the
+    // wave as the leaderboard shows it (its costs filled in).
+    let intervals = match named.ci.as_ref().map(published_settings) {
+        Some(Ok(settings)) => Some(wave_intervals(&fresh, Some(&info.rubric), &settings)),
+        Some(Err(problem)) => {
+            problems.push(problem);
+            return problems;
+        }
+        None => None,
+    };
     let scores = crate::rubric::score_wave(&info.rubric, &fresh);
     let output = render_output(
         &row.title,
@@ -562,6 +647,7 @@ pub fn check(
         &scores,
         &sha256_hex(input.as_bytes()),
         pricing.as_ref(),
+        intervals.as_ref(),
     );
     if output != row.output {
         let lines = diff_outputs(&row.output, &output);
@@ -725,6 +811,51 @@ mod tests {
             diff_inputs(a, b),
             vec!["wall_s: 92435.84567380228 → 92435.84567380227"]
         );
+    }
+
+    #[test]
+    fn interval_settings_are_drawn_again_only_as_publish_draws_them() {
+        let ci = ci_id(&Settings {
+            level: 0.9,
+            resamples: 500,
+            seed: 7,
+        });
+        assert_eq!(
+            published_settings(&ci),
+            Ok(Settings {
+                level: 0.9,
+                resamples: 500,
+                seed: 7
+            })
+        );
+        let other_method = CiId {
+            method: "BCa".into(),
+            ..ci.clone()
+        };
+        assert!(
+            published_settings(&other_method)
+                .unwrap_err()
+                .contains("cannot be drawn again here")
+        );
+        // A stored setting no publish takes (a bundle from elsewhere asking for four billion
+        // resamples) is refused, not run.
+        for bad in [
+            CiId {
+                resamples: u32::MAX,
+                ..ci.clone()
+            },
+            CiId {
+                level: 1.0,
+                ..ci.clone()
+            },
+        ] {
+            assert!(
+                published_settings(&bad)
+                    .unwrap_err()
+                    .contains("were edited"),
+                "{bad:?}"
+            );
+        }
     }
 
     #[test]

@@ -1107,7 +1107,7 @@ fn a_bundle_written_by_publish_verifies_in_a_fresh_directory() {
     assert_eq!(
         out.stdout,
         "publication #1 \"Checkout rematch, honest efficiency\" (checkout-rematch under \
-         session-efficiency@2): OK — reproduces byte for byte (output sha256 9cb70696f5bf)\n\
+         session-efficiency@2): OK — reproduces byte for byte (output sha256 616fef8e8210)\n\
          1 of 1 publication reproduces\n"
     );
     // As the README says: from inside the bundle, `verify --bundle .`.
@@ -1331,11 +1331,11 @@ fn the_same_wave_published_in_two_fresh_ledgers_has_the_same_digests() {
     // then still verify, in the format they record: tests/compat.)
     assert_eq!(
         a["input_sha256"],
-        "71f51f5bd390a1548e095c17e8a74abe12175adcd2b96b8c02029451e44e45c7"
+        "8bc276c32431c03717d466700fdcec57a76020f6a9a27d68b243a39cda59a680"
     );
     assert_eq!(
         a["output_sha256"],
-        "9cb70696f5bf8687a975d556acbd6a1ce9c9fc3d33f466c851b9ec96c70c4b83"
+        "616fef8e82107ebf47975d96f7e9a765822374aa22b677c64ea82d90c93e36a2"
     );
 }
 

@@ -30,7 +30,7 @@ const RUBRIC_FILE: &str = "session-efficiency.v2.toml";
 /// `verify`'s report on the clean bundle of [`published`].
 const CLEAN_REPORT: &str = "publication #1 \"checkout-rematch under session-efficiency@2\" \
     (checkout-rematch under session-efficiency@2): OK — reproduces byte for byte (output sha256 \
-    2659868ab6f9)\n1 of 1 publication reproduces\n";
+    ab40329487ea)\n1 of 1 publication reproduces\n";
 
 fn crate_path(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)

@@ -77,3 +77,31 @@ fn the_v1_bundle_verifies() {
         out.stdout
     );
 }
+
+#[test]
+fn a_v1_wave_reingested_with_canaries_is_refused_naming_the_field() {
+    let env = v1_ledger();
+    let dir = env.path().join("checkout");
+    copy_dir(&tests_dir("compat/v1/waves/checkout"), &dir);
+    let manifest = dir.join("wave.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap().replace(
+        "suite_problems_file = \"problems.txt\"\n",
+        "suite_problems_file = \"problems.txt\"\ncanary_problems = [\"checkout-1\"]\n",
+    );
+    std::fs::write(&manifest, text).unwrap();
+    // Opening the v1 ledger migrates it: the bytes compared are those after a read.
+    env.run(["waves"]).ok();
+    let before = env.ledger_bytes();
+    let out = env.run([std::ffi::OsStr::new("ingest"), manifest.as_os_str()]);
+    assert_ne!(out.status, 0, "{out:?}");
+    assert!(
+        out.stderr.contains("field `wave.canary_problems`")
+            && out.stderr.contains("wave content format 1"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        env.ledger_bytes() == before,
+        "the refused ingest changed the ledger"
+    );
+}

@@ -153,7 +153,7 @@ fn reingesting_the_same_wave_is_a_no_op_that_says_so() {
     let out = env.run([Path::new("ingest"), &base_manifest()]).ok();
     assert_eq!(
         out.stdout,
-        "wave base is already in the ledger with the same content (sha256 c43b9675e58e); \
+        "wave base is already in the ledger with the same content (sha256 9ff817cf1fcf); \
          nothing to do\n"
     );
     assert_eq!(env.ledger_bytes(), before);
@@ -270,9 +270,9 @@ results = "s1.csv"
     assert_eq!(
         out.stdout.lines().collect::<Vec<_>>(),
         [
-            "wave base is already in the ledger with the same content (sha256 c43b9675e58e); \
+            "wave base is already in the ledger with the same content (sha256 9ff817cf1fcf); \
              nothing to do",
-            "added wave second: 1 seats, 2 attempts (sha256 5d27c20deccf)",
+            "added wave second: 1 seats, 2 attempts (sha256 958a8f6ca403)",
         ]
     );
     assert_eq!(env.wave_ids(), ["base", "second"]);

@@ -2,7 +2,8 @@
 //!
 //! Waves are generated directly as `model::WaveData`: 1–6 seats of 0–8 attempts, every optional
 //! figure sometimes unknown, zeros everywhere (zero tokens, zero wall seconds, nothing Correct,
-//! zero cost), budgets present or absent, a declared suite or none, traces or none. For every
+//! zero cost), budgets present or absent, a declared suite or none, canary problems or none,
+//! traces or none. For every
 //! shipped rubric, and every rubric of `tests/fixtures/rubrics/` (among them one that charges a
 //! mean per attempt and breaks ties on another):
 //!
@@ -271,26 +272,43 @@ fn wave() -> impl Strategy<Value = WaveData> {
         },
     );
     let seats = (1usize..=6).prop_flat_map(|n| (0..n).map(seat).collect::<Vec<_>>());
-    (suite, budget, any::<bool>(), seats).prop_map(|(suite_problems, budget, cache_in, seats)| {
-        WaveData {
-            wave: Wave {
-                id: "generated".into(),
-                suite: "suite".into(),
-                started_at: "2026-01-01T00:00:00Z".into(),
-                notes: None,
-                suite_problems,
-                load: Load::default(),
-                accounting: Accounting {
-                    input_tokens_include_cache_reads: cache_in,
-                    price_source: None,
+    // Canary problems: none, or some of the problems (of the declared ones, when the suite
+    // declares its ids, as a manifest must).
+    let canaries = prop_oneof![
+        1 => Just(Vec::new()),
+        1 => prop::sample::subsequence(&PROBLEMS[..], 1..=3),
+    ];
+    (suite, budget, any::<bool>(), seats, canaries).prop_map(
+        |(suite_problems, budget, cache_in, seats, canaries)| {
+            let canary_problems = canaries
+                .iter()
+                .filter(|c| match &suite_problems {
+                    Some(SuiteProblems::Ids(ids)) => ids.iter().any(|id| id == *c),
+                    _ => true,
+                })
+                .map(|c| c.to_string())
+                .collect();
+            WaveData {
+                wave: Wave {
+                    id: "generated".into(),
+                    suite: "suite".into(),
+                    started_at: "2026-01-01T00:00:00Z".into(),
+                    notes: None,
+                    suite_problems,
+                    load: Load::default(),
+                    accounting: Accounting {
+                        input_tokens_include_cache_reads: cache_in,
+                        price_source: None,
+                    },
+                    budget,
+                    provenance: Provenance::default(),
+                    supersedes: None,
+                    canary_problems,
                 },
-                budget,
-                provenance: Provenance::default(),
-                supersedes: None,
-            },
-            seats,
-        }
-    })
+                seats,
+            }
+        },
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -707,7 +725,8 @@ fn through_a_ledger(rubrics: &[&Rubric], data: &WaveData) -> Vec<WaveScores> {
         .add_waves(
             &[(
                 data.clone(),
-                benchledger::formats::wave::sha256(1, data).unwrap(),
+                benchledger::formats::wave::sha256(benchledger::formats::wave::LATEST, data)
+                    .unwrap(),
             )],
             "2026-01-01T00:00:00Z",
         )
@@ -872,6 +891,7 @@ fn edge_wave() -> WaveData {
             },
             provenance: Provenance::default(),
             supersedes: None,
+            canary_problems: Vec::new(),
         },
         seats,
     }

@@ -1040,7 +1040,7 @@ fn a_bad_rubric_file_exits_2_with_a_message_naming_file_line_and_key() {
             "unknown-measure",
             "tests/fixtures/rubrics/bad/unknown-measure.v1.toml:13: field `measure`: unknown measure \
              \"tokens_totl\" (did you mean `tokens_total`?); the measures are: accuracy, outcome, \
-             correct, attempts, missing, tokens_total, new_input_tokens, input_tokens, \
+             correct, attempts, missing, canary_failures, tokens_total, new_input_tokens, input_tokens, \
              output_tokens, cache_read_tokens, wall_s, cost_usd, steps, errors; and the mean per \
              attempt of each sum: mean.tokens_total, mean.new_input_tokens, mean.input_tokens, \
              mean.output_tokens, mean.cache_read_tokens, mean.wall_s, mean.cost_usd, mean.steps, \

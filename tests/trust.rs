@@ -256,7 +256,7 @@ fn dropped_triggers_fail_verify_ledger_and_init() {
             .collect::<Result<_, _>>()
             .unwrap()
     };
-    assert_eq!(triggers.len(), 18, "{triggers:?}");
+    assert_eq!(triggers.len(), 20, "{triggers:?}");
     let drops: String = triggers
         .iter()
         .map(|t| format!("DROP TRIGGER {t};"))

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use super::Ctx;
-use crate::cli::{Format, PricesArg};
+use crate::cli::{CiArgs, Format, PricesArg};
 use crate::error::{Error, Result};
 
 /// Every file the demo needs, by its path in the repository.
@@ -213,7 +213,13 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         "`benchledger show checkout-rematch`: correct-rate with its denominator, wall seconds, \
          tokens (saying whether cached reads are in), USD and Cost-of-Pass.",
     )?;
-    super::waves::show(ctx, "checkout-rematch", &no_prices, Format::Table)?;
+    super::waves::show(
+        ctx,
+        "checkout-rematch",
+        &no_prices,
+        CiArgs::default(),
+        Format::Table,
+    )?;
 
     section(
         ctx,
@@ -238,6 +244,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         &p("rubrics/session-efficiency.v1.toml"),
         false,
         &no_prices,
+        CiArgs::default(),
         Format::Table,
     )?;
     ctx.write("\nCapping each factor at 1.0 and multiplying directly, it prints 100; seats tied at 100 are ranked on wall seconds, then new input tokens:\n\n")?;
@@ -247,6 +254,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         &p("rubrics/session-efficiency.v2.toml"),
         false,
         &no_prices,
+        CiArgs::default(),
         Format::Table,
     )?;
 
@@ -265,6 +273,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
             &p("rubrics/cohort-efficiency.v1.toml"),
             false,
             &no_prices,
+            CiArgs::default(),
             Format::Table,
         )?;
         ctx.write("\n")?;
@@ -291,6 +300,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         &p("rubrics/trace-holistic.v1.toml"),
         false,
         &no_prices,
+        CiArgs::default(),
         Format::Table,
     )?;
     ctx.write("\n")?;
@@ -300,6 +310,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         &p("rubrics/trace-holistic-retries.v1.toml"),
         false,
         &no_prices,
+        CiArgs::default(),
         Format::Table,
     )?;
 
@@ -331,12 +342,12 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
     )?;
     super::publish::publish(
         ctx,
-        "checkout-rematch",
-        "session-efficiency@2",
-        Some("Checkout-outage rematch"),
-        None,
-        None,
-        None,
+        super::publish::Request {
+            wave: "checkout-rematch",
+            rubric: "session-efficiency@2",
+            title: Some("Checkout-outage rematch"),
+            ..Default::default()
+        },
     )?;
     ctx.write("\n")?;
     super::verify::verify(

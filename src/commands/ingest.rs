@@ -153,6 +153,7 @@ fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: Option<&Built>) -> Resul
         Err(e) => return Err(first_input_error(manifests, built).unwrap_or(e)),
     };
     let mut sink = Sink {
+        manifest: PathBuf::new(),
         staging,
         digest: None,
         failed: None,
@@ -165,6 +166,7 @@ fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: Option<&Built>) -> Resul
     for m in manifests {
         sink.seats = 0;
         sink.attempts = 0;
+        sink.manifest.clone_from(m);
         // An error reading this manifest is the first input error: report it (dropping the
         // staging leaves the ledger untouched).
         let wave = visit_wave(&Files { manifest: m, built }, m, &mut sink)?;
@@ -250,6 +252,8 @@ impl Source for Files<'_> {
 /// Where a wave's seats go as they are read: into its content hash and the staging. After a
 /// ledger error it only lets the seats pass, so the rest of the input is still checked.
 struct Sink<'l> {
+    /// The manifest being read.
+    manifest: PathBuf,
     staging: Staging<'l>,
     digest: Option<WaveHash>,
     failed: Option<Error>,
@@ -268,7 +272,19 @@ impl WaveVisitor for Sink<'_> {
         if self.failed.is_some() {
             return;
         }
+        let manifest = &self.manifest;
         let digest = self.staging.begin_wave(wave).and_then(|format| {
+            if format < 2 && !wave.canary_problems.is_empty() {
+                return Err(Error::Conflict(format!(
+                    "{}: field `wave.canary_problems`: wave {} is in the ledger hashed in wave \
+                     content format 1 (ingested by a build before canary problems), which \
+                     records none, and a wave keeps the conditions it was first ingested with: \
+                     drop canary_problems here, or declare them in a new wave that supersedes \
+                     it",
+                    manifest.display(),
+                    wave.id
+                )));
+            }
             Digest::new(format, HashSink::new(), wave)
                 .map(|d| WaveHash { format, d })
                 .map_err(|e| Error::Ledger {

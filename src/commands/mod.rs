@@ -174,6 +174,48 @@ impl Withdrawn {
     }
 }
 
+/// The interval settings `--ci`, `--resamples` and `--seed` ask for, checked: `None` when no
+/// interval is asked for (`--ci` not given, unless `always`: `versus` always draws its one).
+pub(crate) fn interval_settings(
+    ci: crate::cli::CiArgs,
+    always: bool,
+) -> Result<Option<crate::stats::bootstrap::Settings>> {
+    let defaults = crate::stats::bootstrap::Settings::default();
+    let level = match (ci.level, always) {
+        (Some(level), _) => level,
+        (None, true) => defaults.level * 100.0,
+        (None, false) => {
+            if let Some(flag) = ci
+                .resamples
+                .map(|_| "--resamples")
+                .or(ci.seed.map(|_| "--seed"))
+            {
+                return Err(Error::Usage(format!(
+                    "{flag} sets how intervals are drawn, and none is asked for: add --ci (or \
+                     --ci LEVEL) to draw them"
+                )));
+            }
+            return Ok(None);
+        }
+    };
+    if !(level > 50.0 && level < 100.0) {
+        return Err(Error::Usage(format!(
+            "--ci {level}: give the confidence level in percent, above 50 and below 100 (e.g. 95)"
+        )));
+    }
+    let resamples = ci.resamples.unwrap_or(defaults.resamples);
+    if !(100..=1_000_000).contains(&resamples) {
+        return Err(Error::Usage(format!(
+            "--resamples {resamples}: give between 100 and 1000000 resamples (default 2000)"
+        )));
+    }
+    Ok(Some(crate::stats::bootstrap::Settings {
+        level: level / 100.0,
+        resamples,
+        seed: ci.seed.unwrap_or(defaults.seed),
+    }))
+}
+
 /// The current time as RFC 3339 UTC to the second, or $BENCHLEDGER_NOW when set (for
 /// reproducible tests), which must be an RFC 3339 date-time: it goes into record hashes, so it
 /// is checked and written the one way benchledger writes times.
@@ -241,8 +283,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
         Command::Show {
             wave,
             prices,
+            ci,
             format,
-        } => waves::show(&mut ctx, &wave, &prices, format.format),
+        } => waves::show(&mut ctx, &wave, &prices, ci, format.format),
         Command::Rubric { command } => match command {
             RubricCommand::Check { files } => rubric::check(&mut ctx, &files),
             RubricCommand::Add {
@@ -263,6 +306,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             rubric,
             include_withdrawn,
             prices,
+            ci,
             format,
         } => score::score(
             &mut ctx,
@@ -270,6 +314,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             &rubric,
             include_withdrawn,
             &prices,
+            ci,
             format.format,
         ),
         Command::Rescore {
@@ -328,16 +373,20 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             rubric,
             title,
             prices,
+            ci,
             bundle,
             out,
         } => publish::publish(
             &mut ctx,
-            &wave,
-            &rubric,
-            title.as_deref(),
-            prices.as_deref(),
-            bundle.as_deref(),
-            out.as_deref(),
+            publish::Request {
+                wave: &wave,
+                rubric: &rubric,
+                title: title.as_deref(),
+                prices: prices.as_deref(),
+                ci,
+                bundle_dir: bundle.as_deref(),
+                out: out.as_deref(),
+            },
         ),
         Command::Publications { head, format } => {
             publish::publications(&mut ctx, head, format.format)

@@ -6,28 +6,46 @@ use std::path::Path;
 use super::Ctx;
 use super::bundle::{check_bundle_target, write_bundle};
 use super::rubric::resolve;
-use crate::cli::Format;
+use crate::cli::{CiArgs, Format};
 use crate::digest::sha256_hex;
 use crate::error::{Error, Result};
 use crate::formats::input::PricesId;
 use crate::ledger::NewPublication;
 use crate::prices::{Costs, price_wave};
-use crate::publication::{Record, canonical_input, record_sha256, render_output};
+use crate::publication::{Record, canonical_input, ci_id, record_sha256, render_output};
 use crate::report;
 use crate::rubric::score_wave;
+use crate::stats::leaderboard::wave_intervals;
 
-pub fn publish(
-    ctx: &mut Ctx<'_>,
-    wave: &str,
-    rubric: &str,
-    title: Option<&str>,
-    prices: Option<&str>,
-    bundle_dir: Option<&Path>,
-    out: Option<&Path>,
-) -> Result<()> {
+/// What `publish` was asked for.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Request<'a> {
+    pub wave: &'a str,
+    pub rubric: &'a str,
+    pub title: Option<&'a str>,
+    /// The price table filling in missing costs: NAME@VERSION.
+    pub prices: Option<&'a str>,
+    pub ci: CiArgs,
+    /// Also write a reproduction bundle here.
+    pub bundle_dir: Option<&'a Path>,
+    /// Write the published text to this file instead of printing it.
+    pub out: Option<&'a Path>,
+}
+
+pub fn publish(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
+    let Request {
+        wave,
+        rubric,
+        title,
+        prices,
+        ci,
+        bundle_dir,
+        out,
+    } = r;
     if let Some(file) = out {
         check_out_file(file)?;
     }
+    let settings = super::interval_settings(ci, false)?;
     let mut ledger = ctx.open_write()?;
     let info = resolve(&ledger, rubric)?;
     if !info.registered {
@@ -72,10 +90,13 @@ pub fn publish(
         version: table.version,
         sha256: row.sha256.clone(),
     });
-    let input = canonical_input(&data, &info, prices_named.as_ref());
+    // The input records how the intervals were drawn; verify draws them again from it.
+    let ci_named = settings.as_ref().map(ci_id);
+    let input = canonical_input(&data, &info, prices_named.as_ref(), ci_named.as_ref());
     let pricing =
         price_table.map(|(row, table)| price_wave(&table, &row.sha256, &mut data, Costs::Fill));
     let scores = score_wave(&info.rubric, &data);
+    let intervals = settings.map(|s| wave_intervals(&data, Some(&info.rubric), &s));
     let input_sha256 = sha256_hex(input.as_bytes());
     let output = render_output(
         &title,
@@ -84,6 +105,7 @@ pub fn publish(
         &scores,
         &input_sha256,
         pricing.as_ref(),
+        intervals.as_ref(),
     );
     let new = NewPublication {
         wave: data.wave.id.clone(),

@@ -1,11 +1,13 @@
-//! `benchledger score`: one wave's leaderboard under one rubric.
+//! `benchledger score`: one wave's leaderboard under one rubric (with `--ci`, each seat's
+//! intervals and rank range).
 
 use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
-use crate::cli::{Format, PricesArg};
+use crate::cli::{CiArgs, Format, PricesArg};
 use crate::error::Result;
 use crate::report;
 use crate::rubric::score_wave;
+use crate::stats::leaderboard::wave_intervals;
 
 pub fn score(
     ctx: &mut Ctx<'_>,
@@ -13,8 +15,10 @@ pub fn score(
     rubric: &str,
     include_withdrawn: bool,
     prices: &PricesArg,
+    ci: CiArgs,
     format: Format,
 ) -> Result<()> {
+    let settings = super::interval_settings(ci, false)?;
     let ledger = ctx.open()?;
     let info = resolve(&ledger, rubric)?;
     let withdrawn = Withdrawn::load(&ledger)?;
@@ -25,7 +29,9 @@ pub fn score(
     // see the table's.
     let pricing = super::prices::apply(&ledger, prices, &mut data)?;
     let scores = score_wave(&info.rubric, &data);
-    let (mut table, json) = report::score::leaderboard(&data, &info, &scores);
+    let intervals = settings.map(|s| wave_intervals(&data, Some(&info.rubric), &s));
+    let (mut table, json) =
+        report::score::leaderboard_with(&data, &info, &scores, intervals.as_ref());
     let json = report::prices::mark(&mut table, &json, pricing.as_ref());
     let json = report::withdrawn::mark(&mut table, &json, &withdrawn.among([wave]));
     let text = ctx.render(format, "score", &table, &json);

@@ -5,7 +5,6 @@ use super::{Ctx, Withdrawn};
 use crate::cli::{CiArgs, Format};
 use crate::error::{Error, Result};
 use crate::report;
-use crate::stats::bootstrap::Settings;
 use crate::stats::trials::SeatProblems;
 use crate::stats::versus::Paired;
 
@@ -38,27 +37,6 @@ pub fn trials(ctx: &mut Ctx<'_>, wave: &str, k: &[u64], format: Format) -> Resul
     ctx.write(&text)
 }
 
-/// The interval settings the flags ask for, checked.
-pub(super) fn settings(ci: CiArgs) -> Result<Settings> {
-    if !(ci.level > 50.0 && ci.level < 100.0) {
-        return Err(Error::Usage(format!(
-            "--ci {}: give the confidence level in percent, above 50 and below 100 (e.g. 95)",
-            ci.level
-        )));
-    }
-    if !(100..=1_000_000).contains(&ci.resamples) {
-        return Err(Error::Usage(format!(
-            "--resamples {}: give between 100 and 1000000 resamples (default 2000)",
-            ci.resamples
-        )));
-    }
-    Ok(Settings {
-        level: ci.level / 100.0,
-        resamples: ci.resamples,
-        seed: ci.seed,
-    })
-}
-
 pub fn versus(
     ctx: &mut Ctx<'_>,
     wave: &str,
@@ -67,7 +45,7 @@ pub fn versus(
     ci: CiArgs,
     format: Format,
 ) -> Result<()> {
-    let settings = settings(ci)?;
+    let settings = super::interval_settings(ci, true)?.unwrap_or_default();
     if a == b {
         return Err(Error::Usage(format!(
             "seat {a} versus itself: name two different seats"

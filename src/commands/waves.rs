@@ -1,7 +1,7 @@
 //! `benchledger waves` and `benchledger show`.
 
 use super::Ctx;
-use crate::cli::{Format, PricesArg};
+use crate::cli::{CiArgs, Format, PricesArg};
 use crate::error::Result;
 use crate::report;
 
@@ -19,11 +19,19 @@ pub fn waves(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
     ctx.write(&text)
 }
 
-pub fn show(ctx: &mut Ctx<'_>, wave: &str, prices: &PricesArg, format: Format) -> Result<()> {
+pub fn show(
+    ctx: &mut Ctx<'_>,
+    wave: &str,
+    prices: &PricesArg,
+    ci: CiArgs,
+    format: Format,
+) -> Result<()> {
+    let settings = super::interval_settings(ci, false)?;
     let ledger = ctx.open()?;
     let mut data = ledger.load_wave(wave)?;
     let pricing = super::prices::apply(&ledger, prices, &mut data)?;
-    let (mut table, json) = report::waves::show(&data);
+    let intervals = settings.map(|s| crate::stats::leaderboard::wave_intervals(&data, None, &s));
+    let (mut table, json) = report::waves::show_with(&data, intervals.as_ref());
     let json = report::prices::mark(&mut table, &json, pricing.as_ref());
     let withdrawn = super::Withdrawn::load(&ledger)?;
     let json = report::withdrawn::mark(&mut table, &json, &withdrawn.among([wave]));

@@ -1,6 +1,6 @@
 //! The publication input format: the canonical serialisation of every input row a published
-//! leaderboard used — the rubric's identity, the price table's (version 2), and the wave's
-//! content — behind a publication's input digest (docs/formats.md, "Publication input").
+//! leaderboard used — the rubric's identity, the price table's and how its intervals were drawn
+//! (version 2), and the wave's content — behind a publication's input digest (docs/formats.md, "Publication input").
 //! `verify` recomputes it from the ledger in the version the publication recorded, and
 //! compares it byte for byte.
 
@@ -30,6 +30,19 @@ pub struct PricesId {
     pub sha256: String,
 }
 
+/// How a publication's intervals were drawn (`publish --ci`), if it has any.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CiId {
+    /// The method's name (`crate::stats::bootstrap::METHOD`).
+    pub method: String,
+    /// The generator's name (`crate::stats::bootstrap::GENERATOR`).
+    pub generator: String,
+    /// The confidence level, in (0, 1).
+    pub level: f64,
+    pub resamples: u32,
+    pub seed: u64,
+}
+
 /// The wave content version each input version embeds.
 fn content_version(version: u32) -> Result<u32, FormatError> {
     match version {
@@ -41,18 +54,24 @@ fn content_version(version: u32) -> Result<u32, FormatError> {
 
 /// A publication's input in a format version:
 /// version 1 `{"format":1,"rubric":{…},"data":{…}}`;
-/// version 2 `{"format":2,"rubric":{…},"prices":{…}|null,"data":{…}}`.
-/// Version 1 has no place for a price table: asking it to name one is an error.
+/// version 2 `{"format":2,"rubric":{…},"prices":{…}|null,"ci":{…}|null,"data":{…}}`.
+/// Version 1 has no place for a price table or intervals: asking it to name one is an error.
 pub fn encode(
     version: u32,
     rubric: &RubricId,
     prices: Option<&PricesId>,
+    ci: Option<&CiId>,
     data: &WaveData,
 ) -> Result<String, FormatError> {
     let content = content_version(version)?;
     if version < 2 && prices.is_some() {
         return Err(FormatError::Malformed(
             "publication input format 1 cannot name a price table".into(),
+        ));
+    }
+    if version < 2 && ci.is_some() {
+        return Err(FormatError::Malformed(
+            "publication input format 1 cannot record intervals".into(),
         ));
     }
     let mut result = Ok(());
@@ -78,6 +97,21 @@ pub fn encode(
                     j.null();
                 }
             }
+            j.key("ci");
+            match ci {
+                Some(c) => {
+                    j.begin_object();
+                    j.key("method").str(&c.method);
+                    j.key("generator").str(&c.generator);
+                    j.key("level").f64(c.level);
+                    j.key("resamples").u64(u64::from(c.resamples));
+                    j.key("seed").u64(c.seed);
+                    j.end_object();
+                }
+                None => {
+                    j.null();
+                }
+            }
         }
         j.key("data");
         result = wave::write_content(content, j, data);
@@ -91,6 +125,7 @@ pub fn encode(
 pub struct Input {
     pub rubric: RubricId,
     pub prices: Option<PricesId>,
+    pub ci: Option<CiId>,
     pub data: WaveData,
 }
 
@@ -125,9 +160,26 @@ pub fn decode(version: u32, text: &str) -> Result<Input, FormatError> {
     } else {
         None
     };
+    let ci = if version >= 2 {
+        let c = d.field("ci")?;
+        if c.is_null() {
+            None
+        } else {
+            Some(CiId {
+                method: c.field("method")?.string()?,
+                generator: c.field("generator")?.string()?,
+                level: c.field("level")?.f64()?,
+                resamples: c.field("resamples")?.u32()?,
+                seed: c.field("seed")?.u64()?,
+            })
+        }
+    } else {
+        None
+    };
     Ok(Input {
         rubric,
         prices,
+        ci,
         data: wave::decode_value(content, &d.field("data")?)?,
     })
 }

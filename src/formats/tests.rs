@@ -362,6 +362,7 @@ fn wave_data() -> impl Strategy<Value = WaveData> {
                         producer_version: v.2,
                     },
                     supersedes: None,
+                    canary_problems: Vec::new(),
                 }
             },
         );
@@ -424,7 +425,7 @@ proptest! {
             rubric: frozen_v1::RubricId { name: &name, version, sha256: &rubric.sha256 },
             data: &frozen_data,
         });
-        prop_assert_eq!(input::encode(1, &rubric, None, &data).unwrap(), expected);
+        prop_assert_eq!(input::encode(1, &rubric, None, None, &data).unwrap(), expected);
     }
 
     #[test]
@@ -436,7 +437,14 @@ proptest! {
                 version: 2,
                 sha256: "ab".repeat(32),
             });
-            let text = input::encode(v, &rubric, prices.as_ref(), &data).unwrap();
+            let ci = (v >= 2).then(|| input::CiId {
+                method: "percentile bootstrap over problems".into(),
+                generator: "chacha20".into(),
+                level: 0.95,
+                resamples: 2000,
+                seed: u64::MAX,
+            });
+            let text = input::encode(v, &rubric, prices.as_ref(), ci.as_ref(), &data).unwrap();
             let back = input::decode(v, &text).unwrap();
             // What a version cannot hold reads back as absent.
             let mut expected = data.clone();
@@ -447,7 +455,7 @@ proptest! {
                     a.end_reason = None;
                 }
             }
-            prop_assert_eq!(back, input::Input { rubric: rubric.clone(), prices, data: expected });
+            prop_assert_eq!(back, input::Input { rubric: rubric.clone(), prices, ci, data: expected });
         }
     }
 
@@ -536,6 +544,7 @@ fn wave_content_v1_is_written_as_documented() {
             },
             provenance: Provenance::default(),
             supersedes: None,
+            canary_problems: Vec::new(),
         },
         seats: vec![SeatData {
             seat: Seat {
@@ -602,6 +611,7 @@ fn an_unknown_version_is_refused_naming_it() {
             budget: Budget::default(),
             provenance: Provenance::default(),
             supersedes: None,
+            canary_problems: Vec::new(),
         },
         seats: vec![],
     };
@@ -615,13 +625,13 @@ fn an_unknown_version_is_refused_naming_it() {
         version: 1,
         sha256: "0".repeat(64),
     };
-    assert!(input::encode(0, &rubric, None, &data).is_err());
+    assert!(input::encode(0, &rubric, None, None, &data).is_err());
     let prices = input::PricesId {
         name: "p".into(),
         version: 1,
         sha256: "0".repeat(64),
     };
-    assert!(input::encode(1, &rubric, Some(&prices), &data).is_err());
+    assert!(input::encode(1, &rubric, Some(&prices), None, &data).is_err());
     assert!(
         record::publication_text(
             7,
@@ -656,8 +666,8 @@ proptest! {
         prop_assert_eq!(wave::sha256(1, &with).unwrap(), wave::sha256(1, &data).unwrap());
         let rubric = RubricId { name: "r".into(), version: 1, sha256: "ef".repeat(32) };
         prop_assert_eq!(
-            input::encode(1, &rubric, None, &with).unwrap(),
-            input::encode(1, &rubric, None, &data).unwrap()
+            input::encode(1, &rubric, None, None, &with).unwrap(),
+            input::encode(1, &rubric, None, None, &data).unwrap()
         );
     }
 }

@@ -3,9 +3,11 @@
 //! the same id a conflict, and `verify --ledger` recomputes it from the stored rows.
 //!
 //! Version 1 lists the wave's conditions, then each seat with its attempts, in ledger order.
-//! Version 2 adds three keys to each attempt, after `trace`: `working_s`, `infra_error` and
-//! `end_reason` (what importers read from harness logs). Fields the model gains later are in
-//! neither: a wave hashed in a version keeps its hash for ever, whatever the model holds.
+//! Version 2 adds the wave's `canary_problems` after its `provenance`, and three keys to each
+//! attempt, after `trace`: `working_s`, `infra_error` and `end_reason` (what importers read
+//! from harness logs). Fields the model gains later are in neither: a wave hashed in a version
+//! keeps its hash for ever, whatever the model holds. Version 1 has no place for canary
+//! problems: a wave that declares some cannot be written in it.
 
 use super::json::{HashSink, Json, Sink};
 use super::{Decoder, FormatError};
@@ -28,8 +30,23 @@ fn check(version: u32) -> Result<(), FormatError> {
     }
 }
 
-/// The `wave` object of version 1.
-fn write_wave_v1<S: Sink>(j: &mut Json<S>, w: &Wave) {
+/// Checks that a version can hold the wave's conditions: version 1 has no canary problems.
+fn check_wave(version: u32, w: &Wave) -> Result<(), FormatError> {
+    check(version)?;
+    if version < 2 && !w.canary_problems.is_empty() {
+        return Err(FormatError::Malformed(format!(
+            "wave content format 1 has no place for canary problems, and wave {} declares {}: a \
+             wave hashed in format 1 (ingested by a build before canaries) keeps the conditions \
+             it was ingested with; declare canaries in a new wave (which may supersede it)",
+            w.id,
+            w.canary_problems.len()
+        )));
+    }
+    Ok(())
+}
+
+/// The `wave` object of a version: version 1's keys, then (version 2) `canary_problems`.
+fn write_wave<S: Sink>(version: u32, j: &mut Json<S>, w: &Wave) {
     j.begin_object();
     j.key("id").str(&w.id);
     j.key("suite").str(&w.suite);
@@ -79,6 +96,13 @@ fn write_wave_v1<S: Sink>(j: &mut Json<S>, w: &Wave) {
     j.key("producer_version")
         .opt_str(p.producer_version.as_deref());
     j.end_object();
+    if version >= 2 {
+        j.key("canary_problems").begin_array();
+        for c in &w.canary_problems {
+            j.str(c);
+        }
+        j.end_array();
+    }
     j.end_object();
 }
 
@@ -165,9 +189,9 @@ pub struct Writer<S: Sink> {
 
 impl<S: Sink> Writer<S> {
     pub fn new(version: u32, sink: S, wave: &Wave) -> Result<Writer<S>, FormatError> {
-        check(version)?;
+        check_wave(version, wave)?;
         let mut j = Json::new(sink);
-        begin_content(&mut j, wave);
+        begin_content(version, &mut j, wave);
         Ok(Writer { version, j })
     }
 
@@ -182,9 +206,9 @@ impl<S: Sink> Writer<S> {
     }
 }
 
-fn begin_content<S: Sink>(j: &mut Json<S>, wave: &Wave) {
+fn begin_content<S: Sink>(version: u32, j: &mut Json<S>, wave: &Wave) {
     j.begin_object().key("wave");
-    write_wave_v1(j, wave);
+    write_wave(version, j, wave);
     j.key("seats").begin_array();
 }
 
@@ -199,8 +223,8 @@ pub(crate) fn write_content<S: Sink>(
     j: &mut Json<S>,
     data: &WaveData,
 ) -> Result<(), FormatError> {
-    check(version)?;
-    begin_content(j, &data.wave);
+    check_wave(version, &data.wave)?;
+    begin_content(version, j, &data.wave);
     for s in &data.seats {
         write_seat(version, j, s);
     }
@@ -263,7 +287,7 @@ pub fn decode(version: u32, text: &str) -> Result<WaveData, FormatError> {
     decode_value(version, &Decoder::root(&super::parse(text)?))
 }
 
-/// Reads version 1's `{"wave":…,"seats":[…]}` from a parsed value.
+/// Reads a version's `{"wave":…,"seats":[…]}` from a parsed value.
 pub(crate) fn decode_value(version: u32, d: &Decoder<'_>) -> Result<WaveData, FormatError> {
     let w = d.field("wave")?;
     let suite_problems = {
@@ -315,6 +339,15 @@ pub(crate) fn decode_value(version: u32, d: &Decoder<'_>) -> Result<WaveData, Fo
         },
         // Not in version 1: a supersession is an entry of the chain.
         supersedes: None,
+        canary_problems: if version >= 2 {
+            w.field("canary_problems")?
+                .array()?
+                .iter()
+                .map(|c| c.string())
+                .collect::<Result<_, _>>()?
+        } else {
+            Vec::new()
+        },
     };
     let mut seats = Vec::new();
     for s in d.field("seats")?.array()? {

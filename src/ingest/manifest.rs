@@ -37,6 +37,8 @@ pub struct WaveSection {
     #[serde(default)]
     pub provenance: ProvenanceSection,
     pub supersedes: Option<Spanned<String>>,
+    /// Problems any working harness solves: a seat that fails one is flagged.
+    pub canary_problems: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -194,6 +194,8 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
         }
     };
 
+    let canary_problems = canaries(path, &text, w, suite_problems.as_ref())?;
+
     let wave = Wave {
         id: w.id.get_ref().clone(),
         suite: w.suite.get_ref().clone(),
@@ -209,6 +211,7 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
             producer_version: w.provenance.producer_version.clone(),
         },
         supersedes,
+        canary_problems,
     };
 
     if m.seat.is_empty() {
@@ -517,6 +520,71 @@ fn check_seat(
         lines.sort_unstable_by(|a, b| key(a).cmp(&key(b)));
     }
     Ok(lines.into_iter().map(|l| l.attempt).collect())
+}
+
+/// The wave's canary problems, checked: each a problem id, none twice, each a declared problem
+/// where the wave declares its problems' ids, no more than the suite holds where it declares
+/// its size. Sorted.
+fn canaries(
+    path: &Path,
+    text: &str,
+    w: &manifest::WaveSection,
+    suite: Option<&SuiteProblems>,
+) -> Result<Vec<String>> {
+    let Some(list) = &w.canary_problems else {
+        return Ok(Vec::new());
+    };
+    let at = |v: &toml::Spanned<String>| manifest::at(path, text, v, "canary_problems");
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for c in list.get_ref() {
+        let id = c.get_ref();
+        if id.trim().is_empty() {
+            return Err(Error::input(
+                at(c),
+                "a canary problem's id is empty: name a problem of the suite",
+            ));
+        }
+        if id.trim() != id {
+            return Err(Error::input(
+                at(c),
+                format!(
+                    "canary problem {id:?} has blanks around it: write the problem's id as \
+                         its results name it"
+                ),
+            ));
+        }
+        let line = line_of(text, c.span().start);
+        if let Some(first) = seen.insert(id, line) {
+            return Err(Error::input(
+                at(c),
+                format!("canary problem {id:?} is listed twice (first at line {first})"),
+            ));
+        }
+        if let Some(SuiteProblems::Ids(ids)) = suite
+            && ids.binary_search(id).is_err()
+        {
+            return Err(Error::input(
+                at(c),
+                format!(
+                    "canary problem {id:?} is not one of the problems the manifest declares \
+                     (suite_problems_file): a canary must be a problem of the suite"
+                ),
+            ));
+        }
+    }
+    if let Some(SuiteProblems::Count(n)) = suite
+        && seen.len() as u64 > *n
+    {
+        return Err(Error::input(
+            manifest::at(path, text, list, "canary_problems"),
+            format!(
+                "{} canary problems in a suite of {n} (suite_problems): a canary must be a \
+                 problem of the suite",
+                seen.len()
+            ),
+        ));
+    }
+    Ok(seen.into_keys().map(str::to_string).collect())
 }
 
 /// Reads a problem-id file: one id a line; blank lines and `#` comments skipped.

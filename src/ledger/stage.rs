@@ -438,7 +438,7 @@ fn copy_in(ledger: &Ledger, waves: &[Staged], now: &str) -> Result<Vec<Ingested>
 }
 
 /// Copies one staged wave into the ledger, its ids following the ledger's: the wave row (and
-/// its suite and declared problems), then its seats, attempts and trace steps.
+/// its suite, declared problems and canary problems), then its seats, attempts and trace steps.
 fn copy_wave(
     tx: &Transaction<'_>,
     w: &Wave,
@@ -460,6 +460,13 @@ fn copy_wave(
             tx.prepare_cached("INSERT INTO main.wave_problem(wave_id, problem) VALUES (?1, ?2)")?;
         for id in ids {
             stmt.execute(params![wave_id, id])?;
+        }
+    }
+    if !w.canary_problems.is_empty() {
+        let mut stmt =
+            tx.prepare_cached("INSERT INTO main.wave_canary(wave_id, problem) VALUES (?1, ?2)")?;
+        for problem in &w.canary_problems {
+            stmt.execute(params![wave_id, problem])?;
         }
     }
     // A staged id `i` of this wave becomes `i + offset`: the first becomes the ledger's next.
@@ -540,6 +547,7 @@ mod tests {
                 budget: Budget::default(),
                 provenance: Provenance::default(),
                 supersedes: None,
+                canary_problems: Vec::new(),
             },
             seats: (0..seats)
                 .map(|s| SeatData {

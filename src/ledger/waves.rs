@@ -323,8 +323,14 @@ impl Ledger {
             .map_err(|e| self.err(e))
     }
 
-    /// A wave's declared problem ids, and the wave it supersedes (from the chain).
+    /// A wave's declared problem ids, its canary problems, and the wave it supersedes (from the
+    /// chain).
     fn fill_problem_ids(&self, rowid: i64, wave: &mut Wave) -> Result<()> {
+        wave.canary_problems = self
+            .conn
+            .prepare_cached("SELECT problem FROM wave_canary WHERE wave_id = ?1 ORDER BY problem")
+            .and_then(|mut s| s.query_map([rowid], |r| r.get(0))?.collect())
+            .map_err(|e| self.err(e))?;
         wave.supersedes = self
             .conn
             .prepare_cached(
@@ -389,6 +395,8 @@ fn wave_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Wave> {
         },
         // Filled from the chain (`fill_supersedes`).
         supersedes: None,
+        // Filled in by `fill_problem_ids`.
+        canary_problems: Vec::new(),
     })
 }
 
@@ -676,6 +684,7 @@ mod tests {
                 budget: Budget::default(),
                 provenance: Provenance::default(),
                 supersedes: None,
+                canary_problems: Vec::new(),
             },
             seats: vec![
                 seat("one", vec![attempt("a", 1), attempt("a", 2), plain]),

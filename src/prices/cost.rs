@@ -372,6 +372,7 @@ mod tests {
                 budget: Default::default(),
                 provenance: Default::default(),
                 supersedes: None,
+                canary_problems: Vec::new(),
             },
             seats: vec![SeatData {
                 seat: Seat {

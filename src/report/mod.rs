@@ -10,6 +10,7 @@ pub mod compare;
 pub mod diff;
 pub mod export;
 pub mod history;
+pub mod intervals;
 pub mod number;
 pub mod prices;
 pub mod publication;

@@ -6,15 +6,18 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::intervals::{self, FiguresCiJson, ScoreCiJson};
 use super::number::{fixed, machine};
 use super::waves::{
-    Detail, SeatJson, absolute_cells, absolute_columns, absolute_notes, wave_heading,
+    Detail, SeatJson, absolute_cells, absolute_columns, absolute_notes, canary_cell, canary_column,
+    canary_notes, wave_heading,
 };
 use super::{Cell, Column, DETAIL, ESSENTIAL, Table, capitalise};
 use crate::figures::SeatFigures;
 use crate::model::WaveData;
 use crate::rubric::spec::Rubric;
 use crate::rubric::{SeatScore, WaveScores};
+use crate::stats::leaderboard::{RankRange, WaveIntervals};
 
 /// Which rubric made a leaderboard.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,6 +80,10 @@ pub struct ScoredSeatJson {
     pub gate: Option<String>,
     pub tie: Option<String>,
     pub note: Option<String>,
+    /// With `--ci`: the score's interval, the rank range, and whether it is apart from the
+    /// leader's.
+    #[serde(flatten)]
+    pub ci: Option<ScoreCiJson>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -86,6 +93,9 @@ pub struct ScoreJson {
     /// For a relative rubric: what its numbers may and may not be used for.
     pub relative_note: Option<&'static str>,
     pub seats: Vec<ScoredSeatJson>,
+    /// With `--ci`: how the intervals were drawn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interval: Option<super::versus::IntervalJson>,
 }
 
 pub const RELATIVE_NOTE: &str = "relative: this score ranks seats against their own wave's \
@@ -174,6 +184,17 @@ pub(crate) fn outcome_remark(s: &SeatScore) -> Option<String> {
 
 /// The leaderboard of one wave under one rubric.
 pub fn leaderboard(data: &WaveData, info: &RubricInfo, scores: &WaveScores) -> (Table, ScoreJson) {
+    leaderboard_with(data, info, scores, None)
+}
+
+/// The leaderboard of one wave under one rubric, with each seat's intervals and rank range
+/// when they were drawn (`score --ci`).
+pub fn leaderboard_with(
+    data: &WaveData,
+    info: &RubricInfo,
+    scores: &WaveScores,
+    intervals: Option<&WaveIntervals>,
+) -> (Table, ScoreJson) {
     let r = &info.rubric;
     let by_id: BTreeMap<&str, &crate::model::SeatData> =
         data.seats.iter().map(|s| (s.seat.id.as_str(), s)).collect();
@@ -182,6 +203,8 @@ pub fn leaderboard(data: &WaveData, info: &RubricInfo, scores: &WaveScores) -> (
         data.wave.accounting.input_tokens_include_cache_reads,
         Detail::Leaderboard,
     ));
+    let canaries = canary_column(&data.wave);
+    columns.extend(canaries.clone());
     columns.push(Column::num(&score_header(r), "score").priority(ESSENTIAL));
     columns.push(
         Column::num(if r.relative { "Rank in wave" } else { "Rank" }, "rank").priority(ESSENTIAL),
@@ -191,6 +214,8 @@ pub fn leaderboard(data: &WaveData, info: &RubricInfo, scores: &WaveScores) -> (
     t.heading = wave_heading(&data.wave);
     t.heading.extend(rubric_heading(info));
     let places = places(r);
+    let leader = intervals
+        .and_then(|w| intervals::leader(scores.seats.iter().map(|s| (s.seat.as_str(), s.rank)), w));
     let mut figures = Vec::new();
     let mut seats_json = Vec::new();
     for s in &scores.seats {
@@ -200,22 +225,52 @@ pub fn leaderboard(data: &WaveData, info: &RubricInfo, scores: &WaveScores) -> (
         let f = SeatFigures::of(&data.wave, seat);
         let mut row = vec![Cell::text(&data.wave.id), Cell::text(&seat.seat.id)];
         row.extend(absolute_cells(&f, Detail::Leaderboard));
+        if canaries.is_some() {
+            row.push(canary_cell(&f));
+        }
         row.push(score_cell(s, places));
         row.push(rank_cell(s));
         row.push(Cell::text(remark(s)));
         t.rows.push(row);
+        let mut seat_json = SeatJson::of(&seat.seat, &f);
+        let mut ci = None;
+        if let Some(w) = intervals {
+            let i = w.seat(&s.seat);
+            seat_json.ci = Some(FiguresCiJson::scored(&i));
+            ci = Some(ScoreCiJson {
+                score_ci: i.score.map(|i| [i.lo, i.hi]),
+                rank_range: i.rank.map(|r| [r.lo, r.hi]),
+                separable_from_leader: intervals::separable(&s.seat, &i, leader),
+            });
+        }
         seats_json.push(ScoredSeatJson {
-            seat: SeatJson::of(&seat.seat, &f),
+            seat: seat_json,
             score: s.score,
             rank: s.rank,
             factors: s.factors.clone(),
             gate: s.gate.clone(),
             tie: s.tie.clone(),
             note: s.note.clone(),
+            ci,
         });
         figures.push(f);
     }
     t.notes = absolute_notes(&data.wave, &figures);
+    t.notes.extend(canary_notes(
+        &data.wave,
+        seats_json
+            .iter()
+            .map(|s| s.seat.seat.as_str())
+            .zip(&figures),
+    ));
+    if let Some(w) = intervals {
+        add_score_interval_columns(&mut t, w, places, leader);
+        t.heading.push(intervals::heading(w, true));
+        let order: Vec<String> = seat_ids(&t);
+        let order: Vec<&str> = order.iter().map(String::as_str).collect();
+        let notes = intervals::notes(w, &order, leader, Some("score"));
+        t.notes.extend(notes);
+    }
     if r.relative {
         t.notes.push(format!("{}.", capitalise(RELATIVE_NOTE)));
     }
@@ -236,6 +291,53 @@ pub fn leaderboard(data: &WaveData, info: &RubricInfo, scores: &WaveScores) -> (
         rubric: RubricJson::of(info),
         relative_note: r.relative.then_some(RELATIVE_NOTE),
         seats: seats_json,
+        interval: intervals.map(|w| intervals::settings_json(&w.settings)),
     };
     (t, json)
+}
+
+/// The seat of each row of a leaderboard, in order (its first column is the wave, for CSV).
+fn seat_ids(t: &Table) -> Vec<String> {
+    let at = t
+        .columns
+        .iter()
+        .position(|c| c.key == "seat")
+        .expect("a leaderboard has a seat column");
+    t.rows.iter().map(|r| r[at].machine.clone()).collect()
+}
+
+/// Adds the interval columns to a leaderboard: those of the absolute figures, the score's
+/// beside the score, and the rank range beside the rank.
+fn add_score_interval_columns(
+    t: &mut Table,
+    w: &WaveIntervals,
+    places: usize,
+    leader: Option<(&str, RankRange)>,
+) {
+    let seats: Vec<String> = seat_ids(t);
+    let level = intervals::level_text(&w.settings);
+    let rank_at = t.columns.iter().position(|c| c.key == "rank");
+    if let Some(at) = rank_at {
+        let mut columns = intervals::columns("Rank range", "rank_range").to_vec();
+        columns.push(Column::machine("separable_from_leader"));
+        t.columns.splice(at + 1..at + 1, columns);
+        for (row, id) in t.rows.iter_mut().zip(&seats) {
+            let i = w.seat(id);
+            row.splice(
+                at + 1..at + 1,
+                intervals::rank_cells(i.rank, intervals::separable(id, &i, leader)),
+            );
+        }
+    }
+    if let Some(at) = t.columns.iter().position(|c| c.key == "score") {
+        t.columns.splice(
+            at + 1..at + 1,
+            intervals::columns(&format!("Score {level}% CI"), "score_ci"),
+        );
+        for (row, id) in t.rows.iter_mut().zip(&seats) {
+            let cells = intervals::cells(w.seat(id).score, |x| fixed(x, places));
+            row.splice(at + 1..at + 1, cells);
+        }
+    }
+    super::waves::add_interval_columns(t, w, seats.iter().map(String::as_str));
 }

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::intervals::FiguresCiJson;
 use super::number::{
     fixed, int, int_or_fixed, known_machine_f64, known_machine_u64, machine, partial, percent, usd,
 };
@@ -10,6 +11,7 @@ use super::{Cell, Column, DETAIL, ESSENTIAL, EXTRA, Table};
 use crate::figures::{Known, SeatFigures};
 use crate::ledger::WaveRow;
 use crate::model::{Accounting, Budget, Load, Seat, SuiteProblems, Wave, WaveData};
+use crate::stats::leaderboard::WaveIntervals;
 
 /// Which Cost-of-Pass every listing prints (and names in its JSON).
 pub(crate) const COST_OF_PASS: &str = "pooled: total USD / number Correct";
@@ -33,6 +35,9 @@ pub struct WaveJson {
     pub provenance: crate::model::Provenance,
     /// The wave this one corrects (its manifest's `supersedes`), if any.
     pub supersedes: Option<String>,
+    /// Problems any working harness solves (its manifest's `canary_problems`), sorted; empty
+    /// when it declares none.
+    pub canary_problems: Vec<String>,
 }
 
 impl WaveJson {
@@ -48,6 +53,7 @@ impl WaveJson {
             budget: w.budget.clone(),
             provenance: w.provenance.clone(),
             supersedes: w.supersedes.clone(),
+            canary_problems: w.canary_problems.clone(),
         }
     }
 }
@@ -88,6 +94,12 @@ pub struct SeatJson {
     pub steps_known_attempts: u64,
     pub errors: Option<u64>,
     pub errors_known_attempts: u64,
+    /// The wave's canary problems this seat passed in no trial (0 when the wave declares
+    /// none): above 0, its harness may be broken.
+    pub canary_failures: u64,
+    /// With `--ci`: the intervals of the accuracy and the Cost-of-Pass.
+    #[serde(flatten)]
+    pub ci: Option<super::intervals::FiguresCiJson>,
 }
 
 fn known<T: Copy>(k: &Known<T>) -> Option<T> {
@@ -127,6 +139,8 @@ impl SeatJson {
             steps_known_attempts: f.steps.known,
             errors: known(&f.errors),
             errors_known_attempts: f.errors.known,
+            canary_failures: f.canary_failures,
+            ci: None,
         }
     }
 }
@@ -148,6 +162,9 @@ pub struct ShowJson {
     pub cost_of_pass_per_problem: Vec<CostOfPassJson>,
     /// Per problem, the cheapest seat's cost of pass, averaged.
     pub frontier_cost_of_pass: CostOfPassSummaryJson,
+    /// With `--ci`: how the intervals were drawn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interval: Option<super::versus::IntervalJson>,
 }
 
 /// A Cost-of-Pass averaged over problems, with what it covers.
@@ -266,7 +283,43 @@ pub fn wave_heading(w: &Wave) -> Vec<String> {
             p.count()
         ));
     }
+    if !w.canary_problems.is_empty() {
+        h.push(format!(
+            "Canaries: {} (problems any working harness solves; a seat that fails one is \
+             flagged)",
+            w.canary_problems.join(", ")
+        ));
+    }
     h
+}
+
+/// The column of canary failures, for a wave that declares canary problems.
+pub fn canary_column(w: &Wave) -> Option<Column> {
+    (!w.canary_problems.is_empty()).then(|| Column::num("Canaries failed", "canary_failures"))
+}
+
+/// The canary-failures cell of a seat.
+pub fn canary_cell(f: &SeatFigures) -> Cell {
+    Cell::new(int(f.canary_failures), f.canary_failures.to_string())
+}
+
+/// One flag per seat that failed a canary problem in every trial.
+pub fn canary_notes<'a>(
+    w: &Wave,
+    seats: impl IntoIterator<Item = (&'a str, &'a SeatFigures)>,
+) -> Vec<String> {
+    seats
+        .into_iter()
+        .filter(|(_, f)| f.canary_failures > 0)
+        .map(|(seat, f)| {
+            format!(
+                "{seat}: canary failed: {} of the wave's {} canary problems passed in none of \
+                 its trials; its harness may be broken.",
+                f.canary_failures,
+                w.canary_problems.len()
+            )
+        })
+        .collect()
 }
 
 /// "232/433 53.6%".
@@ -436,6 +489,11 @@ pub fn absolute_notes(w: &Wave, figures: &[SeatFigures]) -> Vec<String> {
 
 /// The `show` listing.
 pub fn show(data: &WaveData) -> (Table, ShowJson) {
+    show_with(data, None)
+}
+
+/// The `show` listing, with each seat's intervals when they were drawn (`show --ci`).
+pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, ShowJson) {
     let figures: Vec<SeatFigures> = data
         .seats
         .iter()
@@ -452,6 +510,8 @@ pub fn show(data: &WaveData) -> (Table, ShowJson) {
         data.wave.accounting.input_tokens_include_cache_reads,
         Detail::Full,
     ));
+    let canaries = canary_column(&data.wave);
+    columns.extend(canaries.clone());
     let mut t = Table::new(columns);
     t.heading = wave_heading(&data.wave);
     for (s, f) in data.seats.iter().zip(&figures) {
@@ -463,9 +523,23 @@ pub fn show(data: &WaveData) -> (Table, ShowJson) {
             Cell::text(&s.seat.harness),
         ];
         row.extend(absolute_cells(f, Detail::Full));
+        if canaries.is_some() {
+            row.push(canary_cell(f));
+        }
         t.rows.push(row);
     }
     t.notes = absolute_notes(&data.wave, &figures);
+    t.notes.extend(canary_notes(
+        &data.wave,
+        data.seats.iter().map(|s| s.seat.id.as_str()).zip(&figures),
+    ));
+    if let Some(w) = intervals {
+        add_interval_columns(&mut t, w, data.seats.iter().map(|s| s.seat.id.as_str()));
+        t.heading.push(super::intervals::heading(w, false));
+        let order: Vec<&str> = data.seats.iter().map(|s| s.seat.id.as_str()).collect();
+        t.notes
+            .extend(super::intervals::notes(w, &order, None, None));
+    }
     let mut trials = Vec::new();
     for s in &data.seats {
         let p = crate::stats::trials::SeatProblems::of(&data.wave, &s.attempts);
@@ -541,7 +615,11 @@ pub fn show(data: &WaveData) -> (Table, ShowJson) {
             .seats
             .iter()
             .zip(&figures)
-            .map(|(s, f)| SeatJson::of(&s.seat, f))
+            .map(|(s, f)| {
+                let mut j = SeatJson::of(&s.seat, f);
+                j.ci = intervals.map(|w| FiguresCiJson::of(&w.seat(&s.seat.id)));
+                j
+            })
             .collect(),
         trials,
         cost_of_pass_per_problem,
@@ -550,8 +628,50 @@ pub fn show(data: &WaveData) -> (Table, ShowJson) {
             data.wave.suite_problems.as_ref().map(SuiteProblems::count),
         )
         .into(),
+        interval: intervals.map(|w| super::intervals::settings_json(&w.settings)),
     };
     (t, json)
+}
+
+/// Adds the interval columns of the absolute figures to a listing whose rows are these seats,
+/// in order: the accuracy's beside `Correct`, the Cost-of-Pass's beside `Cost-of-Pass`.
+pub(crate) fn add_interval_columns<'a>(
+    t: &mut Table,
+    w: &WaveIntervals,
+    seats: impl Iterator<Item = &'a str>,
+) {
+    use super::intervals::{accuracy_cells, columns, cost_cells};
+    let level = super::intervals::level_text(&w.settings);
+    let seats: Vec<&str> = seats.collect();
+    // The later column first, so that the earlier one's place is still where it was found.
+    for (key, header, ci_key, accuracy) in [
+        (
+            "cost_of_pass_usd",
+            format!("Cost-of-Pass {level}% CI"),
+            "cost_of_pass_ci",
+            false,
+        ),
+        (
+            "accuracy",
+            format!("Correct {level}% CI"),
+            "accuracy_ci",
+            true,
+        ),
+    ] {
+        let Some(at) = t.columns.iter().position(|c| c.key == key) else {
+            continue;
+        };
+        t.columns.splice(at + 1..at + 1, columns(&header, ci_key));
+        for (row, id) in t.rows.iter_mut().zip(&seats) {
+            let i = w.seat(id);
+            let cells = if accuracy {
+                accuracy_cells(i.accuracy)
+            } else {
+                cost_cells(i.cost_of_pass)
+            };
+            row.splice(at + 1..at + 1, cells);
+        }
+    }
 }
 
 /// The JSON of `waves`.
@@ -680,6 +800,7 @@ mod tests {
             budget: Budget::default(),
             provenance: crate::model::Provenance::default(),
             supersedes: None,
+            canary_problems: Vec::new(),
         }
     }
 

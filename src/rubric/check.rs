@@ -58,6 +58,29 @@ fn level_word(per: Per) -> &'static str {
 
 /// The range of a measure, with how each end is reached.
 fn measure_range(m: Measure, per: Per) -> Interval {
+    if m == Measure::CanaryFailures {
+        // From none failed to every canary failed: as many as a wave declares, so without a
+        // limit a rubric can rely on; one attempt fails at most its own problem.
+        return match per {
+            Per::Seat => Interval::new(
+                Bound::new(
+                    0.0,
+                    vec!["canary_failures = 0 (every canary passed)".into()],
+                ),
+                Bound::new(
+                    f64::INFINITY,
+                    vec![
+                        "canary_failures without limit (every one of the wave's canaries failed)"
+                            .into(),
+                    ],
+                ),
+            ),
+            Per::Attempt => Interval::new(
+                Bound::new(0.0, vec!["canary_failures 0 (not a failed canary)".into()]),
+                Bound::new(1.0, vec!["canary_failures 1 (a failed canary)".into()]),
+            ),
+        };
+    }
     let (lo, hi) = m.domain();
     let name = m.name();
     let (lo_why, hi_why) = match m {

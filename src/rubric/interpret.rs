@@ -715,6 +715,7 @@ mod tests {
                 budget: Default::default(),
                 provenance: Default::default(),
                 supersedes: None,
+                canary_problems: Vec::new(),
             },
             seats: vec![seat("none", vec![]), seat("one", vec![attempt])],
         }

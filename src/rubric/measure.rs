@@ -27,6 +27,9 @@ pub enum Measure {
     Attempts,
     /// Declared problems never attempted (attempt: 0).
     Missing,
+    /// Seat: the wave's canary problems the seat did not pass in any trial, missing ones
+    /// included. Attempt: 1 when the attempt is on a canary problem and not Correct, else 0.
+    CanaryFailures,
     /// Every token read and written, normalised across accounting conventions.
     TokensTotal,
     /// Input tokens not served from a cache (cached reads excluded).
@@ -94,6 +97,12 @@ pub const MEASURES: &[(&str, Measure, &str)] = &[
         "missing",
         Measure::Missing,
         "declared problems never attempted",
+    ),
+    (
+        "canary_failures",
+        Measure::CanaryFailures,
+        "canary problems (the wave's `canary_problems`) the seat passed in no trial, missing ones \
+         included: a harness that fails one may be broken",
     ),
     (
         "tokens_total",
@@ -239,6 +248,7 @@ impl Measure {
             Measure::Correct => Some(f.correct as f64),
             Measure::Attempts => Some(f.attempts as f64),
             Measure::Missing => Some(f.missing as f64),
+            Measure::CanaryFailures => Some(f.canary_failures as f64),
             Measure::TokensTotal => all(&f.tokens_total),
             Measure::NewInputTokens => all(&f.new_input_tokens),
             Measure::InputTokens => all(&f.input_tokens),
@@ -261,7 +271,11 @@ impl Measure {
     pub fn fields(self) -> AttemptFields {
         let none = AttemptFields::NONE;
         match self {
-            Measure::Accuracy | Measure::Correct | Measure::Attempts | Measure::Missing => none,
+            Measure::Accuracy
+            | Measure::Correct
+            | Measure::Attempts
+            | Measure::Missing
+            | Measure::CanaryFailures => none,
             Measure::Outcome => AttemptFields {
                 outcome: true,
                 ..none
@@ -320,6 +334,13 @@ impl Measure {
             Measure::Outcome => Some(a.outcome_or_verdict()),
             Measure::Attempts => Some(1.0),
             Measure::Missing => Some(0.0),
+            Measure::CanaryFailures => {
+                Some(if !a.correct && wave.canary_problems.contains(&a.problem) {
+                    1.0
+                } else {
+                    0.0
+                })
+            }
             Measure::TokensTotal => u(a.tokens_total(acc)),
             Measure::NewInputTokens => u(a.new_input_tokens(acc)),
             Measure::InputTokens => u(a.input_tokens),
@@ -483,6 +504,7 @@ mod tests {
             budget: Budget::default(),
             provenance: Provenance::default(),
             supersedes: None,
+            canary_problems: Vec::new(),
         };
         let attempt = |problem: &str, errors: Option<u32>| Attempt {
             problem: problem.into(),

@@ -136,6 +136,20 @@ impl<'a> Scorer<'a> {
     /// trial.
     pub fn add(&self, t: &mut SeatTally, a: &Attempt) {
         t.figures.add(&self.basis, a);
+        self.add_rest(t, a);
+    }
+
+    /// Adds one attempt of a resampled wave (see [`FigureTally::add_drawn`]): `first` when it
+    /// opens a drawn problem, each draw of a problem counting as a problem of its own. The wave
+    /// the scorer was made with is the resampled one: its declared suite the number of problems
+    /// drawn.
+    pub fn add_drawn(&self, t: &mut SeatTally, a: &Attempt, first: bool) {
+        t.figures.add_drawn(&self.basis, a, first);
+        self.add_rest(t, a);
+    }
+
+    /// What a rubric keeps of an attempt besides its figures.
+    fn add_rest(&self, t: &mut SeatTally, a: &Attempt) {
         for (slot, p) in t.free_errors.iter_mut().zip(&self.rubric.penalties) {
             if let Some(k) = slot {
                 k.add(errors_after_free_retries(a, p.free_retries));

@@ -86,6 +86,36 @@ pub struct Interval {
     pub defined: u32,
 }
 
+/// Draws `settings.resamples` resamples of `units` units from the seed's stream, handing each
+/// to `each` in turn (its indices, in draw order). Every interval of one wave draws the same
+/// resamples from the same seed, so statistics drawn together (all the seats of a
+/// leaderboard, scored on each resample) see the same problems.
+pub fn each_resample(units: usize, settings: &Settings, mut each: impl FnMut(&[usize])) {
+    if units == 0 {
+        return;
+    }
+    let mut draws = Draws::new(settings.seed);
+    let mut idx = Vec::with_capacity(units);
+    for _ in 0..settings.resamples {
+        draws.resample(units, &mut idx);
+        each(&idx);
+    }
+}
+
+/// The percentile interval of resampled values (the statistic where it was defined, one value
+/// per resample): their (1 − level)/2 and (1 + level)/2 quantiles by nearest rank. Values that
+/// are not finite are left out, as undefined. Sorts `values`; `None` when none is left.
+pub fn percentile(values: &mut Vec<f64>, level: f64) -> Option<Interval> {
+    values.retain(|x| x.is_finite());
+    values.sort_by(f64::total_cmp);
+    let alpha = 1.0 - level;
+    Some(Interval {
+        lo: super::quantile(values, alpha / 2.0)?,
+        hi: super::quantile(values, 1.0 - alpha / 2.0)?,
+        defined: values.len() as u32,
+    })
+}
+
 /// The percentile interval of `stat` over resamples of `units` units. `stat` gets the indices
 /// of one resample and returns the statistic, or `None` where it is undefined. `None` when it
 /// is undefined on every resample (or there are no units).
@@ -94,25 +124,9 @@ pub fn interval(
     settings: &Settings,
     mut stat: impl FnMut(&[usize]) -> Option<f64>,
 ) -> Option<Interval> {
-    if units == 0 {
-        return None;
-    }
-    let mut draws = Draws::new(settings.seed);
-    let mut idx = Vec::with_capacity(units);
     let mut values = Vec::with_capacity(settings.resamples as usize);
-    for _ in 0..settings.resamples {
-        draws.resample(units, &mut idx);
-        if let Some(x) = stat(&idx).filter(|x| x.is_finite()) {
-            values.push(x);
-        }
-    }
-    values.sort_by(f64::total_cmp);
-    let alpha = 1.0 - settings.level;
-    Some(Interval {
-        lo: super::quantile(&values, alpha / 2.0)?,
-        hi: super::quantile(&values, 1.0 - alpha / 2.0)?,
-        defined: values.len() as u32,
-    })
+    each_resample(units, settings, |idx| values.extend(stat(idx)));
+    percentile(&mut values, settings.level)
 }
 
 #[cfg(test)]

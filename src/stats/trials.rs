@@ -152,6 +152,7 @@ mod tests {
             budget: Budget::default(),
             provenance: Provenance::default(),
             supersedes: None,
+            canary_problems: Vec::new(),
         }
     }
 

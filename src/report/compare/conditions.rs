@@ -298,7 +298,11 @@ fn rubric_reads(r: &Rubric) -> (BTreeSet<&'static str>, bool) {
     for m in measures {
         // A mean reads the same figure as its sum.
         match m.base() {
-            Measure::Accuracy | Measure::Outcome | Measure::Correct | Measure::Missing => {
+            Measure::Accuracy
+            | Measure::Outcome
+            | Measure::Correct
+            | Measure::Missing
+            | Measure::CanaryFailures => {
                 figures.insert("accuracy");
             }
             Measure::TokensTotal

@@ -46,7 +46,8 @@ pub(super) fn measure_text(m: Measure, x: f64) -> String {
         | Measure::Errors
         | Measure::Correct
         | Measure::Attempts
-        | Measure::Missing => int_or_fixed(x, 1),
+        | Measure::Missing
+        | Measure::CanaryFailures => int_or_fixed(x, 1),
         Measure::Accuracy | Measure::Outcome => fixed(x, 3),
         // A mean is in its sum's unit.
         Measure::Mean(s) => measure_text(s.measure(), x),

@@ -1,0 +1,487 @@
+//! Intervals for a whole leaderboard: every seat of a wave resampled on the same problems, so
+//! that each seat's accuracy, Cost-of-Pass and score come with an interval and its rank with a
+//! rank range, and the order the leaderboard prints can be checked against what the data
+//! supports.
+//!
+//! **The units** are the wave's problems: every problem a seat attempted, every declared
+//! problem (a problem no seat attempted is a problem every seat failed: missing), and, where
+//! the wave declares only its suite's size, as many unnamed problems as the size leaves over.
+//! With a declared size smaller than the problems the seats attempted between them (seats that
+//! attempted different problems), each drawn problem a seat did not attempt counts as missing
+//! for it, so the resampled denominators are those of all the problems attempted.
+//!
+//! **A resample** draws as many units as there are, with replacement, from the seeded generator
+//! of [`super::bootstrap`] (ChaCha20, the same draws [`super::bootstrap::interval`] makes). Every
+//! seat is resampled on the same drawn problems, keeping all its trials of each; a problem drawn
+//! twice counts as two problems. Each seat's attempts are fed to a running tally in problem
+//! order (drawn problems by their place in the wave, each draw in turn, trials in order), so a
+//! resample's sums run in one fixed order and reproduce to the bit.
+//!
+//! **On each resample** each seat's figures are recomputed (accuracy, pooled Cost-of-Pass) and,
+//! under a rubric, the whole resampled wave is scored by the interpreter
+//! ([`crate::rubric::Scorer`]) and ranked by it: a relative rubric's medians are those of the
+//! resampled wave. A figure undefined on a resample (a Cost-of-Pass with nothing Correct, a
+//! score a gate cannot decide) is left out of that seat's values, and the interval says on how
+//! many resamples it rests.
+//!
+//! **Per seat**: the percentile interval of each figure (the (1 − level)/2 and (1 + level)/2
+//! quantiles by nearest rank), and its **rank range**: the same quantiles of its rank over the
+//! resamples where it was ranked. Memory is a few values per seat and resample; time is linear
+//! in resamples × attempts.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::bootstrap::{Interval, Settings, each_resample, percentile};
+use crate::figures::{Basis, FigureTally};
+use crate::model::{Attempt, SuiteProblems, Wave, WaveData};
+use crate::rubric::{Rubric, Scorer};
+
+/// The range of a seat's rank over the resamples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RankRange {
+    /// The best rank in the range (the lower quantile).
+    pub lo: u32,
+    /// The worst rank in the range (the upper quantile).
+    pub hi: u32,
+    /// Resamples on which the seat was ranked: the range is over these.
+    pub defined: u32,
+}
+
+impl RankRange {
+    /// Whether two ranges share a rank.
+    pub fn overlaps(&self, other: &RankRange) -> bool {
+        self.lo <= other.hi && other.lo <= self.hi
+    }
+}
+
+/// One seat's intervals.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SeatIntervals {
+    pub accuracy: Option<Interval>,
+    /// Pooled Cost-of-Pass: total USD / number Correct.
+    pub cost_of_pass: Option<Interval>,
+    /// The rubric's score (with a rubric only).
+    pub score: Option<Interval>,
+    /// With a rubric only.
+    pub rank: Option<RankRange>,
+}
+
+/// Every seat's intervals, and how they were drawn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WaveIntervals {
+    pub settings: Settings,
+    /// The problems each resample draws.
+    pub problems: u64,
+    /// By seat id.
+    pub seats: BTreeMap<String, SeatIntervals>,
+}
+
+impl WaveIntervals {
+    /// A seat's intervals (none for a seat the wave does not hold).
+    pub fn seat(&self, id: &str) -> SeatIntervals {
+        self.seats.get(id).copied().unwrap_or_default()
+    }
+}
+
+/// The wave's problems, and for each seat where its attempts on each lie.
+struct Units<'a> {
+    /// Units in all: the named problems, then the unnamed ones.
+    len: usize,
+    /// Per seat: its attempts in (problem, trial) order.
+    attempts: Vec<Vec<&'a Attempt>>,
+    /// Per seat, per named problem: the range of its attempts on it (empty when it has none).
+    spans: Vec<Vec<(u32, u32)>>,
+}
+
+impl<'a> Units<'a> {
+    fn of(data: &'a WaveData) -> Units<'a> {
+        let mut named: BTreeSet<&str> = BTreeSet::new();
+        if let Some(SuiteProblems::Ids(ids)) = &data.wave.suite_problems {
+            named.extend(ids.iter().map(String::as_str));
+        }
+        for s in &data.seats {
+            named.extend(s.attempts.iter().map(|a| a.problem.as_str()));
+        }
+        let named: Vec<&str> = named.into_iter().collect();
+        let unnamed = match &data.wave.suite_problems {
+            Some(SuiteProblems::Count(n)) => usize::try_from(*n)
+                .unwrap_or(usize::MAX)
+                .saturating_sub(named.len()),
+            _ => 0,
+        };
+        let mut attempts = Vec::with_capacity(data.seats.len());
+        let mut spans = Vec::with_capacity(data.seats.len());
+        for s in &data.seats {
+            let mut order: Vec<&Attempt> = s.attempts.iter().collect();
+            let in_order =
+                |a: &&Attempt, b: &&Attempt| (&a.problem, a.trial) <= (&b.problem, b.trial);
+            if !order.is_sorted_by(in_order) {
+                order.sort_by(|a, b| (&a.problem, a.trial).cmp(&(&b.problem, b.trial)));
+            }
+            let mut span = vec![(0u32, 0u32); named.len()];
+            let mut i = 0;
+            while i < order.len() {
+                let p = order[i].problem.as_str();
+                let mut j = i;
+                while j < order.len() && order[j].problem == p {
+                    j += 1;
+                }
+                // Every attempted problem is named.
+                if let Ok(u) = named.binary_search(&p) {
+                    span[u] = (i as u32, j as u32);
+                }
+                i = j;
+            }
+            attempts.push(order);
+            spans.push(span);
+        }
+        Units {
+            len: named.len().saturating_add(unnamed),
+            attempts,
+            spans,
+        }
+    }
+
+    /// Feeds seat `s`'s attempts on a resample (`counts[u]`: how often unit u was drawn) to
+    /// `add`, each with whether it opens a drawn problem.
+    fn feed(&self, s: usize, counts: &[u32], mut add: impl FnMut(&Attempt, bool)) {
+        let attempts = &self.attempts[s];
+        for (&(lo, hi), &n) in self.spans[s].iter().zip(counts) {
+            if lo == hi {
+                continue;
+            }
+            for _ in 0..n {
+                for (k, a) in attempts[lo as usize..hi as usize].iter().enumerate() {
+                    add(a, k == 0);
+                }
+            }
+        }
+    }
+}
+
+/// Each seat's intervals over resamples of the wave's problems (see the module's
+/// documentation): accuracy and Cost-of-Pass always, the score and the rank range under a
+/// rubric.
+pub fn wave_intervals(
+    data: &WaveData,
+    rubric: Option<&Rubric>,
+    settings: &Settings,
+) -> WaveIntervals {
+    let units = Units::of(data);
+    // A resample is a wave of as many problems as were drawn: the declared suite (when there
+    // is one) is their number, and the problems a seat did not attempt are its missing ones.
+    let resampled = Wave {
+        suite_problems: data
+            .wave
+            .suite_problems
+            .as_ref()
+            .map(|_| SuiteProblems::Count(units.len as u64)),
+        ..data.wave.clone()
+    };
+    let n = data.seats.len();
+    let r = settings.resamples as usize;
+    let mut accuracy = vec![Vec::with_capacity(r); n];
+    let mut cost_of_pass = vec![Vec::with_capacity(r); n];
+    let mut score = vec![Vec::with_capacity(r); n];
+    let mut rank = vec![Vec::with_capacity(r); n];
+    let index: BTreeMap<&str, usize> = data
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.seat.id.as_str(), i))
+        .collect();
+    let mut counts = vec![0u32; units.len];
+    each_resample(units.len, settings, |drawn| {
+        counts.fill(0);
+        for &u in drawn {
+            counts[u] += 1;
+        }
+        let mut figures = |s: usize, f: crate::figures::SeatFigures| {
+            accuracy[s].extend(f.accuracy);
+            cost_of_pass[s].extend(f.cost_of_pass_usd);
+        };
+        match rubric {
+            None => {
+                let basis = Basis::of(&resampled);
+                for s in 0..n {
+                    let mut t = FigureTally::new();
+                    units.feed(s, &counts, |a, first| t.add_drawn(&basis, a, first));
+                    figures(s, t.figures(&basis));
+                }
+            }
+            Some(rubric) => {
+                let mut scorer = Scorer::new(rubric, &resampled);
+                let tally = |scorer: &Scorer<'_>, s: usize| {
+                    let mut t = scorer.tally();
+                    units.feed(s, &counts, |a, first| scorer.add_drawn(&mut t, a, first));
+                    t
+                };
+                if scorer.needs_medians_first() {
+                    let first: Vec<_> = (0..n).map(|s| tally(&scorer, s)).collect();
+                    scorer.set_medians(&first);
+                }
+                let mut seats = Vec::with_capacity(n);
+                for (s, seat) in data.seats.iter().enumerate() {
+                    let t = tally(&scorer, s);
+                    figures(s, scorer.figures(&t));
+                    seats.push((seat.seat.clone(), t));
+                }
+                for seat in scorer.score(seats).seats {
+                    let Some(&s) = index.get(seat.seat.as_str()) else {
+                        continue;
+                    };
+                    score[s].extend(seat.score);
+                    rank[s].extend(seat.rank.map(f64::from));
+                }
+            }
+        }
+    });
+    let level = settings.level;
+    let seats = data
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(s, seat)| {
+            let ranks = percentile(&mut rank[s], level).map(|i| RankRange {
+                lo: i.lo as u32,
+                hi: i.hi as u32,
+                defined: i.defined,
+            });
+            (
+                seat.seat.id.clone(),
+                SeatIntervals {
+                    accuracy: percentile(&mut accuracy[s], level),
+                    cost_of_pass: percentile(&mut cost_of_pass[s], level),
+                    score: rubric.and_then(|_| percentile(&mut score[s], level)),
+                    rank: ranks,
+                },
+            )
+        })
+        .collect();
+    WaveIntervals {
+        settings: *settings,
+        problems: units.len as u64,
+        seats,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Accounting, Budget, Load, Provenance, Seat, SeatData};
+    use crate::stats::bootstrap::{Draws, interval};
+
+    fn attempt(problem: &str, trial: u32, correct: bool) -> Attempt {
+        Attempt {
+            problem: problem.into(),
+            trial,
+            correct,
+            outcome: None,
+            input_tokens: Some(1000),
+            output_tokens: Some(100),
+            input_tokens_cache_read: None,
+            input_tokens_cache_write: None,
+            wall_s: Some(10.0),
+            cost_usd: Some(0.5),
+            steps: Some(3),
+            errors: Some(0),
+            checklist: None,
+            trace: None,
+            working_s: None,
+            infra_error: false,
+            end_reason: None,
+        }
+    }
+
+    fn seat(id: &str, attempts: Vec<Attempt>) -> SeatData {
+        SeatData {
+            seat: Seat {
+                id: id.into(),
+                model: "m".into(),
+                provider: "p".into(),
+                harness: "h".into(),
+                config: None,
+            },
+            attempts,
+        }
+    }
+
+    fn wave(suite: Option<SuiteProblems>, seats: Vec<SeatData>) -> WaveData {
+        WaveData {
+            wave: Wave {
+                id: "w".into(),
+                suite: "s".into(),
+                started_at: "2026-01-01T00:00:00Z".into(),
+                notes: None,
+                suite_problems: suite,
+                load: Load::default(),
+                accounting: Accounting::default(),
+                budget: Budget {
+                    tokens: Some(2000.0),
+                    wall_s: Some(20.0),
+                    cost_usd: None,
+                },
+                provenance: Provenance::default(),
+                supersedes: None,
+                canary_problems: Vec::new(),
+            },
+            seats,
+        }
+    }
+
+    fn rubric(text: &str) -> Rubric {
+        crate::rubric::parse(std::path::Path::new("r.toml"), text).unwrap()
+    }
+
+    const ACCURACY: &str = "name = \"acc\"\nversion = 1\nscale = { min = 0, max = 100 }\n\
+                            multiplier = 100\n[[factor]]\nname = \"accuracy\"\n\
+                            measure = \"accuracy\"\n";
+
+    /// Over 1,000 simulated waves of 40 problems with two trials each, every trial passed with
+    /// probability 0.6 (drawn from the seeded generator), the 95 % interval this path draws for
+    /// the accuracy covers 0.6 at least 93 % of the time.
+    #[test]
+    fn the_95_percent_accuracy_interval_covers_the_true_rate() {
+        let mut world = Draws::new(2027);
+        let mut covered = 0;
+        for w in 0..1000u64 {
+            let attempts = (0..40)
+                .flat_map(|p| (1..=2).map(move |t| (p, t)))
+                .map(|(p, t)| attempt(&format!("p{p:02}"), t, world.below(10) < 6))
+                .collect();
+            let data = wave(None, vec![seat("a", attempts)]);
+            let settings = Settings {
+                resamples: 200,
+                seed: w,
+                ..Settings::default()
+            };
+            let ci = wave_intervals(&data, None, &settings)
+                .seat("a")
+                .accuracy
+                .unwrap();
+            covered += u32::from(ci.lo <= 0.6 && 0.6 <= ci.hi);
+        }
+        assert!(covered >= 930, "covered {covered} of 1000");
+    }
+
+    #[test]
+    fn a_single_trial_accuracy_is_the_bootstrap_of_its_problems() {
+        // The same draws as `bootstrap::interval` over the problems' verdicts: a seat's
+        // interval is the one the plain bootstrap gives, to the bit.
+        let verdicts: Vec<bool> = (0..30).map(|i| i % 3 != 0).collect();
+        let attempts = verdicts
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| attempt(&format!("p{i:02}"), 1, c))
+            .collect();
+        let data = wave(Some(SuiteProblems::Count(30)), vec![seat("a", attempts)]);
+        let s = Settings::default();
+        let joint = wave_intervals(&data, None, &s).seat("a").accuracy;
+        let plain = interval(verdicts.len(), &s, |idx| {
+            Some(idx.iter().filter(|&&i| verdicts[i]).count() as f64 / idx.len() as f64)
+        });
+        assert_eq!(joint, plain);
+        assert_eq!(joint.unwrap().defined, 2000);
+    }
+
+    #[test]
+    fn missing_problems_are_resampled_as_failures() {
+        // 10 declared problems; the seat attempted 5, all Correct: 50 %, and no resample can
+        // give more than the share of attempted problems drawn.
+        let ids: Vec<String> = (0..10).map(|i| format!("p{i}")).collect();
+        let attempts = (0..5).map(|i| attempt(&format!("p{i}"), 1, true)).collect();
+        let data = wave(Some(SuiteProblems::Ids(ids)), vec![seat("a", attempts)]);
+        let ci = wave_intervals(&data, None, &Settings::default())
+            .seat("a")
+            .accuracy
+            .unwrap();
+        assert!(ci.lo < 0.5 && ci.hi > 0.5 && ci.hi < 1.0, "{ci:?}");
+        // Undeclared, the five attempted are all there is: every resample is 100 %.
+        let attempts = (0..5).map(|i| attempt(&format!("p{i}"), 1, true)).collect();
+        let data = wave(None, vec![seat("a", attempts)]);
+        let ci = wave_intervals(&data, None, &Settings::default())
+            .seat("a")
+            .accuracy
+            .unwrap();
+        assert_eq!((ci.lo, ci.hi), (1.0, 1.0));
+    }
+
+    #[test]
+    fn rank_ranges_separate_a_clear_leader_and_overlap_a_close_one() {
+        // Over 40 problems: `top` solves 38, `close` 37, `far` 10.
+        let solve = |n: usize| -> Vec<Attempt> {
+            (0..40)
+                .map(|i| attempt(&format!("p{i:02}"), 1, i < n))
+                .collect()
+        };
+        let data = wave(
+            Some(SuiteProblems::Count(40)),
+            vec![
+                seat("close", solve(37)),
+                seat("far", solve(10)),
+                seat("top", solve(38)),
+            ],
+        );
+        let w = wave_intervals(&data, Some(&rubric(ACCURACY)), &Settings::default());
+        let (top, close, far) = (
+            w.seat("top").rank.unwrap(),
+            w.seat("close").rank.unwrap(),
+            w.seat("far").rank.unwrap(),
+        );
+        assert_eq!((far.lo, far.hi), (3, 3));
+        assert!(top.overlaps(&close), "{top:?} {close:?}");
+        assert!(!top.overlaps(&far));
+        assert_eq!(top.defined, 2000);
+        let score = w.seat("top").score.unwrap();
+        assert!(score.lo <= 95.0 && 95.0 <= score.hi, "{score:?}");
+        // Cost-of-Pass: 40 × $0.50 over the Correct ones.
+        let cop = w.seat("far").cost_of_pass.unwrap();
+        assert!(cop.lo < 2.0 && 2.0 < cop.hi, "{cop:?}");
+    }
+
+    #[test]
+    fn the_same_seed_draws_the_same_intervals_and_another_seed_others() {
+        let mut world = Draws::new(5);
+        let mut seats = Vec::new();
+        for id in ["a", "b", "c"] {
+            let attempts = (0..25)
+                .flat_map(|p| (1..=3).map(move |t| (p, t)))
+                .map(|(p, t)| {
+                    let mut a = attempt(&format!("p{p:02}"), t, world.below(2) == 0);
+                    a.wall_s = Some(world.below(1000) as f64 / 7.0);
+                    a
+                })
+                .collect();
+            seats.push(seat(id, attempts));
+        }
+        let data = wave(None, seats);
+        let cohort = rubric(
+            "name = \"c\"\nversion = 1\nrelative = true\nscale = { min = 0 }\n[[factor]]\n\
+             name = \"accuracy\"\nmeasure = \"accuracy\"\n[[factor]]\nname = \"wall\"\n\
+             measure = \"wall_s\"\nrelative_to = \"median\"\nrole = \"divide\"\n",
+        );
+        let s = Settings::default();
+        let one = wave_intervals(&data, Some(&cohort), &s);
+        assert_eq!(one, wave_intervals(&data, Some(&cohort), &s));
+        let other = wave_intervals(&data, Some(&cohort), &Settings { seed: 1, ..s });
+        assert_ne!(one.seats, other.seats);
+        assert!(one.seat("a").score.is_some());
+    }
+
+    #[test]
+    fn every_draw_of_a_problem_counts_as_a_problem() {
+        // One problem, two trials, one Correct: whatever is drawn, 50 %.
+        let data = wave(
+            Some(SuiteProblems::Count(1)),
+            vec![seat(
+                "a",
+                vec![attempt("p", 1, true), attempt("p", 2, false)],
+            )],
+        );
+        let ci = wave_intervals(&data, None, &Settings::default())
+            .seat("a")
+            .accuracy
+            .unwrap();
+        assert_eq!((ci.lo, ci.hi), (0.5, 0.5));
+    }
+}
