@@ -16,6 +16,11 @@ pub use crate::report::Format;
 /// Exit status: 0 ok; 1 a check failed (rubric check, verify); 2 bad input or usage; 3 could not
 /// complete through no fault of the input (the ledger busy past --wait, read-only, or the disk
 /// failed): nothing was written.
+///
+/// Environment: BENCHLEDGER_DB, the ledger when --db is not given. On a terminal, tables fit
+/// its width (COLUMNS when the terminal does not say), naming the columns left out; piped
+/// output and --wide are full width. NO_COLOR turns off the colour of help and usage errors,
+/// which is only ever used on a terminal.
 #[derive(Debug, Parser)]
 #[command(name = "benchledger", version, about, long_about)]
 pub struct Cli {
@@ -409,7 +414,30 @@ pub enum Command {
     ///
     /// The ledger goes to a temporary directory unless --db is given explicitly
     /// (BENCHLEDGER_DB is ignored here, so the demo never writes into your own ledger).
-    Demo,
+    Demo {
+        /// Instead of the tour, write the shipped examples, rubrics and price tables under DIR
+        /// (DIR/examples, DIR/rubrics, DIR/prices), so that the README's session runs from DIR.
+        #[arg(long, value_name = "DIR")]
+        write: Option<PathBuf>,
+    },
+
+    /// Print a completion script for a shell, generated from these very definitions: e.g.
+    /// `benchledger completions bash > ~/.local/share/bash-completion/completions/benchledger`,
+    /// or `benchledger completions zsh > "${fpath[1]}/_benchledger"`.
+    Completions {
+        /// bash, elvish, fish, powershell or zsh.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+
+    /// Print benchledger's man page (roff), generated from these very definitions: e.g.
+    /// `benchledger man | man -l -`. With --out DIR, write it and one page per command
+    /// (benchledger-show.1, ...) into DIR.
+    Man {
+        /// The directory to write the pages into (it must exist).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Subcommand)]

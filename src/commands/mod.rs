@@ -6,6 +6,7 @@
 mod audit;
 mod bundle;
 mod compare;
+mod completions;
 mod demo;
 mod export;
 mod files;
@@ -436,6 +437,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             },
         ),
         Command::Site { out } => site::site(&mut ctx, &out),
-        Command::Demo => demo::demo(&mut ctx),
+        Command::Demo { write: None } => demo::demo(&mut ctx),
+        Command::Demo { write: Some(dir) } => demo::write(&mut ctx, &dir),
+        Command::Completions { shell } => completions::completions(&mut ctx, shell),
+        Command::Man { out } => completions::man(&mut ctx, out.as_deref()),
     }
 }

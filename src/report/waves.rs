@@ -759,6 +759,85 @@ pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
     (t, json)
 }
 
+/// The trace columns of a wave's attempts, the ones a rubric that scores the trace reads: the
+/// outcome, the steps, the errors reported, the failed tool calls in runs (`fetch ×5`: five
+/// failures of one tool in a row), and the errors still charged when the first `free` failure
+/// of each run is forgiven (`free_retries` in a rubric; docs/rubrics.md).
+pub fn trace_table(data: &WaveData, free: u32) -> Table {
+    let mut t = Table::new(vec![
+        Column::machine_text("wave"),
+        Column::text("Seat", "seat"),
+        Column::text("Problem", "problem").grouped(),
+        Column::num("Outcome", "outcome"),
+        Column::num("Steps", "steps"),
+        Column::num("Errors", "errors"),
+        Column::text("Failed calls", "failed_calls").priority(DETAIL),
+        Column::num(
+            &format!("Errors charged, {free} free retry"),
+            "errors_after_free_retries",
+        ),
+    ]);
+    let count = |v: Option<u32>| match v {
+        Some(n) => Cell::text(n.to_string()),
+        None => Cell::none(),
+    };
+    for s in &data.seats {
+        for a in &s.attempts {
+            let runs = a.trace.as_ref().map(|trace| failed_runs(trace));
+            let charged = crate::rubric::measure::errors_after_free_retries(a, free);
+            t.rows.push(vec![
+                Cell::text(&data.wave.id),
+                Cell::text(&s.seat.id),
+                Cell::text(&a.problem),
+                match a.outcome {
+                    Some(x) => Cell::new(fixed(x, 2), machine(x)),
+                    None => Cell::none(),
+                },
+                count(a.steps),
+                count(a.errors),
+                match runs {
+                    Some(r) if r.is_empty() => Cell::text("none"),
+                    Some(r) => Cell::text(r),
+                    None => Cell::new("no trace", ""),
+                },
+                match charged {
+                    Some(x) => Cell::new(fixed(x, 0), machine(x)),
+                    None => Cell::none(),
+                },
+            ]);
+        }
+    }
+    t
+}
+
+/// A trace's failed calls, one entry per run of failures of the same tool: `fetch ×5,
+/// extract_price`.
+fn failed_runs(trace: &[crate::model::TraceStep]) -> String {
+    let mut runs: Vec<(&str, usize)> = Vec::new();
+    let mut in_run = false;
+    for step in trace {
+        if step.ok {
+            in_run = false;
+            continue;
+        }
+        match runs.last_mut() {
+            Some((tool, n)) if in_run && *tool == step.tool.as_str() => *n += 1,
+            _ => runs.push((step.tool.as_str(), 1)),
+        }
+        in_run = true;
+    }
+    runs.iter()
+        .map(|(tool, n)| {
+            if *n == 1 {
+                tool.to_string()
+            } else {
+                format!("{tool} ×{n}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -902,5 +981,23 @@ mod tests {
             unknown(&mut b);
             assert!(k_of_n(figures(vec![attempt("a"), b])));
         }
+    }
+
+    #[test]
+    fn failed_calls_are_told_in_runs_of_one_tool() {
+        let step = |tool: &str, ok: bool| crate::model::TraceStep {
+            tool: tool.into(),
+            ok,
+            error: None,
+        };
+        let trace = [
+            step("fetch", false),
+            step("fetch", false),
+            step("fetch", true),
+            step("fetch", false),
+            step("parse", false),
+        ];
+        assert_eq!(super::failed_runs(&trace), "fetch ×2, fetch, parse");
+        assert_eq!(super::failed_runs(&[step("a", true)]), "");
     }
 }
