@@ -408,6 +408,10 @@ pub enum Command {
         /// replaced; nothing else in it is touched).
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
+        /// With --ci, every leaderboard carries intervals and rank ranges (a rank range column,
+        /// accuracy whiskers on the cost–accuracy chart), drawn as `score --ci` draws them.
+        #[command(flatten)]
+        ci: CiArgs,
     },
 
     /// Build a ledger from the shipped examples and walk through what benchledger shows.

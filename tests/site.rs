@@ -448,3 +448,69 @@ fn the_examples_charts_are_snapshotted() {
         );
     });
 }
+
+#[test]
+fn site_ci_gives_every_leaderboard_its_rank_ranges_and_the_chart_its_whiskers() {
+    let env = example_ledger();
+    let plain = env.path().join("plain");
+    env.run(["site", "--out", plain.to_str().unwrap()]).ok();
+    let without = std::fs::read_to_string(plain.join("waves/rca-wave-2.html")).unwrap();
+    assert!(!without.contains("Rank range"));
+    assert!(!without.contains("class=\"whisker\""));
+
+    let site = env.path().join("ci");
+    env.run([
+        "site",
+        "--out",
+        site.to_str().unwrap(),
+        "--ci",
+        "--resamples",
+        "200",
+        "--seed",
+        "3",
+    ])
+    .ok();
+    let page = std::fs::read_to_string(site.join("waves/rca-wave-2.html")).unwrap();
+    let text = strip_tags(&page);
+    // Every registered rubric's leaderboard has its rank range column, once, and says how the
+    // intervals were drawn.
+    let boards = page.matches("<h3>Under ").count();
+    assert!(boards >= 2, "{boards}");
+    assert_eq!(page.matches(">Rank range<").count(), boards, "{text}");
+    assert_eq!(
+        text.matches("Intervals: 95% level, 200 resamples, seed 3")
+            .count(),
+        boards
+    );
+    assert!(text.contains("Not separable from the leader"), "{text}");
+    // The rank ranges are those `score --ci` prints, on the same draws.
+    let score = env
+        .run([
+            "score",
+            "--wave",
+            "rca-wave-2",
+            "--rubric",
+            "session-efficiency@2",
+            "--ci",
+            "--resamples",
+            "200",
+            "--seed",
+            "3",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    for seat in score["seats"].as_array().unwrap() {
+        let r = &seat["rank_range"];
+        let (lo, hi) = (r[0].as_u64().unwrap(), r[1].as_u64().unwrap());
+        let shown = if lo == hi {
+            lo.to_string()
+        } else {
+            format!("{lo}–{hi}")
+        };
+        assert!(text.contains(&shown), "{shown} missing");
+    }
+    // The cost–accuracy chart draws a whisker per plotted seat.
+    assert!(page.contains("class=\"whisker\""), "no whiskers");
+}

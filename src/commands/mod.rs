@@ -436,7 +436,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
                 header: !no_header,
             },
         ),
-        Command::Site { out } => site::site(&mut ctx, &out),
+        Command::Site { out, ci } => site::site(&mut ctx, &out, ci),
         Command::Demo { write: None } => demo::demo(&mut ctx),
         Command::Demo { write: Some(dir) } => demo::write(&mut ctx, &dir),
         Command::Completions { shell } => completions::completions(&mut ctx, shell),

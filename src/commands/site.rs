@@ -19,7 +19,10 @@ use crate::site::{self, Input, PublicationInput, WaveInput};
 pub const MARKER: &str = ".benchledger-site";
 
 /// What the site shows, read from the ledger.
-pub fn load(ledger: &Ledger) -> Result<Input> {
+pub fn load(
+    ledger: &Ledger,
+    intervals: Option<crate::stats::bootstrap::Settings>,
+) -> Result<Input> {
     let withdrawn = Withdrawn::load(ledger)?;
     let mut waves = Vec::new();
     for row in ledger.waves()? {
@@ -71,6 +74,7 @@ pub fn load(ledger: &Ledger) -> Result<Input> {
         rubrics,
         publications,
         head: entries.last().map(|e| e.sha256().to_string()),
+        intervals,
     })
 }
 
@@ -130,9 +134,10 @@ fn prepare(dir: &Path) -> Result<()> {
     std::fs::remove_file(&marker).map_err(|e| Error::io(&marker, e))
 }
 
-pub fn site(ctx: &mut Ctx<'_>, out: &Path) -> Result<()> {
+pub fn site(ctx: &mut Ctx<'_>, out: &Path, ci: crate::cli::CiArgs) -> Result<()> {
+    let settings = super::interval_settings(ci, false)?;
     let ledger = ctx.open()?;
-    let input = load(&ledger)?;
+    let input = load(&ledger, settings)?;
     let pages = site::render(&input);
     prepare(out)?;
     let mut listed = String::new();

@@ -56,6 +56,8 @@ pub struct Input {
     pub publications: Vec<PublicationInput>,
     /// The record hash of the chain's last entry.
     pub head: Option<String>,
+    /// How the leaderboards' intervals and rank ranges are drawn (`site --ci`); none without.
+    pub intervals: Option<crate::stats::bootstrap::Settings>,
 }
 
 /// One file of the site: its path relative to the site's root (`/`-separated, only slugs and

@@ -249,7 +249,7 @@ fn with_rank_ranges(board: &Board<'_>) -> Table {
         .map(|s| uncertainty(s).rank_range)
         .collect();
     if ranges.iter().any(Option::is_some)
-        && !t.columns.iter().any(|c| c.key == "rank_range")
+        && !t.columns.iter().any(|c| c.key.starts_with("rank_range"))
         && ranges.len() == t.rows.len()
     {
         let at = t
@@ -282,7 +282,15 @@ pub(super) fn all(input: &Input) -> Vec<Page> {
             .iter()
             .map(|info| {
                 let scores = score_wave(&info.rubric, &w.data);
-                let (table, json) = crate::report::score::leaderboard(&w.data, info, &scores);
+                let intervals = input.intervals.as_ref().map(|settings| {
+                    crate::stats::leaderboard::wave_intervals(&w.data, Some(&info.rubric), settings)
+                });
+                let (table, json) = crate::report::score::leaderboard_with(
+                    &w.data,
+                    info,
+                    &scores,
+                    intervals.as_ref(),
+                );
                 Board {
                     info,
                     scores,
@@ -602,6 +610,10 @@ fn wave_page(w: &WaveInput, boards: &[Board<'_>]) -> String {
                 @if b.info.scale_violation { span.tag.bad { "fails rubric check" } }
             }
             @for line in crate::report::score::rubric_heading(b.info) { p.note { (line) } }
+            // With intervals (`site --ci`), the table's last heading line says how they were drawn.
+            @if b.json.interval.is_some() {
+                @if let Some(line) = b.table.heading.last() { p.note { (line) } }
+            }
             @let t = with_rank_ranges(b);
             @let links: Vec<Option<String>> = b.json.seats.iter().map(|s| Some(seat_href(1, &s.seat.seat))).collect();
             (table(&t, None, &links))
