@@ -115,6 +115,13 @@ fn show_in_a_100_column_terminal_prints_no_line_over_100_characters() {
     // Every other table of the examples fits as well.
     env.run(["rubric", "add", "rubrics/session-efficiency.v2.toml"])
         .ok();
+    env.run([
+        "rubric",
+        "add",
+        "--allow-scale-violation",
+        "rubrics/session-efficiency.v1.toml",
+    ])
+    .ok();
     env.run(["rescore", "--rubric", "session-efficiency@2"])
         .ok();
     for args in [
@@ -127,6 +134,8 @@ fn show_in_a_100_column_terminal_prints_no_line_over_100_characters() {
             "rubrics/cohort-efficiency.v1.toml",
         ],
         vec!["history", "--rubric", "session-efficiency@2"],
+        vec!["diff", "session-efficiency@1", "session-efficiency@2"],
+        vec!["show", "rca-wave-2", "--ci"],
         vec![
             "compare",
             "--seat",
@@ -142,6 +151,25 @@ fn show_in_a_100_column_terminal_prints_no_line_over_100_characters() {
             args.join(" ")
         );
     }
+    // A leaderboard asked for its rank ranges keeps them on a narrow terminal.
+    let text = in_terminal(
+        &env,
+        80,
+        &[
+            "score",
+            "--wave",
+            "rca-wave-2",
+            "--rubric",
+            "session-efficiency@2",
+            "--ci",
+        ],
+        &[],
+    );
+    assert!(widest(&text) <= 80, "{text}");
+    assert!(
+        text.contains("Rank range") && text.contains("2–4"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -312,7 +312,12 @@ pub fn to_text_in(t: &Table, layout: &mut Layout) -> String {
                 .filter(|(_, c)| columns[**c].priority > ESSENTIAL)
                 .max_by_key(|(_, c)| columns[**c].priority)
                 .map(|(k, _)| k);
-            let Some(k) = drop else { break };
+            let Some(k) = drop else {
+                // Only essential columns are left and still too wide: long header words may
+                // break too, as a last resort.
+                lines = draw_with(&columns, &rows, &kept, Some(width), false);
+                break;
+            };
             // `max_by_key` keeps the last of equals: the rightmost.
             left_out.push(kept.remove(k));
         }
@@ -388,6 +393,17 @@ fn draw(
     kept: &[usize],
     width: Option<usize>,
 ) -> Vec<String> {
+    draw_with(columns, rows, kept, width, true)
+}
+
+/// [`draw`], with header words kept whole or not.
+fn draw_with(
+    columns: &[&Column],
+    rows: &[Vec<String>],
+    kept: &[usize],
+    width: Option<usize>,
+    whole_header_words: bool,
+) -> Vec<String> {
     use comfy_table::{ColumnConstraint, Width};
     let mut table = comfy_table::Table::new();
     table
@@ -440,7 +456,11 @@ fn draw(
                     .unwrap_or(0)
                     .max(widest.min(24))
             }
-            .max(longest_word(&columns[*c].header));
+            .max(if whole_header_words {
+                longest_word(&columns[*c].header)
+            } else {
+                0
+            });
             col.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
                 u16::try_from(floor + 2).unwrap_or(u16::MAX),
             )));

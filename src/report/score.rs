@@ -319,6 +319,9 @@ fn add_score_interval_columns(
     let rank_at = t.columns.iter().position(|c| c.key == "rank");
     if let Some(at) = rank_at {
         let mut columns = intervals::columns("Rank range", "rank_range").to_vec();
+        // The rank range is what `--ci` is asked for in a leaderboard: a narrow terminal keeps
+        // it beside the rank.
+        columns[0].priority = super::ESSENTIAL;
         columns.push(Column::machine("separable_from_leader"));
         t.columns.splice(at + 1..at + 1, columns);
         for (row, id) in t.rows.iter_mut().zip(&seats) {

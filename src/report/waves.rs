@@ -502,7 +502,7 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
     let mut columns = vec![
         Column::machine_text("wave"),
         Column::text("Seat", "seat"),
-        Column::text("Model", "model"),
+        Column::text("Model", "model").priority(DETAIL),
         Column::text("Provider", "provider").priority(EXTRA),
         Column::text("Harness", "harness").priority(DETAIL),
     ];
