@@ -13,9 +13,9 @@ pub use crate::report::Format;
 /// the conditions that shape its numbers, scored by versioned TOML rubrics that cannot leave
 /// their scale, rescored reproducibly, published and verified byte for byte.
 ///
-/// Exit status: 0 ok; 1 a check failed (rubric check, verify); 2 bad input or usage; 3 could not
-/// complete through no fault of the input (the ledger busy past --wait, read-only, or the disk
-/// failed): nothing was written.
+/// Exit status: 0 ok; 1 a check failed (rubric check, verify, a claim that differs); 2 bad input
+/// or usage; 3 could not complete through no fault of the input (the ledger busy past --wait,
+/// read-only, or the disk failed): nothing was written.
 ///
 /// Environment: BENCHLEDGER_DB, the ledger when --db is not given. On a terminal, tables fit
 /// its width (COLUMNS when the terminal does not say), naming the columns left out; piped
@@ -258,6 +258,13 @@ pub enum Command {
         format: FormatArg,
     },
 
+    /// Check numbers others published — a leaderboard's, a paper's — against the ledger, and
+    /// write claims files from leaderboards' own files (docs/claims.md).
+    Claims {
+        #[command(subcommand)]
+        command: ClaimsCommand,
+    },
+
     /// Freeze a publication: the rendered leaderboard, the rubric's hash, a digest of every
     /// input row, chained to the previous publication.
     ///
@@ -287,6 +294,10 @@ pub enum Command {
         /// it after the digests.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Check the claims in this file against the published wave and carry them, with their
+        /// verdicts and the file itself, in the published text, which verify checks again.
+        #[arg(long, value_name = "FILE")]
+        claims: Option<PathBuf>,
     },
 
     /// List the publications.
@@ -419,8 +430,9 @@ pub enum Command {
     /// The ledger goes to a temporary directory unless --db is given explicitly
     /// (BENCHLEDGER_DB is ignored here, so the demo never writes into your own ledger).
     Demo {
-        /// Instead of the tour, write the shipped examples, rubrics and price tables under DIR
-        /// (DIR/examples, DIR/rubrics, DIR/prices), so that the README's session runs from DIR.
+        /// Instead of the tour, write the shipped examples, rubrics, price tables and claims
+        /// under DIR (DIR/examples, DIR/rubrics, DIR/prices, DIR/claims), so that the README's
+        /// session runs from DIR.
         #[arg(long, value_name = "DIR")]
         write: Option<PathBuf>,
     },
@@ -506,5 +518,79 @@ pub enum PricesCommand {
     Show {
         /// NAME@VERSION.
         prices: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ClaimsCommand {
+    /// Check each claim of claims files against the ledger: the published value, the
+    /// ledger's, the ledger's at the published precision, and a verdict — reproduced, differs
+    /// (by how much, and the plausible causes), or cannot be computed (and why).
+    ///
+    /// Exits 1 when any claim differs; 2 when a file is not a valid claims file or names a
+    /// wave, seat or rubric the ledger does not have.
+    Check {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        prices: PricesArg,
+        #[command(flatten)]
+        format: FormatArg,
+    },
+
+    /// Write a claims file from a leaderboard's own files, mapping each published figure to
+    /// benchledger's.
+    From {
+        #[command(subcommand)]
+        source: ClaimsFrom,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ClaimsFrom {
+    /// An OpenHands index model directory (results/<model>): its scores.json (accuracy, cost
+    /// per instance, average runtime) and metadata.json.
+    Openhands {
+        /// The model directory.
+        dir: PathBuf,
+        /// The claims file to write (a new file: never overwritten).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Each benchmark B is claimed about wave PREFIX + B.
+        #[arg(long, value_name = "PREFIX", default_value = "oh-")]
+        wave_prefix: String,
+        /// The seat the claims are about. Default: the model directory's name.
+        #[arg(long)]
+        seat: Option<String>,
+    },
+
+    /// A Terminal-Bench run's results.json: its accuracy and pass@k.
+    TerminalBench {
+        /// The run's results.json.
+        results: PathBuf,
+        /// The claims file to write (a new file: never overwritten).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// The wave the run was ingested as.
+        #[arg(long)]
+        wave: String,
+        /// The seat the run was ingested as.
+        #[arg(long)]
+        seat: String,
+    },
+
+    /// A HAL harness upload (*_UPLOAD.json): its accuracy and total cost.
+    Hal {
+        /// The upload.
+        upload: PathBuf,
+        /// The claims file to write (a new file: never overwritten).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// The wave the upload was ingested as.
+        #[arg(long)]
+        wave: String,
+        /// The seat the upload was ingested as.
+        #[arg(long)]
+        seat: String,
     },
 }

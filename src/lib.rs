@@ -11,6 +11,7 @@
 //! - [`figures`]: a seat's absolute figures (accuracy with its denominator, tokens, wall, USD,
 //!   Cost-of-Pass), pure;
 //! - [`prices`]: versioned price tables, and the costs they give attempts, pure;
+//! - [`claims`]: published numbers checked against the ledger, pure;
 //! - [`report`]: renderers that turn results into text (table, markdown, CSV, JSON);
 //! - [`site`]: the static site, pages and SVG charts as strings (pure);
 //! - [`commands`]: one function per subcommand, the only place that reads files, prints, or
@@ -18,6 +19,7 @@
 //! - [`cli`]: what the user typed (clap types only).
 
 pub mod chain;
+pub mod claims;
 pub mod cli;
 pub mod commands;
 pub mod diagnostics;

@@ -352,8 +352,9 @@ fn parts(text: &str) -> Parts<'_> {
     p
 }
 
-/// What differs between two rendered outputs. Table rows are matched by seat (their first
-/// cell), whatever their position, and reported by column ("seat x: Wall s 132.0 → 131.0");
+/// What differs between two rendered outputs. Table rows are matched by their first cell (a
+/// seat; a claim's number), whatever their position, and reported by column ("seat x: Wall s
+/// 132.0 → 131.0", "#1: Verdict reproduced → differs");
 /// other lines by line number. Long lines and cells are cut (see [`cut`]).
 pub fn diff_outputs(published: &str, now: &str) -> Vec<String> {
     let (a, b) = (parts(published), parts(now));
@@ -375,8 +376,22 @@ pub fn diff_outputs(published: &str, now: &str) -> Vec<String> {
             (None, None) => {}
         }
     }
-    let name =
-        |(_, first, _): &(usize, String, usize)| format!("seat {}", cut_to(first, VALUE_SHOWN));
+    // A row is named as its table's first column names it: a leaderboard's by seat, the
+    // claims table's by its number (`#3`, as the claims listing itself names it).
+    let name = |(t, first, _): &(usize, String, usize)| {
+        let first = cut_to(first, VALUE_SHOWN);
+        let numbered = b
+            .headers
+            .get(*t)
+            .or_else(|| a.headers.get(*t))
+            .and_then(|h| h.first())
+            .is_some_and(|h| h == "#");
+        if numbered {
+            format!("#{first}")
+        } else {
+            format!("seat {first}")
+        }
+    };
     let row = |c: &[String]| cut_to(&c.join(" | "), LINE_SHOWN);
     let in_b: BTreeMap<&(usize, String, usize), &Vec<String>> =
         b.rows.iter().map(|(k, c)| (k, c)).collect();
@@ -648,6 +663,15 @@ pub fn check(
         &sha256_hex(input.as_bytes()),
         pricing.as_ref(),
         intervals.as_ref(),
+    );
+    // The claims the published text carries, checked again (crate::claims::published).
+    let output = crate::claims::published::recompute(
+        &row.output,
+        output,
+        &fresh,
+        &info.rubric.id(),
+        &scores,
+        &mut problems,
     );
     if output != row.output {
         let lines = diff_outputs(&row.output, &output);

@@ -78,6 +78,27 @@ fn the_v1_bundle_verifies() {
     );
 }
 
+/// The claims a publication carries are rendered as the build that introduced them did.
+#[test]
+fn the_claims_v1_bundle_verifies() {
+    let env = Env::new();
+    let bundle = env.path().join("bundle");
+    copy_dir(&tests_dir("compat/claims-v1/bundle"), &bundle);
+    let out = env
+        .run(["verify", "--bundle", bundle.to_str().unwrap()])
+        .ok();
+    assert!(
+        out.stdout.contains("1 of 1 publication reproduces"),
+        "{}",
+        out.stdout
+    );
+    let text = std::fs::read_to_string(bundle.join("publication.md")).unwrap();
+    assert!(
+        text.contains("6 claims: 3 reproduced, 2 differ, 1 cannot be computed."),
+        "{text}"
+    );
+}
+
 #[test]
 fn a_v1_wave_reingested_with_canaries_is_refused_naming_the_field() {
     let env = v1_ledger();

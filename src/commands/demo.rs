@@ -3,8 +3,8 @@
 //! The example waves and rubrics are compiled into the binary, written to a temporary directory
 //! (or next to the ledger named by an explicit `--db`), ingested, and walked through: the absolute
 //! figures, the score that printed 125 on a 0–100 scale and the one that prints 100, a relative
-//! score that rose while the seat got slower, the tidy and the wandering trace, and a published
-//! leaderboard verified byte for byte.
+//! score that rose while the seat got slower, the tidy and the wandering trace, a published
+//! leaderboard verified byte for byte, and a paper's numbers checked against the ledger.
 
 use std::path::{Path, PathBuf};
 
@@ -13,8 +13,12 @@ use crate::cli::{CiArgs, Format, PricesArg};
 use crate::error::{Error, Result};
 
 /// Every file the demo needs, and `demo --write` writes, by its path in the repository: the
-/// examples, the rubrics and the price tables the README's session uses.
+/// examples, rubrics, price tables and claims the README's session uses.
 const FILES: &[(&str, &str)] = &[
+    (
+        "claims/example-paper.v1.toml",
+        include_str!("../../claims/example-paper.v1.toml"),
+    ),
     (
         "examples/checkout-rematch/anthropic-react.jsonl",
         include_str!("../../examples/checkout-rematch/anthropic-react.jsonl"),
@@ -371,7 +375,30 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
 
     section(
         ctx,
-        "8. Anchor the chain, check the whole ledger, correct without rewriting",
+        "8. Check what others published",
+        "A claims file lists numbers someone published about these waves — here a paper's — with \
+         the precision they were printed with. `benchledger claims check \
+         claims/example-paper.v1.toml` computes each from the ledger and says whether it \
+         reproduces, differs (and under which convention it would reproduce), or cannot be \
+         computed (and why).",
+    )?;
+    match super::claims::check_labelled(
+        ctx,
+        &[path("claims/example-paper.v1.toml")],
+        &["claims/example-paper.v1.toml".to_string()],
+        &no_prices,
+        Format::Table,
+    ) {
+        Err(Error::CheckFailed(why)) => ctx.write(&format!(
+            "`claims check` exits 1 when a claim differs: here {}.\n",
+            why.trim_end_matches(" (see above)")
+        ))?,
+        other => other?,
+    }
+
+    section(
+        ctx,
+        "9. Anchor the chain, check the whole ledger, correct without rewriting",
         "The chain's head goes outside the ledger (a git tag, a README badge): `verify \
          --expect-head` then fails if a publication is later removed or re-forged at its old \
          time. `verify --ledger` checks the schema, every wave, rubric and stored score against \
@@ -408,15 +435,15 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         )
     } else {
         "\nThe demo ledger was temporary. Keep one with `benchledger demo --db demo.db`; write the \
-         examples, rubrics and price tables with `benchledger demo --write DIR` and run the \
+         files it is built from with `benchledger demo --write DIR` and run the \
          README's session from DIR; or start your own: `benchledger init` and `benchledger ingest \
          MANIFEST.toml`.\n"
             .to_string()
     })
 }
 
-/// `benchledger demo --write DIR`: writes the shipped examples, rubrics and price tables under
-/// DIR (`DIR/examples/`, `DIR/rubrics/`, `DIR/prices/`), so that the README's session runs from
+/// `benchledger demo --write DIR`: writes the shipped examples, rubrics, price tables and claims
+/// under DIR (`DIR/examples/`, `DIR/rubrics/`, `DIR/prices/`, `DIR/claims/`), so that the README's session runs from
 /// DIR on a machine without the repository. A file already there with the same text is left
 /// as it is; one with other text is refused, before anything is written.
 pub fn write(ctx: &mut Ctx<'_>, dir: &Path) -> Result<()> {
@@ -450,7 +477,7 @@ pub fn write(ctx: &mut Ctx<'_>, dir: &Path) -> Result<()> {
     write_files(dir)?;
     let written = FILES.len() - present;
     let mut msg = format!(
-        "wrote {written} files under {} (examples/, rubrics/, prices/)",
+        "wrote {written} files under {} (examples/, rubrics/, prices/, claims/)",
         dir.display()
     );
     if present > 0 {
@@ -549,7 +576,7 @@ mod tests {
     fn the_demo_ships_every_example_and_rubric() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut on_disk = Vec::new();
-        for dir in ["examples", "prices", "rubrics"] {
+        for dir in ["claims", "examples", "prices", "rubrics"] {
             let mut stack = vec![root.join(dir)];
             while let Some(d) = stack.pop() {
                 for entry in std::fs::read_dir(&d).unwrap() {

@@ -311,6 +311,8 @@ impl WaveVisitor for Sink<'_> {
         if let Err(e) = self.staging.add_seat(&seat) {
             self.failed = Some(e);
         }
+        drop(seat);
+        super::memory::release_freed();
     }
 }
 

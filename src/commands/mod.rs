@@ -5,6 +5,7 @@
 
 mod audit;
 mod bundle;
+mod claims;
 mod compare;
 mod completions;
 mod demo;
@@ -12,6 +13,7 @@ mod export;
 mod files;
 mod history;
 mod ingest;
+mod memory;
 mod prices;
 mod publish;
 mod rubric;
@@ -27,7 +29,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::cli::{Cli, Command, PricesCommand, RubricCommand};
+use crate::cli::{ClaimsCommand, ClaimsFrom, Cli, Command, PricesCommand, RubricCommand};
 use crate::error::{Error, Result};
 use crate::ledger::{Ledger, Wait};
 use crate::report;
@@ -369,6 +371,33 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             include_withdrawn,
             format.format,
         ),
+        Command::Claims { command } => match command {
+            ClaimsCommand::Check {
+                files,
+                prices,
+                format,
+            } => claims::check(&mut ctx, &files, &prices, format.format),
+            ClaimsCommand::From { source } => match source {
+                ClaimsFrom::Openhands {
+                    dir,
+                    out,
+                    wave_prefix,
+                    seat,
+                } => claims::from_openhands(&mut ctx, &dir, &out, &wave_prefix, seat.as_deref()),
+                ClaimsFrom::TerminalBench {
+                    results,
+                    out,
+                    wave,
+                    seat,
+                } => claims::from_run(&mut ctx, "terminal-bench", &results, &out, &wave, &seat),
+                ClaimsFrom::Hal {
+                    upload,
+                    out,
+                    wave,
+                    seat,
+                } => claims::from_run(&mut ctx, "hal", &upload, &out, &wave, &seat),
+            },
+        },
         Command::Publish {
             wave,
             rubric,
@@ -377,6 +406,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             ci,
             bundle,
             out,
+            claims,
         } => publish::publish(
             &mut ctx,
             publish::Request {
@@ -387,6 +417,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
                 ci,
                 bundle_dir: bundle.as_deref(),
                 out: out.as_deref(),
+                claims: claims.as_deref(),
             },
         ),
         Command::Publications { head, format } => {

@@ -20,19 +20,23 @@ use crate::stats::leaderboard::wave_intervals;
 /// What `publish` was asked for.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Request<'a> {
+    /// The wave's id.
     pub wave: &'a str,
+    /// A registered rubric, `NAME@VERSION`.
     pub rubric: &'a str,
     pub title: Option<&'a str>,
-    /// The price table filling in missing costs: NAME@VERSION.
+    /// A registered price table filling in the costs attempts lack.
     pub prices: Option<&'a str>,
     pub ci: CiArgs,
-    /// Also write a reproduction bundle here.
+    /// Also write a bundle into this directory.
     pub bundle_dir: Option<&'a Path>,
     /// Write the published text to this file instead of printing it.
     pub out: Option<&'a Path>,
+    /// A claims file to check against the wave and carry in the published text.
+    pub claims: Option<&'a Path>,
 }
 
-pub fn publish(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
+pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
     let Request {
         wave,
         rubric,
@@ -41,7 +45,8 @@ pub fn publish(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
         ci,
         bundle_dir,
         out,
-    } = r;
+        claims,
+    } = request;
     if let Some(file) = out {
         check_out_file(file)?;
     }
@@ -79,6 +84,9 @@ pub fn publish(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
         )?;
     }
     let mut data = ledger.load_wave(wave)?;
+    let claims = claims
+        .map(|p| super::claims::ForPublication::load(p, &data, &info.rubric.id()))
+        .transpose()?;
     let title = title
         .map(str::to_string)
         .unwrap_or_else(|| format!("{} under {}", data.wave.id, info.rubric.id()));
@@ -98,7 +106,7 @@ pub fn publish(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
     let scores = score_wave(&info.rubric, &data);
     let intervals = settings.map(|s| wave_intervals(&data, Some(&info.rubric), &s));
     let input_sha256 = sha256_hex(input.as_bytes());
-    let output = render_output(
+    let mut output = render_output(
         &title,
         &data,
         &info,
@@ -107,6 +115,9 @@ pub fn publish(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
         pricing.as_ref(),
         intervals.as_ref(),
     );
+    if let Some(c) = &claims {
+        output.push_str(&c.section(&data, &info.rubric.id(), &scores));
+    }
     let new = NewPublication {
         wave: data.wave.id.clone(),
         rubric_sha256: info.sha256.clone(),

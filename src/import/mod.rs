@@ -18,7 +18,7 @@ pub mod hal;
 pub mod inspect;
 pub mod json;
 mod native;
-mod object;
+pub(crate) mod object;
 pub mod openhands;
 pub mod swe_bench;
 pub mod tau2_bench;

@@ -6,6 +6,7 @@
 //! a renderer prints goes through the helpers below, so precision is fixed and a NaN or an
 //! infinity can never reach the output.
 
+pub mod claims;
 pub mod compare;
 pub mod diff;
 pub mod export;
@@ -315,7 +316,11 @@ pub fn to_text_in(t: &Table, layout: &mut Layout) -> String {
             let Some(k) = drop else {
                 // Only essential columns are left and still too wide: long header words may
                 // break too, as a last resort.
-                lines = draw_with(&columns, &rows, &kept, Some(width), false);
+                lines = draw_with(&columns, &rows, &kept, Some(width), Floors::Cells);
+                if widest(&lines).unwrap_or(0) > width {
+                    // And then any word: a line never runs past the terminal.
+                    lines = draw_with(&columns, &rows, &kept, Some(width), Floors::None);
+                }
                 break;
             };
             // `max_by_key` keeps the last of equals: the rightmost.
@@ -393,16 +398,27 @@ fn draw(
     kept: &[usize],
     width: Option<usize>,
 ) -> Vec<String> {
-    draw_with(columns, rows, kept, width, true)
+    draw_with(columns, rows, kept, width, Floors::Words)
 }
 
-/// [`draw`], with header words kept whole or not.
+/// How narrow a fitted column may get.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Floors {
+    /// As wide as its longest header word and its cells (see [`draw`]).
+    Words,
+    /// As wide as its cells; header words may break.
+    Cells,
+    /// Any width: words break anywhere.
+    None,
+}
+
+/// [`draw`], with columns as narrow as `floors` allows.
 fn draw_with(
     columns: &[&Column],
     rows: &[Vec<String>],
     kept: &[usize],
     width: Option<usize>,
-    whole_header_words: bool,
+    floors: Floors,
 ) -> Vec<String> {
     use comfy_table::{ColumnConstraint, Width};
     let mut table = comfy_table::Table::new();
@@ -434,7 +450,7 @@ fn draw_with(
         if columns[*c].numeric {
             col.set_cell_alignment(CellAlignment::Right);
         }
-        if width.is_some() {
+        if width.is_some() && floors != Floors::None {
             // No word is ever cut: a column is at least as wide (with its padding of one space
             // each side) as its longest header word,
             // and, for a column of numbers or names, its widest cell.
@@ -456,7 +472,7 @@ fn draw_with(
                     .unwrap_or(0)
                     .max(widest.min(24))
             }
-            .max(if whole_header_words {
+            .max(if floors == Floors::Words {
                 longest_word(&columns[*c].header)
             } else {
                 0

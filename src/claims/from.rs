@@ -1,0 +1,658 @@
+//! Claims read straight from leaderboards' own files, so a whole leaderboard is checked in two
+//! commands (`claims from ...`, then `claims check`). Each reader maps every figure the file
+//! publishes to the figure of benchledger's that it claims to be (docs/claims.md, "Claims from
+//! leaderboards"):
+//!
+//! - **OpenHands index** (`scores.json` of a model directory, `metadata.json` beside it): per
+//!   benchmark, `score` → `accuracy` (a percentage, with its `metric`: `solveable_accuracy` is
+//!   not benchledger's accuracy, and the check says so) and, where `component_scores` give it,
+//!   `combined_accuracy` → `accuracy` over every instance, each with the counts the index states;
+//!   `cost_per_instance` → `mean_cost_usd`; `average_runtime` → `mean_wall_s`. The wave is
+//!   `PREFIX + benchmark` (default prefix `oh-`), the seat the model directory's name. Published
+//!   precision: what the value is written with, and at least one decimal for a percentage, two for
+//!   dollars, none for seconds (how the index writes them).
+//! - **Terminal-Bench** (a run's `results.json`): `accuracy` → `accuracy` (with `n_resolved` of
+//!   `n_resolved + n_unresolved`), `pass_at_k` → `pass_at_k.K`. Written by the harness unrounded:
+//!   an interval of ±10⁻⁹ ([`FULL_PRECISION`]).
+//! - **HAL** (an `*_UPLOAD.json`): `results.accuracy` → `accuracy`, `results.total_cost` (else the
+//!   top-level `total_cost`) → `cost_usd`. Unrounded, ±10⁻⁹.
+//!
+//! Large files (a HAL upload holds every conversation; a Terminal-Bench run every trial) are
+//! streamed, their top-level keys skipped unread but for the few figures published.
+
+use std::io::Read;
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::round::{MAX_DECIMALS, Precision};
+use super::spec::{Claim, ClaimsFile, Counts, Figure, Measure, SeatFigure};
+use crate::diagnostics::check_slug;
+use crate::error::{Error, Location, Result};
+use crate::import::json::{describe, syntax};
+use crate::import::object::{Part, Take, walk};
+
+/// The interval a number published at full binary precision is claimed with: it absorbs the
+/// last bits a different order of summation leaves, and nothing else.
+pub const FULL_PRECISION: f64 = 1e-9;
+
+/// The decimals a value's shortest form has (76.8 → 1, 0.77 → 2, 207.0 → 0), at most
+/// [`MAX_DECIMALS`].
+fn written_decimals(x: f64) -> u32 {
+    let s = format!("{x}");
+    let d = s.split_once('.').map_or(0, |(_, frac)| frac.len());
+    u32::try_from(d).map_or(MAX_DECIMALS, |d| d.min(MAX_DECIMALS))
+}
+
+/// `s` made into a slug: every character a slug does not allow becomes `-`.
+fn slug(s: &str) -> String {
+    let s: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    s.trim_start_matches(['-', '.', '_']).to_string()
+}
+
+/// A claim with the fields every reader fills the same way.
+fn claim(wave: &str, seat: &str, figure: Figure, value: f64, scale: f64, p: Precision) -> Claim {
+    Claim {
+        line: 0,
+        lines: Default::default(),
+        wave: wave.into(),
+        seat: seat.into(),
+        figure,
+        value,
+        scale,
+        precision: p,
+        metric: None,
+        counts: None,
+        source: None,
+    }
+}
+
+/// A number field of a JSON object: `None` when absent or null.
+fn number(
+    at: &dyn Fn(&str) -> Location,
+    o: &serde_json::Map<String, Value>,
+    key: &str,
+) -> Result<Option<f64>> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => n
+            .as_f64()
+            .filter(|x| x.is_finite())
+            .map(Some)
+            .ok_or_else(|| Error::input(at(key), format!("expected a finite number, got {n}"))),
+        Some(v) => Err(Error::input(
+            at(key),
+            format!("expected a number, got {}", describe(v)),
+        )),
+    }
+}
+
+fn text<'v>(
+    at: &dyn Fn(&str) -> Location,
+    o: &'v serde_json::Map<String, Value>,
+    key: &str,
+) -> Result<Option<&'v str>> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(v) => Err(Error::input(
+            at(key),
+            format!("expected a text, got {}", describe(v)),
+        )),
+    }
+}
+
+fn count(
+    at: &dyn Fn(&str) -> Location,
+    o: &serde_json::Map<String, Value>,
+    key: &str,
+) -> Result<Option<u64>> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v.as_u64().map(Some).ok_or_else(|| {
+            Error::input(
+                at(key),
+                format!("expected a whole number, 0 or more, got {}", describe(v)),
+            )
+        }),
+    }
+}
+
+/// Where an OpenHands index model directory's files are, and what to call its waves and seat.
+pub struct OpenHandsDir<'a> {
+    /// The model directory's name (the seat, unless `seat` is given).
+    pub dir_name: &'a str,
+    pub scores_path: &'a Path,
+    pub scores: &'a str,
+    /// metadata.json, when there is one: its path and text.
+    pub metadata: Option<(&'a Path, &'a str)>,
+    pub wave_prefix: &'a str,
+    pub seat: Option<&'a str>,
+}
+
+/// The published figures of an OpenHands index model directory, as claims.
+pub fn openhands(d: &OpenHandsDir<'_>) -> Result<ClaimsFile> {
+    let path = d.scores_path;
+    let seat = d.seat.unwrap_or(d.dir_name).to_string();
+    check_slug(
+        Location::file(path),
+        "seat id (the model directory's name; give another with --seat)",
+        &seat,
+    )?;
+    let value: Value = serde_json::from_str(d.scores).map_err(|e| syntax(path, &e))?;
+    let Value::Array(entries) = &value else {
+        return Err(Error::input(
+            Location::file(path),
+            format!(
+                "expected the index's scores.json, a JSON list of one entry per benchmark, got {}",
+                describe(&value)
+            ),
+        ));
+    };
+    let mut claims = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        let record = format!("entry {}", i + 1);
+        let Value::Object(o) = e else {
+            return Err(Error::input(
+                Location::record(path, record),
+                format!(
+                    "expected a benchmark's scores, a JSON object, got {}",
+                    describe(e)
+                ),
+            ));
+        };
+        let at = |key: &str| Location::record(path, record.clone()).field(key);
+        let Some(benchmark) = text(&at, o, "benchmark")? else {
+            return Err(Error::input(
+                at("benchmark"),
+                "missing: expected the benchmark's name",
+            ));
+        };
+        let record = format!("entry {} ({benchmark})", i + 1);
+        let at = |key: &str| Location::record(path, record.clone()).field(key);
+        let wave = format!("{}{benchmark}", d.wave_prefix);
+        check_slug(
+            at("benchmark"),
+            "wave id (--wave-prefix and the benchmark)",
+            &wave,
+        )?;
+        let source = {
+            let version = text(&at, o, "agent_version")?;
+            let time = text(&at, o, "submission_time")?;
+            let mut s = benchmark.to_string();
+            if let Some(v) = version {
+                s.push_str(&format!(", agent {v}"));
+            }
+            if let Some(t) = time {
+                s.push_str(&format!(", submitted {t}"));
+            }
+            s
+        };
+        let metric = text(&at, o, "metric")?.unwrap_or("accuracy").to_string();
+        let components = match o.get("component_scores") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(c)) => Some(c),
+            Some(v) => {
+                return Err(Error::input(
+                    at("component_scores"),
+                    format!("expected an object, got {}", describe(v)),
+                ));
+            }
+        };
+        let c_at = |key: &str| at(&format!("component_scores.{key}"));
+        // The counts behind `X_accuracy` are `X_resolved` of `X_total`.
+        let counts_of = |name: &str| -> Result<Option<Counts>> {
+            let (Some(c), Some(stem)) = (components, name.strip_suffix("_accuracy")) else {
+                return Ok(None);
+            };
+            let correct = count(&c_at, c, &format!("{stem}_resolved"))?;
+            let of = count(&c_at, c, &format!("{stem}_total"))?;
+            Ok(match (correct, of) {
+                (Some(correct), Some(of)) if of > 0 && correct <= of => {
+                    Some(Counts { correct, of })
+                }
+                _ => None,
+            })
+        };
+        if let Some(score) = number(&at, o, "score")? {
+            let mut c = claim(
+                &wave,
+                &seat,
+                Figure::Seat(SeatFigure::Accuracy),
+                score,
+                100.0,
+                Precision::Decimals(written_decimals(score).max(1)),
+            );
+            c.counts = counts_of(&metric)?;
+            // `accuracy` is benchledger's accuracy; any other metric is another figure.
+            c.metric = (metric != "accuracy").then(|| metric.clone());
+            c.source = Some(source.clone());
+            claims.push(c);
+        }
+        if metric != "accuracy"
+            && let Some(comp) = components
+            && let Some(combined) = number(&c_at, comp, "combined_accuracy")?
+        {
+            let mut c = claim(
+                &wave,
+                &seat,
+                Figure::Seat(SeatFigure::Accuracy),
+                combined,
+                100.0,
+                Precision::Decimals(written_decimals(combined).max(1)),
+            );
+            // Every instance: the resolved and the totals of each part, summed.
+            let parts = ["solveable", "unsolveable"];
+            let mut sum = Some((0, 0));
+            for p in parts {
+                sum = match (sum, counts_of(&format!("{p}_accuracy"))?) {
+                    (Some((c, n)), Some(k)) => Some((c + k.correct, n + k.of)),
+                    _ => None,
+                };
+            }
+            c.counts = sum.map(|(correct, of)| Counts { correct, of });
+            c.source = Some(format!("{source}; component_scores.combined_accuracy"));
+            claims.push(c);
+        }
+        if let Some(cost) = number(&at, o, "cost_per_instance")? {
+            let mut c = claim(
+                &wave,
+                &seat,
+                Figure::Mean(Measure::CostUsd),
+                cost,
+                1.0,
+                Precision::Decimals(written_decimals(cost).max(2)),
+            );
+            c.source = Some(format!("{source}; cost_per_instance"));
+            claims.push(c);
+        }
+        if let Some(runtime) = number(&at, o, "average_runtime")? {
+            let mut c = claim(
+                &wave,
+                &seat,
+                Figure::Mean(Measure::WallS),
+                runtime,
+                1.0,
+                Precision::Decimals(written_decimals(runtime)),
+            );
+            c.source = Some(format!("{source}; average_runtime"));
+            claims.push(c);
+        }
+    }
+    if claims.is_empty() {
+        return Err(Error::input(
+            Location::file(path),
+            "no published figures: expected entries with score, cost_per_instance or \
+             average_runtime",
+        ));
+    }
+    let mut source = format!("OpenHands index, {}/scores.json", d.dir_name);
+    if let Some((mpath, mtext)) = d.metadata {
+        let m: Value = serde_json::from_str(mtext).map_err(|e| syntax(mpath, &e))?;
+        if let Value::Object(o) = &m {
+            let at = |key: &str| Location::file(mpath).field(key);
+            let parts: Vec<String> = [
+                text(&at, o, "agent_name")?,
+                text(&at, o, "agent_version")?,
+                text(&at, o, "model")
+                    .map(|m| m.map(|m| format!("model {m}")))?
+                    .as_deref(),
+            ]
+            .into_iter()
+            .flatten()
+            .map(str::to_string)
+            .collect();
+            if !parts.is_empty() {
+                source.push_str(&format!(" ({})", parts.join(" ")));
+            }
+        }
+    }
+    Ok(ClaimsFile {
+        name: slug(&format!("openhands-{}", d.dir_name)),
+        version: 1,
+        source,
+        description: None,
+        claims,
+    })
+}
+
+/// The figures of a JSON file that is one object, read from its top-level keys (the rest
+/// skipped unread).
+fn top_level<R: Read>(
+    path: &Path,
+    reader: R,
+    expecting: &'static str,
+    keys: &[&str],
+) -> Result<serde_json::Map<String, Value>> {
+    let mut got = serde_json::Map::new();
+    walk(
+        path,
+        reader,
+        expecting,
+        |key| {
+            if keys.contains(&key) {
+                Take::Whole
+            } else {
+                Take::Skip
+            }
+        },
+        |key, part| {
+            if let Part::Whole(v) = part {
+                got.insert(key.to_string(), v);
+            }
+            Ok(())
+        },
+    )?;
+    Ok(got)
+}
+
+/// The published figures of a Terminal-Bench run's results.json, as claims about one seat.
+pub fn terminal_bench<R: Read>(
+    path: &Path,
+    reader: R,
+    wave: &str,
+    seat: &str,
+) -> Result<ClaimsFile> {
+    let o = top_level(
+        path,
+        reader,
+        "a Terminal-Bench run's results.json: a JSON object with accuracy and pass_at_k",
+        &["id", "accuracy", "pass_at_k", "n_resolved", "n_unresolved"],
+    )?;
+    let at = |key: &str| Location::file(path).field(key);
+    let mut claims = Vec::new();
+    if let Some(acc) = number(&at, &o, "accuracy")? {
+        let mut c = claim(
+            wave,
+            seat,
+            Figure::Seat(SeatFigure::Accuracy),
+            acc,
+            1.0,
+            Precision::Tolerance(FULL_PRECISION),
+        );
+        if let (Some(r), Some(u)) = (
+            count(&at, &o, "n_resolved")?,
+            count(&at, &o, "n_unresolved")?,
+        ) && r + u > 0
+        {
+            c.counts = Some(Counts {
+                correct: r,
+                of: r + u,
+            });
+        }
+        claims.push(c);
+    }
+    match o.get("pass_at_k") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(m)) => {
+            let mut ks = Vec::new();
+            for key in m.keys() {
+                let plain = !key.is_empty() && key.bytes().all(|b| b.is_ascii_digit());
+                let Some(k) = key.parse::<u64>().ok().filter(|k| plain && *k >= 1) else {
+                    return Err(Error::input(
+                        at("pass_at_k"),
+                        format!(
+                            "expected each key to be a number of trials k, 1 or more, got {key:?}"
+                        ),
+                    ));
+                };
+                let pat = |key: &str| at(&format!("pass_at_k.{key}"));
+                if let Some(x) = number(&pat, m, key)? {
+                    ks.push((k, x));
+                }
+            }
+            ks.sort_by_key(|(k, _)| *k);
+            for (k, x) in ks {
+                let c = claim(
+                    wave,
+                    seat,
+                    Figure::PassAtK(k),
+                    x,
+                    1.0,
+                    Precision::Tolerance(FULL_PRECISION),
+                );
+                claims.push(c);
+            }
+        }
+        Some(v) => {
+            return Err(Error::input(
+                at("pass_at_k"),
+                format!("expected an object of k → pass@k, got {}", describe(v)),
+            ));
+        }
+    }
+    if claims.is_empty() {
+        return Err(Error::input(
+            Location::file(path),
+            "no published figures: expected accuracy or pass_at_k",
+        ));
+    }
+    let run = o.get("id").and_then(Value::as_str);
+    Ok(ClaimsFile {
+        name: slug(&format!("terminal-bench-{wave}")),
+        version: 1,
+        source: match run {
+            Some(id) => format!("Terminal-Bench run {id}, results.json"),
+            None => "Terminal-Bench run, results.json".into(),
+        },
+        description: None,
+        claims,
+    })
+}
+
+/// The published figures of a HAL upload, as claims about one seat.
+pub fn hal<R: Read>(path: &Path, reader: R, wave: &str, seat: &str) -> Result<ClaimsFile> {
+    let o = top_level(
+        path,
+        reader,
+        "a HAL upload: a JSON object with config and results",
+        &["config", "results", "total_cost"],
+    )?;
+    let results = match o.get("results") {
+        Some(Value::Object(r)) => r.clone(),
+        None | Some(Value::Null) => serde_json::Map::new(),
+        Some(v) => {
+            return Err(Error::input(
+                Location::file(path).field("results"),
+                format!("expected an object, got {}", describe(v)),
+            ));
+        }
+    };
+    let r_at = |key: &str| Location::file(path).field(format!("results.{key}"));
+    let at = |key: &str| Location::file(path).field(key);
+    let mut claims = Vec::new();
+    if let Some(acc) = number(&r_at, &results, "accuracy")? {
+        let c = claim(
+            wave,
+            seat,
+            Figure::Seat(SeatFigure::Accuracy),
+            acc,
+            1.0,
+            Precision::Tolerance(FULL_PRECISION),
+        );
+        claims.push(c);
+    }
+    let cost = match number(&r_at, &results, "total_cost")? {
+        Some(c) => Some(c),
+        None => number(&at, &o, "total_cost")?,
+    };
+    if let Some(cost) = cost {
+        let c = claim(
+            wave,
+            seat,
+            Figure::Seat(SeatFigure::CostUsd),
+            cost,
+            1.0,
+            Precision::Tolerance(FULL_PRECISION),
+        );
+        claims.push(c);
+    }
+    if claims.is_empty() {
+        return Err(Error::input(
+            Location::file(path),
+            "no published figures: expected results.accuracy or total_cost",
+        ));
+    }
+    let config = match o.get("config") {
+        Some(Value::Object(c)) => c.clone(),
+        _ => serde_json::Map::new(),
+    };
+    let c_at = |key: &str| Location::file(path).field(format!("config.{key}"));
+    let parts: Vec<String> = [
+        text(&c_at, &config, "run_id")?.map(|r| format!("run {r}")),
+        text(&c_at, &config, "agent_name")?.map(str::to_string),
+        text(&c_at, &config, "benchmark_name")?.map(|b| format!("on {b}")),
+        text(&c_at, &config, "date")?.map(|d| format!("({d})")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    Ok(ClaimsFile {
+        name: slug(&format!("hal-{wave}-{seat}")),
+        version: 1,
+        source: if parts.is_empty() {
+            "HAL upload".into()
+        } else {
+            format!("HAL upload, {}", parts.join(" "))
+        },
+        description: None,
+        claims,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_are_read_from_how_a_value_is_written() {
+        assert_eq!(written_decimals(76.8), 1);
+        assert_eq!(written_decimals(0.77), 2);
+        assert_eq!(written_decimals(207.0), 0);
+        assert_eq!(written_decimals(0.1 + 0.2), 12);
+        assert_eq!(slug("claude opus/4"), "claude-opus-4");
+    }
+
+    #[test]
+    fn openhands_scores_become_claims_with_counts_and_metrics() {
+        let scores = r#"[{"benchmark":"swe-bench-multimodal","score":41.8,
+            "metric":"solveable_accuracy","cost_per_instance":2.37,"average_runtime":602.0,
+            "agent_version":"v1.11.0","component_scores":{"solveable_accuracy":41.8,
+            "unsolveable_accuracy":3.0,"combined_accuracy":29.0,"solveable_resolved":28,
+            "solveable_total":67,"unsolveable_resolved":1,"unsolveable_total":33}}]"#;
+        let f = openhands(&OpenHandsDir {
+            dir_name: "claude-opus-4-6",
+            scores_path: Path::new("d/scores.json"),
+            scores,
+            metadata: None,
+            wave_prefix: "oh-",
+            seat: None,
+        })
+        .unwrap();
+        assert_eq!(f.name, "openhands-claude-opus-4-6");
+        let got: Vec<(String, f64, Option<Counts>, Option<&str>)> = f
+            .claims
+            .iter()
+            .map(|c| (c.figure.name(), c.value, c.counts, c.metric.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "accuracy".into(),
+                    41.8,
+                    Some(Counts {
+                        correct: 28,
+                        of: 67
+                    }),
+                    Some("solveable_accuracy")
+                ),
+                (
+                    "accuracy".into(),
+                    29.0,
+                    Some(Counts {
+                        correct: 29,
+                        of: 100
+                    }),
+                    None
+                ),
+                ("mean_cost_usd".into(), 2.37, None, None),
+                ("mean_wall_s".into(), 602.0, None, None),
+            ]
+        );
+        assert!(f.claims.iter().all(|c| c.wave == "oh-swe-bench-multimodal"));
+        assert_eq!(f.claims[1].precision, Precision::Decimals(1));
+        assert_eq!(f.claims[2].precision, Precision::Decimals(2));
+        assert_eq!(f.claims[3].precision, Precision::Decimals(0));
+        let e = openhands(&OpenHandsDir {
+            dir_name: "m",
+            scores_path: Path::new("d/scores.json"),
+            scores: r#"[{"benchmark":"gaia","score":"80"}]"#,
+            metadata: None,
+            wave_prefix: "oh-",
+            seat: None,
+        })
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            e,
+            "d/scores.json: entry 1 (gaia): field `score`: expected a number, got the string \
+             \"80\""
+        );
+    }
+
+    #[test]
+    fn hal_and_terminal_bench_figures_skip_the_rest_of_the_file() {
+        let upload = r#"{"raw_logging_results":[{"huge":1}],"config":{"run_id":"r1"},
+            "results":{"accuracy":0.02,"total_cost":0.1431},"total_cost":9}"#;
+        let f = hal(Path::new("u.json"), upload.as_bytes(), "w", "s").unwrap();
+        let got: Vec<(String, f64)> = f
+            .claims
+            .iter()
+            .map(|c| (c.figure.name(), c.value))
+            .collect();
+        assert_eq!(
+            got,
+            [("accuracy".into(), 0.02), ("cost_usd".into(), 0.1431)]
+        );
+        assert_eq!(f.source, "HAL upload, run r1");
+        let results = r#"{"id":"run","results":[{"t":1}],"pass_at_k":{"4":1.0,"2":0.8,"10":null},
+            "accuracy":0.5,"n_resolved":5,"n_unresolved":5}"#;
+        let f = terminal_bench(Path::new("r.json"), results.as_bytes(), "w", "s").unwrap();
+        let got: Vec<(String, f64)> = f
+            .claims
+            .iter()
+            .map(|c| (c.figure.name(), c.value))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("accuracy".into(), 0.5),
+                ("pass_at_k.2".into(), 0.8),
+                ("pass_at_k.4".into(), 1.0)
+            ]
+        );
+        assert_eq!(f.claims[0].counts, Some(Counts { correct: 5, of: 10 }));
+        let e = terminal_bench(
+            Path::new("r.json"),
+            r#"{"pass_at_k":{"x":1}}"#.as_bytes(),
+            "w",
+            "s",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("r.json: field `pass_at_k`: expected each key"),
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,31 @@
+//! Claims: numbers someone published about a wave — a leaderboard's JSON, a paper's table —
+//! checked against the ledger (docs/claims.md).
+//!
+//! A claims file lists published numbers with where they came from and the precision they were
+//! published with. Checking one computes the figure it names from the wave's attempts exactly
+//! as benchledger computes it everywhere else, rounds it as the number was published, and says
+//! whether it **reproduces**, **differs** (by how much, and the nearest plausible cause the
+//! ledger can show: the same figure recomputed under another convention that does reproduce it,
+//! or the publisher's own counts that disagree), or **cannot be computed** (and why).
+//!
+//! - [`spec`]: the claims file, parsed strictly;
+//! - [`round`]: rounding at the published precision, halves included;
+//! - [`compute`]: a figure from a seat's attempts, and under other conventions;
+//! - [`check`]: a claim's verdict and its causes;
+//! - [`write`]: a claims file written out (for `claims from`);
+//! - [`from`]: claims read from leaderboards' own files (OpenHands index, Terminal-Bench, HAL);
+//! - [`published`]: the checked claims a publication carries in its text.
+//!
+//! All of it is pure: texts and data in, data out. Reading files is the commands' job.
+
+pub mod check;
+pub mod compute;
+pub mod from;
+pub mod published;
+pub mod round;
+pub mod spec;
+pub mod write;
+
+pub use check::{Checked, Verdict, WaveCtx, check};
+pub use round::Precision;
+pub use spec::{Claim, ClaimsFile, Counts, Figure, Measure, SeatFigure, parse};

@@ -1,0 +1,207 @@
+//! The checked claims a publication carries (`publish --claims FILE`), in its published text.
+//!
+//! They are appended to the published Markdown as a section of their own: the listing of the
+//! claims checked against the published wave (under the publication's rubric and price table),
+//! then the claims file itself, verbatim (line endings made `\n`, a final newline ensured), in a
+//! fenced block. The published text is what the publication record's output hash covers, and
+//! what `verify` recomputes and compares byte for byte; so `verify` reads the claims file back
+//! out of the published text, checks it again against the wave as the ledger holds it now, and
+//! a verdict that moved, or a claims text edited, is a difference it reports. A bundle carries
+//! the published text, and with it the claims.
+//!
+//! Why the text and not a table of their own: the published text is already hashed into the
+//! chain and compared byte for byte by every verifier, ledger or bundle; a publication without
+//! claims is byte for byte what it always was (no format changes, no new hashed field); and a
+//! reader of the text sees each claim with its verdict where the leaderboard is.
+//!
+//! A publication's claims are about its own wave, and a `score:` claim about its own rubric.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::check::{WaveCtx, check};
+use super::spec::{ClaimsFile, Figure, parse};
+use crate::error::{Error, Location, Result};
+use crate::model::WaveData;
+use crate::report;
+use crate::report::claims::{Row, Source, listing};
+use crate::rubric::WaveScores;
+
+/// The heading of the section, on a line of its own.
+pub const HEADING: &str = "## Claims checked";
+
+/// A claims file's text as a publication carries it: `\n` line endings, a final newline.
+pub fn normalise(text: &str) -> String {
+    let mut s = text.replace("\r\n", "\n");
+    if !s.ends_with('\n') {
+        s.push('\n');
+    }
+    s
+}
+
+/// Refuses a claim a publication cannot carry: one about another wave, or about another rubric's
+/// score, or a seat the wave does not have.
+pub fn check_fits(path: &Path, file: &ClaimsFile, data: &WaveData, rubric_id: &str) -> Result<()> {
+    for c in &file.claims {
+        let at = |line: usize, field: &str| Location::line(path, line).field(field);
+        if c.wave != data.wave.id {
+            return Err(Error::input(
+                at(c.lines.wave, "wave"),
+                format!(
+                    "a publication's claims are about its own wave, {}; this claim is about {}",
+                    data.wave.id, c.wave
+                ),
+            ));
+        }
+        if let Figure::Score { name, version } = &c.figure
+            && format!("{name}@{version}") != rubric_id
+        {
+            return Err(Error::input(
+                at(c.lines.figure, "figure"),
+                format!(
+                    "a publication's score claims are about its own rubric, {rubric_id}; this \
+                     claim is of {}",
+                    c.figure.name()
+                ),
+            ));
+        }
+        if !data.seats.iter().any(|s| s.seat.id == c.seat) {
+            return Err(Error::input(
+                at(c.lines.seat, "seat"),
+                format!(
+                    "wave {} has no seat {}; its seats: {}",
+                    data.wave.id,
+                    c.seat,
+                    data.seats
+                        .iter()
+                        .map(|s| s.seat.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The section a publication's text ends with: the claims checked against `data`, then the
+/// claims file's (normalised) text.
+pub fn section(
+    file: &ClaimsFile,
+    text: &str,
+    data: &WaveData,
+    rubric_id: &str,
+    scores: &WaveScores,
+) -> String {
+    let text = normalise(text);
+    let scores: BTreeMap<String, WaveScores> = [(rubric_id.to_string(), scores.clone())].into();
+    let ctx = WaveCtx {
+        data,
+        scores: &scores,
+        variants: &[],
+    };
+    let rows: Vec<Row<'_>> = file
+        .claims
+        .iter()
+        .map(|c| Row {
+            file: 0,
+            claim: c,
+            checked: check(c, &ctx),
+        })
+        .collect();
+    let (table, _) = listing(&[Source { label: None, file }], &rows);
+    let longest = text
+        .lines()
+        .map(|l| l.chars().take_while(|c| *c == '~').count())
+        .max()
+        .unwrap_or(0);
+    let fence = "~".repeat(longest.max(3) + 1);
+    format!(
+        "\n{HEADING}\n\n{}\nThe claims file {}, as published:\n\n{fence}toml\n{text}{fence}\n",
+        report::to_markdown(&table),
+        file.id()
+    )
+}
+
+/// The claims file text a published text carries: `None` when it carries none, `Err` when its
+/// section is there but the text cannot be read back out of it.
+pub fn extract(output: &str) -> Option<std::result::Result<String, String>> {
+    let mut lines = output.split('\n');
+    lines.by_ref().find(|l| *l == HEADING)?;
+    let Some(open) = lines.by_ref().find(|l| {
+        l.strip_suffix("toml")
+            .is_some_and(|f| f.len() >= 4 && f.chars().all(|c| c == '~'))
+    }) else {
+        return Some(Err(format!(
+            "its text has a \"{HEADING}\" section without the claims file in it"
+        )));
+    };
+    let fence = open.trim_end_matches("toml");
+    let mut text = String::new();
+    for l in lines {
+        if l == fence {
+            return Some(Ok(text));
+        }
+        text.push_str(l);
+        text.push('\n');
+    }
+    Some(Err(format!(
+        "its text has a \"{HEADING}\" section whose claims file does not end"
+    )))
+}
+
+/// A publication's text recomputed with the claims its published text carries, checked again
+/// against `data`: `fresh` (the recomputed leaderboard) with the claims section appended. What
+/// keeps the claims from being checked again is pushed onto `problems`, and `fresh` is returned
+/// as it is (so the comparison shows the difference too).
+pub fn recompute(
+    published: &str,
+    fresh: String,
+    data: &WaveData,
+    rubric_id: &str,
+    scores: &WaveScores,
+    problems: &mut Vec<String>,
+) -> String {
+    let text = match extract(published) {
+        None => return fresh,
+        Some(Ok(text)) => text,
+        Some(Err(problem)) => {
+            problems.push(format!("its claims cannot be read back: {problem}"));
+            return fresh;
+        }
+    };
+    let origin = Path::new("the claims file of the published text");
+    let file = match parse(origin, &text) {
+        Ok(f) => f,
+        Err(e) => {
+            problems.push(format!("its claims no longer parse: {e}"));
+            return fresh;
+        }
+    };
+    if let Err(e) = check_fits(origin, &file, data, rubric_id) {
+        problems.push(format!("its claims no longer fit the publication: {e}"));
+    }
+    let mut out = fresh;
+    out.push_str(&section(&file, &text, data, rubric_id, scores));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_claims_text_is_read_back_whatever_it_holds() {
+        let text = "name = \"c\"\n# ~~~~toml\nsource = \"~~~~~\"\n";
+        let longest = 5;
+        let fence = "~".repeat(longest + 1);
+        let out = format!("# t\n\n| a |\n\n{HEADING}\n\ntable\n\n{fence}toml\n{text}{fence}\n");
+        assert_eq!(extract(&out), Some(Ok(text.to_string())));
+        assert_eq!(extract("# t\n\nno claims\n"), None);
+        assert!(matches!(
+            extract(&format!("{HEADING}\n\n~~~~toml\nx\n")),
+            Some(Err(_))
+        ));
+        assert_eq!(normalise("a\r\nb"), "a\nb\n");
+    }
+}

@@ -1,0 +1,384 @@
+//! `benchledger claims check | from`: published numbers checked against the ledger, and claims
+//! files written from leaderboards' own files; and the claims a publication carries
+//! (`publish --claims`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{Ctx, Withdrawn, files};
+use crate::claims::check::{Variant, WaveCtx, check as check_claim, pricing_variants};
+use crate::claims::{ClaimsFile, Figure, Verdict, from, published, write};
+use crate::cli::{Format, PricesArg};
+use crate::error::{Error, Location, Result};
+use crate::ledger::Ledger;
+use crate::model::WaveData;
+use crate::prices::Costs;
+use crate::report;
+use crate::report::claims::{Row, Source, listing};
+use crate::rubric::{WaveScores, score_wave};
+
+/// A claims file, read whole.
+pub const CLAIMS: files::Cap = files::Cap {
+    bytes: 16 * 1024 * 1024,
+    what: "a claims file",
+    advice: "check the path",
+};
+
+/// A leaderboard's own file read whole (OpenHands index scores.json and metadata.json).
+const LEADERBOARD: files::Cap = files::Cap {
+    bytes: 64 * 1024 * 1024,
+    what: "a leaderboard's scores file",
+    advice: "check the path",
+};
+
+/// A claims file's text, parsed.
+pub(super) fn load(path: &Path) -> Result<(String, ClaimsFile)> {
+    let text = files::read_text(path, CLAIMS).map_err(|e| Error::io(path, e))?;
+    let file = crate::claims::parse(path, &text)?;
+    Ok((text, file))
+}
+
+/// Refuses a claim whose wave, seat or rubric the ledger does not have, naming the file, the
+/// claim's line and the field.
+fn check_references(
+    ledger: &Ledger,
+    path: &Path,
+    file: &ClaimsFile,
+    waves: &BTreeMap<String, WaveData>,
+) -> Result<()> {
+    for c in &file.claims {
+        let at = |line: usize, field: &str| Location::line(path, line).field(field);
+        let Some(data) = waves.get(&c.wave) else {
+            // The ledger's own words for a wave it does not have, where the claim is.
+            let message = match ledger.load_wave_check(&c.wave) {
+                Err(e) => e.to_string(),
+                Ok(()) => format!("no wave `{}`", c.wave),
+            };
+            return Err(Error::input(at(c.lines.wave, "wave"), message));
+        };
+        if !data.seats.iter().any(|s| s.seat.id == c.seat) {
+            return Err(Error::input(
+                at(c.lines.seat, "seat"),
+                format!(
+                    "wave {} has no seat `{}`; its seats: {}",
+                    c.wave,
+                    c.seat,
+                    data.seats
+                        .iter()
+                        .map(|s| s.seat.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+        if let Figure::Score { name, version } = &c.figure
+            && let Err(e) = super::rubric::registered(ledger, name, *version)
+        {
+            return Err(Error::input(at(c.lines.figure, "figure"), e.to_string()));
+        }
+    }
+    Ok(())
+}
+
+/// Everything one wave's claims are checked against.
+struct WaveInput {
+    data: WaveData,
+    scores: BTreeMap<String, WaveScores>,
+    variants: Vec<Variant>,
+    pricing: Option<crate::prices::Pricing>,
+}
+
+pub fn check(
+    ctx: &mut Ctx<'_>,
+    paths: &[PathBuf],
+    prices: &PricesArg,
+    format: Format,
+) -> Result<()> {
+    let labels: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    check_labelled(ctx, paths, &labels, prices, format)
+}
+
+/// `claims check`, each file named in the listing by its label (the demo names its files as the
+/// repository does, not by where it wrote them).
+pub(super) fn check_labelled(
+    ctx: &mut Ctx<'_>,
+    paths: &[PathBuf],
+    labels: &[String],
+    prices: &PricesArg,
+    format: Format,
+) -> Result<()> {
+    // Every file is read and parsed before the ledger is opened.
+    let loaded = paths
+        .iter()
+        .map(|p| load(p).map(|(_, f)| f))
+        .collect::<Result<Vec<_>>>()?;
+    let ledger = ctx.open()?;
+    let existing: BTreeSet<String> = ledger.wave_ids()?.into_iter().collect();
+    let named: BTreeSet<&str> = loaded
+        .iter()
+        .flat_map(|f| f.claims.iter().map(|c| c.wave.as_str()))
+        .filter(|w| existing.contains(*w))
+        .collect();
+    let mut raw: BTreeMap<String, WaveData> = BTreeMap::new();
+    for w in &named {
+        raw.insert(w.to_string(), ledger.load_wave(w)?);
+    }
+    for (path, file) in paths.iter().zip(&loaded) {
+        check_references(&ledger, path, file, &raw)?;
+    }
+    let table = match &prices.prices {
+        Some(spec) => {
+            let row = super::prices::registered(&ledger, spec)?;
+            let table = super::prices::parse_registered(&ledger, &row)?;
+            Some((row.sha256, table))
+        }
+        None => None,
+    };
+    let costs = if prices.reprice {
+        Costs::Reprice
+    } else {
+        Costs::Fill
+    };
+    let mut inputs: BTreeMap<String, WaveInput> = BTreeMap::new();
+    for (id, data) in raw {
+        let (data, variants, pricing) = match &table {
+            Some((sha, t)) => {
+                let variants = pricing_variants(t, sha, &data, costs);
+                let mut priced = data;
+                let p = crate::prices::price_wave(t, sha, &mut priced, costs);
+                (priced, variants, Some(p))
+            }
+            None => (data, Vec::new(), None),
+        };
+        let mut scores = BTreeMap::new();
+        for c in loaded
+            .iter()
+            .flat_map(|f| &f.claims)
+            .filter(|c| c.wave == id)
+        {
+            if let Figure::Score { name, version } = &c.figure {
+                let key = format!("{name}@{version}");
+                if let std::collections::btree_map::Entry::Vacant(slot) = scores.entry(key) {
+                    let row = super::rubric::registered(&ledger, name, *version)?;
+                    let rubric = super::rubric::parse_registered(&ledger, &row)?;
+                    slot.insert(score_wave(&rubric, &data));
+                }
+            }
+        }
+        inputs.insert(
+            id,
+            WaveInput {
+                data,
+                scores,
+                variants,
+                pricing,
+            },
+        );
+    }
+    let mut rows = Vec::new();
+    for (i, file) in loaded.iter().enumerate() {
+        for c in &file.claims {
+            let Some(w) = inputs.get(&c.wave) else {
+                continue;
+            };
+            let checked = check_claim(
+                c,
+                &WaveCtx {
+                    data: &w.data,
+                    scores: &w.scores,
+                    variants: &w.variants,
+                },
+            );
+            rows.push(Row {
+                file: i,
+                claim: c,
+                checked,
+            });
+        }
+    }
+    let sources: Vec<Source<'_>> = labels
+        .iter()
+        .zip(&loaded)
+        .map(|(l, f)| Source {
+            label: Some(l.clone()),
+            file: f,
+        })
+        .collect();
+    let (mut out, json) = listing(&sources, &rows);
+    for (id, w) in &inputs {
+        if let Some(p) = &w.pricing {
+            out.notes.push(format!(
+                "Wave {id}: {} cost{} set from price table {} ({}; {} recorded kept, {} left \
+                 unpriced); costs repriced under other conventions are among the causes tried.",
+                p.priced(),
+                if p.priced() == 1 { "" } else { "s" },
+                p.id(),
+                if p.costs == Costs::Reprice {
+                    "every cost repriced"
+                } else {
+                    "the missing costs filled in"
+                },
+                p.recorded(),
+                p.unpriced()
+            ));
+        }
+    }
+    let withdrawn = Withdrawn::load(&ledger)?;
+    let json = report::withdrawn::mark(
+        &mut out,
+        &json,
+        &withdrawn.among(inputs.keys().map(String::as_str)),
+    );
+    let text = ctx.render(format, "claims", &out, &json);
+    ctx.write(&text)?;
+    let differ = rows
+        .iter()
+        .filter(|r| r.checked.verdict == Verdict::Differs)
+        .count();
+    if differ > 0 {
+        return Err(Error::CheckFailed(format!(
+            "{differ} of {} claim{} differ{} from the ledger (see above)",
+            rows.len(),
+            if rows.len() == 1 { "" } else { "s" },
+            if differ == 1 { "s" } else { "" }
+        )));
+    }
+    Ok(())
+}
+
+/// Writes a new claims file, refusing to overwrite one.
+fn write_new(ctx: &mut Ctx<'_>, out: &Path, file: &ClaimsFile, comments: &[String]) -> Result<()> {
+    let text = write::to_toml(file, comments);
+    // What is written must read back as written.
+    crate::claims::parse(out, &text)?;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(out)
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                Error::Usage(format!(
+                    "{} already exists: `claims from` writes a new file and never overwrites \
+                     one; name another with --out",
+                    out.display()
+                ))
+            } else {
+                Error::io(out, e)
+            }
+        })?;
+    f.write_all(text.as_bytes())
+        .and_then(|()| f.sync_all())
+        .map_err(|e| Error::io(out, e))?;
+    ctx.write(&format!(
+        "wrote {} claim{} ({}) to {}: check them with `benchledger claims check {}`\n",
+        file.claims.len(),
+        if file.claims.len() == 1 { "" } else { "s" },
+        file.id(),
+        out.display(),
+        out.display()
+    ))
+}
+
+/// `claims from openhands DIR`.
+pub fn from_openhands(
+    ctx: &mut Ctx<'_>,
+    dir: &Path,
+    out: &Path,
+    wave_prefix: &str,
+    seat: Option<&str>,
+) -> Result<()> {
+    let scores_path = dir.join("scores.json");
+    let scores =
+        files::read_text(&scores_path, LEADERBOARD).map_err(|e| Error::io(&scores_path, e))?;
+    let metadata_path = dir.join("metadata.json");
+    let metadata = if metadata_path.exists() {
+        Some(
+            files::read_text(&metadata_path, LEADERBOARD)
+                .map_err(|e| Error::io(&metadata_path, e))?,
+        )
+    } else {
+        None
+    };
+    let dir_name = std::fs::canonicalize(dir)
+        .ok()
+        .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "{}: expected an OpenHands index model directory (results/<model>)",
+                dir.display()
+            ))
+        })?;
+    let file = from::openhands(&from::OpenHandsDir {
+        dir_name: &dir_name,
+        scores_path: &scores_path,
+        scores: &scores,
+        metadata: metadata.as_deref().map(|m| (metadata_path.as_path(), m)),
+        wave_prefix,
+        seat,
+    })?;
+    let comments = vec![
+        format!(
+            "Claims read by `benchledger claims from openhands` from {}.",
+            scores_path.display()
+        ),
+        format!(
+            "Each benchmark B is wave {wave_prefix}B; the seat is {}. score → accuracy (×100, \
+             with the index's metric and counts), cost_per_instance → mean_cost_usd, \
+             average_runtime → mean_wall_s (docs/claims.md).",
+            file.claims[0].seat
+        ),
+    ];
+    write_new(ctx, out, &file, &comments)
+}
+
+/// `claims from terminal-bench RESULTS.json` and `claims from hal UPLOAD.json`.
+pub fn from_run(
+    ctx: &mut Ctx<'_>,
+    format: &str,
+    path: &Path,
+    out: &Path,
+    wave: &str,
+    seat: &str,
+) -> Result<()> {
+    let reader = files::open_regular(path).map_err(|e| Error::io(path, e))?;
+    let file = match format {
+        "terminal-bench" => from::terminal_bench(path, reader, wave, seat)?,
+        _ => from::hal(path, reader, wave, seat)?,
+    };
+    let mapping = match format {
+        "terminal-bench" => "accuracy → accuracy, pass_at_k → pass_at_k.K",
+        _ => "results.accuracy → accuracy, total_cost → cost_usd",
+    };
+    let comments = vec![
+        format!(
+            "Claims read by `benchledger claims from {format}` from {}.",
+            path.display()
+        ),
+        format!(
+            "Wave {wave}, seat {seat}: {mapping}; published unrounded, so each within ±1e-9 \
+             (docs/claims.md)."
+        ),
+    ];
+    write_new(ctx, out, &file, &comments)
+}
+
+/// The claims a publication will carry: read, parsed, and checked to be about its wave, its
+/// rubric and the wave's seats.
+pub(super) struct ForPublication {
+    text: String,
+    file: ClaimsFile,
+}
+
+impl ForPublication {
+    pub(super) fn load(path: &Path, data: &WaveData, rubric_id: &str) -> Result<ForPublication> {
+        let (text, file) = load(path)?;
+        published::check_fits(path, &file, data, rubric_id)?;
+        Ok(ForPublication { text, file })
+    }
+
+    /// The section the published text ends with.
+    pub(super) fn section(&self, data: &WaveData, rubric_id: &str, scores: &WaveScores) -> String {
+        published::section(&self.file, &self.text, data, rubric_id, scores)
+    }
+}

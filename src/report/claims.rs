@@ -1,0 +1,386 @@
+//! The listing of `claims check` (and of the claims a publication carries): each claim's
+//! published value, the ledger's, the ledger's at the published precision, the verdict and why;
+//! then how many reproduce.
+
+use serde::Serialize;
+
+use super::number::{machine, signed};
+use super::{Cell, Column, Table};
+use crate::claims::check::{Checked, Tried, Verdict, cause_label};
+use crate::claims::round::{Precision, computed_text, published_text};
+use crate::claims::{Claim, ClaimsFile};
+
+/// A claims file as a listing names it: where it was read from (none for the claims a
+/// publication carries), and what it declares.
+pub struct Source<'a> {
+    pub label: Option<String>,
+    pub file: &'a ClaimsFile,
+}
+
+/// One claim, checked, and the file it is in (an index into the sources).
+pub struct Row<'a> {
+    pub file: usize,
+    pub claim: &'a Claim,
+    pub checked: Checked,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FileJson {
+    /// The path it was read from; null for the claims a publication carries.
+    pub file: Option<String>,
+    pub name: String,
+    pub version: u32,
+    pub source: String,
+    pub description: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CountsJson {
+    pub correct: u64,
+    pub of: u64,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CoversJson {
+    pub known: u64,
+    pub attempts: u64,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CauseJson {
+    pub cause: &'static str,
+    pub says: String,
+    pub reproduces: bool,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct TriedJson {
+    pub convention: &'static str,
+    pub says: String,
+    pub computed: f64,
+    pub computed_rounded: Vec<String>,
+    pub reproduces: bool,
+}
+
+impl From<&Tried> for TriedJson {
+    fn from(t: &Tried) -> TriedJson {
+        TriedJson {
+            convention: t.key,
+            says: t.says.clone(),
+            computed: t.computed,
+            computed_rounded: t.rounded.clone(),
+            reproduces: t.reproduces,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ClaimJson {
+    /// The claims file it is in (an index into `files`) and its line there.
+    pub file: usize,
+    pub line: usize,
+    pub wave: String,
+    pub seat: String,
+    pub figure: String,
+    /// The publisher's name for the figure, when the claim gives it.
+    pub metric: Option<String>,
+    pub source: Option<String>,
+    pub published: f64,
+    pub scale: f64,
+    pub decimals: Option<u32>,
+    pub tolerance: Option<f64>,
+    /// The publisher's own counts, when the claim gives them.
+    pub counts: Option<CountsJson>,
+    /// The ledger's value in the published scale; null when it cannot be computed.
+    pub computed: Option<f64>,
+    /// At the published decimals: one value, or two when the ledger's sits at a half.
+    pub computed_rounded: Vec<String>,
+    /// computed − published.
+    pub difference: Option<f64>,
+    /// For a sum or a mean: the attempts it covers.
+    pub covers: Option<CoversJson>,
+    /// `reproduced`, `differs` or `cannot_be_computed`.
+    pub verdict: &'static str,
+    /// Why it cannot be computed.
+    pub reason: Option<String>,
+    /// The plausible causes of a difference, nearest first.
+    pub causes: Vec<CauseJson>,
+    /// Every other convention tried, with its value.
+    pub tried: Vec<TriedJson>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SummaryJson {
+    pub claims: u64,
+    pub reproduced: u64,
+    pub differs: u64,
+    pub cannot_be_computed: u64,
+}
+
+/// The JSON of `claims check`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ClaimsJson {
+    pub files: Vec<FileJson>,
+    pub claims: Vec<ClaimJson>,
+    pub summary: SummaryJson,
+}
+
+/// How many claims got each verdict.
+pub fn summary(rows: &[Row<'_>]) -> SummaryJson {
+    let n = |v: Verdict| rows.iter().filter(|r| r.checked.verdict == v).count() as u64;
+    SummaryJson {
+        claims: rows.len() as u64,
+        reproduced: n(Verdict::Reproduced),
+        differs: n(Verdict::Differs),
+        cannot_be_computed: n(Verdict::CannotBeComputed),
+    }
+}
+
+/// "16 claims: 6 reproduced, 5 differ, 5 cannot be computed."
+pub fn summary_line(s: &SummaryJson) -> String {
+    format!(
+        "{} claim{}: {} reproduced, {} differ{}, {} cannot be computed.",
+        s.claims,
+        if s.claims == 1 { "" } else { "s" },
+        s.reproduced,
+        s.differs,
+        if s.differs == 1 { "s" } else { "" },
+        s.cannot_be_computed
+    )
+}
+
+fn difference_text(d: f64, p: Precision) -> String {
+    if d.fract() == 0.0 && d.abs() < 1e15 {
+        let n = d as i64;
+        return if n > 0 {
+            format!("+{n}")
+        } else {
+            n.to_string()
+        };
+    }
+    match p {
+        Precision::Decimals(n) => signed(d, n as usize + 2),
+        Precision::Tolerance(_) => {
+            let m = machine(d);
+            if d > 0.0 { format!("+{m}") } else { m }
+        }
+    }
+}
+
+fn tried_text(t: &Tried) -> String {
+    if t.rounded.is_empty() {
+        machine(t.computed)
+    } else {
+        t.rounded.join(" or ")
+    }
+}
+
+/// The plausible cause in a few words, for the table's column.
+fn cause_cell(k: &Checked) -> String {
+    match k.verdict {
+        Verdict::Reproduced => {
+            if k.rounded.len() == 2 {
+                "at a half".into()
+            } else {
+                String::new()
+            }
+        }
+        Verdict::Differs if k.causes.is_empty() => "none found".into(),
+        Verdict::Differs => {
+            let mut labels: Vec<&str> = Vec::new();
+            for c in &k.causes {
+                let l = cause_label(c.key);
+                if !labels.contains(&l) {
+                    labels.push(l);
+                }
+            }
+            labels.join(", ")
+        }
+        Verdict::CannotBeComputed => String::new(),
+    }
+}
+
+/// Why a claim got its verdict, in sentences: a note under the table (`None` for a claim that
+/// reproduces plainly).
+fn why(n: usize, c: &Claim, k: &Checked) -> Option<String> {
+    let text = match k.verdict {
+        Verdict::Reproduced if k.notes.is_empty() => return None,
+        Verdict::Reproduced => format!(": {}", k.notes.join("; ")),
+        Verdict::Differs => {
+            // Nothing reproduces it: say what was tried first, then what disagrees.
+            let mut parts: Vec<String> = Vec::new();
+            if !k.causes.iter().any(|c| c.reproduces) {
+                parts.push(if k.tried.is_empty() {
+                    "no convention tried reproduces it".into()
+                } else {
+                    format!(
+                        "no convention tried reproduces it ({})",
+                        k.tried
+                            .iter()
+                            .map(|t| format!("{}: {}", t.says, tried_text(t)))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    )
+                });
+            }
+            parts.extend(k.causes.iter().map(|c| c.says.clone()));
+            format!(
+                " by {}: {}",
+                difference_text(k.difference.unwrap_or(0.0), c.precision),
+                parts.join("; ")
+            )
+        }
+        Verdict::CannotBeComputed => {
+            let mut parts: Vec<String> = k.reason.iter().cloned().collect();
+            parts.extend(k.causes.iter().map(|c| c.says.clone()));
+            format!(": {}", parts.join("; "))
+        }
+    };
+    Some(format!("#{n} {}{text}.", k.verdict.words()))
+}
+
+/// The figure as a listing names it: with its scale when it was published scaled.
+fn figure_text(c: &Claim) -> String {
+    if c.scale == 1.0 {
+        c.figure.name()
+    } else {
+        format!("{} ×{}", c.figure.name(), machine(c.scale))
+    }
+}
+
+/// The listing of checked claims.
+pub fn listing(sources: &[Source<'_>], rows: &[Row<'_>]) -> (Table, ClaimsJson) {
+    let mut t = Table::new(vec![
+        Column::num("#", "claim"),
+        Column::machine("file"),
+        Column::machine("line"),
+        Column::text("Wave", "wave")
+            .grouped()
+            .priority(super::ESSENTIAL),
+        Column::text("Seat", "seat")
+            .grouped()
+            .priority(super::ESSENTIAL),
+        Column::text("Figure", "figure").priority(super::ESSENTIAL),
+        Column::machine("scale"),
+        Column::num("Published", "published").priority(super::ESSENTIAL),
+        Column::num("Ledger", "computed").priority(super::DETAIL),
+        Column::num("At published precision", "computed_rounded").priority(super::DETAIL),
+        Column::machine("difference"),
+        Column::text("Verdict", "verdict").priority(super::ESSENTIAL),
+        Column::text("Plausible cause", "cause"),
+    ]);
+    for s in sources {
+        let from = match &s.label {
+            Some(l) => format!(" (from {l})"),
+            None => String::new(),
+        };
+        t.heading
+            .push(format!("Claims {}{from}: {}", s.file.id(), s.file.source));
+        if let Some(d) = &s.file.description {
+            t.heading.push(d.clone());
+        }
+    }
+    for (i, r) in rows.iter().enumerate() {
+        let (c, k) = (r.claim, &r.checked);
+        t.rows.push(vec![
+            Cell::text((i + 1).to_string()),
+            Cell::text(r.file.to_string()),
+            Cell::text(c.line.to_string()),
+            Cell::text(&c.wave),
+            Cell::text(&c.seat),
+            Cell::new(figure_text(c), c.figure.name()),
+            Cell::text(machine(c.scale)),
+            Cell::new(published_text(c.value, c.precision), machine(c.value)),
+            match k.computed {
+                Some(x) => Cell::new(computed_text(x, c.precision), machine(x)),
+                None => Cell::none(),
+            },
+            if k.rounded.is_empty() {
+                Cell::none()
+            } else {
+                Cell::text(k.rounded.join(" or "))
+            },
+            Cell::text(k.difference.map(machine).unwrap_or_default()),
+            Cell::new(k.verdict.words(), k.verdict.key()),
+            Cell::new(
+                cause_cell(k),
+                k.causes.iter().map(|c| c.key).collect::<Vec<_>>().join(" "),
+            ),
+        ]);
+    }
+    let sum = summary(rows);
+    t.notes.push(summary_line(&sum));
+    for (i, r) in rows.iter().enumerate() {
+        t.notes.extend(why(i + 1, r.claim, &r.checked));
+    }
+    t.notes.push(
+        "Each published number is compared at the precision it was published with: the \
+         ledger's value rounded to its decimals (a value at a half rounds either way: Python's \
+         round takes it to even, JavaScript's toFixed away from zero), or within its interval \
+         (±). A claim that differs names the conventions under which the ledger does reproduce \
+         it, nearest first."
+            .into(),
+    );
+    let json = ClaimsJson {
+        files: sources
+            .iter()
+            .map(|s| FileJson {
+                file: s.label.clone(),
+                name: s.file.name.clone(),
+                version: s.file.version,
+                source: s.file.source.clone(),
+                description: s.file.description.clone(),
+            })
+            .collect(),
+        claims: rows
+            .iter()
+            .map(|r| {
+                let (c, k) = (r.claim, &r.checked);
+                let (decimals, tolerance) = match c.precision {
+                    Precision::Decimals(d) => (Some(d), None),
+                    Precision::Tolerance(t) => (None, Some(t)),
+                };
+                ClaimJson {
+                    file: r.file,
+                    line: c.line,
+                    wave: c.wave.clone(),
+                    seat: c.seat.clone(),
+                    figure: c.figure.name(),
+                    metric: c.metric.clone(),
+                    source: c.source.clone(),
+                    published: c.value,
+                    scale: c.scale,
+                    decimals,
+                    tolerance,
+                    counts: c.counts.map(|k| CountsJson {
+                        correct: k.correct,
+                        of: k.of,
+                    }),
+                    computed: k.computed,
+                    computed_rounded: k.rounded.clone(),
+                    difference: k.difference,
+                    covers: k.covers.map(|c| CoversJson {
+                        known: c.known,
+                        attempts: c.attempts,
+                    }),
+                    verdict: k.verdict.key(),
+                    reason: k.reason.clone(),
+                    causes: k
+                        .causes
+                        .iter()
+                        .map(|c| CauseJson {
+                            cause: c.key,
+                            says: c.says.clone(),
+                            reproduces: c.reproduces,
+                        })
+                        .collect(),
+                    tried: k.tried.iter().map(TriedJson::from).collect(),
+                    notes: k.notes.clone(),
+                }
+            })
+            .collect(),
+        summary: sum,
+    };
+    (t, json)
+}
