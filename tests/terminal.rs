@@ -151,6 +151,18 @@ fn show_in_a_100_column_terminal_prints_no_line_over_100_characters() {
             args.join(" ")
         );
     }
+    // A claims check (which exits 1: claims differ) fits too, down to 60 columns.
+    for cols in [80, 60] {
+        let (status, text) = in_terminal_status(
+            &env,
+            cols,
+            &["claims", "check", "claims/example-paper.v1.toml"],
+            &[],
+        );
+        assert_eq!(status, 1, "{text}");
+        assert!(text.contains("Verdict"), "{text}");
+        assert!(widest(&text) <= cols, "{text}");
+    }
     // A leaderboard asked for its rank ranges keeps them on a narrow terminal.
     let text = in_terminal(
         &env,
