@@ -513,4 +513,18 @@ fn site_ci_gives_every_leaderboard_its_rank_ranges_and_the_chart_its_whiskers() 
     }
     // The cost–accuracy chart draws a whisker per plotted seat.
     assert!(page.contains("class=\"whisker\""), "no whiskers");
+
+    // And in the browser: the rank range columns are in the rendered tables, the whiskers on
+    // the chart (one per seat plotted: all six have known costs), and a screenshot is kept.
+    let Some(chromium) = chromium() else { return };
+    let wave = site.join("waves/rca-wave-2.html");
+    let rendered = dom(&chromium, &wave);
+    assert!(
+        rendered.contains("data-sortable"),
+        "the page's script did not run"
+    );
+    assert_eq!(rendered.matches(">Rank range<").count(), boards);
+    let chart = between(&rendered, "<svg", "</svg>");
+    assert_eq!(chart.matches("class=\"whisker\"").count(), 6, "{chart}");
+    screenshot(&chromium, &wave, "wave-ci");
 }
