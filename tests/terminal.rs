@@ -216,4 +216,8 @@ fn colour_only_on_a_terminal_and_never_under_no_color() {
     let (_, plain) = in_terminal_status(&env, 100, &["show"], &[("NO_COLOR", "1")]);
     assert!(plain.contains("Usage"), "{plain}");
     assert!(!has_escape(&plain), "{plain}");
+    // Help wraps to the terminal too.
+    let help = in_terminal(&env, 80, &["--help"], &[("NO_COLOR", "1")]);
+    assert!(help.contains("completions"), "{help}");
+    assert!(widest(&help) <= 80, "{help}");
 }
