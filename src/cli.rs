@@ -16,6 +16,11 @@ pub use crate::report::Format;
 /// Exit status: 0 ok; 1 a check failed (rubric check, verify, a claim that differs); 2 bad input
 /// or usage; 3 could not complete through no fault of the input (the ledger busy past --wait,
 /// read-only, or the disk failed): nothing was written.
+///
+/// Environment: BENCHLEDGER_DB, the ledger when --db is not given. On a terminal, tables fit
+/// its width (COLUMNS when the terminal does not say), naming the columns left out; piped
+/// output and --wide are full width. NO_COLOR turns off the colour of help and usage errors,
+/// which is only ever used on a terminal.
 #[derive(Debug, Parser)]
 #[command(name = "benchledger", version, about, long_about)]
 pub struct Cli {
@@ -34,6 +39,12 @@ pub struct Cli {
         value_parser = clap::value_parser!(u64).range(0..=MAX_WAIT_SECONDS)
     )]
     pub wait: u64,
+
+    /// Print tables at full width, every column, even on a narrow terminal. (Output piped or
+    /// redirected is always full width; on a terminal, tables fit its width, leaving out
+    /// lower-priority columns and saying which.)
+    #[arg(long, global = true)]
+    pub wide: bool,
 
     #[command(subcommand)]
     pub command: Command,
@@ -62,13 +73,6 @@ pub struct CiArgs {
     /// The seed of the resampling generator, ChaCha20 (default 0).
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
-}
-
-/// The format of `export`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ExportFormat {
-    /// Apache Parquet, read directly by DuckDB, Spark and pandas.
-    Parquet,
 }
 
 #[derive(Debug, Args, Clone, Copy)]
@@ -287,6 +291,10 @@ pub enum Command {
         /// Also write a self-contained reproduction bundle to this directory.
         #[arg(long, value_name = "DIR")]
         bundle: Option<PathBuf>,
+        /// Write the published Markdown to this file (created or replaced) instead of printing
+        /// it after the digests.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
         /// Check the claims in this file against the published wave and carry them, with their
         /// verdicts and the file itself, in the published text, which verify checks again.
         #[arg(long, value_name = "FILE")]
@@ -380,20 +388,6 @@ pub enum Command {
         to: PathBuf,
     },
 
-    /// Export the ledger for analysts: attempts.parquet (one row per attempt, with its wave's
-    /// conditions), seats.parquet (the figures `show` prints) and scores.parquet (every stored
-    /// score), columns documented in docs/export.md. Needs a build with the cargo feature
-    /// `parquet`.
-    Export {
-        /// The file format.
-        #[arg(long, value_enum)]
-        format: ExportFormat,
-        /// The directory to write the files into (made if missing; the three files are
-        /// replaced).
-        #[arg(long, value_name = "DIR")]
-        out: PathBuf,
-    },
-
     /// Write a self-contained reproduction bundle of a publication.
     Bundle {
         /// The publication's id.
@@ -404,11 +398,82 @@ pub enum Command {
         out: PathBuf,
     },
 
+    /// The ledger's rows as CSV or JSON lines: attempts, seats' absolute figures, or scores
+    /// under a rubric. Every row carries its wave and seat, so the exports of two waves
+    /// concatenate into one table; integers stay integers; unknown is an empty cell (CSV) or
+    /// null (JSON). The column order is documented in the README. `--format parquet --out DIR`
+    /// writes attempts, seats and scores as three Parquet files into DIR instead (columns in
+    /// docs/export.md; a build with the cargo feature `parquet`).
+    Export {
+        /// csv, jsonl or parquet.
+        #[arg(long, value_enum)]
+        format: crate::report::export::ExportFormat,
+        /// attempts, seats or scores (csv and jsonl).
+        #[arg(long, value_enum)]
+        what: Option<crate::report::export::What>,
+        /// The directory to write the Parquet files into (parquet only; made if missing, the
+        /// three files replaced).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Only these waves (repeatable), in the order given. Default: every wave not
+        /// withdrawn, oldest first.
+        #[arg(long = "wave", value_name = "WAVE")]
+        waves: Vec<String>,
+        /// The rubric of `--what scores`: NAME@VERSION, or a rubric file.
+        #[arg(long)]
+        rubric: Option<String>,
+        /// Also export withdrawn and superseded waves.
+        #[arg(long)]
+        include_withdrawn: bool,
+        /// Leave out the CSV header row (to append to an export made before).
+        #[arg(long)]
+        no_header: bool,
+    },
+
+    /// Write a static site of the ledger: every wave with its conditions and leaderboards, a
+    /// cost–accuracy chart with its frontier, each seat wave over wave with its load, rubric
+    /// changes as slope charts, and every publication with its verification. It needs no
+    /// server or network: open DIR/index.html, or put DIR on any static host.
+    Site {
+        /// The directory to write: new, empty, or one an earlier `site` wrote (whose files are
+        /// replaced; nothing else in it is touched).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// With --ci, every leaderboard carries intervals and rank ranges (a rank range column,
+        /// accuracy whiskers on the cost–accuracy chart), drawn as `score --ci` draws them.
+        #[command(flatten)]
+        ci: CiArgs,
+    },
+
     /// Build a ledger from the shipped examples and walk through what benchledger shows.
     ///
     /// The ledger goes to a temporary directory unless --db is given explicitly
     /// (BENCHLEDGER_DB is ignored here, so the demo never writes into your own ledger).
-    Demo,
+    Demo {
+        /// Instead of the tour, write the shipped examples, rubrics, price tables and claims
+        /// under DIR (DIR/examples, DIR/rubrics, DIR/prices, DIR/claims), so that the README's
+        /// session runs from DIR.
+        #[arg(long, value_name = "DIR")]
+        write: Option<PathBuf>,
+    },
+
+    /// Print a completion script for a shell, generated from these very definitions: e.g.
+    /// `benchledger completions bash > ~/.local/share/bash-completion/completions/benchledger`,
+    /// or `benchledger completions zsh > "${fpath[1]}/_benchledger"`.
+    Completions {
+        /// bash, elvish, fish, powershell or zsh.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+
+    /// Print benchledger's man page (roff), generated from these very definitions: e.g.
+    /// `benchledger man | man -l -`. With --out DIR, write it and one page per command
+    /// (benchledger-show.1, ...) into DIR.
+    Man {
+        /// The directory to write the pages into (it must exist).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Subcommand)]

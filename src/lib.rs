@@ -13,6 +13,7 @@
 //! - [`prices`]: versioned price tables, and the costs they give attempts, pure;
 //! - [`claims`]: published numbers checked against the ledger, pure;
 //! - [`report`]: renderers that turn results into text (table, markdown, CSV, JSON);
+//! - [`site`]: the static site, pages and SVG charts as strings (pure);
 //! - [`commands`]: one function per subcommand, the only place that reads files, prints, or
 //!   knows the clock;
 //! - [`cli`]: what the user typed (clap types only).
@@ -35,6 +36,7 @@ pub mod prices;
 pub mod publication;
 pub mod report;
 pub mod rubric;
+pub mod site;
 pub mod stats;
 
 pub use error::{Error, Result};

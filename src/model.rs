@@ -28,12 +28,28 @@ pub struct Accounting {
     pub price_source: Option<String>,
 }
 
-/// The allowance per problem that a wave hoped not to exceed.
+/// The allowance per problem that a wave hoped not to exceed. In JSON a whole number is
+/// written as an integer (`400000`, not `400000.0`), as the manifest wrote it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Budget {
+    #[serde(serialize_with = "whole_as_integer")]
     pub tokens: Option<f64>,
+    #[serde(serialize_with = "whole_as_integer")]
     pub wall_s: Option<f64>,
+    #[serde(serialize_with = "whole_as_integer")]
     pub cost_usd: Option<f64>,
+}
+
+/// Serialises a whole number as an integer and any other as a float; `None` as null.
+fn whole_as_integer<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        // Below 2^53 every whole f64 is exactly an i64.
+        Some(x) if x.fract() == 0.0 && x.abs() < 9_007_199_254_740_992.0 => {
+            s.serialize_i64(*x as i64)
+        }
+        Some(x) => s.serialize_f64(*x),
+        None => s.serialize_none(),
+    }
 }
 
 /// Who and what produced a wave's results.

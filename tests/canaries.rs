@@ -50,10 +50,14 @@ fn show_flags_the_seat_that_failed_a_canary() {
         .iter()
         .position(|h| *h == "canary_failures")
         .unwrap_or_else(|| panic!("no canary_failures column in {csv}"));
+    let seat_col = header.iter().position(|h| *h == "seat").unwrap();
     let values: Vec<(&str, &str)> = csv
         .lines()
         .skip(1)
-        .map(|l| (l.split(',').next().unwrap(), l.split(',').nth(col).unwrap()))
+        .map(|l| {
+            let cells: Vec<&str> = l.split(',').collect();
+            (cells[seat_col], cells[col])
+        })
         .collect();
     assert_eq!(values, [("lucky", "1"), ("steady", "0")], "{csv}");
 }

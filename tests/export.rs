@@ -1,222 +1,320 @@
-//! `export --format parquet`: the files read back with the `parquet` crate's own reader give
-//! one row per attempt, the figures `show` prints per seat, and every stored score. Built only
-//! with the cargo feature `parquet`.
-#![cfg(feature = "parquet")]
+//! `benchledger export`, and the CSV and JSON every listing prints: rows carry their wave and
+//! seat, so two waves' CSVs concatenate into one table; integers stay integers; unknown stays
+//! empty or null. `publish --out FILE` writes the published text to a file.
 
 mod common;
 
-use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
+use common::Env;
 
-use common::{Env, crate_path};
-use parquet::file::reader::{FileReader, SerializedFileReader};
-use parquet::record::Field;
-use serde_json::{Map, Value};
-
-/// The example waves, two rubrics registered and rescored.
-fn ledger() -> Env {
-    let env = Env::init();
-    let mut manifests: Vec<PathBuf> = std::fs::read_dir(crate_path("examples"))
-        .unwrap()
-        .map(|e| e.unwrap().path().join("wave.toml"))
-        .filter(|p| p.is_file())
-        .collect();
-    manifests.sort();
-    let refs: Vec<&Path> = manifests.iter().map(PathBuf::as_path).collect();
-    env.ingest(&refs);
-    for r in ["session-efficiency.v2.toml", "session-efficiency.v1.toml"] {
-        env.run([
-            OsStr::new("rubric"),
-            OsStr::new("add"),
-            OsStr::new("--allow-scale-violation"),
-            crate_path("rubrics").join(r).as_os_str(),
-        ])
-        .ok();
-    }
-    env.run(["rescore", "--all"]).ok();
-    env.run(["withdraw", "rca-wave-2", "--reason", "a broken harness"])
-        .ok();
-    env
+fn rca() -> Env {
+    Env::with_waves(&[
+        "examples/rca-wave-1/wave.toml",
+        "examples/rca-wave-2/wave.toml",
+        "examples/checkout-rematch/wave.toml",
+    ])
 }
 
-/// Every row of a Parquet file, as JSON objects keyed by column.
-fn read(path: &Path) -> (Vec<String>, Vec<Map<String, Value>>) {
-    let reader = SerializedFileReader::new(std::fs::File::open(path).unwrap()).unwrap();
-    let columns = reader
-        .metadata()
-        .file_metadata()
-        .schema_descr()
-        .columns()
-        .iter()
-        .map(|c| c.name().to_string())
+/// A CSV text's header and rows, checked to be one rectangular table.
+#[track_caller]
+fn table(text: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut r = csv::ReaderBuilder::new().from_reader(text.as_bytes());
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    let rows: Vec<Vec<String>> = r
+        .records()
+        .map(|rec| rec.unwrap().iter().map(String::from).collect())
         .collect();
-    let rows = reader
-        .get_row_iter(None)
-        .unwrap()
-        .map(|r| {
-            r.unwrap()
-                .get_column_iter()
-                .map(|(name, f)| {
-                    let v = match f {
-                        Field::Null => Value::Null,
-                        Field::Bool(b) => Value::from(*b),
-                        Field::Long(n) => Value::from(*n),
-                        Field::Double(x) => Value::from(*x),
-                        Field::Str(s) => Value::from(s.as_str()),
-                        other => panic!("{name}: {other:?}"),
-                    };
-                    (name.clone(), v)
-                })
-                .collect()
-        })
-        .collect();
-    (columns, rows)
+    assert!(rows.iter().all(|row| row.len() == header.len()));
+    (header, rows)
 }
 
 #[test]
-fn the_parquet_files_hold_every_attempt_the_figures_of_show_and_every_score() {
-    let env = ledger();
-    let out_dir = env.path().join("export");
+fn csv_exports_of_two_waves_concatenate_into_one_table() {
+    let env = rca();
+    for what in ["attempts", "seats"] {
+        let one = env
+            .run([
+                "export",
+                "--format",
+                "csv",
+                "--what",
+                what,
+                "--wave",
+                "rca-wave-1",
+            ])
+            .ok()
+            .stdout;
+        let two = env
+            .run([
+                "export",
+                "--format",
+                "csv",
+                "--what",
+                what,
+                "--wave",
+                "rca-wave-2",
+                "--no-header",
+            ])
+            .ok()
+            .stdout;
+        let both = env
+            .run([
+                "export",
+                "--format",
+                "csv",
+                "--what",
+                what,
+                "--wave",
+                "rca-wave-1",
+                "--wave",
+                "rca-wave-2",
+            ])
+            .ok()
+            .stdout;
+        assert_eq!(format!("{one}{two}"), both, "{what}");
+        let (header, rows) = table(&both);
+        assert_eq!(&header[..2], ["wave", "seat"], "{what}");
+        let per_wave = if what == "attempts" { 24 } else { 6 };
+        assert_eq!(rows.len(), 2 * per_wave, "{what}");
+        assert!(rows[..per_wave].iter().all(|r| r[0] == "rca-wave-1"));
+        assert!(rows[per_wave..].iter().all(|r| r[0] == "rca-wave-2"));
+    }
+    // `show --format csv` carries its wave too: two waves' listings, the second without its
+    // header, are one table.
+    let a = env
+        .run(["show", "rca-wave-1", "--format", "csv"])
+        .ok()
+        .stdout;
+    let b = env
+        .run(["show", "rca-wave-2", "--format", "csv"])
+        .ok()
+        .stdout;
+    let (ha, _) = table(&a);
+    let (hb, _) = table(&b);
+    assert_eq!(ha, hb);
+    assert_eq!(ha[0], "wave");
+    let joined = format!("{a}{}", b.split_once('\n').unwrap().1);
+    let (_, rows) = table(&joined);
+    assert_eq!(rows.len(), 12);
+    assert_eq!(
+        rows.iter()
+            .filter(|r| r[0] == "rca-wave-2" && r[1] == "xai-hierarchical")
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn jsonl_keeps_integers_integers_and_unknown_null() {
+    let env = Env::init();
+    let manifest = common::write_wave(
+        &env.path().join("w"),
+        r#"
+[wave]
+id = "partial"
+suite = "s"
+started_at = 2026-03-04T10:00:00Z
+[wave.accounting]
+input_tokens_include_cache_reads = false
+[wave.budget]
+tokens = 400_000
+[[seat]]
+id = "a"
+model = "m"
+provider = "p"
+harness = "h"
+results = "a.jsonl"
+"#,
+        &[(
+            "a.jsonl",
+            "{\"problem\":\"p1\",\"correct\":true,\"input_tokens\":400000,\"output_tokens\":5,\"wall_s\":132.0,\"cost_usd\":0.25}\n\
+             {\"problem\":\"p2\",\"correct\":false,\"input_tokens\":7,\"output_tokens\":5,\"wall_s\":1.5}\n",
+        )],
+    );
+    env.ingest(&[&manifest]);
+    let out = env
+        .run(["export", "--format", "jsonl", "--what", "attempts"])
+        .ok()
+        .stdout;
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0]["input_tokens"].is_u64(), "{out}");
+    assert_eq!(lines[0]["input_tokens"], 400000);
+    assert!(lines[0]["attempt"].is_u64());
+    assert_eq!(lines[1]["cost_usd"], serde_json::Value::Null);
+    assert_eq!(lines[1]["outcome"], serde_json::Value::Null);
+    assert_eq!(lines[1]["wall_s"], 1.5);
+    // Keys in the documented order, which is the CSV's.
+    let keys: Vec<&str> = out.lines().next().unwrap()[1..]
+        .split(",\"")
+        .map(|kv| kv.trim_start_matches('"').split('"').next().unwrap())
+        .collect();
+    let csv = env
+        .run(["export", "--format", "csv", "--what", "attempts"])
+        .ok()
+        .stdout;
+    let (header, rows) = table(&csv);
+    assert_eq!(keys, header);
+    assert_eq!(
+        rows[0][header.iter().position(|h| h == "wall_s").unwrap()],
+        "132"
+    );
+    assert_eq!(
+        rows[1][header.iter().position(|h| h == "cost_usd").unwrap()],
+        ""
+    );
+    // The seats export: the unknown cost of one attempt leaves Cost-of-Pass null.
+    let seats = env
+        .run(["export", "--format", "jsonl", "--what", "seats"])
+        .ok()
+        .stdout;
+    let seat: serde_json::Value = serde_json::from_str(seats.lines().next().unwrap()).unwrap();
+    assert_eq!(seat["wave"], "partial");
+    assert_eq!(seat["cost_known_attempts"], 1);
+    assert_eq!(seat["cost_of_pass_usd"], serde_json::Value::Null);
+    assert!(seat["tokens_total"].is_u64());
+    // And `waves --format json` prints the whole budget as an integer.
+    let waves = env.run(["waves", "--format", "json"]).ok();
+    assert!(
+        waves.stdout.contains("\"tokens\": 400000\n")
+            || waves.stdout.contains("\"tokens\": 400000,")
+    );
+}
+
+#[test]
+fn exports_of_the_examples_match_their_snapshots() {
+    let env = rca();
+    let attempts = env
+        .run([
+            "export",
+            "--format",
+            "csv",
+            "--what",
+            "attempts",
+            "--wave",
+            "checkout-rematch",
+        ])
+        .ok();
+    let scores = env
+        .run([
+            "export",
+            "--format",
+            "jsonl",
+            "--what",
+            "scores",
+            "--rubric",
+            "rubrics/session-efficiency.v2.toml",
+            "--wave",
+            "checkout-rematch",
+        ])
+        .ok();
+    common::snapshot_settings().bind(|| {
+        insta::assert_snapshot!("export__attempts_checkout_csv", attempts.stdout);
+        insta::assert_snapshot!("export__scores_checkout_jsonl", scores.stdout);
+    });
+}
+
+#[test]
+fn an_export_asked_wrongly_is_refused() {
+    let env = rca();
+    let out = env
+        .run(["export", "--format", "csv", "--what", "scores"])
+        .status(2);
+    assert!(
+        out.stderr.contains("--what scores needs --rubric"),
+        "{}",
+        out.stderr
+    );
     let out = env
         .run([
-            OsStr::new("export"),
-            OsStr::new("--format"),
-            OsStr::new("parquet"),
-            OsStr::new("--out"),
-            out_dir.as_os_str(),
+            "export", "--format", "csv", "--what", "seats", "--rubric", "x@1",
+        ])
+        .status(2);
+    assert!(
+        out.stderr.contains("--rubric goes with --what scores only"),
+        "{}",
+        out.stderr
+    );
+    let out = env
+        .run([
+            "export", "--format", "csv", "--what", "seats", "--wave", "nope",
+        ])
+        .status(2);
+    assert!(out.stderr.contains("nope"), "{}", out.stderr);
+    // csv and jsonl need --what, and go to stdout; parquet needs a directory and takes it all.
+    for (args, says) in [
+        (vec!["--format", "csv"], "--what is missing"),
+        (
+            vec!["--format", "jsonl", "--what", "seats", "--out", "d"],
+            "--out goes with --format parquet only",
+        ),
+        (
+            vec!["--format", "parquet"],
+            "--format parquet needs --out DIR",
+        ),
+        (
+            vec!["--format", "parquet", "--out", "d", "--what", "seats"],
+            "go with csv and jsonl",
+        ),
+    ] {
+        let out = env.run([&["export"][..], &args].concat()).status(2);
+        assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
+    }
+    assert!(!env.path().join("d").exists());
+}
+
+#[test]
+fn publish_out_writes_the_published_text_to_a_file() {
+    let env = rca();
+    env.run(["rubric", "add", "rubrics/session-efficiency.v2.toml"])
+        .ok();
+    let file = env.path().join("leaderboard.md");
+    let out = env
+        .run([
+            "publish",
+            "--wave",
+            "checkout-rematch",
+            "--rubric",
+            "session-efficiency@2",
+            "--out",
+            file.to_str().unwrap(),
         ])
         .ok();
     assert!(
-        out.stdout.ends_with(
-            "attempts.parquet (57 rows), seats.parquet (21 rows), scores.parquet (42 rows)\n"
-        ),
+        out.stdout.contains("published text written to"),
         "{}",
         out.stdout
     );
-
-    let (columns, attempts) = read(&out_dir.join("attempts.parquet"));
-    let names: Vec<&str> = benchledger::export::ATTEMPTS
-        .iter()
-        .map(|c| c.name)
-        .collect();
-    assert_eq!(columns, names);
-    assert_eq!(attempts.len(), 57);
-    // One attempt, checked whole against the example it came from.
-    let xai = attempts
-        .iter()
-        .find(|a| a["wave"] == "checkout-rematch" && a["seat"] == "xai-hierarchical")
-        .unwrap();
-    for (k, v) in [
-        ("model", Value::from("grok-4")),
-        ("problem", Value::from("checkout-outage")),
-        ("trial", Value::from(1)),
-        ("correct", Value::from(true)),
-        ("input_tokens", Value::from(500_000)),
-        ("output_tokens", Value::from(65_000)),
-        ("wall_s", Value::from(132.0)),
-        ("cost_usd", Value::from(0.91)),
-        ("parallel_sessions", Value::from(5)),
-        ("budget_tokens", Value::from(1_000_000.0)),
-        ("budget_wall_s", Value::from(180.0)),
-        ("input_tokens_include_cache_reads", Value::from(false)),
-        ("withdrawn", Value::from(false)),
-        ("outcome", Value::Null),
-    ] {
-        assert_eq!(xai[k], v, "{k}");
-    }
     assert!(
-        attempts
-            .iter()
-            .filter(|a| a["wave"] == "rca-wave-2")
-            .all(|a| a["withdrawn"] == true)
+        !out.stdout.contains("| Seat |"),
+        "the text goes to the file, not stdout"
     );
-
-    // Per seat, the figures `show` prints.
-    let (columns, seats) = read(&out_dir.join("seats.parquet"));
-    let names: Vec<&str> = benchledger::export::SEATS.iter().map(|c| c.name).collect();
-    assert_eq!(columns, names);
-    assert_eq!(seats.len(), 21);
-    let pairs = [
-        ("problems", "problems"),
-        ("attempts", "attempts"),
-        ("correct", "correct"),
-        ("missing", "missing"),
-        ("accuracy", "accuracy"),
-        ("tokens_total", "tokens_total"),
-        ("tokens_total_known", "tokens_known_attempts"),
-        ("new_input_tokens", "new_input_tokens"),
-        ("new_input_tokens_known", "new_input_tokens_known_attempts"),
-        ("wall_s", "wall_s"),
-        ("wall_s_known", "wall_known_attempts"),
-        ("cost_usd", "cost_usd"),
-        ("cost_usd_known", "cost_known_attempts"),
-        ("cost_of_pass_usd", "cost_of_pass_usd"),
-        ("steps", "steps"),
-        ("steps_known", "steps_known_attempts"),
-        ("errors", "errors"),
-        ("errors_known", "errors_known_attempts"),
-        ("canary_failures", "canary_failures"),
-        ("model", "model"),
-        ("harness", "harness"),
-    ];
-    let mut checked = 0;
-    for wave in env.wave_ids() {
-        let show = env.run(["show", &wave, "--format", "json"]).ok().json();
-        for s in show["seats"].as_array().unwrap() {
-            let row = seats
-                .iter()
-                .find(|r| r["wave"] == wave.as_str() && r["seat"] == s["seat"])
-                .unwrap_or_else(|| panic!("no row for {wave}/{}", s["seat"]));
-            for (ours, theirs) in pairs {
-                let (a, b) = (&row[ours], &s[theirs]);
-                // serde_json's default float parsing may land one unit in the last place off
-                // the printed value; the Parquet value is the exact sum.
-                let same = match (a.as_f64(), b.as_f64()) {
-                    (Some(x), Some(y)) => (x - y).abs() <= 1e-12 * x.abs().max(1.0),
-                    _ => a == b,
-                };
-                assert!(
-                    same,
-                    "{wave}/{}: {ours} {a} against show's {theirs} {b}",
-                    s["seat"]
-                );
-            }
-            checked += 1;
-        }
-    }
-    assert_eq!(checked, 21);
-
-    // Every stored score, under both rubrics.
-    let (_, scores) = read(&out_dir.join("scores.parquet"));
-    assert_eq!(scores.len(), 42);
-    let v2 = scores
-        .iter()
-        .find(|s| {
-            s["rubric"] == "session-efficiency@2"
-                && s["wave"] == "checkout-rematch"
-                && s["seat"] == "anthropic-react"
-        })
-        .unwrap();
-    assert_eq!(v2["score"], 75.0);
+    let text = std::fs::read(&file).unwrap();
+    let json = env.run(["publications", "--format", "json"]).ok().json();
     assert_eq!(
-        v2["factors"],
-        r#"{"accuracy":1.0,"tokens":1.0,"wall":0.75}"#
+        common::sha256_hex(&text),
+        json["publications"][0]["output_sha256"].as_str().unwrap()
     );
-}
-
-#[test]
-fn export_into_a_file_is_refused() {
-    let env = ledger();
-    let file = env.path().join("not-a-dir");
-    std::fs::write(&file, "x").unwrap();
+    // A file in a directory that does not exist is refused before anything is published.
+    let before = env.ledger_bytes();
+    let missing = env.path().join("no/such/dir/x.md");
     let out = env
         .run([
-            OsStr::new("export"),
-            OsStr::new("--format"),
-            OsStr::new("parquet"),
-            OsStr::new("--out"),
-            file.as_os_str(),
+            "publish",
+            "--wave",
+            "rca-wave-1",
+            "--rubric",
+            "session-efficiency@2",
+            "--out",
+            missing.to_str().unwrap(),
         ])
         .status(2);
-    assert!(out.stderr.contains("is not a directory"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("nothing was published"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(env.ledger_bytes(), before);
 }

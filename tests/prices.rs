@@ -275,7 +275,7 @@ fn a_seat_with_no_costs_is_priced_from_a_registered_table_and_the_leaderboard_na
         .run(["show", "bare", "--prices", "hand@1", "--format", "csv"])
         .ok()
         .stdout;
-    let alpha_row = csv.lines().find(|l| l.starts_with("alpha,")).unwrap();
+    let alpha_row = csv.lines().find(|l| l.starts_with("bare,alpha,")).unwrap();
     assert!(alpha_row.contains(",4.625,4.625,"), "{alpha_row}");
 }
 

@@ -296,5 +296,6 @@ pub fn diff(
         &json,
         &withdrawn.among(ids.iter().map(String::as_str)),
     );
-    ctx.write(&report::render(format, "diff", &table, &json))
+    let text = ctx.render(format, "diff", &table, &json);
+    ctx.write(&text)
 }

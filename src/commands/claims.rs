@@ -230,7 +230,8 @@ pub(super) fn check_labelled(
         &json,
         &withdrawn.among(inputs.keys().map(String::as_str)),
     );
-    ctx.write(&report::render(format, "claims", &out, &json))?;
+    let text = ctx.render(format, "claims", &out, &json);
+    ctx.write(&text)?;
     let differ = rows
         .iter()
         .filter(|r| r.checked.verdict == Verdict::Differs)

@@ -77,9 +77,6 @@ pub fn compare(
     let shown = withdrawn.among(waves.iter().map(String::as_str));
     let json = comparison.json.clone();
     let json = report::withdrawn::mark(&mut comparison.conditions, &json, &shown);
-    ctx.write(&report::compare::render_with_json(
-        &comparison,
-        format,
-        &json,
-    ))
+    let text = report::compare::render_with_json(&comparison, format, &json, &mut ctx.layout);
+    ctx.write(&text)
 }

@@ -12,7 +12,8 @@ use super::Ctx;
 use crate::cli::{CiArgs, Format, PricesArg};
 use crate::error::{Error, Result};
 
-/// Every file the demo needs, by its path in the repository.
+/// Every file the demo needs, and `demo --write` writes, by its path in the repository: the
+/// examples, rubrics, price tables and claims the README's session uses.
 const FILES: &[(&str, &str)] = &[
     (
         "claims/example-paper.v1.toml",
@@ -117,6 +118,14 @@ const FILES: &[(&str, &str)] = &[
     (
         "examples/rca-wave-2/xai-react.jsonl",
         include_str!("../../examples/rca-wave-2/xai-react.jsonl"),
+    ),
+    (
+        "prices/example-list.v1.toml",
+        include_str!("../../prices/example-list.v1.toml"),
+    ),
+    (
+        "prices/example-list.v2.toml",
+        include_str!("../../prices/example-list.v2.toml"),
     ),
     (
         "rubrics/cohort-efficiency.v1.toml",
@@ -290,6 +299,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         false,
         Format::Table,
     )?;
+    relative_story(ctx, &p("rubrics/cohort-efficiency.v1.toml"))?;
 
     section(
         ctx,
@@ -298,6 +308,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
          0, 1) − 0.2·errors): the tidy 3-step run scores 1.0, the wandering 11-step run with two \
          errors 0.18. The retries variant forgives one smart retry but not a five-time repeat.",
     )?;
+    trace_columns(ctx)?;
     super::score::score(
         ctx,
         "prices-csv",
@@ -350,10 +361,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
             wave: "checkout-rematch",
             rubric: "session-efficiency@2",
             title: Some("Checkout-outage rematch"),
-            prices: None,
-            ci: CiArgs::default(),
-            bundle_dir: None,
-            claims: None,
+            ..Default::default()
         },
     )?;
     ctx.write("\n")?;
@@ -426,10 +434,137 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
             db.display()
         )
     } else {
-        "\nThe demo ledger was temporary. Keep one with `benchledger demo --db demo.db`, or start \
-         your own: `benchledger init` and `benchledger ingest MANIFEST.toml`.\n"
+        "\nThe demo ledger was temporary. Keep one with `benchledger demo --db demo.db`; write the \
+         files it is built from with `benchledger demo --write DIR` and run the \
+         README's session from DIR; or start your own: `benchledger init` and `benchledger ingest \
+         MANIFEST.toml`.\n"
             .to_string()
     })
+}
+
+/// `benchledger demo --write DIR`: writes the shipped examples, rubrics, price tables and claims
+/// under DIR (`DIR/examples/`, `DIR/rubrics/`, `DIR/prices/`, `DIR/claims/`), so that the README's session runs from
+/// DIR on a machine without the repository. A file already there with the same text is left
+/// as it is; one with other text is refused, before anything is written.
+pub fn write(ctx: &mut Ctx<'_>, dir: &Path) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "--write {} is not a directory: name a directory to write the examples into (it \
+             is created when missing)",
+            dir.display()
+        )));
+    }
+    let mut differing = Vec::new();
+    let mut present = 0usize;
+    for (rel, text) in FILES {
+        let path = dir.join(rel);
+        match std::fs::read(&path) {
+            Ok(bytes) if bytes == text.as_bytes() => present += 1,
+            Ok(_) => differing.push(path.display().to_string()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(&path, e)),
+        }
+    }
+    if !differing.is_empty() {
+        return Err(Error::Usage(format!(
+            "{} already exist{} with other content: nothing was written. Write the examples \
+             into another directory, or move {} away",
+            differing.join(", "),
+            if differing.len() == 1 { "s" } else { "" },
+            if differing.len() == 1 { "it" } else { "them" },
+        )));
+    }
+    write_files(dir)?;
+    let written = FILES.len() - present;
+    let mut msg = format!(
+        "wrote {written} files under {} (examples/, rubrics/, prices/, claims/)",
+        dir.display()
+    );
+    if present > 0 {
+        msg.push_str(&format!("; {present} were there already, identical"));
+    }
+    msg.push_str(&format!(
+        "\nThe README's session runs from there:\n  cd {}\n  benchledger init\n  benchledger \
+         ingest examples/*/wave.toml\n",
+        dir.display()
+    ));
+    ctx.write(&msg)
+}
+
+/// The seat whose relative score rose while it got slower.
+const STORY_SEAT: &str = "xai-hierarchical";
+
+/// The relative story in words, its numbers read from the ledger: the seat's relative score
+/// and wall seconds in each rca wave, and the wave's median wall seconds.
+fn relative_story(ctx: &mut Ctx<'_>, rubric: &str) -> Result<()> {
+    use crate::report::number::fixed;
+    let ledger = ctx.open()?;
+    let info = super::rubric::resolve(&ledger, rubric)?;
+    let mut points = Vec::new();
+    for w in ["rca-wave-1", "rca-wave-2"] {
+        let data = ledger.load_wave(w)?;
+        let scores = crate::rubric::score_wave(&info.rubric, &data);
+        let score = scores
+            .seats
+            .iter()
+            .find(|s| s.seat == STORY_SEAT)
+            .and_then(|s| s.score);
+        let mut walls: Vec<f64> = data
+            .seats
+            .iter()
+            .map(|s| crate::figures::SeatFigures::of(&data.wave, s).wall_s.sum)
+            .collect();
+        walls.sort_by(f64::total_cmp);
+        let median = match walls.len() {
+            0 => None,
+            n if n % 2 == 1 => Some(walls[n / 2]),
+            n => Some((walls[n / 2 - 1] + walls[n / 2]) / 2.0),
+        };
+        let wall = data
+            .seats
+            .iter()
+            .find(|s| s.seat.id == STORY_SEAT)
+            .map(|s| crate::figures::SeatFigures::of(&data.wave, s).wall_s.sum);
+        points.push((score, wall, median));
+    }
+    let [
+        (Some(s1), Some(w1), Some(m1)),
+        (Some(s2), Some(w2), Some(m2)),
+    ] = points[..]
+    else {
+        return Ok(());
+    };
+    ctx.write_prose(&format!(
+        "\nIn words: {STORY_SEAT}'s relative score rose {} → {} while its wall time rose {} → {} \
+         s. The seat did not get better: the whole wave slowed more under the heavier load (the \
+         wave's median wall time went {} → {} s), and a score measured against the wave's \
+         medians rewards a seat for slowing less than the others. That is why a relative score \
+         is shown as a rank inside its own wave, and waves are compared on wall seconds, tokens \
+         and dollars.\n",
+        fixed(s1, 3),
+        fixed(s2, 3),
+        fixed(w1, 0),
+        fixed(w2, 0),
+        fixed(m1, 0),
+        fixed(m2, 0),
+    ))
+}
+
+/// The trace columns the trace rubrics read, attempt by attempt, in the prices-csv wave: the
+/// steps, the errors, the failed calls in runs, and the errors still charged with one free
+/// retry (trace-holistic-retries' `free_retries = 1`).
+fn trace_columns(ctx: &mut Ctx<'_>) -> Result<()> {
+    let data = ctx.open()?.load_wave("prices-csv")?;
+    let mut table = crate::report::waves::trace_table(&data, 1);
+    table.heading.push(
+        "The trace, attempt by attempt: steps, errors, the failed calls (a run of failures of \
+         one tool as `fetch ×5`), and the errors left when the first failure of each run is \
+         free:"
+            .into(),
+    );
+    let text = crate::report::to_text_in(&table, &mut ctx.layout);
+    ctx.write(&text)?;
+    ctx.write("\n")
 }
 
 #[cfg(test)]
@@ -441,7 +576,7 @@ mod tests {
     fn the_demo_ships_every_example_and_rubric() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut on_disk = Vec::new();
-        for dir in ["claims", "examples", "rubrics"] {
+        for dir in ["claims", "examples", "prices", "rubrics"] {
             let mut stack = vec![root.join(dir)];
             while let Some(d) = stack.pop() {
                 for entry in std::fs::read_dir(&d).unwrap() {

@@ -1,14 +1,142 @@
-//! `benchledger export --format parquet --out DIR`: the ledger as Parquet files for analysts
-//! (`crate::export`); this is the glue.
+//! `benchledger export`: the ledger's rows as CSV or JSON lines (see [`crate::report::export`]).
+//! Waves are read and written one at a time, so an export of a long history never holds it
+//! whole.
 
 use std::path::Path;
 
-use super::Ctx;
-use crate::cli::ExportFormat;
+use super::rubric::resolve;
+use super::{Ctx, Withdrawn};
 use crate::error::{Error, Result};
+use crate::report;
+use crate::report::export::{ExportFormat, Rows, Value, What};
 
-pub fn export(ctx: &mut Ctx<'_>, format: ExportFormat, out: &Path) -> Result<()> {
-    let ExportFormat::Parquet = format;
+/// What `export` was asked for.
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    pub format: ExportFormat,
+    /// What to export (csv and jsonl).
+    pub what: Option<What>,
+    /// Where the Parquet files go (parquet).
+    pub out: Option<&'a Path>,
+    /// The named waves; every wave not withdrawn when empty.
+    pub waves: &'a [String],
+    /// The rubric of a scores export.
+    pub rubric: Option<&'a str>,
+    pub include_withdrawn: bool,
+    /// Write the CSV header row.
+    pub header: bool,
+}
+
+pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
+    if r.format == ExportFormat::Parquet {
+        return parquet(ctx, &r);
+    }
+    if r.out.is_some() {
+        return Err(Error::Usage(
+            "--out goes with --format parquet only: csv and jsonl are written to stdout".into(),
+        ));
+    }
+    let Some(what) = r.what else {
+        return Err(Error::Usage(
+            "--what is missing: export attempts, seats or scores (--what attempts|seats|scores)"
+                .into(),
+        ));
+    };
+    let ledger = ctx.open()?;
+    // What each wave's rows are made of: its attempts, its seats, or its scores under a rubric.
+    enum Source {
+        Attempts,
+        Seats,
+        Scores(Box<crate::report::score::RubricInfo>),
+    }
+    let source = match (what, r.rubric) {
+        (What::Scores, Some(spec)) => Source::Scores(Box::new(resolve(&ledger, spec)?)),
+        (What::Scores, None) => {
+            return Err(Error::Usage(
+                "--what scores needs --rubric NAME@VERSION (or a rubric file): the scores of \
+                 which rubric?"
+                    .into(),
+            ));
+        }
+        (_, Some(_)) => {
+            return Err(Error::Usage(
+                "--rubric goes with --what scores only: attempts and seats are the same under \
+                 every rubric"
+                    .into(),
+            ));
+        }
+        (What::Attempts, None) => Source::Attempts,
+        (What::Seats, None) => Source::Seats,
+    };
+    let withdrawn = Withdrawn::load(&ledger)?;
+    let ids: Vec<String> = if r.waves.is_empty() {
+        ledger
+            .wave_ids()?
+            .into_iter()
+            .filter(|w| r.include_withdrawn || withdrawn.get(w).is_none())
+            .collect()
+    } else {
+        for w in r.waves {
+            ledger.load_wave_check(w)?;
+            withdrawn.check_named(w, r.include_withdrawn)?;
+        }
+        r.waves.to_vec()
+    };
+    let mut header = r.header && r.format == ExportFormat::Csv;
+    if ids.is_empty() && header {
+        let columns = match what {
+            What::Attempts => report::export::attempt_columns(),
+            // The columns of seats and scores come from a wave's listing; with no wave there
+            // is no row, and no header to print either.
+            _ => Vec::new(),
+        };
+        if !columns.is_empty() {
+            let rows = Rows {
+                columns,
+                rows: Vec::new(),
+            };
+            ctx.write(&report::export::to_csv(&rows, true))?;
+        }
+    }
+    for id in &ids {
+        let data = ledger.load_wave(id)?;
+        let rows = match &source {
+            Source::Attempts => report::export::attempts(&data),
+            Source::Seats => report::export::from_table(&report::waves::show(&data).0, &[]),
+            Source::Scores(info) => {
+                let scores = crate::rubric::score_wave(&info.rubric, &data);
+                let (table, _) = report::score::leaderboard(&data, info, &scores);
+                report::export::from_table(&table, &[("rubric", Value::Text(info.rubric.id()))])
+            }
+        };
+        ctx.write(&match r.format {
+            ExportFormat::Csv => report::export::to_csv(&rows, header),
+            ExportFormat::Jsonl => report::export::to_jsonl(&rows),
+            ExportFormat::Parquet => unreachable!("written by `parquet`"),
+        })?;
+        header = false;
+    }
+    Ok(())
+}
+
+/// `--format parquet --out DIR`: every wave's attempts, seats and stored scores as three Parquet
+/// files (`crate::export`).
+fn parquet(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
+    let Some(out) = r.out else {
+        return Err(Error::Usage(
+            "--format parquet needs --out DIR: the directory to write attempts.parquet, \
+             seats.parquet and scores.parquet into"
+                .into(),
+        ));
+    };
+    if r.what.is_some() || !r.waves.is_empty() || r.rubric.is_some() || r.include_withdrawn {
+        return Err(Error::Usage(
+            "--format parquet writes every wave's attempts, seats and stored scores (withdrawn \
+             waves marked): --what, --wave, --rubric and --include-withdrawn go with csv and \
+             jsonl"
+                .into(),
+        ));
+    }
     let ledger = ctx.open()?;
     if out.exists() && !out.is_dir() {
         return Err(Error::Usage(format!(

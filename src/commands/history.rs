@@ -59,5 +59,6 @@ pub fn history(
     let (mut table, json) = report::history::history(&info, &rows, seat);
     let shown = withdrawn.among(rows.iter().map(|r| r.wave.id.as_str()));
     let json = report::withdrawn::mark(&mut table, &json, &shown);
-    ctx.write(&report::render(format, "history", &table, &json))
+    let text = ctx.render(format, "history", &table, &json);
+    ctx.write(&text)
 }

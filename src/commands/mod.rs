@@ -7,6 +7,7 @@ mod audit;
 mod bundle;
 mod claims;
 mod compare;
+mod completions;
 mod copy;
 mod demo;
 mod export;
@@ -18,6 +19,7 @@ mod prices;
 mod publish;
 mod rubric;
 mod score;
+mod site;
 mod trials;
 mod untrusted;
 mod verify;
@@ -31,6 +33,7 @@ use std::time::Duration;
 use crate::cli::{ClaimsCommand, ClaimsFrom, Cli, Command, PricesCommand, RubricCommand};
 use crate::error::{Error, Result};
 use crate::ledger::{Ledger, Wait};
+use crate::report;
 
 /// The ledger used when neither --db nor BENCHLEDGER_DB names one.
 pub const DEFAULT_DB: &str = "benchledger.db";
@@ -46,6 +49,9 @@ pub struct Ctx<'a> {
     pub interactive: bool,
     /// How long a write waits for another writer (--wait).
     pub wait: Duration,
+    /// How text is laid out: the terminal's width (none when piped or --wide), and the
+    /// footnotes this output has printed.
+    pub layout: report::Layout,
 }
 
 impl Ctx<'_> {
@@ -94,6 +100,24 @@ impl Ctx<'_> {
             limit: self.wait,
             announce: Some(Box::new(announce_wait)),
         }
+    }
+
+    /// A listing in the chosen format; a table for people fitted to the terminal, its
+    /// footnotes printed once per output.
+    pub fn render<T: serde::Serialize>(
+        &mut self,
+        format: crate::report::Format,
+        kind: &str,
+        table: &crate::report::Table,
+        json: &T,
+    ) -> String {
+        report::render_in(format, kind, table, json, &mut self.layout)
+    }
+
+    /// Writes prose: each line wrapped to the terminal's width.
+    pub fn write_prose(&mut self, s: &str) -> Result<()> {
+        let text = self.layout.wrap(s);
+        self.write(&text)
     }
 
     pub fn write(&mut self, s: &str) -> Result<()> {
@@ -216,15 +240,29 @@ pub fn now() -> Result<String> {
     }
 }
 
+/// The width of the terminal on stdout, in columns: asked of the terminal, else $COLUMNS.
+fn terminal_width() -> Option<usize> {
+    terminal_size::terminal_size_of(std::io::stdout())
+        .map(|(w, _)| usize::from(w.0))
+        .filter(|w| *w > 0)
+        .or_else(|| std::env::var("COLUMNS").ok()?.trim().parse().ok())
+}
+
 /// Runs a parsed command line, writing its output to `out`.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
     use std::io::IsTerminal;
+    let interactive = std::io::stdout().is_terminal();
+    let layout = match terminal_width() {
+        Some(w) if interactive && !cli.wide => report::Layout::fit(w),
+        _ => report::Layout::full(),
+    };
     let mut ctx = Ctx {
         out,
         db_flag: cli.db,
         now: now()?,
-        interactive: std::io::stdout().is_terminal(),
+        interactive,
         wait: Duration::from_secs(cli.wait),
+        layout,
     };
     match cli.command {
         Command::Init => ingest::init(&mut ctx),
@@ -368,6 +406,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             prices,
             ci,
             bundle,
+            out,
             claims,
         } => publish::publish(
             &mut ctx,
@@ -378,6 +417,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
                 prices: prices.as_deref(),
                 ci,
                 bundle_dir: bundle.as_deref(),
+                out: out.as_deref(),
                 claims: claims.as_deref(),
             },
         ),
@@ -411,7 +451,30 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
         } => trials::versus(&mut ctx, &wave, &a, &b, ci, format.format),
         Command::Bundle { id, out } => bundle::bundle(&mut ctx, id, &out),
         Command::Copy { from, to } => copy::copy(&mut ctx, &from, &to),
-        Command::Export { format, out } => export::export(&mut ctx, format, &out),
-        Command::Demo => demo::demo(&mut ctx),
+        Command::Export {
+            format,
+            what,
+            out,
+            waves,
+            rubric,
+            include_withdrawn,
+            no_header,
+        } => export::export(
+            &mut ctx,
+            export::Request {
+                format,
+                what,
+                out: out.as_deref(),
+                waves: &waves,
+                rubric: rubric.as_deref(),
+                include_withdrawn,
+                header: !no_header,
+            },
+        ),
+        Command::Site { out, ci } => site::site(&mut ctx, &out, ci),
+        Command::Demo { write: None } => demo::demo(&mut ctx),
+        Command::Demo { write: Some(dir) } => demo::write(&mut ctx, &dir),
+        Command::Completions { shell } => completions::completions(&mut ctx, shell),
+        Command::Man { out } => completions::man(&mut ctx, out.as_deref()),
     }
 }

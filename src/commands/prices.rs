@@ -196,7 +196,8 @@ pub fn list(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
         })
         .collect();
     let (table, json) = report::prices::list(&rows);
-    ctx.write(&report::render(format, "prices", &table, &json))
+    let text = ctx.render(format, "prices", &table, &json);
+    ctx.write(&text)
 }
 
 pub fn show(ctx: &mut Ctx<'_>, spec: &str) -> Result<()> {

@@ -17,7 +17,8 @@ use crate::report;
 use crate::rubric::score_wave;
 use crate::stats::leaderboard::wave_intervals;
 
-/// What `publish` was asked to publish.
+/// What `publish` was asked for.
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Request<'a> {
     /// The wave's id.
     pub wave: &'a str,
@@ -29,6 +30,8 @@ pub struct Request<'a> {
     pub ci: CiArgs,
     /// Also write a bundle into this directory.
     pub bundle_dir: Option<&'a Path>,
+    /// Write the published text to this file instead of printing it.
+    pub out: Option<&'a Path>,
     /// A claims file to check against the wave and carry in the published text.
     pub claims: Option<&'a Path>,
 }
@@ -41,8 +44,12 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
         prices,
         ci,
         bundle_dir,
+        out,
         claims,
     } = request;
+    if let Some(file) = out {
+        check_out_file(file)?;
+    }
     let settings = super::interval_settings(ci, false)?;
     let mut ledger = ctx.open_write()?;
     let info = resolve(&ledger, rubric)?;
@@ -164,9 +171,52 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
             dir.display()
         ));
     }
-    msg.push('\n');
-    msg.push_str(&row.output);
+    match out {
+        Some(file) => {
+            // The publication is committed; if the file still cannot be written, say so and
+            // where the text can be had.
+            std::fs::write(file, &row.output).map_err(|e| {
+                Error::Usage(format!(
+                    "published #{} (it is in the ledger), but {} could not be written: {e}. \
+                     The text is in its bundle: `benchledger bundle {} --out DIR`",
+                    row.id,
+                    file.display(),
+                    row.id
+                ))
+            })?;
+            msg.push_str(&format!("  published text written to {}\n", file.display()));
+        }
+        None => {
+            msg.push('\n');
+            msg.push_str(&row.output);
+        }
+    }
     ctx.write(&msg)
+}
+
+/// Refuses, before anything is published, a `--out` that cannot be a file written there: a
+/// directory, something other than a regular file, or a path in a directory that does not
+/// exist.
+fn check_out_file(file: &Path) -> Result<()> {
+    if let Some(kind) = super::files::irregular_at(file) {
+        return Err(Error::Usage(format!(
+            "--out {} is {kind}: name a file to write the published text to (nothing was \
+             published)",
+            file.display()
+        )));
+    }
+    let parent = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(Error::Usage(format!(
+            "--out {}: {} is not a directory (nothing was published)",
+            file.display(),
+            parent.display()
+        )));
+    }
+    Ok(())
 }
 
 pub fn publications(ctx: &mut Ctx<'_>, head: bool, format: Format) -> Result<()> {
@@ -186,5 +236,6 @@ pub fn publications(ctx: &mut Ctx<'_>, head: bool, format: Format) -> Result<()>
     let withdrawals = ledger.withdrawals()?;
     let (table, json) =
         report::publication::list(&rows, &withdrawals, chain.last().map(|e| e.sha256()));
-    ctx.write(&report::render(format, "publications", &table, &json))
+    let text = ctx.render(format, "publications", &table, &json);
+    ctx.write(&text)
 }

@@ -221,7 +221,8 @@ pub fn list(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
         })
         .collect();
     let (table, json) = report::rubric::list(&rows);
-    ctx.write(&report::render(format, "rubrics", &table, &json))
+    let text = ctx.render(format, "rubrics", &table, &json);
+    ctx.write(&text)
 }
 
 pub fn show(ctx: &mut Ctx<'_>, spec: &str) -> Result<()> {

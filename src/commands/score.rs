@@ -34,5 +34,6 @@ pub fn score(
         report::score::leaderboard_with(&data, &info, &scores, intervals.as_ref());
     let json = report::prices::mark(&mut table, &json, pricing.as_ref());
     let json = report::withdrawn::mark(&mut table, &json, &withdrawn.among([wave]));
-    ctx.write(&report::render(format, "score", &table, &json))
+    let text = ctx.render(format, "score", &table, &json);
+    ctx.write(&text)
 }

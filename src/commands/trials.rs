@@ -33,7 +33,8 @@ pub fn trials(ctx: &mut Ctx<'_>, wave: &str, k: &[u64], format: Format) -> Resul
     let (mut table, json) = report::trials::trials(&data, &ks);
     let withdrawn = Withdrawn::load(&ledger)?;
     let json = report::withdrawn::mark(&mut table, &json, &withdrawn.among([wave]));
-    ctx.write(&report::render(format, "trials", &table, &json))
+    let text = ctx.render(format, "trials", &table, &json);
+    ctx.write(&text)
 }
 
 pub fn versus(
@@ -72,5 +73,6 @@ pub fn versus(
     let (mut table, json) = report::versus::versus(wave, a, b, &paired, &settings);
     let withdrawn = Withdrawn::load(&ledger)?;
     let json = report::withdrawn::mark(&mut table, &json, &withdrawn.among([wave]));
-    ctx.write(&report::render(format, "versus", &table, &json))
+    let text = ctx.render(format, "versus", &table, &json);
+    ctx.write(&text)
 }

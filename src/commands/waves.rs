@@ -15,7 +15,8 @@ pub fn waves(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
         &json,
         &withdrawn.among(rows.iter().map(|r| r.wave.id.as_str())),
     );
-    ctx.write(&report::render(format, "waves", &table, &json))
+    let text = ctx.render(format, "waves", &table, &json);
+    ctx.write(&text)
 }
 
 pub fn show(
@@ -34,5 +35,6 @@ pub fn show(
     let json = report::prices::mark(&mut table, &json, pricing.as_ref());
     let withdrawn = super::Withdrawn::load(&ledger)?;
     let json = report::withdrawn::mark(&mut table, &json, &withdrawn.among([wave]));
-    ctx.write(&report::render(format, "show", &table, &json))
+    let text = ctx.render(format, "show", &table, &json);
+    ctx.write(&text)
 }

@@ -255,15 +255,19 @@ pub fn listing(sources: &[Source<'_>], rows: &[Row<'_>]) -> (Table, ClaimsJson) 
         Column::num("#", "claim"),
         Column::machine("file"),
         Column::machine("line"),
-        Column::text("Wave", "wave"),
-        Column::text("Seat", "seat"),
-        Column::text("Figure", "figure"),
+        Column::text("Wave", "wave")
+            .grouped()
+            .priority(super::ESSENTIAL),
+        Column::text("Seat", "seat")
+            .grouped()
+            .priority(super::ESSENTIAL),
+        Column::text("Figure", "figure").priority(super::ESSENTIAL),
         Column::machine("scale"),
-        Column::num("Published", "published"),
-        Column::num("Ledger", "computed"),
-        Column::num("At published precision", "computed_rounded"),
+        Column::num("Published", "published").priority(super::ESSENTIAL),
+        Column::num("Ledger", "computed").priority(super::DETAIL),
+        Column::num("At published precision", "computed_rounded").priority(super::DETAIL),
         Column::machine("difference"),
-        Column::text("Verdict", "verdict"),
+        Column::text("Verdict", "verdict").priority(super::ESSENTIAL),
         Column::text("Plausible cause", "cause"),
     ]);
     for s in sources {

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::number::{fixed, machine, machine_opt, signed};
 use super::score::{RubricInfo, RubricJson, places, score_header};
-use super::{Cell, Column, Table};
+use super::{Cell, Column, DETAIL, ESSENTIAL, Table};
 use crate::rubric::WaveScores;
 use crate::rubric::spec::Scale;
 
@@ -174,13 +174,13 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
         None => Cell::none(),
     };
     let mut t = Table::new(vec![
-        Column::text("Wave", "wave"),
-        Column::text("Seat", "seat"),
-        Column::num(&score_header(&old.rubric), "old"),
-        Column::num(&score_header(&new.rubric), "new"),
+        Column::text("Wave", "wave").grouped(),
+        Column::text("Seat", "seat").priority(ESSENTIAL),
+        Column::num(&score_header(&old.rubric), "old").priority(ESSENTIAL),
+        Column::num(&score_header(&new.rubric), "new").priority(ESSENTIAL),
         Column::num("Change", "delta"),
         Column::text("Rank", "rank"),
-        Column::text("Remark", "remark"),
+        Column::text("Remark", "remark").priority(DETAIL),
     ]);
     t.heading.push(format!(
         "Rubric change: {} (scale {}) → {} (scale {})",

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::number::{fixed, machine};
 use super::score::{RubricInfo, RubricJson, outcome_remark, places, rank_text};
 use super::waves::describe_load;
-use super::{Cell, Column, Table};
+use super::{Cell, Column, DETAIL, ESSENTIAL, EXTRA, Table};
 use crate::ledger::StoredScore;
 use crate::model::{Load, Wave};
 
@@ -59,19 +59,21 @@ pub fn history(
     let r = &info.rubric;
     let places = places(r);
     let mut columns = vec![
-        Column::text("Wave", "wave"),
-        Column::text("Suite", "suite"),
-        Column::text("Started", "started_at"),
-        Column::text("Seat", "seat"),
+        Column::text("Wave", "wave").grouped(),
+        Column::text("Suite", "suite").grouped().priority(EXTRA),
+        Column::text("Started", "started_at")
+            .grouped()
+            .priority(EXTRA),
+        Column::text("Seat", "seat").priority(ESSENTIAL),
     ];
     // A relative score is never set beside another wave's: its column is left out.
     if !r.relative {
-        columns.push(Column::num(&r.id(), "score"));
+        columns.push(Column::num(&r.id(), "score").priority(ESSENTIAL));
     }
     columns.extend([
         Column::num("Rank in wave", "rank"),
-        Column::text("Load", "load"),
-        Column::text("Remark", "remark"),
+        Column::text("Load", "load").grouped(),
+        Column::text("Remark", "remark").priority(DETAIL),
     ]);
     let mut t = Table::new(columns);
     t.heading.push(format!(

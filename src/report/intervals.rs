@@ -137,9 +137,11 @@ pub fn separable(seat: &str, s: &SeatIntervals, leader: Option<(&str, RankRange)
 
 /// What an interval column shows: its human text, the columns it adds (the lower bound under
 /// `key_lo`, the upper, for CSV only, under `key_hi`).
+///
+/// On a narrow terminal an interval is detail: it goes before the figure it qualifies.
 pub fn columns(header: &str, key: &str) -> [Column; 2] {
     [
-        Column::num(header, &format!("{key}_lo")),
+        Column::num(header, &format!("{key}_lo")).priority(super::DETAIL),
         Column::machine(&format!("{key}_hi")),
     ]
 }

@@ -9,6 +9,7 @@
 pub mod claims;
 pub mod compare;
 pub mod diff;
+pub mod export;
 pub mod history;
 pub mod intervals;
 pub mod number;
@@ -83,7 +84,22 @@ pub struct Column {
     /// Printed in CSV only: detail a machine needs that would crowd a table (counts behind a
     /// ratio, how many attempts a sum covers).
     pub machine_only: bool,
+    /// Which columns a narrow terminal loses first: [`ESSENTIAL`] never, then the highest
+    /// number first (see [`to_text_in`]).
+    pub priority: u8,
+    /// A column that groups the rows (a wave and its conditions): in a table for people its
+    /// value is printed on the first row of each run of equal values only. CSV repeats it.
+    pub grouped: bool,
 }
+
+/// A column a table is not read without: never left out to fit a terminal.
+pub const ESSENTIAL: u8 = 0;
+/// A column of ordinary importance.
+pub const NORMAL: u8 = 1;
+/// A column of detail: left out before the ordinary ones.
+pub const DETAIL: u8 = 2;
+/// A column that repeats what another says or the heading states: left out first.
+pub const EXTRA: u8 = 3;
 
 impl Column {
     pub fn text(header: &str, key: &str) -> Column {
@@ -92,6 +108,22 @@ impl Column {
             key: key.into(),
             numeric: false,
             machine_only: false,
+            priority: NORMAL,
+            grouped: false,
+        }
+    }
+
+    /// The same column, left out to fit a terminal in the order of `priority` (see
+    /// [`ESSENTIAL`], [`NORMAL`], [`DETAIL`], [`EXTRA`]).
+    pub fn priority(self, priority: u8) -> Column {
+        Column { priority, ..self }
+    }
+
+    /// The same column, printed for people on the first row of each run of equal values only.
+    pub fn grouped(self) -> Column {
+        Column {
+            grouped: true,
+            ..self
         }
     }
 
@@ -99,6 +131,15 @@ impl Column {
         Column {
             numeric: true,
             ..Column::text(header, key)
+        }
+    }
+
+    /// A text column for CSV only: the wave of a per-wave listing, so that the CSVs of two
+    /// waves concatenate into one table.
+    pub fn machine_text(key: &str) -> Column {
+        Column {
+            machine_only: true,
+            ..Column::text(key, key)
         }
     }
 
@@ -145,16 +186,241 @@ impl Table {
     }
 }
 
-/// Renders a table for a terminal.
+/// How text output is laid out across one command's output: the terminal's width, and the
+/// footnotes already printed (each is printed once per output, under the first table that
+/// needs it).
+#[derive(Debug, Clone, Default)]
+pub struct Layout {
+    /// The width to fit, in terminal columns; `None` prints every column at full width (output
+    /// that is piped or redirected, or `--wide`).
+    pub width: Option<usize>,
+    printed_notes: std::collections::BTreeSet<String>,
+}
+
+/// The narrowest width benchledger lays text out for: below it, a table could not keep even
+/// its essential columns, and lines are left long rather than cut to nonsense.
+pub const MIN_WIDTH: usize = 40;
+
+impl Layout {
+    /// Every column at full width, every footnote printed.
+    pub fn full() -> Layout {
+        Layout::default()
+    }
+
+    /// Fitted to a terminal `width` columns wide (at least [`MIN_WIDTH`]).
+    pub fn fit(width: usize) -> Layout {
+        Layout {
+            width: Some(width.max(MIN_WIDTH)),
+            ..Layout::default()
+        }
+    }
+
+    /// The lines of `text`, each wrapped at spaces to the width (unchanged at full width). A
+    /// continuation keeps its line's indentation.
+    pub fn wrap(&self, text: &str) -> String {
+        let mut out = String::new();
+        for line in text.split_inclusive('\n') {
+            let (body, end) = match line.strip_suffix('\n') {
+                Some(b) => (b, "\n"),
+                None => (line, ""),
+            };
+            match self.width {
+                Some(w) => {
+                    for (k, l) in wrap_line(body, w).iter().enumerate() {
+                        if k > 0 {
+                            out.push('\n');
+                        }
+                        out.push_str(l);
+                    }
+                }
+                None => out.push_str(body),
+            }
+            out.push_str(end);
+        }
+        out
+    }
+}
+
+/// How many terminal columns a text takes.
+pub fn display_width(s: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(s)
+}
+
+/// One line wrapped at spaces to `width` columns; a word longer than the width stays whole on
+/// a line of its own. Continuations keep the line's indentation.
+fn wrap_line(line: &str, width: usize) -> Vec<String> {
+    if display_width(line) <= width {
+        return vec![line.to_string()];
+    }
+    let body = line.trim_start_matches(' ');
+    let indent = &line[..line.len() - body.len()];
+    let mut lines = Vec::new();
+    let mut current = indent.to_string();
+    let mut empty = true;
+    for word in body.split(' ').filter(|w| !w.is_empty()) {
+        if !empty && display_width(&current) + 1 + display_width(word) > width {
+            lines.push(std::mem::replace(&mut current, indent.to_string()));
+            empty = true;
+        }
+        if !empty {
+            current.push(' ');
+        }
+        current.push_str(word);
+        empty = false;
+    }
+    lines.push(current);
+    lines
+}
+
+/// Renders a table for a terminal at full width, every footnote printed.
 pub fn to_text(t: &Table) -> String {
+    to_text_in(t, &mut Layout::full())
+}
+
+/// Renders a table for a terminal as `layout` says. At a width, the table is fitted: its
+/// headers wrap at spaces first, then columns are left out, the highest `priority` number
+/// first and the rightmost of equals first, until it fits; a note under the table names the
+/// columns left out. Heading and notes wrap to the width. Grouped columns print their value
+/// on the first row of each run only, and a footnote already printed in this output is not
+/// printed again.
+pub fn to_text_in(t: &Table, layout: &mut Layout) -> String {
     let mut out = String::new();
     for h in &t.heading {
-        out.push_str(h);
+        out.push_str(&layout.wrap(h));
         out.push('\n');
     }
     if !t.heading.is_empty() {
         out.push('\n');
     }
+    let columns: Vec<&Column> = t.human_columns().collect();
+    let rows = grouped_rows(t);
+    let mut kept: Vec<usize> = (0..columns.len()).collect();
+    let mut lines = draw(&columns, &rows, &kept, None);
+    let mut left_out: Vec<usize> = Vec::new();
+    if let Some(width) = layout.width {
+        let widest = |lines: &[String]| lines.iter().map(|l| display_width(l)).max();
+        while widest(&lines).unwrap_or(0) > width {
+            lines = draw(&columns, &rows, &kept, Some(width));
+            if widest(&lines).unwrap_or(0) <= width {
+                break;
+            }
+            // The rightmost of the columns of the highest priority number; the first column
+            // (what a row is) and the essential ones stay.
+            let drop = kept
+                .iter()
+                .enumerate()
+                .skip(1)
+                .filter(|(_, c)| columns[**c].priority > ESSENTIAL)
+                .max_by_key(|(_, c)| columns[**c].priority)
+                .map(|(k, _)| k);
+            let Some(k) = drop else {
+                // Only essential columns are left and still too wide: long header words may
+                // break too, as a last resort.
+                lines = draw_with(&columns, &rows, &kept, Some(width), Floors::Cells);
+                if widest(&lines).unwrap_or(0) > width {
+                    // And then any word: a line never runs past the terminal.
+                    lines = draw_with(&columns, &rows, &kept, Some(width), Floors::None);
+                }
+                break;
+            };
+            // `max_by_key` keeps the last of equals: the rightmost.
+            left_out.push(kept.remove(k));
+        }
+    }
+    for line in &lines {
+        out.push_str(line);
+        out.push('\n');
+    }
+    let mut notes: Vec<String> = Vec::new();
+    if !left_out.is_empty() {
+        left_out.sort_unstable();
+        let names: Vec<&str> = left_out
+            .iter()
+            .map(|c| columns[*c].header.as_str())
+            .collect();
+        notes.push(format!(
+            "Left out to fit {} columns: {} (--wide, or output piped to a file, prints every \
+             column).",
+            layout.width.unwrap_or_default(),
+            names.join(", ")
+        ));
+    }
+    for n in &t.notes {
+        if layout.printed_notes.insert(n.clone()) {
+            notes.push(n.clone());
+        }
+    }
+    if !notes.is_empty() {
+        out.push('\n');
+        for n in &notes {
+            out.push_str(&layout.wrap(n));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The cells people read, row by row, with a grouped column's value blanked where it repeats
+/// the row above (and every grouped column to its left repeats too).
+fn grouped_rows(t: &Table) -> Vec<Vec<String>> {
+    let columns: Vec<&Column> = t.human_columns().collect();
+    let mut rows: Vec<Vec<String>> = Vec::with_capacity(t.rows.len());
+    let mut previous: Option<Vec<&str>> = None;
+    for row in &t.rows {
+        let cells: Vec<&str> = t.human_cells(row).map(|c| c.human.as_str()).collect();
+        let mut same_so_far = true;
+        let printed = cells
+            .iter()
+            .enumerate()
+            .map(|(k, cell)| {
+                if !columns[k].grouped {
+                    return cell.to_string();
+                }
+                same_so_far &= previous.as_ref().is_some_and(|p| p[k] == *cell);
+                if same_so_far {
+                    String::new()
+                } else {
+                    cell.to_string()
+                }
+            })
+            .collect();
+        rows.push(printed);
+        previous = Some(cells);
+    }
+    rows
+}
+
+/// The lines of a table of the `kept` columns: at their natural widths, or fitted to `width`
+/// with headers wrapped at spaces (cells wrap only at spaces between words, in text columns).
+fn draw(
+    columns: &[&Column],
+    rows: &[Vec<String>],
+    kept: &[usize],
+    width: Option<usize>,
+) -> Vec<String> {
+    draw_with(columns, rows, kept, width, Floors::Words)
+}
+
+/// How narrow a fitted column may get.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Floors {
+    /// As wide as its longest header word and its cells (see [`draw`]).
+    Words,
+    /// As wide as its cells; header words may break.
+    Cells,
+    /// Any width: words break anywhere.
+    None,
+}
+
+/// [`draw`], with columns as narrow as `floors` allows.
+fn draw_with(
+    columns: &[&Column],
+    rows: &[Vec<String>],
+    kept: &[usize],
+    width: Option<usize>,
+    floors: Floors,
+) -> Vec<String> {
+    use comfy_table::{ColumnConstraint, Width};
     let mut table = comfy_table::Table::new();
     table
         .load_style(
@@ -162,32 +428,66 @@ pub fn to_text(t: &Table) -> String {
                 .header_separator(LineStyle::none().fill('─').junction('─'))
                 .bottom_border(LineStyle::none().fill('─').junction('─')),
         )
-        .set_content_arrangement(ContentArrangement::Disabled)
         .force_no_tty()
-        .set_header(t.human_columns().map(|c| c.header.clone()));
-    for row in &t.rows {
-        table.add_row(t.human_cells(row).map(|c| c.human.clone()));
+        .set_header(kept.iter().map(|c| columns[*c].header.clone()));
+    for row in rows {
+        table.add_row(kept.iter().map(|c| row[*c].clone()));
     }
-    for (i, c) in t.human_columns().enumerate() {
-        if c.numeric
-            && let Some(col) = table.column_mut(i)
-        {
+    match width {
+        None => {
+            table.set_content_arrangement(ContentArrangement::Disabled);
+        }
+        Some(w) => {
+            table
+                .set_content_arrangement(ContentArrangement::Dynamic)
+                .set_width(u16::try_from(w).unwrap_or(u16::MAX));
+        }
+    }
+    for (i, c) in kept.iter().enumerate() {
+        let Some(col) = table.column_mut(i) else {
+            continue;
+        };
+        if columns[*c].numeric {
             col.set_cell_alignment(CellAlignment::Right);
+        }
+        if width.is_some() && floors != Floors::None {
+            // No word is ever cut: a column is at least as wide (with its padding of one space
+            // each side) as its longest header word,
+            // and, for a column of numbers or names, its widest cell.
+            let longest_word = |s: &str| s.split(' ').map(display_width).max().unwrap_or(0);
+            let cells = rows.iter().map(|r| r[*c].as_str());
+            let floor = if columns[*c].numeric || !rows.iter().any(|r| r[*c].contains(' ')) {
+                cells.map(display_width).max().unwrap_or(0)
+            } else {
+                // Text that wraps at spaces, but not into a column so narrow that it reads
+                // as a list of words.
+                let widest = rows
+                    .iter()
+                    .map(|r| display_width(&r[*c]))
+                    .max()
+                    .unwrap_or(0);
+                cells
+                    .map(longest_word)
+                    .max()
+                    .unwrap_or(0)
+                    .max(widest.min(24))
+            }
+            .max(if floors == Floors::Words {
+                longest_word(&columns[*c].header)
+            } else {
+                0
+            });
+            col.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
+                u16::try_from(floor + 2).unwrap_or(u16::MAX),
+            )));
         }
     }
     // comfy-table pads every line to the table's width; trailing blanks are noise in snapshots.
-    for line in table.to_string().lines() {
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    if !t.notes.is_empty() {
-        out.push('\n');
-        for n in &t.notes {
-            out.push_str(n);
-            out.push('\n');
-        }
-    }
-    out
+    table
+        .to_string()
+        .lines()
+        .map(|l| l.trim_end().to_string())
+        .collect()
 }
 
 /// The sentence-case of a phrase: its first letter upper-case.
@@ -232,7 +532,7 @@ pub fn to_markdown(t: &Table) -> String {
 /// What the `expect`s of the renderers say. Rendering into memory fails only on a bug in
 /// benchledger (a row with the wrong number of cells, a JSON body that is not plain data), and
 /// output that silently lost a row or turned into `null` would hide it: it panics instead.
-const RENDERING_CANNOT_FAIL: &str = "rendering plain data into memory cannot fail";
+pub(crate) const RENDERING_CANNOT_FAIL: &str = "rendering plain data into memory cannot fail";
 
 /// Renders a table as CSV: the stable column keys, then unrounded values.
 ///
@@ -281,8 +581,19 @@ pub fn to_json<T: Serialize>(kind: &str, body: &T) -> String {
 
 /// Renders a listing in the chosen format.
 pub fn render<T: Serialize>(format: Format, kind: &str, table: &Table, json: &T) -> String {
+    render_in(format, kind, table, json, &mut Layout::full())
+}
+
+/// Renders a listing in the chosen format, a table for people laid out as `layout` says.
+pub fn render_in<T: Serialize>(
+    format: Format,
+    kind: &str,
+    table: &Table,
+    json: &T,
+    layout: &mut Layout,
+) -> String {
     match format {
-        Format::Table => to_text(table),
+        Format::Table => to_text_in(table, layout),
         Format::Md => to_markdown(table),
         Format::Csv => to_csv(table),
         Format::Json => to_json(kind, json),
@@ -320,6 +631,69 @@ mod tests {
 
         note
         ");
+    }
+
+    /// A table wider than 40 columns: a seat, two numbers, a detail and an extra.
+    fn wide() -> Table {
+        let mut t = Table::new(vec![
+            Column::text("Wave", "wave").grouped(),
+            Column::text("Seat", "seat"),
+            Column::num("Score", "score").priority(ESSENTIAL),
+            Column::num("Tokens (cached reads in)", "tokens"),
+            Column::text("Remark", "remark").priority(DETAIL),
+            Column::text("Provider", "provider").priority(EXTRA),
+        ]);
+        for (w, s) in [("w1", "alpha"), ("w1", "beta"), ("w2", "alpha")] {
+            t.rows.push(vec![
+                Cell::text(w),
+                Cell::text(s),
+                Cell::text("100.00"),
+                Cell::text("1,234,567"),
+                Cell::text("tied on score; broken on wall_s"),
+                Cell::text("anthropic"),
+            ]);
+        }
+        t.notes
+            .push("Score: a note long enough to be wrapped at forty columns, word by word.".into());
+        t
+    }
+
+    #[test]
+    fn a_table_fits_its_width_leaving_out_the_lowest_priority_first_and_saying_so() {
+        let mut layout = Layout::fit(40);
+        let text = to_text_in(&wide(), &mut layout);
+        insta::assert_snapshot!(text, @r"
+         Wave   Seat     Score   Tokens (cached
+                                      reads in)
+        ────────────────────────────────────────
+         w1     alpha   100.00        1,234,567
+                beta    100.00        1,234,567
+         w2     alpha   100.00        1,234,567
+        ────────────────────────────────────────
+
+        Left out to fit 40 columns: Remark,
+        Provider (--wide, or output piped to a
+        file, prints every column).
+        Score: a note long enough to be wrapped
+        at forty columns, word by word.
+        ");
+        assert!(text.lines().all(|l| display_width(l) <= 40));
+        // A second table in the same output does not repeat the footnote.
+        let again = to_text_in(&wide(), &mut layout);
+        assert!(!again.contains("Score: a note"));
+        assert!(again.contains("Left out to fit 40 columns"));
+        // At full width every column is printed, repeated group values blanked all the same.
+        let full = to_text(&wide());
+        assert!(full.contains("Provider") && !full.contains("Left out"));
+        assert_eq!(full.matches("w1").count(), 1);
+    }
+
+    #[test]
+    fn wrapping_keeps_indentation_and_long_words() {
+        let layout = Layout::fit(40);
+        let text = layout.wrap(&format!("  {} {}\nshort\n", "a".repeat(50), "b c d"));
+        assert_eq!(text, format!("  {}\n  b c d\nshort\n", "a".repeat(50)));
+        assert_eq!(Layout::full().wrap("x y\n"), "x y\n");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::waves::{
     Detail, SeatJson, absolute_cells, absolute_columns, absolute_notes, canary_cell, canary_column,
     canary_notes, wave_heading,
 };
-use super::{Cell, Column, Table, capitalise};
+use super::{Cell, Column, DETAIL, ESSENTIAL, Table, capitalise};
 use crate::figures::SeatFigures;
 use crate::model::WaveData;
 use crate::rubric::spec::Rubric;
@@ -198,19 +198,18 @@ pub fn leaderboard_with(
     let r = &info.rubric;
     let by_id: BTreeMap<&str, &crate::model::SeatData> =
         data.seats.iter().map(|s| (s.seat.id.as_str(), s)).collect();
-    let mut columns = vec![Column::text("Seat", "seat")];
+    let mut columns = vec![Column::machine_text("wave"), Column::text("Seat", "seat")];
     columns.extend(absolute_columns(
         data.wave.accounting.input_tokens_include_cache_reads,
         Detail::Leaderboard,
     ));
     let canaries = canary_column(&data.wave);
     columns.extend(canaries.clone());
-    columns.push(Column::num(&score_header(r), "score"));
-    columns.push(Column::num(
-        if r.relative { "Rank in wave" } else { "Rank" },
-        "rank",
-    ));
-    columns.push(Column::text("Remark", "remark"));
+    columns.push(Column::num(&score_header(r), "score").priority(ESSENTIAL));
+    columns.push(
+        Column::num(if r.relative { "Rank in wave" } else { "Rank" }, "rank").priority(ESSENTIAL),
+    );
+    columns.push(Column::text("Remark", "remark").priority(DETAIL));
     let mut t = Table::new(columns);
     t.heading = wave_heading(&data.wave);
     t.heading.extend(rubric_heading(info));
@@ -224,7 +223,7 @@ pub fn leaderboard_with(
             continue;
         };
         let f = SeatFigures::of(&data.wave, seat);
-        let mut row = vec![Cell::text(&seat.seat.id)];
+        let mut row = vec![Cell::text(&data.wave.id), Cell::text(&seat.seat.id)];
         row.extend(absolute_cells(&f, Detail::Leaderboard));
         if canaries.is_some() {
             row.push(canary_cell(&f));
@@ -267,7 +266,8 @@ pub fn leaderboard_with(
     if let Some(w) = intervals {
         add_score_interval_columns(&mut t, w, places, leader);
         t.heading.push(intervals::heading(w, true));
-        let order: Vec<&str> = t.rows.iter().map(|r| r[0].machine.as_str()).collect();
+        let order: Vec<String> = seat_ids(&t);
+        let order: Vec<&str> = order.iter().map(String::as_str).collect();
         let notes = intervals::notes(w, &order, leader, Some("score"));
         t.notes.extend(notes);
     }
@@ -296,6 +296,16 @@ pub fn leaderboard_with(
     (t, json)
 }
 
+/// The seat of each row of a leaderboard, in order (its first column is the wave, for CSV).
+fn seat_ids(t: &Table) -> Vec<String> {
+    let at = t
+        .columns
+        .iter()
+        .position(|c| c.key == "seat")
+        .expect("a leaderboard has a seat column");
+    t.rows.iter().map(|r| r[at].machine.clone()).collect()
+}
+
 /// Adds the interval columns to a leaderboard: those of the absolute figures, the score's
 /// beside the score, and the rank range beside the rank.
 fn add_score_interval_columns(
@@ -304,11 +314,14 @@ fn add_score_interval_columns(
     places: usize,
     leader: Option<(&str, RankRange)>,
 ) {
-    let seats: Vec<String> = t.rows.iter().map(|r| r[0].machine.clone()).collect();
+    let seats: Vec<String> = seat_ids(t);
     let level = intervals::level_text(&w.settings);
     let rank_at = t.columns.iter().position(|c| c.key == "rank");
     if let Some(at) = rank_at {
         let mut columns = intervals::columns("Rank range", "rank_range").to_vec();
+        // The rank range is what `--ci` is asked for in a leaderboard: a narrow terminal keeps
+        // it beside the rank.
+        columns[0].priority = super::ESSENTIAL;
         columns.push(Column::machine("separable_from_leader"));
         t.columns.splice(at + 1..at + 1, columns);
         for (row, id) in t.rows.iter_mut().zip(&seats) {

@@ -50,6 +50,7 @@ pub fn trials(data: &WaveData, ks: &[u64]) -> (Table, TrialsJson) {
         .map(|s| SeatProblems::of(&data.wave, &s.attempts))
         .collect();
     let mut columns = vec![
+        Column::machine_text("wave"),
         Column::text("Seat", "seat"),
         Column::num("Problems", "problems"),
         Column::machine("missing"),
@@ -87,6 +88,7 @@ pub fn trials(data: &WaveData, ks: &[u64]) -> (Table, TrialsJson) {
         let at: Vec<AtK> = ks.iter().map(|k| p.at(*k)).collect();
         any_left_out |= at.iter().any(|a| a.left_out > 0);
         let mut row = vec![
+            Cell::text(&data.wave.id),
             Cell::text(&s.seat.id),
             Cell::new(int(p.problems()), p.problems().to_string()),
             Cell::text(p.missing.to_string()),

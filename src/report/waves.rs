@@ -7,7 +7,7 @@ use super::intervals::FiguresCiJson;
 use super::number::{
     fixed, int, int_or_fixed, known_machine_f64, known_machine_u64, machine, partial, percent, usd,
 };
-use super::{Cell, Column, Table};
+use super::{Cell, Column, DETAIL, ESSENTIAL, EXTRA, Table};
 use crate::figures::{Known, SeatFigures};
 use crate::ledger::WaveRow;
 use crate::model::{Accounting, Budget, Load, Seat, SuiteProblems, Wave, WaveData};
@@ -359,17 +359,17 @@ pub fn absolute_columns(cache_reads_in: bool, detail: Detail) -> Vec<Column> {
         Column::machine("attempts"),
         Column::machine("correct"),
         Column::machine("denominator"),
-        Column::num("Correct", "accuracy"),
+        Column::num("Correct", "accuracy").priority(ESSENTIAL),
     ];
     if full {
-        c.push(Column::num("Missing", "missing"));
+        c.push(Column::num("Missing", "missing").priority(DETAIL));
     }
     c.push(Column::num("Wall s", "wall_s"));
     c.push(Column::num(tokens, "tokens_total"));
-    c.push(Column::num("New input", "new_input_tokens"));
+    c.push(Column::num("New input", "new_input_tokens").priority(DETAIL));
     if full {
-        c.push(Column::num("Output", "output_tokens"));
-        c.push(Column::num("Cached reads", "input_tokens_cache_read"));
+        c.push(Column::num("Output", "output_tokens").priority(EXTRA));
+        c.push(Column::num("Cached reads", "input_tokens_cache_read").priority(EXTRA));
     }
     c.push(Column::num("USD", "cost_usd"));
     c.push(Column::num("Cost-of-Pass", "cost_of_pass_usd"));
@@ -500,10 +500,11 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
         .map(|s| SeatFigures::of(&data.wave, s))
         .collect();
     let mut columns = vec![
+        Column::machine_text("wave"),
         Column::text("Seat", "seat"),
-        Column::text("Model", "model"),
-        Column::text("Provider", "provider"),
-        Column::text("Harness", "harness"),
+        Column::text("Model", "model").priority(DETAIL),
+        Column::text("Provider", "provider").priority(EXTRA),
+        Column::text("Harness", "harness").priority(DETAIL),
     ];
     columns.extend(absolute_columns(
         data.wave.accounting.input_tokens_include_cache_reads,
@@ -515,6 +516,7 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
     t.heading = wave_heading(&data.wave);
     for (s, f) in data.seats.iter().zip(&figures) {
         let mut row = vec![
+            Cell::text(&data.wave.id),
             Cell::text(&s.seat.id),
             Cell::text(&s.seat.model),
             Cell::text(&s.seat.provider),
@@ -693,10 +695,10 @@ pub struct WaveListJson {
 pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
     let mut t = Table::new(vec![
         Column::text("Wave", "wave"),
-        Column::text("Suite", "suite"),
-        Column::text("Started", "started_at"),
+        Column::text("Suite", "suite").priority(DETAIL),
+        Column::text("Started", "started_at").priority(DETAIL),
         Column::num("Seats", "seats"),
-        Column::num("Attempts", "attempts"),
+        Column::num("Attempts", "attempts").priority(DETAIL),
         Column::num("Parallel", "parallel_sessions"),
         Column::num("Tool server", "tool_server_sessions"),
         Column::text("Serial rerun", "serial_rerun"),
@@ -755,6 +757,85 @@ pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
             .collect(),
     };
     (t, json)
+}
+
+/// The trace columns of a wave's attempts, the ones a rubric that scores the trace reads: the
+/// outcome, the steps, the errors reported, the failed tool calls in runs (`fetch ×5`: five
+/// failures of one tool in a row), and the errors still charged when the first `free` failure
+/// of each run is forgiven (`free_retries` in a rubric; docs/rubrics.md).
+pub fn trace_table(data: &WaveData, free: u32) -> Table {
+    let mut t = Table::new(vec![
+        Column::machine_text("wave"),
+        Column::text("Seat", "seat"),
+        Column::text("Problem", "problem").grouped(),
+        Column::num("Outcome", "outcome"),
+        Column::num("Steps", "steps"),
+        Column::num("Errors", "errors"),
+        Column::text("Failed calls", "failed_calls").priority(DETAIL),
+        Column::num(
+            &format!("Errors charged, {free} free retry"),
+            "errors_after_free_retries",
+        ),
+    ]);
+    let count = |v: Option<u32>| match v {
+        Some(n) => Cell::text(n.to_string()),
+        None => Cell::none(),
+    };
+    for s in &data.seats {
+        for a in &s.attempts {
+            let runs = a.trace.as_ref().map(|trace| failed_runs(trace));
+            let charged = crate::rubric::measure::errors_after_free_retries(a, free);
+            t.rows.push(vec![
+                Cell::text(&data.wave.id),
+                Cell::text(&s.seat.id),
+                Cell::text(&a.problem),
+                match a.outcome {
+                    Some(x) => Cell::new(fixed(x, 2), machine(x)),
+                    None => Cell::none(),
+                },
+                count(a.steps),
+                count(a.errors),
+                match runs {
+                    Some(r) if r.is_empty() => Cell::text("none"),
+                    Some(r) => Cell::text(r),
+                    None => Cell::new("no trace", ""),
+                },
+                match charged {
+                    Some(x) => Cell::new(fixed(x, 0), machine(x)),
+                    None => Cell::none(),
+                },
+            ]);
+        }
+    }
+    t
+}
+
+/// A trace's failed calls, one entry per run of failures of the same tool: `fetch ×5,
+/// extract_price`.
+fn failed_runs(trace: &[crate::model::TraceStep]) -> String {
+    let mut runs: Vec<(&str, usize)> = Vec::new();
+    let mut in_run = false;
+    for step in trace {
+        if step.ok {
+            in_run = false;
+            continue;
+        }
+        match runs.last_mut() {
+            Some((tool, n)) if in_run && *tool == step.tool.as_str() => *n += 1,
+            _ => runs.push((step.tool.as_str(), 1)),
+        }
+        in_run = true;
+    }
+    runs.iter()
+        .map(|(tool, n)| {
+            if *n == 1 {
+                tool.to_string()
+            } else {
+                format!("{tool} ×{n}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]
@@ -900,5 +981,23 @@ mod tests {
             unknown(&mut b);
             assert!(k_of_n(figures(vec![attempt("a"), b])));
         }
+    }
+
+    #[test]
+    fn failed_calls_are_told_in_runs_of_one_tool() {
+        let step = |tool: &str, ok: bool| crate::model::TraceStep {
+            tool: tool.into(),
+            ok,
+            error: None,
+        };
+        let trace = [
+            step("fetch", false),
+            step("fetch", false),
+            step("fetch", true),
+            step("fetch", false),
+            step("parse", false),
+        ];
+        assert_eq!(super::failed_runs(&trace), "fetch ×2, fetch, parse");
+        assert_eq!(super::failed_runs(&[step("a", true)]), "");
     }
 }

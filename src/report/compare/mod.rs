@@ -46,7 +46,7 @@ pub use json::{
 };
 
 use super::score::RubricInfo;
-use super::{Format, Table, to_csv, to_json, to_markdown, to_text};
+use super::{Format, Table, to_csv, to_json, to_markdown, to_text_in};
 use crate::figures::SeatFigures;
 use crate::model::{SeatData, WaveData};
 use crate::rubric::WaveScores;
@@ -171,14 +171,23 @@ struct Shifts {
 
 /// Renders a comparison in the chosen format.
 pub fn render(c: &Comparison, format: Format) -> String {
-    render_with_json(c, format, &c.json)
+    render_with_json(c, format, &c.json, &mut super::Layout::full())
 }
 
 /// [`render`], with another JSON body (the comparison's, marked: see
 /// [`crate::report::withdrawn::mark`]).
-pub fn render_with_json<T: serde::Serialize>(c: &Comparison, format: Format, json: &T) -> String {
+/// A table for people is laid out as `layout` says.
+pub fn render_with_json<T: serde::Serialize>(
+    c: &Comparison,
+    format: Format,
+    json: &T,
+    layout: &mut super::Layout,
+) -> String {
     match format {
-        Format::Table => format!("{}\n{}", to_text(&c.figures), to_text(&c.conditions)),
+        Format::Table => {
+            let figures = to_text_in(&c.figures, layout);
+            format!("{figures}\n{}", to_text_in(&c.conditions, layout))
+        }
         Format::Md => {
             // Markdown separates every heading line by a blank line already.
             let mut figures = c.figures.clone();

@@ -1,0 +1,538 @@
+//! SVG charts for the static site, drawn in Rust: a cost–accuracy scatter with its frontier, a
+//! wave-over-wave trend, and a slope chart of a rubric change.
+//!
+//! Every chart is markup built with maud, so each string from the ledger in it (a seat, a wave,
+//! a rubric name) is escaped like any other text on the page. Every coordinate is printed with
+//! one decimal and every tick with the places its step needs, so the same data gives the same
+//! bytes on every machine (snapshots stay stable). Each chart carries a `<title>` and a
+//! `<desc>`; the page beside it holds the chart's data as a table, its text alternative.
+//!
+//! The classes are a contract with the browser test: `point` (one per plotted value),
+//! `pareto`, `frontier-segment`, `whisker`, `violation`, `slope`, `load`.
+
+use maud::{Markup, html};
+
+use crate::report::number::fixed;
+
+const WIDTH: f64 = 720.0;
+const HEIGHT: f64 = 400.0;
+/// Margins: left, right, top, bottom.
+const LEFT: f64 = 72.0;
+const RIGHT: f64 = 170.0;
+const TOP: f64 = 36.0;
+const BOTTOM: f64 = 64.0;
+
+/// A coordinate, with one decimal.
+fn c(x: f64) -> String {
+    fixed(x, 1)
+}
+
+/// Evenly spaced "nice" ticks (1, 2 or 5 × 10^k) covering [lo, hi], and the decimal places
+/// their labels need.
+pub fn ticks(lo: f64, hi: f64) -> (Vec<f64>, usize) {
+    let (lo, hi) = if hi > lo { (lo, hi) } else { (lo, lo + 1.0) };
+    let raw = (hi - lo) / 5.0;
+    let mag = 10f64.powi(raw.log10().floor() as i32);
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag);
+    let first = (lo / step).floor();
+    let last = (hi / step).ceil();
+    let places = if step >= 1.0 {
+        0
+    } else {
+        (-step.log10().floor()) as usize
+    };
+    let ticks = (first as i64..=last as i64)
+        // Rounded to well past any printed place, so that 3 × 0.2 is 0.6.
+        .map(|k| (k as f64 * step * 1e9).round() / 1e9)
+        .collect();
+    (ticks, places)
+}
+
+/// A linear map from data to the plot's pixels.
+#[derive(Debug, Clone, Copy)]
+struct Axis {
+    lo: f64,
+    hi: f64,
+    from: f64,
+    to: f64,
+}
+
+impl Axis {
+    fn at(&self, v: f64) -> f64 {
+        if self.hi == self.lo {
+            return (self.from + self.to) / 2.0;
+        }
+        self.from + (v - self.lo) / (self.hi - self.lo) * (self.to - self.from)
+    }
+}
+
+/// The frame every chart shares: the `<svg>` element, its title and description, the axis
+/// labels, and the content.
+fn frame(
+    id: &str,
+    (width, height): (f64, f64),
+    [title, desc, x_label, y_label]: [&str; 4],
+    body: Markup,
+) -> Markup {
+    let t = format!("{id}-title");
+    let d = format!("{id}-desc");
+    html! {
+        svg xmlns="http://www.w3.org/2000/svg" class="chart" id=(id)
+            viewBox=(format!("0 0 {} {}", c(width), c(height)))
+            style=(format!("max-width:{}px", c(width)))
+            role="img" aria-labelledby=(format!("{t} {d}")) {
+            title id=(t) { (title) }
+            desc id=(d) { (desc) }
+            text.axis-label x=(c(LEFT + (width - LEFT - RIGHT) / 2.0)) y=(c(HEIGHT - 8.0))
+                text-anchor="middle" { (x_label) }
+            text.axis-label x="16" y=(c(TOP + (HEIGHT - TOP - BOTTOM) / 2.0)) text-anchor="middle"
+                transform=(format!("rotate(-90 16 {})", c(TOP + (HEIGHT - TOP - BOTTOM) / 2.0))) {
+                (y_label)
+            }
+            (body)
+        }
+    }
+}
+
+/// Roughly how wide a label is drawn, in pixels (11 px type).
+fn text_width(s: &str) -> f64 {
+    s.chars().count() as f64 * 6.2
+}
+
+/// Where labels go so that none covers another: each starts at its wanted spot and moves down a
+/// line at a time, past every label already placed that it would overlap. Boxes are `(x, y,
+/// width)`, `y` the baseline; returns each label's baseline, in the order given.
+pub fn place_labels(wanted: &[(f64, f64, f64)]) -> Vec<f64> {
+    const LINE: f64 = 13.0;
+    let mut order: Vec<usize> = (0..wanted.len()).collect();
+    order.sort_by(|&a, &b| {
+        wanted[a]
+            .1
+            .total_cmp(&wanted[b].1)
+            .then(wanted[a].0.total_cmp(&wanted[b].0))
+            .then(a.cmp(&b))
+    });
+    let mut placed: Vec<(f64, f64, f64)> = Vec::new();
+    let mut out = vec![0.0; wanted.len()];
+    for i in order {
+        let (x, mut y, w) = wanted[i];
+        while placed
+            .iter()
+            .any(|&(px, py, pw)| x < px + pw && px < x + w && (y - py).abs() < LINE)
+        {
+            y += LINE;
+        }
+        placed.push((x, y, w));
+        out[i] = y;
+    }
+    out
+}
+
+/// Horizontal grid lines and labels for the y axis.
+fn y_grid(axis: Axis, width: f64, ticks: &[f64], label: impl Fn(f64) -> String) -> Markup {
+    html! {
+        @for &v in ticks {
+            line.grid x1=(c(LEFT)) x2=(c(width - RIGHT)) y1=(c(axis.at(v))) y2=(c(axis.at(v))) {}
+            text.tick x=(c(LEFT - 6.0)) y=(c(axis.at(v) + 4.0)) text-anchor="end" { (label(v)) }
+        }
+    }
+}
+
+/// A seat on the cost–accuracy chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScatterPoint {
+    pub label: String,
+    /// Total USD.
+    pub cost: f64,
+    /// Accuracy in [0, 1].
+    pub accuracy: f64,
+    /// An interval around the accuracy, when the leaderboard carries one.
+    pub interval: Option<(f64, f64)>,
+    pub pareto: bool,
+}
+
+/// The cost–accuracy chart of a wave.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scatter {
+    pub id: String,
+    pub title: String,
+    pub desc: String,
+    pub points: Vec<ScatterPoint>,
+    /// Indices into `points` of the frontier's vertices, cheapest first.
+    pub frontier: Vec<usize>,
+}
+
+/// Accuracy as a percentage for a tick.
+fn pct_tick(v: f64) -> String {
+    format!("{}%", fixed(v * 100.0, 0))
+}
+
+pub fn scatter(s: &Scatter) -> Markup {
+    let max_cost = s.points.iter().map(|p| p.cost).fold(0.0, f64::max);
+    // A margin past the costliest seat, so that its label stays inside the plot.
+    let (xt, xp) = ticks(0.0, if max_cost > 0.0 { max_cost * 1.08 } else { 1.0 });
+    let x = Axis {
+        lo: xt[0],
+        hi: xt[xt.len() - 1],
+        from: LEFT,
+        to: WIDTH - RIGHT,
+    };
+    let y = Axis {
+        lo: 0.0,
+        hi: 1.0,
+        from: HEIGHT - BOTTOM,
+        to: TOP,
+    };
+    let yt: Vec<f64> = (0..=5).map(|k| k as f64 * 0.2).collect();
+    let label_y = place_labels(
+        &s.points
+            .iter()
+            .map(|p| {
+                (
+                    x.at(p.cost) + 8.0,
+                    y.at(p.accuracy) - 8.0,
+                    text_width(&p.label),
+                )
+            })
+            .collect::<Vec<_>>(),
+    );
+    let body = html! {
+        (y_grid(y, WIDTH, &yt, pct_tick))
+        @for &v in &xt {
+            text.tick x=(c(x.at(v))) y=(c(HEIGHT - BOTTOM + 18.0)) text-anchor="middle" {
+                "$" (fixed(v, xp))
+            }
+        }
+        @for w in s.frontier.windows(2) {
+            @let (a, b) = (&s.points[w[0]], &s.points[w[1]]);
+            line.frontier-segment x1=(c(x.at(a.cost))) y1=(c(y.at(a.accuracy)))
+                x2=(c(x.at(b.cost))) y2=(c(y.at(b.accuracy))) {}
+        }
+        @for p in &s.points {
+            @if let Some((lo, hi)) = p.interval {
+                line.whisker x1=(c(x.at(p.cost))) x2=(c(x.at(p.cost)))
+                    y1=(c(y.at(lo))) y2=(c(y.at(hi))) {}
+            }
+        }
+        @for (p, ly) in s.points.iter().zip(&label_y) {
+            circle.point.pareto[p.pareto] data-seat=(p.label) cx=(c(x.at(p.cost)))
+                cy=(c(y.at(p.accuracy))) r="5" {
+                title {
+                    (p.label) ": " (crate::report::number::usd(p.cost)) ", "
+                    (crate::report::number::percent(p.accuracy))
+                    @if p.pareto { " (Pareto set)" }
+                }
+            }
+            text.point-label x=(c(x.at(p.cost) + 8.0)) y=(c(*ly)) { (p.label) }
+        }
+        g.legend transform=(format!("translate({} {})", c(WIDTH - RIGHT + 14.0), c(TOP + 6.0))) {
+            circle.point.pareto.key cx="0" cy="0" r="5" {}
+            text x="10" y="4" { "Pareto set" }
+            circle.point.key cx="0" cy="20" r="5" {}
+            text x="10" y="24" { "other seats" }
+            line.frontier-key x1="-6" x2="6" y1="40" y2="40" {}
+            text x="10" y="44" { "frontier" }
+        }
+    };
+    let height = label_y.iter().fold(HEIGHT, |h, y| h.max(y + 8.0));
+    frame(
+        &s.id,
+        (WIDTH, height),
+        [&s.title, &s.desc, "Total cost (USD)", "Accuracy"],
+        body,
+    )
+}
+
+/// One wave's value in a seat's trend.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrendPoint {
+    pub wave: String,
+    /// The wave's load, in a few words, written above the point.
+    pub load: String,
+    /// None when unknown (nothing drawn, the gap shown).
+    pub value: Option<f64>,
+    /// Joined by a line to the point before (same suite, both known).
+    pub joined: bool,
+    /// The wave is withdrawn: drawn hollow.
+    pub withdrawn: bool,
+}
+
+/// A seat's figure wave over wave.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trend {
+    pub id: String,
+    pub title: String,
+    pub desc: String,
+    /// The y axis's label, with its unit.
+    pub y_label: String,
+    /// Accuracy (fixed 0–100 %) rather than an amount from 0.
+    pub share: bool,
+    pub points: Vec<TrendPoint>,
+}
+
+/// The load above a trend's point, a line each: "6 par", "6 tool", and "serial" for a serial
+/// rerun: narrow enough for a wave every [`TREND_STEP`] pixels.
+fn load_lines(load: &str) -> Vec<&str> {
+    load.split(" · ").collect()
+}
+
+/// Pixels between two waves of a trend; a long history makes a wider chart, which the page
+/// scrolls.
+const TREND_STEP: f64 = 56.0;
+
+pub fn trend(t: &Trend) -> Markup {
+    let max = t.points.iter().filter_map(|p| p.value).fold(0.0, f64::max);
+    let (yt, yp) = if t.share {
+        ((0..=5).map(|k| k as f64 * 0.2).collect(), 0)
+    } else {
+        ticks(0.0, if max > 0.0 { max } else { 1.0 })
+    };
+    let y = Axis {
+        lo: yt[0],
+        hi: yt[yt.len() - 1],
+        from: HEIGHT - BOTTOM,
+        to: TOP + 24.0,
+    };
+    let width = WIDTH.max(LEFT + RIGHT + TREND_STEP * t.points.len() as f64);
+    let n = t.points.len().max(1) as f64;
+    let xs: Vec<f64> = (0..t.points.len())
+        .map(|i| LEFT + (i as f64 + 0.5) * (width - LEFT - RIGHT) / n)
+        .collect();
+    let label = |v: f64| {
+        if t.share {
+            pct_tick(v)
+        } else {
+            crate::report::number::int_or_fixed(v, yp)
+        }
+    };
+    let body = html! {
+        (y_grid(y, width, &yt, label))
+        @for (i, p) in t.points.iter().enumerate() {
+            @if i > 0 && p.joined {
+                @if let (Some(a), Some(b)) = (t.points[i - 1].value, p.value) {
+                    line.trend x1=(c(xs[i - 1])) y1=(c(y.at(a))) x2=(c(xs[i])) y2=(c(y.at(b))) {}
+                }
+            }
+        }
+        @for (i, p) in t.points.iter().enumerate() {
+            text.tick x=(c(xs[i])) y=(c(HEIGHT - BOTTOM + 16.0)) text-anchor="end"
+                transform=(format!("rotate(-20 {} {})", c(xs[i]), c(HEIGHT - BOTTOM + 16.0))) {
+                (p.wave)
+            }
+            @if let Some(v) = p.value {
+                @let lines = load_lines(&p.load);
+                circle.point.withdrawn[p.withdrawn] data-wave=(p.wave) cx=(c(xs[i])) cy=(c(y.at(v)))
+                    r="5" {
+                    title { (p.wave) ": " (t.value_text(v)) " under load " (p.load) }
+                }
+                text.load x=(c(xs[i])) y=(c(y.at(v) - 10.0 - 11.0 * (lines.len() - 1) as f64))
+                    text-anchor="middle" {
+                    @for (k, line) in lines.iter().enumerate() {
+                        tspan x=(c(xs[i])) dy=(if k == 0 { "0" } else { "11" }) { (line) }
+                    }
+                }
+            }
+        }
+    };
+    frame(
+        &t.id,
+        (width, HEIGHT),
+        [&t.title, &t.desc, "Wave (oldest first)", &t.y_label],
+        body,
+    )
+}
+
+impl Trend {
+    /// A value as the chart's text says it: a share as a percentage, a whole number grouped,
+    /// anything else with one decimal.
+    pub fn value_text(&self, v: f64) -> String {
+        if self.share {
+            crate::report::number::percent(v)
+        } else {
+            crate::report::number::int_or_fixed(v, 1)
+        }
+    }
+}
+
+/// One seat in a slope chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlopeRow {
+    pub label: String,
+    pub old: Option<f64>,
+    pub new: Option<f64>,
+    /// The old score lies outside the old rubric's scale.
+    pub old_violation: bool,
+    pub new_violation: bool,
+}
+
+/// Old → new score per seat under a rubric change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slope {
+    pub id: String,
+    pub title: String,
+    pub desc: String,
+    pub old_label: String,
+    pub new_label: String,
+    /// Decimal places of the scores.
+    pub places: usize,
+    /// Lines drawn across the chart: each scale's bounds, labelled.
+    pub marks: Vec<(f64, String)>,
+    pub rows: Vec<SlopeRow>,
+}
+
+/// The labels beside one column of a slope chart, one a seat ("seat 100.00"), stacked so that
+/// seats sharing a value do not cover each other: (seat's value, label).
+fn column_labels(
+    rows: &[SlopeRow],
+    pick: impl Fn(&SlopeRow) -> Option<f64>,
+    places: usize,
+) -> Vec<(f64, String)> {
+    let mut out: Vec<(f64, String)> = rows
+        .iter()
+        .filter_map(|r| pick(r).map(|v| (v, format!("{} {}", r.label, fixed(v, places)))))
+        .collect();
+    // Highest first, so that a stack of equal values reads top to bottom by name.
+    out.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    out
+}
+
+/// Baselines for a column of labels at pixel heights `ys` (sorted top to bottom): each at
+/// least a line below the one before.
+fn stack(ys: &[f64]) -> Vec<f64> {
+    let mut out: Vec<f64> = Vec::with_capacity(ys.len());
+    for &y in ys {
+        let y = match out.last() {
+            Some(&prev) if y < prev + 13.0 => prev + 13.0,
+            _ => y,
+        };
+        out.push(y);
+    }
+    out
+}
+
+pub fn slope(s: &Slope) -> Markup {
+    let values = s
+        .rows
+        .iter()
+        .flat_map(|r| [r.old, r.new])
+        .flatten()
+        .chain(s.marks.iter().map(|m| m.0));
+    let (lo, hi) = values.fold((0.0f64, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let (yt, yp) = ticks(lo, if hi > lo { hi } else { lo + 1.0 });
+    let y = Axis {
+        lo: yt[0],
+        hi: yt[yt.len() - 1],
+        from: HEIGHT - BOTTOM,
+        to: TOP,
+    };
+    let (x0, x1) = (LEFT + 190.0, WIDTH - RIGHT - 60.0);
+    let old = column_labels(&s.rows, |r| r.old, s.places);
+    let new = column_labels(&s.rows, |r| r.new, s.places);
+    let old_y = stack(&old.iter().map(|(v, _)| y.at(*v) + 4.0).collect::<Vec<_>>());
+    let new_y = stack(&new.iter().map(|(v, _)| y.at(*v) + 4.0).collect::<Vec<_>>());
+    let body = html! {
+        (y_grid(y, WIDTH, &yt, |v| fixed(v, yp)))
+        @for (v, label) in &s.marks {
+            line.scale-mark x1=(c(LEFT)) x2=(c(WIDTH - RIGHT)) y1=(c(y.at(*v))) y2=(c(y.at(*v))) {}
+            text.scale-label x=(c(LEFT + 4.0)) y=(c(y.at(*v) - 4.0)) { (label) }
+        }
+        text.column x=(c(x0)) y=(c(HEIGHT - BOTTOM + 20.0)) text-anchor="middle" { (s.old_label) }
+        text.column x=(c(x1)) y=(c(HEIGHT - BOTTOM + 20.0)) text-anchor="middle" { (s.new_label) }
+        @for r in &s.rows {
+            @if let (Some(a), Some(b)) = (r.old, r.new) {
+                line.slope data-seat=(r.label) x1=(c(x0)) y1=(c(y.at(a))) x2=(c(x1)) y2=(c(y.at(b))) {}
+            }
+        }
+        @for r in &s.rows {
+            @for (x, v, bad, which) in [(x0, r.old, r.old_violation, &s.old_label), (x1, r.new, r.new_violation, &s.new_label)] {
+                @if let Some(v) = v {
+                    circle.point.violation[bad] data-seat=(r.label) cx=(c(x)) cy=(c(y.at(v))) r="5" {
+                        title {
+                            (r.label) " under " (which) ": " (fixed(v, s.places))
+                            @if bad { " (outside its declared scale)" }
+                        }
+                    }
+                }
+            }
+        }
+        @for ((_, text), ly) in old.iter().zip(&old_y) {
+            text.point-label x=(c(x0 - 10.0)) y=(c(*ly)) text-anchor="end" { (text) }
+        }
+        @for ((_, text), ly) in new.iter().zip(&new_y) {
+            text.point-label x=(c(x1 + 10.0)) y=(c(*ly)) { (text) }
+        }
+    };
+    let height = old_y
+        .iter()
+        .chain(&new_y)
+        .fold(HEIGHT, |h, y| h.max(y + 8.0));
+    frame(
+        &s.id,
+        (WIDTH, height),
+        [&s.title, &s.desc, "Rubric version", "Score"],
+        body,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_nice_and_cover_the_range() {
+        assert_eq!(ticks(0.0, 1.55), (vec![0.0, 0.5, 1.0, 1.5, 2.0], 1));
+        assert_eq!(ticks(0.0, 262.0).0.last(), Some(&300.0));
+        assert_eq!(ticks(0.0, 125.0).0, [0.0, 50.0, 100.0, 150.0]);
+        assert_eq!(ticks(0.0, 0.0).0, [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]);
+    }
+
+    #[test]
+    fn a_hostile_label_is_text_in_the_chart() {
+        let s = Scatter {
+            id: "c".into(),
+            title: "<b>t</b>".into(),
+            desc: "d".into(),
+            points: vec![ScatterPoint {
+                label: "<script>alert(1)</script>".into(),
+                cost: 1.0,
+                accuracy: 0.5,
+                interval: Some((0.25, 0.75)),
+                pareto: true,
+            }],
+            frontier: vec![0],
+        };
+        let svg = scatter(&s).into_string();
+        assert!(!svg.contains("<script>"), "{svg}");
+        assert!(svg.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+        assert!(svg.contains("<title id=\"c-title\">&lt;b&gt;t&lt;/b&gt;</title>"));
+        assert_eq!(svg.matches("class=\"whisker\"").count(), 1);
+        assert_eq!(svg.matches("class=\"frontier-segment\"").count(), 0);
+    }
+
+    #[test]
+    fn labels_of_equal_values_stack_instead_of_covering_each_other() {
+        let row = |label: &str, old: f64| SlopeRow {
+            label: label.into(),
+            old: Some(old),
+            new: Some(old.min(100.0)),
+            old_violation: old > 100.0,
+            new_violation: false,
+        };
+        let rows = [row("c", 96.82), row("b", 125.0), row("a", 125.0)];
+        let labels = column_labels(&rows, |r| r.old, 2);
+        assert_eq!(
+            labels.iter().map(|l| l.1.as_str()).collect::<Vec<_>>(),
+            ["a 125.00", "b 125.00", "c 96.82"]
+        );
+        assert_eq!(stack(&[50.0, 50.0, 55.0, 200.0]), [50.0, 63.0, 76.0, 200.0]);
+        // Beside points: a label moves down past one it would cover, not past one elsewhere.
+        assert_eq!(
+            place_labels(&[(10.0, 20.0, 50.0), (30.0, 22.0, 50.0), (300.0, 20.0, 50.0)]),
+            [20.0, 35.0, 20.0]
+        );
+    }
+}

@@ -1,0 +1,104 @@
+//! The static site: `benchledger site --out DIR`. A leaderboard people can look at.
+//!
+//! The site is a pure function of what the ledger holds ([`Input`]): [`render`] returns every
+//! page as a path and its text, and the command writes them. Nothing is patched; the whole site
+//! is made again each time. Pages are HTML built with maud, which escapes every string by
+//! default, so a model named `<script>alert(1)</script>` is text on the page; charts are SVG
+//! drawn in [`chart`], inline in the page. Each page carries its own small stylesheet and the few
+//! lines of script that sort its tables, allowed by a Content-Security-Policy that names that
+//! script's hash and nothing else: no fonts, scripts, styles or images are fetched from
+//! anywhere, so the site works from `file://` and from any static host, and a script that
+//! escaped the escaping still would not run. Every table is readable without script.
+//!
+//! Pages: `index.html` (waves with their conditions, withdrawn ones marked; rubrics and their
+//! changes; seats; publications with their verification and the chain head), `waves/W.html`
+//! (conditions, absolute figures, the cost–accuracy chart with its frontier, the leaderboard
+//! under each registered rubric), `seats/S.html` (absolute figures wave over wave, each point
+//! annotated with its wave's load), `changes/R-vA-vB.html` (old → new score per seat under a
+//! rubric change, scale violations marked) and `publications/N.html` (the published text, its
+//! digests and the command that verifies it, beside the text itself as `N.md`).
+
+pub mod chart;
+pub mod frontier;
+mod pages;
+
+use crate::ledger::{PublicationRow, WaveRow, WithdrawalRow};
+use crate::model::WaveData;
+use crate::report::score::RubricInfo;
+
+/// A wave as the site shows it.
+#[derive(Debug, Clone)]
+pub struct WaveInput {
+    /// The wave's listing row (conditions, counts, content hash).
+    pub row: WaveRow,
+    pub data: WaveData,
+    /// Its first withdrawal, when it is withdrawn or superseded.
+    pub withdrawn: Option<WithdrawalRow>,
+}
+
+/// A publication and what verifying it found.
+#[derive(Debug, Clone)]
+pub struct PublicationInput {
+    pub row: PublicationRow,
+    /// Empty when it reproduces byte for byte and its link in the chain holds.
+    pub problems: Vec<String>,
+    /// The withdrawal of its wave, when it was withdrawn.
+    pub withdrawn: Option<WithdrawalRow>,
+}
+
+/// Everything the site shows.
+#[derive(Debug, Clone, Default)]
+pub struct Input {
+    /// In listing order (oldest first).
+    pub waves: Vec<WaveInput>,
+    /// The registered rubrics, in listing order (by name, then version).
+    pub rubrics: Vec<RubricInfo>,
+    pub publications: Vec<PublicationInput>,
+    /// The record hash of the chain's last entry.
+    pub head: Option<String>,
+    /// How the leaderboards' intervals and rank ranges are drawn (`site --ci`); none without.
+    pub intervals: Option<crate::stats::bootstrap::Settings>,
+}
+
+/// One file of the site: its path relative to the site's root (`/`-separated, only slugs and
+/// names the site chose), and its contents.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page {
+    pub path: String,
+    pub body: String,
+}
+
+/// Every page of the site.
+pub fn render(input: &Input) -> Vec<Page> {
+    pages::all(input)
+}
+
+/// The file name a stored string gets: itself when it is a slug (letters, digits, `.`, `_`,
+/// `-`, starting with a letter or digit: the rule ids are checked with on the way in), else
+/// `_` and a digest of it, so that no path is ever built from an unchecked string.
+pub fn file_name(s: &str) -> String {
+    let slug = s.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && s.len() <= 200
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    if slug {
+        s.to_string()
+    } else {
+        format!("_{}", &crate::digest::sha256_hex(s.as_bytes())[..16])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_slugs_become_file_names() {
+        assert_eq!(file_name("rca-wave-1"), "rca-wave-1");
+        for bad in ["../x", "", ".hidden", "a/b", "<script>", "x\0"] {
+            let f = file_name(bad);
+            assert!(f.starts_with('_') && f.len() == 17, "{bad:?} → {f}");
+        }
+        assert_ne!(file_name("../x"), file_name("../y"));
+    }
+}

@@ -1,0 +1,960 @@
+//! The site's pages, as HTML strings. Every string from the ledger goes through maud's escaping;
+//! the only markup written as it is (`PreEscaped`) is the stylesheet and the sorting script
+//! below, which are constants of this file.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+use sha2::Digest;
+
+use super::chart::{self, Scatter, ScatterPoint, Slope, SlopeRow, Trend, TrendPoint};
+use super::frontier::{self, Point};
+use super::{Input, Page, PublicationInput, WaveInput, file_name};
+use crate::figures::{Known, SeatFigures};
+use crate::report::diff::{self, DiffRow};
+use crate::report::number::{fixed, machine, percent, usd};
+use crate::report::score::{RubricInfo, ScoreJson, ScoredSeatJson, places};
+use crate::report::waves::{describe_load, wave_heading};
+use crate::report::withdrawn::describe;
+use crate::report::{Cell, Column, Table};
+use crate::rubric::{WaveScores, score_wave};
+
+const STYLE: &str = "\
+body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#1a1a1a;background:#fff;line-height:1.45}
+main{max-width:1200px;margin:0 auto;padding:0 1rem 3rem}
+nav{background:#f2f4f7;padding:.5rem 1rem;border-bottom:1px solid #d0d5dd}
+h1{font-size:1.6rem}h2{font-size:1.25rem;margin-top:2rem}h3{font-size:1.05rem}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}
+caption{text-align:left;font-weight:600;padding:.25rem 0}
+th,td{padding:.25rem .6rem;border-bottom:1px solid #e4e7ec;text-align:left;vertical-align:top}
+th{background:#f8f9fb;white-space:nowrap}
+table[data-sortable] th{cursor:pointer}
+th[data-dir=asc]::after{content:' \\25B2'}th[data-dir=desc]::after{content:' \\25BC'}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.note{color:#475467;font-size:.88rem;margin:.2rem 0}
+.banner{background:#fff4e5;border:1px solid #f5b971;padding:.5rem .8rem;margin:1rem 0}
+.bad{color:#b42318;font-weight:600}.ok{color:#067647;font-weight:600}
+.tag{display:inline-block;font-size:.75rem;padding:0 .4rem;border:1px solid #98a2b3;border-radius:.6rem;margin-left:.4rem;vertical-align:middle;font-weight:400}
+pre{background:#f8f9fb;border:1px solid #e4e7ec;padding:.8rem;overflow-x:auto;font-size:.82rem}
+code{font-size:.88em}
+figure{margin:1rem 0}figcaption{font-size:.88rem;color:#475467;max-width:60rem}
+svg.chart{width:100%;max-width:720px;height:auto;font-size:11px;font-family:inherit}
+svg .grid{stroke:#e4e7ec}svg .tick{fill:#475467}svg .axis-label{fill:#1a1a1a;font-size:12px}
+svg .point{fill:#fff;stroke:#2e5b9a;stroke-width:2}svg .point.pareto{fill:#2e5b9a}
+svg .point.withdrawn{fill:#fff;stroke:#98a2b3;stroke-dasharray:2 2}
+svg .point.violation{fill:#b42318;stroke:#b42318}
+svg .frontier-segment,svg .frontier-key{stroke:#2e5b9a;stroke-width:2}
+svg .whisker{stroke:#2e5b9a;stroke-width:1.5}
+svg .trend,svg .slope{stroke:#667085;stroke-width:1.5;fill:none}
+svg .scale-mark{stroke:#b42318;stroke-dasharray:5 4}svg .scale-label{fill:#b42318}
+svg .load{fill:#6941c6;font-size:10px}svg .point-label{fill:#1a1a1a}
+details{margin:.5rem 0}summary{cursor:pointer;color:#2e5b9a}
+";
+
+/// Sorts a table by the column whose header is clicked (or activated with Enter), on each
+/// cell's unrounded value (`data-v`); unknown values sort last. Marks each table it wires with
+/// `data-sortable`, so a test can tell that the page's own script ran.
+const SCRIPT: &str = "\
+document.querySelectorAll('table.sortable').forEach(function(t){t.setAttribute('data-sortable','');\
+t.querySelectorAll('thead th').forEach(function(h,i){h.tabIndex=0;function go(){\
+var d=h.getAttribute('data-dir')==='asc'?-1:1,b=t.tBodies[0],r=Array.prototype.slice.call(b.rows);\
+t.querySelectorAll('thead th').forEach(function(o){o.removeAttribute('data-dir')});h.setAttribute('data-dir',d>0?'asc':'desc');\
+r.sort(function(x,y){var a=x.cells[i].getAttribute('data-v'),c=y.cells[i].getAttribute('data-v');\
+if(!a)return c?1:0;if(!c)return -1;var p=Number(a),q=Number(c);\
+return (isNaN(p)||isNaN(q)?a.localeCompare(c):p-q)*d});r.forEach(function(x){b.appendChild(x)})}\
+h.addEventListener('click',go);h.addEventListener('keydown',function(e){if(e.key==='Enter')go()})})});";
+
+/// Standard base64 of some bytes (for the script's hash in the page's policy).
+fn base64(bytes: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for k in 0..4 {
+            if k <= chunk.len() {
+                out.push(A[((n >> (18 - 6 * k)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The page's Content-Security-Policy: nothing is fetched from anywhere, inline styles are
+/// allowed, and the only script that may run is the one above.
+fn policy() -> String {
+    format!(
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; \
+         form-action 'none'; script-src 'sha256-{}'",
+        base64(&sha2::Sha256::digest(SCRIPT.as_bytes()))
+    )
+}
+
+/// A whole page: `depth` is how many directories below the site's root it lies.
+fn layout(title: &str, depth: usize, body: Markup) -> String {
+    let root = "../".repeat(depth);
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                meta http-equiv="Content-Security-Policy" content=(policy());
+                meta name="generator" content="benchledger";
+                title { (title) " · benchledger" }
+                style { (PreEscaped(STYLE)) }
+            }
+            body {
+                nav { a href=(format!("{root}index.html")) { "benchledger: all waves, rubrics, seats and publications" } }
+                main { (body) }
+                script { (PreEscaped(SCRIPT)) }
+            }
+        }
+    }
+    .into_string()
+}
+
+/// A listing as an HTML table: the columns people see, each cell's unrounded value in
+/// `data-v` (what sorting uses), the first column linked where `links` says.
+fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) -> Markup {
+    let cols: Vec<(usize, &Column)> = t
+        .columns
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !c.machine_only)
+        .collect();
+    html! {
+        div.scroll {
+            table.sortable {
+                @if let Some(c) = caption { caption { (c) } }
+                thead { tr { @for (_, c) in &cols { th.num[c.numeric] scope="col" { (c.header) } } } }
+                tbody {
+                    @for (r, row) in t.rows.iter().enumerate() {
+                        tr {
+                            @for (k, (i, c)) in cols.iter().enumerate() {
+                                @let cell = &row[*i];
+                                @let link = if k == 0 { links.get(r).cloned().flatten() } else { None };
+                                td.num[c.numeric] data-v=(cell.machine) {
+                                    @if let Some(href) = link { a href=(href) { (cell.human) } }
+                                    @else { (cell.human) }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The notes under a table that this page has not printed yet: a footnote appears once per page.
+fn notes(lines: &[String], seen: &mut BTreeSet<String>) -> Markup {
+    html! {
+        @for n in lines {
+            @if seen.insert(n.clone()) { p.note { (n) } }
+        }
+    }
+}
+
+fn wave_href(depth: usize, wave: &str) -> String {
+    format!("{}waves/{}.html", "../".repeat(depth), file_name(wave))
+}
+
+fn seat_href(depth: usize, seat: &str) -> String {
+    format!("{}seats/{}.html", "../".repeat(depth), file_name(seat))
+}
+
+fn publication_file(id: i64) -> String {
+    format!("publications/{id}")
+}
+
+/// The rubric changes the site shows: each registered version of a rubric after the first,
+/// beside the version before it (indices into `rubrics`).
+fn changes(rubrics: &[RubricInfo]) -> Vec<(usize, usize)> {
+    let mut by_name: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, r) in rubrics.iter().enumerate() {
+        by_name.entry(&r.rubric.name).or_default().push(i);
+    }
+    let mut out = Vec::new();
+    for mut v in by_name.into_values() {
+        v.sort_by_key(|&i| rubrics[i].rubric.version);
+        out.extend(v.windows(2).map(|w| (w[0], w[1])));
+    }
+    out
+}
+
+fn change_path(old: &RubricInfo, new: &RubricInfo) -> String {
+    format!(
+        "changes/{}-v{}-v{}.html",
+        file_name(&old.rubric.name),
+        old.rubric.version,
+        new.rubric.version
+    )
+}
+
+/// A wave's leaderboard under one rubric.
+struct Board<'a> {
+    info: &'a RubricInfo,
+    scores: WaveScores,
+    table: Table,
+    json: ScoreJson,
+}
+
+/// What a leaderboard says of a seat's uncertainty, when it says anything.
+///
+/// The hook for intervals: the score report does not carry them yet. When a seat of its JSON
+/// gains `accuracy_ci` (`[low, high]`, accuracy as a share) or `rank_range` (`[best, worst]`),
+/// the site draws the accuracy interval as a whisker on the cost–accuracy chart and adds a
+/// "Rank range" column to the leaderboard (unless the leaderboard's table already has one,
+/// keyed `rank_range`). They are read from the JSON by name, so nothing here changes when the
+/// report learns them.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Uncertainty {
+    accuracy: Option<(f64, f64)>,
+    rank_range: Option<(u64, u64)>,
+}
+
+fn uncertainty(seat: &ScoredSeatJson) -> Uncertainty {
+    let Ok(v) = serde_json::to_value(seat) else {
+        return Uncertainty::default();
+    };
+    let pair = |key: &str| -> Option<(f64, f64)> {
+        let a = v.get(key)?.as_array()?;
+        Some((a.first()?.as_f64()?, a.get(1)?.as_f64()?))
+    };
+    let ranks = v.get("rank_range").and_then(|r| {
+        let a = r.as_array()?;
+        Some((a.first()?.as_u64()?, a.get(1)?.as_u64()?))
+    });
+    Uncertainty {
+        accuracy: pair("accuracy_ci").filter(|(lo, hi)| lo.is_finite() && hi.is_finite()),
+        rank_range: ranks,
+    }
+}
+
+/// The leaderboard's table, with a rank range column when its seats carry ranges.
+fn with_rank_ranges(board: &Board<'_>) -> Table {
+    let mut t = board.table.clone();
+    let ranges: Vec<Option<(u64, u64)>> = board
+        .json
+        .seats
+        .iter()
+        .map(|s| uncertainty(s).rank_range)
+        .collect();
+    if ranges.iter().any(Option::is_some)
+        && !t.columns.iter().any(|c| c.key.starts_with("rank_range"))
+        && ranges.len() == t.rows.len()
+    {
+        let at = t
+            .columns
+            .iter()
+            .position(|c| c.key == "rank")
+            .map_or(t.columns.len(), |i| i + 1);
+        t.columns
+            .insert(at, Column::text("Rank range", "rank_range"));
+        for (row, r) in t.rows.iter_mut().zip(ranges) {
+            row.insert(
+                at,
+                match r {
+                    Some((a, b)) if a == b => Cell::text(a.to_string()),
+                    Some((a, b)) => Cell::new(format!("{a}–{b}"), format!("{a}-{b}")),
+                    None => Cell::none(),
+                },
+            );
+        }
+    }
+    t
+}
+
+pub(super) fn all(input: &Input) -> Vec<Page> {
+    let mut pages = Vec::new();
+    let mut scored: Vec<Vec<Board<'_>>> = Vec::with_capacity(input.waves.len());
+    for w in &input.waves {
+        let boards = input
+            .rubrics
+            .iter()
+            .map(|info| {
+                let scores = score_wave(&info.rubric, &w.data);
+                let intervals = input.intervals.as_ref().map(|settings| {
+                    crate::stats::leaderboard::wave_intervals(&w.data, Some(&info.rubric), settings)
+                });
+                let (table, json) = crate::report::score::leaderboard_with(
+                    &w.data,
+                    info,
+                    &scores,
+                    intervals.as_ref(),
+                );
+                Board {
+                    info,
+                    scores,
+                    table,
+                    json,
+                }
+            })
+            .collect();
+        scored.push(boards);
+    }
+    pages.push(Page {
+        path: "index.html".into(),
+        body: index(input),
+    });
+    for (w, boards) in input.waves.iter().zip(&scored) {
+        pages.push(Page {
+            path: format!("waves/{}.html", file_name(&w.data.wave.id)),
+            body: wave_page(w, boards),
+        });
+    }
+    for (seat, body) in seat_pages(input) {
+        pages.push(Page {
+            path: format!("seats/{}.html", file_name(&seat)),
+            body,
+        });
+    }
+    for (old, new) in changes(&input.rubrics) {
+        let (o, n) = (&input.rubrics[old], &input.rubrics[new]);
+        pages.push(Page {
+            path: change_path(o, n),
+            body: change_page(input, &scored, old, new),
+        });
+    }
+    for p in &input.publications {
+        pages.push(Page {
+            path: format!("{}.html", publication_file(p.row.id)),
+            body: publication_page(p),
+        });
+        pages.push(Page {
+            path: format!("{}.md", publication_file(p.row.id)),
+            body: p.row.output.clone(),
+        });
+    }
+    pages
+}
+
+fn status_cell(w: &WaveInput) -> Cell {
+    match &w.withdrawn {
+        Some(x) => Cell::new(describe(x), "withdrawn"),
+        None => Cell::new("current", "current"),
+    }
+}
+
+fn index(input: &Input) -> String {
+    let rows: Vec<_> = input.waves.iter().map(|w| w.row.clone()).collect();
+    let (mut waves, _) = crate::report::waves::waves(&rows);
+    waves.columns.push(Column::text("Status", "status"));
+    for (row, w) in waves.rows.iter_mut().zip(&input.waves) {
+        row.push(status_cell(w));
+    }
+    let wave_links: Vec<Option<String>> = input
+        .waves
+        .iter()
+        .map(|w| Some(wave_href(0, &w.data.wave.id)))
+        .collect();
+    let mut seats: BTreeMap<&str, usize> = BTreeMap::new();
+    for w in &input.waves {
+        for s in &w.data.seats {
+            *seats.entry(&s.seat.id).or_default() += 1;
+        }
+    }
+    let body = html! {
+        h1 { "Leaderboard" }
+        p { "Every wave in the ledger with the conditions that shape its numbers, the registered rubrics, each seat wave over wave, and every publication with whether it still reproduces. Absolute figures come first everywhere; a relative score is a rank inside its own wave only." }
+        h2 { "Waves" }
+        (table(&waves, Some("Waves, oldest first, with their load, accounting and budget"), &wave_links))
+        @if input.waves.iter().any(|w| w.withdrawn.is_some()) {
+            p.note { "A withdrawn or superseded wave is not a current result: it is kept, marked, and left out of rubric changes." }
+        }
+        h2 { "Rubrics" }
+        @if input.rubrics.is_empty() {
+            p { "No rubric is registered: register one with " code { "benchledger rubric add FILE" } " to see leaderboards here." }
+        } @else {
+            div.scroll { table.sortable {
+                thead { tr { th { "Rubric" } th { "Scale" } th { "Kind" } th { "Check" } th { "sha256" } } }
+                tbody {
+                    @for r in &input.rubrics {
+                        tr {
+                            td data-v=(r.rubric.id()) { (r.rubric.id()) }
+                            td data-v=(r.rubric.scale.range_words()) { (r.rubric.scale.range_words()) }
+                            td data-v=(kind(r)) { (kind(r)) }
+                            td data-v=(if r.scale_violation { "fails" } else { "keeps" }) {
+                                @if r.scale_violation { span.bad { "fails rubric check: its score can leave its scale" } }
+                                @else { "keeps its scale" }
+                            }
+                            td data-v=(r.sha256) { code { (crate::digest::short(&r.sha256)) } }
+                        }
+                    }
+                }
+            } }
+            @let ch = changes(&input.rubrics);
+            @if !ch.is_empty() {
+                h3 { "Rubric changes" }
+                ul { @for (o, n) in ch {
+                    li { a href=(change_path(&input.rubrics[o], &input.rubrics[n])) {
+                        (input.rubrics[o].rubric.id()) " → " (input.rubrics[n].rubric.id())
+                    } }
+                } }
+            }
+        }
+        h2 { "Seats" }
+        ul { @for (s, n) in &seats {
+            li { a href=(seat_href(0, s)) { (s) } " (" (n) (if *n == 1 { " wave" } else { " waves" }) ")" }
+        } }
+        h2 { "Publications" }
+        @if input.publications.is_empty() {
+            p { "Nothing is published yet: " code { "benchledger publish --wave W --rubric NAME@VERSION" } "." }
+        } @else {
+            div.scroll { table.sortable {
+                thead { tr { th.num { "#" } th { "Title" } th { "Wave" } th { "Rubric" } th { "Published" } th { "Verification" } } }
+                tbody { @for p in &input.publications {
+                    tr {
+                        td.num data-v=(p.row.id) { a href=(format!("{}.html", publication_file(p.row.id))) { (p.row.id) } }
+                        td data-v=(p.row.title) { (p.row.title) }
+                        td data-v=(p.row.wave) { (p.row.wave) @if p.withdrawn.is_some() { span.tag { "withdrawn" } } }
+                        td data-v=(p.row.rubric) { (p.row.rubric) }
+                        td data-v=(p.row.created_at) { (p.row.created_at) }
+                        td data-v=(if p.problems.is_empty() { "ok" } else { "mismatch" }) { (verdict(p)) }
+                    }
+                } }
+            } }
+        }
+        p {
+            "Chain head: "
+            @match &input.head {
+                Some(h) => { code { (h) } " — check that the chain still ends there with " code { "benchledger verify --all --expect-head " (h) } "." }
+                None => { "none (nothing published or withdrawn yet)." }
+            }
+        }
+    };
+    layout("Leaderboard", 0, body)
+}
+
+fn kind(r: &RubricInfo) -> &'static str {
+    if r.rubric.relative {
+        "relative: a rank inside each wave"
+    } else {
+        "absolute"
+    }
+}
+
+fn verdict(p: &PublicationInput) -> Markup {
+    html! {
+        @if p.problems.is_empty() { span.ok { "reproduces byte for byte" } }
+        @else { span.bad { "MISMATCH: " (p.problems.len()) (if p.problems.len() == 1 { " problem" } else { " problems" }) } }
+    }
+}
+
+fn withdrawn_banner(w: &WaveInput) -> Markup {
+    html! {
+        @if let Some(x) = &w.withdrawn {
+            p.banner { "Wave " (x.wave) " was " (describe(x)) ". It is not a current result." }
+        }
+    }
+}
+
+fn conditions(w: &WaveInput) -> Markup {
+    let wave = &w.data.wave;
+    html! {
+        ul.conditions {
+            @for line in wave_heading(wave).into_iter().skip(1) { li { (line) } }
+            @if let Some(v) = &wave.provenance.harness_version { li { "Harness version: " (v) } }
+            @if let Some(v) = &wave.provenance.producer {
+                li { "Produced by " (v) @if let Some(pv) = &wave.provenance.producer_version { " " (pv) } }
+            }
+            @if let Some(s) = &wave.supersedes { li { "Supersedes " a href=(wave_href(1, s)) { (s) } } }
+            li { (count(w.row.seats, "seat")) ", " (count(w.row.attempts, "attempt")) "; content sha256 " code { (w.row.content.sha256) } }
+        }
+    }
+}
+
+/// "1 seat", "2 seats".
+fn count(n: u64, one: &str) -> String {
+    format!("{n} {one}{}", if n == 1 { "" } else { "s" })
+}
+
+/// A sum that covers every attempt, else `None`: a chart plots only whole figures.
+fn whole<T: Copy>(k: &Known<T>, attempts: u64) -> Option<T> {
+    (attempts > 0 && k.known == attempts).then_some(k.sum)
+}
+
+fn frontier_figure(w: &WaveInput, figures: &[SeatFigures], boards: &[Board<'_>]) -> Markup {
+    let wave = &w.data.wave;
+    let mut points = Vec::new();
+    let mut left_out = Vec::new();
+    for (s, f) in w.data.seats.iter().zip(figures) {
+        let interval = boards.iter().find_map(|b| {
+            b.json
+                .seats
+                .iter()
+                .find(|j| j.seat.seat == s.seat.id)
+                .and_then(|j| uncertainty(j).accuracy)
+        });
+        match (whole(&f.cost_usd, f.attempts), f.accuracy) {
+            (Some(cost), Some(accuracy)) if cost.is_finite() => points.push(ScatterPoint {
+                label: s.seat.id.clone(),
+                cost,
+                accuracy,
+                interval,
+                pareto: false,
+            }),
+            (None, _) => left_out.push(format!("{} (cost unknown for some attempts)", s.seat.id)),
+            _ => left_out.push(format!("{} (no accuracy)", s.seat.id)),
+        }
+    }
+    let pts: Vec<Point> = points
+        .iter()
+        .map(|p| Point {
+            cost: p.cost,
+            accuracy: p.accuracy,
+        })
+        .collect();
+    for (p, on) in points.iter_mut().zip(frontier::pareto(&pts)) {
+        p.pareto = on;
+    }
+    let front = frontier::hal_frontier(&pts);
+    let pareto: Vec<&str> = points
+        .iter()
+        .filter(|p| p.pareto)
+        .map(|p| p.label.as_str())
+        .collect();
+    let vertices: Vec<&str> = front.iter().map(|&i| points[i].label.as_str()).collect();
+    let desc = format!(
+        "Total cost in USD against accuracy for {} of wave {}. Pareto set: {}. Frontier \
+         (upper convex hull's Pareto-efficient vertices, cheapest first): {}.",
+        count(points.len() as u64, "seat"),
+        wave.id,
+        if pareto.is_empty() {
+            "none".into()
+        } else {
+            pareto.join(", ")
+        },
+        if vertices.is_empty() {
+            "none".into()
+        } else {
+            vertices.join(" → ")
+        },
+    );
+    let s = Scatter {
+        id: "frontier".into(),
+        title: format!("Cost and accuracy, wave {}", wave.id),
+        desc,
+        points,
+        frontier: front,
+    };
+    html! {
+        figure {
+            (chart::scatter(&s))
+            figcaption {
+                (s.desc) " A seat is in the Pareto set (filled) when no other seat is at least as accurate for no more cost, one of them strictly. The line is the frontier as HAL draws it: the vertices of the upper convex hull of the points that are Pareto-efficient, so a Pareto seat below the hull (one a mix of two others beats) is filled but not on the line."
+                @if s.points.iter().any(|p| p.interval.is_some()) { " Whiskers: the leaderboard's accuracy interval." }
+                @if !left_out.is_empty() { " Not plotted: " (left_out.join(", ")) "." }
+            }
+            details {
+                summary { "The chart's data" }
+                div.scroll { table.sortable {
+                    thead { tr { th { "Seat" } th.num { "Total USD" } th.num { "Accuracy" } th { "Pareto set" } th { "Frontier vertex" } } }
+                    tbody { @for (i, p) in s.points.iter().enumerate() {
+                        tr {
+                            td data-v=(p.label) { (p.label) }
+                            td.num data-v=(machine(p.cost)) { (usd(p.cost)) }
+                            td.num data-v=(machine(p.accuracy)) { (percent(p.accuracy)) }
+                            td data-v=(p.pareto) { (if p.pareto { "yes" } else { "no" }) }
+                            td data-v=(s.frontier.contains(&i)) { (if s.frontier.contains(&i) { "yes" } else { "no" }) }
+                        }
+                    } }
+                } }
+            }
+        }
+    }
+}
+
+fn wave_page(w: &WaveInput, boards: &[Board<'_>]) -> String {
+    let wave = &w.data.wave;
+    let (show, _) = crate::report::waves::show(&w.data);
+    let figures: Vec<SeatFigures> = w
+        .data
+        .seats
+        .iter()
+        .map(|s| SeatFigures::of(wave, s))
+        .collect();
+    let seat_links: Vec<Option<String>> = w
+        .data
+        .seats
+        .iter()
+        .map(|s| Some(seat_href(1, &s.seat.id)))
+        .collect();
+    let mut seen = BTreeSet::new();
+    let body = html! {
+        h1 { "Wave " (wave.id) @if w.withdrawn.is_some() { span.tag { "withdrawn" } } }
+        (withdrawn_banner(w))
+        (conditions(w))
+        h2 { "Absolute figures" }
+        (table(&show, Some("Each seat's absolute figures"), &seat_links))
+        (notes(&show.notes, &mut seen))
+        h2 { "Cost and accuracy" }
+        (frontier_figure(w, &figures, boards))
+        h2 { "Leaderboards" }
+        @if boards.is_empty() {
+            p { "No rubric is registered: register one with " code { "benchledger rubric add FILE" } "." }
+        }
+        @for b in boards {
+            @let r = &b.info.rubric;
+            h3 {
+                "Under " (r.id())
+                @if r.relative { span.tag { "relative: a rank inside this wave only" } }
+                @if b.info.scale_violation { span.tag.bad { "fails rubric check" } }
+            }
+            @for line in crate::report::score::rubric_heading(b.info) { p.note { (line) } }
+            // With intervals (`site --ci`), the table's last heading line says how they were drawn.
+            @if b.json.interval.is_some() {
+                @if let Some(line) = b.table.heading.last() { p.note { (line) } }
+            }
+            @let t = with_rank_ranges(b);
+            @let links: Vec<Option<String>> = b.json.seats.iter().map(|s| Some(seat_href(1, &s.seat.seat))).collect();
+            (table(&t, None, &links))
+            (notes(&t.notes, &mut seen))
+        }
+    };
+    layout(&format!("Wave {}", wave.id), 1, body)
+}
+
+/// Load in a few words for a chart: "6 par · 6 tool · serial".
+fn load_words(l: &crate::model::Load) -> String {
+    let n = |v: Option<u32>| v.map_or("?".to_string(), |v| v.to_string());
+    let mut s = format!(
+        "{} par · {} tool",
+        n(l.parallel_sessions),
+        n(l.tool_server_sessions)
+    );
+    if l.serial_rerun == Some(true) {
+        s.push_str(" · serial");
+    }
+    s
+}
+
+fn seat_pages(input: &Input) -> Vec<(String, String)> {
+    let mut by_seat: BTreeMap<&str, Vec<(&WaveInput, usize)>> = BTreeMap::new();
+    for w in &input.waves {
+        for (i, s) in w.data.seats.iter().enumerate() {
+            by_seat.entry(&s.seat.id).or_default().push((w, i));
+        }
+    }
+    by_seat
+        .into_iter()
+        .map(|(seat, appearances)| (seat.to_string(), seat_page(seat, &appearances)))
+        .collect()
+}
+
+fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)]) -> String {
+    let mut t = Table::new(vec![
+        Column::text("Wave", "wave"),
+        Column::text("Suite", "suite"),
+        Column::text("Started", "started_at"),
+        Column::text("Load", "load"),
+        Column::text("Model", "model"),
+        Column::text("Harness", "harness"),
+        Column::num("Correct", "accuracy"),
+        Column::num("Wall s", "wall_s"),
+        Column::num("Tokens", "tokens_total"),
+        Column::num("USD", "cost_usd"),
+    ]);
+    let mut links = Vec::new();
+    let mut wall = Vec::new();
+    let mut tokens = Vec::new();
+    let mut accuracy = Vec::new();
+    let mut prev_suite: Option<&str> = None;
+    for (w, i) in appearances {
+        let wave = &w.data.wave;
+        let s = &w.data.seats[*i];
+        let f = SeatFigures::of(wave, s);
+        let cells = crate::report::waves::absolute_cells(&f, crate::report::waves::Detail::Full);
+        let columns = crate::report::waves::absolute_columns(
+            wave.accounting.input_tokens_include_cache_reads,
+            crate::report::waves::Detail::Full,
+        );
+        let cell = |key: &str| {
+            columns
+                .iter()
+                .position(|c| c.key == key)
+                .map_or_else(Cell::none, |k| cells[k].clone())
+        };
+        t.rows.push(vec![
+            Cell::text(&wave.id),
+            Cell::text(&wave.suite),
+            Cell::text(&wave.started_at),
+            Cell::new(describe_load(&wave.load), load_words(&wave.load)),
+            Cell::text(&s.seat.model),
+            Cell::text(&s.seat.harness),
+            cell("accuracy"),
+            cell("wall_s"),
+            cell("tokens_total"),
+            cell("cost_usd"),
+        ]);
+        links.push(Some(wave_href(1, &wave.id)));
+        let joined = prev_suite == Some(wave.suite.as_str());
+        prev_suite = Some(&wave.suite);
+        let point = |value: Option<f64>| TrendPoint {
+            wave: wave.id.clone(),
+            load: load_words(&wave.load),
+            value,
+            joined,
+            withdrawn: w.withdrawn.is_some(),
+        };
+        wall.push(point(whole(&f.wall_s, f.attempts)));
+        tokens.push(point(whole(&f.tokens_total, f.attempts).map(|v| v as f64)));
+        accuracy.push(point(f.accuracy));
+    }
+    let suites: BTreeSet<&str> = appearances
+        .iter()
+        .map(|(w, _)| w.data.wave.suite.as_str())
+        .collect();
+    let trend = |id: &str, what: &str, unit: &str, share: bool, points: Vec<TrendPoint>| {
+        let values: Vec<String> = points
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} {} ({})",
+                    p.wave,
+                    p.value.map_or("unknown".into(), |v| if share {
+                        percent(v)
+                    } else {
+                        fixed(v, 1)
+                    }),
+                    p.load
+                )
+            })
+            .collect();
+        Trend {
+            id: id.into(),
+            title: format!("{seat}: {what}, wave over wave"),
+            desc: format!(
+                "{what} of seat {seat} in each wave, oldest first, each point labelled with its \
+                 wave's load: {}.",
+                values.join("; ")
+            ),
+            y_label: unit.into(),
+            share,
+            points,
+        }
+    };
+    let charts = [
+        trend(
+            "trend-wall",
+            "Wall seconds",
+            "Wall seconds (total)",
+            false,
+            wall,
+        ),
+        trend(
+            "trend-tokens",
+            "Tokens",
+            "Tokens (total, cached reads in)",
+            false,
+            tokens,
+        ),
+        trend("trend-accuracy", "Accuracy", "Accuracy", true, accuracy),
+    ];
+    let mut seen = BTreeSet::new();
+    let body = html! {
+        h1 { "Seat " (seat) }
+        p { "Absolute figures wave over wave. Each point is labelled with its wave's load — par: seats running in parallel; tool: sessions sharing the tool server; serial: a serial rerun — so a slowdown under heavier contention shows as such: wall seconds are the load's as much as the seat's. Lines join consecutive waves of the same suite only; a hollow point is a withdrawn wave; a figure some attempts lack is not plotted." }
+        @if suites.len() > 1 { p.note { "This seat ran " (suites.len()) " suites: figures of different suites are not comparable." } }
+        (table(&t, Some("The seat in each wave"), &links))
+        (notes(&[crate::report::waves::FIGURES_NOTE.to_string()], &mut seen))
+        @for c in &charts {
+            h2 { (c.title.trim_start_matches(&format!("{seat}: "))) }
+            figure { (chart::trend(c)) figcaption { (c.desc) } }
+        }
+    };
+    layout(&format!("Seat {seat}"), 1, body)
+}
+
+fn change_page(input: &Input, scored: &[Vec<Board<'_>>], old: usize, new: usize) -> String {
+    let (o, n) = (&input.rubrics[old], &input.rubrics[new]);
+    let comparable = !o.rubric.relative && !n.rubric.relative;
+    let current: Vec<(&WaveInput, &Vec<Board<'_>>)> = input
+        .waves
+        .iter()
+        .zip(scored)
+        .filter(|(w, _)| w.withdrawn.is_none())
+        .collect();
+    let pairs: Vec<(WaveScores, WaveScores)> = current
+        .iter()
+        .map(|(_, b)| (b[old].scores.clone(), b[new].scores.clone()))
+        .collect();
+    let rows = diff::rows(o, n, &pairs);
+    let (t, _) = diff::diff(o, n, rows.clone());
+    let places = places(&o.rubric).max(places(&n.rubric));
+    let marks = scale_marks(o, n, places);
+    let mut seen = BTreeSet::new();
+    let body = html! {
+        h1 { "Rubric change " (o.rubric.id()) " → " (n.rubric.id()) }
+        @for info in [o, n] {
+            @for line in crate::report::score::rubric_heading(info) { p.note { (line) } }
+        }
+        @if !comparable {
+            p.banner { "A relative rubric's score is a rank inside its own wave: old and new are shown as ranks only, and no slope chart is drawn." }
+        }
+        p { "Each wave's seats, old score on the left and new on the right; a red point lies outside its rubric's declared scale, and the dashed lines are the scales' bounds. Withdrawn waves are left out." }
+        @for (w, _) in &current {
+            @let wave = &w.data.wave;
+            @let wrows: Vec<&DiffRow> = rows.iter().filter(|r| r.shift.wave == wave.id).collect();
+            h2 { "Wave " a href=(wave_href(1, &wave.id)) { (wave.id) } }
+            @if comparable && !wrows.is_empty() {
+                @let slope = Slope {
+                    id: format!("slope-{}", file_name(&wave.id)),
+                    title: format!("{} → {}, wave {}", o.rubric.id(), n.rubric.id(), wave.id),
+                    desc: format!(
+                        "Old and new score of each seat of wave {}: {}.",
+                        wave.id,
+                        wrows.iter().map(|r| format!(
+                            "{} {} → {}{}",
+                            r.shift.seat,
+                            r.shift.old.map_or("undefined".into(), |v| fixed(v, places)),
+                            r.shift.new.map_or("undefined".into(), |v| fixed(v, places)),
+                            if r.old_outside_scale || r.new_outside_scale { " (outside its scale)" } else { "" }
+                        )).collect::<Vec<_>>().join("; ")
+                    ),
+                    old_label: o.rubric.id(),
+                    new_label: n.rubric.id(),
+                    places,
+                    marks: marks.clone(),
+                    rows: wrows.iter().map(|r| SlopeRow {
+                        label: r.shift.seat.clone(),
+                        old: r.shift.old,
+                        new: r.shift.new,
+                        old_violation: r.old_outside_scale,
+                        new_violation: r.new_outside_scale,
+                    }).collect(),
+                };
+                figure { (chart::slope(&slope)) figcaption { (slope.desc) } }
+            }
+            (table(&rows_of(&t, &wave.id), None, &[]))
+        }
+        (notes(&t.notes, &mut seen))
+    };
+    layout(&format!("{} → {}", o.rubric.id(), n.rubric.id()), 1, body)
+}
+
+/// The rows of a table whose first column is this wave.
+fn rows_of(t: &Table, wave: &str) -> Table {
+    Table {
+        rows: t
+            .rows
+            .iter()
+            .filter(|r| r.first().is_some_and(|c| c.machine == wave))
+            .cloned()
+            .collect(),
+        ..Table::new(t.columns.clone())
+    }
+}
+
+/// The lines a slope chart draws at the rubrics' scale bounds: one a value, labelled with the
+/// bound ("scale max 100.00"), and which rubric's when only one of them has it.
+fn scale_marks(o: &RubricInfo, n: &RubricInfo, places: usize) -> Vec<(f64, String)> {
+    let mut by_value: Vec<(f64, Vec<(&str, String)>)> = Vec::new();
+    for info in [o, n] {
+        for (v, end) in [
+            (info.rubric.scale.min, "min"),
+            (info.rubric.scale.max, "max"),
+        ] {
+            let Some(v) = v else { continue };
+            match by_value.iter_mut().find(|m| m.0 == v) {
+                Some(m) => m.1.push((end, info.rubric.id())),
+                None => by_value.push((v, vec![(end, info.rubric.id())])),
+            }
+        }
+    }
+    by_value
+        .into_iter()
+        .map(|(v, ends)| {
+            let label = if ends.len() == 2 && ends[0].0 == ends[1].0 {
+                format!("scale {} {}", ends[0].0, fixed(v, places))
+            } else {
+                let parts: Vec<String> = ends.iter().map(|(e, id)| format!("{id} {e}")).collect();
+                format!("{} {}", parts.join(", "), fixed(v, places))
+            };
+            (v, label)
+        })
+        .collect()
+}
+
+fn publication_page(p: &PublicationInput) -> String {
+    let r = &p.row;
+    let digests = [
+        (
+            "Output (the published text, publications/N.md)",
+            r.output_sha256.clone(),
+        ),
+        (
+            "Input rows (canonical serialisation)",
+            r.input_sha256.clone(),
+        ),
+        ("Rubric text", r.rubric_sha256.clone()),
+        ("Publication record", r.sha256.clone()),
+        (
+            "Previous entry in the chain",
+            r.prev_sha256
+                .clone()
+                .unwrap_or_else(|| "(none: the first)".into()),
+        ),
+    ];
+    let body = html! {
+        h1 { "Publication #" (r.id) ": " (r.title) }
+        @if let Some(x) = &p.withdrawn {
+            p.banner { "Its wave " (x.wave) " was " (describe(x)) ". The publication still verifies; it is no longer a current leaderboard." }
+        }
+        p {
+            "Wave " a href=(wave_href(1, &r.wave)) { (r.wave) } " under rubric " (r.rubric) ", published " (r.created_at) ". "
+            (verdict(p)) " when this site was made."
+        }
+        @if !p.problems.is_empty() { ul { @for pr in &p.problems { li.bad { (pr) } } } }
+        h2 { "Verify it" }
+        p { "From the ledger (recomputes the leaderboard from its rows and rubric, compares byte for byte, checks the chain):" }
+        pre { code { "benchledger verify " (r.id) } }
+        p { "On any machine, from a reproduction bundle:" }
+        pre { code { "benchledger bundle " (r.id) " --out repro/ && benchledger verify --bundle repro/" } }
+        p { "The published text beside this page, " a href=(format!("{}.md", r.id)) { (r.id) ".md" } ", has the output digest below: " code { "sha256sum " (r.id) ".md" } "." }
+        h2 { "Digests (SHA-256)" }
+        div.scroll { table {
+            tbody { @for (what, d) in &digests { tr { th scope="row" { (what) } td { code { (d) } } } } }
+        } }
+        h2 { "The published text" }
+        pre.published { (r.output) }
+    };
+    layout(&format!("Publication #{}", r.id), 1, body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_the_standard_vectors() {
+        for (raw, enc) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64(raw.as_bytes()), enc);
+        }
+    }
+
+    #[test]
+    fn the_policy_allows_only_the_pages_own_script() {
+        let p = policy();
+        assert!(p.starts_with("default-src 'none';"));
+        assert!(!p.contains("unsafe-inline'; script") && !p.contains("script-src 'unsafe"));
+        let page = layout("t", 0, html! { p { "x" } });
+        assert!(page.contains(&format!("<script>{SCRIPT}</script>")));
+    }
+}

@@ -1,0 +1,530 @@
+//! The static site, rendered in a real browser: headless Chromium loads each page from
+//! `file://`, runs its script, and the DOM it ends with is checked — the tables hold the right
+//! rows in the right order, the charts the right number of points and frontier segments — and a
+//! screenshot of each kind of page is kept under `target/site-screenshots/`. A wave whose
+//! strings are markup and script renders them as text, and no script of theirs runs.
+//!
+//! Chromium is Debian's `chromium` (or `$CHROMIUM`). Without one these tests say so and pass,
+//! except under `CI=true`, where they fail: CI installs it (`.ci/run`).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::Env;
+
+/// The browser, or `None` (having said why) when there is none and this is not CI.
+fn chromium() -> Option<PathBuf> {
+    let named = std::env::var_os("CHROMIUM").map(PathBuf::from);
+    let found = named.or_else(|| {
+        ["chromium", "chromium-browser", "google-chrome"]
+            .iter()
+            .find_map(|name| {
+                std::env::var_os("PATH").and_then(|paths| {
+                    std::env::split_paths(&paths)
+                        .map(|d| d.join(name))
+                        .find(|p| p.is_file())
+                })
+            })
+    });
+    if found.is_none() {
+        let msg = "no Chromium found (looked for $CHROMIUM, chromium, chromium-browser, \
+                   google-chrome on PATH): the site's browser tests cannot run. Install it with \
+                   `apt-get install chromium`";
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{msg}");
+        eprintln!("SKIPPED: {msg}");
+    }
+    found
+}
+
+/// Runs headless Chromium on a page with these extra arguments, returning its stdout.
+fn browse(chromium: &Path, page: &Path, extra: &[&str]) -> String {
+    let profile = tempfile::tempdir().unwrap();
+    let out = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(extra)
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("chromium runs");
+    assert!(
+        out.status.success(),
+        "chromium failed on {}: {}",
+        page.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("the DOM is UTF-8")
+}
+
+/// The DOM of a page after its scripts ran.
+fn dom(chromium: &Path, page: &Path) -> String {
+    let d = browse(chromium, page, &["--dump-dom"]);
+    assert!(d.contains("</html>"), "no DOM for {}:\n{d}", page.display());
+    d
+}
+
+/// Keeps a screenshot of a page under target/site-screenshots/NAME.png.
+fn screenshot(chromium: &Path, page: &Path, name: &str) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .join("site-screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join(format!("{name}.png"));
+    let _ = std::fs::remove_file(&png);
+    browse(
+        chromium,
+        page,
+        &[
+            &format!("--screenshot={}", png.display()),
+            "--window-size=1200,1800",
+        ],
+    );
+    let bytes = std::fs::read(&png).unwrap_or_else(|e| panic!("{}: {e}", png.display()));
+    assert!(
+        bytes.starts_with(b"\x89PNG") && bytes.len() > 10_000,
+        "{name}"
+    );
+}
+
+/// The part of `s` from the first `from` on, up to the first `to` after it.
+fn between<'a>(s: &'a str, from: &str, to: &str) -> &'a str {
+    let start = s.find(from).unwrap_or_else(|| panic!("{from:?} not found"));
+    let rest = &s[start..];
+    &rest[..rest.find(to).unwrap_or(rest.len())]
+}
+
+/// The text of each first cell of each body row of the first table in `s`, tags stripped.
+fn first_cells(s: &str) -> Vec<String> {
+    let body = between(s, "<tbody>", "</tbody>");
+    body.split("<tr>")
+        .skip(1)
+        .map(|row| strip_tags(between(row, "<td", "</td>")))
+        .collect()
+}
+
+fn strip_tags(s: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for ch in s.chars() {
+        match ch {
+            '<' => inside = true,
+            '>' => inside = false,
+            c if !inside => out.push(c),
+            _ => {}
+        }
+    }
+    out.trim().to_string()
+}
+
+/// The examples with every shipped rubric registered, one publication, one withdrawal.
+fn example_ledger() -> Env {
+    let examples = common::examples();
+    let paths: Vec<&str> = examples.iter().map(|p| p.to_str().unwrap()).collect();
+    let env = Env::with_waves(&paths);
+    let mut rubrics: Vec<String> = std::fs::read_dir(common::crate_path("rubrics"))
+        .unwrap()
+        .map(|e| format!("rubrics/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    rubrics.sort();
+    let mut args = vec!["rubric", "add", "--allow-scale-violation"];
+    args.extend(rubrics.iter().map(String::as_str));
+    env.run(args).ok();
+    env.run([
+        "publish",
+        "--wave",
+        "checkout-rematch",
+        "--rubric",
+        "session-efficiency@2",
+        "--title",
+        "Checkout rematch",
+    ])
+    .ok();
+    env.run(["withdraw", "prices-csv", "--reason", "a trial run"])
+        .ok();
+    env
+}
+
+#[test]
+fn the_examples_site_renders_in_chromium_with_its_charts_and_tables() {
+    let Some(chromium) = chromium() else { return };
+    let env = example_ledger();
+    let site = env.path().join("site");
+    let out = env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    assert!(
+        out.stdout
+            .contains("4 waves, 12 seats, 7 rubrics, 1 publication"),
+        "{}",
+        out.stdout
+    );
+
+    // The index: every wave in order, the withdrawn one marked; the publication reproduces.
+    let index = dom(&chromium, &site.join("index.html"));
+    assert!(
+        index.contains("data-sortable"),
+        "the page's own script did not run"
+    );
+    let waves = between(&index, "<h2>Waves</h2>", "</table>");
+    assert_eq!(
+        first_cells(waves),
+        ["rca-wave-1", "rca-wave-2", "checkout-rematch", "prices-csv"]
+    );
+    assert!(waves.contains("withdrawn on 2026-11-30T00:00:00Z: a trial run"));
+    let publications = between(&index, "<h2>Publications</h2>", "</table>");
+    assert!(publications.contains("reproduces byte for byte"));
+    assert!(index.contains("benchledger verify --all --expect-head "));
+    screenshot(&chromium, &site.join("index.html"), "index");
+
+    // The checkout rematch: five seats on the chart; deepseek (cheapest) and openai (Correct
+    // for the least) are the Pareto set, and the frontier is the one segment between them.
+    let wave = site.join("waves/checkout-rematch.html");
+    let page = dom(&chromium, &wave);
+    let chart = between(&page, "<svg", "</svg>");
+    assert!(
+        chart.contains(
+            "<title id=\"frontier-title\">Cost and accuracy, wave checkout-rematch</title>"
+        )
+    );
+    assert_eq!(
+        chart.matches("<circle class=\"point").count() - 2,
+        5,
+        "points (and 2 in the legend)"
+    );
+    assert_eq!(
+        chart
+            .matches("<circle class=\"point pareto\" data-seat")
+            .count(),
+        2
+    );
+    for seat in ["deepseek-react", "openai-react"] {
+        assert!(
+            chart.contains(&format!("class=\"point pareto\" data-seat=\"{seat}\"")),
+            "{seat}"
+        );
+    }
+    assert_eq!(chart.matches("<line class=\"frontier-segment\"").count(), 1);
+    // The leaderboard under session-efficiency@2: the seats tied at 100 ranked on wall seconds,
+    // then new input; absolutes before the score.
+    let board = between(&page, "Under session-efficiency@2", "</table>");
+    assert_eq!(
+        first_cells(board),
+        [
+            "openai-react",
+            "google-react",
+            "xai-hierarchical",
+            "anthropic-react",
+            "deepseek-react"
+        ]
+    );
+    let headers = between(board, "<thead>", "</thead>");
+    assert!(headers.find(">Correct<").unwrap() < headers.find(">session-efficiency@2<").unwrap());
+    // A relative rubric says so.
+    assert!(page.contains(
+        "Under cohort-efficiency@1<span class=\"tag\">relative: a rank inside this wave only</span>"
+    ));
+    // A footnote appears once on the page.
+    assert_eq!(
+        page.matches("Correct: Correct / (attempts + missing).")
+            .count(),
+        1
+    );
+    screenshot(&chromium, &wave, "wave");
+
+    // The seat whose wall time rose 141 → 262 s under heavier load: three charts of three waves,
+    // each point labelled with its wave's load.
+    let seat = site.join("seats/xai-hierarchical.html");
+    let page = dom(&chromium, &seat);
+    assert_eq!(page.matches("<svg").count(), 3);
+    let wall = between(&page, "id=\"trend-wall\"", "</svg>");
+    assert_eq!(wall.matches("<circle class=\"point").count(), 3);
+    assert!(
+        wall.contains(
+            "rca-wave-1 141.0 (4 par · 4 tool · serial); rca-wave-2 262.0 (6 par · 6 tool)"
+        )
+    );
+    let loads: Vec<String> = wall
+        .split("<text class=\"load\"")
+        .skip(1)
+        .map(|l| {
+            let label = between(l, ">", "</text>");
+            let lines: Vec<String> = label
+                .split("<tspan")
+                .skip(1)
+                .map(|t| strip_tags(&format!("<x{t}")))
+                .collect();
+            lines.join(" · ")
+        })
+        .collect();
+    assert_eq!(
+        loads,
+        [
+            "4 par · 4 tool · serial",
+            "6 par · 6 tool",
+            "5 par · 5 tool"
+        ]
+    );
+    // Different suites are not joined.
+    assert_eq!(wall.matches("<line class=\"trend\"").count(), 1);
+    screenshot(&chromium, &seat, "seat");
+
+    // The rubric change: in the checkout rematch, three seats printed 125 on a 0–100 scale
+    // (marked), and print 100 under the new version.
+    let change = site.join("changes/session-efficiency-v1-v2.html");
+    let page = dom(&chromium, &change);
+    let slope = between(&page, "id=\"slope-checkout-rematch\"", "</svg>");
+    assert_eq!(slope.matches("<line class=\"slope\"").count(), 5);
+    assert_eq!(
+        slope.matches("<circle class=\"point violation\"").count(),
+        3
+    );
+    assert!(slope.contains("xai-hierarchical 125.00") && slope.contains("xai-hierarchical 100.00"));
+    assert!(slope.contains("scale max 100.00"));
+    // The withdrawn wave is left out.
+    assert!(!page.contains("id=\"slope-prices-csv\""));
+    screenshot(&chromium, &change, "change");
+
+    // The publication: its text, its digests, the command that verifies it.
+    let publication = site.join("publications/1.html");
+    let page = dom(&chromium, &publication);
+    assert!(page.contains("reproduces byte for byte"));
+    assert!(page.contains("benchledger verify 1"));
+    let md = std::fs::read(site.join("publications/1.md")).unwrap();
+    let json = env.run(["publications", "--format", "json"]).ok().json();
+    let output_sha = json["publications"][0]["output_sha256"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(common::sha256_hex(&md), output_sha);
+    assert!(page.contains(&output_sha));
+    screenshot(&chromium, &publication, "publication");
+}
+
+#[test]
+fn a_hostile_wave_renders_as_text_and_runs_no_script() {
+    let Some(chromium) = chromium() else { return };
+    let env = Env::init();
+    let dir = env.path().join("hostile");
+    let manifest = common::write_wave(
+        &dir,
+        r#"
+[wave]
+id = "hostile"
+suite = "<script>document.body.setAttribute('data-pwned','suite')</script>"
+started_at = 2026-03-04T10:00:00Z
+notes = "</style><script>document.body.setAttribute('data-pwned','notes')</script>"
+
+[wave.accounting]
+input_tokens_include_cache_reads = false
+
+[[seat]]
+id = "evil"
+model = "<script>alert(1)</script><script>document.body.setAttribute('data-pwned','model')</script>"
+provider = "<img src=x onerror=\"document.body.setAttribute('data-pwned','img')\">"
+harness = "\"><svg onload=\"document.body.setAttribute('data-pwned','svg')\">"
+results = "evil.jsonl"
+"#,
+        &[(
+            "evil.jsonl",
+            "{\"problem\":\"p1\",\"correct\":true,\"wall_s\":10,\"cost_usd\":0.5,\"input_tokens\":10,\"output_tokens\":5}\n",
+        )],
+    );
+    env.ingest(&[&manifest]);
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    for page in ["index.html", "waves/hostile.html", "seats/evil.html"] {
+        let d = dom(&chromium, &site.join(page));
+        assert!(
+            d.contains("data-sortable"),
+            "{page}: the page's own script did not run"
+        );
+        // A script that ran would have set the attribute on <body>; its text is on the page.
+        assert!(
+            d.contains("<body><nav>"),
+            "{page}: a script from the ledger ran:\n{d}"
+        );
+        assert!(
+            !d.contains(" data-pwned=\""),
+            "{page}: a script from the ledger ran:\n{d}"
+        );
+        assert!(
+            !d.contains("<img"),
+            "{page}: markup from the ledger became an element"
+        );
+    }
+    let d = dom(&chromium, &site.join("waves/hostile.html"));
+    // The strings are there, as text.
+    assert!(d.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{d}");
+    assert!(d.contains("&lt;/style&gt;&lt;script&gt;"));
+    assert!(d.contains("&lt;img src=x onerror="));
+    screenshot(&chromium, &site.join("waves/hostile.html"), "hostile");
+}
+
+#[test]
+fn the_site_replaces_its_own_files_and_refuses_a_directory_it_did_not_write() {
+    let env = Env::with_waves(&["examples/checkout-rematch/wave.toml"]);
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let first = std::fs::read_to_string(site.join("index.html")).unwrap();
+    std::fs::write(site.join("mine.txt"), "keep me").unwrap();
+    // Again into the same directory: the site is made anew, the other file kept.
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    assert_eq!(
+        std::fs::read_to_string(site.join("index.html")).unwrap(),
+        first
+    );
+    assert_eq!(
+        std::fs::read_to_string(site.join("mine.txt")).unwrap(),
+        "keep me"
+    );
+    // A directory with other things in it, and no site, is refused untouched.
+    let other = env.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("notes.txt"), "x").unwrap();
+    let out = env
+        .run(["site", "--out", other.to_str().unwrap()])
+        .status(2);
+    assert!(
+        out.stderr
+            .contains("holds no site written by `benchledger site`"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(std::fs::read_dir(&other).unwrap().count(), 1);
+}
+
+/// The charts of the examples, byte for byte: their numbers are printed with fixed places, so
+/// the same ledger draws the same SVG on every machine.
+#[test]
+fn the_examples_charts_are_snapshotted() {
+    let env = example_ledger();
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let read = |p: &str| std::fs::read_to_string(site.join(p)).unwrap();
+    // An element a line, to read in review.
+    let lines = |s: &str| s.replace("><", ">\n<");
+    let svg = |page: &str, id: &str| {
+        let page = read(page);
+        lines(&format!(
+            "<svg{}</svg>\n",
+            between(
+                &page,
+                &format!("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"{id}\""),
+                "</svg>"
+            )
+            .trim_start_matches("<svg")
+        ))
+    };
+    common::snapshot_settings().bind(|| {
+        insta::assert_snapshot!(
+            "site__frontier_checkout_rematch",
+            svg("waves/checkout-rematch.html", "frontier")
+        );
+        insta::assert_snapshot!(
+            "site__slope_checkout_rematch",
+            svg(
+                "changes/session-efficiency-v1-v2.html",
+                "slope-checkout-rematch"
+            )
+        );
+        insta::assert_snapshot!(
+            "site__trend_wall_xai_hierarchical",
+            svg("seats/xai-hierarchical.html", "trend-wall")
+        );
+        let publication = read("publications/1.html");
+        insta::assert_snapshot!(
+            "site__publication_main",
+            lines(between(&publication, "<main>", "</main>"))
+        );
+    });
+}
+
+#[test]
+fn site_ci_gives_every_leaderboard_its_rank_ranges_and_the_chart_its_whiskers() {
+    let env = example_ledger();
+    let plain = env.path().join("plain");
+    env.run(["site", "--out", plain.to_str().unwrap()]).ok();
+    let without = std::fs::read_to_string(plain.join("waves/rca-wave-2.html")).unwrap();
+    assert!(!without.contains("Rank range"));
+    assert!(!without.contains("class=\"whisker\""));
+
+    let site = env.path().join("ci");
+    env.run([
+        "site",
+        "--out",
+        site.to_str().unwrap(),
+        "--ci",
+        "--resamples",
+        "200",
+        "--seed",
+        "3",
+    ])
+    .ok();
+    let page = std::fs::read_to_string(site.join("waves/rca-wave-2.html")).unwrap();
+    let text = strip_tags(&page);
+    // Every registered rubric's leaderboard has its rank range column, once, and says how the
+    // intervals were drawn.
+    let boards = page.matches("<h3>Under ").count();
+    assert!(boards >= 2, "{boards}");
+    assert_eq!(page.matches(">Rank range<").count(), boards, "{text}");
+    assert_eq!(
+        text.matches("Intervals: 95% level, 200 resamples, seed 3")
+            .count(),
+        boards
+    );
+    assert!(text.contains("Not separable from the leader"), "{text}");
+    // The rank ranges are those `score --ci` prints, on the same draws.
+    let score = env
+        .run([
+            "score",
+            "--wave",
+            "rca-wave-2",
+            "--rubric",
+            "session-efficiency@2",
+            "--ci",
+            "--resamples",
+            "200",
+            "--seed",
+            "3",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    for seat in score["seats"].as_array().unwrap() {
+        let r = &seat["rank_range"];
+        let (lo, hi) = (r[0].as_u64().unwrap(), r[1].as_u64().unwrap());
+        let shown = if lo == hi {
+            lo.to_string()
+        } else {
+            format!("{lo}–{hi}")
+        };
+        assert!(text.contains(&shown), "{shown} missing");
+    }
+    // The cost–accuracy chart draws a whisker per plotted seat.
+    assert!(page.contains("class=\"whisker\""), "no whiskers");
+
+    // And in the browser: the rank range columns are in the rendered tables, the whiskers on
+    // the chart (one per seat plotted: all six have known costs), and a screenshot is kept.
+    let Some(chromium) = chromium() else { return };
+    let wave = site.join("waves/rca-wave-2.html");
+    let rendered = dom(&chromium, &wave);
+    assert!(
+        rendered.contains("data-sortable"),
+        "the page's script did not run"
+    );
+    assert_eq!(rendered.matches(">Rank range<").count(), boards);
+    let chart = between(&rendered, "<svg", "</svg>");
+    assert_eq!(chart.matches("class=\"whisker\"").count(), 6, "{chart}");
+    screenshot(&chromium, &wave, "wave-ci");
+}

@@ -1,0 +1,223 @@
+//! The command line in a real terminal: tables fit its width (saying which columns were left
+//! out), output piped or `--wide` is full width, and colour follows `NO_COLOR` and whether the
+//! output is a terminal. The terminal is a pseudo-terminal made by util-linux's `script`
+//! (Debian's bsdutils, which every Debian system has), sized with `stty`.
+
+mod common;
+
+use std::process::Command;
+
+use common::Env;
+
+/// Whether `script` can run a command in a pseudo-terminal here. Under CI=true it must: a
+/// missing `script` fails the test there (`.ci/run` installs it), and elsewhere says why the
+/// terminal checks were skipped.
+fn script_available() -> bool {
+    let found = Command::new("script")
+        .args(["-qec", "true", "/dev/null"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        let msg = "`script` (util-linux; Debian's bsdutils) could not run a command in a \
+                   pseudo-terminal, so the terminal-width checks cannot run: install bsdutils";
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{msg}");
+        eprintln!("SKIPPED: {msg}");
+    }
+    found
+}
+
+fn quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// What `benchledger --db DB ARGS` prints in a terminal `cols` columns wide (stdout and stderr
+/// both: a terminal shows them together), with extra environment variables, and its exit
+/// status.
+fn in_terminal_status(
+    env: &Env,
+    cols: usize,
+    args: &[&str],
+    vars: &[(&str, &str)],
+) -> (i32, String) {
+    let mut line = format!(
+        "stty rows 40 cols {cols}; exec {} --db {}",
+        quote(env!("CARGO_BIN_EXE_benchledger")),
+        quote(env.db.to_str().unwrap())
+    );
+    for a in args {
+        line.push(' ');
+        line.push_str(&quote(a));
+    }
+    let mut cmd = Command::new("script");
+    cmd.args(["-qec", &line, "/dev/null"])
+        .current_dir(common::crate_root())
+        .env("BENCHLEDGER_NOW", common::NOW)
+        .env_remove("BENCHLEDGER_DB")
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("COLUMNS")
+        .env("TERM", "xterm");
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("script runs");
+    let text = String::from_utf8(out.stdout)
+        .expect("the terminal's output is UTF-8")
+        .replace("\r\n", "\n");
+    (out.status.code().unwrap_or(-1), text)
+}
+
+/// [`in_terminal_status`] of a command that succeeds.
+#[track_caller]
+fn in_terminal(env: &Env, cols: usize, args: &[&str], vars: &[(&str, &str)]) -> String {
+    let (status, text) = in_terminal_status(env, cols, args, vars);
+    assert_eq!(
+        status,
+        0,
+        "`benchledger {}` failed:\n{text}",
+        args.join(" ")
+    );
+    text
+}
+
+fn widest(text: &str) -> usize {
+    text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+}
+
+fn examples() -> Env {
+    Env::with_waves(&[
+        "examples/rca-wave-1/wave.toml",
+        "examples/rca-wave-2/wave.toml",
+        "examples/checkout-rematch/wave.toml",
+    ])
+}
+
+#[test]
+fn show_in_a_100_column_terminal_prints_no_line_over_100_characters() {
+    if !script_available() {
+        return;
+    }
+    let env = examples();
+    for wave in ["checkout-rematch", "rca-wave-1"] {
+        let text = in_terminal(&env, 100, &["show", wave], &[]);
+        assert!(text.contains(&format!("Wave {wave}")), "{text}");
+        assert!(widest(&text) <= 100, "a line over 100 characters:\n{text}");
+        // The columns that do not fit are named, and what a row is stays.
+        assert!(text.contains("Left out to fit 100 columns:"), "{text}");
+        assert!(text.contains("xai-hierarchical"), "{text}");
+        assert!(text.contains("Correct"), "{text}");
+        // `--wide` prints every column, whatever the terminal's width.
+        let wide = in_terminal(&env, 100, &["show", wave, "--wide"], &[]);
+        assert!(widest(&wide) > 100);
+        assert!(!wide.contains("Left out"), "{wide}");
+        assert!(wide.contains("Cached reads"), "{wide}");
+    }
+    // Every other table of the examples fits as well.
+    env.run(["rubric", "add", "rubrics/session-efficiency.v2.toml"])
+        .ok();
+    env.run([
+        "rubric",
+        "add",
+        "--allow-scale-violation",
+        "rubrics/session-efficiency.v1.toml",
+    ])
+    .ok();
+    env.run(["rescore", "--rubric", "session-efficiency@2"])
+        .ok();
+    for args in [
+        vec!["waves"],
+        vec![
+            "score",
+            "--wave",
+            "rca-wave-2",
+            "--rubric",
+            "rubrics/cohort-efficiency.v1.toml",
+        ],
+        vec!["history", "--rubric", "session-efficiency@2"],
+        vec!["diff", "session-efficiency@1", "session-efficiency@2"],
+        vec!["show", "rca-wave-2", "--ci"],
+        vec![
+            "compare",
+            "--seat",
+            "xai-hierarchical",
+            "rca-wave-1",
+            "rca-wave-2",
+        ],
+    ] {
+        let text = in_terminal(&env, 80, &args, &[]);
+        assert!(
+            widest(&text) <= 80,
+            "`{}` prints a line over 80 characters in an 80-column terminal:\n{text}",
+            args.join(" ")
+        );
+    }
+    // A claims check (which exits 1: claims differ) fits too, down to 60 columns.
+    for cols in [80, 60] {
+        let (status, text) = in_terminal_status(
+            &env,
+            cols,
+            &["claims", "check", "claims/example-paper.v1.toml"],
+            &[],
+        );
+        assert_eq!(status, 1, "{text}");
+        assert!(text.contains("Verdict"), "{text}");
+        assert!(widest(&text) <= cols, "{text}");
+    }
+    // A leaderboard asked for its rank ranges keeps them on a narrow terminal.
+    let text = in_terminal(
+        &env,
+        80,
+        &[
+            "score",
+            "--wave",
+            "rca-wave-2",
+            "--rubric",
+            "session-efficiency@2",
+            "--ci",
+        ],
+        &[],
+    );
+    assert!(widest(&text) <= 80, "{text}");
+    assert!(
+        text.contains("Rank range") && text.contains("2–4"),
+        "{text}"
+    );
+}
+
+#[test]
+fn piped_output_is_full_width_whatever_columns_says() {
+    let env = examples();
+    let piped = env.run(["show", "checkout-rematch"]).ok().stdout;
+    let narrow = common::run_raw(
+        common::crate_root(),
+        &["--db", env.db.to_str().unwrap(), "show", "checkout-rematch"],
+        &[("COLUMNS", std::ffi::OsStr::new("60"))],
+    )
+    .ok()
+    .stdout;
+    assert_eq!(piped, narrow);
+    assert!(widest(&piped) > 100);
+    assert!(!piped.contains("Left out"));
+}
+
+#[test]
+fn colour_only_on_a_terminal_and_never_under_no_color() {
+    let has_escape = |s: &str| s.contains('\u{1b}');
+    // A usage error, which clap colours on a terminal.
+    let env = Env::init();
+    let piped = env.run(["show"]).status(2);
+    assert!(!has_escape(&piped.stderr), "{}", piped.stderr);
+    if !script_available() {
+        return;
+    }
+    let (status, coloured) = in_terminal_status(&env, 100, &["show"], &[]);
+    assert_eq!(status, 2);
+    assert!(has_escape(&coloured), "{coloured}");
+    let (_, plain) = in_terminal_status(&env, 100, &["show"], &[("NO_COLOR", "1")]);
+    assert!(plain.contains("Usage"), "{plain}");
+    assert!(!has_escape(&plain), "{plain}");
+    // Help wraps to the terminal too.
+    let help = in_terminal(&env, 80, &["--help"], &[("NO_COLOR", "1")]);
+    assert!(help.contains("completions"), "{help}");
+    assert!(widest(&help) <= 80, "{help}");
+}
