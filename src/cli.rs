@@ -24,7 +24,8 @@ pub use crate::report::Format;
 #[derive(Debug, Parser)]
 #[command(name = "benchledger", version, about, long_about)]
 pub struct Cli {
-    /// The ledger file. Defaults to $BENCHLEDGER_DB, else ./benchledger.db.
+    /// The ledger: an SQLite file, or a database on a PostgreSQL server
+    /// (postgresql://USER@HOST/DATABASE). Defaults to $BENCHLEDGER_DB, else ./benchledger.db.
     #[arg(long, global = true, value_name = "PATH")]
     pub db: Option<PathBuf>,
 
@@ -374,6 +375,19 @@ pub enum Command {
         reason: String,
     },
 
+    /// Copy a whole ledger into a new one, on either store: an SQLite file into a PostgreSQL
+    /// database (postgresql://USER@HOST/DATABASE) or back, or into a new file. Every row goes
+    /// over as it is, ids and hashes included, so `verify` passes on the copy. The destination
+    /// must be new or empty; --db is not used.
+    Copy {
+        /// The ledger to copy: a file or a postgresql:// URL.
+        #[arg(long, value_name = "LEDGER")]
+        from: PathBuf,
+        /// Where to copy it: a new file, or an empty PostgreSQL database.
+        #[arg(long, value_name = "LEDGER")]
+        to: PathBuf,
+    },
+
     /// Write a self-contained reproduction bundle of a publication.
     Bundle {
         /// The publication's id.
@@ -387,14 +401,20 @@ pub enum Command {
     /// The ledger's rows as CSV or JSON lines: attempts, seats' absolute figures, or scores
     /// under a rubric. Every row carries its wave and seat, so the exports of two waves
     /// concatenate into one table; integers stay integers; unknown is an empty cell (CSV) or
-    /// null (JSON). The column order is documented in the README.
+    /// null (JSON). The column order is documented in the README. `--format parquet --out DIR`
+    /// writes attempts, seats and scores as three Parquet files into DIR instead (columns in
+    /// docs/export.md; a build with the cargo feature `parquet`).
     Export {
-        /// csv or jsonl.
+        /// csv, jsonl or parquet.
         #[arg(long, value_enum)]
         format: crate::report::export::ExportFormat,
-        /// attempts, seats or scores.
+        /// attempts, seats or scores (csv and jsonl).
         #[arg(long, value_enum)]
-        what: crate::report::export::What,
+        what: Option<crate::report::export::What>,
+        /// The directory to write the Parquet files into (parquet only; made if missing, the
+        /// three files replaced).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
         /// Only these waves (repeatable), in the order given. Default: every wave not
         /// withdrawn, oldest first.
         #[arg(long = "wave", value_name = "WAVE")]

@@ -25,6 +25,7 @@ pub mod commands;
 pub mod diagnostics;
 pub mod digest;
 pub mod error;
+pub mod export;
 pub mod figures;
 pub mod formats;
 pub mod import;

@@ -28,9 +28,10 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{Env, Out, copy_dir, crate_path, examples, run_raw, sha256_hex, snapshot_settings};
-use rusqlite::Connection;
-use rusqlite::types::Value as SqlValue;
+use common::{
+    Cell, Env, Out, Shell, copy_dir, crate_path, examples, run_raw, sha256_hex, snapshot_settings,
+    sql_text,
+};
 use serde_json::Value;
 
 const V1: &str = "session-efficiency@1";
@@ -86,27 +87,15 @@ fn published() -> Env {
     env
 }
 
-fn open(db: &Path) -> Connection {
-    Connection::open(db).unwrap_or_else(|e| panic!("opening {}: {e}", db.display()))
-}
-
-/// Edits a ledger behind benchledger's back, as someone with the sqlite3 shell would.
+/// Edits a ledger (a file or a server's database) behind benchledger's back, as someone with
+/// the database's own shell would.
 fn tamper(db: &Path, sql: &str) {
-    let conn = open(db);
-    conn.execute_batch(sql)
-        .unwrap_or_else(|e| panic!("tampering with {sql:?}: {e}"));
-    conn.close().expect("closing the tampered ledger");
+    Shell::at(db).tamper(sql);
 }
 
-/// Every row of a query, every column as SQLite holds it.
-fn rows(db: &Path, sql: &str) -> Vec<Vec<SqlValue>> {
-    let conn = open(db);
-    let mut stmt = conn.prepare(sql).expect("the query prepares");
-    let n = stmt.column_count();
-    stmt.query_map([], |r| (0..n).map(|i| r.get::<_, SqlValue>(i)).collect())
-        .expect("the query runs")
-        .collect::<rusqlite::Result<Vec<_>>>()
-        .expect("the rows read")
+/// Every row of a query, every column as the ledger holds it.
+fn rows(db: &Path, sql: &str) -> Vec<Vec<Cell>> {
+    Shell::at(db).rows(sql)
 }
 
 /// The `score` table, floats as their bits so that "identical" means bit for bit.
@@ -120,7 +109,7 @@ fn score_table(db: &Path) -> Vec<Vec<String>> {
     .map(|r| {
         r.into_iter()
             .map(|v| match v {
-                SqlValue::Real(f) => format!("real:{:016x}", f.to_bits()),
+                Cell::Real(f) => format!("real:{:016x}", f.to_bits()),
                 other => format!("{other:?}"),
             })
             .collect()
@@ -198,11 +187,11 @@ fn rescore_stores_scores_and_a_second_run_stores_identical_numbers() {
     let [row] = stored.as_slice() else {
         panic!("{stored:?}")
     };
-    assert_eq!(row[0], SqlValue::Real(100.0));
-    assert_eq!(row[1], SqlValue::Integer(3));
+    assert_eq!(row[0], Cell::Real(100.0));
+    assert_eq!(row[1], Cell::Int(3));
     assert_eq!(
         row[2],
-        SqlValue::Text(r#"{"accuracy":1.0,"tokens":1.0,"wall":1.0}"#.into())
+        Cell::Text(r#"{"accuracy":1.0,"tokens":1.0,"wall":1.0}"#.into())
     );
 }
 
@@ -223,7 +212,7 @@ fn rescore_under_the_flawed_rubric_stores_its_125_and_says_it_fails_check() {
     let [row] = stored.as_slice() else {
         panic!("{stored:?}")
     };
-    let SqlValue::Real(score) = row[0] else {
+    let Cell::Real(score) = row[0] else {
         panic!("{row:?}")
     };
     close(score, 125.0);
@@ -270,8 +259,8 @@ fn rescore_with_waves_scores_only_those_and_an_unknown_wave_names_the_known_ones
     assert_eq!(
         waves,
         vec![
-            vec![SqlValue::Text(CHECKOUT.into()), SqlValue::Integer(5)],
-            vec![SqlValue::Text("prices-csv".into()), SqlValue::Integer(4)],
+            vec![Cell::Text(CHECKOUT.into()), Cell::Int(5)],
+            vec![Cell::Text("prices-csv".into()), Cell::Int(4)],
         ]
     );
 
@@ -540,8 +529,8 @@ fn publish_then_verify_reproduces_and_the_publications_chain() {
     let [row] = stored.as_slice() else {
         panic!("{stored:?}")
     };
-    let text = |v: &SqlValue| match v {
-        SqlValue::Text(s) => s.clone(),
+    let text = |v: &Cell| match v {
+        Cell::Text(s) => s.clone(),
         other => panic!("{other:?} is not text"),
     };
     let output = text(&row[0]);
@@ -640,7 +629,7 @@ fn publish_refuses_an_unregistered_rubric_and_an_unknown_wave() {
     assert_contains(&out.stderr, "no wave `nope`");
     assert_eq!(
         rows(&env.db, "SELECT * FROM publication"),
-        Vec::<Vec<SqlValue>>::new()
+        Vec::<Vec<Cell>>::new()
     );
     let out = env.run(["verify", "--all"]).ok();
     assert_eq!(out.stdout, "no publications to verify\n");
@@ -667,7 +656,7 @@ fn attempt_id(db: &Path, wave: &str, seat: &str, problem: &str) -> i64 {
     );
     match r.as_slice() {
         [row] => match row[0] {
-            SqlValue::Integer(id) => id,
+            Cell::Int(id) => id,
             ref other => panic!("{other:?}"),
         },
         other => panic!("{other:?}"),
@@ -737,7 +726,9 @@ fn verify_catches_a_flipped_correct_flag() {
     let id = xai_checkout_attempt(&env);
     tamper(
         &env.db,
-        &format!("DROP TRIGGER attempt_no_update; UPDATE attempt SET correct = 0 WHERE id = {id};"),
+        &format!(
+            "DROP TRIGGER attempt_no_update; UPDATE attempt SET correct = false WHERE id = {id};"
+        ),
     );
     let out = verify_fails(&env);
     snapshot("audit__verify_tampered_correct", &out);
@@ -776,24 +767,29 @@ fn verify_catches_an_edited_rubric_text() {
     // A careful forger also rewrites the rubric row's stored hash to match the edited text:
     // the publications still hold the hash they were computed with.
     let env = published();
-    let text: String = open(&env.db)
-        .query_row(
-            "SELECT text FROM rubric WHERE name = 'session-efficiency' AND version = 2",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
-    let edited = text.replace("floor = 0.25", "floor = 0.3");
-    let conn = open(&env.db);
-    conn.execute_batch("DROP TRIGGER rubric_no_update;")
-        .unwrap();
-    conn.execute(
-        "UPDATE rubric SET text = ?1, sha256 = ?2
-         WHERE name = 'session-efficiency' AND version = 2",
-        rusqlite::params![edited, sha256_hex(edited.as_bytes())],
+    let text = match rows(
+        &env.db,
+        "SELECT text FROM rubric WHERE name = 'session-efficiency' AND version = 2",
     )
-    .unwrap();
-    conn.close().unwrap();
+    .as_slice()
+    {
+        [row] => match &row[0] {
+            Cell::Text(t) => t.clone(),
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    };
+    let edited = text.replace("floor = 0.25", "floor = 0.3");
+    tamper(
+        &env.db,
+        &format!(
+            "DROP TRIGGER rubric_no_update;
+             UPDATE rubric SET text = {}, sha256 = {}
+             WHERE name = 'session-efficiency' AND version = 2",
+            sql_text(&edited),
+            sql_text(&sha256_hex(edited.as_bytes()))
+        ),
+    );
     let out = verify_fails(&env);
     assert_eq!(
         out.matches("rubric session-efficiency@2: its text was edited behind benchledger's back")
@@ -855,8 +851,8 @@ fn verify_catches_a_consistently_rehashed_middle_publication_by_the_next_link() 
         "SELECT wave_id, rubric_sha256, created_at, input_sha256, output, prev_sha256, sha256
          FROM publication WHERE id = 2",
     );
-    let text = |v: &SqlValue| match v {
-        SqlValue::Text(s) => s.clone(),
+    let text = |v: &Cell| match v {
+        Cell::Text(s) => s.clone(),
         other => panic!("{other:?}"),
     };
     let row = &old[0];
@@ -879,16 +875,18 @@ fn verify_catches_a_consistently_rehashed_middle_publication_by_the_next_link() 
         output_sha256: &output_sha256,
         prev_sha256: Some(&prev),
     });
-    let conn = open(&env.db);
-    conn.execute_batch("DROP TRIGGER publication_no_update;")
-        .unwrap();
-    conn.execute(
-        "UPDATE publication SET title = ?1, output = ?2, output_sha256 = ?3, sha256 = ?4
-         WHERE id = 2",
-        rusqlite::params![title, output, output_sha256, sha256],
-    )
-    .unwrap();
-    conn.close().unwrap();
+    tamper(
+        &env.db,
+        &format!(
+            "DROP TRIGGER publication_no_update;
+             UPDATE publication SET title = {}, output = {}, output_sha256 = {}, sha256 = {}
+             WHERE id = 2",
+            sql_text(title),
+            sql_text(&output),
+            sql_text(&output_sha256),
+            sql_text(&sha256)
+        ),
+    );
 
     let out = verify_fails(&env);
     snapshot("audit__verify_forged_middle_publication", &out);
@@ -967,12 +965,12 @@ fn verify_names_the_one_attempt_deleted_from_the_middle_of_a_seat() {
 #[test]
 fn the_triggers_refuse_updates_and_deletes_and_the_ledger_stays_intact() {
     let env = published();
-    let conn = open(&env.db);
-    let refused = |sql: &str, message: &str| {
-        let err = conn
-            .execute_batch(sql)
+    let mut shell = Shell::at(&env.db);
+    let mut refused = |sql: &str, message: &str| {
+        let err = shell
+            .try_execute(sql)
             .expect_err(&format!("{sql} was allowed"));
-        assert!(err.to_string().contains(message), "{sql}: {err}");
+        assert!(err.contains(message), "{sql}: {err}");
     };
     refused(
         "UPDATE attempt SET wall_s = 1",
@@ -999,7 +997,7 @@ fn the_triggers_refuse_updates_and_deletes_and_the_ledger_stays_intact() {
         "benchledger: publications are frozen and cannot be deleted",
     );
     refused(
-        "UPDATE trace_step SET ok = 1",
+        "UPDATE trace_step SET ok = true",
         "benchledger: trace steps are append-only raw facts and cannot be changed",
     );
     refused(
@@ -1010,11 +1008,23 @@ fn the_triggers_refuse_updates_and_deletes_and_the_ledger_stays_intact() {
         "DELETE FROM seat",
         "benchledger: seats are append-only raw facts and cannot be deleted",
     );
-    let check: String = conn
-        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(check, "ok");
-    conn.close().unwrap();
+    if common::postgres_backend() {
+        // TRUNCATE fires no row trigger: PostgreSQL's statement triggers refuse it.
+        refused(
+            "TRUNCATE attempt CASCADE",
+            "benchledger: attempts are append-only raw facts and cannot be deleted",
+        );
+        refused(
+            "TRUNCATE publication",
+            "benchledger: publications are frozen and cannot be deleted",
+        );
+    } else {
+        assert_eq!(
+            shell.rows("PRAGMA integrity_check"),
+            vec![vec![Cell::Text("ok".into())]]
+        );
+    }
+    drop(shell);
     let out = env.run(["verify", "--all"]).ok();
     assert!(
         out.stdout.ends_with("3 of 3 publications reproduce\n"),
@@ -1088,14 +1098,11 @@ fn a_bundle_written_by_publish_verifies_in_a_fresh_directory() {
     let bundle_db = dir.join("ledger.db");
     assert_eq!(
         rows(&bundle_db, "SELECT slug FROM wave"),
-        vec![vec![SqlValue::Text(CHECKOUT.into())]]
+        vec![vec![Cell::Text(CHECKOUT.into())]]
     );
     assert_eq!(
         rows(&bundle_db, "SELECT name, version FROM rubric"),
-        vec![vec![
-            SqlValue::Text("session-efficiency".into()),
-            SqlValue::Integer(2)
-        ]]
+        vec![vec![Cell::Text("session-efficiency".into()), Cell::Int(2)]]
     );
     assert_eq!(rows(&bundle_db, "SELECT * FROM attempt").len(), 5);
 

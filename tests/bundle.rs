@@ -145,12 +145,10 @@ fn assert_contains(haystack: &str, needle: &str) {
     );
 }
 
-/// Edits a ledger file behind benchledger's back, as someone with the sqlite3 shell would.
+/// Edits a ledger (a bundle's file, or the test's ledger on either store) behind benchledger's
+/// back, as someone with the database's own shell would.
 fn tamper(db: &Path, sql: &str) {
-    let conn = Connection::open(db).expect("opening the ledger to tamper with it");
-    conn.execute_batch(sql)
-        .unwrap_or_else(|e| panic!("tampering with {sql:?}: {e}"));
-    conn.close().expect("closing the tampered ledger");
+    common::Shell::at(db).tamper(sql);
 }
 
 fn mkfifo(path: &Path) {

@@ -341,7 +341,10 @@ fn a_claim_about_a_wave_seat_or_rubric_the_ledger_lacks_is_refused_by_name() {
     );
     assert_contains(
         &out.stderr,
-        "ledger.db; the ledger has: rca-wave-1, checkout-rematch, five-trials, claims-mini",
+        &format!(
+            "{}; the ledger has: rca-wave-1, checkout-rematch, five-trials, claims-mini",
+            env.db.display()
+        ),
     );
     assert_eq!(env.ledger_bytes(), before, "claims check writes nothing");
 }
@@ -936,15 +939,12 @@ fn a_publication_carries_its_checked_claims_and_verify_checks_them_again() {
 
     // Behind benchledger's back, anthropic-react's wall time goes from 240 s to 200 s: its
     // score moves to 90, and the claim of 75 no longer reproduces. Verify says where.
-    let conn = rusqlite::Connection::open(&env.db).unwrap();
-    conn.execute_batch(
+    env.tamper(
         "DROP TRIGGER attempt_no_update;
          UPDATE attempt SET wall_s = 200.0 WHERE seat_id =
            (SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id
             WHERE w.slug = 'checkout-rematch' AND s.slug = 'anthropic-react');",
-    )
-    .unwrap();
-    conn.close().unwrap();
+    );
     let bad = env.run(["verify", "--all"]).status(1);
     assert_contains(
         &bad.stdout,

@@ -11,9 +11,9 @@ use common::{Env, copy_dir, tests_dir};
 const V1_HEAD: &str = "03bd298b61678947c805dd2673584b2e1cec40c9b3515ac1360acc3be6c40e82";
 
 /// A working copy of the v1 ledger (opening a ledger may migrate it; the fixture stays as
-/// written).
+/// written). An SQLite file on either store's run: that is what the fixture is.
 fn v1_ledger() -> Env {
-    let env = Env::new();
+    let env = Env::sqlite();
     std::fs::copy(tests_dir("compat/v1/ledger.db"), &env.db).expect("copying the v1 ledger");
     env
 }

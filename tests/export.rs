@@ -243,6 +243,26 @@ fn an_export_asked_wrongly_is_refused() {
         ])
         .status(2);
     assert!(out.stderr.contains("nope"), "{}", out.stderr);
+    // csv and jsonl need --what, and go to stdout; parquet needs a directory and takes it all.
+    for (args, says) in [
+        (vec!["--format", "csv"], "--what is missing"),
+        (
+            vec!["--format", "jsonl", "--what", "seats", "--out", "d"],
+            "--out goes with --format parquet only",
+        ),
+        (
+            vec!["--format", "parquet"],
+            "--format parquet needs --out DIR",
+        ),
+        (
+            vec!["--format", "parquet", "--out", "d", "--what", "seats"],
+            "go with csv and jsonl",
+        ),
+    ] {
+        let out = env.run([&["export"][..], &args].concat()).status(2);
+        assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
+    }
+    assert!(!env.path().join("d").exists());
 }
 
 #[test]

@@ -19,23 +19,36 @@ fn fixture(env: &Env, name: &str) -> PathBuf {
 /// One attempt as the ledger holds it: problem, trial, Correct, infrastructure, end reason.
 type Row = (String, u32, bool, bool, Option<String>);
 
-/// Every attempt of a wave's seat, in ledger order, read straight from the ledger file.
+/// Every attempt of a wave's seat, in ledger order, read straight from the ledger.
 fn attempts(env: &Env, wave: &str) -> Vec<Row> {
-    let conn =
-        rusqlite::Connection::open_with_flags(&env.db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .unwrap();
-    let mut stmt = conn
-        .prepare(
-            "SELECT a.problem, a.trial, a.correct, a.infra_error, a.end_reason
-               FROM attempt a JOIN seat s ON s.id = a.seat_id JOIN wave w ON w.id = s.wave_id
-              WHERE w.slug = ?1 ORDER BY a.problem, a.trial",
-        )
-        .unwrap();
-    stmt.query_map([wave], |r| {
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+    use common::Cell;
+    env.rows(&format!(
+        "SELECT a.problem, a.trial, a.correct, a.infra_error, a.end_reason
+           FROM attempt a JOIN seat s ON s.id = a.seat_id JOIN wave w ON w.id = s.wave_id
+          WHERE w.slug = {} ORDER BY a.problem, a.trial",
+        common::sql_text(wave)
+    ))
+    .into_iter()
+    .map(|r| match r.as_slice() {
+        [
+            Cell::Text(problem),
+            Cell::Int(trial),
+            Cell::Int(correct),
+            Cell::Int(infra),
+            end,
+        ] => (
+            problem.clone(),
+            u32::try_from(*trial).unwrap(),
+            *correct != 0,
+            *infra != 0,
+            match end {
+                Cell::Text(t) => Some(t.clone()),
+                Cell::Null => None,
+                other => panic!("{other:?}"),
+            },
+        ),
+        other => panic!("{other:?}"),
     })
-    .unwrap()
-    .map(Result::unwrap)
     .collect()
 }
 

@@ -474,7 +474,20 @@ fn a_missing_ledger_says_to_run_init() {
     for args in [vec!["waves"], vec!["show", "x"]] {
         let out = env.run(&args).status(2);
         assert!(out.stderr.contains("benchledger init"), "{}", out.stderr);
-        assert!(out.stderr.contains("ledger.db"), "{}", out.stderr);
+        assert!(
+            out.stderr.contains(&*env.db.to_string_lossy()),
+            "{}",
+            out.stderr
+        );
+    }
+    if common::postgres_backend() {
+        // A database on the server: reading never makes it a ledger; bad input does not either.
+        let before = env.ledger_bytes();
+        let manifest = tests_dir("fixtures/checkout/wave.toml");
+        let out = env.run([Path::new("ingest"), &manifest]).status(2);
+        assert!(out.stderr.contains("benchledger init"), "{}", out.stderr);
+        assert_eq!(env.ledger_bytes(), before);
+        return;
     }
     // Reading never creates the ledger; ingest with bad input does not either.
     assert!(!env.db.exists());
@@ -487,11 +500,13 @@ fn a_missing_ledger_says_to_run_init() {
 #[test]
 fn a_ledger_from_a_newer_benchledger_is_refused_and_left_alone() {
     let env = Env::new();
-    {
-        let conn = rusqlite::Connection::open(&env.db).unwrap();
-        conn.execute_batch("CREATE TABLE future (x INTEGER); PRAGMA user_version = 999;")
-            .unwrap();
-    }
+    env.tamper(if common::postgres_backend() {
+        "CREATE TABLE future (x bigint);
+         CREATE TABLE benchledger_migration (version bigint PRIMARY KEY);
+         INSERT INTO benchledger_migration VALUES (999)"
+    } else {
+        "CREATE TABLE future (x INTEGER); PRAGMA user_version = 999;"
+    });
     let before = env.ledger_bytes();
     let manifest = tests_dir("fixtures/checkout/wave.toml");
     let outs = [
@@ -514,7 +529,7 @@ fn a_ledger_from_a_newer_benchledger_is_refused_and_left_alone() {
 
 #[test]
 fn a_file_that_is_not_sqlite_is_refused_cleanly_and_left_alone() {
-    let env = Env::new();
+    let env = Env::sqlite();
     let text = "wave,seat\ncheckout,xai\n".repeat(50);
     std::fs::write(&env.db, &text).unwrap();
     for args in [vec!["waves"], vec!["init"], vec!["show", "checkout"]] {
@@ -564,13 +579,10 @@ results = "s1.jsonl"
         )],
     );
     env.ingest(&[&manifest]);
-    let conn = rusqlite::Connection::open(&env.db).unwrap();
-    conn.execute_batch(&format!(
+    env.tamper(&format!(
         "DROP TRIGGER attempt_no_update; UPDATE attempt SET input_tokens = {};",
         i64::MAX
-    ))
-    .unwrap();
-    drop(conn);
+    ));
 
     let out = env.run(["show", "huge", "--format", "json"]).ok();
     let s = seat(&out.json(), "s1").clone();

@@ -357,13 +357,16 @@ fn a_publication_naming_its_prices_verifies_and_an_edited_table_fails_it() {
     env.run(["verify", "--all"]).ok();
     env.run(["verify", "--ledger"]).ok();
     // The publication's input names the table by its hash.
-    let conn = rusqlite::Connection::open(&env.db).unwrap();
-    let input: String = conn
-        .query_row("SELECT input FROM publication WHERE id = 1", [], |r| {
-            r.get(0)
-        })
-        .unwrap();
-    drop(conn);
+    let input = match env
+        .rows("SELECT input FROM publication WHERE id = 1")
+        .as_slice()
+    {
+        [row] => match &row[0] {
+            common::Cell::Text(t) => t.clone(),
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    };
     let named = format!(
         r#""prices":{{"name":"hand","version":1,"sha256":"{}"}}"#,
         sha256_hex(HAND_V1.as_bytes())
@@ -413,13 +416,10 @@ fn a_publication_naming_its_prices_verifies_and_an_edited_table_fails_it() {
 
     // An edit to the registered table behind benchledger's back fails verify, naming the table
     // and the numbers it moved.
-    let conn = rusqlite::Connection::open(&env.db).unwrap();
-    conn.execute_batch(
+    env.tamper(
         "DROP TRIGGER price_table_no_update;
          UPDATE price_table SET text = replace(text, 'output = 10.0', 'output = 1.0');",
-    )
-    .unwrap();
-    drop(conn);
+    );
     let out = env.run(["verify", "--all"]).status(1);
     snapshot("prices__verify_edited_table", &out.stdout);
     contains(
@@ -563,13 +563,10 @@ fn a_relabelled_price_table_is_named() {
         "publish", "--wave", "bare", "--rubric", "thrift@1", "--prices", "hand@1",
     ])
     .ok();
-    let conn = rusqlite::Connection::open(&env.db).unwrap();
-    conn.execute_batch(
+    env.tamper(
         "DROP TRIGGER price_table_no_update;
          UPDATE price_table SET name = 'other' WHERE name = 'hand';",
-    )
-    .unwrap();
-    drop(conn);
+    );
     let out = env.run(["verify", "--all"]).status(1);
     contains(
         &out,

@@ -86,9 +86,11 @@ fn read_only(path: &Path) -> Option<ReadOnly> {
 }
 
 /// A ledger with two waves sharing a seat, a registered and rescored rubric, and a
-/// publication: something for every reading command to read.
+/// publication: something for every reading command to read. Always an SQLite file: these
+/// tests are about a file and a directory the process may not write.
 fn full_ledger() -> Env {
-    let env = Env::init();
+    let env = Env::sqlite();
+    env.run(["init"]).ok();
     let second = env.path().join("second");
     copy_dir(&tests_dir("fixtures/base"), &second);
     let manifest = second.join("wave.toml");

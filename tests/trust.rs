@@ -58,10 +58,18 @@ fn published() -> Env {
 
 /// Edits a ledger behind benchledger's back.
 fn tamper(db: &Path, sql: &str) {
-    let conn = rusqlite::Connection::open(db).unwrap();
-    conn.execute_batch(sql)
-        .unwrap_or_else(|e| panic!("tampering with {sql:?}: {e}"));
-    conn.close().unwrap();
+    common::Shell::at(db).tamper(sql);
+}
+
+/// The text column of each row of a query.
+fn texts(env: &Env, sql: &str) -> Vec<String> {
+    env.rows(sql)
+        .into_iter()
+        .map(|r| match r.as_slice() {
+            [common::Cell::Text(t)] => t.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect()
 }
 
 fn head(env: &Env) -> String {
@@ -137,22 +145,13 @@ fn a_head_that_is_no_longer_last_names_what_came_after() {
 fn a_full_forgery_with_old_times_fails_the_expected_head() {
     let env = published();
     let h = head(&env);
-    let times: Vec<String> = {
-        let conn = rusqlite::Connection::open(&env.db).unwrap();
-        let mut s = conn
-            .prepare("SELECT created_at FROM publication ORDER BY id")
-            .unwrap();
-        s.query_map([], |r| r.get(0))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap()
-    };
+    let times = texts(&env, "SELECT created_at FROM publication ORDER BY id");
     // Edit the data of the second publication's wave, delete that publication, and publish
     // it again at its old time: every hash is recomputed and consistent.
     tamper(
         &env.db,
         "DROP TRIGGER attempt_no_update; DROP TRIGGER publication_no_delete;
-         UPDATE attempt SET correct = 1 WHERE seat_id IN
+         UPDATE attempt SET correct = true WHERE seat_id IN
            (SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id WHERE w.slug = 'rca-wave-1');
          DELETE FROM publication WHERE id = 2;",
     );
@@ -246,17 +245,17 @@ fn an_edited_unpublished_wave_fails_verify_ledger() {
 #[test]
 fn dropped_triggers_fail_verify_ledger_and_init() {
     let env = published();
-    let triggers: Vec<String> = {
-        let conn = rusqlite::Connection::open(&env.db).unwrap();
-        let mut s = conn
-            .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
-            .unwrap();
-        s.query_map([], |r| r.get(0))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap()
-    };
-    assert_eq!(triggers.len(), 20, "{triggers:?}");
+    let pg = common::postgres_backend();
+    let triggers = texts(
+        &env,
+        if pg {
+            "SELECT tgname::text FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname"
+        } else {
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+        },
+    );
+    // Every frozen table refuses UPDATE and DELETE (and, on PostgreSQL, TRUNCATE).
+    assert_eq!(triggers.len(), if pg { 30 } else { 20 }, "{triggers:?}");
     let drops: String = triggers
         .iter()
         .map(|t| format!("DROP TRIGGER {t};"))
@@ -271,6 +270,23 @@ fn dropped_triggers_fail_verify_ledger_and_init() {
     contains(&out, "benchledger verify --ledger");
     // A changed CHECK is a changed table.
     let env = published();
+    if pg {
+        tamper(
+            &env.db,
+            "ALTER TABLE attempt DROP CONSTRAINT attempt_wall_s_check",
+        );
+        let out = env.run(["verify", "--ledger"]).status(1);
+        contains(&out, "constraint `attempt.attempt_wall_s_check` is missing");
+        // A trigger switched off is as good as dropped.
+        let env = published();
+        tamper(
+            &env.db,
+            "ALTER TABLE attempt DISABLE TRIGGER attempt_no_update",
+        );
+        let out = env.run(["verify", "--ledger"]).status(1);
+        contains(&out, "trigger `attempt_no_update` is disabled");
+        return;
+    }
     tamper(
         &env.db,
         "PRAGMA writable_schema = ON;
@@ -284,7 +300,7 @@ fn dropped_triggers_fail_verify_ledger_and_init() {
 #[test]
 fn a_junk_now_is_refused_before_anything_is_written() {
     let env = published();
-    let before = common::ledger_bytes(&env.db);
+    let before = env.ledger_bytes();
     let out = common::run_raw(
         env.path(),
         &[
@@ -303,7 +319,7 @@ fn a_junk_now_is_refused_before_anything_is_written() {
         out.stderr.contains("BENCHLEDGER_NOW=") && out.stderr.contains("RFC 3339"),
         "{out:#?}"
     );
-    assert_eq!(common::ledger_bytes(&env.db), before);
+    assert_eq!(env.ledger_bytes(), before);
     // A valid time in another offset is written in UTC.
     let out = common::run_raw(
         env.path(),
@@ -513,7 +529,8 @@ fn an_edited_or_deleted_withdrawal_is_caught() {
 
 #[test]
 fn the_v1_fixture_passes_every_check_and_its_head_is_where_it_was_written() {
-    let env = Env::new();
+    // The fixture is an SQLite file, as it was written.
+    let env = Env::sqlite();
     std::fs::copy(tests_dir("compat/v1/ledger.db"), &env.db).unwrap();
     let out = env
         .run([
@@ -578,19 +595,19 @@ fn a_corrected_wave_supersedes_the_old_one_in_the_same_ingest() {
     contains(&head_before, "is empty");
 
     // Bad references are refused and nothing is written.
-    let before = common::ledger_bytes(&env.db);
+    let before = env.ledger_bytes();
     let missing = small_wave(&env, "missing", "w-new", Some("w-nope"), 3.0);
     let out = env
         .run([OsStr::new("ingest"), missing.as_os_str()])
         .status(2);
     contains(&out, "the ledger has no wave `w-nope`");
-    assert_eq!(common::ledger_bytes(&env.db), before);
+    assert_eq!(env.ledger_bytes(), before);
     let itself = small_wave(&env, "self", "w-new", Some("w-new"), 3.0);
     let out = env
         .run([OsStr::new("ingest"), itself.as_os_str()])
         .status(2);
     contains(&out, "field `supersedes`: a wave cannot supersede itself");
-    assert_eq!(common::ledger_bytes(&env.db), before);
+    assert_eq!(env.ledger_bytes(), before);
 
     let new = small_wave(&env, "new", "w-new", Some("w-old"), 3.0);
     env.ingest(&[&new]);
@@ -667,23 +684,13 @@ fn rescore_all_stores_what_each_rubric_stores_alone() {
     add.push(OsStr::new("--allow-scale-violation"));
     add.extend(rubrics.iter().map(|p| p.as_os_str()));
     env.run(add).ok();
-    /// A stored score: rubric, seat, score, rank, factors.
-    type Row = (String, String, Option<f64>, Option<i64>, String);
-    let stored = |env: &Env| -> Vec<Row> {
-        let conn = rusqlite::Connection::open(&env.db).unwrap();
-        let mut s = conn
-            .prepare(
-                "SELECT r.name || '@' || r.version, s.slug, sc.score, sc.rank, sc.factors
-                 FROM score sc JOIN rubric r ON r.id = sc.rubric_id JOIN seat s ON s.id = sc.seat_id
-                 ORDER BY 1, s.id",
-            )
-            .unwrap();
-        s.query_map([], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-        })
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap()
+    // Each stored score: rubric, seat, score, rank, factors.
+    let stored = |env: &Env| {
+        env.rows(
+            "SELECT r.name || '@' || r.version, s.slug, sc.score, sc.rank, sc.factors
+             FROM score sc JOIN rubric r ON r.id = sc.rubric_id JOIN seat s ON s.id = sc.seat_id
+             ORDER BY 1, s.id",
+        )
     };
     let list = env.run(["rubric", "list", "--format", "json"]).ok().json();
     let ids: Vec<String> = list["rubrics"]

@@ -270,26 +270,28 @@ fn a_publication_with_intervals_records_them_and_verifies_byte_for_byte() {
     );
 }
 
-/// A column of the one publication, as stored.
+/// A column of the one publication, as stored (in the ledger on either store, or a bundle's).
 fn stored(db: &Path, column: &str) -> String {
-    let conn = rusqlite::Connection::open(db).unwrap();
-    conn.query_row(&format!("SELECT {column} FROM publication"), [], |r| {
-        r.get(0)
-    })
-    .unwrap()
+    match common::Shell::at(db)
+        .rows(&format!("SELECT {column} FROM publication"))
+        .as_slice()
+    {
+        [row] => match &row[0] {
+            common::Cell::Text(t) => t.clone(),
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
 fn an_edited_interval_setting_is_named_by_verify() {
     let env = registered();
     publish_ci(&env);
-    let conn = rusqlite::Connection::open(&env.db).unwrap();
-    conn.execute_batch(
+    env.tamper(
         r#"DROP TRIGGER publication_no_update;
            UPDATE publication SET input = replace(input, '"seed":3', '"seed":4');"#,
-    )
-    .unwrap();
-    conn.close().unwrap();
+    );
     let out = env.run(["verify", "--all"]).status(1);
     assert!(
         out.stdout

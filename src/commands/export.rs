@@ -2,6 +2,8 @@
 //! Waves are read and written one at a time, so an export of a long history never holds it
 //! whole.
 
+use std::path::Path;
+
 use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
 use crate::error::{Error, Result};
@@ -12,7 +14,10 @@ use crate::report::export::{ExportFormat, Rows, Value, What};
 #[derive(Debug, Clone, Copy)]
 pub struct Request<'a> {
     pub format: ExportFormat,
-    pub what: What,
+    /// What to export (csv and jsonl).
+    pub what: Option<What>,
+    /// Where the Parquet files go (parquet).
+    pub out: Option<&'a Path>,
     /// The named waves; every wave not withdrawn when empty.
     pub waves: &'a [String],
     /// The rubric of a scores export.
@@ -23,6 +28,20 @@ pub struct Request<'a> {
 }
 
 pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
+    if r.format == ExportFormat::Parquet {
+        return parquet(ctx, &r);
+    }
+    if r.out.is_some() {
+        return Err(Error::Usage(
+            "--out goes with --format parquet only: csv and jsonl are written to stdout".into(),
+        ));
+    }
+    let Some(what) = r.what else {
+        return Err(Error::Usage(
+            "--what is missing: export attempts, seats or scores (--what attempts|seats|scores)"
+                .into(),
+        ));
+    };
     let ledger = ctx.open()?;
     // What each wave's rows are made of: its attempts, its seats, or its scores under a rubric.
     enum Source {
@@ -30,7 +49,7 @@ pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
         Seats,
         Scores(Box<crate::report::score::RubricInfo>),
     }
-    let source = match (r.what, r.rubric) {
+    let source = match (what, r.rubric) {
         (What::Scores, Some(spec)) => Source::Scores(Box::new(resolve(&ledger, spec)?)),
         (What::Scores, None) => {
             return Err(Error::Usage(
@@ -65,7 +84,7 @@ pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
     };
     let mut header = r.header && r.format == ExportFormat::Csv;
     if ids.is_empty() && header {
-        let columns = match r.what {
+        let columns = match what {
             What::Attempts => report::export::attempt_columns(),
             // The columns of seats and scores come from a wave's listing; with no wave there
             // is no row, and no header to print either.
@@ -93,8 +112,47 @@ pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
         ctx.write(&match r.format {
             ExportFormat::Csv => report::export::to_csv(&rows, header),
             ExportFormat::Jsonl => report::export::to_jsonl(&rows),
+            ExportFormat::Parquet => unreachable!("written by `parquet`"),
         })?;
         header = false;
     }
     Ok(())
+}
+
+/// `--format parquet --out DIR`: every wave's attempts, seats and stored scores as three Parquet
+/// files (`crate::export`).
+fn parquet(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
+    let Some(out) = r.out else {
+        return Err(Error::Usage(
+            "--format parquet needs --out DIR: the directory to write attempts.parquet, \
+             seats.parquet and scores.parquet into"
+                .into(),
+        ));
+    };
+    if r.what.is_some() || !r.waves.is_empty() || r.rubric.is_some() || r.include_withdrawn {
+        return Err(Error::Usage(
+            "--format parquet writes every wave's attempts, seats and stored scores (withdrawn \
+             waves marked): --what, --wave, --rubric and --include-withdrawn go with csv and \
+             jsonl"
+                .into(),
+        ));
+    }
+    let ledger = ctx.open()?;
+    if out.exists() && !out.is_dir() {
+        return Err(Error::Usage(format!(
+            "--out {} is not a directory: give a directory to write the Parquet files into",
+            out.display()
+        )));
+    }
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let n = crate::export::parquet(&ledger, out)?;
+    ctx.write(&format!(
+        "exported {} to {}: attempts.parquet ({} rows), seats.parquet ({} rows), \
+         scores.parquet ({} rows)\n",
+        ledger.path().display(),
+        out.display(),
+        n.attempts,
+        n.seats,
+        n.scores
+    ))
 }

@@ -8,6 +8,7 @@ mod bundle;
 mod claims;
 mod compare;
 mod completions;
+mod copy;
 mod demo;
 mod export;
 mod files;
@@ -449,9 +450,11 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             format,
         } => trials::versus(&mut ctx, &wave, &a, &b, ci, format.format),
         Command::Bundle { id, out } => bundle::bundle(&mut ctx, id, &out),
+        Command::Copy { from, to } => copy::copy(&mut ctx, &from, &to),
         Command::Export {
             format,
             what,
+            out,
             waves,
             rubric,
             include_withdrawn,
@@ -461,6 +464,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
             export::Request {
                 format,
                 what,
+                out: out.as_deref(),
                 waves: &waves,
                 rubric: rubric.as_deref(),
                 include_withdrawn,

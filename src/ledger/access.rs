@@ -169,7 +169,7 @@ impl Ledger {
         conn.pragma_update(None, "query_only", true)
             .map_err(|e| sqlite(path, e))?;
         Ok(Ledger {
-            conn,
+            store: super::Store::Sqlite(conn),
             path: path.to_path_buf(),
             wait: Wait::default(),
         })
@@ -178,10 +178,15 @@ impl Ledger {
     /// Sets how long writes wait for another writer's lock, and the hook told when one has to
     /// wait. Every statement waits as long for a lock it needs.
     pub fn set_wait(&mut self, wait: Wait) -> Result<()> {
-        self.conn
-            .busy_timeout(wait.limit)
-            .map_err(|e| self.err(e))?;
-        self.wait = wait;
+        match &mut self.store {
+            super::Store::Sqlite(conn) => {
+                conn.busy_timeout(wait.limit)
+                    .map_err(|e| sqlite(&self.path, e))?;
+                self.wait = wait;
+            }
+            #[cfg(feature = "postgres")]
+            super::Store::Postgres(pg) => pg.set_wait(wait),
+        }
         Ok(())
     }
 
@@ -190,37 +195,40 @@ impl Ledger {
     /// wait runs out, the error says how long it waited and that nothing was written.
     pub(crate) fn begin_write(&self) -> Result<Transaction<'_>> {
         let limit = self.wait.limit;
-        self.conn
-            .busy_timeout(Duration::ZERO)
-            .map_err(|e| self.err(e))?;
-        let tx = match Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate) {
+        let conn = self.lite()?;
+        conn.busy_timeout(Duration::ZERO).map_err(|e| self.err(e))?;
+        let tx = match Transaction::new_unchecked(conn, TransactionBehavior::Immediate) {
             Err(e) if is_busy(&e) && !limit.is_zero() => {
                 if let Some(announce) = &self.wait.announce {
                     announce(&self.path, limit);
                 }
-                self.conn.busy_timeout(limit).map_err(|e| self.err(e))?;
-                Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)
+                conn.busy_timeout(limit).map_err(|e| self.err(e))?;
+                Transaction::new_unchecked(conn, TransactionBehavior::Immediate)
             }
             other => other,
         };
-        self.conn.busy_timeout(limit).map_err(|e| self.err(e))?;
+        conn.busy_timeout(limit).map_err(|e| self.err(e))?;
         tx.map_err(|e| {
             if is_busy(&e) {
-                Error::Unavailable {
-                    path: self.path.clone(),
-                    cause: Cause::Busy,
-                    message: format!(
-                        "could not complete: the ledger is busy: another process held its write \
-                         lock for the whole {} this command waited (--wait); nothing was written. \
-                         Run the command again when the other writer is done, or give --wait \
-                         more seconds",
-                        seconds(limit)
-                    ),
-                }
+                busy(&self.path, limit)
             } else {
                 self.err(e)
             }
         })
+    }
+}
+
+/// A write that waited the whole `limit` for another writer's lock, on either store.
+pub(super) fn busy(path: &Path, limit: Duration) -> Error {
+    Error::Unavailable {
+        path: path.to_path_buf(),
+        cause: Cause::Busy,
+        message: format!(
+            "could not complete: the ledger is busy: another process held its write lock for \
+             the whole {} this command waited (--wait); nothing was written. Run the command \
+             again when the other writer is done, or give --wait more seconds",
+            seconds(limit)
+        ),
     }
 }
 
@@ -404,7 +412,7 @@ mod tests {
         assert_eq!(l.user_version().unwrap(), schema_version());
         assert!(l.wave_ids().unwrap().is_empty());
         let err = l
-            .conn
+            .conn()
             .execute_batch("INSERT INTO suite(name) VALUES ('x')")
             .map_err(|e| sqlite(&path, e))
             .unwrap_err();
@@ -434,7 +442,7 @@ mod tests {
     }
 
     fn suites(l: &Ledger) -> i64 {
-        l.conn
+        l.conn()
             .query_row("SELECT count(*) FROM suite", [], |r| r.get(0))
             .unwrap()
     }

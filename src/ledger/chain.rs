@@ -5,7 +5,7 @@
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
-use super::{Ledger, PublicationRow, sqlite};
+use super::{Ledger, PublicationRow, on_sqlite, sqlite};
 use crate::error::{Error, Result};
 
 /// A withdrawal as stored.
@@ -68,17 +68,15 @@ impl ChainEntry {
 
 /// The record hash of the chain's last entry, as a writer holding the write lock sees it.
 pub(super) fn head_in(tx: &Transaction<'_>) -> rusqlite::Result<Option<String>> {
-    tx.query_row(
-        "SELECT sha256 FROM (
-             SELECT id AS pos, 0 AS kind, 0 AS sub, sha256 FROM publication
-             UNION ALL
-             SELECT after_publication, 1, id, sha256 FROM withdrawal)
-         ORDER BY pos DESC, kind DESC, sub DESC LIMIT 1",
-        [],
-        |r| r.get(0),
-    )
-    .optional()
+    tx.query_row(HEAD, [], |r| r.get(0)).optional()
 }
+
+/// The query giving the record hash of the chain's last entry (none: an empty chain).
+pub(super) const HEAD: &str = "SELECT sha256 FROM (
+         SELECT id AS pos, 0 AS kind, 0 AS sub, sha256 FROM publication
+         UNION ALL
+         SELECT after_publication, 1, id, sha256 FROM withdrawal) AS entries
+     ORDER BY pos DESC, kind DESC, sub DESC LIMIT 1";
 
 /// A withdrawal to append; the ledger assigns its id, place and predecessor.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,7 +98,8 @@ pub struct WithdrawalSeal<'a> {
 
 // Outer joins, so that a withdrawal whose wave row was deleted behind benchledger's back is
 // still listed (and fails verification) rather than silently dropped.
-const SELECT: &str = "SELECT d.id, coalesce(w.slug, '(deleted wave row ' || d.wave_id || ')'),
+pub(super) const SELECT: &str =
+    "SELECT d.id, coalesce(w.slug, '(deleted wave row ' || d.wave_id || ')'),
         coalesce(w.content_sha256, ''), b.slug, d.reason, d.created_at,
         d.after_publication, d.prev_sha256, d.record_format, d.sha256
      FROM withdrawal d LEFT JOIN wave w ON w.id = d.wave_id
@@ -192,6 +191,7 @@ impl Ledger {
         seal: &dyn Fn(&WithdrawalSeal<'_>) -> String,
     ) -> Result<WithdrawalRow> {
         self.wave_rowid(&w.wave)?;
+        on_sqlite!(self, pg => pg.withdraw(w, seal));
         let path = self.path.clone();
         let tx = self.begin_write()?;
         let earlier: Option<(String, String)> = tx
@@ -204,11 +204,7 @@ impl Ledger {
             .optional()
             .map_err(|e| sqlite(&path, e))?;
         if let Some((reason, at)) = earlier {
-            return Err(Error::Usage(format!(
-                "wave `{}` was already withdrawn on {at} ({reason}); a withdrawal is never \
-                 repeated or undone",
-                w.wave
-            )));
+            return Err(already_withdrawn(&w.wave, &reason, &at));
         }
         let row = append_withdrawal(&tx, w, seal).map_err(|e| sqlite(&path, e))?;
         tx.commit().map_err(|e| sqlite(&path, e))?;
@@ -217,8 +213,8 @@ impl Ledger {
 
     /// Every withdrawal, by id.
     pub fn withdrawals(&self) -> Result<Vec<WithdrawalRow>> {
-        self.conn
-            .prepare_cached(&format!("{SELECT} ORDER BY d.id"))
+        let conn = on_sqlite!(self, pg => pg.withdrawals());
+        conn.prepare_cached(&format!("{SELECT} ORDER BY d.id"))
             .and_then(|mut s| s.query_map([], from_row)?.collect())
             .map_err(|e| self.err(e))
     }
@@ -236,28 +232,74 @@ impl Ledger {
     }
 }
 
-/// The wave that `wave` supersedes, as the chain records it.
-pub(super) fn recorded_supersedes(
-    tx: &Transaction<'_>,
-    wave: &str,
-) -> rusqlite::Result<Option<String>> {
-    tx.prepare_cached(
-        "SELECT o.slug FROM withdrawal d JOIN wave o ON o.id = d.wave_id
-         JOIN wave n ON n.id = d.superseded_by WHERE n.slug = ?1 ORDER BY d.id LIMIT 1",
-    )?
-    .query_row([wave], |r| r.get(0))
-    .optional()
+/// What the chain's rules (a supersession recorded at ingest, checked on a re-ingest) need of
+/// a write transaction, on either store: the rules are written once, here.
+pub(super) trait ChainTx {
+    /// The wave that `wave` supersedes, as the chain records it.
+    fn recorded_supersedes(&mut self, wave: &str) -> Result<Option<String>>;
+    /// Whether the ledger (or this transaction) holds a wave with this id.
+    fn wave_exists(&mut self, slug: &str) -> Result<bool>;
+    /// The wave that supersedes `old`, if one does.
+    fn superseded_by(&mut self, old: &str) -> Result<Option<String>>;
+    /// Appends a withdrawal to the chain (see [`append_withdrawal`]).
+    fn append_withdrawal(
+        &mut self,
+        w: &NewWithdrawal,
+        seal: &dyn Fn(&WithdrawalSeal<'_>) -> String,
+    ) -> Result<WithdrawalRow>;
+}
+
+/// An SQLite write transaction, as the chain's rules see it.
+pub(super) struct LiteTx<'a, 'c> {
+    pub(super) tx: &'a Transaction<'c>,
+    pub(super) path: &'a std::path::Path,
+}
+
+impl ChainTx for LiteTx<'_, '_> {
+    fn recorded_supersedes(&mut self, wave: &str) -> Result<Option<String>> {
+        self.tx
+            .prepare_cached(
+                "SELECT o.slug FROM withdrawal d JOIN wave o ON o.id = d.wave_id
+                 JOIN wave n ON n.id = d.superseded_by WHERE n.slug = ?1 ORDER BY d.id LIMIT 1",
+            )
+            .and_then(|mut s| s.query_row([wave], |r| r.get(0)).optional())
+            .map_err(|e| sqlite(self.path, e))
+    }
+
+    fn wave_exists(&mut self, slug: &str) -> Result<bool> {
+        self.tx
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM wave WHERE slug = ?1)")
+            .and_then(|mut s| s.query_row([slug], |r| r.get(0)))
+            .map_err(|e| sqlite(self.path, e))
+    }
+
+    fn superseded_by(&mut self, old: &str) -> Result<Option<String>> {
+        self.tx
+            .prepare_cached(
+                "SELECT n.slug FROM withdrawal d JOIN wave o ON o.id = d.wave_id
+                 JOIN wave n ON n.id = d.superseded_by WHERE o.slug = ?1 LIMIT 1",
+            )
+            .and_then(|mut s| s.query_row([old], |r| r.get(0)).optional())
+            .map_err(|e| sqlite(self.path, e))
+    }
+
+    fn append_withdrawal(
+        &mut self,
+        w: &NewWithdrawal,
+        seal: &dyn Fn(&WithdrawalSeal<'_>) -> String,
+    ) -> Result<WithdrawalRow> {
+        append_withdrawal(self.tx, w, seal).map_err(|e| sqlite(self.path, e))
+    }
 }
 
 /// A wave already in the ledger, ingested again: the `supersedes` its manifest says now must
 /// be the one the chain recorded (a supersession is never added or undone after ingest).
 pub(super) fn check_supersedes(
-    tx: &Transaction<'_>,
-    path: &std::path::Path,
+    tx: &mut impl ChainTx,
     wave: &str,
     says: Option<&str>,
 ) -> Result<()> {
-    let recorded = recorded_supersedes(tx, wave).map_err(|e| sqlite(path, e))?;
+    let recorded = tx.recorded_supersedes(wave)?;
     if recorded.as_deref() == says {
         return Ok(());
     }
@@ -277,32 +319,14 @@ pub(super) fn check_supersedes(
 /// Records that the new wave `new` (just written in `tx`) supersedes `old`: a withdrawal of
 /// `old` appended to the chain, in the same transaction. `old` must be in the ledger (or
 /// written earlier in this transaction) and not already superseded.
-pub(super) fn supersede(
-    tx: &Transaction<'_>,
-    path: &std::path::Path,
-    new: &str,
-    old: &str,
-    now: &str,
-) -> Result<()> {
-    let err = |e| sqlite(path, e);
-    let exists: bool = tx
-        .prepare_cached("SELECT EXISTS (SELECT 1 FROM wave WHERE slug = ?1)")
-        .and_then(|mut s| s.query_row([old], |r| r.get(0)))
-        .map_err(err)?;
-    if !exists {
+pub(super) fn supersede(tx: &mut impl ChainTx, new: &str, old: &str, now: &str) -> Result<()> {
+    if !tx.wave_exists(old)? {
         return Err(Error::Usage(format!(
             "wave `{new}` says `supersedes = \"{old}\"`, but the ledger has no wave `{old}`: name \
              a wave already ingested (see `benchledger waves`)"
         )));
     }
-    let earlier: Option<String> = tx
-        .prepare_cached(
-            "SELECT n.slug FROM withdrawal d JOIN wave o ON o.id = d.wave_id
-             JOIN wave n ON n.id = d.superseded_by WHERE o.slug = ?1 LIMIT 1",
-        )
-        .and_then(|mut s| s.query_row([old], |r| r.get(0)).optional())
-        .map_err(err)?;
-    if let Some(by) = earlier {
+    if let Some(by) = tx.superseded_by(old)? {
         return Err(Error::Conflict(format!(
             "wave `{new}` says `supersedes = \"{old}\"`, but `{old}` is already superseded by \
              `{by}`: a wave is corrected once; supersede `{by}` instead"
@@ -314,6 +338,14 @@ pub(super) fn supersede(
         reason: format!("superseded by wave {new}"),
         created_at: now.to_string(),
     };
-    append_withdrawal(tx, &w, &|s| crate::chain::seal_withdrawal(&w, s)).map_err(err)?;
+    tx.append_withdrawal(&w, &|s| crate::chain::seal_withdrawal(&w, s))?;
     Ok(())
+}
+
+/// A wave withdrawn twice: refused, naming when and why it was withdrawn.
+pub(super) fn already_withdrawn(wave: &str, reason: &str, at: &str) -> Error {
+    Error::Usage(format!(
+        "wave `{wave}` was already withdrawn on {at} ({reason}); a withdrawal is never repeated \
+         or undone"
+    ))
 }

@@ -79,12 +79,12 @@ impl Ledger {
                 ),
             })?;
         let mut ledger = Ledger {
-            conn,
+            store: super::Store::Sqlite(conn),
             path: origin.to_path_buf(),
             wait: super::Wait::default(),
         };
         let version: i64 = ledger
-            .conn
+            .lite()?
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(|e| match e {
                 rusqlite::Error::SqliteFailure(f, _)
@@ -109,7 +109,7 @@ impl Ledger {
             )));
         }
         ledger
-            .conn
+            .lite()?
             .pragma_update(None, "foreign_keys", true)
             .map_err(|e| sqlite(origin, e))?;
         if version < supported {

@@ -14,7 +14,10 @@
 
 mod access;
 mod chain;
+pub(crate) mod copy;
 mod image;
+#[cfg(feature = "postgres")]
+mod pg;
 mod prices;
 mod publications;
 mod rubrics;
@@ -80,13 +83,50 @@ enum Purpose {
     Open,
 }
 
-/// An open ledger.
+/// An open ledger: one interface over two stores ([`Store`]).
 pub struct Ledger {
-    conn: Connection,
+    store: Store,
+    /// Where the ledger is, as messages name it: the file, or the server's URL without its
+    /// password.
     path: PathBuf,
     /// How long a write waits for another writer ([`Ledger::set_wait`]).
     wait: Wait,
 }
+
+/// What holds a ledger. Every public method of [`Ledger`] dispatches on it inside this module,
+/// so nothing outside it knows which store it is talking to. An enum rather than a trait
+/// object: the two stores share the non-SQL logic around each query (errors, conflicts, the
+/// chain's rules) in the `Ledger` methods themselves, and a method that only one store has
+/// (SQLite's integrity check, a bundle's in-memory image) needs no dummy in the other.
+pub(crate) enum Store {
+    /// An SQLite file (or an in-memory database): the embedded default.
+    Sqlite(Connection),
+    /// A database on a PostgreSQL server, shared by many writers.
+    #[cfg(feature = "postgres")]
+    Postgres(Box<pg::Pg>),
+}
+
+/// The SQLite connection of `$ledger`; on another store, returns `$other` from the enclosing
+/// function instead, with `$p` bound to that store.
+#[cfg(feature = "postgres")]
+macro_rules! on_sqlite {
+    ($ledger:expr, $p:ident => $other:expr) => {
+        match &$ledger.store {
+            $crate::ledger::Store::Sqlite(conn) => conn,
+            $crate::ledger::Store::Postgres($p) => return $other,
+        }
+    };
+}
+
+/// Without PostgreSQL support, every ledger is SQLite.
+#[cfg(not(feature = "postgres"))]
+macro_rules! on_sqlite {
+    ($ledger:expr, $p:ident => $other:expr) => {{
+        let $crate::ledger::Store::Sqlite(conn) = &$ledger.store;
+        conn
+    }};
+}
+pub(crate) use on_sqlite;
 
 impl std::fmt::Debug for Ledger {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -98,6 +138,9 @@ impl Ledger {
     /// Creates a ledger at `path`, or opens (and migrates) the one already there. Returns whether
     /// the file was created.
     pub fn create(path: &Path) -> Result<(Ledger, bool)> {
+        if let Some(url) = server_url(path)? {
+            return Ledger::on_server(url, Purpose::Create);
+        }
         let existed = path.exists();
         if let Some(dir) = path.parent()
             && !dir.as_os_str().is_empty()
@@ -116,6 +159,9 @@ impl Ledger {
 
     /// Opens the ledger at `path`, which must exist.
     pub fn open(path: &Path) -> Result<Ledger> {
+        if let Some(url) = server_url(path)? {
+            return Ledger::on_server(url, Purpose::Open).map(|(l, _)| l);
+        }
         if !path.exists() {
             return Err(Error::Usage(format!(
                 "no ledger at {}: create one with `benchledger init --db {}`, or point --db or \
@@ -139,19 +185,47 @@ impl Ledger {
         Ledger::configure(conn, path, Purpose::Create)
     }
 
+    /// Connects to a ledger on a PostgreSQL server, creating or migrating its schema as
+    /// `purpose` says. Returns whether it was created.
+    #[cfg(feature = "postgres")]
+    fn on_server(url: &str, purpose: Purpose) -> Result<(Ledger, bool)> {
+        let pg = pg::Pg::connect(url)?;
+        let created = pg.prepare(match purpose {
+            Purpose::Create => pg::Purpose::Create,
+            Purpose::Open => pg::Purpose::Open,
+        })?;
+        Ok((
+            Ledger {
+                path: pg.path().to_path_buf(),
+                store: Store::Postgres(Box::new(pg)),
+                wait: Wait::default(),
+            },
+            created,
+        ))
+    }
+
+    #[cfg(not(feature = "postgres"))]
+    fn on_server(_: &str, _: Purpose) -> Result<(Ledger, bool)> {
+        Err(Error::Usage(
+            "this benchledger was built without PostgreSQL support (cargo feature `postgres`); \
+             point --db at an SQLite file, or build it with the feature"
+                .into(),
+        ))
+    }
+
     fn configure(conn: Connection, path: &Path, purpose: Purpose) -> Result<Ledger> {
         let mut ledger = Ledger {
-            conn,
+            store: Store::Sqlite(conn),
             path: path.to_path_buf(),
             wait: Wait::default(),
         };
         ledger
-            .conn
+            .lite()?
             .busy_timeout(Duration::from_secs(10))
             .map_err(|e| sqlite(path, e))?;
         // Reading the version first tells a non-SQLite file from a ledger with a clear message.
         let version: i64 = ledger
-            .conn
+            .lite()?
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(|e| match e {
                 rusqlite::Error::SqliteFailure(f, _)
@@ -169,7 +243,7 @@ impl Ledger {
             // A file with no schema version: either new (no tables yet), or another
             // application's SQLite database, which must never receive our migrations.
             let tables: i64 = ledger
-                .conn
+                .lite()?
                 .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
                 .map_err(|e| sqlite(path, e))?;
             if tables > 0 {
@@ -199,7 +273,7 @@ impl Ledger {
                 ),
             });
         }
-        let conn = &ledger.conn;
+        let conn = ledger.lite()?;
         conn.pragma_update(None, "foreign_keys", true)
             .map_err(|e| sqlite(path, e))?;
         if path != Path::new(":memory:") {
@@ -233,12 +307,12 @@ impl Ledger {
     /// inside a transaction) and every reference is checked before the transaction commits.
     fn migrate(&mut self, from: i64) -> Result<()> {
         let path = self.path.clone();
-        self.conn
+        self.lite()?
             .pragma_update(None, "foreign_keys", false)
             .map_err(|e| sqlite(&path, e))?;
         let migrated = self.run_migrations(from);
         let restored = self
-            .conn
+            .lite()?
             .pragma_update(None, "foreign_keys", true)
             .map_err(|e| sqlite(&path, e));
         migrated.and(restored)
@@ -247,7 +321,7 @@ impl Ledger {
     fn run_migrations(&mut self, from: i64) -> Result<()> {
         let path = self.path.clone();
         let tx = self
-            .conn
+            .lite_mut()?
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
             .map_err(|e| sqlite(&path, e))?;
         // Another process may have migrated while we waited for the write lock.
@@ -298,8 +372,8 @@ impl Ledger {
 
     /// The schema version of this ledger.
     pub fn user_version(&self) -> Result<i64> {
-        self.conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))
+        let conn = on_sqlite!(self, pg => pg.user_version());
+        conn.pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(|e| self.err(e))
     }
 
@@ -307,10 +381,10 @@ impl Ledger {
         &self.path
     }
 
-    /// Runs SQLite's own consistency check; `Ok(())` when it says "ok".
+    /// Runs SQLite's own consistency check: `["ok"]` when it finds nothing wrong.
     pub fn integrity_check(&self) -> Result<Vec<String>> {
         let mut stmt = self
-            .conn
+            .lite()?
             .prepare("PRAGMA integrity_check")
             .map_err(|e| self.err(e))?;
         let rows = stmt
@@ -324,10 +398,48 @@ impl Ledger {
         sqlite(&self.path, e)
     }
 
+    /// The SQLite connection, for what only an SQLite ledger does (its pragmas, migrations and
+    /// integrity check, a bundle's image); an error on another store.
+    fn lite(&self) -> Result<&Connection> {
+        match &self.store {
+            Store::Sqlite(conn) => Ok(conn),
+            #[cfg(feature = "postgres")]
+            Store::Postgres(_) => Err(self.sqlite_only()),
+        }
+    }
+
+    /// What an SQLite-only operation says on another store.
+    #[cfg(feature = "postgres")]
+    fn sqlite_only(&self) -> Error {
+        Error::Ledger {
+            path: self.path.clone(),
+            message: "this operation needs an SQLite ledger; this one is on a PostgreSQL \
+                      server (a bundle, for one, is always an SQLite file)"
+                .into(),
+        }
+    }
+
+    fn lite_mut(&mut self) -> Result<&mut Connection> {
+        match &mut self.store {
+            Store::Sqlite(conn) => Ok(conn),
+            #[cfg(feature = "postgres")]
+            Store::Postgres(_) => Err(Error::Ledger {
+                path: self.path.clone(),
+                message: "this operation needs an SQLite ledger".into(),
+            }),
+        }
+    }
+
+    /// The SQLite connection, for tests that reach behind the interface.
+    #[cfg(test)]
+    pub(crate) fn conn(&self) -> &Connection {
+        self.lite().expect("an SQLite ledger")
+    }
+
     /// The ledger's schema objects (tables, indexes, triggers) with their SQL, keyed by kind
     /// and name.
     fn schema_objects(&self) -> Result<std::collections::BTreeMap<(String, String), String>> {
-        self.conn
+        self.lite()?
             .prepare(
                 "SELECT type, name, coalesce(sql, '') FROM sqlite_master
                  WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name",
@@ -344,6 +456,7 @@ impl Ledger {
     /// Empty when they are the same. A dropped trigger is how the immutability of raw facts is
     /// switched off behind benchledger's back.
     pub fn schema_differences(&self) -> Result<Vec<String>> {
+        on_sqlite!(self, pg => pg.schema_differences());
         let expected = Ledger::in_memory()?.schema_objects()?;
         let actual = self.schema_objects()?;
         let mut out = Vec::new();
@@ -373,6 +486,18 @@ impl Ledger {
             }
         }
         Ok(out)
+    }
+}
+
+/// The server URL `--db` gives, when it names a PostgreSQL server rather than a file.
+fn server_url(path: &Path) -> Result<Option<&str>> {
+    let Some(s) = path.to_str() else {
+        return Ok(None);
+    };
+    if s.starts_with("postgresql://") || s.starts_with("postgres://") {
+        Ok(Some(s))
+    } else {
+        Ok(None)
     }
 }
 
@@ -431,7 +556,7 @@ mod tests {
         let path = dir.path().join("l.db");
         let (l, _) = Ledger::create(&path).unwrap();
         assert_eq!(l.schema_differences().unwrap(), Vec::<String>::new());
-        l.conn
+        l.conn()
             .execute_batch(
                 "DROP TRIGGER attempt_no_update; CREATE INDEX extra ON attempt(wall_s);
                  DROP INDEX seat_by_wave;",

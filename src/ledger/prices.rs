@@ -4,7 +4,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::Ledger;
+use super::{Ledger, on_sqlite};
 use crate::error::{Error, Result};
 
 /// A registered price table.
@@ -44,10 +44,23 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PriceTableRow> {
     })
 }
 
+/// A price table version registered again with other text: refused.
+pub(super) fn conflict(row: &PriceTableRow, there: &str) -> Error {
+    Error::Conflict(format!(
+        "price table {} is already registered with different text (sha256 {} there, {} here). \
+         A registered version is immutable: bump `version` in the file to register the change. \
+         Nothing was registered",
+        row.id(),
+        crate::digest::short(there),
+        crate::digest::short(&row.sha256)
+    ))
+}
+
 impl Ledger {
     /// Registers price tables in one transaction: all of them, or (on any conflict) none. The
     /// same name@version with different text is refused.
     pub fn add_price_tables(&mut self, rows: &[PriceTableRow]) -> Result<Vec<PricesAdded>> {
+        on_sqlite!(self, pg => pg.add_price_tables(rows));
         let path = self.path.clone();
         let tx = self.begin_write()?;
         let mut out = Vec::with_capacity(rows.len());
@@ -66,14 +79,7 @@ impl Ledger {
                     out.push(PricesAdded::AlreadyPresent);
                     continue;
                 }
-                return Err(Error::Conflict(format!(
-                    "price table {} is already registered with different text (sha256 {} \
-                     there, {} here). A registered version is immutable: bump `version` in the \
-                     file to register the change. Nothing was registered",
-                    row.id(),
-                    crate::digest::short(&existing.sha256),
-                    crate::digest::short(&row.sha256)
-                )));
+                return Err(conflict(row, &existing.sha256));
             }
             tx.prepare_cached(&format!(
                 "INSERT INTO price_table({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5)"
@@ -96,22 +102,22 @@ impl Ledger {
 
     /// The registered price table `name@version`, if there is one.
     pub fn price_table(&self, name: &str, version: u32) -> Result<Option<PriceTableRow>> {
-        self.conn
-            .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM price_table WHERE name = ?1 AND version = ?2"
-            ))
-            .and_then(|mut s| s.query_row(params![name, version], from_row).optional())
-            .map_err(|e| self.err(e))
+        let conn = on_sqlite!(self, pg => pg.price_table(name, version));
+        conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM price_table WHERE name = ?1 AND version = ?2"
+        ))
+        .and_then(|mut s| s.query_row(params![name, version], from_row).optional())
+        .map_err(|e| self.err(e))
     }
 
     /// Every registered price table, by name then version.
     pub fn price_tables(&self) -> Result<Vec<PriceTableRow>> {
-        self.conn
-            .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM price_table ORDER BY name, version"
-            ))
-            .and_then(|mut s| s.query_map([], from_row)?.collect())
-            .map_err(|e| self.err(e))
+        let conn = on_sqlite!(self, pg => pg.price_tables());
+        conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM price_table ORDER BY name, version"
+        ))
+        .and_then(|mut s| s.query_map([], from_row)?.collect())
+        .map_err(|e| self.err(e))
     }
 }
 
@@ -154,7 +160,7 @@ mod tests {
             "UPDATE price_table SET text = 'x'",
             "DELETE FROM price_table",
         ] {
-            let e = l.conn.execute_batch(sql).unwrap_err().to_string();
+            let e = l.conn().execute_batch(sql).unwrap_err().to_string();
             assert!(e.contains("price table version is immutable"), "{e}");
         }
         // A hash that is not 64 lower-case hex digits is refused by the schema.

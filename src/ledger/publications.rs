@@ -4,7 +4,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{Ledger, sqlite};
+use super::{Ledger, on_sqlite, sqlite};
 use crate::error::{Error, Result};
 
 /// A publication as stored.
@@ -46,7 +46,8 @@ pub struct NewPublication {
 
 // Outer joins, so that a publication whose wave or rubric row was deleted behind benchledger's
 // back is still listed (and fails verification) rather than silently dropped.
-const SELECT: &str = "SELECT p.id, coalesce(w.slug, '(deleted wave row ' || p.wave_id || ')'),
+pub(super) const SELECT: &str =
+    "SELECT p.id, coalesce(w.slug, '(deleted wave row ' || p.wave_id || ')'),
         coalesce(r.name || '@' || r.version, '(deleted rubric row ' || p.rubric_id || ')'),
         p.rubric_sha256, p.title,
         p.created_at, p.input, p.input_sha256, p.output, p.output_sha256, p.prev_sha256, p.sha256,
@@ -116,6 +117,10 @@ impl Ledger {
         let path = self.path.clone();
         let wave_id = self.wave_rowid(&p.wave)?;
         let rubric_id = self.rubric_rowid(&p.rubric_sha256)?;
+        on_sqlite!(self, pg => {
+            let id = pg.add_publication(wave_id, rubric_id, p, &seal)?;
+            self.publication(id)
+        });
         let tx = self.begin_write()?;
         let id: i64 = tx
             .query_row(
@@ -151,57 +156,61 @@ impl Ledger {
     pub fn import_publication(&mut self, p: &PublicationRow) -> Result<()> {
         let wave_id = self.wave_rowid(&p.wave)?;
         let rubric_id = self.rubric_rowid(&p.rubric_sha256)?;
-        insert(&self.conn, wave_id, rubric_id, p).map_err(|e| self.err(e))
+        let conn = on_sqlite!(self, pg => pg.import_publication(wave_id, rubric_id, p));
+        insert(conn, wave_id, rubric_id, p).map_err(|e| self.err(e))
     }
 
     /// Every publication, oldest first.
     pub fn publications(&self) -> Result<Vec<PublicationRow>> {
-        self.conn
-            .prepare_cached(&format!("{SELECT} ORDER BY p.id"))
+        let conn = on_sqlite!(self, pg => pg.publications());
+        conn.prepare_cached(&format!("{SELECT} ORDER BY p.id"))
             .and_then(|mut s| s.query_map([], from_row)?.collect())
             .map_err(|e| self.err(e))
     }
 
     pub fn publication(&self, id: i64) -> Result<PublicationRow> {
-        self.conn
-            .prepare_cached(&format!("{SELECT} WHERE p.id = ?1"))
+        self.publication_if_any(id)?.ok_or_else(|| {
+            Error::Usage(format!(
+                "no publication {id} in {}; list them with `benchledger publications`",
+                self.path.display()
+            ))
+        })
+    }
+
+    fn publication_if_any(&self, id: i64) -> Result<Option<PublicationRow>> {
+        let conn = on_sqlite!(self, pg => pg.publication(id));
+        conn.prepare_cached(&format!("{SELECT} WHERE p.id = ?1"))
             .and_then(|mut s| s.query_row([id], from_row).optional())
-            .map_err(|e| self.err(e))?
-            .ok_or_else(|| {
-                Error::Usage(format!(
-                    "no publication {id} in {}; list them with `benchledger publications`",
-                    self.path.display()
-                ))
-            })
+            .map_err(|e| self.err(e))
     }
 
     /// The rubric row a publication refers to, read without trusting its stored hash.
     pub fn publication_rubric(&self, id: i64) -> Result<super::RubricRow> {
-        self.conn
-            .prepare_cached(
-                "SELECT r.name, r.version, r.sha256, r.text, r.scale_violation, r.added_at
+        let conn = on_sqlite!(self, pg => pg.publication_rubric(id));
+        conn.prepare_cached(
+            "SELECT r.name, r.version, r.sha256, r.text, r.scale_violation, r.added_at
                  FROM publication p JOIN rubric r ON r.id = p.rubric_id WHERE p.id = ?1",
-            )
-            .and_then(|mut s| {
-                s.query_row([id], |r| {
-                    Ok(super::RubricRow {
-                        name: r.get(0)?,
-                        version: r.get(1)?,
-                        sha256: r.get(2)?,
-                        text: r.get(3)?,
-                        scale_violation: r.get(4)?,
-                        added_at: r.get(5)?,
-                    })
+        )
+        .and_then(|mut s| {
+            s.query_row([id], |r| {
+                Ok(super::RubricRow {
+                    name: r.get(0)?,
+                    version: r.get(1)?,
+                    sha256: r.get(2)?,
+                    text: r.get(3)?,
+                    scale_violation: r.get(4)?,
+                    added_at: r.get(5)?,
                 })
             })
-            .map_err(|e| self.err(e))
+        })
+        .map_err(|e| self.err(e))
     }
 
     /// The ingest time recorded for a wave (copied into bundles as is).
     pub fn wave_ingested_at(&self, slug: &str) -> Result<String> {
         let rowid = self.wave_rowid(slug)?;
-        self.conn
-            .prepare_cached("SELECT ingested_at FROM wave WHERE id = ?1")
+        let conn = on_sqlite!(self, pg => pg.wave_ingested_at(rowid));
+        conn.prepare_cached("SELECT ingested_at FROM wave WHERE id = ?1")
             .and_then(|mut s| s.query_row([rowid], |r| r.get(0)))
             .map_err(|e| self.err(e))
     }

@@ -3,7 +3,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::Ledger;
+use super::{Ledger, on_sqlite};
 use crate::error::{Error, Result};
 
 /// A registered rubric.
@@ -46,6 +46,18 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RubricRow> {
     })
 }
 
+/// A rubric version registered again with other text: refused.
+pub(super) fn conflict(row: &RubricRow, there: &str) -> Error {
+    Error::Conflict(format!(
+        "{} is already registered with different text (sha256 {} there, {} here). A registered \
+         version is immutable: bump `version` in the file to register the change. Nothing was \
+         registered",
+        row.id(),
+        crate::digest::short(there),
+        crate::digest::short(&row.sha256)
+    ))
+}
+
 impl Ledger {
     /// Registers a rubric version. The same name@version with different text is refused.
     pub fn add_rubric(&mut self, row: &RubricRow) -> Result<RubricAdded> {
@@ -54,6 +66,7 @@ impl Ledger {
 
     /// Registers rubric versions in one transaction: all of them, or (on any conflict) none.
     pub fn add_rubrics(&mut self, rows: &[RubricRow]) -> Result<Vec<RubricAdded>> {
+        on_sqlite!(self, pg => pg.add_rubrics(rows));
         let path = self.path.clone();
         let tx = self.begin_write()?;
         let mut out = Vec::with_capacity(rows.len());
@@ -72,14 +85,7 @@ impl Ledger {
                     out.push(RubricAdded::AlreadyPresent);
                     continue;
                 }
-                return Err(Error::Conflict(format!(
-                    "{} is already registered with different text (sha256 {} there, {} here). A \
-                     registered version is immutable: bump `version` in the file to register the \
-                     change. Nothing was registered",
-                    row.id(),
-                    crate::digest::short(&existing.sha256),
-                    crate::digest::short(&row.sha256)
-                )));
+                return Err(conflict(row, &existing.sha256));
             }
             tx.prepare_cached(&format!(
                 "INSERT INTO rubric({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
@@ -102,28 +108,28 @@ impl Ledger {
     }
 
     pub fn rubric(&self, name: &str, version: u32) -> Result<Option<RubricRow>> {
-        self.conn
-            .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM rubric WHERE name = ?1 AND version = ?2"
-            ))
-            .and_then(|mut s| s.query_row(params![name, version], from_row).optional())
-            .map_err(|e| self.err(e))
+        let conn = on_sqlite!(self, pg => pg.rubric(name, version));
+        conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM rubric WHERE name = ?1 AND version = ?2"
+        ))
+        .and_then(|mut s| s.query_row(params![name, version], from_row).optional())
+        .map_err(|e| self.err(e))
     }
 
     pub fn rubric_by_sha256(&self, sha256: &str) -> Result<Option<RubricRow>> {
-        self.conn
-            .prepare_cached(&format!("SELECT {COLUMNS} FROM rubric WHERE sha256 = ?1"))
+        let conn = on_sqlite!(self, pg => pg.rubric_by_sha256(sha256));
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM rubric WHERE sha256 = ?1"))
             .and_then(|mut s| s.query_row([sha256], from_row).optional())
             .map_err(|e| self.err(e))
     }
 
     /// Every registered rubric, by name then version.
     pub fn rubrics(&self) -> Result<Vec<RubricRow>> {
-        self.conn
-            .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM rubric ORDER BY name, version"
-            ))
-            .and_then(|mut s| s.query_map([], from_row)?.collect())
-            .map_err(|e| self.err(e))
+        let conn = on_sqlite!(self, pg => pg.rubrics());
+        conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM rubric ORDER BY name, version"
+        ))
+        .and_then(|mut s| s.query_map([], from_row)?.collect())
+        .map_err(|e| self.err(e))
     }
 }

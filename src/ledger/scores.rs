@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use rusqlite::params;
 
-use super::{Ledger, sqlite};
+use super::{Ledger, on_sqlite, sqlite};
 use crate::error::{Error, Result};
 use crate::rubric::{SeatScore, WaveScores};
 
@@ -16,9 +16,21 @@ pub struct StoredScore {
     pub score: SeatScore,
 }
 
+/// A stored score as read: wave, seat, score, rank, factors, gate, tie, note.
+pub(super) type ScoreRow = (
+    String,
+    String,
+    Option<f64>,
+    Option<u32>,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
 /// How the named values behind a score are stored: a canonical JSON object (docs/formats.md),
 /// names in order, every value a finite number (the interpreter never makes another).
-fn factors_text(factors: &BTreeMap<String, f64>) -> String {
+pub(super) fn factors_text(factors: &BTreeMap<String, f64>) -> String {
     crate::formats::json::to_string(|j| {
         j.begin_object();
         for (k, v) in factors {
@@ -52,6 +64,7 @@ impl Ledger {
     pub fn store_scores(&mut self, rubric_sha256: &str, waves: &[WaveScores]) -> Result<u64> {
         let path = self.path.clone();
         let rubric_id = self.rubric_rowid(rubric_sha256)?;
+        on_sqlite!(self, pg => pg.store_scores(rubric_id, waves));
         let tx = self.begin_write()?;
         let mut stored = 0;
         {
@@ -83,10 +96,7 @@ impl Ledger {
                     .map_err(|e| sqlite(&path, e))?;
                 for s in &w.seats {
                     let Some(seat_id) = ids.get(&s.seat) else {
-                        return Err(Error::Usage(format!(
-                            "wave {} has no seat {}",
-                            w.wave, s.seat
-                        )));
+                        return Err(no_seat(&w.wave, &s.seat));
                     };
                     let factors = factors_text(&s.factors);
                     insert
@@ -105,30 +115,7 @@ impl Ledger {
     /// The stored scores of a rubric in one wave, best first (as ranked).
     pub fn stored_scores(&self, rubric_sha256: &str, wave: &str) -> Result<Vec<StoredScore>> {
         let rubric_id = self.rubric_rowid(rubric_sha256)?;
-        let mut stmt = self
-            .conn
-            .prepare_cached(
-                "SELECT w.slug, s.slug, sc.score, sc.rank, sc.factors, sc.gate, sc.tie, sc.note
-                 FROM score sc JOIN seat s ON s.id = sc.seat_id JOIN wave w ON w.id = s.wave_id
-                 WHERE sc.rubric_id = ?1 AND w.slug = ?2
-                 ORDER BY sc.rank IS NULL, sc.rank, s.slug",
-            )
-            .map_err(|e| self.err(e))?;
-        let rows = stmt
-            .query_map(params![rubric_id, wave], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, Option<f64>>(2)?,
-                    r.get::<_, Option<u32>>(3)?,
-                    r.get::<_, String>(4)?,
-                    r.get::<_, Option<String>>(5)?,
-                    r.get::<_, Option<String>>(6)?,
-                    r.get::<_, Option<String>>(7)?,
-                ))
-            })
-            .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
-            .map_err(|e| self.err(e))?;
+        let rows = self.score_rows(rubric_id, wave)?;
         let ranks: Vec<Option<u32>> = rows.iter().map(|r| r.3).collect();
         rows.into_iter()
             .map(|(wave, seat, score, rank, factors, gate, tie, note)| {
@@ -157,19 +144,58 @@ impl Ledger {
             .collect()
     }
 
-    pub(crate) fn rubric_rowid(&self, sha256: &str) -> Result<i64> {
-        use rusqlite::OptionalExtension;
-        self.conn
-            .prepare_cached("SELECT id FROM rubric WHERE sha256 = ?1")
-            .and_then(|mut s| s.query_row([sha256], |r| r.get(0)).optional())
-            .map_err(|e| self.err(e))?
-            .ok_or_else(|| {
-                Error::Usage(format!(
-                    "no rubric with sha256 {} is registered; register it with `benchledger \
-                     rubric add FILE`",
-                    crate::digest::short(sha256)
+    /// The rows of [`Ledger::stored_scores`], best first.
+    fn score_rows(&self, rubric_id: i64, wave: &str) -> Result<Vec<ScoreRow>> {
+        let conn = on_sqlite!(self, pg => pg.score_rows(rubric_id, wave));
+        let mut stmt = conn
+            .prepare_cached(
+                "SELECT w.slug, s.slug, sc.score, sc.rank, sc.factors, sc.gate, sc.tie, sc.note
+                 FROM score sc JOIN seat s ON s.id = sc.seat_id JOIN wave w ON w.id = s.wave_id
+                 WHERE sc.rubric_id = ?1 AND w.slug = ?2
+                 ORDER BY sc.rank IS NULL, sc.rank, s.slug",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map(params![rubric_id, wave], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<f64>>(2)?,
+                    r.get::<_, Option<u32>>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, Option<String>>(5)?,
+                    r.get::<_, Option<String>>(6)?,
+                    r.get::<_, Option<String>>(7)?,
                 ))
             })
+            .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
+            .map_err(|e| self.err(e))?;
+        Ok(rows)
+    }
+
+    pub(crate) fn rubric_rowid(&self, sha256: &str) -> Result<i64> {
+        self.rubric_id_of(sha256)?.ok_or_else(|| {
+            Error::Usage(format!(
+                "no rubric with sha256 {} is registered; register it with `benchledger \
+                     rubric add FILE`",
+                crate::digest::short(sha256)
+            ))
+        })
+    }
+}
+
+/// A score for a seat its wave does not have.
+pub(super) fn no_seat(wave: &str, seat: &str) -> Error {
+    Error::Usage(format!("wave {wave} has no seat {seat}"))
+}
+
+impl Ledger {
+    fn rubric_id_of(&self, sha256: &str) -> Result<Option<i64>> {
+        use rusqlite::OptionalExtension;
+        let conn = on_sqlite!(self, pg => pg.rubric_id_of(sha256));
+        conn.prepare_cached("SELECT id FROM rubric WHERE sha256 = ?1")
+            .and_then(|mut s| s.query_row([sha256], |r| r.get(0)).optional())
+            .map_err(|e| self.err(e))
     }
 }
 

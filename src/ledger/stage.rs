@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params};
 
-use super::{Ledger, sqlite, waves::Ingested};
+use super::{Ledger, on_sqlite, sqlite, waves::Ingested};
 use crate::error::{Error, Result};
 use crate::formats::wave::ContentHash;
 use crate::model::{SeatData, SuiteProblems, Wave};
@@ -59,14 +59,14 @@ pub struct Staging<'l> {
 }
 
 #[derive(Debug, Clone, Copy, Default)]
-struct Ids {
-    seat: i64,
-    attempt: i64,
-    step: i64,
+pub(super) struct Ids {
+    pub(super) seat: i64,
+    pub(super) attempt: i64,
+    pub(super) step: i64,
 }
 
 /// A wave as staged.
-enum Staged {
+pub(super) enum Staged {
     /// Not in the ledger when staged: its seats are in the scratch database, with the ids
     /// after `before` up to `last`.
     New {
@@ -120,6 +120,12 @@ impl Ledger {
     }
 
     /// The content hash of the wave with this id, if the ledger holds it.
+    fn stored_content_hash(&self, slug: &str) -> Result<Option<ContentHash>> {
+        let conn = on_sqlite!(self, pg => pg.content_hash_of(slug));
+        Ledger::content_hash_of(conn, slug).map_err(|e| self.err(e))
+    }
+
+    /// The content hash of the wave with this id, if the ledger holds it.
     fn content_hash_of(conn: &Connection, slug: &str) -> rusqlite::Result<Option<ContentHash>> {
         conn.prepare_cached("SELECT content_format, content_sha256 FROM wave WHERE slug = ?1")?
             .query_row([slug], |r| {
@@ -164,8 +170,7 @@ impl Staging<'_> {
             });
             return Ok(format);
         }
-        let existing =
-            Ledger::content_hash_of(&self.ledger.conn, &w.id).map_err(|e| self.ledger.err(e))?;
+        let existing = self.ledger.stored_content_hash(&w.id)?;
         if let Some(hash) = existing {
             let format = hash.format;
             self.current = Some(Staged::Present {
@@ -248,6 +253,7 @@ impl Staging<'_> {
             ..
         } = self;
         conn.execute_batch("COMMIT").map_err(|e| sqlite(&file, e))?;
+        let lite = on_sqlite!(ledger, pg => pg.copy_in(&conn, &file, &waves, now));
         drop(conn);
         let Some(name) = file.to_str() else {
             return Err(Error::Usage(format!(
@@ -256,13 +262,10 @@ impl Staging<'_> {
                 file.display()
             )));
         };
-        ledger
-            .conn
-            .execute("ATTACH DATABASE ?1 AS stage", [name])
+        lite.execute("ATTACH DATABASE ?1 AS stage", [name])
             .map_err(|e| ledger.err(e))?;
         let outcome = copy_in(ledger, &waves, now);
-        let detached = ledger
-            .conn
+        let detached = lite
             .execute_batch("DETACH DATABASE stage")
             .map_err(|e| ledger.err(e));
         let outcome = outcome?;
@@ -272,7 +275,7 @@ impl Staging<'_> {
     }
 }
 
-fn conflict(id: &str, there: &ContentHash, here: &ContentHash) -> Error {
+pub(super) fn conflict(id: &str, there: &ContentHash, here: &ContentHash) -> Error {
     Error::Conflict(format!(
         "wave `{id}` is already in the ledger with different content (sha256 {} there, {} \
          here). Waves are append-only: give the new wave its own id in [wave] id",
@@ -348,31 +351,85 @@ fn stage_seat(conn: &Connection, last: &mut Ids, s: &SeatData) -> rusqlite::Resu
     Ok(())
 }
 
+/// What an ingest's commit needs of a write transaction, on either store: the rules of
+/// [`decide`] are written once.
+pub(super) trait IngestTx: super::chain::ChainTx {
+    /// The content hash of the wave with this id, as this transaction sees it.
+    fn content_hash(&mut self, slug: &str) -> Result<Option<ContentHash>>;
+    /// Copies one staged wave in, its ids following the ledger's.
+    fn copy_wave(
+        &mut self,
+        w: &Wave,
+        hash: &ContentHash,
+        before: Ids,
+        last: Ids,
+        now: &str,
+    ) -> Result<()>;
+}
+
+impl IngestTx for super::chain::LiteTx<'_, '_> {
+    fn content_hash(&mut self, slug: &str) -> Result<Option<ContentHash>> {
+        Ledger::content_hash_of(self.tx, slug).map_err(|e| sqlite(self.path, e))
+    }
+
+    fn copy_wave(
+        &mut self,
+        w: &Wave,
+        hash: &ContentHash,
+        before: Ids,
+        last: Ids,
+        now: &str,
+    ) -> Result<()> {
+        copy_wave(self.tx, w, hash, before, last, now).map_err(|e| sqlite(self.path, e))
+    }
+}
+
 /// The write transaction of [`Staging::commit`], with the scratch database attached as
 /// `stage`.
 fn copy_in(ledger: &Ledger, waves: &[Staged], now: &str) -> Result<Vec<Ingested>> {
     let path: PathBuf = ledger.path.clone();
-    let err = |e| sqlite(&path, e);
     let tx = ledger.begin_write()?;
+    let out = decide(
+        &mut super::chain::LiteTx {
+            tx: &tx,
+            path: &path,
+        },
+        &path,
+        waves,
+        now,
+    )?;
+    tx.commit().map_err(|e| sqlite(&path, e))?;
+    Ok(out)
+}
+
+/// What becomes of each staged wave, inside the write transaction `tx`: a new wave is copied
+/// in (and its supersession recorded), one already there compared. Returns the outcome of
+/// each, in order; the caller commits.
+pub(super) fn decide(
+    tx: &mut impl IngestTx,
+    path: &Path,
+    waves: &[Staged],
+    now: &str,
+) -> Result<Vec<Ingested>> {
     let mut out = Vec::with_capacity(waves.len());
     for staged in waves {
         let outcome = match staged {
             Staged::Repeat { id, supersedes, .. } => {
-                super::chain::check_supersedes(&tx, &path, id, supersedes.as_deref())?;
+                super::chain::check_supersedes(tx, id, supersedes.as_deref())?;
                 Ingested::AlreadyPresent
             }
             Staged::Present {
                 id,
                 hash,
                 supersedes,
-            } => match Ledger::content_hash_of(&tx, id).map_err(err)? {
+            } => match tx.content_hash(id)? {
                 Some(now_there) if now_there == *hash => {
-                    super::chain::check_supersedes(&tx, &path, id, supersedes.as_deref())?;
+                    super::chain::check_supersedes(tx, id, supersedes.as_deref())?;
                     Ingested::AlreadyPresent
                 }
                 _ => {
                     return Err(Error::Ledger {
-                        path,
+                        path: path.to_path_buf(),
                         message: format!(
                             "wave `{id}` changed in the ledger while this ingest ran, which \
                              benchledger never does (waves are append-only); nothing was \
@@ -389,26 +446,21 @@ fn copy_in(ledger: &Ledger, waves: &[Staged], now: &str) -> Result<Vec<Ingested>
             } => {
                 let Some(hash) = hash else {
                     return Err(Error::Ledger {
-                        path,
+                        path: path.to_path_buf(),
                         message: format!("wave {} was staged but not finished", wave.id),
                     });
                 };
-                match Ledger::content_hash_of(&tx, &wave.id).map_err(err)? {
+                match tx.content_hash(&wave.id)? {
                     None => {
-                        copy_wave(&tx, wave, hash, *before, *last, now).map_err(err)?;
+                        tx.copy_wave(wave, hash, *before, *last, now)?;
                         if let Some(old) = &wave.supersedes {
-                            super::chain::supersede(&tx, &path, &wave.id, old, now)?;
+                            super::chain::supersede(tx, &wave.id, old, now)?;
                         }
                         Ingested::Added
                     }
                     // Another writer added it while this ingest was staged.
                     Some(there) if there == *hash => {
-                        super::chain::check_supersedes(
-                            &tx,
-                            &path,
-                            &wave.id,
-                            wave.supersedes.as_deref(),
-                        )?;
+                        super::chain::check_supersedes(tx, &wave.id, wave.supersedes.as_deref())?;
                         Ingested::AlreadyPresent
                     }
                     Some(there) if there.format == hash.format => {
@@ -416,7 +468,7 @@ fn copy_in(ledger: &Ledger, waves: &[Staged], now: &str) -> Result<Vec<Ingested>
                     }
                     Some(there) => {
                         return Err(Error::Unavailable {
-                            path,
+                            path: path.to_path_buf(),
                             cause: crate::error::Cause::Raced,
                             message: format!(
                                 "could not complete: another writer added wave `{}` while this \
@@ -433,7 +485,6 @@ fn copy_in(ledger: &Ledger, waves: &[Staged], now: &str) -> Result<Vec<Ingested>
         };
         out.push(outcome);
     }
-    tx.commit().map_err(err)?;
     Ok(out)
 }
 
@@ -587,7 +638,7 @@ mod tests {
     }
 
     fn ids(l: &Ledger, sql: &str) -> Vec<(i64, i64)> {
-        let mut stmt = l.conn.prepare(sql).unwrap();
+        let mut stmt = l.conn().prepare(sql).unwrap();
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
             .unwrap()
             .collect::<rusqlite::Result<_>>()
@@ -667,7 +718,7 @@ mod tests {
             .unwrap();
         if format != 1 {
             other
-                .conn
+                .conn()
                 .execute_batch(&format!(
                     "DROP TRIGGER wave_no_update;
                      UPDATE wave SET content_format = {format};"

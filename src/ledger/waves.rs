@@ -2,7 +2,7 @@
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
-use super::Ledger;
+use super::{Ledger, on_sqlite};
 use crate::error::{Error, Result};
 use crate::formats::wave::ContentHash;
 use crate::model::{
@@ -53,8 +53,8 @@ impl Ledger {
 
     /// Every wave, ordered by start time then id.
     pub fn waves(&self) -> Result<Vec<WaveRow>> {
-        let mut stmt = self
-            .conn
+        let conn = on_sqlite!(self, pg => pg.waves());
+        let mut stmt = conn
             .prepare_cached(&format!(
                 "SELECT {WAVE_COLUMNS},
                     (SELECT count(*) FROM seat s WHERE s.wave_id = w.id),
@@ -96,8 +96,8 @@ impl Ledger {
 
     /// The ids of every wave, ordered by start time then id.
     pub fn wave_ids(&self) -> Result<Vec<String>> {
-        let mut stmt = self
-            .conn
+        let conn = on_sqlite!(self, pg => pg.wave_ids());
+        let mut stmt = conn
             .prepare_cached("SELECT slug FROM wave ORDER BY started_at, slug")
             .map_err(|e| self.err(e))?;
         stmt.query_map([], |r| r.get(0))
@@ -108,12 +108,7 @@ impl Ledger {
 
     /// The ledger's internal row id of a wave, or a usage error naming the known waves.
     pub(crate) fn wave_rowid(&self, slug: &str) -> Result<i64> {
-        let id: Option<i64> = self
-            .conn
-            .prepare_cached("SELECT id FROM wave WHERE slug = ?1")
-            .and_then(|mut s| s.query_row([slug], |r| r.get(0)).optional())
-            .map_err(|e| self.err(e))?;
-        match id {
+        match self.wave_id_of(slug)? {
             Some(id) => Ok(id),
             None => {
                 let known = self.wave_ids()?;
@@ -132,6 +127,14 @@ impl Ledger {
                 }))
             }
         }
+    }
+
+    /// The ledger's internal row id of a wave, if it holds one with this id.
+    fn wave_id_of(&self, slug: &str) -> Result<Option<i64>> {
+        let conn = on_sqlite!(self, pg => pg.wave_id_of(slug));
+        conn.prepare_cached("SELECT id FROM wave WHERE slug = ?1")
+            .and_then(|mut s| s.query_row([slug], |r| r.get(0)).optional())
+            .map_err(|e| self.err(e))
     }
 
     /// A whole wave: conditions, seats (by id) and attempts (by problem, then trial).
@@ -155,8 +158,8 @@ impl Ledger {
     /// A wave's conditions: suite, declared problems, load, accounting, budget, provenance.
     pub fn wave_conditions(&self, slug: &str) -> Result<Wave> {
         let rowid = self.wave_rowid(slug)?;
-        let mut wave = self
-            .conn
+        let conn = on_sqlite!(self, pg => pg.wave_conditions(rowid));
+        let mut wave = conn
             .prepare_cached(&format!(
                 "SELECT {WAVE_COLUMNS} FROM wave w JOIN suite su ON su.id = w.suite_id
                  WHERE w.id = ?1"
@@ -184,8 +187,8 @@ impl Ledger {
         mut add: impl FnMut(&mut T, &Attempt),
     ) -> Result<Vec<(Seat, T)>> {
         let rowid = self.wave_rowid(slug)?;
-        let seats: Vec<(i64, Seat)> = self
-            .conn
+        let conn = on_sqlite!(self, pg => pg.fold_wave(rowid, fields, start, add));
+        let seats: Vec<(i64, Seat)> = conn
             .prepare_cached(
                 "SELECT id, slug, model, provider, harness, config FROM seat
                  WHERE wave_id = ?1 ORDER BY slug",
@@ -210,16 +213,12 @@ impl Ledger {
         // Most ledgers hold no traces at all: then the join that finds the steps is skipped.
         let mut fields = fields;
         fields.trace = fields.trace && {
-            self.conn
-                .prepare_cached("SELECT EXISTS (SELECT 1 FROM trace_step)")
+            conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM trace_step)")
                 .and_then(|mut s| s.query_row([], |r| r.get::<_, bool>(0)))
                 .map_err(|e| self.err(e))?
         };
         let columns = Columns::of(fields);
-        let mut stmt = self
-            .conn
-            .prepare_cached(&columns.sql)
-            .map_err(|e| self.err(e))?;
+        let mut stmt = conn.prepare_cached(&columns.sql).map_err(|e| self.err(e))?;
         let mut attempt = Attempt {
             problem: String::new(),
             trial: 0,
@@ -257,7 +256,8 @@ impl Ledger {
                         add(&mut value, &attempt);
                     }
                     if let (Some(i), Some(id)) = (columns.checklist, id) {
-                        attempt.checklist = self.checklist(r, i, id)?;
+                        let text: Option<String> = r.get(i).map_err(|e| self.err(e))?;
+                        attempt.checklist = checklist(&self.path, id, text)?;
                     }
                     columns.read(r, &mut attempt).map_err(|e| self.err(e))?;
                     attempt.trace = None;
@@ -285,23 +285,6 @@ impl Ledger {
         Ok(out)
     }
 
-    /// The checklist in column `i` of attempt `id`'s row.
-    fn checklist(
-        &self,
-        r: &rusqlite::Row<'_>,
-        i: usize,
-        id: i64,
-    ) -> Result<Option<Vec<ChecklistItem>>> {
-        let text: Option<String> = r.get(i).map_err(|e| self.err(e))?;
-        text.map(|text| {
-            crate::formats::wave::parse_checklist(&text).map_err(|e| Error::Ledger {
-                path: self.path.clone(),
-                message: format!("attempt {id} has a malformed checklist: {e}"),
-            })
-        })
-        .transpose()
-    }
-
     /// Checks that a wave exists, with the same error as `load_wave` when it does not.
     pub fn load_wave_check(&self, slug: &str) -> Result<()> {
         self.wave_rowid(slug).map(|_| ())
@@ -310,8 +293,8 @@ impl Ledger {
     /// The content hash recorded when the wave was ingested, with its format.
     pub fn wave_content_hash(&self, slug: &str) -> Result<ContentHash> {
         let rowid = self.wave_rowid(slug)?;
-        self.conn
-            .prepare_cached("SELECT content_format, content_sha256 FROM wave WHERE id = ?1")
+        let conn = on_sqlite!(self, pg => pg.wave_content_hash(rowid));
+        conn.prepare_cached("SELECT content_format, content_sha256 FROM wave WHERE id = ?1")
             .and_then(|mut s| {
                 s.query_row([rowid], |r| {
                     Ok(ContentHash {
@@ -326,13 +309,12 @@ impl Ledger {
     /// A wave's declared problem ids, its canary problems, and the wave it supersedes (from the
     /// chain).
     fn fill_problem_ids(&self, rowid: i64, wave: &mut Wave) -> Result<()> {
-        wave.canary_problems = self
-            .conn
+        let conn = self.lite()?;
+        wave.canary_problems = conn
             .prepare_cached("SELECT problem FROM wave_canary WHERE wave_id = ?1 ORDER BY problem")
             .and_then(|mut s| s.query_map([rowid], |r| r.get(0))?.collect())
             .map_err(|e| self.err(e))?;
-        wave.supersedes = self
-            .conn
+        wave.supersedes = conn
             .prepare_cached(
                 "SELECT w.slug FROM withdrawal d JOIN wave w ON w.id = d.wave_id
                  WHERE d.superseded_by = ?1 ORDER BY d.id LIMIT 1",
@@ -340,8 +322,7 @@ impl Ledger {
             .and_then(|mut s| s.query_row([rowid], |r| r.get(0)).optional())
             .map_err(|e| self.err(e))?;
         if let Some(SuiteProblems::Ids(ids)) = &mut wave.suite_problems {
-            *ids = self
-                .conn
+            *ids = conn
                 .prepare_cached(
                     "SELECT problem FROM wave_problem WHERE wave_id = ?1 ORDER BY problem",
                 )
@@ -352,11 +333,27 @@ impl Ledger {
     }
 }
 
-const WAVE_COLUMNS: &str = "w.id, w.slug, su.name, w.started_at, w.notes, w.suite_problems,
+/// The checklist stored (as `text`) with attempt `id`, parsed.
+pub(super) fn checklist(
+    path: &std::path::Path,
+    id: i64,
+    text: Option<String>,
+) -> Result<Option<Vec<ChecklistItem>>> {
+    text.map(|text| {
+        crate::formats::wave::parse_checklist(&text).map_err(|e| Error::Ledger {
+            path: path.to_path_buf(),
+            message: format!("attempt {id} has a malformed checklist: {e}"),
+        })
+    })
+    .transpose()
+}
+
+pub(super) const WAVE_COLUMNS: &str =
+    "w.id, w.slug, su.name, w.started_at, w.notes, w.suite_problems,
     w.suite_problems_listed, w.parallel_sessions, w.tool_server_sessions, w.serial_rerun,
     w.input_tokens_include_cache_reads, w.price_source, w.budget_tokens, w.budget_wall_s,
     w.budget_cost_usd, w.harness_version, w.producer, w.producer_version";
-const WAVE_COLUMN_COUNT: usize = 18;
+pub(super) const WAVE_COLUMN_COUNT: usize = 18;
 
 fn wave_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Wave> {
     let count: Option<u64> = r.get(5)?;
@@ -402,31 +399,31 @@ fn wave_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Wave> {
 
 /// The query that reads a seat's attempts with some of their fields, and where each field is
 /// in its rows (`None`: not read).
-struct Columns {
-    sql: String,
-    trial: Option<usize>,
-    outcome: Option<usize>,
-    input_tokens: Option<usize>,
-    output_tokens: Option<usize>,
-    cache_read: Option<usize>,
-    cache_write: Option<usize>,
-    wall_s: Option<usize>,
-    cost_usd: Option<usize>,
-    steps: Option<usize>,
-    errors: Option<usize>,
-    working_s: Option<usize>,
+pub(super) struct Columns {
+    pub(super) sql: String,
+    pub(super) trial: Option<usize>,
+    pub(super) outcome: Option<usize>,
+    pub(super) input_tokens: Option<usize>,
+    pub(super) output_tokens: Option<usize>,
+    pub(super) cache_read: Option<usize>,
+    pub(super) cache_write: Option<usize>,
+    pub(super) wall_s: Option<usize>,
+    pub(super) cost_usd: Option<usize>,
+    pub(super) steps: Option<usize>,
+    pub(super) errors: Option<usize>,
+    pub(super) working_s: Option<usize>,
     /// `infra_error`, then `end_reason`.
-    end: Option<usize>,
+    pub(super) end: Option<usize>,
     /// The attempt's id, for the rows of one attempt's trace steps and for naming an attempt
     /// whose checklist is malformed.
-    id: Option<usize>,
-    checklist: Option<usize>,
+    pub(super) id: Option<usize>,
+    pub(super) checklist: Option<usize>,
     /// The first of the step's tool, ok and error.
-    trace: Option<usize>,
+    pub(super) trace: Option<usize>,
 }
 
 impl Columns {
-    fn of(f: AttemptFields) -> Columns {
+    pub(super) fn of(f: AttemptFields) -> Columns {
         // Problem and verdict first, always.
         let mut names = vec!["a.problem", "a.correct"];
         // The column(s) of a field, when it is read: the index of its first.
@@ -756,7 +753,7 @@ mod tests {
         let ledger = ledger_with(&wave());
         // As someone with the sqlite3 shell would, behind benchledger's back.
         ledger
-            .conn
+            .conn()
             .execute_batch(
                 "DROP TRIGGER attempt_no_update;
                  UPDATE attempt SET checklist = '[{' WHERE trial = 2;",

@@ -30,6 +30,8 @@ pub enum ExportFormat {
     Csv,
     /// One JSON object per line, keys in the columns' order.
     Jsonl,
+    /// Apache Parquet files (attempts, seats, scores) written into --out DIR.
+    Parquet,
 }
 
 /// One value of an exported row.

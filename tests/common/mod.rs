@@ -4,6 +4,12 @@
 //!
 //! Every run fixes the clock (`BENCHLEDGER_NOW`) and drops `BENCHLEDGER_DB` from the child's
 //! environment, so a developer's own ledger can never be touched and outputs are reproducible.
+//!
+//! The same tests run against either store. By default an [`Env`]'s ledger is an SQLite file;
+//! with `BENCHLEDGER_TEST_BACKEND=postgres` (and `BENCHLEDGER_TEST_PG` naming a server, as
+//! `scripts/pg-test run` sets it) each [`Env`] gets a fresh database of its own on that server,
+//! dropped when the test ends, and [`Env::ledger_bytes`] is a dump of its rows. A test that
+//! reaches behind benchledger into the SQLite file asks [`sqlite_only`] first.
 
 // Each test crate uses its own subset of these helpers.
 #![allow(dead_code)]
@@ -104,10 +110,14 @@ pub fn run_raw<S: AsRef<OsStr>>(cwd: &Path, args: &[S], env: &[(&str, &OsStr)]) 
     }
 }
 
-/// A temporary directory holding a ledger (`ledger.db`) and whatever input a test writes.
+/// A temporary directory holding a ledger (`ledger.db`, or a database on the test server) and
+/// whatever input a test writes.
 pub struct Env {
     pub dir: tempfile::TempDir,
+    /// The ledger as `--db` names it: the file, or the test database's URL.
     pub db: PathBuf,
+    /// The test database on the PostgreSQL server, when the ledger is there.
+    pub pg: Option<pg::Database>,
     /// Where the binary runs: the temporary directory, or the crate root
     /// ([`Env::run_from_crate_root`]).
     cwd: PathBuf,
@@ -117,9 +127,51 @@ impl Env {
     /// A fresh directory; the ledger is not created yet.
     pub fn new() -> Env {
         let dir = tempfile::tempdir().expect("a temporary directory");
+        let cwd = dir.path().to_path_buf();
+        if postgres_backend() {
+            let pg = pg::Database::create();
+            return Env {
+                db: PathBuf::from(&pg.url),
+                pg: Some(pg),
+                dir,
+                cwd,
+            };
+        }
+        let db = dir.path().join("ledger.db");
+        Env {
+            dir,
+            db,
+            pg: None,
+            cwd,
+        }
+    }
+
+    /// A fresh directory whose ledger is a new database on the test server
+    /// (`BENCHLEDGER_TEST_PG`), whichever store the other tests run against.
+    pub fn postgres() -> Env {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let cwd = dir.path().to_path_buf();
+        let pg = pg::Database::create();
+        Env {
+            db: PathBuf::from(&pg.url),
+            pg: Some(pg),
+            dir,
+            cwd,
+        }
+    }
+
+    /// A fresh directory whose ledger is always an SQLite file, whichever store the tests run
+    /// against.
+    pub fn sqlite() -> Env {
+        let dir = tempfile::tempdir().expect("a temporary directory");
         let db = dir.path().join("ledger.db");
         let cwd = dir.path().to_path_buf();
-        Env { dir, db, cwd }
+        Env {
+            dir,
+            db,
+            pg: None,
+            cwd,
+        }
     }
 
     /// Runs the binary from the crate root from now on, so that paths such as
@@ -195,7 +247,10 @@ impl Env {
     /// main file alone is the ledger's whole state.
     #[track_caller]
     pub fn ledger_bytes(&self) -> Vec<u8> {
-        ledger_bytes(&self.db)
+        match &self.pg {
+            Some(pg) => pg.dump(),
+            None => ledger_bytes(&self.db),
+        }
     }
 
     /// The ids of the waves in the ledger, in listing order.
@@ -358,5 +413,390 @@ impl Env {
         let mut all: Vec<std::ffi::OsString> = vec!["--db".into(), self.db.clone().into()];
         all.extend(args.into_iter().map(|a| a.as_ref().to_os_string()));
         run_guarded(self.path(), &all, limit)
+    }
+}
+
+/// Whether the tests run against PostgreSQL (`BENCHLEDGER_TEST_BACKEND=postgres`).
+pub fn postgres_backend() -> bool {
+    match std::env::var("BENCHLEDGER_TEST_BACKEND").as_deref() {
+        Ok("postgres") => true,
+        Ok("sqlite") | Ok("") | Err(_) => false,
+        Ok(other) => panic!("BENCHLEDGER_TEST_BACKEND={other:?}: expected sqlite or postgres"),
+    }
+}
+
+/// For a test that reaches into the SQLite file behind benchledger's back: true (go on) on
+/// SQLite; on PostgreSQL, says the test is skipped there and returns false.
+pub fn sqlite_only(test: &str) -> bool {
+    if postgres_backend() {
+        eprintln!("{test}: skipped on PostgreSQL (it works on the SQLite file itself)");
+        return false;
+    }
+    true
+}
+
+/// The test PostgreSQL server (`BENCHLEDGER_TEST_PG`), when there is one.
+pub mod pg {
+    #[cfg_attr(not(feature = "postgres"), allow(unused_imports))]
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// The server's URL, from `BENCHLEDGER_TEST_PG` (`scripts/pg-test` prints it).
+    pub fn server() -> Option<String> {
+        std::env::var("BENCHLEDGER_TEST_PG")
+            .ok()
+            .filter(|s| !s.is_empty())
+    }
+
+    /// The URL of database `name` on the test server.
+    pub fn url_of(name: &str) -> String {
+        let server = server().expect("BENCHLEDGER_TEST_PG names the test server");
+        let (base, query) = match server.split_once('?') {
+            Some((b, q)) => (b.to_string(), format!("?{q}")),
+            None => (server.clone(), String::new()),
+        };
+        let authority_end = base
+            .find("://")
+            .map(|i| i + 3)
+            .and_then(|start| base[start..].find('/').map(|j| start + j))
+            .unwrap_or(base.len());
+        format!("{}/{name}{query}", &base[..authority_end])
+    }
+
+    /// A client of the server's maintenance database.
+    #[cfg(feature = "postgres")]
+    pub fn admin() -> postgres::Client {
+        let server = server().expect("BENCHLEDGER_TEST_PG names the test server");
+        postgres::Client::connect(&server, postgres::NoTls)
+            .unwrap_or_else(|e| panic!("connecting to the test server {server}: {e}"))
+    }
+
+    /// A database of its own for one test, dropped (with its connections) when done.
+    pub struct Database {
+        pub name: String,
+        pub url: String,
+    }
+
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+    impl Database {
+        #[cfg(feature = "postgres")]
+        pub fn create() -> Database {
+            let name = format!(
+                "bl_test_{}_{}",
+                std::process::id(),
+                NEXT.fetch_add(1, Ordering::SeqCst)
+            );
+            admin()
+                .batch_execute(&format!("CREATE DATABASE {name}"))
+                .unwrap_or_else(|e| panic!("creating the test database {name}: {e}"));
+            Database {
+                url: url_of(&name),
+                name,
+            }
+        }
+
+        #[cfg(not(feature = "postgres"))]
+        pub fn create() -> Database {
+            let _ = &NEXT;
+            panic!("BENCHLEDGER_TEST_BACKEND=postgres needs the `postgres` cargo feature")
+        }
+
+        /// A client of this database.
+        #[cfg(feature = "postgres")]
+        pub fn client(&self) -> postgres::Client {
+            postgres::Client::connect(&self.url, postgres::NoTls)
+                .unwrap_or_else(|e| panic!("connecting to {}: {e}", self.url))
+        }
+
+        /// Every row of every table of the database, as text, tables by name and rows in
+        /// order: what the ledger holds, to compare before and after a command.
+        #[cfg(feature = "postgres")]
+        pub fn dump(&self) -> Vec<u8> {
+            let mut c = self.client();
+            let tables: Vec<String> = c
+                .query(
+                    "SELECT tablename::text FROM pg_tables WHERE schemaname = current_schema()
+                     ORDER BY tablename",
+                    &[],
+                )
+                .expect("listing the tables")
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            let mut out = String::new();
+            for t in tables {
+                out.push_str(&format!("-- {t}\n"));
+                let rows = c
+                    .simple_query(&format!(
+                        "SELECT t::text FROM {t} t ORDER BY t::text COLLATE \"C\""
+                    ))
+                    .expect("reading a table");
+                for m in rows {
+                    if let postgres::SimpleQueryMessage::Row(r) = m {
+                        out.push_str(r.get(0).unwrap_or("NULL"));
+                        out.push('\n');
+                    }
+                }
+            }
+            out.into_bytes()
+        }
+
+        #[cfg(not(feature = "postgres"))]
+        pub fn dump(&self) -> Vec<u8> {
+            unreachable!("no PostgreSQL without the feature")
+        }
+    }
+
+    impl Drop for Database {
+        fn drop(&mut self) {
+            #[cfg(feature = "postgres")]
+            if let Ok(mut c) =
+                postgres::Client::connect(&server().unwrap_or_default(), postgres::NoTls)
+            {
+                let _ = c.batch_execute(&format!(
+                    "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                    self.name
+                ));
+            }
+        }
+    }
+}
+
+/// A value of a ledger's row as the tests compare it, whichever store holds it: integers and
+/// flags as integers (SQLite's way), reals as reals, text as text.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    Null,
+    Int(i64),
+    Real(f64),
+    Text(String),
+}
+
+/// A database shell on a test's ledger, reaching behind benchledger's back as someone with
+/// `sqlite3` or `psql` would.
+pub enum Shell {
+    Lite(rusqlite::Connection),
+    #[cfg(feature = "postgres")]
+    Pg(postgres::Client),
+}
+
+impl Env {
+    /// A shell on this test's ledger.
+    pub fn shell(&self) -> Shell {
+        match &self.pg {
+            #[cfg(feature = "postgres")]
+            Some(pg) => Shell::Pg(pg.client()),
+            #[cfg(not(feature = "postgres"))]
+            Some(_) => unreachable!("no PostgreSQL without the feature"),
+            None => Shell::open(&self.db),
+        }
+    }
+
+    /// Edits the ledger behind benchledger's back ([`Shell::tamper`]).
+    #[track_caller]
+    pub fn tamper(&self, sql: &str) {
+        self.shell().tamper(sql);
+    }
+
+    /// Every row of a query on the ledger ([`Shell::rows`]).
+    #[track_caller]
+    pub fn rows(&self, sql: &str) -> Vec<Vec<Cell>> {
+        self.shell().rows(sql)
+    }
+
+    /// The one integer a query on the ledger returns.
+    #[track_caller]
+    pub fn count(&self, sql: &str) -> i64 {
+        match self.rows(sql).as_slice() {
+            [row] => match row.as_slice() {
+                [Cell::Int(n)] => *n,
+                other => panic!("{sql}: expected one integer, got {other:?}"),
+            },
+            other => panic!("{sql}: expected one row, got {other:?}"),
+        }
+    }
+}
+
+impl Shell {
+    /// A shell on the ledger `--db` names: a PostgreSQL URL or an SQLite file.
+    pub fn at(db: &Path) -> Shell {
+        let s = db.to_string_lossy();
+        if s.starts_with("postgresql://") || s.starts_with("postgres://") {
+            #[cfg(feature = "postgres")]
+            return Shell::Pg(
+                postgres::Client::connect(&s, postgres::NoTls)
+                    .unwrap_or_else(|e| panic!("connecting to {s}: {e}")),
+            );
+        }
+        Shell::open(db)
+    }
+
+    /// A shell on the SQLite file `db`.
+    pub fn open(db: &Path) -> Shell {
+        Shell::Lite(
+            rusqlite::Connection::open(db)
+                .unwrap_or_else(|e| panic!("opening {}: {e}", db.display())),
+        )
+    }
+
+    /// Runs `sql` (statements separated by `;`, in the SQL both stores speak) as an editor of
+    /// the ledger would. On PostgreSQL the statements run in a session whose triggers and
+    /// references are off (`session_replication_role = replica`, what a superuser editing the
+    /// tables can do, as SQLite's shell edits with references unchecked), and SQLite's
+    /// `DROP TRIGGER t_no_x` is PostgreSQL's `DROP TRIGGER t_no_x ON t`.
+    #[track_caller]
+    pub fn tamper(&mut self, sql: &str) {
+        match self {
+            Shell::Lite(conn) => conn
+                .execute_batch(sql)
+                .unwrap_or_else(|e| panic!("tampering with {sql:?}: {e}")),
+            #[cfg(feature = "postgres")]
+            Shell::Pg(client) => {
+                let kept: Vec<String> = sql
+                    .split(';')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(|s| match s.strip_prefix("DROP TRIGGER ") {
+                        Some(name) => {
+                            let table = name
+                                .split_once("_no_")
+                                .unwrap_or_else(|| panic!("{name}: not a benchledger trigger"))
+                                .0;
+                            format!("DROP TRIGGER {name} ON {table}")
+                        }
+                        None => s.to_string(),
+                    })
+                    .collect();
+                let batch = format!(
+                    "SET session_replication_role = replica; {}; RESET session_replication_role",
+                    kept.join("; ")
+                );
+                client
+                    .batch_execute(&batch)
+                    .unwrap_or_else(|e| panic!("tampering with {sql:?}: {e}"));
+            }
+        }
+    }
+
+    /// Runs `sql` with the ledger's protections on: the store's own error when it refuses.
+    pub fn try_execute(&mut self, sql: &str) -> Result<(), String> {
+        match self {
+            Shell::Lite(conn) => conn.execute_batch(sql).map_err(|e| e.to_string()),
+            #[cfg(feature = "postgres")]
+            Shell::Pg(client) => client.batch_execute(sql).map_err(|e| {
+                e.as_db_error()
+                    .map_or_else(|| e.to_string(), |d| d.message().to_string())
+            }),
+        }
+    }
+
+    /// Every row of a query, each column as a [`Cell`].
+    #[track_caller]
+    pub fn rows(&mut self, sql: &str) -> Vec<Vec<Cell>> {
+        match self {
+            Shell::Lite(conn) => {
+                use rusqlite::types::Value;
+                let mut stmt = conn.prepare(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+                let n = stmt.column_count();
+                stmt.query_map([], |r| {
+                    (0..n)
+                        .map(|i| {
+                            Ok(match r.get::<_, Value>(i)? {
+                                Value::Null => Cell::Null,
+                                Value::Integer(v) => Cell::Int(v),
+                                Value::Real(v) => Cell::Real(v),
+                                Value::Text(v) => Cell::Text(v),
+                                Value::Blob(v) => panic!("{sql}: a blob {v:?}"),
+                            })
+                        })
+                        .collect()
+                })
+                .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
+                .unwrap_or_else(|e| panic!("{sql}: {e}"))
+            }
+            #[cfg(feature = "postgres")]
+            Shell::Pg(client) => {
+                use postgres::types::Type;
+                let rows = client
+                    .query(sql, &[])
+                    .unwrap_or_else(|e| panic!("{sql}: {e}"));
+                rows.iter()
+                    .map(|r| {
+                        (0..r.len())
+                            .map(|i| {
+                                let ty = r.columns()[i].type_();
+                                let cell = if *ty == Type::INT8 {
+                                    r.get::<_, Option<i64>>(i).map(Cell::Int)
+                                } else if *ty == Type::INT4 {
+                                    r.get::<_, Option<i32>>(i).map(|v| Cell::Int(v.into()))
+                                } else if *ty == Type::BOOL {
+                                    r.get::<_, Option<bool>>(i).map(|v| Cell::Int(v.into()))
+                                } else if *ty == Type::FLOAT8 {
+                                    r.get::<_, Option<f64>>(i).map(Cell::Real)
+                                } else if *ty == Type::TEXT || *ty == Type::NAME {
+                                    r.get::<_, Option<String>>(i).map(Cell::Text)
+                                } else {
+                                    panic!("{sql}: column {i} is of type {ty}")
+                                };
+                                cell.unwrap_or(Cell::Null)
+                            })
+                            .collect()
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+/// `s` as an SQL string literal, in the syntax both stores read.
+pub fn sql_text(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+/// Another process's write transaction on a test's ledger, held until dropped: SQLite's
+/// `BEGIN IMMEDIATE`, or benchledger's advisory write lock on PostgreSQL.
+pub enum WriteLock {
+    Lite(rusqlite::Connection),
+    #[cfg(feature = "postgres")]
+    Pg(postgres::Client),
+}
+
+/// The key of benchledger's write lock on PostgreSQL (`src/ledger/pg/mod.rs`).
+pub const PG_WRITE_LOCK: i64 = 0x6265_6e63_686c_6564;
+
+impl Env {
+    /// Takes the ledger's write lock as another writer would, and holds it.
+    pub fn hold_write_lock(&self) -> WriteLock {
+        match self.shell() {
+            Shell::Lite(conn) => {
+                conn.execute_batch("BEGIN IMMEDIATE")
+                    .expect("taking the write lock");
+                WriteLock::Lite(conn)
+            }
+            #[cfg(feature = "postgres")]
+            Shell::Pg(mut client) => {
+                client
+                    .batch_execute(&format!(
+                        "BEGIN; SELECT pg_advisory_xact_lock({PG_WRITE_LOCK})"
+                    ))
+                    .expect("taking the write lock");
+                WriteLock::Pg(client)
+            }
+        }
+    }
+
+    /// Checks the ledger is whole: SQLite's own integrity check on a file, `verify --ledger`
+    /// (every row against its hashes, the schema against schema.pg.sql) on PostgreSQL.
+    #[track_caller]
+    pub fn assert_intact(&self) {
+        match &self.pg {
+            Some(_) => {
+                self.run(["verify", "--ledger"]).ok();
+            }
+            None => assert_eq!(
+                self.rows("PRAGMA integrity_check"),
+                vec![vec![Cell::Text("ok".into())]]
+            ),
+        }
     }
 }

@@ -1,0 +1,347 @@
+//! The ledger on a PostgreSQL server: the second store behind [`super::Ledger`], for many
+//! writers on many machines (`--db postgresql://USER@HOST/DB`).
+//!
+//! It keeps schema.sql's tables in PostgreSQL's dialect (`schema.pg.sql`, the same migrations
+//! numbered the same way, applied versions kept in `benchledger_migration`) and behaves as the
+//! SQLite store does, output for output:
+//!
+//! - **One writer at a time.** Every write transaction first takes one transaction-level
+//!   advisory lock, benchledger's write lock ([`WRITE_LOCK`]), as SQLite's `BEGIN IMMEDIATE`
+//!   takes the file's: ids (the largest so far plus one) and the chain's head are read under
+//!   it, so two publishers can never both claim the same predecessor and fork the chain, and
+//!   ids come out as on SQLite. It waits as `--wait` allows (`lock_timeout`), and a wait that
+//!   runs out is [`Error::Unavailable`] (exit 3), nothing written. Readers never wait.
+//! - **Ingest through binary `COPY`.** An ingest is staged in a scratch SQLite file as on
+//!   SQLite (`stage.rs`); its commit copies the staged rows in with `COPY … FROM STDIN (FORMAT
+//!   binary)`, in the one transaction holding the write lock (`write.rs`).
+//! - **Bounded reads.** A wave's attempts are read through a server-side cursor, a few thousand
+//!   rows at a time, so memory stays bounded however large the wave (`read.rs`).
+//! - **The same errors.** A server that cannot be reached, one shutting down, a full disk, a
+//!   role that may not write: [`Error::Unavailable`] (exit 3), as a busy or read-only SQLite
+//!   file is; anything else the server refuses names the server and its words.
+//!
+//! Only plain connections are made (no TLS): reach a remote server over a Unix socket, a
+//! private network or a tunnel.
+
+mod copy;
+mod read;
+mod schema;
+
+pub(super) use schema::Purpose;
+mod write;
+
+use std::cell::{RefCell, RefMut};
+use std::path::{Path, PathBuf};
+
+use postgres::error::SqlState;
+use postgres::{Client, NoTls};
+
+use super::Wait;
+use crate::error::{Cause, Error, Result};
+
+/// The key of benchledger's write lock (`pg_advisory_xact_lock`): every write transaction
+/// takes it first. Advisory locks belong to one database, so ledgers in other databases of the
+/// same server never wait for each other.
+pub(super) const WRITE_LOCK: i64 = 0x6265_6e63_686c_6564; // "benchled"
+
+/// How many rows a server-side cursor hands over at a time.
+const FETCH_ROWS: i32 = 4096;
+
+/// The URL as messages show it: without a password.
+pub(crate) fn redacted(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(authority_end);
+    match authority.rsplit_once('@') {
+        Some((user, host)) => {
+            let user = user.split_once(':').map_or(user, |(u, _)| u);
+            format!("{scheme}://{user}@{host}{tail}")
+        }
+        None => url.to_string(),
+    }
+}
+
+/// A connection to a ledger on a PostgreSQL server.
+pub(crate) struct Pg {
+    client: RefCell<Client>,
+    /// The URL without its password, as messages name the ledger.
+    path: PathBuf,
+    /// How long a write waits for the write lock, and whom to tell.
+    wait: Wait,
+}
+
+impl Pg {
+    /// Connects to the server `url` names.
+    pub(super) fn connect(url: &str) -> Result<Pg> {
+        let path = PathBuf::from(redacted(url));
+        let config: postgres::Config = url.parse().map_err(|e| {
+            Error::Usage(format!(
+                "{} is not a PostgreSQL connection URL ({e}); write it as \
+                 postgresql://USER@HOST/DATABASE (a Unix socket's directory as \
+                 postgresql://USER@%2Fpath%2Fto%2Fdir/DATABASE or ?host=/path/to/dir)",
+                path.display()
+            ))
+        })?;
+        let client = config.connect(NoTls).map_err(|e| connect_error(&path, e))?;
+        Ok(Pg {
+            client: RefCell::new(client),
+            path,
+            wait: Wait::default(),
+        })
+    }
+
+    pub(super) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub(super) fn set_wait(&mut self, wait: Wait) {
+        self.wait = wait;
+    }
+
+    /// The connection, for one operation at a time.
+    fn client(&self) -> Result<RefMut<'_, Client>> {
+        self.client.try_borrow_mut().map_err(|_| Error::Ledger {
+            path: self.path.clone(),
+            message: "the ledger was asked for something while it was still reading a wave; \
+                      this is a bug in benchledger"
+                .into(),
+        })
+    }
+
+    fn err(&self, e: postgres::Error) -> Error {
+        error(&self.path, e)
+    }
+
+    /// Starts a write transaction holding benchledger's write lock. When another writer holds
+    /// it, tells the [`Wait::announce`] hook once and waits up to the [`Wait::limit`]; when the
+    /// wait runs out, the error says how long it waited and that nothing was written.
+    fn begin_write<'c>(&self, client: &'c mut Client) -> Result<postgres::Transaction<'c>> {
+        let mut tx = client.transaction().map_err(|e| self.err(e))?;
+        let free: bool = tx
+            .query_one("SELECT pg_try_advisory_xact_lock($1)", &[&WRITE_LOCK])
+            .map_err(|e| self.err(e))?
+            .get(0);
+        if free {
+            return Ok(tx);
+        }
+        let limit = self.wait.limit;
+        if limit.is_zero() {
+            return Err(super::access::busy(&self.path, limit));
+        }
+        if let Some(announce) = &self.wait.announce {
+            announce(&self.path, limit);
+        }
+        tx.batch_execute(&format!(
+            "SET LOCAL lock_timeout = {}",
+            limit.as_millis().max(1)
+        ))
+        .map_err(|e| self.err(e))?;
+        match tx.execute("SELECT pg_advisory_xact_lock($1)", &[&WRITE_LOCK]) {
+            Ok(_) => {}
+            Err(e) if e.code() == Some(&SqlState::LOCK_NOT_AVAILABLE) => {
+                return Err(super::access::busy(&self.path, limit));
+            }
+            Err(e) => return Err(self.err(e)),
+        }
+        tx.batch_execute("SET LOCAL lock_timeout = 0")
+            .map_err(|e| self.err(e))?;
+        Ok(tx)
+    }
+
+    /// Runs `f` in a write transaction holding the write lock, and commits what it did.
+    fn write<T>(&self, f: impl FnOnce(&mut postgres::Transaction<'_>) -> Result<T>) -> Result<T> {
+        let mut client = self.client()?;
+        let mut tx = self.begin_write(&mut client)?;
+        let out = f(&mut tx)?;
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(out)
+    }
+}
+
+/// Why a connection could not be made: the server unreachable or refusing is
+/// [`Error::Unavailable`] (exit 3); a database, user or password it does not know, a usage
+/// error.
+fn connect_error(path: &Path, e: postgres::Error) -> Error {
+    if let Some(db) = e.as_db_error() {
+        let code = db.code();
+        if *code == SqlState::INVALID_CATALOG_NAME {
+            return Error::Usage(format!(
+                "{}: {}: create the database first (`createdb`), then `benchledger init --db {}`",
+                path.display(),
+                db.message(),
+                path.display()
+            ));
+        }
+        if *code == SqlState::INVALID_PASSWORD
+            || *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION
+        {
+            return Error::Usage(format!(
+                "{}: the server refused the connection: {} (give the password in PGPASSWORD or \
+                 ~/.pgpass rather than in the URL)",
+                path.display(),
+                db.message()
+            ));
+        }
+    }
+    match error(path, e) {
+        Error::Ledger { message, .. } => Error::Unavailable {
+            path: path.to_path_buf(),
+            cause: Cause::CannotOpen,
+            message: format!(
+                "could not complete: cannot connect to the PostgreSQL server ({message}); \
+                 nothing was written. Check that the server is running and reachable at this \
+                 URL, then run the command again"
+            ),
+        },
+        other => other,
+    }
+}
+
+/// A PostgreSQL error on the ledger at `path`: [`Error::Unavailable`] when the cause is the
+/// ledger's surroundings (the server unreachable or shutting down, a full or failing disk, a
+/// role or a server that may not write, a conflict with another transaction), else
+/// [`Error::Ledger`] with the server's words.
+pub(super) fn error(path: &Path, e: postgres::Error) -> Error {
+    let unavailable = |cause: Cause, why: &str| Error::Unavailable {
+        path: path.to_path_buf(),
+        cause,
+        message: format!("could not complete ({}): {why}", words(&e)),
+    };
+    let Some(code) = e.code() else {
+        // No answer from the server: the connection failed or was lost.
+        return if e.is_closed() || std::error::Error::source(&e).is_some() {
+            unavailable(
+                Cause::CannotOpen,
+                "the connection to the PostgreSQL server failed or was lost; nothing was \
+                 written. Check that the server is running, then run the command again",
+            )
+        } else {
+            Error::Ledger {
+                path: path.to_path_buf(),
+                message: format!("PostgreSQL: {}", words(&e)),
+            }
+        };
+    };
+    let class = &code.code()[..2];
+    if class == "08"
+        || *code == SqlState::ADMIN_SHUTDOWN
+        || *code == SqlState::CRASH_SHUTDOWN
+        || *code == SqlState::CANNOT_CONNECT_NOW
+        || *code == SqlState::TOO_MANY_CONNECTIONS
+    {
+        unavailable(
+            Cause::CannotOpen,
+            "the PostgreSQL server is unreachable or shutting down; nothing was written. Run \
+             the command again when it is back",
+        )
+    } else if *code == SqlState::DISK_FULL || *code == SqlState::OUT_OF_MEMORY {
+        unavailable(
+            Cause::DiskFull,
+            "the PostgreSQL server is out of disk or memory; nothing was written. Free some \
+             space and run the command again",
+        )
+    } else if *code == SqlState::IO_ERROR || class == "58" || class == "XX" {
+        unavailable(
+            Cause::DiskFailed,
+            "the PostgreSQL server failed to read or write; nothing was written. Check the \
+             server and run the command again",
+        )
+    } else if *code == SqlState::READ_ONLY_SQL_TRANSACTION
+        || *code == SqlState::INSUFFICIENT_PRIVILEGE
+    {
+        unavailable(
+            Cause::ReadOnly,
+            "the ledger cannot be written with this connection (a read-only server or \
+             transaction, or a role without the privilege); nothing was written. Commands \
+             that only read the ledger still work",
+        )
+    } else if *code == SqlState::T_R_SERIALIZATION_FAILURE
+        || *code == SqlState::T_R_DEADLOCK_DETECTED
+    {
+        unavailable(
+            Cause::Raced,
+            "another writer changed the ledger meanwhile; nothing was written. Run the command \
+             again",
+        )
+    } else if *code == SqlState::LOCK_NOT_AVAILABLE || *code == SqlState::QUERY_CANCELED {
+        unavailable(
+            Cause::Busy,
+            "the ledger is busy: another process kept its lock past the wait (--wait); \
+             nothing was written. Run the command again when the other writer is done, or \
+             give --wait more seconds",
+        )
+    } else {
+        Error::Ledger {
+            path: path.to_path_buf(),
+            message: format!("PostgreSQL: {}", words(&e)),
+        }
+    }
+}
+
+/// What the server said (its message, detail and code), or the client's own error.
+fn words(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => {
+            let mut s = db.message().to_string();
+            if let Some(detail) = db.detail() {
+                s.push_str(&format!(" ({detail})"));
+            }
+            s.push_str(&format!(" [SQLSTATE {}]", db.code().code()));
+            s
+        }
+        None => match std::error::Error::source(e) {
+            Some(source) => format!("{e}: {source}"),
+            None => e.to_string(),
+        },
+    }
+}
+
+/// A count or id read from a `bigint` column, as the unsigned type the model holds.
+fn unsigned<T: TryFrom<i64>>(path: &Path, what: &str, v: i64) -> Result<T> {
+    T::try_from(v).map_err(|_| Error::Ledger {
+        path: path.to_path_buf(),
+        message: format!(
+            "{what} holds {v}, which is out of range: the row was edited behind \
+                          benchledger's back"
+        ),
+    })
+}
+
+/// [`unsigned`] for a column that may be NULL.
+fn unsigned_opt<T: TryFrom<i64>>(path: &Path, what: &str, v: Option<i64>) -> Result<Option<T>> {
+    v.map(|v| unsigned(path, what, v)).transpose()
+}
+
+/// An unsigned value as the `bigint` it is stored as (every count benchledger stores is far
+/// below 2^63: ingest refuses counts past 10^12).
+fn signed(v: impl TryInto<i64>) -> i64 {
+    v.try_into().unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_url_is_shown_without_its_password() {
+        assert_eq!(
+            redacted("postgresql://ann:s3cret@db.example/ledger?sslmode=disable"),
+            "postgresql://ann@db.example/ledger?sslmode=disable"
+        );
+        assert_eq!(
+            redacted("postgresql://ann@db/ledger"),
+            "postgresql://ann@db/ledger"
+        );
+        assert_eq!(
+            redacted("postgres:///ledger?host=/tmp"),
+            "postgres:///ledger?host=/tmp"
+        );
+        let url = |s: &str| crate::ledger::server_url(Path::new(s)).unwrap().is_some();
+        assert!(url("postgresql://x@y/z"));
+        assert!(url("postgres://x@y/z"));
+        assert!(!url("ledger.db"));
+        assert!(!url("./postgresql://x"));
+    }
+}

@@ -1,0 +1,541 @@
+//! Reading a ledger on PostgreSQL: the same queries as on SQLite, in PostgreSQL's types. A
+//! wave's attempts come through a server-side cursor (a portal, fetched [`super::FETCH_ROWS`]
+//! at a time), never all at once.
+
+use postgres::Row;
+
+use super::{Pg, unsigned, unsigned_opt};
+use crate::error::Result;
+use crate::formats::wave::ContentHash;
+use crate::ledger::waves::{Columns, WAVE_COLUMN_COUNT, WAVE_COLUMNS, checklist};
+use crate::ledger::{
+    PriceTableRow, PublicationRow, RubricRow, WaveRow, WithdrawalRow, scores::ScoreRow,
+};
+use crate::model::{
+    Accounting, Attempt, AttemptFields, Budget, Load, Provenance, Seat, SuiteProblems, TraceStep,
+    Wave,
+};
+
+impl Pg {
+    /// Runs a query and converts each row.
+    fn rows<T>(
+        &self,
+        sql: &str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+        f: impl Fn(&Pg, &Row) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let rows = self.client()?.query(sql, params).map_err(|e| self.err(e))?;
+        rows.iter().map(|r| f(self, r)).collect()
+    }
+
+    /// Runs a query for at most one row and converts it.
+    fn row<T>(
+        &self,
+        sql: &str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+        f: impl Fn(&Pg, &Row) -> Result<T>,
+    ) -> Result<Option<T>> {
+        let row = self
+            .client()?
+            .query_opt(sql, params)
+            .map_err(|e| self.err(e))?;
+        row.map(|r| f(self, &r)).transpose()
+    }
+
+    /// A column of a row, its conversion error named.
+    fn get<'a, T: postgres::types::FromSql<'a>>(&self, r: &'a Row, i: usize) -> Result<T> {
+        r.try_get(i).map_err(|e| self.err(e))
+    }
+
+    pub(in crate::ledger) fn waves(&self) -> Result<Vec<WaveRow>> {
+        let sql = format!(
+            "SELECT {WAVE_COLUMNS},
+                (SELECT count(*) FROM seat s WHERE s.wave_id = w.id),
+                (SELECT count(*) FROM attempt a JOIN seat s ON a.seat_id = s.id
+                  WHERE s.wave_id = w.id),
+                w.content_sha256, w.ingested_at, w.content_format
+             FROM wave w JOIN suite su ON su.id = w.suite_id
+             ORDER BY w.started_at, w.slug"
+        );
+        let rows = self.rows(&sql, &[], |pg, r| {
+            let n = WAVE_COLUMN_COUNT;
+            Ok((
+                pg.get::<i64>(r, 0)?,
+                pg.wave_from_row(r)?,
+                unsigned::<u64>(&pg.path, "a seat count", pg.get(r, n)?)?,
+                unsigned::<u64>(&pg.path, "an attempt count", pg.get(r, n + 1)?)?,
+                pg.get::<String>(r, n + 2)?,
+                pg.get::<String>(r, n + 3)?,
+                unsigned::<u32>(&pg.path, "wave.content_format", pg.get(r, n + 4)?)?,
+            ))
+        })?;
+        let mut out = Vec::with_capacity(rows.len());
+        for (rowid, mut wave, seats, attempts, sha256, ingested_at, format) in rows {
+            self.fill_problem_ids(rowid, &mut wave)?;
+            out.push(WaveRow {
+                wave,
+                seats,
+                attempts,
+                content: ContentHash { format, sha256 },
+                ingested_at,
+            });
+        }
+        Ok(out)
+    }
+
+    pub(in crate::ledger) fn wave_ids(&self) -> Result<Vec<String>> {
+        self.rows(
+            "SELECT slug FROM wave ORDER BY started_at, slug",
+            &[],
+            |pg, r| pg.get(r, 0),
+        )
+    }
+
+    pub(in crate::ledger) fn wave_id_of(&self, slug: &str) -> Result<Option<i64>> {
+        self.row("SELECT id FROM wave WHERE slug = $1", &[&slug], |pg, r| {
+            pg.get(r, 0)
+        })
+    }
+
+    pub(in crate::ledger) fn wave_conditions(&self, rowid: i64) -> Result<Wave> {
+        let sql = format!(
+            "SELECT {WAVE_COLUMNS} FROM wave w JOIN suite su ON su.id = w.suite_id
+             WHERE w.id = $1"
+        );
+        let mut wave = self
+            .row(&sql, &[&rowid], |pg, r| pg.wave_from_row(r))?
+            .ok_or_else(|| self.vanished("wave", rowid))?;
+        self.fill_problem_ids(rowid, &mut wave)?;
+        Ok(wave)
+    }
+
+    pub(in crate::ledger) fn wave_content_hash(&self, rowid: i64) -> Result<ContentHash> {
+        self.row(
+            "SELECT content_format, content_sha256 FROM wave WHERE id = $1",
+            &[&rowid],
+            |pg, r| pg.content_hash(r),
+        )?
+        .ok_or_else(|| self.vanished("wave", rowid))
+    }
+
+    pub(in crate::ledger) fn content_hash_of(&self, slug: &str) -> Result<Option<ContentHash>> {
+        self.row(
+            "SELECT content_format, content_sha256 FROM wave WHERE slug = $1",
+            &[&slug],
+            |pg, r| pg.content_hash(r),
+        )
+    }
+
+    fn content_hash(&self, r: &Row) -> Result<ContentHash> {
+        Ok(ContentHash {
+            format: unsigned(&self.path, "wave.content_format", self.get(r, 0)?)?,
+            sha256: self.get(r, 1)?,
+        })
+    }
+
+    pub(in crate::ledger) fn wave_ingested_at(&self, rowid: i64) -> Result<String> {
+        self.row(
+            "SELECT ingested_at FROM wave WHERE id = $1",
+            &[&rowid],
+            |pg, r| pg.get(r, 0),
+        )?
+        .ok_or_else(|| self.vanished("wave", rowid))
+    }
+
+    /// A row found a moment ago and gone now: only an edit behind benchledger's back does that.
+    fn vanished(&self, what: &str, rowid: i64) -> crate::error::Error {
+        crate::error::Error::Ledger {
+            path: self.path.clone(),
+            message: format!(
+                "{what} row {rowid} disappeared while it was read: it was deleted behind \
+                 benchledger's back"
+            ),
+        }
+    }
+
+    fn wave_from_row(&self, r: &Row) -> Result<Wave> {
+        let p = &self.path;
+        let count: Option<i64> = self.get(r, 5)?;
+        let listed: bool = self.get(r, 6)?;
+        let count: Option<u64> = unsigned_opt(p, "wave.suite_problems", count)?;
+        Ok(Wave {
+            id: self.get(r, 1)?,
+            suite: self.get(r, 2)?,
+            started_at: self.get(r, 3)?,
+            notes: self.get(r, 4)?,
+            suite_problems: count.map(|n| {
+                if listed {
+                    SuiteProblems::Ids(Vec::new())
+                } else {
+                    SuiteProblems::Count(n)
+                }
+            }),
+            load: Load {
+                parallel_sessions: unsigned_opt(p, "wave.parallel_sessions", self.get(r, 7)?)?,
+                tool_server_sessions: unsigned_opt(
+                    p,
+                    "wave.tool_server_sessions",
+                    self.get(r, 8)?,
+                )?,
+                serial_rerun: self.get(r, 9)?,
+            },
+            accounting: Accounting {
+                input_tokens_include_cache_reads: self.get(r, 10)?,
+                price_source: self.get(r, 11)?,
+            },
+            budget: Budget {
+                tokens: self.get(r, 12)?,
+                wall_s: self.get(r, 13)?,
+                cost_usd: self.get(r, 14)?,
+            },
+            provenance: Provenance {
+                harness_version: self.get(r, 15)?,
+                producer: self.get(r, 16)?,
+                producer_version: self.get(r, 17)?,
+            },
+            supersedes: None,
+            // Filled in by `fill_problem_ids`.
+            canary_problems: Vec::new(),
+        })
+    }
+
+    /// A wave's declared problem ids, its canary problems, and the wave it supersedes (from the
+    /// chain).
+    fn fill_problem_ids(&self, rowid: i64, wave: &mut Wave) -> Result<()> {
+        wave.canary_problems = self.rows(
+            "SELECT problem FROM wave_canary WHERE wave_id = $1 ORDER BY problem",
+            &[&rowid],
+            |pg, r| pg.get(r, 0),
+        )?;
+        wave.supersedes = self.row(
+            "SELECT w.slug FROM withdrawal d JOIN wave w ON w.id = d.wave_id
+             WHERE d.superseded_by = $1 ORDER BY d.id LIMIT 1",
+            &[&rowid],
+            |pg, r| pg.get(r, 0),
+        )?;
+        if let Some(SuiteProblems::Ids(ids)) = &mut wave.suite_problems {
+            *ids = self.rows(
+                "SELECT problem FROM wave_problem WHERE wave_id = $1 ORDER BY problem",
+                &[&rowid],
+                |pg, r| pg.get(r, 0),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// [`crate::ledger::Ledger::fold_wave`] on PostgreSQL: in one read-only, repeatable-read
+    /// transaction (the seats and their attempts from one snapshot), each seat's attempts
+    /// through a server-side cursor.
+    pub(in crate::ledger) fn fold_wave<T>(
+        &self,
+        rowid: i64,
+        fields: AttemptFields,
+        mut start: impl FnMut(&Seat) -> T,
+        mut add: impl FnMut(&mut T, &Attempt),
+    ) -> Result<Vec<(Seat, T)>> {
+        let mut client = self.client()?;
+        let mut tx = client
+            .build_transaction()
+            .isolation_level(postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .map_err(|e| self.err(e))?;
+        let err = |e| self.err(e);
+        let seats: Vec<(i64, Seat)> = tx
+            .query(
+                "SELECT id, slug, model, provider, harness, config FROM seat
+                 WHERE wave_id = $1 ORDER BY slug",
+                &[&rowid],
+            )
+            .map_err(err)?
+            .iter()
+            .map(|r| {
+                Ok((
+                    self.get(r, 0)?,
+                    Seat {
+                        id: self.get(r, 1)?,
+                        model: self.get(r, 2)?,
+                        provider: self.get(r, 3)?,
+                        harness: self.get(r, 4)?,
+                        config: self.get(r, 5)?,
+                    },
+                ))
+            })
+            .collect::<Result<_>>()?;
+        let mut fields = fields;
+        fields.trace = fields.trace && {
+            tx.query_one("SELECT EXISTS (SELECT 1 FROM trace_step)", &[])
+                .map_err(err)?
+                .get::<_, bool>(0)
+        };
+        let columns = Columns::of(fields);
+        let stmt = tx.prepare(&columns.sql.replace("?1", "$1")).map_err(err)?;
+        let mut attempt = Attempt {
+            problem: String::new(),
+            trial: 0,
+            correct: false,
+            outcome: None,
+            input_tokens: None,
+            output_tokens: None,
+            input_tokens_cache_read: None,
+            input_tokens_cache_write: None,
+            wall_s: None,
+            cost_usd: None,
+            steps: None,
+            errors: None,
+            checklist: None,
+            trace: None,
+            working_s: None,
+            infra_error: false,
+            end_reason: None,
+        };
+        let mut out = Vec::with_capacity(seats.len());
+        for (seat_id, seat) in seats {
+            let mut value = start(&seat);
+            let portal = tx.bind(&stmt, &[&seat_id]).map_err(err)?;
+            let mut pending: Option<Option<i64>> = None;
+            loop {
+                let rows = tx.query_portal(&portal, super::FETCH_ROWS).map_err(err)?;
+                if rows.is_empty() {
+                    break;
+                }
+                for r in &rows {
+                    let id: Option<i64> = match columns.id {
+                        Some(i) => Some(self.get(r, i)?),
+                        None => None,
+                    };
+                    if !(fields.trace && pending == Some(id)) {
+                        if pending.is_some() {
+                            add(&mut value, &attempt);
+                        }
+                        if let (Some(i), Some(id)) = (columns.checklist, id) {
+                            attempt.checklist = checklist(&self.path, id, self.get(r, i)?)?;
+                        }
+                        self.read_attempt(&columns, r, &mut attempt)?;
+                        attempt.trace = None;
+                        pending = Some(id);
+                    }
+                    if let Some(i) = columns.trace
+                        && let Some(tool) = self.get::<Option<String>>(r, i)?
+                    {
+                        let step = TraceStep {
+                            tool,
+                            ok: self.get(r, i + 1)?,
+                            error: self.get(r, i + 2)?,
+                        };
+                        attempt.trace.get_or_insert_with(Vec::new).push(step);
+                    }
+                }
+                if rows.len() < super::FETCH_ROWS as usize {
+                    break;
+                }
+            }
+            if pending.is_some() {
+                add(&mut value, &attempt);
+            }
+            out.push((seat, value));
+        }
+        tx.commit().map_err(err)?;
+        Ok(out)
+    }
+
+    /// Reads an attempt's problem, verdict and the fields asked for into `a`, as
+    /// `Columns::read` does from an SQLite row.
+    fn read_attempt(&self, c: &Columns, r: &Row, a: &mut Attempt) -> Result<()> {
+        let p = &self.path;
+        let problem: &str = self.get(r, 0)?;
+        a.problem.clear();
+        a.problem.push_str(problem);
+        a.correct = self.get(r, 1)?;
+        a.trial = match c.trial {
+            Some(i) => unsigned(p, "attempt.trial", self.get(r, i)?)?,
+            None => 0,
+        };
+        let real =
+            |i: Option<usize>| -> Result<Option<f64>> { i.map_or(Ok(None), |i| self.get(r, i)) };
+        let count = |i: Option<usize>, what: &str| -> Result<Option<u64>> {
+            i.map_or(Ok(None), |i| unsigned_opt(p, what, self.get(r, i)?))
+        };
+        let small = |i: Option<usize>, what: &str| -> Result<Option<u32>> {
+            i.map_or(Ok(None), |i| unsigned_opt(p, what, self.get(r, i)?))
+        };
+        a.outcome = real(c.outcome)?;
+        a.input_tokens = count(c.input_tokens, "attempt.input_tokens")?;
+        a.output_tokens = count(c.output_tokens, "attempt.output_tokens")?;
+        a.input_tokens_cache_read = count(c.cache_read, "attempt.input_tokens_cache_read")?;
+        a.input_tokens_cache_write = count(c.cache_write, "attempt.input_tokens_cache_write")?;
+        a.wall_s = real(c.wall_s)?;
+        a.cost_usd = real(c.cost_usd)?;
+        a.steps = small(c.steps, "attempt.steps")?;
+        a.errors = small(c.errors, "attempt.errors")?;
+        a.working_s = real(c.working_s)?;
+        (a.infra_error, a.end_reason) = match c.end {
+            Some(i) => (self.get(r, i)?, self.get(r, i + 1)?),
+            None => (false, None),
+        };
+        Ok(())
+    }
+
+    pub(in crate::ledger) fn withdrawals(&self) -> Result<Vec<WithdrawalRow>> {
+        let sql = format!("{} ORDER BY d.id", crate::ledger::chain::SELECT);
+        self.rows(&sql, &[], |pg, r| pg.withdrawal_row(r))
+    }
+
+    fn withdrawal_row(&self, r: &Row) -> Result<WithdrawalRow> {
+        Ok(WithdrawalRow {
+            id: self.get(r, 0)?,
+            wave: self.get(r, 1)?,
+            wave_content_sha256: self.get(r, 2)?,
+            superseded_by: self.get(r, 3)?,
+            reason: self.get(r, 4)?,
+            created_at: self.get(r, 5)?,
+            after_publication: self.get(r, 6)?,
+            prev_sha256: self.get(r, 7)?,
+            record_format: unsigned(&self.path, "withdrawal.record_format", self.get(r, 8)?)?,
+            sha256: self.get(r, 9)?,
+        })
+    }
+
+    pub(in crate::ledger) fn publications(&self) -> Result<Vec<PublicationRow>> {
+        let sql = format!("{} ORDER BY p.id", crate::ledger::publications::SELECT);
+        self.rows(&sql, &[], |pg, r| pg.publication_row(r))
+    }
+
+    pub(in crate::ledger) fn publication(&self, id: i64) -> Result<Option<PublicationRow>> {
+        let sql = format!("{} WHERE p.id = $1", crate::ledger::publications::SELECT);
+        self.row(&sql, &[&id], |pg, r| pg.publication_row(r))
+    }
+
+    fn publication_row(&self, r: &Row) -> Result<PublicationRow> {
+        Ok(PublicationRow {
+            id: self.get(r, 0)?,
+            wave: self.get(r, 1)?,
+            rubric: self.get(r, 2)?,
+            rubric_sha256: self.get(r, 3)?,
+            title: self.get(r, 4)?,
+            created_at: self.get(r, 5)?,
+            input: self.get(r, 6)?,
+            input_sha256: self.get(r, 7)?,
+            output: self.get(r, 8)?,
+            output_sha256: self.get(r, 9)?,
+            prev_sha256: self.get(r, 10)?,
+            sha256: self.get(r, 11)?,
+            input_format: unsigned(&self.path, "publication.input_format", self.get(r, 12)?)?,
+            record_format: unsigned(&self.path, "publication.record_format", self.get(r, 13)?)?,
+        })
+    }
+
+    pub(in crate::ledger) fn publication_rubric(&self, id: i64) -> Result<RubricRow> {
+        self.row(
+            "SELECT r.name, r.version, r.sha256, r.text, r.scale_violation, r.added_at
+             FROM publication p JOIN rubric r ON r.id = p.rubric_id WHERE p.id = $1",
+            &[&id],
+            |pg, r| pg.rubric_row(r),
+        )?
+        .ok_or_else(|| self.vanished("publication (or its rubric)", id))
+    }
+
+    fn rubric_row(&self, r: &Row) -> Result<RubricRow> {
+        Ok(RubricRow {
+            name: self.get(r, 0)?,
+            version: unsigned(&self.path, "rubric.version", self.get(r, 1)?)?,
+            sha256: self.get(r, 2)?,
+            text: self.get(r, 3)?,
+            scale_violation: self.get(r, 4)?,
+            added_at: self.get(r, 5)?,
+        })
+    }
+
+    pub(in crate::ledger) fn rubric(&self, name: &str, version: u32) -> Result<Option<RubricRow>> {
+        self.row(
+            "SELECT name, version, sha256, text, scale_violation, added_at FROM rubric
+             WHERE name = $1 AND version = $2",
+            &[&name, &i64::from(version)],
+            |pg, r| pg.rubric_row(r),
+        )
+    }
+
+    pub(in crate::ledger) fn rubric_by_sha256(&self, sha256: &str) -> Result<Option<RubricRow>> {
+        self.row(
+            "SELECT name, version, sha256, text, scale_violation, added_at FROM rubric
+             WHERE sha256 = $1",
+            &[&sha256],
+            |pg, r| pg.rubric_row(r),
+        )
+    }
+
+    pub(in crate::ledger) fn rubrics(&self) -> Result<Vec<RubricRow>> {
+        self.rows(
+            "SELECT name, version, sha256, text, scale_violation, added_at FROM rubric
+             ORDER BY name, version",
+            &[],
+            |pg, r| pg.rubric_row(r),
+        )
+    }
+
+    pub(in crate::ledger) fn rubric_id_of(&self, sha256: &str) -> Result<Option<i64>> {
+        self.row(
+            "SELECT id FROM rubric WHERE sha256 = $1",
+            &[&sha256],
+            |pg, r| pg.get(r, 0),
+        )
+    }
+
+    pub(in crate::ledger) fn score_rows(
+        &self,
+        rubric_id: i64,
+        wave: &str,
+    ) -> Result<Vec<ScoreRow>> {
+        self.rows(
+            "SELECT w.slug, s.slug, sc.score, sc.rank, sc.factors, sc.gate, sc.tie, sc.note
+             FROM score sc JOIN seat s ON s.id = sc.seat_id JOIN wave w ON w.id = s.wave_id
+             WHERE sc.rubric_id = $1 AND w.slug = $2
+             ORDER BY sc.rank IS NULL, sc.rank, s.slug",
+            &[&rubric_id, &wave],
+            |pg, r| {
+                Ok((
+                    pg.get(r, 0)?,
+                    pg.get(r, 1)?,
+                    pg.get(r, 2)?,
+                    unsigned_opt(&pg.path, "score.rank", pg.get(r, 3)?)?,
+                    pg.get(r, 4)?,
+                    pg.get(r, 5)?,
+                    pg.get(r, 6)?,
+                    pg.get(r, 7)?,
+                ))
+            },
+        )
+    }
+
+    fn price_row(&self, r: &Row) -> Result<PriceTableRow> {
+        Ok(PriceTableRow {
+            name: self.get(r, 0)?,
+            version: unsigned(&self.path, "price_table.version", self.get(r, 1)?)?,
+            sha256: self.get(r, 2)?,
+            text: self.get(r, 3)?,
+            added_at: self.get(r, 4)?,
+        })
+    }
+
+    pub(in crate::ledger) fn price_table(
+        &self,
+        name: &str,
+        version: u32,
+    ) -> Result<Option<PriceTableRow>> {
+        self.row(
+            "SELECT name, version, sha256, text, added_at FROM price_table
+             WHERE name = $1 AND version = $2",
+            &[&name, &i64::from(version)],
+            |pg, r| pg.price_row(r),
+        )
+    }
+
+    pub(in crate::ledger) fn price_tables(&self) -> Result<Vec<PriceTableRow>> {
+        self.rows(
+            "SELECT name, version, sha256, text, added_at FROM price_table
+             ORDER BY name, version",
+            &[],
+            |pg, r| pg.price_row(r),
+        )
+    }
+}

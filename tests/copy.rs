@@ -1,0 +1,180 @@
+//! `benchledger copy`: a whole ledger into a new one, across stores. The copy holds the same
+//! rows (ids, hashes, every value) and passes `verify --all --ledger` with the same chain head.
+//!
+//! Run against SQLite, the ledger under test is a file and the round trip goes file → file →
+//! file; run against PostgreSQL (`BENCHLEDGER_TEST_BACKEND=postgres`), it goes database → file
+//! → database, so both directions between the stores are covered.
+
+mod common;
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+use common::{Cell, Env, Shell, crate_path};
+
+/// The four example waves, session-efficiency v2 registered and rescored, a price table, two
+/// publications and a withdrawal.
+fn published() -> Env {
+    let env = Env::init();
+    let mut manifests: Vec<PathBuf> = std::fs::read_dir(crate_path("examples"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("wave.toml"))
+        .filter(|p| p.is_file())
+        .collect();
+    manifests.sort();
+    let refs: Vec<&Path> = manifests.iter().map(PathBuf::as_path).collect();
+    env.ingest(&refs);
+    env.run([
+        OsStr::new("rubric"),
+        OsStr::new("add"),
+        crate_path("rubrics/session-efficiency.v2.toml").as_os_str(),
+    ])
+    .ok();
+    env.run(["rescore", "--rubric", "session-efficiency@2"])
+        .ok();
+    for wave in ["checkout-rematch", "rca-wave-1"] {
+        env.run([
+            "publish",
+            "--wave",
+            wave,
+            "--rubric",
+            "session-efficiency@2",
+        ])
+        .ok();
+    }
+    env.run(["withdraw", "rca-wave-2", "--reason", "a broken harness"])
+        .ok();
+    env
+}
+
+/// Every row of every table of the ledger at `db`, columns by name, rows sorted (the stores
+/// sort NULLs differently, so the rows are sorted here).
+fn all_rows(db: &Path, columns: &[(String, Vec<String>)]) -> Vec<(String, Vec<Vec<Cell>>)> {
+    let mut shell = Shell::at(db);
+    columns
+        .iter()
+        .map(|(table, cols)| {
+            let sql = format!("SELECT {} FROM {table}", cols.join(", "));
+            let mut rows = shell.rows(&sql);
+            rows.sort_by_cached_key(|r| format!("{r:?}"));
+            (table.clone(), rows)
+        })
+        .collect()
+}
+
+/// The tables and their columns, as an SQLite ledger declares them.
+fn tables(sqlite: &Path) -> Vec<(String, Vec<String>)> {
+    let mut shell = Shell::open(sqlite);
+    let names = shell.rows(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+         ORDER BY name",
+    );
+    names
+        .into_iter()
+        .map(|r| {
+            let Cell::Text(table) = &r[0] else {
+                panic!("{r:?}")
+            };
+            let cols = shell
+                .rows(&format!(
+                    "SELECT name FROM pragma_table_info('{table}') ORDER BY name"
+                ))
+                .into_iter()
+                .map(|c| match &c[0] {
+                    Cell::Text(c) => c.clone(),
+                    other => panic!("{other:?}"),
+                })
+                .collect();
+            (table.clone(), cols)
+        })
+        .collect()
+}
+
+fn head(env: &Env) -> String {
+    env.run(["publications", "--head"]).ok().stdout
+}
+
+fn copy(from: &Path, to: &Path) -> common::Out {
+    common::run_raw(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        &[
+            OsStr::new("copy"),
+            OsStr::new("--from"),
+            from.as_os_str(),
+            OsStr::new("--to"),
+            to.as_os_str(),
+        ],
+        &[],
+    )
+}
+
+#[test]
+fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
+    let env = published();
+    // Into a new SQLite file...
+    let file = Env::sqlite();
+    let out = copy(&env.db, &file.db).ok();
+    assert!(
+        out.stdout.ends_with(
+            ": 4 waves, 21 seats, 57 attempts, 27 trace steps, 1 rubric, 21 stored scores, \
+             0 price tables, 2 publications, 1 withdrawal\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    // ... and from it into a new ledger on the store under test.
+    let back = Env::new();
+    copy(&file.db, &back.db).ok();
+
+    let columns = tables(&file.db);
+    assert_eq!(columns.len(), 12, "{columns:?}");
+    let original = all_rows(&env.db, &columns);
+    assert!(
+        original
+            .iter()
+            .any(|(t, rows)| t == "attempt" && rows.len() == 57)
+    );
+    assert_eq!(all_rows(&file.db, &columns), original);
+    assert_eq!(all_rows(&back.db, &columns), original);
+
+    let h = head(&env);
+    for copy in [&file, &back] {
+        let out = copy.run(["verify", "--all", "--ledger"]).ok();
+        assert!(
+            out.stdout.contains("2 of 2 publications reproduce"),
+            "{}",
+            out.stdout
+        );
+        assert_eq!(head(copy), h);
+        assert_eq!(
+            copy.run(["waves", "--format", "json"]).ok().stdout,
+            env.run(["waves", "--format", "json"]).ok().stdout
+        );
+    }
+}
+
+#[test]
+fn a_copy_never_writes_over_a_ledger_and_needs_one_to_copy() {
+    let env = published();
+    let other = Env::sqlite();
+    other.run(["init"]).ok();
+    copy(&env.db, &other.db).ok();
+    let before = (env.ledger_bytes(), other.ledger_bytes());
+    let out = copy(&env.db, &other.db).status(2);
+    assert!(
+        out.stderr.contains("already holds rows") && out.stderr.contains("never over a ledger"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!((env.ledger_bytes(), other.ledger_bytes()), before);
+
+    let out = copy(&env.db, &env.db).status(2);
+    assert!(out.stderr.contains("both name"), "{}", out.stderr);
+
+    // No ledger to copy: nothing is made at the destination.
+    let missing = Env::sqlite();
+    let to = missing.path().join("to.db");
+    let out = copy(&missing.db, &to).status(2);
+    assert!(out.stderr.contains("benchledger init"), "{}", out.stderr);
+    assert!(!to.exists());
+}
