@@ -4,6 +4,7 @@ use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
 use crate::cli::Format;
 use crate::error::{Error, Result};
+use crate::figures::FigureTally;
 use crate::ledger::Ledger;
 use crate::model::{AttemptFields, Seat};
 use crate::report;
@@ -173,25 +174,28 @@ fn score_streamed_all(ledger: &Ledger, rubrics: &[&Rubric], wave: &str) -> Resul
         .iter()
         .map(|&k| scorers[k].fields())
         .fold(AttemptFields::NONE, AttemptFields::and);
+    // A seat's figures are the same under every rubric (one wave, one basis): they are
+    // tallied once, and each rubric tallies only what it keeps besides them.
     let seats = ledger.fold_wave(
         wave,
         fields,
         |_| {
-            one_pass
-                .iter()
-                .map(|&k| scorers[k].tally())
-                .collect::<Vec<_>>()
+            let own: Vec<SeatTally> = one_pass.iter().map(|&k| scorers[k].tally()).collect();
+            (FigureTally::new(), own)
         },
-        |tallies, a| {
-            for (t, &k) in tallies.iter_mut().zip(&one_pass) {
-                scorers[k].add(t, a);
+        |(figures, own), a| {
+            if let Some(&first) = one_pass.first() {
+                scorers[first].add_figures(figures, a);
+            }
+            for (t, &k) in own.iter_mut().zip(&one_pass) {
+                scorers[k].add_own(t, a);
             }
         },
     )?;
     let mut per: Vec<Vec<(Seat, SeatTally)>> = one_pass.iter().map(|_| Vec::new()).collect();
-    for (seat, tallies) in seats {
-        for (slot, t) in per.iter_mut().zip(tallies) {
-            slot.push((seat.clone(), t));
+    for (seat, (figures, own)) in seats {
+        for ((slot, t), &k) in per.iter_mut().zip(own).zip(&one_pass) {
+            slot.push((seat.clone(), scorers[k].with_figures(t, figures.clone())));
         }
     }
     let mut scored: Vec<Option<WaveScores>> = (0..scorers.len()).map(|_| None).collect();

@@ -148,6 +148,25 @@ impl<'a> Scorer<'a> {
         self.add_rest(t, a);
     }
 
+    /// Adds one attempt to a seat's figures kept apart from any one rubric's tally: several
+    /// rubrics of one wave share them (`rescore --all`), each then adding the attempt with
+    /// [`Scorer::add_own`] and finishing with [`Scorer::with_figures`].
+    pub fn add_figures(&self, f: &mut FigureTally, a: &Attempt) {
+        f.add(&self.basis, a);
+    }
+
+    /// Adds one attempt to what its seat's tally keeps under this rubric alone (not its
+    /// figures: see [`Scorer::add_figures`]).
+    pub fn add_own(&self, t: &mut SeatTally, a: &Attempt) {
+        self.add_rest(t, a);
+    }
+
+    /// A tally fed by [`Scorer::add_own`], completed with the seat's shared figures.
+    pub fn with_figures(&self, mut t: SeatTally, figures: FigureTally) -> SeatTally {
+        t.figures = figures;
+        t
+    }
+
     /// What a rubric keeps of an attempt besides its figures.
     fn add_rest(&self, t: &mut SeatTally, a: &Attempt) {
         for (slot, p) in t.free_errors.iter_mut().zip(&self.rubric.penalties) {
