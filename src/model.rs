@@ -166,6 +166,30 @@ pub struct Attempt {
 }
 
 impl Attempt {
+    /// An attempt with no problem, trial 0, not correct and every other field absent: the
+    /// buffer a reader fills row after row.
+    pub fn empty() -> Attempt {
+        Attempt {
+            problem: String::new(),
+            trial: 0,
+            correct: false,
+            outcome: None,
+            input_tokens: None,
+            output_tokens: None,
+            input_tokens_cache_read: None,
+            input_tokens_cache_write: None,
+            wall_s: None,
+            cost_usd: None,
+            steps: None,
+            errors: None,
+            checklist: None,
+            trace: None,
+            working_s: None,
+            infra_error: false,
+            end_reason: None,
+        }
+    }
+
     /// The outcome in [0, 1]: the graded outcome when there is one, else 1 for Correct and 0
     /// otherwise.
     pub fn outcome_or_verdict(&self) -> f64 {

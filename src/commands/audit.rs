@@ -6,7 +6,7 @@ use crate::cli::Format;
 use crate::error::{Error, Result};
 use crate::figures::FigureTally;
 use crate::ledger::Ledger;
-use crate::model::{AttemptFields, Seat};
+use crate::model::{AttemptFields, Seat, Wave};
 use crate::report;
 use crate::rubric::{Rubric, Scorer, SeatTally, WaveScores, score_wave};
 
@@ -70,16 +70,9 @@ pub fn rescore(
     }
     let (ids, left_out) = rescore_waves(&ledger, waves, include_withdrawn)?;
     let bar = progress(ctx, ids.len());
-    let mut all: Vec<WaveScores> = Vec::with_capacity(ids.len());
-    for id in &ids {
-        if let Some(b) = &bar {
-            b.set_message(id.clone());
-        }
-        all.push(score_streamed(&ledger, &info.rubric, id)?);
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-    }
+    let all = score_waves(&ledger, &[&info.rubric], &ids)?
+        .pop()
+        .unwrap_or_default();
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -143,73 +136,99 @@ fn left_out_note(left_out: &[String]) -> String {
     )
 }
 
-/// A progress bar over waves, on a terminal only.
+/// A spinner while the waves are read (in one pass, so there is no count of waves done to
+/// show), on a terminal only.
 fn progress(ctx: &Ctx<'_>, waves: usize) -> Option<indicatif::ProgressBar> {
     (ctx.interactive && waves > 1).then(|| {
-        let bar = indicatif::ProgressBar::new(waves as u64);
+        let bar = indicatif::ProgressBar::new_spinner();
         bar.set_style(
-            indicatif::ProgressStyle::with_template("rescoring {bar:40} {pos}/{len} waves {msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            indicatif::ProgressStyle::with_template("{spinner} rescoring {msg} ({elapsed})")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
         );
+        bar.set_message(format!("{waves} waves"));
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
         bar
     })
 }
 
-/// One wave scored under several rubrics in one read of its attempts: each attempt is read
-/// once, with the columns any of the rubrics reads, and fed to every rubric's tally. The
-/// scores are those `score_streamed` gives rubric by rubric (a rubric's tally reads only its
-/// own fields, whatever else the attempt carries).
-fn score_streamed_all(ledger: &Ledger, rubrics: &[&Rubric], wave: &str) -> Result<Vec<WaveScores>> {
-    let conditions = ledger.wave_conditions(wave)?;
-    let scorers: Vec<Scorer<'_>> = rubrics
+/// Every wave of `ids` scored under each of `rubrics`, in one read of the ledger's attempts
+/// ([`Ledger::fold_waves`]): each attempt is read once, with the columns any of the rubrics
+/// reads, and fed to every rubric's tally. The scores are those `score_streamed` gives wave by
+/// wave and rubric by rubric (a rubric's tally reads only its own fields, whatever else the
+/// attempt carries). Returned by rubric, then wave.
+fn score_waves(
+    ledger: &Ledger,
+    rubrics: &[&Rubric],
+    ids: &[String],
+) -> Result<Vec<Vec<WaveScores>>> {
+    let conditions: Vec<Wave> = ids
         .iter()
-        .map(|r| Scorer::new(r, &conditions))
+        .map(|w| ledger.wave_conditions(w))
+        .collect::<Result<_>>()?;
+    // [wave][rubric]
+    let scorers: Vec<Vec<Scorer<'_>>> = conditions
+        .iter()
+        .map(|c| rubrics.iter().map(|r| Scorer::new(r, c)).collect())
         .collect();
+    let mut out: Vec<Vec<WaveScores>> = rubrics
+        .iter()
+        .map(|_| Vec::with_capacity(ids.len()))
+        .collect();
+    let Some(first) = scorers.first() else {
+        return Ok(out);
+    };
     // A rubric whose per-attempt formula needs the wave's medians first (which `rubric add`
-    // never registers) is scored on its own, in its two passes.
-    let one_pass: Vec<usize> = (0..scorers.len())
-        .filter(|&k| !scorers[k].needs_medians_first())
+    // never registers) is scored on its own, wave by wave, in its two passes.
+    let one_pass: Vec<usize> = (0..rubrics.len())
+        .filter(|&k| !first[k].needs_medians_first())
         .collect();
     let fields = one_pass
         .iter()
-        .map(|&k| scorers[k].fields())
+        .map(|&k| first[k].fields())
         .fold(AttemptFields::NONE, AttemptFields::and);
     // A seat's figures are the same under every rubric (one wave, one basis): they are
     // tallied once, and each rubric tallies only what it keeps besides them.
-    let seats = ledger.fold_wave(
-        wave,
-        fields,
-        |_| {
-            let own: Vec<SeatTally> = one_pass.iter().map(|&k| scorers[k].tally()).collect();
-            (FigureTally::new(), own)
-        },
-        |(figures, own), a| {
-            if let Some(&first) = one_pass.first() {
-                scorers[first].add_figures(figures, a);
+    let seats = if one_pass.is_empty() {
+        ids.iter().map(|_| Vec::new()).collect()
+    } else {
+        ledger.fold_waves(
+            ids,
+            fields,
+            |w, _| {
+                let own: Vec<SeatTally> = one_pass.iter().map(|&k| scorers[w][k].tally()).collect();
+                (w, FigureTally::new(), own)
+            },
+            |(w, figures, own), a| {
+                let scorers = &scorers[*w];
+                scorers[one_pass[0]].add_figures(figures, a);
+                for (t, &k) in own.iter_mut().zip(&one_pass) {
+                    scorers[k].add_own(t, a);
+                }
+            },
+        )?
+    };
+    for (w, wave_seats) in seats.into_iter().enumerate() {
+        let mut per: Vec<Vec<(Seat, SeatTally)>> = one_pass
+            .iter()
+            .map(|_| Vec::with_capacity(wave_seats.len()))
+            .collect();
+        for (seat, (_, figures, own)) in wave_seats {
+            for ((slot, t), &k) in per.iter_mut().zip(own).zip(&one_pass) {
+                slot.push((seat.clone(), scorers[w][k].with_figures(t, figures.clone())));
             }
-            for (t, &k) in own.iter_mut().zip(&one_pass) {
-                scorers[k].add_own(t, a);
-            }
-        },
-    )?;
-    let mut per: Vec<Vec<(Seat, SeatTally)>> = one_pass.iter().map(|_| Vec::new()).collect();
-    for (seat, (figures, own)) in seats {
-        for ((slot, t), &k) in per.iter_mut().zip(own).zip(&one_pass) {
-            slot.push((seat.clone(), scorers[k].with_figures(t, figures.clone())));
+        }
+        let mut scored: Vec<Option<WaveScores>> = rubrics.iter().map(|_| None).collect();
+        for (&k, seats) in one_pass.iter().zip(per) {
+            scored[k] = Some(scorers[w][k].score(seats));
+        }
+        for (k, s) in scored.into_iter().enumerate() {
+            out[k].push(match s {
+                Some(s) => s,
+                None => score_streamed(ledger, rubrics[k], &ids[w])?,
+            });
         }
     }
-    let mut scored: Vec<Option<WaveScores>> = (0..scorers.len()).map(|_| None).collect();
-    for (&k, seats) in one_pass.iter().zip(per) {
-        scored[k] = Some(scorers[k].score(seats));
-    }
-    rubrics
-        .iter()
-        .zip(scored)
-        .map(|(r, s)| match s {
-            Some(s) => Ok(s),
-            None => score_streamed(ledger, r, wave),
-        })
-        .collect()
+    Ok(out)
 }
 
 /// `rescore --all`: every registered rubric, each wave read once.
@@ -229,21 +248,7 @@ pub fn rescore_all(ctx: &mut Ctx<'_>, waves: &[String], include_withdrawn: bool)
     let (ids, left_out) = rescore_waves(&ledger, waves, include_withdrawn)?;
     let bar = progress(ctx, ids.len());
     // [rubric][wave]
-    let mut all: Vec<Vec<WaveScores>> = rows.iter().map(|_| Vec::new()).collect();
-    for id in &ids {
-        if let Some(b) = &bar {
-            b.set_message(id.clone());
-        }
-        for (k, s) in score_streamed_all(&ledger, &refs, id)?
-            .into_iter()
-            .enumerate()
-        {
-            all[k].push(s);
-        }
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-    }
+    let all = score_waves(&ledger, &refs, &ids)?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }

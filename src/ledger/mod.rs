@@ -21,6 +21,7 @@ mod pg;
 mod prices;
 mod publications;
 mod rubrics;
+mod scan;
 mod scores;
 mod stage;
 mod waves;

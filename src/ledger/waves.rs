@@ -2,7 +2,7 @@
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
-use super::{Ledger, on_sqlite};
+use super::{Ledger, on_sqlite, sqlite};
 use crate::error::{Error, Result};
 use crate::formats::wave::ContentHash;
 use crate::model::{
@@ -188,101 +188,108 @@ impl Ledger {
     ) -> Result<Vec<(Seat, T)>> {
         let rowid = self.wave_rowid(slug)?;
         let conn = on_sqlite!(self, pg => pg.fold_wave(rowid, fields, start, add));
-        let seats: Vec<(i64, Seat)> = conn
-            .prepare_cached(
-                "SELECT id, slug, model, provider, harness, config FROM seat
-                 WHERE wave_id = ?1 ORDER BY slug",
-            )
-            .and_then(|mut s| {
-                s.query_map([rowid], |r| {
-                    Ok((
-                        r.get(0)?,
-                        Seat {
-                            id: r.get(1)?,
-                            model: r.get(2)?,
-                            provider: r.get(3)?,
-                            harness: r.get(4)?,
-                            config: r.get(5)?,
-                        },
-                    ))
-                })?
-                .collect()
-            })
-            .map_err(|e| self.err(e))?;
+        let seats = self.seats_of(conn, rowid)?;
+        let fields = self.with_traces(conn, fields)?;
+        let columns = Columns::of(fields);
+        let mut stmt = conn.prepare_cached(&columns.sql).map_err(|e| self.err(e))?;
+        let mut attempt = Attempt::empty();
+        let mut out = Vec::with_capacity(seats.len());
+        for (seat_id, seat) in seats {
+            let mut value = start(&seat);
+            self.fold_seat(
+                &mut stmt,
+                &columns,
+                fields,
+                seat_id,
+                &mut attempt,
+                &mut value,
+                &mut add,
+            )?;
+            out.push((seat, value));
+        }
+        Ok(out)
+    }
 
-        // Most ledgers hold no traces at all: then the join that finds the steps is skipped.
+    /// A wave's seats, in ledger order (by id), each with its row id.
+    pub(super) fn seats_of(
+        &self,
+        conn: &rusqlite::Connection,
+        wave_rowid: i64,
+    ) -> Result<Vec<(i64, Seat)>> {
+        conn.prepare_cached(
+            "SELECT id, slug, model, provider, harness, config FROM seat
+             WHERE wave_id = ?1 ORDER BY slug",
+        )
+        .and_then(|mut s| {
+            s.query_map([wave_rowid], |r| {
+                Ok((
+                    r.get(0)?,
+                    Seat {
+                        id: r.get(1)?,
+                        model: r.get(2)?,
+                        provider: r.get(3)?,
+                        harness: r.get(4)?,
+                        config: r.get(5)?,
+                    },
+                ))
+            })?
+            .collect()
+        })
+        .map_err(|e| self.err(e))
+    }
+
+    /// `fields`, with the trace left out when the ledger holds no trace at all (most hold
+    /// none: then the join that finds the steps is skipped).
+    pub(super) fn with_traces(
+        &self,
+        conn: &rusqlite::Connection,
+        fields: AttemptFields,
+    ) -> Result<AttemptFields> {
         let mut fields = fields;
         fields.trace = fields.trace && {
             conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM trace_step)")
                 .and_then(|mut s| s.query_row([], |r| r.get::<_, bool>(0)))
                 .map_err(|e| self.err(e))?
         };
-        let columns = Columns::of(fields);
-        let mut stmt = conn.prepare_cached(&columns.sql).map_err(|e| self.err(e))?;
-        let mut attempt = Attempt {
-            problem: String::new(),
-            trial: 0,
-            correct: false,
-            outcome: None,
-            input_tokens: None,
-            output_tokens: None,
-            input_tokens_cache_read: None,
-            input_tokens_cache_write: None,
-            wall_s: None,
-            cost_usd: None,
-            steps: None,
-            errors: None,
-            checklist: None,
-            trace: None,
-            working_s: None,
-            infra_error: false,
-            end_reason: None,
-        };
-        let mut out = Vec::with_capacity(seats.len());
-        for (seat_id, seat) in seats {
-            let mut value = start(&seat);
-            let mut rows = stmt.query([seat_id]).map_err(|e| self.err(e))?;
-            // With traces, an attempt comes as one row per step (one row with no step when it
-            // has none), its rows together. Either way an attempt is handed on when the next
-            // one's first row arrives, or the rows end.
-            let mut pending: Option<Option<i64>> = None;
-            while let Some(r) = rows.next().map_err(|e| self.err(e))? {
-                let id: Option<i64> = match columns.id {
-                    Some(i) => Some(r.get(i).map_err(|e| self.err(e))?),
-                    None => None,
-                };
-                if !(fields.trace && pending == Some(id)) {
-                    if pending.is_some() {
-                        add(&mut value, &attempt);
-                    }
-                    if let (Some(i), Some(id)) = (columns.checklist, id) {
-                        let text: Option<String> = r.get(i).map_err(|e| self.err(e))?;
-                        attempt.checklist = checklist(&self.path, id, text)?;
-                    }
-                    columns.read(r, &mut attempt).map_err(|e| self.err(e))?;
-                    attempt.trace = None;
-                    pending = Some(id);
+        Ok(fields)
+    }
+
+    /// Feeds one seat's attempts, in ledger order, to `add`, through `stmt` (the query of
+    /// [`Columns::of`]`(fields)`), reading each row into `attempt`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn fold_seat<T>(
+        &self,
+        stmt: &mut rusqlite::Statement<'_>,
+        columns: &Columns,
+        fields: AttemptFields,
+        seat_id: i64,
+        attempt: &mut Attempt,
+        value: &mut T,
+        add: &mut impl FnMut(&mut T, &Attempt),
+    ) -> Result<()> {
+        let mut rows = stmt.query([seat_id]).map_err(|e| self.err(e))?;
+        // With traces, an attempt comes as one row per step (one row with no step when it has
+        // none), its rows together. Either way an attempt is handed on when the next one's
+        // first row arrives, or the rows end.
+        let mut pending: Option<Option<i64>> = None;
+        while let Some(r) = rows.next().map_err(|e| self.err(e))? {
+            let id: Option<i64> = match columns.id {
+                Some(i) => Some(r.get(i).map_err(|e| self.err(e))?),
+                None => None,
+            };
+            if !(fields.trace && pending == Some(id)) {
+                if pending.is_some() {
+                    add(value, attempt);
                 }
-                if let Some(i) = columns.trace
-                    && r.get_ref(i).map_err(|e| self.err(e))? != rusqlite::types::ValueRef::Null
-                {
-                    let step = (|| {
-                        Ok::<_, rusqlite::Error>(TraceStep {
-                            tool: r.get(i)?,
-                            ok: r.get(i + 1)?,
-                            error: r.get(i + 2)?,
-                        })
-                    })()
-                    .map_err(|e| self.err(e))?;
-                    attempt.trace.get_or_insert_with(Vec::new).push(step);
-                }
+                read_attempt(&self.path, columns, r, id, attempt)?;
+                pending = Some(id);
             }
-            if pending.is_some() {
-                add(&mut value, &attempt);
-            }
-            out.push((seat, value));
+            read_step(&self.path, columns, r, attempt)?;
         }
-        Ok(out)
+        if pending.is_some() {
+            add(value, attempt);
+        }
+        Ok(())
     }
 
     /// Checks that a wave exists, with the same error as `load_wave` when it does not.
@@ -331,6 +338,47 @@ impl Ledger {
         }
         Ok(())
     }
+}
+
+/// Reads the attempt of row `r` (whose id is `id`, when read) into `attempt`, its trace
+/// emptied.
+pub(super) fn read_attempt(
+    path: &std::path::Path,
+    columns: &Columns,
+    r: &rusqlite::Row<'_>,
+    id: Option<i64>,
+    attempt: &mut Attempt,
+) -> Result<()> {
+    if let (Some(i), Some(id)) = (columns.checklist, id) {
+        let text: Option<String> = r.get(i).map_err(|e| sqlite(path, e))?;
+        attempt.checklist = checklist(path, id, text)?;
+    }
+    columns.read(r, attempt).map_err(|e| sqlite(path, e))?;
+    attempt.trace = None;
+    Ok(())
+}
+
+/// Adds the trace step of row `r`, if it holds one, to `attempt`'s trace.
+pub(super) fn read_step(
+    path: &std::path::Path,
+    columns: &Columns,
+    r: &rusqlite::Row<'_>,
+    attempt: &mut Attempt,
+) -> Result<()> {
+    if let Some(i) = columns.trace
+        && r.get_ref(i).map_err(|e| sqlite(path, e))? != rusqlite::types::ValueRef::Null
+    {
+        let step = (|| {
+            Ok::<_, rusqlite::Error>(TraceStep {
+                tool: r.get(i)?,
+                ok: r.get(i + 1)?,
+                error: r.get(i + 2)?,
+            })
+        })()
+        .map_err(|e| sqlite(path, e))?;
+        attempt.trace.get_or_insert_with(Vec::new).push(step);
+    }
+    Ok(())
 }
 
 /// The checklist stored (as `text`) with attempt `id`, parsed.
@@ -418,12 +466,25 @@ pub(super) struct Columns {
     /// whose checklist is malformed.
     pub(super) id: Option<usize>,
     pub(super) checklist: Option<usize>,
+    /// The attempt's seat (its row id), in a query over a range of attempt ids.
+    pub(super) seat: Option<usize>,
     /// The first of the step's tool, ok and error.
     pub(super) trace: Option<usize>,
 }
 
 impl Columns {
+    /// The query of one seat's attempts (`?1` its id), in ledger order.
     pub(super) fn of(f: AttemptFields) -> Columns {
+        Columns::build(f, false)
+    }
+
+    /// The query of every attempt whose id is between `?1` and `?2`, in id order, whatever
+    /// its seat: the trial, the id and (in [`Columns::seat`]) the seat's id are always read.
+    pub(super) fn over_ids(f: AttemptFields) -> Columns {
+        Columns::build(AttemptFields { trial: true, ..f }, true)
+    }
+
+    fn build(f: AttemptFields, by_id: bool) -> Columns {
         // Problem and verdict first, always.
         let mut names = vec!["a.problem", "a.correct"];
         // The column(s) of a field, when it is read: the index of its first.
@@ -447,20 +508,28 @@ impl Columns {
             errors: cols(f.errors, &["a.errors"]),
             working_s: cols(f.working_s, &["a.working_s"]),
             end: cols(f.end, &["a.infra_error", "a.end_reason"]),
-            id: cols(f.checklist || f.trace, &["a.id"]),
+            id: cols(f.checklist || f.trace || by_id, &["a.id"]),
             checklist: cols(f.checklist, &["a.checklist"]),
+            seat: cols(by_id, &["a.seat_id"]),
             trace: cols(f.trace, &["t.tool"]),
         };
-        c.sql = if f.trace {
+        if f.trace {
             names.extend(["t.ok", "t.error"]);
+        }
+        let (filter, order) = if by_id {
+            ("a.id BETWEEN ?1 AND ?2", "a.id")
+        } else {
+            ("a.seat_id = ?1", "a.problem, a.trial")
+        };
+        c.sql = if f.trace {
             format!(
                 "SELECT {} FROM attempt a LEFT JOIN trace_step t ON t.attempt_id = a.id
-                 WHERE a.seat_id = ?1 ORDER BY a.problem, a.trial, t.idx",
+                 WHERE {filter} ORDER BY {order}, t.idx",
                 names.join(", ")
             )
         } else {
             format!(
-                "SELECT {} FROM attempt a WHERE a.seat_id = ?1 ORDER BY a.problem, a.trial",
+                "SELECT {} FROM attempt a WHERE {filter} ORDER BY {order}",
                 names.join(", ")
             )
         };

@@ -270,25 +270,7 @@ impl Pg {
         };
         let columns = Columns::of(fields);
         let stmt = tx.prepare(&columns.sql.replace("?1", "$1")).map_err(err)?;
-        let mut attempt = Attempt {
-            problem: String::new(),
-            trial: 0,
-            correct: false,
-            outcome: None,
-            input_tokens: None,
-            output_tokens: None,
-            input_tokens_cache_read: None,
-            input_tokens_cache_write: None,
-            wall_s: None,
-            cost_usd: None,
-            steps: None,
-            errors: None,
-            checklist: None,
-            trace: None,
-            working_s: None,
-            infra_error: false,
-            end_reason: None,
-        };
+        let mut attempt = Attempt::empty();
         let mut out = Vec::with_capacity(seats.len());
         for (seat_id, seat) in seats {
             let mut value = start(&seat);

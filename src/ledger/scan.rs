@@ -1,0 +1,704 @@
+//! Reading the attempts of many waves in one pass over the attempt table.
+//!
+//! Rescoring the history reads every attempt of every wave. Seat by seat ([`Ledger::fold_wave`])
+//! each attempt is found through the `attempt_by_seat` index and then fetched from the table:
+//! two B-tree walks a row. But ingest writes a seat's attempts together and in ledger order
+//! (problem, then trial), so the table read in id order already holds every seat's attempts the
+//! way a tally takes them: one scan, no index, and it splits into ranges of ids that separate
+//! connections read at once, on separate cores (a WAL ledger has any number of readers).
+//!
+//! [`Ledger::fold_waves`] does this, and checks the premise as it goes rather than trusting
+//! it: a seat whose rows are not in ledger order by id, or turn up in two ranges (a ledger
+//! written some other way, or copied from a server), is read again on its own, through the
+//! index. So every seat's value is the one [`Ledger::fold_wave`] gives, to the bit, whatever
+//! the ledger's physical order. PostgreSQL keeps no such order: there, and where the waves
+//! asked for hold few of the ledger's seats, the waves are read one by one.
+
+use std::num::NonZeroUsize;
+use std::path::Path;
+
+use rusqlite::{Connection, OpenFlags};
+
+use super::waves::{Columns, read_attempt, read_step};
+use super::{Ledger, Store, sqlite};
+use crate::error::{Error, Result};
+use crate::model::{Attempt, AttemptFields, Seat};
+
+/// Below this many attempts a range is not worth a connection and a thread of its own.
+const RANGE_MIN_ATTEMPTS: i64 = 100_000;
+
+/// At most this many ranges are read at once.
+const RANGES_MAX: usize = 8;
+
+/// How a ledger's attempts are cut for reading at once: into at most `most` ranges of ids, of
+/// at least `attempts` ids each (but the last).
+#[derive(Debug, Clone, Copy)]
+struct Ranges {
+    most: usize,
+    attempts: i64,
+}
+
+/// A visited seat: the index of its wave, its row id, and itself.
+struct Slot<'a> {
+    wave: usize,
+    seat_id: i64,
+    seat: &'a Seat,
+}
+
+/// What one range's reader made of a seat it met.
+struct Found<T> {
+    value: T,
+    /// The last attempt's problem and trial, which the next must follow.
+    problem: String,
+    trial: u32,
+    /// Every row so far followed the one before in ledger order.
+    in_order: bool,
+}
+
+impl Ledger {
+    /// Folds the attempts of every wave in `slugs` into one value per seat, as
+    /// [`Ledger::fold_wave`] does wave by wave and with the same values, in one pass over the
+    /// attempts (see the [module docs](self)). `start` makes a seat's value, given the index in
+    /// `slugs` of its wave; `add` takes each of the seat's attempts in ledger order. Both may
+    /// be called from several threads at once. Returns each wave's seats with their values, in
+    /// the order of `slugs`.
+    pub fn fold_waves<T: Send>(
+        &self,
+        slugs: &[String],
+        fields: AttemptFields,
+        start: impl Fn(usize, &Seat) -> T + Sync,
+        add: impl Fn(&mut T, &Attempt) + Sync,
+    ) -> Result<Vec<Vec<(Seat, T)>>> {
+        let threads = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+        let ranges = Ranges {
+            most: threads.min(RANGES_MAX),
+            attempts: RANGE_MIN_ATTEMPTS,
+        };
+        self.fold_waves_in(slugs, fields, ranges, start, add)
+    }
+
+    /// [`Ledger::fold_waves`], its ledger's attempts read in `ranges`.
+    fn fold_waves_in<T: Send>(
+        &self,
+        slugs: &[String],
+        fields: AttemptFields,
+        ranges: Ranges,
+        start: impl Fn(usize, &Seat) -> T + Sync,
+        add: impl Fn(&mut T, &Attempt) + Sync,
+    ) -> Result<Vec<Vec<(Seat, T)>>> {
+        let by_wave = |ledger: &Ledger| {
+            slugs
+                .iter()
+                .enumerate()
+                .map(|(w, slug)| ledger.fold_wave(slug, fields, |s| start(w, s), &add))
+                .collect()
+        };
+        let conn = match &self.store {
+            Store::Sqlite(conn) => conn,
+            #[cfg(feature = "postgres")]
+            Store::Postgres(_) => return by_wave(self),
+        };
+        let mut seats: Vec<Vec<(i64, Seat)>> = Vec::with_capacity(slugs.len());
+        for slug in slugs {
+            let rowid = self.wave_rowid(slug)?;
+            seats.push(self.seats_of(conn, rowid)?);
+        }
+        let visited: usize = seats.iter().map(Vec::len).sum();
+        let all: i64 = conn
+            .query_row("SELECT count(*) FROM seat", [], |r| r.get(0))
+            .map_err(|e| self.err(e))?;
+        // Scanning the table reads every seat's rows: worth it when most are wanted.
+        if (visited as i64) * 2 < all {
+            return by_wave(self);
+        }
+
+        let fields = self.with_traces(conn, fields)?;
+        // Every visited seat has a slot: its wave, its row id, and itself.
+        let slots: Vec<Slot<'_>> = seats
+            .iter()
+            .enumerate()
+            .flat_map(|(w, s)| {
+                s.iter().map(move |(id, seat)| Slot {
+                    wave: w,
+                    seat_id: *id,
+                    seat,
+                })
+            })
+            .collect();
+        // Seat row id -> 1 + its slot (0: not visited). Seat ids run from 1 up, one per seat
+        // ever ingested.
+        let top = slots.iter().map(|s| s.seat_id).max().unwrap_or(0);
+        let mut slot_of = vec![0u32; usize::try_from(top).unwrap_or(0) + 1];
+        for (k, s) in slots.iter().enumerate() {
+            if let Ok(i) = usize::try_from(s.seat_id) {
+                slot_of[i] = k as u32 + 1;
+            }
+        }
+        let visit = Visit {
+            slot_of: &slot_of,
+            slots: &slots,
+        };
+
+        let ranges = Ranges {
+            most: if self.is_in_memory() { 1 } else { ranges.most },
+            ..ranges
+        };
+        let id_ranges = self.id_ranges(conn, ranges)?;
+        let path = self.path.as_path();
+        let found: Vec<Vec<Option<Found<T>>>> = match id_ranges.split_first() {
+            None => Vec::new(),
+            Some((first, [])) => vec![scan_range(
+                path, conn, fields, *first, &visit, &start, &add,
+            )?],
+            Some((first, rest)) => std::thread::scope(|scope| {
+                let (visit, start, add) = (&visit, &start, &add);
+                let others: Vec<_> = rest
+                    .iter()
+                    .map(|&range| {
+                        scope.spawn(move || {
+                            let conn = reader(path)?;
+                            scan_range(path, &conn, fields, range, visit, start, add)
+                        })
+                    })
+                    .collect();
+                let mine = scan_range(path, conn, fields, *first, visit, start, add);
+                let mut all = vec![mine?];
+                for h in others {
+                    match h.join() {
+                        Ok(r) => all.push(r?),
+                        Err(panic) => std::panic::resume_unwind(panic),
+                    }
+                }
+                Ok::<_, Error>(all)
+            })?,
+        };
+
+        // Each seat from the one range that read it in order; a seat no range met has no
+        // attempts; any other is read again on its own.
+        let mut found = found;
+        let columns = Columns::of(fields);
+        let mut stmt = None;
+        let mut attempt = Attempt::empty();
+        let mut out: Vec<Vec<(Seat, T)>> =
+            seats.iter().map(|s| Vec::with_capacity(s.len())).collect();
+        for (k, slot) in slots.iter().enumerate() {
+            let mut met = found.iter_mut().filter_map(|f| f[k].take());
+            let (first, second) = (met.next(), met.next());
+            let value = match (first, second) {
+                (None, _) => start(slot.wave, slot.seat),
+                (Some(f), None) if f.in_order => f.value,
+                _ => {
+                    let stmt = match &mut stmt {
+                        Some(stmt) => stmt,
+                        None => {
+                            stmt.insert(conn.prepare_cached(&columns.sql).map_err(|e| self.err(e))?)
+                        }
+                    };
+                    let mut value = start(slot.wave, slot.seat);
+                    self.fold_seat(
+                        stmt,
+                        &columns,
+                        fields,
+                        slot.seat_id,
+                        &mut attempt,
+                        &mut value,
+                        &mut |t, a| add(t, a),
+                    )?;
+                    value
+                }
+            };
+            out[slot.wave].push((slot.seat.clone(), value));
+        }
+        Ok(out)
+    }
+
+    /// The ledger's attempt ids cut into ranges as `ranges` says, each ending where a seat's
+    /// last attempt does.
+    fn id_ranges(&self, conn: &Connection, ranges: Ranges) -> Result<Vec<(i64, i64)>> {
+        let err = |e| self.err(e);
+        let (lo, hi): (Option<i64>, Option<i64>) = conn
+            .query_row(
+                "SELECT (SELECT min(id) FROM attempt), (SELECT max(id) FROM attempt)",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .map_err(err)?;
+        let (Some(lo), Some(hi)) = (lo, hi) else {
+            return Ok(Vec::new());
+        };
+        let n = (ranges.most as i64).clamp(1, 1 + (hi - lo) / ranges.attempts.max(1));
+        let mut out = Vec::new();
+        let mut from = lo;
+        for k in 1..n {
+            let cut = lo + (hi - lo + 1) * k / n;
+            if cut <= from {
+                continue;
+            }
+            // The end of the seat whose attempt is at (or first after) the cut.
+            let end: Option<i64> = conn
+                .query_row(
+                    "SELECT max(id) FROM attempt WHERE seat_id =
+                        (SELECT seat_id FROM attempt WHERE id >= ?1 ORDER BY id LIMIT 1)",
+                    [cut],
+                    |r| r.get(0),
+                )
+                .map_err(err)?;
+            let end = end.unwrap_or(hi).max(cut);
+            if end >= hi {
+                break;
+            }
+            out.push((from, end));
+            from = end + 1;
+        }
+        out.push((from, hi));
+        Ok(out)
+    }
+
+    fn is_in_memory(&self) -> bool {
+        self.path == Path::new(":memory:")
+    }
+}
+
+/// Another connection to the ledger file at `path`, for reading only.
+fn reader(path: &Path) -> Result<Connection> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| sqlite(path, e))?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))
+        .map_err(|e| sqlite(path, e))?;
+    Ok(conn)
+}
+
+/// The visited seats, found by row id.
+struct Visit<'a> {
+    /// Seat row id -> 1 + its index in `slots` (0: not visited).
+    slot_of: &'a [u32],
+    slots: &'a [Slot<'a>],
+}
+
+impl Visit<'_> {
+    fn slot(&self, seat_id: i64) -> Option<usize> {
+        let k = *self.slot_of.get(usize::try_from(seat_id).ok()?)?;
+        (k > 0).then(|| k as usize - 1)
+    }
+}
+
+/// Reads the attempts with ids in `lo..=hi` of the ledger at `path` (through `conn`), in id
+/// order, feeding each to its seat's value (its slot's; rows of seats not visited skipped).
+/// Returns what it made of each slot it met.
+fn scan_range<T>(
+    path: &Path,
+    conn: &Connection,
+    fields: AttemptFields,
+    (lo, hi): (i64, i64),
+    visit: &Visit<'_>,
+    start: &(impl Fn(usize, &Seat) -> T + Sync),
+    add: &(impl Fn(&mut T, &Attempt) + Sync),
+) -> Result<Vec<Option<Found<T>>>> {
+    let err = |e| sqlite(path, e);
+    let columns = Columns::over_ids(fields);
+    let (Some(id_col), Some(seat_col)) = (columns.id, columns.seat) else {
+        unreachable!("a query over ids reads the id and the seat");
+    };
+    let mut found: Vec<Option<Found<T>>> = (0..visit.slots.len()).map(|_| None).collect();
+    let mut stmt = conn.prepare(&columns.sql).map_err(err)?;
+    let mut rows = stmt.query([lo, hi]).map_err(err)?;
+    let mut attempt = Attempt::empty();
+    // The attempt read but not yet handed on (rows of its trace steps may follow): its id
+    // and slot.
+    let mut pending: Option<(i64, usize)> = None;
+    let hand_on = |found: &mut [Option<Found<T>>], k: usize, a: &mut Attempt| {
+        if let Some(f) = &mut found[k] {
+            if !fields.trial {
+                // As a seat's own query gives it, when the trial is not asked for.
+                a.trial = 0;
+            }
+            add(&mut f.value, a);
+        }
+    };
+    while let Some(r) = rows.next().map_err(err)? {
+        let id: i64 = r.get(id_col).map_err(err)?;
+        if fields.trace && pending.is_some_and(|(p, _)| p == id) {
+            read_step(path, &columns, r, &mut attempt)?;
+            continue;
+        }
+        if let Some((_, k)) = pending.take() {
+            hand_on(&mut found, k, &mut attempt);
+        }
+        let seat_id: i64 = r.get(seat_col).map_err(err)?;
+        let Some(k) = visit.slot(seat_id) else {
+            continue;
+        };
+        let f = match &mut found[k] {
+            Some(f) => f,
+            empty => {
+                let slot = &visit.slots[k];
+                empty.insert(Found {
+                    value: start(slot.wave, slot.seat),
+                    problem: String::new(),
+                    trial: 0,
+                    in_order: true,
+                })
+            }
+        };
+        if !f.in_order {
+            continue;
+        }
+        read_attempt(path, &columns, r, Some(id), &mut attempt)?;
+        // Strictly after the seat's previous attempt in (problem, trial), as the index orders
+        // them (problems byte by byte, SQLite's BINARY collation). The first attempt has a
+        // trial, from 1: 0 means none yet.
+        let after = f.trial == 0
+            || match attempt.problem.as_str().cmp(f.problem.as_str()) {
+                std::cmp::Ordering::Greater => true,
+                std::cmp::Ordering::Equal => attempt.trial > f.trial,
+                std::cmp::Ordering::Less => false,
+            };
+        if !after || attempt.trial == 0 {
+            f.in_order = false;
+            continue;
+        }
+        f.problem.clear();
+        f.problem.push_str(&attempt.problem);
+        f.trial = attempt.trial;
+        read_step(path, &columns, r, &mut attempt)?;
+        pending = Some((id, k));
+    }
+    if let Some((_, k)) = pending {
+        hand_on(&mut found, k, &mut attempt);
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{
+        Accounting, Budget, ChecklistItem, Load, Provenance, SeatData, SuiteProblems, TraceStep,
+        Wave, WaveData,
+    };
+
+    const NOW: &str = "2026-01-01T00:00:00Z";
+
+    fn attempt(problem: &str, trial: u32, n: u64) -> Attempt {
+        Attempt {
+            problem: problem.into(),
+            trial,
+            correct: n.is_multiple_of(3),
+            outcome: n.is_multiple_of(2).then_some(0.25),
+            input_tokens: Some(100 + n),
+            output_tokens: Some(7 * n),
+            input_tokens_cache_read: n.is_multiple_of(4).then_some(n),
+            input_tokens_cache_write: None,
+            wall_s: Some(0.1 * n as f64),
+            cost_usd: Some(0.001 * n as f64),
+            steps: Some(n as u32 % 9),
+            errors: Some(n as u32 % 2),
+            checklist: n.is_multiple_of(5).then(|| {
+                vec![ChecklistItem {
+                    item: "cites the log".into(),
+                    pass: n.is_multiple_of(2),
+                }]
+            }),
+            trace: (n % 3 == 1).then(|| {
+                (0..n % 4)
+                    .map(|i| TraceStep {
+                        tool: format!("tool{i}"),
+                        ok: i % 2 == 0,
+                        error: (i % 2 == 1).then(|| "failed".into()),
+                    })
+                    .collect()
+            }),
+            working_s: Some(0.05 * n as f64),
+            infra_error: n % 7 == 1 && !n.is_multiple_of(3),
+            end_reason: (n % 7 == 1).then(|| "sandbox died".into()),
+        }
+    }
+
+    /// A wave of `seats` seats (the last with no attempts) over `problems` problems, two
+    /// trials each; the seats are given out of slug order.
+    fn wave(id: &str, seats: usize, problems: usize) -> WaveData {
+        let mut n = 0;
+        let seats = (0..seats)
+            .rev()
+            .map(|s| {
+                let attempts = if s + 1 == seats {
+                    Vec::new()
+                } else {
+                    (0..problems)
+                        .flat_map(|p| (1..=2).map(move |t| (p, t)))
+                        .map(|(p, t)| {
+                            n += 1;
+                            attempt(&format!("p{p:02}"), t, n + s as u64)
+                        })
+                        .collect()
+                };
+                SeatData {
+                    seat: Seat {
+                        id: format!("seat-{s}"),
+                        model: "m".into(),
+                        provider: "p".into(),
+                        harness: "h".into(),
+                        config: None,
+                    },
+                    attempts,
+                }
+            })
+            .collect();
+        WaveData {
+            wave: Wave {
+                id: id.into(),
+                suite: "s".into(),
+                started_at: NOW.into(),
+                notes: None,
+                suite_problems: Some(SuiteProblems::Count(problems as u64)),
+                load: Load::default(),
+                accounting: Accounting::default(),
+                budget: Budget::default(),
+                provenance: Provenance::default(),
+                supersedes: None,
+                canary_problems: Vec::new(),
+            },
+            seats,
+        }
+    }
+
+    /// A ledger file holding `waves`.
+    fn ledger(dir: &Path, waves: &[WaveData]) -> Ledger {
+        let (mut ledger, _) = Ledger::create(&dir.join("ledger.db")).unwrap();
+        let hashed: Vec<_> = waves
+            .iter()
+            .map(|w| (w.clone(), crate::formats::wave::sha256(2, w).unwrap()))
+            .collect();
+        ledger.add_waves(&hashed, NOW).unwrap();
+        ledger
+    }
+
+    type Seen = Vec<Vec<(Seat, Vec<Attempt>)>>;
+
+    /// Every wave's seats with their attempts as `fold_wave` reads them, wave by wave.
+    fn by_wave(ledger: &Ledger, slugs: &[String], fields: AttemptFields) -> Seen {
+        slugs
+            .iter()
+            .map(|w| {
+                ledger
+                    .fold_wave(w, fields, |_| Vec::new(), |v, a| v.push(a.clone()))
+                    .unwrap()
+            })
+            .collect()
+    }
+
+    /// The same through `fold_waves_in`, each seat's value tagged with its wave.
+    fn in_one_pass(
+        ledger: &Ledger,
+        slugs: &[String],
+        fields: AttemptFields,
+        ranges: Ranges,
+    ) -> Seen {
+        ledger
+            .fold_waves_in(
+                slugs,
+                fields,
+                ranges,
+                |w, _| (w, Vec::new()),
+                |(_, v): &mut (usize, Vec<Attempt>), a| v.push(a.clone()),
+            )
+            .unwrap()
+            .into_iter()
+            .enumerate()
+            .map(|(w, seats)| {
+                seats
+                    .into_iter()
+                    .map(|(seat, (wave, attempts))| {
+                        assert_eq!(wave, w, "a seat's value was started for its own wave");
+                        (seat, attempts)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn some_fields() -> Vec<AttemptFields> {
+        vec![
+            AttemptFields::ALL,
+            AttemptFields::NONE,
+            AttemptFields {
+                wall_s: true,
+                input_tokens: true,
+                checklist: true,
+                ..AttemptFields::NONE
+            },
+            AttemptFields {
+                trace: true,
+                trial: true,
+                ..AttemptFields::NONE
+            },
+        ]
+    }
+
+    fn slugs(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn one_pass_reads_what_each_wave_read_alone_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = ledger(
+            dir.path(),
+            &[wave("a", 3, 4), wave("b", 4, 3), wave("c", 2, 5)],
+        );
+        let asked = slugs(&["c", "a", "b"]);
+        for fields in some_fields() {
+            let expected = by_wave(&l, &asked, fields);
+            assert!(expected[1][0].1.iter().any(|a| a.trace.is_some()) == fields.trace);
+            for most in [1, 2, 3, 8] {
+                let ranges = Ranges { most, attempts: 1 };
+                assert_eq!(
+                    in_one_pass(&l, &asked, fields, ranges),
+                    expected,
+                    "{most} ranges"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn ranges_end_where_a_seat_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = ledger(dir.path(), &[wave("a", 3, 4), wave("b", 4, 3)]);
+        let conn = l.lite().unwrap();
+        let ranges = l
+            .id_ranges(
+                conn,
+                Ranges {
+                    most: 4,
+                    attempts: 1,
+                },
+            )
+            .unwrap();
+        assert!(ranges.len() > 1, "{ranges:?}");
+        let (lo, hi): (i64, i64) = conn
+            .query_row(
+                "SELECT (SELECT min(id) FROM attempt), (SELECT max(id) FROM attempt)",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(ranges.first().unwrap().0, lo);
+        assert_eq!(ranges.last().unwrap().1, hi);
+        for pair in ranges.windows(2) {
+            assert_eq!(pair[0].1 + 1, pair[1].0);
+            let seats: (i64, i64) = conn
+                .query_row(
+                    "SELECT (SELECT seat_id FROM attempt WHERE id = ?1),
+                            (SELECT seat_id FROM attempt WHERE id = ?2)",
+                    [pair[0].1, pair[1].0],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .unwrap();
+            assert_ne!(seats.0, seats.1, "a seat cut in two at {pair:?}");
+        }
+        // Ranges of at least 100 attempts: one, for 34.
+        let one = l
+            .id_ranges(
+                conn,
+                Ranges {
+                    most: 4,
+                    attempts: 100,
+                },
+            )
+            .unwrap();
+        assert_eq!(one, [(lo, hi)]);
+    }
+
+    /// Attempts written behind ingest's back, out of ledger order by id and with a seat's rows
+    /// apart: the seats concerned are read again through the index, with the same result.
+    #[test]
+    fn seats_out_of_order_or_apart_are_read_again_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = ledger(dir.path(), &[wave("a", 3, 4), wave("b", 3, 4)]);
+        let conn = l.lite().unwrap();
+        let seat = |wave: &str, slug: &str| -> i64 {
+            conn.query_row(
+                "SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id
+                 WHERE w.slug = ?1 AND s.slug = ?2",
+                [wave, slug],
+                |r| r.get(0),
+            )
+            .unwrap()
+        };
+        let add = |seat_id: i64, problem: &str, trial: u32| {
+            conn.execute(
+                "INSERT INTO attempt(seat_id, problem, trial, correct, wall_s)
+                 VALUES (?1, ?2, ?3, 1, 9.5)",
+                rusqlite::params![seat_id, problem, trial],
+            )
+            .unwrap();
+        };
+        // Before the seat's first problem, after the table's last row: out of order.
+        add(seat("a", "seat-0"), "p", 1);
+        // After the seat's last problem but past another seat's rows: in order, apart.
+        add(seat("b", "seat-1"), "p99", 1);
+        // A trial before one already read, for a problem already read.
+        add(seat("b", "seat-0"), "p03", 3);
+        add(seat("b", "seat-0"), "p02", 3);
+        let asked = slugs(&["a", "b"]);
+        for fields in some_fields() {
+            let expected = by_wave(&l, &asked, fields);
+            for most in [1, 2, 5] {
+                let ranges = Ranges { most, attempts: 1 };
+                assert_eq!(
+                    in_one_pass(&l, &asked, fields, ranges),
+                    expected,
+                    "{most} ranges"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn waves_holding_few_of_the_seats_are_read_wave_by_wave_with_the_same_result() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = ledger(
+            dir.path(),
+            &[wave("a", 2, 2), wave("b", 6, 3), wave("c", 2, 1)],
+        );
+        for asked in [slugs(&["c"]), slugs(&["a", "c"]), slugs(&["b"]), Vec::new()] {
+            let expected = by_wave(&l, &asked, AttemptFields::ALL);
+            let ranges = Ranges {
+                most: 2,
+                attempts: 1,
+            };
+            assert_eq!(
+                in_one_pass(&l, &asked, AttemptFields::ALL, ranges),
+                expected
+            );
+        }
+    }
+
+    #[test]
+    fn an_in_memory_ledger_is_read_in_one_range() {
+        let mut l = Ledger::in_memory().unwrap();
+        let data = wave("a", 3, 4);
+        l.add_waves(
+            &[(
+                data.clone(),
+                crate::formats::wave::sha256(2, &data).unwrap(),
+            )],
+            NOW,
+        )
+        .unwrap();
+        let asked = slugs(&["a"]);
+        let expected = by_wave(&l, &asked, AttemptFields::ALL);
+        let ranges = Ranges {
+            most: 4,
+            attempts: 1,
+        };
+        assert_eq!(
+            in_one_pass(&l, &asked, AttemptFields::ALL, ranges),
+            expected
+        );
+    }
+}
