@@ -416,3 +416,85 @@ fn a_role_that_may_only_read_reads_and_its_writes_exit_3_writing_nothing() {
         .batch_execute(&format!("DROP ROLE IF EXISTS {role}"))
         .unwrap();
 }
+
+/// `rescore --all` reads the history in one pass on either store (SQLite's table by id ranges,
+/// PostgreSQL's through one cursor): the scores stored are the same, traces and all.
+#[test]
+fn rescore_all_stores_the_same_scores_on_both_stores() {
+    if !server() {
+        return;
+    }
+    // A wave whose traces repeat a failing tool: charged beyond the free retries.
+    let retries = tempfile::tempdir().unwrap();
+    let jsonl = (0..6)
+        .map(|p| {
+            let steps = (0..p % 4)
+                .map(|_| r#"{"tool":"fetch","ok":false,"error":"timeout"}"#)
+                .chain([r#"{"tool":"fetch","ok":true}"#])
+                .collect::<Vec<_>>()
+                .join(",");
+            format!(
+                "{{\"problem\":\"p{p}\",\"correct\":{},\"outcome\":0.5,\"trace\":[{steps}]}}\n",
+                p % 2 == 0
+            )
+        })
+        .collect::<String>();
+    std::fs::write(retries.path().join("r.jsonl"), jsonl).unwrap();
+    let manifest = retries.path().join("wave.toml");
+    std::fs::write(
+        &manifest,
+        "[wave]\nid = \"retries\"\nsuite = \"s\"\nstarted_at = 2026-05-01T00:00:00Z\n\n\
+         [wave.accounting]\ninput_tokens_include_cache_reads = false\n\n\
+         [[seat]]\nid = \"retrying\"\nmodel = \"m\"\nprovider = \"p\"\nharness = \"h\"\n\
+         results = \"r.jsonl\"\n",
+    )
+    .unwrap();
+    let manifest = manifest.display().to_string();
+    let manifests = [
+        "tests/fixtures/rubrics/traces/wave.toml",
+        "tests/fixtures/base/wave.toml",
+        manifest.as_str(),
+    ];
+    let mut rubrics: Vec<String> = std::fs::read_dir(common::crate_root().join("rubrics"))
+        .unwrap()
+        .map(|e| e.unwrap().path().display().to_string())
+        .collect();
+    rubrics.sort();
+    let stores = [Env::sqlite(), Env::postgres()].map(|env| {
+        let env = env.run_from_crate_root();
+        env.run(["init"]).ok();
+        env.ingest(&manifests.map(Path::new));
+        let mut add = vec!["rubric", "add", "--allow-scale-violation"];
+        add.extend(rubrics.iter().map(String::as_str));
+        env.run(add).ok();
+        let out = env.run(["rescore", "--all"]).ok();
+        assert!(out.stdout.contains("in one pass"), "{}", out.stdout);
+        env
+    });
+    // rubrics/NAME.vN.toml is NAME@N.
+    let ids: Vec<String> = rubrics
+        .iter()
+        .map(|f| {
+            let stem = Path::new(f).file_stem().unwrap().to_str().unwrap();
+            let (name, version) = stem.rsplit_once(".v").unwrap();
+            format!("{name}@{version}")
+        })
+        .collect();
+    let scores = |env: &Env| -> Vec<String> {
+        ids.iter()
+            .map(|id| {
+                env.run(["history", "--rubric", id, "--format", "json"])
+                    .ok()
+                    .stdout
+            })
+            .collect()
+    };
+    let (lite, pg) = (scores(&stores[0]), scores(&stores[1]));
+    assert_eq!(lite.len(), 7);
+    for (history, id) in lite.iter().zip(&ids) {
+        for seat in ["tidy", "s1", "retrying"] {
+            assert!(history.contains(&format!("\"{seat}\"")), "{id}: {history}");
+        }
+    }
+    assert_eq!(lite, pg);
+}

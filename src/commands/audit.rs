@@ -259,8 +259,13 @@ pub fn rescore_all(ctx: &mut Ctx<'_>, waves: &[String], include_withdrawn: bool)
         rows.len(),
         if rows.len() == 1 { "" } else { "s" }
     );
-    for (row, scores) in rows.iter().zip(&all) {
-        let stored = ledger.store_scores(&row.sha256, scores)?;
+    let sets: Vec<(&str, &[WaveScores])> = rows
+        .iter()
+        .zip(&all)
+        .map(|(row, scores)| (row.sha256.as_str(), scores.as_slice()))
+        .collect();
+    let counts = ledger.store_scores_of(&sets)?;
+    for (row, stored) in rows.iter().zip(counts) {
         msg.push_str(&format!(
             "  {} (sha256 {}): {}{}\n",
             row.id(),

@@ -93,10 +93,22 @@ impl Ledger {
                 .map(|(w, slug)| ledger.fold_wave(slug, fields, |s| start(w, s), &add))
                 .collect()
         };
+        #[cfg_attr(
+            not(feature = "postgres"),
+            allow(clippy::infallible_destructuring_match)
+        )]
         let conn = match &self.store {
             Store::Sqlite(conn) => conn,
             #[cfg(feature = "postgres")]
-            Store::Postgres(_) => return by_wave(self),
+            Store::Postgres(pg) => {
+                // Reading the whole history reads every seat's rows: worth it when most are
+                // wanted.
+                let (visited, all) = pg.seat_counts(&rowids(self, slugs)?)?;
+                if visited * 2 < all {
+                    return by_wave(self);
+                }
+                return pg.fold_waves(&rowids(self, slugs)?, fields, start, add);
+            }
         };
         let mut seats: Vec<Vec<(i64, Seat)>> = Vec::with_capacity(slugs.len());
         for slug in slugs {
@@ -257,6 +269,12 @@ impl Ledger {
     fn is_in_memory(&self) -> bool {
         self.path == Path::new(":memory:")
     }
+}
+
+/// The row ids of the waves `slugs`.
+#[cfg(feature = "postgres")]
+fn rowids(ledger: &Ledger, slugs: &[String]) -> Result<Vec<i64>> {
+    slugs.iter().map(|s| ledger.wave_rowid(s)).collect()
 }
 
 /// Another connection to the ledger file at `path`, for reading only.

@@ -60,13 +60,23 @@ fn parse_factors(text: &str) -> std::result::Result<BTreeMap<String, f64>, Strin
 
 impl Ledger {
     /// Replaces the stored scores of a registered rubric for the given waves, in one
-    /// transaction.
+    /// transaction. Returns how many seats' scores were stored.
     pub fn store_scores(&mut self, rubric_sha256: &str, waves: &[WaveScores]) -> Result<u64> {
+        Ok(self.store_scores_of(&[(rubric_sha256, waves)])?[0])
+    }
+
+    /// [`Ledger::store_scores`] for several registered rubrics (each by its hash, with its
+    /// waves' scores), all in one transaction. Returns how many seats' scores were stored under
+    /// each.
+    pub fn store_scores_of(&mut self, sets: &[(&str, &[WaveScores])]) -> Result<Vec<u64>> {
         let path = self.path.clone();
-        let rubric_id = self.rubric_rowid(rubric_sha256)?;
-        on_sqlite!(self, pg => pg.store_scores(rubric_id, waves));
+        let ids: Vec<(i64, &[WaveScores])> = sets
+            .iter()
+            .map(|&(sha, waves)| Ok((self.rubric_rowid(sha)?, waves)))
+            .collect::<Result<_>>()?;
+        on_sqlite!(self, pg => pg.store_scores(&ids));
         let tx = self.begin_write()?;
-        let mut stored = 0;
+        let mut counts = Vec::with_capacity(ids.len());
         {
             let mut seat_ids = tx
                 .prepare_cached(
@@ -86,30 +96,41 @@ impl Ledger {
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 )
                 .map_err(|e| sqlite(&path, e))?;
-            for w in waves {
-                let ids: BTreeMap<String, i64> = seat_ids
-                    .query_map([&w.wave], |r| Ok((r.get(0)?, r.get(1)?)))
-                    .and_then(|rows| rows.collect())
-                    .map_err(|e| sqlite(&path, e))?;
-                delete
-                    .execute(params![rubric_id, w.wave])
-                    .map_err(|e| sqlite(&path, e))?;
-                for s in &w.seats {
-                    let Some(seat_id) = ids.get(&s.seat) else {
-                        return Err(no_seat(&w.wave, &s.seat));
+            // A wave's seats, by slug: the same for every rubric.
+            let mut seats_of: BTreeMap<&str, BTreeMap<String, i64>> = BTreeMap::new();
+            for &(rubric_id, waves) in &ids {
+                let mut stored = 0;
+                for w in waves {
+                    let ids = match seats_of.entry(w.wave.as_str()) {
+                        std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+                        std::collections::btree_map::Entry::Vacant(e) => e.insert(
+                            seat_ids
+                                .query_map([&w.wave], |r| Ok((r.get(0)?, r.get(1)?)))
+                                .and_then(|rows| rows.collect())
+                                .map_err(|e| sqlite(&path, e))?,
+                        ),
                     };
-                    let factors = factors_text(&s.factors);
-                    insert
-                        .execute(params![
-                            rubric_id, seat_id, s.score, s.rank, factors, s.gate, s.tie, s.note
-                        ])
+                    delete
+                        .execute(params![rubric_id, w.wave])
                         .map_err(|e| sqlite(&path, e))?;
-                    stored += 1;
+                    for s in &w.seats {
+                        let Some(seat_id) = ids.get(&s.seat) else {
+                            return Err(no_seat(&w.wave, &s.seat));
+                        };
+                        let factors = factors_text(&s.factors);
+                        insert
+                            .execute(params![
+                                rubric_id, seat_id, s.score, s.rank, factors, s.gate, s.tie, s.note
+                            ])
+                            .map_err(|e| sqlite(&path, e))?;
+                        stored += 1;
+                    }
                 }
+                counts.push(stored);
             }
         }
         tx.commit().map_err(|e| sqlite(&path, e))?;
-        Ok(stored)
+        Ok(counts)
     }
 
     /// The stored scores of a rubric in one wave, best first (as ranked).

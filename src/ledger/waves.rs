@@ -466,25 +466,42 @@ pub(super) struct Columns {
     /// whose checklist is malformed.
     pub(super) id: Option<usize>,
     pub(super) checklist: Option<usize>,
-    /// The attempt's seat (its row id), in a query over a range of attempt ids.
+    /// The attempt's seat (its row id), in a query over more than one seat.
     pub(super) seat: Option<usize>,
     /// The first of the step's tool, ok and error.
     pub(super) trace: Option<usize>,
 }
 
+/// Which attempts a [`Columns`] query reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rows {
+    OneSeat,
+    IdRange,
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
+    AllBySeat,
+}
+
 impl Columns {
     /// The query of one seat's attempts (`?1` its id), in ledger order.
     pub(super) fn of(f: AttemptFields) -> Columns {
-        Columns::build(f, false)
+        Columns::build(f, Rows::OneSeat)
+    }
+
+    /// The query of every attempt, seat after seat (by seat id), each seat's in ledger order:
+    /// the seat's id is read too ([`Columns::seat`]).
+    #[cfg(feature = "postgres")]
+    pub(super) fn by_seat(f: AttemptFields) -> Columns {
+        Columns::build(f, Rows::AllBySeat)
     }
 
     /// The query of every attempt whose id is between `?1` and `?2`, in id order, whatever
     /// its seat: the trial, the id and (in [`Columns::seat`]) the seat's id are always read.
     pub(super) fn over_ids(f: AttemptFields) -> Columns {
-        Columns::build(AttemptFields { trial: true, ..f }, true)
+        Columns::build(AttemptFields { trial: true, ..f }, Rows::IdRange)
     }
 
-    fn build(f: AttemptFields, by_id: bool) -> Columns {
+    fn build(f: AttemptFields, rows: Rows) -> Columns {
+        let by_id = rows == Rows::IdRange;
         // Problem and verdict first, always.
         let mut names = vec!["a.problem", "a.correct"];
         // The column(s) of a field, when it is read: the index of its first.
@@ -510,26 +527,26 @@ impl Columns {
             end: cols(f.end, &["a.infra_error", "a.end_reason"]),
             id: cols(f.checklist || f.trace || by_id, &["a.id"]),
             checklist: cols(f.checklist, &["a.checklist"]),
-            seat: cols(by_id, &["a.seat_id"]),
+            seat: cols(rows != Rows::OneSeat, &["a.seat_id"]),
             trace: cols(f.trace, &["t.tool"]),
         };
         if f.trace {
             names.extend(["t.ok", "t.error"]);
         }
-        let (filter, order) = if by_id {
-            ("a.id BETWEEN ?1 AND ?2", "a.id")
-        } else {
-            ("a.seat_id = ?1", "a.problem, a.trial")
+        let (filter, order) = match rows {
+            Rows::OneSeat => ("WHERE a.seat_id = ?1", "a.problem, a.trial"),
+            Rows::IdRange => ("WHERE a.id BETWEEN ?1 AND ?2", "a.id"),
+            Rows::AllBySeat => ("", "a.seat_id, a.problem, a.trial"),
         };
         c.sql = if f.trace {
             format!(
                 "SELECT {} FROM attempt a LEFT JOIN trace_step t ON t.attempt_id = a.id
-                 WHERE {filter} ORDER BY {order}, t.idx",
+                 {filter} ORDER BY {order}, t.idx",
                 names.join(", ")
             )
         } else {
             format!(
-                "SELECT {} FROM attempt a WHERE {filter} ORDER BY {order}",
+                "SELECT {} FROM attempt a {filter} ORDER BY {order}",
                 names.join(", ")
             )
         };

@@ -47,6 +47,10 @@ pub(super) const WRITE_LOCK: i64 = 0x6265_6e63_686c_6564; // "benchled"
 /// How many rows a server-side cursor hands over at a time.
 const FETCH_ROWS: i32 = 4096;
 
+/// Rows fetched at a time from a cursor over the whole history: more than a seat's, to cross
+/// the network fewer times (still bounded: some megabytes of rows).
+const FETCH_ROWS_ALL: i32 = 32768;
+
 /// The URL as messages show it: without a password.
 pub(crate) fn redacted(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {

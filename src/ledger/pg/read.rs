@@ -297,16 +297,7 @@ impl Pg {
                         attempt.trace = None;
                         pending = Some(id);
                     }
-                    if let Some(i) = columns.trace
-                        && let Some(tool) = self.get::<Option<String>>(r, i)?
-                    {
-                        let step = TraceStep {
-                            tool,
-                            ok: self.get(r, i + 1)?,
-                            error: self.get(r, i + 2)?,
-                        };
-                        attempt.trace.get_or_insert_with(Vec::new).push(step);
-                    }
+                    self.read_step(&columns, r, &mut attempt)?;
                 }
                 if rows.len() < super::FETCH_ROWS as usize {
                     break;
@@ -319,6 +310,137 @@ impl Pg {
         }
         tx.commit().map_err(err)?;
         Ok(out)
+    }
+
+    /// How many seats the waves `waves` hold, and how many the ledger holds.
+    pub(in crate::ledger) fn seat_counts(&self, waves: &[i64]) -> Result<(usize, usize)> {
+        let row = self
+            .client()?
+            .query_one(
+                "SELECT (SELECT count(*) FROM seat WHERE wave_id = ANY($1)),
+                        (SELECT count(*) FROM seat)",
+                &[&waves],
+            )
+            .map_err(|e| self.err(e))?;
+        let count = |i: usize| -> Result<usize> {
+            Ok(usize::try_from(self.get::<i64>(&row, i)?).unwrap_or(0))
+        };
+        Ok((count(0)?, count(1)?))
+    }
+
+    /// [`crate::ledger::Ledger::fold_waves`] on PostgreSQL, for waves holding most of the
+    /// ledger's seats: in one read-only, repeatable-read transaction, every attempt through
+    /// one server-side cursor, seat after seat and each seat's in ledger order (the
+    /// `attempt_by_seat` index's order), instead of a query per seat. Rows of seats not asked
+    /// for are skipped.
+    pub(in crate::ledger) fn fold_waves<T>(
+        &self,
+        waves: &[i64],
+        fields: AttemptFields,
+        start: impl Fn(usize, &Seat) -> T,
+        add: impl Fn(&mut T, &Attempt),
+    ) -> Result<Vec<Vec<(Seat, T)>>> {
+        let mut client = self.client()?;
+        let mut tx = client
+            .build_transaction()
+            .isolation_level(postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .map_err(|e| self.err(e))?;
+        let err = |e| self.err(e);
+        let seat_query = tx
+            .prepare(
+                "SELECT id, slug, model, provider, harness, config FROM seat
+                 WHERE wave_id = $1 ORDER BY slug",
+            )
+            .map_err(err)?;
+        // Seat row id -> (wave, index among its seats).
+        let mut slot_of: std::collections::HashMap<i64, (usize, usize)> =
+            std::collections::HashMap::new();
+        let mut seats: Vec<Vec<(Seat, T)>> = Vec::with_capacity(waves.len());
+        for (w, &rowid) in waves.iter().enumerate() {
+            let mut these = Vec::new();
+            for r in tx.query(&seat_query, &[&rowid]).map_err(err)? {
+                let seat = Seat {
+                    id: self.get(&r, 1)?,
+                    model: self.get(&r, 2)?,
+                    provider: self.get(&r, 3)?,
+                    harness: self.get(&r, 4)?,
+                    config: self.get(&r, 5)?,
+                };
+                slot_of.insert(self.get(&r, 0)?, (w, these.len()));
+                let value = start(w, &seat);
+                these.push((seat, value));
+            }
+            seats.push(these);
+        }
+        let mut fields = fields;
+        fields.trace = fields.trace && {
+            tx.query_one("SELECT EXISTS (SELECT 1 FROM trace_step)", &[])
+                .map_err(err)?
+                .get::<_, bool>(0)
+        };
+        let columns = Columns::by_seat(fields);
+        let Some(seat_col) = columns.seat else {
+            unreachable!("a query over seats reads the seat");
+        };
+        let stmt = tx.prepare(&columns.sql).map_err(err)?;
+        let portal = tx.bind(&stmt, &[]).map_err(err)?;
+        let mut attempt = Attempt::empty();
+        // The attempt read but not yet handed on (rows of its trace steps may follow): its
+        // seat's place and its id.
+        let mut pending: Option<((usize, usize), Option<i64>)> = None;
+        loop {
+            let rows = tx
+                .query_portal(&portal, super::FETCH_ROWS_ALL)
+                .map_err(err)?;
+            for r in &rows {
+                let id: Option<i64> = match columns.id {
+                    Some(i) => Some(self.get(r, i)?),
+                    None => None,
+                };
+                if fields.trace && pending.is_some_and(|(_, p)| p == id) {
+                    self.read_step(&columns, r, &mut attempt)?;
+                    continue;
+                }
+                if let Some(((w, k), _)) = pending.take() {
+                    add(&mut seats[w][k].1, &attempt);
+                }
+                let Some(&slot) = slot_of.get(&self.get::<i64>(r, seat_col)?) else {
+                    continue;
+                };
+                if let (Some(i), Some(id)) = (columns.checklist, id) {
+                    attempt.checklist = checklist(&self.path, id, self.get(r, i)?)?;
+                }
+                self.read_attempt(&columns, r, &mut attempt)?;
+                attempt.trace = None;
+                self.read_step(&columns, r, &mut attempt)?;
+                pending = Some((slot, id));
+            }
+            if rows.len() < super::FETCH_ROWS_ALL as usize {
+                break;
+            }
+        }
+        if let Some(((w, k), _)) = pending {
+            add(&mut seats[w][k].1, &attempt);
+        }
+        tx.commit().map_err(err)?;
+        Ok(seats)
+    }
+
+    /// Adds the trace step of row `r`, if it holds one, to `attempt`'s trace.
+    fn read_step(&self, c: &Columns, r: &Row, attempt: &mut Attempt) -> Result<()> {
+        if let Some(i) = c.trace
+            && let Some(tool) = self.get::<Option<String>>(r, i)?
+        {
+            let step = TraceStep {
+                tool,
+                ok: self.get(r, i + 1)?,
+                error: self.get(r, i + 2)?,
+            };
+            attempt.trace.get_or_insert_with(Vec::new).push(step);
+        }
+        Ok(())
     }
 
     /// Reads an attempt's problem, verdict and the fields asked for into `a`, as

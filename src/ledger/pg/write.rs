@@ -620,9 +620,8 @@ impl Pg {
 
     pub(in crate::ledger) fn store_scores(
         &self,
-        rubric_id: i64,
-        waves: &[WaveScores],
-    ) -> Result<u64> {
+        sets: &[(i64, &[WaveScores])],
+    ) -> Result<Vec<u64>> {
         self.write(|tx| {
             let err = |e| self.err(e);
             let seat_ids = tx
@@ -643,38 +642,42 @@ impl Pg {
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                 )
                 .map_err(err)?;
-            let mut stored = 0;
-            for w in waves {
-                let ids: std::collections::BTreeMap<String, i64> = tx
-                    .query(&seat_ids, &[&w.wave])
-                    .map_err(err)?
-                    .iter()
-                    .map(|r| (r.get(0), r.get(1)))
-                    .collect();
-                tx.execute(&delete, &[&rubric_id, &w.wave]).map_err(err)?;
-                for s in &w.seats {
-                    let Some(seat_id) = ids.get(&s.seat) else {
-                        return Err(crate::ledger::scores::no_seat(&w.wave, &s.seat));
-                    };
-                    let factors = crate::ledger::scores::factors_text(&s.factors);
-                    tx.execute(
-                        &insert,
-                        &[
-                            &rubric_id,
-                            seat_id,
-                            &s.score,
-                            &s.rank.map(i64::from),
-                            &factors,
-                            &s.gate,
-                            &s.tie,
-                            &s.note,
-                        ],
-                    )
-                    .map_err(err)?;
-                    stored += 1;
+            let mut counts = Vec::with_capacity(sets.len());
+            for &(rubric_id, waves) in sets {
+                let mut stored = 0;
+                for w in waves {
+                    let ids: std::collections::BTreeMap<String, i64> = tx
+                        .query(&seat_ids, &[&w.wave])
+                        .map_err(err)?
+                        .iter()
+                        .map(|r| (r.get(0), r.get(1)))
+                        .collect();
+                    tx.execute(&delete, &[&rubric_id, &w.wave]).map_err(err)?;
+                    for s in &w.seats {
+                        let Some(seat_id) = ids.get(&s.seat) else {
+                            return Err(crate::ledger::scores::no_seat(&w.wave, &s.seat));
+                        };
+                        let factors = crate::ledger::scores::factors_text(&s.factors);
+                        tx.execute(
+                            &insert,
+                            &[
+                                &rubric_id,
+                                seat_id,
+                                &s.score,
+                                &s.rank.map(i64::from),
+                                &factors,
+                                &s.gate,
+                                &s.tie,
+                                &s.note,
+                            ],
+                        )
+                        .map_err(err)?;
+                        stored += 1;
+                    }
                 }
+                counts.push(stored);
             }
-            Ok(stored)
+            Ok(counts)
         })
     }
 }
