@@ -618,64 +618,79 @@ impl Pg {
         })
     }
 
+    /// Replaces stored scores, rubric by rubric, in one transaction and a handful of round
+    /// trips: the seats of every wave named found in one query, then per rubric one delete
+    /// and one insert of every row (arrays unnested on the server), not a statement per seat.
     pub(in crate::ledger) fn store_scores(
         &self,
         sets: &[(i64, &[WaveScores])],
     ) -> Result<Vec<u64>> {
         self.write(|tx| {
             let err = |e| self.err(e);
-            let seat_ids = tx
-                .prepare(
-                    "SELECT s.slug, s.id FROM seat s JOIN wave w ON w.id = s.wave_id
-                     WHERE w.slug = $1",
+            let mut slugs: Vec<&str> = sets
+                .iter()
+                .flat_map(|(_, waves)| waves.iter().map(|w| w.wave.as_str()))
+                .collect();
+            slugs.sort_unstable();
+            slugs.dedup();
+            // (wave, seat) -> seat row id.
+            let seat_ids: std::collections::HashMap<(String, String), i64> = tx
+                .query(
+                    "SELECT w.slug, s.slug, s.id FROM seat s JOIN wave w ON w.id = s.wave_id
+                     WHERE w.slug = ANY($1)",
+                    &[&slugs],
                 )
-                .map_err(err)?;
-            let delete = tx
-                .prepare(
-                    "DELETE FROM score WHERE rubric_id = $1 AND seat_id IN
-                       (SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id WHERE w.slug = $2)",
-                )
-                .map_err(err)?;
-            let insert = tx
-                .prepare(
-                    "INSERT INTO score(rubric_id, seat_id, score, rank, factors, gate, tie, note)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                )
-                .map_err(err)?;
+                .map_err(err)?
+                .iter()
+                .map(|r| ((r.get(0), r.get(1)), r.get(2)))
+                .collect();
             let mut counts = Vec::with_capacity(sets.len());
             for &(rubric_id, waves) in sets {
-                let mut stored = 0;
+                let named: std::collections::HashSet<&str> =
+                    waves.iter().map(|w| w.wave.as_str()).collect();
+                let mut every_seat: Vec<i64> = seat_ids
+                    .iter()
+                    .filter(|((w, _), _)| named.contains(w.as_str()))
+                    .map(|(_, id)| *id)
+                    .collect();
+                every_seat.sort_unstable();
+                tx.execute(
+                    "DELETE FROM score WHERE rubric_id = $1 AND seat_id = ANY($2)",
+                    &[&rubric_id, &every_seat],
+                )
+                .map_err(err)?;
+                let rows: usize = waves.iter().map(|w| w.seats.len()).sum();
+                let mut seat = Vec::with_capacity(rows);
+                let mut score = Vec::with_capacity(rows);
+                let mut rank = Vec::with_capacity(rows);
+                let mut factors = Vec::with_capacity(rows);
+                let mut gate = Vec::with_capacity(rows);
+                let mut tie = Vec::with_capacity(rows);
+                let mut note = Vec::with_capacity(rows);
                 for w in waves {
-                    let ids: std::collections::BTreeMap<String, i64> = tx
-                        .query(&seat_ids, &[&w.wave])
-                        .map_err(err)?
-                        .iter()
-                        .map(|r| (r.get(0), r.get(1)))
-                        .collect();
-                    tx.execute(&delete, &[&rubric_id, &w.wave]).map_err(err)?;
                     for s in &w.seats {
-                        let Some(seat_id) = ids.get(&s.seat) else {
+                        let Some(id) = seat_ids.get(&(w.wave.clone(), s.seat.clone())) else {
                             return Err(crate::ledger::scores::no_seat(&w.wave, &s.seat));
                         };
-                        let factors = crate::ledger::scores::factors_text(&s.factors);
-                        tx.execute(
-                            &insert,
-                            &[
-                                &rubric_id,
-                                seat_id,
-                                &s.score,
-                                &s.rank.map(i64::from),
-                                &factors,
-                                &s.gate,
-                                &s.tie,
-                                &s.note,
-                            ],
-                        )
-                        .map_err(err)?;
-                        stored += 1;
+                        seat.push(*id);
+                        score.push(s.score);
+                        rank.push(s.rank.map(i64::from));
+                        factors.push(crate::ledger::scores::factors_text(&s.factors));
+                        gate.push(s.gate.as_deref());
+                        tie.push(s.tie.as_deref());
+                        note.push(s.note.as_deref());
                     }
                 }
-                counts.push(stored);
+                tx.execute(
+                    "INSERT INTO score(rubric_id, seat_id, score, rank, factors, gate, tie, note)
+                     SELECT $1, * FROM unnest($2::bigint[], $3::float8[], $4::bigint[],
+                                             $5::text[], $6::text[], $7::text[], $8::text[])",
+                    &[
+                        &rubric_id, &seat, &score, &rank, &factors, &gate, &tie, &note,
+                    ],
+                )
+                .map_err(err)?;
+                counts.push(rows as u64);
             }
             Ok(counts)
         })
