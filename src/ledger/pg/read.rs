@@ -381,26 +381,62 @@ impl Pg {
                 .get::<_, bool>(0)
         };
         let columns = Columns::by_seat(fields);
+        let stmt = tx.prepare(&columns.sql).map_err(err)?;
+        let portal = tx.bind(&stmt, &[]).map_err(err)?;
+        // The server makes the next batch of rows while this thread reads the last one: a
+        // thread fetches them from the cursor, one batch ahead at most (memory stays bounded).
+        let (sent, received) = std::sync::mpsc::sync_channel::<Vec<Row>>(1);
+        let (fetching, portal_ref) = (&mut tx, &portal);
+        let (read, fetched) = std::thread::scope(|scope| {
+            let fetcher = scope.spawn(move || -> std::result::Result<(), postgres::Error> {
+                loop {
+                    let rows = fetching.query_portal(portal_ref, super::FETCH_ROWS_ALL)?;
+                    let last = rows.len() < super::FETCH_ROWS_ALL as usize;
+                    // A reader that stopped (on an error of its own) takes no more.
+                    if sent.send(rows).is_err() || last {
+                        return Ok(());
+                    }
+                }
+            });
+            let read = self.fold_rows(&received, &columns, fields, &slot_of, &mut seats, &add);
+            drop(received);
+            let fetched = fetcher
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (read, fetched)
+        });
+        read?;
+        fetched.map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(seats)
+    }
+
+    /// Feeds the batches of rows of [`Columns::by_seat`] to the values of the seats they
+    /// belong to (`slot_of`: a seat's wave and place; the rows of other seats skipped).
+    fn fold_rows<T>(
+        &self,
+        batches: &std::sync::mpsc::Receiver<Vec<Row>>,
+        columns: &Columns,
+        fields: AttemptFields,
+        slot_of: &std::collections::HashMap<i64, (usize, usize)>,
+        seats: &mut [Vec<(Seat, T)>],
+        add: &impl Fn(&mut T, &Attempt),
+    ) -> Result<()> {
         let Some(seat_col) = columns.seat else {
             unreachable!("a query over seats reads the seat");
         };
-        let stmt = tx.prepare(&columns.sql).map_err(err)?;
-        let portal = tx.bind(&stmt, &[]).map_err(err)?;
         let mut attempt = Attempt::empty();
         // The attempt read but not yet handed on (rows of its trace steps may follow): its
         // seat's place and its id.
         let mut pending: Option<((usize, usize), Option<i64>)> = None;
-        loop {
-            let rows = tx
-                .query_portal(&portal, super::FETCH_ROWS_ALL)
-                .map_err(err)?;
+        for rows in batches {
             for r in &rows {
                 let id: Option<i64> = match columns.id {
                     Some(i) => Some(self.get(r, i)?),
                     None => None,
                 };
                 if fields.trace && pending.is_some_and(|(_, p)| p == id) {
-                    self.read_step(&columns, r, &mut attempt)?;
+                    self.read_step(columns, r, &mut attempt)?;
                     continue;
                 }
                 if let Some(((w, k), _)) = pending.take() {
@@ -412,20 +448,16 @@ impl Pg {
                 if let (Some(i), Some(id)) = (columns.checklist, id) {
                     attempt.checklist = checklist(&self.path, id, self.get(r, i)?)?;
                 }
-                self.read_attempt(&columns, r, &mut attempt)?;
+                self.read_attempt(columns, r, &mut attempt)?;
                 attempt.trace = None;
-                self.read_step(&columns, r, &mut attempt)?;
+                self.read_step(columns, r, &mut attempt)?;
                 pending = Some((slot, id));
-            }
-            if rows.len() < super::FETCH_ROWS_ALL as usize {
-                break;
             }
         }
         if let Some(((w, k), _)) = pending {
             add(&mut seats[w][k].1, &attempt);
         }
-        tx.commit().map_err(err)?;
-        Ok(seats)
+        Ok(())
     }
 
     /// Adds the trace step of row `r`, if it holds one, to `attempt`'s trace.
