@@ -400,20 +400,12 @@ mod tests {
             problem: problem.into(),
             trial: 1,
             correct,
-            outcome: None,
             input_tokens: Some(100),
             output_tokens: Some(10),
             input_tokens_cache_read: Some(40),
-            input_tokens_cache_write: None,
             wall_s: Some(2.0),
             cost_usd: cost,
-            steps: None,
-            errors: None,
-            checklist: None,
-            trace: None,
-            working_s: None,
-            infra_error: false,
-            end_reason: None,
+            ..Attempt::empty()
         }
     }
 

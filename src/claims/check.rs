@@ -519,20 +519,8 @@ mod tests {
             problem,
             trial: 1,
             correct,
-            outcome: None,
-            input_tokens: None,
-            output_tokens: None,
-            input_tokens_cache_read: None,
-            input_tokens_cache_write: None,
-            wall_s: None,
             cost_usd: cost,
-            steps: None,
-            errors: None,
-            checklist: None,
-            trace: None,
-            working_s: None,
-            infra_error: false,
-            end_reason: None,
+            ..Attempt::empty()
         }
     }
 

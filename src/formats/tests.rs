@@ -558,10 +558,8 @@ fn wave_content_v1_is_written_as_documented() {
                 problem: "p1".into(),
                 trial: 1,
                 correct: true,
-                outcome: None,
                 input_tokens: Some(400_000),
                 output_tokens: Some(165_000),
-                input_tokens_cache_read: None,
                 input_tokens_cache_write: Some(0),
                 wall_s: Some(132.0),
                 cost_usd: Some(0.91),
@@ -571,10 +569,7 @@ fn wave_content_v1_is_written_as_documented() {
                     item: "i".into(),
                     pass: true,
                 }]),
-                trace: None,
-                working_s: None,
-                infra_error: false,
-                end_reason: None,
+                ..Attempt::empty()
             }],
         }],
     };

@@ -11,8 +11,15 @@
 //! it: a seat whose rows are not in ledger order by id, or turn up in two ranges (a ledger
 //! written some other way, or copied from a server), is read again on its own, through the
 //! index. So every seat's value is the one [`Ledger::fold_wave`] gives, to the bit, whatever
-//! the ledger's physical order. PostgreSQL keeps no such order: there, and where the waves
-//! asked for hold few of the ledger's seats, the waves are read one by one.
+//! the ledger's physical order. Where the waves asked for hold few of the ledger's seats, they
+//! are read one by one instead. PostgreSQL keeps no physical order to rely on: there the whole
+//! history comes through one cursor in the index's order (`pg::read`).
+//!
+//! The ranges are read on separate connections, each in its own snapshot. That is safe because
+//! what they read cannot change: the waves and their seats were listed first, a wave's rows are
+//! written whole in one transaction before it can be listed, and attempts are never updated or
+//! deleted (triggers refuse it). A wave ingested meanwhile adds rows of seats not asked for,
+//! which every range skips.
 
 use std::num::NonZeroUsize;
 use std::path::Path;

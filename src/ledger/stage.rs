@@ -565,16 +565,9 @@ mod tests {
             problem: format!("p{p}"),
             trial: 1,
             correct: p.is_multiple_of(2),
-            outcome: None,
             input_tokens: Some(100),
-            output_tokens: None,
-            input_tokens_cache_read: None,
-            input_tokens_cache_write: None,
             wall_s: Some(1.5),
             cost_usd: Some(cost),
-            steps: None,
-            errors: None,
-            checklist: None,
             trace: (p == 1).then(|| {
                 vec![TraceStep {
                     tool: "t".into(),
@@ -585,6 +578,7 @@ mod tests {
             working_s: (p == 2).then_some(0.75),
             infra_error: p == 3,
             end_reason: (p == 3).then(|| "provider outage".into()),
+            ..Attempt::empty()
         };
         WaveData {
             wave: Wave {

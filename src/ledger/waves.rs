@@ -706,11 +706,8 @@ mod tests {
             correct: trial == 1,
             outcome: Some(0.5),
             input_tokens: Some(100),
-            output_tokens: None,
             input_tokens_cache_read: Some(40),
-            input_tokens_cache_write: None,
             wall_s: Some(2.5),
-            cost_usd: None,
             steps: Some(2),
             errors: Some(1),
             checklist: Some(vec![ChecklistItem {
@@ -732,6 +729,7 @@ mod tests {
             working_s: Some(1.25),
             infra_error: trial == 2,
             end_reason: (trial == 2).then(|| "sandbox died".into()),
+            ..Attempt::empty()
         }
     }
 
@@ -817,18 +815,7 @@ mod tests {
                 correct: a.correct,
                 wall_s: a.wall_s,
                 trace: a.trace.clone(),
-                outcome: None,
-                input_tokens: None,
-                output_tokens: None,
-                input_tokens_cache_read: None,
-                input_tokens_cache_write: None,
-                cost_usd: None,
-                steps: None,
-                errors: None,
-                checklist: None,
-                working_s: None,
-                infra_error: false,
-                end_reason: None,
+                ..Attempt::empty()
             })
             .collect();
         assert_eq!(seats[0].1, expected);

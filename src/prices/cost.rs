@@ -256,20 +256,11 @@ mod tests {
             problem: "p".into(),
             trial: 1,
             correct: true,
-            outcome: None,
             input_tokens: input,
             output_tokens: output,
             input_tokens_cache_read: Some(read),
             input_tokens_cache_write: Some(write),
-            wall_s: None,
-            cost_usd: None,
-            steps: None,
-            errors: None,
-            checklist: None,
-            trace: None,
-            working_s: None,
-            infra_error: false,
-            end_reason: None,
+            ..Attempt::empty()
         }
     }
 

@@ -850,20 +850,13 @@ mod tests {
             problem: problem.into(),
             trial: 1,
             correct: true,
-            outcome: None,
             input_tokens: Some(100),
             output_tokens: Some(10),
-            input_tokens_cache_read: None,
-            input_tokens_cache_write: None,
             wall_s: Some(1.0),
             cost_usd: Some(0.5),
             steps: Some(3),
             errors: Some(1),
-            checklist: None,
-            trace: None,
-            working_s: None,
-            infra_error: false,
-            end_reason: None,
+            ..Attempt::empty()
         }
     }
 

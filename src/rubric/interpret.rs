@@ -688,20 +688,10 @@ mod tests {
             problem: "p1".into(),
             trial: 1,
             correct: true,
-            outcome: None,
-            input_tokens: None,
-            output_tokens: None,
-            input_tokens_cache_read: None,
-            input_tokens_cache_write: None,
-            wall_s: None,
-            cost_usd: None,
             steps: Some(3),
             errors: Some(2),
-            checklist: None,
             trace: Some(vec![step(false), step(false), step(true)]),
-            working_s: None,
-            infra_error: false,
-            end_reason: None,
+            ..Attempt::empty()
         };
         WaveData {
             wave: Wave {

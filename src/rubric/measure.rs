@@ -510,20 +510,9 @@ mod tests {
             problem: problem.into(),
             trial: 1,
             correct: true,
-            outcome: None,
-            input_tokens: None,
-            output_tokens: None,
-            input_tokens_cache_read: None,
-            input_tokens_cache_write: None,
-            wall_s: None,
-            cost_usd: None,
             steps: errors,
             errors,
-            checklist: None,
-            trace: None,
-            working_s: None,
-            infra_error: false,
-            end_reason: None,
+            ..Attempt::empty()
         };
         let seat = |attempts: Vec<Attempt>| SeatData {
             seat: Seat {

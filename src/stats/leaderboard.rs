@@ -276,20 +276,13 @@ mod tests {
             problem: problem.into(),
             trial,
             correct,
-            outcome: None,
             input_tokens: Some(1000),
             output_tokens: Some(100),
-            input_tokens_cache_read: None,
-            input_tokens_cache_write: None,
             wall_s: Some(10.0),
             cost_usd: Some(0.5),
             steps: Some(3),
             errors: Some(0),
-            checklist: None,
-            trace: None,
-            working_s: None,
-            infra_error: false,
-            end_reason: None,
+            ..Attempt::empty()
         }
     }
 

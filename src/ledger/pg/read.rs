@@ -16,6 +16,10 @@ use crate::model::{
     Wave,
 };
 
+/// A wave's seats (`$1` its row id), in ledger order.
+const SEATS: &str = "SELECT id, slug, model, provider, harness, config FROM seat
+                     WHERE wave_id = $1 ORDER BY slug";
+
 impl Pg {
     /// Runs a query and converts each row.
     fn rows<T>(
@@ -241,27 +245,7 @@ impl Pg {
             .start()
             .map_err(|e| self.err(e))?;
         let err = |e| self.err(e);
-        let seats: Vec<(i64, Seat)> = tx
-            .query(
-                "SELECT id, slug, model, provider, harness, config FROM seat
-                 WHERE wave_id = $1 ORDER BY slug",
-                &[&rowid],
-            )
-            .map_err(err)?
-            .iter()
-            .map(|r| {
-                Ok((
-                    self.get(r, 0)?,
-                    Seat {
-                        id: self.get(r, 1)?,
-                        model: self.get(r, 2)?,
-                        provider: self.get(r, 3)?,
-                        harness: self.get(r, 4)?,
-                        config: self.get(r, 5)?,
-                    },
-                ))
-            })
-            .collect::<Result<_>>()?;
+        let seats = self.seats_of(&mut tx, SEATS, rowid)?;
         let mut fields = fields;
         fields.trace = fields.trace && {
             tx.query_one("SELECT EXISTS (SELECT 1 FROM trace_step)", &[])
@@ -348,27 +332,15 @@ impl Pg {
             .start()
             .map_err(|e| self.err(e))?;
         let err = |e| self.err(e);
-        let seat_query = tx
-            .prepare(
-                "SELECT id, slug, model, provider, harness, config FROM seat
-                 WHERE wave_id = $1 ORDER BY slug",
-            )
-            .map_err(err)?;
+        let seat_query = tx.prepare(SEATS).map_err(err)?;
         // Seat row id -> (wave, index among its seats).
         let mut slot_of: std::collections::HashMap<i64, (usize, usize)> =
             std::collections::HashMap::new();
         let mut seats: Vec<Vec<(Seat, T)>> = Vec::with_capacity(waves.len());
         for (w, &rowid) in waves.iter().enumerate() {
             let mut these = Vec::new();
-            for r in tx.query(&seat_query, &[&rowid]).map_err(err)? {
-                let seat = Seat {
-                    id: self.get(&r, 1)?,
-                    model: self.get(&r, 2)?,
-                    provider: self.get(&r, 3)?,
-                    harness: self.get(&r, 4)?,
-                    config: self.get(&r, 5)?,
-                };
-                slot_of.insert(self.get(&r, 0)?, (w, these.len()));
+            for (id, seat) in self.seats_of(&mut tx, &seat_query, rowid)? {
+                slot_of.insert(id, (w, these.len()));
                 let value = start(w, &seat);
                 these.push((seat, value));
             }
@@ -458,6 +430,32 @@ impl Pg {
             add(&mut seats[w][k].1, &attempt);
         }
         Ok(())
+    }
+
+    /// A wave's seats in ledger order (by slug), each with its row id, through `query`:
+    /// [`SEATS`] or that statement prepared.
+    fn seats_of(
+        &self,
+        tx: &mut postgres::Transaction<'_>,
+        query: &(impl postgres::ToStatement + ?Sized),
+        wave: i64,
+    ) -> Result<Vec<(i64, Seat)>> {
+        tx.query(query, &[&wave])
+            .map_err(|e| self.err(e))?
+            .iter()
+            .map(|r| {
+                Ok((
+                    self.get(r, 0)?,
+                    Seat {
+                        id: self.get(r, 1)?,
+                        model: self.get(r, 2)?,
+                        provider: self.get(r, 3)?,
+                        harness: self.get(r, 4)?,
+                        config: self.get(r, 5)?,
+                    },
+                ))
+            })
+            .collect()
     }
 
     /// Adds the trace step of row `r`, if it holds one, to `attempt`'s trace.
