@@ -20,6 +20,7 @@ mod image;
 mod pg;
 mod prices;
 mod publications;
+mod registered;
 mod rubrics;
 mod scan;
 mod scores;

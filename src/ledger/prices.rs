@@ -2,8 +2,9 @@
 //! A version is immutable, as a rubric's is; the schema's triggers refuse any change to a
 //! registered text.
 
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{OptionalExtension, ToSql, params};
 
+use super::registered::Registered;
 use super::{Ledger, on_sqlite};
 use crate::error::{Error, Result};
 
@@ -44,6 +45,35 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PriceTableRow> {
     })
 }
 
+impl Registered for PriceTableRow {
+    const TABLE: &'static str = "price_table";
+    const COLUMNS: &'static str = COLUMNS;
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn version(&self) -> u32 {
+        self.version
+    }
+    fn sha256(&self) -> &str {
+        &self.sha256
+    }
+    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
+        from_row(r)
+    }
+    fn values(&self) -> Vec<&dyn ToSql> {
+        vec![
+            &self.name,
+            &self.version,
+            &self.sha256,
+            &self.text,
+            &self.added_at,
+        ]
+    }
+    fn conflict(&self, there: &str) -> Error {
+        conflict(self, there)
+    }
+}
+
 /// A price table version registered again with other text: refused.
 pub(super) fn conflict(row: &PriceTableRow, there: &str) -> Error {
     Error::Conflict(format!(
@@ -61,43 +91,17 @@ impl Ledger {
     /// same name@version with different text is refused.
     pub fn add_price_tables(&mut self, rows: &[PriceTableRow]) -> Result<Vec<PricesAdded>> {
         on_sqlite!(self, pg => pg.add_price_tables(rows));
-        let path = self.path.clone();
-        let tx = self.begin_write()?;
-        let mut out = Vec::with_capacity(rows.len());
-        for row in rows {
-            let existing = tx
-                .prepare_cached(&format!(
-                    "SELECT {COLUMNS} FROM price_table WHERE name = ?1 AND version = ?2"
-                ))
-                .and_then(|mut s| {
-                    s.query_row(params![row.name, row.version], from_row)
-                        .optional()
-                })
-                .map_err(|e| super::sqlite(&path, e))?;
-            if let Some(existing) = existing {
-                if existing.sha256 == row.sha256 {
-                    out.push(PricesAdded::AlreadyPresent);
-                    continue;
+        Ok(self
+            .register(rows)?
+            .into_iter()
+            .map(|added| {
+                if added {
+                    PricesAdded::Added
+                } else {
+                    PricesAdded::AlreadyPresent
                 }
-                return Err(conflict(row, &existing.sha256));
-            }
-            tx.prepare_cached(&format!(
-                "INSERT INTO price_table({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5)"
-            ))
-            .and_then(|mut s| {
-                s.execute(params![
-                    row.name,
-                    row.version,
-                    row.sha256,
-                    row.text,
-                    row.added_at
-                ])
             })
-            .map_err(|e| super::sqlite(&path, e))?;
-            out.push(PricesAdded::Added);
-        }
-        tx.commit().map_err(|e| super::sqlite(&path, e))?;
-        Ok(out)
+            .collect())
     }
 
     /// The registered price table `name@version`, if there is one.

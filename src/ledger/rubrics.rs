@@ -1,8 +1,9 @@
 //! Registered rubrics: `name@version` with its SHA-256 and verbatim text. A version is
 //! immutable; the schema's triggers refuse any change to a registered text.
 
-use rusqlite::{OptionalExtension, params};
+use rusqlite::{OptionalExtension, ToSql, params};
 
+use super::registered::Registered;
 use super::{Ledger, on_sqlite};
 use crate::error::{Error, Result};
 
@@ -46,6 +47,36 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RubricRow> {
     })
 }
 
+impl Registered for RubricRow {
+    const TABLE: &'static str = "rubric";
+    const COLUMNS: &'static str = COLUMNS;
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn version(&self) -> u32 {
+        self.version
+    }
+    fn sha256(&self) -> &str {
+        &self.sha256
+    }
+    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
+        from_row(r)
+    }
+    fn values(&self) -> Vec<&dyn ToSql> {
+        vec![
+            &self.name,
+            &self.version,
+            &self.sha256,
+            &self.text,
+            &self.scale_violation,
+            &self.added_at,
+        ]
+    }
+    fn conflict(&self, there: &str) -> Error {
+        conflict(self, there)
+    }
+}
+
 /// A rubric version registered again with other text: refused.
 pub(super) fn conflict(row: &RubricRow, there: &str) -> Error {
     Error::Conflict(format!(
@@ -67,44 +98,17 @@ impl Ledger {
     /// Registers rubric versions in one transaction: all of them, or (on any conflict) none.
     pub fn add_rubrics(&mut self, rows: &[RubricRow]) -> Result<Vec<RubricAdded>> {
         on_sqlite!(self, pg => pg.add_rubrics(rows));
-        let path = self.path.clone();
-        let tx = self.begin_write()?;
-        let mut out = Vec::with_capacity(rows.len());
-        for row in rows {
-            let by_id = tx
-                .prepare_cached(&format!(
-                    "SELECT {COLUMNS} FROM rubric WHERE name = ?1 AND version = ?2"
-                ))
-                .and_then(|mut s| {
-                    s.query_row(params![row.name, row.version], from_row)
-                        .optional()
-                })
-                .map_err(|e| super::sqlite(&path, e))?;
-            if let Some(existing) = by_id {
-                if existing.sha256 == row.sha256 {
-                    out.push(RubricAdded::AlreadyPresent);
-                    continue;
+        Ok(self
+            .register(rows)?
+            .into_iter()
+            .map(|added| {
+                if added {
+                    RubricAdded::Added
+                } else {
+                    RubricAdded::AlreadyPresent
                 }
-                return Err(conflict(row, &existing.sha256));
-            }
-            tx.prepare_cached(&format!(
-                "INSERT INTO rubric({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
-            ))
-            .and_then(|mut s| {
-                s.execute(params![
-                    row.name,
-                    row.version,
-                    row.sha256,
-                    row.text,
-                    row.scale_violation,
-                    row.added_at
-                ])
             })
-            .map_err(|e| super::sqlite(&path, e))?;
-            out.push(RubricAdded::Added);
-        }
-        tx.commit().map_err(|e| super::sqlite(&path, e))?;
-        Ok(out)
+            .collect())
     }
 
     pub fn rubric(&self, name: &str, version: u32) -> Result<Option<RubricRow>> {

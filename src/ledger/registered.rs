@@ -1,0 +1,68 @@
+//! Registering versioned texts: rubrics and price tables are both `name@version` with a SHA-256
+//! and the verbatim text, registered once and immutable after (the schema's triggers refuse any
+//! change). One registration rule serves both: a version already registered with the same text
+//! is left as it is, with other text it is refused, and a call registers all its rows or none.
+
+use rusqlite::{OptionalExtension, ToSql, params};
+
+use super::{Ledger, sqlite};
+use crate::error::{Error, Result};
+
+/// A row of a table of registered texts.
+pub(super) trait Registered: Sized {
+    /// The table, and its columns as the row is read and written (name and version first).
+    const TABLE: &'static str;
+    const COLUMNS: &'static str;
+    fn name(&self) -> &str;
+    fn version(&self) -> u32;
+    fn sha256(&self) -> &str;
+    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self>;
+    /// The row's values, in the order of [`Registered::COLUMNS`].
+    fn values(&self) -> Vec<&dyn ToSql>;
+    /// The refusal of this row, when its version is registered with the text hashed `there`.
+    fn conflict(&self, there: &str) -> Error;
+}
+
+impl Ledger {
+    /// Registers `rows` in one transaction (SQLite): all of them, or (on any conflict) none.
+    /// Returns, for each, whether it was added (`false`: already registered, same text).
+    pub(super) fn register<R: Registered>(&mut self, rows: &[R]) -> Result<Vec<bool>> {
+        let path = self.path.clone();
+        let err = |e| sqlite(&path, e);
+        let tx = self.begin_write()?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let existing = tx
+                .prepare_cached(&format!(
+                    "SELECT {} FROM {} WHERE name = ?1 AND version = ?2",
+                    R::COLUMNS,
+                    R::TABLE
+                ))
+                .and_then(|mut s| {
+                    s.query_row(params![row.name(), row.version()], R::from_row)
+                        .optional()
+                })
+                .map_err(err)?;
+            if let Some(existing) = existing {
+                if existing.sha256() == row.sha256() {
+                    out.push(false);
+                    continue;
+                }
+                return Err(row.conflict(existing.sha256()));
+            }
+            let values = row.values();
+            let slots: Vec<String> = (1..=values.len()).map(|i| format!("?{i}")).collect();
+            tx.prepare_cached(&format!(
+                "INSERT INTO {}({}) VALUES ({})",
+                R::TABLE,
+                R::COLUMNS,
+                slots.join(", ")
+            ))
+            .and_then(|mut s| s.execute(values.as_slice()))
+            .map_err(err)?;
+            out.push(true);
+        }
+        tx.commit().map_err(err)?;
+        Ok(out)
+    }
+}
