@@ -52,7 +52,8 @@ struct Slot<'a> {
     seat: &'a Seat,
 }
 
-/// What one range's reader made of a seat it met.
+/// What one range's reader made of a seat it met. Each range keeps a slot for every visited
+/// seat but meets few of them: boxed, an empty slot costs a pointer.
 struct Found<T> {
     value: T,
     /// The last attempt's problem and trial, which the next must follow.
@@ -164,7 +165,7 @@ impl Ledger {
         };
         let id_ranges = self.id_ranges(conn, ranges)?;
         let path = self.path.as_path();
-        let found: Vec<Vec<Option<Found<T>>>> = match id_ranges.split_first() {
+        let found: Vec<Vec<Option<Box<Found<T>>>>> = match id_ranges.split_first() {
             None => Vec::new(),
             Some((first, [])) => vec![scan_range(
                 path, conn, fields, *first, &visit, &start, &add,
@@ -321,20 +322,20 @@ fn scan_range<T>(
     visit: &Visit<'_>,
     start: &(impl Fn(usize, &Seat) -> T + Sync),
     add: &(impl Fn(&mut T, &Attempt) + Sync),
-) -> Result<Vec<Option<Found<T>>>> {
+) -> Result<Vec<Option<Box<Found<T>>>>> {
     let err = |e| sqlite(path, e);
     let columns = Columns::over_ids(fields);
     let (Some(id_col), Some(seat_col)) = (columns.id, columns.seat) else {
         unreachable!("a query over ids reads the id and the seat");
     };
-    let mut found: Vec<Option<Found<T>>> = (0..visit.slots.len()).map(|_| None).collect();
+    let mut found: Vec<Option<Box<Found<T>>>> = (0..visit.slots.len()).map(|_| None).collect();
     let mut stmt = conn.prepare(&columns.sql).map_err(err)?;
     let mut rows = stmt.query([lo, hi]).map_err(err)?;
     let mut attempt = Attempt::empty();
     // The attempt read but not yet handed on (rows of its trace steps may follow): its id
     // and slot.
     let mut pending: Option<(i64, usize)> = None;
-    let hand_on = |found: &mut [Option<Found<T>>], k: usize, a: &mut Attempt| {
+    let hand_on = |found: &mut [Option<Box<Found<T>>>], k: usize, a: &mut Attempt| {
         if let Some(f) = &mut found[k] {
             if !fields.trial {
                 // As a seat's own query gives it, when the trial is not asked for.
@@ -360,12 +361,12 @@ fn scan_range<T>(
             Some(f) => f,
             empty => {
                 let slot = &visit.slots[k];
-                empty.insert(Found {
+                empty.insert(Box::new(Found {
                     value: start(slot.wave, slot.seat),
                     problem: String::new(),
                     trial: 0,
                     in_order: true,
-                })
+                }))
             }
         };
         if !f.in_order {
