@@ -6,7 +6,7 @@ use rusqlite::{OptionalExtension, ToSql, params};
 
 use super::registered::Registered;
 use super::{Ledger, on_sqlite};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// A registered price table.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,6 +48,7 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PriceTableRow> {
 impl Registered for PriceTableRow {
     const TABLE: &'static str = "price_table";
     const COLUMNS: &'static str = COLUMNS;
+    const WHAT: &'static str = "price table ";
     fn name(&self) -> &str {
         &self.name
     }
@@ -69,21 +70,6 @@ impl Registered for PriceTableRow {
             &self.added_at,
         ]
     }
-    fn conflict(&self, there: &str) -> Error {
-        conflict(self, there)
-    }
-}
-
-/// A price table version registered again with other text: refused.
-pub(super) fn conflict(row: &PriceTableRow, there: &str) -> Error {
-    Error::Conflict(format!(
-        "price table {} is already registered with different text (sha256 {} there, {} here). \
-         A registered version is immutable: bump `version` in the file to register the change. \
-         Nothing was registered",
-        row.id(),
-        crate::digest::short(there),
-        crate::digest::short(&row.sha256)
-    ))
 }
 
 impl Ledger {
@@ -128,6 +114,7 @@ impl Ledger {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
 
     fn row(version: u32, text: &str) -> PriceTableRow {
         PriceTableRow {

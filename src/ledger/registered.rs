@@ -13,14 +13,30 @@ pub(super) trait Registered: Sized {
     /// The table, and its columns as the row is read and written (name and version first).
     const TABLE: &'static str;
     const COLUMNS: &'static str;
+    /// What the row is called in messages, before its `name@version`: `"price table "`, or
+    /// nothing for a rubric.
+    const WHAT: &'static str;
     fn name(&self) -> &str;
     fn version(&self) -> u32;
     fn sha256(&self) -> &str;
     fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self>;
     /// The row's values, in the order of [`Registered::COLUMNS`].
     fn values(&self) -> Vec<&dyn ToSql>;
-    /// The refusal of this row, when its version is registered with the text hashed `there`.
-    fn conflict(&self, there: &str) -> Error;
+
+    /// The refusal of this row, when its version is registered with the text hashed `there`
+    /// (on either store).
+    fn conflict(&self, there: &str) -> Error {
+        Error::Conflict(format!(
+            "{}{}@{} is already registered with different text (sha256 {} there, {} here). A \
+             registered version is immutable: bump `version` in the file to register the \
+             change. Nothing was registered",
+            Self::WHAT,
+            self.name(),
+            self.version(),
+            crate::digest::short(there),
+            crate::digest::short(self.sha256())
+        ))
+    }
 }
 
 impl Ledger {

@@ -5,7 +5,7 @@ use rusqlite::{OptionalExtension, ToSql, params};
 
 use super::registered::Registered;
 use super::{Ledger, on_sqlite};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// A registered rubric.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,6 +50,7 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RubricRow> {
 impl Registered for RubricRow {
     const TABLE: &'static str = "rubric";
     const COLUMNS: &'static str = COLUMNS;
+    const WHAT: &'static str = "";
     fn name(&self) -> &str {
         &self.name
     }
@@ -72,21 +73,6 @@ impl Registered for RubricRow {
             &self.added_at,
         ]
     }
-    fn conflict(&self, there: &str) -> Error {
-        conflict(self, there)
-    }
-}
-
-/// A rubric version registered again with other text: refused.
-pub(super) fn conflict(row: &RubricRow, there: &str) -> Error {
-    Error::Conflict(format!(
-        "{} is already registered with different text (sha256 {} there, {} here). A registered \
-         version is immutable: bump `version` in the file to register the change. Nothing was \
-         registered",
-        row.id(),
-        crate::digest::short(there),
-        crate::digest::short(&row.sha256)
-    ))
 }
 
 impl Ledger {

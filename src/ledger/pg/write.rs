@@ -13,6 +13,7 @@ use super::{Pg, error, signed, unsigned};
 use crate::error::{Error, Result};
 use crate::formats::wave::ContentHash;
 use crate::ledger::chain::{ChainTx, NewWithdrawal, WithdrawalRow, WithdrawalSeal};
+use crate::ledger::registered::Registered;
 use crate::ledger::stage::{IngestTx, Staged, decide};
 use crate::ledger::{Ingested, NewPublication, PriceTableRow, PricesAdded, PublicationRow};
 use crate::ledger::{RubricAdded, RubricRow, sqlite};
@@ -556,7 +557,7 @@ impl Pg {
                         out.push(RubricAdded::AlreadyPresent);
                         continue;
                     }
-                    return Err(crate::ledger::rubrics::conflict(row, &there));
+                    return Err(row.conflict(&there));
                 }
                 tx.execute(
                     "INSERT INTO rubric(id, name, version, sha256, text, scale_violation, added_at)
@@ -597,7 +598,7 @@ impl Pg {
                         out.push(PricesAdded::AlreadyPresent);
                         continue;
                     }
-                    return Err(crate::ledger::prices::conflict(row, &there));
+                    return Err(row.conflict(&there));
                 }
                 tx.execute(
                     "INSERT INTO price_table(id, name, version, sha256, text, added_at)
