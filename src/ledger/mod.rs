@@ -20,6 +20,7 @@ mod image;
 mod pg;
 mod prices;
 mod publications;
+mod raw;
 mod registered;
 mod rubrics;
 mod scan;

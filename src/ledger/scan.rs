@@ -26,6 +26,7 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags};
 
+use super::raw::{Cells, RawStatement};
 use super::waves::{Columns, read_attempt, read_step};
 use super::{Ledger, Store, sqlite};
 use crate::error::{Error, Result};
@@ -329,8 +330,9 @@ fn scan_range<T>(
         unreachable!("a query over ids reads the id and the seat");
     };
     let mut found: Vec<Option<Box<Found<T>>>> = (0..visit.slots.len()).map(|_| None).collect();
-    let mut stmt = conn.prepare(&columns.sql).map_err(err)?;
-    let mut rows = stmt.query([lo, hi]).map_err(err)?;
+    let mut rows = RawStatement::prepare(conn, &columns.sql).map_err(err)?;
+    rows.bind(1, lo).map_err(err)?;
+    rows.bind(2, hi).map_err(err)?;
     let mut attempt = Attempt::empty();
     // The attempt read but not yet handed on (rows of its trace steps may follow): its id
     // and slot.
@@ -347,7 +349,7 @@ fn scan_range<T>(
     while let Some(r) = rows.next().map_err(err)? {
         let id: i64 = r.get(id_col).map_err(err)?;
         if fields.trace && pending.is_some_and(|(p, _)| p == id) {
-            read_step(path, &columns, r, &mut attempt)?;
+            read_step(path, &columns, &r, &mut attempt)?;
             continue;
         }
         if let Some((_, k)) = pending.take() {
@@ -372,7 +374,7 @@ fn scan_range<T>(
         if !f.in_order {
             continue;
         }
-        read_attempt(path, &columns, r, Some(id), &mut attempt)?;
+        read_attempt(path, &columns, &r, Some(id), &mut attempt)?;
         // Strictly after the seat's previous attempt in (problem, trial), as the index orders
         // them (problems byte by byte, SQLite's BINARY collation). The first attempt has a
         // trial, from 1: 0 means none yet.
@@ -389,7 +391,7 @@ fn scan_range<T>(
         f.problem.clear();
         f.problem.push_str(&attempt.problem);
         f.trial = attempt.trial;
-        read_step(path, &columns, r, &mut attempt)?;
+        read_step(path, &columns, &r, &mut attempt)?;
         pending = Some((id, k));
     }
     if let Some((_, k)) = pending {

@@ -2,6 +2,7 @@
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
+use super::raw::Cells;
 use super::{Ledger, on_sqlite, sqlite};
 use crate::error::{Error, Result};
 use crate::formats::wave::ContentHash;
@@ -345,7 +346,7 @@ impl Ledger {
 pub(super) fn read_attempt(
     path: &std::path::Path,
     columns: &Columns,
-    r: &rusqlite::Row<'_>,
+    r: &impl Cells,
     id: Option<i64>,
     attempt: &mut Attempt,
 ) -> Result<()> {
@@ -362,11 +363,11 @@ pub(super) fn read_attempt(
 pub(super) fn read_step(
     path: &std::path::Path,
     columns: &Columns,
-    r: &rusqlite::Row<'_>,
+    r: &impl Cells,
     attempt: &mut Attempt,
 ) -> Result<()> {
     if let Some(i) = columns.trace
-        && r.get_ref(i).map_err(|e| sqlite(path, e))? != rusqlite::types::ValueRef::Null
+        && r.value(i).map_err(|e| sqlite(path, e))? != rusqlite::types::ValueRef::Null
     {
         let step = (|| {
             Ok::<_, rusqlite::Error>(TraceStep {
@@ -555,18 +556,18 @@ impl Columns {
 
     /// Reads an attempt's problem, verdict and the fields asked for into `a`, reusing its
     /// buffers; the fields not asked for are `None` (the trial 0).
-    fn read(&self, r: &rusqlite::Row<'_>, a: &mut Attempt) -> rusqlite::Result<()> {
+    fn read(&self, r: &impl Cells, a: &mut Attempt) -> rusqlite::Result<()> {
         use rusqlite::types::ValueRef;
         // The problem's text copied into the buffer; anything else through `get`, for its
         // errors.
-        match r.get_ref(0)?.as_str() {
+        match r.value(0)?.as_str() {
             Ok(problem) => {
                 a.problem.clear();
                 a.problem.push_str(problem);
             }
             Err(_) => a.problem = r.get(0)?,
         }
-        a.correct = match r.get_ref(1)? {
+        a.correct = match r.value(1)? {
             ValueRef::Integer(n @ (0 | 1)) => n == 1,
             _ => r.get(1)?,
         };
@@ -597,9 +598,9 @@ impl Columns {
 // conversions and its errors.
 
 #[inline]
-fn count(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<u64>> {
+fn count(r: &impl Cells, i: usize) -> rusqlite::Result<Option<u64>> {
     use rusqlite::types::ValueRef;
-    match r.get_ref(i)? {
+    match r.value(i)? {
         ValueRef::Null => Ok(None),
         ValueRef::Integer(n) if n >= 0 => Ok(Some(n as u64)),
         _ => r.get(i),
@@ -607,9 +608,9 @@ fn count(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<u64>> {
 }
 
 #[inline]
-fn real(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<f64>> {
+fn real(r: &impl Cells, i: usize) -> rusqlite::Result<Option<f64>> {
     use rusqlite::types::ValueRef;
-    match r.get_ref(i)? {
+    match r.value(i)? {
         ValueRef::Null => Ok(None),
         ValueRef::Real(x) => Ok(Some(x)),
         _ => r.get(i),
@@ -619,7 +620,7 @@ fn real(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<f64>> {
 // The same for a column that may not have been selected (`None`: the field is not read).
 
 #[inline]
-fn count_at(r: &rusqlite::Row<'_>, i: Option<usize>) -> rusqlite::Result<Option<u64>> {
+fn count_at(r: &impl Cells, i: Option<usize>) -> rusqlite::Result<Option<u64>> {
     match i {
         Some(i) => count(r, i),
         None => Ok(None),
@@ -627,7 +628,7 @@ fn count_at(r: &rusqlite::Row<'_>, i: Option<usize>) -> rusqlite::Result<Option<
 }
 
 #[inline]
-fn real_at(r: &rusqlite::Row<'_>, i: Option<usize>) -> rusqlite::Result<Option<f64>> {
+fn real_at(r: &impl Cells, i: Option<usize>) -> rusqlite::Result<Option<f64>> {
     match i {
         Some(i) => real(r, i),
         None => Ok(None),
@@ -635,7 +636,7 @@ fn real_at(r: &rusqlite::Row<'_>, i: Option<usize>) -> rusqlite::Result<Option<f
 }
 
 #[inline]
-fn small_at(r: &rusqlite::Row<'_>, i: Option<usize>) -> rusqlite::Result<Option<u32>> {
+fn small_at(r: &impl Cells, i: Option<usize>) -> rusqlite::Result<Option<u32>> {
     match i {
         Some(i) => r.get(i),
         None => Ok(None),
