@@ -1,7 +1,7 @@
 //! Stored scores: what `rescore` derives, keyed by the rubric's hash. Derived data may be
 //! replaced; the attempts it comes from never are.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rusqlite::params;
 
@@ -84,17 +84,19 @@ impl Ledger {
                      WHERE w.slug = ?1",
                 )
                 .map_err(|e| sqlite(&path, e))?;
-            let mut delete = tx
-                .prepare_cached(
-                    "DELETE FROM score WHERE rubric_id = ?1 AND seat_id IN
-                       (SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id WHERE w.slug = ?2)",
-                )
-                .map_err(|e| sqlite(&path, e))?;
-            let mut insert = tx
+            // A seat's score replaced in place: its row keeps its place in both indexes, and
+            // its rubric and seat, already checked, are not checked again.
+            let mut upsert = tx
                 .prepare_cached(
                     "INSERT INTO score(rubric_id, seat_id, score, rank, factors, gate, tie, note)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                     ON CONFLICT (rubric_id, seat_id) DO UPDATE SET score = excluded.score,
+                       rank = excluded.rank, factors = excluded.factors, gate = excluded.gate,
+                       tie = excluded.tie, note = excluded.note",
                 )
+                .map_err(|e| sqlite(&path, e))?;
+            let mut delete = tx
+                .prepare_cached("DELETE FROM score WHERE rubric_id = ?1 AND seat_id = ?2")
                 .map_err(|e| sqlite(&path, e))?;
             // A wave's seats, by slug: the same for every rubric.
             let mut seats_of: BTreeMap<&str, BTreeMap<String, i64>> = BTreeMap::new();
@@ -110,20 +112,26 @@ impl Ledger {
                                 .map_err(|e| sqlite(&path, e))?,
                         ),
                     };
-                    delete
-                        .execute(params![rubric_id, w.wave])
-                        .map_err(|e| sqlite(&path, e))?;
+                    let mut scored = BTreeSet::new();
                     for s in &w.seats {
-                        let Some(seat_id) = ids.get(&s.seat) else {
+                        let Some(&seat_id) = ids.get(&s.seat) else {
                             return Err(no_seat(&w.wave, &s.seat));
                         };
                         let factors = factors_text(&s.factors);
-                        insert
+                        upsert
                             .execute(params![
                                 rubric_id, seat_id, s.score, s.rank, factors, s.gate, s.tie, s.note
                             ])
                             .map_err(|e| sqlite(&path, e))?;
+                        scored.insert(seat_id);
                         stored += 1;
+                    }
+                    // The wave's scores are these alone: a seat not scored now keeps no score
+                    // from before.
+                    for &seat_id in ids.values().filter(|id| !scored.contains(*id)) {
+                        delete
+                            .execute(params![rubric_id, seat_id])
+                            .map_err(|e| sqlite(&path, e))?;
                     }
                 }
                 counts.push(stored);
@@ -223,6 +231,143 @@ impl Ledger {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ledger::RubricRow;
+    use crate::model::{Accounting, Attempt, Budget, Load, Provenance, Seat, SeatData};
+    use crate::model::{Wave, WaveData};
+
+    const NOW: &str = "2026-01-01T00:00:00Z";
+
+    /// A ledger holding wave `w` with seats `a`, `b` and `c`, and one registered rubric.
+    fn ledger() -> (Ledger, String) {
+        let mut ledger = Ledger::in_memory().unwrap();
+        let seat = |id: &str| SeatData {
+            seat: Seat {
+                id: id.into(),
+                model: "m".into(),
+                provider: "p".into(),
+                harness: "h".into(),
+                config: None,
+            },
+            attempts: vec![Attempt {
+                problem: "p1".into(),
+                trial: 1,
+                ..Attempt::empty()
+            }],
+        };
+        let wave = WaveData {
+            wave: Wave {
+                id: "w".into(),
+                suite: "s".into(),
+                started_at: NOW.into(),
+                notes: None,
+                suite_problems: None,
+                load: Load::default(),
+                accounting: Accounting::default(),
+                budget: Budget::default(),
+                provenance: Provenance::default(),
+                supersedes: None,
+                canary_problems: Vec::new(),
+            },
+            seats: vec![seat("a"), seat("b"), seat("c")],
+        };
+        let hash = crate::formats::wave::sha256(2, &wave).unwrap();
+        ledger.add_waves(&[(wave, hash)], NOW).unwrap();
+        let sha = "5".repeat(64);
+        ledger
+            .add_rubric(&RubricRow {
+                name: "r".into(),
+                version: 1,
+                sha256: sha.clone(),
+                text: "name = \"r\"".into(),
+                scale_violation: false,
+                added_at: NOW.into(),
+            })
+            .unwrap();
+        (ledger, sha)
+    }
+
+    fn scores(seats: &[(&str, f64)]) -> WaveScores {
+        WaveScores {
+            wave: "w".into(),
+            seats: seats
+                .iter()
+                .enumerate()
+                .map(|(k, &(seat, score))| SeatScore {
+                    seat: seat.into(),
+                    score: Some(score),
+                    factors: [("x".to_string(), score / 2.0)].into_iter().collect(),
+                    gate: None,
+                    note: None,
+                    rank: Some(k as u32 + 1),
+                    tie: None,
+                    rank_shared: false,
+                })
+                .collect(),
+        }
+    }
+
+    fn stored(ledger: &Ledger, sha: &str) -> Vec<(String, Option<f64>, Option<u32>, f64)> {
+        let mut out: Vec<_> = ledger
+            .stored_scores(sha, "w")
+            .unwrap()
+            .into_iter()
+            .map(|s| {
+                (
+                    s.score.seat,
+                    s.score.score,
+                    s.score.rank,
+                    s.score.factors["x"],
+                )
+            })
+            .collect();
+        out.sort_by(|x, y| x.0.cmp(&y.0));
+        out
+    }
+
+    /// Storing a wave's scores again replaces them whole: each seat's row takes the new
+    /// values, and a seat the new scores leave out keeps none from before.
+    #[test]
+    fn storing_again_replaces_the_waves_scores_whole() {
+        let (mut ledger, sha) = ledger();
+        let n = ledger
+            .store_scores(&sha, &[scores(&[("a", 3.0), ("b", 2.0), ("c", 1.0)])])
+            .unwrap();
+        assert_eq!(n, 3);
+        assert_eq!(
+            stored(&ledger, &sha),
+            [
+                ("a".to_string(), Some(3.0), Some(1), 1.5),
+                ("b".to_string(), Some(2.0), Some(2), 1.0),
+                ("c".to_string(), Some(1.0), Some(3), 0.5),
+            ]
+        );
+        ledger
+            .store_scores(&sha, &[scores(&[("c", 8.0), ("a", 4.0)])])
+            .unwrap();
+        assert_eq!(
+            stored(&ledger, &sha),
+            [
+                ("a".to_string(), Some(4.0), Some(2), 2.0),
+                ("c".to_string(), Some(8.0), Some(1), 4.0),
+            ]
+        );
+    }
+
+    /// A score for a seat the wave does not have is refused, and the scores stored before
+    /// stay as they were.
+    #[test]
+    fn a_score_for_no_seat_changes_nothing() {
+        let (mut ledger, sha) = ledger();
+        ledger
+            .store_scores(&sha, &[scores(&[("a", 3.0), ("b", 2.0), ("c", 1.0)])])
+            .unwrap();
+        let before = stored(&ledger, &sha);
+        let e = ledger
+            .store_scores(&sha, &[scores(&[("a", 9.0), ("zz", 1.0)])])
+            .unwrap_err();
+        assert!(e.to_string().contains("wave w has no seat zz"), "{e}");
+        assert_eq!(stored(&ledger, &sha), before);
+    }
 
     #[test]
     fn factors_read_back_exactly() {
