@@ -207,7 +207,8 @@ fn score_waves(
             },
         )?
     };
-    for (w, wave_seats) in seats.into_iter().enumerate() {
+    // Each wave scored under the rubrics of the pass, the waves shared among the CPUs.
+    let scored = on_every_cpu(seats, |w, wave_seats| {
         let mut per: Vec<Vec<(Seat, SeatTally)>> = one_pass
             .iter()
             .map(|_| Vec::with_capacity(wave_seats.len()))
@@ -221,6 +222,9 @@ fn score_waves(
         for (&k, seats) in one_pass.iter().zip(per) {
             scored[k] = Some(scorers[w][k].score(seats));
         }
+        scored
+    });
+    for (w, scored) in scored.into_iter().enumerate() {
         for (k, s) in scored.into_iter().enumerate() {
             out[k].push(match s {
                 Some(s) => s,
@@ -229,6 +233,43 @@ fn score_waves(
         }
     }
     Ok(out)
+}
+
+/// `f` of each of `items` (with its index), in order; the items cut into one run of
+/// consecutive items per CPU, each run on its own thread.
+fn on_every_cpu<T: Send, U: Send>(items: Vec<T>, f: impl Fn(usize, T) -> U + Sync) -> Vec<U> {
+    let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let per_run = items.len().div_ceil(cpus).max(1);
+    if per_run >= items.len() {
+        return items
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| f(i, t))
+            .collect();
+    }
+    let mut runs: Vec<Vec<(usize, T)>> = Vec::new();
+    for (i, t) in items.into_iter().enumerate() {
+        match runs.last_mut() {
+            Some(run) if run.len() < per_run => run.push((i, t)),
+            _ => runs.push(vec![(i, t)]),
+        }
+    }
+    let f = &f;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = runs
+            .into_iter()
+            .map(|run| {
+                scope.spawn(move || run.into_iter().map(|(i, t)| f(i, t)).collect::<Vec<U>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| match h.join() {
+                Ok(done) => done,
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+            .collect::<Vec<U>>()
+    })
 }
 
 /// `rescore --all`: every registered rubric, each wave read once.
