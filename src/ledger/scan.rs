@@ -326,8 +326,8 @@ fn scan_range<T>(
 ) -> Result<Vec<Option<Box<Found<T>>>>> {
     let err = |e| sqlite(path, e);
     let columns = Columns::over_ids(fields);
-    let (Some(id_col), Some(seat_col)) = (columns.id, columns.seat) else {
-        unreachable!("a query over ids reads the id and the seat");
+    let Some(seat_col) = columns.seat else {
+        unreachable!("a query over ids reads the seat");
     };
     let mut found: Vec<Option<Box<Found<T>>>> = (0..visit.slots.len()).map(|_| None).collect();
     let mut rows = RawStatement::prepare(conn, &columns.sql).map_err(err)?;
@@ -335,8 +335,8 @@ fn scan_range<T>(
     rows.bind(2, hi).map_err(err)?;
     let mut attempt = Attempt::empty();
     // The attempt read but not yet handed on (rows of its trace steps may follow): its id
-    // and slot.
-    let mut pending: Option<(i64, usize)> = None;
+    // (when read: with traces or checklists) and slot.
+    let mut pending: Option<(Option<i64>, usize)> = None;
     let hand_on = |found: &mut [Option<Box<Found<T>>>], k: usize, a: &mut Attempt| {
         if let Some(f) = &mut found[k] {
             if !fields.trial {
@@ -347,7 +347,10 @@ fn scan_range<T>(
         }
     };
     while let Some(r) = rows.next().map_err(err)? {
-        let id: i64 = r.get(id_col).map_err(err)?;
+        let id: Option<i64> = match columns.id {
+            Some(i) => Some(r.get(i).map_err(err)?),
+            None => None,
+        };
         if fields.trace && pending.is_some_and(|(p, _)| p == id) {
             read_step(path, &columns, &r, &mut attempt)?;
             continue;
@@ -374,7 +377,7 @@ fn scan_range<T>(
         if !f.in_order {
             continue;
         }
-        read_attempt(path, &columns, &r, Some(id), &mut attempt)?;
+        read_attempt(path, &columns, &r, id, &mut attempt)?;
         // Strictly after the seat's previous attempt in (problem, trial), as the index orders
         // them (problems byte by byte, SQLite's BINARY collation). The first attempt has a
         // trial, from 1: 0 means none yet.

@@ -496,13 +496,12 @@ impl Columns {
     }
 
     /// The query of every attempt whose id is between `?1` and `?2`, in id order, whatever
-    /// its seat: the trial, the id and (in [`Columns::seat`]) the seat's id are always read.
+    /// its seat: the trial and (in [`Columns::seat`]) the seat's id are always read.
     pub(super) fn over_ids(f: AttemptFields) -> Columns {
         Columns::build(AttemptFields { trial: true, ..f }, Rows::IdRange)
     }
 
     fn build(f: AttemptFields, rows: Rows) -> Columns {
-        let by_id = rows == Rows::IdRange;
         // Problem and verdict first, always.
         let mut names = vec!["a.problem", "a.correct"];
         // The column(s) of a field, when it is read: the index of its first.
@@ -526,7 +525,7 @@ impl Columns {
             errors: cols(f.errors, &["a.errors"]),
             working_s: cols(f.working_s, &["a.working_s"]),
             end: cols(f.end, &["a.infra_error", "a.end_reason"]),
-            id: cols(f.checklist || f.trace || by_id, &["a.id"]),
+            id: cols(f.checklist || f.trace, &["a.id"]),
             checklist: cols(f.checklist, &["a.checklist"]),
             seat: cols(rows != Rows::OneSeat, &["a.seat_id"]),
             trace: cols(f.trace, &["t.tool"]),
