@@ -1,13 +1,13 @@
 //! A query stepped through SQLite's C interface, for the one loop where rusqlite's cost per
-//! value is a third of the work: reading every attempt of the history ([`super::scan`]).
+//! value is a quarter of the work: reading every attempt of the history ([`super::scan`]).
 //!
-//! rusqlite reads a value with four calls into SQLite (the column count for a bounds check,
-//! the column's type, then its value, each of the last two taking the connection's mutex
-//! call). Rescoring a million attempts reads fourteen million values that way. A
-//! [`RawStatement`] reads each with one call for the column's value object and two plain
-//! accessors on it, and checks the column index once, when the query is prepared. Measured
-//! over a million attempts of fourteen columns: 0.33 s through rusqlite, 0.23 s here, of which
-//! 0.14 s is SQLite stepping the rows.
+//! rusqlite reads a value with three or four calls into SQLite: the column count (a bounds
+//! check), the column's type, and its value (two calls for text), the last ones each entering
+//! and leaving the connection's mutex. Rescoring a million attempts reads thirteen million
+//! values. A [`RawStatement`] reads each with one call for the column's value object and two
+//! plain accessors on it, and checks the column index against a count taken once, when the
+//! query is prepared. Measured over a million attempts of fourteen columns, on one core:
+//! 0.33 s through rusqlite, 0.23 s here, of which 0.14 s is SQLite stepping the rows.
 //!
 //! What comes out is rusqlite's own: values as [`ValueRef`], conversions through [`FromSql`]
 //! with the errors `Row::get` gives, failures as [`rusqlite::Error`]. Code that reads rows
@@ -17,7 +17,8 @@
 //! The unsafe code is this module's alone. Its premises: a statement lives no longer than
 //! its connection (the `'conn` borrow), is used from one thread (a raw pointer makes it
 //! neither `Send` nor `Sync`, and `&Connection` cannot cross threads), and a row's values are
-//! read only until the next step (a [`RawRow`] borrows its statement mutably). SQLite calls a
+//! read only until the next step (a [`RawRow`] holds the borrow of [`RawStatement::next`], so
+//! the statement cannot step while a row or a value from it lives). SQLite calls a
 //! value from `sqlite3_column_value` "unprotected": safe to read as long as no other thread
 //! uses the connection meanwhile, which the premises above make so.
 
