@@ -568,7 +568,7 @@ pub enum ClaimsCommand {
 
 #[derive(Debug, Subcommand)]
 pub enum ClaimsFrom {
-    /// An OpenHands index model directory (results/<model>): its scores.json (accuracy, cost
+    /// An OpenHands index model directory (results/MODEL): its scores.json (accuracy, cost
     /// per instance, average runtime) and metadata.json.
     Openhands {
         /// The model directory.

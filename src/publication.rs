@@ -355,7 +355,7 @@ fn parts(text: &str) -> Parts<'_> {
 /// What differs between two rendered outputs. Table rows are matched by their first cell (a
 /// seat; a claim's number), whatever their position, and reported by column ("seat x: Wall s
 /// 132.0 → 131.0", "#1: Verdict reproduced → differs");
-/// other lines by line number. Long lines and cells are cut (see [`cut`]).
+/// other lines by line number. Long lines and cells are cut (see `cut`).
 pub fn diff_outputs(published: &str, now: &str) -> Vec<String> {
     let (a, b) = (parts(published), parts(now));
     let mut out = Vec::new();

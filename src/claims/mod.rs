@@ -11,8 +11,8 @@
 //! - [`spec`]: the claims file, parsed strictly;
 //! - [`round`]: rounding at the published precision, halves included;
 //! - [`compute`]: a figure from a seat's attempts, and under other conventions;
-//! - [`check`]: a claim's verdict and its causes;
-//! - [`write`]: a claims file written out (for `claims from`);
+//! - [`check`](mod@check): a claim's verdict and its causes;
+//! - [`write`](mod@write): a claims file written out (for `claims from`);
 //! - [`from`]: claims read from leaderboards' own files (OpenHands index, Terminal-Bench, HAL);
 //! - [`published`]: the checked claims a publication carries in its text.
 //!

@@ -65,7 +65,7 @@ pub fn each_in_array<R: Read>(
 }
 
 /// Calls `each` with every member of the JSON object that makes up `reader` — its key, then its
-/// value — in file order, holding one member at a time (a walk of [`super::object::walk`]
+/// value — in file order, holding one member at a time (a walk of `super::object::walk`
 /// reading every member whole). A key written twice is refused, naming it.
 pub fn each_in_object<R: Read>(
     path: &Path,

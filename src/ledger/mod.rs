@@ -86,7 +86,7 @@ enum Purpose {
     Open,
 }
 
-/// An open ledger: one interface over two stores ([`Store`]).
+/// An open ledger: one interface over two stores (`Store`).
 pub struct Ledger {
     store: Store,
     /// Where the ledger is, as messages name it: the file, or the server's URL without its

@@ -67,7 +67,7 @@ struct Found<T> {
 impl Ledger {
     /// Folds the attempts of every wave in `slugs` into one value per seat, as
     /// [`Ledger::fold_wave`] does wave by wave and with the same values, in one pass over the
-    /// attempts (see the [module docs](self)). `start` makes a seat's value, given the index in
+    /// attempts (see the module docs of `ledger::scan`). `start` makes a seat's value, given the index in
     /// `slugs` of its wave; `add` takes each of the seat's attempts in ledger order. Both may
     /// be called from several threads at once. Returns each wave's seats with their values, in
     /// the order of `slugs`.

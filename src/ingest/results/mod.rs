@@ -15,7 +15,7 @@
 //! - `strict`: the serde visitors behind it, which refuse a key given twice and read a line's
 //!   object straight into its fields;
 //! - `csv_file`: CSV with the same columns, each cell read as the JSON value it stands for;
-//! - `attempt`: one line's fields, checked against each other, into an [`Attempt`].
+//! - `attempt`: one line's fields, checked against each other, into an [`Attempt`](crate::model::Attempt).
 
 mod attempt;
 mod csv_file;
