@@ -187,7 +187,11 @@ fn score_waves(
         .map(|&k| first[k].fields())
         .fold(AttemptFields::NONE, AttemptFields::and);
     // A seat's figures are the same under every rubric (one wave, one basis): they are
-    // tallied once, and each rubric tallies only what it keeps besides them.
+    // tallied once, and each rubric tallies only what it keeps besides them (most keep
+    // nothing more: the positions in `one_pass` of those that do).
+    let keeping: Vec<usize> = (0..one_pass.len())
+        .filter(|&j| first[one_pass[j]].keeps_more_than_figures())
+        .collect();
     let seats = if one_pass.is_empty() {
         ids.iter().map(|_| Vec::new()).collect()
     } else {
@@ -201,8 +205,8 @@ fn score_waves(
             |(w, figures, own), a| {
                 let scorers = &scorers[*w];
                 scorers[one_pass[0]].add_figures(figures, a);
-                for (t, &k) in own.iter_mut().zip(&one_pass) {
-                    scorers[k].add_own(t, a);
+                for &j in &keeping {
+                    scorers[one_pass[j]].add_own(&mut own[j], a);
                 }
             },
         )?

@@ -155,6 +155,14 @@ impl<'a> Scorer<'a> {
         f.add(&self.basis, a);
     }
 
+    /// Whether the rubric keeps anything of an attempt besides its figures (a per-attempt
+    /// formula, or errors counted after free retries): when it does not, [`Scorer::add_own`]
+    /// does nothing and need not be called.
+    pub fn keeps_more_than_figures(&self) -> bool {
+        let r = self.rubric;
+        r.per == Per::Attempt || r.penalties.iter().any(|p| p.forgives_retries())
+    }
+
     /// Adds one attempt to what its seat's tally keeps under this rubric alone (not its
     /// figures: see [`Scorer::add_figures`]).
     pub fn add_own(&self, t: &mut SeatTally, a: &Attempt) {
