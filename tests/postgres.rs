@@ -1,6 +1,7 @@
 //! The PostgreSQL store against a real server: many writers on many connections, the chain
-//! kept linear under concurrent publishers, a server restart in the middle of an ingest, and an
-//! SQLite ledger written by an earlier build copied onto the server.
+//! kept linear under concurrent publishers, a server restart in the middle of an ingest, a
+//! connection cut in the middle of a rescore, and an SQLite ledger written by an earlier build
+//! copied onto the server.
 //!
 //! These need a server: `BENCHLEDGER_TEST_PG` names one (`scripts/pg-test run cargo test`
 //! starts a throwaway cluster and sets it). Without it they are skipped, saying so, except
@@ -322,6 +323,64 @@ fn a_server_restart_mid_ingest_leaves_the_wave_absent_and_a_retry_lands_it() {
     assert_eq!(count(&cluster.url, "SELECT count(*) FROM attempt"), 200_000);
     let (status, stderr) = run(&db, &["verify".as_ref(), "--ledger".as_ref()]);
     assert_eq!(status, Some(0), "{stderr}");
+}
+
+#[test]
+fn a_connection_lost_mid_rescore_stores_nothing_and_a_retry_stores_every_score() {
+    if !server() {
+        return;
+    }
+    let env = Env::postgres();
+    let url = env.pg.as_ref().unwrap().url.clone();
+    let manifest = wave(env.path(), "big", 4, 50_000);
+    let rubric = tests_dir("../rubrics/session-efficiency.v2.toml");
+    let steps: [&[&std::ffi::OsStr]; 3] = [
+        &["init".as_ref()],
+        &["ingest".as_ref(), manifest.as_os_str()],
+        &["rubric".as_ref(), "add".as_ref(), rubric.as_os_str()],
+    ];
+    for args in steps {
+        let (status, stderr) = run(&env.db, args);
+        assert_eq!(status, Some(0), "{stderr}");
+    }
+
+    let child = Command::new(env!("CARGO_BIN_EXE_benchledger"))
+        .arg("--db")
+        .arg(&env.db)
+        .args(["rescore", "--all"])
+        .env_remove("BENCHLEDGER_DB")
+        .env("BENCHLEDGER_NOW", common::NOW)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Cut the rescore's connection once it is reading the history through its cursor.
+    let started = Instant::now();
+    loop {
+        let cut = count(
+            &url,
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+             WHERE pid <> pg_backend_pid() AND datname = current_database()
+               AND query LIKE '%ORDER BY a.seat_id, a.problem, a.trial%'",
+        );
+        if cut > 0 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the rescore never started reading"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("nothing was written"), "{stderr}");
+    assert_eq!(count(&url, "SELECT count(*) FROM score"), 0);
+    // The retry reads the whole history again and stores a score for every seat.
+    let (status, stderr) = run(&env.db, &["rescore".as_ref(), "--all".as_ref()]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert_eq!(count(&url, "SELECT count(*) FROM score"), 4);
 }
 
 #[test]
