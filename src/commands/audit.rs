@@ -199,14 +199,19 @@ fn score_waves(
             ids,
             fields,
             |w, _| {
-                let own: Vec<SeatTally> = one_pass.iter().map(|&k| scorers[w][k].tally()).collect();
+                // Tallies of their own for those rubrics alone: a seat's are held until every
+                // wave is read.
+                let own: Vec<SeatTally> = keeping
+                    .iter()
+                    .map(|&j| scorers[w][one_pass[j]].tally())
+                    .collect();
                 (w, FigureTally::new(), own)
             },
             |(w, figures, own), a| {
                 let scorers = &scorers[*w];
                 scorers[one_pass[0]].add_figures(figures, a);
-                for &j in &keeping {
-                    scorers[one_pass[j]].add_own(&mut own[j], a);
+                for (t, &j) in own.iter_mut().zip(&keeping) {
+                    scorers[one_pass[j]].add_own(t, a);
                 }
             },
         )?
@@ -218,7 +223,13 @@ fn score_waves(
             .map(|_| Vec::with_capacity(wave_seats.len()))
             .collect();
         for (seat, (_, figures, own)) in wave_seats {
-            for ((slot, t), &k) in per.iter_mut().zip(own).zip(&one_pass) {
+            let mut own = own.into_iter();
+            for (j, (slot, &k)) in per.iter_mut().zip(&one_pass).enumerate() {
+                let t = if keeping.contains(&j) {
+                    own.next().expect("a tally for each rubric that keeps one")
+                } else {
+                    scorers[w][k].tally()
+                };
                 slot.push((seat.clone(), scorers[w][k].with_figures(t, figures.clone())));
             }
         }
