@@ -70,22 +70,15 @@ pub fn rescore(
     }
     let (ids, left_out) = rescore_waves(&ledger, waves, include_withdrawn)?;
     let bar = progress(ctx, ids.len());
-    let all = score_waves(&ledger, &[&info.rubric], &ids)?
-        .pop()
-        .unwrap_or_default();
+    let stored = rescore_stored(&mut ledger, &[&info.rubric], &[&info.sha256], &ids)?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let stored = ledger.store_scores(&info.sha256, &all)?;
-    let undefined: usize = all
-        .iter()
-        .flat_map(|w| &w.seats)
-        .filter(|s| s.score.is_none())
-        .count();
+    let undefined = stored.undefined[0];
     let mut msg = format!(
         "rescored {}, {} under {} (sha256 {}); scores stored, attempts untouched\n",
-        plural(all.len(), "wave", "waves"),
-        plural(stored as usize, "seat", "seats"),
+        plural(ids.len(), "wave", "waves"),
+        plural(stored.seats[0] as usize, "seat", "seats"),
         info.rubric.id(),
         crate::digest::short(&info.sha256)
     );
@@ -151,16 +144,39 @@ fn progress(ctx: &Ctx<'_>, waves: usize) -> Option<indicatif::ProgressBar> {
     })
 }
 
-/// Every wave of `ids` scored under each of `rubrics`, in one read of the ledger's attempts
-/// ([`Ledger::fold_waves`]): each attempt is read once, with the columns any of the rubrics
-/// reads, and fed to every rubric's tally. The scores are those `score_streamed` gives wave by
-/// wave and rubric by rubric (a rubric's tally reads only its own fields, whatever else the
-/// attempt carries). Returned by rubric, then wave.
-fn score_waves(
-    ledger: &Ledger,
+/// At most this many seats' scores are held at once while a rescore stores them.
+const PART_SEATS: usize = 2048;
+
+/// What a rescore stored under each of its rubrics: seats with a score stored, and seats among
+/// them whose score is undefined.
+struct Stored {
+    seats: Vec<u64>,
+    undefined: Vec<usize>,
+}
+
+/// Every wave of `ids` scored under each of `rubrics` (registered, with hashes `shas`) and
+/// stored, in one read of the ledger's attempts ([`Ledger::fold_waves`]) and one transaction:
+/// each attempt is read once, with the columns any of the rubrics reads, and fed to every
+/// rubric's tally; the waves are then scored and stored part by part (consecutive waves of at
+/// most [`PART_SEATS`] seats), so that one part's scores are held at a time. The scores are
+/// those `score_streamed` gives wave by wave and rubric by rubric (a rubric's tally reads only
+/// its own fields, whatever else the attempt carries).
+fn rescore_stored(
+    ledger: &mut Ledger,
     rubrics: &[&Rubric],
+    shas: &[&str],
     ids: &[String],
-) -> Result<Vec<Vec<WaveScores>>> {
+) -> Result<Stored> {
+    rescore_stored_in(ledger, rubrics, shas, ids, PART_SEATS)
+}
+
+fn rescore_stored_in(
+    ledger: &mut Ledger,
+    rubrics: &[&Rubric],
+    shas: &[&str],
+    ids: &[String],
+    part_seats: usize,
+) -> Result<Stored> {
     let conditions: Vec<Wave> = ids
         .iter()
         .map(|w| ledger.wave_conditions(w))
@@ -170,12 +186,12 @@ fn score_waves(
         .iter()
         .map(|c| rubrics.iter().map(|r| Scorer::new(r, c)).collect())
         .collect();
-    let mut out: Vec<Vec<WaveScores>> = rubrics
-        .iter()
-        .map(|_| Vec::with_capacity(ids.len()))
-        .collect();
+    let none = || Stored {
+        seats: vec![0; rubrics.len()],
+        undefined: vec![0; rubrics.len()],
+    };
     let Some(first) = scorers.first() else {
-        return Ok(out);
+        return Ok(none());
     };
     // A rubric whose per-attempt formula needs the wave's medians first (which `rubric add`
     // never registers) is scored on its own, wave by wave, in its two passes.
@@ -216,38 +232,70 @@ fn score_waves(
             },
         )?
     };
-    // Each wave scored under the rubrics of the pass, the waves shared among the CPUs.
-    let scored = on_every_cpu(seats, |w, wave_seats| {
-        let mut per: Vec<Vec<(Seat, SeatTally)>> = one_pass
-            .iter()
-            .map(|_| Vec::with_capacity(wave_seats.len()))
-            .collect();
-        for (seat, (_, figures, own)) in wave_seats {
-            let mut own = own.into_iter();
-            for (j, (slot, &k)) in per.iter_mut().zip(&one_pass).enumerate() {
-                let t = if keeping.contains(&j) {
-                    own.next().expect("a tally for each rubric that keeps one")
-                } else {
-                    scorers[w][k].tally()
-                };
-                slot.push((seat.clone(), scorers[w][k].with_figures(t, figures.clone())));
+    // A rubric whose formula needs the medians first is scored now, before the transaction.
+    let mut apart: Vec<Vec<Option<WaveScores>>> = Vec::with_capacity(rubrics.len());
+    for (k, rubric) in rubrics.iter().enumerate() {
+        apart.push(if one_pass.contains(&k) {
+            Vec::new()
+        } else {
+            ids.iter()
+                .map(|w| score_streamed(ledger, rubric, w).map(Some))
+                .collect::<Result<_>>()?
+        });
+    }
+    let (seats, undefined) = ledger.store_scores_in_parts(shas, |writer| {
+        let mut undefined = vec![0; rubrics.len()];
+        let mut waves = seats.into_iter().enumerate().peekable();
+        while waves.peek().is_some() {
+            // A part: the next waves, up to `part_seats` seats (at least one wave).
+            let mut part = Vec::new();
+            let mut held = 0;
+            while let Some((_, wave_seats)) = waves.peek() {
+                if !part.is_empty() && held + wave_seats.len() > part_seats {
+                    break;
+                }
+                held += wave_seats.len();
+                part.extend(waves.next());
+            }
+            // The part's waves scored under the rubrics of the pass, shared among the CPUs.
+            let scored = on_every_cpu(part, |_, (w, wave_seats)| {
+                let mut per: Vec<Vec<(Seat, SeatTally)>> = one_pass
+                    .iter()
+                    .map(|_| Vec::with_capacity(wave_seats.len()))
+                    .collect();
+                for (seat, (_, figures, own)) in wave_seats {
+                    let mut own = own.into_iter();
+                    for (j, (slot, &k)) in per.iter_mut().zip(&one_pass).enumerate() {
+                        let t = if keeping.contains(&j) {
+                            own.next().expect("a tally for each rubric that keeps one")
+                        } else {
+                            scorers[w][k].tally()
+                        };
+                        slot.push((seat.clone(), scorers[w][k].with_figures(t, figures.clone())));
+                    }
+                }
+                let mut scored: Vec<Option<WaveScores>> = rubrics.iter().map(|_| None).collect();
+                for (&k, seats) in one_pass.iter().zip(per) {
+                    scored[k] = Some(scorers[w][k].score(seats));
+                }
+                (w, scored)
+            });
+            // Stored rubric by rubric: each rubric's rows lie together in the score table.
+            let mut scored = scored;
+            for (k, undefined) in undefined.iter_mut().enumerate() {
+                for (w, scored) in &mut scored {
+                    let s = match scored[k].take() {
+                        Some(s) => s,
+                        None => apart[k][*w].take().expect("each wave scored apart once"),
+                    };
+                    *undefined += s.seats.iter().filter(|s| s.score.is_none()).count();
+                    writer.put(k, s)?;
+                }
             }
         }
-        let mut scored: Vec<Option<WaveScores>> = rubrics.iter().map(|_| None).collect();
-        for (&k, seats) in one_pass.iter().zip(per) {
-            scored[k] = Some(scorers[w][k].score(seats));
-        }
-        scored
-    });
-    for (w, scored) in scored.into_iter().enumerate() {
-        for (k, s) in scored.into_iter().enumerate() {
-            out[k].push(match s {
-                Some(s) => s,
-                None => score_streamed(ledger, rubrics[k], &ids[w])?,
-            });
-        }
-    }
-    Ok(out)
+        Ok(undefined)
+    })?;
+    Ok(Stored { seats, undefined })
 }
 
 /// `f` of each of `items` (with its index), in order; the items cut into one run of
@@ -303,8 +351,8 @@ pub fn rescore_all(ctx: &mut Ctx<'_>, waves: &[String], include_withdrawn: bool)
     let refs: Vec<&Rubric> = rubrics.iter().collect();
     let (ids, left_out) = rescore_waves(&ledger, waves, include_withdrawn)?;
     let bar = progress(ctx, ids.len());
-    // [rubric][wave]
-    let all = score_waves(&ledger, &refs, &ids)?;
+    let shas: Vec<&str> = rows.iter().map(|r| r.sha256.as_str()).collect();
+    let stored = rescore_stored(&mut ledger, &refs, &shas, &ids)?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -315,13 +363,7 @@ pub fn rescore_all(ctx: &mut Ctx<'_>, waves: &[String], include_withdrawn: bool)
         rows.len(),
         if rows.len() == 1 { "" } else { "s" }
     );
-    let sets: Vec<(&str, &[WaveScores])> = rows
-        .iter()
-        .zip(&all)
-        .map(|(row, scores)| (row.sha256.as_str(), scores.as_slice()))
-        .collect();
-    let counts = ledger.store_scores_of(&sets)?;
-    for (row, stored) in rows.iter().zip(counts) {
+    for (row, stored) in rows.iter().zip(stored.seats) {
         msg.push_str(&format!(
             "  {} (sha256 {}): {}{}\n",
             row.id(),
@@ -368,4 +410,147 @@ pub fn diff(
     );
     let text = ctx.render(format, "diff", &table, &json);
     ctx.write(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ledger::RubricRow;
+    use crate::model::{
+        Accounting, Attempt, Budget, Load, Provenance, SeatData, SuiteProblems, TraceStep, WaveData,
+    };
+
+    const NOW: &str = "2026-01-01T00:00:00Z";
+
+    /// Wave `w{n}` of `seats` seats over five problems, every field some seats' attempts use.
+    fn wave(n: usize, seats: usize) -> WaveData {
+        let seats = (0..seats)
+            .map(|s| SeatData {
+                seat: Seat {
+                    id: format!("seat-{s}"),
+                    model: format!("m{}", s % 3),
+                    provider: "p".into(),
+                    harness: "h".into(),
+                    config: None,
+                },
+                attempts: (0..5)
+                    .map(|p| {
+                        let k = (n * 31 + s * 7 + p) as u64;
+                        Attempt {
+                            problem: format!("p{p}"),
+                            trial: 1,
+                            correct: !k.is_multiple_of(3),
+                            outcome: Some((k % 5) as f64 / 4.0),
+                            input_tokens: Some(1000 + 37 * k),
+                            output_tokens: Some(100 + k),
+                            input_tokens_cache_read: Some(10 * (k % 4)),
+                            wall_s: Some(3.5 + (k % 11) as f64),
+                            cost_usd: Some(0.01 * (k % 7) as f64),
+                            steps: Some((k % 9) as u32),
+                            errors: Some((k % 3) as u32),
+                            trace: (k % 4 == 1).then(|| {
+                                (0..k % 5)
+                                    .map(|i| TraceStep {
+                                        tool: format!("t{}", i % 2),
+                                        ok: i % 3 == 0,
+                                        error: None,
+                                    })
+                                    .collect()
+                            }),
+                            ..Attempt::empty()
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        WaveData {
+            wave: Wave {
+                id: format!("w{n}"),
+                suite: "s".into(),
+                started_at: NOW.into(),
+                notes: None,
+                suite_problems: Some(SuiteProblems::Count(5)),
+                load: Load::default(),
+                accounting: Accounting::default(),
+                budget: Budget {
+                    tokens: Some(30_000.0),
+                    wall_s: Some(40.0),
+                    cost_usd: Some(0.2),
+                },
+                provenance: Provenance::default(),
+                supersedes: None,
+                canary_problems: Vec::new(),
+            },
+            seats,
+        }
+    }
+
+    /// A ledger of six waves (3, 1, 4, 1, 5 and 2 seats) with every shipped rubric registered.
+    fn ledger() -> (Ledger, Vec<RubricRow>) {
+        let mut ledger = Ledger::in_memory().unwrap();
+        let waves: Vec<_> = [3, 1, 4, 1, 5, 2]
+            .iter()
+            .enumerate()
+            .map(|(n, &seats)| {
+                let w = wave(n, seats);
+                let hash = crate::formats::wave::sha256(2, &w).unwrap();
+                (w, hash)
+            })
+            .collect();
+        ledger.add_waves(&waves, NOW).unwrap();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rubrics");
+        let mut rows = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            let rubric = crate::rubric::parse(std::path::Path::new("r.toml"), &text).unwrap();
+            rows.push(RubricRow {
+                name: rubric.name.clone(),
+                version: rubric.version,
+                sha256: crate::digest::sha256_hex(text.as_bytes()),
+                text,
+                scale_violation: true,
+                added_at: NOW.into(),
+            });
+        }
+        rows.sort_by_key(RubricRow::id);
+        ledger.add_rubrics(&rows).unwrap();
+        (ledger, rows)
+    }
+
+    /// Storing part by part, whatever the parts, stores for every wave and rubric the scores
+    /// `score_streamed` gives wave by wave, and counts them.
+    #[test]
+    fn rescoring_in_parts_stores_each_waves_scores_as_scored_alone() {
+        for part_seats in [1, 4, 5, 2048] {
+            let (mut ledger, rows) = ledger();
+            let rubrics: Vec<Rubric> = rows
+                .iter()
+                .map(|r| crate::rubric::parse(std::path::Path::new("r.toml"), &r.text).unwrap())
+                .collect();
+            let refs: Vec<&Rubric> = rubrics.iter().collect();
+            let shas: Vec<&str> = rows.iter().map(|r| r.sha256.as_str()).collect();
+            let ids = ledger.wave_ids().unwrap();
+            assert_eq!(ids.len(), 6);
+            let stored = rescore_stored_in(&mut ledger, &refs, &shas, &ids, part_seats).unwrap();
+            assert_eq!(stored.seats, vec![16; rows.len()], "part of {part_seats}");
+            for (k, rubric) in refs.iter().enumerate() {
+                let mut undefined = 0;
+                for id in &ids {
+                    let alone = score_streamed(&ledger, rubric, id).unwrap();
+                    undefined += alone.seats.iter().filter(|s| s.score.is_none()).count();
+                    let mut kept: Vec<_> = ledger
+                        .stored_scores(shas[k], id)
+                        .unwrap()
+                        .into_iter()
+                        .map(|s| s.score)
+                        .collect();
+                    let mut want = alone.seats.clone();
+                    kept.sort_by(|a, b| a.seat.cmp(&b.seat));
+                    want.sort_by(|a, b| a.seat.cmp(&b.seat));
+                    assert_eq!(kept, want, "{} in {id}, part of {part_seats}", rubric.id());
+                }
+                assert_eq!(stored.undefined[k], undefined, "{}", rubric.id());
+            }
+        }
+    }
 }

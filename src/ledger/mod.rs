@@ -41,7 +41,7 @@ pub use image::IMAGE_MAX_BYTES;
 pub use prices::{PriceTableRow, PricesAdded};
 pub use publications::{NewPublication, PublicationRow};
 pub use rubrics::{RubricAdded, RubricRow};
-pub use scores::StoredScore;
+pub use scores::{ScoreWriter, StoredScore};
 pub use stage::Staging;
 pub use waves::{Ingested, WaveRow};
 

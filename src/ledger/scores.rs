@@ -58,87 +58,123 @@ fn parse_factors(text: &str) -> std::result::Result<BTreeMap<String, f64>, Strin
     }
 }
 
+/// Scores handed to [`Ledger::store_scores_in_parts`], wave by wave: each replaces what was
+/// stored for its wave under its rubric, all of them in one transaction.
+pub struct ScoreWriter<'l> {
+    to: Parts<'l>,
+    /// Each rubric's row id, in the order the rubrics were named.
+    rubric_ids: Vec<i64>,
+    /// How many seats' scores were put under each rubric.
+    counts: Vec<u64>,
+}
+
+enum Parts<'l> {
+    /// Written as they come, in the open transaction.
+    Sqlite {
+        tx: rusqlite::Transaction<'l>,
+        /// Boxed: the variant that gathers is a vector.
+        statements: Box<Statements<'l>>,
+        path: &'l std::path::Path,
+        /// A wave's seats (slug to row id), looked up once for every rubric.
+        seats_of: BTreeMap<String, BTreeMap<String, i64>>,
+    },
+    /// Gathered, by rubric: the server takes each rubric's rows in one statement.
+    #[cfg(feature = "postgres")]
+    Postgres(Vec<Vec<WaveScores>>),
+}
+
+impl ScoreWriter<'_> {
+    /// Puts one wave's scores under the `k`th rubric named: they replace the wave's stored
+    /// scores under it whole (a seat they leave out keeps none from before).
+    pub fn put(&mut self, k: usize, wave: WaveScores) -> Result<()> {
+        let seats = wave.seats.len() as u64;
+        match &mut self.to {
+            Parts::Sqlite {
+                statements,
+                path,
+                seats_of,
+                ..
+            } => replace_wave(statements, path, self.rubric_ids[k], seats_of, &wave)?,
+            #[cfg(feature = "postgres")]
+            Parts::Postgres(parts) => parts[k].push(wave),
+        }
+        self.counts[k] += seats;
+        Ok(())
+    }
+}
+
 impl Ledger {
     /// Replaces the stored scores of a registered rubric for the given waves, in one
     /// transaction. Returns how many seats' scores were stored.
     pub fn store_scores(&mut self, rubric_sha256: &str, waves: &[WaveScores]) -> Result<u64> {
-        Ok(self.store_scores_of(&[(rubric_sha256, waves)])?[0])
+        let (counts, ()) = self.store_scores_in_parts(&[rubric_sha256], |w| {
+            waves.iter().try_for_each(|s| w.put(0, s.clone()))
+        })?;
+        Ok(counts[0])
     }
 
-    /// [`Ledger::store_scores`] for several registered rubrics (each by its hash, with its
-    /// waves' scores), all in one transaction. Returns how many seats' scores were stored under
-    /// each.
-    pub fn store_scores_of(&mut self, sets: &[(&str, &[WaveScores])]) -> Result<Vec<u64>> {
-        let path = self.path.clone();
-        let ids: Vec<(i64, &[WaveScores])> = sets
+    /// Stores the scores `fill` puts, under the registered rubrics named by hash (the `k`th
+    /// is [`ScoreWriter::put`]'s `k`), all in one transaction: every wave's scores land, or
+    /// none do. On SQLite each wave's are written as they are put, so a caller making them
+    /// part by part holds one part at a time. Returns how many seats' scores were stored under
+    /// each rubric, and what `fill` returned.
+    pub fn store_scores_in_parts<T>(
+        &mut self,
+        rubric_sha256s: &[&str],
+        fill: impl FnOnce(&mut ScoreWriter<'_>) -> Result<T>,
+    ) -> Result<(Vec<u64>, T)> {
+        let rubric_ids: Vec<i64> = rubric_sha256s
             .iter()
-            .map(|&(sha, waves)| Ok((self.rubric_rowid(sha)?, waves)))
+            .map(|sha| self.rubric_rowid(sha))
             .collect::<Result<_>>()?;
-        on_sqlite!(self, pg => pg.store_scores(&ids));
-        let tx = self.begin_write()?;
-        let mut counts = Vec::with_capacity(ids.len());
-        {
-            let mut seat_ids = tx
-                .prepare_cached(
-                    "SELECT s.slug, s.id FROM seat s JOIN wave w ON w.id = s.wave_id
-                     WHERE w.slug = ?1",
-                )
-                .map_err(|e| sqlite(&path, e))?;
-            // A seat's score replaced in place: its row keeps its place in both indexes, and
-            // its rubric and seat, already checked, are not checked again.
-            let mut upsert = tx
-                .prepare_cached(
-                    "INSERT INTO score(rubric_id, seat_id, score, rank, factors, gate, tie, note)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-                     ON CONFLICT (rubric_id, seat_id) DO UPDATE SET score = excluded.score,
-                       rank = excluded.rank, factors = excluded.factors, gate = excluded.gate,
-                       tie = excluded.tie, note = excluded.note",
-                )
-                .map_err(|e| sqlite(&path, e))?;
-            let mut delete = tx
-                .prepare_cached("DELETE FROM score WHERE rubric_id = ?1 AND seat_id = ?2")
-                .map_err(|e| sqlite(&path, e))?;
-            // A wave's seats, by slug: the same for every rubric.
-            let mut seats_of: BTreeMap<&str, BTreeMap<String, i64>> = BTreeMap::new();
-            for &(rubric_id, waves) in &ids {
-                let mut stored = 0;
-                for w in waves {
-                    let ids = match seats_of.entry(w.wave.as_str()) {
-                        std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
-                        std::collections::btree_map::Entry::Vacant(e) => e.insert(
-                            seat_ids
-                                .query_map([&w.wave], |r| Ok((r.get(0)?, r.get(1)?)))
-                                .and_then(|rows| rows.collect())
-                                .map_err(|e| sqlite(&path, e))?,
-                        ),
-                    };
-                    let mut scored = BTreeSet::new();
-                    for s in &w.seats {
-                        let Some(&seat_id) = ids.get(&s.seat) else {
-                            return Err(no_seat(&w.wave, &s.seat));
-                        };
-                        let factors = factors_text(&s.factors);
-                        upsert
-                            .execute(params![
-                                rubric_id, seat_id, s.score, s.rank, factors, s.gate, s.tie, s.note
-                            ])
-                            .map_err(|e| sqlite(&path, e))?;
-                        scored.insert(seat_id);
-                        stored += 1;
-                    }
-                    // The wave's scores are these alone: a seat not scored now keeps no score
-                    // from before.
-                    for &seat_id in ids.values().filter(|id| !scored.contains(*id)) {
-                        delete
-                            .execute(params![rubric_id, seat_id])
-                            .map_err(|e| sqlite(&path, e))?;
-                    }
-                }
-                counts.push(stored);
-            }
+        let n = rubric_ids.len();
+        #[cfg(feature = "postgres")]
+        if let super::Store::Postgres(pg) = &self.store {
+            let mut w = ScoreWriter {
+                to: Parts::Postgres(vec![Vec::new(); n]),
+                rubric_ids,
+                counts: vec![0; n],
+            };
+            let made = fill(&mut w)?;
+            let Parts::Postgres(parts) = &w.to else {
+                unreachable!("a writer for the server gathers");
+            };
+            let sets: Vec<(i64, &[WaveScores])> = w
+                .rubric_ids
+                .iter()
+                .zip(parts)
+                .map(|(&id, waves)| (id, waves.as_slice()))
+                .collect();
+            return Ok((pg.store_scores(&sets)?, made));
         }
+        let path = self.path.clone();
+        let tx = self.begin_write()?;
+        let statements = Box::new(Statements::prepare(self.lite()?).map_err(|e| sqlite(&path, e))?);
+        let mut w = ScoreWriter {
+            to: Parts::Sqlite {
+                tx,
+                statements,
+                path: &path,
+                seats_of: BTreeMap::new(),
+            },
+            rubric_ids,
+            counts: vec![0; n],
+        };
+        let made = fill(&mut w)?;
+        #[cfg_attr(
+            not(feature = "postgres"),
+            allow(clippy::infallible_destructuring_match)
+        )]
+        let tx = match w.to {
+            Parts::Sqlite { tx, statements, .. } => {
+                drop(statements);
+                tx
+            }
+            #[cfg(feature = "postgres")]
+            Parts::Postgres(_) => unreachable!("a writer for a file writes as it goes"),
+        };
         tx.commit().map_err(|e| sqlite(&path, e))?;
-        Ok(counts)
+        Ok((w.counts, made))
     }
 
     /// The stored scores of a rubric in one wave, best first (as ranked).
@@ -211,6 +247,77 @@ impl Ledger {
             ))
         })
     }
+}
+
+/// The statements that store a wave's scores, prepared once for a whole rescore (on the
+/// connection the transaction holds).
+struct Statements<'l> {
+    seats: rusqlite::CachedStatement<'l>,
+    /// A seat's score replaced in place: its row keeps its place in both indexes, and its
+    /// rubric and seat, already checked, are not checked again.
+    upsert: rusqlite::CachedStatement<'l>,
+    delete: rusqlite::CachedStatement<'l>,
+}
+
+impl<'l> Statements<'l> {
+    fn prepare(conn: &'l rusqlite::Connection) -> rusqlite::Result<Statements<'l>> {
+        Ok(Statements {
+            seats: conn.prepare_cached(
+                "SELECT s.slug, s.id FROM seat s JOIN wave w ON w.id = s.wave_id
+                 WHERE w.slug = ?1",
+            )?,
+            upsert: conn.prepare_cached(
+                "INSERT INTO score(rubric_id, seat_id, score, rank, factors, gate, tie, note)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                 ON CONFLICT (rubric_id, seat_id) DO UPDATE SET score = excluded.score,
+                   rank = excluded.rank, factors = excluded.factors, gate = excluded.gate,
+                   tie = excluded.tie, note = excluded.note",
+            )?,
+            delete: conn
+                .prepare_cached("DELETE FROM score WHERE rubric_id = ?1 AND seat_id = ?2")?,
+        })
+    }
+}
+
+/// Replaces the stored scores of wave `w` under rubric `rubric_id` with its scores: each
+/// seat's row upserted, and a seat they leave out deleted.
+fn replace_wave(
+    st: &mut Statements<'_>,
+    path: &std::path::Path,
+    rubric_id: i64,
+    seats_of: &mut BTreeMap<String, BTreeMap<String, i64>>,
+    w: &WaveScores,
+) -> Result<()> {
+    let err = |e| sqlite(path, e);
+    if !seats_of.contains_key(&w.wave) {
+        let seats = st
+            .seats
+            .query_map([&w.wave], |r| Ok((r.get(0)?, r.get(1)?)))
+            .and_then(|rows| rows.collect())
+            .map_err(err)?;
+        seats_of.insert(w.wave.clone(), seats);
+    }
+    let ids = &seats_of[&w.wave];
+    let mut scored = BTreeSet::new();
+    for s in &w.seats {
+        let Some(&seat_id) = ids.get(&s.seat) else {
+            return Err(no_seat(&w.wave, &s.seat));
+        };
+        let factors = factors_text(&s.factors);
+        st.upsert
+            .execute(params![
+                rubric_id, seat_id, s.score, s.rank, factors, s.gate, s.tie, s.note
+            ])
+            .map_err(err)?;
+        scored.insert(seat_id);
+    }
+    // The wave's scores are these alone: a seat not scored now keeps no score from before.
+    for &seat_id in ids.values().filter(|id| !scored.contains(*id)) {
+        st.delete
+            .execute(params![rubric_id, seat_id])
+            .map_err(err)?;
+    }
+    Ok(())
 }
 
 /// A score for a seat its wave does not have.
