@@ -170,6 +170,7 @@ fn rescore_stored(
     rescore_stored_in(ledger, rubrics, shas, ids, PART_SEATS)
 }
 
+/// [`rescore_stored`], in parts of at most `part_seats` seats.
 fn rescore_stored_in(
     ledger: &mut Ledger,
     rubrics: &[&Rubric],
@@ -243,7 +244,7 @@ fn rescore_stored_in(
                 .collect::<Result<_>>()?
         });
     }
-    let (seats, undefined) = ledger.store_scores_in_parts(shas, |writer| {
+    let (stored, undefined) = ledger.store_scores_in_parts(shas, |writer| {
         let mut undefined = vec![0; rubrics.len()];
         let mut waves = seats.into_iter().enumerate().peekable();
         while waves.peek().is_some() {
@@ -258,7 +259,7 @@ fn rescore_stored_in(
                 part.extend(waves.next());
             }
             // The part's waves scored under the rubrics of the pass, shared among the CPUs.
-            let scored = on_every_cpu(part, |_, (w, wave_seats)| {
+            let mut scored = on_every_cpu(part, |_, (w, wave_seats)| {
                 let mut per: Vec<Vec<(Seat, SeatTally)>> = one_pass
                     .iter()
                     .map(|_| Vec::with_capacity(wave_seats.len()))
@@ -281,7 +282,6 @@ fn rescore_stored_in(
                 (w, scored)
             });
             // Stored rubric by rubric: each rubric's rows lie together in the score table.
-            let mut scored = scored;
             for (k, undefined) in undefined.iter_mut().enumerate() {
                 for (w, scored) in &mut scored {
                     let s = match scored[k].take() {
@@ -295,7 +295,10 @@ fn rescore_stored_in(
         }
         Ok(undefined)
     })?;
-    Ok(Stored { seats, undefined })
+    Ok(Stored {
+        seats: stored,
+        undefined,
+    })
 }
 
 /// `f` of each of `items` (with its index), in order; the items cut into one run of
