@@ -69,22 +69,36 @@ fn wave(dir: &Path, id: &str, seats: usize, problems: usize) -> PathBuf {
     path
 }
 
-/// Runs the binary on `db` and returns its exit status and stderr.
-fn run(db: &Path, args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_benchledger"))
-        .arg("--db")
+/// The binary on `db` with `args`, its output unread but for stderr.
+fn command<S: AsRef<std::ffi::OsStr>>(db: &Path, args: &[S]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_benchledger"));
+    c.arg("--db")
         .arg(db)
         .args(args)
         .env_remove("BENCHLEDGER_DB")
         .env("BENCHLEDGER_NOW", common::NOW)
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
+        .stderr(Stdio::piped());
+    c
+}
+
+/// Runs the binary on `db` and returns its exit status and stderr.
+fn run(db: &Path, args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
+    let out = command(db, args).output().unwrap();
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// Waits (two minutes at most) until `sql`, run on the server at `url`, counts something:
+/// the moment another process reaches the point `what` names.
+fn wait_until(url: &str, sql: &str, what: &str) {
+    let started = Instant::now();
+    while count(url, sql) == 0 {
+        assert!(started.elapsed() < Duration::from_secs(120), "{what}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
 }
 
 /// The publications as listed: each one's sha256 and its predecessor's.
@@ -280,34 +294,17 @@ fn a_server_restart_mid_ingest_leaves_the_wave_absent_and_a_retry_lands_it() {
     let (status, stderr) = run(&db, &["init".as_ref()]);
     assert_eq!(status, Some(0), "{stderr}");
 
-    let child = Command::new(env!("CARGO_BIN_EXE_benchledger"))
-        .arg("--db")
-        .arg(&db)
-        .arg("ingest")
-        .arg(&manifest)
-        .env_remove("BENCHLEDGER_DB")
+    let child = command(&db, &["ingest".as_ref(), manifest.as_os_str()])
         .env("TMPDIR", scratch.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     // Restart the server the moment the ingest's COPY into the ledger is under way.
-    let started = Instant::now();
-    loop {
-        let copying = count(
-            &cluster.url,
-            "SELECT count(*) FROM pg_stat_activity
-             WHERE pid <> pg_backend_pid() AND state = 'active' AND query LIKE 'COPY attempt%'",
-        );
-        if copying > 0 {
-            break;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(120),
-            "the ingest never started copying"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_until(
+        &cluster.url,
+        "SELECT count(*) FROM pg_stat_activity
+         WHERE pid <> pg_backend_pid() AND state = 'active' AND query LIKE 'COPY attempt%'",
+        "the ingest never started copying",
+    );
     cluster.pg_test("restart");
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -344,34 +341,15 @@ fn a_connection_lost_mid_rescore_stores_nothing_and_a_retry_stores_every_score()
         assert_eq!(status, Some(0), "{stderr}");
     }
 
-    let child = Command::new(env!("CARGO_BIN_EXE_benchledger"))
-        .arg("--db")
-        .arg(&env.db)
-        .args(["rescore", "--all"])
-        .env_remove("BENCHLEDGER_DB")
-        .env("BENCHLEDGER_NOW", common::NOW)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = command(&env.db, &["rescore", "--all"]).spawn().unwrap();
     // Cut the rescore's connection once it is reading the history through its cursor.
-    let started = Instant::now();
-    loop {
-        let cut = count(
-            &url,
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-             WHERE pid <> pg_backend_pid() AND datname = current_database()
-               AND query LIKE '%ORDER BY a.seat_id, a.problem, a.trial%'",
-        );
-        if cut > 0 {
-            break;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(120),
-            "the rescore never started reading"
-        );
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    wait_until(
+        &url,
+        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+         WHERE pid <> pg_backend_pid() AND datname = current_database()
+           AND query LIKE '%ORDER BY a.seat_id, a.problem, a.trial%'",
+        "the rescore never started reading",
+    );
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
