@@ -266,3 +266,24 @@ CREATE TRIGGER wave_canary_no_delete BEFORE DELETE ON wave_canary FOR EACH ROW E
     benchledger_refuse('benchledger: canary problems are append-only raw facts and cannot be deleted');
 CREATE TRIGGER wave_canary_no_truncate BEFORE TRUNCATE ON wave_canary FOR EACH STATEMENT EXECUTE FUNCTION
     benchledger_refuse('benchledger: canary problems are append-only raw facts and cannot be deleted');
+-- migration 6
+-- Seat tallies: each seat's totals (every attempt added, every field read) in seat tally format
+-- `format` (docs/formats.md, "Seat tally"), written when the seat is ingested. Derived from the
+-- seat's attempts, which are append-only, so never stale: a rescore under rubrics that read
+-- nothing of an attempt but its figures reads these instead of the attempts, and `verify
+-- --ledger` checks each against a tally of its attempts. A later format adds rows beside the old
+-- ones; none is changed or deleted. A seat ingested before this migration has none, and a
+-- rescore reads its attempts.
+CREATE TABLE seat_tally (
+    seat_id bigint NOT NULL REFERENCES seat(id),
+    format  bigint NOT NULL CHECK (format >= 1),
+    tally   text COLLATE "C" NOT NULL,
+    PRIMARY KEY (seat_id, format)
+);
+
+CREATE TRIGGER seat_tally_no_update BEFORE UPDATE ON seat_tally FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: seat tallies are derived from append-only attempts and cannot be changed');
+CREATE TRIGGER seat_tally_no_delete BEFORE DELETE ON seat_tally FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: seat tallies are derived from append-only attempts and cannot be deleted');
+CREATE TRIGGER seat_tally_no_truncate BEFORE TRUNCATE ON seat_tally FOR EACH STATEMENT EXECUTE FUNCTION
+    benchledger_refuse('benchledger: seat tallies are derived from append-only attempts and cannot be deleted');

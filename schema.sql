@@ -343,3 +343,22 @@ CREATE TRIGGER wave_canary_no_update BEFORE UPDATE ON wave_canary
 BEGIN SELECT RAISE(ABORT, 'benchledger: canary problems are append-only raw facts and cannot be changed'); END;
 CREATE TRIGGER wave_canary_no_delete BEFORE DELETE ON wave_canary
 BEGIN SELECT RAISE(ABORT, 'benchledger: canary problems are append-only raw facts and cannot be deleted'); END;
+-- migration 6
+-- Seat tallies: each seat's totals (every attempt added, every field read) in seat tally format
+-- `format` (docs/formats.md, "Seat tally"), written when the seat is ingested. Derived from the
+-- seat's attempts, which are append-only, so never stale: a rescore under rubrics that read
+-- nothing of an attempt but its figures reads these instead of the attempts, and `verify
+-- --ledger` checks each against a tally of its attempts. A later format adds rows beside the old
+-- ones; none is changed or deleted. A seat ingested before this migration has none, and a
+-- rescore reads its attempts.
+CREATE TABLE seat_tally (
+    seat_id INTEGER NOT NULL REFERENCES seat(id),
+    format  INTEGER NOT NULL CHECK (format >= 1),
+    tally   TEXT NOT NULL,
+    PRIMARY KEY (seat_id, format)
+) STRICT, WITHOUT ROWID;
+
+CREATE TRIGGER seat_tally_no_update BEFORE UPDATE ON seat_tally
+BEGIN SELECT RAISE(ABORT, 'benchledger: seat tallies are derived from append-only attempts and cannot be changed'); END;
+CREATE TRIGGER seat_tally_no_delete BEFORE DELETE ON seat_tally
+BEGIN SELECT RAISE(ABORT, 'benchledger: seat tallies are derived from append-only attempts and cannot be deleted'); END;

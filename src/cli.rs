@@ -329,9 +329,9 @@ pub enum Command {
         #[arg(long, value_name = "HASH")]
         expect_head: Option<String>,
         /// Check everything the ledger stores against what it was derived from: the schema
-        /// against schema.sql, every wave's rows against its content hash, every rubric and
-        /// price table text against its hash, every stored score against a rescore, every chain
-        /// record.
+        /// against schema.sql, every wave's rows against its content hash, every seat's stored
+        /// tally against its attempts, every rubric and price table text against its hash,
+        /// every stored score against a rescore, every chain record.
         #[arg(long)]
         ledger: bool,
     },

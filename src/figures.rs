@@ -25,7 +25,7 @@ use std::borrow::Cow;
 
 use serde::Serialize;
 
-use crate::model::{Accounting, Attempt, SeatData, SuiteProblems, Wave};
+use crate::model::{Accounting, Attempt, AttemptFields, SeatData, SuiteProblems, Wave};
 
 /// A sum over the attempts where a quantity is known.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -374,6 +374,154 @@ impl FigureTally {
     }
 }
 
+/// A seat's running totals once every attempt is added, with every field of the attempts read:
+/// what a [`FigureTally`] keeps, as plain data. The ledger keeps them beside each seat when it is
+/// ingested (in the format of `formats::tally`), so that a rescore under a rubric that reads
+/// nothing of an attempt but its figures need not read the attempts again: the attempts are
+/// append-only, so their totals never go stale. [`FigureTally::from_totals`] makes the tally of
+/// them that reading the attempts with fewer fields would have made.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SeatTotals {
+    pub attempts: u64,
+    pub correct: u64,
+    /// Distinct problems attempted.
+    pub problems: u64,
+    /// How many declared ids those problems match.
+    pub declared: u64,
+    /// Canary problems with a Correct trial.
+    pub canaries_passed: u64,
+    /// Σ of each attempt's graded outcome, or 1/0 from Correct where none is graded, in ledger
+    /// order from -0.0 (as [`FigureTally`] sums it).
+    pub outcome_sum: f64,
+    pub input_tokens: Known<u64>,
+    pub output_tokens: Known<u64>,
+    /// Cached reads and writes: known for every attempt (a result that leaves them out had
+    /// none), so only their sums are kept.
+    pub cache_read: u64,
+    pub cache_write: u64,
+    pub tokens_total: Known<u64>,
+    pub new_input_tokens: Known<u64>,
+    pub wall_s: Known<f64>,
+    pub cost_usd: Known<f64>,
+    pub steps: Known<u64>,
+    pub errors: Known<u64>,
+}
+
+impl FigureTally {
+    /// The fields of an attempt a tally reads: a tally of attempts read with these is the one
+    /// of the whole attempts.
+    pub const FIELDS: AttemptFields = AttemptFields {
+        outcome: true,
+        input_tokens: true,
+        output_tokens: true,
+        input_tokens_cache_read: true,
+        input_tokens_cache_write: true,
+        wall_s: true,
+        cost_usd: true,
+        steps: true,
+        errors: true,
+        ..AttemptFields::NONE
+    };
+
+    /// The totals of the attempts added so far (attempts added out of problem order: recount
+    /// them first, as [`FigureTally::of_attempts`] does).
+    pub fn totals(&self) -> SeatTotals {
+        SeatTotals {
+            attempts: self.attempts,
+            correct: self.correct,
+            problems: self.problems,
+            declared: self.declared,
+            canaries_passed: self.canaries_passed,
+            outcome_sum: self.outcome_sum,
+            input_tokens: self.input_tokens,
+            output_tokens: self.output_tokens,
+            cache_read: self.cache_read.sum,
+            cache_write: self.cache_write.sum,
+            tokens_total: self.tokens_total,
+            new_input_tokens: self.new_input_tokens,
+            wall_s: self.wall_s,
+            cost_usd: self.cost_usd,
+            steps: self.steps,
+            errors: self.errors,
+        }
+    }
+
+    /// Whether [`FigureTally::from_totals`] can give the tally of attempts read with `fields`:
+    /// not when a token total (everything read and written, or new input) would be summed with
+    /// one cache column read and not the other, or with neither while both inputs and outputs
+    /// are read; those per-attempt values are other sums than the ones the totals keep.
+    pub fn totals_give(fields: AttemptFields) -> bool {
+        let (read, write) = (
+            fields.input_tokens_cache_read,
+            fields.input_tokens_cache_write,
+        );
+        let both = read && write;
+        let tokens_total = !(fields.input_tokens && fields.output_tokens) || both;
+        let new_input = !fields.input_tokens || both || (!read && !write);
+        tokens_total && new_input
+    }
+
+    /// The tally that adding a seat's attempts, read with only `fields`, would have made, from
+    /// their totals with every field read; to the bit. `None` where the totals cannot say
+    /// ([`FigureTally::totals_give`]). Fields not read leave a tally as reading the attempts does:
+    /// a measure unknown for every attempt, cached reads and writes of 0, and an outcome sum of
+    /// the verdicts.
+    pub fn from_totals(t: &SeatTotals, fields: AttemptFields) -> Option<FigureTally> {
+        if !FigureTally::totals_give(fields) {
+            return None;
+        }
+        let read = |on: bool, k: Known<u64>| if on { k } else { Known::<u64>::NONE };
+        let read_f = |on: bool, k: Known<f64>| if on { k } else { Known::<f64>::NONE };
+        let both_caches = fields.input_tokens_cache_read && fields.input_tokens_cache_write;
+        let tokens_total = if fields.input_tokens && fields.output_tokens {
+            t.tokens_total
+        } else {
+            Known::<u64>::NONE
+        };
+        let new_input_tokens = if !fields.input_tokens {
+            Known::<u64>::NONE
+        } else if both_caches {
+            t.new_input_tokens
+        } else {
+            // Read without either cache column, an attempt's new input is its input.
+            t.input_tokens
+        };
+        let outcome_sum = if fields.outcome {
+            t.outcome_sum
+        } else if t.attempts == 0 {
+            -0.0
+        } else {
+            // Σ of 1.0 or 0.0 per attempt from -0.0: whole numbers, exact in any order.
+            t.correct as f64
+        };
+        let cache = |on: bool, sum: u64| Known {
+            sum: if on { sum } else { 0 },
+            known: t.attempts,
+        };
+        Some(FigureTally {
+            attempts: t.attempts,
+            correct: t.correct,
+            problems: t.problems,
+            declared: t.declared,
+            last: String::new(),
+            in_order: true,
+            outcome_sum,
+            input_tokens: read(fields.input_tokens, t.input_tokens),
+            output_tokens: read(fields.output_tokens, t.output_tokens),
+            cache_read: cache(fields.input_tokens_cache_read, t.cache_read),
+            cache_write: cache(fields.input_tokens_cache_write, t.cache_write),
+            tokens_total,
+            new_input_tokens,
+            wall_s: read_f(fields.wall_s, t.wall_s),
+            cost_usd: read_f(fields.cost_usd, t.cost_usd),
+            steps: read(fields.steps, t.steps),
+            errors: read(fields.errors, t.errors),
+            canaries_passed: t.canaries_passed,
+            canary_open: false,
+        })
+    }
+}
+
 impl SeatFigures {
     pub fn of(wave: &Wave, seat: &SeatData) -> SeatFigures {
         let basis = Basis::of(wave);
@@ -388,6 +536,29 @@ impl SeatFigures {
         let basis = Basis::new(suite, accounting);
         FigureTally::of_attempts(&basis, &seat.attempts).figures(&basis)
     }
+}
+
+/// Every subset of [`FigureTally::FIELDS`], for tests of what a tally of attempts read with
+/// some fields alone comes to.
+#[cfg(test)]
+pub(crate) fn tallied_field_sets() -> Vec<AttemptFields> {
+    (0u32..512)
+        .map(|bits| {
+            let b = |i: u32| bits & (1 << i) != 0;
+            AttemptFields {
+                outcome: b(0),
+                input_tokens: b(1),
+                output_tokens: b(2),
+                input_tokens_cache_read: b(3),
+                input_tokens_cache_write: b(4),
+                wall_s: b(5),
+                cost_usd: b(6),
+                steps: b(7),
+                errors: b(8),
+                ..AttemptFields::NONE
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -550,5 +721,118 @@ mod tests {
         let ids = SuiteProblems::Ids(vec!["a".into(), "b".into(), "c".into(), "d".into()]);
         let f = SeatFigures::compute(Some(&ids), &Accounting::default(), &s);
         assert_eq!((f.missing, f.denominator, f.accuracy), (2, 4, Some(0.25)));
+    }
+
+    /// An attempt as a reader of the ledger that asks for `f` alone makes it.
+    fn read_with(a: &Attempt, f: AttemptFields) -> Attempt {
+        Attempt {
+            problem: a.problem.clone(),
+            trial: a.trial,
+            correct: a.correct,
+            outcome: a.outcome.filter(|_| f.outcome),
+            input_tokens: a.input_tokens.filter(|_| f.input_tokens),
+            output_tokens: a.output_tokens.filter(|_| f.output_tokens),
+            input_tokens_cache_read: a
+                .input_tokens_cache_read
+                .filter(|_| f.input_tokens_cache_read),
+            input_tokens_cache_write: a
+                .input_tokens_cache_write
+                .filter(|_| f.input_tokens_cache_write),
+            wall_s: a.wall_s.filter(|_| f.wall_s),
+            cost_usd: a.cost_usd.filter(|_| f.cost_usd),
+            steps: a.steps.filter(|_| f.steps),
+            errors: a.errors.filter(|_| f.errors),
+            ..Attempt::empty()
+        }
+    }
+
+    #[test]
+    fn totals_give_the_tally_of_the_attempts_read_with_any_fields_to_the_bit() {
+        // A seat with every kind of value: unknown ones, a token count past what a sum can
+        // hold, sums that round, repeated trials, declared, undeclared and canary problems.
+        let mut seed: u64 = 7;
+        let mut next = move |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let mut attempts = Vec::new();
+        for p in 0..40 {
+            for trial in 1..=(1 + next(3) as u32) {
+                let maybe = |v: u64, n: &mut dyn FnMut(u64) -> u64| (n(5) != 0).then_some(v);
+                attempts.push(Attempt {
+                    problem: format!("p{p:02}"),
+                    trial,
+                    correct: next(2) == 0,
+                    outcome: (next(3) != 0).then(|| next(1000) as f64 / 999.0),
+                    input_tokens: maybe(
+                        if p == 7 { u64::MAX - 3 } else { next(10_000) },
+                        &mut next,
+                    ),
+                    output_tokens: maybe(next(5_000), &mut next),
+                    input_tokens_cache_read: maybe(next(20_000), &mut next),
+                    input_tokens_cache_write: maybe(next(300), &mut next),
+                    wall_s: (next(6) != 0).then(|| next(100_000) as f64 / 7.0),
+                    cost_usd: (next(6) != 0).then(|| next(100_000) as f64 / 3.0e5),
+                    steps: (next(4) != 0).then(|| next(30) as u32),
+                    errors: (next(4) != 0).then(|| next(4) as u32),
+                    ..Attempt::empty()
+                });
+            }
+        }
+        let ids = SuiteProblems::Ids((0..60).step_by(2).map(|p| format!("p{p:02}")).collect());
+        let seats = [attempts.clone(), Vec::new()];
+        for include in [false, true] {
+            let wave = Wave {
+                id: "w".into(),
+                suite: "s".into(),
+                started_at: "2026-01-01T00:00:00Z".into(),
+                notes: None,
+                suite_problems: Some(ids.clone()),
+                load: Default::default(),
+                accounting: Accounting {
+                    input_tokens_include_cache_reads: include,
+                    price_source: None,
+                },
+                budget: Default::default(),
+                provenance: Default::default(),
+                supersedes: None,
+                canary_problems: vec!["p03".into(), "p10".into(), "p99".into()],
+            };
+            let basis = Basis::of(&wave);
+            for attempts in &seats {
+                let full = FigureTally::of_attempts(&basis, attempts).totals();
+                let mut derivable = 0;
+                for f in tallied_field_sets() {
+                    let read: Vec<Attempt> = attempts.iter().map(|a| read_with(a, f)).collect();
+                    let want = FigureTally::of_attempts(&basis, &read);
+                    let Some(got) = FigureTally::from_totals(&full, f) else {
+                        // Only a token total without both cache columns is out of reach.
+                        assert!(
+                            f.input_tokens
+                                && f.input_tokens_cache_read != f.input_tokens_cache_write
+                                || f.input_tokens
+                                    && f.output_tokens
+                                    && !(f.input_tokens_cache_read && f.input_tokens_cache_write),
+                            "{f:?}"
+                        );
+                        continue;
+                    };
+                    derivable += 1;
+                    // Debug writes -0.0 apart from 0.0: the bits are compared.
+                    assert_eq!(
+                        format!("{:?}", got.totals()),
+                        format!("{:?}", want.totals())
+                    );
+                    assert_eq!(
+                        format!("{:?}", got.figures(&basis)),
+                        format!("{:?}", want.figures(&basis)),
+                        "{f:?}"
+                    );
+                }
+                assert!(derivable >= 300, "{derivable}");
+            }
+        }
     }
 }

@@ -330,11 +330,19 @@ fn a_connection_lost_mid_rescore_stores_nothing_and_a_retry_stores_every_score()
     let env = Env::postgres();
     let url = env.pg.as_ref().unwrap().url.clone();
     let manifest = wave(env.path(), "big", 4, 50_000);
+    // A per-attempt rubric beside a per-seat one: rescore --all then reads the attempts (a
+    // per-seat rubric alone would read the seats' stored tallies instead).
     let rubric = tests_dir("../rubrics/session-efficiency.v2.toml");
+    let per_attempt = tests_dir("../rubrics/trace-holistic.v1.toml");
     let steps: [&[&std::ffi::OsStr]; 3] = [
         &["init".as_ref()],
         &["ingest".as_ref(), manifest.as_os_str()],
-        &["rubric".as_ref(), "add".as_ref(), rubric.as_os_str()],
+        &[
+            "rubric".as_ref(),
+            "add".as_ref(),
+            rubric.as_os_str(),
+            per_attempt.as_os_str(),
+        ],
     ];
     for args in steps {
         let (status, stderr) = run(&env.db, args);
@@ -358,7 +366,7 @@ fn a_connection_lost_mid_rescore_stores_nothing_and_a_retry_stores_every_score()
     // The retry reads the whole history again and stores a score for every seat.
     let (status, stderr) = run(&env.db, &["rescore".as_ref(), "--all".as_ref()]);
     assert_eq!(status, Some(0), "{stderr}");
-    assert_eq!(count(&url, "SELECT count(*) FROM score"), 4);
+    assert_eq!(count(&url, "SELECT count(*) FROM score"), 8);
 }
 
 #[test]

@@ -255,7 +255,7 @@ fn dropped_triggers_fail_verify_ledger_and_init() {
         },
     );
     // Every frozen table refuses UPDATE and DELETE (and, on PostgreSQL, TRUNCATE).
-    assert_eq!(triggers.len(), if pg { 30 } else { 20 }, "{triggers:?}");
+    assert_eq!(triggers.len(), if pg { 33 } else { 22 }, "{triggers:?}");
     let drops: String = triggers
         .iter()
         .map(|t| format!("DROP TRIGGER {t};"))
@@ -719,4 +719,90 @@ fn rescore_all_stores_what_each_rubric_stores_alone() {
     let empty = Env::init();
     let out = empty.run(["rescore", "--all"]).status(2);
     contains(&out, "no rubric is registered");
+}
+
+/// The stored score of one seat of one wave under session-efficiency v2.
+fn stored_score(env: &Env, wave: &str, seat: &str) -> Vec<Vec<common::Cell>> {
+    env.rows(&format!(
+        "SELECT sc.score, sc.factors FROM score sc JOIN seat s ON s.id = sc.seat_id
+         JOIN wave w ON w.id = s.wave_id WHERE w.slug = '{wave}' AND s.slug = '{seat}'"
+    ))
+}
+
+#[test]
+fn rescore_reads_the_stored_seat_tallies_and_verify_ledger_catches_an_edited_one() {
+    let env = published();
+    let before = stored_score(&env, "checkout-rematch", "anthropic-react");
+    let leader = stored_score(&env, "checkout-rematch", "xai-hierarchical");
+    assert_ne!(before, leader);
+    env.run(["verify", "--ledger"]).ok();
+    // One seat's tally replaced by another's: well formed, and wrong.
+    tamper(
+        &env.db,
+        "DROP TRIGGER seat_tally_no_update;
+         UPDATE seat_tally SET tally = (SELECT t.tally FROM seat_tally t JOIN seat s
+             ON s.id = t.seat_id JOIN wave w ON w.id = s.wave_id
+             WHERE w.slug = 'checkout-rematch' AND s.slug = 'xai-hierarchical')
+         WHERE seat_id = (SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id
+             WHERE w.slug = 'checkout-rematch' AND s.slug = 'anthropic-react');",
+    );
+    // A rescore under a rubric that reads nothing but figures takes the tally for the
+    // attempts: the edit shows in the stored score...
+    env.run(["rescore", "--rubric", "session-efficiency@2"])
+        .ok();
+    assert_eq!(
+        stored_score(&env, "checkout-rematch", "anthropic-react"),
+        leader
+    );
+    // ... and verify --ledger names the tally, and the score it made.
+    let out = env.run(["verify", "--ledger"]).status(1);
+    contains(
+        &out,
+        "wave checkout-rematch, seat anthropic-react: its stored tally is not what its attempts \
+         add up to",
+    );
+    contains(
+        &out,
+        "rubric session-efficiency@2, wave checkout-rematch, seat anthropic-react: score",
+    );
+    // Publications recompute from the attempts, never from tallies.
+    env.run(["verify", "--all"]).ok();
+}
+
+#[test]
+fn a_ledger_from_before_seat_tallies_gets_them_on_its_first_rescore_with_the_same_scores() {
+    // The fixture was written before tallies were kept: opened, it is migrated, with none.
+    let env = Env::sqlite();
+    std::fs::copy(tests_dir("compat/v1/ledger.db"), &env.db).unwrap();
+    let out = env.run(["verify", "--ledger"]).ok();
+    contains(
+        &out,
+        "tallies: OK — 0 stored seat tallies, each what its seat's attempts add up to; 15 seats \
+         have none (ingested before tallies were kept: a rescore reads their attempts)",
+    );
+    let scores = "SELECT r.name, r.version, s.slug, sc.score, sc.rank, sc.factors, sc.gate,
+                         sc.tie, sc.note
+                  FROM score sc JOIN rubric r ON r.id = sc.rubric_id
+                  JOIN seat s ON s.id = sc.seat_id ORDER BY 1, 2, s.id";
+    let before = env.rows(scores);
+    assert!(!before.is_empty());
+    let rubrics = env.run(["rubric", "list", "--format", "json"]).ok().json();
+    for r in rubrics["rubrics"].as_array().unwrap() {
+        env.run(["rescore", "--rubric", r["rubric"].as_str().unwrap()])
+            .ok();
+    }
+    assert_eq!(env.rows(scores), before);
+    assert_eq!(
+        env.count("SELECT count(*) FROM seat_tally"),
+        env.count("SELECT count(*) FROM seat")
+    );
+    let out = env.run(["verify", "--all", "--ledger"]).ok();
+    contains(
+        &out,
+        "tallies: OK — 15 stored seat tallies, each what its seat's attempts add up to\n",
+    );
+    // A rescore from the tallies stores the same again.
+    env.run(["rescore", "--rubric", "session-efficiency@2"])
+        .ok();
+    assert_eq!(env.rows(scores), before);
 }

@@ -4,7 +4,8 @@ use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
 use crate::cli::Format;
 use crate::error::{Error, Result};
-use crate::figures::FigureTally;
+use crate::figures::{Basis, FigureTally, SeatTotals};
+use crate::formats::tally;
 use crate::ledger::Ledger;
 use crate::model::{AttemptFields, Seat, Wave};
 use crate::report;
@@ -209,8 +210,15 @@ fn rescore_stored_in(
     let keeping: Vec<usize> = (0..one_pass.len())
         .filter(|&j| first[one_pass[j]].keeps_more_than_figures())
         .collect();
+    let stored = if keeping.is_empty() && !one_pass.is_empty() {
+        stored_figures(ledger, ids, fields)?
+    } else {
+        None
+    };
     let seats = if one_pass.is_empty() {
         ids.iter().map(|_| Vec::new()).collect()
+    } else if let Some(stored) = stored {
+        stored
     } else {
         ledger.fold_waves(
             ids,
@@ -299,6 +307,67 @@ fn rescore_stored_in(
         seats: stored,
         undefined,
     })
+}
+
+/// A seat as a rescore's one pass holds it: its wave's index, its figures, and the tallies of
+/// the rubrics that keep more of an attempt than its figures.
+type Held = (usize, FigureTally, Vec<SeatTally>);
+
+/// Each wave's seats, as a rescore's one pass holds them.
+type HeldWaves = Vec<Vec<(Seat, Held)>>;
+
+/// Every seat's figures from the tallies the ledger keeps beside the seats
+/// ([`Ledger::seat_tallies`]), as reading their attempts with `fields` would make them, to the
+/// bit, without reading the attempts; for a pass whose rubrics keep nothing else of an attempt.
+/// A seat without a tally that reads (one ingested before tallies were kept) is tallied from
+/// its attempts, wave by wave, and its tally kept for the next rescore. `None` when the
+/// tallies cannot give the figures `fields` asks for: then the attempts are read.
+fn stored_figures(
+    ledger: &Ledger,
+    ids: &[String],
+    fields: AttemptFields,
+) -> Result<Option<HeldWaves>> {
+    if !FigureTally::totals_give(fields) {
+        return Ok(None);
+    }
+    let mut out = Vec::with_capacity(ids.len());
+    for (w, seats) in ledger.seat_tallies(ids)?.into_iter().enumerate() {
+        let mut totals: Vec<Option<SeatTotals>> = seats
+            .iter()
+            .map(|(_, text)| {
+                text.as_deref()
+                    .and_then(|t| tally::read(tally::LATEST, t).ok())
+            })
+            .collect();
+        if totals.iter().any(Option::is_none) {
+            let conditions = ledger.wave_conditions(&ids[w])?;
+            let basis = Basis::of(&conditions);
+            let read = ledger.fold_wave(
+                &ids[w],
+                FigureTally::FIELDS,
+                |_| FigureTally::new(),
+                |t, a| t.add(&basis, a),
+            )?;
+            let mut keep = Vec::new();
+            for ((slot, (seat, _)), (read_seat, t)) in totals.iter_mut().zip(&seats).zip(read) {
+                if slot.is_none() && seat.id == read_seat.id {
+                    let t = t.totals();
+                    keep.push((seat.id.clone(), tally::write(&t)));
+                    *slot = Some(t);
+                }
+            }
+            ledger.keep_seat_tallies(&ids[w], &keep)?;
+        }
+        let mut these = Vec::with_capacity(seats.len());
+        for ((seat, _), totals) in seats.into_iter().zip(totals) {
+            let Some(figures) = totals.and_then(|t| FigureTally::from_totals(&t, fields)) else {
+                return Ok(None);
+            };
+            these.push((seat, (w, figures, Vec::new())));
+        }
+        out.push(these);
+    }
+    Ok(Some(out))
 }
 
 /// `f` of each of `items` (with its index), in order; the items cut into one run of

@@ -11,7 +11,9 @@ use super::bundle::{bundle_file_problems, open_bundle};
 use crate::chain;
 use crate::digest::{is_sha256, sha256_hex, short};
 use crate::error::{Error, Result};
+use crate::figures::{Basis, FigureTally};
 use crate::formats::json::HashSink;
+use crate::formats::tally;
 use crate::formats::wave::Digest;
 use crate::ledger::{ChainEntry, Ledger, PublicationRow};
 use crate::model::{AttemptFields, SeatData};
@@ -204,6 +206,8 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 /// - the schema, against what `schema.sql` makes of a new ledger (a dropped trigger, a
 ///   changed CHECK);
 /// - every wave's rows, against the content hash stored when it was ingested;
+/// - every seat's stored tally, against a tally of its attempts (a rescore reads the tally in
+///   their place);
 /// - every registered rubric's text, against its SHA-256;
 /// - every registered price table's text, against its SHA-256;
 /// - every stored score, against a rescore of its wave under its rubric;
@@ -225,6 +229,8 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
 
     let waves = ledger.waves()?;
     let mut problems = Vec::new();
+    let mut tally_problems = Vec::new();
+    let (mut tallied, mut untallied) = (0usize, 0usize);
     for w in &waves {
         let mut digest = match Digest::new(w.content.format, HashSink::new(), &w.wave) {
             Ok(d) => d,
@@ -241,7 +247,29 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
         );
         match seats {
             Ok(seats) => {
+                let mut stored: std::collections::HashMap<String, String> = ledger
+                    .seat_tallies(std::slice::from_ref(&w.wave.id))?
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|(seat, text)| Some((seat.id, text?)))
+                    .collect();
+                let basis = Basis::of(&w.wave);
                 for (seat, attempts) in seats {
+                    match stored.remove(&seat.id) {
+                        Some(text) => {
+                            tallied += 1;
+                            let fresh = FigureTally::of_attempts(&basis, &attempts).totals();
+                            if tally::write(&fresh) != text {
+                                tally_problems.push(format!(
+                                    "wave {}, seat {}: its stored tally is not what its attempts \
+                                     add up to, and a rescore would read it instead of them: it \
+                                     was written or changed behind benchledger's back",
+                                    w.wave.id, seat.id
+                                ));
+                            }
+                        }
+                        None => untallied += 1,
+                    }
                     digest.seat(&SeatData { seat, attempts });
                 }
                 let sha = digest.sha256();
@@ -268,6 +296,18 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
         ),
         problems,
     );
+
+    let mut summary = format!(
+        "{}, each what its seat's attempts add up to",
+        plural(tallied, "stored seat tally", "stored seat tallies")
+    );
+    if untallied > 0 {
+        summary.push_str(&format!(
+            "; {} none (ingested before tallies were kept: a rescore reads their attempts)",
+            plural(untallied, "seat has", "seats have")
+        ));
+    }
+    section(report, "tallies", summary, tally_problems);
 
     let rubrics = ledger.rubrics()?;
     let mut problems = Vec::new();

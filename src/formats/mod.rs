@@ -13,11 +13,15 @@
 //! - [`input`]: a publication's input rows, behind its input digest;
 //! - [`record`]: the entries of the chain (publications, withdrawals), behind their record
 //!   hashes.
+//!
+//! And one format that is stored but not hashed, versioned the same way: [`tally`], a seat's
+//! totals kept beside it for rescoring.
 
 pub mod input;
 pub mod json;
 pub mod read;
 pub mod record;
+pub mod tally;
 pub mod wave;
 
 use read::Val;

@@ -15,12 +15,13 @@ use super::{Ledger, Store, schema_version, sqlite};
 use crate::error::{Error, Result};
 
 /// The ledger's tables, each after those it refers to.
-pub const TABLES: [&str; 12] = [
+pub const TABLES: [&str; 13] = [
     "suite",
     "wave",
     "wave_problem",
     "wave_canary",
     "seat",
+    "seat_tally",
     "attempt",
     "trace_step",
     "rubric",

@@ -26,6 +26,7 @@ mod rubrics;
 mod scan;
 mod scores;
 mod stage;
+mod tallies;
 mod waves;
 
 use std::path::{Path, PathBuf};
@@ -43,6 +44,7 @@ pub use publications::{NewPublication, PublicationRow};
 pub use rubrics::{RubricAdded, RubricRow};
 pub use scores::{ScoreWriter, StoredScore};
 pub use stage::Staging;
+pub use tallies::SeatTallies;
 pub use waves::{Ingested, WaveRow};
 
 /// The schema, as a list of migrations (see the header of `schema.sql`).

@@ -18,11 +18,12 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params};
 
 use super::{Ledger, on_sqlite, sqlite, waves::Ingested};
 use crate::error::{Error, Result};
+use crate::figures::{Basis, FigureTally};
 use crate::formats::wave::ContentHash;
-use crate::model::{SeatData, SuiteProblems, Wave};
+use crate::model::{Attempt, SeatData, SuiteProblems, Wave};
 
-/// The scratch database's tables: the ledger's seat, attempt and trace-step columns, with ids
-/// the staging assigns in ledger order and no index but the row id.
+/// The scratch database's tables: the ledger's seat, seat tally, attempt and trace-step columns,
+/// with ids the staging assigns in ledger order and no index but the row id.
 const STAGE_SCHEMA: &str = "
 PRAGMA journal_mode = OFF;
 PRAGMA synchronous = OFF;
@@ -40,6 +41,9 @@ CREATE TABLE attempt (
 CREATE TABLE trace_step (
     id INTEGER PRIMARY KEY, attempt_id INTEGER NOT NULL, idx INTEGER NOT NULL,
     tool TEXT NOT NULL, ok INTEGER NOT NULL, error TEXT
+) STRICT;
+CREATE TABLE seat_tally (
+    seat_id INTEGER PRIMARY KEY, format INTEGER NOT NULL, tally TEXT NOT NULL
 ) STRICT;
 BEGIN;
 ";
@@ -192,9 +196,10 @@ impl Staging<'_> {
     /// Stages one seat and its attempts (nothing, when the wave is already present).
     pub fn add_seat(&mut self, s: &SeatData) -> Result<()> {
         match &self.current {
-            Some(Staged::New { .. }) => {
+            Some(Staged::New { wave, .. }) => {
                 let mut last = self.last;
-                stage_seat(&self.conn, &mut last, s).map_err(|e| self.err(e))?;
+                let tally = seat_tally(wave, s);
+                stage_seat(&self.conn, &mut last, s, tally.as_deref()).map_err(|e| self.err(e))?;
                 self.last = last;
                 if let Some(Staged::New { last: l, .. }) = &mut self.current {
                     *l = last;
@@ -284,8 +289,43 @@ pub(super) fn conflict(id: &str, there: &ContentHash, here: &ContentHash) -> Err
     ))
 }
 
-/// Writes one seat and its attempts into the scratch database, with the ids after `last`.
-fn stage_seat(conn: &Connection, last: &mut Ids, s: &SeatData) -> rusqlite::Result<()> {
+/// A seat's tally in the latest seat tally format: the totals of its attempts as the ledger
+/// will give them back (a REAL -0.0 is read back as 0.0), in ledger order. `None` for attempts
+/// not in ledger order, which staging is never given: the seat is then left without a tally, and
+/// a rescore reads its attempts.
+fn seat_tally(wave: &Wave, s: &SeatData) -> Option<String> {
+    let in_order = s
+        .attempts
+        .is_sorted_by(|a, b| (a.problem.as_str(), a.trial) < (b.problem.as_str(), b.trial));
+    if !in_order {
+        return None;
+    }
+    let basis = Basis::of(wave);
+    let negative_zero = |a: &Attempt| a.outcome.is_some_and(|o| o == 0.0 && o.is_sign_negative());
+    let tally = if s.attempts.iter().any(negative_zero) {
+        let stored: Vec<Attempt> = s
+            .attempts
+            .iter()
+            .map(|a| Attempt {
+                outcome: a.outcome.map(|o| o + 0.0),
+                ..a.clone()
+            })
+            .collect();
+        FigureTally::of_attempts(&basis, &stored)
+    } else {
+        FigureTally::of_attempts(&basis, &s.attempts)
+    };
+    Some(crate::formats::tally::write(&tally.totals()))
+}
+
+/// Writes one seat, its tally (in the latest format) and its attempts into the scratch
+/// database, with the ids after `last`.
+fn stage_seat(
+    conn: &Connection,
+    last: &mut Ids,
+    s: &SeatData,
+    tally: Option<&str>,
+) -> rusqlite::Result<()> {
     last.seat += 1;
     conn.prepare_cached(
         "INSERT INTO seat(id, slug, model, provider, harness, config)
@@ -299,6 +339,10 @@ fn stage_seat(conn: &Connection, last: &mut Ids, s: &SeatData) -> rusqlite::Resu
         s.seat.harness,
         s.seat.config
     ])?;
+    if let Some(tally) = tally {
+        conn.prepare_cached("INSERT INTO seat_tally(seat_id, format, tally) VALUES (?1, ?2, ?3)")?
+            .execute(params![last.seat, crate::formats::tally::LATEST, tally])?;
+    }
     let mut attempt_stmt = conn.prepare_cached(
         "INSERT INTO attempt(id, seat_id, problem, trial, correct, outcome, input_tokens,
             output_tokens, input_tokens_cache_read, input_tokens_cache_write, wall_s, cost_usd,
@@ -528,6 +572,12 @@ fn copy_wave(
          WHERE id > ?3 AND id <= ?4 ORDER BY id",
     )?
     .execute(params![seat_offset, wave_id, before.seat, last.seat])?;
+    tx.prepare(
+        "INSERT INTO main.seat_tally(seat_id, format, tally)
+         SELECT seat_id + ?1, format, tally FROM stage.seat_tally
+         WHERE seat_id > ?2 AND seat_id <= ?3 ORDER BY seat_id",
+    )?
+    .execute(params![seat_offset, before.seat, last.seat])?;
     let attempt_offset = next("attempt")? - (before.attempt + 1);
     tx.prepare(
         "INSERT INTO main.attempt(id, seat_id, problem, trial, correct, outcome, input_tokens,

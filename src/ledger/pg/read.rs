@@ -296,6 +296,40 @@ impl Pg {
         Ok(out)
     }
 
+    /// [`crate::ledger::Ledger::seat_tallies`] on PostgreSQL, in one query: each seat of the
+    /// waves `waves` (row ids) as the index of its wave, itself, and its tally in `format`.
+    pub(in crate::ledger) fn seat_tallies(
+        &self,
+        waves: &[i64],
+        format: u32,
+    ) -> Result<Vec<(usize, Seat, Option<String>)>> {
+        let index: std::collections::HashMap<i64, usize> =
+            waves.iter().enumerate().map(|(w, &id)| (id, w)).collect();
+        let mut rows = self.rows(
+            "SELECT s.wave_id, s.slug, s.model, s.provider, s.harness, s.config, t.tally
+             FROM seat s LEFT JOIN seat_tally t ON t.seat_id = s.id AND t.format = $2
+             WHERE s.wave_id = ANY($1) ORDER BY s.wave_id, s.slug",
+            &[&waves, &i64::from(format)],
+            |pg, r| {
+                let wave: i64 = pg.get(r, 0)?;
+                Ok((
+                    index[&wave],
+                    Seat {
+                        id: pg.get(r, 1)?,
+                        model: pg.get(r, 2)?,
+                        provider: pg.get(r, 3)?,
+                        harness: pg.get(r, 4)?,
+                        config: pg.get(r, 5)?,
+                    },
+                    pg.get(r, 6)?,
+                ))
+            },
+        )?;
+        // In the order of `waves`, each wave's seats in ledger order (a stable sort).
+        rows.sort_by_key(|(w, _, _)| *w);
+        Ok(rows)
+    }
+
     /// How many seats the waves `waves` hold, and how many the ledger holds.
     pub(in crate::ledger) fn seat_counts(&self, waves: &[i64]) -> Result<(usize, usize)> {
         let row = self

@@ -262,6 +262,27 @@ impl IngestTx for PgTx<'_, '_> {
 
         let sink = self
             .tx
+            .copy_in("COPY seat_tally (seat_id, format, tally) FROM STDIN (FORMAT binary)")
+            .map_err(err)?;
+        let mut out = BinaryCopyInWriter::new(sink, &[Type::INT8, Type::INT8, Type::TEXT]);
+        let mut stmt = stage
+            .prepare(
+                "SELECT seat_id, format, tally FROM seat_tally
+                 WHERE seat_id > ?1 AND seat_id <= ?2 ORDER BY seat_id",
+            )
+            .map_err(lite)?;
+        let mut rows = stmt.query([before.seat, last.seat]).map_err(lite)?;
+        while let Some(r) = rows.next().map_err(lite)? {
+            let seat: i64 = r.get(0).map_err(lite)?;
+            let format: i64 = r.get(1).map_err(lite)?;
+            let tally: &str = r.get_ref(2).and_then(|v| Ok(v.as_str()?)).map_err(lite)?;
+            out.write(&[&(seat + seat_offset), &format, &tally])
+                .map_err(err)?;
+        }
+        out.finish().map_err(err)?;
+
+        let sink = self
+            .tx
             .copy_in(
                 "COPY attempt (id, seat_id, problem, trial, correct, outcome, input_tokens,
                     output_tokens, input_tokens_cache_read, input_tokens_cache_write, wall_s,
@@ -462,6 +483,32 @@ impl Pg {
                 stage: Some((stage, stage_path)),
             };
             decide(&mut t, &self.path, waves, now)
+        })
+    }
+
+    /// [`crate::ledger::Ledger::keep_seat_tallies`] on PostgreSQL.
+    pub(in crate::ledger) fn keep_seat_tallies(
+        &self,
+        wave: &str,
+        format: u32,
+        tallies: &[(String, String)],
+    ) -> Result<usize> {
+        self.write(|tx| {
+            let stmt = tx
+                .prepare(
+                    "INSERT INTO seat_tally(seat_id, format, tally)
+                     SELECT s.id, $3, $4 FROM seat s JOIN wave w ON w.id = s.wave_id
+                     WHERE w.slug = $1 AND s.slug = $2
+                     ON CONFLICT DO NOTHING",
+                )
+                .map_err(|e| self.err(e))?;
+            let mut kept = 0;
+            for (seat, text) in tallies {
+                kept += tx
+                    .execute(&stmt, &[&wave, seat, &i64::from(format), text])
+                    .map_err(|e| self.err(e))?;
+            }
+            Ok(kept as usize)
         })
     }
 

@@ -1,0 +1,225 @@
+//! Seat tallies: each seat's totals, kept beside it since it was ingested (schema.sql,
+//! migration 6; the text in `formats::tally`).
+//!
+//! A rescore under rubrics that read nothing of an attempt but its figures needs, of each seat,
+//! only the totals its attempts add up to; the attempts are append-only, so the totals taken at
+//! ingest never go stale. Reading them is one row a seat instead of every attempt: on
+//! PostgreSQL, where every attempt read is a row sent to the client, that is the difference
+//! between reading the history and reading a thousandth of it. Whoever reads them falls back to
+//! the attempts for any seat that has none in the latest format (a seat ingested before
+//! tallies were kept), so a tally is only ever a shortcut to what the attempts say; `verify
+//! --ledger` checks that it is.
+
+use super::{Ledger, Store};
+use crate::error::Result;
+use crate::formats::tally;
+use crate::model::Seat;
+
+/// Each wave's seats, in ledger order, with the text of their tally in the latest seat tally
+/// format (`None`: none stored in it).
+pub type SeatTallies = Vec<Vec<(Seat, Option<String>)>>;
+
+impl Ledger {
+    /// The seats of each wave of `slugs` (in that order), each in ledger order as
+    /// [`Ledger::fold_waves`] gives them, with the tally stored for it in the latest seat tally
+    /// format, as text (`formats::tally::read` reads it). A seat without one has `None`: its
+    /// attempts are the only source of its figures.
+    pub fn seat_tallies(&self, slugs: &[String]) -> Result<SeatTallies> {
+        let rowids: Vec<i64> = slugs
+            .iter()
+            .map(|s| self.wave_rowid(s))
+            .collect::<Result<_>>()?;
+        let rows: Vec<(usize, Seat, Option<String>)> = match &self.store {
+            Store::Sqlite(conn) => {
+                let mut out = Vec::new();
+                let mut stmt = conn
+                    .prepare_cached(
+                        "SELECT s.slug, s.model, s.provider, s.harness, s.config, t.tally
+                         FROM seat s LEFT JOIN seat_tally t ON t.seat_id = s.id AND t.format = ?2
+                         WHERE s.wave_id = ?1 ORDER BY s.slug",
+                    )
+                    .map_err(|e| self.err(e))?;
+                for (w, rowid) in rowids.iter().enumerate() {
+                    let seats = stmt
+                        .query_map(rusqlite::params![rowid, tally::LATEST], |r| {
+                            Ok((
+                                w,
+                                Seat {
+                                    id: r.get(0)?,
+                                    model: r.get(1)?,
+                                    provider: r.get(2)?,
+                                    harness: r.get(3)?,
+                                    config: r.get(4)?,
+                                },
+                                r.get(5)?,
+                            ))
+                        })
+                        .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
+                        .map_err(|e| self.err(e))?;
+                    out.extend(seats);
+                }
+                out
+            }
+            #[cfg(feature = "postgres")]
+            Store::Postgres(pg) => pg.seat_tallies(&rowids, tally::LATEST)?,
+        };
+        let mut out: SeatTallies = slugs.iter().map(|_| Vec::new()).collect();
+        for (w, seat, text) in rows {
+            out[w].push((seat, text));
+        }
+        Ok(out)
+    }
+}
+
+impl Ledger {
+    /// Keeps the tallies of seats of the wave `wave` that have none in the latest format
+    /// (`tallies`: each seat's id and its tally's text, written by `formats::tally::write`
+    /// from the seat's attempts as the ledger gives them back), in one transaction. A seat that
+    /// has one already keeps it: tallies, like the attempts they come from, are never changed.
+    /// Returns how many were kept.
+    pub fn keep_seat_tallies(&self, wave: &str, tallies: &[(String, String)]) -> Result<usize> {
+        #[cfg(feature = "postgres")]
+        if let Store::Postgres(pg) = &self.store {
+            return pg.keep_seat_tallies(wave, tally::LATEST, tallies);
+        }
+        let tx = self.begin_write()?;
+        let mut kept = 0;
+        {
+            let mut stmt = tx
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO seat_tally(seat_id, format, tally)
+                     SELECT s.id, ?3, ?4 FROM seat s JOIN wave w ON w.id = s.wave_id
+                     WHERE w.slug = ?1 AND s.slug = ?2",
+                )
+                .map_err(|e| self.err(e))?;
+            for (seat, text) in tallies {
+                kept += stmt
+                    .execute(rusqlite::params![wave, seat, tally::LATEST, text])
+                    .map_err(|e| self.err(e))?;
+            }
+        }
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(kept)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::figures::{Basis, FigureTally, tallied_field_sets};
+    use crate::formats::tally;
+    use crate::formats::wave::ContentHash;
+    use crate::ledger::Ledger;
+    use crate::model::{Accounting, Attempt, Seat, SeatData, SuiteProblems, Wave, WaveData};
+
+    fn wave(id: &str, include_cache_reads: bool) -> WaveData {
+        let attempt = |p: usize, trial: u32| Attempt {
+            problem: format!("p{p}"),
+            trial,
+            correct: (p + trial as usize).is_multiple_of(3),
+            // A -0.0 outcome reads back from the ledger as 0.0: the tally must be of that.
+            outcome: match p % 4 {
+                0 => None,
+                1 => Some(-0.0),
+                _ => Some(p as f64 / 7.0),
+            },
+            input_tokens: (p != 5).then_some(1000 + p as u64),
+            output_tokens: Some(10 * p as u64),
+            input_tokens_cache_read: p.is_multiple_of(2).then_some(700),
+            input_tokens_cache_write: (p == 3).then_some(5),
+            wall_s: (p != 2).then_some(0.1 * p as f64 + 0.3),
+            cost_usd: Some(0.01 * trial as f64),
+            steps: Some(p as u32),
+            errors: (p == 4).then_some(2),
+            ..Attempt::empty()
+        };
+        let seat = |s: usize, attempts: Vec<Attempt>| SeatData {
+            seat: Seat {
+                id: format!("seat{s}"),
+                model: "m".into(),
+                provider: "p".into(),
+                harness: "h".into(),
+                config: None,
+            },
+            attempts,
+        };
+        WaveData {
+            wave: Wave {
+                id: id.into(),
+                suite: "s".into(),
+                started_at: "2026-01-01T00:00:00Z".into(),
+                notes: None,
+                suite_problems: Some(SuiteProblems::Ids(vec![
+                    "p0".into(),
+                    "p1".into(),
+                    "p9".into(),
+                ])),
+                load: Default::default(),
+                accounting: Accounting {
+                    input_tokens_include_cache_reads: include_cache_reads,
+                    price_source: None,
+                },
+                budget: Default::default(),
+                provenance: Default::default(),
+                supersedes: None,
+                canary_problems: vec!["p1".into(), "p2".into()],
+            },
+            seats: vec![
+                seat(
+                    0,
+                    (0..8)
+                        .flat_map(|p| (1..=2).map(move |t| attempt(p, t)))
+                        .collect(),
+                ),
+                // One attempt, outcome -0.0.
+                seat(1, vec![attempt(1, 1)]),
+                seat(2, Vec::new()),
+            ],
+        }
+    }
+
+    #[test]
+    fn a_stored_tally_gives_the_figures_of_the_attempts_read_back_with_any_fields() {
+        let mut l = Ledger::in_memory().unwrap();
+        let hash = ContentHash {
+            format: crate::formats::wave::LATEST,
+            sha256: "0".repeat(64),
+        };
+        let waves = [wave("a", false), wave("b", true)];
+        l.add_waves(
+            &waves
+                .iter()
+                .map(|w| (w.clone(), hash.clone()))
+                .collect::<Vec<_>>(),
+            "2026-01-02T00:00:00Z",
+        )
+        .unwrap();
+        let slugs = vec!["a".to_string(), "b".to_string()];
+        let stored = l.seat_tallies(&slugs).unwrap();
+        for (slug, seats) in slugs.iter().zip(&stored) {
+            assert_eq!(seats.len(), 3);
+            let conditions = l.wave_conditions(slug).unwrap();
+            let basis = Basis::of(&conditions);
+            let mut derived = 0;
+            for f in tallied_field_sets() {
+                let read = l
+                    .fold_wave(slug, f, |_| FigureTally::new(), |t, a| t.add(&basis, a))
+                    .unwrap();
+                for ((seat, want), (stored_seat, text)) in read.iter().zip(seats) {
+                    assert_eq!(seat, stored_seat);
+                    let totals = tally::read(tally::LATEST, text.as_deref().unwrap()).unwrap();
+                    if let Some(got) = FigureTally::from_totals(&totals, f) {
+                        derived += 1;
+                        // Debug tells -0.0 from 0.0: the bits are compared.
+                        assert_eq!(
+                            format!("{:?}", got.totals()),
+                            format!("{:?}", want.totals()),
+                            "wave {slug}, {}, {f:?}",
+                            seat.id
+                        );
+                    }
+                }
+            }
+            assert!(derived > 900, "{derived}");
+        }
+    }
+}
