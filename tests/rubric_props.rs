@@ -33,7 +33,8 @@ mod common;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use benchledger::figures::SeatFigures;
+use benchledger::figures::{FigureTally, SeatFigures};
+use benchledger::formats::tally;
 use benchledger::ledger::Ledger;
 use benchledger::model::{
     Accounting, Attempt, AttemptFields, Budget, Load, Provenance, Seat, SeatData, SuiteProblems,
@@ -754,7 +755,30 @@ fn through_a_ledger(rubrics: &[&Rubric], data: &WaveData) -> Vec<WaveScores> {
                 scorer.set_medians(first.iter().map(|(_, t)| t));
             }
             let seats = fold(&scorer);
-            scorer.score(seats)
+            let scores = scorer.score(seats);
+            // A rubric that keeps nothing of an attempt but its figures is rescored from the
+            // seats' stored tallies instead: the same scores, to the bit.
+            if !scorer.keeps_more_than_figures()
+                && !scorer.needs_medians_first()
+                && FigureTally::totals_give(fields)
+            {
+                let stored = ledger
+                    .seat_tallies(std::slice::from_ref(&data.wave.id))
+                    .expect("the tallies read");
+                let seats: Vec<(Seat, SeatTally)> = stored
+                    .into_iter()
+                    .flatten()
+                    .map(|(seat, text)| {
+                        let totals = tally::read(tally::LATEST, &text.expect("a tally per seat"))
+                            .expect("a tally that reads");
+                        let figures = FigureTally::from_totals(&totals, fields)
+                            .expect("the figures the fields ask for");
+                        (seat, scorer.with_figures(scorer.tally(), figures))
+                    })
+                    .collect();
+                assert_eq!(every_bit(&scorer.score(seats)), every_bit(&scores), "{r:?}");
+            }
+            scores
         })
         .collect()
 }

@@ -806,3 +806,32 @@ fn a_ledger_from_before_seat_tallies_gets_them_on_its_first_rescore_with_the_sam
         .ok();
     assert_eq!(env.rows(scores), before);
 }
+
+#[test]
+fn a_negative_zero_in_results_is_taken_as_zero_and_the_wave_verifies() {
+    // Regression: -0.0 was hashed as written while the ledger kept 0.0, so `verify --ledger`
+    // reported the wave's rows as edited behind benchledger's back.
+    let env = Env::init();
+    let manifest = common::write_wave(
+        env.path(),
+        "[wave]\nid = \"zeros\"\nsuite = \"s\"\nstarted_at = 2026-03-04T10:00:00Z\n\n\
+         [wave.accounting]\ninput_tokens_include_cache_reads = false\n\n\
+         [[seat]]\nid = \"a\"\nmodel = \"m\"\nprovider = \"p\"\nharness = \"h\"\n\
+         results = \"a.jsonl\"\n",
+        &[(
+            "a.jsonl",
+            "{\"problem\":\"p1\",\"correct\":false,\"outcome\":-0.0,\"wall_s\":-0.0,\
+             \"cost_usd\":-0.0,\"input_tokens\":1,\"output_tokens\":1}\n",
+        )],
+    );
+    env.ingest(&[manifest.as_path()]);
+    let out = env.run(["verify", "--ledger"]).ok();
+    contains(
+        &out,
+        "waves: OK — 1 wave, each one's rows hashing to its stored content hash",
+    );
+    contains(&out, "tallies: OK — 1 stored seat tally");
+    // The same file again is the same wave.
+    let out = env.run([OsStr::new("ingest"), manifest.as_os_str()]).ok();
+    contains(&out, "already");
+}

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::figures::{Basis, FigureTally, SeatTotals};
 use crate::formats::tally;
 use crate::ledger::Ledger;
-use crate::model::{AttemptFields, Seat, Wave};
+use crate::model::{Attempt, AttemptFields, Seat, Wave};
 use crate::report;
 use crate::rubric::{Rubric, Scorer, SeatTally, WaveScores, score_wave};
 
@@ -156,12 +156,17 @@ struct Stored {
 }
 
 /// Every wave of `ids` scored under each of `rubrics` (registered, with hashes `shas`) and
-/// stored, in one read of the ledger's attempts ([`Ledger::fold_waves`]) and one transaction:
-/// each attempt is read once, with the columns any of the rubrics reads, and fed to every
-/// rubric's tally; the waves are then scored and stored part by part (consecutive waves of at
-/// most [`PART_SEATS`] seats), so that one part's scores are held at a time. The scores are
-/// those `score_streamed` gives wave by wave and rubric by rubric (a rubric's tally reads only
-/// its own fields, whatever else the attempt carries).
+/// stored, in at most one read of the ledger's attempts ([`Ledger::fold_waves`]) and one
+/// transaction. Each seat's figures come from the tally stored beside it
+/// ([`Ledger::seat_tallies`]; a seat without one is tallied from its attempts and keeps it);
+/// only rubrics that keep more of an attempt than its figures (a per-attempt formula, free
+/// retries) need the attempts, each read once with the columns those rubrics read and fed to
+/// each of their tallies. Where the tallies cannot give the figures (fields they do not keep
+/// apart), every attempt is read with the columns any rubric reads, and tallied. The waves are
+/// then scored and stored part by part (consecutive waves of at most [`PART_SEATS`] seats), so
+/// that one part's scores are held at a time. The scores are those `score_streamed` gives wave
+/// by wave and rubric by rubric (a rubric's tally reads only its own fields, whatever else the
+/// attempt carries).
 fn rescore_stored(
     ledger: &mut Ledger,
     rubrics: &[&Rubric],
@@ -210,36 +215,53 @@ fn rescore_stored_in(
     let keeping: Vec<usize> = (0..one_pass.len())
         .filter(|&j| first[one_pass[j]].keeps_more_than_figures())
         .collect();
-    let stored = if keeping.is_empty() && !one_pass.is_empty() {
-        stored_figures(ledger, ids, fields)?
-    } else {
+    // Each seat's figures come from its stored tally where it has one; then only the rubrics
+    // that keep more of an attempt than its figures read the attempts, and only the fields
+    // those read (for the shipped ones: trace-holistic's outcome, steps and errors, and its
+    // retries' trace, not the tokens, seconds and dollars every figure sums).
+    let stored = if one_pass.is_empty() {
         None
-    };
-    let seats = if one_pass.is_empty() {
-        ids.iter().map(|_| Vec::new()).collect()
-    } else if let Some(stored) = stored {
-        stored
     } else {
-        ledger.fold_waves(
+        stored_figures(ledger, ids, fields)?
+    };
+    let own_tallies = |w: usize| -> Vec<SeatTally> {
+        // Tallies of their own for those rubrics alone: a seat's are held until every wave is
+        // read.
+        keeping
+            .iter()
+            .map(|&j| scorers[w][one_pass[j]].tally())
+            .collect()
+    };
+    let add_own = |w: usize, own: &mut Vec<SeatTally>, a: &Attempt| {
+        for (t, &j) in own.iter_mut().zip(&keeping) {
+            scorers[w][one_pass[j]].add_own(t, a);
+        }
+    };
+    let seats = match stored {
+        _ if one_pass.is_empty() => ids.iter().map(|_| Vec::new()).collect(),
+        Some(stored) if keeping.is_empty() => stored,
+        Some(stored) => {
+            let own_fields = keeping
+                .iter()
+                .map(|&j| first[one_pass[j]].fields())
+                .fold(AttemptFields::NONE, AttemptFields::and);
+            let own = ledger.fold_waves(
+                ids,
+                own_fields,
+                |w, _| (w, own_tallies(w)),
+                |(w, own), a| add_own(*w, own, a),
+            )?;
+            with_own_tallies(ledger, stored, own)?
+        }
+        None => ledger.fold_waves(
             ids,
             fields,
-            |w, _| {
-                // Tallies of their own for those rubrics alone: a seat's are held until every
-                // wave is read.
-                let own: Vec<SeatTally> = keeping
-                    .iter()
-                    .map(|&j| scorers[w][one_pass[j]].tally())
-                    .collect();
-                (w, FigureTally::new(), own)
-            },
+            |w, _| (w, FigureTally::new(), own_tallies(w)),
             |(w, figures, own), a| {
-                let scorers = &scorers[*w];
-                scorers[one_pass[0]].add_figures(figures, a);
-                for (t, &j) in own.iter_mut().zip(&keeping) {
-                    scorers[one_pass[j]].add_own(t, a);
-                }
+                scorers[*w][one_pass[0]].add_figures(figures, a);
+                add_own(*w, own, a);
             },
-        )?
+        )?,
     };
     // A rubric whose formula needs the medians first is scored now, before the transaction.
     let mut apart: Vec<Vec<Option<WaveScores>>> = Vec::with_capacity(rubrics.len());
@@ -316,6 +338,10 @@ type Held = (usize, FigureTally, Vec<SeatTally>);
 /// Each wave's seats, as a rescore's one pass holds them.
 type HeldWaves = Vec<Vec<(Seat, Held)>>;
 
+/// Each wave's seats with their wave's index and the tallies of their own the rubrics that keep
+/// more than figures made of their attempts.
+type OwnWaves = Vec<Vec<(Seat, (usize, Vec<SeatTally>))>>;
+
 /// Every seat's figures from the tallies the ledger keeps beside the seats
 /// ([`Ledger::seat_tallies`]), as reading their attempts with `fields` would make them, to the
 /// bit, without reading the attempts; for a pass whose rubrics keep nothing else of an attempt.
@@ -368,6 +394,42 @@ fn stored_figures(
         out.push(these);
     }
     Ok(Some(out))
+}
+
+/// Each seat's figures from its stored tally, joined with the tallies of its own the rubrics
+/// that keep more than figures made of its attempts: the two hold the same seats in the same
+/// order (a wave's seats are written once, with its attempts, and never change).
+fn with_own_tallies(ledger: &Ledger, stored: HeldWaves, own: OwnWaves) -> Result<HeldWaves> {
+    stored
+        .into_iter()
+        .zip(own)
+        .map(|(figures, own)| {
+            if figures.len() != own.len() {
+                return Err(seats_changed(ledger));
+            }
+            figures
+                .into_iter()
+                .zip(own)
+                .map(|((seat, (w, f, _)), (other, (_, own)))| {
+                    if seat.id == other.id {
+                        Ok((seat, (w, f, own)))
+                    } else {
+                        Err(seats_changed(ledger))
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn seats_changed(ledger: &Ledger) -> Error {
+    Error::Ledger {
+        path: ledger.path().to_path_buf(),
+        message: "a wave's seats were not the same in two reads of the ledger, which \
+                  benchledger never does (seats are append-only); nothing was written. Run \
+                  `benchledger verify --ledger`"
+            .into(),
+    }
 }
 
 /// `f` of each of `items` (with its index), in order; the items cut into one run of

@@ -519,7 +519,29 @@ fn check_seat(
         // No two lines share a key, so an unstable sort gives the one order there is.
         lines.sort_unstable_by(|a, b| key(a).cmp(&key(b)));
     }
-    Ok(lines.into_iter().map(|l| l.attempt).collect())
+    Ok(lines
+        .into_iter()
+        .map(|l| unsigned_zeros(l.attempt))
+        .collect())
+}
+
+/// An attempt with each measured zero written -0.0 taken as 0.0. The ledger stores, and gives
+/// back, a zero without its sign (SQLite keeps none on a REAL), and a wave's content hash is of
+/// what the ledger holds: hashed as `-0.0`, the wave's own rows would no longer hash to it, and
+/// `verify --ledger` would report an edit nobody made.
+fn unsigned_zeros(mut a: crate::model::Attempt) -> crate::model::Attempt {
+    for x in [
+        &mut a.outcome,
+        &mut a.wall_s,
+        &mut a.cost_usd,
+        &mut a.working_s,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        *x += 0.0;
+    }
+    a
 }
 
 /// The wave's canary problems, checked: each a problem id, none twice, each a declared problem
