@@ -344,8 +344,8 @@ type OwnWaves = Vec<Vec<(Seat, (usize, Vec<SeatTally>))>>;
 
 /// Every seat's figures from the tallies the ledger keeps beside the seats
 /// ([`Ledger::seat_tallies`]), as reading their attempts with `fields` would make them, to the
-/// bit, without reading the attempts; for a pass whose rubrics keep nothing else of an attempt.
-/// A seat without a tally that reads (one ingested before tallies were kept) is tallied from
+/// bit, without reading the attempts (the rubrics that keep more of an attempt than its figures
+/// read them for that alone: [`with_own_tallies`]). A seat without a tally that reads (one ingested before tallies were kept) is tallied from
 /// its attempts, wave by wave, and its tally kept for the next rescore. `None` when the
 /// tallies cannot give the figures `fields` asks for: then the attempts are read.
 fn stored_figures(
