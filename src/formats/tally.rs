@@ -66,7 +66,7 @@ pub fn write(t: &SeatTotals) -> String {
     })
 }
 
-/// Reads totals written in `format`. Only the text [`write`] gives for the totals it holds is
+/// Reads totals written in `format`. Only the text [`write()`] gives for the totals it holds is
 /// read: any other text (another key order, a number written another way, a value that is not
 /// finite) is malformed.
 pub fn read(format: u32, text: &str) -> Result<SeatTotals, FormatError> {
