@@ -10,6 +10,7 @@
 //! tallies were kept), so a tally is only ever a shortcut to what the attempts say; `verify
 //! --ledger` checks that it is.
 
+use super::waves::seat_at;
 use super::{Ledger, Store};
 use crate::error::Result;
 use crate::formats::tally;
@@ -42,17 +43,7 @@ impl Ledger {
                 for (w, rowid) in rowids.iter().enumerate() {
                     let seats = stmt
                         .query_map(rusqlite::params![rowid, tally::LATEST], |r| {
-                            Ok((
-                                w,
-                                Seat {
-                                    id: r.get(0)?,
-                                    model: r.get(1)?,
-                                    provider: r.get(2)?,
-                                    harness: r.get(3)?,
-                                    config: r.get(4)?,
-                                },
-                                r.get(5)?,
-                            ))
+                            Ok((w, seat_at(r, 0)?, r.get(5)?))
                         })
                         .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
                         .map_err(|e| self.err(e))?;

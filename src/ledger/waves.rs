@@ -222,19 +222,8 @@ impl Ledger {
              WHERE wave_id = ?1 ORDER BY slug",
         )
         .and_then(|mut s| {
-            s.query_map([wave_rowid], |r| {
-                Ok((
-                    r.get(0)?,
-                    Seat {
-                        id: r.get(1)?,
-                        model: r.get(2)?,
-                        provider: r.get(3)?,
-                        harness: r.get(4)?,
-                        config: r.get(5)?,
-                    },
-                ))
-            })?
-            .collect()
+            s.query_map([wave_rowid], |r| Ok((r.get(0)?, seat_at(r, 1)?)))?
+                .collect()
         })
         .map_err(|e| self.err(e))
     }
@@ -640,6 +629,18 @@ fn small_at(r: &impl Cells, i: Option<usize>) -> rusqlite::Result<Option<u32>> {
         Some(i) => r.get(i),
         None => Ok(None),
     }
+}
+
+/// The seat whose slug, model, provider, harness and config are the columns of `r` from
+/// `first` on, in that order.
+pub(super) fn seat_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Seat> {
+    Ok(Seat {
+        id: r.get(first)?,
+        model: r.get(first + 1)?,
+        provider: r.get(first + 2)?,
+        harness: r.get(first + 3)?,
+        config: r.get(first + 4)?,
+    })
 }
 
 pub(super) fn insert_wave_row(

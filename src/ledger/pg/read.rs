@@ -312,17 +312,7 @@ impl Pg {
             &[&waves, &i64::from(format)],
             |pg, r| {
                 let wave: i64 = pg.get(r, 0)?;
-                Ok((
-                    index[&wave],
-                    Seat {
-                        id: pg.get(r, 1)?,
-                        model: pg.get(r, 2)?,
-                        provider: pg.get(r, 3)?,
-                        harness: pg.get(r, 4)?,
-                        config: pg.get(r, 5)?,
-                    },
-                    pg.get(r, 6)?,
-                ))
+                Ok((index[&wave], pg.seat_at(r, 1)?, pg.get(r, 6)?))
             },
         )?;
         // In the order of `waves`, each wave's seats in ledger order (a stable sort).
@@ -477,19 +467,20 @@ impl Pg {
         tx.query(query, &[&wave])
             .map_err(|e| self.err(e))?
             .iter()
-            .map(|r| {
-                Ok((
-                    self.get(r, 0)?,
-                    Seat {
-                        id: self.get(r, 1)?,
-                        model: self.get(r, 2)?,
-                        provider: self.get(r, 3)?,
-                        harness: self.get(r, 4)?,
-                        config: self.get(r, 5)?,
-                    },
-                ))
-            })
+            .map(|r| Ok((self.get(r, 0)?, self.seat_at(r, 1)?)))
             .collect()
+    }
+
+    /// The seat whose slug, model, provider, harness and config are the columns of `r` from
+    /// `first` on, in that order.
+    fn seat_at(&self, r: &Row, first: usize) -> Result<Seat> {
+        Ok(Seat {
+            id: self.get(r, first)?,
+            model: self.get(r, first + 1)?,
+            provider: self.get(r, first + 2)?,
+            harness: self.get(r, first + 3)?,
+            config: self.get(r, first + 4)?,
+        })
     }
 
     /// Adds the trace step of row `r`, if it holds one, to `attempt`'s trace.
