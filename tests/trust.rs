@@ -767,6 +767,29 @@ fn rescore_reads_the_stored_seat_tallies_and_verify_ledger_catches_an_edited_one
     );
     // Publications recompute from the attempts, never from tallies.
     env.run(["verify", "--all"]).ok();
+    // A tally that does not read is not used, and verify --ledger says so (the trigger that
+    // would refuse the edit was dropped above).
+    tamper(
+        &env.db,
+        "UPDATE seat_tally SET tally = '{}' WHERE seat_id = (SELECT s.id FROM seat s
+             JOIN wave w ON w.id = s.wave_id
+             WHERE w.slug = 'checkout-rematch' AND s.slug = 'xai-hierarchical');",
+    );
+    let out = env.run(["verify", "--ledger"]).status(1);
+    contains(
+        &out,
+        "wave checkout-rematch, seat xai-hierarchical: its stored tally does not read",
+    );
+    contains(
+        &out,
+        "this one holds none), so a rescore reads its attempts instead",
+    );
+    env.run(["rescore", "--rubric", "session-efficiency@2"])
+        .ok();
+    assert_eq!(
+        stored_score(&env, "checkout-rematch", "xai-hierarchical"),
+        leader
+    );
 }
 
 #[test]

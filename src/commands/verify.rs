@@ -259,11 +259,23 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
                         Some(text) => {
                             tallied += 1;
                             let fresh = FigureTally::of_attempts(&basis, &attempts).totals();
-                            if tally::write(&fresh) != text {
+                            let problem = match tally::read(tally::LATEST, &text) {
+                                // Unreadable, it is not used: a rescore reads the attempts.
+                                Err(e) => Some(format!(
+                                    "its stored tally does not read ({e}), so a rescore reads \
+                                     its attempts instead"
+                                )),
+                                Ok(_) if tally::write(&fresh) != text => Some(
+                                    "its stored tally is not what its attempts add up to, and a \
+                                     rescore would read it instead of them"
+                                        .to_string(),
+                                ),
+                                Ok(_) => None,
+                            };
+                            if let Some(problem) = problem {
                                 tally_problems.push(format!(
-                                    "wave {}, seat {}: its stored tally is not what its attempts \
-                                     add up to, and a rescore would read it instead of them: it \
-                                     was written or changed behind benchledger's back",
+                                    "wave {}, seat {}: {problem}: it was written or changed \
+                                     behind benchledger's back",
                                     w.wave.id, seat.id
                                 ));
                             }

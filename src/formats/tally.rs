@@ -83,7 +83,11 @@ pub fn read(format: u32, text: &str) -> Result<SeatTotals, FormatError> {
         return Err(FormatError::Malformed(format!(
             "a seat tally of format {format} holds the keys {} in that order; this one holds {}",
             FIELDS.join(", "),
-            keys.join(", ")
+            if keys.is_empty() {
+                "none".to_string()
+            } else {
+                keys.join(", ")
+            }
         )));
     }
     let known = |name: &str| -> Result<Known<u64>, FormatError> {
