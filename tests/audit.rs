@@ -1405,3 +1405,55 @@ fn diff_of_a_relative_rubric_shows_ranks_only() {
     assert_contains(&table.stdout, "it is shown only as a rank inside each wave");
     assert!(!table.stdout.contains("1.375"), "{}", table.stdout);
 }
+
+/// The record hashes of a chain published with a fixed clock, pinned from the build before the
+/// library moved into its own crate (benchledger-core): how a publication is rendered, digested
+/// and chained must not change when the code that does it moves. #4 carries a claims section
+/// and a price table, so the claims render and the priced leaderboard are pinned too.
+#[test]
+fn publication_record_hashes_are_pinned_across_refactors() {
+    let env = published();
+    env.run([
+        Path::new("prices"),
+        Path::new("add"),
+        &crate_path("prices/example-list.v1.toml"),
+    ])
+    .ok();
+    let claims = env.path().join("paper.toml");
+    std::fs::write(
+        &claims,
+        "name = \"paper\"\nversion = 1\nsource = \"a paper\"\n\n\
+         [[claim]]\nwave = \"rca-wave-1\"\nseat = \"anthropic-react\"\nfigure = \"accuracy\"\n\
+         value = 50.0\nscale = 100\ndecimals = 1\ncorrect = 2\nof = 4\n\n\
+         [[claim]]\nwave = \"rca-wave-1\"\nseat = \"anthropic-react\"\n\
+         figure = \"cost_of_pass_usd\"\nvalue = 0.91\ndecimals = 2\n",
+    )
+    .expect("writing the claims file");
+    env.run([
+        Path::new("publish"),
+        Path::new("--wave"),
+        Path::new("rca-wave-1"),
+        Path::new("--rubric"),
+        Path::new(V2),
+        Path::new("--prices"),
+        Path::new("example-list@1"),
+        Path::new("--claims"),
+        &claims,
+    ])
+    .ok();
+    let list = env.run(["publications", "--format", "json"]).ok().json();
+    let hashes: Vec<&str> = list["publications"]
+        .as_array()
+        .expect("a list of publications")
+        .iter()
+        .map(|p| p["sha256"].as_str().expect("a record hash"))
+        .collect();
+    assert_eq!(hashes, PINNED_RECORD_HASHES);
+}
+
+const PINNED_RECORD_HASHES: [&str; 4] = [
+    "08767e5415b644b5f9e0ec438f2a788032bb718cb1a65f941d2755c1071322bb",
+    "63e3f3f060b0d7220567826d4824d5a8e5dab42a939f62f4bb541d26743612b7",
+    "cfe901373d08ed7b6ff2ac5eff6b2f65449ea5e66dfeb92800691c89b50cbd19",
+    "4e4b514fbd27a9798042d13b03c7b4eed2b95694f0eca1b4c119b8981e9ea17b",
+];
