@@ -10,9 +10,9 @@ use std::io::BufRead;
 use std::path::Path;
 use std::time::Instant;
 
-use benchledger::import::inspect::{Inspect, InspectSummaries};
-use benchledger::import::{Importer, Input, Options, Quiet};
-use benchledger::ingest::{ReadSeek, Source};
+use benchledger_core::import::inspect::{Inspect, InspectSummaries};
+use benchledger_core::import::{Importer, Input, Options, Quiet};
+use benchledger_core::ingest::{ReadSeek, Source};
 
 /// The filesystem, read as ingest reads it.
 struct Fs;

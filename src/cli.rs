@@ -5,9 +5,21 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-/// The output format of a listing (`--format`): defined by the renderers, whose `///` comments
-/// on its values are the `--help` text.
-pub use crate::report::Format;
+/// How a listing is printed (`--format`). The library renders Markdown, CSV and JSON; a table
+/// for a terminal is drawn by [`crate::terminal`]. The `///` comments on the values are the
+/// `--help` text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum Format {
+    /// Aligned columns for a terminal; numbers rounded for reading.
+    #[default]
+    Table,
+    /// A JSON document with a format version; numbers unrounded. Documented in the README.
+    Json,
+    /// Comma-separated values with a header row; numbers unrounded.
+    Csv,
+    /// A Markdown table, for pasting into a changelog or a pull request.
+    Md,
+}
 
 /// benchledger keeps AI-agent benchmark leaderboards honest: every wave in one SQLite ledger with
 /// the conditions that shape its numbers, scored by versioned TOML rubrics that cannot leave
@@ -407,10 +419,10 @@ pub enum Command {
     Export {
         /// csv, jsonl or parquet.
         #[arg(long, value_enum)]
-        format: crate::report::export::ExportFormat,
+        format: ExportFormat,
         /// attempts, seats or scores (csv and jsonl).
         #[arg(long, value_enum)]
-        what: Option<crate::report::export::What>,
+        what: Option<ExportWhat>,
         /// The directory to write the Parquet files into (parquet only; made if missing, the
         /// three files replaced).
         #[arg(long, value_name = "DIR")]
@@ -613,4 +625,49 @@ pub enum ClaimsFrom {
         #[arg(long)]
         seat: String,
     },
+}
+
+/// What to export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportWhat {
+    /// One row per attempt, as recorded.
+    Attempts,
+    /// One row per seat and wave: the absolute figures `show` prints.
+    Seats,
+    /// One row per seat and wave under a rubric (--rubric): the figures and the score `score`
+    /// prints.
+    Scores,
+}
+
+impl From<ExportWhat> for benchledger_core::report::export::What {
+    fn from(w: ExportWhat) -> Self {
+        use benchledger_core::report::export::What;
+        match w {
+            ExportWhat::Attempts => What::Attempts,
+            ExportWhat::Seats => What::Seats,
+            ExportWhat::Scores => What::Scores,
+        }
+    }
+}
+
+/// How an export is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// Comma-separated values, a header row first (unless --no-header).
+    Csv,
+    /// One JSON object per line, keys in the columns' order.
+    Jsonl,
+    /// Apache Parquet files (attempts, seats, scores) written into --out DIR.
+    Parquet,
+}
+
+impl From<ExportFormat> for benchledger_core::report::export::ExportFormat {
+    fn from(f: ExportFormat) -> Self {
+        use benchledger_core::report::export::ExportFormat as Core;
+        match f {
+            ExportFormat::Csv => Core::Csv,
+            ExportFormat::Jsonl => Core::Jsonl,
+            ExportFormat::Parquet => Core::Parquet,
+        }
+    }
 }

@@ -17,7 +17,7 @@ fn main() -> ExitCode {
         Err(e) => {
             let _ = out.flush();
             // A reader that went away (`| head`) is not an error.
-            if let benchledger::Error::Io { source, .. } = &e
+            if let benchledger_core::Error::Io { source, .. } = &e
                 && source.kind() == std::io::ErrorKind::BrokenPipe
             {
                 return ExitCode::SUCCESS;

@@ -865,16 +865,17 @@ fn verify_catches_a_consistently_rehashed_middle_publication_by_the_next_link() 
     assert_ne!(output, text(&row[4]));
     let output_sha256 = sha256_hex(output.as_bytes());
     let prev = text(&row[5]);
-    let sha256 = benchledger::publication::record_sha256(&benchledger::publication::Record {
-        id: 2,
-        wave: "rca-wave-1",
-        rubric_sha256: &text(&row[1]),
-        title,
-        created_at: &text(&row[2]),
-        input_sha256: &text(&row[3]),
-        output_sha256: &output_sha256,
-        prev_sha256: Some(&prev),
-    });
+    let sha256 =
+        benchledger_core::publication::record_sha256(&benchledger_core::publication::Record {
+            id: 2,
+            wave: "rca-wave-1",
+            rubric_sha256: &text(&row[1]),
+            title,
+            created_at: &text(&row[2]),
+            input_sha256: &text(&row[3]),
+            output_sha256: &output_sha256,
+            prev_sha256: Some(&prev),
+        });
     tamper(
         &env.db,
         &format!(

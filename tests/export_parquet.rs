@@ -95,7 +95,7 @@ fn the_parquet_files_hold_every_attempt_the_figures_of_show_and_every_score() {
     );
 
     let (columns, attempts) = read(&out_dir.join("attempts.parquet"));
-    let names: Vec<&str> = benchledger::export::ATTEMPTS
+    let names: Vec<&str> = benchledger_core::export::ATTEMPTS
         .iter()
         .map(|c| c.name)
         .collect();
@@ -133,7 +133,10 @@ fn the_parquet_files_hold_every_attempt_the_figures_of_show_and_every_score() {
 
     // Per seat, the figures `show` prints.
     let (columns, seats) = read(&out_dir.join("seats.parquet"));
-    let names: Vec<&str> = benchledger::export::SEATS.iter().map(|c| c.name).collect();
+    let names: Vec<&str> = benchledger_core::export::SEATS
+        .iter()
+        .map(|c| c.name)
+        .collect();
     assert_eq!(columns, names);
     assert_eq!(seats.len(), 21);
     let pairs = [

@@ -5,8 +5,8 @@
 
 mod common;
 
-use benchledger::ledger::Ledger;
-use benchledger::model::{Attempt, WaveData};
+use benchledger_core::ledger::Ledger;
+use benchledger_core::model::{Attempt, WaveData};
 use common::{Env, copy_dir, snapshot_settings, tests_dir};
 use serde_json::Value;
 

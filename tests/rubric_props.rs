@@ -33,18 +33,18 @@ mod common;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use benchledger::figures::{FigureTally, SeatFigures};
-use benchledger::formats::tally;
-use benchledger::ledger::Ledger;
-use benchledger::model::{
+use benchledger::cli::Format;
+use benchledger_core::figures::{FigureTally, SeatFigures};
+use benchledger_core::formats::tally;
+use benchledger_core::ledger::Ledger;
+use benchledger_core::model::{
     Accounting, Attempt, AttemptFields, Budget, Load, Provenance, Seat, SeatData, SuiteProblems,
     TraceStep, Wave, WaveData,
 };
-use benchledger::report::Format;
-use benchledger::report::score::{RubricInfo, leaderboard};
-use benchledger::rubric::measure::{ALLOWANCES, MEASURES, Measure};
-use benchledger::rubric::spec::{Factor, Gate, Penalty, Per, Role, Scale, Transform};
-use benchledger::rubric::{
+use benchledger_core::report::score::{RubricInfo, leaderboard};
+use benchledger_core::rubric::measure::{ALLOWANCES, MEASURES, Measure};
+use benchledger_core::rubric::spec::{Factor, Gate, Penalty, Per, Role, Scale, Transform};
+use benchledger_core::rubric::{
     CheckReport, Rubric, Scorer, SeatTally, WaveScores, check, parse, score_wave,
 };
 use proptest::prelude::*;
@@ -421,7 +421,7 @@ proptest! {
             prop_assert!(
                 scored
                     .windows(2)
-                    .all(|w| w[0] >= w[1] || benchledger::rubric::interpret::same_score(w[0], w[1])),
+                    .all(|w| w[0] >= w[1] || benchledger_core::rubric::interpret::same_score(w[0], w[1])),
                 "{:?}",
                 scored
             );
@@ -462,7 +462,7 @@ proptest! {
             let scores = score_wave(&s.rubric, &data);
             let (table, json) = leaderboard(&data, &info, &scores);
             for format in [Format::Table, Format::Json, Format::Csv, Format::Md] {
-                let text = benchledger::report::render(format, "score", &table, &json);
+                let text = benchledger::terminal::render(format, "score", &table, &json);
                 prop_assert!(!text.is_empty());
                 if let Some(word) = non_finite_text(&text) {
                     prop_assert!(false, "{} in {:?} prints {:?}:\n{}", s.file, format, word, text);
@@ -590,10 +590,12 @@ fn any_rubric() -> impl Strategy<Value = Rubric> {
                 move |(factors, penalties, gates, multiplier, (cmin, cmax), missing, ties)| {
                     let tie_break = ties
                         .into_iter()
-                        .map(|(m, higher_first)| benchledger::rubric::spec::TieBreak {
-                            measure: MEASURES[m].1,
-                            higher_first,
-                        })
+                        .map(
+                            |(m, higher_first)| benchledger_core::rubric::spec::TieBreak {
+                                measure: MEASURES[m].1,
+                                higher_first,
+                            },
+                        )
                         .collect();
                     let (clamp_min, clamp_max) = match (cmin, cmax) {
                         (Some(lo), Some(hi)) if lo > hi => (Some(hi), Some(lo)),
@@ -726,8 +728,11 @@ fn through_a_ledger(rubrics: &[&Rubric], data: &WaveData) -> Vec<WaveScores> {
         .add_waves(
             &[(
                 data.clone(),
-                benchledger::formats::wave::sha256(benchledger::formats::wave::LATEST, data)
-                    .unwrap(),
+                benchledger_core::formats::wave::sha256(
+                    benchledger_core::formats::wave::LATEST,
+                    data,
+                )
+                .unwrap(),
             )],
             "2026-01-01T00:00:00Z",
         )
@@ -940,7 +945,7 @@ fn all_zero_wave() -> WaveData {
     }
 }
 
-fn outcome(s: &benchledger::rubric::SeatScore) -> String {
+fn outcome(s: &benchledger_core::rubric::SeatScore) -> String {
     match (s.score, &s.gate, &s.note) {
         (Some(x), Some(g), _) => format!("{x} (failed gate {g})"),
         (Some(x), None, _) => format!("{x}"),

@@ -3,13 +3,13 @@
 use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
 use crate::cli::Format;
-use crate::error::{Error, Result};
-use crate::figures::{Basis, FigureTally, SeatTotals};
-use crate::formats::tally;
-use crate::ledger::Ledger;
-use crate::model::{Attempt, AttemptFields, Seat, Wave};
-use crate::report;
-use crate::rubric::{Rubric, Scorer, SeatTally, WaveScores, score_wave};
+use benchledger_core::error::{Error, Result};
+use benchledger_core::figures::{Basis, FigureTally, SeatTotals};
+use benchledger_core::formats::tally;
+use benchledger_core::ledger::Ledger;
+use benchledger_core::model::{Attempt, AttemptFields, Seat, Wave};
+use benchledger_core::report;
+use benchledger_core::rubric::{Rubric, Scorer, SeatTally, WaveScores, score_wave};
 
 /// The waves a command should visit: the named ones (checked to exist, and refused when
 /// withdrawn unless `include`; a wave named twice is visited once), else every wave but the
@@ -81,7 +81,7 @@ pub fn rescore(
         plural(ids.len(), "wave", "waves"),
         plural(stored.seats[0] as usize, "seat", "seats"),
         info.rubric.id(),
-        crate::digest::short(&info.sha256)
+        benchledger_core::digest::short(&info.sha256)
     );
     if undefined > 0 {
         msg.push_str(&format!(
@@ -501,7 +501,7 @@ pub fn rescore_all(ctx: &mut Ctx<'_>, waves: &[String], include_withdrawn: bool)
         msg.push_str(&format!(
             "  {} (sha256 {}): {}{}\n",
             row.id(),
-            crate::digest::short(&row.sha256),
+            benchledger_core::digest::short(&row.sha256),
             plural(stored as usize, "seat", "seats"),
             if row.scale_violation {
                 "; fails `rubric check`: its scores can leave its declared scale"
@@ -549,8 +549,8 @@ pub fn diff(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ledger::RubricRow;
-    use crate::model::{
+    use benchledger_core::ledger::RubricRow;
+    use benchledger_core::model::{
         Accounting, Attempt, Budget, Load, Provenance, SeatData, SuiteProblems, TraceStep, WaveData,
     };
 
@@ -627,7 +627,7 @@ mod tests {
             .enumerate()
             .map(|(n, &seats)| {
                 let w = wave(n, seats);
-                let hash = crate::formats::wave::sha256(2, &w).unwrap();
+                let hash = benchledger_core::formats::wave::sha256(2, &w).unwrap();
                 (w, hash)
             })
             .collect();
@@ -636,11 +636,12 @@ mod tests {
         let mut rows = Vec::new();
         for entry in std::fs::read_dir(dir).unwrap() {
             let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
-            let rubric = crate::rubric::parse(std::path::Path::new("r.toml"), &text).unwrap();
+            let rubric =
+                benchledger_core::rubric::parse(std::path::Path::new("r.toml"), &text).unwrap();
             rows.push(RubricRow {
                 name: rubric.name.clone(),
                 version: rubric.version,
-                sha256: crate::digest::sha256_hex(text.as_bytes()),
+                sha256: benchledger_core::digest::sha256_hex(text.as_bytes()),
                 text,
                 scale_violation: true,
                 added_at: NOW.into(),
@@ -659,7 +660,10 @@ mod tests {
             let (mut ledger, rows) = ledger();
             let rubrics: Vec<Rubric> = rows
                 .iter()
-                .map(|r| crate::rubric::parse(std::path::Path::new("r.toml"), &r.text).unwrap())
+                .map(|r| {
+                    benchledger_core::rubric::parse(std::path::Path::new("r.toml"), &r.text)
+                        .unwrap()
+                })
                 .collect();
             let refs: Vec<&Rubric> = rubrics.iter().collect();
             let shas: Vec<&str> = rows.iter().map(|r| r.sha256.as_str()).collect();

@@ -14,12 +14,12 @@ use std::path::{Path, PathBuf};
 
 use super::Ctx;
 use super::untrusted::{self, Refusal};
-use crate::digest::sha256_hex;
-use crate::error::{Error, Location, Result};
-use crate::formats::input::PricesId;
-use crate::ledger::{IMAGE_MAX_BYTES, Ledger, PriceTableRow, PublicationRow, RubricRow};
-use crate::publication;
-use crate::report;
+use benchledger_core::digest::sha256_hex;
+use benchledger_core::error::{Error, Location, Result};
+use benchledger_core::formats::input::PricesId;
+use benchledger_core::ledger::{IMAGE_MAX_BYTES, Ledger, PriceTableRow, PublicationRow, RubricRow};
+use benchledger_core::publication;
+use benchledger_core::report;
 
 /// The file a bundle keeps its ledger in.
 pub const BUNDLE_LEDGER: &str = "ledger.db";
@@ -48,7 +48,7 @@ pub fn bundle(ctx: &mut Ctx<'_>, id: i64, out: &Path) -> Result<()> {
 /// they come in (letters, digits, `.`, `_` and `-`, starting with a letter or digit): a slug
 /// joined to a directory names a file directly inside it.
 fn is_slug(s: &str) -> bool {
-    crate::diagnostics::check_slug(Location::file(Path::new("")), "", s).is_ok()
+    benchledger_core::diagnostics::check_slug(Location::file(Path::new("")), "", s).is_ok()
 }
 
 /// A stored string for a message: quoted, and cut if it is long (a forged one can be huge).
@@ -254,8 +254,8 @@ pub(super) fn bundle_file_problems(
                     problems.push(format!(
                         "the bundle's {name} differs from the rubric text the publication was \
                          computed with (the file hashes to {}, the publication names {})",
-                        crate::digest::short(&sha),
-                        crate::digest::short(&p.rubric_sha256)
+                        benchledger_core::digest::short(&sha),
+                        benchledger_core::digest::short(&p.rubric_sha256)
                     ));
                 }
             }
@@ -273,8 +273,8 @@ pub(super) fn bundle_file_problems(
                             "the bundle's {name} differs from the price table text the \
                              publication's costs were filled in from (the file hashes to {}, the \
                              publication names {})",
-                            crate::digest::short(&sha),
-                            crate::digest::short(&id.sha256)
+                            benchledger_core::digest::short(&sha),
+                            benchledger_core::digest::short(&id.sha256)
                         ));
                     }
                 }

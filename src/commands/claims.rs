@@ -7,16 +7,16 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{Ctx, Withdrawn, files};
-use crate::claims::check::{Variant, WaveCtx, check as check_claim, pricing_variants};
-use crate::claims::{ClaimsFile, Figure, Verdict, from, published, write};
 use crate::cli::{Format, PricesArg};
-use crate::error::{Error, Location, Result};
-use crate::ledger::Ledger;
-use crate::model::WaveData;
-use crate::prices::Costs;
-use crate::report;
-use crate::report::claims::{Row, Source, listing};
-use crate::rubric::{WaveScores, score_wave};
+use benchledger_core::claims::check::{Variant, WaveCtx, check as check_claim, pricing_variants};
+use benchledger_core::claims::{ClaimsFile, Figure, Verdict, from, published, write};
+use benchledger_core::error::{Error, Location, Result};
+use benchledger_core::ledger::Ledger;
+use benchledger_core::model::WaveData;
+use benchledger_core::prices::Costs;
+use benchledger_core::report;
+use benchledger_core::report::claims::{Row, Source, listing};
+use benchledger_core::rubric::{WaveScores, score_wave};
 
 /// A claims file, read whole.
 pub const CLAIMS: files::Cap = files::Cap {
@@ -35,7 +35,7 @@ const LEADERBOARD: files::Cap = files::Cap {
 /// A claims file's text, parsed.
 pub(super) fn load(path: &Path) -> Result<(String, ClaimsFile)> {
     let text = files::read_text(path, CLAIMS).map_err(|e| Error::io(path, e))?;
-    let file = crate::claims::parse(path, &text)?;
+    let file = benchledger_core::claims::parse(path, &text)?;
     Ok((text, file))
 }
 
@@ -86,7 +86,7 @@ struct WaveInput {
     data: WaveData,
     scores: BTreeMap<String, WaveScores>,
     variants: Vec<Variant>,
-    pricing: Option<crate::prices::Pricing>,
+    pricing: Option<benchledger_core::prices::Pricing>,
 }
 
 pub fn check(
@@ -146,7 +146,7 @@ pub(super) fn check_labelled(
             Some((sha, t)) => {
                 let variants = pricing_variants(t, sha, &data, costs);
                 let mut priced = data;
-                let p = crate::prices::price_wave(t, sha, &mut priced, costs);
+                let p = benchledger_core::prices::price_wave(t, sha, &mut priced, costs);
                 (priced, variants, Some(p))
             }
             None => (data, Vec::new(), None),
@@ -251,7 +251,7 @@ pub(super) fn check_labelled(
 fn write_new(ctx: &mut Ctx<'_>, out: &Path, file: &ClaimsFile, comments: &[String]) -> Result<()> {
     let text = write::to_toml(file, comments);
     // What is written must read back as written.
-    crate::claims::parse(out, &text)?;
+    benchledger_core::claims::parse(out, &text)?;
     let mut f = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)

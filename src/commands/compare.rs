@@ -6,11 +6,11 @@ use std::collections::BTreeSet;
 use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
 use crate::cli::Format;
-use crate::error::{Error, Result};
-use crate::model::WaveData;
-use crate::report;
-use crate::report::compare::{WaveInput, find_seat};
-use crate::rubric::{WaveScores, score_wave};
+use benchledger_core::error::{Error, Result};
+use benchledger_core::model::WaveData;
+use benchledger_core::report;
+use benchledger_core::report::compare::{WaveInput, find_seat};
+use benchledger_core::rubric::{WaveScores, score_wave};
 
 pub fn compare(
     ctx: &mut Ctx<'_>,
@@ -77,6 +77,6 @@ pub fn compare(
     let shown = withdrawn.among(waves.iter().map(String::as_str));
     let json = comparison.json.clone();
     let json = report::withdrawn::mark(&mut comparison.conditions, &json, &shown);
-    let text = report::compare::render_with_json(&comparison, format, &json, &mut ctx.layout);
+    let text = crate::terminal::render_comparison(&comparison, format, &json, &mut ctx.layout);
     ctx.write(&text)
 }

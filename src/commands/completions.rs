@@ -8,7 +8,7 @@ use clap::CommandFactory;
 
 use super::Ctx;
 use crate::cli::Cli;
-use crate::error::{Error, Result};
+use benchledger_core::error::{Error, Result};
 
 /// Prints the completion script for `shell`.
 pub fn completions(ctx: &mut Ctx<'_>, shell: clap_complete::Shell) -> Result<()> {

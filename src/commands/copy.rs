@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use super::{Ctx, files};
-use crate::error::{Error, Result};
-use crate::ledger::Ledger;
+use benchledger_core::error::{Error, Result};
+use benchledger_core::ledger::Ledger;
 
 pub fn copy(ctx: &mut Ctx<'_>, from: &Path, to: &Path) -> Result<()> {
     for path in [from, to] {

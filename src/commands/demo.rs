@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use super::Ctx;
 use crate::cli::{CiArgs, Format, PricesArg};
-use crate::error::{Error, Result};
+use benchledger_core::error::{Error, Result};
 
 /// Every file the demo needs, and `demo --write` writes, by its path in the repository: the
 /// examples, rubrics, price tables and claims the README's session uses.
@@ -205,7 +205,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
          sessions, sessions sharing the tool server, serial rerun), token accounting and budget \
          travel with each wave.",
     )?;
-    let (ledger, _) = crate::ledger::Ledger::create(&db)?;
+    let (ledger, _) = benchledger_core::ledger::Ledger::create(&db)?;
     drop(ledger);
     ctx.write(if keep {
         "created the demo ledger\n"
@@ -246,9 +246,11 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         "rubrics/session-efficiency.v2.toml",
     ] {
         let text = std::fs::read_to_string(path(rel)).map_err(|e| Error::io(&path(rel), e))?;
-        let rubric = crate::rubric::parse(Path::new(rel), &text)?;
-        let report = crate::rubric::check(&rubric);
-        ctx.write(&crate::report::rubric::check_text(rel, &rubric, &report))?;
+        let rubric = benchledger_core::rubric::parse(Path::new(rel), &text)?;
+        let report = benchledger_core::rubric::check(&rubric);
+        ctx.write(&benchledger_core::report::rubric::check_text(
+            rel, &rubric, &report,
+        ))?;
     }
     ctx.write("\nUnder the old formula the worked seat (565k tokens, 132 s, under 1M / 180 s, Correct) prints 125:\n\n")?;
     super::score::score(
@@ -497,13 +499,13 @@ const STORY_SEAT: &str = "xai-hierarchical";
 /// The relative story in words, its numbers read from the ledger: the seat's relative score
 /// and wall seconds in each rca wave, and the wave's median wall seconds.
 fn relative_story(ctx: &mut Ctx<'_>, rubric: &str) -> Result<()> {
-    use crate::report::number::fixed;
+    use benchledger_core::report::number::fixed;
     let ledger = ctx.open()?;
     let info = super::rubric::resolve(&ledger, rubric)?;
     let mut points = Vec::new();
     for w in ["rca-wave-1", "rca-wave-2"] {
         let data = ledger.load_wave(w)?;
-        let scores = crate::rubric::score_wave(&info.rubric, &data);
+        let scores = benchledger_core::rubric::score_wave(&info.rubric, &data);
         let score = scores
             .seats
             .iter()
@@ -512,7 +514,11 @@ fn relative_story(ctx: &mut Ctx<'_>, rubric: &str) -> Result<()> {
         let mut walls: Vec<f64> = data
             .seats
             .iter()
-            .map(|s| crate::figures::SeatFigures::of(&data.wave, s).wall_s.sum)
+            .map(|s| {
+                benchledger_core::figures::SeatFigures::of(&data.wave, s)
+                    .wall_s
+                    .sum
+            })
             .collect();
         walls.sort_by(f64::total_cmp);
         let median = match walls.len() {
@@ -524,7 +530,11 @@ fn relative_story(ctx: &mut Ctx<'_>, rubric: &str) -> Result<()> {
             .seats
             .iter()
             .find(|s| s.seat.id == STORY_SEAT)
-            .map(|s| crate::figures::SeatFigures::of(&data.wave, s).wall_s.sum);
+            .map(|s| {
+                benchledger_core::figures::SeatFigures::of(&data.wave, s)
+                    .wall_s
+                    .sum
+            });
         points.push((score, wall, median));
     }
     let [
@@ -555,14 +565,14 @@ fn relative_story(ctx: &mut Ctx<'_>, rubric: &str) -> Result<()> {
 /// retry (trace-holistic-retries' `free_retries = 1`).
 fn trace_columns(ctx: &mut Ctx<'_>) -> Result<()> {
     let data = ctx.open()?.load_wave("prices-csv")?;
-    let mut table = crate::report::waves::trace_table(&data, 1);
+    let mut table = benchledger_core::report::waves::trace_table(&data, 1);
     table.heading.push(
         "The trace, attempt by attempt: steps, errors, the failed calls (a run of failures of \
          one tool as `fetch ×5`), and the errors left when the first failure of each run is \
          free:"
             .into(),
     );
-    let text = crate::report::to_text_in(&table, &mut ctx.layout);
+    let text = crate::terminal::to_text_in(&table, &mut ctx.layout);
     ctx.write(&text)?;
     ctx.write("\n")
 }

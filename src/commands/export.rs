@@ -1,4 +1,4 @@
-//! `benchledger export`: the ledger's rows as CSV or JSON lines (see [`crate::report::export`]).
+//! `benchledger export`: the ledger's rows as CSV or JSON lines (see [`benchledger_core::report::export`]).
 //! Waves are read and written one at a time, so an export of a long history never holds it
 //! whole.
 
@@ -6,9 +6,9 @@ use std::path::Path;
 
 use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
-use crate::error::{Error, Result};
-use crate::report;
-use crate::report::export::{ExportFormat, Rows, Value, What};
+use benchledger_core::error::{Error, Result};
+use benchledger_core::report;
+use benchledger_core::report::export::{ExportFormat, Rows, Value, What};
 
 /// What `export` was asked for.
 #[derive(Debug, Clone, Copy)]
@@ -47,7 +47,7 @@ pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
     enum Source {
         Attempts,
         Seats,
-        Scores(Box<crate::report::score::RubricInfo>),
+        Scores(Box<benchledger_core::report::score::RubricInfo>),
     }
     let source = match (what, r.rubric) {
         (What::Scores, Some(spec)) => Source::Scores(Box::new(resolve(&ledger, spec)?)),
@@ -104,7 +104,7 @@ pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
             Source::Attempts => report::export::attempts(&data),
             Source::Seats => report::export::from_table(&report::waves::show(&data).0, &[]),
             Source::Scores(info) => {
-                let scores = crate::rubric::score_wave(&info.rubric, &data);
+                let scores = benchledger_core::rubric::score_wave(&info.rubric, &data);
                 let (table, _) = report::score::leaderboard(&data, info, &scores);
                 report::export::from_table(&table, &[("rubric", Value::Text(info.rubric.id()))])
             }
@@ -120,7 +120,7 @@ pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
 }
 
 /// `--format parquet --out DIR`: every wave's attempts, seats and stored scores as three Parquet
-/// files (`crate::export`).
+/// files (`benchledger_core::export`).
 fn parquet(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
     let Some(out) = r.out else {
         return Err(Error::Usage(
@@ -145,7 +145,7 @@ fn parquet(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
         )));
     }
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
-    let n = crate::export::parquet(&ledger, out)?;
+    let n = benchledger_core::export::parquet(&ledger, out)?;
     ctx.write(&format!(
         "exported {} to {}: attempts.parquet ({} rows), seats.parquet ({} rows), \
          scores.parquet ({} rows)\n",

@@ -3,8 +3,8 @@
 use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
 use crate::cli::Format;
-use crate::error::{Error, Result};
-use crate::report;
+use benchledger_core::error::{Error, Result};
+use benchledger_core::report;
 
 pub fn history(
     ctx: &mut Ctx<'_>,

@@ -4,12 +4,12 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use super::{Ctx, files};
-use crate::error::{Error, Result};
-use crate::formats::json::HashSink;
-use crate::formats::wave::{ContentHash, Digest};
-use crate::ingest::{Source, WaveVisitor, visit_wave};
-use crate::ledger::{Ingested, Ledger, Staging};
-use crate::model::{SeatData, Wave};
+use benchledger_core::error::{Error, Result};
+use benchledger_core::formats::json::HashSink;
+use benchledger_core::formats::wave::{ContentHash, Digest};
+use benchledger_core::ingest::{Source, WaveVisitor, visit_wave};
+use benchledger_core::ledger::{Ingested, Ledger, Staging};
+use benchledger_core::model::{SeatData, Wave};
 
 pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
     let path = ctx.ledger_file()?;
@@ -25,7 +25,7 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
     // whose triggers were dropped is not "nothing to do".
     let differences = ledger.schema_differences()?;
     if !differences.is_empty() {
-        return Err(crate::error::Error::CheckFailed(format!(
+        return Err(benchledger_core::error::Error::CheckFailed(format!(
             "ledger {} exists, but its schema differs from schema.sql:\n{}\nIts raw facts may \
              have been changed behind benchledger's back: check them with `benchledger verify \
              --ledger --all`",
@@ -68,7 +68,7 @@ pub fn ingest_from(
     wave: Option<&str>,
     manifest: Option<&Path>,
 ) -> Result<()> {
-    use crate::import::{Importer, inspect};
+    use benchledger_core::import::{Importer, inspect};
     if format != inspect::Inspect.name() && format != inspect::InspectSummaries.name() {
         return Err(Error::Usage(format!(
             "--from reads Inspect AI logs only (--from inspect, or --from inspect-summaries); \
@@ -97,7 +97,7 @@ pub fn ingest_from(
             let text = files::read_text(m, files::MANIFEST).map_err(|e| Error::io(m, e))?;
             let table = text
                 .parse::<toml::Table>()
-                .map_err(|e| crate::diagnostics::toml_error(m, &text, &e))?;
+                .map_err(|e| benchledger_core::diagnostics::toml_error(m, &text, &e))?;
             (Some((m, table)), m.to_path_buf())
         }
         None => (None, PathBuf::from("--from inspect")),
@@ -197,12 +197,12 @@ fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: Option<&Built>) -> Resul
         match o {
             Ingested::Added => msg.push_str(&format!(
                 "added wave {id}: {seats} seats, {attempts} attempts (sha256 {})\n",
-                crate::digest::short(sha)
+                benchledger_core::digest::short(sha)
             )),
             Ingested::AlreadyPresent => msg.push_str(&format!(
                 "wave {id} is already in the ledger with the same content (sha256 {}); nothing \
                  to do\n",
-                crate::digest::short(sha)
+                benchledger_core::digest::short(sha)
             )),
         }
     }
@@ -244,7 +244,10 @@ impl Source for Files<'_> {
         Ok(Box::new(files::open_lines(path, 256 * 1024)?))
     }
 
-    fn open(&self, path: &Path) -> std::io::Result<Box<dyn crate::ingest::ReadSeek + '_>> {
+    fn open(
+        &self,
+        path: &Path,
+    ) -> std::io::Result<Box<dyn benchledger_core::ingest::ReadSeek + '_>> {
         Ok(Box::new(files::open_regular(path)?))
     }
 }
@@ -264,7 +267,7 @@ struct Sink<'l> {
 }
 
 impl WaveVisitor for Sink<'_> {
-    fn progress(&mut self) -> Option<&mut dyn crate::import::Progress> {
+    fn progress(&mut self) -> Option<&mut dyn benchledger_core::import::Progress> {
         Some(&mut self.bar)
     }
 
@@ -379,7 +382,7 @@ impl Bar {
     }
 }
 
-impl crate::import::Progress for Bar {
+impl benchledger_core::import::Progress for Bar {
     fn total(&mut self, records: u64) {
         self.get(Some(records));
     }

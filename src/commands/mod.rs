@@ -31,9 +31,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::cli::{ClaimsCommand, ClaimsFrom, Cli, Command, PricesCommand, RubricCommand};
-use crate::error::{Error, Result};
-use crate::ledger::{Ledger, Wait};
-use crate::report;
+use benchledger_core::error::{Error, Result};
+use benchledger_core::ledger::{Ledger, Wait};
 
 /// The ledger used when neither --db nor BENCHLEDGER_DB names one.
 pub const DEFAULT_DB: &str = "benchledger.db";
@@ -51,7 +50,7 @@ pub struct Ctx<'a> {
     pub wait: Duration,
     /// How text is laid out: the terminal's width (none when piped or --wide), and the
     /// footnotes this output has printed.
-    pub layout: report::Layout,
+    pub layout: crate::terminal::Layout,
 }
 
 impl Ctx<'_> {
@@ -106,12 +105,12 @@ impl Ctx<'_> {
     /// footnotes printed once per output.
     pub fn render<T: serde::Serialize>(
         &mut self,
-        format: crate::report::Format,
+        format: crate::cli::Format,
         kind: &str,
-        table: &crate::report::Table,
+        table: &benchledger_core::report::Table,
         json: &T,
     ) -> String {
-        report::render_in(format, kind, table, json, &mut self.layout)
+        crate::terminal::render_in(format, kind, table, json, &mut self.layout)
     }
 
     /// Writes prose: each line wrapped to the terminal's width.
@@ -142,7 +141,9 @@ fn announce_wait(ledger: &Path, limit: Duration) {
 /// The withdrawn (or superseded) waves of a ledger, each with its first withdrawal: what
 /// `score`, `rescore`, `history`, `diff` and `compare` leave out unless told
 /// `--include-withdrawn`.
-pub(crate) struct Withdrawn(std::collections::BTreeMap<String, crate::ledger::WithdrawalRow>);
+pub(crate) struct Withdrawn(
+    std::collections::BTreeMap<String, benchledger_core::ledger::WithdrawalRow>,
+);
 
 impl Withdrawn {
     pub(crate) fn load(ledger: &Ledger) -> Result<Withdrawn> {
@@ -153,7 +154,7 @@ impl Withdrawn {
         Ok(Withdrawn(map))
     }
 
-    pub(crate) fn get(&self, wave: &str) -> Option<&crate::ledger::WithdrawalRow> {
+    pub(crate) fn get(&self, wave: &str) -> Option<&benchledger_core::ledger::WithdrawalRow> {
         self.0.get(wave)
     }
 
@@ -163,7 +164,7 @@ impl Withdrawn {
             Some(w) if !include => Err(Error::Usage(format!(
                 "wave {wave} was {}; it is left out of leaderboards. Pass --include-withdrawn \
                  to show it anyway (marked as withdrawn)",
-                crate::report::withdrawn::describe(w)
+                benchledger_core::report::withdrawn::describe(w)
             ))),
             _ => Ok(()),
         }
@@ -173,7 +174,7 @@ impl Withdrawn {
     pub(crate) fn among<'a>(
         &'a self,
         waves: impl IntoIterator<Item = &'a str>,
-    ) -> Vec<&'a crate::ledger::WithdrawalRow> {
+    ) -> Vec<&'a benchledger_core::ledger::WithdrawalRow> {
         waves.into_iter().filter_map(|w| self.0.get(w)).collect()
     }
 }
@@ -183,8 +184,8 @@ impl Withdrawn {
 pub(crate) fn interval_settings(
     ci: crate::cli::CiArgs,
     always: bool,
-) -> Result<Option<crate::stats::bootstrap::Settings>> {
-    let defaults = crate::stats::bootstrap::Settings::default();
+) -> Result<Option<benchledger_core::stats::bootstrap::Settings>> {
+    let defaults = benchledger_core::stats::bootstrap::Settings::default();
     let level = match (ci.level, always) {
         (Some(level), _) => level,
         (None, true) => defaults.level * 100.0,
@@ -213,7 +214,7 @@ pub(crate) fn interval_settings(
             "--resamples {resamples}: give between 100 and 1000000 resamples (default 2000)"
         )));
     }
-    Ok(Some(crate::stats::bootstrap::Settings {
+    Ok(Some(benchledger_core::stats::bootstrap::Settings {
         level: level / 100.0,
         resamples,
         seed: ci.seed.unwrap_or(defaults.seed),
@@ -253,8 +254,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
     use std::io::IsTerminal;
     let interactive = std::io::stdout().is_terminal();
     let layout = match terminal_width() {
-        Some(w) if interactive && !cli.wide => report::Layout::fit(w),
-        _ => report::Layout::full(),
+        Some(w) if interactive && !cli.wide => crate::terminal::Layout::fit(w),
+        _ => crate::terminal::Layout::full(),
     };
     let mut ctx = Ctx {
         out,
@@ -462,8 +463,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
         } => export::export(
             &mut ctx,
             export::Request {
-                format,
-                what,
+                format: format.into(),
+                what: what.map(Into::into),
                 out: out.as_deref(),
                 waves: &waves,
                 rubric: rubric.as_deref(),

@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 use super::rubric::split_id;
 use super::{Ctx, files};
 use crate::cli::{Format, PricesArg};
-use crate::digest::sha256_hex;
-use crate::error::{Error, Result};
-use crate::ledger::{Ledger, PriceTableRow, PricesAdded};
-use crate::model::WaveData;
-use crate::prices::{self, Costs, PriceTable, Pricing};
-use crate::report;
+use benchledger_core::digest::sha256_hex;
+use benchledger_core::error::{Error, Result};
+use benchledger_core::ledger::{Ledger, PriceTableRow, PricesAdded};
+use benchledger_core::model::WaveData;
+use benchledger_core::prices::{self, Costs, PriceTable, Pricing};
+use benchledger_core::report;
 
 /// A price table file's text, parsed.
 fn load_file(path: &Path) -> Result<(String, PriceTable)> {
@@ -43,12 +43,15 @@ pub fn check(ctx: &mut Ctx<'_>, files: &[PathBuf]) -> Result<()> {
         match load_file(f) {
             Ok((text, table)) => {
                 let notes: Vec<String> = naming_note(f, &table).into_iter().collect();
-                ctx.write(&report::prices::check_text(
+                ctx.write(&report::prices::check_heading(
                     &f.display().to_string(),
                     &table,
                     &sha256_hex(text.as_bytes()),
                     &notes,
                 ))?;
+                ctx.write(&crate::terminal::to_text(&report::prices::rows_table(
+                    &table,
+                )))?;
             }
             Err(e) => {
                 bad += 1;
@@ -94,8 +97,8 @@ pub fn add(ctx: &mut Ctx<'_>, files: &[PathBuf]) -> Result<()> {
                  to register the change. Nothing was registered",
                 f.display(),
                 row.id(),
-                crate::digest::short(&existing.sha256),
-                crate::digest::short(&row.sha256)
+                benchledger_core::digest::short(&existing.sha256),
+                benchledger_core::digest::short(&row.sha256)
             )));
         }
     }
@@ -106,7 +109,7 @@ pub fn add(ctx: &mut Ctx<'_>, files: &[PathBuf]) -> Result<()> {
             PricesAdded::Added => format!(
                 "registered price table {} (sha256 {})\n",
                 row.id(),
-                crate::digest::short(&row.sha256)
+                benchledger_core::digest::short(&row.sha256)
             ),
             PricesAdded::AlreadyPresent => format!(
                 "price table {} is already registered with the same text; nothing to do\n",

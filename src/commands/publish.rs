@@ -7,15 +7,15 @@ use super::Ctx;
 use super::bundle::{check_bundle_target, write_bundle};
 use super::rubric::resolve;
 use crate::cli::{CiArgs, Format};
-use crate::digest::sha256_hex;
-use crate::error::{Error, Result};
-use crate::formats::input::PricesId;
-use crate::ledger::NewPublication;
-use crate::prices::{Costs, price_wave};
-use crate::publication::{Record, canonical_input, ci_id, record_sha256, render_output};
-use crate::report;
-use crate::rubric::score_wave;
-use crate::stats::leaderboard::wave_intervals;
+use benchledger_core::digest::sha256_hex;
+use benchledger_core::error::{Error, Result};
+use benchledger_core::formats::input::PricesId;
+use benchledger_core::ledger::NewPublication;
+use benchledger_core::prices::{Costs, price_wave};
+use benchledger_core::publication::{Record, canonical_input, ci_id, record_sha256, render_output};
+use benchledger_core::report;
+use benchledger_core::rubric::score_wave;
+use benchledger_core::stats::leaderboard::wave_intervals;
 
 /// What `publish` was asked for.
 #[derive(Debug, Clone, Copy, Default)]
@@ -123,7 +123,7 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
         rubric_sha256: info.sha256.clone(),
         title,
         created_at: ctx.now.clone(),
-        input_format: crate::formats::input::LATEST,
+        input_format: benchledger_core::formats::input::LATEST,
         output_sha256: sha256_hex(output.as_bytes()),
         input,
         input_sha256,
@@ -151,7 +151,7 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
         row.input_sha256,
         row.sha256,
         match &row.prev_sha256 {
-            Some(p) => format!(" (chained to {})", crate::digest::short(p)),
+            Some(p) => format!(" (chained to {})", benchledger_core::digest::short(p)),
             None => " (first in the chain)".into(),
         }
     );

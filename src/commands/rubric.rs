@@ -4,12 +4,12 @@ use std::path::{Path, PathBuf};
 
 use super::{Ctx, files};
 use crate::cli::Format;
-use crate::digest::sha256_hex;
-use crate::error::{Error, Result};
-use crate::ledger::{Ledger, RubricAdded, RubricRow};
-use crate::report;
-use crate::report::score::RubricInfo;
-use crate::rubric::{self, Rubric};
+use benchledger_core::digest::sha256_hex;
+use benchledger_core::error::{Error, Result};
+use benchledger_core::ledger::{Ledger, RubricAdded, RubricRow};
+use benchledger_core::report;
+use benchledger_core::report::score::RubricInfo;
+use benchledger_core::rubric::{self, Rubric};
 
 /// A rubric file's text, parsed and checked.
 struct Loaded {
@@ -182,8 +182,8 @@ pub fn add(ctx: &mut Ctx<'_>, files: &[PathBuf], allow_scale_violation: bool) ->
                  change. Nothing was registered",
                 f.display(),
                 row.id(),
-                crate::digest::short(&existing.sha256),
-                crate::digest::short(&row.sha256)
+                benchledger_core::digest::short(&existing.sha256),
+                benchledger_core::digest::short(&row.sha256)
             )));
         }
     }
@@ -194,7 +194,7 @@ pub fn add(ctx: &mut Ctx<'_>, files: &[PathBuf], allow_scale_violation: bool) ->
             RubricAdded::Added => msg.push_str(&format!(
                 "registered {} (sha256 {}){}\n",
                 row.id(),
-                crate::digest::short(&row.sha256),
+                benchledger_core::digest::short(&row.sha256),
                 if row.scale_violation {
                     " — marked: its score can leave its scale"
                 } else {

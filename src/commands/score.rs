@@ -4,10 +4,10 @@
 use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
 use crate::cli::{CiArgs, Format, PricesArg};
-use crate::error::Result;
-use crate::report;
-use crate::rubric::score_wave;
-use crate::stats::leaderboard::wave_intervals;
+use benchledger_core::error::Result;
+use benchledger_core::report;
+use benchledger_core::rubric::score_wave;
+use benchledger_core::stats::leaderboard::wave_intervals;
 
 pub fn score(
     ctx: &mut Ctx<'_>,

@@ -1,5 +1,5 @@
 //! `benchledger site --out DIR`: reads everything the site shows from the ledger (verifying
-//! each publication on the way, as `verify` does), has [`crate::site`] render the pages, and
+//! each publication on the way, as `verify` does), has [`benchledger_core::site`] render the pages, and
 //! writes them.
 //!
 //! The site is made whole each time. DIR must be new, empty, or a site this command wrote
@@ -9,11 +9,11 @@
 use std::path::{Component, Path};
 
 use super::{Ctx, Withdrawn};
-use crate::chain;
-use crate::error::{Error, Result};
-use crate::ledger::{ChainEntry, Ledger};
-use crate::report::score::RubricInfo;
-use crate::site::{self, Input, PublicationInput, WaveInput};
+use benchledger_core::chain;
+use benchledger_core::error::{Error, Result};
+use benchledger_core::ledger::{ChainEntry, Ledger};
+use benchledger_core::report::score::RubricInfo;
+use benchledger_core::site::{self, Input, PublicationInput, WaveInput};
 
 /// The list of files a site directory holds, written last.
 pub const MARKER: &str = ".benchledger-site";
@@ -21,7 +21,7 @@ pub const MARKER: &str = ".benchledger-site";
 /// What the site shows, read from the ledger.
 pub fn load(
     ledger: &Ledger,
-    intervals: Option<crate::stats::bootstrap::Settings>,
+    intervals: Option<benchledger_core::stats::bootstrap::Settings>,
 ) -> Result<Input> {
     let withdrawn = Withdrawn::load(ledger)?;
     let mut waves = Vec::new();
@@ -57,7 +57,7 @@ pub fn load(
             (Ok(rubric), Ok(fresh)) => {
                 problems.splice(
                     0..0,
-                    crate::publication::check(p, &rubric, &price_tables, fresh),
+                    benchledger_core::publication::check(p, &rubric, &price_tables, fresh),
                 );
             }
             (Err(e), _) => problems.push(format!("its rubric cannot be loaded: {e}")),

@@ -3,10 +3,10 @@
 
 use super::{Ctx, Withdrawn};
 use crate::cli::{CiArgs, Format};
-use crate::error::{Error, Result};
-use crate::report;
-use crate::stats::trials::SeatProblems;
-use crate::stats::versus::Paired;
+use benchledger_core::error::{Error, Result};
+use benchledger_core::report;
+use benchledger_core::stats::trials::SeatProblems;
+use benchledger_core::stats::versus::Paired;
 
 pub fn trials(ctx: &mut Ctx<'_>, wave: &str, k: &[u64], format: Format) -> Result<()> {
     if let Some(bad) = k.iter().find(|k| **k == 0) {

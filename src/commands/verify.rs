@@ -8,17 +8,17 @@ use std::path::Path;
 use super::Ctx;
 use super::audit::score_streamed;
 use super::bundle::{bundle_file_problems, open_bundle};
-use crate::chain;
-use crate::digest::{is_sha256, sha256_hex, short};
-use crate::error::{Error, Result};
-use crate::figures::{Basis, FigureTally};
-use crate::formats::json::HashSink;
-use crate::formats::tally;
-use crate::formats::wave::Digest;
-use crate::ledger::{ChainEntry, Ledger, PublicationRow};
-use crate::model::{AttemptFields, SeatData};
-use crate::publication;
-use crate::rubric::SeatScore;
+use benchledger_core::chain;
+use benchledger_core::digest::{is_sha256, sha256_hex, short};
+use benchledger_core::error::{Error, Result};
+use benchledger_core::figures::{Basis, FigureTally};
+use benchledger_core::formats::json::HashSink;
+use benchledger_core::formats::tally;
+use benchledger_core::formats::wave::Digest;
+use benchledger_core::ledger::{ChainEntry, Ledger, PublicationRow};
+use benchledger_core::model::{AttemptFields, SeatData};
+use benchledger_core::publication;
+use benchledger_core::rubric::SeatScore;
 
 /// What `verify` was asked to check.
 #[derive(Debug, Clone, Copy, Default)]
@@ -222,7 +222,7 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
         "schema",
         format!(
             "tables, CHECKs, indexes and triggers match schema.sql (version {})",
-            crate::ledger::schema_version()
+            benchledger_core::ledger::schema_version()
         ),
         schema,
     );
@@ -325,7 +325,7 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
     let mut problems = Vec::new();
     for r in &rubrics {
         let origin = std::path::PathBuf::from(format!("{} (registered text)", r.id()));
-        if let Ok(parsed) = crate::rubric::parse(&origin, &r.text) {
+        if let Ok(parsed) = benchledger_core::rubric::parse(&origin, &r.text) {
             problems.extend(publication::rubric_name_problem(r, &parsed));
         }
         let sha = sha256_hex(r.text.as_bytes());
@@ -357,7 +357,7 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
     let mut problems = Vec::new();
     for t in &tables {
         let origin = std::path::PathBuf::from(format!("price table {} (registered text)", t.id()));
-        match crate::prices::parse(&origin, &t.text) {
+        match benchledger_core::prices::parse(&origin, &t.text) {
             Ok(parsed) => problems.extend(publication::prices_name_problem(t, &parsed)),
             Err(e) => problems.push(format!(
                 "price table {}: its text no longer parses: {e}",
@@ -397,7 +397,7 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
     let mut checked = 0;
     for r in &rubrics {
         let origin = std::path::PathBuf::from(format!("{} (registered text)", r.id()));
-        let rubric = match crate::rubric::parse(&origin, &r.text) {
+        let rubric = match benchledger_core::rubric::parse(&origin, &r.text) {
             Ok(rubric) => rubric,
             Err(e) => {
                 problems.push(format!("rubric {}: its text no longer parses: {e}", r.id()));
@@ -493,7 +493,7 @@ fn record_problem(p: &PublicationRow) -> Option<String> {
         output_sha256: &p.output_sha256,
         prev_sha256: p.prev_sha256.as_deref(),
     };
-    match crate::formats::record::publication_sha256(p.record_format, &record) {
+    match benchledger_core::formats::record::publication_sha256(p.record_format, &record) {
         Ok(sha) if sha == p.sha256 => None,
         Ok(_) => Some(
             "the publication record was edited: its fields no longer hash to its sha256".into(),

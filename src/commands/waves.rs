@@ -2,8 +2,8 @@
 
 use super::Ctx;
 use crate::cli::{CiArgs, Format, PricesArg};
-use crate::error::Result;
-use crate::report;
+use benchledger_core::error::Result;
+use benchledger_core::report;
 
 pub fn waves(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
     let ledger = ctx.open()?;
@@ -30,7 +30,8 @@ pub fn show(
     let ledger = ctx.open()?;
     let mut data = ledger.load_wave(wave)?;
     let pricing = super::prices::apply(&ledger, prices, &mut data)?;
-    let intervals = settings.map(|s| crate::stats::leaderboard::wave_intervals(&data, None, &s));
+    let intervals =
+        settings.map(|s| benchledger_core::stats::leaderboard::wave_intervals(&data, None, &s));
     let (mut table, json) = report::waves::show_with(&data, intervals.as_ref());
     let json = report::prices::mark(&mut table, &json, pricing.as_ref());
     let withdrawn = super::Withdrawn::load(&ledger)?;

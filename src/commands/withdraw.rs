@@ -2,10 +2,10 @@
 //! withdrawal is appended to the chain; nothing is deleted or changed.
 
 use super::Ctx;
-use crate::chain::seal_withdrawal;
-use crate::digest::short;
-use crate::error::{Error, Result};
-use crate::ledger::{NewWithdrawal, WithdrawalSeal};
+use benchledger_core::chain::seal_withdrawal;
+use benchledger_core::digest::short;
+use benchledger_core::error::{Error, Result};
+use benchledger_core::ledger::{NewWithdrawal, WithdrawalSeal};
 
 pub fn withdraw(ctx: &mut Ctx<'_>, wave: &str, reason: &str) -> Result<()> {
     let reason = reason.trim();

@@ -1,190 +1,16 @@
-//! Renderers: turn a result into text. They return strings and never print.
-//!
-//! A listing is built once as a [`Table`] (for humans: table, Markdown; and for CSV) and once as
-//! a JSON value (the documented, versioned machine contract). Each cell carries two texts: the
-//! human one, rounded for reading, and the machine one, unrounded, which CSV uses. Every number
-//! a renderer prints goes through the helpers below, so precision is fixed and a NaN or an
-//! infinity can never reach the output.
-
-pub mod claims;
-pub mod compare;
-pub mod diff;
-pub mod export;
-pub mod history;
-pub mod intervals;
-pub mod number;
-pub mod prices;
-pub mod publication;
-pub mod rubric;
-pub mod score;
-pub mod trials;
-pub mod versus;
-pub mod waves;
-pub mod withdrawn;
+//! Tables drawn for a terminal. The library builds every listing as data (a
+//! [`Table`] and a JSON value) and renders the formats a file
+//! keeps (Markdown, CSV, JSON); only a terminal needs a table fitted to its width, its headers
+//! wrapped and its least important columns left out, so that drawing lives here, with the
+//! terminal-table crate it uses.
 
 use comfy_table::{CellAlignment, ContentArrangement, LineStyle, TableStyle};
 use serde::Serialize;
 
-/// How a listing is printed.
-// `ValueEnum` makes these the values of `--format` as they are: the `///` comments below are
-// the `--help` text, and `cli` takes the type as it is rather than mirroring it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
-pub enum Format {
-    /// Aligned columns for a terminal; numbers rounded for reading.
-    #[default]
-    Table,
-    /// A JSON document with a format version; numbers unrounded. Documented in the README.
-    Json,
-    /// Comma-separated values with a header row; numbers unrounded.
-    Csv,
-    /// A Markdown table, for pasting into a changelog or a pull request.
-    Md,
-}
+use benchledger_core::report::compare::Comparison;
+use benchledger_core::report::{Column, ESSENTIAL, Table, to_csv, to_json, to_markdown};
 
-/// Version of the JSON envelope. Bump it when a documented field changes meaning or goes away.
-pub const JSON_FORMAT_VERSION: u32 = 1;
-
-/// One cell: what a person reads, and what a machine reads.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Cell {
-    pub human: String,
-    pub machine: String,
-}
-
-impl Cell {
-    pub fn text(s: impl Into<String>) -> Cell {
-        let s = s.into();
-        Cell {
-            human: s.clone(),
-            machine: s,
-        }
-    }
-
-    pub fn new(human: impl Into<String>, machine: impl Into<String>) -> Cell {
-        Cell {
-            human: human.into(),
-            machine: machine.into(),
-        }
-    }
-
-    /// An unknown or undefined value.
-    pub fn none() -> Cell {
-        Cell::new("—", "")
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Column {
-    /// Header for people.
-    pub header: String,
-    /// Header for CSV: a stable snake_case name.
-    pub key: String,
-    /// Right-aligned (numbers).
-    pub numeric: bool,
-    /// Printed in CSV only: detail a machine needs that would crowd a table (counts behind a
-    /// ratio, how many attempts a sum covers).
-    pub machine_only: bool,
-    /// Which columns a narrow terminal loses first: [`ESSENTIAL`] never, then the highest
-    /// number first (see [`to_text_in`]).
-    pub priority: u8,
-    /// A column that groups the rows (a wave and its conditions): in a table for people its
-    /// value is printed on the first row of each run of equal values only. CSV repeats it.
-    pub grouped: bool,
-}
-
-/// A column a table is not read without: never left out to fit a terminal.
-pub const ESSENTIAL: u8 = 0;
-/// A column of ordinary importance.
-pub const NORMAL: u8 = 1;
-/// A column of detail: left out before the ordinary ones.
-pub const DETAIL: u8 = 2;
-/// A column that repeats what another says or the heading states: left out first.
-pub const EXTRA: u8 = 3;
-
-impl Column {
-    pub fn text(header: &str, key: &str) -> Column {
-        Column {
-            header: header.into(),
-            key: key.into(),
-            numeric: false,
-            machine_only: false,
-            priority: NORMAL,
-            grouped: false,
-        }
-    }
-
-    /// The same column, left out to fit a terminal in the order of `priority` (see
-    /// [`ESSENTIAL`], [`NORMAL`], [`DETAIL`], [`EXTRA`]).
-    pub fn priority(self, priority: u8) -> Column {
-        Column { priority, ..self }
-    }
-
-    /// The same column, printed for people on the first row of each run of equal values only.
-    pub fn grouped(self) -> Column {
-        Column {
-            grouped: true,
-            ..self
-        }
-    }
-
-    pub fn num(header: &str, key: &str) -> Column {
-        Column {
-            numeric: true,
-            ..Column::text(header, key)
-        }
-    }
-
-    /// A text column for CSV only: the wave of a per-wave listing, so that the CSVs of two
-    /// waves concatenate into one table.
-    pub fn machine_text(key: &str) -> Column {
-        Column {
-            machine_only: true,
-            ..Column::text(key, key)
-        }
-    }
-
-    /// A column for CSV only.
-    pub fn machine(key: &str) -> Column {
-        Column {
-            numeric: true,
-            machine_only: true,
-            ..Column::text(key, key)
-        }
-    }
-}
-
-/// A listing for people (and CSV).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Table {
-    /// Lines printed above the table (not in CSV).
-    pub heading: Vec<String>,
-    pub columns: Vec<Column>,
-    pub rows: Vec<Vec<Cell>>,
-    /// Lines printed below the table (not in CSV): footnotes, labels, warnings.
-    pub notes: Vec<String>,
-}
-
-impl Table {
-    pub fn new(columns: Vec<Column>) -> Table {
-        Table {
-            columns,
-            ..Table::default()
-        }
-    }
-
-    /// The columns people see (all but the machine-only ones).
-    fn human_columns(&self) -> impl Iterator<Item = &Column> {
-        self.columns.iter().filter(|c| !c.machine_only)
-    }
-
-    /// A row's cells in the columns people see.
-    fn human_cells<'a>(&'a self, row: &'a [Cell]) -> impl Iterator<Item = &'a Cell> {
-        row.iter()
-            .zip(&self.columns)
-            .filter(|(_, c)| !c.machine_only)
-            .map(|(cell, _)| cell)
-    }
-}
+pub use crate::cli::Format;
 
 /// How text output is laid out across one command's output: the terminal's width, and the
 /// footnotes already printed (each is printed once per output, under the first table that
@@ -490,95 +316,6 @@ fn draw_with(
         .collect()
 }
 
-/// The sentence-case of a phrase: its first letter upper-case.
-pub(crate) fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
-}
-
-fn md_escape(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
-}
-
-/// Renders a table as Markdown.
-pub fn to_markdown(t: &Table) -> String {
-    let mut out = String::new();
-    for h in &t.heading {
-        out.push_str(&md_escape(h));
-        out.push_str("\n\n");
-    }
-    let header: Vec<String> = t.human_columns().map(|c| md_escape(&c.header)).collect();
-    out.push_str(&format!("| {} |\n", header.join(" | ")));
-    let rule: Vec<&str> = t
-        .human_columns()
-        .map(|c| if c.numeric { "---:" } else { "---" })
-        .collect();
-    out.push_str(&format!("|{}|\n", rule.join("|")));
-    for row in &t.rows {
-        let cells: Vec<String> = t.human_cells(row).map(|c| md_escape(&c.human)).collect();
-        out.push_str(&format!("| {} |\n", cells.join(" | ")));
-    }
-    for n in &t.notes {
-        out.push('\n');
-        out.push_str(&md_escape(n));
-        out.push('\n');
-    }
-    out
-}
-
-/// What the `expect`s of the renderers say. Rendering into memory fails only on a bug in
-/// benchledger (a row with the wrong number of cells, a JSON body that is not plain data), and
-/// output that silently lost a row or turned into `null` would hide it: it panics instead.
-pub(crate) const RENDERING_CANNOT_FAIL: &str = "rendering plain data into memory cannot fail";
-
-/// Renders a table as CSV: the stable column keys, then unrounded values.
-///
-/// # Panics
-///
-/// When a row's cells do not match the table's columns (a bug in the renderer that built it).
-pub fn to_csv(t: &Table) -> String {
-    let mut w = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::new());
-    w.write_record(t.columns.iter().map(|c| c.key.as_str()))
-        .expect(RENDERING_CANNOT_FAIL);
-    for row in &t.rows {
-        assert_eq!(
-            row.len(),
-            t.columns.len(),
-            "a row's cells match its columns"
-        );
-        w.write_record(row.iter().map(|c| c.machine.as_str()))
-            .expect(RENDERING_CANNOT_FAIL);
-    }
-    let bytes = w.into_inner().expect(RENDERING_CANNOT_FAIL);
-    String::from_utf8(bytes).expect("CSV is written from UTF-8 cells")
-}
-
-/// The JSON envelope: `{"format_version": N, "kind": "...", ...body}`.
-///
-/// # Panics
-///
-/// When the body does not serialise to JSON (a map with keys that are not strings: a bug).
-pub fn to_json<T: Serialize>(kind: &str, body: &T) -> String {
-    let mut value = serde_json::to_value(body).expect(RENDERING_CANNOT_FAIL);
-    let mut envelope = serde_json::Map::new();
-    envelope.insert("format_version".into(), JSON_FORMAT_VERSION.into());
-    envelope.insert("kind".into(), kind.into());
-    if let serde_json::Value::Object(map) = &mut value {
-        envelope.append(map);
-    } else {
-        envelope.insert("data".into(), value);
-    }
-    let mut s = serde_json::to_string_pretty(&serde_json::Value::Object(envelope))
-        .expect(RENDERING_CANNOT_FAIL);
-    s.push('\n');
-    s
-}
-
 /// Renders a listing in the chosen format.
 pub fn render<T: Serialize>(format: Format, kind: &str, table: &Table, json: &T) -> String {
     render_in(format, kind, table, json, &mut Layout::full())
@@ -600,38 +337,30 @@ pub fn render_in<T: Serialize>(
     }
 }
 
+/// Renders a comparison in the chosen format, with `json` as its JSON body (the comparison's,
+/// or the comparison's marked: see [`benchledger_core::report::withdrawn::mark`]). A table for
+/// people is laid out as `layout` says.
+pub fn render_comparison<T: Serialize>(
+    c: &Comparison,
+    format: Format,
+    json: &T,
+    layout: &mut Layout,
+) -> String {
+    match format {
+        Format::Table => {
+            let figures = to_text_in(&c.figures, layout);
+            format!("{figures}\n{}", to_text_in(&c.conditions, layout))
+        }
+        Format::Md => c.to_markdown(),
+        Format::Csv => to_csv(&c.csv),
+        Format::Json => to_json("compare", json),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn sample() -> Table {
-        let mut t = Table::new(vec![
-            Column::text("Seat", "seat"),
-            Column::num("Wall s", "wall_s"),
-        ]);
-        t.rows
-            .push(vec![Cell::text("a|b"), Cell::new("132.0", "132")]);
-        t.rows.push(vec![Cell::text("c"), Cell::none()]);
-        t.notes.push("note".into());
-        t
-    }
-
-    #[test]
-    fn csv_uses_keys_and_machine_values() {
-        assert_eq!(to_csv(&sample()), "seat,wall_s\na|b,132\nc,\n");
-    }
-
-    #[test]
-    fn markdown_escapes_pipes_and_aligns_numbers() {
-        insta::assert_snapshot!(to_markdown(&sample()), @r"
-        | Seat | Wall s |
-        |---|---:|
-        | a\|b | 132.0 |
-        | c | — |
-
-        note
-        ");
-    }
+    use benchledger_core::report::{Cell, DETAIL, EXTRA};
 
     /// A table wider than 40 columns: a seat, two numbers, a detail and an extra.
     fn wide() -> Table {
@@ -694,14 +423,5 @@ mod tests {
         let text = layout.wrap(&format!("  {} {}\nshort\n", "a".repeat(50), "b c d"));
         assert_eq!(text, format!("  {}\n  b c d\nshort\n", "a".repeat(50)));
         assert_eq!(Layout::full().wrap("x y\n"), "x y\n");
-    }
-
-    #[test]
-    fn json_carries_the_format_version() {
-        let s = to_json("x", &serde_json::json!({"a": 1}));
-        let v: serde_json::Value = serde_json::from_str(&s).unwrap();
-        assert_eq!(v["format_version"], 1);
-        assert_eq!(v["kind"], "x");
-        assert_eq!(v["a"], 1);
     }
 }

@@ -21,7 +21,7 @@ fn price_cell(p: Option<f64>) -> Cell {
 }
 
 /// A table's rows: model, provider and the four prices, in file order.
-fn rows_table(t: &PriceTable) -> Table {
+pub fn rows_table(t: &PriceTable) -> Table {
     let mut table = Table::new(vec![
         Column::text("Model", "model"),
         Column::text("Provider", "provider"),
@@ -49,8 +49,9 @@ fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", int(n), if n == 1 { one } else { many })
 }
 
-/// The verdict on one price table file, as text: what it declares, then its rows.
-pub fn check_text(source: &str, t: &PriceTable, sha256: &str, notes: &[String]) -> String {
+/// The verdict on one price table file, as text: what it declares. Its rows follow, as
+/// [`rows_table`].
+pub fn check_heading(source: &str, t: &PriceTable, sha256: &str, notes: &[String]) -> String {
     let mut out = format!(
         "{source}: {} OK — {}, USD per million tokens, dated {} (sha256 {})\n  source: {}\n",
         t.id(),
@@ -63,7 +64,6 @@ pub fn check_text(source: &str, t: &PriceTable, sha256: &str, notes: &[String]) 
         out.push_str(&format!("  note: {n}\n"));
     }
     out.push('\n');
-    out.push_str(&super::to_text(&rows_table(t)));
     out
 }
 

@@ -45,8 +45,8 @@ pub use json::{
     RubricPlaceJson,
 };
 
+use super::Table;
 use super::score::RubricInfo;
-use super::{Format, Table, to_csv, to_json, to_markdown, to_text_in};
 use crate::figures::SeatFigures;
 use crate::model::{SeatData, WaveData};
 use crate::rubric::WaveScores;
@@ -76,6 +76,20 @@ pub struct Comparison {
     pub conditions: Table,
     pub csv: Table,
     pub json: CompareJson,
+}
+
+impl Comparison {
+    /// The comparison as Markdown: the figures, then the conditions.
+    pub fn to_markdown(&self) -> String {
+        // Markdown separates every heading line by a blank line already.
+        let mut figures = self.figures.clone();
+        figures.heading.retain(|h| !h.is_empty());
+        format!(
+            "{}\n{}",
+            super::to_markdown(&figures),
+            super::to_markdown(&self.conditions)
+        )
+    }
 }
 
 /// Builds the comparison of one seat across two or more waves. `rubrics[k]` was scored into
@@ -167,34 +181,4 @@ struct Shifts {
     wall_s: Option<shift::Shift>,
     tokens_total: Option<shift::Shift>,
     accuracy: Option<shift::AccuracyChange>,
-}
-
-/// Renders a comparison in the chosen format.
-pub fn render(c: &Comparison, format: Format) -> String {
-    render_with_json(c, format, &c.json, &mut super::Layout::full())
-}
-
-/// [`render`], with another JSON body (the comparison's, marked: see
-/// [`crate::report::withdrawn::mark`]).
-/// A table for people is laid out as `layout` says.
-pub fn render_with_json<T: serde::Serialize>(
-    c: &Comparison,
-    format: Format,
-    json: &T,
-    layout: &mut super::Layout,
-) -> String {
-    match format {
-        Format::Table => {
-            let figures = to_text_in(&c.figures, layout);
-            format!("{figures}\n{}", to_text_in(&c.conditions, layout))
-        }
-        Format::Md => {
-            // Markdown separates every heading line by a blank line already.
-            let mut figures = c.figures.clone();
-            figures.heading.retain(|h| !h.is_empty());
-            format!("{}\n{}", to_markdown(&figures), to_markdown(&c.conditions))
-        }
-        Format::Csv => to_csv(&c.csv),
-        Format::Json => to_json("compare", json),
-    }
 }

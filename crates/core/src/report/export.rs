@@ -12,7 +12,7 @@ use super::{RENDERING_CANNOT_FAIL, Table, number::machine};
 use crate::model::WaveData;
 
 /// What to export.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum What {
     /// One row per attempt, as recorded.
     Attempts,
@@ -24,7 +24,7 @@ pub enum What {
 }
 
 /// How an export is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExportFormat {
     /// Comma-separated values, a header row first (unless --no-header).
     Csv,

@@ -1,0 +1,43 @@
+//! benchledger keeps a long-lived leaderboard for AI-agent benchmarks in one embedded SQLite
+//! file, and scores it with versioned, declarative TOML rubrics whose numbers cannot lie.
+//!
+//! The crate is layered so that each concept has one home:
+//!
+//! - [`model`]: plain data (waves, seats, attempts, conditions) shared by everything;
+//! - [`diagnostics`]: how bad input is reported (file, line, field, the closest known name),
+//!   shared by ingest and the rubric language;
+//! - [`ingest`]: wave manifests and result files, parsed and checked, into the model;
+//! - [`ledger`]: the SQLite file; the only module that speaks SQL;
+//! - [`figures`]: a seat's absolute figures (accuracy with its denominator, tokens, wall, USD,
+//!   Cost-of-Pass), pure;
+//! - [`prices`]: versioned price tables, and the costs they give attempts, pure;
+//! - [`claims`]: published numbers checked against the ledger, pure;
+//! - [`report`]: every listing built once as data (a [`report::Table`] for people, a JSON
+//!   value for machines) and rendered as Markdown, CSV or JSON; a terminal's tables are drawn
+//!   by the command line, which is the only face that has a terminal;
+//! - [`publication`]: what a publication freezes, rendered once for `publish` and `verify`;
+//! - [`site`]: the static site, pages and SVG charts as strings (pure).
+//!
+//! The library depends on no terminal or command-line crate: the `benchledger` binary, the
+//! Python package and the site are faces that call it (ARCHITECTURE.md).
+
+pub mod chain;
+pub mod claims;
+pub mod diagnostics;
+pub mod digest;
+pub mod error;
+pub mod export;
+pub mod figures;
+pub mod formats;
+pub mod import;
+pub mod ingest;
+pub mod ledger;
+pub mod model;
+pub mod prices;
+pub mod publication;
+pub mod report;
+pub mod rubric;
+pub mod site;
+pub mod stats;
+
+pub use error::{Error, Result};
