@@ -499,7 +499,7 @@ const STORY_SEAT: &str = "xai-hierarchical";
 /// The relative story in words, its numbers read from the ledger: the seat's relative score
 /// and wall seconds in each rca wave, and the wave's median wall seconds.
 fn relative_story(ctx: &mut Ctx<'_>, rubric: &str) -> Result<()> {
-    use benchledger_core::report::number::fixed;
+    use benchledger_core::number::fixed;
     let ledger = ctx.open()?;
     let info = super::rubric::resolve(&ledger, rubric)?;
     let mut points = Vec::new();

@@ -9,7 +9,7 @@
 
 use crate::digest::short;
 use crate::formats::record;
-use crate::ledger::{ChainEntry, NewWithdrawal, WithdrawalRow, WithdrawalSeal};
+use crate::model::{ChainEntry, NewWithdrawal, WithdrawalRow, WithdrawalSeal};
 
 /// A new withdrawal's record hash in the latest record format, once the ledger has placed it
 /// in the chain.

@@ -33,6 +33,7 @@ pub mod import;
 pub mod ingest;
 pub mod ledger;
 pub mod model;
+pub mod number;
 pub mod prices;
 pub mod publication;
 pub mod report;

@@ -216,7 +216,7 @@ pub struct Checked {
 /// neighbours at a half), or in full.
 fn value_text(c: &Comparison, x: f64) -> String {
     if c.rounded.is_empty() {
-        crate::report::number::machine(x)
+        crate::number::machine(x)
     } else {
         c.rounded.join(" or ")
     }
@@ -278,7 +278,7 @@ fn tried(claim: &Claim, view: &SeatView<'_>, ctx: &WaveCtx<'_>, own: Option<f64>
 /// "7.69" for a cause: the tried value at the published precision.
 fn tried_text(t: &Tried) -> String {
     if t.rounded.is_empty() {
-        crate::report::number::machine(t.computed)
+        crate::number::machine(t.computed)
     } else {
         t.rounded.join(" or ")
     }
@@ -389,8 +389,8 @@ pub fn check(claim: &Claim, ctx: &WaveCtx<'_>) -> Checked {
     if !(x.is_finite() && (x - claim.value).is_finite()) {
         out.reason = Some(format!(
             "the ledger's value ({}) times the scale ({}) is beyond what can be compared",
-            crate::report::number::machine(value.value),
-            crate::report::number::machine(claim.scale)
+            crate::number::machine(value.value),
+            crate::number::machine(claim.scale)
         ));
         return out;
     }
@@ -414,8 +414,8 @@ pub fn check(claim: &Claim, ctx: &WaveCtx<'_>) -> Checked {
         out.verdict = Verdict::Reproduced;
         if let Some((even, away)) = &cmp.half {
             let at = match claim.precision {
-                Precision::Decimals(d) => crate::report::number::fixed(x, d as usize + 1),
-                Precision::Tolerance(_) => crate::report::number::machine(x),
+                Precision::Decimals(d) => crate::number::fixed(x, d as usize + 1),
+                Precision::Tolerance(_) => crate::number::machine(x),
             };
             let either = cmp.rounded.join(" or ");
             out.notes.push(if even != away {

@@ -14,14 +14,12 @@
 //! - [`check`](mod@check): a claim's verdict and its causes;
 //! - [`write`](mod@write): a claims file written out (for `claims from`);
 //! - [`from`]: claims read from leaderboards' own files (OpenHands index, Terminal-Bench, HAL);
-//! - [`published`]: the checked claims a publication carries in its text.
 //!
 //! All of it is pure: texts and data in, data out. Reading files is the commands' job.
 
 pub mod check;
 pub mod compute;
 pub mod from;
-pub mod published;
 pub mod round;
 pub mod spec;
 pub mod write;

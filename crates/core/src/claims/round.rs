@@ -150,12 +150,12 @@ pub fn published_text(value: f64, precision: Precision) -> String {
     match precision {
         Precision::Decimals(d) => match published_units(value, d) {
             Some(n) => units_text(n, d),
-            None => crate::report::number::machine(value),
+            None => crate::number::machine(value),
         },
         Precision::Tolerance(t) => format!(
             "{} ± {}",
-            crate::report::number::machine(value),
-            crate::report::number::machine(t)
+            crate::number::machine(value),
+            crate::number::machine(t)
         ),
     }
 }
@@ -167,8 +167,8 @@ pub fn computed_text(x: f64, precision: Precision) -> String {
         return format!("{}", x as i64);
     }
     match precision {
-        Precision::Decimals(d) => crate::report::number::fixed(x, d as usize + 2),
-        Precision::Tolerance(_) => crate::report::number::machine(x),
+        Precision::Decimals(d) => crate::number::fixed(x, d as usize + 2),
+        Precision::Tolerance(_) => crate::number::machine(x),
     }
 }
 

@@ -11,7 +11,7 @@
 use super::json::{self, Json};
 use super::read;
 use super::{Decoder, FormatError};
-use crate::figures::{Known, SeatTotals};
+use crate::model::{Known, SeatTotals};
 
 /// The version this build writes.
 pub const LATEST: u32 = 1;

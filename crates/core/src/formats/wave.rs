@@ -11,6 +11,7 @@
 
 use super::json::{HashSink, Json, Sink};
 use super::{Decoder, FormatError};
+pub use crate::model::ContentHash;
 use crate::model::{
     Accounting, Attempt, Budget, ChecklistItem, Load, Provenance, Seat, SeatData, SuiteProblems,
     TraceStep, Wave, WaveData,
@@ -249,13 +250,6 @@ pub fn encode(version: u32, data: &WaveData) -> Result<String, FormatError> {
         w.seat(s);
     }
     Ok(String::from_utf8(w.finish()).expect("canonical JSON is written from UTF-8 pieces"))
-}
-
-/// A wave's content hash and the format it was computed in.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ContentHash {
-    pub format: u32,
-    pub sha256: String,
 }
 
 /// A whole wave's content hash in a format version.

@@ -5,66 +5,9 @@
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
-use super::{Ledger, PublicationRow, on_sqlite, sqlite};
+use super::{Ledger, on_sqlite, sqlite};
 use crate::error::{Error, Result};
-
-/// A withdrawal as stored.
-#[derive(Debug, Clone, PartialEq)]
-pub struct WithdrawalRow {
-    pub id: i64,
-    pub wave: String,
-    /// The withdrawn wave's stored content hash (read from its wave row).
-    pub wave_content_sha256: String,
-    /// The wave that supersedes it, when it was superseded rather than withdrawn by hand.
-    pub superseded_by: Option<String>,
-    pub reason: String,
-    pub created_at: String,
-    /// Its place in the chain: after this publication (0: before the first).
-    pub after_publication: i64,
-    pub prev_sha256: Option<String>,
-    pub record_format: u32,
-    pub sha256: String,
-}
-
-/// One entry of the chain.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ChainEntry {
-    Publication(PublicationRow),
-    Withdrawal(WithdrawalRow),
-}
-
-impl ChainEntry {
-    pub fn sha256(&self) -> &str {
-        match self {
-            ChainEntry::Publication(p) => &p.sha256,
-            ChainEntry::Withdrawal(w) => &w.sha256,
-        }
-    }
-
-    pub fn prev_sha256(&self) -> Option<&str> {
-        match self {
-            ChainEntry::Publication(p) => p.prev_sha256.as_deref(),
-            ChainEntry::Withdrawal(w) => w.prev_sha256.as_deref(),
-        }
-    }
-
-    /// How a reader names the entry: "publication #3", "withdrawal #1 (wave w)".
-    pub fn label(&self) -> String {
-        match self {
-            ChainEntry::Publication(p) => format!("publication #{}", p.id),
-            ChainEntry::Withdrawal(w) => format!("withdrawal #{} (wave {})", w.id, w.wave),
-        }
-    }
-
-    /// The entry's place in the chain's order: publications by id, each followed by the
-    /// withdrawals made after it, by id.
-    fn order(&self) -> (i64, u8, i64) {
-        match self {
-            ChainEntry::Publication(p) => (p.id, 0, 0),
-            ChainEntry::Withdrawal(w) => (w.after_publication, 1, w.id),
-        }
-    }
-}
+use crate::model::{ChainEntry, NewWithdrawal, WithdrawalRow, WithdrawalSeal};
 
 /// The record hash of the chain's last entry, as a writer holding the write lock sees it.
 pub(super) fn head_in(tx: &Transaction<'_>) -> rusqlite::Result<Option<String>> {
@@ -77,24 +20,6 @@ pub(super) const HEAD: &str = "SELECT sha256 FROM (
          UNION ALL
          SELECT after_publication, 1, id, sha256 FROM withdrawal) AS entries
      ORDER BY pos DESC, kind DESC, sub DESC LIMIT 1";
-
-/// A withdrawal to append; the ledger assigns its id, place and predecessor.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NewWithdrawal {
-    pub wave: String,
-    pub superseded_by: Option<String>,
-    pub reason: String,
-    pub created_at: String,
-}
-
-/// What a withdrawal's record hash is computed from, once the ledger has placed it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct WithdrawalSeal<'a> {
-    pub id: i64,
-    pub wave_content_sha256: &'a str,
-    pub after_publication: i64,
-    pub prev_sha256: Option<&'a str>,
-}
 
 // Outer joins, so that a withdrawal whose wave row was deleted behind benchledger's back is
 // still listed (and fails verification) rather than silently dropped.

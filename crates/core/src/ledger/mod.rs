@@ -37,15 +37,21 @@ use rusqlite::{Connection, OpenFlags};
 use crate::error::{Error, Result};
 
 pub use access::Wait;
-pub use chain::{ChainEntry, NewWithdrawal, WithdrawalRow, WithdrawalSeal};
 pub use image::IMAGE_MAX_BYTES;
-pub use prices::{PriceTableRow, PricesAdded};
-pub use publications::{NewPublication, PublicationRow};
-pub use rubrics::{RubricAdded, RubricRow};
-pub use scores::{ScoreWriter, StoredScore};
+pub use prices::PricesAdded;
+pub use publications::NewPublication;
+pub use rubrics::RubricAdded;
+pub use scores::ScoreWriter;
 pub use stage::Staging;
 pub use tallies::SeatTallies;
-pub use waves::{Ingested, WaveRow};
+pub use waves::Ingested;
+// The rows the ledger stores are plain data, defined in the model; named here too, where a
+// caller of the ledger looks for them.
+pub use crate::model::{
+    ChainEntry, NewWithdrawal, PriceTableRow, PublicationRow, RubricRow, WaveRow, WithdrawalRow,
+    WithdrawalSeal,
+};
+pub use crate::rubric::StoredScore;
 
 /// The schema, as a list of migrations (see the header of `schema.sql`).
 pub const SCHEMA: &str = include_str!("../../schema.sql");

@@ -7,23 +7,7 @@ use rusqlite::{OptionalExtension, ToSql, params};
 use super::registered::Registered;
 use super::{Ledger, on_sqlite};
 use crate::error::Result;
-
-/// A registered price table.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PriceTableRow {
-    pub name: String,
-    pub version: u32,
-    pub sha256: String,
-    /// The price table file's text, verbatim.
-    pub text: String,
-    pub added_at: String,
-}
-
-impl PriceTableRow {
-    pub fn id(&self) -> String {
-        format!("{}@{}", self.name, self.version)
-    }
-}
+use crate::model::PriceTableRow;
 
 /// What `prices add` did with one table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,33 +27,6 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PriceTableRow> {
         text: r.get(3)?,
         added_at: r.get(4)?,
     })
-}
-
-impl Registered for PriceTableRow {
-    const TABLE: &'static str = "price_table";
-    const COLUMNS: &'static str = COLUMNS;
-    const WHAT: &'static str = "price table ";
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn version(&self) -> u32 {
-        self.version
-    }
-    fn sha256(&self) -> &str {
-        &self.sha256
-    }
-    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
-        from_row(r)
-    }
-    fn values(&self) -> Vec<&dyn ToSql> {
-        vec![
-            &self.name,
-            &self.version,
-            &self.sha256,
-            &self.text,
-            &self.added_at,
-        ]
-    }
 }
 
 impl Ledger {
@@ -108,6 +65,33 @@ impl Ledger {
         ))
         .and_then(|mut s| s.query_map([], from_row)?.collect())
         .map_err(|e| self.err(e))
+    }
+}
+
+impl Registered for PriceTableRow {
+    const TABLE: &'static str = "price_table";
+    const COLUMNS: &'static str = COLUMNS;
+    const WHAT: &'static str = "price table ";
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn version(&self) -> u32 {
+        self.version
+    }
+    fn sha256(&self) -> &str {
+        &self.sha256
+    }
+    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
+        from_row(r)
+    }
+    fn values(&self) -> Vec<&dyn ToSql> {
+        vec![
+            &self.name,
+            &self.version,
+            &self.sha256,
+            &self.text,
+            &self.added_at,
+        ]
     }
 }
 

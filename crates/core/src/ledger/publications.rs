@@ -6,29 +6,7 @@ use rusqlite::{OptionalExtension, params};
 
 use super::{Ledger, on_sqlite, sqlite};
 use crate::error::{Error, Result};
-
-/// A publication as stored.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PublicationRow {
-    pub id: i64,
-    pub wave: String,
-    /// NAME@VERSION of the rubric row it refers to.
-    pub rubric: String,
-    /// The rubric's SHA-256 at publication.
-    pub rubric_sha256: String,
-    pub title: String,
-    pub created_at: String,
-    /// The publication input format `input` is written in.
-    pub input_format: u32,
-    pub input: String,
-    pub input_sha256: String,
-    pub output: String,
-    pub output_sha256: String,
-    pub prev_sha256: Option<String>,
-    /// The record format `sha256` was computed in.
-    pub record_format: u32,
-    pub sha256: String,
-}
+use crate::model::PublicationRow;
 
 /// A publication to add; the ledger assigns the id and the predecessor.
 #[derive(Debug, Clone, PartialEq)]

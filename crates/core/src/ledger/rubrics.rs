@@ -6,25 +6,7 @@ use rusqlite::{OptionalExtension, ToSql, params};
 use super::registered::Registered;
 use super::{Ledger, on_sqlite};
 use crate::error::Result;
-
-/// A registered rubric.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RubricRow {
-    pub name: String,
-    pub version: u32,
-    pub sha256: String,
-    /// The rubric file's text, verbatim.
-    pub text: String,
-    /// Registered with --allow-scale-violation: `rubric check` rejects it.
-    pub scale_violation: bool,
-    pub added_at: String,
-}
-
-impl RubricRow {
-    pub fn id(&self) -> String {
-        format!("{}@{}", self.name, self.version)
-    }
-}
+use crate::model::RubricRow;
 
 /// What `rubric add` did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,34 +27,6 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RubricRow> {
         scale_violation: r.get(4)?,
         added_at: r.get(5)?,
     })
-}
-
-impl Registered for RubricRow {
-    const TABLE: &'static str = "rubric";
-    const COLUMNS: &'static str = COLUMNS;
-    const WHAT: &'static str = "";
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn version(&self) -> u32 {
-        self.version
-    }
-    fn sha256(&self) -> &str {
-        &self.sha256
-    }
-    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
-        from_row(r)
-    }
-    fn values(&self) -> Vec<&dyn ToSql> {
-        vec![
-            &self.name,
-            &self.version,
-            &self.sha256,
-            &self.text,
-            &self.scale_violation,
-            &self.added_at,
-        ]
-    }
 }
 
 impl Ledger {
@@ -121,5 +75,33 @@ impl Ledger {
         ))
         .and_then(|mut s| s.query_map([], from_row)?.collect())
         .map_err(|e| self.err(e))
+    }
+}
+
+impl Registered for RubricRow {
+    const TABLE: &'static str = "rubric";
+    const COLUMNS: &'static str = COLUMNS;
+    const WHAT: &'static str = "";
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn version(&self) -> u32 {
+        self.version
+    }
+    fn sha256(&self) -> &str {
+        &self.sha256
+    }
+    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
+        from_row(r)
+    }
+    fn values(&self) -> Vec<&dyn ToSql> {
+        vec![
+            &self.name,
+            &self.version,
+            &self.sha256,
+            &self.text,
+            &self.scale_violation,
+            &self.added_at,
+        ]
     }
 }

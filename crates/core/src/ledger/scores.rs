@@ -7,14 +7,8 @@ use rusqlite::params;
 
 use super::{Ledger, on_sqlite, sqlite};
 use crate::error::{Error, Result};
+use crate::rubric::StoredScore;
 use crate::rubric::{SeatScore, WaveScores};
-
-/// A score as stored.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StoredScore {
-    pub wave: String,
-    pub score: SeatScore,
-}
 
 /// A stored score as read: wave, seat, score, rank, factors, gate, tie, note.
 pub(super) type ScoreRow = (
@@ -338,7 +332,7 @@ impl Ledger {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ledger::RubricRow;
+    use crate::model::RubricRow;
     use crate::model::{Accounting, Attempt, Budget, Load, Provenance, Seat, SeatData};
     use crate::model::{Wave, WaveData};
 

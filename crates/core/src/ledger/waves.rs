@@ -6,6 +6,7 @@ use super::raw::Cells;
 use super::{Ledger, on_sqlite, sqlite};
 use crate::error::{Error, Result};
 use crate::formats::wave::ContentHash;
+use crate::model::WaveRow;
 use crate::model::{
     Accounting, Attempt, AttemptFields, Budget, ChecklistItem, Load, Provenance, Seat, SeatData,
     SuiteProblems, TraceStep, Wave, WaveData,
@@ -18,16 +19,6 @@ pub enum Ingested {
     Added,
     /// The same wave (same content hash) was already in the ledger; nothing was written.
     AlreadyPresent,
-}
-
-/// A wave as listed: its conditions and how much it holds.
-#[derive(Debug, Clone, PartialEq)]
-pub struct WaveRow {
-    pub wave: Wave,
-    pub seats: u64,
-    pub attempts: u64,
-    pub content: ContentHash,
-    pub ingested_at: String,
 }
 
 impl Ledger {

@@ -4,11 +4,11 @@
 
 use serde::Serialize;
 
-use super::number::{machine, signed};
 use super::{Cell, Column, Table};
 use crate::claims::check::{Checked, Tried, Verdict, cause_label};
 use crate::claims::round::{Precision, computed_text, published_text};
 use crate::claims::{Claim, ClaimsFile};
+use crate::number::{machine, signed};
 
 /// A claims file as a listing names it: where it was read from (none for the claims a
 /// publication carries), and what it declares.

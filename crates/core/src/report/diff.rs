@@ -4,9 +4,9 @@
 
 use serde::Serialize;
 
-use super::number::{fixed, machine, machine_opt, signed};
 use super::score::{RubricInfo, RubricJson, places, score_header};
 use super::{Cell, Column, DETAIL, ESSENTIAL, Table};
+use crate::number::{fixed, machine, machine_opt, signed};
 use crate::rubric::WaveScores;
 use crate::rubric::spec::Scale;
 

@@ -8,8 +8,9 @@
 //! back to the same number (a whole one without `.0`, as in every CSV benchledger prints), and
 //! an unknown value is an empty cell in CSV and `null` in JSON — never 0.
 
-use super::{RENDERING_CANNOT_FAIL, Table, number::machine};
+use super::{RENDERING_CANNOT_FAIL, Table};
 use crate::model::WaveData;
+use crate::number::machine;
 
 /// What to export.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,12 +5,12 @@
 
 use serde::Serialize;
 
-use super::number::{fixed, machine};
 use super::score::{RubricInfo, RubricJson, outcome_remark, places, rank_text};
 use super::waves::describe_load;
 use super::{Cell, Column, DETAIL, ESSENTIAL, EXTRA, Table};
-use crate::ledger::StoredScore;
 use crate::model::{Load, Wave};
+use crate::number::{fixed, machine};
+use crate::rubric::StoredScore;
 
 /// One wave's conditions and its stored scores (best first).
 pub struct WaveHistory {

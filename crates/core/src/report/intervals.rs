@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::number::{fixed, int, machine, usd};
 use super::versus::IntervalJson;
 use super::{Cell, Column};
+use crate::number::{fixed, int, machine, usd};
 use crate::rubric::check::pretty;
 use crate::stats::bootstrap::{GENERATOR, Interval, METHOD, Settings};
 use crate::stats::leaderboard::{RankRange, SeatIntervals, WaveIntervals};

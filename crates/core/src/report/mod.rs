@@ -12,7 +12,6 @@ pub mod diff;
 pub mod export;
 pub mod history;
 pub mod intervals;
-pub mod number;
 pub mod prices;
 pub mod publication;
 pub mod rubric;

@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::number::{int, machine};
 use super::{Cell, Column, Table};
-use crate::ledger::PriceTableRow;
+use crate::model::PriceTableRow;
+use crate::number::{int, machine};
 use crate::prices::{Costs, PriceTable, Pricing, SeatPricing, Unpriced};
 
 /// A price as a person and a machine read it: the shortest decimal that is exactly the price

@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::withdrawn::{WithdrawnJson, describe};
 use super::{Cell, Column, Table};
 use crate::formats::input::PricesId;
-use crate::ledger::{PublicationRow, WithdrawalRow};
+use crate::model::{PublicationRow, WithdrawalRow};
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct PublicationJson {

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::{Cell, Column, Table};
-use crate::ledger::RubricRow;
+use crate::model::RubricRow;
 use crate::rubric::check::{CheckReport, pretty};
 use crate::rubric::spec::{Per, Rubric};
 

@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::intervals::{self, FiguresCiJson, ScoreCiJson};
-use super::number::{fixed, machine};
 use super::waves::{
     Detail, SeatJson, absolute_cells, absolute_columns, absolute_notes, canary_cell, canary_column,
     canary_notes, wave_heading,
@@ -15,6 +14,7 @@ use super::waves::{
 use super::{Cell, Column, DETAIL, ESSENTIAL, Table, capitalise};
 use crate::figures::SeatFigures;
 use crate::model::WaveData;
+use crate::number::{fixed, machine};
 use crate::rubric::spec::Rubric;
 use crate::rubric::{SeatScore, WaveScores};
 use crate::stats::leaderboard::{RankRange, WaveIntervals};

@@ -4,9 +4,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::number::{int, machine_opt, percent};
 use super::{Cell, Column, Table};
 use crate::model::WaveData;
+use crate::number::{int, machine_opt, percent};
 use crate::stats::trials::{AtK, SeatProblems};
 
 #[derive(Debug, Clone, Serialize, PartialEq)]

@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use super::number::{int, int_or_fixed, machine, signed};
 use super::{Cell, Column, Table};
+use crate::number::{int, int_or_fixed, machine, signed};
 use crate::stats::bootstrap::{GENERATOR, METHOD, Settings};
 use crate::stats::versus::Paired;
 

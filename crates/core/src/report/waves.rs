@@ -4,13 +4,13 @@
 use serde::Serialize;
 
 use super::intervals::FiguresCiJson;
-use super::number::{
-    fixed, int, int_or_fixed, known_machine_f64, known_machine_u64, machine, partial, percent, usd,
-};
 use super::{Cell, Column, DETAIL, ESSENTIAL, EXTRA, Table};
 use crate::figures::{Known, SeatFigures};
-use crate::ledger::WaveRow;
+use crate::model::WaveRow;
 use crate::model::{Accounting, Budget, Load, Seat, SuiteProblems, Wave, WaveData};
+use crate::number::{
+    fixed, int, int_or_fixed, known_machine_f64, known_machine_u64, machine, partial, percent, usd,
+};
 use crate::stats::leaderboard::WaveIntervals;
 
 /// Which Cost-of-Pass every listing prints (and names in its JSON).
@@ -555,7 +555,7 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
                     .collect::<Vec<_>>()
                     .join(" / "),
                 percent(mean),
-                super::number::fixed(spread * 100.0, 1),
+                crate::number::fixed(spread * 100.0, 1),
                 data.wave.id
             ));
             trials.push(TrialAccuracyJson {

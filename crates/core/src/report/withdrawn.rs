@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::Table;
-use crate::ledger::WithdrawalRow;
+use crate::model::WithdrawalRow;
 
 /// A withdrawal, as JSON shows it.
 #[derive(Debug, Clone, Serialize, PartialEq)]

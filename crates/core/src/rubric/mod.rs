@@ -33,3 +33,10 @@ pub use check::{CheckReport, check};
 pub use interpret::{SeatScore, WaveScores, score_wave};
 pub use spec::{Rubric, parse};
 pub use tally::{Scorer, SeatTally};
+
+/// A score as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredScore {
+    pub wave: String,
+    pub score: SeatScore,
+}

@@ -12,7 +12,7 @@
 
 use maud::{Markup, html};
 
-use crate::report::number::fixed;
+use crate::number::fixed;
 
 const WIDTH: f64 = 720.0;
 const HEIGHT: f64 = 400.0;
@@ -222,8 +222,8 @@ pub fn scatter(s: &Scatter) -> Markup {
             circle.point.pareto[p.pareto] data-seat=(p.label) cx=(c(x.at(p.cost)))
                 cy=(c(y.at(p.accuracy))) r="5" {
                 title {
-                    (p.label) ": " (crate::report::number::usd(p.cost)) ", "
-                    (crate::report::number::percent(p.accuracy))
+                    (p.label) ": " (crate::number::usd(p.cost)) ", "
+                    (crate::number::percent(p.accuracy))
                     @if p.pareto { " (Pareto set)" }
                 }
             }
@@ -306,7 +306,7 @@ pub fn trend(t: &Trend) -> Markup {
         if t.share {
             pct_tick(v)
         } else {
-            crate::report::number::int_or_fixed(v, yp)
+            crate::number::int_or_fixed(v, yp)
         }
     };
     let body = html! {
@@ -351,9 +351,9 @@ impl Trend {
     /// anything else with one decimal.
     pub fn value_text(&self, v: f64) -> String {
         if self.share {
-            crate::report::number::percent(v)
+            crate::number::percent(v)
         } else {
-            crate::report::number::int_or_fixed(v, 1)
+            crate::number::int_or_fixed(v, 1)
         }
     }
 }

@@ -22,8 +22,8 @@ pub mod chart;
 pub mod frontier;
 mod pages;
 
-use crate::ledger::{PublicationRow, WaveRow, WithdrawalRow};
 use crate::model::WaveData;
+use crate::model::{PublicationRow, WaveRow, WithdrawalRow};
 use crate::report::score::RubricInfo;
 
 /// A wave as the site shows it.

@@ -11,8 +11,8 @@ use super::chart::{self, Scatter, ScatterPoint, Slope, SlopeRow, Trend, TrendPoi
 use super::frontier::{self, Point};
 use super::{Input, Page, PublicationInput, WaveInput, file_name};
 use crate::figures::{Known, SeatFigures};
+use crate::number::{fixed, machine, percent, usd};
 use crate::report::diff::{self, DiffRow};
-use crate::report::number::{fixed, machine, percent, usd};
 use crate::report::score::{RubricInfo, ScoreJson, ScoredSeatJson, places};
 use crate::report::waves::{describe_load, wave_heading};
 use crate::report::withdrawn::describe;

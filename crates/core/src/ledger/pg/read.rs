@@ -7,14 +7,13 @@ use postgres::Row;
 use super::{Pg, unsigned, unsigned_opt};
 use crate::error::Result;
 use crate::formats::wave::ContentHash;
+use crate::ledger::scores::ScoreRow;
 use crate::ledger::waves::{Columns, WAVE_COLUMN_COUNT, WAVE_COLUMNS, checklist};
-use crate::ledger::{
-    PriceTableRow, PublicationRow, RubricRow, WaveRow, WithdrawalRow, scores::ScoreRow,
-};
 use crate::model::{
     Accounting, Attempt, AttemptFields, Budget, Load, Provenance, Seat, SuiteProblems, TraceStep,
     Wave,
 };
+use crate::model::{PriceTableRow, PublicationRow, RubricRow, WaveRow, WithdrawalRow};
 
 /// A wave's seats (`$1` its row id), in ledger order.
 const SEATS: &str = "SELECT id, slug, model, provider, harness, config FROM seat

@@ -12,11 +12,14 @@ use rusqlite::Connection;
 use super::{Pg, error, signed, unsigned};
 use crate::error::{Error, Result};
 use crate::formats::wave::ContentHash;
-use crate::ledger::chain::{ChainTx, NewWithdrawal, WithdrawalRow, WithdrawalSeal};
+use crate::ledger::chain::ChainTx;
 use crate::ledger::registered::Registered;
 use crate::ledger::stage::{IngestTx, Staged, decide};
-use crate::ledger::{Ingested, NewPublication, PriceTableRow, PricesAdded, PublicationRow};
-use crate::ledger::{RubricAdded, RubricRow, sqlite};
+use crate::ledger::{Ingested, NewPublication, PricesAdded};
+use crate::ledger::{RubricAdded, sqlite};
+use crate::model::{
+    NewWithdrawal, PriceTableRow, PublicationRow, RubricRow, WithdrawalRow, WithdrawalSeal,
+};
 use crate::model::{SuiteProblems, Wave};
 use crate::rubric::WaveScores;
 

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::WaveInput;
 use super::wave_figures::ALL_FIGURES;
 use crate::model::SuiteProblems;
-use crate::report::number::{int, int_or_fixed, machine};
+use crate::number::{int, int_or_fixed, machine};
 use crate::report::score::RubricInfo;
 use crate::rubric::measure::Measure;
 use crate::rubric::spec::{Rubric, Transform};

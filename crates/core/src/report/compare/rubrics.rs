@@ -3,7 +3,7 @@
 //! when a whole wave does.
 
 use crate::model::WaveData;
-use crate::report::number::fixed;
+use crate::number::fixed;
 use crate::report::score::{RubricInfo, places as score_places, rank_text};
 use crate::rubric::WaveScores;
 use crate::rubric::interpret;

@@ -7,7 +7,7 @@ use super::Parts;
 use super::conditions::CondValue;
 use super::text::{change_text, with_relative};
 use super::wave_figures::{Fig, WaveFigs};
-use crate::report::number::{
+use crate::number::{
     fixed, int, known_machine_f64, known_machine_u64, machine_opt, partial, percent, signed,
     signed_int, signed_usd, usd,
 };

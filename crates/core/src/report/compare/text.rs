@@ -2,7 +2,7 @@
 //! change, a change that is unknown and why, a measure in its own unit, a list in prose.
 
 use super::wave_figures::Fig;
-use crate::report::number::{fixed, int_or_fixed, signed, usd};
+use crate::number::{fixed, int_or_fixed, signed, usd};
 use crate::rubric::measure::Measure;
 
 /// The relative change "+85.8%", or nothing when the base is 0.

@@ -5,7 +5,7 @@ use super::Parts;
 use super::conditions::{CondValue, Kind, load_direction};
 use super::text::relative;
 use super::wave_figures::Fig;
-use crate::report::number::{fixed, signed};
+use crate::number::{fixed, signed};
 
 /// One line per pair of consecutive waves: did the seat get slower or faster, and under what
 /// difference in conditions.

@@ -5,7 +5,7 @@
 //! printed as undefined (`—` / empty), never as `NaN` or `inf`. A sum that covers only some
 //! attempts says so (`partial`), and one that covers none is undefined.
 
-use crate::figures::Known;
+use crate::model::Known;
 
 /// Thousands grouped with commas: 565000 → "565,000".
 pub fn int(n: u64) -> String {

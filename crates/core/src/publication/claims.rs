@@ -19,8 +19,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::check::{WaveCtx, check};
-use super::spec::{ClaimsFile, Figure, parse};
+use crate::claims::check::{WaveCtx, check};
+use crate::claims::spec::{ClaimsFile, Figure, parse};
 use crate::error::{Error, Location, Result};
 use crate::model::WaveData;
 use crate::report;

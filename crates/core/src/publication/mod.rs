@@ -17,6 +17,8 @@
 //! This module is pure: it builds and compares texts and hashes. Reading the ledger and the
 //! clock is the commands' job.
 
+pub mod claims;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::digest::{sha256_hex, short};
@@ -26,8 +28,8 @@ use crate::formats::{
     read::Val,
     record,
 };
-use crate::ledger::{PriceTableRow, PublicationRow, RubricRow};
 use crate::model::WaveData;
+use crate::model::{PriceTableRow, PublicationRow, RubricRow};
 use crate::prices::{Costs, Pricing};
 use crate::report;
 use crate::report::score::RubricInfo;
@@ -665,7 +667,7 @@ pub fn check(
         intervals.as_ref(),
     );
     // The claims the published text carries, checked again (crate::claims::published).
-    let output = crate::claims::published::recompute(
+    let output = claims::recompute(
         &row.output,
         output,
         &fresh,

@@ -6,6 +6,15 @@
 //! is derived from them. "Absent is not zero": every quantity a result file may leave out is an
 //! `Option`, and `None` means *unknown*, never 0.
 
+mod rows;
+mod totals;
+
+pub use rows::{
+    ChainEntry, ContentHash, NewWithdrawal, PriceTableRow, PublicationRow, RubricRow, WaveRow,
+    WithdrawalRow, WithdrawalSeal,
+};
+pub use totals::{Known, SeatTotals};
+
 use serde::{Deserialize, Serialize};
 
 /// What made a wave's wall times and token counts what they are, besides the agents.

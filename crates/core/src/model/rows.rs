@@ -1,0 +1,158 @@
+//! What the ledger stores beside the raw facts, as plain rows: registered rubrics and price
+//! tables, stored scores, waves as listed, publications, withdrawals and the chain they make.
+//! The ledger reads and writes them; the chain, the renderers and the site take them as data,
+//! without reaching into the ledger for their types.
+
+use super::Wave;
+
+/// A withdrawal as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WithdrawalRow {
+    pub id: i64,
+    pub wave: String,
+    /// The withdrawn wave's stored content hash (read from its wave row).
+    pub wave_content_sha256: String,
+    /// The wave that supersedes it, when it was superseded rather than withdrawn by hand.
+    pub superseded_by: Option<String>,
+    pub reason: String,
+    pub created_at: String,
+    /// Its place in the chain: after this publication (0: before the first).
+    pub after_publication: i64,
+    pub prev_sha256: Option<String>,
+    pub record_format: u32,
+    pub sha256: String,
+}
+
+/// One entry of the chain.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChainEntry {
+    Publication(PublicationRow),
+    Withdrawal(WithdrawalRow),
+}
+
+impl ChainEntry {
+    pub fn sha256(&self) -> &str {
+        match self {
+            ChainEntry::Publication(p) => &p.sha256,
+            ChainEntry::Withdrawal(w) => &w.sha256,
+        }
+    }
+
+    pub fn prev_sha256(&self) -> Option<&str> {
+        match self {
+            ChainEntry::Publication(p) => p.prev_sha256.as_deref(),
+            ChainEntry::Withdrawal(w) => w.prev_sha256.as_deref(),
+        }
+    }
+
+    /// How a reader names the entry: "publication #3", "withdrawal #1 (wave w)".
+    pub fn label(&self) -> String {
+        match self {
+            ChainEntry::Publication(p) => format!("publication #{}", p.id),
+            ChainEntry::Withdrawal(w) => format!("withdrawal #{} (wave {})", w.id, w.wave),
+        }
+    }
+
+    /// The entry's place in the chain's order: publications by id, each followed by the
+    /// withdrawals made after it, by id.
+    pub(crate) fn order(&self) -> (i64, u8, i64) {
+        match self {
+            ChainEntry::Publication(p) => (p.id, 0, 0),
+            ChainEntry::Withdrawal(w) => (w.after_publication, 1, w.id),
+        }
+    }
+}
+
+/// A withdrawal to append; the ledger assigns its id, place and predecessor.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewWithdrawal {
+    pub wave: String,
+    pub superseded_by: Option<String>,
+    pub reason: String,
+    pub created_at: String,
+}
+
+/// What a withdrawal's record hash is computed from, once the ledger has placed it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WithdrawalSeal<'a> {
+    pub id: i64,
+    pub wave_content_sha256: &'a str,
+    pub after_publication: i64,
+    pub prev_sha256: Option<&'a str>,
+}
+
+/// A registered price table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PriceTableRow {
+    pub name: String,
+    pub version: u32,
+    pub sha256: String,
+    /// The price table file's text, verbatim.
+    pub text: String,
+    pub added_at: String,
+}
+
+impl PriceTableRow {
+    pub fn id(&self) -> String {
+        format!("{}@{}", self.name, self.version)
+    }
+}
+
+/// A publication as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PublicationRow {
+    pub id: i64,
+    pub wave: String,
+    /// NAME@VERSION of the rubric row it refers to.
+    pub rubric: String,
+    /// The rubric's SHA-256 at publication.
+    pub rubric_sha256: String,
+    pub title: String,
+    pub created_at: String,
+    /// The publication input format `input` is written in.
+    pub input_format: u32,
+    pub input: String,
+    pub input_sha256: String,
+    pub output: String,
+    pub output_sha256: String,
+    pub prev_sha256: Option<String>,
+    /// The record format `sha256` was computed in.
+    pub record_format: u32,
+    pub sha256: String,
+}
+
+/// A registered rubric.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RubricRow {
+    pub name: String,
+    pub version: u32,
+    pub sha256: String,
+    /// The rubric file's text, verbatim.
+    pub text: String,
+    /// Registered with --allow-scale-violation: `rubric check` rejects it.
+    pub scale_violation: bool,
+    pub added_at: String,
+}
+
+impl RubricRow {
+    pub fn id(&self) -> String {
+        format!("{}@{}", self.name, self.version)
+    }
+}
+
+/// A wave as listed: its conditions and how much it holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WaveRow {
+    pub wave: Wave,
+    pub seats: u64,
+    pub attempts: u64,
+    pub content: ContentHash,
+    pub ingested_at: String,
+}
+
+/// A wave's content hash and the format it was computed in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContentHash {
+    pub format: u32,
+    pub sha256: String,
+}
