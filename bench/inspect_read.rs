@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use benchledger_core::import::inspect::{Inspect, InspectSummaries};
 use benchledger_core::import::{Importer, Input, Options, Quiet};
-use benchledger_core::ingest::{ReadSeek, Source};
+use benchledger_core::import::{ReadSeek, Source};
 
 /// The filesystem, read as ingest reads it.
 struct Fs;

@@ -247,7 +247,7 @@ impl Source for Files<'_> {
     fn open(
         &self,
         path: &Path,
-    ) -> std::io::Result<Box<dyn benchledger_core::ingest::ReadSeek + '_>> {
+    ) -> std::io::Result<Box<dyn benchledger_core::import::ReadSeek + '_>> {
         Ok(Box::new(files::open_regular(path)?))
     }
 }

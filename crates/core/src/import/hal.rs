@@ -551,8 +551,8 @@ fn seconds_by_task(path: &Path, key: &str, v: &Value) -> Result<BTreeMap<String,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import::Memory;
     use crate::import::{Options, Quiet};
-    use crate::ingest::Memory;
     use serde_json::json;
 
     /// A change that spoils a good input.

@@ -20,6 +20,8 @@ pub mod json;
 mod native;
 pub(crate) mod object;
 pub mod openhands;
+pub mod results;
+mod source;
 pub mod swe_bench;
 pub mod tau2_bench;
 pub mod tau_bench;
@@ -30,8 +32,11 @@ use std::path::Path;
 
 use crate::diagnostics::closest;
 use crate::error::{Error, Location, Result};
-pub use crate::ingest::Source;
 use crate::model::Attempt;
+
+#[cfg(test)]
+pub(crate) use source::Memory;
+pub use source::{ReadSeek, Source};
 
 /// Where a record came from, for its errors.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,10 +1,10 @@
 //! benchledger's own results formats as importers: JSON lines (`jsonl`) and CSV (`csv`), one
 //! attempt a line with the fields the README lists. The reading and checking of each line is
-//! `ingest::results`'; this only puts it behind [`Importer`].
+//! [`results`](super::results)'s; this only puts it behind [`Importer`].
 
 use super::{Imported, Importer, Input};
 use crate::error::{Error, Result};
-use crate::ingest::results;
+use crate::import::results;
 
 /// One JSON object a line.
 pub struct JsonLines;

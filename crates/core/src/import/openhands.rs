@@ -24,7 +24,7 @@ use serde_json::Value;
 use super::json::{Rec, describe, each_in_object, syntax};
 use super::{Imported, Importer, Input, Origin, Record};
 use crate::error::{Error, Location, Result};
-use crate::ingest::Source;
+use crate::import::Source;
 use crate::model::Attempt;
 
 /// An OpenHands index model directory's per-instance results.
@@ -161,8 +161,8 @@ fn metadata(src: &dyn Source, results: &Path) -> Result<Option<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import::Memory;
     use crate::import::{Options, Quiet};
-    use crate::ingest::Memory;
 
     const RESULTS: &str = "m/instance_results/swe-bench.json";
 

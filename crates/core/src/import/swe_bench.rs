@@ -35,7 +35,7 @@ use serde_json::Value;
 use super::json::{Rec, describe, each_in_object};
 use super::{Imported, Importer, Input, Origin, Record};
 use crate::error::{Error, Location, Result};
-use crate::ingest::Source;
+use crate::import::Source;
 use crate::model::Attempt;
 
 /// A SWE-bench experiments submission's results.
@@ -350,8 +350,8 @@ fn read_details(src: &dyn Source, path: &Path) -> Result<BTreeMap<String, Detail
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import::Memory;
     use crate::import::{Options, Quiet};
-    use crate::ingest::Memory;
 
     const RESULTS: &str = "sub/results/results.json";
 

@@ -505,8 +505,8 @@ fn result(t: &Rec<'_>, names: &BTreeMap<String, String>, trace: &mut Vec<TraceSt
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import::Memory;
     use crate::import::{Options, Quiet};
-    use crate::ingest::Memory;
     use serde_json::json;
 
     /// A change that spoils a good input.

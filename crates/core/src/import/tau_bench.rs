@@ -113,8 +113,8 @@ fn record(path: &std::path::Path, index: usize, value: &serde_json::Value) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import::Memory;
     use crate::import::{Options, Quiet};
-    use crate::ingest::Memory;
 
     fn read(text: &str) -> Result<Imported> {
         let src = Memory::new().with("r.json", text);

@@ -34,8 +34,8 @@ use serde_json::Value;
 use super::json::{Rec, describe, each_in_member};
 use super::{Imported, Importer, Input, Origin, Record};
 use crate::error::{Error, Location, Result};
-use crate::ingest::Source;
-use crate::ingest::results::MAX_COUNT;
+use crate::import::Source;
+use crate::import::results::MAX_COUNT;
 use crate::model::{Attempt, ChecklistItem};
 
 /// Terminal-Bench run results.
@@ -365,8 +365,8 @@ fn run_metadata(src: &dyn Source, results: &Path) -> Result<Meta> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import::Memory;
     use crate::import::{Options, Quiet};
-    use crate::ingest::Memory;
 
     fn read_with(files: &[(&str, &str)]) -> Result<Imported> {
         let mut src = Memory::new();

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::json::{Rec, describe};
 use crate::error::{Error, Location, Result};
-use crate::ingest::results::MAX_COUNT;
+use crate::import::results::MAX_COUNT;
 
 /// Tokens of one attempt, in benchledger's names (`Attempt::input_tokens`, ...).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]

@@ -13,39 +13,16 @@
 //! what errors name.
 
 pub mod manifest;
-pub mod results;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::BufRead;
 use std::path::Path;
 
 use crate::diagnostics::{check_slug, line_of};
 use crate::error::{Error, Location, Result};
 use crate::import;
+use crate::import::results;
+pub use crate::import::{ReadSeek, Source};
 use crate::model::{Accounting, Budget, Load, Provenance, Seat, SeatData, SuiteProblems, Wave};
-
-/// Where ingest reads the files a wave is made of, by path: the manifest, the result files and
-/// problem lists it names (joined to the manifest's directory). Errors are plain I/O errors;
-/// ingest adds the path, or the manifest line that named the file.
-pub trait Source {
-    /// Whether something is at `path` (a results file must be there). Whether it can be read,
-    /// and is a file, is for the read to say.
-    fn is_file(&self, path: &Path) -> bool;
-    /// A small file's whole text: a manifest, a problem list, a CSV results file. Text that is
-    /// not UTF-8 is an error of kind `InvalidData`, as `std::fs::read_to_string` gives.
-    fn read_text(&self, path: &Path) -> std::io::Result<String>;
-    /// A file to read a line at a time: a JSON-lines results file, which can be large and is
-    /// never held whole. It may be opened more than once.
-    fn open_lines(&self, path: &Path) -> std::io::Result<Box<dyn BufRead + '_>>;
-    /// A file to read as a stream, or to seek in (a ZIP archive): a foreign results file,
-    /// which can be large and is never held whole.
-    fn open(&self, path: &Path) -> std::io::Result<Box<dyn ReadSeek + '_>>;
-}
-
-/// A file that can be read and sought in.
-pub trait ReadSeek: std::io::Read + std::io::Seek {}
-
-impl<T: std::io::Read + std::io::Seek> ReadSeek for T {}
 
 /// What [`visit_wave`] hands on as it reads a wave.
 pub trait WaveVisitor {
@@ -641,67 +618,10 @@ fn problem_ids(src: &dyn Source, path: &Path, named_at: Location) -> Result<Vec<
     Ok(ids.into_keys().collect())
 }
 
-/// Files held in memory, by path: a [`Source`] for tests.
-#[cfg(test)]
-pub(crate) struct Memory {
-    files: BTreeMap<std::path::PathBuf, Vec<u8>>,
-    /// The buffer of a reader from [`Source::open_lines`]: small, so that lines straddle
-    /// buffers as they do in a large file.
-    capacity: usize,
-}
-
-#[cfg(test)]
-impl Memory {
-    pub(crate) fn new() -> Memory {
-        Memory {
-            files: BTreeMap::new(),
-            capacity: 7,
-        }
-    }
-
-    pub(crate) fn with(mut self, path: &str, bytes: impl Into<Vec<u8>>) -> Memory {
-        self.files.insert(path.into(), bytes.into());
-        self
-    }
-
-    fn get(&self, path: &Path) -> std::io::Result<&[u8]> {
-        self.files
-            .get(path)
-            .map(Vec::as_slice)
-            .ok_or_else(|| std::io::ErrorKind::NotFound.into())
-    }
-}
-
-#[cfg(test)]
-impl Source for Memory {
-    fn is_file(&self, path: &Path) -> bool {
-        self.files.contains_key(path)
-    }
-
-    fn read_text(&self, path: &Path) -> std::io::Result<String> {
-        String::from_utf8(self.get(path)?.to_vec()).map_err(|_| {
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                "stream did not contain valid UTF-8",
-            )
-        })
-    }
-
-    fn open_lines(&self, path: &Path) -> std::io::Result<Box<dyn BufRead + '_>> {
-        Ok(Box::new(std::io::BufReader::with_capacity(
-            self.capacity,
-            self.get(path)?,
-        )))
-    }
-
-    fn open(&self, path: &Path) -> std::io::Result<Box<dyn ReadSeek + '_>> {
-        Ok(Box::new(std::io::Cursor::new(self.get(path)?)))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import::Memory;
 
     #[test]
     fn an_imported_attempt_is_held_to_the_rules_of_a_result_line() {

@@ -37,7 +37,7 @@ use serde_json::Value;
 
 use super::{Imported, Importer, Input, Options, Origin, Progress, Quiet, Record, Source, Stated};
 use crate::error::{Error, Location, Result};
-use crate::ingest::results::MAX_COUNT;
+use crate::import::results::MAX_COUNT;
 use crate::model::Attempt;
 use log::{Header, Sample, Usage, UsageTotals};
 

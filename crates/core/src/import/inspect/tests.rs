@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::*;
-use crate::ingest::Memory;
+use crate::import::Memory;
 
 /// A `.json` log of `samples` for `model`, written by inspect_ai `version`.
 fn log(version: &str, model: &str, samples: Value) -> Value {

@@ -10,7 +10,7 @@ use super::attempt::attempt;
 use super::fields::{describe, out_of_range};
 use super::strict::{Top, strict_line};
 use crate::error::{Error, Location, Result};
-use crate::ingest::Source;
+use crate::import::Source;
 
 /// Reads a JSON-lines file a line at a time, never holding its text whole. The outcome is that of
 /// reading the whole file as text and then parsing it (`parse_jsonl`, which the tests hold it
@@ -204,7 +204,7 @@ mod tests {
 
     #[test]
     fn reading_a_file_a_line_at_a_time_is_reading_it_whole() {
-        use crate::ingest::Memory;
+        use crate::import::Memory;
         let cases: &[&[u8]] = &[
             b"{\"problem\":\"a\",\"correct\":true}\r\n\n  \n{\"problem\":\"b\",\"correct\":false}",
             b"{\"problem\":\"a\",\"correct\":true}\n",
@@ -250,7 +250,7 @@ mod tests {
 
     #[test]
     fn a_byte_order_mark_is_skipped_at_the_start_of_a_file_only() {
-        use crate::ingest::Memory;
+        use crate::import::Memory;
         let path = Path::new("r.jsonl");
         let read_bytes = |bytes: &[u8]| {
             read_jsonl(&Memory::new().with("r.jsonl", bytes.to_vec()), path)

@@ -1,0 +1,88 @@
+//! Where importers read files from: a [`Source`] by path, so that ingest reads a wave from the
+//! filesystem, a test from memory, and a results file is never held whole unless it is small.
+
+#[cfg(test)]
+use std::collections::BTreeMap;
+use std::io::BufRead;
+use std::path::Path;
+
+/// Where ingest reads the files a wave is made of, by path: the manifest, the result files and
+/// problem lists it names (joined to the manifest's directory). Errors are plain I/O errors;
+/// ingest adds the path, or the manifest line that named the file.
+pub trait Source {
+    /// Whether something is at `path` (a results file must be there). Whether it can be read,
+    /// and is a file, is for the read to say.
+    fn is_file(&self, path: &Path) -> bool;
+    /// A small file's whole text: a manifest, a problem list, a CSV results file. Text that is
+    /// not UTF-8 is an error of kind `InvalidData`, as `std::fs::read_to_string` gives.
+    fn read_text(&self, path: &Path) -> std::io::Result<String>;
+    /// A file to read a line at a time: a JSON-lines results file, which can be large and is
+    /// never held whole. It may be opened more than once.
+    fn open_lines(&self, path: &Path) -> std::io::Result<Box<dyn BufRead + '_>>;
+    /// A file to read as a stream, or to seek in (a ZIP archive): a foreign results file,
+    /// which can be large and is never held whole.
+    fn open(&self, path: &Path) -> std::io::Result<Box<dyn ReadSeek + '_>>;
+}
+
+/// A file that can be read and sought in.
+pub trait ReadSeek: std::io::Read + std::io::Seek {}
+
+impl<T: std::io::Read + std::io::Seek> ReadSeek for T {}
+
+/// Files held in memory, by path: a [`Source`] for tests.
+#[cfg(test)]
+pub(crate) struct Memory {
+    pub(crate) files: BTreeMap<std::path::PathBuf, Vec<u8>>,
+    /// The buffer of a reader from [`Source::open_lines`]: small, so that lines straddle
+    /// buffers as they do in a large file.
+    capacity: usize,
+}
+
+#[cfg(test)]
+impl Memory {
+    pub(crate) fn new() -> Memory {
+        Memory {
+            files: BTreeMap::new(),
+            capacity: 7,
+        }
+    }
+
+    pub(crate) fn with(mut self, path: &str, bytes: impl Into<Vec<u8>>) -> Memory {
+        self.files.insert(path.into(), bytes.into());
+        self
+    }
+
+    fn get(&self, path: &Path) -> std::io::Result<&[u8]> {
+        self.files
+            .get(path)
+            .map(Vec::as_slice)
+            .ok_or_else(|| std::io::ErrorKind::NotFound.into())
+    }
+}
+
+#[cfg(test)]
+impl Source for Memory {
+    fn is_file(&self, path: &Path) -> bool {
+        self.files.contains_key(path)
+    }
+
+    fn read_text(&self, path: &Path) -> std::io::Result<String> {
+        String::from_utf8(self.get(path)?.to_vec()).map_err(|_| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "stream did not contain valid UTF-8",
+            )
+        })
+    }
+
+    fn open_lines(&self, path: &Path) -> std::io::Result<Box<dyn BufRead + '_>> {
+        Ok(Box::new(std::io::BufReader::with_capacity(
+            self.capacity,
+            self.get(path)?,
+        )))
+    }
+
+    fn open(&self, path: &Path) -> std::io::Result<Box<dyn ReadSeek + '_>> {
+        Ok(Box::new(std::io::Cursor::new(self.get(path)?)))
+    }
+}
