@@ -143,6 +143,22 @@ pub(crate) fn known_machine_f64(k: &Known<f64>) -> String {
     }
 }
 
+/// A number for people: up to six decimals, trailing zeros dropped, "∞" for infinity.
+pub fn pretty(x: f64) -> String {
+    if x == f64::INFINITY {
+        return "∞".into();
+    }
+    if x == f64::NEG_INFINITY {
+        return "-∞".into();
+    }
+    if x.is_nan() {
+        return "undefined".into();
+    }
+    let s = format!("{:.6}", x);
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.into() }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,7 @@ use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 use serde_json::Value;
 
 use super::object::{Part, Take, walk};
+pub use super::object::{describe, syntax};
 use crate::error::{Error, Location, Result};
 
 /// Calls `each` with every element of the JSON array that makes up `reader`, in order, holding
@@ -125,16 +126,6 @@ pub fn each_in_member<R: Read>(
     Ok(present.get().then_some(n))
 }
 
-/// A JSON syntax error, by line and column.
-pub fn syntax(path: &Path, e: &serde_json::Error) -> Error {
-    let at = if e.line() > 0 {
-        Location::line(path, e.line())
-    } else {
-        Location::file(path)
-    };
-    Error::input(at, format!("not the JSON this format expects: {e}"))
-}
-
 /// A JSON object read as one record: its fields, with errors that name the record.
 pub struct Rec<'a> {
     pub path: &'a Path,
@@ -241,25 +232,6 @@ impl<'a> Rec<'a> {
             Some(Value::Array(a)) => Ok(Some(a)),
             Some(v) => Err(self.expected(field, "a list", v)),
         }
-    }
-}
-
-/// A JSON value in a few words, for an error.
-pub fn describe(v: &Value) -> String {
-    match v {
-        Value::String(s) => {
-            let cut: String = s.chars().take(40).collect();
-            if cut.len() < s.len() {
-                format!("the string {cut:?}…")
-            } else {
-                format!("the string {s:?}")
-            }
-        }
-        Value::Number(n) => format!("{n}"),
-        Value::Bool(b) => format!("{b}"),
-        Value::Array(_) => "a list".into(),
-        Value::Object(_) => "an object".into(),
-        Value::Null => "null".into(),
     }
 }
 

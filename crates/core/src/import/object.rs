@@ -11,7 +11,6 @@ use std::path::Path;
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::json::syntax;
 use crate::error::{Error, Location, Result};
 
 /// What to do with the value of one top-level key.
@@ -155,7 +154,7 @@ impl<F: FnMut(&str, Part) -> Result<()>> Parts<'_, F> {
     fn hand<E: serde::de::Error>(&mut self, part: Part) -> Result<(), E> {
         if self.only_list && !matches!(part, Part::Element(..)) {
             let got = match &part {
-                Part::Whole(v) => super::json::describe(v),
+                Part::Whole(v) => describe(v),
                 _ => "an object".into(),
             };
             return Err(self.not_a_list(&got));
@@ -228,6 +227,35 @@ impl<'de, F: FnMut(&str, Part) -> Result<()>> Visitor<'de> for Parts<'_, F> {
 
     fn visit_unit<E: serde::de::Error>(mut self) -> Result<(), E> {
         self.hand(Part::Whole(Value::Null))
+    }
+}
+
+/// A JSON syntax error, by line and column.
+pub fn syntax(path: &Path, e: &serde_json::Error) -> Error {
+    let at = if e.line() > 0 {
+        Location::line(path, e.line())
+    } else {
+        Location::file(path)
+    };
+    Error::input(at, format!("not the JSON this format expects: {e}"))
+}
+
+/// A JSON value in a few words, for an error.
+pub fn describe(v: &Value) -> String {
+    match v {
+        Value::String(s) => {
+            let cut: String = s.chars().take(40).collect();
+            if cut.len() < s.len() {
+                format!("the string {cut:?}…")
+            } else {
+                format!("the string {s:?}")
+            }
+        }
+        Value::Number(n) => format!("{n}"),
+        Value::Bool(b) => format!("{b}"),
+        Value::Array(_) => "a list".into(),
+        Value::Object(_) => "an object".into(),
+        Value::Null => "null".into(),
     }
 }
 

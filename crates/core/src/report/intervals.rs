@@ -11,8 +11,8 @@ use serde::Serialize;
 
 use super::versus::IntervalJson;
 use super::{Cell, Column};
+use crate::number::pretty;
 use crate::number::{fixed, int, machine, usd};
-use crate::rubric::check::pretty;
 use crate::stats::bootstrap::{GENERATOR, Interval, METHOD, Settings};
 use crate::stats::leaderboard::{RankRange, SeatIntervals, WaveIntervals};
 

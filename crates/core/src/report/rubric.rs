@@ -4,7 +4,8 @@ use serde::Serialize;
 
 use super::{Cell, Column, Table};
 use crate::model::RubricRow;
-use crate::rubric::check::{CheckReport, pretty};
+use crate::number::pretty;
+use crate::rubric::check::CheckReport;
 use crate::rubric::spec::{Per, Rubric};
 
 fn scale_words(r: &Rubric) -> String {

@@ -12,6 +12,7 @@
 use super::interval::{Bound, Interval};
 use super::measure::Measure;
 use super::spec::{Factor, Per, Role, Rubric, Transform};
+use crate::number::pretty;
 
 /// The verdict of `rubric check` on one rubric.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,22 +31,6 @@ impl CheckReport {
     pub fn ok(&self) -> bool {
         self.violations.is_empty()
     }
-}
-
-/// A number for people: up to six decimals, trailing zeros dropped, "∞" for infinity.
-pub fn pretty(x: f64) -> String {
-    if x == f64::INFINITY {
-        return "∞".into();
-    }
-    if x == f64::NEG_INFINITY {
-        return "-∞".into();
-    }
-    if x.is_nan() {
-        return "undefined".into();
-    }
-    let s = format!("{:.6}", x);
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".into() } else { s.into() }
 }
 
 /// "a seat" or "an attempt": what one score (before a seat's mean) is computed for.

@@ -5,8 +5,9 @@
 //! `sqrt` is used for an exponent of 0.5 (never `powf(0.5)`).
 //!
 //! A seat is scored from its running totals ([`super::tally`]), never from its attempts held
-//! together: [`score_wave`] tallies each seat of a wave held whole, and the ledger streams its
-//! rows into the same tallies ([`Scorer`]), so both give the same scores to the bit.
+//! together: [`score_wave`](super::score_wave) tallies each seat of a wave held whole, and the
+//! ledger streams its rows into the same tallies ([`Scorer`](super::Scorer)), so both give the
+//! same scores to the bit.
 //!
 //! Every seat gets a score or a reason it has none: an unknown measure, a wave without the
 //! budget a factor needs, a median of zero, a divisor of zero. A NaN or an infinity never leaves
@@ -14,9 +15,9 @@
 
 use std::collections::BTreeMap;
 
+use super::arith::pow;
 use super::measure::{Measure, errors_after_free_retries};
 use super::spec::{Factor, Gate, Penalty, Per, Role, Rubric, TieBreak, Transform};
-use super::tally::{AttemptSums, Scorer};
 use crate::figures::{Known, SeatFigures};
 use crate::model::{Attempt, Seat, Wave, WaveData};
 
@@ -49,21 +50,6 @@ pub struct WaveScores {
     pub seats: Vec<SeatScore>,
 }
 
-/// x^e, exactly reproducible for the common exponents.
-pub fn pow(x: f64, e: f64) -> f64 {
-    if e == 1.0 {
-        x
-    } else if e == 0.5 {
-        x.sqrt()
-    } else if e == 2.0 {
-        x * x
-    } else if x.is_infinite() {
-        x
-    } else {
-        x.powf(e)
-    }
-}
-
 fn clip(x: f64, floor: Option<f64>, cap: Option<f64>) -> f64 {
     let mut v = x;
     if let Some(lo) = floor {
@@ -88,6 +74,19 @@ pub fn median(values: &[f64]) -> Option<f64> {
     } else {
         (v[n / 2 - 1] + v[n / 2]) / 2.0
     })
+}
+
+/// For a per-attempt rubric: the formula summed over a seat's attempts.
+#[derive(Debug, Clone, Default)]
+pub(super) struct AttemptSums {
+    /// Σ of each attempt's score, from 0.0, in attempt order.
+    pub(super) total: f64,
+    /// Σ of each named value the formula records (factors, then penalties), from the first
+    /// attempt's values; empty before the first attempt.
+    pub(super) named: Vec<f64>,
+    /// The first reason an attempt's formula was undefined; once met, nothing more is summed
+    /// (the seat's score is undefined for that reason).
+    pub(super) undefined: Option<Undefined>,
 }
 
 /// A seat's tally, finished: everything its score is computed from.
@@ -436,26 +435,6 @@ pub(super) fn medians_of(r: &Rubric, figures: &[&SeatFigures]) -> BTreeMap<Strin
         .collect()
 }
 
-/// Scores every seat of a wave and ranks them: each seat tallied from its attempts, then scored
-/// from its tally ([`Scorer`]), exactly as a wave streamed from the ledger is.
-pub fn score_wave(r: &Rubric, data: &WaveData) -> WaveScores {
-    let mut scorer = Scorer::new(r, &data.wave);
-    if scorer.needs_medians_first() {
-        let first: Vec<_> = data
-            .seats
-            .iter()
-            .map(|s| scorer.tally_seat(&s.attempts))
-            .collect();
-        scorer.set_medians(&first);
-    }
-    let seats = data
-        .seats
-        .iter()
-        .map(|s| (s.seat.clone(), scorer.tally_seat(&s.attempts)))
-        .collect();
-    scorer.score(seats)
-}
-
 /// Scores finished tallies (seats in ledger order) and ranks them.
 pub(super) fn score_totals(r: &Rubric, wave: &Wave, totals: &[(Seat, Totals)]) -> WaveScores {
     let figures: Vec<&SeatFigures> = totals.iter().map(|(_, t)| &t.figures).collect();
@@ -608,6 +587,7 @@ fn rank(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rubric::score_wave;
 
     #[test]
     fn median_of_an_even_count_is_the_mean_of_the_middle_two() {

@@ -164,7 +164,7 @@ impl Interval {
     /// increasing). A negative part has no real power in general; the checker rejects a factor
     /// with an exponent that can be negative, so it is left out here rather than turned into NaN.
     pub fn pow(&self, e: f64) -> Interval {
-        let p = |b: &Bound| Bound::new(super::interpret::pow(b.value.max(0.0), e), b.why.clone());
+        let p = |b: &Bound| Bound::new(super::arith::pow(b.value.max(0.0), e), b.why.clone());
         Interval {
             lo: p(&self.lo),
             hi: p(&self.hi),

@@ -22,6 +22,7 @@
 //! - [`tally`] keeps the running totals a seat is scored from, fed one attempt at a time, so
 //!   that a wave can be scored as the ledger reads it, without holding its attempts.
 
+mod arith;
 pub mod check;
 pub mod interpret;
 pub mod interval;
@@ -29,10 +30,11 @@ pub mod measure;
 pub mod spec;
 pub mod tally;
 
+pub use arith::pow;
 pub use check::{CheckReport, check};
-pub use interpret::{SeatScore, WaveScores, score_wave};
+pub use interpret::{SeatScore, WaveScores};
 pub use spec::{Rubric, parse};
-pub use tally::{Scorer, SeatTally};
+pub use tally::{Scorer, SeatTally, score_wave};
 
 /// A score as stored.
 #[derive(Debug, Clone, PartialEq)]

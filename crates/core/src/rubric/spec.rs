@@ -123,7 +123,7 @@ pub struct Scale {
 impl Scale {
     /// The range in words: "0–100", "from 0", "up to 10", "open".
     pub fn range_words(&self) -> String {
-        use super::check::pretty;
+        use crate::number::pretty;
         match (self.min, self.max) {
             (Some(lo), Some(hi)) => format!("{}–{}", pretty(lo), pretty(hi)),
             (Some(lo), None) => format!("from {}", pretty(lo)),

@@ -23,24 +23,11 @@
 
 use std::collections::BTreeMap;
 
-use super::interpret::{Env, Totals, Undefined, Unit, WaveScores, medians_of, score_totals};
+use super::interpret::{AttemptSums, Env, Totals, Unit, WaveScores, medians_of, score_totals};
 use super::measure::errors_after_free_retries;
 use super::spec::{Per, Rubric, Transform};
 use crate::figures::{Basis, FigureTally, Known, SeatFigures};
-use crate::model::{Attempt, AttemptFields, Seat, Wave};
-
-/// For a per-attempt rubric: the formula summed over a seat's attempts.
-#[derive(Debug, Clone, Default)]
-pub(super) struct AttemptSums {
-    /// Σ of each attempt's score, from 0.0, in attempt order.
-    pub(super) total: f64,
-    /// Σ of each named value the formula records (factors, then penalties), from the first
-    /// attempt's values; empty before the first attempt.
-    pub(super) named: Vec<f64>,
-    /// The first reason an attempt's formula was undefined; once met, nothing more is summed
-    /// (the seat's score is undefined for that reason).
-    pub(super) undefined: Option<Undefined>,
-}
+use crate::model::{Attempt, AttemptFields, Seat, Wave, WaveData};
 
 /// One seat's running totals under one rubric: see the [module docs](self). Made by
 /// [`Scorer::tally`], fed by [`Scorer::add`].
@@ -240,4 +227,24 @@ impl<'a> Scorer<'a> {
             .collect();
         score_totals(self.rubric, self.env.wave, &totals)
     }
+}
+
+/// Scores every seat of a wave and ranks them: each seat tallied from its attempts, then scored
+/// from its tally ([`Scorer`]), exactly as a wave streamed from the ledger is.
+pub fn score_wave(r: &Rubric, data: &WaveData) -> WaveScores {
+    let mut scorer = Scorer::new(r, &data.wave);
+    if scorer.needs_medians_first() {
+        let first: Vec<_> = data
+            .seats
+            .iter()
+            .map(|s| scorer.tally_seat(&s.attempts))
+            .collect();
+        scorer.set_medians(&first);
+    }
+    let seats = data
+        .seats
+        .iter()
+        .map(|s| (s.seat.clone(), scorer.tally_seat(&s.attempts)))
+        .collect();
+    scorer.score(seats)
 }
