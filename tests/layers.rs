@@ -1,0 +1,496 @@
+//! The layers of ARCHITECTURE.md, held by a test: a module may import only the modules of the
+//! layers below its own, no files import each other in a circle (between folders or inside one),
+//! and the library depends on no terminal or command-line crate.
+//!
+//! Imports are read from the source as written (`crate::…`, `super::…`, grouped `{…}` lists, in
+//! `use` lines and in paths alike), outside comments, strings and `#[cfg(test)]` items: a test
+//! may reach anywhere, the code it tests may not. A path names the module it goes through: a
+//! re-export counts as an import of the module that re-exports it.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use common::crate_path;
+
+/// benchledger-core's top-level modules, lowest layer first. A module imports only modules of
+/// lower layers; a new module goes into a layer here, which is a decision written down.
+const CORE_LAYERS: &[&[&str]] = &[
+    // Plain data, errors, digests: what everything shares.
+    &["model", "error", "digest"],
+    // How bad input is reported; the absolute figures; the hashed formats.
+    &["diagnostics", "figures", "formats"],
+    // Numbers for people; price tables; foreign results files; the chain's records.
+    &["number", "prices", "import", "chain"],
+    // The rubric language and its interpreter.
+    &["rubric"],
+    // Statistics over scores; the ledger, the only module that speaks SQL.
+    &["stats", "ledger"],
+    // Claims checked against waves; wave manifests read into the model; exports of the ledger.
+    &["claims", "ingest", "export"],
+    // Every listing built as data, and its Markdown, CSV and JSON.
+    &["report"],
+    // What a publication freezes, and the static site.
+    &["publication", "site"],
+];
+
+/// The binary's modules, lowest first.
+const CLI_LAYERS: &[&[&str]] = &[&["cli"], &["terminal"], &["commands"]];
+
+/// Crates of a terminal or a command line, which the library must not depend on.
+const FACE_CRATES: &[&str] = &[
+    "clap",
+    "clap_complete",
+    "clap_mangen",
+    "comfy-table",
+    "indicatif",
+    "terminal_size",
+];
+
+#[test]
+fn core_modules_import_only_lower_layers_and_no_circles() {
+    let problems = check_crate(&crate_path("crates/core/src"), CORE_LAYERS);
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+#[test]
+fn cli_modules_import_only_lower_layers_and_no_circles() {
+    let problems = check_crate(&crate_path("src"), CLI_LAYERS);
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+#[test]
+fn the_library_depends_on_no_terminal_or_command_line_crate() {
+    let manifest = std::fs::read_to_string(crate_path("crates/core/Cargo.toml")).unwrap();
+    let toml: toml::Table = manifest.parse().unwrap();
+    let mut deps: Vec<&String> = Vec::new();
+    for (key, value) in &toml {
+        if key.ends_with("dependencies") && key != "dev-dependencies" {
+            deps.extend(value.as_table().unwrap().keys());
+        }
+        if key == "target" {
+            for t in value.as_table().unwrap().values() {
+                for (k, v) in t.as_table().unwrap() {
+                    if k == "dependencies" {
+                        deps.extend(v.as_table().unwrap().keys());
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        deps.iter().any(|d| *d == "rusqlite"),
+        "read the library's dependencies: {deps:?}"
+    );
+    let faces: Vec<&&String> = deps
+        .iter()
+        .filter(|d| FACE_CRATES.contains(&d.as_str()))
+        .collect();
+    assert!(faces.is_empty(), "benchledger-core depends on {faces:?}");
+}
+
+/// The checker itself must be able to fail: a made-up tree with an upward import and a circle
+/// inside a folder is refused, naming both, and what comments, strings and tests hold is not
+/// read as an import.
+#[test]
+fn the_checker_names_an_upward_import_and_a_circle() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    let write = |rel: &str, text: &str| {
+        let p = src.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write("lib.rs", "pub mod low;\npub mod high;\n");
+    write(
+        "low/mod.rs",
+        "mod a;\nmod b;\nuse crate::high::Thing; // up\n",
+    );
+    write(
+        "low/a.rs",
+        "use super::b::B;\n/* crate::high in a comment */\nconst S: &str = \"crate::high\";\n",
+    );
+    write("low/b.rs", "use super::{a::A, self as me};\n");
+    write(
+        "high.rs",
+        // A test may import anything: its import of `low` would close a circle with low's
+        // upward import, were it read.
+        "pub struct Thing;\n#[cfg(test)]\nmod tests {\n    use crate::low::a;\n}\n",
+    );
+    let problems = check_crate(src, &[&["low"], &["high"]]);
+    assert_eq!(problems.len(), 2, "{problems:#?}");
+    assert!(
+        problems[0].contains("low/mod.rs") && problems[0].contains("crate::high"),
+        "{problems:#?}"
+    );
+    assert!(
+        problems[1].contains("circle")
+            && problems[1].contains("low::a")
+            && problems[1].contains("low::b"),
+        "{problems:#?}"
+    );
+}
+
+/// What is wrong with a crate's imports, one line each.
+fn check_crate(src: &Path, layers: &[&[&str]]) -> Vec<String> {
+    let files = rust_files(src);
+    let modules: BTreeMap<Vec<String>, PathBuf> = files
+        .iter()
+        .map(|f| (module_of(src, f), f.clone()))
+        .collect();
+    let layer_of = |m: &str| layers.iter().position(|l| l.contains(&m));
+    let mut problems = Vec::new();
+    // Imports between modules, each resolved to the longest module path it goes through.
+    let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (module, file) in &modules {
+        let text = std::fs::read_to_string(file).unwrap();
+        let code = without_cfg_test(&strip(&text));
+        let targets: BTreeSet<Vec<String>> = paths(&code, module)
+            .into_iter()
+            .filter_map(|p| {
+                (1..=p.len())
+                    .rev()
+                    .map(|k| p[..k].to_vec())
+                    .find(|k| modules.contains_key(k))
+            })
+            .filter(|t| t != module)
+            .collect();
+        let rel = file.strip_prefix(src).unwrap().display().to_string();
+        if let Some(top) = module.first() {
+            match layer_of(top) {
+                None => problems.push(format!(
+                    "{rel}: module `{top}` is in no layer: add it to the layers"
+                )),
+                Some(mine) => {
+                    for t in &targets {
+                        let Some(theirs) = t.first() else { continue };
+                        if theirs == top {
+                            continue;
+                        }
+                        match layer_of(theirs) {
+                            Some(l) if l < mine => {}
+                            _ => problems.push(format!(
+                                "{rel}: imports crate::{} from a layer not below `{top}`'s",
+                                t.join("::")
+                            )),
+                        }
+                    }
+                }
+            }
+        }
+        edges.insert(module.clone(), targets);
+    }
+    // Circles among the children of each folder (the crate root's included).
+    let folders: BTreeSet<Vec<String>> = modules
+        .keys()
+        .filter(|m| !m.is_empty())
+        .map(|m| m[..m.len() - 1].to_vec())
+        .collect();
+    for folder in folders {
+        let d = folder.len();
+        let child =
+            |m: &Vec<String>| (m.len() > d && m[..d] == folder[..]).then(|| m[..=d].to_vec());
+        let mut graph: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+        for (m, ts) in &edges {
+            let Some(a) = child(m) else { continue };
+            for t in ts {
+                if let Some(b) = child(t)
+                    && a != b
+                {
+                    graph.entry(a.clone()).or_default().insert(b);
+                }
+            }
+        }
+        for circle in circles(&graph) {
+            let names: Vec<String> = circle.iter().map(|m| m.join("::")).collect();
+            problems.push(format!("import circle: {}", names.join(" -> ")));
+        }
+    }
+    problems
+}
+
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            out.extend(rust_files(&p));
+        } else if p.extension().is_some_and(|e| e == "rs") && !p.ends_with("main.rs") {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// `a/b.rs` and `a/b/mod.rs` are module a::b; `lib.rs` is the crate root (an empty path).
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|s| s.to_string_lossy().into_owned())
+        .collect();
+    if parts.last().is_some_and(|l| l == "mod" || l == "lib") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The source with comments, strings and character literals blanked (lifetimes kept).
+fn strip(src: &str) -> String {
+    let b = src.as_bytes();
+    let mut out = String::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let rest = &src[i..];
+        if rest.starts_with("//") {
+            let end = rest.find('\n').map_or(b.len(), |e| i + e);
+            i = end;
+        } else if rest.starts_with("/*") {
+            let mut depth = 0;
+            while i < b.len() {
+                if src[i..].starts_with("/*") {
+                    depth += 1;
+                    i += 2;
+                } else if src[i..].starts_with("*/") {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+            out.push(' ');
+        } else if let Some(hashes) = raw_string_start(rest, i == 0 || !is_ident(b[i - 1])) {
+            let open = rest.find('"').unwrap();
+            let close = format!("\"{}", "#".repeat(hashes));
+            let end = rest[open + 1..]
+                .find(&close)
+                .map_or(b.len(), |e| i + open + 1 + e + close.len());
+            i = end;
+            out.push_str("\"\"");
+        } else if b[i] == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if b[i] == b'\'' && char_literal_len(rest).is_some() {
+            i += char_literal_len(rest).unwrap();
+            out.push_str("' '");
+        } else {
+            let c = rest.chars().next().unwrap();
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// `r"`, `r#"`, `br"`…: the number of `#`.
+fn raw_string_start(s: &str, at_word_start: bool) -> Option<usize> {
+    if !at_word_start {
+        return None;
+    }
+    let s = s.strip_prefix('b').unwrap_or(s);
+    let s = s.strip_prefix('r')?;
+    let hashes = s.len() - s.trim_start_matches('#').len();
+    s[hashes..].starts_with('"').then_some(hashes)
+}
+
+/// The length of a character literal at the start of `s` (`'a'`, `'\n'`, `'\u{1F600}'`), or
+/// none for a lifetime.
+fn char_literal_len(s: &str) -> Option<usize> {
+    let body = &s[1..];
+    if let Some(esc) = body.strip_prefix('\\') {
+        let close = esc.find('\'')?;
+        return Some(1 + 1 + close + 1);
+    }
+    let c = body.chars().next()?;
+    body[c.len_utf8()..]
+        .starts_with('\'')
+        .then(|| 1 + c.len_utf8() + 1)
+}
+
+/// The code without the items behind `#[cfg(test)]`.
+fn without_cfg_test(code: &str) -> String {
+    let mut out = String::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        let item = &rest[at + "#[cfg(test)]".len()..];
+        // The item ends at a `;` before any brace, or at the brace that closes its first one.
+        let mut depth = 0usize;
+        let mut end = item.len();
+        for (k, c) in item.char_indices() {
+            match c {
+                ';' if depth == 0 => {
+                    end = k + 1;
+                    break;
+                }
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = k + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &item[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Every `crate::…`, `super::…` and `self::…` path in the code, absolute from the crate root,
+/// grouped lists expanded.
+fn paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
+    // `a :: b` and `a::b` alike.
+    let compact: String = {
+        let mut s = String::with_capacity(code.len());
+        let mut chars = code.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c.is_whitespace() {
+                // Drop whitespace next to `::`, `{`, `}` and `,`.
+                let last = s.chars().last();
+                while chars.peek().is_some_and(|n| n.is_whitespace()) {
+                    chars.next();
+                }
+                let next = chars.peek().copied();
+                let joins = |x: Option<char>| matches!(x, Some(':' | '{' | '}' | ','));
+                if !joins(last) && !joins(next) {
+                    s.push(' ');
+                }
+            } else {
+                s.push(c);
+            }
+        }
+        s
+    };
+    let b = compact.as_bytes();
+    let mut out = Vec::new();
+    for start in ["crate::", "super::", "self::"] {
+        let mut from = 0;
+        while let Some(k) = compact[from..].find(start) {
+            let at = from + k;
+            from = at + start.len();
+            if at > 0 && (is_ident(b[at - 1]) || b[at - 1] == b':') {
+                continue;
+            }
+            // Where the path starts, as a module path: `crate` the root, `self` this module,
+            // each `super` one up.
+            let mut base: Vec<String> = if start == "crate::" {
+                Vec::new()
+            } else {
+                module.to_vec()
+            };
+            let mut i = at;
+            if start != "super::" {
+                i += start.len();
+            }
+            while compact[i..].starts_with("super::") {
+                base.pop();
+                i += "super::".len();
+            }
+            expand(&compact, i, &base, &mut out);
+        }
+    }
+    out
+}
+
+/// Reads the path (or `{…}` group) at `i`, appending each full path to `out`.
+fn expand(s: &str, mut i: usize, base: &[String], out: &mut Vec<Vec<String>>) -> usize {
+    let b = s.as_bytes();
+    let mut path = base.to_vec();
+    loop {
+        if i < b.len() && b[i] == b'{' {
+            i += 1;
+            loop {
+                i = expand(s, i, &path, out);
+                if i < b.len() && b[i] == b',' {
+                    i += 1;
+                    if i < b.len() && b[i] == b'}' {
+                        i += 1;
+                        return i;
+                    }
+                    continue;
+                }
+                if i < b.len() && b[i] == b'}' {
+                    i += 1;
+                }
+                return i;
+            }
+        }
+        let start = i;
+        while i < b.len() && is_ident(b[i]) {
+            i += 1;
+        }
+        let name = &s[start..i];
+        if !name.is_empty() && name != "self" && !name.starts_with(|c: char| c.is_ascii_uppercase())
+        {
+            path.push(name.to_string());
+        }
+        if s[i..].starts_with("::") {
+            i += 2;
+            continue;
+        }
+        // `name as alias`
+        if s[i..].starts_with(" as ") {
+            i += 4;
+            while i < b.len() && is_ident(b[i]) {
+                i += 1;
+            }
+        }
+        out.push(path);
+        return i;
+    }
+}
+
+/// The circles of a directed graph: its strongly connected components of more than one node,
+/// each in sorted order.
+fn circles(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<Vec<String>>> {
+    // Two nodes share a circle when each reaches the other.
+    let reach = |from: &Vec<String>| {
+        let mut seen: BTreeSet<Vec<String>> = BTreeSet::new();
+        let mut stack = vec![from.clone()];
+        while let Some(n) = stack.pop() {
+            for m in graph.get(&n).into_iter().flatten() {
+                if seen.insert(m.clone()) {
+                    stack.push(m.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reached: BTreeMap<&Vec<String>, BTreeSet<Vec<String>>> =
+        graph.keys().map(|n| (n, reach(n))).collect();
+    let mut done: BTreeSet<Vec<String>> = BTreeSet::new();
+    let mut out = Vec::new();
+    for (n, r) in &reached {
+        if done.contains(*n) || !r.contains(*n) {
+            continue;
+        }
+        let circle: Vec<Vec<String>> = r
+            .iter()
+            .filter(|m| reached.get(m).is_some_and(|rm| rm.contains(*n)))
+            .cloned()
+            .collect();
+        done.extend(circle.iter().cloned());
+        out.push(circle);
+    }
+    out
+}
