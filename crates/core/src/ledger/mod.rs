@@ -532,6 +532,14 @@ fn sqlite(path: &Path, source: rusqlite::Error) -> Error {
 mod tests {
     use super::*;
 
+    /// A ledger can be handed to another thread (a worker, a Python caller that releases
+    /// the GIL), whichever store holds it.
+    #[test]
+    fn a_ledger_is_send() {
+        fn send<T: Send>() {}
+        send::<Ledger>();
+    }
+
     #[test]
     fn migrations_are_numbered_from_one_without_gaps() {
         let m = migrations();

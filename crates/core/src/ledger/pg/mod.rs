@@ -30,8 +30,8 @@ mod schema;
 pub(super) use schema::Purpose;
 mod write;
 
-use std::cell::{RefCell, RefMut};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use postgres::error::SqlState;
 use postgres::{Client, NoTls};
@@ -69,7 +69,9 @@ pub(crate) fn redacted(url: &str) -> String {
 
 /// A connection to a ledger on a PostgreSQL server.
 pub(crate) struct Pg {
-    client: RefCell<Client>,
+    /// Behind a mutex so that a ledger can move to another thread (`Ledger: Send`); one
+    /// operation holds it at a time.
+    client: Mutex<Client>,
     /// The URL without its password, as messages name the ledger.
     path: PathBuf,
     /// How long a write waits for the write lock, and whom to tell.
@@ -90,7 +92,7 @@ impl Pg {
         })?;
         let client = config.connect(NoTls).map_err(|e| connect_error(&path, e))?;
         Ok(Pg {
-            client: RefCell::new(client),
+            client: Mutex::new(client),
             path,
             wait: Wait::default(),
         })
@@ -105,13 +107,19 @@ impl Pg {
     }
 
     /// The connection, for one operation at a time.
-    fn client(&self) -> Result<RefMut<'_, Client>> {
-        self.client.try_borrow_mut().map_err(|_| Error::Ledger {
-            path: self.path.clone(),
-            message: "the ledger was asked for something while it was still reading a wave; \
-                      this is a bug in benchledger"
-                .into(),
-        })
+    fn client(&self) -> Result<MutexGuard<'_, Client>> {
+        match self.client.try_lock() {
+            Ok(client) => Ok(client),
+            // A panic in the middle of an operation: the connection's own state is what the
+            // server says it is (an open transaction is rolled back on the next one).
+            Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
+            Err(TryLockError::WouldBlock) => Err(Error::Ledger {
+                path: self.path.clone(),
+                message: "the ledger was asked for something while it was still reading a \
+                          wave; this is a bug in benchledger"
+                    .into(),
+            }),
+        }
     }
 
     fn err(&self, e: postgres::Error) -> Error {
