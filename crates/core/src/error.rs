@@ -95,14 +95,11 @@ pub enum Error {
     #[error("{path}: {message}", path = path.display())]
     Ledger { path: PathBuf, message: String },
 
-    /// SQLite failed underneath us.
-    #[error("ledger {path}: {source}", path = path.display())]
-    Sqlite {
-        path: PathBuf,
-        #[source]
-        source: rusqlite::Error,
-    },
-
+    /// The store failed underneath us (SQLite, or the PostgreSQL server) for a reason that is
+    /// not the ledger's surroundings: a constraint, a malformed file, a bug. The message is the
+    /// store's own. (Busy, read-only and failing ledgers are [`Error::Unavailable`].)
+    #[error("ledger {path}: {message}", path = path.display())]
+    Store { path: PathBuf, message: String },
     /// A check ran and did not pass (rubric check, verify). The message is the report.
     #[error("{0}")]
     CheckFailed(String),
@@ -143,28 +140,9 @@ impl Error {
         match self {
             Error::CheckFailed(_) => 1,
             Error::Unavailable { .. } => 3,
-            Error::Sqlite { source, .. } if unavailable(source).is_some() => 3,
             Error::Io { source, .. } if io_unavailable(source) => 3,
             _ => 2,
         }
-    }
-}
-
-/// Why SQLite could not complete, when the cause is the ledger's surroundings rather than the
-/// request: another writer holding the lock, a read-only file or directory, a full or failing
-/// disk. `None` for everything else (a constraint, a malformed file, a bug).
-pub(crate) fn unavailable(e: &rusqlite::Error) -> Option<Cause> {
-    use rusqlite::ErrorCode as C;
-    match e {
-        rusqlite::Error::SqliteFailure(f, _) => match f.code {
-            C::DatabaseBusy | C::DatabaseLocked => Some(Cause::Busy),
-            C::ReadOnly => Some(Cause::ReadOnly),
-            C::CannotOpen => Some(Cause::CannotOpen),
-            C::DiskFull => Some(Cause::DiskFull),
-            C::SystemIoFailure => Some(Cause::DiskFailed),
-            _ => None,
-        },
-        _ => None,
     }
 }
 
@@ -201,33 +179,8 @@ fn io_unavailable(e: &std::io::Error) -> bool {
 mod tests {
     use super::*;
 
-    fn sqlite_error(code: i32) -> Error {
-        Error::Sqlite {
-            path: PathBuf::from("l.db"),
-            source: rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), None),
-        }
-    }
-
     #[test]
-    fn a_busy_read_only_full_or_failing_ledger_exits_3_and_bad_input_2() {
-        use rusqlite::ffi;
-        for code in [
-            ffi::SQLITE_BUSY,
-            ffi::SQLITE_LOCKED,
-            ffi::SQLITE_READONLY,
-            ffi::SQLITE_CANTOPEN,
-            ffi::SQLITE_FULL,
-            ffi::SQLITE_IOERR,
-        ] {
-            assert_eq!(sqlite_error(code).exit_code(), 3, "code {code}");
-        }
-        for code in [
-            ffi::SQLITE_CONSTRAINT,
-            ffi::SQLITE_CORRUPT,
-            ffi::SQLITE_NOTADB,
-        ] {
-            assert_eq!(sqlite_error(code).exit_code(), 2, "code {code}");
-        }
+    fn a_full_read_only_or_failing_disk_exits_3_and_bad_input_2() {
         let io = |e: std::io::Error| Error::io(Path::new("f"), e).exit_code();
         assert_eq!(io(std::io::ErrorKind::StorageFull.into()), 3);
         assert_eq!(io(std::io::ErrorKind::ReadOnlyFilesystem.into()), 3);

@@ -233,7 +233,25 @@ pub(super) fn busy(path: &Path, limit: Duration) -> Error {
 }
 
 fn is_busy(e: &rusqlite::Error) -> bool {
-    crate::error::unavailable(e) == Some(Cause::Busy)
+    unavailable(e) == Some(Cause::Busy)
+}
+
+/// Why SQLite could not complete, when the cause is the ledger's surroundings rather than the
+/// request: another writer holding the lock, a read-only file or directory, a full or failing
+/// disk. `None` for everything else (a constraint, a malformed file, a bug).
+pub(super) fn unavailable(e: &rusqlite::Error) -> Option<Cause> {
+    use rusqlite::ErrorCode as C;
+    match e {
+        rusqlite::Error::SqliteFailure(f, _) => match f.code {
+            C::DatabaseBusy | C::DatabaseLocked => Some(Cause::Busy),
+            C::ReadOnly => Some(Cause::ReadOnly),
+            C::CannotOpen => Some(Cause::CannotOpen),
+            C::DiskFull => Some(Cause::DiskFull),
+            C::SystemIoFailure => Some(Cause::DiskFailed),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// "5 s", "0.5 s".

@@ -513,17 +513,18 @@ fn server_url(path: &Path) -> Result<Option<&str>> {
 }
 
 /// An SQLite error on the database at `path`: [`Error::Unavailable`] when the cause is the
-/// ledger's surroundings (busy, read-only, a full or failing disk), else [`Error::Sqlite`].
+/// ledger's surroundings (busy, read-only, a full or failing disk), else [`Error::Store`] with
+/// SQLite's own message.
 fn sqlite(path: &Path, source: rusqlite::Error) -> Error {
-    match crate::error::unavailable(&source) {
+    match access::unavailable(&source) {
         Some(cause) => Error::Unavailable {
             path: path.to_path_buf(),
             cause,
             message: access::unavailable_message(cause, &source, path),
         },
-        None => Error::Sqlite {
+        None => Error::Store {
             path: path.to_path_buf(),
-            source,
+            message: source.to_string(),
         },
     }
 }
@@ -538,6 +539,46 @@ mod tests {
     fn a_ledger_is_send() {
         fn send<T: Send>() {}
         send::<Ledger>();
+    }
+
+    /// SQLite's failures map to exit statuses by their cause: the ledger's surroundings (busy,
+    /// locked, read-only, cannot open, disk full or failing) exit 3 having written nothing;
+    /// anything else is the store's own error, exit 2, with SQLite's message.
+    #[test]
+    fn a_busy_read_only_full_or_failing_ledger_exits_3_and_other_store_errors_2() {
+        use rusqlite::ffi;
+        let error = |code: i32| {
+            sqlite(
+                Path::new("l.db"),
+                rusqlite::Error::SqliteFailure(ffi::Error::new(code), None),
+            )
+        };
+        for code in [
+            ffi::SQLITE_BUSY,
+            ffi::SQLITE_LOCKED,
+            ffi::SQLITE_READONLY,
+            ffi::SQLITE_CANTOPEN,
+            ffi::SQLITE_FULL,
+            ffi::SQLITE_IOERR,
+        ] {
+            let e = error(code);
+            assert!(matches!(e, Error::Unavailable { .. }), "code {code}: {e:?}");
+            assert_eq!(e.exit_code(), 3, "code {code}");
+        }
+        for code in [
+            ffi::SQLITE_CONSTRAINT,
+            ffi::SQLITE_CORRUPT,
+            ffi::SQLITE_NOTADB,
+        ] {
+            let e = error(code);
+            assert_eq!(e.exit_code(), 2, "code {code}");
+            let source = rusqlite::Error::SqliteFailure(ffi::Error::new(code), None);
+            assert_eq!(
+                e.to_string(),
+                format!("ledger l.db: {source}"),
+                "code {code}"
+            );
+        }
     }
 
     #[test]
