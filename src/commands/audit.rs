@@ -2,7 +2,7 @@
 
 use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
-use crate::cli::Format;
+use crate::cli::{DiffArgs, Format, RescoreArgs};
 use benchledger_core::error::{Error, Result};
 use benchledger_core::figures::{Basis, FigureTally, SeatTotals};
 use benchledger_core::formats::tally;
@@ -564,6 +564,32 @@ pub fn diff(
     );
     let text = ctx.render(format, "diff", &table, &json);
     ctx.write(&text)
+}
+
+/// `benchledger rescore`: under one rubric, or with `--all` under every registered one.
+pub fn run_rescore(ctx: &mut Ctx<'_>, args: RescoreArgs) -> Result<()> {
+    let RescoreArgs {
+        rubric,
+        all,
+        waves,
+        include_withdrawn,
+    } = args;
+    match (rubric, all) {
+        (Some(rubric), false) => rescore(ctx, &rubric, &waves, include_withdrawn),
+        _ => rescore_all(ctx, &waves, include_withdrawn),
+    }
+}
+
+/// `benchledger diff`, from its flags.
+pub fn run_diff(ctx: &mut Ctx<'_>, args: DiffArgs) -> Result<()> {
+    let DiffArgs {
+        old,
+        new,
+        waves,
+        include_withdrawn,
+        format,
+    } = args;
+    diff(ctx, &old, &new, &waves, include_withdrawn, format.format)
 }
 
 #[cfg(test)]

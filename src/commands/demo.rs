@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use super::Ctx;
-use crate::cli::{CiArgs, Format, PricesArg};
+use crate::cli::{CiArgs, DemoArgs, Format, PricesArg};
 use benchledger_core::error::{Error, Result};
 
 /// Every file the demo needs, and `demo --write` writes, by its path in the repository: the
@@ -644,6 +644,14 @@ fn trace_columns(ctx: &mut Ctx<'_>) -> Result<()> {
     let text = crate::terminal::to_text_in(&table, &mut ctx.layout);
     ctx.write(&text)?;
     ctx.write("\n")
+}
+
+/// `benchledger demo`: the tour, or with `--write DIR` the files it is built from.
+pub fn run(ctx: &mut Ctx<'_>, args: DemoArgs) -> Result<()> {
+    match args.write {
+        None => demo(ctx),
+        Some(dir) => write(ctx, &dir),
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::path::Path;
 use super::Ctx;
 use super::bundle::{check_bundle_target, write_bundle};
 use super::rubric::resolve;
-use crate::cli::{CiArgs, Format};
+use crate::cli::{CiArgs, Format, PublicationsArgs, PublishArgs};
 use benchledger_core::digest::sha256_hex;
 use benchledger_core::error::{Error, Result};
 use benchledger_core::formats::input::PricesId;
@@ -251,4 +251,36 @@ pub fn publications(ctx: &mut Ctx<'_>, head: bool, format: Format) -> Result<()>
         report::publication::list(&rows, &withdrawals, chain.last().map(|e| e.sha256()));
     let text = ctx.render(format, "publications", &table, &json);
     ctx.write(&text)
+}
+
+/// `benchledger publish`, from its flags.
+pub fn run_publish(ctx: &mut Ctx<'_>, args: PublishArgs) -> Result<()> {
+    let PublishArgs {
+        wave,
+        rubric,
+        title,
+        prices,
+        ci,
+        bundle,
+        out,
+        claims,
+    } = args;
+    publish(
+        ctx,
+        Request {
+            wave: &wave,
+            rubric: &rubric,
+            title: title.as_deref(),
+            prices: prices.as_deref(),
+            ci,
+            bundle_dir: bundle.as_deref(),
+            out: out.as_deref(),
+            claims: claims.as_deref(),
+        },
+    )
+}
+
+/// `benchledger publications`, from its flags.
+pub fn run_publications(ctx: &mut Ctx<'_>, args: PublicationsArgs) -> Result<()> {
+    publications(ctx, args.head, args.format.format)
 }

@@ -8,6 +8,7 @@ use std::path::Path;
 use super::Ctx;
 use super::audit::score_streamed;
 use super::bundle::{bundle_file_problems, open_bundle};
+use crate::cli::VerifyArgs;
 use benchledger_core::chain;
 use benchledger_core::digest::{is_sha256, sha256_hex, short};
 use benchledger_core::error::{Error, Result};
@@ -626,4 +627,25 @@ pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
             "verify: the ledger does not hold what it should (see above)".into(),
         )),
     }
+}
+
+/// `benchledger verify`, from its flags.
+pub fn run(ctx: &mut Ctx<'_>, args: VerifyArgs) -> Result<()> {
+    let VerifyArgs {
+        ids,
+        all,
+        bundle,
+        expect_head,
+        ledger,
+    } = args;
+    verify(
+        ctx,
+        Request {
+            ids: &ids,
+            all,
+            bundle: bundle.as_deref(),
+            ledger,
+            expect_head: expect_head.as_deref(),
+        },
+    )
 }
