@@ -123,41 +123,14 @@ pub enum Command {
     /// of them, and the wave is built from the logs' own metadata: one seat per model, the
     /// suite the task, the start the earliest log's, the token accounting by the version of
     /// inspect_ai that wrote them (docs/importers.md). --manifest adds what logs cannot say.
-    Ingest {
-        /// Wave manifests (TOML); with --from, the logs or directories of logs.
-        #[arg(required = true, value_name = "MANIFEST.toml | LOG_OR_DIR")]
-        manifests: Vec<PathBuf>,
-        /// Read the arguments as logs of this format and build the wave from them: `inspect`,
-        /// or `inspect-summaries` (the figures alone, without the trace: faster).
-        #[arg(long, value_name = "FORMAT")]
-        from: Option<String>,
-        /// With --from: the wave's id (default: the task and the date of the earliest log).
-        #[arg(long, value_name = "ID", requires = "from")]
-        wave: Option<String>,
-        /// With --from: a wave manifest without seats, for what the logs cannot say (load,
-        /// budget, the suite and its size, notes); what it says wins over the logs.
-        #[arg(long, value_name = "M.toml", requires = "from")]
-        manifest: Option<PathBuf>,
-    },
+    Ingest(IngestArgs),
 
     /// List the waves with their load, accounting and budget.
-    Waves {
-        #[command(flatten)]
-        format: FormatArg,
-    },
+    Waves(WavesArgs),
 
     /// Show each seat's absolute figures in one wave (with --ci, accuracy and Cost-of-Pass
     /// with their intervals).
-    Show {
-        /// The wave's id.
-        wave: String,
-        #[command(flatten)]
-        prices: PricesArg,
-        #[command(flatten)]
-        ci: CiArgs,
-        #[command(flatten)]
-        format: FormatArg,
-    },
+    Show(ShowArgs),
 
     /// Check, register and list rubrics.
     Rubric {
@@ -178,98 +151,24 @@ pub enum Command {
     /// With --ci, each seat's accuracy, Cost-of-Pass and score carry an interval, and its rank
     /// a rank range; the seats whose range overlaps the leader's are marked as not separable
     /// from it.
-    Score {
-        /// The wave's id.
-        #[arg(long)]
-        wave: String,
-        /// A registered rubric as NAME@VERSION, or a path to a rubric file.
-        #[arg(long)]
-        rubric: String,
-        /// Also show withdrawn and superseded waves, marked as such.
-        #[arg(long)]
-        include_withdrawn: bool,
-        #[command(flatten)]
-        prices: PricesArg,
-        #[command(flatten)]
-        ci: CiArgs,
-        #[command(flatten)]
-        format: FormatArg,
-    },
+    Score(ScoreArgs),
 
     /// Score every wave (or the named ones) under a registered rubric and store the scores,
     /// keyed by the rubric's hash. Attempts are never touched; running it twice stores the
     /// same numbers.
-    Rescore {
-        /// A registered rubric, NAME@VERSION.
-        #[arg(long, required_unless_present = "all", conflicts_with = "all")]
-        rubric: Option<String>,
-        /// Every registered rubric, in one pass over the ledger: each wave's attempts are read
-        /// once and fed to every rubric.
-        #[arg(long)]
-        all: bool,
-        /// Only these waves (repeatable). Default: every wave not withdrawn.
-        #[arg(long = "wave", value_name = "WAVE")]
-        waves: Vec<String>,
-        /// Also rescore withdrawn and superseded waves.
-        #[arg(long)]
-        include_withdrawn: bool,
-    },
+    Rescore(RescoreArgs),
 
     /// The stored scores of a registered rubric across history: every wave (or the named ones),
     /// seat by seat, as `rescore` left them.
-    History {
-        /// A registered rubric, NAME@VERSION.
-        #[arg(long)]
-        rubric: String,
-        /// Only this seat.
-        #[arg(long)]
-        seat: Option<String>,
-        /// Only these waves (repeatable). Default: every wave not withdrawn.
-        #[arg(long = "wave", value_name = "WAVE")]
-        waves: Vec<String>,
-        /// Also show withdrawn and superseded waves, marked as such.
-        #[arg(long)]
-        include_withdrawn: bool,
-        #[command(flatten)]
-        format: FormatArg,
-    },
+    History(HistoryArgs),
 
     /// How a rubric change shifts past scores: per wave and seat, old and new score, the
     /// delta, the rank before and after; then a summary.
-    Diff {
-        /// The old rubric: NAME@VERSION or a rubric file.
-        old: String,
-        /// The new rubric: NAME@VERSION or a rubric file.
-        new: String,
-        /// Only these waves (repeatable). Default: every wave not withdrawn.
-        #[arg(long = "wave", value_name = "WAVE")]
-        waves: Vec<String>,
-        /// Also show withdrawn and superseded waves, marked as such.
-        #[arg(long)]
-        include_withdrawn: bool,
-        #[command(flatten)]
-        format: FormatArg,
-    },
+    Diff(DiffArgs),
 
     /// One seat across waves, on absolutes only, with the waves' load and accounting side by
     /// side and every differing condition called out as a confounder.
-    Compare {
-        /// The seat's id (the same id in each wave).
-        #[arg(long)]
-        seat: String,
-        /// Two or more waves, oldest first.
-        #[arg(required = true, num_args = 2.., value_name = "WAVE")]
-        waves: Vec<String>,
-        /// Also show where the seat stands under these rubrics (repeatable). A relative
-        /// rubric is shown only as the seat's rank inside each wave.
-        #[arg(long = "rubric", value_name = "RUBRIC")]
-        rubrics: Vec<String>,
-        /// Also show withdrawn and superseded waves, marked as such.
-        #[arg(long)]
-        include_withdrawn: bool,
-        #[command(flatten)]
-        format: FormatArg,
-    },
+    Compare(CompareArgs),
 
     /// Check numbers others published — a leaderboard's, a paper's — against the ledger, and
     /// write claims files from leaderboards' own files (docs/claims.md).
@@ -283,132 +182,36 @@ pub enum Command {
     ///
     /// With --ci, the leaderboard carries intervals and rank ranges, the publication records
     /// their method, level, resamples and seed, and verify draws them again.
-    Publish {
-        /// The wave's id.
-        #[arg(long)]
-        wave: String,
-        /// A registered rubric, NAME@VERSION.
-        #[arg(long)]
-        rubric: String,
-        /// A title for the publication. Default: "WAVE under NAME@VERSION".
-        #[arg(long)]
-        title: Option<String>,
-        /// Fill in the cost of every attempt that lacks one from this registered price table
-        /// (NAME@VERSION). The publication records the table's hash, and verify recomputes
-        /// the leaderboard with it.
-        #[arg(long, value_name = "NAME@VERSION")]
-        prices: Option<String>,
-        #[command(flatten)]
-        ci: CiArgs,
-        /// Also write a self-contained reproduction bundle to this directory.
-        #[arg(long, value_name = "DIR")]
-        bundle: Option<PathBuf>,
-        /// Write the published Markdown to this file (created or replaced) instead of printing
-        /// it after the digests.
-        #[arg(long, value_name = "FILE")]
-        out: Option<PathBuf>,
-        /// Check the claims in this file against the published wave and carry them, with their
-        /// verdicts and the file itself, in the published text, which verify checks again.
-        #[arg(long, value_name = "FILE")]
-        claims: Option<PathBuf>,
-    },
+    Publish(PublishArgs),
 
     /// List the publications.
-    Publications {
-        /// Print only the record hash of the chain's last entry (a publication or a
-        /// withdrawal), to keep outside the ledger — a git tag, a README badge — and check
-        /// later with `verify --expect-head`.
-        #[arg(long, conflicts_with = "format")]
-        head: bool,
-        #[command(flatten)]
-        format: FormatArg,
-    },
+    Publications(PublicationsArgs),
 
     /// Recompute publications from the ledger and their rubric, compare byte for byte, and
     /// check the chain. Exits 1 on any mismatch.
-    Verify {
-        /// Publication ids.
-        ids: Vec<i64>,
-        /// Every publication, and every withdrawal between them.
-        #[arg(long, conflicts_with = "ids")]
-        all: bool,
-        /// Verify a reproduction bundle instead of the ledger. The bundle is only read, never
-        /// written: its ledger is loaded into memory, and only regular files in it are read.
-        #[arg(long, value_name = "DIR", conflicts_with_all = ["ledger", "expect_head"])]
-        bundle: Option<PathBuf>,
-        /// Fail unless the chain ends exactly at this record hash (from `publications
-        /// --head`), with every link on the way intact.
-        #[arg(long, value_name = "HASH")]
-        expect_head: Option<String>,
-        /// Check everything the ledger stores against what it was derived from: the schema
-        /// against schema.sql, every wave's rows against its content hash, every seat's stored
-        /// tally against its attempts, every rubric and price table text against its hash,
-        /// every stored score against a rescore, every chain record.
-        #[arg(long)]
-        ledger: bool,
-    },
+    Verify(VerifyArgs),
 
     /// Repeated trials: per seat, its problems and trials, pass@k (the chance that at least one
     /// of k trials passes) and pass^k (that all k pass).
-    Trials {
-        /// The wave's id.
-        wave: String,
-        /// The k to show, comma-separated (default: 1 up to the fewest trials of a problem).
-        #[arg(long, value_delimiter = ',', value_name = "K,...")]
-        k: Vec<u64>,
-        #[command(flatten)]
-        format: FormatArg,
-    },
+    Trials(TrialsArgs),
 
     /// Two seats of one wave, paired on the problems both attempted: who solved what, the
     /// accuracy difference with a bootstrap interval, McNemar's exact test, and a verdict.
-    Versus {
-        /// The wave's id.
-        #[arg(long)]
-        wave: String,
-        /// The first seat.
-        a: String,
-        /// The second seat.
-        b: String,
-        #[command(flatten)]
-        ci: CiArgs,
-        #[command(flatten)]
-        format: FormatArg,
-    },
+    Versus(VersusArgs),
 
     /// Take a wave off the leaderboards without deleting anything: append a withdrawal to the
     /// chain. `score`, `rescore`, `history`, `diff` and `compare` leave it out unless told
     /// --include-withdrawn; its publications still verify, shown as withdrawn.
-    Withdraw {
-        /// The wave's id.
-        wave: String,
-        /// Why it is withdrawn (a wrong budget, a broken harness, ...); kept in the chain.
-        #[arg(long)]
-        reason: String,
-    },
+    Withdraw(WithdrawArgs),
 
     /// Copy a whole ledger into a new one, on either store: an SQLite file into a PostgreSQL
     /// database (postgresql://USER@HOST/DATABASE) or back, or into a new file. Every row goes
     /// over as it is, ids and hashes included, so `verify` passes on the copy. The destination
     /// must be new or empty; --db is not used.
-    Copy {
-        /// The ledger to copy: a file or a postgresql:// URL.
-        #[arg(long, value_name = "LEDGER")]
-        from: PathBuf,
-        /// Where to copy it: a new file, or an empty PostgreSQL database.
-        #[arg(long, value_name = "LEDGER")]
-        to: PathBuf,
-    },
+    Copy(CopyArgs),
 
     /// Write a self-contained reproduction bundle of a publication.
-    Bundle {
-        /// The publication's id.
-        id: i64,
-        /// The directory to write (created; if it exists, it must be an empty directory, not a
-        /// symbolic link).
-        #[arg(long, value_name = "DIR")]
-        out: PathBuf,
-    },
+    Bundle(BundleArgs),
 
     /// The ledger's rows as CSV or JSON lines: attempts, seats' absolute figures, or scores
     /// under a rubric. Every row carries its wave and seat, so the exports of two waves
@@ -416,76 +219,357 @@ pub enum Command {
     /// null (JSON). The column order is documented in the README. `--format parquet --out DIR`
     /// writes attempts, seats and scores as three Parquet files into DIR instead (columns in
     /// docs/export.md; a build with the cargo feature `parquet`).
-    Export {
-        /// csv, jsonl or parquet.
-        #[arg(long, value_enum)]
-        format: ExportFormat,
-        /// attempts, seats or scores (csv and jsonl).
-        #[arg(long, value_enum)]
-        what: Option<ExportWhat>,
-        /// The directory to write the Parquet files into (parquet only; made if missing, the
-        /// three files replaced).
-        #[arg(long, value_name = "DIR")]
-        out: Option<PathBuf>,
-        /// Only these waves (repeatable), in the order given. Default: every wave not
-        /// withdrawn, oldest first.
-        #[arg(long = "wave", value_name = "WAVE")]
-        waves: Vec<String>,
-        /// The rubric of `--what scores`: NAME@VERSION, or a rubric file.
-        #[arg(long)]
-        rubric: Option<String>,
-        /// Also export withdrawn and superseded waves.
-        #[arg(long)]
-        include_withdrawn: bool,
-        /// Leave out the CSV header row (to append to an export made before).
-        #[arg(long)]
-        no_header: bool,
-    },
+    Export(ExportArgs),
 
     /// Write a static site of the ledger: every wave with its conditions and leaderboards, a
     /// cost–accuracy chart with its frontier, each seat wave over wave with its load, rubric
     /// changes as slope charts, and every publication with its verification. It needs no
     /// server or network: open DIR/index.html, or put DIR on any static host.
-    Site {
-        /// The directory to write: new, empty, or one an earlier `site` wrote (whose files are
-        /// replaced; nothing else in it is touched).
-        #[arg(long, value_name = "DIR")]
-        out: PathBuf,
-        /// With --ci, every leaderboard carries intervals and rank ranges (a rank range column,
-        /// accuracy whiskers on the cost–accuracy chart), drawn as `score --ci` draws them.
-        #[command(flatten)]
-        ci: CiArgs,
-    },
+    Site(SiteArgs),
 
     /// Build a ledger from the shipped examples and walk through what benchledger shows.
     ///
     /// The ledger goes to a temporary directory unless --db is given explicitly
     /// (BENCHLEDGER_DB is ignored here, so the demo never writes into your own ledger).
-    Demo {
-        /// Instead of the tour, write the shipped examples, rubrics, price tables and claims
-        /// under DIR (DIR/examples, DIR/rubrics, DIR/prices, DIR/claims), so that the README's
-        /// session runs from DIR.
-        #[arg(long, value_name = "DIR")]
-        write: Option<PathBuf>,
-    },
+    Demo(DemoArgs),
 
     /// Print a completion script for a shell, generated from these very definitions: e.g.
     /// `benchledger completions bash > ~/.local/share/bash-completion/completions/benchledger`,
     /// or `benchledger completions zsh > "${fpath[1]}/_benchledger"`.
-    Completions {
-        /// bash, elvish, fish, powershell or zsh.
-        #[arg(value_enum)]
-        shell: clap_complete::Shell,
-    },
+    Completions(CompletionsArgs),
 
     /// Print benchledger's man page (roff), generated from these very definitions: e.g.
     /// `benchledger man | man -l -`. With --out DIR, write it and one page per command
     /// (benchledger-show.1, ...) into DIR.
-    Man {
-        /// The directory to write the pages into (it must exist).
-        #[arg(long, value_name = "DIR")]
-        out: Option<PathBuf>,
-    },
+    Man(ManArgs),
+}
+
+/// The flags of `ingest` (its help text is the doc comment of [`Command::Ingest`]).
+#[derive(Debug, Args)]
+pub struct IngestArgs {
+    /// Wave manifests (TOML); with --from, the logs or directories of logs.
+    #[arg(required = true, value_name = "MANIFEST.toml | LOG_OR_DIR")]
+    pub manifests: Vec<PathBuf>,
+    /// Read the arguments as logs of this format and build the wave from them: `inspect`,
+    /// or `inspect-summaries` (the figures alone, without the trace: faster).
+    #[arg(long, value_name = "FORMAT")]
+    pub from: Option<String>,
+    /// With --from: the wave's id (default: the task and the date of the earliest log).
+    #[arg(long, value_name = "ID", requires = "from")]
+    pub wave: Option<String>,
+    /// With --from: a wave manifest without seats, for what the logs cannot say (load,
+    /// budget, the suite and its size, notes); what it says wins over the logs.
+    #[arg(long, value_name = "M.toml", requires = "from")]
+    pub manifest: Option<PathBuf>,
+}
+
+/// The flags of `waves` (its help text is the doc comment of [`Command::Waves`]).
+#[derive(Debug, Args)]
+pub struct WavesArgs {
+    #[command(flatten)]
+    pub format: FormatArg,
+}
+
+/// The flags of `show` (its help text is the doc comment of [`Command::Show`]).
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The wave's id.
+    pub wave: String,
+    #[command(flatten)]
+    pub prices: PricesArg,
+    #[command(flatten)]
+    pub ci: CiArgs,
+    #[command(flatten)]
+    pub format: FormatArg,
+}
+
+/// The flags of `score` (its help text is the doc comment of [`Command::Score`]).
+#[derive(Debug, Args)]
+pub struct ScoreArgs {
+    /// The wave's id.
+    #[arg(long)]
+    pub wave: String,
+    /// A registered rubric as NAME@VERSION, or a path to a rubric file.
+    #[arg(long)]
+    pub rubric: String,
+    /// Also show withdrawn and superseded waves, marked as such.
+    #[arg(long)]
+    pub include_withdrawn: bool,
+    #[command(flatten)]
+    pub prices: PricesArg,
+    #[command(flatten)]
+    pub ci: CiArgs,
+    #[command(flatten)]
+    pub format: FormatArg,
+}
+
+/// The flags of `rescore` (its help text is the doc comment of [`Command::Rescore`]).
+#[derive(Debug, Args)]
+pub struct RescoreArgs {
+    /// A registered rubric, NAME@VERSION.
+    #[arg(long, required_unless_present = "all", conflicts_with = "all")]
+    pub rubric: Option<String>,
+    /// Every registered rubric, in one pass over the ledger: each wave's attempts are read
+    /// once and fed to every rubric.
+    #[arg(long)]
+    pub all: bool,
+    /// Only these waves (repeatable). Default: every wave not withdrawn.
+    #[arg(long = "wave", value_name = "WAVE")]
+    pub waves: Vec<String>,
+    /// Also rescore withdrawn and superseded waves.
+    #[arg(long)]
+    pub include_withdrawn: bool,
+}
+
+/// The flags of `history` (its help text is the doc comment of [`Command::History`]).
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// A registered rubric, NAME@VERSION.
+    #[arg(long)]
+    pub rubric: String,
+    /// Only this seat.
+    #[arg(long)]
+    pub seat: Option<String>,
+    /// Only these waves (repeatable). Default: every wave not withdrawn.
+    #[arg(long = "wave", value_name = "WAVE")]
+    pub waves: Vec<String>,
+    /// Also show withdrawn and superseded waves, marked as such.
+    #[arg(long)]
+    pub include_withdrawn: bool,
+    #[command(flatten)]
+    pub format: FormatArg,
+}
+
+/// The flags of `diff` (its help text is the doc comment of [`Command::Diff`]).
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The old rubric: NAME@VERSION or a rubric file.
+    pub old: String,
+    /// The new rubric: NAME@VERSION or a rubric file.
+    pub new: String,
+    /// Only these waves (repeatable). Default: every wave not withdrawn.
+    #[arg(long = "wave", value_name = "WAVE")]
+    pub waves: Vec<String>,
+    /// Also show withdrawn and superseded waves, marked as such.
+    #[arg(long)]
+    pub include_withdrawn: bool,
+    #[command(flatten)]
+    pub format: FormatArg,
+}
+
+/// The flags of `compare` (its help text is the doc comment of [`Command::Compare`]).
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The seat's id (the same id in each wave).
+    #[arg(long)]
+    pub seat: String,
+    /// Two or more waves, oldest first.
+    #[arg(required = true, num_args = 2.., value_name = "WAVE")]
+    pub waves: Vec<String>,
+    /// Also show where the seat stands under these rubrics (repeatable). A relative
+    /// rubric is shown only as the seat's rank inside each wave.
+    #[arg(long = "rubric", value_name = "RUBRIC")]
+    pub rubrics: Vec<String>,
+    /// Also show withdrawn and superseded waves, marked as such.
+    #[arg(long)]
+    pub include_withdrawn: bool,
+    #[command(flatten)]
+    pub format: FormatArg,
+}
+
+/// The flags of `publish` (its help text is the doc comment of [`Command::Publish`]).
+#[derive(Debug, Args)]
+pub struct PublishArgs {
+    /// The wave's id.
+    #[arg(long)]
+    pub wave: String,
+    /// A registered rubric, NAME@VERSION.
+    #[arg(long)]
+    pub rubric: String,
+    /// A title for the publication. Default: "WAVE under NAME@VERSION".
+    #[arg(long)]
+    pub title: Option<String>,
+    /// Fill in the cost of every attempt that lacks one from this registered price table
+    /// (NAME@VERSION). The publication records the table's hash, and verify recomputes
+    /// the leaderboard with it.
+    #[arg(long, value_name = "NAME@VERSION")]
+    pub prices: Option<String>,
+    #[command(flatten)]
+    pub ci: CiArgs,
+    /// Also write a self-contained reproduction bundle to this directory.
+    #[arg(long, value_name = "DIR")]
+    pub bundle: Option<PathBuf>,
+    /// Write the published Markdown to this file (created or replaced) instead of printing
+    /// it after the digests.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Check the claims in this file against the published wave and carry them, with their
+    /// verdicts and the file itself, in the published text, which verify checks again.
+    #[arg(long, value_name = "FILE")]
+    pub claims: Option<PathBuf>,
+}
+
+/// The flags of `publications` (its help text is the doc comment of [`Command::Publications`]).
+#[derive(Debug, Args)]
+pub struct PublicationsArgs {
+    /// Print only the record hash of the chain's last entry (a publication or a
+    /// withdrawal), to keep outside the ledger — a git tag, a README badge — and check
+    /// later with `verify --expect-head`.
+    #[arg(long, conflicts_with = "format")]
+    pub head: bool,
+    #[command(flatten)]
+    pub format: FormatArg,
+}
+
+/// The flags of `verify` (its help text is the doc comment of [`Command::Verify`]).
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Publication ids.
+    pub ids: Vec<i64>,
+    /// Every publication, and every withdrawal between them.
+    #[arg(long, conflicts_with = "ids")]
+    pub all: bool,
+    /// Verify a reproduction bundle instead of the ledger. The bundle is only read, never
+    /// written: its ledger is loaded into memory, and only regular files in it are read.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["ledger", "expect_head"])]
+    pub bundle: Option<PathBuf>,
+    /// Fail unless the chain ends exactly at this record hash (from `publications
+    /// --head`), with every link on the way intact.
+    #[arg(long, value_name = "HASH")]
+    pub expect_head: Option<String>,
+    /// Check everything the ledger stores against what it was derived from: the schema
+    /// against schema.sql, every wave's rows against its content hash, every seat's stored
+    /// tally against its attempts, every rubric and price table text against its hash,
+    /// every stored score against a rescore, every chain record.
+    #[arg(long)]
+    pub ledger: bool,
+}
+
+/// The flags of `trials` (its help text is the doc comment of [`Command::Trials`]).
+#[derive(Debug, Args)]
+pub struct TrialsArgs {
+    /// The wave's id.
+    pub wave: String,
+    /// The k to show, comma-separated (default: 1 up to the fewest trials of a problem).
+    #[arg(long, value_delimiter = ',', value_name = "K,...")]
+    pub k: Vec<u64>,
+    #[command(flatten)]
+    pub format: FormatArg,
+}
+
+/// The flags of `versus` (its help text is the doc comment of [`Command::Versus`]).
+#[derive(Debug, Args)]
+pub struct VersusArgs {
+    /// The wave's id.
+    #[arg(long)]
+    pub wave: String,
+    /// The first seat.
+    pub a: String,
+    /// The second seat.
+    pub b: String,
+    #[command(flatten)]
+    pub ci: CiArgs,
+    #[command(flatten)]
+    pub format: FormatArg,
+}
+
+/// The flags of `withdraw` (its help text is the doc comment of [`Command::Withdraw`]).
+#[derive(Debug, Args)]
+pub struct WithdrawArgs {
+    /// The wave's id.
+    pub wave: String,
+    /// Why it is withdrawn (a wrong budget, a broken harness, ...); kept in the chain.
+    #[arg(long)]
+    pub reason: String,
+}
+
+/// The flags of `copy` (its help text is the doc comment of [`Command::Copy`]).
+#[derive(Debug, Args)]
+pub struct CopyArgs {
+    /// The ledger to copy: a file or a postgresql:// URL.
+    #[arg(long, value_name = "LEDGER")]
+    pub from: PathBuf,
+    /// Where to copy it: a new file, or an empty PostgreSQL database.
+    #[arg(long, value_name = "LEDGER")]
+    pub to: PathBuf,
+}
+
+/// The flags of `bundle` (its help text is the doc comment of [`Command::Bundle`]).
+#[derive(Debug, Args)]
+pub struct BundleArgs {
+    /// The publication's id.
+    pub id: i64,
+    /// The directory to write (created; if it exists, it must be an empty directory, not a
+    /// symbolic link).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+/// The flags of `export` (its help text is the doc comment of [`Command::Export`]).
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// csv, jsonl or parquet.
+    #[arg(long, value_enum)]
+    pub format: ExportFormat,
+    /// attempts, seats or scores (csv and jsonl).
+    #[arg(long, value_enum)]
+    pub what: Option<ExportWhat>,
+    /// The directory to write the Parquet files into (parquet only; made if missing, the
+    /// three files replaced).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Only these waves (repeatable), in the order given. Default: every wave not
+    /// withdrawn, oldest first.
+    #[arg(long = "wave", value_name = "WAVE")]
+    pub waves: Vec<String>,
+    /// The rubric of `--what scores`: NAME@VERSION, or a rubric file.
+    #[arg(long)]
+    pub rubric: Option<String>,
+    /// Also export withdrawn and superseded waves.
+    #[arg(long)]
+    pub include_withdrawn: bool,
+    /// Leave out the CSV header row (to append to an export made before).
+    #[arg(long)]
+    pub no_header: bool,
+}
+
+/// The flags of `site` (its help text is the doc comment of [`Command::Site`]).
+#[derive(Debug, Args)]
+pub struct SiteArgs {
+    /// The directory to write: new, empty, or one an earlier `site` wrote (whose files are
+    /// replaced; nothing else in it is touched).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// With --ci, every leaderboard carries intervals and rank ranges (a rank range column,
+    /// accuracy whiskers on the cost–accuracy chart), drawn as `score --ci` draws them.
+    #[command(flatten)]
+    pub ci: CiArgs,
+}
+
+/// The flags of `demo` (its help text is the doc comment of [`Command::Demo`]).
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Instead of the tour, write the shipped examples, rubrics, price tables and claims
+    /// under DIR (DIR/examples, DIR/rubrics, DIR/prices, DIR/claims), so that the README's
+    /// session runs from DIR.
+    #[arg(long, value_name = "DIR")]
+    pub write: Option<PathBuf>,
+}
+
+/// The flags of `completions` (its help text is the doc comment of [`Command::Completions`]).
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// bash, elvish, fish, powershell or zsh.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// The flags of `man` (its help text is the doc comment of [`Command::Man`]).
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The directory to write the pages into (it must exist).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -2,7 +2,7 @@
 
 use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
-use crate::cli::Format;
+use crate::cli::{DiffArgs, Format, RescoreArgs};
 use benchledger_core::error::{Error, Result};
 use benchledger_core::figures::{Basis, FigureTally, SeatTotals};
 use benchledger_core::formats::tally;
@@ -264,30 +264,12 @@ fn rescore_stored_in(
         )?,
     };
     // A rubric whose formula needs the medians first is scored now, before the transaction.
-    let mut apart: Vec<Vec<Option<WaveScores>>> = Vec::with_capacity(rubrics.len());
-    for (k, rubric) in rubrics.iter().enumerate() {
-        apart.push(if one_pass.contains(&k) {
-            Vec::new()
-        } else {
-            ids.iter()
-                .map(|w| score_streamed(ledger, rubric, w).map(Some))
-                .collect::<Result<_>>()?
-        });
-    }
+    let mut apart = score_apart(ledger, rubrics, &one_pass, ids)?;
     let (stored, undefined) = ledger.store_scores_in_parts(shas, |writer| {
         let mut undefined = vec![0; rubrics.len()];
         let mut waves = seats.into_iter().enumerate().peekable();
         while waves.peek().is_some() {
-            // A part: the next waves, up to `part_seats` seats (at least one wave).
-            let mut part = Vec::new();
-            let mut held = 0;
-            while let Some((_, wave_seats)) = waves.peek() {
-                if !part.is_empty() && held + wave_seats.len() > part_seats {
-                    break;
-                }
-                held += wave_seats.len();
-                part.extend(waves.next());
-            }
+            let part = next_part(&mut waves, part_seats);
             // The part's waves scored under the rubrics of the pass, shared among the CPUs.
             let mut scored = on_every_cpu(part, |_, (w, wave_seats)| {
                 let mut per: Vec<Vec<(Seat, SeatTally)>> = one_pass
@@ -329,6 +311,44 @@ fn rescore_stored_in(
         seats: stored,
         undefined,
     })
+}
+
+/// The rubrics not in `one_pass` (whose formula needs the wave's medians first), each
+/// scoring every wave of `ids` on its own, in its two passes; an empty list for the others.
+fn score_apart(
+    ledger: &Ledger,
+    rubrics: &[&Rubric],
+    one_pass: &[usize],
+    ids: &[String],
+) -> Result<Vec<Vec<Option<WaveScores>>>> {
+    let mut apart: Vec<Vec<Option<WaveScores>>> = Vec::with_capacity(rubrics.len());
+    for (k, rubric) in rubrics.iter().enumerate() {
+        apart.push(if one_pass.contains(&k) {
+            Vec::new()
+        } else {
+            ids.iter()
+                .map(|w| score_streamed(ledger, rubric, w).map(Some))
+                .collect::<Result<_>>()?
+        });
+    }
+    Ok(apart)
+}
+
+/// A part of a rescore: the next waves, up to `part_seats` seats (at least one wave).
+fn next_part<S>(
+    waves: &mut std::iter::Peekable<impl Iterator<Item = (usize, Vec<S>)>>,
+    part_seats: usize,
+) -> Vec<(usize, Vec<S>)> {
+    let mut part = Vec::new();
+    let mut held = 0;
+    while let Some((_, wave_seats)) = waves.peek() {
+        if !part.is_empty() && held + wave_seats.len() > part_seats {
+            break;
+        }
+        held += wave_seats.len();
+        part.extend(waves.next());
+    }
+    part
 }
 
 /// A seat as a rescore's one pass holds it: its wave's index, its figures, and the tallies of
@@ -544,6 +564,32 @@ pub fn diff(
     );
     let text = ctx.render(format, "diff", &table, &json);
     ctx.write(&text)
+}
+
+/// `benchledger rescore`: under one rubric, or with `--all` under every registered one.
+pub fn run_rescore(ctx: &mut Ctx<'_>, args: RescoreArgs) -> Result<()> {
+    let RescoreArgs {
+        rubric,
+        all,
+        waves,
+        include_withdrawn,
+    } = args;
+    match (rubric, all) {
+        (Some(rubric), false) => rescore(ctx, &rubric, &waves, include_withdrawn),
+        _ => rescore_all(ctx, &waves, include_withdrawn),
+    }
+}
+
+/// `benchledger diff`, from its flags.
+pub fn run_diff(ctx: &mut Ctx<'_>, args: DiffArgs) -> Result<()> {
+    let DiffArgs {
+        old,
+        new,
+        waves,
+        include_withdrawn,
+        format,
+    } = args;
+    diff(ctx, &old, &new, &waves, include_withdrawn, format.format)
 }
 
 #[cfg(test)]

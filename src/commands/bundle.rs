@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use super::Ctx;
 use super::untrusted::{self, Refusal};
+use crate::cli::BundleArgs;
 use benchledger_core::digest::sha256_hex;
 use benchledger_core::error::{Error, Location, Result};
 use benchledger_core::formats::input::PricesId;
@@ -390,6 +391,11 @@ pub(super) fn write_bundle(ledger: &Ledger, row: &PublicationRow, dir: &Path) ->
         BUNDLE_README,
         &report::publication::bundle_readme(row, prices.as_ref().map(|(id, _)| id)),
     )
+}
+
+/// `benchledger bundle`, from its flags.
+pub fn run(ctx: &mut Ctx<'_>, args: BundleArgs) -> Result<()> {
+    bundle(ctx, args.id, &args.out)
 }
 
 #[cfg(test)]

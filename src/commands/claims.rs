@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{Ctx, Withdrawn, files};
-use crate::cli::{Format, PricesArg};
+use crate::cli::{ClaimsCommand, ClaimsFrom, Format, PricesArg};
 use benchledger_core::claims::check::{Variant, WaveCtx, check as check_claim, pricing_variants};
 use benchledger_core::claims::{ClaimsFile, Figure, Verdict, from, write};
 use benchledger_core::error::{Error, Location, Result};
@@ -381,5 +381,36 @@ impl ForPublication {
     /// The section the published text ends with.
     pub(super) fn section(&self, data: &WaveData, rubric_id: &str, scores: &WaveScores) -> String {
         published::section(&self.file, &self.text, data, rubric_id, scores)
+    }
+}
+
+/// `benchledger claims`: its subcommands.
+pub fn run(ctx: &mut Ctx<'_>, command: ClaimsCommand) -> Result<()> {
+    match command {
+        ClaimsCommand::Check {
+            files,
+            prices,
+            format,
+        } => check(ctx, &files, &prices, format.format),
+        ClaimsCommand::From { source } => match source {
+            ClaimsFrom::Openhands {
+                dir,
+                out,
+                wave_prefix,
+                seat,
+            } => from_openhands(ctx, &dir, &out, &wave_prefix, seat.as_deref()),
+            ClaimsFrom::TerminalBench {
+                results,
+                out,
+                wave,
+                seat,
+            } => from_run(ctx, "terminal-bench", &results, &out, &wave, &seat),
+            ClaimsFrom::Hal {
+                upload,
+                out,
+                wave,
+                seat,
+            } => from_run(ctx, "hal", &upload, &out, &wave, &seat),
+        },
     }
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
-use crate::cli::Format;
+use crate::cli::{CompareArgs, Format};
 use benchledger_core::error::{Error, Result};
 use benchledger_core::model::WaveData;
 use benchledger_core::report;
@@ -79,4 +79,23 @@ pub fn compare(
     let json = report::withdrawn::mark(&mut comparison.conditions, &json, &shown);
     let text = crate::terminal::render_comparison(&comparison, format, &json, &mut ctx.layout);
     ctx.write(&text)
+}
+
+/// `benchledger compare`, from its flags.
+pub fn run(ctx: &mut Ctx<'_>, args: CompareArgs) -> Result<()> {
+    let CompareArgs {
+        seat,
+        waves,
+        rubrics,
+        include_withdrawn,
+        format,
+    } = args;
+    compare(
+        ctx,
+        &seat,
+        &waves,
+        &rubrics,
+        include_withdrawn,
+        format.format,
+    )
 }

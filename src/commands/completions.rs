@@ -7,7 +7,7 @@ use std::path::Path;
 use clap::CommandFactory;
 
 use super::Ctx;
-use crate::cli::Cli;
+use crate::cli::{Cli, CompletionsArgs, ManArgs};
 use benchledger_core::error::{Error, Result};
 
 /// Prints the completion script for `shell`.
@@ -67,4 +67,14 @@ fn write_pages(cmd: clap::Command, dir: &Path, pages: &mut Vec<String>) -> std::
             .unwrap_or_default(),
     );
     Ok(())
+}
+
+/// `benchledger completions`, from its flags.
+pub fn run_completions(ctx: &mut Ctx<'_>, args: CompletionsArgs) -> Result<()> {
+    completions(ctx, args.shell)
+}
+
+/// `benchledger man`, from its flags.
+pub fn run_man(ctx: &mut Ctx<'_>, args: ManArgs) -> Result<()> {
+    man(ctx, args.out.as_deref())
 }

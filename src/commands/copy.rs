@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use super::{Ctx, files};
+use crate::cli::CopyArgs;
 use benchledger_core::error::{Error, Result};
 use benchledger_core::ledger::Ledger;
 
@@ -62,4 +63,9 @@ pub fn copy(ctx: &mut Ctx<'_>, from: &Path, to: &Path) -> Result<()> {
         plural(n("publication"), "publication", "publications"),
         plural(n("withdrawal"), "withdrawal", "withdrawals"),
     ))
+}
+
+/// `benchledger copy`, from its flags.
+pub fn run(ctx: &mut Ctx<'_>, args: CopyArgs) -> Result<()> {
+    copy(ctx, &args.from, &args.to)
 }

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use super::Ctx;
-use crate::cli::{CiArgs, Format, PricesArg};
+use crate::cli::{CiArgs, DemoArgs, Format, PricesArg};
 use benchledger_core::error::{Error, Result};
 
 /// Every file the demo needs, and `demo --write` writes, by its path in the repository: the
@@ -173,8 +173,6 @@ fn section(ctx: &mut Ctx<'_>, title: &str, words: &str) -> Result<()> {
 }
 
 pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
-    // The demo's waves record their costs: no price table fills any in.
-    let no_prices = PricesArg::default();
     // Only an explicit --db keeps the demo ledger; BENCHLEDGER_DB is ignored so the demo never
     // writes into a real ledger.
     let temp = tempfile::tempdir().map_err(|e| Error::io(Path::new("<tempdir>"), e))?;
@@ -192,12 +190,43 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
     let root = temp.path().join("files");
     write_files(&root)?;
     ctx.db_flag = Some(db.clone());
-    let path = |rel: &str| -> PathBuf { root.join(rel) };
-    let p = |rel: &str| path(rel).display().to_string();
 
     ctx.write(
         "benchledger demo: a ledger built from the shipped examples (examples/ and rubrics/).\n",
     )?;
+    tour_ingest(ctx, &db, keep, &root)?;
+    tour_absolutes(ctx)?;
+    tour_scale(ctx, &root)?;
+    tour_relative(ctx, &root)?;
+    tour_trace(ctx, &root)?;
+    tour_audit(ctx, &root)?;
+    tour_publish(ctx)?;
+    tour_claims(ctx, &root)?;
+    tour_anchor(ctx)?;
+
+    ctx.write(&if keep {
+        format!(
+            "\nThe demo ledger is at {}. Try `benchledger --db {} waves`.\n",
+            db.display(),
+            db.display()
+        )
+    } else {
+        "\nThe demo ledger was temporary. Keep one with `benchledger demo --db demo.db`; write the \
+         files it is built from with `benchledger demo --write DIR` and run the \
+         README's session from DIR; or start your own: `benchledger init` and `benchledger ingest \
+         MANIFEST.toml`.\n"
+            .to_string()
+    })
+}
+
+/// A shipped file's path under the demo's `root`, as text for a command's argument.
+fn file(root: &Path, rel: &str) -> String {
+    root.join(rel).display().to_string()
+}
+
+/// Section 1 of the tour: the demo ledger created at `db`, and the example waves ingested
+/// into it with their conditions.
+fn tour_ingest(ctx: &mut Ctx<'_>, db: &Path, keep: bool, root: &Path) -> Result<()> {
     section(
         ctx,
         "1. Every wave lands in the ledger with the conditions that shape its numbers",
@@ -205,7 +234,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
          sessions, sessions sharing the tool server, serial rerun), token accounting and budget \
          travel with each wave.",
     )?;
-    let (ledger, _) = benchledger_core::ledger::Ledger::create(&db)?;
+    let (ledger, _) = benchledger_core::ledger::Ledger::create(db)?;
     drop(ledger);
     ctx.write(if keep {
         "created the demo ledger\n"
@@ -214,12 +243,18 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
     })?;
     let manifests: Vec<PathBuf> = ["checkout-rematch", "rca-wave-1", "rca-wave-2", "prices-csv"]
         .iter()
-        .map(|w| path(&format!("examples/{w}/wave.toml")))
+        .map(|w| root.join(format!("examples/{w}/wave.toml")))
         .collect();
     super::ingest::ingest(ctx, &manifests)?;
     ctx.write("\n")?;
     super::waves::waves(ctx, Format::Table)?;
+    Ok(())
+}
 
+/// Section 2 of the tour: absolutes first, `show` of one wave.
+fn tour_absolutes(ctx: &mut Ctx<'_>) -> Result<()> {
+    // The demo's waves record their costs: no price table fills any in.
+    let no_prices = PricesArg::default();
     section(
         ctx,
         "2. Absolutes first",
@@ -233,7 +268,14 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         CiArgs::default(),
         Format::Table,
     )?;
+    Ok(())
+}
 
+/// Section 3 of the tour: `rubric check` of the old and the new formula, and the score each
+/// prints.
+fn tour_scale(ctx: &mut Ctx<'_>, root: &Path) -> Result<()> {
+    // The demo's waves record their costs: no price table fills any in.
+    let no_prices = PricesArg::default();
     section(
         ctx,
         "3. A scale is a promise: the score that printed 125 on a 0–100 scale",
@@ -245,7 +287,8 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         "rubrics/session-efficiency.v1.toml",
         "rubrics/session-efficiency.v2.toml",
     ] {
-        let text = std::fs::read_to_string(path(rel)).map_err(|e| Error::io(&path(rel), e))?;
+        let text =
+            std::fs::read_to_string(root.join(rel)).map_err(|e| Error::io(&root.join(rel), e))?;
         let rubric = benchledger_core::rubric::parse(Path::new(rel), &text)?;
         let report = benchledger_core::rubric::check(&rubric);
         ctx.write(&benchledger_core::report::rubric::check_text(
@@ -256,7 +299,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
     super::score::score(
         ctx,
         "checkout-rematch",
-        &p("rubrics/session-efficiency.v1.toml"),
+        &file(root, "rubrics/session-efficiency.v1.toml"),
         false,
         &no_prices,
         CiArgs::default(),
@@ -266,13 +309,20 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
     super::score::score(
         ctx,
         "checkout-rematch",
-        &p("rubrics/session-efficiency.v2.toml"),
+        &file(root, "rubrics/session-efficiency.v2.toml"),
         false,
         &no_prices,
         CiArgs::default(),
         Format::Table,
     )?;
+    Ok(())
+}
 
+/// Section 4 of the tour: a relative score shown only as a rank in each wave, and `compare`
+/// on absolutes.
+fn tour_relative(ctx: &mut Ctx<'_>, root: &Path) -> Result<()> {
+    // The demo's waves record their costs: no price table fills any in.
+    let no_prices = PricesArg::default();
     section(
         ctx,
         "4. Relative is labelled: a score that rose while the seat got slower",
@@ -285,7 +335,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         super::score::score(
             ctx,
             w,
-            &p("rubrics/cohort-efficiency.v1.toml"),
+            &file(root, "rubrics/cohort-efficiency.v1.toml"),
             false,
             &no_prices,
             CiArgs::default(),
@@ -297,12 +347,18 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         ctx,
         "xai-hierarchical",
         &["rca-wave-1".to_string(), "rca-wave-2".to_string()],
-        &[p("rubrics/cohort-efficiency.v1.toml")],
+        &[file(root, "rubrics/cohort-efficiency.v1.toml")],
         false,
         Format::Table,
     )?;
-    relative_story(ctx, &p("rubrics/cohort-efficiency.v1.toml"))?;
+    relative_story(ctx, &file(root, "rubrics/cohort-efficiency.v1.toml"))?;
+    Ok(())
+}
 
+/// Section 5 of the tour: the trace scored, by trace-holistic and its retries variant.
+fn tour_trace(ctx: &mut Ctx<'_>, root: &Path) -> Result<()> {
+    // The demo's waves record their costs: no price table fills any in.
+    let no_prices = PricesArg::default();
     section(
         ctx,
         "5. Score the trace, not only the answer",
@@ -314,7 +370,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
     super::score::score(
         ctx,
         "prices-csv",
-        &p("rubrics/trace-holistic.v1.toml"),
+        &file(root, "rubrics/trace-holistic.v1.toml"),
         false,
         &no_prices,
         CiArgs::default(),
@@ -324,21 +380,33 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
     super::score::score(
         ctx,
         "prices-csv",
-        &p("rubrics/trace-holistic-retries.v1.toml"),
+        &file(root, "rubrics/trace-holistic-retries.v1.toml"),
         false,
         &no_prices,
         CiArgs::default(),
         Format::Table,
     )?;
+    Ok(())
+}
 
+/// Section 6 of the tour: a rubric change audited across history (register, rescore, diff).
+fn tour_audit(ctx: &mut Ctx<'_>, root: &Path) -> Result<()> {
     section(
         ctx,
         "6. Audit a rubric change across all of history",
         "Register both versions (the old one only with --allow-scale-violation, to reproduce \
          historical numbers), rescore every wave, and diff: seat by seat, what moved and why.",
     )?;
-    super::rubric::add(ctx, &[path("rubrics/session-efficiency.v2.toml")], false)?;
-    super::rubric::add(ctx, &[path("rubrics/session-efficiency.v1.toml")], true)?;
+    super::rubric::add(
+        ctx,
+        &[root.join("rubrics/session-efficiency.v2.toml")],
+        false,
+    )?;
+    super::rubric::add(
+        ctx,
+        &[root.join("rubrics/session-efficiency.v1.toml")],
+        true,
+    )?;
     super::audit::rescore(ctx, "session-efficiency@2", &[], false)?;
     ctx.write("\n")?;
     super::audit::diff(
@@ -349,7 +417,11 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         false,
         Format::Table,
     )?;
+    Ok(())
+}
 
+/// Section 7 of the tour: a publication, then `verify` byte for byte.
+fn tour_publish(ctx: &mut Ctx<'_>) -> Result<()> {
     section(
         ctx,
         "7. Publish, then verify byte for byte",
@@ -374,7 +446,13 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
             ..Default::default()
         },
     )?;
+    Ok(())
+}
 
+/// Section 8 of the tour: `claims check` of a paper's claims file.
+fn tour_claims(ctx: &mut Ctx<'_>, root: &Path) -> Result<()> {
+    // The demo's waves record their costs: no price table fills any in.
+    let no_prices = PricesArg::default();
     section(
         ctx,
         "8. Check what others published",
@@ -386,7 +464,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
     )?;
     match super::claims::check_labelled(
         ctx,
-        &[path("claims/example-paper.v1.toml")],
+        &[root.join("claims/example-paper.v1.toml")],
         &["claims/example-paper.v1.toml".to_string()],
         &no_prices,
         Format::Table,
@@ -397,7 +475,11 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         ))?,
         other => other?,
     }
+    Ok(())
+}
 
+/// Section 9 of the tour: the chain's head, a withdrawal, and `verify --all --ledger`.
+fn tour_anchor(ctx: &mut Ctx<'_>) -> Result<()> {
     section(
         ctx,
         "9. Anchor the chain, check the whole ledger, correct without rewriting",
@@ -428,20 +510,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
             ..Default::default()
         },
     )?;
-
-    ctx.write(&if keep {
-        format!(
-            "\nThe demo ledger is at {}. Try `benchledger --db {} waves`.\n",
-            db.display(),
-            db.display()
-        )
-    } else {
-        "\nThe demo ledger was temporary. Keep one with `benchledger demo --db demo.db`; write the \
-         files it is built from with `benchledger demo --write DIR` and run the \
-         README's session from DIR; or start your own: `benchledger init` and `benchledger ingest \
-         MANIFEST.toml`.\n"
-            .to_string()
-    })
+    Ok(())
 }
 
 /// `benchledger demo --write DIR`: writes the shipped examples, rubrics, price tables and claims
@@ -575,6 +644,14 @@ fn trace_columns(ctx: &mut Ctx<'_>) -> Result<()> {
     let text = crate::terminal::to_text_in(&table, &mut ctx.layout);
     ctx.write(&text)?;
     ctx.write("\n")
+}
+
+/// `benchledger demo`: the tour, or with `--write DIR` the files it is built from.
+pub fn run(ctx: &mut Ctx<'_>, args: DemoArgs) -> Result<()> {
+    match args.write {
+        None => demo(ctx),
+        Some(dir) => write(ctx, &dir),
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
+use crate::cli::ExportArgs;
 use benchledger_core::error::{Error, Result};
 use benchledger_core::report;
 use benchledger_core::report::export::{ExportFormat, Rows, Value, What};
@@ -155,4 +156,29 @@ fn parquet(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
         n.seats,
         n.scores
     ))
+}
+
+/// `benchledger export`, from its flags.
+pub fn run(ctx: &mut Ctx<'_>, args: ExportArgs) -> Result<()> {
+    let ExportArgs {
+        format,
+        what,
+        out,
+        waves,
+        rubric,
+        include_withdrawn,
+        no_header,
+    } = args;
+    export(
+        ctx,
+        Request {
+            format: format.into(),
+            what: what.map(Into::into),
+            out: out.as_deref(),
+            waves: &waves,
+            rubric: rubric.as_deref(),
+            include_withdrawn,
+            header: !no_header,
+        },
+    )
 }

@@ -2,7 +2,7 @@
 
 use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
-use crate::cli::Format;
+use crate::cli::{Format, HistoryArgs};
 use benchledger_core::error::{Error, Result};
 use benchledger_core::report;
 
@@ -61,4 +61,23 @@ pub fn history(
     let json = report::withdrawn::mark(&mut table, &json, &shown);
     let text = ctx.render(format, "history", &table, &json);
     ctx.write(&text)
+}
+
+/// `benchledger history`, from its flags.
+pub fn run(ctx: &mut Ctx<'_>, args: HistoryArgs) -> Result<()> {
+    let HistoryArgs {
+        rubric,
+        seat,
+        waves,
+        include_withdrawn,
+        format,
+    } = args;
+    history(
+        ctx,
+        &rubric,
+        seat.as_deref(),
+        &waves,
+        include_withdrawn,
+        format.format,
+    )
 }

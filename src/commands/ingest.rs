@@ -4,6 +4,7 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use super::{Ctx, files};
+use crate::cli::IngestArgs;
 use benchledger_core::error::{Error, Result};
 use benchledger_core::formats::json::HashSink;
 use benchledger_core::formats::wave::{ContentHash, Digest};
@@ -410,4 +411,24 @@ fn first_input_error(manifests: &[PathBuf], built: Option<&Built>) -> Option<Err
     manifests
         .iter()
         .find_map(|m| visit_wave(&Files { manifest: m, built }, m, &mut Check).err())
+}
+
+/// `benchledger ingest`: wave manifests, or with `--from`, logs of that format.
+pub fn run_ingest(ctx: &mut Ctx<'_>, args: IngestArgs) -> Result<()> {
+    let IngestArgs {
+        manifests,
+        from,
+        wave,
+        manifest,
+    } = args;
+    match from {
+        None => ingest(ctx, &manifests),
+        Some(format) => ingest_from(
+            ctx,
+            &format,
+            &manifests,
+            wave.as_deref(),
+            manifest.as_deref(),
+        ),
+    }
 }

@@ -30,7 +30,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::cli::{ClaimsCommand, ClaimsFrom, Cli, Command, PricesCommand, RubricCommand};
+use crate::cli::{Cli, Command};
 use benchledger_core::error::{Error, Result};
 use benchledger_core::ledger::{Ledger, Wait};
 
@@ -267,215 +267,29 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
     };
     match cli.command {
         Command::Init => ingest::init(&mut ctx),
-        Command::Ingest {
-            manifests,
-            from: None,
-            ..
-        } => ingest::ingest(&mut ctx, &manifests),
-        Command::Ingest {
-            manifests,
-            from: Some(format),
-            wave,
-            manifest,
-        } => ingest::ingest_from(
-            &mut ctx,
-            &format,
-            &manifests,
-            wave.as_deref(),
-            manifest.as_deref(),
-        ),
-        Command::Waves { format } => waves::waves(&mut ctx, format.format),
-        Command::Show {
-            wave,
-            prices,
-            ci,
-            format,
-        } => waves::show(&mut ctx, &wave, &prices, ci, format.format),
-        Command::Rubric { command } => match command {
-            RubricCommand::Check { files } => rubric::check(&mut ctx, &files),
-            RubricCommand::Add {
-                files,
-                allow_scale_violation,
-            } => rubric::add(&mut ctx, &files, allow_scale_violation),
-            RubricCommand::List { format } => rubric::list(&mut ctx, format.format),
-            RubricCommand::Show { rubric } => rubric::show(&mut ctx, &rubric),
-        },
-        Command::Prices { command } => match command {
-            PricesCommand::Check { files } => prices::check(&mut ctx, &files),
-            PricesCommand::Add { files } => prices::add(&mut ctx, &files),
-            PricesCommand::List { format } => prices::list(&mut ctx, format.format),
-            PricesCommand::Show { prices: spec } => prices::show(&mut ctx, &spec),
-        },
-        Command::Score {
-            wave,
-            rubric,
-            include_withdrawn,
-            prices,
-            ci,
-            format,
-        } => score::score(
-            &mut ctx,
-            &wave,
-            &rubric,
-            include_withdrawn,
-            &prices,
-            ci,
-            format.format,
-        ),
-        Command::Rescore {
-            rubric,
-            all,
-            waves,
-            include_withdrawn,
-        } => match (rubric, all) {
-            (Some(rubric), false) => audit::rescore(&mut ctx, &rubric, &waves, include_withdrawn),
-            _ => audit::rescore_all(&mut ctx, &waves, include_withdrawn),
-        },
-        Command::History {
-            rubric,
-            seat,
-            waves,
-            include_withdrawn,
-            format,
-        } => history::history(
-            &mut ctx,
-            &rubric,
-            seat.as_deref(),
-            &waves,
-            include_withdrawn,
-            format.format,
-        ),
-        Command::Diff {
-            old,
-            new,
-            waves,
-            include_withdrawn,
-            format,
-        } => audit::diff(
-            &mut ctx,
-            &old,
-            &new,
-            &waves,
-            include_withdrawn,
-            format.format,
-        ),
-        Command::Compare {
-            seat,
-            waves,
-            rubrics,
-            include_withdrawn,
-            format,
-        } => compare::compare(
-            &mut ctx,
-            &seat,
-            &waves,
-            &rubrics,
-            include_withdrawn,
-            format.format,
-        ),
-        Command::Claims { command } => match command {
-            ClaimsCommand::Check {
-                files,
-                prices,
-                format,
-            } => claims::check(&mut ctx, &files, &prices, format.format),
-            ClaimsCommand::From { source } => match source {
-                ClaimsFrom::Openhands {
-                    dir,
-                    out,
-                    wave_prefix,
-                    seat,
-                } => claims::from_openhands(&mut ctx, &dir, &out, &wave_prefix, seat.as_deref()),
-                ClaimsFrom::TerminalBench {
-                    results,
-                    out,
-                    wave,
-                    seat,
-                } => claims::from_run(&mut ctx, "terminal-bench", &results, &out, &wave, &seat),
-                ClaimsFrom::Hal {
-                    upload,
-                    out,
-                    wave,
-                    seat,
-                } => claims::from_run(&mut ctx, "hal", &upload, &out, &wave, &seat),
-            },
-        },
-        Command::Publish {
-            wave,
-            rubric,
-            title,
-            prices,
-            ci,
-            bundle,
-            out,
-            claims,
-        } => publish::publish(
-            &mut ctx,
-            publish::Request {
-                wave: &wave,
-                rubric: &rubric,
-                title: title.as_deref(),
-                prices: prices.as_deref(),
-                ci,
-                bundle_dir: bundle.as_deref(),
-                out: out.as_deref(),
-                claims: claims.as_deref(),
-            },
-        ),
-        Command::Publications { head, format } => {
-            publish::publications(&mut ctx, head, format.format)
-        }
-        Command::Verify {
-            ids,
-            all,
-            bundle,
-            expect_head,
-            ledger,
-        } => verify::verify(
-            &mut ctx,
-            verify::Request {
-                ids: &ids,
-                all,
-                bundle: bundle.as_deref(),
-                ledger,
-                expect_head: expect_head.as_deref(),
-            },
-        ),
-        Command::Withdraw { wave, reason } => withdraw::withdraw(&mut ctx, &wave, &reason),
-        Command::Trials { wave, k, format } => trials::trials(&mut ctx, &wave, &k, format.format),
-        Command::Versus {
-            wave,
-            a,
-            b,
-            ci,
-            format,
-        } => trials::versus(&mut ctx, &wave, &a, &b, ci, format.format),
-        Command::Bundle { id, out } => bundle::bundle(&mut ctx, id, &out),
-        Command::Copy { from, to } => copy::copy(&mut ctx, &from, &to),
-        Command::Export {
-            format,
-            what,
-            out,
-            waves,
-            rubric,
-            include_withdrawn,
-            no_header,
-        } => export::export(
-            &mut ctx,
-            export::Request {
-                format: format.into(),
-                what: what.map(Into::into),
-                out: out.as_deref(),
-                waves: &waves,
-                rubric: rubric.as_deref(),
-                include_withdrawn,
-                header: !no_header,
-            },
-        ),
-        Command::Site { out, ci } => site::site(&mut ctx, &out, ci),
-        Command::Demo { write: None } => demo::demo(&mut ctx),
-        Command::Demo { write: Some(dir) } => demo::write(&mut ctx, &dir),
-        Command::Completions { shell } => completions::completions(&mut ctx, shell),
-        Command::Man { out } => completions::man(&mut ctx, out.as_deref()),
+        Command::Ingest(args) => ingest::run_ingest(&mut ctx, args),
+        Command::Waves(args) => waves::run_waves(&mut ctx, args),
+        Command::Show(args) => waves::run_show(&mut ctx, args),
+        Command::Rubric { command } => rubric::run(&mut ctx, command),
+        Command::Prices { command } => prices::run(&mut ctx, command),
+        Command::Score(args) => score::run(&mut ctx, args),
+        Command::Rescore(args) => audit::run_rescore(&mut ctx, args),
+        Command::History(args) => history::run(&mut ctx, args),
+        Command::Diff(args) => audit::run_diff(&mut ctx, args),
+        Command::Compare(args) => compare::run(&mut ctx, args),
+        Command::Claims { command } => claims::run(&mut ctx, command),
+        Command::Publish(args) => publish::run_publish(&mut ctx, args),
+        Command::Publications(args) => publish::run_publications(&mut ctx, args),
+        Command::Verify(args) => verify::run(&mut ctx, args),
+        Command::Withdraw(args) => withdraw::run(&mut ctx, args),
+        Command::Trials(args) => trials::run_trials(&mut ctx, args),
+        Command::Versus(args) => trials::run_versus(&mut ctx, args),
+        Command::Bundle(args) => bundle::run(&mut ctx, args),
+        Command::Copy(args) => copy::run(&mut ctx, args),
+        Command::Export(args) => export::run(&mut ctx, args),
+        Command::Site(args) => site::run(&mut ctx, args),
+        Command::Demo(args) => demo::run(&mut ctx, args),
+        Command::Completions(args) => completions::run_completions(&mut ctx, args),
+        Command::Man(args) => completions::run_man(&mut ctx, args),
     }
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::rubric::split_id;
 use super::{Ctx, files};
-use crate::cli::{Format, PricesArg};
+use crate::cli::{Format, PricesArg, PricesCommand};
 use benchledger_core::digest::sha256_hex;
 use benchledger_core::error::{Error, Result};
 use benchledger_core::ledger::{Ledger, PriceTableRow, PricesAdded};
@@ -207,4 +207,14 @@ pub fn show(ctx: &mut Ctx<'_>, spec: &str) -> Result<()> {
     let ledger = ctx.open()?;
     let row = registered(&ledger, spec)?;
     ctx.write(&report::prices::show(&row))
+}
+
+/// `benchledger prices`: its subcommands.
+pub fn run(ctx: &mut Ctx<'_>, command: PricesCommand) -> Result<()> {
+    match command {
+        PricesCommand::Check { files } => check(ctx, &files),
+        PricesCommand::Add { files } => add(ctx, &files),
+        PricesCommand::List { format } => list(ctx, format.format),
+        PricesCommand::Show { prices: spec } => show(ctx, &spec),
+    }
 }

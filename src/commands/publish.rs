@@ -6,11 +6,11 @@ use std::path::Path;
 use super::Ctx;
 use super::bundle::{check_bundle_target, write_bundle};
 use super::rubric::resolve;
-use crate::cli::{CiArgs, Format};
+use crate::cli::{CiArgs, Format, PublicationsArgs, PublishArgs};
 use benchledger_core::digest::sha256_hex;
 use benchledger_core::error::{Error, Result};
 use benchledger_core::formats::input::PricesId;
-use benchledger_core::ledger::NewPublication;
+use benchledger_core::ledger::{Ledger, NewPublication, PublicationRow};
 use benchledger_core::prices::{Costs, price_wave};
 use benchledger_core::publication::{Record, canonical_input, ci_id, record_sha256, render_output};
 use benchledger_core::report;
@@ -141,6 +141,19 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
             prev_sha256: prev,
         })
     })?;
+    let msg = published_message(&ledger, &row, bundle_dir, out)?;
+    ctx.write(&msg)
+}
+
+/// What `publish` prints once the publication is committed: its digests and chain link,
+/// after writing its bundle to `bundle_dir` and its text to `out` when asked (else the text
+/// follows the digests).
+fn published_message(
+    ledger: &Ledger,
+    row: &PublicationRow,
+    bundle_dir: Option<&Path>,
+    out: Option<&Path>,
+) -> Result<String> {
     let mut msg = format!(
         "published #{} {:?}: wave {} under {}\n  output sha256 {}\n  input sha256  {}\n  record sha256 {}{}\n",
         row.id,
@@ -158,7 +171,7 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
     if let Some(dir) = bundle_dir {
         // The publication is committed and frozen; if the bundle still cannot be written, say
         // so plainly and how to write it again.
-        write_bundle(&ledger, &row, dir).map_err(|e| {
+        write_bundle(ledger, row, dir).map_err(|e| {
             Error::Usage(format!(
                 "published #{} (it is in the ledger), but its bundle could not be written: {e}. \
                  Write it with `benchledger bundle {} --out DIR`",
@@ -191,7 +204,7 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
             msg.push_str(&row.output);
         }
     }
-    ctx.write(&msg)
+    Ok(msg)
 }
 
 /// Refuses, before anything is published, a `--out` that cannot be a file written there: a
@@ -238,4 +251,36 @@ pub fn publications(ctx: &mut Ctx<'_>, head: bool, format: Format) -> Result<()>
         report::publication::list(&rows, &withdrawals, chain.last().map(|e| e.sha256()));
     let text = ctx.render(format, "publications", &table, &json);
     ctx.write(&text)
+}
+
+/// `benchledger publish`, from its flags.
+pub fn run_publish(ctx: &mut Ctx<'_>, args: PublishArgs) -> Result<()> {
+    let PublishArgs {
+        wave,
+        rubric,
+        title,
+        prices,
+        ci,
+        bundle,
+        out,
+        claims,
+    } = args;
+    publish(
+        ctx,
+        Request {
+            wave: &wave,
+            rubric: &rubric,
+            title: title.as_deref(),
+            prices: prices.as_deref(),
+            ci,
+            bundle_dir: bundle.as_deref(),
+            out: out.as_deref(),
+            claims: claims.as_deref(),
+        },
+    )
+}
+
+/// `benchledger publications`, from its flags.
+pub fn run_publications(ctx: &mut Ctx<'_>, args: PublicationsArgs) -> Result<()> {
+    publications(ctx, args.head, args.format.format)
 }

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{Ctx, files};
-use crate::cli::Format;
+use crate::cli::{Format, RubricCommand};
 use benchledger_core::digest::sha256_hex;
 use benchledger_core::error::{Error, Result};
 use benchledger_core::ledger::{Ledger, RubricAdded, RubricRow};
@@ -234,4 +234,17 @@ pub fn show(ctx: &mut Ctx<'_>, spec: &str) -> Result<()> {
     };
     let row = registered(&ledger, name, version)?;
     ctx.write(&report::rubric::show(&row))
+}
+
+/// `benchledger rubric`: its subcommands.
+pub fn run(ctx: &mut Ctx<'_>, command: RubricCommand) -> Result<()> {
+    match command {
+        RubricCommand::Check { files } => check(ctx, &files),
+        RubricCommand::Add {
+            files,
+            allow_scale_violation,
+        } => add(ctx, &files, allow_scale_violation),
+        RubricCommand::List { format } => list(ctx, format.format),
+        RubricCommand::Show { rubric } => show(ctx, &rubric),
+    }
 }

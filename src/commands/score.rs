@@ -3,7 +3,7 @@
 
 use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
-use crate::cli::{CiArgs, Format, PricesArg};
+use crate::cli::{CiArgs, Format, PricesArg, ScoreArgs};
 use benchledger_core::error::Result;
 use benchledger_core::report;
 use benchledger_core::rubric::score_wave;
@@ -36,4 +36,25 @@ pub fn score(
     let json = report::withdrawn::mark(&mut table, &json, &withdrawn.among([wave]));
     let text = ctx.render(format, "score", &table, &json);
     ctx.write(&text)
+}
+
+/// `benchledger score`, from its flags.
+pub fn run(ctx: &mut Ctx<'_>, args: ScoreArgs) -> Result<()> {
+    let ScoreArgs {
+        wave,
+        rubric,
+        include_withdrawn,
+        prices,
+        ci,
+        format,
+    } = args;
+    score(
+        ctx,
+        &wave,
+        &rubric,
+        include_withdrawn,
+        &prices,
+        ci,
+        format.format,
+    )
 }

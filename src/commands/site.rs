@@ -9,6 +9,7 @@
 use std::path::{Component, Path};
 
 use super::{Ctx, Withdrawn};
+use crate::cli::SiteArgs;
 use benchledger_core::chain;
 use benchledger_core::error::{Error, Result};
 use benchledger_core::ledger::{ChainEntry, Ledger};
@@ -187,4 +188,9 @@ pub fn site(ctx: &mut Ctx<'_>, out: &Path, ci: crate::cli::CiArgs) -> Result<()>
         },
         out.join("index.html").display()
     ))
+}
+
+/// `benchledger site`, from its flags.
+pub fn run(ctx: &mut Ctx<'_>, args: SiteArgs) -> Result<()> {
+    site(ctx, &args.out, args.ci)
 }

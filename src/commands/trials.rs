@@ -2,7 +2,7 @@
 //! repeated trials and its paired problems.
 
 use super::{Ctx, Withdrawn};
-use crate::cli::{CiArgs, Format};
+use crate::cli::{CiArgs, Format, TrialsArgs, VersusArgs};
 use benchledger_core::error::{Error, Result};
 use benchledger_core::report;
 use benchledger_core::stats::trials::SeatProblems;
@@ -75,4 +75,22 @@ pub fn versus(
     let json = report::withdrawn::mark(&mut table, &json, &withdrawn.among([wave]));
     let text = ctx.render(format, "versus", &table, &json);
     ctx.write(&text)
+}
+
+/// `benchledger trials`, from its flags.
+pub fn run_trials(ctx: &mut Ctx<'_>, args: TrialsArgs) -> Result<()> {
+    let TrialsArgs { wave, k, format } = args;
+    trials(ctx, &wave, &k, format.format)
+}
+
+/// `benchledger versus`, from its flags.
+pub fn run_versus(ctx: &mut Ctx<'_>, args: VersusArgs) -> Result<()> {
+    let VersusArgs {
+        wave,
+        a,
+        b,
+        ci,
+        format,
+    } = args;
+    versus(ctx, &wave, &a, &b, ci, format.format)
 }

@@ -8,6 +8,7 @@ use std::path::Path;
 use super::Ctx;
 use super::audit::score_streamed;
 use super::bundle::{bundle_file_problems, open_bundle};
+use crate::cli::VerifyArgs;
 use benchledger_core::chain;
 use benchledger_core::digest::{is_sha256, sha256_hex, short};
 use benchledger_core::error::{Error, Result};
@@ -15,7 +16,7 @@ use benchledger_core::figures::{Basis, FigureTally};
 use benchledger_core::formats::json::HashSink;
 use benchledger_core::formats::tally;
 use benchledger_core::formats::wave::Digest;
-use benchledger_core::ledger::{ChainEntry, Ledger, PublicationRow};
+use benchledger_core::ledger::{ChainEntry, Ledger, PublicationRow, RubricRow, WaveRow};
 use benchledger_core::model::{AttemptFields, SeatData};
 use benchledger_core::publication;
 use benchledger_core::rubric::SeatScore;
@@ -226,12 +227,22 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
         ),
         schema,
     );
-
     let waves = ledger.waves()?;
+    check_waves(ledger, &waves, report)?;
+    let rubrics = ledger.rubrics()?;
+    check_rubrics(&rubrics, report);
+    check_prices(ledger, report)?;
+    check_scores(ledger, &rubrics, &waves, report)?;
+    check_chain(ledger, report)
+}
+
+/// `verify --ledger`'s waves and tallies sections: every wave's rows against its stored
+/// content hash, every seat's stored tally against its attempts.
+fn check_waves(ledger: &Ledger, waves: &[WaveRow], report: &mut Report) -> Result<()> {
     let mut problems = Vec::new();
     let mut tally_problems = Vec::new();
     let (mut tallied, mut untallied) = (0usize, 0usize);
-    for w in &waves {
+    for w in waves {
         let mut digest = match Digest::new(w.content.format, HashSink::new(), &w.wave) {
             Ok(d) => d,
             Err(e) => {
@@ -320,10 +331,14 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
         ));
     }
     section(report, "tallies", summary, tally_problems);
+    Ok(())
+}
 
-    let rubrics = ledger.rubrics()?;
+/// `verify --ledger`'s rubrics section: every registered rubric's text against its SHA-256
+/// (and its name against what it says).
+fn check_rubrics(rubrics: &[RubricRow], report: &mut Report) {
     let mut problems = Vec::new();
-    for r in &rubrics {
+    for r in rubrics {
         let origin = std::path::PathBuf::from(format!("{} (registered text)", r.id()));
         if let Ok(parsed) = benchledger_core::rubric::parse(&origin, &r.text) {
             problems.extend(publication::rubric_name_problem(r, &parsed));
@@ -352,7 +367,11 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
         ),
         problems,
     );
+}
 
+/// `verify --ledger`'s prices section: every registered price table's text against its
+/// SHA-256 (and its name against what it says).
+fn check_prices(ledger: &Ledger, report: &mut Report) -> Result<()> {
     let tables = ledger.price_tables()?;
     let mut problems = Vec::new();
     for t in &tables {
@@ -392,10 +411,20 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
         },
         problems,
     );
+    Ok(())
+}
 
+/// `verify --ledger`'s scores section: every stored score against a rescore of its wave under
+/// its rubric.
+fn check_scores(
+    ledger: &Ledger,
+    rubrics: &[RubricRow],
+    waves: &[WaveRow],
+    report: &mut Report,
+) -> Result<()> {
     let mut problems = Vec::new();
     let mut checked = 0;
-    for r in &rubrics {
+    for r in rubrics {
         let origin = std::path::PathBuf::from(format!("{} (registered text)", r.id()));
         let rubric = match benchledger_core::rubric::parse(&origin, &r.text) {
             Ok(rubric) => rubric,
@@ -404,7 +433,7 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
                 continue;
             }
         };
-        for w in &waves {
+        for w in waves {
             let stored = ledger.stored_scores(&r.sha256, &w.wave.id)?;
             if stored.is_empty() {
                 continue;
@@ -443,7 +472,11 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
         ),
         problems,
     );
+    Ok(())
+}
 
+/// `verify --ledger`'s chain section: every entry's record hash and link.
+fn check_chain(ledger: &Ledger, report: &mut Report) -> Result<()> {
     let entries = ledger.chain()?;
     let mut problems: Vec<String> = chain::broken_links(&entries)
         .into_iter()
@@ -594,4 +627,25 @@ pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
             "verify: the ledger does not hold what it should (see above)".into(),
         )),
     }
+}
+
+/// `benchledger verify`, from its flags.
+pub fn run(ctx: &mut Ctx<'_>, args: VerifyArgs) -> Result<()> {
+    let VerifyArgs {
+        ids,
+        all,
+        bundle,
+        expect_head,
+        ledger,
+    } = args;
+    verify(
+        ctx,
+        Request {
+            ids: &ids,
+            all,
+            bundle: bundle.as_deref(),
+            ledger,
+            expect_head: expect_head.as_deref(),
+        },
+    )
 }

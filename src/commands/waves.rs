@@ -1,7 +1,7 @@
 //! `benchledger waves` and `benchledger show`.
 
 use super::Ctx;
-use crate::cli::{CiArgs, Format, PricesArg};
+use crate::cli::{CiArgs, Format, PricesArg, ShowArgs, WavesArgs};
 use benchledger_core::error::Result;
 use benchledger_core::report;
 
@@ -38,4 +38,20 @@ pub fn show(
     let json = report::withdrawn::mark(&mut table, &json, &withdrawn.among([wave]));
     let text = ctx.render(format, "show", &table, &json);
     ctx.write(&text)
+}
+
+/// `benchledger waves`, from its flags.
+pub fn run_waves(ctx: &mut Ctx<'_>, args: WavesArgs) -> Result<()> {
+    waves(ctx, args.format.format)
+}
+
+/// `benchledger show`, from its flags.
+pub fn run_show(ctx: &mut Ctx<'_>, args: ShowArgs) -> Result<()> {
+    let ShowArgs {
+        wave,
+        prices,
+        ci,
+        format,
+    } = args;
+    show(ctx, &wave, &prices, ci, format.format)
 }

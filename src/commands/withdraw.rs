@@ -2,6 +2,7 @@
 //! withdrawal is appended to the chain; nothing is deleted or changed.
 
 use super::Ctx;
+use crate::cli::WithdrawArgs;
 use benchledger_core::chain::seal_withdrawal;
 use benchledger_core::digest::short;
 use benchledger_core::error::{Error, Result};
@@ -35,4 +36,9 @@ pub fn withdraw(ctx: &mut Ctx<'_>, wave: &str, reason: &str) -> Result<()> {
             None => " (first in the chain)".into(),
         }
     ))
+}
+
+/// `benchledger withdraw`, from its flags.
+pub fn run(ctx: &mut Ctx<'_>, args: WithdrawArgs) -> Result<()> {
+    withdraw(ctx, &args.wave, &args.reason)
 }

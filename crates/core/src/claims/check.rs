@@ -23,6 +23,7 @@ use std::collections::BTreeMap;
 use super::compute::{self, Covers, SeatView};
 use super::round::{Comparison, Precision, compare};
 use super::spec::{Claim, Figure, Measure, SeatFigure};
+use crate::figures::SeatFigures;
 use crate::model::WaveData;
 use crate::prices::{Costs, ModelPrice, PriceTable, price_wave};
 use crate::rubric::WaveScores;
@@ -341,32 +342,7 @@ pub fn check(claim: &Claim, ctx: &WaveCtx<'_>) -> Checked {
     let view = SeatView::new(&ctx.data.wave, seat);
     let f = &view.figures;
     // What the claim says that disagrees with the ledger, whatever the verdict.
-    let mut disagrees = Vec::new();
-    if let Some(m) = &claim.metric
-        && *m != claim.figure.name()
-    {
-        disagrees.push(Cause {
-            key: "metric",
-            says: format!(
-                "published as `{m}`, another figure than benchledger's {}",
-                claim.figure.name()
-            ),
-            reproduces: false,
-        });
-    }
-    if let Some(c) = claim.counts
-        && (c.correct, c.of) != (f.correct, f.denominator)
-    {
-        disagrees.push(Cause {
-            key: "counts",
-            says: format!(
-                "the publisher counts {} Correct of {}; the ledger holds {} Correct of {} ({} \
-                 attempts, {} missing)",
-                c.correct, c.of, f.correct, f.denominator, f.attempts, f.missing
-            ),
-            reproduces: false,
-        });
-    }
+    let disagrees = disagreements(claim, f);
     let value = match compute::primary(&claim.figure, &view, ctx.scores) {
         Ok(v) => v,
         Err(reason) => {
@@ -412,31 +388,7 @@ pub fn check(claim: &Claim, ctx: &WaveCtx<'_>) -> Checked {
         });
     if cmp.reproduced {
         out.verdict = Verdict::Reproduced;
-        if let Some((even, away)) = &cmp.half {
-            let at = match claim.precision {
-                Precision::Decimals(d) => crate::number::fixed(x, d as usize + 1),
-                Precision::Tolerance(_) => crate::number::machine(x),
-            };
-            let either = cmp.rounded.join(" or ");
-            out.notes.push(if even != away {
-                format!(
-                    "{at} is at a half: {either} (rounding half to even, as Python's round does, \
-                     gives {even}; half away from zero, as JavaScript's toFixed does, {away}); \
-                     either reproduces"
-                )
-            } else {
-                // Both rules take an exact half to the same neighbour; the other is what a
-                // value a hair on the other side rounds to, as another order of the same
-                // arithmetic may give.
-                let other = cmp.rounded.iter().find(|r| **r != *even).unwrap_or(even);
-                format!(
-                    "{at} is at a half: {either} (rounding half to even, as Python's round does, \
-                     and half away from zero, as JavaScript's toFixed does, both give {even}; a \
-                     value a hair from the half, as another order of the same arithmetic may \
-                     give, rounds to {other}); either reproduces"
-                )
-            });
-        }
+        out.notes.extend(half_note(claim, x, &cmp));
         out.notes.extend(partial.map(|c| c.says));
         out.notes.extend(disagrees.into_iter().map(|c| c.says));
         return out;
@@ -454,56 +406,123 @@ pub fn check(claim: &Claim, ctx: &WaveCtx<'_>) -> Checked {
         })
         .collect();
     if claim.figure.is_accuracy() {
-        // A denominator a convention tried already names (the attempted problems, the
-        // attempts without infrastructure errors) is not named twice.
-        let named: Vec<f64> = out
-            .tried
-            .iter()
-            .filter(|t| t.reproduces)
-            .map(|t| t.computed)
-            .collect();
-        let ds: Vec<u64> = other_denominators(claim, f.correct, f.denominator)
-            .into_iter()
-            .filter(|d| !named.contains(&(f.correct as f64 / *d as f64 * claim.scale)))
-            .collect();
-        if !ds.is_empty() {
-            let d0 = f.denominator;
-            let each: Vec<String> = ds
-                .iter()
-                .map(|d| {
-                    let by = if *d > d0 {
-                        format!("{} more", d - d0)
-                    } else {
-                        format!("{} fewer", d0 - d)
-                    };
-                    let shown = compare(
-                        claim.value,
-                        f.correct as f64 / *d as f64 * claim.scale,
-                        claim.precision,
-                    );
-                    format!(
-                        "{} Correct of {d} ({by} than the ledger's {d0}): {}",
-                        f.correct,
-                        value_text(&shown, f.correct as f64 / *d as f64 * claim.scale)
-                    )
-                })
-                .collect();
-            out.causes.push(Cause {
-                key: "other_denominator",
-                says: format!(
-                    "reproduces with another denominator: {}; the ledger divides by {} attempts \
-                     + {} missing",
-                    each.join(", or "),
-                    f.attempts,
-                    f.missing
-                ),
-                reproduces: true,
-            });
-        }
+        out.causes.extend(denominator_cause(claim, f, &out.tried));
     }
     out.causes.extend(disagrees);
     out.causes.extend(partial);
     out
+}
+
+/// What a claim says that disagrees with the ledger, whatever the verdict: the publisher's
+/// name for the figure, and the publisher's own counts.
+fn disagreements(claim: &Claim, f: &SeatFigures) -> Vec<Cause> {
+    let mut disagrees = Vec::new();
+    if let Some(m) = &claim.metric
+        && *m != claim.figure.name()
+    {
+        disagrees.push(Cause {
+            key: "metric",
+            says: format!(
+                "published as `{m}`, another figure than benchledger's {}",
+                claim.figure.name()
+            ),
+            reproduces: false,
+        });
+    }
+    if let Some(c) = claim.counts
+        && (c.correct, c.of) != (f.correct, f.denominator)
+    {
+        disagrees.push(Cause {
+            key: "counts",
+            says: format!(
+                "the publisher counts {} Correct of {}; the ledger holds {} Correct of {} ({} \
+                 attempts, {} missing)",
+                c.correct, c.of, f.correct, f.denominator, f.attempts, f.missing
+            ),
+            reproduces: false,
+        });
+    }
+    disagrees
+}
+
+/// The note on a reproduced value `x` at a half of the published precision: which neighbours
+/// each rounding rule gives (either reproduces). None when `x` is not at a half.
+fn half_note(claim: &Claim, x: f64, cmp: &Comparison) -> Option<String> {
+    let (even, away) = cmp.half.as_ref()?;
+    let at = match claim.precision {
+        Precision::Decimals(d) => crate::number::fixed(x, d as usize + 1),
+        Precision::Tolerance(_) => crate::number::machine(x),
+    };
+    let either = cmp.rounded.join(" or ");
+    Some(if even != away {
+        format!(
+            "{at} is at a half: {either} (rounding half to even, as Python's round does, \
+             gives {even}; half away from zero, as JavaScript's toFixed does, {away}); \
+             either reproduces"
+        )
+    } else {
+        // Both rules take an exact half to the same neighbour; the other is what a
+        // value a hair on the other side rounds to, as another order of the same
+        // arithmetic may give.
+        let other = cmp.rounded.iter().find(|r| **r != *even).unwrap_or(even);
+        format!(
+            "{at} is at a half: {either} (rounding half to even, as Python's round does, \
+             and half away from zero, as JavaScript's toFixed does, both give {even}; a \
+             value a hair from the half, as another order of the same arithmetic may \
+             give, rounds to {other}); either reproduces"
+        )
+    })
+}
+
+/// For an accuracy that differs: the other denominators that reproduce it with the ledger's
+/// Correct count, as one cause, leaving out any a convention in `tried` already names.
+fn denominator_cause(claim: &Claim, f: &SeatFigures, tried: &[Tried]) -> Option<Cause> {
+    // A denominator a convention tried already names (the attempted problems, the
+    // attempts without infrastructure errors) is not named twice.
+    let named: Vec<f64> = tried
+        .iter()
+        .filter(|t| t.reproduces)
+        .map(|t| t.computed)
+        .collect();
+    let ds: Vec<u64> = other_denominators(claim, f.correct, f.denominator)
+        .into_iter()
+        .filter(|d| !named.contains(&(f.correct as f64 / *d as f64 * claim.scale)))
+        .collect();
+    if ds.is_empty() {
+        return None;
+    }
+    let d0 = f.denominator;
+    let each: Vec<String> = ds
+        .iter()
+        .map(|d| {
+            let by = if *d > d0 {
+                format!("{} more", d - d0)
+            } else {
+                format!("{} fewer", d0 - d)
+            };
+            let shown = compare(
+                claim.value,
+                f.correct as f64 / *d as f64 * claim.scale,
+                claim.precision,
+            );
+            format!(
+                "{} Correct of {d} ({by} than the ledger's {d0}): {}",
+                f.correct,
+                value_text(&shown, f.correct as f64 / *d as f64 * claim.scale)
+            )
+        })
+        .collect();
+    Some(Cause {
+        key: "other_denominator",
+        says: format!(
+            "reproduces with another denominator: {}; the ledger divides by {} attempts \
+             + {} missing",
+            each.join(", or "),
+            f.attempts,
+            f.missing
+        ),
+        reproduces: true,
+    })
 }
 
 #[cfg(test)]

@@ -364,132 +364,31 @@ fn token_rules(accounting: &Accounting) -> Vec<(&'static str, &'static str, Toke
     rules
 }
 
+/// Alternatives as they are found: each kept only when it is finite and unlike every one
+/// before it.
+struct Found(Vec<Alternative>);
+
+impl Found {
+    /// Keeps `value` under `key`, said in words, when it is finite and new.
+    fn push(&mut self, key: &'static str, says: String, value: Option<f64>) {
+        if let Some(value) = value.filter(|v| v.is_finite())
+            && !self.0.iter().any(|a| a.value == value)
+        {
+            self.0.push(Alternative { key, says, value });
+        }
+    }
+}
+
 /// The figure recomputed under every other convention that applies to it, in a fixed order
 /// (the order a report names them in). Conventions that give the figure's own value, or no
 /// value, are left out; so is a convention that gives the same value as one before it.
 pub fn alternatives(figure: &Figure, view: &SeatView<'_>) -> Vec<Alternative> {
     let f = &view.figures;
     let n = f.attempts;
-    let mut out: Vec<Alternative> = Vec::new();
-    let mut push = |key: &'static str, says: String, value: Option<f64>| {
-        if let Some(value) = value.filter(|v| v.is_finite())
-            && !out.iter().any(|a| a.value == value)
-        {
-            out.push(Alternative { key, says, value });
-        }
-    };
+    let mut out = Found(Vec::new());
     match figure {
-        Figure::Seat(SeatFigure::Accuracy) => {
-            if f.missing > 0 && n > 0 {
-                push(
-                    "over_attempted",
-                    format!(
-                        "over the {}, leaving out the {}",
-                        count(n, "attempt", "attempts"),
-                        count(f.missing, "missing problem", "missing problems")
-                    ),
-                    Some(f.correct as f64 / n as f64),
-                );
-            }
-            let infra = view.infra();
-            if infra > 0 && f.denominator > infra {
-                push(
-                    "without_infra_errors",
-                    format!(
-                        "leaving out the {} that ended in an infrastructure error",
-                        count(infra, "attempt", "attempts")
-                    ),
-                    Some(f.correct as f64 / (f.denominator - infra) as f64),
-                );
-            }
-            if view.multi_trial() {
-                let solved = view.problems.values().filter(|t| t.passed > 0).count() as u64;
-                push(
-                    "any_trial",
-                    format!(
-                        "a problem solved when any of its trials is Correct ({solved} of {})",
-                        f.problems + f.missing
-                    ),
-                    Some(solved as f64 / (f.problems + f.missing) as f64),
-                );
-                let p = SeatProblems::of(view.wave, view.attempts());
-                push(
-                    "mean_of_trials",
-                    "the mean of the accuracies trial by trial".into(),
-                    p.trial_accuracy().map(|(mean, _)| mean),
-                );
-            }
-        }
-        Figure::Mean(m) => {
-            let k = measure_sum(view, *m);
-            if k.known > 0 {
-                if k.known < n {
-                    push(
-                        "unknown_as_zero",
-                        format!(
-                            "counting the {} without a {} as 0 (÷ {n} rather than ÷ {})",
-                            count(n - k.known, "attempt", "attempts"),
-                            what(*m),
-                            k.known
-                        ),
-                        Some(k.sum / n as f64),
-                    );
-                }
-                if f.missing > 0 {
-                    push(
-                        "over_suite",
-                        format!(
-                            "÷ every problem of the suite, the {} missing at 0 (÷ {})",
-                            f.missing,
-                            n + f.missing
-                        ),
-                        Some(k.sum / (n + f.missing) as f64),
-                    );
-                }
-                if view.multi_trial() {
-                    push(
-                        "per_problem",
-                        format!(
-                            "÷ the {} problems rather than the {n} attempts (all of a problem's \
-                             trials together)",
-                            f.problems
-                        ),
-                        Some(k.sum / f.problems as f64),
-                    );
-                }
-            }
-            match m {
-                Measure::WallS => {
-                    let mut w = Known::<f64>::NONE;
-                    for a in view.attempts() {
-                        w.add(a.working_s);
-                    }
-                    if w.known > 0 {
-                        push(
-                            "working_time",
-                            format!(
-                                "the agent's working seconds rather than wall seconds ({} \
-                                 attempts record them)",
-                                w.known
-                            ),
-                            Some(w.sum / w.known as f64),
-                        );
-                    }
-                }
-                Measure::TokensTotal => {
-                    for (key, says, rule) in token_rules(view.accounting()) {
-                        let mut t = Known::<u64>::NONE;
-                        for a in view.attempts() {
-                            t.add(rule(a, view.accounting()));
-                        }
-                        if t.known > 0 {
-                            push(key, says.into(), Some(t.sum as f64 / t.known as f64));
-                        }
-                    }
-                }
-                Measure::CostUsd => {}
-            }
-        }
+        Figure::Seat(SeatFigure::Accuracy) => accuracy_alternatives(&mut out, view),
+        Figure::Mean(m) => mean_alternatives(&mut out, view, *m),
         Figure::Seat(SeatFigure::TokensTotal) => {
             for (key, says, rule) in token_rules(view.accounting()) {
                 let mut t = Known::<u64>::NONE;
@@ -497,7 +396,7 @@ pub fn alternatives(figure: &Figure, view: &SeatView<'_>) -> Vec<Alternative> {
                     t.add(rule(a, view.accounting()));
                 }
                 if t.known > 0 {
-                    push(key, says.into(), Some(t.sum as f64));
+                    out.push(key, says.into(), Some(t.sum as f64));
                 }
             }
         }
@@ -506,13 +405,13 @@ pub fn alternatives(figure: &Figure, view: &SeatView<'_>) -> Vec<Alternative> {
             if reads > 0.0 && f.input_tokens.known > 0 {
                 let input = f.input_tokens.sum as f64;
                 if view.accounting().input_tokens_include_cache_reads {
-                    push(
+                    out.push(
                         "tokens_without_cached_reads",
                         "without the cached reads the input totals hold".into(),
                         Some(input - reads),
                     );
                 } else {
-                    push(
+                    out.push(
                         "tokens_with_cached_reads",
                         "with the cached reads added to the input totals".into(),
                         Some(input + reads),
@@ -523,7 +422,7 @@ pub fn alternatives(figure: &Figure, view: &SeatView<'_>) -> Vec<Alternative> {
         Figure::Seat(SeatFigure::NewInputTokens) => {
             let writes = f.input_tokens_cache_write.sum as f64;
             if writes > 0.0 && f.new_input_tokens.known > 0 {
-                push(
+                out.push(
                     "tokens_without_cache_writes",
                     "without cache writes".into(),
                     Some(f.new_input_tokens.sum as f64 - writes),
@@ -536,7 +435,7 @@ pub fn alternatives(figure: &Figure, view: &SeatView<'_>) -> Vec<Alternative> {
                 w.add(a.working_s);
             }
             if w.known > 0 {
-                push(
+                out.push(
                     "working_time",
                     format!(
                         "the agent's working seconds rather than wall seconds ({} attempts \
@@ -549,7 +448,7 @@ pub fn alternatives(figure: &Figure, view: &SeatView<'_>) -> Vec<Alternative> {
         }
         Figure::Seat(SeatFigure::CostOfPassUsd) => {
             if f.correct > 0 && f.cost_usd.known > 0 && f.cost_usd.known < n {
-                push(
+                out.push(
                     "unknown_as_zero",
                     format!(
                         "the known costs ÷ Correct, the {} without a cost counted as 0",
@@ -558,7 +457,7 @@ pub fn alternatives(figure: &Figure, view: &SeatView<'_>) -> Vec<Alternative> {
                     Some(f.cost_usd.sum / f.correct as f64),
                 );
             }
-            push(
+            out.push(
                 "per_problem",
                 "per problem (the Cost-of-Pass paper's: each problem's mean cost ÷ its success \
                  rate, averaged), not pooled"
@@ -567,75 +466,201 @@ pub fn alternatives(figure: &Figure, view: &SeatView<'_>) -> Vec<Alternative> {
             );
         }
         Figure::Seat(SeatFigure::CostOfPassPerProblemUsd) => {
-            push(
+            out.push(
                 "pooled",
                 "pooled (total USD ÷ number Correct), not per problem".into(),
                 f.cost_of_pass_usd,
             );
         }
         Figure::PassAtK(k) | Figure::PassHatK(k) => {
-            let at = matches!(figure, Figure::PassAtK(_));
-            let k = *k;
-            let unbiased = |n: u64, c: u64| {
-                if at {
-                    pass_at_k(n, c, k).unwrap_or(0.0)
-                } else {
-                    pass_hat_k(n, c, k).unwrap_or(0.0)
-                }
-            };
-            let naive = |n: u64, c: u64| {
-                let p = c as f64 / n as f64;
-                if at {
-                    1.0 - (1.0 - p).powi(k as i32)
-                } else {
-                    p.powi(k as i32)
-                }
-            };
-            let all: Vec<(u64, u64)> = view
-                .problems
-                .values()
-                .map(|t| (t.trials, t.passed))
-                .collect();
-            push(
-                "naive_estimator",
-                if at {
-                    format!("the naive estimator 1 − (1 − c/n)^{k}, not the unbiased one")
-                } else {
-                    format!("the naive estimator (c/n)^{k}, not the unbiased one")
-                },
-                mean_at_k(&all, f.missing, k, naive),
-            );
-            let infra = view.infra();
-            if infra > 0 {
-                let without: Vec<(u64, u64)> = view
-                    .problems
-                    .values()
-                    .filter(|t| t.trials > t.infra)
-                    .map(|t| (t.trials - t.infra, t.passed))
-                    .collect();
-                push(
-                    "without_infra_errors",
-                    format!(
-                        "leaving out the {} that ended in an infrastructure error",
-                        count(infra, "trial", "trials")
-                    ),
-                    mean_at_k(&without, f.missing, k, unbiased),
-                );
-            }
-            if f.missing > 0 {
-                push(
-                    "over_attempted",
-                    format!(
-                        "leaving out the {}",
-                        count(f.missing, "missing problem", "missing problems")
-                    ),
-                    mean_at_k(&all, 0, k, unbiased),
-                );
-            }
+            pass_k_alternatives(&mut out, view, matches!(figure, Figure::PassAtK(_)), *k);
         }
         _ => {}
     }
-    out
+    out.0
+}
+
+/// The alternatives of a seat's accuracy: over the attempted problems, without
+/// infrastructure errors, and, with repeated trials, any trial and the mean of the trials.
+fn accuracy_alternatives(out: &mut Found, view: &SeatView<'_>) {
+    let f = &view.figures;
+    let n = f.attempts;
+    if f.missing > 0 && n > 0 {
+        out.push(
+            "over_attempted",
+            format!(
+                "over the {}, leaving out the {}",
+                count(n, "attempt", "attempts"),
+                count(f.missing, "missing problem", "missing problems")
+            ),
+            Some(f.correct as f64 / n as f64),
+        );
+    }
+    let infra = view.infra();
+    if infra > 0 && f.denominator > infra {
+        out.push(
+            "without_infra_errors",
+            format!(
+                "leaving out the {} that ended in an infrastructure error",
+                count(infra, "attempt", "attempts")
+            ),
+            Some(f.correct as f64 / (f.denominator - infra) as f64),
+        );
+    }
+    if view.multi_trial() {
+        let solved = view.problems.values().filter(|t| t.passed > 0).count() as u64;
+        out.push(
+            "any_trial",
+            format!(
+                "a problem solved when any of its trials is Correct ({solved} of {})",
+                f.problems + f.missing
+            ),
+            Some(solved as f64 / (f.problems + f.missing) as f64),
+        );
+        let p = SeatProblems::of(view.wave, view.attempts());
+        out.push(
+            "mean_of_trials",
+            "the mean of the accuracies trial by trial".into(),
+            p.trial_accuracy().map(|(mean, _)| mean),
+        );
+    }
+}
+
+/// The alternatives of a mean of measure `m`: unknown as 0, over the suite, per problem;
+/// working seconds for wall seconds; the token conventions for token totals.
+fn mean_alternatives(out: &mut Found, view: &SeatView<'_>, m: Measure) {
+    let f = &view.figures;
+    let n = f.attempts;
+    let k = measure_sum(view, m);
+    if k.known > 0 {
+        if k.known < n {
+            out.push(
+                "unknown_as_zero",
+                format!(
+                    "counting the {} without a {} as 0 (÷ {n} rather than ÷ {})",
+                    count(n - k.known, "attempt", "attempts"),
+                    what(m),
+                    k.known
+                ),
+                Some(k.sum / n as f64),
+            );
+        }
+        if f.missing > 0 {
+            out.push(
+                "over_suite",
+                format!(
+                    "÷ every problem of the suite, the {} missing at 0 (÷ {})",
+                    f.missing,
+                    n + f.missing
+                ),
+                Some(k.sum / (n + f.missing) as f64),
+            );
+        }
+        if view.multi_trial() {
+            out.push(
+                "per_problem",
+                format!(
+                    "÷ the {} problems rather than the {n} attempts (all of a problem's \
+                     trials together)",
+                    f.problems
+                ),
+                Some(k.sum / f.problems as f64),
+            );
+        }
+    }
+    match m {
+        Measure::WallS => {
+            let mut w = Known::<f64>::NONE;
+            for a in view.attempts() {
+                w.add(a.working_s);
+            }
+            if w.known > 0 {
+                out.push(
+                    "working_time",
+                    format!(
+                        "the agent's working seconds rather than wall seconds ({} \
+                         attempts record them)",
+                        w.known
+                    ),
+                    Some(w.sum / w.known as f64),
+                );
+            }
+        }
+        Measure::TokensTotal => {
+            for (key, says, rule) in token_rules(view.accounting()) {
+                let mut t = Known::<u64>::NONE;
+                for a in view.attempts() {
+                    t.add(rule(a, view.accounting()));
+                }
+                if t.known > 0 {
+                    out.push(key, says.into(), Some(t.sum as f64 / t.known as f64));
+                }
+            }
+        }
+        Measure::CostUsd => {}
+    }
+}
+
+/// The alternatives of pass@k (`at`) or pass^k: the naive estimator, without infrastructure
+/// errors, without the missing problems.
+fn pass_k_alternatives(out: &mut Found, view: &SeatView<'_>, at: bool, k: u64) {
+    let f = &view.figures;
+    let unbiased = |n: u64, c: u64| {
+        if at {
+            pass_at_k(n, c, k).unwrap_or(0.0)
+        } else {
+            pass_hat_k(n, c, k).unwrap_or(0.0)
+        }
+    };
+    let naive = |n: u64, c: u64| {
+        let p = c as f64 / n as f64;
+        if at {
+            1.0 - (1.0 - p).powi(k as i32)
+        } else {
+            p.powi(k as i32)
+        }
+    };
+    let all: Vec<(u64, u64)> = view
+        .problems
+        .values()
+        .map(|t| (t.trials, t.passed))
+        .collect();
+    out.push(
+        "naive_estimator",
+        if at {
+            format!("the naive estimator 1 − (1 − c/n)^{k}, not the unbiased one")
+        } else {
+            format!("the naive estimator (c/n)^{k}, not the unbiased one")
+        },
+        mean_at_k(&all, f.missing, k, naive),
+    );
+    let infra = view.infra();
+    if infra > 0 {
+        let without: Vec<(u64, u64)> = view
+            .problems
+            .values()
+            .filter(|t| t.trials > t.infra)
+            .map(|t| (t.trials - t.infra, t.passed))
+            .collect();
+        out.push(
+            "without_infra_errors",
+            format!(
+                "leaving out the {} that ended in an infrastructure error",
+                count(infra, "trial", "trials")
+            ),
+            mean_at_k(&without, f.missing, k, unbiased),
+        );
+    }
+    if f.missing > 0 {
+        out.push(
+            "over_attempted",
+            format!(
+                "leaving out the {}",
+                count(f.missing, "missing problem", "missing problems")
+            ),
+            mean_at_k(&all, 0, k, unbiased),
+        );
+    }
 }
 
 #[cfg(test)]

@@ -160,133 +160,7 @@ pub fn openhands(d: &OpenHandsDir<'_>) -> Result<ClaimsFile> {
     };
     let mut claims = Vec::new();
     for (i, e) in entries.iter().enumerate() {
-        let record = format!("entry {}", i + 1);
-        let Value::Object(o) = e else {
-            return Err(Error::input(
-                Location::record(path, record),
-                format!(
-                    "expected a benchmark's scores, a JSON object, got {}",
-                    describe(e)
-                ),
-            ));
-        };
-        let at = |key: &str| Location::record(path, record.clone()).field(key);
-        let Some(benchmark) = text(&at, o, "benchmark")? else {
-            return Err(Error::input(
-                at("benchmark"),
-                "missing: expected the benchmark's name",
-            ));
-        };
-        let record = format!("entry {} ({benchmark})", i + 1);
-        let at = |key: &str| Location::record(path, record.clone()).field(key);
-        let wave = format!("{}{benchmark}", d.wave_prefix);
-        check_slug(
-            at("benchmark"),
-            "wave id (--wave-prefix and the benchmark)",
-            &wave,
-        )?;
-        let source = {
-            let version = text(&at, o, "agent_version")?;
-            let time = text(&at, o, "submission_time")?;
-            let mut s = benchmark.to_string();
-            if let Some(v) = version {
-                s.push_str(&format!(", agent {v}"));
-            }
-            if let Some(t) = time {
-                s.push_str(&format!(", submitted {t}"));
-            }
-            s
-        };
-        let metric = text(&at, o, "metric")?.unwrap_or("accuracy").to_string();
-        let components = match o.get("component_scores") {
-            None | Some(Value::Null) => None,
-            Some(Value::Object(c)) => Some(c),
-            Some(v) => {
-                return Err(Error::input(
-                    at("component_scores"),
-                    format!("expected an object, got {}", describe(v)),
-                ));
-            }
-        };
-        let c_at = |key: &str| at(&format!("component_scores.{key}"));
-        // The counts behind `X_accuracy` are `X_resolved` of `X_total`.
-        let counts_of = |name: &str| -> Result<Option<Counts>> {
-            let (Some(c), Some(stem)) = (components, name.strip_suffix("_accuracy")) else {
-                return Ok(None);
-            };
-            let correct = count(&c_at, c, &format!("{stem}_resolved"))?;
-            let of = count(&c_at, c, &format!("{stem}_total"))?;
-            Ok(match (correct, of) {
-                (Some(correct), Some(of)) if of > 0 && correct <= of => {
-                    Some(Counts { correct, of })
-                }
-                _ => None,
-            })
-        };
-        if let Some(score) = number(&at, o, "score")? {
-            let mut c = claim(
-                &wave,
-                &seat,
-                Figure::Seat(SeatFigure::Accuracy),
-                score,
-                100.0,
-                Precision::Decimals(written_decimals(score).max(1)),
-            );
-            c.counts = counts_of(&metric)?;
-            // `accuracy` is benchledger's accuracy; any other metric is another figure.
-            c.metric = (metric != "accuracy").then(|| metric.clone());
-            c.source = Some(source.clone());
-            claims.push(c);
-        }
-        if metric != "accuracy"
-            && let Some(comp) = components
-            && let Some(combined) = number(&c_at, comp, "combined_accuracy")?
-        {
-            let mut c = claim(
-                &wave,
-                &seat,
-                Figure::Seat(SeatFigure::Accuracy),
-                combined,
-                100.0,
-                Precision::Decimals(written_decimals(combined).max(1)),
-            );
-            // Every instance: the resolved and the totals of each part, summed.
-            let parts = ["solveable", "unsolveable"];
-            let mut sum = Some((0, 0));
-            for p in parts {
-                sum = match (sum, counts_of(&format!("{p}_accuracy"))?) {
-                    (Some((c, n)), Some(k)) => Some((c + k.correct, n + k.of)),
-                    _ => None,
-                };
-            }
-            c.counts = sum.map(|(correct, of)| Counts { correct, of });
-            c.source = Some(format!("{source}; component_scores.combined_accuracy"));
-            claims.push(c);
-        }
-        if let Some(cost) = number(&at, o, "cost_per_instance")? {
-            let mut c = claim(
-                &wave,
-                &seat,
-                Figure::Mean(Measure::CostUsd),
-                cost,
-                1.0,
-                Precision::Decimals(written_decimals(cost).max(2)),
-            );
-            c.source = Some(format!("{source}; cost_per_instance"));
-            claims.push(c);
-        }
-        if let Some(runtime) = number(&at, o, "average_runtime")? {
-            let mut c = claim(
-                &wave,
-                &seat,
-                Figure::Mean(Measure::WallS),
-                runtime,
-                1.0,
-                Precision::Decimals(written_decimals(runtime)),
-            );
-            c.source = Some(format!("{source}; average_runtime"));
-            claims.push(c);
-        }
+        openhands_entry(d, &seat, i, e, &mut claims)?;
     }
     if claims.is_empty() {
         return Err(Error::input(
@@ -295,6 +169,157 @@ pub fn openhands(d: &OpenHandsDir<'_>) -> Result<ClaimsFile> {
              average_runtime",
         ));
     }
+    let source = openhands_source(d)?;
+    Ok(ClaimsFile {
+        name: slug(&format!("openhands-{}", d.dir_name)),
+        version: 1,
+        source,
+        description: None,
+        claims,
+    })
+}
+
+/// The claims of entry `i` of an OpenHands index's scores.json (one benchmark), added to
+/// `claims`: its accuracy (and combined accuracy), cost per instance and average runtime.
+fn openhands_entry(
+    d: &OpenHandsDir<'_>,
+    seat: &str,
+    i: usize,
+    e: &Value,
+    claims: &mut Vec<Claim>,
+) -> Result<()> {
+    let path = d.scores_path;
+    let record = format!("entry {}", i + 1);
+    let Value::Object(o) = e else {
+        return Err(Error::input(
+            Location::record(path, record),
+            format!(
+                "expected a benchmark's scores, a JSON object, got {}",
+                describe(e)
+            ),
+        ));
+    };
+    let at = |key: &str| Location::record(path, record.clone()).field(key);
+    let Some(benchmark) = text(&at, o, "benchmark")? else {
+        return Err(Error::input(
+            at("benchmark"),
+            "missing: expected the benchmark's name",
+        ));
+    };
+    let record = format!("entry {} ({benchmark})", i + 1);
+    let at = |key: &str| Location::record(path, record.clone()).field(key);
+    let wave = format!("{}{benchmark}", d.wave_prefix);
+    check_slug(
+        at("benchmark"),
+        "wave id (--wave-prefix and the benchmark)",
+        &wave,
+    )?;
+    let source = {
+        let version = text(&at, o, "agent_version")?;
+        let time = text(&at, o, "submission_time")?;
+        let mut s = benchmark.to_string();
+        if let Some(v) = version {
+            s.push_str(&format!(", agent {v}"));
+        }
+        if let Some(t) = time {
+            s.push_str(&format!(", submitted {t}"));
+        }
+        s
+    };
+    let metric = text(&at, o, "metric")?.unwrap_or("accuracy").to_string();
+    let components = match o.get("component_scores") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(c)) => Some(c),
+        Some(v) => {
+            return Err(Error::input(
+                at("component_scores"),
+                format!("expected an object, got {}", describe(v)),
+            ));
+        }
+    };
+    let c_at = |key: &str| at(&format!("component_scores.{key}"));
+    // The counts behind `X_accuracy` are `X_resolved` of `X_total`.
+    let counts_of = |name: &str| -> Result<Option<Counts>> {
+        let (Some(c), Some(stem)) = (components, name.strip_suffix("_accuracy")) else {
+            return Ok(None);
+        };
+        let correct = count(&c_at, c, &format!("{stem}_resolved"))?;
+        let of = count(&c_at, c, &format!("{stem}_total"))?;
+        Ok(match (correct, of) {
+            (Some(correct), Some(of)) if of > 0 && correct <= of => Some(Counts { correct, of }),
+            _ => None,
+        })
+    };
+    if let Some(score) = number(&at, o, "score")? {
+        let mut c = claim(
+            &wave,
+            seat,
+            Figure::Seat(SeatFigure::Accuracy),
+            score,
+            100.0,
+            Precision::Decimals(written_decimals(score).max(1)),
+        );
+        c.counts = counts_of(&metric)?;
+        // `accuracy` is benchledger's accuracy; any other metric is another figure.
+        c.metric = (metric != "accuracy").then(|| metric.clone());
+        c.source = Some(source.clone());
+        claims.push(c);
+    }
+    if metric != "accuracy"
+        && let Some(comp) = components
+        && let Some(combined) = number(&c_at, comp, "combined_accuracy")?
+    {
+        let mut c = claim(
+            &wave,
+            seat,
+            Figure::Seat(SeatFigure::Accuracy),
+            combined,
+            100.0,
+            Precision::Decimals(written_decimals(combined).max(1)),
+        );
+        // Every instance: the resolved and the totals of each part, summed.
+        let parts = ["solveable", "unsolveable"];
+        let mut sum = Some((0, 0));
+        for p in parts {
+            sum = match (sum, counts_of(&format!("{p}_accuracy"))?) {
+                (Some((c, n)), Some(k)) => Some((c + k.correct, n + k.of)),
+                _ => None,
+            };
+        }
+        c.counts = sum.map(|(correct, of)| Counts { correct, of });
+        c.source = Some(format!("{source}; component_scores.combined_accuracy"));
+        claims.push(c);
+    }
+    if let Some(cost) = number(&at, o, "cost_per_instance")? {
+        let mut c = claim(
+            &wave,
+            seat,
+            Figure::Mean(Measure::CostUsd),
+            cost,
+            1.0,
+            Precision::Decimals(written_decimals(cost).max(2)),
+        );
+        c.source = Some(format!("{source}; cost_per_instance"));
+        claims.push(c);
+    }
+    if let Some(runtime) = number(&at, o, "average_runtime")? {
+        let mut c = claim(
+            &wave,
+            seat,
+            Figure::Mean(Measure::WallS),
+            runtime,
+            1.0,
+            Precision::Decimals(written_decimals(runtime)),
+        );
+        c.source = Some(format!("{source}; average_runtime"));
+        claims.push(c);
+    }
+    Ok(())
+}
+
+/// The source an OpenHands index's claims file names: the scores.json, and the agent and
+/// model its metadata.json states, when there is one.
+fn openhands_source(d: &OpenHandsDir<'_>) -> Result<String> {
     let mut source = format!("OpenHands index, {}/scores.json", d.dir_name);
     if let Some((mpath, mtext)) = d.metadata {
         let m: Value = serde_json::from_str(mtext).map_err(|e| syntax(mpath, &e))?;
@@ -316,13 +341,7 @@ pub fn openhands(d: &OpenHandsDir<'_>) -> Result<ClaimsFile> {
             }
         }
     }
-    Ok(ClaimsFile {
-        name: slug(&format!("openhands-{}", d.dir_name)),
-        version: 1,
-        source,
-        description: None,
-        claims,
-    })
+    Ok(source)
 }
 
 /// The figures of a JSON file that is one object, read from its top-level keys (the rest

@@ -666,7 +666,7 @@ pub fn check(
         pricing.as_ref(),
         intervals.as_ref(),
     );
-    // The claims the published text carries, checked again (crate::claims::published).
+    // The claims the published text carries, checked again (publication::claims).
     let output = claims::recompute(
         &row.output,
         output,

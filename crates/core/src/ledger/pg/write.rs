@@ -31,6 +31,16 @@ struct PgTx<'a, 't> {
     stage: Option<(&'a Connection, &'a Path)>,
 }
 
+/// Where a staged wave's rows lie in the scratch database (the ids after `before` up to
+/// `last`), and what is added to a staged seat's or attempt's id to make it the ledger's.
+struct StagedSpan {
+    wave_id: i64,
+    before: crate::ledger::stage::Ids,
+    last: crate::ledger::stage::Ids,
+    seat_offset: i64,
+    attempt_offset: i64,
+}
+
 impl PgTx<'_, '_> {
     fn next_id(&mut self, table: &str) -> Result<i64> {
         let sql = format!("SELECT coalesce(max(id), 0) + 1 FROM {table}");
@@ -185,7 +195,6 @@ impl IngestTx for PgTx<'_, '_> {
                 message: format!("wave {} was copied in without its staging", w.id),
             });
         };
-        let lite = |e| sqlite(stage_path, e);
         let wave_id = self.next_id("wave")?;
         self.insert_wave_row(wave_id, w, hash, now)?;
         if let Some(SuiteProblems::Ids(ids)) = &w.suite_problems {
@@ -209,11 +218,39 @@ impl IngestTx for PgTx<'_, '_> {
                 .map_err(|e| error(self.path, e))?;
         }
         // A staged id `i` of this wave becomes `i + offset`: the first becomes the ledger's next.
-        let seat_offset = self.next_id("seat")? - (before.seat + 1);
-        let attempt_offset = self.next_id("attempt")? - (before.attempt + 1);
+        let span = StagedSpan {
+            wave_id,
+            before,
+            last,
+            seat_offset: self.next_id("seat")? - (before.seat + 1),
+            attempt_offset: self.next_id("attempt")? - (before.attempt + 1),
+        };
+        self.copy_seats(stage, stage_path, &span)?;
+        self.copy_seat_tallies(stage, stage_path, &span)?;
+        self.copy_attempts(stage, stage_path, &span)?;
+        self.copy_trace_steps(stage, stage_path, &span)?;
+        Ok(())
+    }
+}
+
+impl PgTx<'_, '_> {
+    /// Copies a staged wave's seats in, their ids moved by the span's offset.
+    fn copy_seats(
+        &mut self,
+        stage: &Connection,
+        stage_path: &Path,
+        span: &StagedSpan,
+    ) -> Result<()> {
+        let StagedSpan {
+            wave_id,
+            before,
+            last,
+            seat_offset,
+            ..
+        } = *span;
+        let lite = |e| sqlite(stage_path, e);
         let path = self.path;
         let err = |e| error(path, e);
-
         let sink = self
             .tx
             .copy_in(
@@ -262,7 +299,25 @@ impl IngestTx for PgTx<'_, '_> {
             .map_err(err)?;
         }
         out.finish().map_err(err)?;
+        Ok(())
+    }
 
+    /// Copies the tallies of a staged wave's seats in.
+    fn copy_seat_tallies(
+        &mut self,
+        stage: &Connection,
+        stage_path: &Path,
+        span: &StagedSpan,
+    ) -> Result<()> {
+        let StagedSpan {
+            before,
+            last,
+            seat_offset,
+            ..
+        } = *span;
+        let lite = |e| sqlite(stage_path, e);
+        let path = self.path;
+        let err = |e| error(path, e);
         let sink = self
             .tx
             .copy_in("COPY seat_tally (seat_id, format, tally) FROM STDIN (FORMAT binary)")
@@ -283,7 +338,26 @@ impl IngestTx for PgTx<'_, '_> {
                 .map_err(err)?;
         }
         out.finish().map_err(err)?;
+        Ok(())
+    }
 
+    /// Copies a staged wave's attempts in, their ids and seats' moved by the span's offsets.
+    fn copy_attempts(
+        &mut self,
+        stage: &Connection,
+        stage_path: &Path,
+        span: &StagedSpan,
+    ) -> Result<()> {
+        let StagedSpan {
+            before,
+            last,
+            seat_offset,
+            attempt_offset,
+            ..
+        } = *span;
+        let lite = |e| sqlite(stage_path, e);
+        let path = self.path;
+        let err = |e| error(path, e);
         let sink = self
             .tx
             .copy_in(
@@ -361,7 +435,25 @@ impl IngestTx for PgTx<'_, '_> {
             out.write(&values).map_err(err)?;
         }
         out.finish().map_err(err)?;
+        Ok(())
+    }
 
+    /// Copies the trace steps of a staged wave's attempts in.
+    fn copy_trace_steps(
+        &mut self,
+        stage: &Connection,
+        stage_path: &Path,
+        span: &StagedSpan,
+    ) -> Result<()> {
+        let StagedSpan {
+            before,
+            last,
+            attempt_offset,
+            ..
+        } = *span;
+        let lite = |e| sqlite(stage_path, e);
+        let path = self.path;
+        let err = |e| error(path, e);
         let sink = self
             .tx
             .copy_in(
@@ -394,9 +486,7 @@ impl IngestTx for PgTx<'_, '_> {
         out.finish().map_err(err)?;
         Ok(())
     }
-}
 
-impl PgTx<'_, '_> {
     /// The wave row, and its suite's when the suite is new.
     fn insert_wave_row(
         &mut self,

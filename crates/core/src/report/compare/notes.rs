@@ -2,8 +2,8 @@
 //! confound, how the figures are defined, and what each rubric's numbers may be used for.
 
 use super::Parts;
-use super::conditions::{Kind, confounds};
-use super::rubrics::CohortMedian;
+use super::conditions::{Condition, Kind, confounds};
+use super::rubrics::{CohortMedian, Medians};
 use super::text::{join_and, measure_text, relative};
 use crate::report::waves::FIGURES_NOTE;
 
@@ -21,46 +21,7 @@ pub(super) fn notes(p: &Parts<'_>) -> Vec<String> {
     } = p;
     let mut notes = Vec::new();
     // Confounders, grouped by what they confound.
-    let groups: [(&[Kind], &str); 5] = [
-        (
-            &[Kind::Load],
-            "the change in wall time cannot be assigned to the seat alone; repeat under \
-             comparable load to separate them",
-        ),
-        (
-            &[Kind::CacheAccounting],
-            "the change in token totals is confounded by how tokens were counted (totals are \
-             normalised, with cached reads added where input totals exclude them, but that rests \
-             on each wave's declaration)",
-        ),
-        (
-            &[Kind::Prices],
-            "the change in USD and Cost-of-Pass is confounded by where prices came from",
-        ),
-        (
-            &[Kind::Budget],
-            "every change is confounded by what the seat was allowed (a seat may pace itself \
-             to its budget, and a score held against the budget moves with it)",
-        ),
-        (
-            &[Kind::Identity, Kind::Attempts],
-            "a different thing was measured and every change is confounded",
-        ),
-    ];
-    for (kinds, why) in groups {
-        let differing: Vec<String> = conds
-            .iter()
-            .filter(|c| kinds.contains(&c.kind) && c.differs())
-            .map(|c| c.across())
-            .collect();
-        if !differing.is_empty() {
-            notes.push(format!(
-                "Confounder{}: {} — {why}.",
-                if differing.len() > 1 { "s" } else { "" },
-                join_and(&differing)
-            ));
-        }
-    }
+    notes.extend(confounder_notes(conds));
     if conds.iter().all(|c| !c.differs()) {
         notes.push(
             "No recorded condition differs between the waves (load, accounting, budget, suite, \
@@ -123,25 +84,7 @@ pub(super) fn notes(p: &Parts<'_>) -> Vec<String> {
         }
         let ranks: Vec<String> = places.iter().map(|p| p[k].text.clone()).collect();
         // Each cohort factor's measure: its wave median in each wave, and how far it moved.
-        let mut moved = Vec::new();
-        let first = medians.first().map(|w| w[k].as_slice()).unwrap_or_default();
-        for (m, CohortMedian { measure, .. }) in first.iter().enumerate() {
-            let values: Vec<Option<f64>> = medians
-                .iter()
-                .map(|w| w[k].get(m).and_then(|c| c.median))
-                .collect();
-            let path: Vec<String> = values
-                .iter()
-                .map(|v| v.map_or("unknown".into(), |v| measure_text(*measure, v)))
-                .collect();
-            let mut text = format!("{} {}", measure.name(), path.join(" → "));
-            if let (Some(Some(a)), Some(Some(b))) = (values.first(), values.last())
-                && let Some(r) = relative(*a, *b)
-            {
-                text.push_str(&format!(" ({r})"));
-            }
-            moved.push(text);
-        }
+        let moved = yardstick(medians, k);
         let mut note = format!(
             "{} is relative: a seat's score is measured against its own wave's medians, so only \
              its rank inside each wave is shown ({}), never its value or a change across waves. \
@@ -159,4 +102,76 @@ pub(super) fn notes(p: &Parts<'_>) -> Vec<String> {
         notes.push(note);
     }
     notes
+}
+
+/// The confounders, grouped by what they confound: one note per group with a condition that
+/// differs.
+fn confounder_notes(conds: &[Condition]) -> Vec<String> {
+    let mut notes = Vec::new();
+    let groups: [(&[Kind], &str); 5] = [
+        (
+            &[Kind::Load],
+            "the change in wall time cannot be assigned to the seat alone; repeat under \
+             comparable load to separate them",
+        ),
+        (
+            &[Kind::CacheAccounting],
+            "the change in token totals is confounded by how tokens were counted (totals are \
+             normalised, with cached reads added where input totals exclude them, but that rests \
+             on each wave's declaration)",
+        ),
+        (
+            &[Kind::Prices],
+            "the change in USD and Cost-of-Pass is confounded by where prices came from",
+        ),
+        (
+            &[Kind::Budget],
+            "every change is confounded by what the seat was allowed (a seat may pace itself \
+             to its budget, and a score held against the budget moves with it)",
+        ),
+        (
+            &[Kind::Identity, Kind::Attempts],
+            "a different thing was measured and every change is confounded",
+        ),
+    ];
+    for (kinds, why) in groups {
+        let differing: Vec<String> = conds
+            .iter()
+            .filter(|c| kinds.contains(&c.kind) && c.differs())
+            .map(|c| c.across())
+            .collect();
+        if !differing.is_empty() {
+            notes.push(format!(
+                "Confounder{}: {} — {why}.",
+                if differing.len() > 1 { "s" } else { "" },
+                join_and(&differing)
+            ));
+        }
+    }
+    notes
+}
+
+/// Each cohort factor's measure of rubric `k`: its wave median in each wave, and how far it
+/// moved.
+fn yardstick(medians: &Medians, k: usize) -> Vec<String> {
+    let mut moved = Vec::new();
+    let first = medians.first().map(|w| w[k].as_slice()).unwrap_or_default();
+    for (m, CohortMedian { measure, .. }) in first.iter().enumerate() {
+        let values: Vec<Option<f64>> = medians
+            .iter()
+            .map(|w| w[k].get(m).and_then(|c| c.median))
+            .collect();
+        let path: Vec<String> = values
+            .iter()
+            .map(|v| v.map_or("unknown".into(), |v| measure_text(*measure, v)))
+            .collect();
+        let mut text = format!("{} {}", measure.name(), path.join(" → "));
+        if let (Some(Some(a)), Some(Some(b))) = (values.first(), values.last())
+            && let Some(r) = relative(*a, *b)
+        {
+            text.push_str(&format!(" ({r})"));
+        }
+        moved.push(text);
+    }
+    moved
 }
