@@ -45,7 +45,6 @@ pub trait WaveVisitor {
 pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Result<Wave> {
     let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
     let m = manifest::parse(path, &text)?;
-    let dir = path.parent().unwrap_or(Path::new("."));
     let w = &m.wave;
     macro_rules! at {
         ($v:expr, $f:expr) => {
@@ -62,115 +61,11 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
     }
     let started_at = manifest::started_at(path, &text, &w.started_at)?;
 
-    let suite_problems = match (&w.suite_problems, &w.suite_problems_file) {
-        (Some(_), Some(f)) => {
-            return Err(Error::input(
-                at!(f, "suite_problems_file"),
-                "give suite_problems or suite_problems_file, not both",
-            ));
-        }
-        (Some(n), None) => {
-            if *n.get_ref() < 1 {
-                return Err(Error::input(
-                    at!(n, "suite_problems"),
-                    format!(
-                        "expected the number of problems in the suite (1 or more), got {}",
-                        n.get_ref()
-                    ),
-                ));
-            }
-            Some(SuiteProblems::Count(*n.get_ref() as u64))
-        }
-        (None, Some(f)) => Some(SuiteProblems::Ids(problem_ids(
-            src,
-            &dir.join(f.get_ref()),
-            at!(f, "suite_problems_file"),
-        )?)),
-        (None, None) => None,
-    };
-
-    let positive = |v: &Option<toml::Spanned<i64>>, f: &str| -> Result<Option<u32>> {
-        match v {
-            None => Ok(None),
-            Some(n) if *n.get_ref() >= 1 && *n.get_ref() <= i64::from(u32::MAX) => {
-                Ok(Some(*n.get_ref() as u32))
-            }
-            Some(n) => Err(Error::input(
-                at!(n, f),
-                format!(
-                    "expected a whole number of sessions, 1 or more, got {}",
-                    n.get_ref()
-                ),
-            )),
-        }
-    };
-    let load = Load {
-        parallel_sessions: positive(&w.load.parallel_sessions, "parallel_sessions")?,
-        tool_server_sessions: positive(&w.load.tool_server_sessions, "tool_server_sessions")?,
-        serial_rerun: w.load.serial_rerun,
-    };
-
-    // Where a format that states its accounting is told the manifest disagrees.
-    let accounting_at = match &w.accounting {
-        Some(a) => at!(a, "input_tokens_include_cache_reads"),
-        None => Location::file(path).field("wave.accounting"),
-    };
-    let accounting = match &w.accounting {
-        Some(a) => match a.get_ref().input_tokens_include_cache_reads {
-            Some(flag) => Accounting {
-                input_tokens_include_cache_reads: flag,
-                price_source: a.get_ref().price_source.clone(),
-            },
-            None => {
-                return Err(Error::input(
-                    at!(a, "input_tokens_include_cache_reads"),
-                    "missing: say whether input token totals include cached reads \
-                     (input_tokens_include_cache_reads = true or false under [wave.accounting])",
-                ));
-            }
-        },
-        None => {
-            return Err(Error::input(
-                Location::file(path).field("wave.accounting"),
-                "missing: add [wave.accounting] with input_tokens_include_cache_reads = true or \
-                 false, so token totals can be compared across waves",
-            ));
-        }
-    };
-
-    let allowance = |v: &Option<toml::Spanned<f64>>, f: &str| -> Result<Option<f64>> {
-        match v {
-            None => Ok(None),
-            Some(x) if x.get_ref().is_finite() && *x.get_ref() > 0.0 => Ok(Some(*x.get_ref())),
-            Some(x) => Err(Error::input(
-                at!(x, f),
-                format!(
-                    "expected a positive, finite allowance per problem, got {}",
-                    x.get_ref()
-                ),
-            )),
-        }
-    };
-    let budget = Budget {
-        tokens: allowance(&w.budget.tokens, "tokens")?,
-        wall_s: allowance(&w.budget.wall_s, "wall_s")?,
-        cost_usd: allowance(&w.budget.cost_usd, "cost_usd")?,
-    };
-
-    let supersedes = match &w.supersedes {
-        None => None,
-        Some(s) => {
-            check_slug(at!(s, "supersedes"), "superseded wave id", s.get_ref())?;
-            if s.get_ref() == w.id.get_ref() {
-                return Err(Error::input(
-                    at!(s, "supersedes"),
-                    "a wave cannot supersede itself: name the earlier wave this one corrects",
-                ));
-            }
-            Some(s.get_ref().clone())
-        }
-    };
-
+    let suite_problems = suite_problems_of(src, path, &text, w)?;
+    let load = load_of(path, &text, w)?;
+    let (accounting, accounting_at) = accounting_of(path, &text, w)?;
+    let budget = budget_of(path, &text, w)?;
+    let supersedes = supersedes_of(path, &text, w)?;
     let canary_problems = canaries(path, &text, w, suite_problems.as_ref())?;
 
     let wave = Wave {
@@ -220,91 +115,8 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
             ));
         }
         seat_lines.insert(id.clone(), line);
-        let results_path = dir.join(s.results.get_ref());
-        if !src.is_file(&results_path) {
-            return Err(Error::input(
-                at!(&s.results, "results"),
-                format!(
-                    "results file {} does not exist (results are named relative to the manifest)",
-                    results_path.display()
-                ),
-            ));
-        }
-        let importer = match &s.format {
-            Some(f) => import::named(f.get_ref(), at!(f, "format"))?,
-            None => import::by_extension(&results_path)?,
-        };
-        if let Some(scorer) = &s.scorer
-            && !importer.has_scorers()
-        {
-            return Err(Error::input(
-                at!(scorer, "scorer"),
-                format!(
-                    "results of format `{}` have no scorers to choose from; drop `scorer`",
-                    importer.name()
-                ),
-            ));
-        }
-        if let Some(why) = importer.needs_suite_size()
-            && wave.suite_problems.is_none()
-        {
-            return Err(Error::input(
-                Location::file(path).field("wave.suite_problems"),
-                format!(
-                    "missing: seat `{id}` reads format `{}`, which needs the suite's size: {why}. \
-                     Declare it under [wave] with suite_problems = N (or suite_problems_file)",
-                    importer.name()
-                ),
-            ));
-        }
-        let options = import::Options {
-            scorer: s.scorer.as_ref().map(|x| x.get_ref().clone()),
-        };
-        let mut quiet = import::Quiet;
-        let imported = importer.read(&mut import::Input {
-            src,
-            path: &results_path,
-            options: &options,
-            progress: v.progress().unwrap_or(&mut quiet),
-        })?;
-        if let Some(stated) = &imported.accounting
-            && stated.input_tokens_include_cache_reads
-                != wave.accounting.input_tokens_include_cache_reads
-        {
-            return Err(Error::input(
-                accounting_at.clone(),
-                format!(
-                    "the manifest says input_tokens_include_cache_reads = {}, but {} (seat `{id}`, \
-                     format `{}`) counts them the other way: {}. Make the manifest say {}",
-                    wave.accounting.input_tokens_include_cache_reads,
-                    results_path.display(),
-                    importer.name(),
-                    stated.why,
-                    stated.input_tokens_include_cache_reads
-                ),
-            ));
-        }
-        let attempts = check_seat(&results_path, &wave, imported.records)?;
-        if attempts.is_empty() && wave.suite_problems.is_none() {
-            return Err(Error::input(
-                Location::file(&results_path),
-                "the results file holds no attempts; declare the suite's size (suite_problems) \
-                 so the seat counts as missing every problem, or drop the seat",
-            ));
-        }
-        seats.insert(
-            id.clone(),
-            SeatData {
-                seat: Seat {
-                    id: id.clone(),
-                    model: s.model.clone(),
-                    provider: s.provider.clone(),
-                    harness: s.harness.clone(),
-                    config: s.config.clone(),
-                },
-                attempts,
-            },
-        );
+        let data = read_seat(src, path, &text, &wave, &accounting_at, s, v)?;
+        seats.insert(id.clone(), data);
         while let Some(next) = pending.first()
             && let Some(ready) = seats.remove(*next)
         {
@@ -313,6 +125,242 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
         }
     }
     Ok(wave)
+}
+
+/// The suite's declared problems: a count, a list read from a file, or none.
+fn suite_problems_of(
+    src: &dyn Source,
+    path: &Path,
+    text: &str,
+    w: &manifest::WaveSection,
+) -> Result<Option<SuiteProblems>> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    Ok(match (&w.suite_problems, &w.suite_problems_file) {
+        (Some(_), Some(f)) => {
+            return Err(Error::input(
+                manifest::at(path, text, f, "suite_problems_file"),
+                "give suite_problems or suite_problems_file, not both",
+            ));
+        }
+        (Some(n), None) => {
+            if *n.get_ref() < 1 {
+                return Err(Error::input(
+                    manifest::at(path, text, n, "suite_problems"),
+                    format!(
+                        "expected the number of problems in the suite (1 or more), got {}",
+                        n.get_ref(),
+                    ),
+                ));
+            }
+            Some(SuiteProblems::Count(*n.get_ref() as u64))
+        }
+        (None, Some(f)) => Some(SuiteProblems::Ids(problem_ids(
+            src,
+            &dir.join(f.get_ref()),
+            manifest::at(path, text, f, "suite_problems_file"),
+        )?)),
+        (None, None) => None,
+    })
+}
+
+/// The load the wave ran under: sessions at a time and sharing the tool server.
+fn load_of(path: &Path, text: &str, w: &manifest::WaveSection) -> Result<Load> {
+    let positive = |v: &Option<toml::Spanned<i64>>, f: &str| -> Result<Option<u32>> {
+        match v {
+            None => Ok(None),
+            Some(n) if *n.get_ref() >= 1 && *n.get_ref() <= i64::from(u32::MAX) => {
+                Ok(Some(*n.get_ref() as u32))
+            }
+            Some(n) => Err(Error::input(
+                manifest::at(path, text, n, f),
+                format!(
+                    "expected a whole number of sessions, 1 or more, got {}",
+                    n.get_ref(),
+                ),
+            )),
+        }
+    };
+    Ok(Load {
+        parallel_sessions: positive(&w.load.parallel_sessions, "parallel_sessions")?,
+        tool_server_sessions: positive(&w.load.tool_server_sessions, "tool_server_sessions")?,
+        serial_rerun: w.load.serial_rerun,
+    })
+}
+
+/// How the wave counted tokens, and where in the manifest it says so (for an importer whose
+/// format states its own accounting and disagrees).
+fn accounting_of(
+    path: &Path,
+    text: &str,
+    w: &manifest::WaveSection,
+) -> Result<(Accounting, Location)> {
+    // Where a format that states its accounting is told the manifest disagrees.
+    let accounting_at = match &w.accounting {
+        Some(a) => manifest::at(path, text, a, "input_tokens_include_cache_reads"),
+        None => Location::file(path).field("wave.accounting"),
+    };
+    let accounting = match &w.accounting {
+        Some(a) => match a.get_ref().input_tokens_include_cache_reads {
+            Some(flag) => Accounting {
+                input_tokens_include_cache_reads: flag,
+                price_source: a.get_ref().price_source.clone(),
+            },
+            None => {
+                return Err(Error::input(
+                    manifest::at(path, text, a, "input_tokens_include_cache_reads"),
+                    "missing: say whether input token totals include cached reads \
+                     (input_tokens_include_cache_reads = true or false under [wave.accounting])",
+                ));
+            }
+        },
+        None => {
+            return Err(Error::input(
+                Location::file(path).field("wave.accounting"),
+                "missing: add [wave.accounting] with input_tokens_include_cache_reads = true or \
+                 false, so token totals can be compared across waves",
+            ));
+        }
+    };
+    Ok((accounting, accounting_at))
+}
+
+/// The allowances per problem.
+fn budget_of(path: &Path, text: &str, w: &manifest::WaveSection) -> Result<Budget> {
+    let allowance = |v: &Option<toml::Spanned<f64>>, f: &str| -> Result<Option<f64>> {
+        match v {
+            None => Ok(None),
+            Some(x) if x.get_ref().is_finite() && *x.get_ref() > 0.0 => Ok(Some(*x.get_ref())),
+            Some(x) => Err(Error::input(
+                manifest::at(path, text, x, f),
+                format!(
+                    "expected a positive, finite allowance per problem, got {}",
+                    x.get_ref(),
+                ),
+            )),
+        }
+    };
+    Ok(Budget {
+        tokens: allowance(&w.budget.tokens, "tokens")?,
+        wall_s: allowance(&w.budget.wall_s, "wall_s")?,
+        cost_usd: allowance(&w.budget.cost_usd, "cost_usd")?,
+    })
+}
+
+/// The wave this one supersedes, when it says so.
+fn supersedes_of(path: &Path, text: &str, w: &manifest::WaveSection) -> Result<Option<String>> {
+    Ok(match &w.supersedes {
+        None => None,
+        Some(s) => {
+            check_slug(
+                manifest::at(path, text, s, "supersedes"),
+                "superseded wave id",
+                s.get_ref(),
+            )?;
+            if s.get_ref() == w.id.get_ref() {
+                return Err(Error::input(
+                    manifest::at(path, text, s, "supersedes"),
+                    "a wave cannot supersede itself: name the earlier wave this one corrects",
+                ));
+            }
+            Some(s.get_ref().clone())
+        }
+    })
+}
+
+/// One seat's results, read through its format's importer and checked against the wave.
+fn read_seat(
+    src: &dyn Source,
+    path: &Path,
+    text: &str,
+    wave: &Wave,
+    accounting_at: &Location,
+    s: &manifest::SeatSection,
+    v: &mut dyn WaveVisitor,
+) -> Result<SeatData> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let id = s.id.get_ref();
+    let results_path = dir.join(s.results.get_ref());
+    if !src.is_file(&results_path) {
+        return Err(Error::input(
+            manifest::at(path, text, &s.results, "results"),
+            format!(
+                "results file {} does not exist (results are named relative to the manifest)",
+                results_path.display(),
+            ),
+        ));
+    }
+    let importer = match &s.format {
+        Some(f) => import::named(f.get_ref(), manifest::at(path, text, f, "format"))?,
+        None => import::by_extension(&results_path)?,
+    };
+    if let Some(scorer) = &s.scorer
+        && !importer.has_scorers()
+    {
+        return Err(Error::input(
+            manifest::at(path, text, scorer, "scorer"),
+            format!(
+                "results of format `{}` have no scorers to choose from; drop `scorer`",
+                importer.name(),
+            ),
+        ));
+    }
+    if let Some(why) = importer.needs_suite_size()
+        && wave.suite_problems.is_none()
+    {
+        return Err(Error::input(
+            Location::file(path).field("wave.suite_problems"),
+            format!(
+                "missing: seat `{id}` reads format `{}`, which needs the suite's size: {why}. \
+                 Declare it under [wave] with suite_problems = N (or suite_problems_file)",
+                importer.name(),
+            ),
+        ));
+    }
+    let options = import::Options {
+        scorer: s.scorer.as_ref().map(|x| x.get_ref().clone()),
+    };
+    let mut quiet = import::Quiet;
+    let imported = importer.read(&mut import::Input {
+        src,
+        path: &results_path,
+        options: &options,
+        progress: v.progress().unwrap_or(&mut quiet),
+    })?;
+    if let Some(stated) = &imported.accounting
+        && stated.input_tokens_include_cache_reads
+            != wave.accounting.input_tokens_include_cache_reads
+    {
+        return Err(Error::input(
+            accounting_at.clone(),
+            format!(
+                "the manifest says input_tokens_include_cache_reads = {}, but {} (seat `{id}`, \
+                 format `{}`) counts them the other way: {}. Make the manifest say {}",
+                wave.accounting.input_tokens_include_cache_reads,
+                results_path.display(),
+                importer.name(),
+                stated.why,
+                stated.input_tokens_include_cache_reads,
+            ),
+        ));
+    }
+    let attempts = check_seat(&results_path, wave, imported.records)?;
+    if attempts.is_empty() && wave.suite_problems.is_none() {
+        return Err(Error::input(
+            Location::file(&results_path),
+            "the results file holds no attempts; declare the suite's size (suite_problems) \
+             so the seat counts as missing every problem, or drop the seat",
+        ));
+    }
+    Ok(SeatData {
+        seat: Seat {
+            id: id.clone(),
+            model: s.model.clone(),
+            provider: s.provider.clone(),
+            harness: s.harness.clone(),
+            config: s.config.clone(),
+        },
+        attempts,
+    })
 }
 
 /// Checks one attempt on its own, as a result line's fields are checked when it is read: an
