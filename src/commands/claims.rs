@@ -14,7 +14,7 @@ use benchledger_core::error::{Error, Location, Result};
 use benchledger_core::ledger::Ledger;
 use benchledger_core::model::WaveData;
 use benchledger_core::prices::Costs;
-use benchledger_core::publication::claims as published;
+use benchledger_core::publication::claims::{self as published, Carried};
 use benchledger_core::report;
 use benchledger_core::report::claims::{Row, Source, listing};
 use benchledger_core::rubric::{WaveScores, score_wave};
@@ -366,22 +366,10 @@ pub fn from_run(
 
 /// The claims a publication will carry: read, parsed, and checked to be about its wave, its
 /// rubric and the wave's seats.
-pub(super) struct ForPublication {
-    text: String,
-    file: ClaimsFile,
-}
-
-impl ForPublication {
-    pub(super) fn load(path: &Path, data: &WaveData, rubric_id: &str) -> Result<ForPublication> {
-        let (text, file) = load(path)?;
-        published::check_fits(path, &file, data, rubric_id)?;
-        Ok(ForPublication { text, file })
-    }
-
-    /// The section the published text ends with.
-    pub(super) fn section(&self, data: &WaveData, rubric_id: &str, scores: &WaveScores) -> String {
-        published::section(&self.file, &self.text, data, rubric_id, scores)
-    }
+pub(super) fn for_publication(path: &Path, data: &WaveData, rubric_id: &str) -> Result<Carried> {
+    let (text, file) = load(path)?;
+    published::check_fits(path, &file, data, rubric_id)?;
+    Ok(Carried { file, text })
 }
 
 /// `benchledger claims`: its subcommands.

@@ -11,11 +11,8 @@ use benchledger_core::digest::sha256_hex;
 use benchledger_core::error::{Error, Result};
 use benchledger_core::formats::input::PricesId;
 use benchledger_core::ledger::{Ledger, NewPublication, PublicationRow};
-use benchledger_core::prices::{Costs, price_wave};
-use benchledger_core::publication::{Record, canonical_input, ci_id, record_sha256, render_output};
+use benchledger_core::publication::{Record, Rendered, Sources, ci_id, record_sha256, render};
 use benchledger_core::report;
-use benchledger_core::rubric::score_wave;
-use benchledger_core::stats::leaderboard::wave_intervals;
 
 /// What `publish` was asked for.
 #[derive(Debug, Clone, Copy, Default)]
@@ -83,43 +80,40 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
             dir,
         )?;
     }
-    let mut data = ledger.load_wave(wave)?;
+    let data = ledger.load_wave(wave)?;
     let claims = claims
-        .map(|p| super::claims::ForPublication::load(p, &data, &info.rubric.id()))
+        .map(|p| super::claims::for_publication(p, &data, &info.rubric.id()))
         .transpose()?;
     let title = title
         .map(str::to_string)
         .unwrap_or_else(|| format!("{} under {}", data.wave.id, info.rubric.id()));
-    // The input holds the rows as recorded and names the table (input format 2's `prices`: the
-    // table that filled in the costs); the costs the rows lack are filled in after, for the
-    // leaderboard, as verify will fill them in.
-    let prices_named = price_table.as_ref().map(|(row, table)| PricesId {
-        name: table.name.clone(),
-        version: table.version,
-        sha256: row.sha256.clone(),
+    // The input names the table that fills in the costs the rows lack (input format 2's
+    // `prices`) and how the intervals are drawn; the render fills in the costs after writing
+    // the input, as verify will.
+    let prices = price_table.as_ref().map(|(row, table)| {
+        let id = PricesId {
+            name: table.name.clone(),
+            version: table.version,
+            sha256: row.sha256.clone(),
+        };
+        (id, Some(table))
     });
-    // The input records how the intervals were drawn; verify draws them again from it.
-    let ci_named = settings.as_ref().map(ci_id);
-    let input = canonical_input(&data, &info, prices_named.as_ref(), ci_named.as_ref());
-    let pricing =
-        price_table.map(|(row, table)| price_wave(&table, &row.sha256, &mut data, Costs::Fill));
-    let scores = score_wave(&info.rubric, &data);
-    let intervals = settings.map(|s| wave_intervals(&data, Some(&info.rubric), &s));
-    let input_sha256 = sha256_hex(input.as_bytes());
-    let mut output = render_output(
-        &title,
-        &data,
-        &info,
-        &scores,
-        &input_sha256,
-        pricing.as_ref(),
-        intervals.as_ref(),
-    );
-    if let Some(c) = &claims {
-        output.push_str(&c.section(&data, &info.rubric.id(), &scores));
-    }
+    let Rendered {
+        input,
+        input_sha256,
+        output,
+    } = render(Sources {
+        title: &title,
+        wave: data,
+        rubric: &info,
+        input_format: benchledger_core::formats::input::LATEST,
+        prices,
+        ci: settings.as_ref().map(ci_id),
+        claims: claims.as_ref(),
+    })
+    .map_err(|e| Error::Usage(format!("wave {wave} cannot be published: {e}")))?;
     let new = NewPublication {
-        wave: data.wave.id.clone(),
+        wave: wave.to_string(),
         rubric_sha256: info.sha256.clone(),
         title,
         created_at: ctx.now.clone(),

@@ -150,24 +150,35 @@ pub fn extract(output: &str) -> Option<std::result::Result<String, String>> {
     )))
 }
 
-/// A publication's text recomputed with the claims its published text carries, checked again
-/// against `data`: `fresh` (the recomputed leaderboard) with the claims section appended. What
-/// keeps the claims from being checked again is pushed onto `problems`, and `fresh` is returned
-/// as it is (so the comparison shows the difference too).
-pub fn recompute(
+/// The claims a publication carries: the file, checked to fit the publication, and its text.
+#[derive(Debug, Clone)]
+pub struct Carried {
+    pub file: ClaimsFile,
+    pub text: String,
+}
+
+impl Carried {
+    /// The section the published text ends with, the claims checked against `data`.
+    pub fn section(&self, data: &WaveData, rubric_id: &str, scores: &WaveScores) -> String {
+        section(&self.file, &self.text, data, rubric_id, scores)
+    }
+}
+
+/// The claims a published text carries, read back for verify: none when it carries none.
+/// What keeps them from being read is pushed onto `problems` (and none returned, so the
+/// comparison shows the difference too); claims that no longer fit the publication are pushed
+/// too, and still carried.
+pub fn carried_by(
     published: &str,
-    fresh: String,
     data: &WaveData,
     rubric_id: &str,
-    scores: &WaveScores,
     problems: &mut Vec<String>,
-) -> String {
-    let text = match extract(published) {
-        None => return fresh,
-        Some(Ok(text)) => text,
-        Some(Err(problem)) => {
+) -> Option<Carried> {
+    let text = match extract(published)? {
+        Ok(text) => text,
+        Err(problem) => {
             problems.push(format!("its claims cannot be read back: {problem}"));
-            return fresh;
+            return None;
         }
     };
     let origin = Path::new("the claims file of the published text");
@@ -175,15 +186,13 @@ pub fn recompute(
         Ok(f) => f,
         Err(e) => {
             problems.push(format!("its claims no longer parse: {e}"));
-            return fresh;
+            return None;
         }
     };
     if let Err(e) = check_fits(origin, &file, data, rubric_id) {
         problems.push(format!("its claims no longer fit the publication: {e}"));
     }
-    let mut out = fresh;
-    out.push_str(&section(&file, &text, data, rubric_id, scores));
-    out
+    Some(Carried { file, text })
 }
 
 #[cfg(test)]

@@ -46,17 +46,106 @@ pub fn rubric_id(info: &RubricInfo) -> RubricId {
     }
 }
 
-/// The canonical serialisation of a publication's inputs, in the latest input format: the
-/// wave's rows as recorded (before any price table filled in a cost), the rubric's identity,
-/// the price table's, if one fills in costs, and how its intervals were drawn, if it has any.
-pub fn canonical_input(
-    data: &WaveData,
-    info: &RubricInfo,
-    prices: Option<&PricesId>,
-    ci: Option<&CiId>,
-) -> String {
-    formats::input::encode(formats::input::LATEST, &rubric_id(info), prices, ci, data)
-        .expect("this build writes its own latest input format")
+/// Everything a publication's text is made from, as the ledger holds it. `publish` gathers
+/// them from what it was asked; `verify` from what the publication stored. Both render through
+/// [`render_input`] and [`render_text`] ([`render`] is the two together), so a publication
+/// reproduces by construction, not by two pipelines kept in step.
+pub struct Sources<'a> {
+    pub title: &'a str,
+    /// The wave's rows as recorded: the costs a price table fills in are filled in by the
+    /// render, after the input is written.
+    pub wave: WaveData,
+    pub rubric: &'a RubricInfo,
+    /// The input format to write: the latest for a new publication, the stored one at verify.
+    pub input_format: u32,
+    /// The price table the input names, and its parsed text, which fills in the costs the rows
+    /// lack. The text may be missing only to render the input.
+    pub prices: Option<(PricesId, Option<&'a crate::prices::PriceTable>)>,
+    /// How the intervals are drawn, as the input records it, when the publication has them.
+    pub ci: Option<CiId>,
+    /// The claims file the publication carries, checked against the wave in its text.
+    pub claims: Option<&'a claims::Carried>,
+}
+
+/// A publication rendered: what `publish` stores and `verify` compares byte for byte.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rendered {
+    /// The canonical input: every row the leaderboard used, and what it names.
+    pub input: String,
+    pub input_sha256: String,
+    /// The published text: the leaderboard in Markdown, and the claims section if any.
+    pub output: String,
+}
+
+/// The canonical serialisation of a publication's inputs in its input format: the wave's rows
+/// as recorded (before any price table filled in a cost), the rubric's identity, the price
+/// table's, if one fills in costs, and how its intervals were drawn, if it has any.
+pub fn render_input(s: &Sources<'_>) -> Result<String, formats::FormatError> {
+    formats::input::encode(
+        s.input_format,
+        &rubric_id(s.rubric),
+        s.prices.as_ref().map(|(id, _)| id),
+        s.ci.as_ref(),
+        &s.wave,
+    )
+}
+
+/// The published text of `s`, whose input renders as `input`: the costs filled in from the
+/// price table, the wave scored, the intervals drawn from the recorded seed, the leaderboard
+/// rendered ([`render_output`]), then the claims section. `Err` says why it cannot be rendered
+/// (a price table named without its text, interval settings publish would not take).
+pub fn render_text(s: Sources<'_>, input: &str) -> Result<String, String> {
+    let Sources {
+        title,
+        mut wave,
+        rubric: info,
+        prices,
+        ci,
+        claims,
+        ..
+    } = s;
+    let pricing = match prices {
+        None => None,
+        Some((id, Some(table))) => Some(crate::prices::price_wave(
+            table,
+            &id.sha256,
+            &mut wave,
+            Costs::Fill,
+        )),
+        Some((id, None)) => {
+            return Err(format!(
+                "price table {}@{} is named without its text",
+                id.name, id.version
+            ));
+        }
+    };
+    let settings = ci.as_ref().map(published_settings).transpose()?;
+    let intervals = settings.map(|s| wave_intervals(&wave, Some(&info.rubric), &s));
+    let scores = crate::rubric::score_wave(&info.rubric, &wave);
+    let mut output = render_output(
+        title,
+        &wave,
+        info,
+        &scores,
+        &sha256_hex(input.as_bytes()),
+        pricing.as_ref(),
+        intervals.as_ref(),
+    );
+    if let Some(c) = claims {
+        output.push_str(&c.section(&wave, &info.rubric.id(), &scores));
+    }
+    Ok(output)
+}
+
+/// A publication rendered whole: [`render_input`], then [`render_text`].
+pub fn render(s: Sources<'_>) -> Result<Rendered, String> {
+    let input = render_input(&s).map_err(|e| format!("its input cannot be written: {e}"))?;
+    let output = render_text(s, &input)?;
+    Ok(Rendered {
+        input_sha256: sha256_hex(input.as_bytes()),
+        input,
+        output,
+    })
 }
 
 /// How a publication's intervals are drawn, as its input records it.
@@ -146,7 +235,7 @@ pub fn output_format(text: &str) -> Option<u32> {
 /// its heading naming, when a price table filled in its costs, that table, and with intervals,
 /// how they were drawn, with their columns and rank ranges (a text without prices or intervals
 /// is exactly what this layout always wrote).
-pub fn render_output(
+fn render_output(
     title: &str,
     data: &WaveData,
     info: &RubricInfo,
@@ -500,7 +589,7 @@ fn published_prices(
     id: &PricesId,
     price_tables: &[PriceTableRow],
     problems: &mut Vec<String>,
-) -> Option<(crate::prices::PriceTable, String)> {
+) -> Option<crate::prices::PriceTable> {
     let label = format!("{}@{}", id.name, id.version);
     let Some(row) = price_tables
         .iter()
@@ -525,7 +614,7 @@ fn published_prices(
     match crate::prices::parse(&origin, &row.text) {
         Ok(table) => {
             problems.extend(prices_name_problem(row, &table));
-            Some((table, id.sha256.clone()))
+            Some(table)
         }
         Err(e) => {
             problems.push(format!("the price table text no longer parses: {e}"));
@@ -542,7 +631,7 @@ pub fn check(
     row: &PublicationRow,
     rubric_row: &RubricRow,
     price_tables: &[PriceTableRow],
-    mut fresh: WaveData,
+    fresh: WaveData,
 ) -> Vec<String> {
     let mut problems = Vec::new();
     let record = Record {
@@ -599,13 +688,19 @@ pub fn check(
             Named::default()
         }
     };
-    let input = match formats::input::encode(
-        row.input_format,
-        &rubric_id(&info),
-        named.prices.as_ref(),
-        named.ci.as_ref(),
-        &fresh,
-    ) {
+    // Verify renders what publish rendered, from what the publication stored: its title, the
+    // wave as the ledger holds it now, the rubric, and what its input names. The claims file is
+    // the one its text carries.
+    let mut sources = Sources {
+        title: &row.title,
+        wave: fresh,
+        rubric: &info,
+        input_format: row.input_format,
+        prices: named.prices.clone().map(|id| (id, None)),
+        ci: named.ci.clone(),
+        claims: None,
+    };
+    let input = match render_input(&sources) {
         Ok(input) => input,
         Err(e) => {
             problems.push(format!("its input cannot be recomputed: {e}"));
@@ -632,49 +727,31 @@ pub fn check(
         ));
         return problems;
     }
-    // The costs are filled in as publish filled them: from the table the input names, after
-    // the input was serialised from the rows as recorded.
-    let pricing = match &named.prices {
+    // The costs are filled in as publish filled them: from the table the input names.
+    let table = match &named.prices {
         Some(id) => match published_prices(id, price_tables, &mut problems) {
-            Some((table, sha256)) => Some(crate::prices::price_wave(
-                &table,
-                &sha256,
-                &mut fresh,
-                Costs::Fill,
-            )),
+            Some(table) => Some(table),
             None => return problems,
         },
         None => None,
     };
-    // The intervals are drawn again as publish drew them: from the recorded settings, on the
-    // wave as the leaderboard shows it (its costs filled in).
-    let intervals = match named.ci.as_ref().map(published_settings) {
-        Some(Ok(settings)) => Some(wave_intervals(&fresh, Some(&info.rubric), &settings)),
-        Some(Err(problem)) => {
+    if let Some((_, text)) = &mut sources.prices {
+        *text = table.as_ref();
+    }
+    // The intervals are drawn again as publish drew them: from the recorded settings.
+    if let Some(Err(problem)) = named.ci.as_ref().map(published_settings) {
+        problems.push(problem);
+        return problems;
+    }
+    let claims = claims::carried_by(&row.output, &sources.wave, &info.rubric.id(), &mut problems);
+    sources.claims = claims.as_ref();
+    let output = match render_text(sources, &input) {
+        Ok(output) => output,
+        Err(problem) => {
             problems.push(problem);
             return problems;
         }
-        None => None,
     };
-    let scores = crate::rubric::score_wave(&info.rubric, &fresh);
-    let output = render_output(
-        &row.title,
-        &fresh,
-        &info,
-        &scores,
-        &sha256_hex(input.as_bytes()),
-        pricing.as_ref(),
-        intervals.as_ref(),
-    );
-    // The claims the published text carries, checked again (publication::claims).
-    let output = claims::recompute(
-        &row.output,
-        output,
-        &fresh,
-        &info.rubric.id(),
-        &scores,
-        &mut problems,
-    );
     if output != row.output {
         let lines = diff_outputs(&row.output, &output);
         problems.push(format!(
