@@ -10,9 +10,9 @@ use std::path::{Component, Path};
 
 use super::{Ctx, Withdrawn};
 use crate::cli::SiteArgs;
-use benchledger_core::chain;
 use benchledger_core::error::{Error, Result};
 use benchledger_core::ledger::{ChainEntry, Ledger};
+use benchledger_core::publication;
 use benchledger_core::report::score::RubricInfo;
 use benchledger_core::site::{self, Input, PublicationInput, WaveInput};
 
@@ -50,20 +50,7 @@ pub fn load(
         let ChainEntry::Publication(p) = entry else {
             continue;
         };
-        let prev = i.checked_sub(1).map(|j| &entries[j]);
-        let mut problems: Vec<String> = chain::link_problem(entry, prev, false)
-            .into_iter()
-            .collect();
-        match (ledger.publication_rubric(p.id), ledger.load_wave(&p.wave)) {
-            (Ok(rubric), Ok(fresh)) => {
-                problems.splice(
-                    0..0,
-                    benchledger_core::publication::check(p, &rubric, &price_tables, fresh),
-                );
-            }
-            (Err(e), _) => problems.push(format!("its rubric cannot be loaded: {e}")),
-            (_, Err(e)) => problems.push(format!("its wave cannot be loaded: {e}")),
-        };
+        let problems = publication::reproduce::problems(ledger, &entries, i, &price_tables, false);
         publications.push(PublicationInput {
             withdrawn: withdrawn.get(&p.wave).cloned(),
             row: p.clone(),

@@ -82,22 +82,16 @@ fn verify_publications(
     let out = &mut report.text;
     let mut failed = 0;
     for &i in &chosen {
-        let prev = i.checked_sub(1).map(|j| &entries[j]);
-        let mut problems: Vec<String> = chain::link_problem(&entries[i], prev, in_bundle)
-            .into_iter()
-            .collect();
+        let mut problems =
+            publication::reproduce::problems(ledger, &entries, i, &price_tables, in_bundle);
         match &entries[i] {
             ChainEntry::Publication(p) => {
-                let rubric = ledger.publication_rubric(p.id);
-                match (&rubric, ledger.load_wave(&p.wave)) {
-                    (Ok(rubric), Ok(fresh)) => {
-                        problems.splice(0..0, publication::check(p, rubric, &price_tables, fresh));
-                    }
-                    (Err(e), _) => problems.push(format!("its rubric cannot be loaded: {e}")),
-                    (_, Err(e)) => problems.push(format!("its wave cannot be loaded: {e}")),
-                }
-                if let (Some(dir), Ok(rubric)) = (bundle, &rubric) {
-                    problems.extend(bundle_file_problems(dir, p, rubric));
+                // A bundle's files are checked against the rubric the publication names (one
+                // that cannot be loaded is reported above).
+                if let Some(dir) = bundle
+                    && let Ok(rubric) = ledger.publication_rubric(p.id)
+                {
+                    problems.extend(bundle_file_problems(dir, p, &rubric));
                 }
                 let head = format!(
                     "publication #{} {:?} ({} under {})",

@@ -14,10 +14,11 @@
 //! they were drawn (method, generator, level, resamples, seed), the published text shows them,
 //! and verify draws them again from the same seed and compares byte for byte.
 //!
-//! This module is pure: it builds and compares texts and hashes. Reading the ledger and the
-//! clock is the commands' job.
+//! This module is pure: it builds and compares texts and hashes ([`reproduce`] reads the
+//! ledger's publications to hand them to it). The clock is the faces' job.
 
 pub mod claims;
+pub mod reproduce;
 
 use std::collections::{BTreeMap, BTreeSet};
 
