@@ -2,6 +2,7 @@
 //! ([`commands`]), and tables drawn for a terminal ([`terminal`]). Everything a command computes,
 //! stores or publishes lives in `benchledger_core`; this crate parses, calls it, and prints.
 
+pub mod advice;
 pub mod cli;
 pub mod commands;
 pub mod terminal;

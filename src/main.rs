@@ -22,7 +22,7 @@ fn main() -> ExitCode {
             {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("error: {e}");
+            eprintln!("error: {}", benchledger::advice::message(&e));
             ExitCode::from(e.exit_code())
         }
     }

@@ -27,8 +27,9 @@ const CORE_LAYERS: &[&[&str]] = &[
     &["rubric"],
     // Statistics over scores; the ledger, the only module that speaks SQL.
     &["stats", "ledger"],
-    // Claims checked against waves; wave manifests read into the model; exports of the ledger.
-    &["claims", "ingest", "export"],
+    // Claims checked against waves; wave manifests read into the model; exports of the ledger;
+    // registered rubrics and price tables found by name.
+    &["claims", "ingest", "export", "registry"],
     // Every listing built as data, and its Markdown, CSV and JSON.
     &["report"],
     // What a publication freezes, and the static site.
@@ -36,7 +37,7 @@ const CORE_LAYERS: &[&[&str]] = &[
 ];
 
 /// The binary's modules, lowest first.
-const CLI_LAYERS: &[&[&str]] = &[&["cli"], &["terminal"], &["commands"]];
+const CLI_LAYERS: &[&[&str]] = &[&["advice", "cli"], &["terminal"], &["commands"]];
 
 /// Crates of a terminal or a command line, which the library must not depend on.
 const FACE_CRATES: &[&str] = &[

@@ -500,7 +500,7 @@ pub fn rescore_all(ctx: &mut Ctx<'_>, waves: &[String], include_withdrawn: bool)
     }
     let rubrics: Vec<Rubric> = rows
         .iter()
-        .map(|r| super::rubric::parse_registered(&ledger, r))
+        .map(|r| benchledger_core::registry::parse_rubric(&ledger, r))
         .collect::<Result<_>>()?;
     let refs: Vec<&Rubric> = rubrics.iter().collect();
     let (ids, left_out) = rescore_waves(&ledger, waves, include_withdrawn)?;

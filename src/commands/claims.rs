@@ -74,9 +74,12 @@ fn check_references(
             ));
         }
         if let Figure::Score { name, version } = &c.figure
-            && let Err(e) = super::rubric::registered(ledger, name, *version)
+            && let Err(e) = benchledger_core::registry::rubric_row(ledger, name, *version)
         {
-            return Err(Error::input(at(c.lines.figure, "figure"), e.to_string()));
+            return Err(Error::input(
+                at(c.lines.figure, "figure"),
+                crate::advice::message(&e),
+            ));
         }
     }
     Ok(())
@@ -130,8 +133,8 @@ pub(super) fn check_labelled(
     }
     let table = match &prices.prices {
         Some(spec) => {
-            let row = super::prices::registered(&ledger, spec)?;
-            let table = super::prices::parse_registered(&ledger, &row)?;
+            let row = benchledger_core::registry::price_table_row(&ledger, spec)?;
+            let table = benchledger_core::registry::parse_price_table(&ledger, &row)?;
             Some((row.sha256, table))
         }
         None => None,
@@ -161,8 +164,8 @@ pub(super) fn check_labelled(
             if let Figure::Score { name, version } = &c.figure {
                 let key = format!("{name}@{version}");
                 if let std::collections::btree_map::Entry::Vacant(slot) = scores.entry(key) {
-                    let row = super::rubric::registered(&ledger, name, *version)?;
-                    let rubric = super::rubric::parse_registered(&ledger, &row)?;
+                    let row = benchledger_core::registry::rubric_row(&ledger, name, *version)?;
+                    let rubric = benchledger_core::registry::parse_rubric(&ledger, &row)?;
                     slot.insert(score_wave(&rubric, &data));
                 }
             }

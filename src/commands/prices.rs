@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-use super::rubric::split_id;
 use super::{Ctx, files};
 use crate::cli::{Format, PricesArg, PricesCommand};
 use benchledger_core::digest::sha256_hex;
@@ -11,6 +10,7 @@ use benchledger_core::error::{Error, Result};
 use benchledger_core::ledger::{Ledger, PriceTableRow, PricesAdded};
 use benchledger_core::model::WaveData;
 use benchledger_core::prices::{self, Costs, PriceTable, Pricing};
+use benchledger_core::registry;
 use benchledger_core::report;
 
 /// A price table file's text, parsed.
@@ -120,44 +120,6 @@ pub fn add(ctx: &mut Ctx<'_>, files: &[PathBuf]) -> Result<()> {
     ctx.write(&msg)
 }
 
-/// Parses a registered price table's stored text.
-pub(super) fn parse_registered(ledger: &Ledger, row: &PriceTableRow) -> Result<PriceTable> {
-    let origin = PathBuf::from(format!(
-        "price table {} in {}",
-        row.id(),
-        ledger.path().display()
-    ));
-    prices::parse(&origin, &row.text)
-}
-
-/// A registered price table named `NAME@VERSION`, or an error listing what is registered.
-pub(super) fn registered(ledger: &Ledger, spec: &str) -> Result<PriceTableRow> {
-    let Some((name, version)) = split_id(spec) else {
-        return Err(Error::Usage(format!(
-            "expected a registered price table as NAME@VERSION, like list-prices@1; got {spec:?} \
-             (register a price table file first with `benchledger prices add FILE`)"
-        )));
-    };
-    if let Some(row) = ledger.price_table(name, version)? {
-        return Ok(row);
-    }
-    let known: Vec<String> = ledger
-        .price_tables()?
-        .iter()
-        .map(PriceTableRow::id)
-        .collect();
-    Err(Error::Usage(format!(
-        "no price table {name}@{version} is registered in {}{}; register it with `benchledger \
-         prices add FILE`",
-        ledger.path().display(),
-        if known.is_empty() {
-            String::new()
-        } else {
-            format!(" (registered: {})", known.join(", "))
-        }
-    )))
-}
-
 /// Prices a wave with the registered table `spec` names: the costs its attempts lack, or every
 /// cost with `costs` = [`Costs::Reprice`].
 pub(super) fn price(
@@ -166,8 +128,8 @@ pub(super) fn price(
     costs: Costs,
     data: &mut WaveData,
 ) -> Result<Pricing> {
-    let row = registered(ledger, spec)?;
-    let table = parse_registered(ledger, &row)?;
+    let row = registry::price_table_row(ledger, spec)?;
+    let table = registry::parse_price_table(ledger, &row)?;
     Ok(prices::price_wave(&table, &row.sha256, data, costs))
 }
 
@@ -194,7 +156,7 @@ pub fn list(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
         .price_tables()?
         .into_iter()
         .map(|row| {
-            let parsed = parse_registered(&ledger, &row).ok();
+            let parsed = registry::parse_price_table(&ledger, &row).ok();
             (row, parsed)
         })
         .collect();
@@ -205,7 +167,7 @@ pub fn list(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
 
 pub fn show(ctx: &mut Ctx<'_>, spec: &str) -> Result<()> {
     let ledger = ctx.open()?;
-    let row = registered(&ledger, spec)?;
+    let row = registry::price_table_row(&ledger, spec)?;
     ctx.write(&report::prices::show(&row))
 }
 

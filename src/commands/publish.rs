@@ -66,8 +66,8 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
     }
     let price_table = match prices {
         Some(spec) => {
-            let row = super::prices::registered(&ledger, spec)?;
-            let table = super::prices::parse_registered(&ledger, &row)?;
+            let row = benchledger_core::registry::price_table_row(&ledger, spec)?;
+            let table = benchledger_core::registry::parse_price_table(&ledger, &row)?;
             Some((row, table))
         }
         None => None,

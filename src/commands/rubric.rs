@@ -7,6 +7,7 @@ use crate::cli::{Format, RubricCommand};
 use benchledger_core::digest::sha256_hex;
 use benchledger_core::error::{Error, Result};
 use benchledger_core::ledger::{Ledger, RubricAdded, RubricRow};
+use benchledger_core::registry::{self, split_id};
 use benchledger_core::report;
 use benchledger_core::report::score::RubricInfo;
 use benchledger_core::rubric::{self, Rubric};
@@ -29,26 +30,13 @@ fn load_file(path: &Path) -> Result<Loaded> {
     })
 }
 
-/// Splits `NAME@VERSION`.
-pub fn split_id(spec: &str) -> Option<(&str, u32)> {
-    let (name, version) = spec.rsplit_once('@')?;
-    Some((name, version.parse().ok()?))
-}
-
 /// Resolves what `--rubric` names: a rubric file, or a registered NAME@VERSION.
 pub fn resolve(ledger: &Ledger, spec: &str) -> Result<RubricInfo> {
     let path = PathBuf::from(spec);
     // Whatever is at the path is read as a rubric file, or refused saying what it is.
     if std::fs::metadata(&path).is_ok() {
-        let l = load_file(&path)?;
-        let sha256 = sha256_hex(l.text.as_bytes());
-        let registered = ledger.rubric_by_sha256(&sha256)?.is_some();
-        return Ok(RubricInfo {
-            scale_violation: !l.report.ok(),
-            rubric: l.rubric,
-            sha256,
-            registered,
-        });
+        let text = files::read_text(&path, files::RUBRIC).map_err(|e| Error::io(&path, e))?;
+        return registry::rubric_info_of_file(ledger, &path, &text);
     }
     let Some((name, version)) = split_id(spec) else {
         return Err(Error::Usage(format!(
@@ -56,37 +44,7 @@ pub fn resolve(ledger: &Ledger, spec: &str) -> Result<RubricInfo> {
              (see `benchledger rubric list`)"
         )));
     };
-    let row = registered(ledger, name, version)?;
-    Ok(RubricInfo {
-        rubric: parse_registered(ledger, &row)?,
-        sha256: row.sha256,
-        scale_violation: row.scale_violation,
-        registered: true,
-    })
-}
-
-/// A registered rubric row, or an error listing what is registered.
-pub fn registered(ledger: &Ledger, name: &str, version: u32) -> Result<RubricRow> {
-    if let Some(row) = ledger.rubric(name, version)? {
-        return Ok(row);
-    }
-    let known: Vec<String> = ledger.rubrics()?.iter().map(RubricRow::id).collect();
-    Err(Error::Usage(format!(
-        "no rubric {name}@{version} is registered in {}{}; register it with `benchledger rubric \
-         add FILE`, or pass the rubric file's path",
-        ledger.path().display(),
-        if known.is_empty() {
-            String::new()
-        } else {
-            format!(" (registered: {})", known.join(", "))
-        }
-    )))
-}
-
-/// Parses a registered rubric's stored text.
-pub fn parse_registered(ledger: &Ledger, row: &RubricRow) -> Result<Rubric> {
-    let origin = PathBuf::from(format!("{} in {}", row.id(), ledger.path().display()));
-    rubric::parse(&origin, &row.text)
+    registry::rubric_info(ledger, name, version)
 }
 
 /// A note when a rubric file is not named `NAME.vVERSION.toml` after what it declares.
@@ -216,7 +174,7 @@ pub fn list(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
         .rubrics()?
         .into_iter()
         .map(|row| {
-            let parsed = parse_registered(&ledger, &row).ok();
+            let parsed = registry::parse_rubric(&ledger, &row).ok();
             (row, parsed)
         })
         .collect();
@@ -232,7 +190,7 @@ pub fn show(ctx: &mut Ctx<'_>, spec: &str) -> Result<()> {
             "expected NAME@VERSION, like session-efficiency@2; got {spec:?}"
         )));
     };
-    let row = registered(&ledger, name, version)?;
+    let row = registry::rubric_row(&ledger, name, version)?;
     ctx.write(&report::rubric::show(&row))
 }
 

@@ -37,7 +37,7 @@ pub fn load(
     let mut rubrics = Vec::new();
     for row in ledger.rubrics()? {
         rubrics.push(RubricInfo {
-            rubric: super::rubric::parse_registered(ledger, &row)?,
+            rubric: benchledger_core::registry::parse_rubric(ledger, &row)?,
             sha256: row.sha256,
             scale_violation: row.scale_violation,
             registered: true,

@@ -113,6 +113,23 @@ pub enum Error {
         cause: Cause,
         message: String,
     },
+    /// An error with what the user can do next, as data (see [`Hint`]). Its message is the
+    /// error's own; each face adds the hint in its own words.
+    #[error("{error}")]
+    Hinted { error: Box<Error>, hint: Hint },
+}
+
+/// What the user can do next, named rather than said: each face (the command line, a library
+/// caller) says it in its own words, naming its own commands, so the library's messages say
+/// what went wrong and where, and never name a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hint {
+    /// Register the rubric, or name its file instead.
+    RegisterRubric,
+    /// Register the price table.
+    RegisterPrices,
+    /// A registered price table was expected by name: register a price table file first.
+    RegisterPricesFirst,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -132,6 +149,22 @@ impl Error {
         }
     }
 
+    /// The same error, with what the user can do next.
+    pub fn hinted(self, hint: Hint) -> Error {
+        Error::Hinted {
+            error: Box::new(self),
+            hint,
+        }
+    }
+
+    /// What the user can do next, when the error says.
+    pub fn hint(&self) -> Option<Hint> {
+        match self {
+            Error::Hinted { hint, .. } => Some(*hint),
+            _ => None,
+        }
+    }
+
     /// The process exit status this error maps to: 1 for a failed check; 3 when the command
     /// could not complete through no fault of its input (the ledger busy, read-only or failing
     /// underneath, or a disk full, read-only or failing as a file was read or written); 2
@@ -140,6 +173,7 @@ impl Error {
         match self {
             Error::CheckFailed(_) => 1,
             Error::Unavailable { .. } => 3,
+            Error::Hinted { error, .. } => error.exit_code(),
             Error::Io { source, .. } if io_unavailable(source) => 3,
             _ => 2,
         }

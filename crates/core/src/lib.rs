@@ -36,6 +36,7 @@ pub mod model;
 pub mod number;
 pub mod prices;
 pub mod publication;
+pub mod registry;
 pub mod report;
 pub mod rubric;
 pub mod site;

@@ -19,16 +19,9 @@ use crate::rubric::spec::Rubric;
 use crate::rubric::{SeatScore, WaveScores};
 use crate::stats::leaderboard::{RankRange, WaveIntervals};
 
-/// Which rubric made a leaderboard.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RubricInfo {
-    pub rubric: Rubric,
-    pub sha256: String,
-    /// `rubric check` rejects it.
-    pub scale_violation: bool,
-    /// Registered in the ledger (rather than read from a file).
-    pub registered: bool,
-}
+/// Which rubric made a leaderboard (defined with the rubric; named here, where the
+/// leaderboards that take it are).
+pub use crate::rubric::RubricInfo;
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct ScaleJson {

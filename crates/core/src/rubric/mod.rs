@@ -36,6 +36,18 @@ pub use interpret::{SeatScore, WaveScores};
 pub use spec::{Rubric, parse};
 pub use tally::{Scorer, SeatTally, score_wave};
 
+/// Which rubric made a leaderboard: the rubric, the hash of its text, and what the ledger
+/// knows of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RubricInfo {
+    pub rubric: Rubric,
+    pub sha256: String,
+    /// `rubric check` rejects it.
+    pub scale_violation: bool,
+    /// Registered in the ledger (rather than read from a file).
+    pub registered: bool,
+}
+
 /// A score as stored.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredScore {

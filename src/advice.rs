@@ -1,0 +1,44 @@
+//! What to do next, in the command line's words. The library names a next step as a
+//! [`Hint`] and never names a command; this face says it with its own commands.
+
+use benchledger_core::error::{Error, Hint};
+
+/// An error's message as the command line prints it: the library's message, then what to do
+/// next with this program's commands.
+pub fn message(e: &Error) -> String {
+    match e {
+        Error::Hinted { error, hint } => format!("{}{}", message(error), says(*hint)),
+        _ => e.to_string(),
+    }
+}
+
+/// A hint, as a clause that follows the message.
+fn says(hint: Hint) -> &'static str {
+    match hint {
+        Hint::RegisterRubric => {
+            "; register it with `benchledger rubric add FILE`, or pass the rubric file's path"
+        }
+        Hint::RegisterPrices => "; register it with `benchledger prices add FILE`",
+        Hint::RegisterPricesFirst => {
+            " (register a price table file first with `benchledger prices add FILE`)"
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hint_follows_the_message_in_this_programs_words() {
+        let e =
+            Error::Usage("no rubric r@1 is registered in l.db".into()).hinted(Hint::RegisterRubric);
+        assert_eq!(e.to_string(), "no rubric r@1 is registered in l.db");
+        assert_eq!(
+            message(&e),
+            "no rubric r@1 is registered in l.db; register it with `benchledger rubric add \
+             FILE`, or pass the rubric file's path"
+        );
+        assert_eq!(message(&Error::Usage("plain".into())), "plain");
+    }
+}
