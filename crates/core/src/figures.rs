@@ -496,33 +496,21 @@ pub(crate) fn tallied_field_sets() -> Vec<AttemptFields> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Seat;
+    use crate::model::testing;
 
     fn attempt(problem: &str, correct: bool, cost: Option<f64>) -> Attempt {
         Attempt {
-            problem: problem.into(),
-            trial: 1,
-            correct,
             input_tokens: Some(100),
             output_tokens: Some(10),
             input_tokens_cache_read: Some(40),
             wall_s: Some(2.0),
             cost_usd: cost,
-            ..Attempt::empty()
+            ..testing::attempt(problem, 1, correct)
         }
     }
 
     fn seat(attempts: Vec<Attempt>) -> SeatData {
-        SeatData {
-            seat: Seat {
-                id: "s".into(),
-                model: "m".into(),
-                provider: "p".into(),
-                harness: "h".into(),
-                config: None,
-            },
-            attempts,
-        }
+        testing::seat("s", attempts)
     }
 
     #[test]

@@ -529,46 +529,24 @@ fn denominator_cause(claim: &Claim, f: &SeatFigures, tried: &[Tried]) -> Option<
 mod tests {
     use super::*;
     use crate::claims::spec::Counts;
-    use crate::model::{
-        Accounting, Attempt, Budget, Load, Provenance, Seat, SeatData, SuiteProblems, Wave,
-    };
+    use crate::model::testing;
+    use crate::model::{Attempt, SuiteProblems};
 
     fn attempt(problem: String, correct: bool, cost: Option<f64>) -> Attempt {
         Attempt {
-            problem,
-            trial: 1,
-            correct,
             cost_usd: cost,
-            ..Attempt::empty()
+            ..testing::attempt(&problem, 1, correct)
         }
     }
 
     /// `n` attempts, the first `correct` Correct, the last `unpriced` without a cost (the
     /// others at `cost`), of a suite of `suite`.
     fn wave(n: usize, correct: usize, unpriced: usize, cost: f64, suite: Option<u64>) -> WaveData {
-        WaveData {
-            wave: Wave {
-                id: "w".into(),
-                suite: "s".into(),
-                started_at: "t".into(),
-                notes: None,
-                suite_problems: suite.map(SuiteProblems::Count),
-                load: Load::default(),
-                accounting: Accounting::default(),
-                budget: Budget::default(),
-                provenance: Provenance::default(),
-                supersedes: None,
-                canary_problems: Vec::new(),
-            },
-            seats: vec![SeatData {
-                seat: Seat {
-                    id: "s".into(),
-                    model: "m".into(),
-                    provider: "p".into(),
-                    harness: "h".into(),
-                    config: None,
-                },
-                attempts: (0..n)
+        testing::wave_data(
+            testing::wave_of(suite.map(SuiteProblems::Count)),
+            vec![testing::seat(
+                "s",
+                (0..n)
                     .map(|i| {
                         attempt(
                             format!("p{i:04}"),
@@ -577,8 +555,8 @@ mod tests {
                         )
                     })
                     .collect(),
-            }],
-        }
+            )],
+        )
     }
 
     fn claim(figure: Figure, value: f64, scale: f64, precision: Precision) -> Claim {

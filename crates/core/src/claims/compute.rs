@@ -666,50 +666,27 @@ fn pass_k_alternatives(out: &mut Found, view: &SeatView<'_>, at: bool, k: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Budget, Load, Provenance, Seat, SuiteProblems};
+    use crate::model::SuiteProblems;
+    use crate::model::testing;
 
     fn wave(suite: Option<u64>) -> Wave {
-        Wave {
-            id: "w".into(),
-            suite: "s".into(),
-            started_at: "t".into(),
-            notes: None,
-            suite_problems: suite.map(SuiteProblems::Count),
-            load: Load::default(),
-            accounting: Accounting::default(),
-            budget: Budget::default(),
-            provenance: Provenance::default(),
-            supersedes: None,
-            canary_problems: Vec::new(),
-        }
+        testing::wave_of(suite.map(SuiteProblems::Count))
     }
 
     fn attempt(problem: &str, trial: u32, correct: bool, cost: Option<f64>) -> Attempt {
         Attempt {
-            problem: problem.into(),
-            trial,
-            correct,
             input_tokens: Some(100),
             output_tokens: Some(10),
             input_tokens_cache_read: Some(40),
             input_tokens_cache_write: Some(5),
             wall_s: Some(10.0),
             cost_usd: cost,
-            ..Attempt::empty()
+            ..testing::attempt(problem, trial, correct)
         }
     }
 
     fn seat(attempts: Vec<Attempt>) -> SeatData {
-        SeatData {
-            seat: Seat {
-                id: "s".into(),
-                model: "m".into(),
-                provider: "p".into(),
-                harness: "h".into(),
-                config: None,
-            },
-            attempts,
-        }
+        testing::seat("s", attempts)
     }
 
     fn alt(alts: &[Alternative], key: &str) -> f64 {

@@ -7,6 +7,8 @@
 //! `Option`, and `None` means *unknown*, never 0.
 
 mod rows;
+#[cfg(test)]
+pub(crate) mod testing;
 mod totals;
 
 pub use rows::{

@@ -237,7 +237,8 @@ pub fn price_wave(table: &PriceTable, sha256: &str, data: &mut WaveData, costs: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Load, Seat, SeatData, Wave};
+    use crate::model::Wave;
+    use crate::model::testing;
 
     fn price(cache_read: Option<f64>, cache_write: Option<f64>) -> ModelPrice {
         ModelPrice {
@@ -351,31 +352,13 @@ mod tests {
     }
 
     fn wave(attempts: Vec<Attempt>, model: &str) -> WaveData {
-        WaveData {
-            wave: Wave {
-                id: "w".into(),
-                suite: "s".into(),
-                started_at: "2026-01-01T00:00:00Z".into(),
-                notes: None,
-                suite_problems: None,
-                load: Load::default(),
-                accounting: accounting(false),
-                budget: Default::default(),
-                provenance: Default::default(),
-                supersedes: None,
-                canary_problems: Vec::new(),
-            },
-            seats: vec![SeatData {
-                seat: Seat {
-                    id: "s".into(),
-                    model: model.into(),
-                    provider: "p".into(),
-                    harness: "h".into(),
-                    config: None,
-                },
-                attempts,
-            }],
-        }
+        let mut seat = testing::seat("s", attempts);
+        seat.seat.model = model.into();
+        let wave = Wave {
+            accounting: accounting(false),
+            ..testing::wave("w")
+        };
+        testing::wave_data(wave, vec![seat])
     }
 
     fn table() -> PriceTable {

@@ -841,53 +841,29 @@ fn failed_runs(trace: &[crate::model::TraceStep]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::testing;
     use std::collections::BTreeMap;
 
-    use crate::model::{Attempt, SeatData};
+    use crate::model::Attempt;
 
     fn attempt(problem: &str) -> Attempt {
         Attempt {
-            problem: problem.into(),
-            trial: 1,
-            correct: true,
             input_tokens: Some(100),
             output_tokens: Some(10),
             wall_s: Some(1.0),
             cost_usd: Some(0.5),
             steps: Some(3),
             errors: Some(1),
-            ..Attempt::empty()
+            ..testing::attempt(problem, 1, true)
         }
     }
 
     fn wave() -> Wave {
-        Wave {
-            id: "w".into(),
-            suite: "s".into(),
-            started_at: "2026-01-01T00:00:00Z".into(),
-            notes: None,
-            suite_problems: None,
-            load: Load::default(),
-            accounting: Accounting::default(),
-            budget: Budget::default(),
-            provenance: crate::model::Provenance::default(),
-            supersedes: None,
-            canary_problems: Vec::new(),
-        }
+        testing::wave("w")
     }
 
     fn figures(attempts: Vec<Attempt>) -> SeatFigures {
-        let seat = SeatData {
-            seat: Seat {
-                id: "a".into(),
-                model: "m".into(),
-                provider: "p".into(),
-                harness: "h".into(),
-                config: None,
-            },
-            attempts,
-        };
-        SeatFigures::of(&wave(), &seat)
+        SeatFigures::of(&wave(), &testing::seat("a", attempts))
     }
 
     const K_OF_N: &str = "(k of n)";

@@ -648,22 +648,13 @@ mod tests {
     /// A wave declaring two problems: `one` made an attempt with two failed calls to the same
     /// tool, `none` made no attempt.
     fn two_seats() -> WaveData {
-        use crate::model::{Accounting, SeatData, SuiteProblems, TraceStep};
+        use crate::model::{Accounting, SuiteProblems, TraceStep};
         let step = |ok: bool| TraceStep {
             tool: "fetch".into(),
             ok,
             error: (!ok).then(|| "timeout".into()),
         };
-        let seat = |id: &str, attempts: Vec<Attempt>| SeatData {
-            seat: Seat {
-                id: id.into(),
-                model: "m".into(),
-                provider: "p".into(),
-                harness: "h".into(),
-                config: None,
-            },
-            attempts,
-        };
+        let seat = crate::model::testing::seat;
         let attempt = Attempt {
             problem: "p1".into(),
             trial: 1,

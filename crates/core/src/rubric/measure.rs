@@ -489,7 +489,7 @@ mod tests {
     #[test]
     fn a_mean_is_the_seat_sum_over_the_attempts_made_and_unknown_without_one() {
         use crate::figures::SeatFigures;
-        use crate::model::{Accounting, Budget, Load, Provenance, Seat, SeatData, SuiteProblems};
+        use crate::model::{Accounting, Budget, Load, Provenance, SuiteProblems};
         let wave = Wave {
             id: "w".into(),
             suite: "s".into(),
@@ -514,16 +514,7 @@ mod tests {
             errors,
             ..Attempt::empty()
         };
-        let seat = |attempts: Vec<Attempt>| SeatData {
-            seat: Seat {
-                id: "s".into(),
-                model: "m".into(),
-                provider: "p".into(),
-                harness: "h".into(),
-                config: None,
-            },
-            attempts,
-        };
+        let seat = |attempts: Vec<Attempt>| crate::model::testing::seat("s", attempts);
         let mean = Measure::Mean(Summed::Errors);
         // 3 errors over 2 attempts; the 3 missing problems are not attempts.
         let two = seat(vec![attempt("a", Some(1)), attempt("b", Some(2))]);

@@ -112,14 +112,12 @@ pub fn frontier(seats: &[BTreeMap<String, ProblemCost>], declared: Option<u64>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::testing;
 
     fn attempt(problem: &str, correct: bool, cost: Option<f64>) -> Attempt {
         Attempt {
-            problem: problem.into(),
-            trial: 1,
-            correct,
             cost_usd: cost,
-            ..Attempt::empty()
+            ..testing::attempt(problem, 1, correct)
         }
     }
 

@@ -268,58 +268,36 @@ pub fn wave_intervals(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Accounting, Budget, Load, Provenance, Seat, SeatData};
+    use crate::model::testing;
+    use crate::model::{Budget, SeatData};
     use crate::stats::bootstrap::{Draws, interval};
 
     fn attempt(problem: &str, trial: u32, correct: bool) -> Attempt {
         Attempt {
-            problem: problem.into(),
-            trial,
-            correct,
             input_tokens: Some(1000),
             output_tokens: Some(100),
             wall_s: Some(10.0),
             cost_usd: Some(0.5),
             steps: Some(3),
             errors: Some(0),
-            ..Attempt::empty()
+            ..testing::attempt(problem, trial, correct)
         }
     }
 
     fn seat(id: &str, attempts: Vec<Attempt>) -> SeatData {
-        SeatData {
-            seat: Seat {
-                id: id.into(),
-                model: "m".into(),
-                provider: "p".into(),
-                harness: "h".into(),
-                config: None,
-            },
-            attempts,
-        }
+        testing::seat(id, attempts)
     }
 
     fn wave(suite: Option<SuiteProblems>, seats: Vec<SeatData>) -> WaveData {
-        WaveData {
-            wave: Wave {
-                id: "w".into(),
-                suite: "s".into(),
-                started_at: "2026-01-01T00:00:00Z".into(),
-                notes: None,
-                suite_problems: suite,
-                load: Load::default(),
-                accounting: Accounting::default(),
-                budget: Budget {
-                    tokens: Some(2000.0),
-                    wall_s: Some(20.0),
-                    cost_usd: None,
-                },
-                provenance: Provenance::default(),
-                supersedes: None,
-                canary_problems: Vec::new(),
+        let wave = Wave {
+            budget: Budget {
+                tokens: Some(2000.0),
+                wall_s: Some(20.0),
+                cost_usd: None,
             },
-            seats,
-        }
+            ..testing::wave_of(suite)
+        };
+        testing::wave_data(wave, seats)
     }
 
     fn rubric(text: &str) -> Rubric {

@@ -138,31 +138,16 @@ pub struct AtK {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Accounting, Budget, Load, Provenance};
+    use crate::model::testing;
 
     fn wave(suite: Option<SuiteProblems>) -> Wave {
-        Wave {
-            id: "w".into(),
-            suite: "s".into(),
-            started_at: "t".into(),
-            notes: None,
-            suite_problems: suite,
-            load: Load::default(),
-            accounting: Accounting::default(),
-            budget: Budget::default(),
-            provenance: Provenance::default(),
-            supersedes: None,
-            canary_problems: Vec::new(),
-        }
+        testing::wave_of(suite)
     }
 
     fn attempt(problem: &str, trial: u32, correct: bool, infra: bool) -> Attempt {
         Attempt {
-            problem: problem.into(),
-            trial,
-            correct,
             infra_error: infra,
-            ..Attempt::empty()
+            ..testing::attempt(problem, trial, correct)
         }
     }
 
