@@ -160,7 +160,7 @@ fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: Option<&Built>) -> Resul
         failed: None,
         seats: 0,
         attempts: 0,
-        bar: Bar::new(),
+        bar: Bar::new(ctx.stderr_terminal),
     };
     // (wave id, seats, attempts, sha256) of each wave staged, in order.
     let mut staged = Vec::with_capacity(manifests.len());
@@ -343,12 +343,9 @@ struct Bar {
 }
 
 impl Bar {
-    fn new() -> Bar {
-        use std::io::IsTerminal;
-        Bar {
-            on: std::io::stderr().is_terminal(),
-            bar: None,
-        }
+    /// A bar drawn on stderr when it is a terminal (`on`).
+    fn new(on: bool) -> Bar {
+        Bar { on, bar: None }
     }
 
     fn get(&mut self, total: Option<u64>) -> Option<&indicatif::ProgressBar> {

@@ -46,6 +46,10 @@ pub struct Ctx<'a> {
     pub now: String,
     /// Whether stdout is a terminal (progress bars only then).
     pub interactive: bool,
+    /// Whether stderr is a terminal (progress and waiting are said there only then).
+    pub stderr_terminal: bool,
+    /// $BENCHLEDGER_DB, when set.
+    pub db_env: Option<PathBuf>,
     /// How long a write waits for another writer (--wait).
     pub wait: Duration,
     /// How text is laid out: the terminal's width (none when piped or --wide), and the
@@ -59,10 +63,9 @@ impl Ctx<'_> {
         if let Some(p) = &self.db_flag {
             return p.clone();
         }
-        match std::env::var_os("BENCHLEDGER_DB") {
-            Some(p) if !p.is_empty() => PathBuf::from(p),
-            _ => PathBuf::from(DEFAULT_DB),
-        }
+        self.db_env
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_DB))
     }
 
     /// Opens the ledger to read it: read-only when it cannot be written (a command that then
@@ -97,7 +100,11 @@ impl Ctx<'_> {
     fn wait(&self) -> Wait {
         Wait {
             limit: self.wait,
-            announce: Some(Box::new(announce_wait)),
+            announce: if self.stderr_terminal {
+                Some(Box::new(announce_wait))
+            } else {
+                None
+            },
         }
     }
 
@@ -128,14 +135,11 @@ impl Ctx<'_> {
 
 /// Says on a terminal that a write is waiting for another writer's lock.
 fn announce_wait(ledger: &Path, limit: Duration) {
-    use std::io::IsTerminal;
-    if std::io::stderr().is_terminal() {
-        eprintln!(
-            "waiting for another writer to finish with {} (up to {} s; see --wait)...",
-            ledger.display(),
-            limit.as_secs()
-        );
-    }
+    eprintln!(
+        "waiting for another writer to finish with {} (up to {} s; see --wait)...",
+        ledger.display(),
+        limit.as_secs()
+    );
 }
 
 /// The withdrawn (or superseded) waves of a ledger, each with its first withdrawal: what
@@ -221,6 +225,39 @@ pub(crate) fn interval_settings(
     }))
 }
 
+/// What a command takes from its surroundings besides its arguments. [`run`] reads them from
+/// the process; a caller that runs commands in-process (the tests) gives them, so that no
+/// command reads the environment, the clock or the terminal itself.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Surroundings {
+    /// "Now", as RFC 3339: $BENCHLEDGER_NOW, else the clock.
+    pub now: String,
+    /// $BENCHLEDGER_DB, when set and not empty.
+    pub db_env: Option<PathBuf>,
+    /// Whether stdout is a terminal (progress bars only then).
+    pub interactive: bool,
+    /// Whether stderr is a terminal (progress and waiting are said there only then).
+    pub stderr_terminal: bool,
+    /// The terminal's width in columns, when it says (or $COLUMNS).
+    pub width: Option<usize>,
+}
+
+impl Surroundings {
+    /// This process's surroundings.
+    pub fn of_process() -> Result<Surroundings> {
+        use std::io::IsTerminal;
+        Ok(Surroundings {
+            now: now()?,
+            db_env: std::env::var_os("BENCHLEDGER_DB")
+                .filter(|p| !p.is_empty())
+                .map(PathBuf::from),
+            interactive: std::io::stdout().is_terminal(),
+            stderr_terminal: std::io::stderr().is_terminal(),
+            width: terminal_width(),
+        })
+    }
+}
+
 /// The current time as RFC 3339 UTC to the second, or $BENCHLEDGER_NOW when set (for
 /// reproducible tests), which must be an RFC 3339 date-time: it goes into record hashes, so it
 /// is checked and written the one way benchledger writes times.
@@ -251,17 +288,22 @@ fn terminal_width() -> Option<usize> {
 
 /// Runs a parsed command line, writing its output to `out`.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
-    use std::io::IsTerminal;
-    let interactive = std::io::stdout().is_terminal();
-    let layout = match terminal_width() {
-        Some(w) if interactive && !cli.wide => crate::terminal::Layout::fit(w),
+    run_in(cli, out, Surroundings::of_process()?)
+}
+
+/// Runs a parsed command line in the given surroundings, writing its output to `out`.
+pub fn run_in(cli: Cli, out: &mut dyn Write, s: Surroundings) -> Result<()> {
+    let layout = match s.width {
+        Some(w) if s.interactive && !cli.wide => crate::terminal::Layout::fit(w),
         _ => crate::terminal::Layout::full(),
     };
     let mut ctx = Ctx {
         out,
         db_flag: cli.db,
-        now: now()?,
-        interactive,
+        now: s.now,
+        interactive: s.interactive,
+        stderr_terminal: s.stderr_terminal,
+        db_env: s.db_env,
         wait: Duration::from_secs(cli.wait),
         layout,
     };

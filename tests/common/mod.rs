@@ -1,5 +1,5 @@
-//! Shared helpers for the CLI tests: run the real `benchledger` binary against a ledger in a
-//! temporary directory, write wave directories from strings, read a ledger's bytes, find the
+//! Shared helpers for the CLI tests: run `benchledger` (in this process where the binary's
+//! process adds nothing, else the real binary) against a ledger in a temporary directory, write wave directories from strings, read a ledger's bytes, find the
 //! crate's own files (examples, rubrics, fixtures), and snapshot into `snapshots/`.
 //!
 //! Every run fixes the clock (`BENCHLEDGER_NOW`) and drops `BENCHLEDGER_DB` from the child's
@@ -88,6 +88,40 @@ pub fn command() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_benchledger"));
     cmd.env("BENCHLEDGER_NOW", NOW).env_remove("BENCHLEDGER_DB");
     cmd
+}
+
+/// Runs a `benchledger` command line in this process, as the binary would run it from this
+/// directory with the clock fixed and no `BENCHLEDGER_DB`: the same output, the same error
+/// message on stderr, the same exit status. `None` when the arguments do not parse (clap's own
+/// usage errors and help are the binary's to print).
+pub fn run_in_process<S: AsRef<OsStr>>(args: &[S]) -> Option<Out> {
+    use clap::Parser;
+    let argv = std::iter::once(OsStr::new("benchledger")).chain(args.iter().map(AsRef::as_ref));
+    let cli = benchledger::cli::Cli::try_parse_from(argv).ok()?;
+    let surroundings = benchledger::commands::Surroundings {
+        now: NOW.into(),
+        db_env: None,
+        interactive: false,
+        stderr_terminal: false,
+        width: None,
+    };
+    let mut stdout = Vec::new();
+    let (status, stderr) = match benchledger::commands::run_in(cli, &mut stdout, surroundings) {
+        Ok(()) => (0, String::new()),
+        Err(e) => (
+            i32::from(e.exit_code()),
+            format!("error: {}\n", benchledger::advice::message(&e)),
+        ),
+    };
+    Some(Out {
+        args: args
+            .iter()
+            .map(|a| a.as_ref().to_string_lossy().into_owned())
+            .collect(),
+        status,
+        stdout: String::from_utf8(stdout).expect("stdout is UTF-8"),
+        stderr,
+    })
 }
 
 /// Runs `benchledger` with exactly these arguments (no `--db`), from `cwd`, with extra
@@ -206,7 +240,9 @@ impl Env {
     }
 
     /// Runs `benchledger --db <ledger> ARGS...` from the temporary directory (or the crate
-    /// root).
+    /// root). From the crate root, where the test itself runs, the command runs in this process
+    /// ([`run_in_process`]); from elsewhere, and for a command line that does not parse (clap
+    /// prints its own usage), the binary is spawned.
     pub fn run<I, S>(&self, args: I) -> Out
     where
         I: IntoIterator<Item = S>,
@@ -214,7 +250,11 @@ impl Env {
     {
         let mut all: Vec<std::ffi::OsString> = vec!["--db".into(), self.db.clone().into()];
         all.extend(args.into_iter().map(|a| a.as_ref().to_os_string()));
-        let mut out = run_raw(&self.cwd, &all, &[]);
+        let here = std::env::current_dir().ok();
+        let mut out = here
+            .filter(|h| *h == self.cwd)
+            .and_then(|_| run_in_process(&all))
+            .unwrap_or_else(|| run_raw(&self.cwd, &all, &[]));
         out.args.drain(..2);
         out
     }
