@@ -20,6 +20,12 @@
 //!
 //! The library depends on no terminal or command-line crate: the `benchledger` binary, the
 //! Python package and the site are faces that call it (ARCHITECTURE.md).
+//!
+//! Start with what is named at the root: a [`Ledger`] opened on a file or a server, the waves
+//! it holds ([`WaveData`]: a [`Wave`]'s conditions, its seats and their attempts), a
+//! [`Rubric`] parsed and checked, and the [`Error`] every call returns, whose [`Hint`] says what
+//! to do next. The modules below hold the rest; what only the library uses inside itself is
+//! not public.
 
 pub mod chain;
 pub mod claims;
@@ -42,4 +48,7 @@ pub mod rubric;
 pub mod site;
 pub mod stats;
 
-pub use error::{Error, Result};
+pub use error::{Error, Hint, Result};
+pub use ledger::Ledger;
+pub use model::{Attempt, Seat, SeatData, Wave, WaveData};
+pub use rubric::{Rubric, RubricInfo, SeatScore, WaveScores};

@@ -4,7 +4,7 @@
 //!
 //! The causes of a difference, in the order they are named:
 //!
-//! 1. the figure recomputed under another convention ([`compute::alternatives`], and, when a
+//! 1. the figure recomputed under another convention (`compute::alternatives`, and, when a
 //!    price table is at hand, the costs repriced under other pricing conventions: the
 //!    [`Variant`]s) that **does** reproduce the published number, the one whose value is
 //!    nearest the published one first;

@@ -8,9 +8,9 @@
 //! ledger can show: the same figure recomputed under another convention that does reproduce it,
 //! or the publisher's own counts that disagree), or **cannot be computed** (and why).
 //!
-//! - [`spec`]: the claims file, parsed strictly;
-//! - [`round`]: rounding at the published precision, halves included;
-//! - [`compute`]: a figure from a seat's attempts, and under other conventions;
+//! - `spec`: the claims file, parsed strictly;
+//! - `round`: rounding at the published precision, halves included;
+//! - `compute`: a figure from a seat's attempts, and under other conventions;
 //! - [`check`](mod@check): a claim's verdict and its causes;
 //! - [`write`](mod@write): a claims file written out (for `claims from`);
 //! - [`from`]: claims read from leaderboards' own files (OpenHands index, Terminal-Bench, HAL);
@@ -18,10 +18,10 @@
 //! All of it is pure: texts and data in, data out. Reading files is the commands' job.
 
 pub mod check;
-pub mod compute;
+pub(crate) mod compute;
 pub mod from;
-pub mod round;
-pub mod spec;
+pub(crate) mod round;
+pub(crate) mod spec;
 pub mod write;
 
 pub use check::{Checked, Verdict, WaveCtx, check};

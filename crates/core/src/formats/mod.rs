@@ -8,7 +8,7 @@
 //! this module keeps the writer of every version ever shipped, so old hashes are recomputed
 //! exactly as they were made.
 //!
-//! - [`json`]: the canonical JSON every format is written in, and [`read`] to read it back;
+//! - [`json`]: the canonical JSON every format is written in, and `read` to read it back;
 //! - [`wave`]: a wave's content, behind its content hash;
 //! - [`input`]: a publication's input rows, behind its input digest;
 //! - [`record`]: the entries of the chain (publications, withdrawals), behind their record
@@ -19,7 +19,7 @@
 
 pub mod input;
 pub mod json;
-pub mod read;
+pub(crate) mod read;
 pub mod record;
 pub mod tally;
 pub mod wave;

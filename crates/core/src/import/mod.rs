@@ -14,18 +14,18 @@
 //!
 //! Nothing here opens a file: the caller's [`Source`] does, as for every input of ingest.
 
-pub mod hal;
+pub(crate) mod hal;
 pub mod inspect;
-pub mod json;
+pub(crate) mod json;
 mod native;
 pub(crate) mod object;
-pub mod openhands;
-pub mod results;
+pub(crate) mod openhands;
+pub(crate) mod results;
 mod source;
-pub mod swe_bench;
-pub mod tau2_bench;
-pub mod tau_bench;
-pub mod terminal_bench;
+pub(crate) mod swe_bench;
+pub(crate) mod tau2_bench;
+pub(crate) mod tau_bench;
+pub(crate) mod terminal_bench;
 mod tokens;
 
 use std::path::Path;

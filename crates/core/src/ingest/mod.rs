@@ -12,7 +12,7 @@
 //! (the `ingest` command reads the filesystem; tests hold files in memory), and the paths are
 //! what errors name.
 
-pub mod manifest;
+pub(crate) mod manifest;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -41,10 +41,10 @@ impl Known<f64> {
 }
 
 /// A seat's running totals once every attempt is added, with every field of the attempts read:
-/// what a [`FigureTally`] keeps, as plain data. The ledger keeps them beside each seat when it is
+/// what a [`FigureTally`](crate::figures::FigureTally) keeps, as plain data. The ledger keeps them beside each seat when it is
 /// ingested (in the format of `formats::tally`), so that a rescore under a rubric that reads
 /// nothing of an attempt but its figures need not read the attempts again: the attempts are
-/// append-only, so their totals never go stale. [`FigureTally::from_totals`] makes the tally of
+/// append-only, so their totals never go stale. [`FigureTally::from_totals`](crate::figures::FigureTally::from_totals) makes the tally of
 /// them that reading the attempts with fewer fields would have made.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SeatTotals {
@@ -57,7 +57,7 @@ pub struct SeatTotals {
     /// Canary problems with a Correct trial.
     pub canaries_passed: u64,
     /// Σ of each attempt's graded outcome, or 1/0 from Correct where none is graded, in ledger
-    /// order from -0.0 (as [`FigureTally`] sums it).
+    /// order from -0.0 (as [`FigureTally`](crate::figures::FigureTally) sums it).
     pub outcome_sum: f64,
     pub input_tokens: Known<u64>,
     pub output_tokens: Known<u64>,

@@ -93,7 +93,7 @@ pub fn render_input(s: &Sources<'_>) -> Result<String, formats::FormatError> {
 
 /// The published text of `s`, whose input renders as `input`: the costs filled in from the
 /// price table, the wave scored, the intervals drawn from the recorded seed, the leaderboard
-/// rendered ([`render_output`]), then the claims section. `Err` says why it cannot be rendered
+/// rendered (`render_output`), then the claims section. `Err` says why it cannot be rendered
 /// (a price table named without its text, interval settings publish would not take).
 pub fn render_text(s: Sources<'_>, input: &str) -> Result<String, String> {
     let Sources {

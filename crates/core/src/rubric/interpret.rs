@@ -4,7 +4,7 @@
 //! attempts in (problem, trial) order, so every sum runs in the same order on every machine.
 //! `sqrt` is used for an exponent of 0.5 (never `powf(0.5)`).
 //!
-//! A seat is scored from its running totals ([`super::tally`]), never from its attempts held
+//! A seat is scored from its running totals (`super::tally`), never from its attempts held
 //! together: [`score_wave`](super::score_wave) tallies each seat of a wave held whole, and the
 //! ledger streams its rows into the same tallies ([`Scorer`](super::Scorer)), so both give the
 //! same scores to the bit.

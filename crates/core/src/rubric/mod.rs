@@ -17,18 +17,18 @@
 //! same blocks; none is special-cased by name. `docs/rubrics.md` documents every key.
 //!
 //! - [`spec`] parses and validates the TOML;
-//! - [`check`](mod@check) proves by interval arithmetic the range the score can take;
+//! - `check`(mod@check) proves by interval arithmetic the range the score can take;
 //! - [`interpret`] scores a wave — pure, deterministic, no I/O;
-//! - [`tally`] keeps the running totals a seat is scored from, fed one attempt at a time, so
+//! - `tally` keeps the running totals a seat is scored from, fed one attempt at a time, so
 //!   that a wave can be scored as the ledger reads it, without holding its attempts.
 
 mod arith;
-pub mod check;
+pub(crate) mod check;
 pub mod interpret;
-pub mod interval;
+pub(crate) mod interval;
 pub mod measure;
 pub mod spec;
-pub mod tally;
+pub(crate) mod tally;
 
 pub use arith::pow;
 pub use check::{CheckReport, check};

@@ -29,7 +29,7 @@ use super::spec::{Per, Rubric, Transform};
 use crate::figures::{Basis, FigureTally, Known, SeatFigures};
 use crate::model::{Attempt, AttemptFields, Seat, Wave, WaveData};
 
-/// One seat's running totals under one rubric: see the [module docs](self). Made by
+/// One seat's running totals under one rubric: what the rubric reads of its attempts. Made by
 /// [`Scorer::tally`], fed by [`Scorer::add`].
 #[derive(Debug, Clone)]
 pub struct SeatTally {

@@ -4,7 +4,7 @@
 //! page as a path and its text, and the command writes them. Nothing is patched; the whole site
 //! is made again each time. Pages are HTML built with maud, which escapes every string by
 //! default, so a model named `<script>alert(1)</script>` is text on the page; charts are SVG
-//! drawn in [`chart`], inline in the page. Each page carries its own small stylesheet and the few
+//! drawn in `chart`, inline in the page. Each page carries its own small stylesheet and the few
 //! lines of script that sort its tables, allowed by a Content-Security-Policy that names that
 //! script's hash and nothing else: no fonts, scripts, styles or images are fetched from
 //! anywhere, so the site works from `file://` and from any static host, and a script that
@@ -18,8 +18,8 @@
 //! rubric change, scale violations marked) and `publications/N.html` (the published text, its
 //! digests and the command that verifies it, beside the text itself as `N.md`).
 
-pub mod chart;
-pub mod frontier;
+pub(crate) mod chart;
+pub(crate) mod frontier;
 mod pages;
 
 use crate::model::WaveData;

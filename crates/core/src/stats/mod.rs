@@ -11,13 +11,13 @@
 //! - [`quantile`]: the quantile definition every interval uses;
 //! - [`trials`]: a seat's repeated trials, problem by problem;
 //! - [`versus`]: two seats paired on the problems both attempted;
-//! - [`cost_of_pass`]: the Cost-of-Pass paper's per-problem definition, and the frontier;
+//! - `cost_of_pass`: the Cost-of-Pass paper's per-problem definition, and the frontier;
 //! - [`bootstrap`]: the generator and the percentile bootstrap over problems;
 //! - [`leaderboard`]: every seat of a wave resampled on the same problems: intervals for
 //!   accuracy, Cost-of-Pass and a rubric's score, and rank ranges.
 
 pub mod bootstrap;
-pub mod cost_of_pass;
+pub(crate) mod cost_of_pass;
 pub mod leaderboard;
 pub mod trials;
 pub mod versus;

@@ -21,13 +21,13 @@
 //!
 //! Whole-log checks: the run must have succeeded (`status`), hold samples, and its samples'
 //! usage of the evaluated model must add up to the log's own `stats.model_usage`. The token
-//! accounting is stated by [`accounting`], on the version of inspect_ai that wrote the log
+//! accounting is stated by `accounting`, on the version of inspect_ai that wrote the log
 //! and the model's provider.
 
-pub mod accounting;
+pub(crate) mod accounting;
 mod archive;
 mod json_log;
-pub mod log;
+pub(crate) mod log;
 pub mod wave;
 
 use std::io::{Read, Seek, SeekFrom};
@@ -499,7 +499,7 @@ fn no_samples(path: &Path) -> Error {
     )
 }
 
-/// The token accounting a log states, by [`accounting::stated`].
+/// The token accounting a log states, by `accounting::stated`.
 pub fn stated(header: &Header) -> Option<Stated> {
     let eval = header.eval.as_ref()?;
     accounting::stated(eval.inspect_version(), eval.model.as_deref()?)

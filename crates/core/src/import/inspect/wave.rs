@@ -5,7 +5,7 @@
 //!
 //! From the logs: the wave's id (the task and the date of the earliest log,
 //! `popularity-2025-09-23`, unless `--wave` names it), its suite (the task), its start (the
-//! earliest `eval.created`), its token accounting (the [`super::accounting`] rule; logs that
+//! earliest `eval.created`), its token accounting (the `super::accounting` rule; logs that
 //! disagree cannot share a wave), the producer (inspect_ai and its version), and a seat per
 //! model: id a slug of the model (`openai/gpt-4o` → `openai-gpt-4o`), provider the model's
 //! prefix, harness the agent or the plan's solvers. From `--manifest`, a wave manifest without
