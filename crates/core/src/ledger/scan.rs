@@ -27,7 +27,8 @@ use std::path::Path;
 use rusqlite::{Connection, OpenFlags};
 
 use super::raw::{Cells, RawStatement};
-use super::waves::{Columns, read_attempt, read_step};
+use super::sql::Sql;
+use super::waves::{Columns, read_attempt, read_step, seats_of};
 use super::{Ledger, Store, sqlite};
 use crate::error::{Error, Result};
 use crate::model::{Attempt, AttemptFields, Seat};
@@ -122,7 +123,7 @@ impl Ledger {
         let mut seats: Vec<Vec<(i64, Seat)>> = Vec::with_capacity(slugs.len());
         for slug in slugs {
             let rowid = self.wave_rowid(slug)?;
-            seats.push(self.seats_of(conn, rowid)?);
+            seats.push(seats_of(&mut Sql::lite(conn, &self.path), rowid)?);
         }
         let visited: usize = seats.iter().map(Vec::len).sum();
         let all: i64 = conn
