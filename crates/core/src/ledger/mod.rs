@@ -24,6 +24,8 @@ mod raw;
 mod registered;
 mod rubrics;
 mod scan;
+#[cfg(test)]
+mod schemas;
 mod scores;
 mod sql;
 mod stage;
