@@ -1,7 +1,8 @@
 //! The chain: publications and withdrawals, in one order, each linked to the one before by hash
 //! (docs/formats.md, "Chain records"). Withdrawals are appended here; publications in
-//! `publications.rs`. Both take the chain's head inside their own IMMEDIATE transaction, so two
-//! writers cannot both claim the same predecessor and fork the chain.
+//! `publications.rs`. Both take the chain's head inside a transaction holding the ledger's write
+//! lock ([`Ledger::write`]), so two writers cannot both claim the same predecessor and fork the
+//! chain.
 
 use super::Ledger;
 use super::sql::{Row, Sql, values};

@@ -1,7 +1,9 @@
 //! The ledger: one SQLite file holding every wave, rubric, score and publication.
 //!
-//! This module is the only place in benchledger that speaks SQL. `schema.sql` at the crate root
-//! is the single source of truth for the tables; it is embedded here and run as a list of
+//! This module is the only place in benchledger that speaks SQL, and each query is written
+//! once for both stores, SQLite and PostgreSQL (`sql.rs`; the server's own code in `pg/`).
+//! `schema.sql` at the crate root is the single source of truth for the tables (`schema.pg.sql`
+//! says the same in PostgreSQL's dialect, held equal by a test: `schemas.rs`); it is embedded here and run as a list of
 //! append-only migrations against `PRAGMA user_version`, in one transaction. A ledger written by
 //! a newer benchledger (a higher `user_version`) is refused rather than misread.
 //!
@@ -113,11 +115,12 @@ pub struct Ledger {
     wait: Wait,
 }
 
-/// What holds a ledger. Every public method of [`Ledger`] dispatches on it inside this module,
-/// so nothing outside it knows which store it is talking to. An enum rather than a trait
-/// object: the two stores share the non-SQL logic around each query (errors, conflicts, the
-/// chain's rules) in the `Ledger` methods themselves, and a method that only one store has
-/// (SQLite's integrity check, a bundle's in-memory image) needs no dummy in the other.
+/// What holds a ledger. Nothing outside this module knows which store it is talking to. Each
+/// query both stores run is written once, over the connection either one lends
+/// ([`Ledger::read`], [`Ledger::write`]: `sql.rs`); a method dispatches on the store only where
+/// the stores truly differ (bulk loads, reading the whole history, migrations). An enum rather
+/// than a trait object: a method that only one store has (SQLite's integrity check, a bundle's
+/// in-memory image) needs no dummy in the other.
 pub(crate) enum Store {
     /// An SQLite file (or an in-memory database): the embedded default.
     Sqlite(Connection),

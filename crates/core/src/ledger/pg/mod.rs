@@ -11,6 +11,9 @@
 //!   it, so two publishers can never both claim the same predecessor and fork the chain, and
 //!   ids come out as on SQLite. It waits as `--wait` allows (`lock_timeout`), and a wait that
 //!   runs out is [`Error::Unavailable`] (exit 3), nothing written. Readers never wait.
+//! - **The same queries.** Every query both stores run is written once (`crate::ledger::sql`)
+//!   and runs here on a connection or on a transaction holding the write lock
+//!   ([`Pg::read`], [`Pg::write`]); this module keeps what only a server does.
 //! - **Ingest through binary `COPY`.** An ingest is staged in a scratch SQLite file as on
 //!   SQLite (`stage.rs`); its commit copies the staged rows in with `COPY … FROM STDIN (FORMAT
 //!   binary)`, in the one transaction holding the write lock (`write.rs`).

@@ -86,22 +86,6 @@ impl Pg {
         Ok(out)
     }
 
-    /// How many seats the waves `waves` hold, and how many the ledger holds.
-    pub(in crate::ledger) fn seat_counts(&self, waves: &[i64]) -> Result<(usize, usize)> {
-        let row = self
-            .client()?
-            .query_one(
-                "SELECT (SELECT count(*) FROM seat WHERE wave_id = ANY($1)),
-                        (SELECT count(*) FROM seat)",
-                &[&waves],
-            )
-            .map_err(|e| self.err(e))?;
-        let count = |i: usize| -> Result<usize> {
-            Ok(usize::try_from(self.get::<i64>(&row, i)?).unwrap_or(0))
-        };
-        Ok((count(0)?, count(1)?))
-    }
-
     /// [`crate::ledger::Ledger::fold_waves`] on PostgreSQL, for waves holding most of the
     /// ledger's seats: in one read-only, repeatable-read transaction, every attempt through
     /// one server-side cursor, seat after seat and each seat's in ledger order (the
