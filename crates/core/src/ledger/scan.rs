@@ -28,7 +28,7 @@ use rusqlite::{Connection, OpenFlags};
 
 use super::raw::{Cells, RawStatement};
 use super::sql::{Sql, Value};
-use super::waves::{Columns, read_attempt, read_step, seats_of};
+use super::waves::{Columns, read_attempt, read_step, seats_of, with_traces};
 use super::{Ledger, Store, sqlite};
 use crate::error::{Error, Result};
 use crate::model::{Attempt, AttemptFields, Seat};
@@ -126,7 +126,7 @@ impl Ledger {
             seats.push(seats_of(&mut Sql::lite(conn, &self.path), rowid)?);
         }
 
-        let fields = self.with_traces(conn, fields)?;
+        let fields = with_traces(&mut Sql::lite(conn, &self.path), fields)?;
         // Every visited seat has a slot: its wave, its row id, and itself.
         let slots: Vec<Slot<'_>> = seats
             .iter()

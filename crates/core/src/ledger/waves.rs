@@ -182,7 +182,7 @@ impl Ledger {
         let rowid = self.wave_rowid(slug)?;
         let conn = on_sqlite!(self, pg => pg.fold_wave(rowid, fields, start, add));
         let seats = seats_of(&mut Sql::lite(conn, &self.path), rowid)?;
-        let fields = self.with_traces(conn, fields)?;
+        let fields = with_traces(&mut Sql::lite(conn, &self.path), fields)?;
         let columns = Columns::of(fields);
         let mut stmt = conn.prepare_cached(&columns.sql).map_err(|e| self.err(e))?;
         let mut attempt = Attempt::empty();
@@ -201,22 +201,6 @@ impl Ledger {
             out.push((seat, value));
         }
         Ok(out)
-    }
-
-    /// `fields`, with the trace left out when the ledger holds no trace at all (most hold
-    /// none: then the join that finds the steps is skipped).
-    pub(super) fn with_traces(
-        &self,
-        conn: &rusqlite::Connection,
-        fields: AttemptFields,
-    ) -> Result<AttemptFields> {
-        let mut fields = fields;
-        fields.trace = fields.trace && {
-            conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM trace_step)")
-                .and_then(|mut s| s.query_row([], |r| r.get::<_, bool>(0)))
-                .map_err(|e| self.err(e))?
-        };
-        Ok(fields)
     }
 
     /// Feeds one seat's attempts, in ledger order, to `add`, through `stmt` (the query of
@@ -284,6 +268,14 @@ pub(super) fn seats_of(sql: &mut Sql<'_>, wave_rowid: i64) -> Result<Vec<(i64, S
         &values![wave_rowid],
         |r| Ok((r.get(0)?, seat_at(r, 1)?)),
     )
+}
+
+/// `fields`, with the trace left out when the ledger holds no trace at all (most hold none:
+/// then the join that finds the steps is skipped).
+pub(super) fn with_traces(sql: &mut Sql<'_>, fields: AttemptFields) -> Result<AttemptFields> {
+    let mut fields = fields;
+    fields.trace = fields.trace && sql.value("SELECT EXISTS (SELECT 1 FROM trace_step)", &[])?;
+    Ok(fields)
 }
 
 /// A content hash: the columns `content_format, content_sha256` of `r`.

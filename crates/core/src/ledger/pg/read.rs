@@ -7,8 +7,8 @@ use postgres::Row;
 
 use super::{Pg, unsigned, unsigned_opt};
 use crate::error::Result;
-use crate::ledger::sql::Sql;
-use crate::ledger::waves::{Columns, checklist, seats_of};
+use crate::ledger::sql::{Sql, dollars};
+use crate::ledger::waves::{Columns, checklist, seats_of, with_traces};
 use crate::model::{Attempt, AttemptFields, Seat, TraceStep};
 
 impl Pg {
@@ -36,14 +36,9 @@ impl Pg {
             .map_err(|e| self.err(e))?;
         let err = |e| self.err(e);
         let seats = seats_of(&mut Sql::pg(&mut tx, &self.path), rowid)?;
-        let mut fields = fields;
-        fields.trace = fields.trace && {
-            tx.query_one("SELECT EXISTS (SELECT 1 FROM trace_step)", &[])
-                .map_err(err)?
-                .get::<_, bool>(0)
-        };
+        let fields = with_traces(&mut Sql::pg(&mut tx, &self.path), fields)?;
         let columns = Columns::of(fields);
-        let stmt = tx.prepare(&columns.sql.replace("?1", "$1")).map_err(err)?;
+        let stmt = tx.prepare(&dollars(&columns.sql)).map_err(err)?;
         let mut attempt = Attempt::empty();
         let mut out = Vec::with_capacity(seats.len());
         for (seat_id, seat) in seats {
@@ -119,12 +114,7 @@ impl Pg {
             }
             seats.push(these);
         }
-        let mut fields = fields;
-        fields.trace = fields.trace && {
-            tx.query_one("SELECT EXISTS (SELECT 1 FROM trace_step)", &[])
-                .map_err(err)?
-                .get::<_, bool>(0)
-        };
+        let fields = with_traces(&mut Sql::pg(&mut tx, &self.path), fields)?;
         let columns = Columns::by_seat(fields);
         let stmt = tx.prepare(&columns.sql).map_err(err)?;
         let portal = tx.bind(&stmt, &[]).map_err(err)?;
