@@ -1,17 +1,17 @@
 //! The chain: publications and withdrawals, in one order, each linked to the one before by hash
 //! (docs/formats.md, "Chain records"). Withdrawals are appended here; publications in
-//! `publications.rs`. Both take the chain's head inside their own IMMEDIATE transaction, so two
-//! writers cannot both claim the same predecessor and fork the chain.
+//! `publications.rs`. Both take the chain's head inside a transaction holding the ledger's write
+//! lock ([`Ledger::write`]), so two writers cannot both claim the same predecessor and fork the
+//! chain.
 
-use rusqlite::{OptionalExtension, Transaction, params};
-
-use super::{Ledger, on_sqlite, sqlite};
+use super::Ledger;
+use super::sql::{Row, Sql, values};
 use crate::error::{Error, Result};
 use crate::model::{ChainEntry, NewWithdrawal, WithdrawalRow, WithdrawalSeal};
 
 /// The record hash of the chain's last entry, as a writer holding the write lock sees it.
-pub(super) fn head_in(tx: &Transaction<'_>) -> rusqlite::Result<Option<String>> {
-    tx.query_row(HEAD, [], |r| r.get(0)).optional()
+pub(super) fn head(sql: &mut Sql<'_>) -> Result<Option<String>> {
+    sql.row(HEAD, &[], |r| r.get(0))
 }
 
 /// The query giving the record hash of the chain's last entry (none: an empty chain).
@@ -30,7 +30,7 @@ pub(super) const SELECT: &str =
      FROM withdrawal d LEFT JOIN wave w ON w.id = d.wave_id
         LEFT JOIN wave b ON b.id = d.superseded_by";
 
-fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<WithdrawalRow> {
+fn from_row(r: &Row<'_>) -> Result<WithdrawalRow> {
     Ok(WithdrawalRow {
         id: r.get(0)?,
         wave: r.get(1)?,
@@ -40,7 +40,7 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<WithdrawalRow> {
         created_at: r.get(5)?,
         after_publication: r.get(6)?,
         prev_sha256: r.get(7)?,
-        record_format: r.get(8)?,
+        record_format: r.unsigned(8, "withdrawal.record_format")?,
         sha256: r.get(9)?,
     })
 }
@@ -48,28 +48,22 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<WithdrawalRow> {
 /// Appends a withdrawal inside a write transaction already open (an ingest's, for a
 /// supersession, or `withdraw`'s own). `seal` computes the record hash once it is placed.
 pub(super) fn append_withdrawal(
-    tx: &Transaction<'_>,
+    sql: &mut Sql<'_>,
     w: &NewWithdrawal,
     seal: &dyn Fn(&WithdrawalSeal<'_>) -> String,
-) -> rusqlite::Result<WithdrawalRow> {
-    let (wave_id, content): (i64, String) = tx.query_row(
+) -> Result<WithdrawalRow> {
+    let (wave_id, content): (i64, String) = sql.one(
         "SELECT id, content_sha256 FROM wave WHERE slug = ?1",
-        [&w.wave],
+        &values![&w.wave],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
     let superseded_by: Option<i64> = match &w.superseded_by {
-        Some(slug) => {
-            Some(tx.query_row("SELECT id FROM wave WHERE slug = ?1", [slug], |r| r.get(0))?)
-        }
+        Some(slug) => Some(sql.value("SELECT id FROM wave WHERE slug = ?1", &values![slug])?),
         None => None,
     };
-    let id: i64 = tx.query_row("SELECT coalesce(max(id), 0) + 1 FROM withdrawal", [], |r| {
-        r.get(0)
-    })?;
-    let after: i64 = tx.query_row("SELECT coalesce(max(id), 0) FROM publication", [], |r| {
-        r.get(0)
-    })?;
-    let prev = head_in(tx)?;
+    let id = sql.next_id("withdrawal")?;
+    let after: i64 = sql.value("SELECT coalesce(max(id), 0) FROM publication", &[])?;
+    let prev = head(sql)?;
     let sha256 = seal(&WithdrawalSeal {
         id,
         wave_content_sha256: &content,
@@ -77,20 +71,20 @@ pub(super) fn append_withdrawal(
         prev_sha256: prev.as_deref(),
     });
     let record_format = crate::formats::record::LATEST;
-    tx.execute(
+    sql.execute(
         "INSERT INTO withdrawal(id, wave_id, superseded_by, reason, created_at,
             after_publication, prev_sha256, record_format, sha256)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        params![
+        &values![
             id,
             wave_id,
             superseded_by,
-            w.reason,
-            w.created_at,
+            &w.reason,
+            &w.created_at,
             after,
-            prev,
+            prev.as_deref(),
             record_format,
-            sha256
+            &sha256
         ],
     )?;
     Ok(WithdrawalRow {
@@ -116,34 +110,24 @@ impl Ledger {
         seal: &dyn Fn(&WithdrawalSeal<'_>) -> String,
     ) -> Result<WithdrawalRow> {
         self.wave_rowid(&w.wave)?;
-        on_sqlite!(self, pg => pg.withdraw(w, seal));
-        let path = self.path.clone();
-        let tx = self.begin_write()?;
-        let earlier: Option<(String, String)> = tx
-            .query_row(
+        self.write(|sql| {
+            let earlier: Option<(String, String)> = sql.row(
                 "SELECT d.reason, d.created_at FROM withdrawal d JOIN wave w ON w.id = d.wave_id
                  WHERE w.slug = ?1 ORDER BY d.id LIMIT 1",
-                [&w.wave],
+                &values![&w.wave],
                 |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()
-            .map_err(|e| sqlite(&path, e))?;
-        if let Some((reason, at)) = earlier {
-            return Err(already_withdrawn(&w.wave, &reason, &at));
-        }
-        let row = append_withdrawal(&tx, w, seal).map_err(|e| sqlite(&path, e))?;
-        tx.commit().map_err(|e| sqlite(&path, e))?;
-        Ok(row)
+            )?;
+            if let Some((reason, at)) = earlier {
+                return Err(already_withdrawn(&w.wave, &reason, &at));
+            }
+            append_withdrawal(sql, w, seal)
+        })
     }
 
     /// Every withdrawal, by id.
     pub fn withdrawals(&self) -> Result<Vec<WithdrawalRow>> {
-        let conn = on_sqlite!(self, pg => pg.withdrawals());
-        conn.prepare_cached(&format!("{SELECT} ORDER BY d.id"))
-            .and_then(|mut s| s.query_map([], from_row)?.collect())
-            .map_err(|e| self.err(e))
+        self.read(|sql| sql.rows(&format!("{SELECT} ORDER BY d.id"), &[], from_row))
     }
-
     /// The whole chain, in order.
     pub fn chain(&self) -> Result<Vec<ChainEntry>> {
         let mut entries: Vec<ChainEntry> = self
@@ -157,74 +141,30 @@ impl Ledger {
     }
 }
 
-/// What the chain's rules (a supersession recorded at ingest, checked on a re-ingest) need of
-/// a write transaction, on either store: the rules are written once, here.
-pub(super) trait ChainTx {
-    /// The wave that `wave` supersedes, as the chain records it.
-    fn recorded_supersedes(&mut self, wave: &str) -> Result<Option<String>>;
-    /// Whether the ledger (or this transaction) holds a wave with this id.
-    fn wave_exists(&mut self, slug: &str) -> Result<bool>;
-    /// The wave that supersedes `old`, if one does.
-    fn superseded_by(&mut self, old: &str) -> Result<Option<String>>;
-    /// Appends a withdrawal to the chain (see [`append_withdrawal`]).
-    fn append_withdrawal(
-        &mut self,
-        w: &NewWithdrawal,
-        seal: &dyn Fn(&WithdrawalSeal<'_>) -> String,
-    ) -> Result<WithdrawalRow>;
+/// The wave that `wave` supersedes, as the chain records it.
+fn recorded_supersedes(sql: &mut Sql<'_>, wave: &str) -> Result<Option<String>> {
+    sql.row(
+        "SELECT o.slug FROM withdrawal d JOIN wave o ON o.id = d.wave_id
+         JOIN wave n ON n.id = d.superseded_by WHERE n.slug = ?1 ORDER BY d.id LIMIT 1",
+        &values![wave],
+        |r| r.get(0),
+    )
 }
 
-/// An SQLite write transaction, as the chain's rules see it.
-pub(super) struct LiteTx<'a, 'c> {
-    pub(super) tx: &'a Transaction<'c>,
-    pub(super) path: &'a std::path::Path,
-}
-
-impl ChainTx for LiteTx<'_, '_> {
-    fn recorded_supersedes(&mut self, wave: &str) -> Result<Option<String>> {
-        self.tx
-            .prepare_cached(
-                "SELECT o.slug FROM withdrawal d JOIN wave o ON o.id = d.wave_id
-                 JOIN wave n ON n.id = d.superseded_by WHERE n.slug = ?1 ORDER BY d.id LIMIT 1",
-            )
-            .and_then(|mut s| s.query_row([wave], |r| r.get(0)).optional())
-            .map_err(|e| sqlite(self.path, e))
-    }
-
-    fn wave_exists(&mut self, slug: &str) -> Result<bool> {
-        self.tx
-            .prepare_cached("SELECT EXISTS (SELECT 1 FROM wave WHERE slug = ?1)")
-            .and_then(|mut s| s.query_row([slug], |r| r.get(0)))
-            .map_err(|e| sqlite(self.path, e))
-    }
-
-    fn superseded_by(&mut self, old: &str) -> Result<Option<String>> {
-        self.tx
-            .prepare_cached(
-                "SELECT n.slug FROM withdrawal d JOIN wave o ON o.id = d.wave_id
-                 JOIN wave n ON n.id = d.superseded_by WHERE o.slug = ?1 LIMIT 1",
-            )
-            .and_then(|mut s| s.query_row([old], |r| r.get(0)).optional())
-            .map_err(|e| sqlite(self.path, e))
-    }
-
-    fn append_withdrawal(
-        &mut self,
-        w: &NewWithdrawal,
-        seal: &dyn Fn(&WithdrawalSeal<'_>) -> String,
-    ) -> Result<WithdrawalRow> {
-        append_withdrawal(self.tx, w, seal).map_err(|e| sqlite(self.path, e))
-    }
+/// The wave that supersedes `old`, if one does.
+fn superseded_by(sql: &mut Sql<'_>, old: &str) -> Result<Option<String>> {
+    sql.row(
+        "SELECT n.slug FROM withdrawal d JOIN wave o ON o.id = d.wave_id
+         JOIN wave n ON n.id = d.superseded_by WHERE o.slug = ?1 LIMIT 1",
+        &values![old],
+        |r| r.get(0),
+    )
 }
 
 /// A wave already in the ledger, ingested again: the `supersedes` its manifest says now must
 /// be the one the chain recorded (a supersession is never added or undone after ingest).
-pub(super) fn check_supersedes(
-    tx: &mut impl ChainTx,
-    wave: &str,
-    says: Option<&str>,
-) -> Result<()> {
-    let recorded = tx.recorded_supersedes(wave)?;
+pub(super) fn check_supersedes(sql: &mut Sql<'_>, wave: &str, says: Option<&str>) -> Result<()> {
+    let recorded = recorded_supersedes(sql, wave)?;
     if recorded.as_deref() == says {
         return Ok(());
     }
@@ -244,14 +184,18 @@ pub(super) fn check_supersedes(
 /// Records that the new wave `new` (just written in `tx`) supersedes `old`: a withdrawal of
 /// `old` appended to the chain, in the same transaction. `old` must be in the ledger (or
 /// written earlier in this transaction) and not already superseded.
-pub(super) fn supersede(tx: &mut impl ChainTx, new: &str, old: &str, now: &str) -> Result<()> {
-    if !tx.wave_exists(old)? {
+pub(super) fn supersede(sql: &mut Sql<'_>, new: &str, old: &str, now: &str) -> Result<()> {
+    let exists: bool = sql.value(
+        "SELECT EXISTS (SELECT 1 FROM wave WHERE slug = ?1)",
+        &values![old],
+    )?;
+    if !exists {
         return Err(Error::Usage(format!(
             "wave `{new}` says `supersedes = \"{old}\"`, but the ledger has no wave `{old}`: name \
              a wave already ingested (see `benchledger waves`)"
         )));
     }
-    if let Some(by) = tx.superseded_by(old)? {
+    if let Some(by) = superseded_by(sql, old)? {
         return Err(Error::Conflict(format!(
             "wave `{new}` says `supersedes = \"{old}\"`, but `{old}` is already superseded by \
              `{by}`: a wave is corrected once; supersede `{by}` instead"
@@ -263,7 +207,7 @@ pub(super) fn supersede(tx: &mut impl ChainTx, new: &str, old: &str, now: &str) 
         reason: format!("superseded by wave {new}"),
         created_at: now.to_string(),
     };
-    tx.append_withdrawal(&w, &|s| crate::chain::seal_withdrawal(&w, s))?;
+    append_withdrawal(sql, &w, &|s| crate::chain::seal_withdrawal(&w, s))?;
     Ok(())
 }
 

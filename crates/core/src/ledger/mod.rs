@@ -1,7 +1,9 @@
 //! The ledger: one SQLite file holding every wave, rubric, score and publication.
 //!
-//! This module is the only place in benchledger that speaks SQL. `schema.sql` at the crate root
-//! is the single source of truth for the tables; it is embedded here and run as a list of
+//! This module is the only place in benchledger that speaks SQL, and each query is written
+//! once for both stores, SQLite and PostgreSQL (`sql.rs`; the server's own code in `pg/`).
+//! `schema.sql` at the crate root is the single source of truth for the tables (`schema.pg.sql`
+//! says the same in PostgreSQL's dialect, held equal by a test: `schemas.rs`); it is embedded here and run as a list of
 //! append-only migrations against `PRAGMA user_version`, in one transaction. A ledger written by
 //! a newer benchledger (a higher `user_version`) is refused rather than misread.
 //!
@@ -24,7 +26,10 @@ mod raw;
 mod registered;
 mod rubrics;
 mod scan;
+#[cfg(test)]
+mod schemas;
 mod scores;
+mod sql;
 mod stage;
 mod tallies;
 mod waves;
@@ -35,6 +40,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 
 use crate::error::{Error, Result};
+use sql::Sql;
 
 pub use access::Wait;
 pub use image::IMAGE_MAX_BYTES;
@@ -59,9 +65,14 @@ pub const SCHEMA: &str = include_str!("../../schema.sql");
 /// Splits `schema.sql` into its migrations: each starts at a line `-- migration N` (N a number)
 /// and runs to the next. The numbers must be 1, 2, 3... in order.
 pub fn migrations() -> Vec<String> {
+    split_migrations(SCHEMA, "schema.sql")
+}
+
+/// Splits a schema file (`name`, for the message) into its migrations, as [`migrations`] says.
+fn split_migrations(schema: &str, name: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut current: Option<String> = None;
-    for line in SCHEMA.lines() {
+    for line in schema.lines() {
         let marker = line
             .strip_prefix("-- migration ")
             .and_then(|n| n.trim().parse::<usize>().ok());
@@ -70,7 +81,7 @@ pub fn migrations() -> Vec<String> {
             assert_eq!(
                 n,
                 out.len() + 1,
-                "schema.sql migrations must be numbered 1, 2, 3..."
+                "{name} migrations must be numbered 1, 2, 3..."
             );
             current = Some(String::new());
         } else if let Some(body) = &mut current {
@@ -89,7 +100,7 @@ pub fn schema_version() -> i64 {
 
 /// Whether a file is being opened as an existing ledger, or created (or brought up to date).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Purpose {
+pub(crate) enum Purpose {
     Create,
     Open,
 }
@@ -104,11 +115,12 @@ pub struct Ledger {
     wait: Wait,
 }
 
-/// What holds a ledger. Every public method of [`Ledger`] dispatches on it inside this module,
-/// so nothing outside it knows which store it is talking to. An enum rather than a trait
-/// object: the two stores share the non-SQL logic around each query (errors, conflicts, the
-/// chain's rules) in the `Ledger` methods themselves, and a method that only one store has
-/// (SQLite's integrity check, a bundle's in-memory image) needs no dummy in the other.
+/// What holds a ledger. Nothing outside this module knows which store it is talking to. Each
+/// query both stores run is written once, over the connection either one lends
+/// ([`Ledger::read`], [`Ledger::write`]: `sql.rs`); a method dispatches on the store only where
+/// the stores truly differ (bulk loads, reading the whole history, migrations). An enum rather
+/// than a trait object: a method that only one store has (SQLite's integrity check, a bundle's
+/// in-memory image) needs no dummy in the other.
 pub(crate) enum Store {
     /// An SQLite file (or an in-memory database): the embedded default.
     Sqlite(Connection),
@@ -201,10 +213,7 @@ impl Ledger {
     #[cfg(feature = "postgres")]
     fn on_server(url: &str, purpose: Purpose) -> Result<(Ledger, bool)> {
         let pg = pg::Pg::connect(url)?;
-        let created = pg.prepare(match purpose {
-            Purpose::Create => pg::Purpose::Create,
-            Purpose::Open => pg::Purpose::Open,
-        })?;
+        let created = pg.prepare(purpose)?;
         Ok((
             Ledger {
                 path: pg.path().to_path_buf(),
@@ -250,40 +259,24 @@ impl Ledger {
                 }
                 e => sqlite(path, e),
             })?;
-        if version == 0 {
-            // A file with no schema version: either new (no tables yet), or another
-            // application's SQLite database, which must never receive our migrations.
+        // A file with no schema version is either new (no tables yet), or another
+        // application's SQLite database, which must never receive our migrations.
+        let other_tables = || {
             let tables: i64 = ledger
                 .lite()?
                 .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
                 .map_err(|e| sqlite(path, e))?;
-            if tables > 0 {
-                return Err(Error::Ledger {
-                    path: path.to_path_buf(),
-                    message: "this SQLite file is not a benchledger ledger (it holds other \
-                              tables and no benchledger schema version); nothing was changed"
-                        .into(),
-                });
-            }
-            if purpose == Purpose::Open {
-                return Err(Error::Usage(format!(
-                    "{} is empty, not a ledger: create one with `benchledger init --db {}`",
-                    path.display(),
-                    path.display()
-                )));
-            }
-        }
+            Ok(tables > 0)
+        };
+        check_version(
+            path,
+            version,
+            purpose,
+            other_tables,
+            "this SQLite file is not a benchledger ledger (it holds other tables and no \
+             benchledger schema version); nothing was changed",
+        )?;
         let supported = schema_version();
-        if version > supported {
-            return Err(Error::Ledger {
-                path: path.to_path_buf(),
-                message: format!(
-                    "this ledger has schema version {version}, written by a newer benchledger; \
-                     this build understands versions up to {supported}. Upgrade benchledger to \
-                     open it (nothing was changed)"
-                ),
-            });
-        }
         let conn = ledger.lite()?;
         conn.pragma_update(None, "foreign_keys", true)
             .map_err(|e| sqlite(path, e))?;
@@ -405,6 +398,32 @@ impl Ledger {
             .map_err(|e| self.err(e))
     }
 
+    /// Runs `f` on the ledger's connection, for reading (one operation at a time on a
+    /// server).
+    fn read<T>(&self, f: impl FnOnce(&mut Sql<'_>) -> Result<T>) -> Result<T> {
+        match &self.store {
+            Store::Sqlite(conn) => f(&mut Sql::lite(conn, &self.path)),
+            #[cfg(feature = "postgres")]
+            Store::Postgres(pg) => pg.read(|c| f(&mut Sql::pg(c, &self.path))),
+        }
+    }
+
+    /// Runs `f` in a write transaction holding the ledger's write lock (`BEGIN IMMEDIATE`, or
+    /// the server's advisory lock: see [`Ledger::begin_write`] and `pg::Pg::write`), and
+    /// commits what it did; an error leaves the ledger as it was.
+    fn write<T>(&self, f: impl FnOnce(&mut Sql<'_>) -> Result<T>) -> Result<T> {
+        match &self.store {
+            Store::Sqlite(_) => {
+                let tx = self.begin_write()?;
+                let out = f(&mut Sql::lite(&tx, &self.path))?;
+                tx.commit().map_err(|e| self.err(e))?;
+                Ok(out)
+            }
+            #[cfg(feature = "postgres")]
+            Store::Postgres(pg) => pg.write(|tx| f(&mut Sql::pg(tx, &self.path))),
+        }
+    }
+
     fn err(&self, e: rusqlite::Error) -> Error {
         sqlite(&self.path, e)
     }
@@ -470,34 +489,94 @@ impl Ledger {
         on_sqlite!(self, pg => pg.schema_differences());
         let expected = Ledger::in_memory()?.schema_objects()?;
         let actual = self.schema_objects()?;
-        let mut out = Vec::new();
         let version = self.user_version()?;
-        if version != schema_version() {
-            out.push(format!(
-                "the schema version is {version}, and schema.sql's is {}",
-                schema_version()
-            ));
-        }
-        for ((kind, name), sql) in &expected {
-            match actual.get(&(kind.clone(), name.clone())) {
-                None if kind == "trigger" => out.push(format!(
-                    "trigger `{name}` is missing: what it protects can be changed or deleted"
-                )),
-                None => out.push(format!("{kind} `{name}` is missing")),
-                Some(a) if a != sql => out.push(format!(
-                    "{kind} `{name}` differs from schema.sql (its constraints may have been \
-                     changed)"
-                )),
-                Some(_) => {}
-            }
-        }
-        for (kind, name) in actual.keys() {
-            if !expected.contains_key(&(kind.clone(), name.clone())) {
-                out.push(format!("{kind} `{name}` is not in schema.sql"));
-            }
-        }
-        Ok(out)
+        Ok(differences(version, &expected, &actual, "schema.sql", None))
     }
+}
+
+/// A schema's objects, each as its store renders its definition, keyed by kind and name.
+type Objects = std::collections::BTreeMap<(String, String), String>;
+
+/// How a ledger's schema objects (`actual`, at schema `version`) differ from what `file` makes
+/// of a new ledger (`expected`), on either store. `disabled` is how a disabled trigger's
+/// definition ends, on a store whose triggers can be switched off in place.
+fn differences(
+    version: i64,
+    expected: &Objects,
+    actual: &Objects,
+    file: &str,
+    disabled: Option<&str>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let supported = schema_version();
+    if version != supported {
+        out.push(format!(
+            "the schema version is {version}, and {file}'s is {supported}"
+        ));
+    }
+    let switched_off =
+        |a: &str, def: &str| disabled.is_some_and(|d| a.ends_with(d) && !def.ends_with(d));
+    for ((kind, name), def) in expected {
+        match actual.get(&(kind.clone(), name.clone())) {
+            None if kind == "trigger" => out.push(format!(
+                "trigger `{name}` is missing: what it protects can be changed or deleted"
+            )),
+            None => out.push(format!("{kind} `{name}` is missing")),
+            Some(a) if kind == "trigger" && switched_off(a, def) => out.push(format!(
+                "trigger `{name}` is disabled: what it protects can be changed or deleted"
+            )),
+            Some(a) if a != def => out.push(format!(
+                "{kind} `{name}` differs from {file} (its constraints may have been changed)"
+            )),
+            Some(_) => {}
+        }
+    }
+    for (kind, name) in actual.keys() {
+        if !expected.contains_key(&(kind.clone(), name.clone())) {
+            out.push(format!("{kind} `{name}` is not in {file}"));
+        }
+    }
+    out
+}
+
+/// Whether a store at schema `version` may be opened for `purpose`: with no version, a store
+/// holding tables (`other_tables`) is another application's (`not_ours` says so, in the
+/// store's words), and an empty one is not a ledger unless it is being created; a version
+/// newer than this build's is refused. Nothing is changed either way.
+fn check_version(
+    path: &Path,
+    version: i64,
+    purpose: Purpose,
+    other_tables: impl FnOnce() -> Result<bool>,
+    not_ours: &str,
+) -> Result<()> {
+    if version == 0 {
+        if other_tables()? {
+            return Err(Error::Ledger {
+                path: path.to_path_buf(),
+                message: not_ours.into(),
+            });
+        }
+        if purpose == Purpose::Open {
+            return Err(Error::Usage(format!(
+                "{} is empty, not a ledger: create one with `benchledger init --db {}`",
+                path.display(),
+                path.display()
+            )));
+        }
+    }
+    let supported = schema_version();
+    if version > supported {
+        return Err(Error::Ledger {
+            path: path.to_path_buf(),
+            message: format!(
+                "this ledger has schema version {version}, written by a newer benchledger; \
+                 this build understands versions up to {supported}. Upgrade benchledger to \
+                 open it (nothing was changed)"
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// The server URL `--db` gives, when it names a PostgreSQL server rather than a file.

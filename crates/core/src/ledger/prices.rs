@@ -2,10 +2,9 @@
 //! A version is immutable, as a rubric's is; the schema's triggers refuse any change to a
 //! registered text.
 
-use rusqlite::{OptionalExtension, ToSql, params};
-
+use super::Ledger;
 use super::registered::Registered;
-use super::{Ledger, on_sqlite};
+use super::sql::{Row, Value, values};
 use crate::error::Result;
 use crate::model::PriceTableRow;
 
@@ -19,10 +18,10 @@ pub enum PricesAdded {
 
 const COLUMNS: &str = "name, version, sha256, text, added_at";
 
-fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PriceTableRow> {
+fn from_row(r: &Row<'_>) -> Result<PriceTableRow> {
     Ok(PriceTableRow {
         name: r.get(0)?,
-        version: r.get(1)?,
+        version: r.unsigned(1, "price_table.version")?,
         sha256: r.get(2)?,
         text: r.get(3)?,
         added_at: r.get(4)?,
@@ -33,7 +32,6 @@ impl Ledger {
     /// Registers price tables in one transaction: all of them, or (on any conflict) none. The
     /// same name@version with different text is refused.
     pub fn add_price_tables(&mut self, rows: &[PriceTableRow]) -> Result<Vec<PricesAdded>> {
-        on_sqlite!(self, pg => pg.add_price_tables(rows));
         Ok(self
             .register(rows)?
             .into_iter()
@@ -49,22 +47,24 @@ impl Ledger {
 
     /// The registered price table `name@version`, if there is one.
     pub fn price_table(&self, name: &str, version: u32) -> Result<Option<PriceTableRow>> {
-        let conn = on_sqlite!(self, pg => pg.price_table(name, version));
-        conn.prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM price_table WHERE name = ?1 AND version = ?2"
-        ))
-        .and_then(|mut s| s.query_row(params![name, version], from_row).optional())
-        .map_err(|e| self.err(e))
+        self.read(|sql| {
+            sql.row(
+                &format!("SELECT {COLUMNS} FROM price_table WHERE name = ?1 AND version = ?2"),
+                &values![name, version],
+                from_row,
+            )
+        })
     }
 
     /// Every registered price table, by name then version.
     pub fn price_tables(&self) -> Result<Vec<PriceTableRow>> {
-        let conn = on_sqlite!(self, pg => pg.price_tables());
-        conn.prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM price_table ORDER BY name, version"
-        ))
-        .and_then(|mut s| s.query_map([], from_row)?.collect())
-        .map_err(|e| self.err(e))
+        self.read(|sql| {
+            sql.rows(
+                &format!("SELECT {COLUMNS} FROM price_table ORDER BY name, version"),
+                &[],
+                from_row,
+            )
+        })
     }
 }
 
@@ -81,17 +81,15 @@ impl Registered for PriceTableRow {
     fn sha256(&self) -> &str {
         &self.sha256
     }
-    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
-        from_row(r)
-    }
-    fn values(&self) -> Vec<&dyn ToSql> {
-        vec![
+    fn values(&self) -> Vec<Value<'_>> {
+        values![
             &self.name,
-            &self.version,
+            self.version,
             &self.sha256,
             &self.text,
-            &self.added_at,
+            &self.added_at
         ]
+        .to_vec()
     }
 }
 

@@ -3,9 +3,8 @@
 //! change). One registration rule serves both: a version already registered with the same text
 //! is left as it is, with other text it is refused, and a call registers all its rows or none.
 
-use rusqlite::{OptionalExtension, ToSql, params};
-
-use super::{Ledger, sqlite};
+use super::Ledger;
+use super::sql::{Value, values};
 use crate::error::{Error, Result};
 
 /// A row of a table of registered texts.
@@ -19,9 +18,8 @@ pub(super) trait Registered: Sized {
     fn name(&self) -> &str;
     fn version(&self) -> u32;
     fn sha256(&self) -> &str;
-    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self>;
     /// The row's values, in the order of [`Registered::COLUMNS`].
-    fn values(&self) -> Vec<&dyn ToSql>;
+    fn values(&self) -> Vec<Value<'_>>;
 
     /// The refusal of this row, when its version is registered with the text hashed `there`
     /// (on either store).
@@ -40,45 +38,43 @@ pub(super) trait Registered: Sized {
 }
 
 impl Ledger {
-    /// Registers `rows` in one transaction (SQLite): all of them, or (on any conflict) none.
-    /// Returns, for each, whether it was added (`false`: already registered, same text).
+    /// Registers `rows` in one transaction: all of them, or (on any conflict) none. Returns,
+    /// for each, whether it was added (`false`: already registered, same text). A new row's id
+    /// is the largest so far plus one, read under the write lock.
     pub(super) fn register<R: Registered>(&mut self, rows: &[R]) -> Result<Vec<bool>> {
-        let path = self.path.clone();
-        let err = |e| sqlite(&path, e);
-        let tx = self.begin_write()?;
-        let mut out = Vec::with_capacity(rows.len());
-        for row in rows {
-            let existing = tx
-                .prepare_cached(&format!(
-                    "SELECT {} FROM {} WHERE name = ?1 AND version = ?2",
-                    R::COLUMNS,
-                    R::TABLE
-                ))
-                .and_then(|mut s| {
-                    s.query_row(params![row.name(), row.version()], R::from_row)
-                        .optional()
-                })
-                .map_err(err)?;
-            if let Some(existing) = existing {
-                if existing.sha256() == row.sha256() {
-                    out.push(false);
-                    continue;
+        self.write(|sql| {
+            let mut out = Vec::with_capacity(rows.len());
+            for row in rows {
+                let there: Option<String> = sql.row(
+                    &format!(
+                        "SELECT sha256 FROM {} WHERE name = ?1 AND version = ?2",
+                        R::TABLE
+                    ),
+                    &values![row.name(), row.version()],
+                    |r| r.get(0),
+                )?;
+                if let Some(there) = there {
+                    if there == row.sha256() {
+                        out.push(false);
+                        continue;
+                    }
+                    return Err(row.conflict(&there));
                 }
-                return Err(row.conflict(existing.sha256()));
+                let values = row.values();
+                let slots: Vec<String> = (1..=values.len()).map(|i| format!("?{i}")).collect();
+                sql.execute(
+                    &format!(
+                        "INSERT INTO {table}(id, {}) VALUES ((SELECT coalesce(max(id), 0) + 1 \
+                         FROM {table}), {})",
+                        R::COLUMNS,
+                        slots.join(", "),
+                        table = R::TABLE,
+                    ),
+                    &values,
+                )?;
+                out.push(true);
             }
-            let values = row.values();
-            let slots: Vec<String> = (1..=values.len()).map(|i| format!("?{i}")).collect();
-            tx.prepare_cached(&format!(
-                "INSERT INTO {}({}) VALUES ({})",
-                R::TABLE,
-                R::COLUMNS,
-                slots.join(", ")
-            ))
-            .and_then(|mut s| s.execute(values.as_slice()))
-            .map_err(err)?;
-            out.push(true);
-        }
-        tx.commit().map_err(err)?;
-        Ok(out)
+            Ok(out)
+        })
     }
 }

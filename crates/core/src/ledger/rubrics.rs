@@ -1,10 +1,9 @@
 //! Registered rubrics: `name@version` with its SHA-256 and verbatim text. A version is
 //! immutable; the schema's triggers refuse any change to a registered text.
 
-use rusqlite::{OptionalExtension, ToSql, params};
-
+use super::Ledger;
 use super::registered::Registered;
-use super::{Ledger, on_sqlite};
+use super::sql::{Row, Value, values};
 use crate::error::Result;
 use crate::model::RubricRow;
 
@@ -18,10 +17,11 @@ pub enum RubricAdded {
 
 const COLUMNS: &str = "name, version, sha256, text, scale_violation, added_at";
 
-fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RubricRow> {
+/// A rubric row: the columns [`COLUMNS`] (or the same, named from a join) of `r`.
+pub(super) fn from_row(r: &Row<'_>) -> Result<RubricRow> {
     Ok(RubricRow {
         name: r.get(0)?,
-        version: r.get(1)?,
+        version: r.unsigned(1, "rubric.version")?,
         sha256: r.get(2)?,
         text: r.get(3)?,
         scale_violation: r.get(4)?,
@@ -37,7 +37,6 @@ impl Ledger {
 
     /// Registers rubric versions in one transaction: all of them, or (on any conflict) none.
     pub fn add_rubrics(&mut self, rows: &[RubricRow]) -> Result<Vec<RubricAdded>> {
-        on_sqlite!(self, pg => pg.add_rubrics(rows));
         Ok(self
             .register(rows)?
             .into_iter()
@@ -52,29 +51,34 @@ impl Ledger {
     }
 
     pub fn rubric(&self, name: &str, version: u32) -> Result<Option<RubricRow>> {
-        let conn = on_sqlite!(self, pg => pg.rubric(name, version));
-        conn.prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM rubric WHERE name = ?1 AND version = ?2"
-        ))
-        .and_then(|mut s| s.query_row(params![name, version], from_row).optional())
-        .map_err(|e| self.err(e))
+        self.read(|sql| {
+            sql.row(
+                &format!("SELECT {COLUMNS} FROM rubric WHERE name = ?1 AND version = ?2"),
+                &values![name, version],
+                from_row,
+            )
+        })
     }
 
     pub fn rubric_by_sha256(&self, sha256: &str) -> Result<Option<RubricRow>> {
-        let conn = on_sqlite!(self, pg => pg.rubric_by_sha256(sha256));
-        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM rubric WHERE sha256 = ?1"))
-            .and_then(|mut s| s.query_row([sha256], from_row).optional())
-            .map_err(|e| self.err(e))
+        self.read(|sql| {
+            sql.row(
+                &format!("SELECT {COLUMNS} FROM rubric WHERE sha256 = ?1"),
+                &values![sha256],
+                from_row,
+            )
+        })
     }
 
     /// Every registered rubric, by name then version.
     pub fn rubrics(&self) -> Result<Vec<RubricRow>> {
-        let conn = on_sqlite!(self, pg => pg.rubrics());
-        conn.prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM rubric ORDER BY name, version"
-        ))
-        .and_then(|mut s| s.query_map([], from_row)?.collect())
-        .map_err(|e| self.err(e))
+        self.read(|sql| {
+            sql.rows(
+                &format!("SELECT {COLUMNS} FROM rubric ORDER BY name, version"),
+                &[],
+                from_row,
+            )
+        })
     }
 }
 
@@ -91,17 +95,15 @@ impl Registered for RubricRow {
     fn sha256(&self) -> &str {
         &self.sha256
     }
-    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
-        from_row(r)
-    }
-    fn values(&self) -> Vec<&dyn ToSql> {
-        vec![
+    fn values(&self) -> Vec<Value<'_>> {
+        values![
             &self.name,
-            &self.version,
+            self.version,
             &self.sha256,
             &self.text,
-            &self.scale_violation,
+            self.scale_violation,
             &self.added_at,
         ]
+        .to_vec()
     }
 }

@@ -27,7 +27,8 @@ use std::path::Path;
 use rusqlite::{Connection, OpenFlags};
 
 use super::raw::{Cells, RawStatement};
-use super::waves::{Columns, read_attempt, read_step};
+use super::sql::{Sql, Value};
+use super::waves::{Columns, read_attempt, read_step, seats_of, with_traces};
 use super::{Ledger, Store, sqlite};
 use crate::error::{Error, Result};
 use crate::model::{Attempt, AttemptFields, Seat};
@@ -102,6 +103,15 @@ impl Ledger {
                 .map(|(w, slug)| ledger.fold_wave(slug, fields, |s| start(w, s), &add))
                 .collect()
         };
+        // Reading the whole history reads every seat's rows: worth it when most are wanted.
+        let rowids: Vec<i64> = slugs
+            .iter()
+            .map(|s| self.wave_rowid(s))
+            .collect::<Result<_>>()?;
+        let (visited, all) = self.read(|sql| seat_counts(sql, &rowids))?;
+        if visited * 2 < all {
+            return by_wave(self);
+        }
         #[cfg_attr(
             not(feature = "postgres"),
             allow(clippy::infallible_destructuring_match)
@@ -109,31 +119,14 @@ impl Ledger {
         let conn = match &self.store {
             Store::Sqlite(conn) => conn,
             #[cfg(feature = "postgres")]
-            Store::Postgres(pg) => {
-                // Reading the whole history reads every seat's rows: worth it when most are
-                // wanted.
-                let (visited, all) = pg.seat_counts(&rowids(self, slugs)?)?;
-                if visited * 2 < all {
-                    return by_wave(self);
-                }
-                return pg.fold_waves(&rowids(self, slugs)?, fields, start, add);
-            }
+            Store::Postgres(pg) => return pg.fold_waves(&rowids, fields, start, add),
         };
         let mut seats: Vec<Vec<(i64, Seat)>> = Vec::with_capacity(slugs.len());
-        for slug in slugs {
-            let rowid = self.wave_rowid(slug)?;
-            seats.push(self.seats_of(conn, rowid)?);
-        }
-        let visited: usize = seats.iter().map(Vec::len).sum();
-        let all: i64 = conn
-            .query_row("SELECT count(*) FROM seat", [], |r| r.get(0))
-            .map_err(|e| self.err(e))?;
-        // Scanning the table reads every seat's rows: worth it when most are wanted.
-        if (visited as i64) * 2 < all {
-            return by_wave(self);
+        for &rowid in &rowids {
+            seats.push(seats_of(&mut Sql::lite(conn, &self.path), rowid)?);
         }
 
-        let fields = self.with_traces(conn, fields)?;
+        let fields = with_traces(&mut Sql::lite(conn, &self.path), fields)?;
         // Every visited seat has a slot: its wave, its row id, and itself.
         let slots: Vec<Slot<'_>> = seats
             .iter()
@@ -280,10 +273,24 @@ impl Ledger {
     }
 }
 
-/// The row ids of the waves `slugs`.
-#[cfg(feature = "postgres")]
-fn rowids(ledger: &Ledger, slugs: &[String]) -> Result<Vec<i64>> {
-    slugs.iter().map(|s| ledger.wave_rowid(s)).collect()
+/// How many seats the waves `rowids` hold (each wave once), and how many the ledger holds.
+fn seat_counts(sql: &mut Sql<'_>, rowids: &[i64]) -> Result<(i64, i64)> {
+    let mut distinct = rowids.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let mut visited = 0;
+    for some in distinct.chunks(500) {
+        let slots: Vec<String> = (1..=some.len()).map(|i| format!("?{i}")).collect();
+        let params: Vec<Value<'_>> = some.iter().map(|&id| Value::from(id)).collect();
+        visited += sql.value::<i64>(
+            &format!(
+                "SELECT count(*) FROM seat WHERE wave_id IN ({})",
+                slots.join(", ")
+            ),
+            &params,
+        )?;
+    }
+    Ok((visited, sql.value("SELECT count(*) FROM seat", &[])?))
 }
 
 /// Another connection to the ledger file at `path`, for reading only.

@@ -5,7 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rusqlite::params;
 
-use super::{Ledger, on_sqlite, sqlite};
+use super::sql::values;
+use super::{Ledger, sqlite};
 use crate::error::{Error, Result};
 use crate::rubric::StoredScore;
 use crate::rubric::{SeatScore, WaveScores};
@@ -205,31 +206,27 @@ impl Ledger {
 
     /// The rows of [`Ledger::stored_scores`], best first.
     fn score_rows(&self, rubric_id: i64, wave: &str) -> Result<Vec<ScoreRow>> {
-        let conn = on_sqlite!(self, pg => pg.score_rows(rubric_id, wave));
-        let mut stmt = conn
-            .prepare_cached(
+        self.read(|sql| {
+            sql.rows(
                 "SELECT w.slug, s.slug, sc.score, sc.rank, sc.factors, sc.gate, sc.tie, sc.note
                  FROM score sc JOIN seat s ON s.id = sc.seat_id JOIN wave w ON w.id = s.wave_id
                  WHERE sc.rubric_id = ?1 AND w.slug = ?2
                  ORDER BY sc.rank IS NULL, sc.rank, s.slug",
+                &values![rubric_id, wave],
+                |r| {
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.unsigned_opt(3, "score.rank")?,
+                        r.get(4)?,
+                        r.get(5)?,
+                        r.get(6)?,
+                        r.get(7)?,
+                    ))
+                },
             )
-            .map_err(|e| self.err(e))?;
-        let rows = stmt
-            .query_map(params![rubric_id, wave], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, Option<f64>>(2)?,
-                    r.get::<_, Option<u32>>(3)?,
-                    r.get::<_, String>(4)?,
-                    r.get::<_, Option<String>>(5)?,
-                    r.get::<_, Option<String>>(6)?,
-                    r.get::<_, Option<String>>(7)?,
-                ))
-            })
-            .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
-            .map_err(|e| self.err(e))?;
-        Ok(rows)
+        })
     }
 
     pub(crate) fn rubric_rowid(&self, sha256: &str) -> Result<i64> {
@@ -321,11 +318,13 @@ pub(super) fn no_seat(wave: &str, seat: &str) -> Error {
 
 impl Ledger {
     fn rubric_id_of(&self, sha256: &str) -> Result<Option<i64>> {
-        use rusqlite::OptionalExtension;
-        let conn = on_sqlite!(self, pg => pg.rubric_id_of(sha256));
-        conn.prepare_cached("SELECT id FROM rubric WHERE sha256 = ?1")
-            .and_then(|mut s| s.query_row([sha256], |r| r.get(0)).optional())
-            .map_err(|e| self.err(e))
+        self.read(|sql| {
+            sql.row(
+                "SELECT id FROM rubric WHERE sha256 = ?1",
+                &values![sha256],
+                |r| r.get(0),
+            )
+        })
     }
 }
 

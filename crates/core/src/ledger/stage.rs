@@ -12,11 +12,13 @@
 //! writing each seat straight into the ledger would have given. All the waves land in one
 //! transaction, or none does.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, params};
+use rusqlite::{Connection, OpenFlags, params};
 
-use super::{Ledger, on_sqlite, sqlite, waves::Ingested};
+use super::sql::Sql;
+use super::waves::{Ingested, content_hash_of};
+use super::{Ledger, on_sqlite, sqlite};
 use crate::error::{Error, Result};
 use crate::figures::{Basis, FigureTally};
 use crate::formats::wave::ContentHash;
@@ -125,20 +127,7 @@ impl Ledger {
 
     /// The content hash of the wave with this id, if the ledger holds it.
     fn stored_content_hash(&self, slug: &str) -> Result<Option<ContentHash>> {
-        let conn = on_sqlite!(self, pg => pg.content_hash_of(slug));
-        Ledger::content_hash_of(conn, slug).map_err(|e| self.err(e))
-    }
-
-    /// The content hash of the wave with this id, if the ledger holds it.
-    fn content_hash_of(conn: &Connection, slug: &str) -> rusqlite::Result<Option<ContentHash>> {
-        conn.prepare_cached("SELECT content_format, content_sha256 FROM wave WHERE slug = ?1")?
-            .query_row([slug], |r| {
-                Ok(ContentHash {
-                    format: r.get(0)?,
-                    sha256: r.get(1)?,
-                })
-            })
-            .optional()
+        self.read(|sql| content_hash_of(sql, slug))
     }
 }
 
@@ -395,66 +384,35 @@ fn stage_seat(
     Ok(())
 }
 
-/// What an ingest's commit needs of a write transaction, on either store: the rules of
-/// [`decide`] are written once.
-pub(super) trait IngestTx: super::chain::ChainTx {
-    /// The content hash of the wave with this id, as this transaction sees it.
-    fn content_hash(&mut self, slug: &str) -> Result<Option<ContentHash>>;
-    /// Copies one staged wave in, its ids following the ledger's.
-    fn copy_wave(
-        &mut self,
-        w: &Wave,
-        hash: &ContentHash,
-        before: Ids,
-        last: Ids,
-        now: &str,
-    ) -> Result<()>;
+/// Where a staged wave's rows lie in the scratch database (the ids after `before` up to
+/// `last`), and the row id its wave was given in the ledger.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Span {
+    pub(super) wave_id: i64,
+    pub(super) before: Ids,
+    pub(super) last: Ids,
 }
 
-impl IngestTx for super::chain::LiteTx<'_, '_> {
-    fn content_hash(&mut self, slug: &str) -> Result<Option<ContentHash>> {
-        Ledger::content_hash_of(self.tx, slug).map_err(|e| sqlite(self.path, e))
-    }
-
-    fn copy_wave(
-        &mut self,
-        w: &Wave,
-        hash: &ContentHash,
-        before: Ids,
-        last: Ids,
-        now: &str,
-    ) -> Result<()> {
-        copy_wave(self.tx, w, hash, before, last, now).map_err(|e| sqlite(self.path, e))
-    }
-}
+/// How a store copies a staged wave's rows in, once its wave row is written: its declared
+/// problems, seats, seat tallies, attempts and trace steps, their ids following the ledger's.
+pub(super) type Bulk<'b> = dyn FnMut(&mut Sql<'_>, &Wave, Span) -> Result<()> + 'b;
 
 /// The write transaction of [`Staging::commit`], with the scratch database attached as
 /// `stage`.
 fn copy_in(ledger: &Ledger, waves: &[Staged], now: &str) -> Result<Vec<Ingested>> {
-    let path: PathBuf = ledger.path.clone();
-    let tx = ledger.begin_write()?;
-    let out = decide(
-        &mut super::chain::LiteTx {
-            tx: &tx,
-            path: &path,
-        },
-        &path,
-        waves,
-        now,
-    )?;
-    tx.commit().map_err(|e| sqlite(&path, e))?;
-    Ok(out)
+    ledger.write(|sql| decide(sql, waves, now, &mut copy_staged))
 }
 
 /// What becomes of each staged wave, inside the write transaction `tx`: a new wave is copied
 /// in (and its supersession recorded), one already there compared. Returns the outcome of
 /// each, in order; the caller commits.
 pub(super) fn decide(
-    tx: &mut impl IngestTx,
-    path: &Path,
+    tx: &mut Sql<'_>,
     waves: &[Staged],
     now: &str,
+    bulk: &mut Bulk<'_>,
 ) -> Result<Vec<Ingested>> {
+    let path = tx.path();
     let mut out = Vec::with_capacity(waves.len());
     for staged in waves {
         let outcome = match staged {
@@ -466,7 +424,7 @@ pub(super) fn decide(
                 id,
                 hash,
                 supersedes,
-            } => match tx.content_hash(id)? {
+            } => match content_hash_of(tx, id)? {
                 Some(now_there) if now_there == *hash => {
                     super::chain::check_supersedes(tx, id, supersedes.as_deref())?;
                     Ingested::AlreadyPresent
@@ -494,9 +452,16 @@ pub(super) fn decide(
                         message: format!("wave {} was staged but not finished", wave.id),
                     });
                 };
-                match tx.content_hash(&wave.id)? {
+                match content_hash_of(tx, &wave.id)? {
                     None => {
-                        tx.copy_wave(wave, hash, *before, *last, now)?;
+                        let wave_id = tx.next_id("wave")?;
+                        super::waves::insert_wave_row(tx, wave_id, wave, hash, now)?;
+                        let span = Span {
+                            wave_id,
+                            before: *before,
+                            last: *last,
+                        };
+                        bulk(tx, wave, span)?;
                         if let Some(old) = &wave.supersedes {
                             super::chain::supersede(tx, &wave.id, old, now)?;
                         }
@@ -532,24 +497,31 @@ pub(super) fn decide(
     Ok(out)
 }
 
-/// Copies one staged wave into the ledger, its ids following the ledger's: the wave row (and
-/// its suite, declared problems and canary problems), then its seats, attempts and trace steps.
-fn copy_wave(
-    tx: &Transaction<'_>,
-    w: &Wave,
-    hash: &ContentHash,
-    before: Ids,
-    last: Ids,
-    now: &str,
-) -> rusqlite::Result<()> {
-    let next = |table: &str| -> rusqlite::Result<i64> {
-        tx.prepare_cached(&format!(
-            "SELECT coalesce(max(id), 0) + 1 FROM main.{table}"
-        ))?
-        .query_row([], |r| r.get(0))
+/// Copies one staged wave's rows in from the attached scratch database (SQLite's bulk load:
+/// `INSERT … SELECT`), its ids following the ledger's: its declared problems, seats, seat
+/// tallies, attempts and trace steps.
+fn copy_staged(sql: &mut Sql<'_>, w: &Wave, span: Span) -> Result<()> {
+    let path = sql.path();
+    let seat_offset = sql.next_id("seat")? - (span.before.seat + 1);
+    let attempt_offset = sql.next_id("attempt")? - (span.before.attempt + 1);
+    let Some(tx) = sql.as_lite() else {
+        unreachable!("an SQLite ledger's ingest is copied in by SQLite");
     };
-    let wave_id = next("wave")?;
-    super::waves::insert_wave_row(tx, wave_id, w, hash, now)?;
+    copy_rows(tx, w, span, seat_offset, attempt_offset).map_err(|e| sqlite(path, e))
+}
+
+/// [`copy_staged`]'s statements, ids moved by the offsets.
+fn copy_rows(
+    tx: &Connection,
+    w: &Wave,
+    Span {
+        wave_id,
+        before,
+        last,
+    }: Span,
+    seat_offset: i64,
+    attempt_offset: i64,
+) -> rusqlite::Result<()> {
     if let Some(SuiteProblems::Ids(ids)) = &w.suite_problems {
         let mut stmt =
             tx.prepare_cached("INSERT INTO main.wave_problem(wave_id, problem) VALUES (?1, ?2)")?;
@@ -557,15 +529,7 @@ fn copy_wave(
             stmt.execute(params![wave_id, id])?;
         }
     }
-    if !w.canary_problems.is_empty() {
-        let mut stmt =
-            tx.prepare_cached("INSERT INTO main.wave_canary(wave_id, problem) VALUES (?1, ?2)")?;
-        for problem in &w.canary_problems {
-            stmt.execute(params![wave_id, problem])?;
-        }
-    }
     // A staged id `i` of this wave becomes `i + offset`: the first becomes the ledger's next.
-    let seat_offset = next("seat")? - (before.seat + 1);
     tx.prepare(
         "INSERT INTO main.seat(id, wave_id, slug, model, provider, harness, config)
          SELECT id + ?1, ?2, slug, model, provider, harness, config FROM stage.seat
@@ -578,7 +542,6 @@ fn copy_wave(
          WHERE seat_id > ?2 AND seat_id <= ?3 ORDER BY seat_id",
     )?
     .execute(params![seat_offset, before.seat, last.seat])?;
-    let attempt_offset = next("attempt")? - (before.attempt + 1);
     tx.prepare(
         "INSERT INTO main.attempt(id, seat_id, problem, trial, correct, outcome, input_tokens,
             output_tokens, input_tokens_cache_read, input_tokens_cache_write, wall_s, cost_usd,

@@ -10,8 +10,11 @@
 //! tallies were kept), so a tally is only ever a shortcut to what the attempts say; `verify
 //! --ledger` checks that it is.
 
+use std::collections::HashMap;
+
+use super::Ledger;
+use super::sql::{Value, values};
 use super::waves::seat_at;
-use super::{Ledger, Store};
 use crate::error::Result;
 use crate::formats::tally;
 use crate::model::Seat;
@@ -19,6 +22,9 @@ use crate::model::Seat;
 /// Each wave's seats, in ledger order, with the text of their tally in the latest seat tally
 /// format (`None`: none stored in it).
 pub type SeatTallies = Vec<Vec<(Seat, Option<String>)>>;
+
+/// How many waves' seats one query reads at most (each wave is a parameter of it).
+const WAVES_A_QUERY: usize = 500;
 
 impl Ledger {
     /// The seats of each wave of `slugs` (in that order), each in ledger order as
@@ -30,67 +36,58 @@ impl Ledger {
             .iter()
             .map(|s| self.wave_rowid(s))
             .collect::<Result<_>>()?;
-        let rows: Vec<(usize, Seat, Option<String>)> = match &self.store {
-            Store::Sqlite(conn) => {
-                let mut out = Vec::new();
-                let mut stmt = conn
-                    .prepare_cached(
-                        "SELECT s.slug, s.model, s.provider, s.harness, s.config, t.tally
-                         FROM seat s LEFT JOIN seat_tally t ON t.seat_id = s.id AND t.format = ?2
-                         WHERE s.wave_id = ?1 ORDER BY s.slug",
-                    )
-                    .map_err(|e| self.err(e))?;
-                for (w, rowid) in rowids.iter().enumerate() {
-                    let seats = stmt
-                        .query_map(rusqlite::params![rowid, tally::LATEST], |r| {
-                            Ok((w, seat_at(r, 0)?, r.get(5)?))
-                        })
-                        .and_then(|rows| rows.collect::<rusqlite::Result<Vec<_>>>())
-                        .map_err(|e| self.err(e))?;
-                    out.extend(seats);
+        // Each wave's seats, by wave row id: the waves asked for a few hundred to a query.
+        let mut of_wave: HashMap<i64, Vec<(Seat, Option<String>)>> = HashMap::new();
+        self.read(|sql| {
+            let mut distinct = rowids.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            for some in distinct.chunks(WAVES_A_QUERY) {
+                let slots: Vec<String> = (2..some.len() + 2).map(|i| format!("?{i}")).collect();
+                let mut params = vec![Value::from(tally::LATEST)];
+                params.extend(some.iter().map(|&id| Value::from(id)));
+                let rows = sql.rows(
+                    &format!(
+                        "SELECT s.wave_id, s.slug, s.model, s.provider, s.harness, s.config,
+                            t.tally
+                         FROM seat s LEFT JOIN seat_tally t ON t.seat_id = s.id AND t.format = ?1
+                         WHERE s.wave_id IN ({}) ORDER BY s.wave_id, s.slug",
+                        slots.join(", ")
+                    ),
+                    &params,
+                    |r| Ok((r.get::<i64>(0)?, seat_at(r, 1)?, r.get(6)?)),
+                )?;
+                for (wave, seat, text) in rows {
+                    of_wave.entry(wave).or_default().push((seat, text));
                 }
-                out
             }
-            #[cfg(feature = "postgres")]
-            Store::Postgres(pg) => pg.seat_tallies(&rowids, tally::LATEST)?,
-        };
-        let mut out: SeatTallies = slugs.iter().map(|_| Vec::new()).collect();
-        for (w, seat, text) in rows {
-            out[w].push((seat, text));
-        }
-        Ok(out)
+            Ok(())
+        })?;
+        Ok(rowids
+            .iter()
+            .map(|id| of_wave.get(id).cloned().unwrap_or_default())
+            .collect())
     }
-}
 
-impl Ledger {
     /// Keeps the tallies of seats of the wave `wave` that have none in the latest format
     /// (`tallies`: each seat's id and its tally's text, written by `formats::tally::write`
     /// from the seat's attempts as the ledger gives them back), in one transaction. A seat that
     /// has one already keeps it: tallies, like the attempts they come from, are never changed.
     /// Returns how many were kept.
     pub fn keep_seat_tallies(&self, wave: &str, tallies: &[(String, String)]) -> Result<usize> {
-        #[cfg(feature = "postgres")]
-        if let Store::Postgres(pg) = &self.store {
-            return pg.keep_seat_tallies(wave, tally::LATEST, tallies);
-        }
-        let tx = self.begin_write()?;
-        let mut kept = 0;
-        {
-            let mut stmt = tx
-                .prepare_cached(
-                    "INSERT OR IGNORE INTO seat_tally(seat_id, format, tally)
-                     SELECT s.id, ?3, ?4 FROM seat s JOIN wave w ON w.id = s.wave_id
-                     WHERE w.slug = ?1 AND s.slug = ?2",
-                )
-                .map_err(|e| self.err(e))?;
+        self.write(|sql| {
+            let mut kept = 0;
             for (seat, text) in tallies {
-                kept += stmt
-                    .execute(rusqlite::params![wave, seat, tally::LATEST, text])
-                    .map_err(|e| self.err(e))?;
+                kept += sql.execute(
+                    "INSERT INTO seat_tally(seat_id, format, tally)
+                     SELECT s.id, ?3, ?4 FROM seat s JOIN wave w ON w.id = s.wave_id
+                     WHERE w.slug = ?1 AND s.slug = ?2
+                     ON CONFLICT DO NOTHING",
+                    &values![wave, seat, tally::LATEST, text],
+                )?;
             }
-        }
-        tx.commit().map_err(|e| self.err(e))?;
-        Ok(kept)
+            Ok(kept)
+        })
     }
 }
 

@@ -1,8 +1,7 @@
 //! Storing and loading waves: the raw facts.
 
-use rusqlite::{OptionalExtension, Transaction, params};
-
 use super::raw::Cells;
+use super::sql::{Row, Sql, values};
 use super::{Ledger, on_sqlite, sqlite};
 use crate::error::{Error, Result};
 use crate::formats::wave::ContentHash;
@@ -45,57 +44,55 @@ impl Ledger {
 
     /// Every wave, ordered by start time then id.
     pub fn waves(&self) -> Result<Vec<WaveRow>> {
-        let conn = on_sqlite!(self, pg => pg.waves());
-        let mut stmt = conn
-            .prepare_cached(&format!(
-                "SELECT {WAVE_COLUMNS},
-                    (SELECT count(*) FROM seat s WHERE s.wave_id = w.id),
-                    (SELECT count(*) FROM attempt a JOIN seat s ON a.seat_id = s.id
-                      WHERE s.wave_id = w.id),
-                    w.content_sha256, w.ingested_at, w.content_format
-                 FROM wave w JOIN suite su ON su.id = w.suite_id
-                 ORDER BY w.started_at, w.slug"
-            ))
-            .map_err(|e| self.err(e))?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    wave_from_row(r)?,
-                    r.get::<_, u64>(WAVE_COLUMN_COUNT)?,
-                    r.get::<_, u64>(WAVE_COLUMN_COUNT + 1)?,
-                    r.get::<_, String>(WAVE_COLUMN_COUNT + 2)?,
-                    r.get::<_, String>(WAVE_COLUMN_COUNT + 3)?,
-                    r.get::<_, u32>(WAVE_COLUMN_COUNT + 4)?,
-                ))
-            })
-            .map_err(|e| self.err(e))?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(|e| self.err(e))?;
-        let mut out = Vec::with_capacity(rows.len());
-        for (rowid, mut wave, seats, attempts, sha256, ingested_at, format) in rows {
-            self.fill_problem_ids(rowid, &mut wave)?;
-            out.push(WaveRow {
-                wave,
-                seats,
-                attempts,
-                content: ContentHash { format, sha256 },
-                ingested_at,
-            });
-        }
-        Ok(out)
+        self.read(|sql| {
+            let rows = sql.rows(
+                &format!(
+                    "SELECT {WAVE_COLUMNS},
+                        (SELECT count(*) FROM seat s WHERE s.wave_id = w.id),
+                        (SELECT count(*) FROM attempt a JOIN seat s ON a.seat_id = s.id
+                          WHERE s.wave_id = w.id),
+                        w.content_sha256, w.ingested_at, w.content_format
+                     FROM wave w JOIN suite su ON su.id = w.suite_id
+                     ORDER BY w.started_at, w.slug"
+                ),
+                &[],
+                |r| {
+                    let n = WAVE_COLUMN_COUNT;
+                    Ok((
+                        r.get::<i64>(0)?,
+                        wave_from_row(r)?,
+                        r.unsigned::<u64>(n, "a seat count")?,
+                        r.unsigned::<u64>(n + 1, "an attempt count")?,
+                        r.get::<String>(n + 2)?,
+                        r.get::<String>(n + 3)?,
+                        r.unsigned::<u32>(n + 4, "wave.content_format")?,
+                    ))
+                },
+            )?;
+            let mut out = Vec::with_capacity(rows.len());
+            for (rowid, mut wave, seats, attempts, sha256, ingested_at, format) in rows {
+                fill_problem_ids(sql, rowid, &mut wave)?;
+                out.push(WaveRow {
+                    wave,
+                    seats,
+                    attempts,
+                    content: ContentHash { format, sha256 },
+                    ingested_at,
+                });
+            }
+            Ok(out)
+        })
     }
 
     /// The ids of every wave, ordered by start time then id.
     pub fn wave_ids(&self) -> Result<Vec<String>> {
-        let conn = on_sqlite!(self, pg => pg.wave_ids());
-        let mut stmt = conn
-            .prepare_cached("SELECT slug FROM wave ORDER BY started_at, slug")
-            .map_err(|e| self.err(e))?;
-        stmt.query_map([], |r| r.get(0))
-            .map_err(|e| self.err(e))?
-            .collect::<rusqlite::Result<Vec<String>>>()
-            .map_err(|e| self.err(e))
+        self.read(|sql| {
+            sql.rows(
+                "SELECT slug FROM wave ORDER BY started_at, slug",
+                &[],
+                |r| r.get(0),
+            )
+        })
     }
 
     /// The ledger's internal row id of a wave, or a usage error naming the known waves.
@@ -123,10 +120,11 @@ impl Ledger {
 
     /// The ledger's internal row id of a wave, if it holds one with this id.
     fn wave_id_of(&self, slug: &str) -> Result<Option<i64>> {
-        let conn = on_sqlite!(self, pg => pg.wave_id_of(slug));
-        conn.prepare_cached("SELECT id FROM wave WHERE slug = ?1")
-            .and_then(|mut s| s.query_row([slug], |r| r.get(0)).optional())
-            .map_err(|e| self.err(e))
+        self.read(|sql| {
+            sql.row("SELECT id FROM wave WHERE slug = ?1", &values![slug], |r| {
+                r.get(0)
+            })
+        })
     }
 
     /// A whole wave: conditions, seats (by id) and attempts (by problem, then trial).
@@ -150,16 +148,19 @@ impl Ledger {
     /// A wave's conditions: suite, declared problems, load, accounting, budget, provenance.
     pub fn wave_conditions(&self, slug: &str) -> Result<Wave> {
         let rowid = self.wave_rowid(slug)?;
-        let conn = on_sqlite!(self, pg => pg.wave_conditions(rowid));
-        let mut wave = conn
-            .prepare_cached(&format!(
-                "SELECT {WAVE_COLUMNS} FROM wave w JOIN suite su ON su.id = w.suite_id
-                 WHERE w.id = ?1"
-            ))
-            .and_then(|mut s| s.query_row([rowid], wave_from_row))
-            .map_err(|e| self.err(e))?;
-        self.fill_problem_ids(rowid, &mut wave)?;
-        Ok(wave)
+        self.read(|sql| {
+            let mut wave = sql.found(
+                &format!(
+                    "SELECT {WAVE_COLUMNS} FROM wave w JOIN suite su ON su.id = w.suite_id
+                     WHERE w.id = ?1"
+                ),
+                &values![rowid],
+                wave_from_row,
+                ("wave", rowid),
+            )?;
+            fill_problem_ids(sql, rowid, &mut wave)?;
+            Ok(wave)
+        })
     }
 
     /// Folds a wave's attempts into one value per seat, reading them in ledger order (seat id,
@@ -180,8 +181,8 @@ impl Ledger {
     ) -> Result<Vec<(Seat, T)>> {
         let rowid = self.wave_rowid(slug)?;
         let conn = on_sqlite!(self, pg => pg.fold_wave(rowid, fields, start, add));
-        let seats = self.seats_of(conn, rowid)?;
-        let fields = self.with_traces(conn, fields)?;
+        let seats = seats_of(&mut Sql::lite(conn, &self.path), rowid)?;
+        let fields = with_traces(&mut Sql::lite(conn, &self.path), fields)?;
         let columns = Columns::of(fields);
         let mut stmt = conn.prepare_cached(&columns.sql).map_err(|e| self.err(e))?;
         let mut attempt = Attempt::empty();
@@ -200,39 +201,6 @@ impl Ledger {
             out.push((seat, value));
         }
         Ok(out)
-    }
-
-    /// A wave's seats, in ledger order (by id), each with its row id.
-    pub(super) fn seats_of(
-        &self,
-        conn: &rusqlite::Connection,
-        wave_rowid: i64,
-    ) -> Result<Vec<(i64, Seat)>> {
-        conn.prepare_cached(
-            "SELECT id, slug, model, provider, harness, config FROM seat
-             WHERE wave_id = ?1 ORDER BY slug",
-        )
-        .and_then(|mut s| {
-            s.query_map([wave_rowid], |r| Ok((r.get(0)?, seat_at(r, 1)?)))?
-                .collect()
-        })
-        .map_err(|e| self.err(e))
-    }
-
-    /// `fields`, with the trace left out when the ledger holds no trace at all (most hold
-    /// none: then the join that finds the steps is skipped).
-    pub(super) fn with_traces(
-        &self,
-        conn: &rusqlite::Connection,
-        fields: AttemptFields,
-    ) -> Result<AttemptFields> {
-        let mut fields = fields;
-        fields.trace = fields.trace && {
-            conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM trace_step)")
-                .and_then(|mut s| s.query_row([], |r| r.get::<_, bool>(0)))
-                .map_err(|e| self.err(e))?
-        };
-        Ok(fields)
     }
 
     /// Feeds one seat's attempts, in ledger order, to `add`, through `stmt` (the query of
@@ -281,44 +249,74 @@ impl Ledger {
     /// The content hash recorded when the wave was ingested, with its format.
     pub fn wave_content_hash(&self, slug: &str) -> Result<ContentHash> {
         let rowid = self.wave_rowid(slug)?;
-        let conn = on_sqlite!(self, pg => pg.wave_content_hash(rowid));
-        conn.prepare_cached("SELECT content_format, content_sha256 FROM wave WHERE id = ?1")
-            .and_then(|mut s| {
-                s.query_row([rowid], |r| {
-                    Ok(ContentHash {
-                        format: r.get(0)?,
-                        sha256: r.get(1)?,
-                    })
-                })
-            })
-            .map_err(|e| self.err(e))
-    }
-
-    /// A wave's declared problem ids, its canary problems, and the wave it supersedes (from the
-    /// chain).
-    fn fill_problem_ids(&self, rowid: i64, wave: &mut Wave) -> Result<()> {
-        let conn = self.lite()?;
-        wave.canary_problems = conn
-            .prepare_cached("SELECT problem FROM wave_canary WHERE wave_id = ?1 ORDER BY problem")
-            .and_then(|mut s| s.query_map([rowid], |r| r.get(0))?.collect())
-            .map_err(|e| self.err(e))?;
-        wave.supersedes = conn
-            .prepare_cached(
-                "SELECT w.slug FROM withdrawal d JOIN wave w ON w.id = d.wave_id
-                 WHERE d.superseded_by = ?1 ORDER BY d.id LIMIT 1",
+        self.read(|sql| {
+            sql.found(
+                "SELECT content_format, content_sha256 FROM wave WHERE id = ?1",
+                &values![rowid],
+                content_hash,
+                ("wave", rowid),
             )
-            .and_then(|mut s| s.query_row([rowid], |r| r.get(0)).optional())
-            .map_err(|e| self.err(e))?;
-        if let Some(SuiteProblems::Ids(ids)) = &mut wave.suite_problems {
-            *ids = conn
-                .prepare_cached(
-                    "SELECT problem FROM wave_problem WHERE wave_id = ?1 ORDER BY problem",
-                )
-                .and_then(|mut s| s.query_map([rowid], |r| r.get(0))?.collect())
-                .map_err(|e| self.err(e))?;
-        }
-        Ok(())
+        })
     }
+}
+
+/// A wave's seats, in ledger order (by slug), each with its row id.
+pub(super) fn seats_of(sql: &mut Sql<'_>, wave_rowid: i64) -> Result<Vec<(i64, Seat)>> {
+    sql.rows(
+        "SELECT id, slug, model, provider, harness, config FROM seat
+         WHERE wave_id = ?1 ORDER BY slug",
+        &values![wave_rowid],
+        |r| Ok((r.get(0)?, seat_at(r, 1)?)),
+    )
+}
+
+/// `fields`, with the trace left out when the ledger holds no trace at all (most hold none:
+/// then the join that finds the steps is skipped).
+pub(super) fn with_traces(sql: &mut Sql<'_>, fields: AttemptFields) -> Result<AttemptFields> {
+    let mut fields = fields;
+    fields.trace = fields.trace && sql.value("SELECT EXISTS (SELECT 1 FROM trace_step)", &[])?;
+    Ok(fields)
+}
+
+/// A content hash: the columns `content_format, content_sha256` of `r`.
+pub(super) fn content_hash(r: &Row<'_>) -> Result<ContentHash> {
+    Ok(ContentHash {
+        format: r.unsigned(0, "wave.content_format")?,
+        sha256: r.get(1)?,
+    })
+}
+
+/// The content hash of the wave with this id, if the ledger (or the transaction) holds it.
+pub(super) fn content_hash_of(sql: &mut Sql<'_>, slug: &str) -> Result<Option<ContentHash>> {
+    sql.row(
+        "SELECT content_format, content_sha256 FROM wave WHERE slug = ?1",
+        &values![slug],
+        content_hash,
+    )
+}
+
+/// A wave's declared problem ids, its canary problems, and the wave it supersedes (from the
+/// chain).
+fn fill_problem_ids(sql: &mut Sql<'_>, rowid: i64, wave: &mut Wave) -> Result<()> {
+    wave.canary_problems = sql.rows(
+        "SELECT problem FROM wave_canary WHERE wave_id = ?1 ORDER BY problem",
+        &values![rowid],
+        |r| r.get(0),
+    )?;
+    wave.supersedes = sql.row(
+        "SELECT w.slug FROM withdrawal d JOIN wave w ON w.id = d.wave_id
+         WHERE d.superseded_by = ?1 ORDER BY d.id LIMIT 1",
+        &values![rowid],
+        |r| r.get(0),
+    )?;
+    if let Some(SuiteProblems::Ids(ids)) = &mut wave.suite_problems {
+        *ids = sql.rows(
+            "SELECT problem FROM wave_problem WHERE wave_id = ?1 ORDER BY problem",
+            &values![rowid],
+            |r| r.get(0),
+        )?;
+    }
+    Ok(())
 }
 
 /// Reads the attempt of row `r` (whose id is `id`, when read) into `attempt`, its trace
@@ -384,8 +382,8 @@ pub(super) const WAVE_COLUMNS: &str =
     w.budget_cost_usd, w.harness_version, w.producer, w.producer_version";
 pub(super) const WAVE_COLUMN_COUNT: usize = 18;
 
-fn wave_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Wave> {
-    let count: Option<u64> = r.get(5)?;
+fn wave_from_row(r: &Row<'_>) -> Result<Wave> {
+    let count: Option<u64> = r.unsigned_opt(5, "wave.suite_problems")?;
     let listed: bool = r.get(6)?;
     Ok(Wave {
         id: r.get(1)?,
@@ -401,8 +399,8 @@ fn wave_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Wave> {
             }
         }),
         load: Load {
-            parallel_sessions: r.get(7)?,
-            tool_server_sessions: r.get(8)?,
+            parallel_sessions: r.unsigned_opt(7, "wave.parallel_sessions")?,
+            tool_server_sessions: r.unsigned_opt(8, "wave.tool_server_sessions")?,
             serial_rerun: r.get(9)?,
         },
         accounting: Accounting {
@@ -419,7 +417,7 @@ fn wave_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Wave> {
             producer: r.get(16)?,
             producer_version: r.get(17)?,
         },
-        // Filled from the chain (`fill_supersedes`).
+        // Filled from the chain (`fill_problem_ids`).
         supersedes: None,
         // Filled in by `fill_problem_ids`.
         canary_problems: Vec::new(),
@@ -624,7 +622,7 @@ fn small_at(r: &impl Cells, i: Option<usize>) -> rusqlite::Result<Option<u32>> {
 
 /// The seat whose slug, model, provider, harness and config are the columns of `r` from
 /// `first` on, in that order.
-pub(super) fn seat_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Seat> {
+pub(super) fn seat_at(r: &Row<'_>, first: usize) -> Result<Seat> {
     Ok(Seat {
         id: r.get(first)?,
         model: r.get(first + 1)?,
@@ -634,24 +632,37 @@ pub(super) fn seat_at(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<S
     })
 }
 
+/// Writes the wave row `wave_id` (and its suite's, when the suite is new) and its canary
+/// problems, inside an ingest's write transaction.
 pub(super) fn insert_wave_row(
-    tx: &Transaction<'_>,
+    sql: &mut Sql<'_>,
     wave_id: i64,
     w: &Wave,
     hash: &ContentHash,
     now: &str,
-) -> rusqlite::Result<()> {
-    tx.prepare_cached("INSERT OR IGNORE INTO suite(name) VALUES (?1)")?
-        .execute([&w.suite])?;
-    let suite_id: i64 = tx
-        .prepare_cached("SELECT id FROM suite WHERE name = ?1")?
-        .query_row([&w.suite], |r| r.get(0))?;
+) -> Result<()> {
+    let suite: Option<i64> = sql.row(
+        "SELECT id FROM suite WHERE name = ?1",
+        &values![&w.suite],
+        |r| r.get(0),
+    )?;
+    let suite_id = match suite {
+        Some(id) => id,
+        None => {
+            let id = sql.next_id("suite")?;
+            sql.execute(
+                "INSERT INTO suite(id, name) VALUES (?1, ?2)",
+                &values![id, &w.suite],
+            )?;
+            id
+        }
+    };
     let (problems, listed) = match &w.suite_problems {
         None => (None, false),
         Some(SuiteProblems::Count(n)) => (Some(*n), false),
         Some(SuiteProblems::Ids(ids)) => (Some(ids.len() as u64), true),
     };
-    tx.prepare_cached(
+    sql.execute(
         "INSERT INTO wave(id, slug, suite_id, started_at, notes, suite_problems,
             suite_problems_listed, parallel_sessions, tool_server_sessions, serial_rerun,
             input_tokens_include_cache_reads, price_source,
@@ -660,30 +671,36 @@ pub(super) fn insert_wave_row(
             ingested_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
             ?19, ?20, ?21)",
-    )?
-    .execute(params![
-        wave_id,
-        w.id,
-        suite_id,
-        w.started_at,
-        w.notes,
-        problems,
-        listed,
-        w.load.parallel_sessions,
-        w.load.tool_server_sessions,
-        w.load.serial_rerun,
-        w.accounting.input_tokens_include_cache_reads,
-        w.accounting.price_source,
-        w.budget.tokens,
-        w.budget.wall_s,
-        w.budget.cost_usd,
-        w.provenance.harness_version,
-        w.provenance.producer,
-        w.provenance.producer_version,
-        hash.sha256,
-        hash.format,
-        now,
-    ])?;
+        &values![
+            wave_id,
+            &w.id,
+            suite_id,
+            &w.started_at,
+            w.notes.as_deref(),
+            problems,
+            listed,
+            w.load.parallel_sessions,
+            w.load.tool_server_sessions,
+            w.load.serial_rerun,
+            w.accounting.input_tokens_include_cache_reads,
+            w.accounting.price_source.as_deref(),
+            w.budget.tokens,
+            w.budget.wall_s,
+            w.budget.cost_usd,
+            w.provenance.harness_version.as_deref(),
+            w.provenance.producer.as_deref(),
+            w.provenance.producer_version.as_deref(),
+            &hash.sha256,
+            hash.format,
+            now,
+        ],
+    )?;
+    for problem in &w.canary_problems {
+        sql.execute(
+            "INSERT INTO wave_canary(wave_id, problem) VALUES (?1, ?2)",
+            &values![wave_id, problem],
+        )?;
+    }
     Ok(())
 }
 

@@ -4,11 +4,12 @@
 
 use postgres::Transaction;
 use postgres::binary_copy::BinaryCopyInWriter;
-use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
+use postgres::types::{ToSql, Type};
 
 use super::{FETCH_ROWS, Pg, error};
 use crate::error::{Error, Result};
 use crate::ledger::copy::{Cell, Copied, Sink, Source, TableSink};
+use crate::ledger::sql::Value;
 
 impl Pg {
     pub(in crate::ledger) fn with_source(
@@ -155,8 +156,9 @@ struct PgTable<'a> {
 
 impl TableSink for PgTable<'_> {
     fn write(&mut self, row: &[Cell]) -> Result<()> {
+        let values: Vec<Value<'_>> = row.iter().map(value).collect();
         let values: Vec<&(dyn ToSql + Sync)> =
-            row.iter().map(|c| c as &(dyn ToSql + Sync)).collect();
+            values.iter().map(|v| v as &(dyn ToSql + Sync)).collect();
         self.writer.write(&values).map_err(|e| self.pg.err(e))
     }
 
@@ -166,31 +168,13 @@ impl TableSink for PgTable<'_> {
     }
 }
 
-/// A value in the column type PostgreSQL asks for: SQLite's integer flags as booleans, its
-/// integers as `bigint` (or `double precision` where the column is real).
-impl ToSql for Cell {
-    fn to_sql(
-        &self,
-        ty: &Type,
-        out: &mut bytes::BytesMut,
-    ) -> std::result::Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
-        match self {
-            Cell::Null => Ok(IsNull::Yes),
-            Cell::Int(v) if *ty == Type::BOOL => match v {
-                0 => false.to_sql(ty, out),
-                1 => true.to_sql(ty, out),
-                _ => Err(format!("{v} is not a flag (0 or 1)").into()),
-            },
-            Cell::Int(v) if *ty == Type::FLOAT8 => (*v as f64).to_sql(ty, out),
-            Cell::Int(v) => v.to_sql(ty, out),
-            Cell::Real(v) => v.to_sql(ty, out),
-            Cell::Text(v) => v.as_str().to_sql(ty, out),
-        }
+/// A copied value as a parameter: in the column type PostgreSQL asks for (SQLite's integer
+/// flags as booleans, its integers as `bigint` or `double precision`; see [`Value`]).
+fn value(c: &Cell) -> Value<'_> {
+    match c {
+        Cell::Null => Value::Null,
+        Cell::Int(v) => Value::Int(*v),
+        Cell::Real(v) => Value::Real(*v),
+        Cell::Text(v) => Value::Text(v),
     }
-
-    fn accepts(ty: &Type) -> bool {
-        [Type::INT8, Type::BOOL, Type::FLOAT8, Type::TEXT].contains(ty)
-    }
-
-    to_sql_checked!();
 }

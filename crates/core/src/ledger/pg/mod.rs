@@ -11,6 +11,9 @@
 //!   it, so two publishers can never both claim the same predecessor and fork the chain, and
 //!   ids come out as on SQLite. It waits as `--wait` allows (`lock_timeout`), and a wait that
 //!   runs out is [`Error::Unavailable`] (exit 3), nothing written. Readers never wait.
+//! - **The same queries.** Every query both stores run is written once (`crate::ledger::sql`)
+//!   and runs here on a connection or on a transaction holding the write lock
+//!   ([`Pg::read`], [`Pg::write`]); this module keeps what only a server does.
 //! - **Ingest through binary `COPY`.** An ingest is staged in a scratch SQLite file as on
 //!   SQLite (`stage.rs`); its commit copies the staged rows in with `COPY … FROM STDIN (FORMAT
 //!   binary)`, in the one transaction holding the write lock (`write.rs`).
@@ -26,8 +29,6 @@
 mod copy;
 mod read;
 mod schema;
-
-pub(super) use schema::Purpose;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -162,8 +163,19 @@ impl Pg {
         Ok(tx)
     }
 
+    /// Runs `f` on the connection, for one operation.
+    pub(in crate::ledger) fn read<T>(
+        &self,
+        f: impl FnOnce(&mut dyn crate::ledger::sql::PgConn) -> Result<T>,
+    ) -> Result<T> {
+        f(&mut *self.client()?)
+    }
+
     /// Runs `f` in a write transaction holding the write lock, and commits what it did.
-    fn write<T>(&self, f: impl FnOnce(&mut postgres::Transaction<'_>) -> Result<T>) -> Result<T> {
+    pub(in crate::ledger) fn write<T>(
+        &self,
+        f: impl FnOnce(&mut postgres::Transaction<'_>) -> Result<T>,
+    ) -> Result<T> {
         let mut client = self.client()?;
         let mut tx = self.begin_write(&mut client)?;
         let out = f(&mut tx)?;
@@ -211,125 +223,11 @@ fn connect_error(path: &Path, e: postgres::Error) -> Error {
     }
 }
 
-/// A PostgreSQL error on the ledger at `path`: [`Error::Unavailable`] when the cause is the
-/// ledger's surroundings (the server unreachable or shutting down, a full or failing disk, a
-/// role or a server that may not write, a conflict with another transaction), else
-/// [`Error::Ledger`] with the server's words.
-pub(super) fn error(path: &Path, e: postgres::Error) -> Error {
-    let unavailable = |cause: Cause, why: &str| Error::Unavailable {
-        path: path.to_path_buf(),
-        cause,
-        message: format!("could not complete ({}): {why}", words(&e)),
-    };
-    let Some(code) = e.code() else {
-        // No answer from the server: the connection failed or was lost.
-        return if e.is_closed() || std::error::Error::source(&e).is_some() {
-            unavailable(
-                Cause::CannotOpen,
-                "the connection to the PostgreSQL server failed or was lost; nothing was \
-                 written. Check that the server is running, then run the command again",
-            )
-        } else {
-            Error::Ledger {
-                path: path.to_path_buf(),
-                message: format!("PostgreSQL: {}", words(&e)),
-            }
-        };
-    };
-    let class = &code.code()[..2];
-    if class == "08"
-        || *code == SqlState::ADMIN_SHUTDOWN
-        || *code == SqlState::CRASH_SHUTDOWN
-        || *code == SqlState::CANNOT_CONNECT_NOW
-        || *code == SqlState::TOO_MANY_CONNECTIONS
-    {
-        unavailable(
-            Cause::CannotOpen,
-            "the PostgreSQL server is unreachable or shutting down; nothing was written. Run \
-             the command again when it is back",
-        )
-    } else if *code == SqlState::DISK_FULL || *code == SqlState::OUT_OF_MEMORY {
-        unavailable(
-            Cause::DiskFull,
-            "the PostgreSQL server is out of disk or memory; nothing was written. Free some \
-             space and run the command again",
-        )
-    } else if *code == SqlState::IO_ERROR || class == "58" || class == "XX" {
-        unavailable(
-            Cause::DiskFailed,
-            "the PostgreSQL server failed to read or write; nothing was written. Check the \
-             server and run the command again",
-        )
-    } else if *code == SqlState::READ_ONLY_SQL_TRANSACTION
-        || *code == SqlState::INSUFFICIENT_PRIVILEGE
-    {
-        unavailable(
-            Cause::ReadOnly,
-            "the ledger cannot be written with this connection (a read-only server or \
-             transaction, or a role without the privilege); nothing was written. Commands \
-             that only read the ledger still work",
-        )
-    } else if *code == SqlState::T_R_SERIALIZATION_FAILURE
-        || *code == SqlState::T_R_DEADLOCK_DETECTED
-    {
-        unavailable(
-            Cause::Raced,
-            "another writer changed the ledger meanwhile; nothing was written. Run the command \
-             again",
-        )
-    } else if *code == SqlState::LOCK_NOT_AVAILABLE || *code == SqlState::QUERY_CANCELED {
-        unavailable(
-            Cause::Busy,
-            "the ledger is busy: another process kept its lock past the wait (--wait); \
-             nothing was written. Run the command again when the other writer is done, or \
-             give --wait more seconds",
-        )
-    } else {
-        Error::Ledger {
-            path: path.to_path_buf(),
-            message: format!("PostgreSQL: {}", words(&e)),
-        }
-    }
-}
-
-/// What the server said (its message, detail and code), or the client's own error.
-fn words(e: &postgres::Error) -> String {
-    match e.as_db_error() {
-        Some(db) => {
-            let mut s = db.message().to_string();
-            if let Some(detail) = db.detail() {
-                s.push_str(&format!(" ({detail})"));
-            }
-            s.push_str(&format!(" [SQLSTATE {}]", db.code().code()));
-            s
-        }
-        None => match std::error::Error::source(e) {
-            Some(source) => format!("{e}: {source}"),
-            None => e.to_string(),
-        },
-    }
-}
-
-/// A count or id read from a `bigint` column, as the unsigned type the model holds.
-fn unsigned<T: TryFrom<i64>>(path: &Path, what: &str, v: i64) -> Result<T> {
-    T::try_from(v).map_err(|_| Error::Ledger {
-        path: path.to_path_buf(),
-        message: format!(
-            "{what} holds {v}, which is out of range: the row was edited behind \
-                          benchledger's back"
-        ),
-    })
-}
+pub(super) use crate::ledger::sql::{pg_error as error, pg_words as words, unsigned};
 
 /// [`unsigned`] for a column that may be NULL.
 fn unsigned_opt<T: TryFrom<i64>>(path: &Path, what: &str, v: Option<i64>) -> Result<Option<T>> {
     v.map(|v| unsigned(path, what, v)).transpose()
-}
-
-/// An unsigned value as the `bigint` it is stored as (every count benchledger stores is far
-/// below 2^63: ingest refuses counts past 10^12).
-fn signed(v: impl TryInto<i64>) -> i64 {
-    v.try_into().unwrap_or(i64::MAX)
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ use postgres::GenericClient;
 
 use super::Pg;
 use crate::error::{Error, Result};
+use crate::ledger::{Purpose, check_version, differences};
 
 /// The PostgreSQL schema, as a list of migrations (see the header of `schema.pg.sql`).
 pub(crate) const SCHEMA: &str = include_str!("../../../schema.pg.sql");
@@ -29,34 +30,7 @@ const BOOTSTRAP: &str = "CREATE TABLE IF NOT EXISTS benchledger_migration (
 
 /// Splits `schema.pg.sql` into its migrations, as `super::super::migrations` does schema.sql.
 pub(crate) fn migrations() -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut current: Option<String> = None;
-    for line in SCHEMA.lines() {
-        let marker = line
-            .strip_prefix("-- migration ")
-            .and_then(|n| n.trim().parse::<usize>().ok());
-        if let Some(n) = marker {
-            out.extend(current.take());
-            assert_eq!(
-                n,
-                out.len() + 1,
-                "schema.pg.sql migrations must be numbered 1, 2, 3..."
-            );
-            current = Some(String::new());
-        } else if let Some(body) = &mut current {
-            body.push_str(line);
-            body.push('\n');
-        }
-    }
-    out.extend(current);
-    out
-}
-
-/// Whether the ledger is being created (init) or opened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(in crate::ledger) enum Purpose {
-    Create,
-    Open,
+    super::super::split_migrations(SCHEMA, "schema.pg.sql")
 }
 
 impl Pg {
@@ -65,8 +39,7 @@ impl Pg {
     /// Returns whether the ledger was created (it had no schema version).
     pub(in crate::ledger) fn prepare(&self, purpose: Purpose) -> Result<bool> {
         let version = self.user_version()?;
-        let supported = super::super::schema_version();
-        if version == 0 {
+        let other_tables = || {
             let tables: i64 = self
                 .client()?
                 .query_one(
@@ -77,33 +50,18 @@ impl Pg {
                 )
                 .map_err(|e| self.err(e))?
                 .get(0);
-            if tables > 0 {
-                return Err(Error::Ledger {
-                    path: self.path.clone(),
-                    message: "this database is not a benchledger ledger (its schema holds other \
-                              tables and no benchledger schema version); nothing was changed. \
-                              Give benchledger a database (or a schema) of its own"
-                        .into(),
-                });
-            }
-            if purpose == Purpose::Open {
-                return Err(Error::Usage(format!(
-                    "{} is empty, not a ledger: create one with `benchledger init --db {}`",
-                    self.path.display(),
-                    self.path.display()
-                )));
-            }
-        }
-        if version > supported {
-            return Err(Error::Ledger {
-                path: self.path.clone(),
-                message: format!(
-                    "this ledger has schema version {version}, written by a newer benchledger; \
-                     this build understands versions up to {supported}. Upgrade benchledger to \
-                     open it (nothing was changed)"
-                ),
-            });
-        }
+            Ok(tables > 0)
+        };
+        check_version(
+            &self.path,
+            version,
+            purpose,
+            other_tables,
+            "this database is not a benchledger ledger (its schema holds other tables and no \
+             benchledger schema version); nothing was changed. Give benchledger a database (or \
+             a schema) of its own",
+        )?;
+        let supported = super::super::schema_version();
         if version < supported {
             self.migrate()?;
         }
@@ -181,39 +139,13 @@ impl Pg {
             tx.rollback().map_err(|e| self.err(e))?;
             expected
         };
-        let mut out = Vec::new();
-        let supported = super::super::schema_version();
-        if version != supported {
-            out.push(format!(
-                "the schema version is {version}, and schema.pg.sql's is {supported}"
-            ));
-        }
-        for ((kind, name), def) in &expected {
-            match actual.get(&(kind.clone(), name.clone())) {
-                None if kind == "trigger" => out.push(format!(
-                    "trigger `{name}` is missing: what it protects can be changed or deleted"
-                )),
-                None => out.push(format!("{kind} `{name}` is missing")),
-                Some(a)
-                    if kind == "trigger" && a.ends_with(DISABLED) && !def.ends_with(DISABLED) =>
-                {
-                    out.push(format!(
-                        "trigger `{name}` is disabled: what it protects can be changed or deleted"
-                    ))
-                }
-                Some(a) if a != def => out.push(format!(
-                    "{kind} `{name}` differs from schema.pg.sql (its constraints may have been \
-                     changed)"
-                )),
-                Some(_) => {}
-            }
-        }
-        for (kind, name) in actual.keys() {
-            if !expected.contains_key(&(kind.clone(), name.clone())) {
-                out.push(format!("{kind} `{name}` is not in schema.pg.sql"));
-            }
-        }
-        Ok(out)
+        Ok(differences(
+            version,
+            &expected,
+            &actual,
+            "schema.pg.sql",
+            Some(DISABLED),
+        ))
     }
 }
 
