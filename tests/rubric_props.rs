@@ -725,17 +725,7 @@ fn streamed(r: &Rubric, data: &WaveData) -> WaveScores {
 fn through_a_ledger(rubrics: &[&Rubric], data: &WaveData) -> Vec<WaveScores> {
     let mut ledger = Ledger::in_memory().expect("an in-memory ledger");
     ledger
-        .add_waves(
-            &[(
-                data.clone(),
-                benchledger_core::formats::wave::sha256(
-                    benchledger_core::formats::wave::LATEST,
-                    data,
-                )
-                .unwrap(),
-            )],
-            "2026-01-01T00:00:00Z",
-        )
+        .add_waves(std::slice::from_ref(data), "2026-01-01T00:00:00Z")
         .expect("the generated wave is written");
     let wave = ledger
         .wave_conditions(&data.wave.id)

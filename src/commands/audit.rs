@@ -671,11 +671,7 @@ mod tests {
         let waves: Vec<_> = [3, 1, 4, 1, 5, 2]
             .iter()
             .enumerate()
-            .map(|(n, &seats)| {
-                let w = wave(n, seats);
-                let hash = benchledger_core::formats::wave::sha256(2, &w).unwrap();
-                (w, hash)
-            })
+            .map(|(n, &seats)| wave(n, seats))
             .collect();
         ledger.add_waves(&waves, NOW).unwrap();
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rubrics");

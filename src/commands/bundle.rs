@@ -357,6 +357,35 @@ fn create_new(path: &Path, bytes: &[u8]) -> Result<()> {
         .map_err(|e| Error::io(path, e))
 }
 
+/// Copies a wave into a bundle's ledger, hashed in the content format the ledger stored its
+/// hash in; a wave whose rows no longer give that hash was edited behind benchledger's back,
+/// and is not bundled as if it were what was ingested.
+fn copy_wave(
+    bundle: &Ledger,
+    data: &benchledger_core::WaveData,
+    stored: &benchledger_core::model::ContentHash,
+    ingested_at: &str,
+) -> Result<()> {
+    let mut staging = bundle.stage_ingest(&std::env::temp_dir())?;
+    staging.begin_wave_in(&data.wave, Path::new(&data.wave.id), stored.format)?;
+    for seat in &data.seats {
+        staging.add_seat(seat)?;
+    }
+    let hash = staging.finish_wave(&data.wave)?;
+    if hash != *stored {
+        return Err(Error::Conflict(format!(
+            "wave {}: its rows no longer give the content hash the ledger stored for it \
+             (sha256 {} stored, {} now): the ledger was edited behind benchledger's back, and \
+             `benchledger verify --ledger` names what changed",
+            data.wave.id,
+            benchledger_core::digest::short(&stored.sha256),
+            benchledger_core::digest::short(&hash.sha256)
+        )));
+    }
+    staging.commit(ingested_at)?;
+    Ok(())
+}
+
 /// Writes a self-contained bundle into `dir` (see [`check_empty_dir`]): a small ledger holding
 /// only the publication, its wave, its rubric and the price table its costs were filled in from
 /// (if any); the published text; the rubric file; the price table file; and a README saying how
@@ -373,7 +402,7 @@ pub(super) fn write_bundle(ledger: &Ledger, row: &PublicationRow, dir: &Path) ->
     // Claim the name first, so SQLite opens the file made here and nothing else.
     create_new(&db, b"")?;
     let (mut bundle, _) = Ledger::create(&db)?;
-    bundle.add_waves(&[(data, content)], &ingested_at)?;
+    copy_wave(&bundle, &data, &content, &ingested_at)?;
     bundle.add_rubric(&rubric)?;
     if let Some((_, p)) = &prices {
         bundle.add_price_tables(std::slice::from_ref(p))?;

@@ -6,8 +6,6 @@ use std::path::{Path, PathBuf};
 use super::{Ctx, files};
 use crate::cli::IngestArgs;
 use benchledger_core::error::{Error, Result};
-use benchledger_core::formats::json::HashSink;
-use benchledger_core::formats::wave::{ContentHash, Digest};
 use benchledger_core::ingest::{Source, WaveVisitor, visit_wave};
 use benchledger_core::ledger::{Ingested, Ledger, Staging};
 use benchledger_core::model::{SeatData, Wave};
@@ -156,7 +154,7 @@ fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: Option<&Built>) -> Resul
     let mut sink = Sink {
         manifest: PathBuf::new(),
         staging,
-        digest: None,
+        begun: false,
         failed: None,
         seats: 0,
         attempts: 0,
@@ -174,17 +172,16 @@ fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: Option<&Built>) -> Resul
         if sink.failed.is_some() {
             continue;
         }
-        let Some(digest) = sink.digest.take() else {
+        if !std::mem::take(&mut sink.begun) {
             // `visit_wave` names the wave before it returns it.
             sink.failed = Some(Error::Usage(format!(
                 "wave {} was read without its conditions",
                 wave.id
             )));
             continue;
-        };
-        let hash = digest.finish();
-        match sink.staging.finish_wave(&wave, &hash) {
-            Ok(()) => staged.push((wave.id, sink.seats, sink.attempts, hash.sha256)),
+        }
+        match sink.staging.finish_wave(&wave) {
+            Ok(hash) => staged.push((wave.id, sink.seats, sink.attempts, hash.sha256)),
             Err(e) => sink.failed = Some(e),
         }
     }
@@ -259,7 +256,8 @@ struct Sink<'l> {
     /// The manifest being read.
     manifest: PathBuf,
     staging: Staging<'l>,
-    digest: Option<WaveHash>,
+    /// The wave being read was begun in the staging.
+    begun: bool,
     failed: Option<Error>,
     seats: usize,
     attempts: usize,
@@ -276,28 +274,8 @@ impl WaveVisitor for Sink<'_> {
         if self.failed.is_some() {
             return;
         }
-        let manifest = &self.manifest;
-        let digest = self.staging.begin_wave(wave).and_then(|format| {
-            if format < 2 && !wave.canary_problems.is_empty() {
-                return Err(Error::Conflict(format!(
-                    "{}: field `wave.canary_problems`: wave {} is in the ledger hashed in wave \
-                     content format 1 (ingested by a build before canary problems), which \
-                     records none, and a wave keeps the conditions it was first ingested with: \
-                     drop canary_problems here, or declare them in a new wave that supersedes \
-                     it",
-                    manifest.display(),
-                    wave.id
-                )));
-            }
-            Digest::new(format, HashSink::new(), wave)
-                .map(|d| WaveHash { format, d })
-                .map_err(|e| Error::Ledger {
-                    path: self.staging.path().to_path_buf(),
-                    message: format!("wave `{}`: {e}", wave.id),
-                })
-        });
-        match digest {
-            Ok(d) => self.digest = Some(d),
+        match self.staging.begin_wave(wave, &self.manifest) {
+            Ok(_) => self.begun = true,
             Err(e) => self.failed = Some(e),
         }
     }
@@ -309,29 +287,11 @@ impl WaveVisitor for Sink<'_> {
         if self.failed.is_some() {
             return;
         }
-        if let Some(h) = &mut self.digest {
-            h.d.seat(&seat);
-        }
         if let Err(e) = self.staging.add_seat(&seat) {
             self.failed = Some(e);
         }
         drop(seat);
         super::memory::release_freed();
-    }
-}
-
-/// A wave's content hash as it is computed, in the format the ledger asked for.
-struct WaveHash {
-    format: u32,
-    d: Digest,
-}
-
-impl WaveHash {
-    fn finish(self) -> ContentHash {
-        ContentHash {
-            format: self.format,
-            sha256: self.d.sha256(),
-        }
     }
 }
 

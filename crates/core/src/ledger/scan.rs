@@ -506,11 +506,7 @@ mod tests {
     /// A ledger file holding `waves`.
     fn ledger(dir: &Path, waves: &[WaveData]) -> Ledger {
         let (mut ledger, _) = Ledger::create(&dir.join("ledger.db")).unwrap();
-        let hashed: Vec<_> = waves
-            .iter()
-            .map(|w| (w.clone(), crate::formats::wave::sha256(2, w).unwrap()))
-            .collect();
-        ledger.add_waves(&hashed, NOW).unwrap();
+        ledger.add_waves(waves, NOW).unwrap();
         ledger
     }
 
@@ -720,14 +716,7 @@ mod tests {
     fn an_in_memory_ledger_is_read_in_one_range() {
         let mut l = Ledger::in_memory().unwrap();
         let data = wave("a", 3, 4);
-        l.add_waves(
-            &[(
-                data.clone(),
-                crate::formats::wave::sha256(2, &data).unwrap(),
-            )],
-            NOW,
-        )
-        .unwrap();
+        l.add_waves(std::slice::from_ref(&data), NOW).unwrap();
         let asked = slugs(&["a"]);
         let expected = by_wave(&l, &asked, AttemptFields::ALL);
         let ranges = Ranges {

@@ -370,8 +370,7 @@ mod tests {
             },
             seats: vec![seat("a"), seat("b"), seat("c")],
         };
-        let hash = crate::formats::wave::sha256(2, &wave).unwrap();
-        ledger.add_waves(&[(wave, hash)], NOW).unwrap();
+        ledger.add_waves(&[wave], NOW).unwrap();
         let sha = "5".repeat(64);
         ledger
             .add_rubric(&RubricRow {

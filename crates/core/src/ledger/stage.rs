@@ -21,7 +21,8 @@ use super::waves::{Ingested, content_hash_of};
 use super::{Ledger, on_sqlite, sqlite};
 use crate::error::{Error, Result};
 use crate::figures::{Basis, FigureTally};
-use crate::formats::wave::ContentHash;
+use crate::formats::json::HashSink;
+use crate::formats::wave::{ContentHash, Digest};
 use crate::model::{Attempt, SeatData, SuiteProblems, Wave};
 
 /// The scratch database's tables: the ledger's seat, seat tally, attempt and trace-step columns,
@@ -60,6 +61,10 @@ pub struct Staging<'l> {
     file: tempfile::TempPath,
     waves: Vec<Staged>,
     current: Option<Staged>,
+    /// The content hash of the wave being staged, taken as its seats come, in the format it
+    /// is hashed in: the staging computes it itself, so no caller can pair a wave's rows with
+    /// another hash.
+    digest: Option<(u32, Digest)>,
     /// The last id given to a staged seat, attempt and trace step.
     last: Ids,
 }
@@ -121,6 +126,7 @@ impl Ledger {
             file,
             waves: Vec::new(),
             current: None,
+            digest: None,
             last: Ids::default(),
         })
     }
@@ -141,10 +147,40 @@ impl Staging<'_> {
         &self.ledger.path
     }
 
-    /// Starts a wave. Returns the wave content format to hash it in: the one the copy already
-    /// in the ledger (or staged earlier in this ingest) was hashed in, so that the two hashes
-    /// compare, or else the latest.
-    pub fn begin_wave(&mut self, w: &Wave) -> Result<u32> {
+    /// Starts a wave read from `origin` (its manifest, as errors name it), to be hashed in the
+    /// wave content format the copy already in the ledger (or staged earlier in this ingest)
+    /// was hashed in, so that the two hashes compare, or else the latest. Returns that format.
+    pub fn begin_wave(&mut self, w: &Wave, origin: &Path) -> Result<u32> {
+        self.begin_wave_in(w, origin, crate::formats::wave::LATEST)
+    }
+
+    /// [`begin_wave`](Staging::begin_wave), hashing a wave the ledger does not hold in
+    /// `format` rather than the latest: a copy of a wave keeps the format it was first hashed
+    /// in.
+    pub fn begin_wave_in(&mut self, w: &Wave, origin: &Path, format: u32) -> Result<u32> {
+        self.digest = None;
+        let format = self.choose_format(w, format)?;
+        if format < 2 && !w.canary_problems.is_empty() {
+            return Err(Error::Conflict(format!(
+                "{}: field `wave.canary_problems`: wave {} is in the ledger hashed in wave \
+                 content format 1 (ingested by a build before canary problems), which records \
+                 none, and a wave keeps the conditions it was first ingested with: drop \
+                 canary_problems here, or declare them in a new wave that supersedes it",
+                origin.display(),
+                w.id
+            )));
+        }
+        let digest = Digest::new(format, HashSink::new(), w).map_err(|e| Error::Ledger {
+            path: self.path().to_path_buf(),
+            message: format!("wave `{}`: {e}", w.id),
+        })?;
+        self.digest = Some((format, digest));
+        Ok(format)
+    }
+
+    /// Where a wave stands (new, in the ledger, or earlier in this ingest) and the format to
+    /// hash it in: the format of the copy it is compared with, else `new_format`.
+    fn choose_format(&mut self, w: &Wave, new_format: u32) -> Result<u32> {
         self.current = None;
         let earlier = self.waves.iter().find_map(|s| match s {
             Staged::New {
@@ -179,11 +215,15 @@ impl Staging<'_> {
             before: self.last,
             last: self.last,
         });
-        Ok(crate::formats::wave::LATEST)
+        Ok(new_format)
     }
 
-    /// Stages one seat and its attempts (nothing, when the wave is already present).
+    /// Stages one seat and its attempts (nothing, when the wave is already present), and adds
+    /// it to the wave's content hash.
     pub fn add_seat(&mut self, s: &SeatData) -> Result<()> {
+        if let Some((_, d)) = &mut self.digest {
+            d.seat(s);
+        }
         match &self.current {
             Some(Staged::New { wave, .. }) => {
                 let mut last = self.last;
@@ -203,10 +243,26 @@ impl Staging<'_> {
         }
     }
 
-    /// Ends a wave with its content hash (in the format `begin_wave` asked for). When its id
+    /// Ends a wave and returns its content hash, computed from the seats staged. When its id
     /// is already in the ledger, or earlier in this ingest, the hashes are compared: the same,
     /// and it will be reported as already present; different, and the ingest is refused.
-    pub fn finish_wave(&mut self, w: &Wave, new: &ContentHash) -> Result<()> {
+    pub fn finish_wave(&mut self, w: &Wave) -> Result<ContentHash> {
+        let Some((format, digest)) = self.digest.take() else {
+            return Err(Error::Ledger {
+                path: self.path().to_path_buf(),
+                message: format!("wave {} was finished before it was begun", w.id),
+            });
+        };
+        let new = ContentHash {
+            format,
+            sha256: digest.sha256(),
+        };
+        self.settle(w, &new)?;
+        Ok(new)
+    }
+
+    /// Files the wave being staged under its content hash `new`, or refuses it.
+    fn settle(&mut self, w: &Wave, new: &ContentHash) -> Result<()> {
         match self.current.take() {
             Some(Staged::New {
                 wave, before, last, ..
@@ -622,18 +678,14 @@ mod tests {
         }
     }
 
-    fn hash(w: &WaveData) -> ContentHash {
-        crate::formats::wave::sha256(1, w).unwrap()
-    }
-
     fn stage<'l>(l: &'l Ledger, waves: &[&WaveData]) -> Result<Staging<'l>> {
         let mut s = l.stage_ingest(&std::env::temp_dir())?;
         for w in waves {
-            s.begin_wave(&w.wave)?;
+            s.begin_wave(&w.wave, Path::new("w.toml"))?;
             for seat in &w.seats {
                 s.add_seat(seat)?;
             }
-            s.finish_wave(&w.wave, &hash(w))?;
+            s.finish_wave(&w.wave)?;
         }
         Ok(s)
     }
@@ -656,7 +708,7 @@ mod tests {
     fn staged_waves_take_the_ids_that_follow_the_ledgers() {
         let (_dir, mut l) = file_ledger();
         let (a, b, c) = (wave("a", 2, 0.1), wave("b", 1, 0.1), wave("c", 3, 0.1));
-        l.add_waves(&[(a.clone(), hash(&a))], NOW).unwrap();
+        l.add_waves(std::slice::from_ref(&a), NOW).unwrap();
         // A present wave, a new one, a repeat of it, another new one.
         let outcomes = stage(&l, &[&a, &b, &b, &c]).unwrap().commit(NOW).unwrap();
         assert_eq!(
@@ -721,9 +773,9 @@ mod tests {
         let staging = stage(&l, &[w]).unwrap();
         let mut other = Ledger::open(l.path()).unwrap();
         other
-            .add_waves(&[(meanwhile.clone(), hash(meanwhile))], NOW)
+            .add_waves(std::slice::from_ref(meanwhile), NOW)
             .unwrap();
-        if format != 1 {
+        if format != crate::formats::wave::LATEST {
             other
                 .conn()
                 .execute_batch(&format!(
@@ -740,7 +792,8 @@ mod tests {
     fn a_wave_another_writer_added_meanwhile_is_compared_not_duplicated() {
         let w = wave("w", 2, 0.1);
         // The same content: already present.
-        let (outcome, l, _dir) = raced(&w, &w, 1);
+        let latest = crate::formats::wave::LATEST;
+        let (outcome, l, _dir) = raced(&w, &w, latest);
         assert_eq!(outcome.unwrap(), [Ingested::AlreadyPresent]);
         assert_eq!(
             ids(&l, "SELECT count(*), max(id) FROM seat"),
@@ -748,13 +801,13 @@ mod tests {
             "the wave was written twice"
         );
         // Different content: the usual conflict.
-        let (outcome, l, _dir) = raced(&w, &wave("w", 2, 0.2), 1);
+        let (outcome, l, _dir) = raced(&w, &wave("w", 2, 0.2), latest);
         let err = outcome.unwrap_err();
         assert!(matches!(err, Error::Conflict(_)), "{err}");
         assert!(err.to_string().contains("different content"), "{err}");
         assert_eq!(ids(&l, "SELECT count(*), 0 FROM wave"), [(1, 0)]);
         // Hashed in another format: cannot be compared; run again.
-        let (outcome, ..) = raced(&w, &w, 2);
+        let (outcome, ..) = raced(&w, &w, 1);
         let err = outcome.unwrap_err();
         assert_eq!(err.exit_code(), 3);
         assert!(err.to_string().contains("Run the ingest again"), "{err}");

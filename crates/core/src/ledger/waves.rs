@@ -22,22 +22,17 @@ pub enum Ingested {
 
 impl Ledger {
     /// Writes waves, all in one transaction: either every new wave lands or none does.
-    /// A wave whose id is present with the same content hash is skipped; with a different hash
-    /// the whole ingest is refused. Each wave is staged first ([`Ledger::stage_ingest`], in
-    /// the system's temporary directory) and comes with its content hash, in the format
-    /// [`super::Staging::begin_wave`] asks for.
-    pub fn add_waves(
-        &mut self,
-        waves: &[(WaveData, ContentHash)],
-        now: &str,
-    ) -> Result<Vec<Ingested>> {
+    /// Each is staged first ([`Ledger::stage_ingest`], in the system's temporary directory),
+    /// which hashes its content: a wave whose id is present with the same content hash is
+    /// skipped; with a different hash the whole ingest is refused.
+    pub fn add_waves(&mut self, waves: &[WaveData], now: &str) -> Result<Vec<Ingested>> {
         let mut staging = self.stage_ingest(&std::env::temp_dir())?;
-        for (data, hash) in waves {
-            staging.begin_wave(&data.wave)?;
+        for data in waves {
+            staging.begin_wave(&data.wave, std::path::Path::new(&data.wave.id))?;
             for seat in &data.seats {
                 staging.add_seat(seat)?;
             }
-            staging.finish_wave(&data.wave, hash)?;
+            staging.finish_wave(&data.wave)?;
         }
         staging.commit(now)
     }
@@ -786,10 +781,7 @@ mod tests {
     fn ledger_with(data: &WaveData) -> Ledger {
         let mut ledger = Ledger::in_memory().unwrap();
         ledger
-            .add_waves(
-                &[(data.clone(), crate::formats::wave::sha256(1, data).unwrap())],
-                "2026-01-01T00:00:00Z",
-            )
+            .add_waves(std::slice::from_ref(data), "2026-01-01T00:00:00Z")
             .unwrap();
         ledger
     }
