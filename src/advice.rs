@@ -7,21 +7,40 @@ use benchledger_core::error::{Error, Hint};
 /// next with this program's commands.
 pub fn message(e: &Error) -> String {
     match e {
-        Error::Hinted { error, hint } => format!("{}{}", message(error), says(*hint)),
+        Error::Hinted { error, hint } => format!("{}{}", message(error), says(hint)),
         _ => e.to_string(),
     }
 }
 
 /// A hint, as a clause that follows the message.
-fn says(hint: Hint) -> &'static str {
+fn says(hint: &Hint) -> String {
     match hint {
         Hint::RegisterRubric => {
             "; register it with `benchledger rubric add FILE`, or pass the rubric file's path"
+                .into()
         }
-        Hint::RegisterPrices => "; register it with `benchledger prices add FILE`",
+        Hint::RegisterPrices => "; register it with `benchledger prices add FILE`".into(),
         Hint::RegisterPricesFirst => {
-            " (register a price table file first with `benchledger prices add FILE`)"
+            " (register a price table file first with `benchledger prices add FILE`)".into()
         }
+        Hint::CreateLedger(path) => format!(
+            ": create one with `benchledger init --db {}`, or point --db or BENCHLEDGER_DB at an \
+             existing ledger",
+            path.display()
+        ),
+        Hint::InitLedger(path) => {
+            format!(
+                ": create one with `benchledger init --db {}`",
+                path.display()
+            )
+        }
+        Hint::CreateDatabase(path) => format!(
+            ": create the database first (`createdb`), then `benchledger init --db {}`",
+            path.display()
+        ),
+        Hint::Withdraw => ": withdraw a wave by hand with `benchledger withdraw`".into(),
+        Hint::ListWaves => " (see `benchledger waves`)".into(),
+        Hint::VerifyAll => ". Check the ledger with `benchledger verify --all`".into(),
     }
 }
 

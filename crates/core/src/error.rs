@@ -116,13 +116,13 @@ pub enum Error {
     /// An error with what the user can do next, as data (see [`Hint`]). Its message is the
     /// error's own; each face adds the hint in its own words.
     #[error("{error}")]
-    Hinted { error: Box<Error>, hint: Hint },
+    Hinted { error: Box<Error>, hint: Box<Hint> },
 }
 
 /// What the user can do next, named rather than said: each face (the command line, a library
 /// caller) says it in its own words, naming its own commands, so the library's messages say
 /// what went wrong and where, and never name a command.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Hint {
     /// Register the rubric, or name its file instead.
     RegisterRubric,
@@ -130,6 +130,18 @@ pub enum Hint {
     RegisterPrices,
     /// A registered price table was expected by name: register a price table file first.
     RegisterPricesFirst,
+    /// No ledger is there: create one at this path, or name an existing one.
+    CreateLedger(PathBuf),
+    /// The file there is empty: create a ledger in it.
+    InitLedger(PathBuf),
+    /// The server has no such database: create it, then a ledger in it.
+    CreateDatabase(PathBuf),
+    /// A supersession cannot change after ingest: withdraw the wave by hand.
+    Withdraw,
+    /// Name a wave the ledger holds: list them.
+    ListWaves,
+    /// The ledger holds what no writer of it does: check it whole.
+    VerifyAll,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -153,14 +165,14 @@ impl Error {
     pub fn hinted(self, hint: Hint) -> Error {
         Error::Hinted {
             error: Box::new(self),
-            hint,
+            hint: Box::new(hint),
         }
     }
 
     /// What the user can do next, when the error says.
-    pub fn hint(&self) -> Option<Hint> {
+    pub fn hint(&self) -> Option<&Hint> {
         match self {
-            Error::Hinted { hint, .. } => Some(*hint),
+            Error::Hinted { hint, .. } => Some(hint),
             _ => None,
         }
     }

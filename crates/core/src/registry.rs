@@ -117,7 +117,7 @@ mod tests {
     fn an_unregistered_name_is_refused_with_a_hint_and_no_command() {
         let ledger = Ledger::in_memory().unwrap();
         let e = rubric_row(&ledger, "thrift", 2).unwrap_err();
-        assert_eq!(e.hint(), Some(Hint::RegisterRubric));
+        assert_eq!(e.hint(), Some(&Hint::RegisterRubric));
         assert_eq!(e.exit_code(), 2);
         assert!(
             e.to_string()
@@ -134,7 +134,7 @@ mod tests {
         }
         assert_eq!(
             price_table_row(&ledger, "list").unwrap_err().hint(),
-            Some(Hint::RegisterPricesFirst)
+            Some(&Hint::RegisterPricesFirst)
         );
         assert_eq!(split_id("a@b@3"), Some(("a@b", 3)));
         assert_eq!(split_id("a@x"), None);

@@ -6,7 +6,7 @@
 
 use super::Ledger;
 use super::sql::{Row, Sql, values};
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::model::{ChainEntry, NewWithdrawal, WithdrawalRow, WithdrawalSeal};
 
 /// The record hash of the chain's last entry, as a writer holding the write lock sees it.
@@ -170,15 +170,15 @@ pub(super) fn check_supersedes(sql: &mut Sql<'_>, wave: &str, says: Option<&str>
     }
     Err(Error::Conflict(format!(
         "wave `{wave}` is already in the ledger with the same results, but it {} while this \
-         manifest {}. A supersession is never added or undone after ingest: withdraw a wave by \
-         hand with `benchledger withdraw`",
+         manifest {}. A supersession is never added or undone after ingest",
         recorded
             .as_deref()
             .map_or("supersedes no wave".into(), |o| format!("supersedes `{o}`")),
         says.map_or("names none".into(), |o| format!(
             "says `supersedes = \"{o}\"`"
         ))
-    )))
+    ))
+    .hinted(Hint::Withdraw))
 }
 
 /// Records that the new wave `new` (just written in `tx`) supersedes `old`: a withdrawal of
@@ -192,8 +192,9 @@ pub(super) fn supersede(sql: &mut Sql<'_>, new: &str, old: &str, now: &str) -> R
     if !exists {
         return Err(Error::Usage(format!(
             "wave `{new}` says `supersedes = \"{old}\"`, but the ledger has no wave `{old}`: name \
-             a wave already ingested (see `benchledger waves`)"
-        )));
+             a wave already ingested"
+        ))
+        .hinted(Hint::ListWaves));
     }
     if let Some(by) = superseded_by(sql, old)? {
         return Err(Error::Conflict(format!(

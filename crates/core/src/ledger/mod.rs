@@ -39,7 +39,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use sql::Sql;
 
 pub use access::Wait;
@@ -186,12 +186,8 @@ impl Ledger {
             return Ledger::on_server(url, Purpose::Open).map(|(l, _)| l);
         }
         if !path.exists() {
-            return Err(Error::Usage(format!(
-                "no ledger at {}: create one with `benchledger init --db {}`, or point --db or \
-                 BENCHLEDGER_DB at an existing ledger",
-                path.display(),
-                path.display()
-            )));
+            return Err(Error::Usage(format!("no ledger at {}", path.display()))
+                .hinted(Hint::CreateLedger(path.to_path_buf())));
         }
         let conn = Connection::open_with_flags(
             path,
@@ -558,11 +554,10 @@ fn check_version(
             });
         }
         if purpose == Purpose::Open {
-            return Err(Error::Usage(format!(
-                "{} is empty, not a ledger: create one with `benchledger init --db {}`",
-                path.display(),
-                path.display()
-            )));
+            return Err(
+                Error::Usage(format!("{} is empty, not a ledger", path.display()))
+                    .hinted(Hint::InitLedger(path.to_path_buf())),
+            );
         }
     }
     let supported = schema_version();
@@ -783,8 +778,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("empty.db");
         std::fs::write(&path, b"").unwrap();
-        let e = Ledger::open(&path).unwrap_err().to_string();
-        assert!(e.contains("benchledger init"), "{e}");
+        let e = Ledger::open(&path).unwrap_err();
+        assert_eq!(e.hint(), Some(&Hint::InitLedger(path.clone())), "{e}");
+        assert!(e.to_string().ends_with("is empty, not a ledger"), "{e}");
         assert_eq!(std::fs::metadata(&path).unwrap().len(), 0);
         // init may turn it into one.
         let (l, _) = Ledger::create(&path).unwrap();
@@ -793,9 +789,12 @@ mod tests {
 
     #[test]
     fn opening_a_missing_ledger_says_how_to_create_one() {
-        let err = Ledger::open(Path::new("/nonexistent/x.db"))
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("benchledger init"), "{err}");
+        let missing = Path::new("/nonexistent/x.db");
+        let err = Ledger::open(missing).unwrap_err();
+        assert_eq!(
+            err.hint(),
+            Some(&Hint::CreateLedger(missing.to_path_buf())),
+            "{err}"
+        );
     }
 }

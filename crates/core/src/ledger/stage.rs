@@ -19,7 +19,7 @@ use rusqlite::{Connection, OpenFlags, params};
 use super::sql::Sql;
 use super::waves::{Ingested, content_hash_of};
 use super::{Ledger, on_sqlite, sqlite};
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::figures::{Basis, FigureTally};
 use crate::formats::json::HashSink;
 use crate::formats::wave::{ContentHash, Digest};
@@ -491,9 +491,10 @@ pub(super) fn decide(
                         message: format!(
                             "wave `{id}` changed in the ledger while this ingest ran, which \
                              benchledger never does (waves are append-only); nothing was \
-                             written. Check the ledger with `benchledger verify --all`"
+                             written"
                         ),
-                    });
+                    }
+                    .hinted(Hint::VerifyAll));
                 }
             },
             Staged::New {

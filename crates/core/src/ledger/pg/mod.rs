@@ -38,7 +38,7 @@ use postgres::error::SqlState;
 use postgres::{Client, NoTls};
 
 use super::Wait;
-use crate::error::{Cause, Error, Result};
+use crate::error::{Cause, Error, Hint, Result};
 
 /// The key of benchledger's write lock (`pg_advisory_xact_lock`): every write transaction
 /// takes it first. Advisory locks belong to one database, so ledgers in other databases of the
@@ -191,12 +191,8 @@ fn connect_error(path: &Path, e: postgres::Error) -> Error {
     if let Some(db) = e.as_db_error() {
         let code = db.code();
         if *code == SqlState::INVALID_CATALOG_NAME {
-            return Error::Usage(format!(
-                "{}: {}: create the database first (`createdb`), then `benchledger init --db {}`",
-                path.display(),
-                db.message(),
-                path.display()
-            ));
+            return Error::Usage(format!("{}: {}", path.display(), db.message()))
+                .hinted(Hint::CreateDatabase(path.to_path_buf()));
         }
         if *code == SqlState::INVALID_PASSWORD
             || *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION
