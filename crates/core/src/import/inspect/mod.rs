@@ -184,7 +184,8 @@ fn json_error<'r>(
     Error::input(at, message)
 }
 
-/// A few characters of `r` from just before 1-based `line` and `column`.
+/// A few characters of `r` from just before 1-based `line` and `column`. `r` is read as a
+/// stream and only those characters are kept, however far into it they are.
 fn excerpt(r: Box<dyn Read + '_>, line: usize, column: usize) -> Option<String> {
     let r = std::io::BufReader::new(r);
     let (mut l, mut c) = (1usize, 0usize);
