@@ -35,6 +35,9 @@ pub fn load(
     let mut waves = Vec::new();
     for row in ledger.waves()? {
         let data = ledger.load_wave(&row.wave.id)?;
+        if intervals.is_some() {
+            benchledger_core::stats::check_suite_size(&data.wave)?;
+        }
         waves.push(WaveInput {
             withdrawn: withdrawn.get(&row.wave.id).cloned(),
             row,
