@@ -166,6 +166,7 @@ pub fn read<R: Read + Seek>(
     let header: Header = member(path, &mut zip, "header.json", PhantomData::<Header>)?;
     let mut log = Log {
         header,
+        status_read: true,
         ..Log::default()
     };
     let count = zip
@@ -174,7 +175,8 @@ pub fn read<R: Read + Seek>(
         .filter(|n| is_sample(n))
         .count();
     log.no_samples = count == 0;
-    if mode == Mode::Head || log.header.status.as_deref().is_some_and(|s| s != "success") {
+    // A run that did not succeed (or does not say it did) is refused by its header, unread.
+    if mode == Mode::Head || log.header.status.as_deref() != Some("success") {
         return Ok(log);
     }
     progress.total(count as u64);
