@@ -67,6 +67,27 @@ impl Layout {
     }
 }
 
+/// Text of a listing as a terminal is given it: a control character (Unicode's category Cc:
+/// U+0000 to U+001F, U+007F to U+009F) is shown escaped, as `\u{1b}`, so that nothing a ledger
+/// holds (a model's name, a wave's notes) can clear the screen, move the cursor or ring the
+/// bell. A line break is kept where `breaks` says the text is laid out in lines (a heading, a
+/// note); in a cell it is escaped too.
+fn shown(text: &str, breaks: bool) -> std::borrow::Cow<'_, str> {
+    let escaped = |c: char| c.is_control() && !(breaks && c == '\n');
+    if !text.chars().any(escaped) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if escaped(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// How many terminal columns a text takes.
 pub fn display_width(s: &str) -> usize {
     unicode_width::UnicodeWidthStr::width(s)
@@ -108,11 +129,12 @@ pub fn to_text(t: &Table) -> String {
 /// first and the rightmost of equals first, until it fits; a note under the table names the
 /// columns left out. Heading and notes wrap to the width. Grouped columns print their value
 /// on the first row of each run only, and a footnote already printed in this output is not
-/// printed again.
+/// printed again. A control character in a cell, header, heading or note is shown escaped,
+/// as `\u{1b}`, and printed never; a heading's or note's line breaks stay line breaks.
 pub fn to_text_in(t: &Table, layout: &mut Layout) -> String {
     let mut out = String::new();
     for h in &t.heading {
-        out.push_str(&layout.wrap(h));
+        out.push_str(&layout.wrap(&shown(h, true)));
         out.push('\n');
     }
     if !t.heading.is_empty() {
@@ -160,9 +182,9 @@ pub fn to_text_in(t: &Table, layout: &mut Layout) -> String {
     let mut notes: Vec<String> = Vec::new();
     if !left_out.is_empty() {
         left_out.sort_unstable();
-        let names: Vec<&str> = left_out
+        let names: Vec<std::borrow::Cow<'_, str>> = left_out
             .iter()
-            .map(|c| columns[*c].header.as_str())
+            .map(|c| shown(&columns[*c].header, false))
             .collect();
         notes.push(format!(
             "Left out to fit {} columns: {} (--wide, or output piped to a file, prints every \
@@ -173,7 +195,7 @@ pub fn to_text_in(t: &Table, layout: &mut Layout) -> String {
     }
     for n in &t.notes {
         if layout.printed_notes.insert(n.clone()) {
-            notes.push(n.clone());
+            notes.push(shown(n, true).into_owned());
         }
     }
     if !notes.is_empty() {
@@ -200,13 +222,13 @@ fn grouped_rows(t: &Table) -> Vec<Vec<String>> {
             .enumerate()
             .map(|(k, cell)| {
                 if !columns[k].grouped {
-                    return cell.to_string();
+                    return shown(cell, false).into_owned();
                 }
                 same_so_far &= previous.as_ref().is_some_and(|p| p[k] == *cell);
                 if same_so_far {
                     String::new()
                 } else {
-                    cell.to_string()
+                    shown(cell, false).into_owned()
                 }
             })
             .collect();
@@ -255,7 +277,10 @@ fn draw_with(
                 .bottom_border(LineStyle::none().fill('─').junction('─')),
         )
         .force_no_tty()
-        .set_header(kept.iter().map(|c| columns[*c].header.clone()));
+        .set_header(
+            kept.iter()
+                .map(|c| shown(&columns[*c].header, false).into_owned()),
+        );
     for row in rows {
         table.add_row(kept.iter().map(|c| row[*c].clone()));
     }
@@ -299,7 +324,7 @@ fn draw_with(
                     .max(widest.min(24))
             }
             .max(if floors == Floors::Words {
-                longest_word(&columns[*c].header)
+                longest_word(&shown(&columns[*c].header, false))
             } else {
                 0
             });

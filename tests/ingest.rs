@@ -51,6 +51,7 @@ const REQUIRED: &[&str] = &[
     "tokens-1e400",
     "csv-tokens-1e400",
     "manifest-budget-1e400",
+    "suite-problems-above-the-cap",
 ];
 
 fn base_manifest() -> PathBuf {
@@ -333,4 +334,44 @@ results = "s2.csv"
         "{}",
         out.stdout
     );
+}
+
+/// `suite_problems` had no cap (issue "Trust, round two"): 4000000000 ingested (and `show
+/// --ci` then aborted allocating 32 GB), 9223372036854775807 too (a panic). A suite of more
+/// than a million problems is refused now, naming the file, line and field, with the ledger
+/// unchanged; a million is taken.
+#[test]
+fn suite_problems_has_no_cap_at_ingest() {
+    let env = ledger_with_base();
+    let results = std::fs::read_to_string(tests_dir("fixtures/base/s1.jsonl")).unwrap();
+    let base = std::fs::read_to_string(base_manifest()).unwrap();
+    for n in ["4000000000", "9223372036854775807", "1000001"] {
+        let manifest = base
+            .replace("id = \"base\"", "id = \"big\"")
+            .replace("suite_problems = 3", &format!("suite_problems = {n}"));
+        let dir = env.path().join(format!("big-{n}"));
+        let path = write_wave(&dir, &manifest, &[("s1.jsonl", &results)]);
+        let before = env.ledger_bytes();
+        let out = env.run([std::ffi::OsStr::new("ingest"), path.as_os_str()]);
+        assert_eq!(out.status, 2, "{n}: {out:#?}");
+        assert_eq!(
+            out.stderr,
+            format!(
+                "error: {}:6: field `suite_problems`: expected the number of problems in the \
+                 suite, at most 1,000,000, got {n}: no suite comes near it, and every problem is \
+                 drawn on each resample of an interval; check the number\n",
+                path.display()
+            )
+        );
+        assert_eq!(env.ledger_bytes(), before, "{n}");
+    }
+    let manifest = base
+        .replace("id = \"base\"", "id = \"big\"")
+        .replace("suite_problems = 3", "suite_problems = 1_000_000");
+    let path = write_wave(
+        &env.path().join("million"),
+        &manifest,
+        &[("s1.jsonl", &results)],
+    );
+    env.ingest(&[&path]);
 }

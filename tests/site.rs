@@ -403,6 +403,117 @@ fn the_site_replaces_its_own_files_and_refuses_a_directory_it_did_not_write() {
     assert_eq!(std::fs::read_dir(&other).unwrap().count(), 1);
 }
 
+/// `site --out DIR` wrote through links planted in DIR (issue "Trust, round two"): an
+/// `index.html` replaced by a link to a file elsewhere had that file overwritten, a linked
+/// `waves/` put the pages elsewhere, and so did a linked `publications/1.md`. Each is refused
+/// now, naming the link, with nothing written or removed, here or where it points. Needs no
+/// browser.
+#[cfg(unix)]
+#[test]
+fn site_out_writes_through_links_planted_in_dir() {
+    use std::os::unix::fs::symlink;
+    let env = Env::with_waves(&["examples/checkout-rematch/wave.toml"]);
+    env.run(["rubric", "add", "rubrics/session-efficiency.v2.toml"])
+        .ok();
+    env.run([
+        "publish",
+        "--wave",
+        "checkout-rematch",
+        "--rubric",
+        "session-efficiency@2",
+        "--title",
+        "Checkout rematch",
+    ])
+    .ok();
+    let site = env.path().join("site");
+    let out = site.to_str().unwrap();
+    env.run(["site", "--out", out]).ok();
+    assert!(site.join("publications/1.md").is_file());
+    let outside = env.path().join("outside");
+    std::fs::create_dir(&outside).unwrap();
+    let victim = outside.join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let pages = outside.join("pages");
+    std::fs::create_dir(&pages).unwrap();
+    // Every file of the site, and what it holds.
+    let listing = |dir: &Path| -> Vec<(PathBuf, Option<Vec<u8>>)> {
+        let mut all = Vec::new();
+        let mut todo = vec![dir.to_path_buf()];
+        while let Some(d) = todo.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let path = e.unwrap().path();
+                let meta = std::fs::symlink_metadata(&path).unwrap();
+                if meta.is_dir() {
+                    todo.push(path.clone());
+                }
+                let bytes = meta.is_file().then(|| std::fs::read(&path).unwrap());
+                all.push((path, bytes));
+            }
+        }
+        all.sort();
+        all
+    };
+    let refused = |planted: &str, needle: &str| {
+        let before = listing(&site);
+        let o = env.run(["site", "--out", out]).status(2);
+        assert!(o.stdout.is_empty(), "{planted}: {}", o.stdout);
+        assert_eq!(o.stderr.lines().count(), 1, "{planted}: {}", o.stderr);
+        assert!(
+            o.stderr
+                .contains(&format!("{} is {needle}", site.join(planted).display())),
+            "{planted}: {}",
+            o.stderr
+        );
+        assert!(o.stderr.contains("Nothing was written"), "{}", o.stderr);
+        assert_eq!(listing(&site), before, "{planted}: the site changed");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert_eq!(std::fs::read_dir(&pages).unwrap().count(), 0, "{planted}");
+    };
+
+    std::fs::remove_file(site.join("index.html")).unwrap();
+    symlink(&victim, site.join("index.html")).unwrap();
+    refused("index.html", "a symbolic link");
+    std::fs::remove_file(site.join("index.html")).unwrap();
+
+    std::fs::rename(site.join("waves"), outside.join("old-waves")).unwrap();
+    symlink(&pages, site.join("waves")).unwrap();
+    refused("waves", "a symbolic link");
+    std::fs::remove_file(site.join("waves")).unwrap();
+
+    std::fs::remove_file(site.join("publications/1.md")).unwrap();
+    symlink(&victim, site.join("publications/1.md")).unwrap();
+    refused("publications/1.md", "a symbolic link");
+    std::fs::remove_file(site.join("publications/1.md")).unwrap();
+
+    // A directory where a page goes, or a file where a folder of pages goes.
+    std::fs::create_dir(site.join("index.html")).unwrap();
+    refused("index.html", "a directory");
+    std::fs::remove_dir(site.join("index.html")).unwrap();
+    std::fs::write(site.join("waves"), "not a folder").unwrap();
+    refused("waves", "a regular file");
+    std::fs::remove_file(site.join("waves")).unwrap();
+
+    // DIR itself a link, named with a trailing slash: refused as the link it is.
+    let linked = env.path().join("linked");
+    symlink(&pages, &linked).unwrap();
+    let o = env
+        .run(["site", "--out", &format!("{}/", linked.display())])
+        .status(2);
+    assert!(o.stderr.contains("/ is a symbolic link"), "{}", o.stderr);
+    assert_eq!(std::fs::read_dir(&pages).unwrap().count(), 0);
+
+    // With the links gone the site is written again, whole.
+    env.run(["site", "--out", out]).ok();
+    assert!(site.join("index.html").is_file());
+    assert!(site.join("publications/1.md").is_file());
+    assert!(
+        std::fs::symlink_metadata(site.join("waves"))
+            .unwrap()
+            .is_dir()
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+}
+
 /// The charts of the examples, byte for byte: their numbers are printed with fixed places, so
 /// the same ledger draws the same SVG on every machine.
 #[test]

@@ -221,3 +221,76 @@ fn colour_only_on_a_terminal_and_never_under_no_color() {
     assert!(help.contains("completions"), "{help}");
     assert!(widest(&help) <= 80, "{help}");
 }
+
+/// Terminal escapes printed raw (issue "Trust, round two"): a model, a wave's notes or a
+/// publication's title holding `ESC [2J` and `BEL` cleared the screen of whoever ran `show`,
+/// `score` or `publications`. A table shows every control character escaped, `\u{1b}`, and
+/// prints none; what the tables hold is otherwise unchanged. (No pseudo-terminal is needed:
+/// a table is what these commands print piped too.)
+#[test]
+fn terminal_escapes_printed_raw_by_show_score_and_publications() {
+    let env = Env::with_waves(&[]);
+    let hostile = "\u{1b}[2J\u{7}\r\u{9b}";
+    let escaped = r"\u{1b}[2J\u{7}\u{d}\u{9b}";
+    let manifest = format!(
+        "[wave]\nid = \"hostile\"\nsuite = \"demo-suite\"\nstarted_at = 2026-03-01T09:00:00Z\n\
+         suite_problems = 3\nnotes = {notes:?}\n\n[wave.load]\nparallel_sessions = 1\n\
+         tool_server_sessions = 1\nserial_rerun = true\n\n[wave.accounting]\n\
+         input_tokens_include_cache_reads = true\n\n[[seat]]\nid = \"s1\"\nmodel = {model:?}\n\
+         provider = \"prov\"\nharness = \"react\"\nresults = \"s1.jsonl\"\n",
+        notes = format!("notes{hostile}"),
+        model = format!("model{hostile}"),
+    )
+    // TOML's escapes, not Rust's.
+    .replace(r"\u{1b}", r"\u001B")
+    .replace(r"\u{7}", r"\u0007")
+    .replace(r"\u{9b}", r"\u009B");
+    let results = std::fs::read_to_string(common::tests_dir("fixtures/base/s1.jsonl")).unwrap();
+    let wave = common::write_wave(
+        &env.path().join("hostile"),
+        &manifest,
+        &[("s1.jsonl", &results)],
+    );
+    env.ingest(&[&wave]);
+    env.run(["rubric", "add", "rubrics/session-efficiency.v2.toml"])
+        .ok();
+    let title = format!("title{hostile}");
+    env.run([
+        "publish",
+        "--wave",
+        "hostile",
+        "--rubric",
+        "session-efficiency@2",
+        "--title",
+        &title,
+    ])
+    .ok();
+    for (args, shows) in [
+        (&["show", "hostile"][..], &["model", "notes"][..]),
+        (
+            &[
+                "score",
+                "--wave",
+                "hostile",
+                "--rubric",
+                "session-efficiency@2",
+            ],
+            &["notes"],
+        ),
+        (&["publications"], &["title"]),
+    ] {
+        let out = env.run(args).ok();
+        let text = format!("{}{}", out.stdout, out.stderr);
+        let raw: Vec<char> = text
+            .chars()
+            .filter(|c| c.is_control() && *c != '\n')
+            .collect();
+        assert!(raw.is_empty(), "{args:?} printed {raw:?}:\n{text}");
+        for what in shows {
+            assert!(
+                text.contains(&format!("{what}{escaped}")),
+                "{args:?}: no escaped {what} in\n{text}"
+            );
+        }
+    }
+}

@@ -306,3 +306,68 @@ fn an_edited_interval_setting_is_named_by_verify() {
     );
     snapshot("uncertainty__verify_edited_seed", &out.stdout);
 }
+
+/// `suite_problems` had no cap (issue "Trust, round two"): a wave declaring 4,000,000,000
+/// problems ingested, then `show --ci`, `score --ci` and `compare` aborted allocating 32 GB,
+/// and 9223372036854775807 panicked ("capacity overflow"). Ingest refuses such a number now
+/// (tests/ingest.rs); a ledger written before it did, which may hold one, gets a clear error
+/// naming the wave from every command that would draw its problems, and nothing is written.
+#[test]
+fn suite_problems_has_no_cap_in_a_ledger_written_before_it() {
+    let env = Env::init();
+    let base = tests_dir("fixtures/base/wave.toml");
+    let dir = env.path().join("again");
+    common::copy_dir(&tests_dir("fixtures/base"), &dir);
+    let again = dir.join("wave.toml");
+    let text = std::fs::read_to_string(&again).unwrap();
+    std::fs::write(&again, text.replace("id = \"base\"", "id = \"again\"")).unwrap();
+    env.ingest(&[&base, &again]);
+    env.run([
+        std::ffi::OsStr::new("rubric"),
+        "add".as_ref(),
+        common::crate_path(RUBRIC).as_os_str(),
+    ])
+    .ok();
+    let rubric = "session-efficiency@2";
+    env.tamper("DROP TRIGGER wave_no_update");
+    let site = env.path().join("site");
+    let site = site.to_str().unwrap();
+    for n in ["4000000000", "9223372036854775807"] {
+        // As a build before the cap wrote it.
+        env.tamper(&format!(
+            "UPDATE wave SET suite_problems = {n} WHERE slug = 'base'"
+        ));
+        let before = env.ledger_bytes();
+        for args in [
+            &["show", "base", "--ci"][..],
+            &["score", "--wave", "base", "--rubric", rubric, "--ci"],
+            &["compare", "--seat", "s1", "base", "again"],
+            &["publish", "--wave", "base", "--rubric", rubric, "--ci"],
+            &["site", "--out", site, "--ci"],
+        ] {
+            let out = env.run_guarded(args, std::time::Duration::from_secs(60));
+            assert_eq!(out.status, 2, "{n} {args:?}: {out:#?}");
+            // `publish` says first what it could not do.
+            let message = format!(
+                "wave `base` declares {n} problems in its suite (`suite_problems`), more than \
+                 the 1,000,000 benchledger draws intervals and comparisons over (the wave was \
+                 ingested before that limit): they cannot be drawn for it. Its listings without \
+                 intervals still can; to draw them, ingest the wave again under a new id with \
+                 its suite's real size\n"
+            );
+            assert!(
+                out.stderr.starts_with("error: ") && out.stderr.ends_with(&message),
+                "{args:?}: {}",
+                out.stderr
+            );
+            assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+            assert!(out.stdout.is_empty(), "{args:?}: {}", out.stdout);
+            assert_eq!(env.ledger_bytes(), before, "{args:?} changed the ledger");
+        }
+        assert!(!Path::new(site).exists(), "site --ci wrote a site");
+        // Without intervals the wave is listed as before: its declared problems counted, never
+        // drawn.
+        let show = env.run(["show", "base", "--format", "json"]).ok().json();
+        assert_eq!(show["suite_problems"].to_string(), n, "{show}");
+    }
+}

@@ -73,7 +73,7 @@ pub fn compare(
             scores: s,
         });
     }
-    let mut comparison = report::compare::compare(seat, &inputs, &infos);
+    let mut comparison = report::compare::compare(seat, &inputs, &infos)?;
     let shown = withdrawn.among(waves.iter().map(String::as_str));
     let json = comparison.json.clone();
     let json = report::withdrawn::mark(&mut comparison.conditions, &json, &shown);

@@ -29,7 +29,9 @@ pub fn score(
     // see the table's.
     let pricing = super::prices::apply(&ledger, prices, &mut data)?;
     let scores = score_wave(&info.rubric, &data);
-    let intervals = settings.map(|s| wave_intervals(&data, Some(&info.rubric), &s));
+    let intervals = settings
+        .map(|s| wave_intervals(&data, Some(&info.rubric), &s))
+        .transpose()?;
     let (mut table, json) =
         report::score::leaderboard_with(&data, &info, &scores, intervals.as_ref());
     let json = report::prices::mark(&mut table, &json, pricing.as_ref());

@@ -5,8 +5,15 @@
 //! The site is made whole each time. DIR must be new, empty, or a site this command wrote
 //! before: it leaves a list of the files it wrote (`.benchledger-site`), and only those files
 //! are removed before the new site is written, so nothing else in a directory is ever deleted.
+//!
+//! Nothing is written, or removed, through anything planted in DIR: before anything changes,
+//! every path the site removes or writes is checked, folder by folder, to be a real directory
+//! or a regular file (or not there yet), and a symbolic link, a FIFO, a device or a socket on
+//! the way is refused, leaving DIR as it was. Each page is then created new, never opened
+//! through what is at its path.
 
-use std::path::{Component, Path};
+use std::collections::BTreeSet;
+use std::path::{Component, Path, PathBuf};
 
 use super::{Ctx, Withdrawn};
 use crate::cli::SiteArgs;
@@ -14,7 +21,7 @@ use benchledger_core::error::{Error, Result};
 use benchledger_core::ledger::{ChainEntry, Ledger};
 use benchledger_core::publication;
 use benchledger_core::report::score::RubricInfo;
-use benchledger_core::site::{self, Input, PublicationInput, WaveInput};
+use benchledger_core::site::{self, Input, Page, PublicationInput, WaveInput};
 
 /// The list of files a site directory holds, written last.
 pub const MARKER: &str = ".benchledger-site";
@@ -28,6 +35,9 @@ pub fn load(
     let mut waves = Vec::new();
     for row in ledger.waves()? {
         let data = ledger.load_wave(&row.wave.id)?;
+        if intervals.is_some() {
+            benchledger_core::stats::check_suite_size(&data.wave)?;
+        }
         waves.push(WaveInput {
             withdrawn: withdrawn.get(&row.wave.id).cloned(),
             row,
@@ -74,10 +84,54 @@ fn safe(rel: &str) -> bool {
             .all(|c| matches!(c, Component::Normal(_)))
 }
 
-/// Makes DIR ready for a new site: created when missing; when it holds the site written before,
-/// that site's files are removed. Anything else in it is refused.
-fn prepare(dir: &Path) -> Result<()> {
-    match std::fs::symlink_metadata(dir) {
+/// Refuses, before anything is removed or written, a path inside `dir` the site would remove
+/// or write through something other than a real directory or a regular file: each folder on
+/// the way to each of `paths` must be a directory (not a link to one), and what is at the path
+/// itself a regular file, when anything is there.
+fn check_targets<'a>(dir: &Path, paths: impl IntoIterator<Item = &'a str>) -> Result<()> {
+    let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
+    for rel in paths {
+        let parts: Vec<Component<'_>> = Path::new(rel).components().collect();
+        let mut at = PathBuf::new();
+        for (i, part) in parts.iter().enumerate() {
+            at.push(part);
+            if !seen.insert(at.clone()) {
+                continue;
+            }
+            let path = dir.join(&at);
+            let last = i + 1 == parts.len();
+            let t = match std::fs::symlink_metadata(&path) {
+                Ok(m) => m.file_type(),
+                // Nothing there yet: nothing below it either.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
+                Err(e) => return Err(Error::io(&path, e)),
+            };
+            let fits = if last { t.is_file() } else { t.is_dir() };
+            if !fits {
+                let kind = super::files::kind(t).unwrap_or("a regular file");
+                return Err(Error::Usage(format!(
+                    "{} is {kind}, where the site writes {}: a site is written only into real \
+                     directories and regular files inside {}, never through a link or into a \
+                     special file. Nothing was written; remove it, or name a new directory for \
+                     the site",
+                    path.display(),
+                    if last { "a page" } else { "a folder of pages" },
+                    dir.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Makes DIR ready for the new site's `pages`: created when missing; when it holds the site
+/// written before, that site's files are removed. Anything else in it is refused, and so is a
+/// path the old site's files or the new pages take through a link or a special file (see
+/// [`check_targets`]), before anything is removed.
+fn prepare(dir: &Path, pages: &[Page]) -> Result<()> {
+    // `out/` names the link `out` itself, not what it points to.
+    let named: PathBuf = dir.components().collect();
+    match std::fs::symlink_metadata(&named) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e));
         }
@@ -112,7 +166,15 @@ fn prepare(dir: &Path) -> Result<()> {
             )));
         }
     };
-    for rel in listed.lines().filter(|l| safe(l)) {
+    let listed: Vec<&str> = listed.lines().filter(|l| safe(l)).collect();
+    check_targets(
+        dir,
+        listed
+            .iter()
+            .copied()
+            .chain(pages.iter().map(|p| p.path.as_str())),
+    )?;
+    for rel in listed {
         let path = dir.join(rel);
         match std::fs::symlink_metadata(&path) {
             Ok(m) if m.is_file() => std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?,
@@ -122,32 +184,47 @@ fn prepare(dir: &Path) -> Result<()> {
     std::fs::remove_file(&marker).map_err(|e| Error::io(&marker, e))
 }
 
+/// Writes a file of the site anew: a regular file already at `path` (checked by
+/// [`check_targets`]) is removed first, and the file is created new, never opened through
+/// anything at its path (a link swapped in meanwhile makes the write fail).
+fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        std::fs::remove_file(path).map_err(|e| Error::io(path, e))?;
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(bytes))
+        .map_err(|e| Error::io(path, e))
+}
+
 pub fn site(ctx: &mut Ctx<'_>, out: &Path, ci: crate::cli::CiArgs) -> Result<()> {
     let settings = super::interval_settings(ci, false)?;
     let ledger = ctx.open()?;
     let input = load(&ledger, settings)?;
     let pages = site::render(&input);
-    prepare(out)?;
+    if let Some(page) = pages.iter().find(|p| !safe(&p.path)) {
+        return Err(Error::Usage(format!(
+            "refusing to write a page at {:?}: not a plain path inside the site",
+            page.path
+        )));
+    }
+    prepare(out, &pages)?;
     let mut listed = String::new();
     let mut bytes = 0usize;
     for page in &pages {
-        if !safe(&page.path) {
-            return Err(Error::Usage(format!(
-                "refusing to write a page at {:?}: not a plain path inside the site",
-                page.path
-            )));
-        }
         let path = out.join(&page.path);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
         }
-        std::fs::write(&path, &page.body).map_err(|e| Error::io(&path, e))?;
+        write_new(&path, page.body.as_bytes())?;
         listed.push_str(&page.path);
         listed.push('\n');
         bytes += page.body.len();
     }
-    let marker = out.join(MARKER);
-    std::fs::write(&marker, listed).map_err(|e| Error::io(&marker, e))?;
+    write_new(&out.join(MARKER), listed.as_bytes())?;
     let seats: std::collections::BTreeSet<&str> = input
         .waves
         .iter()

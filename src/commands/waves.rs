@@ -30,8 +30,9 @@ pub fn show(
     let ledger = ctx.open()?;
     let mut data = ledger.load_wave(wave)?;
     let pricing = super::prices::apply(&ledger, prices, &mut data)?;
-    let intervals =
-        settings.map(|s| benchledger_core::stats::leaderboard::wave_intervals(&data, None, &s));
+    let intervals = settings
+        .map(|s| benchledger_core::stats::leaderboard::wave_intervals(&data, None, &s))
+        .transpose()?;
     let (mut table, json) = report::waves::show_with(&data, intervals.as_ref());
     let json = report::prices::mark(&mut table, &json, pricing.as_ref());
     let withdrawn = super::Withdrawn::load(&ledger)?;

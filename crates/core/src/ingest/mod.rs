@@ -22,7 +22,10 @@ use crate::error::{Error, Location, Result};
 use crate::import;
 use crate::import::results;
 pub use crate::import::{ReadSeek, Source};
-use crate::model::{Accounting, Budget, Load, Provenance, Seat, SeatData, SuiteProblems, Wave};
+use crate::model::{
+    Accounting, Budget, Load, MAX_SUITE_PROBLEMS, MAX_SUITE_PROBLEMS_TEXT, Provenance, Seat,
+    SeatData, SuiteProblems, Wave,
+};
 
 /// What [`visit_wave`] hands on as it reads a wave.
 pub trait WaveVisitor {
@@ -148,6 +151,17 @@ fn suite_problems_of(
                     manifest::at(path, text, n, "suite_problems"),
                     format!(
                         "expected the number of problems in the suite (1 or more), got {}",
+                        n.get_ref(),
+                    ),
+                ));
+            }
+            if *n.get_ref() as u64 > MAX_SUITE_PROBLEMS {
+                return Err(Error::input(
+                    manifest::at(path, text, n, "suite_problems"),
+                    format!(
+                        "expected the number of problems in the suite, at most \
+                         {MAX_SUITE_PROBLEMS_TEXT}, got {}: no suite comes near it, and every \
+                         problem is drawn on each resample of an interval; check the number",
                         n.get_ref(),
                     ),
                 ));

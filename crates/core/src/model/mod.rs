@@ -84,6 +84,15 @@ pub enum SuiteProblems {
     Ids(Vec<String>),
 }
 
+/// The most problems a wave may declare its suite to hold by number (`suite_problems`): a
+/// million. No benchmark's suite comes near it; the intervals draw every problem of the suite
+/// on each resample, a declared one no seat attempted too, so a number past any real suite
+/// (four billion) asked for gigabytes and hours, or could not be held at all.
+pub const MAX_SUITE_PROBLEMS: u64 = 1_000_000;
+
+/// [`MAX_SUITE_PROBLEMS`] as people read it.
+pub const MAX_SUITE_PROBLEMS_TEXT: &str = "1,000,000";
+
 impl SuiteProblems {
     pub fn count(&self) -> u64 {
         match self {

@@ -94,7 +94,8 @@ pub fn render_input(s: &Sources<'_>) -> Result<String, formats::FormatError> {
 /// The published text of `s`, whose input renders as `input`: the costs filled in from the
 /// price table, the wave scored, the intervals drawn from the recorded seed, the leaderboard
 /// rendered (`render_output`), then the claims section. `Err` says why it cannot be rendered
-/// (a price table named without its text, interval settings publish would not take).
+/// (a price table named without its text, interval settings publish would not take, a suite
+/// too large to draw intervals over).
 pub fn render_text(s: Sources<'_>, input: &str) -> Result<String, String> {
     let Sources {
         title,
@@ -121,7 +122,10 @@ pub fn render_text(s: Sources<'_>, input: &str) -> Result<String, String> {
         }
     };
     let settings = ci.as_ref().map(published_settings).transpose()?;
-    let intervals = settings.map(|s| wave_intervals(&wave, Some(&info.rubric), &s));
+    let intervals = settings
+        .map(|s| wave_intervals(&wave, Some(&info.rubric), &s))
+        .transpose()
+        .map_err(|e| e.to_string())?;
     let scores = crate::rubric::score_wave(&info.rubric, &wave);
     let mut output = render_output(
         title,

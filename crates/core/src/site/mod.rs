@@ -57,6 +57,8 @@ pub struct Input {
     /// The record hash of the chain's last entry.
     pub head: Option<String>,
     /// How the leaderboards' intervals and rank ranges are drawn (`site --ci`); none without.
+    /// A wave whose suite is too large to resample gets none (a caller refuses it first, with
+    /// [`crate::stats::check_suite_size`]).
     pub intervals: Option<crate::stats::bootstrap::Settings>,
 }
 

@@ -282,8 +282,11 @@ pub(super) fn all(input: &Input) -> Vec<Page> {
             .iter()
             .map(|info| {
                 let scores = score_wave(&info.rubric, &w.data);
-                let intervals = input.intervals.as_ref().map(|settings| {
+                // A wave whose suite is too large to resample has none (`benchledger site`
+                // refuses it before rendering: see `stats::check_suite_size`).
+                let intervals = input.intervals.as_ref().and_then(|settings| {
                     crate::stats::leaderboard::wave_intervals(&w.data, Some(&info.rubric), settings)
+                        .ok()
                 });
                 let (table, json) = crate::report::score::leaderboard_with(
                     &w.data,

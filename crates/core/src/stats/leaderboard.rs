@@ -32,6 +32,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::bootstrap::{Interval, Settings, each_resample, percentile};
+use crate::error::Result;
 use crate::figures::{Basis, FigureTally};
 use crate::model::{Attempt, SuiteProblems, Wave, WaveData};
 use crate::rubric::{Rubric, Scorer};
@@ -161,12 +162,14 @@ impl<'a> Units<'a> {
 
 /// Each seat's intervals over resamples of the wave's problems (see the module's
 /// documentation): accuracy and Cost-of-Pass always, the score and the rank range under a
-/// rubric.
+/// rubric. A wave whose declared suite is too large to resample is refused (see
+/// [`super::check_suite_size`]).
 pub fn wave_intervals(
     data: &WaveData,
     rubric: Option<&Rubric>,
     settings: &Settings,
-) -> WaveIntervals {
+) -> Result<WaveIntervals> {
+    super::check_suite_size(&data.wave)?;
     let units = Units::of(data);
     // A resample is a wave of as many problems as were drawn: the declared suite (when there
     // is one) is their number, and the problems a seat did not attempt are its missing ones.
@@ -258,11 +261,11 @@ pub fn wave_intervals(
             )
         })
         .collect();
-    WaveIntervals {
+    Ok(WaveIntervals {
         settings: *settings,
         problems: units.len as u64,
         seats,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -327,6 +330,7 @@ mod tests {
                 ..Settings::default()
             };
             let ci = wave_intervals(&data, None, &settings)
+                .unwrap()
                 .seat("a")
                 .accuracy
                 .unwrap();
@@ -347,7 +351,7 @@ mod tests {
             .collect();
         let data = wave(Some(SuiteProblems::Count(30)), vec![seat("a", attempts)]);
         let s = Settings::default();
-        let joint = wave_intervals(&data, None, &s).seat("a").accuracy;
+        let joint = wave_intervals(&data, None, &s).unwrap().seat("a").accuracy;
         let plain = interval(verdicts.len(), &s, |idx| {
             Some(idx.iter().filter(|&&i| verdicts[i]).count() as f64 / idx.len() as f64)
         });
@@ -363,6 +367,7 @@ mod tests {
         let attempts = (0..5).map(|i| attempt(&format!("p{i}"), 1, true)).collect();
         let data = wave(Some(SuiteProblems::Ids(ids)), vec![seat("a", attempts)]);
         let ci = wave_intervals(&data, None, &Settings::default())
+            .unwrap()
             .seat("a")
             .accuracy
             .unwrap();
@@ -371,6 +376,7 @@ mod tests {
         let attempts = (0..5).map(|i| attempt(&format!("p{i}"), 1, true)).collect();
         let data = wave(None, vec![seat("a", attempts)]);
         let ci = wave_intervals(&data, None, &Settings::default())
+            .unwrap()
             .seat("a")
             .accuracy
             .unwrap();
@@ -393,7 +399,7 @@ mod tests {
                 seat("top", solve(38)),
             ],
         );
-        let w = wave_intervals(&data, Some(&rubric(ACCURACY)), &Settings::default());
+        let w = wave_intervals(&data, Some(&rubric(ACCURACY)), &Settings::default()).unwrap();
         let (top, close, far) = (
             w.seat("top").rank.unwrap(),
             w.seat("close").rank.unwrap(),
@@ -432,11 +438,29 @@ mod tests {
              measure = \"wall_s\"\nrelative_to = \"median\"\nrole = \"divide\"\n",
         );
         let s = Settings::default();
-        let one = wave_intervals(&data, Some(&cohort), &s);
-        assert_eq!(one, wave_intervals(&data, Some(&cohort), &s));
-        let other = wave_intervals(&data, Some(&cohort), &Settings { seed: 1, ..s });
+        let one = wave_intervals(&data, Some(&cohort), &s).unwrap();
+        assert_eq!(one, wave_intervals(&data, Some(&cohort), &s).unwrap());
+        let other = wave_intervals(&data, Some(&cohort), &Settings { seed: 1, ..s }).unwrap();
         assert_ne!(one.seats, other.seats);
         assert!(one.seat("a").score.is_some());
+    }
+
+    #[test]
+    fn suite_problems_past_the_cap_is_refused_not_drawn() {
+        // Four billion problems asked for 32 GB; the largest a ledger can hold overflowed the
+        // allocation ("capacity overflow"). Both are refused before anything is drawn.
+        for n in [4_000_000_000, i64::MAX as u64, u64::MAX] {
+            let data = wave(
+                Some(SuiteProblems::Count(n)),
+                vec![seat("a", vec![attempt("p", 1, true)])],
+            );
+            let e = wave_intervals(&data, None, &Settings::default()).unwrap_err();
+            assert!(
+                e.to_string()
+                    .starts_with(&format!("wave `w` declares {n} problems in its suite")),
+                "{e}"
+            );
+        }
     }
 
     #[test]
@@ -450,6 +474,7 @@ mod tests {
             )],
         );
         let ci = wave_intervals(&data, None, &Settings::default())
+            .unwrap()
             .seat("a")
             .accuracy
             .unwrap();

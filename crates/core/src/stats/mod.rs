@@ -9,6 +9,7 @@
 //! - [`mcnemar_exact`]: McNemar's exact test on the discordant pairs of a paired comparison
 //!   (two-sided binomial test with p = 1/2);
 //! - [`quantile`]: the quantile definition every interval uses;
+//! - [`check_suite_size`]: the refusal of a suite too large to resample;
 //! - [`trials`]: a seat's repeated trials, problem by problem;
 //! - [`versus`]: two seats paired on the problems both attempted;
 //! - `cost_of_pass`: the Cost-of-Pass paper's per-problem definition, and the frontier;
@@ -16,11 +17,33 @@
 //! - [`leaderboard`]: every seat of a wave resampled on the same problems: intervals for
 //!   accuracy, Cost-of-Pass and a rubric's score, and rank ranges.
 
+use crate::error::{Error, Result};
+use crate::model::{MAX_SUITE_PROBLEMS, MAX_SUITE_PROBLEMS_TEXT, SuiteProblems, Wave};
+
 pub mod bootstrap;
 pub(crate) mod cost_of_pass;
 pub mod leaderboard;
 pub mod trials;
 pub mod versus;
+
+/// Refuses a wave whose suite is declared larger than [`MAX_SUITE_PROBLEMS`], before anything
+/// draws its problems: an interval or a comparison draws every problem of the suite on each
+/// resample, a declared one no seat attempted too, so such a wave would take gigabytes (or
+/// more than memory can hold). Ingest refuses such a number; a ledger written before it did
+/// may hold one.
+pub fn check_suite_size(wave: &Wave) -> Result<()> {
+    match &wave.suite_problems {
+        Some(SuiteProblems::Count(n)) if *n > MAX_SUITE_PROBLEMS => Err(Error::Usage(format!(
+            "wave `{}` declares {n} problems in its suite (`suite_problems`), more than the \
+             {MAX_SUITE_PROBLEMS_TEXT} benchledger draws intervals and comparisons over (the \
+             wave was ingested before that limit): they cannot be drawn for it. Its listings \
+             without intervals still can; to draw them, ingest the wave again under a new id \
+             with its suite's real size",
+            wave.id
+        ))),
+        _ => Ok(()),
+    }
+}
 
 /// pass@k from `n` trials of which `c` passed: 1 − C(n−c, k) / C(n, k), the chance that at
 /// least one of k trials drawn without replacement passes. `None` when there are fewer than k

@@ -61,7 +61,8 @@ fn zip_error(path: &Path, member: Option<&str>, e: ZipError) -> Error {
 }
 
 /// Parses one member with `seed`: read whole and parsed from memory when small, streamed
-/// when not.
+/// when not. A syntax error is quoted from a stream over the member, never from the member
+/// read whole.
 fn member<R: Read + Seek, S, T>(
     path: &Path,
     zip: &mut ZipArchive<R>,
@@ -103,7 +104,7 @@ where
         let parsed = seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
         parsed.map_err(|e| {
             json_error(path, &e, Some(context()), &mut || {
-                Some(Box::new(std::io::Cursor::new(bytes.clone())))
+                Some(Box::new(&bytes[..]))
             })
         })
     } else {
@@ -112,10 +113,15 @@ where
         let parsed = seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
         drop(de);
         parsed.map_err(|e| {
+            // The error is quoted from the member read again as a stream, a few bytes kept:
+            // a member can be gigabytes (of blanks, say) before its error.
+            let mut again = if e.is_syntax() {
+                zip.by_name(name).ok()
+            } else {
+                None
+            };
             json_error(path, &e, Some(context()), &mut || {
-                let mut bytes = Vec::new();
-                zip.by_name(name).ok()?.read_to_end(&mut bytes).ok()?;
-                Some(Box::new(std::io::Cursor::new(bytes)))
+                again.take().map(|f| Box::new(f) as Box<dyn Read + '_>)
             })
         })
     }
@@ -160,6 +166,7 @@ pub fn read<R: Read + Seek>(
     let header: Header = member(path, &mut zip, "header.json", PhantomData::<Header>)?;
     let mut log = Log {
         header,
+        status_read: true,
         ..Log::default()
     };
     let count = zip
@@ -168,7 +175,8 @@ pub fn read<R: Read + Seek>(
         .filter(|n| is_sample(n))
         .count();
     log.no_samples = count == 0;
-    if mode == Mode::Head || log.header.status.as_deref().is_some_and(|s| s != "success") {
+    // A run that did not succeed (or does not say it did) is refused by its header, unread.
+    if mode == Mode::Head || log.header.status.as_deref() != Some("success") {
         return Ok(log);
     }
     progress.total(count as u64);

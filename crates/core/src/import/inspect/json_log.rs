@@ -73,7 +73,10 @@ impl<'de> Visitor<'de> for Top<'_> {
             let h = &mut self.log.header;
             match key {
                 Field::Version => h.version = map.next_value()?,
-                Field::Status => h.status = map.next_value()?,
+                Field::Status => {
+                    h.status = map.next_value()?;
+                    self.log.status_read = true;
+                }
                 Field::Eval => h.eval = map.next_value()?,
                 Field::Plan => h.plan = map.next_value()?,
                 Field::Results => h.results = map.next_value()?,
@@ -81,7 +84,8 @@ impl<'de> Visitor<'de> for Top<'_> {
                 Field::Error => h.error = map.next_value()?,
                 Field::Samples => {
                     saw_samples = true;
-                    let unfinished = h.status.as_deref().is_some_and(|s| s != "success");
+                    // A status given and not a success: null is not one either.
+                    let unfinished = self.log.status_read && h.status.as_deref() != Some("success");
                     if self.mode == Mode::Head || unfinished {
                         *self.stop = Some(Stop::Enough);
                         return Err(A::Error::custom("stopped before the samples"));
@@ -124,6 +128,8 @@ impl<'de> Visitor<'de> for Top<'_> {
             }
         }
         self.log.no_samples = !saw_samples;
+        // Read to its end: a status not given is known to be missing.
+        self.log.status_read = true;
         Ok(())
     }
 }

@@ -115,6 +115,10 @@ pub struct Log {
     /// The log has no samples at all (known without reading them: no `samples` field, no
     /// sample member).
     pub no_samples: bool,
+    /// Whether the header's `status` is known: an archive's `header.json` is read whole, and a
+    /// `.json` document's is known once its `status` is read or the document read to its end.
+    /// A document read only up to its samples may give its status after them.
+    pub status_read: bool,
 }
 
 /// Reads the log at `path`, an `.eval` archive or a `.json` document, handing each sample to
@@ -184,7 +188,8 @@ fn json_error<'r>(
     Error::input(at, message)
 }
 
-/// A few characters of `r` from just before 1-based `line` and `column`.
+/// A few characters of `r` from just before 1-based `line` and `column`. `r` is read as a
+/// stream and only those characters are kept, however far into it they are.
 fn excerpt(r: Box<dyn Read + '_>, line: usize, column: usize) -> Option<String> {
     let r = std::io::BufReader::new(r);
     let (mut l, mut c) = (1usize, 0usize);
@@ -403,7 +408,9 @@ impl<'a> Mapper<'a> {
         let model = match &self.model {
             Some(m) => m.clone(),
             None => {
-                let m = check_header(self.path, header)?
+                // The status may follow the samples in a `.json` document: `finish` checks
+                // that it was given.
+                let m = check_header(self.path, header, false)?
                     .model
                     .clone()
                     .unwrap_or_default();
@@ -455,7 +462,7 @@ impl<'a> Mapper<'a> {
     /// The attempts, once every sample has been read, with the whole-log checks.
     pub fn finish(self, header: &Header) -> Result<Imported> {
         // Again: a document may give its status after its samples.
-        check_header(self.path, header)?;
+        check_header(self.path, header, true)?;
         let Some(model) = self.model else {
             return Err(no_samples(self.path));
         };
@@ -505,36 +512,51 @@ pub fn stated(header: &Header) -> Option<Stated> {
     accounting::stated(eval.inspect_version(), eval.model.as_deref()?)
 }
 
-/// The header's checks: a run that succeeded, and the model it evaluated.
-fn check_header<'h>(path: &Path, header: &'h Header) -> Result<&'h log::EvalSpec> {
-    match header.status.as_deref() {
-        Some("success") | None => {}
-        Some(status) => {
-            let why = header
-                .error
-                .as_ref()
-                .and_then(|e| e.message.as_deref())
-                .map(|m| {
-                    let first = m.lines().next().unwrap_or("").trim();
-                    let cut: String = first.chars().take(120).collect();
-                    format!(" (its error: {cut})")
-                })
-                .unwrap_or_default();
-            let what = match status {
+/// The header's checks: a run that succeeded, and the model it evaluated. A status that is
+/// null or missing is not a success; `status_read` says whether a missing one is known to be
+/// missing, or may still come (after a `.json` document's samples).
+fn check_header<'h>(
+    path: &Path,
+    header: &'h Header,
+    status_read: bool,
+) -> Result<&'h log::EvalSpec> {
+    let (what, status) = match header.status.as_deref() {
+        Some("success") => (None, String::new()),
+        None if !status_read => (None, String::new()),
+        // inspect_ai writes a status for every run, "started" until it ends.
+        None => (
+            Some("does not say it succeeded"),
+            "null or missing".to_string(),
+        ),
+        Some(status) => (
+            Some(match status {
                 "cancelled" => "was cancelled",
                 "error" => "stopped on an error",
                 "started" => "had not finished",
                 _ => "did not succeed",
-            };
-            return Err(Error::input(
-                Location::file(path).field("status"),
-                format!(
-                    "the run {what} (status {status:?}){why}: its samples are not the whole \
-                     run, so they are not imported as a seat's results; rerun or retry it \
-                     (`inspect eval-retry`) and import the log of the finished run"
-                ),
-            ));
-        }
+            }),
+            format!("{status:?}"),
+        ),
+    };
+    if let Some(what) = what {
+        let why = header
+            .error
+            .as_ref()
+            .and_then(|e| e.message.as_deref())
+            .map(|m| {
+                let first = m.lines().next().unwrap_or("").trim();
+                let cut: String = first.chars().take(120).collect();
+                format!(" (its error: {cut})")
+            })
+            .unwrap_or_default();
+        return Err(Error::input(
+            Location::file(path).field("status"),
+            format!(
+                "the run {what} (status {status}){why}: its samples are not the whole run, so \
+                 they are not imported as a seat's results; rerun or retry it (`inspect \
+                 eval-retry`) and import the log of the finished run"
+            ),
+        ));
     }
     let eval = header.eval.as_ref().ok_or_else(|| {
         Error::input(
@@ -885,7 +907,7 @@ fn tokens(at: &Location, usage: Option<&[(String, Usage)]>, model: &str) -> Resu
 /// What `ingest --from` needs of a log: its header, read alone.
 pub fn head(src: &dyn Source, path: &Path) -> Result<Header> {
     let log = read_log(src, path, Mode::Head, &mut Quiet, &mut |_, _| Ok(()))?;
-    check_header(path, &log.header)?;
+    check_header(path, &log.header, log.status_read)?;
     if log.no_samples {
         return Err(no_samples(path));
     }

@@ -396,6 +396,61 @@ fn a_member_compressed_another_way_is_named() {
     );
 }
 
+/// An Inspect log with `"status": null` was accepted, though a log must say its run
+/// succeeded: a null or missing status is refused as any other that is not `success` is, in a
+/// `.json` document (whether it gives its status before or after its samples) and in an
+/// `.eval` archive's header.
+#[test]
+fn an_inspect_log_with_status_null_or_missing_is_refused() {
+    const REFUSED: &str = "l: field `status`: the run does not say it succeeded (status null or \
+                           missing): its samples are not the whole run, so they are not imported \
+                           as a seat's results; rerun or retry it (`inspect eval-retry`) and \
+                           import the log of the finished run";
+    let good = log(
+        "0.3.200",
+        "openai/gpt-4o",
+        json!([sample(json!(1), 1, json!("C"))]),
+    );
+    assert!(read(&good).is_ok());
+    let mut null = good.clone();
+    null["status"] = Value::Null;
+    let mut missing = good.clone();
+    missing.as_object_mut().unwrap().remove("status");
+    // As serde_json writes them, `samples` before `status`.
+    assert_eq!(err(&null), REFUSED);
+    assert_eq!(err(&missing), REFUSED);
+    // As inspect_ai writes it, `status` first.
+    let text = serde_json::to_string(&missing).unwrap();
+    let first = format!("{{\"status\": null, {}", text.strip_prefix('{').unwrap());
+    assert_eq!(
+        read_bytes(first.into_bytes(), None)
+            .unwrap_err()
+            .to_string(),
+        REFUSED
+    );
+    // An archive's header says it whole: `ingest --from` refuses it too.
+    let summaries = serde_json::to_string(&json!([sample(json!(1), 1, json!("C"))])).unwrap();
+    for l in [&null, &missing] {
+        let mut header = l.clone();
+        header.as_object_mut().unwrap().remove("samples");
+        let header = serde_json::to_string(&header).unwrap();
+        let bytes = zip_of(
+            &[
+                ("header.json", &header),
+                ("summaries.json", &summaries),
+                ("samples/1_epoch_1.json", "{}"),
+            ],
+            zip::CompressionMethod::Zstd,
+        );
+        assert_eq!(
+            read_bytes(bytes.clone(), None).unwrap_err().to_string(),
+            REFUSED
+        );
+        let src = Memory::new().with("l", bytes);
+        assert_eq!(head(&src, Path::new("l")).unwrap_err().to_string(), REFUSED);
+    }
+}
+
 #[test]
 fn the_header_alone_is_read_without_the_samples() {
     let l = log("0.3.200", "openai/gpt-4o", json!([]));

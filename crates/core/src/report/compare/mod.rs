@@ -93,8 +93,17 @@ impl Comparison {
 }
 
 /// Builds the comparison of one seat across two or more waves. `rubrics[k]` was scored into
-/// `waves[i].scores[k]` for every wave.
-pub fn compare(seat: &str, waves: &[WaveInput<'_>], rubrics: &[RubricInfo]) -> Comparison {
+/// `waves[i].scores[k]` for every wave. A wave whose declared suite is too large to resample
+/// (the accuracy change draws every problem) is refused: see
+/// [`crate::stats::check_suite_size`].
+pub fn compare(
+    seat: &str,
+    waves: &[WaveInput<'_>],
+    rubrics: &[RubricInfo],
+) -> crate::error::Result<Comparison> {
+    for w in waves {
+        crate::stats::check_suite_size(&w.data.wave)?;
+    }
     let figures: Vec<SeatFigures> = waves
         .iter()
         .map(|w| SeatFigures::of(&w.data.wave, w.seat))
@@ -150,12 +159,12 @@ pub fn compare(seat: &str, waves: &[WaveInput<'_>], rubrics: &[RubricInfo]) -> C
     };
     let verdict = verdict::verdict(&p);
     let notes = notes::notes(&p);
-    Comparison {
+    Ok(Comparison {
         figures: tables::figures_table(&p, &verdict),
         conditions: tables::conditions_table(&p, &notes),
         csv: tables::csv_table(&p),
         json: json::json(&p, verdict, notes),
-    }
+    })
 }
 
 /// Everything the renderings share, computed once.
