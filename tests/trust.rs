@@ -359,6 +359,57 @@ fn a_withdrawn_wave_leaves_the_leaderboards_and_its_publication_still_verifies()
     let h1 = head(&env);
     assert_ne!(h0, h1);
 
+    left_out_of_the_leaderboards(&env);
+
+    // Its publication still verifies, listed as withdrawn; the withdrawal is in the chain.
+    let out = env.run(["verify", "--all", "--expect-head", &h1]).ok();
+    contains(&out, "publication #1");
+    contains(
+        &out,
+        "withdrawal #1 of wave checkout-rematch: OK — withdrawn on 2026-11-30T00:00:00Z: budget \
+         was 10x too high",
+    );
+    contains(&out, "2 of 2 publications reproduce");
+    let list = env.run(["publications", "--format", "json"]).ok().json();
+    assert_eq!(
+        list["publications"][0]["withdrawn"]["reason"],
+        "budget was 10x too high"
+    );
+    assert_eq!(
+        list["publications"][1]["withdrawn"],
+        serde_json::Value::Null
+    );
+    let out = env.run(["publications"]).ok();
+    contains(&out, "#1: wave checkout-rematch was withdrawn on");
+    env.run(["verify", "--ledger"]).ok();
+
+    // Once only.
+    let out = env
+        .run(["withdraw", "checkout-rematch", "--reason", "again"])
+        .status(2);
+    contains(&out, "was already withdrawn on 2026-11-30T00:00:00Z");
+    let out = env
+        .run(["withdraw", "rca-wave-2", "--reason", "  "])
+        .status(2);
+    contains(&out, "--reason is empty");
+
+    // The next publication chains to the withdrawal.
+    env.run([
+        "publish",
+        "--wave",
+        "prices-csv",
+        "--rubric",
+        "session-efficiency@2",
+    ])
+    .ok();
+    let list = env.run(["publications", "--format", "json"]).ok().json();
+    assert_eq!(list["publications"][2]["prev_sha256"], h1.as_str());
+    env.run(["verify", "--all"]).ok();
+}
+
+/// After checkout-rematch is withdrawn: left out of score, rescore, history and diff by default,
+/// refused when named by score, compare and publish, shown marked when asked for.
+fn left_out_of_the_leaderboards(env: &Env) {
     // Left out by default, refused when named, shown marked when asked for.
     let out = env
         .run([
@@ -455,51 +506,6 @@ fn a_withdrawn_wave_leaves_the_leaderboards_and_its_publication_still_verifies()
         ])
         .status(2);
     contains(&out, "a withdrawn wave is not published");
-
-    // Its publication still verifies, listed as withdrawn; the withdrawal is in the chain.
-    let out = env.run(["verify", "--all", "--expect-head", &h1]).ok();
-    contains(&out, "publication #1");
-    contains(
-        &out,
-        "withdrawal #1 of wave checkout-rematch: OK — withdrawn on 2026-11-30T00:00:00Z: budget \
-         was 10x too high",
-    );
-    contains(&out, "2 of 2 publications reproduce");
-    let list = env.run(["publications", "--format", "json"]).ok().json();
-    assert_eq!(
-        list["publications"][0]["withdrawn"]["reason"],
-        "budget was 10x too high"
-    );
-    assert_eq!(
-        list["publications"][1]["withdrawn"],
-        serde_json::Value::Null
-    );
-    let out = env.run(["publications"]).ok();
-    contains(&out, "#1: wave checkout-rematch was withdrawn on");
-    env.run(["verify", "--ledger"]).ok();
-
-    // Once only.
-    let out = env
-        .run(["withdraw", "checkout-rematch", "--reason", "again"])
-        .status(2);
-    contains(&out, "was already withdrawn on 2026-11-30T00:00:00Z");
-    let out = env
-        .run(["withdraw", "rca-wave-2", "--reason", "  "])
-        .status(2);
-    contains(&out, "--reason is empty");
-
-    // The next publication chains to the withdrawal.
-    env.run([
-        "publish",
-        "--wave",
-        "prices-csv",
-        "--rubric",
-        "session-efficiency@2",
-    ])
-    .ok();
-    let list = env.run(["publications", "--format", "json"]).ok().json();
-    assert_eq!(list["publications"][2]["prev_sha256"], h1.as_str());
-    env.run(["verify", "--all"]).ok();
 }
 
 #[test]
