@@ -15,7 +15,7 @@ use super::{Ledger, Store, schema_version, sqlite};
 use crate::error::{Error, Result};
 
 /// The ledger's tables, each after those it refers to.
-pub const TABLES: [&str; 13] = [
+pub const TABLES: [&str; 14] = [
     "suite",
     "wave",
     "wave_problem",
@@ -28,6 +28,7 @@ pub const TABLES: [&str; 13] = [
     "score",
     "price_table",
     "publication",
+    "publication_claims",
     "withdrawal",
 ];
 

@@ -54,8 +54,8 @@ pub use waves::Ingested;
 // The rows the ledger stores are plain data, defined in the model; named here too, where a
 // caller of the ledger looks for them.
 pub use crate::model::{
-    ChainEntry, NewWithdrawal, PriceTableRow, PublicationRow, RubricRow, WaveRow, WithdrawalRow,
-    WithdrawalSeal,
+    ChainEntry, NewWithdrawal, PriceTableRow, PublicationRow, RubricRow, StoredClaims, WaveRow,
+    WithdrawalRow, WithdrawalSeal,
 };
 pub use crate::rubric::StoredScore;
 
