@@ -31,6 +31,8 @@ mod schemas;
 mod scores;
 mod sql;
 mod stage;
+#[cfg(feature = "postgres")]
+mod staged;
 mod tallies;
 mod waves;
 

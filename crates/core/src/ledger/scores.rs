@@ -5,7 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rusqlite::params;
 
-use super::sql::values;
+use super::copy::Cell;
+use super::sql::{Sql, Value, values};
 use super::{Ledger, sqlite};
 use crate::error::{Error, Result};
 use crate::rubric::StoredScore;
@@ -140,7 +141,7 @@ impl Ledger {
                 .zip(parts)
                 .map(|(&id, waves)| (id, waves.as_slice()))
                 .collect();
-            return Ok((pg.store_scores(&sets)?, made));
+            return Ok((pg.write(|sql| store_gathered(sql, &sets))?, made));
         }
         let path = self.path.clone();
         let tx = self.begin_write()?;
@@ -311,6 +312,85 @@ fn replace_wave(
     Ok(())
 }
 
+/// Replaces stored scores, rubric by rubric, in the open write transaction and a handful of
+/// statements (how the server stores what a [`ScoreWriter`] gathered: each statement is a round
+/// trip): the seats of every wave named found in one query, then per rubric one delete of
+/// those waves' scores and every row through the store's bulk load ([`Sql::sink`]). Nothing in
+/// it is the server's: the tests run it on SQLite, against the writer SQLite uses.
+#[cfg_attr(not(feature = "postgres"), allow(dead_code))]
+fn store_gathered(sql: &mut Sql<'_>, sets: &[(i64, &[WaveScores])]) -> Result<Vec<u64>> {
+    let slugs: BTreeSet<&str> = sets
+        .iter()
+        .flat_map(|(_, waves)| waves.iter().map(|w| w.wave.as_str()))
+        .collect();
+    if slugs.is_empty() {
+        return Ok(vec![0; sets.len()]);
+    }
+    let slugs: Vec<Value<'_>> = slugs.into_iter().map(Value::from).collect();
+    // The waves named, as the placeholders `?from, ?from+1, …`.
+    let named = |from: usize| {
+        (from..from + slugs.len())
+            .map(|i| format!("?{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // (wave, seat) -> seat row id.
+    let seat_ids: BTreeMap<(String, String), i64> = sql
+        .rows(
+            &format!(
+                "SELECT w.slug, s.slug, s.id FROM seat s JOIN wave w ON w.id = s.wave_id
+                 WHERE w.slug IN ({})",
+                named(1)
+            ),
+            &slugs,
+            |r| Ok(((r.get(0)?, r.get(1)?), r.get(2)?)),
+        )?
+        .into_iter()
+        .collect();
+    let delete = format!(
+        "DELETE FROM score WHERE rubric_id = ?1 AND seat_id IN
+           (SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id WHERE w.slug IN ({}))",
+        named(2)
+    );
+    let columns: Vec<String> = ["rubric_id", "seat_id", "score", "rank", "factors", "gate"]
+        .into_iter()
+        .chain(["tie", "note"])
+        .map(String::from)
+        .collect();
+    let text = |t: &Option<String>| t.clone().map_or(Cell::Null, Cell::Text);
+    let mut counts = Vec::with_capacity(sets.len());
+    for &(rubric_id, waves) in sets {
+        // Every seat of the waves named loses its score under the rubric; those scored now get
+        // theirs back.
+        let mut params = vec![Value::Int(rubric_id)];
+        params.extend_from_slice(&slugs);
+        sql.execute(&delete, &params)?;
+        let mut out = sql.sink("score", &columns)?;
+        let mut rows = 0;
+        for w in waves {
+            for s in &w.seats {
+                let Some(&id) = seat_ids.get(&(w.wave.clone(), s.seat.clone())) else {
+                    return Err(no_seat(&w.wave, &s.seat));
+                };
+                out.write(&[
+                    Cell::Int(rubric_id),
+                    Cell::Int(id),
+                    s.score.map_or(Cell::Null, Cell::Real),
+                    s.rank.map_or(Cell::Null, |r| Cell::Int(i64::from(r))),
+                    Cell::Text(factors_text(&s.factors)),
+                    text(&s.gate),
+                    text(&s.tie),
+                    text(&s.note),
+                ])?;
+                rows += 1;
+            }
+        }
+        out.finish()?;
+        counts.push(rows);
+    }
+    Ok(counts)
+}
+
 /// A score for a seat its wave does not have.
 pub(super) fn no_seat(wave: &str, seat: &str) -> Error {
     Error::Usage(format!("wave {wave} has no seat {seat}"))
@@ -466,6 +546,39 @@ mod tests {
             .unwrap_err();
         assert!(e.to_string().contains("wave w has no seat zz"), "{e}");
         assert_eq!(stored(&ledger, &sha), before);
+    }
+
+    /// The server's way of storing scores, gathered and written a rubric at a time, stores
+    /// what SQLite's, written wave by wave, does: run here on SQLite, where both can run.
+    #[test]
+    fn scores_stored_gathered_are_those_stored_wave_by_wave() {
+        let (other, _) = ledger();
+        let (mut ledger, sha) = ledger();
+        let rubric = ledger.rubric_rowid(&sha).unwrap();
+        let first = scores(&[("a", 3.0), ("b", 2.0), ("c", 1.0)]);
+        let again = scores(&[("c", 8.0), ("a", 4.0)]);
+        let gathered = |ledger: &Ledger, w: &WaveScores| {
+            ledger
+                .write(|sql| store_gathered(sql, &[(rubric, std::slice::from_ref(w))]))
+                .unwrap()
+        };
+        assert_eq!(gathered(&other, &first), [3]);
+        ledger.store_scores(&sha, &[first]).unwrap();
+        assert_eq!(stored(&other, &sha), stored(&ledger, &sha));
+        assert_eq!(gathered(&other, &again), [2]);
+        ledger.store_scores(&sha, std::slice::from_ref(&again)).unwrap();
+        assert_eq!(stored(&other, &sha), stored(&ledger, &sha));
+        let e = other
+            .write(|sql| store_gathered(sql, &[(rubric, &[scores(&[("zz", 1.0)])])]))
+            .unwrap_err();
+        assert!(e.to_string().contains("wave w has no seat zz"), "{e}");
+        assert_eq!(
+            other
+                .write(|sql| store_gathered(sql, &[(rubric, &[])]))
+                .unwrap(),
+            [0]
+        );
+        assert_eq!(stored(&other, &sha), stored(&ledger, &sha));
     }
 
     #[test]

@@ -303,7 +303,15 @@ impl Staging<'_> {
             ..
         } = self;
         conn.execute_batch("COMMIT").map_err(|e| sqlite(&file, e))?;
-        let lite = on_sqlite!(ledger, pg => pg.copy_in(&conn, &file, &waves, now));
+        // A store that cannot attach the scratch file (the server) takes its rows through its
+        // bulk load (`staged.rs`).
+        let lite = on_sqlite!(ledger, _server => ledger.write(|sql| {
+            let stage = super::staged::StageFile {
+                conn: &conn,
+                path: &file,
+            };
+            decide(sql, &waves, now, &mut |sql, w, span| stage.copy_wave(sql, w, span))
+        }));
         drop(conn);
         let Some(name) = file.to_str() else {
             return Err(Error::Usage(format!(

@@ -30,7 +30,6 @@ mod conn;
 mod copy;
 mod read;
 mod schema;
-mod write;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, TryLockError};
