@@ -193,10 +193,13 @@ fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: Option<&Built>) -> Resul
     let mut msg = String::new();
     for ((id, seats, attempts, sha), o) in staged.iter().zip(outcomes) {
         match o {
-            Ingested::Added => msg.push_str(&format!(
-                "added wave {id}: {seats} seats, {attempts} attempts (sha256 {})\n",
-                benchledger_core::digest::short(sha)
-            )),
+            Ingested::Added => {
+                ctx.outcome.added_waves.push(id.clone());
+                msg.push_str(&format!(
+                    "added wave {id}: {seats} seats, {attempts} attempts (sha256 {})\n",
+                    benchledger_core::digest::short(sha)
+                ));
+            }
             Ingested::AlreadyPresent => msg.push_str(&format!(
                 "wave {id} is already in the ledger with the same content (sha256 {}); nothing \
                  to do\n",
