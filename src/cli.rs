@@ -443,6 +443,11 @@ pub struct VerifyArgs {
     /// every stored score against a rescore, every chain record.
     #[arg(long)]
     pub ledger: bool,
+    /// Output format: the report (`table`), or `json`, the same verdicts as a document (each
+    /// publication and withdrawal with its verdict and problems, the head check, the ledger's
+    /// checks). Documented in the README.
+    #[command(flatten)]
+    pub format: FormatArg,
 }
 
 /// The flags of `trials` (its help text is the doc comment of [`Command::Trials`]).
