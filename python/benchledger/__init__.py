@@ -73,19 +73,22 @@ class Ledger:
     It is a context manager; :meth:`close` only marks it closed.
     """
 
-    def __init__(self, db: Path) -> None:
-        """Opens the ledger at ``db`` (a path, or a ``postgresql://`` URL)."""
+    def __init__(self, db: Path, wait: int = 600) -> None:
+        """Opens the ledger at ``db`` (a path, or a ``postgresql://`` URL). ``wait``: how many
+        seconds a write waits for another writer to finish with the ledger before raising
+        :class:`Unavailable` (the command line's ``--wait``)."""
         self._db = os.fspath(db)
+        self._wait = int(wait)
         self._closed = False
         _native.open(self._db)
 
     @classmethod
-    def create(cls, db: Path) -> "Ledger":
+    def create(cls, db: Path, wait: int = 600) -> "Ledger":
         """Creates a new ledger at ``db`` (``benchledger init``) and returns it. An existing,
         up-to-date ledger is opened as it is; one whose schema differs raises
         :class:`CheckFailed`."""
-        _native.run(os.fspath(db), ["init"])
-        return cls(db)
+        _native.run(os.fspath(db), ["--wait", str(int(wait)), "init"])
+        return cls(db, wait)
 
     @property
     def db(self) -> str:
@@ -109,7 +112,7 @@ class Ledger:
     def _run(self, args: Sequence[str]) -> tuple[str, list[str]]:
         if self._closed:
             raise ValueError(f"ledger {self._db} is closed")
-        return _native.run(self._db, list(args))
+        return _native.run(self._db, ["--wait", str(self._wait), *args])
 
     def _document(self, args: Sequence[str]) -> dict[str, Any]:
         output, _ = self._run([*args, "--format", "json"])
