@@ -233,6 +233,7 @@ pub(crate) fn interval_settings(
         level: level / 100.0,
         resamples,
         seed: ci.seed.unwrap_or(defaults.seed),
+        method: defaults.method,
     }))
 }
 
