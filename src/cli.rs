@@ -540,6 +540,10 @@ pub struct SiteArgs {
     /// replaced; nothing else in it is touched).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// The rubric the front page ranks every suite under (default: the most recently
+    /// registered rubric that scores the suite's latest wave, else plain accuracy).
+    #[arg(long, value_name = "NAME@VERSION")]
+    pub rubric: Option<String>,
     /// With --ci, every leaderboard carries intervals and rank ranges (a rank range column,
     /// accuracy whiskers on the cost–accuracy chart), drawn as `score --ci` draws them.
     #[command(flatten)]
