@@ -147,6 +147,7 @@ pub(super) fn shorten(s: &str, max: usize) -> Option<String> {
 /// A listing as an HTML table: the columns people see, each cell's unrounded value in
 /// `data-v` (what sorting uses), the first column linked where `links` says.
 pub(super) fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) -> Markup {
+    let t = &crate::report::with_significant_costs(t);
     let cols: Vec<(usize, &Column)> = t
         .columns
         .iter()

@@ -12,7 +12,7 @@ use super::frontier::{self, Point};
 use super::html::{count, layout, notes, publication_file, seat_href, table, wave_href};
 use super::{Input, Page, PublicationInput, WaveInput, file_name};
 use crate::figures::{Known, SeatFigures};
-use crate::number::{fixed, machine, percent, usd};
+use crate::number::{fixed, machine, percent, usd_significant};
 use crate::report::diff::{self, DiffRow};
 use crate::report::score::{RubricInfo, places};
 use crate::report::waves::{describe_load, wave_heading};
@@ -308,7 +308,7 @@ fn frontier_figure(w: &WaveInput, figures: &[SeatFigures], boards: &[Board<'_>])
                     tbody { @for (i, p) in s.points.iter().enumerate() {
                         tr {
                             td data-v=(p.label) { (p.label) }
-                            td.num data-v=(machine(p.cost)) { (usd(p.cost)) }
+                            td.num data-v=(machine(p.cost)) { (usd_significant(p.cost)) }
                             td.num data-v=(machine(p.accuracy)) { (percent(p.accuracy)) }
                             td data-v=(p.pareto) { (if p.pareto { "yes" } else { "no" }) }
                             td data-v=(s.frontier.contains(&i)) { (if s.frontier.contains(&i) { "yes" } else { "no" }) }
