@@ -13,6 +13,7 @@ pub mod export;
 pub mod history;
 pub(crate) mod intervals;
 pub mod prices;
+pub mod problems;
 pub mod publication;
 pub mod rubric;
 pub mod score;
