@@ -195,6 +195,12 @@ pub enum Command {
     /// of k trials passes) and pass^k (that all k pass).
     Trials(TrialsArgs),
 
+    /// Every sample one click away: a wave's problem × seat matrix (pass / fail / missing, k of
+    /// n trials passed, infrastructure errors), most-solved problems first. A seat solves a
+    /// problem when more than half of its trials there are Correct. With --regressions A B:
+    /// for every seat in both waves, the problems it solves in one and not the other.
+    Problems(ProblemsArgs),
+
     /// Two seats of one wave, paired on the problems both attempted: who solved what, the
     /// accuracy difference with a bootstrap interval, McNemar's exact test, and a verdict.
     Versus(VersusArgs),
@@ -462,6 +468,25 @@ pub struct TrialsArgs {
     pub format: FormatArg,
 }
 
+/// The flags of `problems` (its help text is the doc comment of [`Command::Problems`]).
+#[derive(Debug, Args)]
+pub struct ProblemsArgs {
+    /// The wave; with --regressions, the two waves, the earlier first.
+    #[arg(required = true, num_args = 1..=2, value_name = "WAVE")]
+    pub waves: Vec<String>,
+    /// Compare two waves: the problems each seat solves in one and not the other.
+    #[arg(long)]
+    pub regressions: bool,
+    /// Only this seat (repeat for more).
+    #[arg(long, value_name = "SEAT")]
+    pub seat: Vec<String>,
+    /// Show a withdrawn wave too (marked as withdrawn).
+    #[arg(long)]
+    pub include_withdrawn: bool,
+    #[command(flatten)]
+    pub format: FormatArg,
+}
+
 /// The flags of `versus` (its help text is the doc comment of [`Command::Versus`]).
 #[derive(Debug, Args)]
 pub struct VersusArgs {
@@ -545,6 +570,10 @@ pub struct SiteArgs {
     /// replaced; nothing else in it is touched).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// The rubric the front page ranks every suite under (default: the most recently
+    /// registered rubric that scores the suite's latest wave, else plain accuracy).
+    #[arg(long, value_name = "NAME@VERSION")]
+    pub rubric: Option<String>,
     /// With --ci, every leaderboard carries intervals and rank ranges (a rank range column,
     /// accuracy whiskers on the cost–accuracy chart), drawn as `score --ci` draws them.
     #[command(flatten)]

@@ -16,6 +16,7 @@ mod history;
 mod ingest;
 mod memory;
 mod prices;
+mod problems;
 mod publish;
 mod rubric;
 mod score;
@@ -345,6 +346,7 @@ pub fn run_for(cli: Cli, out: &mut dyn Write, s: Surroundings) -> Result<Outcome
         Command::Withdraw(args) => withdraw::run(&mut ctx, args),
         Command::Trials(args) => trials::run_trials(&mut ctx, args),
         Command::Versus(args) => trials::run_versus(&mut ctx, args),
+        Command::Problems(args) => problems::run(&mut ctx, args),
         Command::Bundle(args) => bundle::run(&mut ctx, args),
         Command::Copy(args) => copy::run(&mut ctx, args),
         Command::Export(args) => export::run(&mut ctx, args),
