@@ -955,7 +955,9 @@ fn verify_catches_a_deleted_publication_by_the_next_link() {
     let env = published();
     tamper(
         &env.db,
-        "DROP TRIGGER publication_no_delete; DELETE FROM publication WHERE id = 2;",
+        "DROP TRIGGER publication_no_delete; DROP TRIGGER publication_claims_no_delete;
+         DELETE FROM publication_claims WHERE publication_id = 2;
+         DELETE FROM publication WHERE id = 2;",
     );
     let out = verify_fails(&env);
     assert_contains(&out, "publication #3");
@@ -1056,7 +1058,7 @@ fn the_triggers_refuse_updates_and_deletes_and_the_ledger_stays_intact() {
             "benchledger: attempts are append-only raw facts and cannot be deleted",
         );
         refused(
-            "TRUNCATE publication",
+            "TRUNCATE publication CASCADE",
             "benchledger: publications are frozen and cannot be deleted",
         );
     } else {
