@@ -15,6 +15,7 @@
 //! Nothing here opens a file: the caller's [`Source`] does, as for every input of ingest.
 
 pub(crate) mod hal;
+pub(crate) mod harbor;
 pub mod inspect;
 pub(crate) mod json;
 mod native;
@@ -210,6 +211,7 @@ pub static FORMATS: &[&dyn Importer] = &[
     &tau2_bench::Tau2Bench,
     &inspect::Inspect,
     &inspect::InspectSummaries,
+    &harbor::Harbor,
 ];
 
 /// The importer of a format named in a manifest; the error says which exist.
