@@ -13,14 +13,14 @@ pub fn copy(ctx: &mut Ctx<'_>, from: &Path, to: &Path) -> Result<()> {
         if let Some(kind) = files::irregular_at(path) {
             return Err(Error::Usage(format!(
                 "{} is {kind}, not a ledger file",
-                path.display()
+                Ledger::shown(path).display()
             )));
         }
     }
     if from == to {
         return Err(Error::Usage(format!(
             "--from and --to both name {}: copy a ledger into another one",
-            from.display()
+            Ledger::shown(from).display()
         )));
     }
     let mut src = Ledger::open_for_reading(from)?;

@@ -220,6 +220,16 @@ impl Ledger {
         ))
     }
 
+    /// `path` as messages name a ledger there: a file as it is, a server's URL without its
+    /// password (however the URL spells it).
+    pub fn shown(path: &Path) -> PathBuf {
+        match server_url(path) {
+            #[cfg(feature = "postgres")]
+            Ok(Some(url)) => PathBuf::from(pg::redacted(url)),
+            _ => path.to_path_buf(),
+        }
+    }
+
     #[cfg(not(feature = "postgres"))]
     fn on_server(_: &str, _: Purpose) -> Result<(Ledger, bool)> {
         Err(Error::Usage(
