@@ -1,9 +1,10 @@
-//! A PostgreSQL ledger's credentials, against a real server: the URL's password is in no
-//! message, whatever the command and however it fails, and libpq's password sources
+//! A PostgreSQL ledger's credentials and roles, against a real server: the URL's password is
+//! in no message, whatever the command and however it fails; libpq's password sources
 //! (`PGPASSWORD`, `PGPASSFILE`, `~/.pgpass`) are honoured, with libpq's matching and
-//! permission rules, so that a password need never be typed on a command line.
+//! permission rules, so that a password need never be typed on a command line; and a role that
+//! may only read verifies the whole ledger.
 //!
-//! These need a server (`scripts/pg-test run cargo test --test pg_credentials`); the password
+//! These need a server (`scripts/pg-test run cargo test --test pg_trust`); the password
 //! tests need its members of `benchledger_password_users` to authenticate with a password, as
 //! `scripts/pg-test` sets up. Without a server they are skipped, saying so, except under CI.
 #![cfg(feature = "postgres")]
@@ -306,5 +307,69 @@ fn pg_password_from_pgpassword_pgpassfile_and_home_pgpass() {
     drop(env);
     common::pg::admin()
         .batch_execute(&format!("DROP ROLE IF EXISTS {}", role.name))
+        .unwrap();
+}
+
+/// Issue 23, #9: a role that may only read the ledger runs `verify --all --ledger` (the
+/// expected schema is made in its temporary schema, not in a schema it cannot create), and the
+/// check is real: a trigger disabled behind benchledger's back is named to it too.
+#[test]
+fn pg_read_only_role_verifies_the_ledger() {
+    if !server() {
+        return;
+    }
+    let env = Env::postgres();
+    env.run(["init"]).ok();
+    env.ingest(&[&common::crate_path("examples/checkout-rematch/wave.toml")]);
+    let rubric = common::crate_path("rubrics/session-efficiency.v2.toml");
+    env.run(["rubric".as_ref(), "add".as_ref(), rubric.as_os_str()])
+        .ok();
+    env.run([
+        "publish",
+        "--wave",
+        "checkout-rematch",
+        "--rubric",
+        "session-efficiency@2",
+    ])
+    .ok();
+    let name = env.pg.as_ref().unwrap().name.clone();
+    let role = format!("{name}_ro");
+    let mut admin = common::pg::admin();
+    admin
+        .batch_execute(&format!(
+            "DROP ROLE IF EXISTS {role}; CREATE ROLE {role} LOGIN;
+             GRANT CONNECT ON DATABASE {name} TO {role};"
+        ))
+        .unwrap();
+    env.tamper(&format!(
+        "GRANT USAGE ON SCHEMA public TO {role};
+         GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}"
+    ));
+    let url = env.db.to_string_lossy().into_owned();
+    let (user, host_db) = url_parts(&url);
+    let reader = format!("postgresql://{role}{host_db}");
+    assert_ne!(user, format!("postgresql://{role}"));
+    let before = env.ledger_bytes();
+    let out = run(&reader, &["verify", "--all", "--ledger"], env.path(), &[]);
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{all}");
+    assert!(
+        all.contains("  schema: OK — tables, CHECKs, indexes and triggers match schema.sql"),
+        "{all}"
+    );
+    assert!(all.contains("1 of 1 publication reproduces"), "{all}");
+    assert_eq!(env.ledger_bytes(), before, "verify changed the ledger");
+
+    env.tamper("ALTER TABLE attempt DISABLE TRIGGER attempt_no_update");
+    let out = run(&reader, &["verify", "--ledger"], env.path(), &[]);
+    let all = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(
+        all.contains("trigger `attempt_no_update` is disabled"),
+        "{all}"
+    );
+    drop(env);
+    admin
+        .batch_execute(&format!("DROP ROLE IF EXISTS {role}"))
         .unwrap();
 }
