@@ -230,6 +230,11 @@ impl Ledger {
         }
     }
 
+    /// Whether `path` names a database on a PostgreSQL server rather than a file.
+    pub fn on_a_server(path: &Path) -> bool {
+        matches!(server_url(path), Ok(Some(_)))
+    }
+
     #[cfg(not(feature = "postgres"))]
     fn on_server(_: &str, _: Purpose) -> Result<(Ledger, bool)> {
         Err(Error::Usage(
