@@ -464,7 +464,10 @@ pub struct VerifyArgs {
     pub all: bool,
     /// Verify a reproduction bundle instead of the ledger. The bundle is only read, never
     /// written: its ledger is loaded into memory, and only regular files in it are read.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["ledger", "expect_head"])]
+    /// Everything its ledger stores is checked too, as `--ledger` checks a ledger; with
+    /// `--expect-head`, its publication's record must hash to HASH (the head printed right
+    /// after publishing it).
+    #[arg(long, value_name = "DIR", conflicts_with = "ledger")]
     pub bundle: Option<PathBuf>,
     /// Fail unless the chain ends exactly at this record hash (from `publications
     /// --head`), with every link on the way intact.

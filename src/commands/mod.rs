@@ -103,7 +103,7 @@ impl Ctx<'_> {
         if let Some(kind) = files::irregular_at(&path) {
             return Err(Error::Usage(format!(
                 "{} is {kind}, not a ledger file: point --db or BENCHLEDGER_DB at the ledger",
-                path.display()
+                Ledger::shown(&path).display()
             )));
         }
         Ok(path)

@@ -184,12 +184,16 @@ fn verify_publications(
 }
 
 /// Checks that the chain ends exactly at `expected`, and that every link on the way holds.
-fn verify_head(ledger: &Ledger, expected: &str, report: &mut Report) -> Result<()> {
+/// In a bundle (`in_bundle`), the link of its first entry lies outside it, and the head is
+/// its publication's record hash.
+fn verify_head(
+    ledger: &Ledger,
+    expected: &str,
+    in_bundle: bool,
+    report: &mut Report,
+) -> Result<()> {
     let entries = ledger.chain()?;
-    let mut problems: Vec<String> = chain::broken_links(&entries)
-        .into_iter()
-        .map(|(label, p)| format!("{label}: {p}"))
-        .collect();
+    let mut problems = link_problems(&entries, in_bundle);
     problems.extend(chain::head_problem(&entries, expected));
     report.found.head = Some(Check::new(
         "head",
@@ -209,6 +213,19 @@ fn verify_head(ledger: &Ledger, expected: &str, report: &mut Report) -> Result<(
         }
     }
     Ok(())
+}
+
+/// Every broken link of the chain, labelled; in a bundle (`in_bundle`), the first entry's
+/// predecessor lies outside it.
+fn link_problems(entries: &[ChainEntry], in_bundle: bool) -> Vec<String> {
+    entries
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| {
+            let prev = i.checked_sub(1).map(|j| &entries[j]);
+            chain::link_problem(e, prev, in_bundle && i == 0).map(|p| format!("{}: {p}", e.label()))
+        })
+        .collect()
 }
 
 /// One section of the integrity report: its name, what was found right, and what was wrong.
@@ -246,10 +263,16 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 /// - every registered price table's text, against its SHA-256;
 /// - every stored score, against a rescore of its wave under its rubric;
 /// - every entry of the chain: its record hash and its link.
-fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
-    report
-        .text
-        .push_str("the ledger, against what it was derived from (verify --ledger):\n");
+///
+/// A bundle's ledger (`in_bundle`) is checked the same way, but for the link of its first
+/// entry, which lies outside the bundle.
+fn ledger_integrity(ledger: &Ledger, report: &mut Report, in_bundle: bool) -> Result<()> {
+    report.text.push_str(if in_bundle {
+        "the bundle's ledger, against what it was derived from (as verify --ledger checks a \
+         ledger):\n"
+    } else {
+        "the ledger, against what it was derived from (verify --ledger):\n"
+    });
     let schema = ledger.schema_differences()?;
     section(
         report,
@@ -266,7 +289,7 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
     check_rubrics(&rubrics, report);
     check_prices(ledger, report)?;
     check_scores(ledger, &rubrics, &waves, report)?;
-    check_chain(ledger, report)
+    check_chain(ledger, report, in_bundle)
 }
 
 /// `verify --ledger`'s waves and tallies sections: every wave's rows against its stored
@@ -509,12 +532,9 @@ fn check_scores(
 }
 
 /// `verify --ledger`'s chain section: every entry's record hash and link.
-fn check_chain(ledger: &Ledger, report: &mut Report) -> Result<()> {
+fn check_chain(ledger: &Ledger, report: &mut Report, in_bundle: bool) -> Result<()> {
     let entries = ledger.chain()?;
-    let mut problems: Vec<String> = chain::broken_links(&entries)
-        .into_iter()
-        .map(|(label, p)| format!("{label}: {p}"))
-        .collect();
+    let mut problems = link_problems(&entries, in_bundle);
     for e in &entries {
         match e {
             ChainEntry::Withdrawal(w) => problems.extend(
@@ -634,6 +654,12 @@ pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
                     .map(|n| n.trim_end().trim_start_matches("note: ").to_string()),
             );
             verify_publications(&ledger, req.ids, Some(dir), &mut report)?;
+            // Its derived tables (tallies, stored scores) and every record, as in a ledger:
+            // a bundle is someone else's file, edited with anything.
+            ledger_integrity(&ledger, &mut report, true)?;
+            if let Some(expected) = req.expect_head {
+                verify_head(&ledger, expected, true, &mut report)?;
+            }
         }
         None => {
             if req.ids.is_empty() && !req.all && !req.ledger && req.expect_head.is_none() {
@@ -649,10 +675,10 @@ pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
                 verify_publications(&ledger, ids, None, &mut report)?;
             }
             if let Some(expected) = req.expect_head {
-                verify_head(&ledger, expected, &mut report)?;
+                verify_head(&ledger, expected, false, &mut report)?;
             }
             if req.ledger {
-                ledger_integrity(&ledger, &mut report)?;
+                ledger_integrity(&ledger, &mut report, false)?;
             }
         }
     }
