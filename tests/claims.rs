@@ -602,7 +602,7 @@ fn claims_from_an_openhands_model_directory_name_the_unpriced_instances() {
         .ok();
     assert_contains(
         &out.stdout,
-        "wrote 3 claims (openhands-claude-x@1) to claims.toml",
+        "wrote 3 claims (openhands-v1.11.0-claude-x@1) to claims.toml",
     );
     let written = std::fs::read_to_string(env.path().join("claims.toml")).unwrap();
     snapshot(
@@ -1141,4 +1141,28 @@ fn the_openhands_index_s_published_numbers_against_its_own_rows() {
         "{}",
         env.run(["claims", "check", "oh.toml"]).status(1).stdout
     );
+}
+
+#[test]
+fn claims_from_openhands_pointed_at_the_wrong_directory_says_what_it_expects() {
+    let env = Env::init();
+    let dir = fixture(&env, "openhands");
+    // instance_results/, one level too deep: no scores.json there.
+    let out = env
+        .run([
+            OsStr::new("claims"),
+            OsStr::new("from"),
+            OsStr::new("openhands"),
+            dir.join("claude-x/instance_results").as_os_str(),
+            OsStr::new("--out"),
+            OsStr::new("claims.toml"),
+        ])
+        .status(2);
+    assert_contains(
+        &out.stderr,
+        "instance_results: expected an OpenHands index model directory (results/<model> of \
+         OpenHands/openhands-index-results), holding scores.json, metadata.json and \
+         instance_results/; there is no scores.json there",
+    );
+    assert!(!env.path().join("claims.toml").exists());
 }

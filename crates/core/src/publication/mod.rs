@@ -35,7 +35,7 @@ use crate::prices::{Costs, Pricing};
 use crate::report;
 use crate::report::score::RubricInfo;
 use crate::rubric::WaveScores;
-use crate::stats::bootstrap::{GENERATOR, METHOD, Settings};
+use crate::stats::bootstrap::{GENERATOR, METHOD, METHOD_SUMS, Method, Settings};
 use crate::stats::leaderboard::{WaveIntervals, wave_intervals};
 
 /// The identity of a rubric as a publication's input names it.
@@ -156,7 +156,7 @@ pub fn render(s: Sources<'_>) -> Result<Rendered, String> {
 /// How a publication's intervals are drawn, as its input records it.
 pub fn ci_id(s: &Settings) -> CiId {
     CiId {
-        method: METHOD.into(),
+        method: s.method.name().into(),
         generator: GENERATOR.into(),
         level: s.level,
         resamples: s.resamples,
@@ -201,13 +201,15 @@ pub fn named_prices(row: &PublicationRow) -> Result<Option<PricesId>, String> {
 /// The settings to draw a publication's intervals again with, or why they cannot be: a method
 /// or generator this build does not draw with, or settings `publish` would not have taken.
 pub fn published_settings(ci: &CiId) -> Result<Settings, String> {
-    if ci.method != METHOD || ci.generator != GENERATOR {
+    let method = Method::named(&ci.method).filter(|_| ci.generator == GENERATOR);
+    let Some(method) = method else {
         return Err(format!(
             "its intervals were drawn by {:?} from generator {:?}, and this benchledger draws \
-             them only by {METHOD:?} from {GENERATOR:?}: they cannot be drawn again here",
+             them only by {METHOD:?} or {METHOD_SUMS:?} from {GENERATOR:?}: they cannot be \
+             drawn again here",
             ci.method, ci.generator
         ));
-    }
+    };
     let takes = ci.level > 0.5 && ci.level < 1.0 && (100..=1_000_000).contains(&ci.resamples);
     if !takes {
         return Err(format!(
@@ -220,6 +222,7 @@ pub fn published_settings(ci: &CiId) -> Result<Settings, String> {
         level: ci.level,
         resamples: ci.resamples,
         seed: ci.seed,
+        method,
     })
 }
 
@@ -936,14 +939,27 @@ mod tests {
             level: 0.9,
             resamples: 500,
             seed: 7,
+            method: Method::ProblemSums,
         });
+        assert_eq!(ci.method, METHOD_SUMS);
         assert_eq!(
             published_settings(&ci),
             Ok(Settings {
                 level: 0.9,
                 resamples: 500,
-                seed: 7
+                seed: 7,
+                method: Method::ProblemSums,
             })
+        );
+        // A publication drawn before per-problem sums names the first method, and is drawn
+        // again by it.
+        let first = CiId {
+            method: METHOD.into(),
+            ..ci.clone()
+        };
+        assert_eq!(
+            published_settings(&first).map(|s| s.method),
+            Ok(Method::Attempts)
         );
         let other_method = CiId {
             method: "BCa".into(),

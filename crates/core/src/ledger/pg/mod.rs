@@ -28,6 +28,7 @@
 
 mod conn;
 mod copy;
+mod password;
 mod read;
 mod schema;
 
@@ -53,20 +54,72 @@ const FETCH_ROWS: i32 = 4096;
 /// the network fewer times (still bounded: some megabytes of rows).
 const FETCH_ROWS_ALL: i32 = 32768;
 
-/// The URL as messages show it: without a password.
+/// The URL as messages show it: without a password, wherever the URL holds one.
+///
+/// Read as the client library reads it: the credentials run to the first `@` (the user up to
+/// its first `:`, the rest the password); every `password` parameter of the query is left out.
+/// Whatever the URL's password is, as the library decodes it, is then masked wherever it is
+/// still seen, so that no spelling of a URL puts its password in a message.
 pub(crate) fn redacted(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_string();
     };
-    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(authority_end);
-    match authority.rsplit_once('@') {
-        Some((user, host)) => {
-            let user = user.split_once(':').map_or(user, |(u, _)| u);
-            format!("{scheme}://{user}@{host}{tail}")
+    let shown = match rest.split_once('@') {
+        Some((creds, after)) => {
+            let user = creds.split_once(':').map_or(creds, |(u, _)| u);
+            format!("{scheme}://{user}@{after}")
         }
-        None => url.to_string(),
+        None => format!("{scheme}://{rest}"),
+    };
+    let mut shown = match shown.split_once('?') {
+        Some((before, query)) => {
+            let kept: Vec<&str> = query
+                .split('&')
+                .filter(|param| {
+                    let key = param.split_once('=').map_or(*param, |(k, _)| k);
+                    let key = percent_decode(key);
+                    key.trim() != "password"
+                })
+                .collect();
+            if kept.is_empty() {
+                before.to_string()
+            } else {
+                format!("{before}?{}", kept.join("&"))
+            }
+        }
+        None => shown,
+    };
+    if let Ok(config) = url.parse::<postgres::Config>()
+        && let Some(password) = config.get_password()
+        && let Ok(password) = std::str::from_utf8(password)
+        && !password.is_empty()
+    {
+        shown = shown.replace(password, "***");
     }
+    shown
+}
+
+/// `%XX` escapes decoded (as the client library decodes a URL's parameter names).
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                bytes.get(i + 1).copied().and_then(hex),
+                bytes.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// A connection to a ledger on a PostgreSQL server.
@@ -92,7 +145,11 @@ impl Pg {
                 path.display()
             ))
         })?;
-        let client = config.connect(NoTls).map_err(|e| connect_error(&path, e))?;
+        let mut config = config;
+        let source = password::fill(&mut config, &password::Environment::current());
+        let client = config
+            .connect(NoTls)
+            .map_err(|e| connect_error(&path, &source, e))?;
         Ok(Pg {
             client: Mutex::new(client),
             path,
@@ -219,7 +276,7 @@ impl Pg {
 /// Why a connection could not be made: the server unreachable or refusing is
 /// [`Error::Unavailable`] (exit 3); a database, user or password it does not know, a usage
 /// error.
-fn connect_error(path: &Path, e: postgres::Error) -> Error {
+fn connect_error(path: &Path, source: &password::Source, e: postgres::Error) -> Error {
     if let Some(db) = e.as_db_error() {
         let code = db.code();
         if *code == SqlState::INVALID_CATALOG_NAME {
@@ -229,13 +286,29 @@ fn connect_error(path: &Path, e: postgres::Error) -> Error {
         if *code == SqlState::INVALID_PASSWORD
             || *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION
         {
+            let advice = match source {
+                password::Source::Url => {
+                    "; give the password in PGPASSWORD or ~/.pgpass rather than in the URL"
+                        .to_string()
+                }
+                other => format!("; {}", other.describe()),
+            };
             return Error::Usage(format!(
-                "{}: the server refused the connection: {} (give the password in PGPASSWORD or \
-                 ~/.pgpass rather than in the URL)",
+                "{}: the server refused the connection: {}{advice}",
                 path.display(),
                 db.message()
             ));
         }
+    }
+    // The client's own words when the server asks for a password and none was found.
+    let missing =
+        std::error::Error::source(&e).is_some_and(|s| s.to_string() == "password missing");
+    if e.as_db_error().is_none() && missing {
+        return Error::Usage(format!(
+            "{}: the server asks for a password; {}",
+            path.display(),
+            source.describe()
+        ));
     }
     match error(path, e) {
         Error::Ledger { message, .. } => Error::Unavailable {
@@ -270,6 +343,36 @@ mod tests {
         assert_eq!(
             redacted("postgres:///ledger?host=/tmp"),
             "postgres:///ledger?host=/tmp"
+        );
+        // Issue 23, #4: every spelling of a password is taken out.
+        for (url, shown) in [
+            (
+                "postgresql://ann@db/ledger?password=s3cret",
+                "postgresql://ann@db/ledger",
+            ),
+            (
+                "postgresql://ann@db/ledger?sslmode=require&password=s3cret&x=1",
+                "postgresql://ann@db/ledger?sslmode=require&x=1",
+            ),
+            (
+                "postgresql://ann@db/ledger?%70assword=s3cret",
+                "postgresql://ann@db/ledger",
+            ),
+            (
+                "postgresql://ann:s3/cr?et@db/ledger",
+                "postgresql://ann@db/ledger",
+            ),
+            (
+                "postgresql://db/ledger?password=s3@cret&sslmode=disable",
+                "postgresql://db/ledger?sslmode=disable",
+            ),
+        ] {
+            assert_eq!(redacted(url), shown, "{url}");
+        }
+        // The decoded password, wherever else it is seen.
+        assert_eq!(
+            redacted("postgresql://ann:s3cret@db/s3cret"),
+            "postgresql://ann@db/***"
         );
         let url = |s: &str| crate::ledger::server_url(Path::new(s)).unwrap().is_some();
         assert!(url("postgresql://x@y/z"));
