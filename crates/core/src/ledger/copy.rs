@@ -13,6 +13,7 @@ use std::path::Path;
 
 use rusqlite::types::ValueRef;
 
+use super::raw::Cells;
 use super::sql::{Sql, Value};
 use super::{Ledger, Store, schema_version, sqlite};
 use crate::error::{Error, Result};
@@ -137,15 +138,12 @@ impl Ledger {
         match &self.store {
             Store::Sqlite(conn) => {
                 let tx = conn.unchecked_transaction().map_err(|e| self.err(e))?;
-                let out = f(&mut LiteSource {
-                    tx: &tx,
-                    path: &self.path,
-                })?;
+                let out = f(&mut Sql::lite(&tx, &self.path))?;
                 tx.finish().map_err(|e| self.err(e))?;
                 Ok(out)
             }
             #[cfg(feature = "postgres")]
-            Store::Postgres(pg) => pg.with_source(f),
+            Store::Postgres(pg) => pg.snapshot_read(|sql| f(sql)),
         }
     }
 
@@ -178,39 +176,28 @@ fn copy_all(src: &mut dyn Source, sink: &mut dyn Sink, to: &Path) -> Result<Copi
     Ok(out)
 }
 
-/// An SQLite ledger read in one transaction.
-struct LiteSource<'a> {
-    tx: &'a rusqlite::Transaction<'a>,
-    path: &'a Path,
-}
-
-impl Source for LiteSource<'_> {
+/// A ledger read in one snapshot (a read transaction on SQLite, a repeatable-read one whose
+/// queries stream through cursors on the server), each table a row at a time.
+impl Source for Sql<'_> {
     fn each_row(
         &mut self,
         table: &str,
         columns: &[String],
         f: &mut dyn FnMut(&[Cell]) -> Result<()>,
     ) -> Result<u64> {
-        let err = |e| sqlite(self.path, e);
-        let mut stmt = self
-            .tx
-            .prepare(&format!(
-                "SELECT {} FROM {table} ORDER BY 1, 2",
-                columns.join(", ")
-            ))
-            .map_err(err)?;
-        let mut rows = stmt.query([]).map_err(err)?;
+        let path = self.path();
+        let query = format!("SELECT {} FROM {table} ORDER BY 1, 2", columns.join(", "));
         let mut row = Vec::with_capacity(columns.len());
         let mut n = 0;
-        while let Some(r) = rows.next().map_err(err)? {
+        self.stream(&query, &[], |r| {
             row.clear();
             for (i, column) in columns.iter().enumerate() {
-                let v = r.get_ref(i).map_err(err)?;
-                row.push(Cell::of(v, self.path, table, column)?);
+                let v = Cells::value(r, i).map_err(|e| sqlite(path, e))?;
+                row.push(Cell::of(v, path, table, column)?);
             }
-            f(&row)?;
             n += 1;
-        }
+            f(&row)
+        })?;
         Ok(n)
     }
 }

@@ -566,7 +566,9 @@ mod tests {
         ledger.store_scores(&sha, &[first]).unwrap();
         assert_eq!(stored(&other, &sha), stored(&ledger, &sha));
         assert_eq!(gathered(&other, &again), [2]);
-        ledger.store_scores(&sha, std::slice::from_ref(&again)).unwrap();
+        ledger
+            .store_scores(&sha, std::slice::from_ref(&again))
+            .unwrap();
         assert_eq!(stored(&other, &sha), stored(&ledger, &sha));
         let e = other
             .write(|sql| store_gathered(sql, &[(rubric, &[scores(&[("zz", 1.0)])])]))

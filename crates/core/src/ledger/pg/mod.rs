@@ -27,7 +27,6 @@
 //! private network or a tunnel.
 
 mod conn;
-mod copy;
 mod password;
 mod read;
 mod schema;
