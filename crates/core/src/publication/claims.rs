@@ -28,7 +28,7 @@ use crate::claims::spec::{ClaimsFile, Figure, parse};
 use crate::error::{Error, Location, Result};
 use crate::model::{StoredClaims, WaveData};
 use crate::report;
-use crate::report::claims::{Row, Source, listing};
+use crate::report::claims::{Digits, Row, Source, listing};
 use crate::rubric::WaveScores;
 
 /// The heading of the section, on a line of its own.
@@ -113,7 +113,7 @@ pub fn section(
             checked: check(c, &ctx),
         })
         .collect();
-    let (table, _) = listing(&[Source { label: None, file }], &rows);
+    let (table, _) = listing(&[Source { label: None, file }], &rows, Digits::Frozen);
     let longest = text
         .lines()
         .map(|l| l.chars().take_while(|c| *c == '~').count())
