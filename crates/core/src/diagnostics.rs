@@ -142,6 +142,23 @@ pub fn check_no_nul(at: Location, s: &str) -> Result<()> {
     }
 }
 
+/// The error for bytes that are not UTF-8 text, naming the line of the first invalid byte
+/// (`first_line` being the line `bytes` starts on) and its column in bytes. `None` when they
+/// are UTF-8. Of the kind `std::fs::read_to_string` gives (`InvalidData`).
+pub fn not_utf8(bytes: &[u8], first_line: usize) -> Option<std::io::Error> {
+    let e = std::str::from_utf8(bytes).err()?;
+    let valid = &bytes[..e.valid_up_to()];
+    let line = first_line + valid.iter().filter(|b| **b == b'\n').count();
+    let column = valid.len() - valid.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1) + 1;
+    Some(std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!(
+            "line {line} is not UTF-8 text (an invalid byte at column {column}): save the file \
+             as UTF-8"
+        ),
+    ))
+}
+
 /// The known name closest to a misspelt one, if any is close.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     candidates
