@@ -698,6 +698,46 @@ fn verify_catches_an_edited_wall_time() {
     assert!(out.ends_with("2 of 3 publications reproduce\n"), "{out}");
 }
 
+/// `verify --format json`: the same verdicts as the report, as a document. The figures are
+/// hashes and counts of the published ledger; the tampered one names its mismatch and exits 1
+/// after printing the whole document.
+#[test]
+fn verify_as_json_gives_each_entry_its_verdict_and_the_ledger_checks() {
+    let env = published();
+    env.run(["withdraw", "prices-csv", "--reason", "a wrong budget"])
+        .ok();
+    let out = env
+        .run(["verify", "--all", "--ledger", "--format", "json"])
+        .ok();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["kind"], "verify");
+    assert_eq!(doc["ok"], true);
+    assert_eq!(doc["publications"]["reproduced"], 3);
+    assert_eq!(doc["entries"].as_array().unwrap().len(), 4);
+    snapshot("audit__verify_json", &out.stdout);
+
+    let id = xai_checkout_attempt(&env);
+    tamper(
+        &env.db,
+        &format!(
+            "DROP TRIGGER attempt_no_update; UPDATE attempt SET wall_s = 131.0 WHERE id = {id};"
+        ),
+    );
+    let out = env
+        .run(["verify", "--all", "--ledger", "--format", "json"])
+        .status(1);
+    assert_contains(&out.stderr, "a publication does not reproduce");
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["ok"], false);
+    assert_eq!(doc["entries"][0]["verdict"], "mismatch");
+    assert_eq!(doc["entries"][1]["verdict"], "ok");
+    assert_eq!(doc["publications"]["reproduced"], 2);
+    snapshot("audit__verify_json_tampered", &out.stdout);
+
+    let out = env.run(["verify", "--all", "--format", "csv"]).status(2);
+    assert_contains(&out.stderr, "verify prints its report, or --format json");
+}
+
 #[test]
 fn verify_catches_an_edited_cost() {
     let env = published();
@@ -915,7 +955,9 @@ fn verify_catches_a_deleted_publication_by_the_next_link() {
     let env = published();
     tamper(
         &env.db,
-        "DROP TRIGGER publication_no_delete; DELETE FROM publication WHERE id = 2;",
+        "DROP TRIGGER publication_no_delete; DROP TRIGGER publication_claims_no_delete;
+         DELETE FROM publication_claims WHERE publication_id = 2;
+         DELETE FROM publication WHERE id = 2;",
     );
     let out = verify_fails(&env);
     assert_contains(&out, "publication #3");
@@ -1016,7 +1058,7 @@ fn the_triggers_refuse_updates_and_deletes_and_the_ledger_stays_intact() {
             "benchledger: attempts are append-only raw facts and cannot be deleted",
         );
         refused(
-            "TRUNCATE publication",
+            "TRUNCATE publication CASCADE",
             "benchledger: publications are frozen and cannot be deleted",
         );
     } else {

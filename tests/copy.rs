@@ -127,12 +127,18 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
     copy(&file.db, &back.db).ok();
 
     let columns = tables(&file.db);
-    assert_eq!(columns.len(), 13, "{columns:?}");
+    assert_eq!(columns.len(), 14, "{columns:?}");
     let original = all_rows(&env.db, &columns);
     assert!(
         original
             .iter()
             .any(|(t, rows)| t == "attempt" && rows.len() == 57)
+    );
+    // Each publication's claims row (none carries claims) goes over with it.
+    assert!(
+        original
+            .iter()
+            .any(|(t, rows)| t == "publication_claims" && rows.len() == 2)
     );
     assert_eq!(all_rows(&file.db, &columns), original);
     assert_eq!(all_rows(&back.db, &columns), original);

@@ -129,6 +129,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../prices/example-list.v2.toml"),
     ),
     (
+        "rubrics/accuracy.v1.toml",
+        include_str!("../../rubrics/accuracy.v1.toml"),
+    ),
+    (
         "rubrics/cohort-efficiency.v1.toml",
         include_str!("../../rubrics/cohort-efficiency.v1.toml"),
     ),

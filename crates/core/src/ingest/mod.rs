@@ -12,6 +12,7 @@
 //! (the `ingest` command reads the filesystem; tests hold files in memory), and the paths are
 //! what errors name.
 
+pub mod from;
 pub(crate) mod manifest;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -383,6 +384,7 @@ fn read_seat(
             ),
         ));
     }
+    check_model(path, text, s, &results_path, imported.model.as_deref())?;
     let attempts = check_seat(&results_path, wave, imported.records)?;
     if attempts.is_empty() && wave.suite_problems.is_none() {
         return Err(Error::input(
@@ -401,6 +403,89 @@ fn read_seat(
         },
         attempts,
     })
+}
+
+/// Whether a model named by a results file is the seat's: the same name, the same with the
+/// provider's prefix (`openai/gpt-4o` for provider `openai`, model `gpt-4o`), or the same last
+/// part of a path-like name (`openrouter/anthropic/claude-x` and `anthropic/claude-x`), or a
+/// dated snapshot of it (`claude-sonnet-4-20250514`, `gpt-4o-2024-08-06` for `claude-sonnet-4`,
+/// `gpt-4o`).
+fn same_model(named: &str, provider: &str, model: &str) -> bool {
+    let last = |s: &str| s.rsplit('/').next().unwrap_or(s).to_string();
+    let (named_last, model_last) = (last(named), last(model));
+    let dated = named_last
+        .strip_prefix(model_last.as_str())
+        .and_then(|rest| rest.strip_prefix('-'))
+        .is_some_and(|date| {
+            let digits: String = date.chars().filter(|c| *c != '-').collect();
+            digits.len() == 8
+                && digits.chars().all(|c| c.is_ascii_digit())
+                && date.chars().all(|c| c.is_ascii_digit() || c == '-')
+        });
+    named == model || named == format!("{provider}/{model}") || named_last == model_last || dated
+}
+
+/// A results file that names another model than its seat is refused, naming both, unless the
+/// seat says `model_mismatch = "allow"`.
+fn check_model(
+    path: &Path,
+    text: &str,
+    s: &manifest::SeatSection,
+    results_path: &Path,
+    named: Option<&str>,
+) -> Result<()> {
+    let allowed = match &s.model_mismatch {
+        None => false,
+        Some(v) if v.get_ref() == "allow" => true,
+        Some(v) => {
+            return Err(Error::input(
+                manifest::at(path, text, v, "model_mismatch"),
+                format!(
+                    "expected \"allow\" (or no model_mismatch), got {:?}",
+                    v.get_ref()
+                ),
+            ));
+        }
+    };
+    match named {
+        Some(n) if !allowed && !same_model(n, &s.provider, &s.model) => Err(Error::input(
+            manifest::at(path, text, &s.id, "model"),
+            format!(
+                "seat `{}` says model {:?} (provider {:?}), but its results {} name model \
+                 {n:?}; correct the seat's model, or, when the model was served under another \
+                 name, say model_mismatch = \"allow\" on the seat",
+                s.id.get_ref(),
+                s.model,
+                s.provider,
+                results_path.display(),
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod model_tests {
+    #[test]
+    fn a_results_model_is_the_seats_by_name_prefix_or_dated_snapshot() {
+        let same = super::same_model;
+        assert!(same("gpt-4o", "openai", "gpt-4o"));
+        assert!(same("openai/gpt-4o", "openai", "gpt-4o"));
+        assert!(same(
+            "openrouter/openai/gpt-4o",
+            "openrouter",
+            "openai/gpt-4o"
+        ));
+        assert!(same(
+            "anthropic/claude-sonnet-4-20250514",
+            "anthropic",
+            "claude-sonnet-4"
+        ));
+        assert!(same("gpt-4o-2024-08-06", "openai", "gpt-4o"));
+        assert!(!same("claude-opus-4-6", "openai", "gpt-4"));
+        assert!(!same("gpt-4o-mini", "openai", "gpt-4o"));
+        assert!(!same("gpt-4o-2024", "openai", "gpt-4o"));
+    }
 }
 
 /// Checks one attempt on its own, as a result line's fields are checked when it is read: an

@@ -54,8 +54,8 @@ pub use waves::Ingested;
 // The rows the ledger stores are plain data, defined in the model; named here too, where a
 // caller of the ledger looks for them.
 pub use crate::model::{
-    ChainEntry, NewWithdrawal, PriceTableRow, PublicationRow, RubricRow, WaveRow, WithdrawalRow,
-    WithdrawalSeal,
+    ChainEntry, NewWithdrawal, PriceTableRow, PublicationRow, RubricRow, StoredClaims, WaveRow,
+    WithdrawalRow, WithdrawalSeal,
 };
 pub use crate::rubric::StoredScore;
 
@@ -416,7 +416,18 @@ impl Ledger {
         match &self.store {
             Store::Sqlite(conn) => f(&mut Sql::lite(conn, &self.path)),
             #[cfg(feature = "postgres")]
-            Store::Postgres(pg) => pg.read(|c| f(&mut Sql::pg(c, &self.path))),
+            Store::Postgres(pg) => pg.read(f),
+        }
+    }
+
+    /// Runs `f` on the ledger's connection for reading in one snapshot: on the server, a
+    /// read-only, repeatable-read transaction whose queries stream through cursors
+    /// ([`Sql::stream`]); on SQLite, as [`Ledger::read`] (a statement reads one snapshot).
+    fn snapshot<T>(&self, f: impl FnOnce(&mut Sql<'_>) -> Result<T>) -> Result<T> {
+        match &self.store {
+            Store::Sqlite(conn) => f(&mut Sql::lite(conn, &self.path)),
+            #[cfg(feature = "postgres")]
+            Store::Postgres(pg) => pg.snapshot_read(f),
         }
     }
 
@@ -432,7 +443,7 @@ impl Ledger {
                 Ok(out)
             }
             #[cfg(feature = "postgres")]
-            Store::Postgres(pg) => pg.write(|tx| f(&mut Sql::pg(tx, &self.path))),
+            Store::Postgres(pg) => pg.write(f),
         }
     }
 

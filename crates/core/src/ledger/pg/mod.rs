@@ -26,6 +26,7 @@
 //! Only plain connections are made (no TLS): reach a remote server over a Unix socket, a
 //! private network or a tunnel.
 
+mod conn;
 mod copy;
 mod password;
 mod read;
@@ -39,6 +40,7 @@ use postgres::error::SqlState;
 use postgres::{Client, NoTls};
 
 use super::Wait;
+use super::sql::Sql;
 use crate::error::{Cause, Error, Hint, Result};
 
 /// The key of benchledger's write lock (`pg_advisory_xact_lock`): every write transaction
@@ -223,13 +225,21 @@ impl Pg {
     /// Runs `f` on the connection, for one operation.
     pub(in crate::ledger) fn read<T>(
         &self,
-        f: impl FnOnce(&mut dyn crate::ledger::sql::PgConn) -> Result<T>,
+        f: impl FnOnce(&mut Sql<'_>) -> Result<T>,
     ) -> Result<T> {
-        f(&mut *self.client()?)
+        f(&mut Sql::server(&mut *self.client()?, &self.path))
     }
 
     /// Runs `f` in a write transaction holding the write lock, and commits what it did.
     pub(in crate::ledger) fn write<T>(
+        &self,
+        f: impl FnOnce(&mut Sql<'_>) -> Result<T>,
+    ) -> Result<T> {
+        self.write_tx(|tx| f(&mut Sql::server(tx, &self.path)))
+    }
+
+    /// [`Pg::write`], on the client's own transaction.
+    fn write_tx<T>(
         &self,
         f: impl FnOnce(&mut postgres::Transaction<'_>) -> Result<T>,
     ) -> Result<T> {
@@ -238,6 +248,29 @@ impl Pg {
         let out = f(&mut tx)?;
         tx.commit().map_err(|e| self.err(e))?;
         Ok(out)
+    }
+
+    /// Runs `f` in a read-only, repeatable-read transaction (one snapshot), its queries
+    /// streaming through cursors.
+    pub(in crate::ledger) fn snapshot_read<T>(
+        &self,
+        f: impl FnOnce(&mut Sql<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let mut client = self.client()?;
+        let mut tx = self.snapshot(&mut client)?;
+        let out = f(&mut Sql::server(&mut conn::Cursor(&mut tx), &self.path))?;
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(out)
+    }
+
+    /// A read-only, repeatable-read transaction: what it reads is one snapshot.
+    fn snapshot<'c>(&self, client: &'c mut Client) -> Result<postgres::Transaction<'c>> {
+        client
+            .build_transaction()
+            .isolation_level(postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .map_err(|e| self.err(e))
     }
 }
 
@@ -292,12 +325,7 @@ fn connect_error(path: &Path, source: &password::Source, e: postgres::Error) -> 
     }
 }
 
-pub(super) use crate::ledger::sql::{pg_error as error, pg_words as words, unsigned};
-
-/// [`unsigned`] for a column that may be NULL.
-fn unsigned_opt<T: TryFrom<i64>>(path: &Path, what: &str, v: Option<i64>) -> Result<Option<T>> {
-    v.map(|v| unsigned(path, what, v)).transpose()
-}
+pub(super) use conn::{error, words};
 
 #[cfg(test)]
 mod tests {
