@@ -8,7 +8,10 @@ use benchledger_core::error::{Error, Hint};
 pub fn message(e: &Error) -> String {
     match e {
         Error::Hinted { error, hint } => format!("{}{}", message(error), says(hint)),
-        _ => e.to_string(),
+        _ => match e.hint() {
+            Some(hint) => format!("{e}{}", says(hint)),
+            None => e.to_string(),
+        },
     }
 }
 
@@ -41,6 +44,16 @@ fn says(hint: &Hint) -> String {
         Hint::Withdraw => ": withdraw a wave by hand with `benchledger withdraw`".into(),
         Hint::ListWaves => " (see `benchledger waves`)".into(),
         Hint::VerifyAll => ". Check the ledger with `benchledger verify --all`".into(),
+        Hint::AddWave => "; add one with `benchledger ingest MANIFEST.toml`".into(),
+        Hint::ListPublications => "; list them with `benchledger publications`".into(),
+        Hint::RegisterRubricFile => "; register it with `benchledger rubric add FILE`".into(),
+        Hint::WaitLonger => ". Run the command again when the other writer is done, or give \
+                              --wait more seconds"
+            .into(),
+        Hint::UpgradeElsewhere => ". Open it once where it can be written (`benchledger init \
+                                   --db PATH` upgrades it), or read it with the benchledger \
+                                   that wrote it"
+            .into(),
         Hint::Give(option) => format!(
             "; give it with --{} (or in the wave manifest given with --manifest)",
             option.replace('_', "-")
@@ -63,5 +76,22 @@ mod tests {
              FILE`, or pass the rubric file's path"
         );
         assert_eq!(message(&Error::Usage("plain".into())), "plain");
+    }
+
+    /// A ledger kept busy past the wait names no flag in the library's words; the command
+    /// line says which flag waits longer.
+    #[test]
+    fn a_busy_ledger_is_told_to_wait_longer_in_this_programs_words() {
+        let e = Error::Unavailable {
+            path: "l.db".into(),
+            cause: benchledger_core::error::Cause::Busy,
+            message: "could not complete: the ledger is busy; nothing was written".into(),
+        };
+        assert!(!e.to_string().contains("--wait"), "{e}");
+        assert_eq!(
+            message(&e),
+            "l.db: could not complete: the ledger is busy; nothing was written. Run the command \
+             again when the other writer is done, or give --wait more seconds"
+        );
     }
 }

@@ -142,6 +142,17 @@ pub enum Hint {
     ListWaves,
     /// The ledger holds what no writer of it does: check it whole.
     VerifyAll,
+    /// The ledger holds no waves: add one.
+    AddWave,
+    /// Name a publication the ledger holds: list them.
+    ListPublications,
+    /// No rubric with that hash is registered: register its file.
+    RegisterRubricFile,
+    /// Another writer kept the ledger busy: run again when it is done, or wait longer.
+    WaitLonger,
+    /// A ledger of an older schema where it cannot be written: open it once where it can be
+    /// (which upgrades it), or read it with the build that wrote it.
+    UpgradeElsewhere,
     /// A wave built from results files (`crate::ingest::from`) lacks what the files do not
     /// say: give it as this option of [`crate::ingest::from::FromOptions`] (`model`,
     /// `provider`, `harness`, `suite`, `suite_problems`, `started_at`), or in a base manifest.
@@ -177,6 +188,9 @@ impl Error {
     pub fn hint(&self) -> Option<&Hint> {
         match self {
             Error::Hinted { hint, .. } => Some(hint),
+            Error::Unavailable {
+                cause: Cause::Busy, ..
+            } => Some(&Hint::WaitLonger),
             _ => None,
         }
     }

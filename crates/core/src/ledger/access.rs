@@ -15,7 +15,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
 use super::{Ledger, schema_version, sqlite};
-use crate::error::{Cause, Error, Result};
+use crate::error::{Cause, Error, Hint, Result};
 
 /// Told, with the ledger's path and the wait's limit, that a write has started to wait.
 pub type Announce = Box<dyn Fn(&Path, Duration) + Send>;
@@ -157,11 +157,11 @@ impl Ledger {
                 path: path.to_path_buf(),
                 message: format!(
                     "this ledger has schema version {version}, older than this build's \
-                     {supported}, and it cannot be written here, so it cannot be upgraded. \
-                     Open it once where it can be written (`benchledger init --db PATH` upgrades \
-                     it), or read it with the benchledger that wrote it (nothing was changed)"
+                     {supported}, and it cannot be written here, so it cannot be upgraded \
+                     (nothing was changed)"
                 ),
-            });
+            }
+            .hinted(Hint::UpgradeElsewhere));
         }
         conn.pragma_update(None, "foreign_keys", true)
             .map_err(|e| sqlite(path, e))?;
@@ -225,8 +225,7 @@ pub(super) fn busy(path: &Path, limit: Duration) -> Error {
         cause: Cause::Busy,
         message: format!(
             "could not complete: the ledger is busy: another process held its write lock for \
-             the whole {} this command waited (--wait); nothing was written. Run the command \
-             again when the other writer is done, or give --wait more seconds",
+             the whole {} this command waited; nothing was written",
             seconds(limit)
         ),
     }
@@ -269,9 +268,8 @@ pub(super) fn unavailable_message(cause: Cause, e: &rusqlite::Error, path: &Path
     let cannot_open;
     let why = match cause {
         Cause::Busy => {
-            "the ledger is busy: another process kept its lock past the wait (--wait); nothing \
-             was written. Run the command again when the other writer is done, or give --wait \
-             more seconds"
+            "the ledger is busy: another process kept its lock past the wait; nothing was \
+             written"
         }
         Cause::ReadOnly => {
             "the ledger cannot be written: the file, its directory or its filesystem is \
@@ -450,12 +448,10 @@ mod tests {
         conn.pragma_update(None, "journal_mode", "wal").unwrap();
         drop(conn);
         let before = std::fs::read(&path).unwrap();
-        let err = Ledger::open_read_only(&path).unwrap_err().to_string();
+        let err = Ledger::open_read_only(&path).unwrap_err();
+        assert_eq!(err.hint(), Some(&Hint::UpgradeElsewhere), "{err}");
+        let err = err.to_string();
         assert!(err.contains("schema version 1, older than"), "{err}");
-        assert!(
-            err.contains("Open it once where it can be written"),
-            "{err}"
-        );
         assert_eq!(std::fs::read(&path).unwrap(), before);
     }
 

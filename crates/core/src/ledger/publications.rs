@@ -6,7 +6,7 @@
 
 use super::Ledger;
 use super::sql::{Row, Sql, values};
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::model::{PublicationRow, StoredClaims};
 
 /// A publication to add; the ledger assigns the id and the predecessor.
@@ -173,10 +173,8 @@ impl Ledger {
 
     pub fn publication(&self, id: i64) -> Result<PublicationRow> {
         self.publication_if_any(id)?.ok_or_else(|| {
-            Error::Usage(format!(
-                "no publication {id} in {}; list them with `benchledger publications`",
-                self.path.display()
-            ))
+            Error::Usage(format!("no publication {id} in {}", self.path.display()))
+                .hinted(Hint::ListPublications)
         })
     }
 

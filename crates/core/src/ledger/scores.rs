@@ -8,7 +8,7 @@ use rusqlite::params;
 use super::copy::Cell;
 use super::sql::{Sql, Value, values};
 use super::{Ledger, sqlite};
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::rubric::StoredScore;
 use crate::rubric::{SeatScore, WaveScores};
 
@@ -233,10 +233,10 @@ impl Ledger {
     pub(crate) fn rubric_rowid(&self, sha256: &str) -> Result<i64> {
         self.rubric_id_of(sha256)?.ok_or_else(|| {
             Error::Usage(format!(
-                "no rubric with sha256 {} is registered; register it with `benchledger \
-                     rubric add FILE`",
+                "no rubric with sha256 {} is registered",
                 crate::digest::short(sha256)
             ))
+            .hinted(Hint::RegisterRubricFile)
         })
     }
 }

@@ -3,7 +3,7 @@
 use super::raw::Cells;
 use super::sql::{Row, Sql, values};
 use super::{Ledger, sqlite};
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::formats::wave::ContentHash;
 use crate::model::WaveRow;
 use crate::model::{
@@ -96,19 +96,19 @@ impl Ledger {
             Some(id) => Ok(id),
             None => {
                 let known = self.wave_ids()?;
-                Err(Error::Usage(if known.is_empty() {
-                    format!(
-                        "no wave `{slug}` in {}: the ledger has no waves yet; add one with \
-                         `benchledger ingest MANIFEST.toml`",
+                Err(if known.is_empty() {
+                    Error::Usage(format!(
+                        "no wave `{slug}` in {}: the ledger has no waves yet",
                         self.path.display()
-                    )
+                    ))
+                    .hinted(Hint::AddWave)
                 } else {
-                    format!(
+                    Error::Usage(format!(
                         "no wave `{slug}` in {}; the ledger has: {}",
                         self.path.display(),
                         known.join(", ")
-                    )
-                }))
+                    ))
+                })
             }
         }
     }

@@ -298,9 +298,8 @@ pub(in crate::ledger) fn error(path: &Path, e: postgres::Error) -> crate::error:
     } else if *code == SqlState::LOCK_NOT_AVAILABLE || *code == SqlState::QUERY_CANCELED {
         unavailable(
             Cause::Busy,
-            "the ledger is busy: another process kept its lock past the wait (--wait); \
-             nothing was written. Run the command again when the other writer is done, or \
-             give --wait more seconds",
+            "the ledger is busy: another process kept its lock past the wait; nothing was \
+             written",
         )
     } else {
         Error::Ledger {
