@@ -44,6 +44,7 @@ fn says(hint: &Hint) -> String {
         Hint::Withdraw => ": withdraw a wave by hand with `benchledger withdraw`".into(),
         Hint::ListWaves => " (see `benchledger waves`)".into(),
         Hint::VerifyAll => ". Check the ledger with `benchledger verify --all`".into(),
+        Hint::NameLedgerFile => ": point --db or BENCHLEDGER_DB at the ledger file".into(),
         Hint::AddWave => "; add one with `benchledger ingest MANIFEST.toml`".into(),
         Hint::ListPublications => "; list them with `benchledger publications`".into(),
         Hint::RegisterRubricFile => "; register it with `benchledger rubric add FILE`".into(),

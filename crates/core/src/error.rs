@@ -148,6 +148,8 @@ pub enum Hint {
     ListPublications,
     /// No rubric with that hash is registered: register its file.
     RegisterRubricFile,
+    /// A directory was named as the ledger: name the ledger file.
+    NameLedgerFile,
     /// Another writer kept the ledger busy: run again when it is done, or wait longer.
     WaitLonger,
     /// A ledger of an older schema where it cannot be written: open it once where it can be

@@ -303,10 +303,10 @@ pub(super) fn unavailable_message(cause: Cause, e: &rusqlite::Error, path: &Path
 /// A directory named as the ledger is a usage error, not a ledger that cannot be opened.
 fn refuse_a_directory(path: &Path) -> Result<()> {
     if path.is_dir() {
-        return Err(Error::Usage(format!(
-            "{} is a directory, not a ledger: point --db or BENCHLEDGER_DB at the ledger file",
-            path.display()
-        )));
+        return Err(
+            Error::Usage(format!("{} is a directory, not a ledger", path.display()))
+                .hinted(Hint::NameLedgerFile),
+        );
     }
     Ok(())
 }
@@ -505,6 +505,7 @@ mod tests {
             Ledger::open_for_writing(dir.path()).unwrap_err(),
         ] {
             assert_eq!(e.exit_code(), 2);
+            assert_eq!(e.hint(), Some(&Hint::NameLedgerFile), "{e}");
             assert!(
                 e.to_string().contains("is a directory, not a ledger"),
                 "{e}"
