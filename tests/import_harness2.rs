@@ -479,3 +479,136 @@ fn shared_atif_trajectories_give_their_tool_calls_as_steps() {
         assert_eq!(a.steps, Some(calls as u32), "{name}");
     }
 }
+
+#[test]
+fn lm_eval_samples_land_one_attempt_a_document_with_the_rest_of_the_suite_missing() {
+    let env = Env::init();
+    let manifest = fixture(&env, "lm-eval");
+    env.ingest(&[&manifest]);
+    let show = env.run(["show", "lm-mini", "--format", "json"]).ok().json();
+    // Worked by hand in tests/fixtures/import/lm-eval/wave.toml: the results' own 0.5, 0.75.
+    for (id, correct) in [("strict", 2), ("flexible", 3)] {
+        let s = seat(&show, id);
+        assert_eq!(s["attempts"], 3, "{id}");
+        assert_eq!(s["missing"], 1, "{id}");
+        assert_eq!(s["correct"], correct, "{id}");
+        assert_eq!(s["input_tokens_known_attempts"], 0, "{id}");
+        assert_eq!(s["cost_known_attempts"], 0, "{id}");
+    }
+    // --from: the suite, its size, the model and the start come from the results file.
+    let env = Env::init();
+    let manifest = fixture(&env, "lm-eval");
+    let run = manifest.with_file_name("run");
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "lm-eval".as_ref(),
+            "--provider".as_ref(),
+            "hf".as_ref(),
+            run.as_os_str(),
+        ])
+        .ok();
+    assert_eq!(
+        out.stdout.split(" (sha256").next().unwrap(),
+        "added wave arith-2025-01-02: 1 seats, 3 attempts"
+    );
+    let show = env
+        .run(["show", "arith-2025-01-02", "--format", "json"])
+        .ok()
+        .json();
+    let s = seat(&show, "org-tiny-7b");
+    assert_eq!(
+        (s["correct"].as_u64(), s["denominator"].as_u64()),
+        (Some(2), Some(4))
+    );
+    assert_eq!(s["model"], "org/tiny-7b");
+}
+
+#[test]
+fn a_bad_lm_eval_sample_is_named_and_nothing_is_written() {
+    let samples = "run/samples_arith_2025-01-02T03-04-05.000006.jsonl";
+    for (file, from, to, says) in [
+        (
+            samples,
+            "\"exact_match\": 0.0}",
+            "\"exact_match\": 7.5}",
+            "samples_arith_2025-01-02T03-04-05.000006.jsonl: line 2: field `exact_match`: \
+             expected a score from 0 to 1, got 7.5",
+        ),
+        (
+            samples,
+            "{\"doc_id\": 1, \"doc\": {\"q\": \"1+1\"}, \"target\": \"2\", \"arguments\": {}, \
+             \"resps\": [[\"2\"]], \"filtered_resps\": [\"2\"], \"filter\": \"strict-match\"",
+            "{\"doc_id\": null, \"doc\": {\"q\": \"1+1\"}, \"target\": \"2\", \"arguments\": \
+             {}, \"resps\": [[\"2\"]], \"filtered_resps\": [\"2\"], \"filter\": \"strict-match\"",
+            "line 2: field `doc_id`: missing",
+        ),
+        (
+            "run/results_2025-01-02T03-04-05.000006.json",
+            "\"configs\": {\"arith\"",
+            "\"configs\": {\"other\"",
+            "field `configs.arith`: missing: the results do not configure the samples' task",
+        ),
+    ] {
+        let env = Env::init();
+        let manifest = fixture(&env, "lm-eval");
+        spoil(&manifest.with_file_name(file), from, to);
+        refused(&env, &manifest, says);
+    }
+}
+
+/// lm-evaluation-harness's own output (../shared/data/lm-eval, eee/tests/data/lm_eval): each
+/// task's samples land, one attempt a document of the chosen filter, the suite its
+/// `n-samples.effective`; where the samples hold every document the results count, Correct ÷
+/// the suite is the results' own figure.
+#[test]
+fn shared_lm_eval_runs_land_with_their_own_suite_sizes() {
+    let Some(root) = std::env::var_os("BENCHLEDGER_SHARED_DATA") else {
+        eprintln!("skipped: BENCHLEDGER_SHARED_DATA does not name the shared data directory");
+        return;
+    };
+    let root = std::path::PathBuf::from(root);
+    for (dir, wave, seat_id, correct, denominator) in [
+        (
+            "lm-eval/pyfade",
+            "gsm8k-2025-09-09",
+            "gemma3-12b-u1",
+            1,
+            100,
+        ),
+        (
+            "lm-eval/pyfade/eval_mmlu_pro_plus",
+            "mmlu_pro_plus_health-2025-10-14",
+            "workspace-gemma-3-12b-it-base",
+            2,
+            100,
+        ),
+        (
+            "eee/tests/data/lm_eval",
+            "math_perturbed_full-2026-01-21",
+            "RylanSchaeffer-mem_Qwen3-93M_minerva_math_rep_0_sbst_1.0000_epch_1_ot_1",
+            0,
+            5000,
+        ),
+    ] {
+        let env = Env::init();
+        env.run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "lm-eval".as_ref(),
+            "--provider".as_ref(),
+            "local".as_ref(),
+            root.join(dir).as_os_str(),
+        ])
+        .ok();
+        let show = env.run(["show", wave, "--format", "json"]).ok().json();
+        let s = show["seats"].as_array().unwrap();
+        let s = s.iter().find(|s| s["seat"] == seat_id).unwrap_or(&s[0]);
+        assert_eq!(
+            (s["correct"].as_u64(), s["denominator"].as_u64()),
+            (Some(correct), Some(denominator)),
+            "{dir}: {s:#}"
+        );
+    }
+}

@@ -18,6 +18,7 @@ pub(crate) mod hal;
 pub(crate) mod harbor;
 pub mod inspect;
 pub(crate) mod json;
+pub(crate) mod lm_eval;
 mod native;
 pub(crate) mod object;
 pub(crate) mod openhands;
@@ -212,6 +213,7 @@ pub static FORMATS: &[&dyn Importer] = &[
     &inspect::Inspect,
     &inspect::InspectSummaries,
     &harbor::Harbor,
+    &lm_eval::LmEval,
 ];
 
 /// The importer of a format named in a manifest; the error says which exist.
