@@ -612,3 +612,113 @@ fn shared_lm_eval_runs_land_with_their_own_suite_sizes() {
         );
     }
 }
+
+#[test]
+fn a_helm_run_lands_its_unperturbed_test_instances() {
+    let env = Env::init();
+    let manifest = fixture(&env, "helm");
+    env.ingest(&[&manifest]);
+    let show = env
+        .run(["show", "helm-mini", "--format", "json"])
+        .ok()
+        .json();
+    // Worked by hand in tests/fixtures/import/helm/wave.toml.
+    let s = seat(&show, "tiny");
+    assert_eq!(s["attempts"], 3);
+    assert_eq!(s["problems"], 2);
+    assert_eq!(s["correct"], 2);
+    assert_eq!(s["input_tokens"], 300);
+    assert_eq!(s["output_tokens"], 6);
+    assert!(close(&s["wall_s"], 1.75), "{s:#}");
+    let wave = Ledger::open(&env.db)
+        .unwrap()
+        .load_wave("helm-mini")
+        .unwrap();
+    assert_eq!(attempt(&wave, "tiny", "id1", 2).outcome, Some(0.0));
+    // A metric that is not a score, or none there, is named.
+    for (from, to, says) in [
+        (
+            "\"sum\": 110,",
+            "\"sum\": -110,",
+            "field `stats.num_prompt_tokens`: expected a whole number of tokens, got -110",
+        ),
+        (
+            "\"instance_id\": \"id2\",\n  \"train_trial_index\": 0,\n  \"stats\": [\n   {\n    \"name\": {\n     \"name\": \"exact_match\",\n     \"split\": \"test\"\n    },\n    \"count\": 1,\n    \"sum\": 1,",
+            "\"instance_id\": \"id2\",\n  \"train_trial_index\": 0,\n  \"stats\": [\n   {\n    \"name\": {\n     \"name\": \"exact_match\",\n     \"split\": \"test\"\n    },\n    \"count\": 1,\n    \"sum\": 3,",
+            "field `stats.exact_match`: expected a score from 0 to 1, got 3",
+        ),
+    ] {
+        let env = Env::init();
+        let manifest = fixture(&env, "helm");
+        spoil(
+            &manifest.with_file_name("run/per_instance_stats.json"),
+            from,
+            to,
+        );
+        refused(&env, &manifest, says);
+    }
+}
+
+/// HELM's own run directories (eee/tests/data/helm): the totals equal the run's stats.json
+/// (test split, unperturbed), which HELM writes as means over the instances.
+#[test]
+fn shared_helm_runs_land_with_their_own_totals() {
+    let Some(root) = std::env::var_os("BENCHLEDGER_SHARED_DATA") else {
+        eprintln!("skipped: BENCHLEDGER_SHARED_DATA does not name the shared data directory");
+        return;
+    };
+    let dir = std::path::PathBuf::from(root).join("eee/tests/data/helm");
+    let env = Env::init();
+    env.run([
+        std::ffi::OsStr::new("ingest"),
+        "--from".as_ref(),
+        "helm".as_ref(),
+        "--started-at".as_ref(),
+        "2025-01-01T00:00:00Z".as_ref(),
+        dir.as_os_str(),
+    ])
+    .ok();
+    for (run, wave) in [
+        (
+            "mmlu-subject=philosophy,method=multiple_choice_joint,model=openai_gpt2",
+            "mmlu-subject-philosophy-method-multiple_choice_joint-2025-01-01",
+        ),
+        ("narrative_qa-model=openai_gpt2", "narrative_qa-2025-01-01"),
+    ] {
+        let stats: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(run).join("stats.json")).unwrap(),
+        )
+        .unwrap();
+        let mean = |name: &str| {
+            stats
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| {
+                    s["name"]["name"] == name
+                        && s["name"]["split"] == "test"
+                        && s["name"]["perturbation"].is_null()
+                })
+                .and_then(|s| s["mean"].as_f64())
+                .unwrap()
+        };
+        let show = env.run(["show", wave, "--format", "json"]).ok().json();
+        let s = &show["seats"][0];
+        let n = s["attempts"].as_f64().unwrap();
+        assert_eq!(n, mean("num_instances"), "{run}");
+        let per = |field: &str| s[field].as_f64().unwrap() / n;
+        assert!((per("correct") - mean("exact_match")).abs() < 1e-9, "{run}");
+        assert!(
+            (per("input_tokens") - mean("num_prompt_tokens")).abs() < 1e-9,
+            "{run}"
+        );
+        assert!(
+            (per("output_tokens") - mean("num_completion_tokens")).abs() < 1e-9,
+            "{run}"
+        );
+        assert!(
+            (per("wall_s") - mean("inference_runtime")).abs() < 1e-9,
+            "{run}"
+        );
+    }
+}

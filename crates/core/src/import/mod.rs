@@ -16,6 +16,7 @@
 
 pub(crate) mod hal;
 pub(crate) mod harbor;
+pub(crate) mod helm;
 pub mod inspect;
 pub(crate) mod json;
 pub(crate) mod lm_eval;
@@ -214,6 +215,7 @@ pub static FORMATS: &[&dyn Importer] = &[
     &inspect::InspectSummaries,
     &harbor::Harbor,
     &lm_eval::LmEval,
+    &helm::Helm,
 ];
 
 /// The importer of a format named in a manifest; the error says which exist.
