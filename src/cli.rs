@@ -253,7 +253,7 @@ pub struct IngestArgs {
     /// Read the arguments as results files of this format (or directories of them) and build
     /// the waves from what they say: one wave per suite, one seat per model. The formats:
     /// jsonl, csv, tau-bench, terminal-bench, openhands, swe-bench, hal, tau2-bench, inspect,
-    /// inspect-summaries, harbor, lm-eval, helm (docs/importers.md).
+    /// inspect-summaries, harbor, lm-eval, helm, eee (docs/importers.md).
     #[arg(long, value_name = "FORMAT")]
     pub from: Option<String>,
     /// With --from: the wave's id (default: the suite and the date of the earliest file);

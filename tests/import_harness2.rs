@@ -722,3 +722,145 @@ fn shared_helm_runs_land_with_their_own_totals() {
         );
     }
 }
+
+#[test]
+fn every_eval_ever_records_land_one_attempt_a_record() {
+    let env = Env::init();
+    let manifest = fixture(&env, "eee");
+    env.ingest(&[&manifest]);
+    let show = env
+        .run(["show", "eee-mini", "--format", "json"])
+        .ok()
+        .json();
+    // Worked by hand in tests/fixtures/import/eee/wave.toml.
+    let s = seat(&show, "tiny");
+    assert_eq!(
+        (s["attempts"].as_u64(), s["problems"].as_u64()),
+        (Some(3), Some(2))
+    );
+    assert_eq!(s["correct"], 1);
+    assert_eq!(s["input_tokens"], 30);
+    assert_eq!(s["output_tokens"], 6);
+    assert_eq!(s["input_tokens_known_attempts"], 2);
+    assert_eq!(s["steps"], 2);
+    assert!(close(&s["wall_s"], 2.0), "{s:#}");
+    assert_eq!(s["wall_known_attempts"], 2);
+    let wave = Ledger::open(&env.db)
+        .unwrap()
+        .load_wave("eee-mini")
+        .unwrap();
+    let s2 = attempt(&wave, "tiny", "s2", 1);
+    assert_eq!(s2.outcome, Some(0.25));
+    assert_eq!(s2.input_tokens_cache_read, None, "null is unknown, not 0");
+    let again = attempt(&wave, "tiny", "s1", 2);
+    assert_eq!(again.end_reason.as_deref(), Some("timeout"));
+    assert_eq!(again.input_tokens, None);
+
+    // --from: the records count cached reads without saying how: the accounting is asked for.
+    let run = manifest.with_file_name("run");
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "eee".as_ref(),
+            run.as_os_str(),
+        ])
+        .status(2);
+    assert!(
+        out.stderr
+            .contains("field `wave.accounting.input_tokens_include_cache_reads`: missing"),
+        "{out:#?}"
+    );
+    let base = env.path().join("base.toml");
+    std::fs::write(
+        &base,
+        "[wave.accounting]\ninput_tokens_include_cache_reads = true\n",
+    )
+    .unwrap();
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "eee".as_ref(),
+            "--manifest".as_ref(),
+            base.as_os_str(),
+            run.as_os_str(),
+        ])
+        .ok();
+    // The start is the aggregate record's evaluation_timestamp; the harness its eval_library.
+    assert_eq!(
+        out.stdout.split(" (sha256").next().unwrap(),
+        "added wave arith-2025-06-15: 1 seats, 3 attempts"
+    );
+    // A record without its verdict is named.
+    let env = Env::init();
+    let manifest = fixture(&env, "eee");
+    spoil(
+        &manifest.with_file_name("run/0f0f0f0f-0000-4000-8000-000000000001_samples.jsonl"),
+        "\"evaluation\": {\"score\": 0.25, \"is_correct\": false}",
+        "\"evaluation\": {\"score\": 0.25}",
+    );
+    refused(
+        &env,
+        &manifest,
+        "_samples.jsonl: line 2: field `evaluation.is_correct`: missing: expected true or false",
+    );
+}
+
+/// Every Eval Ever's own instance-level records (eee/None: written by its HELM converter; the
+/// 0.3.0 demo): the totals equal the records' own sums, counted here from the file.
+#[test]
+fn shared_every_eval_ever_records_land_with_their_own_totals() {
+    let Some(root) = std::env::var_os("BENCHLEDGER_SHARED_DATA") else {
+        eprintln!("skipped: BENCHLEDGER_SHARED_DATA does not name the shared data directory");
+        return;
+    };
+    let root = std::path::PathBuf::from(root).join("eee");
+    for (file, wave) in [
+        (
+            "None/mmlu/openai/gpt2/None_samples.jsonl",
+            "mmlu-2025-01-01",
+        ),
+        (
+            "None/narrativeqa/openai/gpt2/None_samples.jsonl",
+            "narrativeqa-2025-01-01",
+        ),
+    ] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        let records: Vec<Value> = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let correct = records
+            .iter()
+            .filter(|r| r["evaluation"]["is_correct"] == true)
+            .count();
+        let input: u64 = records
+            .iter()
+            .map(|r| r["token_usage"]["input_tokens"].as_u64().unwrap())
+            .sum();
+        let wall: f64 = records
+            .iter()
+            .map(|r| r["performance"]["generation_time_ms"].as_f64().unwrap() / 1000.0)
+            .sum();
+        let env = Env::init();
+        env.run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "eee".as_ref(),
+            "--started-at".as_ref(),
+            "2025-01-01T00:00:00Z".as_ref(),
+            "--harness".as_ref(),
+            "helm".as_ref(),
+            root.join(file).as_os_str(),
+        ])
+        .ok();
+        let show = env.run(["show", wave, "--format", "json"]).ok().json();
+        let s = &show["seats"][0];
+        assert_eq!(s["attempts"].as_u64(), Some(records.len() as u64), "{file}");
+        assert_eq!(s["correct"].as_u64(), Some(correct as u64), "{file}");
+        assert_eq!(s["input_tokens"].as_u64(), Some(input), "{file}");
+        assert!(close(&s["wall_s"], wall), "{file}: {s:#}");
+    }
+}

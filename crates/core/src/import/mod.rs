@@ -14,6 +14,7 @@
 //!
 //! Nothing here opens a file: the caller's [`Source`] does, as for every input of ingest.
 
+pub(crate) mod eee;
 pub(crate) mod hal;
 pub(crate) mod harbor;
 pub(crate) mod helm;
@@ -216,6 +217,7 @@ pub static FORMATS: &[&dyn Importer] = &[
     &harbor::Harbor,
     &lm_eval::LmEval,
     &helm::Helm,
+    &eee::Eee,
 ];
 
 /// The importer of a format named in a manifest; the error says which exist.
