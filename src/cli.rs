@@ -195,6 +195,12 @@ pub enum Command {
     /// of k trials passes) and pass^k (that all k pass).
     Trials(TrialsArgs),
 
+    /// Every sample one click away: a wave's problem × seat matrix (pass / fail / missing, k of
+    /// n trials passed, infrastructure errors), most-solved problems first. A seat solves a
+    /// problem when more than half of its trials there are Correct. With --regressions A B:
+    /// for every seat in both waves, the problems it solves in one and not the other.
+    Problems(ProblemsArgs),
+
     /// Two seats of one wave, paired on the problems both attempted: who solved what, the
     /// accuracy difference with a bootstrap interval, McNemar's exact test, and a verdict.
     Versus(VersusArgs),
@@ -458,7 +464,10 @@ pub struct VerifyArgs {
     pub all: bool,
     /// Verify a reproduction bundle instead of the ledger. The bundle is only read, never
     /// written: its ledger is loaded into memory, and only regular files in it are read.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["ledger", "expect_head"])]
+    /// Everything its ledger stores is checked too, as `--ledger` checks a ledger; with
+    /// `--expect-head`, its publication's record must hash to HASH (the head printed right
+    /// after publishing it).
+    #[arg(long, value_name = "DIR", conflicts_with = "ledger")]
     pub bundle: Option<PathBuf>,
     /// Fail unless the chain ends exactly at this record hash (from `publications
     /// --head`), with every link on the way intact.
@@ -470,6 +479,11 @@ pub struct VerifyArgs {
     /// every stored score against a rescore, every chain record.
     #[arg(long)]
     pub ledger: bool,
+    /// Output format: the report (`table`), or `json`, the same verdicts as a document (each
+    /// publication and withdrawal with its verdict and problems, the head check, the ledger's
+    /// checks). Documented in the README.
+    #[command(flatten)]
+    pub format: FormatArg,
 }
 
 /// The flags of `trials` (its help text is the doc comment of [`Command::Trials`]).
@@ -480,6 +494,25 @@ pub struct TrialsArgs {
     /// The k to show, comma-separated (default: 1 up to the fewest trials of a problem).
     #[arg(long, value_delimiter = ',', value_name = "K,...")]
     pub k: Vec<u64>,
+    #[command(flatten)]
+    pub format: FormatArg,
+}
+
+/// The flags of `problems` (its help text is the doc comment of [`Command::Problems`]).
+#[derive(Debug, Args)]
+pub struct ProblemsArgs {
+    /// The wave; with --regressions, the two waves, the earlier first.
+    #[arg(required = true, num_args = 1..=2, value_name = "WAVE")]
+    pub waves: Vec<String>,
+    /// Compare two waves: the problems each seat solves in one and not the other.
+    #[arg(long)]
+    pub regressions: bool,
+    /// Only this seat (repeat for more).
+    #[arg(long, value_name = "SEAT")]
+    pub seat: Vec<String>,
+    /// Show a withdrawn wave too (marked as withdrawn).
+    #[arg(long)]
+    pub include_withdrawn: bool,
     #[command(flatten)]
     pub format: FormatArg,
 }
@@ -567,6 +600,10 @@ pub struct SiteArgs {
     /// replaced; nothing else in it is touched).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// The rubric the front page ranks every suite under (default: the most recently
+    /// registered rubric that scores the suite's latest wave, else plain accuracy).
+    #[arg(long, value_name = "NAME@VERSION")]
+    pub rubric: Option<String>,
     /// With --ci, every leaderboard carries intervals and rank ranges (a rank range column,
     /// accuracy whiskers on the cost–accuracy chart), drawn as `score --ci` draws them.
     #[command(flatten)]

@@ -18,7 +18,7 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
     if created {
         return ctx.write(&format!(
             "created ledger {} (schema version {version})\n",
-            path.display()
+            ledger.path().display()
         ));
     }
     // An existing ledger is up to date only if its schema is what schema.sql makes: a ledger
@@ -29,7 +29,7 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
             "ledger {} exists, but its schema differs from schema.sql:\n{}\nIts raw facts may \
              have been changed behind benchledger's back: check them with `benchledger verify \
              --ledger --all`",
-            path.display(),
+            ledger.path().display(),
             differences
                 .iter()
                 .map(|d| format!("  - {d}"))
@@ -40,7 +40,7 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
     ctx.write(&format!(
         "ledger {} already exists (schema version {version}, matching schema.sql); nothing to \
          do\n",
-        path.display()
+        ledger.path().display()
     ))
 }
 
@@ -146,10 +146,13 @@ fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: &[Built]) -> Result<()> 
     let mut msg = String::new();
     for ((id, seats, attempts, sha), o) in staged.iter().zip(outcomes) {
         match o {
-            Ingested::Added => msg.push_str(&format!(
-                "added wave {id}: {seats} seats, {attempts} attempts (sha256 {})\n",
-                benchledger_core::digest::short(sha)
-            )),
+            Ingested::Added => {
+                ctx.outcome.added_waves.push(id.clone());
+                msg.push_str(&format!(
+                    "added wave {id}: {seats} seats, {attempts} attempts (sha256 {})\n",
+                    benchledger_core::digest::short(sha)
+                ));
+            }
             Ingested::AlreadyPresent => msg.push_str(&format!(
                 "wave {id} is already in the ledger with the same content (sha256 {}); nothing \
                  to do\n",

@@ -95,6 +95,20 @@ pub fn at<T>(path: &Path, text: &str, v: &Spanned<T>, field: &str) -> Location {
     Location::line(path, line_of(text, v.span().start)).field(field)
 }
 
+/// Where a key that is not spanned sits in the manifest: the first line that sets `key`
+/// (`key = ...`), or the file alone when none does.
+pub fn key_at(path: &Path, text: &str, key: &str, field: &str) -> Location {
+    let sets = |l: &str| {
+        l.trim_start()
+            .strip_prefix(key)
+            .is_some_and(|rest| rest.trim_start().starts_with('='))
+    };
+    match text.lines().position(sets) {
+        Some(i) => Location::line(path, i + 1).field(field),
+        None => Location::file(path).field(field),
+    }
+}
+
 /// Parses a manifest's text, turning TOML and shape errors into `file:line: message`.
 pub fn parse(path: &Path, text: &str) -> Result<Manifest> {
     toml::from_str(text).map_err(|e| toml_error(path, text, &e))

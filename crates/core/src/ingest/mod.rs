@@ -18,7 +18,7 @@ pub(crate) mod manifest;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use crate::diagnostics::{check_slug, line_of};
+use crate::diagnostics::{check_no_nul, check_slug, line_of};
 use crate::error::{Error, Location, Result};
 use crate::import;
 use crate::import::results;
@@ -57,6 +57,22 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
     }
 
     check_slug(at!(&w.id, "id"), "wave id", w.id.get_ref())?;
+    check_no_nul(at!(&w.suite, "suite"), w.suite.get_ref())?;
+    for (field, v) in [
+        ("notes", &w.notes),
+        ("provenance.harness_version", &w.provenance.harness_version),
+        ("provenance.producer", &w.provenance.producer),
+        (
+            "provenance.producer_version",
+            &w.provenance.producer_version,
+        ),
+    ] {
+        if let Some(v) = v {
+            // Not spanned: the line of the key in the manifest.
+            let key = field.rsplit('.').next().unwrap_or(field);
+            check_no_nul(manifest::key_at(path, &text, key, field), v)?;
+        }
+    }
     if w.suite.get_ref().trim().is_empty() {
         return Err(Error::input(
             at!(&w.suite, "suite"),
@@ -112,6 +128,16 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
         let s = s.get_ref();
         let id = s.id.get_ref();
         check_slug(at!(&s.id, "id"), "seat id", id)?;
+        for (field, v) in [
+            ("model", Some(&s.model)),
+            ("provider", Some(&s.provider)),
+            ("harness", Some(&s.harness)),
+            ("config", s.config.as_ref()),
+        ] {
+            if let Some(v) = v {
+                check_no_nul(Location::line(path, line).field(format!("seat.{field}")), v)?;
+            }
+        }
         if let Some(first) = seat_lines.get(id) {
             return Err(Error::input(
                 at!(&s.id, "id"),
@@ -468,6 +494,19 @@ mod model_tests {
 /// steps, a trace that disagrees with its counts, an infrastructure error marked Correct).
 fn check_attempt(at: &Location, a: &crate::model::Attempt) -> Result<()> {
     let bad = |field: &str, message: String| Err(Error::input(at.clone().field(field), message));
+    check_no_nul(at.clone().field("problem"), &a.problem)?;
+    if let Some(r) = &a.end_reason {
+        check_no_nul(at.clone().field("end_reason"), r)?;
+    }
+    for (i, step) in a.trace.iter().flatten().enumerate() {
+        check_no_nul(at.clone().field(format!("trace[{i}].tool")), &step.tool)?;
+        if let Some(e) = &step.error {
+            check_no_nul(at.clone().field(format!("trace[{i}].error")), e)?;
+        }
+    }
+    for (i, item) in a.checklist.iter().flatten().enumerate() {
+        check_no_nul(at.clone().field(format!("checklist[{i}].item")), &item.item)?;
+    }
     if a.problem.trim().is_empty() {
         return bad("problem", "missing: every attempt names its problem".into());
     }
@@ -684,6 +723,7 @@ fn canaries(
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     for c in list.get_ref() {
         let id = c.get_ref();
+        check_no_nul(at(c), id)?;
         if id.trim().is_empty() {
             return Err(Error::input(
                 at(c),
@@ -749,6 +789,7 @@ fn problem_ids(src: &dyn Source, path: &Path, named_at: Location) -> Result<Vec<
         if id.is_empty() || id.starts_with('#') {
             continue;
         }
+        check_no_nul(Location::line(path, i + 1), id)?;
         if let Some(first) = ids.insert(id.to_string(), i + 1) {
             return Err(Error::input(
                 Location::line(path, i + 1),
