@@ -137,11 +137,14 @@ class Ledger:
         wave: Optional[str] = None,
         manifest: Optional[Path] = None,
     ) -> list[str]:
-        """Ingests logs as one wave built from their own metadata
-        (``benchledger ingest --from FORMAT``): ``format`` is ``"inspect"`` or
-        ``"inspect-summaries"``, ``paths`` the logs or directories of logs, ``wave`` the wave's
-        id (default: the task and the date of the earliest log), ``manifest`` a wave manifest
-        without seats for what the logs cannot say. Returns the ids of the waves added."""
+        """Ingests results files as waves built from their own metadata
+        (``benchledger ingest --from FORMAT``), one wave per suite and a seat per model:
+        ``format`` is any format of docs/importers.md (``"inspect"``, ``"harbor"``,
+        ``"lm-eval"``, ``"helm"``, ``"eee"``, ``"terminal-bench"``, ...), ``paths`` the files or
+        directories of them, ``wave`` the wave's id (default: the suite and the date of the
+        earliest file; with several waves, their ids' prefix), ``manifest`` a wave manifest
+        without seats for what the files cannot say. A field no file and no manifest gives
+        raises :class:`BadInput` naming it. Returns the ids of the waves added."""
         args = ["ingest", "--from", format]
         if wave is not None:
             args += ["--wave", wave]
