@@ -759,6 +759,28 @@ pub enum ClaimsFrom {
         seat: String,
     },
 
+    /// lm-evaluation-harness's results_<date>.json: one task's "METRIC,FILTER" value (the
+    /// task's first metric and filter, or --metric) as the seat's accuracy.
+    LmEval {
+        /// The run's results_<date>.json.
+        results: PathBuf,
+        /// The task (a subtask of a group is a task of its own).
+        #[arg(long)]
+        task: String,
+        /// The figure: METRIC or METRIC,FILTER (default: the task's first metric and filter).
+        #[arg(long)]
+        metric: Option<String>,
+        /// The claims file to write (a new file: never overwritten).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// The wave the task was ingested as.
+        #[arg(long)]
+        wave: String,
+        /// The seat the run was ingested as.
+        #[arg(long)]
+        seat: String,
+    },
+
     /// A HAL harness upload (*_UPLOAD.json): its accuracy and total cost.
     Hal {
         /// The upload.

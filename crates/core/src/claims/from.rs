@@ -485,6 +485,101 @@ pub fn terminal_bench<R: Read>(
     })
 }
 
+/// The figure lm-evaluation-harness's results file publishes for one task: its
+/// `"METRIC,FILTER"` value (the task's first metric and filter unless `metric` names them),
+/// claimed as the seat's accuracy — a mean over the documents the run scored, which the ledger
+/// divides by the same count when the wave's suite size is the results' `n-samples.effective`
+/// (as `ingest --from lm-eval` sets it). Its `_stderr` is said in the file's source.
+pub fn lm_eval(
+    path: &Path,
+    text: &str,
+    task: &str,
+    metric: Option<&str>,
+    wave: &str,
+    seat: &str,
+) -> Result<ClaimsFile> {
+    let v: Value = serde_json::from_str(text).map_err(|e| syntax(path, &e))?;
+    let at = |key: &str| Location::file(path).field(key);
+    let config = v.pointer(&format!("/configs/{task}"));
+    let key = match metric {
+        Some(m) if m.contains(',') => m.to_string(),
+        Some(m) => format!(
+            "{m},{}",
+            config
+                .and_then(|c| c.pointer("/filter_list/0/name"))
+                .and_then(Value::as_str)
+                .unwrap_or("none")
+        ),
+        None => {
+            let m = config
+                .and_then(|c| c.pointer("/metric_list/0/metric"))
+                .and_then(Value::as_str)
+                .ok_or_else(|| {
+                    Error::input(
+                        at(&format!("configs.{task}.metric_list")),
+                        "missing: the task names no metric; name one with --metric",
+                    )
+                })?;
+            let f = config
+                .and_then(|c| c.pointer("/filter_list/0/name"))
+                .and_then(Value::as_str)
+                .unwrap_or("none");
+            format!("{m},{f}")
+        }
+    };
+    let results = v
+        .pointer(&format!("/results/{task}"))
+        .and_then(Value::as_object)
+        .ok_or_else(|| {
+            Error::input(
+                at(&format!("results.{task}")),
+                "missing: the results hold no figures for this task",
+            )
+        })?;
+    let r_at = |k: &str| at(&format!("results.{task}.{k}"));
+    let value = number(&r_at, results, &key)?.ok_or_else(|| {
+        let known: Vec<&str> = results
+            .keys()
+            .map(String::as_str)
+            .filter(|k| k.contains(',') && !k.contains("_stderr"))
+            .collect();
+        Error::input(
+            r_at(&key),
+            format!(
+                "missing: the task's results are {}; name one with --metric METRIC,FILTER",
+                known.join(", ")
+            ),
+        )
+    })?;
+    let (name, filter) = key.split_once(',').unwrap_or((key.as_str(), "none"));
+    let stderr = number(&r_at, results, &format!("{name}_stderr,{filter}"))?;
+    let effective = v
+        .pointer(&format!("/n-samples/{task}/effective"))
+        .and_then(Value::as_u64);
+    let mut source = format!("lm-evaluation-harness results, task {task}, {key}");
+    if let Some(e) = stderr {
+        source.push_str(&format!(" (standard error {})", crate::number::machine(e)));
+    }
+    if let Some(n) = effective {
+        source.push_str(&format!(" over {n} documents"));
+    }
+    let c = claim(
+        wave,
+        seat,
+        Figure::Seat(SeatFigure::Accuracy),
+        value,
+        1.0,
+        Precision::Tolerance(FULL_PRECISION),
+    );
+    Ok(ClaimsFile {
+        name: slug(&format!("lm-eval-{wave}-{seat}")),
+        version: 1,
+        source,
+        description: None,
+        claims: vec![c],
+    })
+}
+
 /// The published figures of a HAL upload, as claims about one seat.
 pub fn hal<R: Read>(path: &Path, reader: R, wave: &str, seat: &str) -> Result<ClaimsFile> {
     let o = top_level(
