@@ -759,10 +759,10 @@ pub enum ClaimsFrom {
         seat: String,
     },
 
-    /// lm-evaluation-harness's results_<date>.json: one task's "METRIC,FILTER" value (the
+    /// lm-evaluation-harness's results_DATE.json: one task's "METRIC,FILTER" value (the
     /// task's first metric and filter, or --metric) as the seat's accuracy.
     LmEval {
-        /// The run's results_<date>.json.
+        /// The run's results_DATE.json.
         results: PathBuf,
         /// The task (a subtask of a group is a task of its own).
         #[arg(long)]
