@@ -781,6 +781,21 @@ pub enum ClaimsFrom {
         seat: String,
     },
 
+    /// A Harbor job's result.json: its mean reward and pass@k.
+    Harbor {
+        /// The job's result.json.
+        result: PathBuf,
+        /// The claims file to write (a new file: never overwritten).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// The wave the job was ingested as.
+        #[arg(long)]
+        wave: String,
+        /// The seat the job was ingested as.
+        #[arg(long)]
+        seat: String,
+    },
+
     /// A HAL harness upload (*_UPLOAD.json): its accuracy and total cost.
     Hal {
         /// The upload.

@@ -1227,3 +1227,27 @@ fn claims_from_lm_eval_are_the_tasks_figures_and_reproduce() {
         "field `configs.other.metric_list`: missing: the task names no metric",
     );
 }
+
+#[test]
+fn claims_from_harbor_are_the_jobs_mean_and_reproduce() {
+    let env = Env::init();
+    let dir = fixture(&env, "harbor");
+    env.ingest(&[&dir.join("wave.toml")]);
+    env.run([
+        OsStr::new("claims"),
+        OsStr::new("from"),
+        OsStr::new("harbor"),
+        dir.join("job/result.json").as_os_str(),
+        OsStr::new("--wave"),
+        OsStr::new("harbor-mini"),
+        OsStr::new("--seat"),
+        OsStr::new("terminus-2-claude-sonnet-4-5"),
+        OsStr::new("--out"),
+        OsStr::new("harbor.toml"),
+    ])
+    .ok();
+    // Harbor's mean counts the infrastructure failure's missing reward as 0, as the ledger
+    // counts it: (1 + 0 + 0) / 3.
+    let out = env.run(["claims", "check", "harbor.toml"]).ok();
+    snapshot("claims__from_harbor_check", &out.stdout);
+}
