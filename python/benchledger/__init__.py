@@ -147,14 +147,15 @@ class Ledger:
     ) -> list[str]:
         """Ingests results files of a harness's own format as waves built from what they say
         (``benchledger ingest --from FORMAT``): one wave per suite, one seat per model.
-        ``format`` is one of the command line's (``inspect``, ``inspect-summaries``,
-        ``harbor``, ``jsonl``, ``tau-bench``, ... : docs/importers.md), ``paths`` the files or
+        ``format`` is any format of docs/importers.md (``"inspect"``, ``"harbor"``,
+        ``"lm-eval"``, ``"helm"``, ``"eee"``, ``"terminal-bench"``, ...), ``paths`` the files or
         directories of them, ``wave`` the wave's id (default: the suite and the date of the
-        earliest file), ``manifest`` a wave manifest without seats for what the files cannot
-        say. The keyword arguments are the command line's ``--suite``, ``--suite-problems``,
-        ``--started-at``, ``--model``, ``--harness``, ``--provider`` and
-        ``--model-mismatch=allow``, for what the files do not name. Returns the ids of the
-        waves added."""
+        earliest file; with several waves, their ids' prefix), ``manifest`` a wave manifest
+        without seats for what the files cannot say. The keyword arguments are the command
+        line's ``--suite``, ``--suite-problems``, ``--started-at``, ``--model``, ``--harness``,
+        ``--provider`` and ``--model-mismatch=allow``, for what the files do not name. A field
+        no file, flag or manifest gives raises :class:`BadInput` naming it. Returns the ids of
+        the waves added."""
         args = ["ingest", "--from", format]
         for flag, value in (
             ("--wave", wave),
