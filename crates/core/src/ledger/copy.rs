@@ -11,10 +11,8 @@
 
 use std::path::Path;
 
-use rusqlite::types::ValueRef;
-
 use super::raw::Cells;
-use super::sql::{Sql, Value};
+use super::sql::{Cell, Sql, TableSink};
 use super::{Ledger, Store, schema_version, sqlite};
 use crate::error::{Error, Result};
 
@@ -36,52 +34,6 @@ pub const TABLES: [&str; 14] = [
     "withdrawal",
 ];
 
-/// One value of a row, as both stores can hold it: a flag is an integer 0 or 1, as SQLite keeps
-/// it.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) enum Cell {
-    Null,
-    Int(i64),
-    Real(f64),
-    Text(String),
-}
-
-impl Cell {
-    /// The cell of a value as SQLite holds it (a flag as 0 or 1); an error naming
-    /// `table.column` for a blob or text that is not UTF-8, which benchledger never writes.
-    pub(super) fn of(v: ValueRef<'_>, path: &Path, table: &str, column: &str) -> Result<Cell> {
-        let text = |v| {
-            std::str::from_utf8(v)
-                .ok()
-                .map(|s| Cell::Text(s.to_string()))
-        };
-        match v {
-            ValueRef::Null => Some(Cell::Null),
-            ValueRef::Integer(v) => Some(Cell::Int(v)),
-            ValueRef::Real(v) => Some(Cell::Real(v)),
-            ValueRef::Text(v) => text(v),
-            ValueRef::Blob(_) => None,
-        }
-        .ok_or_else(|| Error::Ledger {
-            path: path.to_path_buf(),
-            message: format!(
-                "{table}.{column} holds a blob, which benchledger never writes: the ledger was \
-                 edited behind its back"
-            ),
-        })
-    }
-
-    /// The cell as a parameter of a statement.
-    pub(super) fn value(&self) -> Value<'_> {
-        match self {
-            Cell::Null => Value::Null,
-            Cell::Int(v) => Value::Int(*v),
-            Cell::Real(v) => Value::Real(*v),
-            Cell::Text(v) => Value::Text(v),
-        }
-    }
-}
-
 /// Reads a table's rows, in one snapshot of the source.
 pub(super) trait Source {
     /// Calls `f` with every row of `table`, its `columns` in that order, by key. Returns how many
@@ -102,12 +54,6 @@ pub(super) trait Sink {
     fn count(&mut self, table: &str) -> Result<i64>;
     /// A writer of `table`'s rows, `columns` in that order.
     fn table<'s>(&'s mut self, table: &str, columns: &[String]) -> Result<Box<dyn TableSink + 's>>;
-}
-
-/// Writes one table's rows.
-pub(super) trait TableSink {
-    fn write(&mut self, row: &[Cell]) -> Result<()>;
-    fn finish(self: Box<Self>) -> Result<()>;
 }
 
 /// How many rows of each table were copied, in [`TABLES`] order.

@@ -31,8 +31,6 @@ mod schemas;
 mod scores;
 mod sql;
 mod stage;
-#[cfg(feature = "postgres")]
-mod staged;
 mod tallies;
 mod waves;
 

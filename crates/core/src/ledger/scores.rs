@@ -5,8 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rusqlite::params;
 
-use super::copy::Cell;
-use super::sql::{Sql, Value, values};
+use super::sql::{Cell, Sql, Value, values};
 use super::{Ledger, sqlite};
 use crate::error::{Error, Hint, Result};
 use crate::rubric::StoredScore;

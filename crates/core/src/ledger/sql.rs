@@ -17,7 +17,6 @@
 
 use std::path::Path;
 
-use super::copy::{Cell, TableSink};
 use crate::error::Result;
 
 /// A parameter of a statement, in the types the schemas use.
@@ -534,4 +533,61 @@ impl TableSink for Inserting<'_> {
     fn finish(self: Box<Self>) -> Result<()> {
         Ok(())
     }
+}
+
+/// One value of a row, as both stores can hold it: a flag is an integer 0 or 1, as SQLite keeps
+/// it.
+#[derive(Debug, Clone, PartialEq)]
+pub(in crate::ledger) enum Cell {
+    Null,
+    Int(i64),
+    Real(f64),
+    Text(String),
+}
+
+impl Cell {
+    /// The cell of a value as SQLite holds it (a flag as 0 or 1); an error naming
+    /// `table.column` for a blob or text that is not UTF-8, which benchledger never writes.
+    pub(in crate::ledger) fn of(
+        v: rusqlite::types::ValueRef<'_>,
+        path: &Path,
+        table: &str,
+        column: &str,
+    ) -> Result<Cell> {
+        let text = |v| {
+            std::str::from_utf8(v)
+                .ok()
+                .map(|s| Cell::Text(s.to_string()))
+        };
+        match v {
+            rusqlite::types::ValueRef::Null => Some(Cell::Null),
+            rusqlite::types::ValueRef::Integer(v) => Some(Cell::Int(v)),
+            rusqlite::types::ValueRef::Real(v) => Some(Cell::Real(v)),
+            rusqlite::types::ValueRef::Text(v) => text(v),
+            rusqlite::types::ValueRef::Blob(_) => None,
+        }
+        .ok_or_else(|| crate::error::Error::Ledger {
+            path: path.to_path_buf(),
+            message: format!(
+                "{table}.{column} holds a blob, which benchledger never writes: the ledger was \
+                 edited behind its back"
+            ),
+        })
+    }
+
+    /// The cell as a parameter of a statement.
+    pub(in crate::ledger) fn value(&self) -> Value<'_> {
+        match self {
+            Cell::Null => Value::Null,
+            Cell::Int(v) => Value::Int(*v),
+            Cell::Real(v) => Value::Real(*v),
+            Cell::Text(v) => Value::Text(v),
+        }
+    }
+}
+
+/// Writes one table's rows.
+pub(in crate::ledger) trait TableSink {
+    fn write(&mut self, row: &[Cell]) -> Result<()>;
+    fn finish(self: Box<Self>) -> Result<()>;
 }

@@ -10,8 +10,7 @@ use postgres::types::{IsNull, ToSql, Type};
 use rusqlite::types::ValueRef;
 
 use crate::error::Result;
-use crate::ledger::copy::{Cell, TableSink};
-use crate::ledger::sql::{Server, ServerRow, Value};
+use crate::ledger::sql::{Cell, Server, ServerRow, TableSink, Value};
 
 /// A value as PostgreSQL's column type asks: integers as `bigint` (or a narrower integer),
 /// reals as `double precision`, flags as `boolean`.
