@@ -569,6 +569,10 @@ pub struct SiteArgs {
     /// registered rubric that scores the suite's latest wave, else plain accuracy).
     #[arg(long, value_name = "NAME@VERSION")]
     pub rubric: Option<String>,
+    /// A wave of at most N problems gets a page per problem (every seat's attempts and
+    /// traces); every wave gets its problem × seat matrix.
+    #[arg(long, value_name = "N", default_value_t = benchledger_core::site::PROBLEM_PAGES)]
+    pub problem_pages: usize,
     /// With --ci, every leaderboard carries intervals and rank ranges (a rank range column,
     /// accuracy whiskers on the cost–accuracy chart), drawn as `score --ci` draws them.
     #[command(flatten)]

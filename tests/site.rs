@@ -160,8 +160,19 @@ fn every_page_fits(chromium: &Path, site: &Path) {
     // a publication are built alike), each kept as a screenshot at both sizes.
     let mut kinds = std::collections::BTreeSet::new();
     pages.retain(|p| {
-        let kind = p.parent().unwrap().to_path_buf();
-        kinds.insert(kind.clone()) || kind.ends_with("waves")
+        let rel = p.strip_prefix(site).unwrap();
+        let mut parts = rel.components();
+        let first = parts.next().unwrap().as_os_str().to_os_string();
+        let depth = rel.components().count();
+        let last = rel.file_name().unwrap().to_string_lossy();
+        // Wave pages by name; below a wave, its matrix, a problem, and what changed.
+        let kind = (
+            first,
+            depth,
+            last.starts_with("since-"),
+            last == "problems.html",
+        );
+        kinds.insert(kind) || (depth == 2 && rel.starts_with("waves"))
     });
     for page in &pages {
         let name = page
@@ -169,8 +180,12 @@ fn every_page_fits(chromium: &Path, site: &Path) {
             .unwrap()
             .to_string_lossy()
             .replace(['/', '.'], "-");
-        framed_screenshot(chromium, page, &format!("{name}-1400"), 1400, 900);
-        framed_screenshot(chromium, page, &format!("{name}-390"), 390, 844);
+        // One screenshot pair a kind of page (every wave page is measured, one is kept).
+        let wave_page = page.parent() == Some(site.join("waves").as_path());
+        if !wave_page || name.contains("checkout-rematch") {
+            framed_screenshot(chromium, page, &format!("{name}-1400"), 1400, 900);
+            framed_screenshot(chromium, page, &format!("{name}-390"), 390, 844);
+        }
         let wide = measure(chromium, page, 1400, 900);
         assert_eq!(wide["window"], 1400, "{}: {wide}", page.display());
         assert!(
@@ -839,6 +854,35 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
         "{arith}"
     );
     screenshot(&chromium, &site.join("index.html"), "front");
+
+    // Every sample one click away: the matrix of rca-wave-2 has a cell per problem and seat
+    // (4 × 6), most-solved first; a problem's page lists every seat's attempt; what changed
+    // since rca-wave-1 (see tests/problems.rs for the hand count).
+    assert!(index.contains("href=\"waves/rca-wave-2/problems.html\""));
+    let matrix = dom(&chromium, &site.join("waves/rca-wave-2/problems.html"));
+    let body = between(&matrix, "<tbody>", "</tbody>");
+    let cells = [
+        "<td class=\"pass\"",
+        "<td class=\"fail\"",
+        "<td class=\"missing\"",
+    ]
+    .iter()
+    .map(|c| body.matches(c).count())
+    .sum::<usize>();
+    assert_eq!(cells, 4 * 6, "{body}");
+    assert_eq!(first_cells(&matrix), ["rca-1", "rca-2", "rca-3", "rca-4"]);
+    let problem = dom(
+        &chromium,
+        &site.join("waves/rca-wave-2/problems/rca-3.html"),
+    );
+    let rows = between(&problem, "<tbody>", "</tbody>");
+    assert_eq!(rows.matches("<tr>").count(), 6, "{rows}");
+    assert_eq!(rows.matches("not Correct").count(), 2, "{rows}");
+    let since = dom(
+        &chromium,
+        &site.join("waves/rca-wave-2/since-rca-wave-1.html"),
+    );
+    assert!(strip_tags(&since).contains("1: rca-3"), "{since}");
     every_page_fits(&chromium, &site);
 }
 
@@ -877,5 +921,35 @@ fn a_wave_without_a_budget_is_ranked_on_plain_accuracy() {
         err.stderr.contains("no rubric nope@1 is registered"),
         "{}",
         err.stderr
+    );
+}
+
+#[test]
+fn a_wave_past_the_problem_page_limit_gets_its_matrix_and_no_page_per_problem() {
+    let env = Env::with_waves(&[
+        "examples/rca-wave-1/wave.toml",
+        "tests/fixtures/import/terminal-bench/wave.toml",
+    ]);
+    let site = env.path().join("site");
+    env.run([
+        "site",
+        "--out",
+        site.to_str().unwrap(),
+        "--problem-pages",
+        "3",
+    ])
+    .ok();
+    // rca-wave-1 has 4 problems: past 3, so its matrix alone, saying how to get the rest.
+    let matrix = std::fs::read_to_string(site.join("waves/rca-wave-1/problems.html")).unwrap();
+    assert!(
+        matrix.contains("too many problems for a page each"),
+        "{matrix}"
+    );
+    assert!(!site.join("waves/rca-wave-1/problems").exists());
+    // tb-mini has 2: a page each.
+    assert!(site.join("waves/tb-mini/problems/fix-git.html").is_file());
+    assert!(
+        site.join("waves/tb-mini/problems/hello-world.html")
+            .is_file()
     );
 }
