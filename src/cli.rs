@@ -256,17 +256,44 @@ pub struct IngestArgs {
     /// Wave manifests (TOML); with --from, the logs or directories of logs.
     #[arg(required = true, value_name = "MANIFEST.toml | LOG_OR_DIR")]
     pub manifests: Vec<PathBuf>,
-    /// Read the arguments as logs of this format and build the wave from them: `inspect`,
-    /// or `inspect-summaries` (the figures alone, without the trace: faster).
+    /// Read the arguments as results files of this format (or directories of them) and build
+    /// the waves from what they say: one wave per suite, one seat per model. The formats:
+    /// jsonl, csv, tau-bench, terminal-bench, openhands, swe-bench, hal, tau2-bench, inspect,
+    /// inspect-summaries, harbor (docs/importers.md).
     #[arg(long, value_name = "FORMAT")]
     pub from: Option<String>,
-    /// With --from: the wave's id (default: the task and the date of the earliest log).
+    /// With --from: the wave's id (default: the suite and the date of the earliest file);
+    /// with files of several suites, the prefix of each wave's id.
     #[arg(long, value_name = "ID", requires = "from")]
     pub wave: Option<String>,
-    /// With --from: a wave manifest without seats, for what the logs cannot say (load,
-    /// budget, the suite and its size, notes); what it says wins over the logs.
+    /// With --from: a wave manifest without seats, for what the files cannot say (load,
+    /// budget, the suite and its size, notes); what it says wins over the files.
     #[arg(long, value_name = "M.toml", requires = "from")]
     pub manifest: Option<PathBuf>,
+    /// With --from: the suite's size, for files that do not say it.
+    #[arg(long, value_name = "N", requires = "from")]
+    pub suite_problems: Option<u64>,
+    /// With --from: the suite, for files that do not name it.
+    #[arg(long, value_name = "NAME", requires = "from")]
+    pub suite: Option<String>,
+    /// With --from: when the run started (RFC 3339 with its offset), for files that do not
+    /// say.
+    #[arg(long, value_name = "TIME", requires = "from")]
+    pub started_at: Option<String>,
+    /// With --from: the model, for files that do not name it. Files that name another model
+    /// are refused, unless --model-mismatch=allow.
+    #[arg(long, value_name = "MODEL", requires = "from")]
+    pub model: Option<String>,
+    /// With --from: the agent or harness, for files that do not name it.
+    #[arg(long, value_name = "NAME", requires = "from")]
+    pub harness: Option<String>,
+    /// With --from: the model's provider, for files that do not name it.
+    #[arg(long, value_name = "NAME", requires = "from")]
+    pub provider: Option<String>,
+    /// With --from and --model: `allow` keeps files that name another model than --model
+    /// (a model served under another name), recording the difference in the wave's notes.
+    #[arg(long, value_name = "allow", value_parser = ["allow"], requires = "model")]
+    pub model_mismatch: Option<String>,
 }
 
 /// The flags of `waves` (its help text is the doc comment of [`Command::Waves`]).
@@ -437,7 +464,10 @@ pub struct VerifyArgs {
     pub all: bool,
     /// Verify a reproduction bundle instead of the ledger. The bundle is only read, never
     /// written: its ledger is loaded into memory, and only regular files in it are read.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["ledger", "expect_head"])]
+    /// Everything its ledger stores is checked too, as `--ledger` checks a ledger; with
+    /// `--expect-head`, its publication's record must hash to HASH (the head printed right
+    /// after publishing it).
+    #[arg(long, value_name = "DIR", conflicts_with = "ledger")]
     pub bundle: Option<PathBuf>,
     /// Fail unless the chain ends exactly at this record hash (from `publications
     /// --head`), with every link on the way intact.
@@ -449,6 +479,11 @@ pub struct VerifyArgs {
     /// every stored score against a rescore, every chain record.
     #[arg(long)]
     pub ledger: bool,
+    /// Output format: the report (`table`), or `json`, the same verdicts as a document (each
+    /// publication and withdrawal with its verdict and problems, the head check, the ledger's
+    /// checks). Documented in the README.
+    #[command(flatten)]
+    pub format: FormatArg,
 }
 
 /// The flags of `trials` (its help text is the doc comment of [`Command::Trials`]).

@@ -56,7 +56,7 @@ fn score_with_ci_prints_rank_ranges_and_marks_the_seats_not_separable_from_the_l
     assert_eq!(
         json["interval"],
         json!({
-            "method": "percentile bootstrap over problems",
+            "method": "percentile bootstrap over problems, from per-problem sums",
             "generator": "chacha20",
             "level": 0.95,
             "resamples": 2000,
@@ -247,7 +247,7 @@ fn a_publication_with_intervals_records_them_and_verifies_byte_for_byte() {
     let input: String = stored(&env.db, "input");
     assert!(
         input.contains(
-            r#""ci":{"method":"percentile bootstrap over problems","generator":"chacha20","level":0.95,"resamples":2000,"seed":3}"#
+            r#""ci":{"method":"percentile bootstrap over problems, from per-problem sums","generator":"chacha20","level":0.95,"resamples":2000,"seed":3}"#
         ),
         "{}",
         &input[..300]

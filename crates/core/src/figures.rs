@@ -339,6 +339,87 @@ impl FigureTally {
     }
 }
 
+/// A tally laid out as numbers, for resampling from per-problem sums (`stats::sums`): a
+/// tally of a resample is Σ count × the columns of each drawn problem's tally. Counts and
+/// integer sums are held as `f64`, exact while they stay below 2⁵³ (the caller checks that no
+/// resample can carry one past it); the columns in [`FigureTally::FLOAT_COLUMNS`] are sums of
+/// real numbers.
+impl FigureTally {
+    /// How many columns [`FigureTally::columns`] writes.
+    pub const COLUMNS: usize = 26;
+    /// The columns holding sums of real numbers: outcomes, wall seconds, USD.
+    pub const FLOAT_COLUMNS: [usize; 3] = [5, 18, 20];
+
+    /// Attempts added so far.
+    pub fn attempts(&self) -> u64 {
+        self.attempts
+    }
+
+    /// Appends the tally's totals (see [`FigureTally::from_columns`]).
+    pub fn columns(&self, out: &mut Vec<f64>) {
+        let n = |v: u64| v as f64;
+        out.extend([
+            n(self.attempts),
+            n(self.correct),
+            n(self.problems),
+            n(self.declared),
+            n(self.canaries_passed),
+            self.outcome_sum,
+        ]);
+        for k in [
+            self.input_tokens,
+            self.output_tokens,
+            self.cache_read,
+            self.cache_write,
+            self.tokens_total,
+            self.new_input_tokens,
+        ] {
+            out.extend([n(k.sum), n(k.known)]);
+        }
+        for k in [self.wall_s, self.cost_usd] {
+            out.extend([k.sum, n(k.known)]);
+        }
+        for k in [self.steps, self.errors] {
+            out.extend([n(k.sum), n(k.known)]);
+        }
+    }
+
+    /// The tally whose totals are `c` (laid out as [`FigureTally::columns`] writes them): the
+    /// tally of a resampled wave, read as [`FigureTally::add_drawn`] leaves one.
+    pub fn from_columns(c: &[f64]) -> FigureTally {
+        let n = |i: usize| c[i] as u64;
+        let k = |i: usize| Known {
+            sum: n(i),
+            known: n(i + 1),
+        };
+        FigureTally {
+            attempts: n(0),
+            correct: n(1),
+            problems: n(2),
+            declared: n(3),
+            canaries_passed: n(4),
+            outcome_sum: c[5],
+            input_tokens: k(6),
+            output_tokens: k(8),
+            cache_read: k(10),
+            cache_write: k(12),
+            tokens_total: k(14),
+            new_input_tokens: k(16),
+            wall_s: Known {
+                sum: c[18],
+                known: n(19),
+            },
+            cost_usd: Known {
+                sum: c[20],
+                known: n(21),
+            },
+            steps: k(22),
+            errors: k(24),
+            ..FigureTally::default()
+        }
+    }
+}
+
 impl FigureTally {
     /// The fields of an attempt a tally reads: a tally of attempts read with these is the one
     /// of the whole attempts.

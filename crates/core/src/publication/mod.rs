@@ -30,12 +30,12 @@ use crate::formats::{
     record,
 };
 use crate::model::WaveData;
-use crate::model::{PriceTableRow, PublicationRow, RubricRow};
+use crate::model::{PriceTableRow, PublicationRow, RubricRow, StoredClaims};
 use crate::prices::{Costs, Pricing};
 use crate::report;
 use crate::report::score::RubricInfo;
 use crate::rubric::WaveScores;
-use crate::stats::bootstrap::{GENERATOR, METHOD, Settings};
+use crate::stats::bootstrap::{GENERATOR, METHOD, METHOD_SUMS, Method, Settings};
 use crate::stats::leaderboard::{WaveIntervals, wave_intervals};
 
 /// The identity of a rubric as a publication's input names it.
@@ -156,7 +156,7 @@ pub fn render(s: Sources<'_>) -> Result<Rendered, String> {
 /// How a publication's intervals are drawn, as its input records it.
 pub fn ci_id(s: &Settings) -> CiId {
     CiId {
-        method: METHOD.into(),
+        method: s.method.name().into(),
         generator: GENERATOR.into(),
         level: s.level,
         resamples: s.resamples,
@@ -201,13 +201,15 @@ pub fn named_prices(row: &PublicationRow) -> Result<Option<PricesId>, String> {
 /// The settings to draw a publication's intervals again with, or why they cannot be: a method
 /// or generator this build does not draw with, or settings `publish` would not have taken.
 pub fn published_settings(ci: &CiId) -> Result<Settings, String> {
-    if ci.method != METHOD || ci.generator != GENERATOR {
+    let method = Method::named(&ci.method).filter(|_| ci.generator == GENERATOR);
+    let Some(method) = method else {
         return Err(format!(
             "its intervals were drawn by {:?} from generator {:?}, and this benchledger draws \
-             them only by {METHOD:?} from {GENERATOR:?}: they cannot be drawn again here",
+             them only by {METHOD:?} or {METHOD_SUMS:?} from {GENERATOR:?}: they cannot be \
+             drawn again here",
             ci.method, ci.generator
         ));
-    }
+    };
     let takes = ci.level > 0.5 && ci.level < 1.0 && (100..=1_000_000).contains(&ci.resamples);
     if !takes {
         return Err(format!(
@@ -220,6 +222,7 @@ pub fn published_settings(ci: &CiId) -> Result<Settings, String> {
         level: ci.level,
         resamples: ci.resamples,
         seed: ci.seed,
+        method,
     })
 }
 
@@ -629,11 +632,12 @@ fn published_prices(
 }
 
 /// Everything verify found wrong with one publication, its link in the chain aside (see
-/// [`crate::chain`]); empty when it reproduces. `price_tables` are the ledger's registered
-/// price tables (the publication's input names the one it used, if any); `fresh` is its wave
-/// as the ledger holds it now.
+/// [`crate::chain`]); empty when it reproduces. `claims` are those the ledger keeps beside it;
+/// `price_tables` are the ledger's registered price tables (the publication's input names the
+/// one it used, if any); `fresh` is its wave as the ledger holds it now.
 pub fn check(
     row: &PublicationRow,
+    claims: &StoredClaims,
     rubric_row: &RubricRow,
     price_tables: &[PriceTableRow],
     fresh: WaveData,
@@ -695,7 +699,7 @@ pub fn check(
     };
     // Verify renders what publish rendered, from what the publication stored: its title, the
     // wave as the ledger holds it now, the rubric, and what its input names. The claims file is
-    // the one its text carries.
+    // the one stored beside it.
     let mut sources = Sources {
         title: &row.title,
         wave: fresh,
@@ -748,7 +752,15 @@ pub fn check(
         problems.push(problem);
         return problems;
     }
-    let claims = claims::carried_by(&row.output, &sources.wave, &info.rubric.id(), &mut problems);
+    let rubric_id = info.rubric.id();
+    let claims = claims::stored(
+        row.id,
+        claims,
+        &row.output,
+        &sources.wave,
+        &rubric_id,
+        &mut problems,
+    );
     sources.claims = claims.as_ref();
     let output = match render_text(sources, &input) {
         Ok(output) => output,
@@ -927,14 +939,27 @@ mod tests {
             level: 0.9,
             resamples: 500,
             seed: 7,
+            method: Method::ProblemSums,
         });
+        assert_eq!(ci.method, METHOD_SUMS);
         assert_eq!(
             published_settings(&ci),
             Ok(Settings {
                 level: 0.9,
                 resamples: 500,
-                seed: 7
+                seed: 7,
+                method: Method::ProblemSums,
             })
+        );
+        // A publication drawn before per-problem sums names the first method, and is drawn
+        // again by it.
+        let first = CiId {
+            method: METHOD.into(),
+            ..ci.clone()
+        };
+        assert_eq!(
+            published_settings(&first).map(|s| s.method),
+            Ok(Method::Attempts)
         );
         let other_method = CiId {
             method: "BCa".into(),

@@ -13,13 +13,13 @@ use super::versus::IntervalJson;
 use super::{Cell, Column};
 use crate::number::pretty;
 use crate::number::{fixed, int, machine, usd};
-use crate::stats::bootstrap::{GENERATOR, Interval, METHOD, Settings};
+use crate::stats::bootstrap::{GENERATOR, Interval, Settings};
 use crate::stats::leaderboard::{RankRange, SeatIntervals, WaveIntervals};
 
 /// How the intervals were drawn, as JSON shows it.
 pub fn settings_json(s: &Settings) -> IntervalJson {
     IntervalJson {
-        method: METHOD,
+        method: s.method.name(),
         generator: GENERATOR,
         level: s.level,
         resamples: s.resamples,
@@ -36,12 +36,13 @@ pub fn level_text(s: &Settings) -> String {
 pub fn heading(w: &WaveIntervals, ranks: bool) -> String {
     let s = &w.settings;
     format!(
-        "Intervals: {}% level, {} resamples, seed {}, generator {GENERATOR}; a {METHOD}, each \
+        "Intervals: {}% level, {} resamples, seed {}, generator {GENERATOR}; a {}, each \
          resample drawing the wave's {} with replacement, every seat on the same draws, all \
          trials of a problem together{}.",
         level_text(s),
         int(u64::from(s.resamples)),
         s.seed,
+        s.method.name(),
         if w.problems == 1 {
             "1 problem".to_string()
         } else {

@@ -18,6 +18,7 @@ pub mod publication;
 pub mod rubric;
 pub mod score;
 pub mod trials;
+pub mod verify;
 pub mod versus;
 pub mod waves;
 pub mod withdrawn;

@@ -3,9 +3,9 @@
 use serde::Serialize;
 
 use super::{Cell, Column, Table};
-use crate::number::{int, int_or_fixed, machine, signed};
+use crate::number::{fixed, int, int_or_fixed, machine, signed};
 use crate::stats::bootstrap::{GENERATOR, METHOD, Settings};
-use crate::stats::versus::Paired;
+use crate::stats::versus::{FEW_DISCORDANT, Paired};
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct IntervalJson {
@@ -32,8 +32,46 @@ pub struct VersusJson {
     pub accuracy_diff: Option<f64>,
     pub accuracy_diff_ci: Option<[f64; 2]>,
     pub mcnemar_p: f64,
+    /// The paired test on every trial (`stats::versus::PairedTest`): the mean over shared
+    /// problems of the difference of the two seats' shares of Correct trials, its standard
+    /// error, z, the two-sided normal p-value and d̄ ∓ 1.959964 · se. Null with no shared
+    /// problem (z also when the standard error is 0).
+    pub mean_diff: Option<f64>,
+    pub se_paired: Option<f64>,
+    pub z: Option<f64>,
+    pub p_paired: Option<f64>,
+    pub diff_ci95: Option<[f64; 2]>,
+    /// The test the verdict rests on: `paired` with more than one trial, else `mcnemar`.
+    pub verdict_test: &'static str,
     pub verdict: String,
+    /// What the numbers cannot bear: few shared problems, few discordant ones.
+    pub warnings: Vec<String>,
     pub interval: IntervalJson,
+}
+
+/// Fewer shared problems than this, and an interval over them is a rough guide.
+pub const FEW_PROBLEMS: u64 = 30;
+
+/// The cautions a comparison carries.
+fn warnings(p: &Paired) -> Vec<String> {
+    let mut w = Vec::new();
+    if p.shared > 0 && p.shared < FEW_PROBLEMS {
+        w.push(format!(
+            "only {} shared problem{}: intervals and tests over fewer than {FEW_PROBLEMS} \
+             problems are rough",
+            p.shared,
+            if p.shared == 1 { "" } else { "s" }
+        ));
+    }
+    if p.shared > 0 && p.discordant() < FEW_DISCORDANT {
+        w.push(format!(
+            "only {} discordant problem{} (solved by one seat and not the other): McNemar's \
+             test has little power to tell the seats apart",
+            p.discordant(),
+            if p.discordant() == 1 { "" } else { "s" }
+        ));
+    }
+    w
 }
 
 pub fn versus(wave: &str, a: &str, b: &str, p: &Paired, s: &Settings) -> (Table, VersusJson) {
@@ -99,12 +137,47 @@ pub fn versus(wave: &str, a: &str, b: &str, p: &Paired, s: &Settings) -> (Table,
         format!("{:.4}", p.mcnemar_p),
         machine(p.mcnemar_p),
     ));
-    t.notes.push(format!("Verdict: {}.", p.verdict(a, b)));
+    if let Some(test) = &p.test {
+        t.rows.push(row(
+            "Paired difference, every trial",
+            format!(
+                "{} points ± {} (se)",
+                signed(test.mean_diff * 100.0, 1),
+                fixed(test.se * 100.0, 1)
+            ),
+            machine(test.mean_diff),
+        ));
+        t.rows.push(row(
+            "95% interval (paired, normal)",
+            format!(
+                "{} to {} points",
+                signed(test.ci95[0] * 100.0, 1),
+                signed(test.ci95[1] * 100.0, 1)
+            ),
+            format!("{} {}", machine(test.ci95[0]), machine(test.ci95[1])),
+        ));
+        t.rows
+            .push(row("Paired p", format!("{:.4}", test.p), machine(test.p)));
+    }
+    t.notes.push(format!(
+        "Verdict: {} ({}).",
+        p.verdict(a, b),
+        if p.trials {
+            "the paired test on every trial: more than one trial a problem"
+        } else {
+            "McNemar's exact test: one trial a problem"
+        }
+    ));
+    for w in warnings(p) {
+        t.notes.push(format!("Caution: {w}."));
+    }
     t.notes.push(format!(
         "A problem is solved by a seat when more than half of its trials there are Correct. The \
          interval is a {METHOD} ({} resamples, seed {}, generator {GENERATOR}); McNemar's exact \
-         test is two-sided on the problems one seat solved and the other did not. The verdict \
-         names a leader only when p < 0.05.",
+         test is two-sided on the problems one seat solved and the other did not; the paired \
+         test takes, per shared problem, the difference of the seats' shares of Correct trials \
+         (standard error sqrt(Σ (d − d̄)²) / problems, two-sided normal p). The verdict names a \
+         leader only when p < 0.05.",
         s.resamples, s.seed
     ));
     let json = VersusJson {
@@ -119,7 +192,14 @@ pub fn versus(wave: &str, a: &str, b: &str, p: &Paired, s: &Settings) -> (Table,
         accuracy_diff: p.diff,
         accuracy_diff_ci: p.diff_ci.map(|c| [c.lo, c.hi]),
         mcnemar_p: p.mcnemar_p,
+        mean_diff: p.test.map(|t| t.mean_diff),
+        se_paired: p.test.map(|t| t.se),
+        z: p.test.and_then(|t| t.z),
+        p_paired: p.test.map(|t| t.p),
+        diff_ci95: p.test.map(|t| t.ci95),
+        verdict_test: p.verdict_test(),
         verdict: p.verdict(a, b),
+        warnings: warnings(p),
         interval: IntervalJson {
             method: METHOD,
             generator: GENERATOR,

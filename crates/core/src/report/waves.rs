@@ -100,6 +100,81 @@ pub struct SeatJson {
     /// With `--ci`: the intervals of the accuracy and the Cost-of-Pass.
     #[serde(flatten)]
     pub ci: Option<super::intervals::FiguresCiJson>,
+    /// In `show`: the per-problem mean and its standard errors, and where infrastructure
+    /// errors could put the accuracy.
+    #[serde(flatten)]
+    pub per_problem: Option<PerProblemJson>,
+}
+
+/// A seat's accuracy as a mean over problems, with its clustered standard error
+/// (`stats::trials::Clustered`), and the bounds infrastructure errors put on it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PerProblemJson {
+    /// x̄: the mean over the wave's problems of the share of the seat's trials that passed (a
+    /// missing problem one failed trial). Null without a problem.
+    pub mean_per_problem: Option<f64>,
+    /// The standard error of x̄ clustered by problem: sqrt(Σ (m_p − x̄)²) / P.
+    pub accuracy_se: Option<f64>,
+    /// sqrt(x̄ (1 − x̄) / n), n attempts and missing problems: every attempt taken as
+    /// independent.
+    pub accuracy_se_naive: Option<f64>,
+    /// With infrastructure errors only: `[as failures, as passes]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accuracy_bounds: Option<[f64; 2]>,
+    /// With infrastructure errors only: the accuracy with them left out of numerator and
+    /// denominator (null when nothing is left).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accuracy_excluding_infra: Option<Option<f64>>,
+}
+
+impl PerProblemJson {
+    pub fn of(p: &crate::stats::trials::SeatProblems) -> PerProblemJson {
+        let c = p.clustered();
+        let bounds = p.infra_bounds();
+        PerProblemJson {
+            mean_per_problem: c.map(|c| c.mean_per_problem),
+            accuracy_se: c.map(|c| c.se),
+            accuracy_se_naive: c.map(|c| c.se_naive),
+            accuracy_bounds: bounds.map(|b| [b.as_failures, b.as_passes]),
+            accuracy_excluding_infra: bounds.map(|b| b.excluded),
+        }
+    }
+}
+
+/// The notes `show` adds for a seat: its per-problem mean ± clustered SE where that is not the
+/// printed accuracy (trials differ between problems, or problems are missing), and how far
+/// infrastructure errors could move its accuracy.
+fn per_problem_notes(seat: &str, p: &crate::stats::trials::SeatProblems) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(c) = p.clustered().filter(|_| !p.balanced()) {
+        let mut why = Vec::new();
+        if p.trial_range().is_some_and(|(lo, hi)| lo != hi) {
+            why.push("trials differ between problems".to_string());
+        }
+        if p.missing > 0 {
+            why.push(format!("{} missing, each one failed trial", int(p.missing)));
+        }
+        notes.push(format!(
+            "{seat}: per-problem mean {} ± {} points (standard error clustered by problem, over \
+             {} problems), not the pooled accuracy: {}.",
+            percent(c.mean_per_problem),
+            fixed(c.se * 100.0, 1),
+            int(c.problems),
+            why.join("; "),
+        ));
+    }
+    if let Some(b) = p.infra_bounds() {
+        notes.push(format!(
+            "{seat}: {} infrastructure error{} counted as failed: counted as passes the accuracy \
+             would be {}, left out {} (from {}).",
+            int(p.infra_errors),
+            if p.infra_errors == 1 { "" } else { "s" },
+            percent(b.as_passes),
+            b.excluded.map_or("—".to_string(), percent),
+            percent(b.as_failures),
+        ));
+    }
+    notes
 }
 
 fn known<T: Copy>(k: &Known<T>) -> Option<T> {
@@ -141,6 +216,7 @@ impl SeatJson {
             errors_known_attempts: f.errors.known,
             canary_failures: f.canary_failures,
             ci: None,
+            per_problem: None,
         }
     }
 }
@@ -541,8 +617,11 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
             .extend(super::intervals::notes(w, &order, None, None));
     }
     let mut trials = Vec::new();
+    let mut by_problem = Vec::with_capacity(data.seats.len());
     for s in &data.seats {
         let p = crate::stats::trials::SeatProblems::of(&data.wave, &s.attempts);
+        t.notes.extend(per_problem_notes(&s.seat.id, &p));
+        by_problem.push(PerProblemJson::of(&p));
         if let Some((mean, spread)) = p.trial_accuracy() {
             t.notes.push(format!(
                 "{}: {} trials; accuracy by trial {}, mean {}, spread {} points (best trial − \
@@ -615,9 +694,11 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
             .seats
             .iter()
             .zip(&figures)
-            .map(|(s, f)| {
+            .zip(by_problem)
+            .map(|((s, f), p)| {
                 let mut j = SeatJson::of(&s.seat, f);
                 j.ci = intervals.map(|w| FiguresCiJson::of(&w.seat(&s.seat.id)));
+                j.per_problem = Some(p);
                 j
             })
             .collect(),

@@ -209,6 +209,97 @@ impl<'a> Scorer<'a> {
         t.figures.figures(&self.basis)
     }
 
+    /// Appends a tally's totals as numbers, for resampling from per-problem sums
+    /// (`stats::sums`): its figures' columns ([`FigureTally::columns`]), then the sum and
+    /// coverage of each error count after free retries, then for a per-attempt rubric the
+    /// formula's total and each value it records (0 before the first attempt). Every column
+    /// past the figures' is a sum of real numbers but the coverages
+    /// ([`Scorer::integer_columns`]).
+    pub fn columns(&self, t: &SeatTally, out: &mut Vec<f64>) {
+        t.figures.columns(out);
+        for k in t.free_errors.iter().flatten() {
+            out.extend([k.sum, k.known as f64]);
+        }
+        if let Some(sums) = &t.per_attempt {
+            out.push(sums.total);
+            let width = self.recorded_values();
+            out.extend((0..width).map(|i| sums.named.get(i).copied().unwrap_or(0.0)));
+        }
+    }
+
+    /// How many columns [`Scorer::columns`] writes.
+    pub fn column_count(&self) -> usize {
+        let per_attempt = match self.rubric.per {
+            Per::Attempt => 1 + self.recorded_values(),
+            Per::Seat => 0,
+        };
+        FigureTally::COLUMNS + 2 * self.forgiving() + per_attempt
+    }
+
+    /// Whether column `c` of [`Scorer::columns`] holds a count or a sum of integers (exact as
+    /// `f64` below 2⁵³), rather than a sum of real numbers.
+    pub fn integer_columns(&self) -> Vec<bool> {
+        let mut int = vec![true; FigureTally::COLUMNS];
+        for c in FigureTally::FLOAT_COLUMNS {
+            int[c] = false;
+        }
+        for _ in 0..self.forgiving() {
+            int.extend([false, true]);
+        }
+        int.resize(self.column_count(), false);
+        int
+    }
+
+    /// How many error counts after free retries a tally keeps (a per-seat rubric's penalties
+    /// that forgive some).
+    fn forgiving(&self) -> usize {
+        match self.rubric.per {
+            Per::Seat => {
+                let free = self
+                    .rubric
+                    .penalties
+                    .iter()
+                    .filter(|p| p.forgives_retries());
+                free.count()
+            }
+            Per::Attempt => 0,
+        }
+    }
+
+    /// How many values the per-attempt formula records (factors, then penalties).
+    fn recorded_values(&self) -> usize {
+        self.rubric.factors.len() + self.rubric.penalties.len()
+    }
+
+    /// Why a per-attempt formula was undefined on some attempt of a tally, if it was.
+    pub fn undefined<'t>(&self, t: &'t SeatTally) -> Option<&'t str> {
+        t.per_attempt.as_ref()?.undefined.as_deref()
+    }
+
+    /// The tally whose totals are `c` (laid out as [`Scorer::columns`] writes them), with the
+    /// first reason the formula was undefined on one of its attempts: a tally of a resampled
+    /// wave, read as [`Scorer::add_drawn`] leaves one.
+    pub fn tally_from_columns(&self, c: &[f64], undefined: Option<&str>) -> SeatTally {
+        let (figures, mut rest) = c.split_at(FigureTally::COLUMNS);
+        let mut t = self.tally();
+        t.figures = FigureTally::from_columns(figures);
+        for k in t.free_errors.iter_mut().flatten() {
+            *k = Known {
+                sum: rest[0],
+                known: rest[1] as u64,
+            };
+            rest = &rest[2..];
+        }
+        if let Some(sums) = &mut t.per_attempt {
+            sums.total = rest[0];
+            if t.figures.attempts() > 0 {
+                sums.named.extend_from_slice(&rest[1..]);
+            }
+            sums.undefined = undefined.map(str::to_string);
+        }
+        t
+    }
+
     /// Scores every seat (in ledger order, with its finished tally) and ranks them.
     pub fn score(&self, seats: Vec<(Seat, SeatTally)>) -> WaveScores {
         let totals: Vec<(Seat, Totals)> = seats

@@ -19,8 +19,48 @@ use chacha20::rand_core::{Rng, SeedableRng};
 /// The generator's name, as stored with an interval.
 pub const GENERATOR: &str = "chacha20";
 
-/// The method's name, as stored with an interval.
+/// The method's name, as stored with an interval, for the first way a leaderboard's intervals
+/// were drawn ([`Method::Attempts`]); every other interval (`versus`, `compare`) is still drawn
+/// this way.
 pub const METHOD: &str = "percentile bootstrap over problems";
+
+/// The name of [`Method::ProblemSums`], as stored with an interval.
+pub const METHOD_SUMS: &str = "percentile bootstrap over problems, from per-problem sums";
+
+/// How a leaderboard's resampled figures are summed. Both draw the same problems from the same
+/// seed, keep all trials of a problem together and take the same percentiles; they differ only
+/// in the order a resample's sums of real numbers (seconds, USD, graded outcomes, a per-attempt
+/// formula) are added, so their intervals may differ in the last bits of a float. Counts and
+/// integer sums (attempts, Correct, tokens) are exact in both. A publication names its method,
+/// so one drawn before [`Method::ProblemSums`] existed is drawn again the way it was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Method {
+    /// Every drawn attempt fed to the seat's tally in turn (drawn problems in wave order, a
+    /// problem drawn twice fed twice): time linear in resamples × attempts.
+    Attempts,
+    /// Each seat's sums per problem taken once; a resample's sums are then Σ count × sum over
+    /// the drawn problems, in problem order (see `stats::sums`): time linear in resamples ×
+    /// problems × seats, whatever the trials.
+    #[default]
+    ProblemSums,
+}
+
+impl Method {
+    /// The name stored with an interval drawn this way.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Attempts => METHOD,
+            Method::ProblemSums => METHOD_SUMS,
+        }
+    }
+
+    /// The method a stored name names.
+    pub fn named(name: &str) -> Option<Method> {
+        [Method::Attempts, Method::ProblemSums]
+            .into_iter()
+            .find(|m| m.name() == name)
+    }
+}
 
 /// How an interval is drawn.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -30,6 +70,8 @@ pub struct Settings {
     /// How many resamples.
     pub resamples: u32,
     pub seed: u64,
+    /// How a leaderboard's resampled sums are added (other intervals ignore it).
+    pub method: Method,
 }
 
 impl Default for Settings {
@@ -38,6 +80,7 @@ impl Default for Settings {
             level: 0.95,
             resamples: 2000,
             seed: 0,
+            method: Method::default(),
         }
     }
 }

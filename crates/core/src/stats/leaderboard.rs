@@ -31,10 +31,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::bootstrap::{Interval, Settings, each_resample, percentile};
+use super::bootstrap::{Interval, Method, Settings, each_resample, percentile};
+use super::sums::ProblemSums;
 use crate::error::Result;
 use crate::figures::{Basis, FigureTally};
-use crate::model::{Attempt, SuiteProblems, Wave, WaveData};
+use crate::model::{Attempt, AttemptFields, SuiteProblems, Wave, WaveData};
 use crate::rubric::{Rubric, Scorer};
 
 /// The range of a seat's rank over the resamples.
@@ -143,6 +144,14 @@ impl<'a> Units<'a> {
         }
     }
 
+    /// Seat `s`'s attempts on unit `u`, in trial order (none on an unnamed unit).
+    fn on(&self, s: usize, u: usize) -> &[&'a Attempt] {
+        match self.spans[s].get(u) {
+            Some(&(lo, hi)) => &self.attempts[s][lo as usize..hi as usize],
+            None => &[],
+        }
+    }
+
     /// Feeds seat `s`'s attempts on a resample (`counts[u]`: how often unit u was drawn) to
     /// `add`, each with whether it opens a drawn problem.
     fn feed(&self, s: usize, counts: &[u32], mut add: impl FnMut(&Attempt, bool)) {
@@ -156,6 +165,42 @@ impl<'a> Units<'a> {
                     add(a, k == 0);
                 }
             }
+        }
+    }
+}
+
+/// Each seat's resampled values, one per resample where each is defined.
+struct Drawn {
+    accuracy: Vec<Vec<f64>>,
+    cost_of_pass: Vec<Vec<f64>>,
+    score: Vec<Vec<f64>>,
+    rank: Vec<Vec<f64>>,
+}
+
+impl Drawn {
+    fn new(seats: usize, resamples: usize) -> Drawn {
+        let each = || vec![Vec::with_capacity(resamples); seats];
+        Drawn {
+            accuracy: each(),
+            cost_of_pass: each(),
+            score: each(),
+            rank: each(),
+        }
+    }
+
+    fn figures(&mut self, s: usize, f: crate::figures::SeatFigures) {
+        self.accuracy[s].extend(f.accuracy);
+        self.cost_of_pass[s].extend(f.cost_of_pass_usd);
+    }
+
+    /// A resampled wave's scores and ranks, by seat.
+    fn scores(&mut self, index: &BTreeMap<&str, usize>, scores: crate::rubric::WaveScores) {
+        for seat in scores.seats {
+            let Some(&s) = index.get(seat.seat.as_str()) else {
+                continue;
+            };
+            self.score[s].extend(seat.score);
+            self.rank[s].extend(seat.rank.map(f64::from));
         }
     }
 }
@@ -181,39 +226,77 @@ pub fn wave_intervals(
             .map(|_| SuiteProblems::Count(units.len as u64)),
         ..data.wave.clone()
     };
-    let n = data.seats.len();
-    let r = settings.resamples as usize;
-    let mut accuracy = vec![Vec::with_capacity(r); n];
-    let mut cost_of_pass = vec![Vec::with_capacity(r); n];
-    let mut score = vec![Vec::with_capacity(r); n];
-    let mut rank = vec![Vec::with_capacity(r); n];
-    let index: BTreeMap<&str, usize> = data
+    let mut drawn = Drawn::new(data.seats.len(), settings.resamples as usize);
+    let fast = settings.method == Method::ProblemSums
+        && !rubric.is_some_and(|r| Scorer::new(r, &resampled).needs_medians_first());
+    if !(fast && by_sums(data, &units, rubric, &resampled, settings, &mut drawn)) {
+        by_attempts(data, &units, rubric, &resampled, settings, &mut drawn);
+    }
+    let level = settings.level;
+    let seats = data
         .seats
         .iter()
         .enumerate()
-        .map(|(i, s)| (s.seat.id.as_str(), i))
+        .map(|(s, seat)| {
+            let ranks = percentile(&mut drawn.rank[s], level).map(|i| RankRange {
+                lo: i.lo as u32,
+                hi: i.hi as u32,
+                defined: i.defined,
+            });
+            (
+                seat.seat.id.clone(),
+                SeatIntervals {
+                    accuracy: percentile(&mut drawn.accuracy[s], level),
+                    cost_of_pass: percentile(&mut drawn.cost_of_pass[s], level),
+                    score: rubric.and_then(|_| percentile(&mut drawn.score[s], level)),
+                    rank: ranks,
+                },
+            )
+        })
         .collect();
+    Ok(WaveIntervals {
+        settings: *settings,
+        problems: units.len as u64,
+        seats,
+    })
+}
+
+fn seat_index(data: &WaveData) -> BTreeMap<&str, usize> {
+    data.seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.seat.id.as_str(), i))
+        .collect()
+}
+
+/// [`Method::Attempts`]: every drawn attempt fed to its seat's tally in turn.
+fn by_attempts(
+    data: &WaveData,
+    units: &Units<'_>,
+    rubric: Option<&Rubric>,
+    resampled: &Wave,
+    settings: &Settings,
+    drawn: &mut Drawn,
+) {
+    let n = data.seats.len();
+    let index = seat_index(data);
     let mut counts = vec![0u32; units.len];
-    each_resample(units.len, settings, |drawn| {
+    each_resample(units.len, settings, |picked| {
         counts.fill(0);
-        for &u in drawn {
+        for &u in picked {
             counts[u] += 1;
         }
-        let mut figures = |s: usize, f: crate::figures::SeatFigures| {
-            accuracy[s].extend(f.accuracy);
-            cost_of_pass[s].extend(f.cost_of_pass_usd);
-        };
         match rubric {
             None => {
-                let basis = Basis::of(&resampled);
+                let basis = Basis::of(resampled);
                 for s in 0..n {
                     let mut t = FigureTally::new();
                     units.feed(s, &counts, |a, first| t.add_drawn(&basis, a, first));
-                    figures(s, t.figures(&basis));
+                    drawn.figures(s, t.figures(&basis));
                 }
             }
             Some(rubric) => {
-                let mut scorer = Scorer::new(rubric, &resampled);
+                let mut scorer = Scorer::new(rubric, resampled);
                 let tally = |scorer: &Scorer<'_>, s: usize| {
                     let mut t = scorer.tally();
                     units.feed(s, &counts, |a, first| scorer.add_drawn(&mut t, a, first));
@@ -226,46 +309,123 @@ pub fn wave_intervals(
                 let mut seats = Vec::with_capacity(n);
                 for (s, seat) in data.seats.iter().enumerate() {
                     let t = tally(&scorer, s);
-                    figures(s, scorer.figures(&t));
+                    drawn.figures(s, scorer.figures(&t));
                     seats.push((seat.seat.clone(), t));
                 }
-                for seat in scorer.score(seats).seats {
-                    let Some(&s) = index.get(seat.seat.as_str()) else {
-                        continue;
-                    };
-                    score[s].extend(seat.score);
-                    rank[s].extend(seat.rank.map(f64::from));
-                }
+                drawn.scores(&index, scorer.score(seats));
             }
         }
     });
-    let level = settings.level;
-    let seats = data
-        .seats
-        .iter()
-        .enumerate()
-        .map(|(s, seat)| {
-            let ranks = percentile(&mut rank[s], level).map(|i| RankRange {
-                lo: i.lo as u32,
-                hi: i.hi as u32,
-                defined: i.defined,
-            });
-            (
-                seat.seat.id.clone(),
-                SeatIntervals {
-                    accuracy: percentile(&mut accuracy[s], level),
-                    cost_of_pass: percentile(&mut cost_of_pass[s], level),
-                    score: rubric.and_then(|_| percentile(&mut score[s], level)),
-                    rank: ranks,
-                },
-            )
-        })
-        .collect();
-    Ok(WaveIntervals {
-        settings: *settings,
-        problems: units.len as u64,
-        seats,
-    })
+}
+
+/// [`Method::ProblemSums`]: each seat's totals per problem taken once (over the fields the
+/// rubric and the figures read), a resample's totals their weighted sum (see
+/// [`super::sums`]). False, with nothing drawn, when a resample's integer sums could be
+/// inexact as `f64`: the caller then feeds the attempts.
+fn by_sums(
+    data: &WaveData,
+    units: &Units<'_>,
+    rubric: Option<&Rubric>,
+    resampled: &Wave,
+    settings: &Settings,
+    drawn: &mut Drawn,
+) -> bool {
+    let n = data.seats.len();
+    let index = seat_index(data);
+    let basis = Basis::of(resampled);
+    let scorer = rubric.map(|r| Scorer::new(r, resampled));
+    let mut fields = scorer.as_ref().map_or(AttemptFields::NONE, Scorer::fields);
+    fields.cost_usd = true;
+    let integer = match &scorer {
+        Some(scorer) => scorer.integer_columns(),
+        None => {
+            let mut int = vec![true; FigureTally::COLUMNS];
+            for c in FigureTally::FLOAT_COLUMNS {
+                int[c] = false;
+            }
+            int
+        }
+    };
+    let sums = ProblemSums::new(n, units.len, &integer, |s, u, out| {
+        let attempts = units.on(s, u);
+        if attempts.is_empty() {
+            return None;
+        }
+        let first = |k: usize| k == 0;
+        match &scorer {
+            Some(scorer) => {
+                let mut t = scorer.tally();
+                for (k, a) in attempts.iter().enumerate() {
+                    scorer.add_drawn(&mut t, &only(a, fields), first(k));
+                }
+                scorer.columns(&t, out);
+                scorer.undefined(&t).map(str::to_string)
+            }
+            None => {
+                let mut t = FigureTally::new();
+                for (k, a) in attempts.iter().enumerate() {
+                    t.add_drawn(&basis, &only(a, fields), first(k));
+                }
+                t.columns(out);
+                None
+            }
+        }
+    });
+    let Some(sums) = sums else {
+        return false;
+    };
+    let mut counts = vec![0u32; units.len];
+    let (mut acc, mut columns) = (Vec::new(), Vec::new());
+    let mut tallies = Vec::with_capacity(n);
+    each_resample(units.len, settings, |picked| {
+        counts.fill(0);
+        for &u in picked {
+            counts[u] += 1;
+        }
+        match &scorer {
+            None => sums.resample(&counts, &mut acc, &mut columns, |s, c, _| {
+                drawn.figures(s, FigureTally::from_columns(c).figures(&basis));
+            }),
+            Some(scorer) => {
+                tallies.clear();
+                sums.resample(&counts, &mut acc, &mut columns, |s, c, why| {
+                    let t = scorer.tally_from_columns(c, why);
+                    drawn.figures(s, scorer.figures(&t));
+                    tallies.push((data.seats[s].seat.clone(), t));
+                });
+                drawn.scores(&index, scorer.score(std::mem::take(&mut tallies)));
+            }
+        }
+    });
+    true
+}
+
+/// An attempt with only the fields a reader wants (the others absent, as the ledger leaves
+/// them when it reads only those): a per-problem sum of a field no one reads is then 0 on
+/// every problem and is not summed.
+fn only(a: &Attempt, f: AttemptFields) -> Attempt {
+    fn keep<T: Clone>(on: bool, v: &Option<T>) -> Option<T> {
+        if on { v.clone() } else { None }
+    }
+    Attempt {
+        problem: a.problem.clone(),
+        trial: if f.trial { a.trial } else { 0 },
+        correct: a.correct,
+        outcome: keep(f.outcome, &a.outcome),
+        input_tokens: keep(f.input_tokens, &a.input_tokens),
+        output_tokens: keep(f.output_tokens, &a.output_tokens),
+        input_tokens_cache_read: keep(f.input_tokens_cache_read, &a.input_tokens_cache_read),
+        input_tokens_cache_write: keep(f.input_tokens_cache_write, &a.input_tokens_cache_write),
+        wall_s: keep(f.wall_s, &a.wall_s),
+        cost_usd: keep(f.cost_usd, &a.cost_usd),
+        steps: keep(f.steps, &a.steps),
+        errors: keep(f.errors, &a.errors),
+        checklist: keep(f.checklist, &a.checklist),
+        trace: keep(f.trace, &a.trace),
+        working_s: keep(f.working_s, &a.working_s),
+        infra_error: f.end && a.infra_error,
+        end_reason: keep(f.end, &a.end_reason),
+    }
 }
 
 #[cfg(test)]
@@ -443,6 +603,80 @@ mod tests {
         let other = wave_intervals(&data, Some(&cohort), &Settings { seed: 1, ..s }).unwrap();
         assert_ne!(one.seats, other.seats);
         assert!(one.seat("a").score.is_some());
+    }
+
+    /// Close enough for sums of the same reals added in another order.
+    fn near(a: Option<Interval>, b: Option<Interval>) -> bool {
+        let close = |x: f64, y: f64| (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0);
+        match (a, b) {
+            (Some(a), Some(b)) => close(a.lo, b.lo) && close(a.hi, b.hi) && a.defined == b.defined,
+            (a, b) => a == b,
+        }
+    }
+
+    /// Per-problem sums draw what feeding every drawn attempt draws, under every shipped
+    /// rubric (per seat, per attempt, relative, with free retries) and without one: counts,
+    /// accuracies and rank ranges to the bit, sums of reals to 1e-9.
+    #[test]
+    fn per_problem_sums_draw_what_attempts_draw() {
+        let mut world = Draws::new(11);
+        let mut seats = Vec::new();
+        for id in ["a", "b", "c", "d"] {
+            let cells: Vec<(u32, u32)> =
+                (0..30).flat_map(|p| (1..=3).map(move |t| (p, t))).collect();
+            let attempts = cells
+                .into_iter()
+                .filter(|_| world.below(9) != 0)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .map(|(p, t)| {
+                    let mut a = attempt(&format!("p{p:02}"), t, world.below(3) != 0);
+                    a.wall_s = Some(world.below(1000) as f64 / 7.0);
+                    a.cost_usd = Some(world.below(1000) as f64 / 3000.0);
+                    a.input_tokens = Some(world.below(3000));
+                    a.steps = Some(world.below(12) as u32);
+                    a.errors = Some(world.below(3) as u32);
+                    a.outcome = Some(world.below(11) as f64 / 10.0);
+                    a
+                })
+                .collect();
+            seats.push(seat(id, attempts));
+        }
+        let mut ids: Vec<String> = (0..32).map(|p| format!("p{p:02}")).collect();
+        ids.sort();
+        let mut data = wave(Some(SuiteProblems::Ids(ids)), seats);
+        data.wave.canary_problems = vec!["p03".into(), "p31".into()];
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rubrics");
+        let mut rubrics = vec![None];
+        for entry in std::fs::read_dir(root).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            rubrics.push(Some(crate::rubric::parse(&path, &text).unwrap()));
+        }
+        assert!(rubrics.len() > 5);
+        for r in &rubrics {
+            let s = Settings {
+                resamples: 300,
+                ..Settings::default()
+            };
+            let sums = wave_intervals(&data, r.as_ref(), &s).unwrap();
+            let attempts = Settings {
+                method: Method::Attempts,
+                ..s
+            };
+            let fed = wave_intervals(&data, r.as_ref(), &attempts).unwrap();
+            let name = r.as_ref().map(|r| r.id());
+            for (id, one) in &sums.seats {
+                let other = fed.seat(id);
+                assert_eq!(one.accuracy, other.accuracy, "{name:?} {id}");
+                assert_eq!(one.rank, other.rank, "{name:?} {id}");
+                assert!(near(one.cost_of_pass, other.cost_of_pass), "{name:?} {id}");
+                assert!(
+                    near(one.score, other.score),
+                    "{name:?} {id} {one:?} {other:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -1,5 +1,10 @@
 //! Two seats of one wave, paired on the problems both attempted: who solved what, the accuracy
-//! difference with a paired bootstrap interval, and McNemar's exact test.
+//! difference with a paired bootstrap interval, McNemar's exact test on the problems each
+//! solved, and the paired test on every trial (Miller 2024, "Adding Error Bars to Evals", §4):
+//! per shared problem the difference d_p of the two seats' shares of Correct trials, its mean
+//! d̄, se = sqrt(Σ (d_p − d̄)²) / P, z = d̄ / se and the two-sided normal p-value. McNemar's test
+//! reduces each problem to a majority vote; the paired test keeps every trial, so with more
+//! than one trial the verdict is the paired test's.
 
 use std::collections::BTreeMap;
 
@@ -20,6 +25,57 @@ pub struct Paired {
     pub diff: Option<f64>,
     pub diff_ci: Option<Interval>,
     pub mcnemar_p: f64,
+    /// The paired test on every trial: `None` with no shared problem.
+    pub test: Option<PairedTest>,
+    /// Some shared problem has more than one trial of either seat: the verdict is the paired
+    /// test's.
+    pub trials: bool,
+}
+
+/// The paired test on the per-problem differences d_p (see the module's documentation).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairedTest {
+    pub mean_diff: f64,
+    /// sqrt(Σ (d_p − d̄)²) / P.
+    pub se: f64,
+    /// d̄ / se; `None` when se is 0 (every problem differs by the same amount).
+    pub z: Option<f64>,
+    /// Two-sided normal p-value of z; with se = 0, 1 when d̄ = 0 and 0 otherwise.
+    pub p: f64,
+    /// d̄ ∓ 1.959964 · se.
+    pub ci95: [f64; 2],
+}
+
+/// z₀.₉₇₅, to the digits the 95 % interval is defined with.
+pub const Z_95: f64 = 1.959964;
+
+/// Fewer discordant problems than this, and McNemar's test has little power.
+pub const FEW_DISCORDANT: u64 = 10;
+
+impl PairedTest {
+    /// The test on differences `d` (none: `None`). Sums run in the order given.
+    pub fn of(d: &[f64]) -> Option<PairedTest> {
+        if d.is_empty() {
+            return None;
+        }
+        let n = d.len() as f64;
+        let mean = d.iter().fold(0.0, |acc, x| acc + x) / n;
+        let spread = d.iter().fold(0.0, |acc, x| acc + (x - mean) * (x - mean));
+        let se = spread.sqrt() / n;
+        let z = (se > 0.0).then(|| mean / se);
+        let p = match z {
+            Some(z) => super::normal::two_sided_p(z),
+            None if mean == 0.0 => 1.0,
+            None => 0.0,
+        };
+        Some(PairedTest {
+            mean_diff: mean,
+            se,
+            z,
+            p,
+            ci95: [mean - Z_95 * se, mean + Z_95 * se],
+        })
+    }
 }
 
 /// The significance the verdict asks of McNemar's test.
@@ -35,6 +91,7 @@ impl Paired {
         let share = |p: &Problem| p.passed as f64 / p.trials as f64;
         let mut diffs = Vec::new();
         let (mut only_a, mut only_b, mut both, mut neither) = (0, 0, 0, 0);
+        let mut trials = false;
         for (id, pa) in a {
             let Some(pb) = b.get(id) else { continue };
             match (solved(pa), solved(pb)) {
@@ -44,6 +101,7 @@ impl Paired {
                 (false, false) => neither += 1,
             }
             diffs.push(share(pa) - share(pb));
+            trials |= pa.trials > 1 || pb.trials > 1;
         }
         let mean = |idx: &mut dyn Iterator<Item = f64>, n: usize| {
             (n > 0).then(|| idx.sum::<f64>() / n as f64)
@@ -61,7 +119,19 @@ impl Paired {
             diff,
             diff_ci,
             mcnemar_p: mcnemar_exact(only_a, only_b),
+            test: PairedTest::of(&diffs),
+            trials,
         }
+    }
+
+    /// Problems one seat solved and the other did not.
+    pub fn discordant(&self) -> u64 {
+        self.only_a + self.only_b
+    }
+
+    /// The test the verdict rests on: the paired test with more than one trial, else McNemar's.
+    pub fn verdict_test(&self) -> &'static str {
+        if self.trials { "paired" } else { "mcnemar" }
     }
 
     /// The verdict in words.
@@ -69,8 +139,12 @@ impl Paired {
         if self.shared == 0 {
             return "no problem both attempted: nothing to compare".into();
         }
-        if self.mcnemar_p < ALPHA {
-            if self.only_a > self.only_b {
+        let (p, a_ahead) = match (&self.test, self.trials) {
+            (Some(t), true) => (t.p, t.mean_diff > 0.0),
+            _ => (self.mcnemar_p, self.only_a > self.only_b),
+        };
+        if p < ALPHA {
+            if a_ahead {
                 format!("{a} ahead")
             } else {
                 format!("{b} ahead")
@@ -130,6 +204,59 @@ mod tests {
             none.verdict("a", "b"),
             "no problem both attempted: nothing to compare"
         );
+    }
+
+    #[test]
+    fn the_paired_test_by_hand() {
+        // Differences 0.5, 0, 1, 0.5: d̄ = 0.5, Σ (d − d̄)² = 0 + 0.25 + 0.25 + 0 = 0.5,
+        // se = sqrt(0.5) / 4, z = 0.5 / se = 2·sqrt(2) = 2.828427..., and the two-sided
+        // p = erfc(2) = 0.004677734981047266 (erfc(z / √2) with z / √2 = 2).
+        let t = PairedTest::of(&[0.5, 0.0, 1.0, 0.5]).unwrap();
+        assert_eq!(t.mean_diff, 0.5);
+        let se = 0.5f64.sqrt() / 4.0;
+        assert!((t.se - se).abs() < 1e-16);
+        assert!((t.z.unwrap() - 2.0 * 2f64.sqrt()).abs() < 1e-14);
+        assert!(
+            (t.p / 0.004_677_734_981_047_266 - 1.0).abs() < 1e-6,
+            "{}",
+            t.p
+        );
+        assert_eq!(t.ci95, [0.5 - 1.959964 * se, 0.5 + 1.959964 * se]);
+        // No spread: z undefined; p 1 at no difference, 0 at a constant one.
+        let flat = PairedTest::of(&[0.0, 0.0]).unwrap();
+        assert_eq!((flat.z, flat.p), (None, 1.0));
+        assert_eq!(PairedTest::of(&[0.25, 0.25]).unwrap().p, 0.0);
+        assert_eq!(PairedTest::of(&[]), None);
+    }
+
+    #[test]
+    fn with_trials_the_verdict_is_the_paired_tests() {
+        // 40 problems × 4 trials. A passes 3 of 4 everywhere; B 3 of 4 on every other
+        // problem and 2 of 4 on the rest. The majority vote sees 20 problems both solved and
+        // 20 only A solved; the paired test sees d = 0 on 20 problems and 0.25 on 20.
+        let a = problems(&[(4, 3); 40]);
+        let mut b_out = vec![(4, 2); 40];
+        for p in b_out.iter_mut().step_by(2) {
+            *p = (4, 3);
+        }
+        let b = problems(&b_out);
+        let p = Paired::of(&a, &b, &Settings::default());
+        assert!(p.trials);
+        assert_eq!(p.verdict_test(), "paired");
+        let t = p.test.unwrap();
+        // d̄ = 0.125; Σ (d − d̄)² = 40 · 0.125² = 0.625; se = sqrt(0.625) / 40.
+        assert_eq!(t.mean_diff, 0.125);
+        assert!((t.se - 0.625f64.sqrt() / 40.0).abs() < 1e-16);
+        assert!(t.p < 1e-9);
+        assert_eq!(p.verdict("a", "b"), "a ahead");
+        // One trial each: McNemar's verdict.
+        let one = Paired::of(
+            &problems(&[(1, 1)]),
+            &problems(&[(1, 0)]),
+            &Settings::default(),
+        );
+        assert_eq!(one.verdict_test(), "mcnemar");
+        assert_eq!(one.discordant(), 1);
     }
 
     #[test]

@@ -1,0 +1,226 @@
+//! Resampling from per-problem sums: why a leaderboard's bootstrap costs resamples × problems ×
+//! seats, not resamples × attempts.
+//!
+//! Every figure and score a leaderboard resamples is read from a seat's running totals (counts,
+//! sums and their coverage), and the totals of a resample are Σ over problems of (how often the
+//! problem was drawn) × (the seat's totals on that problem alone). So each seat's totals on
+//! each problem are taken once, as a row of numbers (`FigureTally::columns`,
+//! `Scorer::columns`); a resample is then one weighted sum of rows, in problem order, and each
+//! seat's tally is read back from its columns. This is what numpy does with a matrix product.
+//!
+//! Three things keep it small and exact:
+//!
+//! - only **live** columns are summed: a column that is 0 on every problem of every seat (a
+//!   field the rubric does not read, left out of the attempts beforehand) stays 0, and one
+//!   equal on every problem of every seat to an earlier column (a coverage equal to the count
+//!   of attempts, where every attempt knows its value) is copied from it;
+//! - counts and integer sums are held as `f64`, which is exact while every resample's total
+//!   stays below 2⁵³: [`ProblemSums::new`] refuses (returns `None`) when the largest value of
+//!   an integer column times the number of problems could pass it, and the caller then feeds
+//!   attempts one by one;
+//! - the sums of real numbers (seconds, USD, graded outcomes, a per-attempt formula) run in one
+//!   fixed order (problems in wave order, each once, times its count), so they reproduce to the
+//!   bit on every machine. They are not the bits of a sum attempt by attempt (the order
+//!   differs): see `bootstrap::Method`.
+
+/// 2⁵³: integers up to it are exact in `f64`.
+const EXACT: f64 = 9_007_199_254_740_992.0;
+
+/// Every seat's totals on every problem, as rows to sum.
+pub(super) struct ProblemSums {
+    seats: usize,
+    /// Columns of one seat's totals.
+    width: usize,
+    /// The columns summed on a resample, in order.
+    live: Vec<usize>,
+    /// (column, the live column it equals everywhere).
+    copies: Vec<(usize, usize)>,
+    /// Per problem: each live column's value for each seat, `[problem][live column][seat]`.
+    rows: Vec<f64>,
+    /// Per seat: the problems on which its totals are undefined, and why, in problem order.
+    undefined: Vec<Vec<(usize, String)>>,
+}
+
+impl ProblemSums {
+    /// The sums of `seats` seats on `problems` problems, each seat's totals laid out in
+    /// `integer.len()` columns (`integer[c]`: whether column c holds a count or a sum of
+    /// integers). `cell(s, p, out)` appends seat s's columns on problem p, or nothing where it
+    /// has no attempt there (all 0), and says why its totals there are undefined, if they are.
+    /// It is called twice per cell. `None` when an integer column could pass 2⁵³ on some
+    /// resample.
+    pub(super) fn new(
+        seats: usize,
+        problems: usize,
+        integer: &[bool],
+        mut cell: impl FnMut(usize, usize, &mut Vec<f64>) -> Option<String>,
+    ) -> Option<ProblemSums> {
+        let width = integer.len();
+        // First pass: which columns are ever non-zero, which equal an earlier one everywhere,
+        // and the largest value of each.
+        let mut nonzero = vec![false; width];
+        let mut largest = vec![0f64; width];
+        let mut same_as: Vec<Vec<usize>> = (0..width).map(|c| (0..c).collect()).collect();
+        let mut undefined = vec![Vec::new(); seats];
+        let mut buf = Vec::with_capacity(width);
+        let zeros = vec![0.0; width];
+        for p in 0..problems {
+            for (s, seat_undefined) in undefined.iter_mut().enumerate() {
+                buf.clear();
+                if let Some(why) = cell(s, p, &mut buf) {
+                    seat_undefined.push((p, why));
+                }
+                let row = if buf.is_empty() { &zeros } else { &buf };
+                debug_assert_eq!(row.len(), width);
+                for (c, &v) in row.iter().enumerate() {
+                    nonzero[c] |= v != 0.0;
+                    largest[c] = largest[c].max(v.abs());
+                    same_as[c].retain(|&j| row[j].to_bits() == v.to_bits());
+                }
+            }
+        }
+        let most = problems as f64;
+        if (0..width).any(|c| integer[c] && (largest[c] >= EXACT || largest[c] * most >= EXACT)) {
+            return None;
+        }
+        let mut live = Vec::new();
+        let mut copies = Vec::new();
+        for c in 0..width {
+            if !nonzero[c] {
+                continue;
+            }
+            match same_as[c].iter().find(|j| live.contains(*j)) {
+                Some(&j) => copies.push((c, j)),
+                None => live.push(c),
+            }
+        }
+        // Second pass: the live columns, problem by problem.
+        let mut rows = vec![0.0; problems * live.len() * seats];
+        for p in 0..problems {
+            let at = p * live.len() * seats;
+            for s in 0..seats {
+                buf.clear();
+                cell(s, p, &mut buf);
+                if buf.is_empty() {
+                    continue;
+                }
+                for (l, &c) in live.iter().enumerate() {
+                    rows[at + l * seats + s] = buf[c];
+                }
+            }
+        }
+        Some(ProblemSums {
+            seats,
+            width,
+            live,
+            copies,
+            rows,
+            undefined,
+        })
+    }
+
+    /// The totals of every seat on a resample that drew problem p `counts[p]` times: for each
+    /// seat in turn, `each(seat, its columns, why its totals are undefined)` (the first
+    /// problem drawn on which they are). `acc` and `columns` are scratch space.
+    pub(super) fn resample(
+        &self,
+        counts: &[u32],
+        acc: &mut Vec<f64>,
+        columns: &mut Vec<f64>,
+        mut each: impl FnMut(usize, &[f64], Option<&str>),
+    ) {
+        let stride = self.live.len() * self.seats;
+        acc.clear();
+        acc.resize(stride, 0.0);
+        if stride > 0 {
+            for (row, &n) in self.rows.chunks_exact(stride).zip(counts) {
+                if n == 0 {
+                    continue;
+                }
+                let n = f64::from(n);
+                for (a, &v) in acc.iter_mut().zip(row) {
+                    *a += n * v;
+                }
+            }
+        }
+        for s in 0..self.seats {
+            columns.clear();
+            columns.resize(self.width, 0.0);
+            for (l, &c) in self.live.iter().enumerate() {
+                columns[c] = acc[l * self.seats + s];
+            }
+            for &(c, j) in &self.copies {
+                columns[c] = columns[j];
+            }
+            let why = self.undefined[s]
+                .iter()
+                .find(|(p, _)| counts[*p] > 0)
+                .map(|(_, why)| why.as_str());
+            each(s, columns, why);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two seats, three problems, columns (count, integer sum, real sum, coverage = count).
+    fn cells() -> Vec<Vec<Option<[f64; 4]>>> {
+        vec![
+            vec![
+                Some([2.0, 10.0, 0.1, 2.0]),
+                None,
+                Some([1.0, 7.0, 0.7, 1.0]),
+            ],
+            vec![
+                Some([3.0, 0.0, 0.2, 3.0]),
+                Some([1.0, 0.0, 0.3, 1.0]),
+                Some([2.0, 0.0, 0.5, 2.0]),
+            ],
+        ]
+    }
+
+    fn sums(cells: &[Vec<Option<[f64; 4]>>]) -> Option<ProblemSums> {
+        ProblemSums::new(2, 3, &[true, true, false, true], |s, p, out| {
+            if let Some(row) = cells[s][p] {
+                out.extend(row);
+            }
+            (s == 1 && p == 1).then(|| "undefined on p1".to_string())
+        })
+    }
+
+    #[test]
+    fn a_resample_is_the_weighted_sum_of_the_drawn_problems() {
+        let sums = sums(&cells()).unwrap();
+        // The coverage equals the count everywhere: copied, not summed.
+        assert_eq!(sums.live, vec![0, 1, 2]);
+        assert_eq!(sums.copies, vec![(3, 0)]);
+        let (mut acc, mut cols) = (Vec::new(), Vec::new());
+        let mut got = Vec::new();
+        // p0 twice, p2 once.
+        sums.resample(&[2, 0, 1], &mut acc, &mut cols, |s, c, why| {
+            got.push((s, c.to_vec(), why.map(str::to_string)))
+        });
+        assert_eq!(got[0], (0, vec![5.0, 27.0, 2.0 * 0.1 + 0.7, 5.0], None));
+        assert_eq!(got[1], (1, vec![8.0, 0.0, 2.0 * 0.2 + 0.5, 8.0], None));
+        got.clear();
+        // p1 drawn: seat 1 is undefined, seat 0 has no attempt there.
+        sums.resample(&[0, 3, 0], &mut acc, &mut cols, |s, c, why| {
+            got.push((s, c.to_vec(), why.map(str::to_string)))
+        });
+        assert_eq!(got[0], (0, vec![0.0; 4], None));
+        assert_eq!(got[1].2.as_deref(), Some("undefined on p1"));
+    }
+
+    #[test]
+    fn an_integer_column_that_could_pass_2_to_the_53_is_refused() {
+        let mut big = cells();
+        // Three problems × 2⁵² could reach 2⁵³ and more.
+        big[0][0] = Some([2.0, EXACT / 2.0, 0.1, 2.0]);
+        assert!(sums(&big).is_none());
+        // A real column may be as large as it likes.
+        let mut big = cells();
+        big[0][0] = Some([2.0, 10.0, 1e300, 2.0]);
+        assert!(sums(&big).is_some());
+    }
+}
