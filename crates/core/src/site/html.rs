@@ -39,7 +39,7 @@ ol.trace{margin:.2rem 0;padding-left:1.4rem}
 pre{background:#f8f9fb;border:1px solid #e4e7ec;padding:.8rem;overflow-x:auto;font-size:.82rem}
 code{font-size:.88em}
 figure{margin:1rem 0}figcaption{font-size:.88rem;color:#475467;max-width:60rem}
-svg.chart{width:100%;max-width:720px;height:auto;font-size:11px;font-family:inherit}
+svg.chart{width:100%;height:auto;font-size:11px;font-family:inherit}
 svg .grid{stroke:#e4e7ec}svg .tick{fill:#475467}svg .axis-label{fill:#1a1a1a;font-size:12px}
 svg .point{fill:#fff;stroke:#2e5b9a;stroke-width:2}svg .point.pareto{fill:#2e5b9a}
 svg .point.withdrawn{fill:#fff;stroke:#98a2b3;stroke-dasharray:2 2}

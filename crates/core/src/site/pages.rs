@@ -271,6 +271,7 @@ fn frontier_figure(w: &WaveInput, figures: &[SeatFigures], boards: &[Board<'_>])
                 accuracy,
                 interval,
                 pareto: false,
+                href: Some(seat_href(1, &s.seat.id)),
             }),
             (None, _) => left_out.push(format!("{} (cost unknown for some attempts)", s.seat.id)),
             _ => left_out.push(format!("{} (no accuracy)", s.seat.id)),
@@ -316,6 +317,19 @@ fn frontier_figure(w: &WaveInput, figures: &[SeatFigures], boards: &[Board<'_>])
         points,
         frontier: front,
     };
+    if s.points.is_empty() {
+        let none_known = figures.iter().all(|f| f.cost_usd.known == 0);
+        return html! {
+            p.no-chart {
+                @if none_known {
+                    "No cost–accuracy chart: no attempt of this wave records a cost (this format records none). Add a price table and fill the costs in from each attempt's tokens: "
+                    code { "benchledger prices add TABLE.toml" } ", then " code { "benchledger show " (wave.id) " --prices NAME@VERSION" } "."
+                } @else {
+                    "No cost–accuracy chart: no seat has a cost for every attempt. Not plotted: " (left_out.join(", ")) "."
+                }
+            }
+        };
+    }
     html! {
         figure {
             (chart::scatter(&s))
