@@ -139,6 +139,72 @@ fn measure(chromium: &Path, page: &Path, width: u32, height: u32) -> serde_json:
     serde_json::from_str(&json).unwrap_or_else(|e| panic!("{}: {e}: {out}", page.display()))
 }
 
+/// axe-core's script, installed by scripts/test under the target directory (or `$AXE_CORE`);
+/// `None`, having said why, when it is not there and this is not CI.
+fn axe_core() -> Option<PathBuf> {
+    let path = std::env::var_os("AXE_CORE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_TARGET_TMPDIR"))
+                .parent()
+                .unwrap()
+                .join("axe/node_modules/axe-core/axe.min.js")
+        });
+    if path.is_file() {
+        return Some(path);
+    }
+    let msg = format!(
+        "no axe-core at {} ($AXE_CORE): the site's accessibility checks cannot run; \
+         scripts/test installs it (npm install --prefix target/axe axe-core)",
+        path.display()
+    );
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "{msg}");
+    eprintln!("SKIPPED: {msg}");
+    None
+}
+
+/// The serious and critical violations axe-core finds in a page: each rule's id, and the first
+/// element it names. The page is run as it is but for its policy (which would stop axe's own
+/// script), beside itself so that its links still resolve.
+fn axe_violations(chromium: &Path, axe: &Path, page: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(page).unwrap();
+    let policy = between(&text, "<meta http-equiv=\"Content-Security-Policy\"", ">").to_string();
+    let checked = text.replacen(&(policy + ">"), "", 1).replacen(
+        "</body>",
+        &format!(
+            "<script src=\"file://{}\"></script><script>axe.run(document).then(function(r){{\
+             var p=document.createElement('pre');p.id='axe';p.textContent=JSON.stringify(\
+             r.violations.filter(function(v){{return v.impact==='serious'||v.impact==='critical'}})\
+             .map(function(v){{return v.id+' ('+v.impact+') at '+v.nodes[0].target}}));\
+             document.body.appendChild(p)}})</script></body>",
+            axe.display()
+        ),
+        1,
+    );
+    let copy = page.with_file_name(format!(
+        "axe-{}",
+        page.file_name().unwrap().to_string_lossy()
+    ));
+    std::fs::write(&copy, checked).unwrap();
+    let out = browse(
+        chromium,
+        &copy,
+        &[
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=20000",
+            "--window-size=1400,900",
+            "--dump-dom",
+        ],
+    );
+    std::fs::remove_file(&copy).unwrap();
+    let json = between(&out, "<pre id=\"axe\">", "</pre>")
+        .trim_start_matches("<pre id=\"axe\">")
+        .replace("&gt;", ">")
+        .replace("&lt;", "<")
+        .replace("&amp;", "&");
+    serde_json::from_str(&json).unwrap_or_else(|e| panic!("{}: {e}: {out}", page.display()))
+}
+
 /// Every page of a site fits a 1400×900 window with every column of every table in view, and a
 /// phone's 390×844 window with no page wider than it (a wide table scrolls in its own box).
 fn every_page_fits(chromium: &Path, site: &Path) {
@@ -156,6 +222,7 @@ fn every_page_fits(chromium: &Path, site: &Path) {
     }
     pages.sort();
     assert!(pages.len() > 10, "{pages:?}");
+    let axe = axe_core();
     // Every wave page, and the first page of each other kind (a seat's page, a rubric change,
     // a publication are built alike), each kept as a screenshot at both sizes.
     let mut kinds = std::collections::BTreeSet::new();
@@ -180,11 +247,20 @@ fn every_page_fits(chromium: &Path, site: &Path) {
             .unwrap()
             .to_string_lossy()
             .replace(['/', '.'], "-");
-        // One screenshot pair a kind of page (every wave page is measured, one is kept).
+        // One screenshot pair and one accessibility check a kind of page (every wave page is
+        // measured, one is kept).
         let wave_page = page.parent() == Some(site.join("waves").as_path());
         if !wave_page || name.contains("checkout-rematch") {
             framed_screenshot(chromium, page, &format!("{name}-1400"), 1400, 900);
             framed_screenshot(chromium, page, &format!("{name}-390"), 390, 844);
+            if let Some(axe) = &axe {
+                let found = axe_violations(chromium, axe, page);
+                assert!(
+                    found.is_empty(),
+                    "{}: axe-core finds {found:?}",
+                    page.display()
+                );
+            }
         }
         let wide = measure(chromium, page, 1400, 900);
         assert_eq!(wide["window"], 1400, "{}: {wide}", page.display());

@@ -78,13 +78,16 @@ fn frame(
     [title, desc, x_label, y_label]: [&str; 4],
     body: Markup,
 ) -> Markup {
+    // A chart whose points are links is a group of them, not one image (an image holds no
+    // control a keyboard can reach).
+    let interactive = body.0.contains("<a href=");
     let t = format!("{id}-title");
     let d = format!("{id}-desc");
     html! {
         svg xmlns="http://www.w3.org/2000/svg" class="chart" id=(id)
             viewBox=(format!("0 0 {} {}", c(width), c(height)))
             style=(format!("max-width:{}px", c(width)))
-            role="img" aria-labelledby=(format!("{t} {d}")) {
+            role=(if interactive { "group" } else { "img" }) aria-labelledby=(format!("{t} {d}")) {
             title id=(t) { (title) }
             desc id=(d) { (desc) }
             text.axis-label x=(c(LEFT + (width - LEFT - RIGHT) / 2.0)) y=(c(HEIGHT - 8.0))
