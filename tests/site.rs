@@ -959,6 +959,12 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
         &site.join("waves/rca-wave-2/since-rca-wave-1.html"),
     );
     assert!(strip_tags(&since).contains("1: rca-3"), "{since}");
+    // A wave no version of the rubric scores (no budget) gets its table, and no empty chart.
+    let change =
+        std::fs::read_to_string(site.join("changes/session-efficiency-v1-v2.html")).unwrap();
+    assert!(change.contains("Wave <a href=\"../waves/arith-mini.html\">arith-mini</a>"));
+    assert!(!change.contains("id=\"slope-arith-mini\""));
+    assert!(change.contains("id=\"slope-checkout-rematch\""));
     every_page_fits(&chromium, &site);
 }
 

@@ -487,8 +487,10 @@ pub fn slope(s: &Slope) -> Markup {
     let body = html! {
         (y_grid(y, WIDTH, &yt, |v| fixed(v, yp)))
         @for (v, label) in &s.marks {
-            line.scale-mark x1=(c(LEFT)) x2=(c(WIDTH - RIGHT)) y1=(c(y.at(*v))) y2=(c(y.at(*v))) {}
-            text.scale-label x=(c(LEFT + 4.0)) y=(c(y.at(*v) - 4.0)) { (label) }
+            // Between the two columns only, its label centred above it: the seats' labels
+            // outside the columns are never struck through or run into.
+            line.scale-mark x1=(c(x0)) x2=(c(x1)) y1=(c(y.at(*v))) y2=(c(y.at(*v))) {}
+            text.scale-label x=(c((x0 + x1) / 2.0)) y=(c(y.at(*v) - 5.0)) text-anchor="middle" { (label) }
         }
         text.column x=(c(x0)) y=(c(HEIGHT - BOTTOM + 20.0)) text-anchor="middle" { (s.old_label) }
         text.column x=(c(x1)) y=(c(HEIGHT - BOTTOM + 20.0)) text-anchor="middle" { (s.new_label) }

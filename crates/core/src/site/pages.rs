@@ -595,7 +595,7 @@ fn change_page(input: &Input, scored: &[Vec<Board<'_>>], old: usize, new: usize)
             @let wave = &w.data.wave;
             @let wrows: Vec<&DiffRow> = rows.iter().filter(|r| r.shift.wave == wave.id).collect();
             h2 { "Wave " a href=(wave_href(1, &wave.id)) { (wave.id) } }
-            @if comparable && !wrows.is_empty() {
+            @if comparable && wrows.iter().any(|r| r.shift.old.is_some() || r.shift.new.is_some()) {
                 @let slope = Slope {
                     id: format!("slope-{}", file_name(&wave.id)),
                     title: format!("{} → {}, wave {}", o.rubric.id(), n.rubric.id(), wave.id),
