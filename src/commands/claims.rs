@@ -16,7 +16,7 @@ use benchledger_core::model::WaveData;
 use benchledger_core::prices::Costs;
 use benchledger_core::publication::claims::{self as published, Carried};
 use benchledger_core::report;
-use benchledger_core::report::claims::{Row, Source, listing};
+use benchledger_core::report::claims::{Digits, Row, Source, listing};
 use benchledger_core::rubric::{WaveScores, score_wave};
 
 /// A claims file, read whole.
@@ -209,7 +209,7 @@ pub(super) fn check_labelled(
             file: f,
         })
         .collect();
-    let (mut out, json) = listing(&sources, &rows);
+    let (mut out, json) = listing(&sources, &rows, Digits::Readable);
     for (id, w) in &inputs {
         if let Some(p) = &w.pricing {
             out.notes.push(format!(
@@ -410,6 +410,50 @@ pub fn run(ctx: &mut Ctx<'_>, command: ClaimsCommand) -> Result<()> {
                 wave,
                 seat,
             } => from_run(ctx, "hal", &upload, &out, &wave, &seat),
+            ClaimsFrom::Harbor {
+                result,
+                out,
+                wave,
+                seat,
+            } => {
+                let text =
+                    files::read_text(&result, LEADERBOARD).map_err(|e| Error::io(&result, e))?;
+                let file = from::harbor(&result, &text, &wave, &seat)?;
+                let comments = vec![
+                    format!(
+                        "Claims read by `benchledger claims from harbor` from {}.",
+                        result.display()
+                    ),
+                    format!(
+                        "Wave {wave}, seat {seat}: the mean metric → mean_outcome, pass_at_k → \
+                         pass_at_k.K; published unrounded, so within ±1e-9 (docs/claims.md)."
+                    ),
+                ];
+                write_new(ctx, &out, &file, &comments)
+            }
+            ClaimsFrom::LmEval {
+                results,
+                task,
+                metric,
+                out,
+                wave,
+                seat,
+            } => {
+                let text =
+                    files::read_text(&results, LEADERBOARD).map_err(|e| Error::io(&results, e))?;
+                let file = from::lm_eval(&results, &text, &task, metric.as_deref(), &wave, &seat)?;
+                let comments = vec![
+                    format!(
+                        "Claims read by `benchledger claims from lm-eval` from {}.",
+                        results.display()
+                    ),
+                    format!(
+                        "Wave {wave}, seat {seat}: task {task}'s figure → accuracy; published \
+                         unrounded, so within ±1e-9 (docs/claims.md)."
+                    ),
+                ];
+                write_new(ctx, &out, &file, &comments)
+            }
         },
     }
 }
