@@ -196,7 +196,8 @@ pub enum Command {
     Trials(TrialsArgs),
 
     /// Two seats of one wave, paired on the problems both attempted: who solved what, the
-    /// accuracy difference with a bootstrap interval, McNemar's exact test, and a verdict.
+    /// accuracy difference with a bootstrap interval, McNemar's exact test, the paired test on
+    /// every trial, and a verdict. With --all: every pair, Holm-corrected, and tie groups.
     Versus(VersusArgs),
 
     /// Take a wave off the leaderboards without deleting anything: append a withdrawal to the
@@ -464,9 +465,18 @@ pub struct VersusArgs {
     #[arg(long)]
     pub wave: String,
     /// The first seat.
-    pub a: String,
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    pub a: Option<String>,
     /// The second seat.
-    pub b: String,
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    pub b: Option<String>,
+    /// Every pair of the wave's seats, with Holm's correction over all of them and the tie
+    /// groups as letters (seats sharing a letter cannot be told apart).
+    #[arg(long)]
+    pub all: bool,
+    /// The family-wise error rate `--all` holds the pairs to (default 0.05).
+    #[arg(long, value_name = "ALPHA", requires = "all")]
+    pub alpha: Option<f64>,
     #[command(flatten)]
     pub ci: CiArgs,
     #[command(flatten)]

@@ -371,3 +371,27 @@ fn suite_problems_has_no_cap_in_a_ledger_written_before_it() {
         assert_eq!(show["suite_problems"].to_string(), n, "{show}");
     }
 }
+
+#[test]
+fn versus_all_prints_every_pair_and_the_tie_groups() {
+    let env = close_call();
+    let table = env.run(["versus", "--wave", WAVE, "--all"]).ok().stdout;
+    snapshot("uncertainty__versus_all", &table);
+    let json = env
+        .run(["versus", "--wave", WAVE, "--all", "--format", "json"])
+        .ok()
+        .json();
+    let seats = json["seats"].as_array().unwrap();
+    let pairs = json["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), seats.len() * (seats.len() - 1) / 2);
+    // Two seats share a letter exactly when their pair is not separable.
+    for p in pairs {
+        let (a, b) = (p["a"].as_str().unwrap(), p["b"].as_str().unwrap());
+        let (la, lb) = (
+            json["groups"][a].as_str().unwrap(),
+            json["groups"][b].as_str().unwrap(),
+        );
+        let share = la.chars().any(|c| lb.contains(c));
+        assert_eq!(share, p["separable"] == false, "{p}");
+    }
+}
