@@ -53,6 +53,16 @@ fn score_with_ci_prints_rank_ranges_and_marks_the_seats_not_separable_from_the_l
         ])
         .ok()
         .json();
+    // 20 problems: the intervals carry a caution, in the JSON as in the text.
+    let warnings = json["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1);
+    assert!(
+        warnings[0]
+            .as_str()
+            .unwrap()
+            .starts_with("intervals over only 20 problems (fewer than 30)"),
+        "{warnings:?}"
+    );
     assert_eq!(
         json["interval"],
         json!({

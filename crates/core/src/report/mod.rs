@@ -11,7 +11,7 @@ pub mod compare;
 pub mod diff;
 pub mod export;
 pub mod history;
-pub(crate) mod intervals;
+pub mod intervals;
 pub mod prices;
 pub mod publication;
 pub mod rubric;
