@@ -41,6 +41,10 @@ fn says(hint: &Hint) -> String {
         Hint::Withdraw => ": withdraw a wave by hand with `benchledger withdraw`".into(),
         Hint::ListWaves => " (see `benchledger waves`)".into(),
         Hint::VerifyAll => ". Check the ledger with `benchledger verify --all`".into(),
+        Hint::Give(option) => format!(
+            "; give it with --{} (or in the wave manifest given with --manifest)",
+            option.replace('_', "-")
+        ),
     }
 }
 

@@ -195,6 +195,12 @@ pub enum Command {
     /// of k trials passes) and pass^k (that all k pass).
     Trials(TrialsArgs),
 
+    /// Every sample one click away: a wave's problem × seat matrix (pass / fail / missing, k of
+    /// n trials passed, infrastructure errors), most-solved problems first. A seat solves a
+    /// problem when more than half of its trials there are Correct. With --regressions A B:
+    /// for every seat in both waves, the problems it solves in one and not the other.
+    Problems(ProblemsArgs),
+
     /// Two seats of one wave, paired on the problems both attempted: who solved what, the
     /// accuracy difference with a bootstrap interval, McNemar's exact test, the paired test on
     /// every trial, and a verdict. With --all: every pair, Holm-corrected, and tie groups.
@@ -251,17 +257,44 @@ pub struct IngestArgs {
     /// Wave manifests (TOML); with --from, the logs or directories of logs.
     #[arg(required = true, value_name = "MANIFEST.toml | LOG_OR_DIR")]
     pub manifests: Vec<PathBuf>,
-    /// Read the arguments as logs of this format and build the wave from them: `inspect`,
-    /// or `inspect-summaries` (the figures alone, without the trace: faster).
+    /// Read the arguments as results files of this format (or directories of them) and build
+    /// the waves from what they say: one wave per suite, one seat per model. The formats:
+    /// jsonl, csv, tau-bench, terminal-bench, openhands, swe-bench, hal, tau2-bench, inspect,
+    /// inspect-summaries, harbor (docs/importers.md).
     #[arg(long, value_name = "FORMAT")]
     pub from: Option<String>,
-    /// With --from: the wave's id (default: the task and the date of the earliest log).
+    /// With --from: the wave's id (default: the suite and the date of the earliest file);
+    /// with files of several suites, the prefix of each wave's id.
     #[arg(long, value_name = "ID", requires = "from")]
     pub wave: Option<String>,
-    /// With --from: a wave manifest without seats, for what the logs cannot say (load,
-    /// budget, the suite and its size, notes); what it says wins over the logs.
+    /// With --from: a wave manifest without seats, for what the files cannot say (load,
+    /// budget, the suite and its size, notes); what it says wins over the files.
     #[arg(long, value_name = "M.toml", requires = "from")]
     pub manifest: Option<PathBuf>,
+    /// With --from: the suite's size, for files that do not say it.
+    #[arg(long, value_name = "N", requires = "from")]
+    pub suite_problems: Option<u64>,
+    /// With --from: the suite, for files that do not name it.
+    #[arg(long, value_name = "NAME", requires = "from")]
+    pub suite: Option<String>,
+    /// With --from: when the run started (RFC 3339 with its offset), for files that do not
+    /// say.
+    #[arg(long, value_name = "TIME", requires = "from")]
+    pub started_at: Option<String>,
+    /// With --from: the model, for files that do not name it. Files that name another model
+    /// are refused, unless --model-mismatch=allow.
+    #[arg(long, value_name = "MODEL", requires = "from")]
+    pub model: Option<String>,
+    /// With --from: the agent or harness, for files that do not name it.
+    #[arg(long, value_name = "NAME", requires = "from")]
+    pub harness: Option<String>,
+    /// With --from: the model's provider, for files that do not name it.
+    #[arg(long, value_name = "NAME", requires = "from")]
+    pub provider: Option<String>,
+    /// With --from and --model: `allow` keeps files that name another model than --model
+    /// (a model served under another name), recording the difference in the wave's notes.
+    #[arg(long, value_name = "allow", value_parser = ["allow"], requires = "model")]
+    pub model_mismatch: Option<String>,
 }
 
 /// The flags of `waves` (its help text is the doc comment of [`Command::Waves`]).
@@ -432,7 +465,10 @@ pub struct VerifyArgs {
     pub all: bool,
     /// Verify a reproduction bundle instead of the ledger. The bundle is only read, never
     /// written: its ledger is loaded into memory, and only regular files in it are read.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["ledger", "expect_head"])]
+    /// Everything its ledger stores is checked too, as `--ledger` checks a ledger; with
+    /// `--expect-head`, its publication's record must hash to HASH (the head printed right
+    /// after publishing it).
+    #[arg(long, value_name = "DIR", conflicts_with = "ledger")]
     pub bundle: Option<PathBuf>,
     /// Fail unless the chain ends exactly at this record hash (from `publications
     /// --head`), with every link on the way intact.
@@ -444,6 +480,11 @@ pub struct VerifyArgs {
     /// every stored score against a rescore, every chain record.
     #[arg(long)]
     pub ledger: bool,
+    /// Output format: the report (`table`), or `json`, the same verdicts as a document (each
+    /// publication and withdrawal with its verdict and problems, the head check, the ledger's
+    /// checks). Documented in the README.
+    #[command(flatten)]
+    pub format: FormatArg,
 }
 
 /// The flags of `trials` (its help text is the doc comment of [`Command::Trials`]).
@@ -454,6 +495,25 @@ pub struct TrialsArgs {
     /// The k to show, comma-separated (default: 1 up to the fewest trials of a problem).
     #[arg(long, value_delimiter = ',', value_name = "K,...")]
     pub k: Vec<u64>,
+    #[command(flatten)]
+    pub format: FormatArg,
+}
+
+/// The flags of `problems` (its help text is the doc comment of [`Command::Problems`]).
+#[derive(Debug, Args)]
+pub struct ProblemsArgs {
+    /// The wave; with --regressions, the two waves, the earlier first.
+    #[arg(required = true, num_args = 1..=2, value_name = "WAVE")]
+    pub waves: Vec<String>,
+    /// Compare two waves: the problems each seat solves in one and not the other.
+    #[arg(long)]
+    pub regressions: bool,
+    /// Only this seat (repeat for more).
+    #[arg(long, value_name = "SEAT")]
+    pub seat: Vec<String>,
+    /// Show a withdrawn wave too (marked as withdrawn).
+    #[arg(long)]
+    pub include_withdrawn: bool,
     #[command(flatten)]
     pub format: FormatArg,
 }
@@ -550,6 +610,10 @@ pub struct SiteArgs {
     /// replaced; nothing else in it is touched).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// The rubric the front page ranks every suite under (default: the most recently
+    /// registered rubric that scores the suite's latest wave, else plain accuracy).
+    #[arg(long, value_name = "NAME@VERSION")]
+    pub rubric: Option<String>,
     /// With --ci, every leaderboard carries intervals and rank ranges (a rank range column,
     /// accuracy whiskers on the cost–accuracy chart), drawn as `score --ci` draws them.
     #[command(flatten)]

@@ -8,7 +8,9 @@ use comfy_table::{CellAlignment, ContentArrangement, LineStyle, TableStyle};
 use serde::Serialize;
 
 use benchledger_core::report::compare::Comparison;
-use benchledger_core::report::{Column, ESSENTIAL, Table, to_csv, to_json, to_markdown};
+use benchledger_core::report::{
+    Column, ESSENTIAL, Table, to_csv, to_json, to_markdown, with_significant_costs,
+};
 
 pub use crate::cli::Format;
 
@@ -132,6 +134,7 @@ pub fn to_text(t: &Table) -> String {
 /// printed again. A control character in a cell, header, heading or note is shown escaped,
 /// as `\u{1b}`, and printed never; a heading's or note's line breaks stay line breaks.
 pub fn to_text_in(t: &Table, layout: &mut Layout) -> String {
+    let t = &with_significant_costs(t);
     let mut out = String::new();
     for h in &t.heading {
         out.push_str(&layout.wrap(&shown(h, true)));
@@ -356,7 +359,7 @@ pub fn render_in<T: Serialize>(
 ) -> String {
     match format {
         Format::Table => to_text_in(table, layout),
-        Format::Md => to_markdown(table),
+        Format::Md => to_markdown(&with_significant_costs(table)),
         Format::Csv => to_csv(table),
         Format::Json => to_json(kind, json),
     }

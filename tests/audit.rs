@@ -698,6 +698,46 @@ fn verify_catches_an_edited_wall_time() {
     assert!(out.ends_with("2 of 3 publications reproduce\n"), "{out}");
 }
 
+/// `verify --format json`: the same verdicts as the report, as a document. The figures are
+/// hashes and counts of the published ledger; the tampered one names its mismatch and exits 1
+/// after printing the whole document.
+#[test]
+fn verify_as_json_gives_each_entry_its_verdict_and_the_ledger_checks() {
+    let env = published();
+    env.run(["withdraw", "prices-csv", "--reason", "a wrong budget"])
+        .ok();
+    let out = env
+        .run(["verify", "--all", "--ledger", "--format", "json"])
+        .ok();
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["kind"], "verify");
+    assert_eq!(doc["ok"], true);
+    assert_eq!(doc["publications"]["reproduced"], 3);
+    assert_eq!(doc["entries"].as_array().unwrap().len(), 4);
+    snapshot("audit__verify_json", &out.stdout);
+
+    let id = xai_checkout_attempt(&env);
+    tamper(
+        &env.db,
+        &format!(
+            "DROP TRIGGER attempt_no_update; UPDATE attempt SET wall_s = 131.0 WHERE id = {id};"
+        ),
+    );
+    let out = env
+        .run(["verify", "--all", "--ledger", "--format", "json"])
+        .status(1);
+    assert_contains(&out.stderr, "a publication does not reproduce");
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["ok"], false);
+    assert_eq!(doc["entries"][0]["verdict"], "mismatch");
+    assert_eq!(doc["entries"][1]["verdict"], "ok");
+    assert_eq!(doc["publications"]["reproduced"], 2);
+    snapshot("audit__verify_json_tampered", &out.stdout);
+
+    let out = env.run(["verify", "--all", "--format", "csv"]).status(2);
+    assert_contains(&out.stderr, "verify prints its report, or --format json");
+}
+
 #[test]
 fn verify_catches_an_edited_cost() {
     let env = published();
@@ -915,7 +955,9 @@ fn verify_catches_a_deleted_publication_by_the_next_link() {
     let env = published();
     tamper(
         &env.db,
-        "DROP TRIGGER publication_no_delete; DELETE FROM publication WHERE id = 2;",
+        "DROP TRIGGER publication_no_delete; DROP TRIGGER publication_claims_no_delete;
+         DELETE FROM publication_claims WHERE publication_id = 2;
+         DELETE FROM publication WHERE id = 2;",
     );
     let out = verify_fails(&env);
     assert_contains(&out, "publication #3");
@@ -1016,7 +1058,7 @@ fn the_triggers_refuse_updates_and_deletes_and_the_ledger_stays_intact() {
             "benchledger: attempts are append-only raw facts and cannot be deleted",
         );
         refused(
-            "TRUNCATE publication",
+            "TRUNCATE publication CASCADE",
             "benchledger: publications are frozen and cannot be deleted",
         );
     } else {
@@ -1116,7 +1158,18 @@ fn a_bundle_written_by_publish_verifies_in_a_fresh_directory() {
         out.stdout,
         "publication #1 \"Checkout rematch, honest efficiency\" (checkout-rematch under \
          session-efficiency@2): OK — reproduces byte for byte (output sha256 616fef8e8210)\n\
-         1 of 1 publication reproduces\n"
+         1 of 1 publication reproduces\n\
+         the bundle's ledger, against what it was derived from (as verify --ledger checks a \
+         ledger):\n  \
+         schema: OK — tables, CHECKs, indexes and triggers match schema.sql (version 6)\n  \
+         waves: OK — 1 wave, each one's rows hashing to its stored content hash\n  \
+         tallies: OK — 5 stored seat tallies, each what its seat's attempts add up to\n  \
+         rubrics: OK — 1 registered rubric text, each hashing to its registered sha256\n  \
+         prices: OK — no price table registered\n  \
+         scores: OK — 0 stored scores, each equal to a rescore under its rubric\n  \
+         chain: OK — 1 entry, every record and link intact; head \
+         08767e5415b644b5f9e0ec438f2a788032bb718cb1a65f941d2755c1071322bb (keep it outside the \
+         ledger and check it with --expect-head)\n"
     );
     // As the README says: from inside the bundle, `verify --bundle .`.
     run_raw(&copy, &["verify", "--bundle", "."], &[]).ok();
@@ -1174,10 +1227,20 @@ fn a_tampered_bundle_fails_verify_naming_the_change() {
     copy_dir(&dir, fresh.path());
     let db = fresh.path().join("ledger.db");
     let id = attempt_id(&db, CHECKOUT, "xai-hierarchical", "checkout-outage");
+    // The trigger dropped and restored word for word, so that the schema shows nothing.
+    let trigger = match &rows(
+        &db,
+        "SELECT sql FROM sqlite_schema WHERE name = 'attempt_no_update'",
+    )[0][0]
+    {
+        Cell::Text(sql) => sql.clone(),
+        other => panic!("{other:?}"),
+    };
     tamper(
         &db,
         &format!(
-            "DROP TRIGGER attempt_no_update; UPDATE attempt SET wall_s = 131.0 WHERE id = {id};"
+            "DROP TRIGGER attempt_no_update; UPDATE attempt SET wall_s = 131.0 WHERE id = {id}; \
+             {trigger};"
         ),
     );
     let out = verify_bundle(fresh.path()).status(1);
@@ -1186,11 +1249,8 @@ fn a_tampered_bundle_fails_verify_naming_the_change() {
         &out.stdout,
         "[seat xai-hierarchical].attempts [problem checkout-outage trial 1].wall_s: 132.0 → 131.0",
     );
-    assert!(
-        out.stdout.ends_with("0 of 1 publication reproduce\n"),
-        "{}",
-        out.stdout
-    );
+    assert_contains(&out.stdout, "0 of 1 publication reproduce\n");
+    assert_contains(&out.stdout, "  waves: MISMATCH\n");
 }
 
 #[test]

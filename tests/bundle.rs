@@ -28,9 +28,29 @@ const WAVE: &str = "checkout-rematch";
 const V2: &str = "session-efficiency@2";
 const RUBRIC_FILE: &str = "session-efficiency.v2.toml";
 /// `verify`'s report on the clean bundle of [`published`].
-const CLEAN_REPORT: &str = "publication #1 \"checkout-rematch under session-efficiency@2\" \
+const CLEAN_REPORT: &str = concat!(
+    "publication #1 \"checkout-rematch under session-efficiency@2\" \
     (checkout-rematch under session-efficiency@2): OK — reproduces byte for byte (output sha256 \
-    ab40329487ea)\n1 of 1 publication reproduces\n";
+    ab40329487ea)\n1 of 1 publication reproduces\n",
+    ledger_report!()
+);
+/// What `verify --bundle` says of the clean bundle's ledger, after its publications.
+macro_rules! ledger_report {
+    () => {
+        "the bundle's ledger, against what it was derived from (as verify --ledger checks a \
+         ledger):\n  \
+         schema: OK — tables, CHECKs, indexes and triggers match schema.sql (version 6)\n  \
+         waves: OK — 1 wave, each one's rows hashing to its stored content hash\n  \
+         tallies: OK — 5 stored seat tallies, each what its seat's attempts add up to\n  \
+         rubrics: OK — 1 registered rubric text, each hashing to its registered sha256\n  \
+         prices: OK — no price table registered\n  \
+         scores: OK — 0 stored scores, each equal to a rescore under its rubric\n  \
+         chain: OK — 1 entry, every record and link intact; head \
+         be162c026e990c0f45d02075e9c7901c0c28a904cea75f15e472bf2aee7a43c5 (keep it outside the \
+         ledger and check it with --expect-head)\n"
+    };
+}
+use ledger_report;
 
 fn crate_path(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
@@ -149,6 +169,29 @@ fn assert_contains(haystack: &str, needle: &str) {
 /// back, as someone with the database's own shell would.
 fn tamper(db: &Path, sql: &str) {
     common::Shell::at(db).tamper(sql);
+}
+
+/// Runs `sql` on a ledger file as someone editing it with the sqlite3 shell would: every
+/// trigger dropped first and restored, word for word, after, so that the schema shows nothing.
+fn forge(db: &Path, sql: &str) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let triggers: Vec<(String, String)> = conn
+        .prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY name")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(!triggers.is_empty());
+    for (name, _) in &triggers {
+        conn.execute_batch(&format!("DROP TRIGGER {name}")).unwrap();
+    }
+    conn.execute_batch(sql).unwrap();
+    for (_, sql) in &triggers {
+        conn.execute_batch(sql).unwrap();
+    }
+    conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+        .unwrap();
 }
 
 fn mkfifo(path: &Path) {
@@ -307,7 +350,8 @@ fn the_files_beside_the_ledger_are_read_under_the_same_rules() {
              regular files inside it, and the link was not followed\n  \
              - the bundle's README.md is a symbolic link: a bundle's files are read only as \
              regular files inside it, and the link was not followed\n\
-             0 of 1 publication reproduce\n"
+             0 of 1 publication reproduce\n{}",
+            ledger_report!()
         )
     );
 
@@ -391,12 +435,12 @@ fn a_planted_wal_is_never_applied() {
 #[test]
 fn a_rubric_name_that_climbs_out_is_never_joined_to_a_path() {
     let (env, bundle) = published();
-    let forge = "DROP TRIGGER rubric_no_update; UPDATE rubric SET name = '../../outside';";
+    let forged = "UPDATE rubric SET name = '../../outside';";
 
     // verify --bundle: a file sits where the forged name leads, with the very rubric text, so
     // following the name would find a match.
     let (root, dir) = copy_of(&bundle, "x/y/bundle");
-    tamper(&dir.join("ledger.db"), forge);
+    forge(&dir.join("ledger.db"), forged);
     let outside = root.path().join("x");
     std::fs::write(
         outside.join("outside.v2.toml"),
@@ -415,7 +459,7 @@ fn a_rubric_name_that_climbs_out_is_never_joined_to_a_path() {
     assert_eq!(state(&outside), outside_before);
 
     // bundle --out: refused before anything is created, inside DIR or outside it.
-    tamper(&env.db, forge);
+    tamper(&env.db, &format!("DROP TRIGGER rubric_no_update; {forged}"));
     let out_dir = env.path().join("a/b/out");
     let out = env
         .run([
@@ -556,4 +600,136 @@ fn bundle_out_refuses_a_symlinked_directory() {
         .status(2);
     assert_contains(&out.stderr, "exists and is not a directory");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+}
+
+/// Issue 23, #2: a bundle whose derived rows were forged, with the triggers dropped and
+/// restored so the schema shows nothing, is refused: a seat's stored tally is recomputed from
+/// its attempts, a stored score is compared with a rescore.
+#[test]
+fn bundle_forged_seat_tally_or_stored_score_is_refused() {
+    let (_env, bundle) = published();
+    for (name, forged, says) in [
+        (
+            "tally",
+            "UPDATE seat_tally SET tally = replace(tally, '\"correct\":1', '\"correct\":0')
+             WHERE seat_id = 1",
+            "  tallies: MISMATCH\n",
+        ),
+        (
+            "score",
+            "INSERT INTO score (rubric_id, seat_id, score, rank, factors)
+             SELECT 1, id, 0.99, 1, '{}' FROM seat",
+            "  scores: MISMATCH\n",
+        ),
+    ] {
+        let (_root, dir) = copy_of(&bundle, name);
+        forge(&dir.join("ledger.db"), forged);
+        let out = verify_bundle(&dir).status(1);
+        assert_contains(&out.stdout, says);
+        assert_contains(&out.stderr, "verify: ");
+    }
+}
+
+/// Issue 23, #5: a recursive view put in a table's place (verify used to write temporary
+/// data until the disk filled) and extra views and triggers are refused at once, before any
+/// table is read, exit status 1.
+#[test]
+fn bundle_recursive_view_or_extra_schema_object_is_refused_fast() {
+    let (_env, bundle) = published();
+    for (name, forged, says) in [
+        (
+            "recursive",
+            "ALTER TABLE attempt RENAME TO attempt_kept;
+             CREATE VIEW attempt AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 \
+             FROM r) SELECT n FROM r;",
+            "view `attempt` is not in schema version 6",
+        ),
+        (
+            "view",
+            "CREATE VIEW leaderboard AS SELECT * FROM seat;",
+            "view `leaderboard` is not in schema version 6",
+        ),
+        (
+            "trigger",
+            "CREATE TRIGGER seat_tally_quiet AFTER INSERT ON score BEGIN SELECT 1; END;",
+            "trigger `seat_tally_quiet` is not in schema version 6",
+        ),
+    ] {
+        let (_root, dir) = copy_of(&bundle, name);
+        tamper(&dir.join("ledger.db"), forged);
+        let started = std::time::Instant::now();
+        let out = verify_bundle(&dir).status(1);
+        assert!(started.elapsed() < Duration::from_secs(10), "{name}");
+        assert_contains(&out.stderr, says);
+        assert_contains(&out.stderr, "so nothing in it was read");
+    }
+}
+
+/// Issue 23, #2: `verify --bundle DIR --expect-head H` passes when the bundle's publication
+/// record hashes to H (the head printed right after publishing it), fails on any other H,
+/// and so catches a whole forgery: a bundle made from a fabricated ledger reproduces on its
+/// own, but its record is not the one whose hash the verifier trusts.
+#[test]
+fn bundle_expect_head_pins_the_publication_and_catches_a_whole_forgery() {
+    let (env, bundle) = published();
+    let head = env.run(["publications", "--head"]).ok().stdout;
+    let head = head.trim();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let verify_pinned = |dir: &Path, h: &str| {
+        run_bounded(
+            elsewhere.path(),
+            &[
+                "verify".as_ref(),
+                "--bundle".as_ref(),
+                dir.as_os_str(),
+                "--expect-head".as_ref(),
+                OsStr::new(h),
+            ],
+        )
+    };
+    let out = verify_pinned(&bundle, head).ok();
+    assert_eq!(
+        out.stdout,
+        format!(
+            "{CLEAN_REPORT}chain head: OK — the chain ends at {head} (publication #1), as \
+             expected\n"
+        )
+    );
+    let out = verify_pinned(&bundle, &"0".repeat(64)).status(1);
+    assert_contains(&out.stdout, "chain head: MISMATCH\n");
+
+    // The same wave with one seat's result changed, ingested, published and bundled: a
+    // fabricated ledger whose bundle reproduces on its own.
+    let fake = Env::init();
+    let wave = fake.path().join("wave");
+    copy_dir(&crate_path("examples/checkout-rematch"), &wave);
+    let results = wave.join("deepseek-react.jsonl");
+    let text = std::fs::read_to_string(&results).unwrap();
+    std::fs::write(
+        &results,
+        text.replace("\"correct\":false", "\"correct\":true"),
+    )
+    .unwrap();
+    fake.ingest(&[&wave.join("wave.toml")]);
+    let rubric = crate_path("rubrics").join(RUBRIC_FILE);
+    fake.run(["rubric".as_ref(), "add".as_ref(), rubric.as_os_str()])
+        .ok();
+    let forged = fake.path().join("bundle");
+    fake.run([
+        "publish".as_ref(),
+        "--wave".as_ref(),
+        WAVE.as_ref(),
+        "--rubric".as_ref(),
+        V2.as_ref(),
+        "--bundle".as_ref(),
+        forged.as_os_str(),
+    ])
+    .ok();
+    verify_bundle(&forged).ok();
+    let out = verify_pinned(&forged, head).status(1);
+    assert_contains(&out.stdout, "chain head: MISMATCH\n");
+    assert_contains(
+        &out.stdout,
+        &format!("the expected head {head} is nowhere in it"),
+    );
 }

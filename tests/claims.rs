@@ -11,7 +11,7 @@ mod common;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use common::{Env, copy_dir, snapshot_settings, tests_dir};
+use common::{Cell, Env, Shell, copy_dir, snapshot_settings, tests_dir};
 use serde_json::Value;
 
 const WAVES: [&str; 4] = [
@@ -602,7 +602,7 @@ fn claims_from_an_openhands_model_directory_name_the_unpriced_instances() {
         .ok();
     assert_contains(
         &out.stdout,
-        "wrote 3 claims (openhands-claude-x@1) to claims.toml",
+        "wrote 3 claims (openhands-v1.11.0-claude-x@1) to claims.toml",
     );
     let written = std::fs::read_to_string(env.path().join("claims.toml")).unwrap();
     snapshot(
@@ -957,6 +957,41 @@ fn a_publication_carries_its_checked_claims_and_verify_checks_them_again() {
     );
 }
 
+/// The claims file a publication carries is kept beside it, and verify renders the claims
+/// section from that, not from the published Markdown: an edit of the stored text is a
+/// difference in the section, and a stored text that no longer parses is named as such. A
+/// bundle carries the stored text in its ledger.
+#[test]
+fn verify_renders_a_publication_s_claims_from_the_text_stored_beside_it() {
+    let env = ledger();
+    let paper = write_claims(&env, "paper.toml", &PAPER.replace('\n', "\r\n"));
+    let bundle = env.path().join("bundle");
+    publish_with_claims(&env, &paper, Some(&bundle)).ok();
+    // Stored as the section quotes it: `\n` line endings.
+    let stored = vec![vec![Cell::Text(PAPER.to_string())]];
+    let query = "SELECT text FROM publication_claims WHERE publication_id = 1";
+    assert_eq!(env.rows(query), stored);
+    assert_eq!(Shell::open(&bundle.join("ledger.db")).rows(query), stored);
+    env.run(["verify", "--all"]).ok();
+
+    // The claim of 75 is edited to 80 in the stored text: the section rendered from it no
+    // longer is the published one.
+    env.tamper(
+        "DROP TRIGGER publication_claims_no_update;
+         UPDATE publication_claims SET text = replace(text, 'value = 75', 'value = 80');",
+    );
+    let bad = env.run(["verify", "--all"]).status(1);
+    assert_contains(&bad.stdout, "the published leaderboard does not reproduce");
+    assert_contains(&bad.stdout, "#1: Published 75 → 80");
+    // A stored text that no longer parses is named, with where it was read from.
+    env.tamper("UPDATE publication_claims SET text = 'name = ';");
+    let bad = env.run(["verify", "--all"]).status(1);
+    assert_contains(
+        &bad.stdout,
+        "its claims no longer parse: the claims file stored with publication #1",
+    );
+}
+
 #[test]
 fn a_publication_s_claims_are_about_its_own_wave_and_rubric() {
     let env = ledger();
@@ -1106,4 +1141,28 @@ fn the_openhands_index_s_published_numbers_against_its_own_rows() {
         "{}",
         env.run(["claims", "check", "oh.toml"]).status(1).stdout
     );
+}
+
+#[test]
+fn claims_from_openhands_pointed_at_the_wrong_directory_says_what_it_expects() {
+    let env = Env::init();
+    let dir = fixture(&env, "openhands");
+    // instance_results/, one level too deep: no scores.json there.
+    let out = env
+        .run([
+            OsStr::new("claims"),
+            OsStr::new("from"),
+            OsStr::new("openhands"),
+            dir.join("claude-x/instance_results").as_os_str(),
+            OsStr::new("--out"),
+            OsStr::new("claims.toml"),
+        ])
+        .status(2);
+    assert_contains(
+        &out.stderr,
+        "instance_results: expected an OpenHands index model directory (results/<model> of \
+         OpenHands/openhands-index-results), holding scores.json, metadata.json and \
+         instance_results/; there is no scores.json there",
+    );
+    assert!(!env.path().join("claims.toml").exists());
 }

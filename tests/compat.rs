@@ -123,6 +123,95 @@ fn the_claims_v1_bundle_verifies() {
     );
 }
 
+/// The same publication as claims-v1's, made by the build that first kept a publication's
+/// claims beside it: its ledger holds the claims file's text, verify renders the section from
+/// that, and every file a reader sees is byte for byte claims-v1's.
+#[test]
+fn the_claims_v2_bundle_verifies_from_its_stored_claims() {
+    let env = Env::new();
+    let bundle = env.path().join("bundle");
+    copy_dir(&tests_dir("compat/claims-v2/bundle"), &bundle);
+    let out = env
+        .run(["verify", "--bundle", bundle.to_str().unwrap()])
+        .ok();
+    assert!(
+        out.stdout.contains("1 of 1 publication reproduces"),
+        "{}",
+        out.stdout
+    );
+    let stored: String = rusqlite::Connection::open_with_flags(
+        tests_dir("compat/claims-v2/bundle/ledger.db"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .and_then(|c| {
+        c.query_row(
+            "SELECT text FROM publication_claims WHERE publication_id = 1",
+            [],
+            |r| r.get(0),
+        )
+    })
+    .expect("the stored claims");
+    let file = std::fs::read_to_string(tests_dir("compat/claims-v2/rematch-paper.v1.toml"))
+        .expect("the claims file");
+    assert_eq!(stored, file);
+    for name in ["publication.md", "README.md", "session-efficiency.v2.toml"] {
+        let read = |dir: &str| {
+            std::fs::read(tests_dir(&format!("compat/{dir}/bundle/{name}"))).expect("a file")
+        };
+        assert!(read("claims-v1") == read("claims-v2"), "{name} differs");
+    }
+}
+
+/// The claims-v1 bundle's ledger was written before the ledger kept a publication's claims
+/// beside it (schema version 5): opened as a ledger, it is migrated, its publication gets no
+/// claims row, and verify reads its claims back out of its published text. A publication made
+/// after the migration, with claims, is verified from the claims stored beside it, in the same
+/// run.
+#[test]
+fn a_publication_from_before_stored_claims_verifies_beside_one_after() {
+    let fixture = tests_dir("compat/claims-v1/bundle/ledger.db");
+    let version: i64 =
+        rusqlite::Connection::open_with_flags(&fixture, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .and_then(|c| c.pragma_query_value(None, "user_version", |r| r.get(0)))
+            .expect("the fixture's schema version");
+    assert!(
+        version < 7,
+        "the fixture predates publication_claims: {version}"
+    );
+    let env = Env::sqlite();
+    std::fs::copy(&fixture, &env.db).expect("copying the claims-v1 ledger");
+    let out = env.run(["verify", "--all"]).ok();
+    assert!(
+        out.stdout.contains("1 of 1 publication reproduces"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(env.count("SELECT count(*) FROM publication_claims"), 0);
+
+    let claims = tests_dir("compat/claims-v1/rematch-paper.v1.toml");
+    let arg = std::ffi::OsStr::new;
+    env.run([
+        arg("publish"),
+        arg("--wave"),
+        arg("checkout-rematch"),
+        arg("--rubric"),
+        arg("session-efficiency@2"),
+        arg("--claims"),
+        claims.as_os_str(),
+    ])
+    .ok();
+    assert_eq!(
+        env.count("SELECT count(*) FROM publication_claims WHERE text IS NOT NULL"),
+        1
+    );
+    let out = env.run(["verify", "--all"]).ok();
+    assert!(
+        out.stdout.contains("2 of 2 publications reproduce"),
+        "{}",
+        out.stdout
+    );
+}
+
 #[test]
 fn a_v1_wave_reingested_with_canaries_is_refused_naming_the_field() {
     let env = v1_ledger();

@@ -127,12 +127,18 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
     copy(&file.db, &back.db).ok();
 
     let columns = tables(&file.db);
-    assert_eq!(columns.len(), 13, "{columns:?}");
+    assert_eq!(columns.len(), 14, "{columns:?}");
     let original = all_rows(&env.db, &columns);
     assert!(
         original
             .iter()
             .any(|(t, rows)| t == "attempt" && rows.len() == 57)
+    );
+    // Each publication's claims row (none carries claims) goes over with it.
+    assert!(
+        original
+            .iter()
+            .any(|(t, rows)| t == "publication_claims" && rows.len() == 2)
     );
     assert_eq!(all_rows(&file.db, &columns), original);
     assert_eq!(all_rows(&back.db, &columns), original);
@@ -177,4 +183,82 @@ fn a_copy_never_writes_over_a_ledger_and_needs_one_to_copy() {
     let out = copy(&missing.db, &to).status(2);
     assert!(out.stderr.contains("benchledger init"), "{}", out.stderr);
     assert!(!to.exists());
+}
+
+/// Issue 23: a `copy` killed half way left an empty ledger at the destination, which passed
+/// `verify --all --ledger`. A new SQLite destination is now written under a name of its own and
+/// linked into place once whole: killed at any moment, the destination is absent or a whole
+/// copy.
+#[test]
+fn a_killed_copy_leaves_no_destination_or_a_whole_one() {
+    if common::postgres_backend() {
+        return; // the destination here is a file; the source's store does not matter
+    }
+    let env = Env::init();
+    // Enough rows that the copy takes a while: 12 seats of 3,000 attempts.
+    let dir = env.path().join("big");
+    let mut manifest = "[wave]\nid = \"big\"\nsuite = \"s\"\nstarted_at = 2026-05-01T00:00:00Z\n\n\
+                        [wave.accounting]\ninput_tokens_include_cache_reads = false\n"
+        .to_string();
+    let mut files = Vec::new();
+    for s in 0..12 {
+        manifest.push_str(&format!(
+            "\n[[seat]]\nid = \"s{s}\"\nmodel = \"m{s}\"\nprovider = \"p\"\nharness = \"h\"\n\
+             results = \"s{s}.jsonl\"\n"
+        ));
+        let lines: String = (0..3000)
+            .map(|p| {
+                format!(
+                    "{{\"problem\":\"p{p:05}\",\"correct\":{},\"input_tokens\":{p}}}\n",
+                    (p + s) % 3 == 0
+                )
+            })
+            .collect();
+        files.push((format!("s{s}.jsonl"), lines));
+    }
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let path = common::write_wave(&dir, &manifest, &refs);
+    env.ingest(&[&path]);
+    let target = tempfile::tempdir().unwrap();
+    let mut absent = 0;
+    for (i, delay_ms) in [5u64, 20, 40, 80, 120, 200, 400].into_iter().enumerate() {
+        let to = target.path().join(format!("copy-{i}.db"));
+        let mut child = common::command()
+            .args([
+                OsStr::new("copy"),
+                OsStr::new("--from"),
+                env.db.as_os_str(),
+                OsStr::new("--to"),
+                to.as_os_str(),
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        child.kill().ok();
+        child.wait().unwrap();
+        if !to.exists() {
+            absent += 1;
+            continue;
+        }
+        // There: a whole copy, the wave and every attempt.
+        let out = common::run_raw(
+            target.path(),
+            &[
+                OsStr::new("--db"),
+                to.as_os_str(),
+                OsStr::new("verify"),
+                OsStr::new("--ledger"),
+            ],
+            &[],
+        )
+        .ok();
+        assert!(out.stdout.contains("waves: OK — 1 wave"), "{}", out.stdout);
+    }
+    // The first kills come before the copy is whole.
+    assert!(absent >= 1, "every copy finished before its kill");
 }

@@ -299,3 +299,132 @@ fn a_swe_bench_seat_needs_the_suites_size() {
          `swe-bench`, which needs the suite's size",
     );
 }
+
+#[test]
+fn from_terminal_bench_builds_the_wave_from_run_metadata_alone() {
+    let env = Env::init();
+    let manifest = fixture(&env, "terminal-bench");
+    let run = manifest.with_file_name("run");
+    let out = env
+        .run([
+            OsStr::new("ingest"),
+            "--from".as_ref(),
+            "terminal-bench".as_ref(),
+            run.as_os_str(),
+        ])
+        .ok();
+    // The id: the dataset and the date of run_metadata.json's start_time.
+    assert_eq!(
+        out.stdout.split(" (sha256").next().unwrap(),
+        "added wave terminal-bench-core-0.1.1-2025-06-01: 1 seats, 10 attempts"
+    );
+    let waves = env.run(["waves", "--format", "json"]).ok().json();
+    let w = &waves["waves"][0];
+    assert_eq!(w["suite"], "terminal-bench-core@0.1.1");
+    assert_eq!(w["suite_problems"], 2);
+    assert_eq!(w["started_at"], "2025-06-01T10:00:00Z");
+    assert_eq!(w["load"]["parallel_sessions"], 4);
+    let show = env
+        .run([
+            "show",
+            "terminal-bench-core-0.1.1-2025-06-01",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    let seat = &show["seats"][0];
+    assert_eq!(seat["seat"], "anthropic-claude-sonnet-4-20250514");
+    assert_eq!(seat["provider"], "anthropic");
+    assert_eq!(seat["model"], "claude-sonnet-4-20250514");
+    assert_eq!(seat["harness"], "terminus");
+}
+
+#[test]
+fn from_openhands_names_what_the_directory_cannot_say_and_the_model_is_checked() {
+    let env = Env::init();
+    let manifest = fixture(&env, "openhands");
+    let dir = manifest.with_file_name("claude-x");
+    let before = env.ledger_bytes();
+    // The index names no provider and no start.
+    let out = env
+        .run([
+            OsStr::new("ingest"),
+            "--from".as_ref(),
+            "openhands".as_ref(),
+            dir.as_os_str(),
+        ])
+        .status(2);
+    assert!(
+        out.stderr.contains("field `started_at`: missing")
+            && out.stderr.contains("give it with --started-at"),
+        "{out:#?}"
+    );
+    let from = |extra: &[&str]| {
+        let mut args: Vec<&OsStr> = vec![
+            OsStr::new("ingest"),
+            "--from".as_ref(),
+            "openhands".as_ref(),
+            "--started-at".as_ref(),
+            "2026-02-01T00:00:00Z".as_ref(),
+        ];
+        args.extend(extra.iter().map(OsStr::new));
+        args.push(dir.as_os_str());
+        env.run(args)
+    };
+    let out = from(&[]).status(2);
+    assert!(
+        out.stderr.contains(
+            "swe-bench.json: field `provider`: missing: the file names model \"claude-x\" \
+             without its provider; give it with --provider"
+        ),
+        "{out:#?}"
+    );
+    // A model the files do not name is refused, naming both.
+    let out = from(&["--provider", "openai", "--model", "gpt-4"]).status(2);
+    assert!(
+        out.stderr.contains("says model \"gpt-4\"")
+            && out.stderr.contains("name model \"claude-x\""),
+        "{out:#?}"
+    );
+    assert_eq!(env.ledger_bytes(), before, "the ledger changed");
+    // ... unless allowed, which the wave's notes record.
+    let out = from(&[
+        "--provider",
+        "anthropic",
+        "--model",
+        "claude-x-served",
+        "--model-mismatch",
+        "allow",
+    ])
+    .ok();
+    assert_eq!(
+        out.stdout.split(" (sha256").next().unwrap(),
+        "added wave swe-bench-2026-02-01: 1 seats, 5 attempts"
+    );
+    let waves = env.run(["waves", "--format", "json"]).ok().json();
+    assert_eq!(
+        waves["waves"][0]["notes"],
+        "seat claude-x-served: its results name model claude-x; it was ingested as \
+         claude-x-served (model_mismatch = \"allow\")"
+    );
+}
+
+#[test]
+fn a_manifest_whose_model_the_results_contradict_is_refused() {
+    let env = Env::init();
+    let manifest = fixture(&env, "openhands");
+    edit(&manifest, "model = \"claude-x\"", "model = \"gpt-4\"");
+    refused(
+        &env,
+        &manifest,
+        "seat `openhands-claude-x` says model \"gpt-4\" (provider \"anthropic\"), but its \
+         results",
+    );
+    edit(
+        &manifest,
+        "harness = \"openhands\"",
+        "harness = \"openhands\"\nmodel_mismatch = \"allow\"",
+    );
+    env.ingest(&[&manifest]);
+}

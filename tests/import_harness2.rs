@@ -325,3 +325,157 @@ fn a_bad_tau2_simulation_is_named_and_nothing_is_written() {
         "voice/results.json: simulation_index[1]: field `id`: cannot read its simulation file",
     );
 }
+
+#[test]
+fn a_harbor_job_lands_with_its_trials_as_attempts_and_its_exceptions_sorted() {
+    let env = Env::init();
+    let manifest = fixture(&env, "harbor");
+    env.ingest(&[&manifest]);
+    let show = env
+        .run(["show", "harbor-mini", "--format", "json"])
+        .ok()
+        .json();
+    let s = seat(&show, "terminus-2-claude-sonnet-4-5");
+    // Worked by hand in tests/fixtures/import/harbor/wave.toml.
+    assert_eq!(s["attempts"], 3);
+    assert_eq!(s["problems"], 2);
+    assert_eq!(s["correct"], 1);
+    assert_eq!(s["input_tokens"], 1500);
+    assert_eq!(s["input_tokens_cache_read"], 200);
+    assert_eq!(s["new_input_tokens"], 1300);
+    assert_eq!(s["output_tokens"], 150);
+    assert_eq!(s["input_tokens_known_attempts"], 2);
+    assert!(close(&s["cost_usd"], 0.015), "{s:#}");
+    assert_eq!(s["cost_known_attempts"], 2);
+    assert!(close(&s["wall_s"], 210.0), "{s:#}");
+    assert_eq!(s["steps"], 2);
+    assert_eq!(s["steps_known_attempts"], 1);
+    let wave = Ledger::open(&env.db)
+        .unwrap()
+        .load_wave("harbor-mini")
+        .unwrap();
+    let first = attempt(&wave, "terminus-2-claude-sonnet-4-5", "hello-world", 1);
+    assert!(first.correct && first.outcome == Some(1.0));
+    assert_eq!(first.working_s, Some(40.0));
+    let second = attempt(&wave, "terminus-2-claude-sonnet-4-5", "hello-world", 2);
+    assert!(!second.correct && !second.infra_error);
+    assert_eq!(second.outcome, Some(0.0));
+    assert_eq!(second.end_reason.as_deref(), Some("AgentTimeoutError"));
+    assert_eq!(second.working_s, Some(60.0));
+    let infra = attempt(&wave, "terminus-2-claude-sonnet-4-5", "fix-git", 1);
+    assert!(!infra.correct && infra.infra_error);
+    assert_eq!(infra.outcome, None);
+    assert_eq!(infra.input_tokens, None);
+    assert_eq!(
+        infra.end_reason.as_deref(),
+        Some("EnvironmentStartTimeoutError")
+    );
+
+    // --from: the suite, the harness, the model and the load come from the job; its start
+    // is written without an offset, so it is asked for.
+    let env = Env::init();
+    let manifest = fixture(&env, "harbor");
+    let job = manifest.with_file_name("job");
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "harbor".as_ref(),
+            job.as_os_str(),
+        ])
+        .status(2);
+    assert!(out.stderr.contains("give it with --started-at"), "{out:#?}");
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "harbor".as_ref(),
+            "--started-at".as_ref(),
+            "2025-11-01T10:00:00Z".as_ref(),
+            job.as_os_str(),
+        ])
+        .ok();
+    assert_eq!(
+        out.stdout.split(" (sha256").next().unwrap(),
+        "added wave terminal-bench-2025-11-01: 1 seats, 3 attempts"
+    );
+    let waves = env.run(["waves", "--format", "json"]).ok().json();
+    assert_eq!(waves["waves"][0]["load"]["parallel_sessions"], 2);
+    assert_eq!(waves["waves"][0]["provenance"]["harness_version"], "2.0.0");
+}
+
+#[test]
+fn a_bad_harbor_trial_is_named_and_nothing_is_written() {
+    for (file, from, to, says) in [
+        (
+            "job/hello-world__a1B2c3/result.json",
+            "{\"reward\": 1.0}",
+            "{\"reward\": 2.0}",
+            "hello-world__a1B2c3/result.json: the trial: field `verifier_result.rewards`: \
+             expected a reward from 0 to 1, got 2.0",
+        ),
+        (
+            "job/hello-world__a1B2c3/result.json",
+            "\"n_cache_tokens\": 200",
+            "\"n_cache_tokens\": -1",
+            "field `n_cache_tokens`: expected a whole number, 0 or more, got -1",
+        ),
+        (
+            "job/hello-world__d4E5f6/result.json",
+            "\"finished_at\": \"2025-11-01T10:04:00.000000\"",
+            "\"finished_at\": \"yesterday\"",
+            "field `finished_at`: expected an ISO 8601 date-time, got \"yesterday\"",
+        ),
+        (
+            "job/fix-git__g7H8i9/result.json",
+            "\"model_info\": {\"name\": \"claude-sonnet-4-5\"",
+            "\"model_info\": {\"name\": \"gpt-5\"",
+            "the job ran 2 agents or models",
+        ),
+    ] {
+        let env = Env::init();
+        let manifest = fixture(&env, "harbor");
+        spoil(&manifest.with_file_name(file), from, to);
+        refused(&env, &manifest, says);
+    }
+}
+
+/// Harbor's golden ATIF trajectories (../shared/data/harbor/atif), each put in a trial of a
+/// job built here: the steps counted are the tool calls of the agent's own steps, counted here
+/// independently from the file.
+#[test]
+fn shared_atif_trajectories_give_their_tool_calls_as_steps() {
+    let Some(root) = std::env::var_os("BENCHLEDGER_SHARED_DATA") else {
+        eprintln!("skipped: BENCHLEDGER_SHARED_DATA does not name the shared data directory");
+        return;
+    };
+    let atif = std::path::PathBuf::from(root).join("harbor/atif");
+    for name in [
+        "terminus_2/hello-world-timeout.trajectory.json",
+        "terminus_2/hello-world-invalid-json.trajectory.json",
+        "terminus_2/hello-world-context-summarization.trajectory.json",
+        "openhands/hello-world.trajectory.json",
+        "openhands/hello-world.trajectory.no_function_calling.json",
+    ] {
+        let text = std::fs::read_to_string(atif.join(name)).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let calls: usize = v["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["source"] == "agent" && s["is_copied_context"] != true)
+            .map(|s| s["tool_calls"].as_array().map_or(0, Vec::len))
+            .sum();
+        let env = Env::init();
+        let manifest = fixture(&env, "harbor");
+        let dir = manifest.with_file_name("job/hello-world__a1B2c3/agent");
+        std::fs::write(dir.join("trajectory.json"), &text).unwrap();
+        env.ingest(&[&manifest]);
+        let wave = Ledger::open(&env.db)
+            .unwrap()
+            .load_wave("harbor-mini")
+            .unwrap();
+        let a = attempt(&wave, "terminus-2-claude-sonnet-4-5", "hello-world", 1);
+        assert_eq!(a.steps, Some(calls as u32), "{name}");
+    }
+}

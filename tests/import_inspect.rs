@@ -447,14 +447,76 @@ fn from_inspect_builds_the_wave_from_the_logs() {
 }
 
 #[test]
-fn from_inspect_refuses_logs_that_cannot_share_a_wave() {
+fn from_inspect_makes_an_eval_set_one_wave_per_task_and_skips_what_is_not_a_log() {
+    let env = Env::init();
+    let dir = fixture(&env);
+    let set = env.path().join("set");
+    std::fs::create_dir_all(&set).unwrap();
+    let run = std::fs::read_to_string(dir.join("run.json")).unwrap();
+    std::fs::write(set.join("arith-sonnet.json"), &run).unwrap();
+    // The same task under other generation settings: a seat of its own.
+    let mut hot: Value = serde_json::from_str(&run).unwrap();
+    hot["eval"]["model_generate_config"] = serde_json::json!({"temperature": 1.0});
+    std::fs::write(set.join("arith-sonnet-hot.json"), hot.to_string()).unwrap();
+    // A second task, and a file that is no log.
+    std::fs::write(
+        set.join("recall.json"),
+        run.replace("\"arith\"", "\"recall\""),
+    )
+    .unwrap();
+    std::fs::write(set.join("notes.json"), "{\"written\": \"by hand\"}").unwrap();
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "inspect".as_ref(),
+            set.as_os_str(),
+        ])
+        .ok();
+    let lines: Vec<&str> = out
+        .stdout
+        .lines()
+        .map(|l| l.split(" (sha256").next().unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{out:#?}");
+    assert!(
+        lines[0].starts_with("note: skipped ")
+            && lines[0].contains("notes.json: not read as inspect"),
+        "{out:#?}"
+    );
+    assert_eq!(
+        lines[1],
+        "added wave arith-2026-05-01: 2 seats, 12 attempts"
+    );
+    assert_eq!(
+        lines[2],
+        "added wave recall-2026-05-01: 1 seats, 6 attempts"
+    );
+    let show = env
+        .run(["show", "arith-2026-05-01", "--format", "json"])
+        .ok()
+        .json();
+    let seats: Vec<&str> = show["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["seat"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        seats,
+        [
+            "anthropic-claude-sonnet-4-5-config1",
+            "anthropic-claude-sonnet-4-5-config2"
+        ]
+    );
+
+    // Logs of one task that count cached reads in opposite ways are two waves, said so.
     let env = Env::init();
     let dir = fixture(&env);
     let openai = std::fs::read_to_string(dir.join("openai-0.3.183.json"))
         .unwrap()
         .replace("\"recall\"", "\"arith\"");
     std::fs::write(dir.join("openai-0.3.183.json"), openai).unwrap();
-    let before = env.ledger_bytes();
     let out = env
         .run([
             std::ffi::OsStr::new("ingest"),
@@ -463,20 +525,52 @@ fn from_inspect_refuses_logs_that_cannot_share_a_wave() {
             dir.join("run.json").as_os_str(),
             dir.join("openai-0.3.183.json").as_os_str(),
         ])
+        .ok();
+    assert!(
+        out.stdout.contains("count cached reads in two ways")
+            && out.stdout.contains("added wave arith-2026-05-01: 1 seats")
+            && out
+                .stdout
+                .contains("added wave arith-2026-02-20-cached-in: 1 seats"),
+        "{out:#?}"
+    );
+}
+
+#[test]
+fn a_wrong_format_lists_the_formats_and_a_missing_field_names_its_flag() {
+    let env = Env::init();
+    let dir = fixture(&env);
+    for wrong in ["json", "Inspect"] {
+        let out = env.run(["ingest", "--from", wrong, "x.json"]).status(2);
+        assert!(
+            out.stderr
+                .contains(&format!("unknown results format {wrong:?}"))
+                && out.stderr.contains(
+                    "the formats are: jsonl, csv, tau-bench, terminal-bench, openhands, \
+                     swe-bench, hal, tau2-bench, inspect, inspect-summaries, harbor"
+                )
+                && !out.stderr.contains("format = "),
+            "{out:#?}"
+        );
+    }
+    let before = env.ledger_bytes();
+    let lines = dir.join("a.jsonl");
+    std::fs::write(&lines, "{\"problem\": \"p1\", \"correct\": true}\n").unwrap();
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "jsonl".as_ref(),
+            lines.as_os_str(),
+        ])
         .status(2);
     assert!(
         out.stderr
-            .contains("the logs count cached reads differently, so they cannot share a wave"),
+            .contains("a.jsonl: field `suite`: missing: the file does not name the suite")
+            && out.stderr.contains("give it with --suite"),
         "{out:#?}"
     );
     assert_eq!(env.ledger_bytes(), before);
-    let out = env
-        .run(["ingest", "--from", "tau-bench", "x.json"])
-        .status(2);
-    assert!(
-        out.stderr.contains("--from reads Inspect AI logs only"),
-        "{out:#?}"
-    );
 }
 
 #[test]

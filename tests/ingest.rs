@@ -375,3 +375,50 @@ fn suite_problems_has_no_cap_at_ingest() {
     );
     env.ingest(&[&path]);
 }
+
+/// Issue 23, #10: one rule for NUL on both stores. A NUL (U+0000) in any text the ledger would
+/// store is refused at ingest naming file, line and field, whichever store the ledger is on
+/// (SQLite used to take it, PostgreSQL to refuse it with a bare SQLSTATE), and the ledger is
+/// left as it was.
+#[test]
+fn nul_in_any_text_is_refused_at_ingest_naming_file_line_and_field_on_either_store() {
+    let env = Env::init();
+    let dir = env.path().join("w");
+    let manifest = |notes: &str, model: &str| {
+        format!(
+            "[wave]\nid = \"w\"\nsuite = \"s\"\nstarted_at = 2026-05-01T00:00:00Z\n\
+             notes = \"{notes}\"\n\n[wave.accounting]\ninput_tokens_include_cache_reads = false\n\n\
+             [[seat]]\nid = \"a\"\nmodel = \"{model}\"\nprovider = \"p\"\nharness = \"h\"\n\
+             results = \"a.jsonl\"\n"
+        )
+    };
+    let good = "{\"problem\":\"p1\",\"correct\":true}\n";
+    let before = env.ledger_bytes();
+    for (wave, results, says) in [
+        (
+            manifest("ok", "m"),
+            format!("{good}{{\"problem\":\"p\\u0000x\",\"correct\":true}}\n"),
+            "a.jsonl:2: field `problem`: holds a NUL character (U+0000) at byte 1 of \"p\\0x\"",
+        ),
+        (
+            manifest("ok", "m"),
+            "{\"problem\":\"p1\",\"correct\":false,\"end_reason\":\"x\\u0000\"}\n".to_string(),
+            "a.jsonl:1: field `end_reason`: holds a NUL character",
+        ),
+        (
+            manifest("a\\u0000b", "m"),
+            good.to_string(),
+            "wave.toml:5: field `notes`: holds a NUL character",
+        ),
+        (
+            manifest("ok", "m\\u0000"),
+            good.to_string(),
+            "wave.toml:10: field `seat.model`: holds a NUL character",
+        ),
+    ] {
+        let path = common::write_wave(&dir, &wave, &[("a.jsonl", &results)]);
+        let out = env.run(["ingest".as_ref(), path.as_os_str()]).status(2);
+        assert!(out.stderr.contains(says), "{says}\n{}", out.stderr);
+        assert_eq!(env.ledger_bytes(), before, "the ledger changed");
+    }
+}

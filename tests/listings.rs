@@ -601,3 +601,69 @@ results = "s1.jsonl"
         "{table}"
     );
 }
+
+/// A cheap eval (issue: "a cheap eval's Cost-of-Pass reads `$0.0000`"): two problems, each
+/// attempt $0.0000152, both Correct, so USD $0.0000304 and Cost-of-Pass $0.0000152; three
+/// significant digits below a cent, in the table and in Markdown. Its model id is an
+/// importer's long one, kept whole in the terminal. A publication's text keeps its frozen
+/// format (fixed places), so every publication already made still verifies byte for byte.
+#[test]
+fn a_cheap_evals_costs_print_with_significant_digits() {
+    let env = Env::init().run_from_crate_root();
+    let dir = env.path().join("cheap");
+    let attempt = |p: &str| {
+        format!(
+            "{{\"problem\":\"{p}\",\"correct\":true,\"input_tokens\":100,\"output_tokens\":10,\
+             \"wall_s\":1.5,\"cost_usd\":0.0000152}}\n"
+        )
+    };
+    let results = attempt("p1") + &attempt("p2");
+    let manifest = write_wave(
+        &dir,
+        r#"[wave]
+id = "cheap-2026-05"
+suite = "cheap"
+started_at = 2026-05-01T00:00:00Z
+
+[wave.accounting]
+input_tokens_include_cache_reads = true
+
+[[seat]]
+id = "llama-405b"
+model = "azureai-Meta-Llama-3-1-405B-Instruct-jqf"
+provider = "azureai"
+harness = "generate"
+results = "llama.jsonl"
+"#,
+        &[("llama.jsonl", &results)],
+    );
+    env.ingest(&[&manifest]);
+    let table = env.run(["show", "cheap-2026-05"]).ok().stdout;
+    assert!(
+        table.contains("$0.0000304") && table.contains("$0.0000152"),
+        "{table}"
+    );
+    assert!(!table.contains("$0.0000 "), "{table}");
+    let md = env
+        .run(["show", "cheap-2026-05", "--format", "md"])
+        .ok()
+        .stdout;
+    assert!(md.contains("| $0.0000304 | $0.0000152 |"), "{md}");
+    snapshot_settings().bind(|| {
+        insta::assert_snapshot!("listings__show_cheap_table", table);
+        insta::assert_snapshot!("listings__show_cheap_md", md);
+    });
+    // The publication's frozen text, and it verifies.
+    env.run(["rubric", "add", "rubrics/accuracy.v1.toml"]).ok();
+    env.run([
+        "publish",
+        "--wave",
+        "cheap-2026-05",
+        "--rubric",
+        "accuracy@1",
+        "--title",
+        "Cheap",
+    ])
+    .ok();
+    env.run(["verify", "1"]).ok();
+}

@@ -98,6 +98,131 @@ fn screenshot(chromium: &Path, page: &Path, name: &str) {
     );
 }
 
+/// What a page looks like in a window of this size: the window's width, the document's, and
+/// each table box (`.scroll`) whose table is wider than the box (its caption or first header,
+/// and the two widths). The page is framed, unchanged (its own policy and script in force), in
+/// a page of the test's that measures it once it has loaded: headless Chromium's own window is
+/// never narrower than 500 px, a frame is.
+fn measure(chromium: &Path, page: &Path, width: u32, height: u32) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let frame = dir.path().join("frame.html");
+    std::fs::write(
+        &frame,
+        format!(
+            "<!DOCTYPE html><html><body style=\"margin:0\"><iframe id=f src=\"file://{}\" \
+             width={width} height={height} style=\"border:0\"></iframe><pre id=out></pre>\
+             <script>document.getElementById('f').onload=function(){{\
+             var w=this.contentWindow,d=w.document,o=[];\
+             d.querySelectorAll('.scroll').forEach(function(b){{if(b.scrollWidth>b.clientWidth+1)\
+             {{var c=b.querySelector('caption,th');o.push((c?c.textContent:'?')+' '+b.scrollWidth+'>'+b.clientWidth)}}}});\
+             document.getElementById('out').textContent=JSON.stringify({{window:w.innerWidth,\
+             document:d.documentElement.scrollWidth,clipped:o}})}}</script></body></html>",
+            page.display()
+        ),
+    )
+    .unwrap();
+    let out = browse(
+        chromium,
+        &frame,
+        &[
+            "--allow-file-access-from-files",
+            &format!("--window-size={},{}", width + 100, height + 100),
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+        ],
+    );
+    let json = between(&out, "<pre id=\"out\">", "</pre>")
+        .trim_start_matches("<pre id=\"out\">")
+        .replace("&gt;", ">")
+        .replace("&lt;", "<")
+        .replace("&amp;", "&");
+    serde_json::from_str(&json).unwrap_or_else(|e| panic!("{}: {e}: {out}", page.display()))
+}
+
+/// Every page of a site fits a 1400×900 window with every column of every table in view, and a
+/// phone's 390×844 window with no page wider than it (a wide table scrolls in its own box).
+fn every_page_fits(chromium: &Path, site: &Path) {
+    let mut pages = Vec::new();
+    let mut dirs = vec![site.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "html") {
+                pages.push(p);
+            }
+        }
+    }
+    pages.sort();
+    assert!(pages.len() > 10, "{pages:?}");
+    // Every wave page, and the first page of each other kind (a seat's page, a rubric change,
+    // a publication are built alike), each kept as a screenshot at both sizes.
+    let mut kinds = std::collections::BTreeSet::new();
+    pages.retain(|p| {
+        let kind = p.parent().unwrap().to_path_buf();
+        kinds.insert(kind.clone()) || kind.ends_with("waves")
+    });
+    for page in &pages {
+        let name = page
+            .strip_prefix(site)
+            .unwrap()
+            .to_string_lossy()
+            .replace(['/', '.'], "-");
+        framed_screenshot(chromium, page, &format!("{name}-1400"), 1400, 900);
+        framed_screenshot(chromium, page, &format!("{name}-390"), 390, 844);
+        let wide = measure(chromium, page, 1400, 900);
+        assert_eq!(wide["window"], 1400, "{}: {wide}", page.display());
+        assert!(
+            wide["document"].as_u64() <= Some(1400) && wide["clipped"] == serde_json::json!([]),
+            "{} at 1400 px: {wide}",
+            page.display()
+        );
+        let phone = measure(chromium, page, 390, 844);
+        assert_eq!(phone["window"], 390, "{}: {phone}", page.display());
+        assert!(
+            phone["document"].as_u64() <= Some(390),
+            "{} at 390 px: {phone}",
+            page.display()
+        );
+    }
+}
+
+/// A page framed at a window's size (see [`measure`]), kept as a screenshot under
+/// target/site-screenshots/NAME.png: the whole of its first screen.
+fn framed_screenshot(chromium: &Path, page: &Path, name: &str, width: u32, height: u32) {
+    let dir = tempfile::tempdir().unwrap();
+    let frame = dir.path().join("frame.html");
+    std::fs::write(
+        &frame,
+        format!(
+            "<!DOCTYPE html><html><body style=\"margin:0\"><iframe src=\"file://{}\" \
+             width={width} height={height} style=\"border:0;display:block\"></iframe></body></html>",
+            page.display()
+        ),
+    )
+    .unwrap();
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .join("site-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let png = shots.join(format!("{name}.png"));
+    let _ = std::fs::remove_file(&png);
+    browse(
+        chromium,
+        &frame,
+        &[
+            &format!("--screenshot={}", png.display()),
+            &format!("--window-size={},{height}", width.max(500)),
+        ],
+    );
+    assert!(
+        std::fs::read(&png).unwrap().starts_with(b"\x89PNG"),
+        "{name}"
+    );
+}
+
 /// The part of `s` from the first `from` on, up to the first `to` after it.
 fn between<'a>(s: &'a str, from: &str, to: &str) -> &'a str {
     let start = s.find(from).unwrap_or_else(|| panic!("{from:?} not found"));
@@ -164,7 +289,7 @@ fn the_examples_site_renders_in_chromium_with_its_charts_and_tables() {
     let out = env.run(["site", "--out", site.to_str().unwrap()]).ok();
     assert!(
         out.stdout
-            .contains("4 waves, 12 seats, 7 rubrics, 1 publication"),
+            .contains("4 waves, 12 seats, 8 rubrics, 1 publication"),
         "{}",
         out.stdout
     );
@@ -644,4 +769,113 @@ fn site_ci_gives_every_leaderboard_its_rank_ranges_and_the_chart_its_whiskers() 
     let chart = between(&rendered, "<svg", "</svg>");
     assert_eq!(chart.matches("class=\"whisker\"").count(), 6, "{chart}");
     screenshot(&chromium, &wave, "wave-ci");
+}
+
+#[test]
+fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows() {
+    let env = example_ledger();
+    // A wave imported without a budget: no efficiency rubric scores it.
+    env.ingest(&[&common::crate_path(
+        "tests/fixtures/import/inspect/wave.toml",
+    )]);
+    let site = env.path().join("site");
+    env.run([
+        "site",
+        "--out",
+        site.to_str().unwrap(),
+        "--rubric",
+        "session-efficiency@2",
+    ])
+    .ok();
+    let page = std::fs::read_to_string(site.join("index.html")).unwrap();
+    // Each suite's latest current wave: rca-wave-2 (not rca-wave-1), checkout-rematch, and the
+    // imported arith-mini; the withdrawn prices-csv suite has none.
+    let heads: Vec<String> = page
+        .split("<h2 id=\"suite-")
+        .skip(1)
+        .map(|h| strip_tags(between(h, ">", "</h2>")))
+        .collect();
+    assert_eq!(
+        heads,
+        [
+            "Suite grafana-incident-rca: wave rca-wave-2",
+            "Suite checkout-outage-rca: wave checkout-rematch",
+            "Suite arith: wave arith-mini"
+        ],
+        "{page}"
+    );
+    assert!(page.contains("Every wave of this suite is withdrawn"));
+    let Some(chromium) = chromium() else { return };
+    let index = dom(&chromium, &site.join("index.html"));
+    // The checkout rematch under the rubric named: the seats tied at 100 ranked on wall
+    // seconds, then new input; absolutes before the score, each seat a link to its page.
+    let board = between(
+        &index,
+        "checkout-rematch.html\">checkout-rematch</a></h2>",
+        "</table>",
+    );
+    assert!(board.contains("Ranked under <strong>session-efficiency@2</strong>"));
+    assert_eq!(
+        first_cells(board),
+        [
+            "openai-react",
+            "google-react",
+            "xai-hierarchical",
+            "anthropic-react",
+            "deepseek-react"
+        ]
+    );
+    assert!(board.contains("<a href=\"seats/openai-react.html\">openai-react</a>"));
+    let headers = between(board, "<thead>", "</thead>");
+    assert!(headers.find(">Correct<").unwrap() < headers.find(">session-efficiency@2<").unwrap());
+    assert!(headers.find(">USD<").unwrap() < headers.find(">Rank<").unwrap());
+    // The imported wave has no budget: session-efficiency@2 gives it no score, so it is ranked
+    // under the most recently registered rubric that does, and says why.
+    let arith = between(&index, "arith-mini.html\">arith-mini</a></h2>", "</table>");
+    assert!(
+        arith.contains(
+            "session-efficiency@2, named with --rubric, gives no seat of this wave a score"
+        ),
+        "{arith}"
+    );
+    screenshot(&chromium, &site.join("index.html"), "front");
+    every_page_fits(&chromium, &site);
+}
+
+#[test]
+fn a_wave_without_a_budget_is_ranked_on_plain_accuracy() {
+    // No rubric registered at all: the imported wave still has a leaderboard, on accuracy.
+    let env = Env::with_waves(&["tests/fixtures/import/inspect/wave.toml"]);
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let board = between(&index, "arith-mini.html\">arith-mini</a></h2>", "</table>");
+    assert!(
+        board.contains("Ranked under <strong>accuracy@1</strong>"),
+        "{board}"
+    );
+    assert!(board.contains("so it is ranked on plain accuracy"));
+    // 2 of 6 Correct (the fixture's hand count): 0.333, rank 1.
+    let text = strip_tags(board);
+    assert!(
+        text.contains("2/6 33.3%") && text.contains("0.333"),
+        "{text}"
+    );
+    let wave = std::fs::read_to_string(site.join("waves/arith-mini.html")).unwrap();
+    assert!(wave.contains("<h3>Under accuracy@1"), "{wave}");
+    // A rubric named on the command line must exist.
+    let err = env
+        .run([
+            "site",
+            "--out",
+            site.to_str().unwrap(),
+            "--rubric",
+            "nope@1",
+        ])
+        .status(2);
+    assert!(
+        err.stderr.contains("no rubric nope@1 is registered"),
+        "{}",
+        err.stderr
+    );
 }

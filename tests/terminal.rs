@@ -178,10 +178,31 @@ fn show_in_a_100_column_terminal_prints_no_line_over_100_characters() {
         &[],
     );
     assert!(widest(&text) <= 80, "{text}");
+    // (Its header may wrap: "Rank" over "range".)
+    assert!(text.contains(" range") && text.contains("2–4"), "{text}");
+    // And the score's interval: openai-hierarchical's 93.66, drawn 76.38–100.00.
     assert!(
-        text.contains("Rank range") && text.contains("2–4"),
+        text.contains("Score 95% CI") && text.contains("76.38–100.00"),
         "{text}"
     );
+    // A diff keeps its Change column, the point of a diff, at 80 columns: rca-wave-1's
+    // anthropic-hierarchical went 112.19 → 100.00.
+    let text = in_terminal(
+        &env,
+        80,
+        &["diff", "session-efficiency@1", "session-efficiency@2"],
+        &[],
+    );
+    assert!(widest(&text) <= 80, "{text}");
+    assert!(text.contains("Change") && text.contains("-12.19"), "{text}");
+    assert!(
+        !text.contains("Left out to fit 80 columns: Change"),
+        "{text}"
+    );
+    // `show --ci` keeps the correct-rate's interval (anthropic-react 3/4: 25.0–100.0%).
+    let text = in_terminal(&env, 80, &["show", "rca-wave-2", "--ci"], &[]);
+    assert!(widest(&text) <= 80, "{text}");
+    assert!(text.contains("25.0–100.0%"), "{text}");
 }
 
 #[test]

@@ -112,14 +112,19 @@ fn deleting_the_last_publication_fails_the_expected_head() {
     let h = head(&env);
     tamper(
         &env.db,
-        "DROP TRIGGER publication_no_delete; DELETE FROM publication WHERE id = 2;",
+        "DROP TRIGGER publication_no_delete; DROP TRIGGER publication_claims_no_delete;
+         DELETE FROM publication_claims WHERE publication_id = 2;
+         DELETE FROM publication WHERE id = 2;",
     );
     // What remains is a consistent chain: only the head kept outside shows the loss.
     env.run(["verify", "--all"]).ok();
     let out = env.run(["verify", "--all", "--expect-head", &h]).status(1);
     contains(&out, "chain head: MISMATCH");
     contains(&out, "is nowhere in it");
-    tamper(&env.db, "DELETE FROM publication;");
+    tamper(
+        &env.db,
+        "DELETE FROM publication_claims; DELETE FROM publication;",
+    );
     let out = env.run(["verify", "--expect-head", &h]).status(1);
     contains(&out, "the chain is empty, but it was expected to end at");
 }
@@ -151,8 +156,10 @@ fn a_full_forgery_with_old_times_fails_the_expected_head() {
     tamper(
         &env.db,
         "DROP TRIGGER attempt_no_update; DROP TRIGGER publication_no_delete;
+         DROP TRIGGER publication_claims_no_delete;
          UPDATE attempt SET correct = true WHERE seat_id IN
            (SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id WHERE w.slug = 'rca-wave-1');
+         DELETE FROM publication_claims WHERE publication_id = 2;
          DELETE FROM publication WHERE id = 2;",
     );
     let out = common::run_raw(
@@ -255,7 +262,7 @@ fn dropped_triggers_fail_verify_ledger_and_init() {
         },
     );
     // Every frozen table refuses UPDATE and DELETE (and, on PostgreSQL, TRUNCATE).
-    assert_eq!(triggers.len(), if pg { 33 } else { 22 }, "{triggers:?}");
+    assert_eq!(triggers.len(), if pg { 36 } else { 24 }, "{triggers:?}");
     let drops: String = triggers
         .iter()
         .map(|t| format!("DROP TRIGGER {t};"))

@@ -287,3 +287,19 @@ CREATE TRIGGER seat_tally_no_delete BEFORE DELETE ON seat_tally FOR EACH ROW EXE
     benchledger_refuse('benchledger: seat tallies are derived from append-only attempts and cannot be deleted');
 CREATE TRIGGER seat_tally_no_truncate BEFORE TRUNCATE ON seat_tally FOR EACH STATEMENT EXECUTE FUNCTION
     benchledger_refuse('benchledger: seat tallies are derived from append-only attempts and cannot be deleted');
+
+-- migration 7
+-- The claims file a publication carries, kept beside it (schema.sql's migration 7): its text as
+-- the claims section quotes it, or NULL for none. Frozen like the publication; a publication
+-- made before this migration has no row.
+CREATE TABLE publication_claims (
+    publication_id bigint PRIMARY KEY REFERENCES publication(id),
+    text           text COLLATE "C"
+);
+
+CREATE TRIGGER publication_claims_no_update BEFORE UPDATE ON publication_claims FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: publications are frozen and cannot be changed');
+CREATE TRIGGER publication_claims_no_delete BEFORE DELETE ON publication_claims FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: publications are frozen and cannot be deleted');
+CREATE TRIGGER publication_claims_no_truncate BEFORE TRUNCATE ON publication_claims FOR EACH STATEMENT EXECUTE FUNCTION
+    benchledger_refuse('benchledger: publications are frozen and cannot be deleted');

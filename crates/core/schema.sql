@@ -362,3 +362,21 @@ CREATE TRIGGER seat_tally_no_update BEFORE UPDATE ON seat_tally
 BEGIN SELECT RAISE(ABORT, 'benchledger: seat tallies are derived from append-only attempts and cannot be changed'); END;
 CREATE TRIGGER seat_tally_no_delete BEFORE DELETE ON seat_tally
 BEGIN SELECT RAISE(ABORT, 'benchledger: seat tallies are derived from append-only attempts and cannot be deleted'); END;
+
+-- migration 7
+-- The claims file a publication carries (`publish --claims`, docs/claims.md), kept beside it
+-- rather than only inside its published text: the text the claims section quotes (line endings
+-- made `\n`, ending in one), or NULL for a publication that carries none. Written with its
+-- publication, in the same transaction, and frozen like it. `verify` checks the claims again
+-- and renders the section from this text; nothing is read back out of the published Markdown.
+-- A publication made before this migration has no row, and its claims, if any, are read from
+-- its published text as before.
+CREATE TABLE publication_claims (
+    publication_id INTEGER PRIMARY KEY REFERENCES publication(id),
+    text           TEXT
+) STRICT;
+
+CREATE TRIGGER publication_claims_no_update BEFORE UPDATE ON publication_claims
+BEGIN SELECT RAISE(ABORT, 'benchledger: publications are frozen and cannot be changed'); END;
+CREATE TRIGGER publication_claims_no_delete BEFORE DELETE ON publication_claims
+BEGIN SELECT RAISE(ABORT, 'benchledger: publications are frozen and cannot be deleted'); END;

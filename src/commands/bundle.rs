@@ -407,7 +407,7 @@ pub(super) fn write_bundle(ledger: &Ledger, row: &PublicationRow, dir: &Path) ->
     if let Some((_, p)) = &prices {
         bundle.add_price_tables(std::slice::from_ref(p))?;
     }
-    bundle.import_publication(row)?;
+    bundle.import_publication(row, &ledger.publication_claims(row.id)?)?;
     drop(bundle);
     let write = |name: &str, text: &str| create_new(&dir.join(name), text.as_bytes());
     write(BUNDLE_OUTPUT, &row.output)?;

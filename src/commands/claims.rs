@@ -293,6 +293,14 @@ pub fn from_openhands(
     seat: Option<&str>,
 ) -> Result<()> {
     let scores_path = dir.join("scores.json");
+    if !scores_path.is_file() {
+        return Err(Error::Usage(format!(
+            "{}: expected an OpenHands index model directory (results/<model> of \
+             OpenHands/openhands-index-results), holding scores.json, metadata.json and \
+             instance_results/; there is no scores.json there",
+            dir.display()
+        )));
+    }
     let scores =
         files::read_text(&scores_path, LEADERBOARD).map_err(|e| Error::io(&scores_path, e))?;
     let metadata_path = dir.join("metadata.json");

@@ -13,35 +13,43 @@ pub fn copy(ctx: &mut Ctx<'_>, from: &Path, to: &Path) -> Result<()> {
         if let Some(kind) = files::irregular_at(path) {
             return Err(Error::Usage(format!(
                 "{} is {kind}, not a ledger file",
-                path.display()
+                Ledger::shown(path).display()
             )));
         }
     }
     if from == to {
         return Err(Error::Usage(format!(
             "--from and --to both name {}: copy a ledger into another one",
-            from.display()
+            Ledger::shown(from).display()
         )));
     }
     let mut src = Ledger::open_for_reading(from)?;
     src.set_wait(ctx.wait())?;
-    let (mut dst, created) = Ledger::create(to)?;
+    // A new SQLite file is written under a name of its own beside the destination and linked
+    // into place only once whole, so a copy killed half way leaves no ledger at the
+    // destination (an empty one there would verify).
+    let staged = staging_name(to);
+    let made_at = staged.as_deref().unwrap_or(to);
+    let (mut dst, created) = Ledger::create(made_at)?;
     dst.set_wait(ctx.wait())?;
     let copied = match src.copy_to(&dst) {
         Ok(copied) => copied,
         Err(e) => {
             // A file made for the copy is taken away again: nothing is left behind.
             drop(dst);
-            if created && to.is_file() {
-                for suffix in ["", "-wal", "-shm"] {
-                    let mut p = to.as_os_str().to_os_string();
-                    p.push(suffix);
-                    let _ = std::fs::remove_file(p);
-                }
+            if created && made_at.is_file() {
+                remove_ledger_file(made_at);
             }
             return Err(e);
         }
     };
+    drop(dst);
+    if let Some(staged) = &staged {
+        // A link, not a rename: it never replaces a ledger that appeared meanwhile.
+        let linked = std::fs::hard_link(staged, to);
+        remove_ledger_file(staged);
+        linked.map_err(|e| Error::io(to, e))?;
+    }
     let n = |table: &str| {
         copied
             .iter()
@@ -52,7 +60,7 @@ pub fn copy(ctx: &mut Ctx<'_>, from: &Path, to: &Path) -> Result<()> {
     ctx.write(&format!(
         "copied {} to {}: {}, {}, {}, {}, {}, {}, {}, {}, {}\n",
         src.path().display(),
-        dst.path().display(),
+        Ledger::shown(to).display(),
         plural(n("wave"), "wave", "waves"),
         plural(n("seat"), "seat", "seats"),
         plural(n("attempt"), "attempt", "attempts"),
@@ -63,6 +71,25 @@ pub fn copy(ctx: &mut Ctx<'_>, from: &Path, to: &Path) -> Result<()> {
         plural(n("publication"), "publication", "publications"),
         plural(n("withdrawal"), "withdrawal", "withdrawals"),
     ))
+}
+
+/// Where a new SQLite destination is written before it is linked into place: a hidden name
+/// beside it, this process's own. `None` for a server's database, or a file already there.
+fn staging_name(to: &Path) -> Option<std::path::PathBuf> {
+    if Ledger::on_a_server(to) || std::fs::symlink_metadata(to).is_ok() {
+        return None;
+    }
+    let name = to.file_name()?.to_string_lossy();
+    Some(to.with_file_name(format!(".{name}.copying-{}", std::process::id())))
+}
+
+/// Removes an SQLite file and its journal files, if there.
+fn remove_ledger_file(path: &Path) {
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let mut p = path.as_os_str().to_os_string();
+        p.push(suffix);
+        let _ = std::fs::remove_file(p);
+    }
 }
 
 /// `benchledger copy`, from its flags.

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use super::Ctx;
 use crate::cli::{CiArgs, DemoArgs, Format, PricesArg};
 use benchledger_core::error::{Error, Result};
+use benchledger_core::ledger::Ledger;
 
 /// Every file the demo needs, and `demo --write` writes, by its path in the repository: the
 /// examples, rubrics, price tables and claims the README's session uses.
@@ -128,6 +129,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../prices/example-list.v2.toml"),
     ),
     (
+        "rubrics/accuracy.v1.toml",
+        include_str!("../../rubrics/accuracy.v1.toml"),
+    ),
+    (
         "rubrics/cohort-efficiency.v1.toml",
         include_str!("../../rubrics/cohort-efficiency.v1.toml"),
     ),
@@ -184,7 +189,7 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
         return Err(Error::Usage(format!(
             "{} already exists: the demo builds a new ledger; give --db a path that does not \
              exist yet",
-            db.display()
+            Ledger::shown(&db).display()
         )));
     }
     let root = temp.path().join("files");
@@ -207,8 +212,8 @@ pub fn demo(ctx: &mut Ctx<'_>) -> Result<()> {
     ctx.write(&if keep {
         format!(
             "\nThe demo ledger is at {}. Try `benchledger --db {} waves`.\n",
-            db.display(),
-            db.display()
+            Ledger::shown(&db).display(),
+            Ledger::shown(&db).display()
         )
     } else {
         "\nThe demo ledger was temporary. Keep one with `benchledger demo --db demo.db`; write the \

@@ -8,6 +8,7 @@ use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
 use crate::cli::ExportArgs;
 use benchledger_core::error::{Error, Result};
+use benchledger_core::ledger::Ledger;
 use benchledger_core::report;
 use benchledger_core::report::export::{ExportFormat, Rows, Value, What};
 
@@ -44,12 +45,6 @@ pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
         ));
     };
     let ledger = ctx.open()?;
-    // What each wave's rows are made of: its attempts, its seats, or its scores under a rubric.
-    enum Source {
-        Attempts,
-        Seats,
-        Scores(Box<benchledger_core::report::score::RubricInfo>),
-    }
     let source = match (what, r.rubric) {
         (What::Scores, Some(spec)) => Source::Scores(Box::new(resolve(&ledger, spec)?)),
         (What::Scores, None) => {
@@ -69,20 +64,7 @@ pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
         (What::Attempts, None) => Source::Attempts,
         (What::Seats, None) => Source::Seats,
     };
-    let withdrawn = Withdrawn::load(&ledger)?;
-    let ids: Vec<String> = if r.waves.is_empty() {
-        ledger
-            .wave_ids()?
-            .into_iter()
-            .filter(|w| r.include_withdrawn || withdrawn.get(w).is_none())
-            .collect()
-    } else {
-        for w in r.waves {
-            ledger.load_wave_check(w)?;
-            withdrawn.check_named(w, r.include_withdrawn)?;
-        }
-        r.waves.to_vec()
-    };
+    let ids = chosen_waves(&ledger, r.waves, r.include_withdrawn)?;
     let mut header = r.header && r.format == ExportFormat::Csv;
     if ids.is_empty() && header {
         let columns = match what {
@@ -94,22 +76,14 @@ pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
         if !columns.is_empty() {
             let rows = Rows {
                 columns,
+                kinds: report::export::attempt_kinds(),
                 rows: Vec::new(),
             };
             ctx.write(&report::export::to_csv(&rows, true))?;
         }
     }
     for id in &ids {
-        let data = ledger.load_wave(id)?;
-        let rows = match &source {
-            Source::Attempts => report::export::attempts(&data),
-            Source::Seats => report::export::from_table(&report::waves::show(&data).0, &[]),
-            Source::Scores(info) => {
-                let scores = benchledger_core::rubric::score_wave(&info.rubric, &data);
-                let (table, _) = report::score::leaderboard(&data, info, &scores);
-                report::export::from_table(&table, &[("rubric", Value::Text(info.rubric.id()))])
-            }
-        };
+        let rows = wave_rows(&ledger, &source, id)?;
         ctx.write(&match r.format {
             ExportFormat::Csv => report::export::to_csv(&rows, header),
             ExportFormat::Jsonl => report::export::to_jsonl(&rows),
@@ -118,6 +92,50 @@ pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
         header = false;
     }
     Ok(())
+}
+
+/// What each wave's rows are made of: its attempts, its seats, or its scores under a rubric.
+pub enum Source {
+    Attempts,
+    Seats,
+    Scores(Box<benchledger_core::report::score::RubricInfo>),
+}
+
+/// The waves an export covers, in ledger order: the named ones (each checked to be in the
+/// ledger, and refused when withdrawn unless `include_withdrawn`), else every wave not
+/// withdrawn (every wave, with `include_withdrawn`).
+pub fn chosen_waves(
+    ledger: &Ledger,
+    waves: &[String],
+    include_withdrawn: bool,
+) -> Result<Vec<String>> {
+    let withdrawn = Withdrawn::load(ledger)?;
+    if waves.is_empty() {
+        return Ok(ledger
+            .wave_ids()?
+            .into_iter()
+            .filter(|w| include_withdrawn || withdrawn.get(w).is_none())
+            .collect());
+    }
+    for w in waves {
+        ledger.load_wave_check(w)?;
+        withdrawn.check_named(w, include_withdrawn)?;
+    }
+    Ok(waves.to_vec())
+}
+
+/// One wave's rows of an export, in the columns and order `export --what` writes them.
+pub fn wave_rows(ledger: &Ledger, source: &Source, wave: &str) -> Result<Rows> {
+    let data = ledger.load_wave(wave)?;
+    Ok(match source {
+        Source::Attempts => report::export::attempts(&data),
+        Source::Seats => report::export::from_table(&report::waves::show(&data).0, &[]),
+        Source::Scores(info) => {
+            let scores = benchledger_core::rubric::score_wave(&info.rubric, &data);
+            let (table, _) = report::score::leaderboard(&data, info, &scores);
+            report::export::from_table(&table, &[("rubric", Value::Text(info.rubric.id()))])
+        }
+    })
 }
 
 /// `--format parquet --out DIR`: every wave's attempts, seats and stored scores as three Parquet

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use super::{Ctx, files};
 use crate::cli::IngestArgs;
 use benchledger_core::error::{Error, Result};
+use benchledger_core::ingest::from::{self, Built, FromOptions};
 use benchledger_core::ingest::{Source, WaveVisitor, visit_wave};
 use benchledger_core::ledger::{Ingested, Ledger, Staging};
 use benchledger_core::model::{SeatData, Wave};
@@ -17,7 +18,7 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
     if created {
         return ctx.write(&format!(
             "created ledger {} (schema version {version})\n",
-            path.display()
+            ledger.path().display()
         ));
     }
     // An existing ledger is up to date only if its schema is what schema.sql makes: a ledger
@@ -28,7 +29,7 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
             "ledger {} exists, but its schema differs from schema.sql:\n{}\nIts raw facts may \
              have been changed behind benchledger's back: check them with `benchledger verify \
              --ledger --all`",
-            path.display(),
+            ledger.path().display(),
             differences
                 .iter()
                 .map(|d| format!("  - {d}"))
@@ -39,7 +40,7 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
     ctx.write(&format!(
         "ledger {} already exists (schema version {version}, matching schema.sql); nothing to \
          do\n",
-        path.display()
+        ledger.path().display()
     ))
 }
 
@@ -55,94 +56,46 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
 /// missing ledger, a conflicting wave id or an SQL error, whichever manifest each is in (the
 /// rest are then only read and checked).
 pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
-    run(ctx, manifests, None)
+    run(ctx, manifests, &[])
 }
 
-/// `ingest --from FORMAT LOG_OR_DIR...`: a wave manifest built from the logs' own metadata
-/// (`import::inspect::wave`), over `--manifest` when given, ingested as any manifest is.
+/// `ingest --from FORMAT PATH...`: the wave manifests built from the files' own words
+/// (`ingest::from`), ingested as any manifest is. Notes (files skipped, waves split) come
+/// first, one line each.
 pub fn ingest_from(
     ctx: &mut Ctx<'_>,
     format: &str,
     inputs: &[PathBuf],
-    wave: Option<&str>,
-    manifest: Option<&Path>,
+    options: &FromOptions,
 ) -> Result<()> {
-    use benchledger_core::import::{Importer, inspect};
-    if format != inspect::Inspect.name() && format != inspect::InspectSummaries.name() {
-        return Err(Error::Usage(format!(
-            "--from reads Inspect AI logs only (--from inspect, or --from inspect-summaries); \
-             for results of format `{format}`, write a wave manifest naming them with format = \
-             \"{format}\""
-        )));
-    }
-    let list = |dir: &Path| -> std::io::Result<Vec<PathBuf>> {
-        std::fs::read_dir(dir)?
-            .map(|e| e.map(|e| e.path()))
-            .collect()
-    };
-    let logs = inspect::wave::logs_in(inputs, &|p: &Path| p.is_dir(), &list)?;
     let files = Files {
-        manifest: Path::new(""),
-        built: None,
+        manifest: options.manifest.as_deref().unwrap_or(Path::new("")),
+        built: &[],
     };
-    let mut heads = Vec::with_capacity(logs.len());
-    for log in &logs {
-        heads.push(inspect::head(&files, log)?);
+    let plan = from::ingest_from(&files, format, inputs, options)?;
+    for note in &plan.notes {
+        ctx.write(&format!("note: {note}\n"))?;
     }
-    // The built manifest stands where --manifest is, so that the files it names resolve as
-    // they would from it; the logs are then named by absolute path.
-    let (base, path) = match manifest {
-        Some(m) => {
-            let text = files::read_text(m, files::MANIFEST).map_err(|e| Error::io(m, e))?;
-            let table = text
-                .parse::<toml::Table>()
-                .map_err(|e| benchledger_core::diagnostics::toml_error(m, &text, &e))?;
-            (Some((m, table)), m.to_path_buf())
-        }
-        None => (None, PathBuf::from("--from inspect")),
-    };
-    let results: Vec<PathBuf> = logs
-        .iter()
-        .map(|l| match manifest {
-            Some(_) => std::path::absolute(l).map_err(|e| Error::io(l, e)),
-            None => Ok(l.clone()),
-        })
-        .collect::<Result<_>>()?;
-    let described: Vec<inspect::wave::Log<'_>> = logs
-        .iter()
-        .zip(&results)
-        .zip(&heads)
-        .map(|((path, results), header)| inspect::wave::Log {
-            path,
-            results,
-            header,
-        })
-        .collect();
-    let text = inspect::wave::manifest(&described, format, base, wave)?;
-    let built = Built { path, text };
-    run(ctx, std::slice::from_ref(&built.path), Some(&built)).map_err(|e| built.relocate(e))
+    let paths: Vec<PathBuf> = plan.manifests.iter().map(|b| b.path.clone()).collect();
+    run(ctx, &paths, &plan.manifests).map_err(|e| relocate(&plan.manifests, e))
 }
 
-/// A wave manifest built in memory, read in place of the file at `path`.
-struct Built {
-    path: PathBuf,
-    text: String,
-}
-
-impl Built {
-    /// An error in the built manifest names its field, not a line of text the user never saw.
-    fn relocate(&self, e: Error) -> Error {
-        match e {
-            Error::Input { mut at, message } if at.path == self.path => {
-                at.line = None;
-                Error::Input { at, message }
-            }
-            other => other,
+/// An error in a built manifest names its field, not a line of text the user never saw.
+fn relocate(built: &[Built], e: Error) -> Error {
+    match e {
+        Error::Input { mut at, message } if built.iter().any(|b| b.path == at.path) => {
+            at.line = None;
+            Error::Input { at, message }
         }
+        Error::Hinted { error, hint } => Error::Hinted {
+            error: Box::new(relocate(built, *error)),
+            hint,
+        },
+        other => other,
     }
 }
 
-fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: Option<&Built>) -> Result<()> {
+fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: &[Built]) -> Result<()> {
     let ledger = match ctx.open_write() {
         Ok(l) => l,
         Err(e) => return Err(first_input_error(manifests, built).unwrap_or(e)),
@@ -193,10 +146,13 @@ fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: Option<&Built>) -> Resul
     let mut msg = String::new();
     for ((id, seats, attempts, sha), o) in staged.iter().zip(outcomes) {
         match o {
-            Ingested::Added => msg.push_str(&format!(
-                "added wave {id}: {seats} seats, {attempts} attempts (sha256 {})\n",
-                benchledger_core::digest::short(sha)
-            )),
+            Ingested::Added => {
+                ctx.outcome.added_waves.push(id.clone());
+                msg.push_str(&format!(
+                    "added wave {id}: {seats} seats, {attempts} attempts (sha256 {})\n",
+                    benchledger_core::digest::short(sha)
+                ));
+            }
             Ingested::AlreadyPresent => msg.push_str(&format!(
                 "wave {id} is already in the ledger with the same content (sha256 {}); nothing \
                  to do\n",
@@ -212,8 +168,8 @@ fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: Option<&Built>) -> Resul
 struct Files<'a> {
     /// The manifest being read (capped as a manifest; the files it names, as files read whole).
     manifest: &'a Path,
-    /// A manifest built in memory, read in place of its path.
-    built: Option<&'a Built>,
+    /// Manifests built in memory, read in place of their paths.
+    built: &'a [Built],
 }
 
 impl Source for Files<'_> {
@@ -223,9 +179,7 @@ impl Source for Files<'_> {
     }
 
     fn read_text(&self, path: &Path) -> std::io::Result<String> {
-        if let Some(b) = self.built
-            && b.path == path
-        {
+        if let Some(b) = self.built.iter().find(|b| b.path == path) {
             return Ok(b.text.clone());
         }
         let cap = if path == self.manifest {
@@ -247,6 +201,16 @@ impl Source for Files<'_> {
         path: &Path,
     ) -> std::io::Result<Box<dyn benchledger_core::import::ReadSeek + '_>> {
         Ok(Box::new(files::open_regular(path)?))
+    }
+
+    fn list(&self, path: &Path) -> std::io::Result<Option<Vec<PathBuf>>> {
+        if !path.is_dir() {
+            return Ok(None);
+        }
+        std::fs::read_dir(path)?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<std::io::Result<_>>()
+            .map(Some)
     }
 }
 
@@ -359,7 +323,7 @@ impl Drop for Bar {
 }
 
 /// The first error in reading and checking these manifests, if any.
-fn first_input_error(manifests: &[PathBuf], built: Option<&Built>) -> Option<Error> {
+fn first_input_error(manifests: &[PathBuf], built: &[Built]) -> Option<Error> {
     struct Check;
     impl WaveVisitor for Check {
         fn wave(&mut self, _: &Wave) {}
@@ -377,15 +341,29 @@ pub fn run_ingest(ctx: &mut Ctx<'_>, args: IngestArgs) -> Result<()> {
         from,
         wave,
         manifest,
+        suite_problems,
+        suite,
+        started_at,
+        model,
+        harness,
+        provider,
+        model_mismatch,
     } = args;
     match from {
         None => ingest(ctx, &manifests),
-        Some(format) => ingest_from(
-            ctx,
-            &format,
-            &manifests,
-            wave.as_deref(),
-            manifest.as_deref(),
-        ),
+        Some(format) => {
+            let options = FromOptions {
+                wave,
+                manifest,
+                suite,
+                suite_problems,
+                started_at,
+                model,
+                provider,
+                harness,
+                model_mismatch_allowed: model_mismatch.is_some(),
+            };
+            ingest_from(ctx, &format, &manifests, &options)
+        }
     }
 }

@@ -10,12 +10,13 @@ mod compare;
 mod completions;
 mod copy;
 mod demo;
-mod export;
+pub mod export;
 mod files;
 mod history;
 mod ingest;
 mod memory;
 mod prices;
+mod problems;
 mod publish;
 mod rubric;
 mod score;
@@ -55,6 +56,17 @@ pub struct Ctx<'a> {
     /// How text is laid out: the terminal's width (none when piped or --wide), and the
     /// footnotes this output has printed.
     pub layout: crate::terminal::Layout,
+    /// What the command did besides its output, for a caller in the same process.
+    pub outcome: Outcome,
+}
+
+/// What a command did besides printing, for a caller that runs it in-process and needs it as
+/// data (the Python module): the output says it for people.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// The waves an ingest added, in the order of its manifests (a wave already in the ledger
+    /// with the same content is not among them).
+    pub added_waves: Vec<String>,
 }
 
 impl Ctx<'_> {
@@ -91,7 +103,7 @@ impl Ctx<'_> {
         if let Some(kind) = files::irregular_at(&path) {
             return Err(Error::Usage(format!(
                 "{} is {kind}, not a ledger file: point --db or BENCHLEDGER_DB at the ledger",
-                path.display()
+                Ledger::shown(&path).display()
             )));
         }
         Ok(path)
@@ -294,6 +306,12 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<()> {
 
 /// Runs a parsed command line in the given surroundings, writing its output to `out`.
 pub fn run_in(cli: Cli, out: &mut dyn Write, s: Surroundings) -> Result<()> {
+    run_for(cli, out, s).map(|_| ())
+}
+
+/// Runs a parsed command line in the given surroundings, writing its output to `out`, and
+/// returns what it did besides (see [`Outcome`]).
+pub fn run_for(cli: Cli, out: &mut dyn Write, s: Surroundings) -> Result<Outcome> {
     let layout = match s.width {
         Some(w) if s.interactive && !cli.wide => crate::terminal::Layout::fit(w),
         _ => crate::terminal::Layout::full(),
@@ -307,8 +325,9 @@ pub fn run_in(cli: Cli, out: &mut dyn Write, s: Surroundings) -> Result<()> {
         db_env: s.db_env,
         wait: Duration::from_secs(cli.wait),
         layout,
+        outcome: Outcome::default(),
     };
-    match cli.command {
+    let done = match cli.command {
         Command::Init => ingest::init(&mut ctx),
         Command::Ingest(args) => ingest::run_ingest(&mut ctx, args),
         Command::Waves(args) => waves::run_waves(&mut ctx, args),
@@ -327,6 +346,7 @@ pub fn run_in(cli: Cli, out: &mut dyn Write, s: Surroundings) -> Result<()> {
         Command::Withdraw(args) => withdraw::run(&mut ctx, args),
         Command::Trials(args) => trials::run_trials(&mut ctx, args),
         Command::Versus(args) => trials::run_versus(&mut ctx, args),
+        Command::Problems(args) => problems::run(&mut ctx, args),
         Command::Bundle(args) => bundle::run(&mut ctx, args),
         Command::Copy(args) => copy::run(&mut ctx, args),
         Command::Export(args) => export::run(&mut ctx, args),
@@ -334,5 +354,6 @@ pub fn run_in(cli: Cli, out: &mut dyn Write, s: Surroundings) -> Result<()> {
         Command::Demo(args) => demo::run(&mut ctx, args),
         Command::Completions(args) => completions::run_completions(&mut ctx, args),
         Command::Man(args) => completions::run_man(&mut ctx, args),
-    }
+    };
+    done.map(|()| ctx.outcome)
 }

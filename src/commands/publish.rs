@@ -122,6 +122,7 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
         input,
         input_sha256,
         output,
+        claims: claims.as_ref().map(|c| c.quoted()),
     };
     let row = ledger.add_publication(&new, |id, prev| {
         record_sha256(&Record {

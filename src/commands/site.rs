@@ -45,7 +45,9 @@ pub fn load(
         });
     }
     let mut rubrics = Vec::new();
+    let mut rubric_added_at = Vec::new();
     for row in ledger.rubrics()? {
+        rubric_added_at.push(row.added_at.clone());
         rubrics.push(RubricInfo {
             rubric: benchledger_core::registry::parse_rubric(ledger, &row)?,
             sha256: row.sha256,
@@ -73,6 +75,8 @@ pub fn load(
         publications,
         head: entries.last().map(|e| e.sha256().to_string()),
         intervals,
+        rubric_added_at,
+        front_rubric: None,
     })
 }
 
@@ -200,10 +204,29 @@ fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
         .map_err(|e| Error::io(path, e))
 }
 
-pub fn site(ctx: &mut Ctx<'_>, out: &Path, ci: crate::cli::CiArgs) -> Result<()> {
+pub fn site(
+    ctx: &mut Ctx<'_>,
+    out: &Path,
+    rubric: Option<&str>,
+    ci: crate::cli::CiArgs,
+) -> Result<()> {
     let settings = super::interval_settings(ci, false)?;
     let ledger = ctx.open()?;
-    let input = load(&ledger, settings)?;
+    if let Some(spec) = rubric {
+        // A registered rubric, or the shipped accuracy one; an unknown one is an error naming
+        // the registered ones, before anything is read or written.
+        let Some((name, version)) = benchledger_core::registry::split_id(spec) else {
+            return Err(Error::Usage(format!(
+                "--rubric {spec:?}: expected a registered rubric as NAME@VERSION (see \
+                 `benchledger rubric list`)"
+            )));
+        };
+        if spec != benchledger_core::rubric::accuracy().rubric.id() {
+            benchledger_core::registry::rubric_info(&ledger, name, version)?;
+        }
+    }
+    let mut input = load(&ledger, settings)?;
+    input.front_rubric = rubric.map(str::to_string);
     let pages = site::render(&input);
     if let Some(page) = pages.iter().find(|p| !safe(&p.path)) {
         return Err(Error::Usage(format!(
@@ -256,5 +279,5 @@ pub fn site(ctx: &mut Ctx<'_>, out: &Path, ci: crate::cli::CiArgs) -> Result<()>
 
 /// `benchledger site`, from its flags.
 pub fn run(ctx: &mut Ctx<'_>, args: SiteArgs) -> Result<()> {
-    site(ctx, &args.out, args.ci)
+    site(ctx, &args.out, args.rubric.as_deref(), args.ci)
 }

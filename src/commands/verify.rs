@@ -8,7 +8,7 @@ use std::path::Path;
 use super::Ctx;
 use super::audit::score_streamed;
 use super::bundle::{bundle_file_problems, open_bundle};
-use crate::cli::VerifyArgs;
+use crate::cli::{Format, VerifyArgs};
 use benchledger_core::chain;
 use benchledger_core::digest::{is_sha256, sha256_hex, short};
 use benchledger_core::error::{Error, Result};
@@ -19,6 +19,7 @@ use benchledger_core::formats::wave::Digest;
 use benchledger_core::ledger::{ChainEntry, Ledger, PublicationRow, RubricRow, WaveRow};
 use benchledger_core::model::{AttemptFields, SeatData};
 use benchledger_core::publication;
+use benchledger_core::report::verify::{Check, Entry, Tally, Verdict, Verification};
 use benchledger_core::rubric::SeatScore;
 
 /// What `verify` was asked to check.
@@ -34,11 +35,14 @@ pub struct Request<'a> {
     pub ledger: bool,
     /// The hash the chain must end at.
     pub expect_head: Option<&'a str>,
+    /// The verdicts as a JSON document (`--format json`) rather than a report for people.
+    pub json: bool,
 }
 
-/// A report's lines and whether everything in it passed.
+/// A report's lines, the same verdicts as data, and whether everything in it passed.
 struct Report {
     text: String,
+    found: Verification,
     publications_failed: bool,
     other_failed: bool,
 }
@@ -76,6 +80,7 @@ fn verify_publications(
         .count();
     if publications == 0 && chosen.is_empty() {
         report.text.push_str("no publications to verify\n");
+        report.found.publications = Some(Tally::default());
         return Ok(());
     }
     let price_tables = ledger.price_tables()?;
@@ -106,6 +111,15 @@ fn verify_publications(
                     failed += 1;
                     out.push_str(&format!("{head}: MISMATCH\n"));
                 }
+                report.found.entries.push(Entry::Publication {
+                    id: p.id,
+                    title: p.title.clone(),
+                    wave: p.wave.clone(),
+                    rubric: p.rubric.clone(),
+                    output_sha256: p.output_sha256.clone(),
+                    verdict: Verdict::of(&problems),
+                    problems: problems.clone(),
+                });
             }
             ChainEntry::Withdrawal(w) => {
                 problems.extend(chain::withdrawal_problems(w));
@@ -125,6 +139,15 @@ fn verify_publications(
                         w.id, w.wave
                     ));
                 }
+                report.found.entries.push(Entry::Withdrawal {
+                    id: w.id,
+                    wave: w.wave.clone(),
+                    superseded_by: w.superseded_by.clone(),
+                    created_at: w.created_at.clone(),
+                    reason: w.reason.clone(),
+                    verdict: Verdict::of(&problems),
+                    problems: problems.clone(),
+                });
             }
         }
         for pr in problems {
@@ -135,12 +158,18 @@ fn verify_publications(
         && let Some(&first) = chosen.first()
         && let Some(link) = entries[first].prev_sha256()
     {
-        out.push_str(&format!(
-            "note: the link to the entry before {} (sha256 {}) lies outside this bundle\n",
+        let note = format!(
+            "the link to the entry before {} (sha256 {}) lies outside this bundle",
             entries[first].label(),
             short(link)
-        ));
+        );
+        out.push_str(&format!("note: {note}\n"));
+        report.found.notes.push(note);
     }
+    report.found.publications = Some(Tally {
+        reproduced: publications - failed,
+        total: publications,
+    });
     out.push_str(&format!(
         "{} of {} publication{} reproduce{}\n",
         publications - failed,
@@ -155,13 +184,22 @@ fn verify_publications(
 }
 
 /// Checks that the chain ends exactly at `expected`, and that every link on the way holds.
-fn verify_head(ledger: &Ledger, expected: &str, report: &mut Report) -> Result<()> {
+/// In a bundle (`in_bundle`), the link of its first entry lies outside it, and the head is
+/// its publication's record hash.
+fn verify_head(
+    ledger: &Ledger,
+    expected: &str,
+    in_bundle: bool,
+    report: &mut Report,
+) -> Result<()> {
     let entries = ledger.chain()?;
-    let mut problems: Vec<String> = chain::broken_links(&entries)
-        .into_iter()
-        .map(|(label, p)| format!("{label}: {p}"))
-        .collect();
+    let mut problems = link_problems(&entries, in_bundle);
     problems.extend(chain::head_problem(&entries, expected));
+    report.found.head = Some(Check::new(
+        "head",
+        format!("the chain ends at {expected}, as expected"),
+        problems.clone(),
+    ));
     if problems.is_empty() {
         report.text.push_str(&format!(
             "chain head: OK — the chain ends at {expected} ({}), as expected\n",
@@ -177,8 +215,26 @@ fn verify_head(ledger: &Ledger, expected: &str, report: &mut Report) -> Result<(
     Ok(())
 }
 
+/// Every broken link of the chain, labelled; in a bundle (`in_bundle`), the first entry's
+/// predecessor lies outside it.
+fn link_problems(entries: &[ChainEntry], in_bundle: bool) -> Vec<String> {
+    entries
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| {
+            let prev = i.checked_sub(1).map(|j| &entries[j]);
+            chain::link_problem(e, prev, in_bundle && i == 0).map(|p| format!("{}: {p}", e.label()))
+        })
+        .collect()
+}
+
 /// One section of the integrity report: its name, what was found right, and what was wrong.
 fn section(report: &mut Report, name: &str, ok: String, problems: Vec<String>) {
+    report
+        .found
+        .ledger
+        .get_or_insert_with(Vec::new)
+        .push(Check::new(name, ok.clone(), problems.clone()));
     if problems.is_empty() {
         report.text.push_str(&format!("  {name}: OK — {ok}\n"));
     } else {
@@ -207,10 +263,16 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 /// - every registered price table's text, against its SHA-256;
 /// - every stored score, against a rescore of its wave under its rubric;
 /// - every entry of the chain: its record hash and its link.
-fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
-    report
-        .text
-        .push_str("the ledger, against what it was derived from (verify --ledger):\n");
+///
+/// A bundle's ledger (`in_bundle`) is checked the same way, but for the link of its first
+/// entry, which lies outside the bundle.
+fn ledger_integrity(ledger: &Ledger, report: &mut Report, in_bundle: bool) -> Result<()> {
+    report.text.push_str(if in_bundle {
+        "the bundle's ledger, against what it was derived from (as verify --ledger checks a \
+         ledger):\n"
+    } else {
+        "the ledger, against what it was derived from (verify --ledger):\n"
+    });
     let schema = ledger.schema_differences()?;
     section(
         report,
@@ -227,7 +289,7 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report) -> Result<()> {
     check_rubrics(&rubrics, report);
     check_prices(ledger, report)?;
     check_scores(ledger, &rubrics, &waves, report)?;
-    check_chain(ledger, report)
+    check_chain(ledger, report, in_bundle)
 }
 
 /// `verify --ledger`'s waves and tallies sections: every wave's rows against its stored
@@ -470,12 +532,9 @@ fn check_scores(
 }
 
 /// `verify --ledger`'s chain section: every entry's record hash and link.
-fn check_chain(ledger: &Ledger, report: &mut Report) -> Result<()> {
+fn check_chain(ledger: &Ledger, report: &mut Report, in_bundle: bool) -> Result<()> {
     let entries = ledger.chain()?;
-    let mut problems: Vec<String> = chain::broken_links(&entries)
-        .into_iter()
-        .map(|(label, p)| format!("{label}: {p}"))
-        .collect();
+    let mut problems = link_problems(&entries, in_bundle);
     for e in &entries {
         match e {
             ChainEntry::Withdrawal(w) => problems.extend(
@@ -572,6 +631,7 @@ fn score_difference(stored: &SeatScore, fresh: &SeatScore) -> Option<String> {
 pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
     let mut report = Report {
         text: String::new(),
+        found: Verification::default(),
         publications_failed: false,
         other_failed: false,
     };
@@ -588,7 +648,18 @@ pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
             // Read into memory, never opened by SQLite: nothing is written in the bundle.
             let (ledger, notes) = open_bundle(dir)?;
             report.text.push_str(&notes.concat());
+            report.found.notes.extend(
+                notes
+                    .iter()
+                    .map(|n| n.trim_end().trim_start_matches("note: ").to_string()),
+            );
             verify_publications(&ledger, req.ids, Some(dir), &mut report)?;
+            // Its derived tables (tallies, stored scores) and every record, as in a ledger:
+            // a bundle is someone else's file, edited with anything.
+            ledger_integrity(&ledger, &mut report, true)?;
+            if let Some(expected) = req.expect_head {
+                verify_head(&ledger, expected, true, &mut report)?;
+            }
         }
         None => {
             if req.ids.is_empty() && !req.all && !req.ledger && req.expect_head.is_none() {
@@ -604,14 +675,19 @@ pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
                 verify_publications(&ledger, ids, None, &mut report)?;
             }
             if let Some(expected) = req.expect_head {
-                verify_head(&ledger, expected, &mut report)?;
+                verify_head(&ledger, expected, false, &mut report)?;
             }
             if req.ledger {
-                ledger_integrity(&ledger, &mut report)?;
+                ledger_integrity(&ledger, &mut report, false)?;
             }
         }
     }
-    ctx.write(&report.text)?;
+    if req.json {
+        report.found.ok = !report.publications_failed && !report.other_failed;
+        ctx.write(&benchledger_core::report::to_json("verify", &report.found))?;
+    } else {
+        ctx.write(&report.text)?;
+    }
     match (report.publications_failed, report.other_failed) {
         (false, false) => Ok(()),
         (true, _) => Err(Error::CheckFailed(
@@ -631,7 +707,21 @@ pub fn run(ctx: &mut Ctx<'_>, args: VerifyArgs) -> Result<()> {
         bundle,
         expect_head,
         ledger,
+        format,
     } = args;
+    let json = match format.format {
+        Format::Table => false,
+        Format::Json => true,
+        other => {
+            return Err(Error::Usage(format!(
+                "verify --format {}: verify prints its report, or --format json",
+                match other {
+                    Format::Csv => "csv",
+                    _ => "md",
+                }
+            )));
+        }
+    };
     verify(
         ctx,
         Request {
@@ -640,6 +730,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: VerifyArgs) -> Result<()> {
             bundle: bundle.as_deref(),
             ledger,
             expect_head: expect_head.as_deref(),
+            json,
         },
     )
 }

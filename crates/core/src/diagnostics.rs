@@ -126,6 +126,22 @@ pub fn check_slug(at: Location, what: &str, s: &str) -> Result<()> {
     }
 }
 
+/// Refuses a text holding NUL (U+0000), the one rule for both stores: SQLite would keep it,
+/// PostgreSQL refuses it in any text, so a ledger could not be copied from one to the other.
+pub fn check_no_nul(at: Location, s: &str) -> Result<()> {
+    match s.find('\0') {
+        None => Ok(()),
+        Some(i) => Err(Error::input(
+            at,
+            format!(
+                "holds a NUL character (U+0000) at byte {i} of {s:?}: no ledger stores one \
+                 (PostgreSQL refuses it in text, so SQLite does not take it either); remove it \
+                 from the source"
+            ),
+        )),
+    }
+}
+
 /// The known name closest to a misspelt one, if any is close.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     candidates

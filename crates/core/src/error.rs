@@ -142,6 +142,10 @@ pub enum Hint {
     ListWaves,
     /// The ledger holds what no writer of it does: check it whole.
     VerifyAll,
+    /// A wave built from results files (`crate::ingest::from`) lacks what the files do not
+    /// say: give it as this option of [`crate::ingest::from::FromOptions`] (`model`,
+    /// `provider`, `harness`, `suite`, `suite_problems`, `started_at`), or in a base manifest.
+    Give(&'static str),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -88,6 +88,33 @@ pub fn usd(x: f64) -> String {
     }
 }
 
+/// USD for people, as the terminal, the site and Markdown print it: two places from a cent up,
+/// three significant digits below a cent ("$0.0000152"), so that a positive cost never prints
+/// as zero. (Publications keep [`usd`]: their text is frozen.)
+pub fn usd_significant(x: f64) -> String {
+    if !x.is_finite() {
+        return "—".into();
+    }
+    if x != 0.0 && x.abs() < 0.01 {
+        // Three significant digits: the places that leave two more after the first non-zero.
+        let first = x.abs().log10().floor() as i32;
+        let places = usize::try_from(2 - first).unwrap_or(2).min(20);
+        format!("${}", fixed(x, places))
+    } else {
+        format!("${}", fixed(x, 2))
+    }
+}
+
+/// [`signed_usd`] with significant digits below a cent: "+$0.0000152".
+pub(crate) fn signed_usd_significant(d: f64) -> String {
+    let body = usd_significant(d.abs());
+    match d.partial_cmp(&0.0) {
+        Some(std::cmp::Ordering::Greater) => format!("+{body}"),
+        Some(std::cmp::Ordering::Less) => format!("-{body}"),
+        _ => body,
+    }
+}
+
 /// A share as a percentage: 0.5358 → "53.6%".
 pub fn percent(x: f64) -> String {
     if !x.is_finite() {
@@ -162,6 +189,20 @@ pub fn pretty(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_positive_cost_never_prints_as_zero() {
+        assert_eq!(usd_significant(1.52e-5), "$0.0000152");
+        assert_eq!(usd_significant(0.0042), "$0.00420");
+        assert_eq!(usd_significant(0.00999), "$0.00999");
+        assert_eq!(usd_significant(0.01), "$0.01");
+        assert_eq!(usd_significant(2.5), "$2.50");
+        assert_eq!(usd_significant(0.0), "$0.00");
+        assert_eq!(usd_significant(f64::NAN), "—");
+        assert_eq!(usd_significant(1e-300), format!("${}", fixed(1e-300, 20)));
+        assert_eq!(signed_usd_significant(-1.52e-5), "-$0.0000152");
+        assert_eq!(signed_usd_significant(0.25), "+$0.25");
+    }
 
     #[test]
     fn formats() {

@@ -111,6 +111,7 @@ fn what(m: Measure) -> &'static str {
         Measure::CostUsd => "cost",
         Measure::WallS => "wall time",
         Measure::TokensTotal => "token counts",
+        Measure::Outcome => "outcomes",
     }
 }
 
@@ -167,6 +168,7 @@ fn measure_of(m: Measure, a: &Attempt, accounting: &Accounting) -> Option<f64> {
         Measure::CostUsd => a.cost_usd,
         Measure::WallS => a.wall_s,
         Measure::TokensTotal => a.tokens_total(accounting).map(|t| t as f64),
+        Measure::Outcome => Some(a.outcome_or_verdict()),
     }
 }
 
@@ -595,6 +597,15 @@ fn mean_alternatives(out: &mut Found, view: &SeatView<'_>, m: Measure) {
                 if t.known > 0 {
                     out.push(key, says.into(), Some(t.sum as f64 / t.known as f64));
                 }
+            }
+        }
+        Measure::Outcome => {
+            if n > 0 {
+                out.push(
+                    "accuracy",
+                    "Correct ÷ attempts rather than the mean outcome".into(),
+                    Some(f.correct as f64 / n as f64),
+                );
             }
         }
         Measure::CostUsd => {}

@@ -169,9 +169,18 @@ pub fn openhands(d: &OpenHandsDir<'_>) -> Result<ClaimsFile> {
              average_runtime",
         ));
     }
-    let source = openhands_source(d)?;
+    let (source, agent, model) = openhands_source(d)?;
+    // After the agent and the model: two agents (or versions) on one model are two files.
+    let name = [
+        Some(agent.unwrap_or_else(|| "openhands".into())),
+        Some(model.unwrap_or_else(|| d.dir_name.to_string())),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join("-");
     Ok(ClaimsFile {
-        name: slug(&format!("openhands-{}", d.dir_name)),
+        name: slug(&name.to_ascii_lowercase()),
         version: 1,
         source,
         description: None,
@@ -318,13 +327,21 @@ fn openhands_entry(
 }
 
 /// The source an OpenHands index's claims file names: the scores.json, and the agent and
-/// model its metadata.json states, when there is one.
-fn openhands_source(d: &OpenHandsDir<'_>) -> Result<String> {
+/// model its metadata.json states, when there is one; with the agent (name and version) and
+/// the model, for the file's name.
+fn openhands_source(d: &OpenHandsDir<'_>) -> Result<(String, Option<String>, Option<String>)> {
     let mut source = format!("OpenHands index, {}/scores.json", d.dir_name);
+    let (mut agent, mut model) = (None, None);
     if let Some((mpath, mtext)) = d.metadata {
         let m: Value = serde_json::from_str(mtext).map_err(|e| syntax(mpath, &e))?;
         if let Value::Object(o) = &m {
             let at = |key: &str| Location::file(mpath).field(key);
+            let named: Vec<&str> = [text(&at, o, "agent_name")?, text(&at, o, "agent_version")?]
+                .into_iter()
+                .flatten()
+                .collect();
+            agent = (!named.is_empty()).then(|| named.join("-"));
+            model = text(&at, o, "model")?.map(str::to_string);
             let parts: Vec<String> = [
                 text(&at, o, "agent_name")?,
                 text(&at, o, "agent_version")?,
@@ -341,7 +358,7 @@ fn openhands_source(d: &OpenHandsDir<'_>) -> Result<String> {
             }
         }
     }
-    Ok(source)
+    Ok((source, agent, model))
 }
 
 /// The figures of a JSON file that is one object, read from its top-level keys (the rest
@@ -489,11 +506,23 @@ pub fn hal<R: Read>(path: &Path, reader: R, wave: &str, seat: &str) -> Result<Cl
     let r_at = |key: &str| Location::file(path).field(format!("results.{key}"));
     let at = |key: &str| Location::file(path).field(key);
     let mut claims = Vec::new();
+    let benchmark = o
+        .get("config")
+        .and_then(|c| c.get("benchmark_name"))
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    // AssistantBench's "accuracy" is the mean of its per-task scores (hal-harness,
+    // `benchmarks/assistantbench.py`), not Correct over tasks: claimed as the mean outcome.
+    let accuracy = if benchmark.to_ascii_lowercase().contains("assistantbench") {
+        Figure::Mean(Measure::Outcome)
+    } else {
+        Figure::Seat(SeatFigure::Accuracy)
+    };
     if let Some(acc) = number(&r_at, &results, "accuracy")? {
         let c = claim(
             wave,
             seat,
-            Figure::Seat(SeatFigure::Accuracy),
+            accuracy,
             acc,
             1.0,
             Precision::Tolerance(FULL_PRECISION),
@@ -578,6 +607,20 @@ mod tests {
         })
         .unwrap();
         assert_eq!(f.name, "openhands-claude-opus-4-6");
+        // With metadata.json, the file is named after the agent and the model, so that two
+        // agents (or versions) on one model are two files.
+        let meta = r#"{"agent_name": "OpenHands", "agent_version": "v1.11.0",
+            "model": "claude-opus-4-6"}"#;
+        let named = openhands(&OpenHandsDir {
+            dir_name: "claude-opus-4-6",
+            scores_path: Path::new("d/scores.json"),
+            scores,
+            metadata: Some((Path::new("d/metadata.json"), meta)),
+            wave_prefix: "oh-",
+            seat: None,
+        })
+        .unwrap();
+        assert_eq!(named.name, "openhands-v1.11.0-claude-opus-4-6");
         let got: Vec<(String, f64, Option<Counts>, Option<&str>)> = f
             .claims
             .iter()
@@ -644,6 +687,12 @@ mod tests {
             [("accuracy".into(), 0.02), ("cost_usd".into(), 0.1431)]
         );
         assert_eq!(f.source, "HAL upload, run r1");
+        // AssistantBench's accuracy is a mean of per-task scores: claimed as the mean outcome.
+        let ab = r#"{"config": {"benchmark_name": "assistantbench"},
+            "results": {"accuracy": 0.1645}}"#;
+        let f = hal(Path::new("u.json"), ab.as_bytes(), "w", "s").unwrap();
+        assert_eq!(f.claims[0].figure.name(), "mean_outcome");
+        assert_eq!(f.claims[0].value, 0.1645);
         let results = r#"{"id":"run","results":[{"t":1}],"pass_at_k":{"4":1.0,"2":0.8,"10":null},
             "accuracy":0.5,"n_resolved":5,"n_unresolved":5}"#;
         let f = terminal_bench(Path::new("r.json"), results.as_bytes(), "w", "s").unwrap();

@@ -160,16 +160,37 @@ pub fn published_text(value: f64, precision: Precision) -> String {
     }
 }
 
+/// The most decimals a value beside an interval is printed with (its JSON keeps every digit).
+const SHOWN_DECIMALS: usize = 6;
+
+/// The decimals a value beside an interval is printed with: two more than the published
+/// value is written with, at most [`SHOWN_DECIMALS`].
+fn shown_decimals(published: f64) -> usize {
+    let text = crate::number::machine(published);
+    let written = if text.contains('e') {
+        SHOWN_DECIMALS
+    } else {
+        text.split_once('.').map_or(0, |(_, f)| f.len())
+    };
+    (written + 2).min(SHOWN_DECIMALS)
+}
+
 /// The ledger's value as people read it beside a published one: a whole number as it is, any
-/// other with two decimals more than were published, or its shortest form beside an interval.
-pub fn computed_text(x: f64, precision: Precision) -> String {
+/// other with two decimals more than were published (beside an interval, two more than the
+/// published value is written with, at most six).
+pub fn computed_text(x: f64, precision: Precision, published: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         return format!("{}", x as i64);
     }
     match precision {
         Precision::Decimals(d) => crate::number::fixed(x, d as usize + 2),
-        Precision::Tolerance(_) => crate::number::machine(x),
+        Precision::Tolerance(_) => crate::number::fixed(x, shown_decimals(published)),
     }
+}
+
+/// A difference beside an interval, signed, as [`computed_text`] prints the value.
+pub fn difference_beside_interval(d: f64, published: f64) -> String {
+    crate::number::signed(d, shown_decimals(published))
 }
 
 #[cfg(test)]
@@ -254,6 +275,18 @@ mod tests {
         assert_eq!(c.half, None);
         assert_eq!(compare(0.0, 0.3, Precision::Decimals(0)).rounded, ["0"]);
         assert_eq!(compare(1.0, 0.7, Precision::Decimals(0)).rounded, ["1"]);
-        assert_eq!(computed_text(8.791387, Precision::Decimals(2)), "8.7914");
+        assert_eq!(
+            computed_text(8.791387, Precision::Decimals(2), 8.79),
+            "8.7914"
+        );
+        // Beside an interval: two decimals more than the published value's, at most six.
+        let t = Precision::Tolerance(1e-9);
+        assert_eq!(computed_text(0.46249999999999974, t, 0.4625), "0.462500");
+        assert_eq!(computed_text(0.46249999999999974, t, 0.46), "0.4625");
+        assert_eq!(computed_text(1.0 / 3.0, t, 0.3333333333), "0.333333");
+        assert_eq!(
+            difference_beside_interval(-0.0050000000000001155, 0.5),
+            "-0.005"
+        );
     }
 }

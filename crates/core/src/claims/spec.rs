@@ -93,10 +93,19 @@ pub enum Measure {
     CostUsd,
     WallS,
     TokensTotal,
+    /// The graded outcome, or 1/0 from Correct where none is graded: the mean score a
+    /// benchmark reports where its "accuracy" is a mean of per-task scores (HAL's
+    /// AssistantBench).
+    Outcome,
 }
 
 impl Measure {
-    pub const ALL: [Measure; 3] = [Measure::CostUsd, Measure::WallS, Measure::TokensTotal];
+    pub const ALL: [Measure; 4] = [
+        Measure::CostUsd,
+        Measure::WallS,
+        Measure::TokensTotal,
+        Measure::Outcome,
+    ];
 
     /// The figure's name: `mean_` and the measure's.
     pub fn name(self) -> &'static str {
@@ -104,6 +113,7 @@ impl Measure {
             Measure::CostUsd => "mean_cost_usd",
             Measure::WallS => "mean_wall_s",
             Measure::TokensTotal => "mean_tokens_total",
+            Measure::Outcome => "mean_outcome",
         }
     }
 }

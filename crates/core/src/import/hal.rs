@@ -51,6 +51,12 @@ impl Importer for Hal {
         "a HAL harness upload (*_UPLOAD.json): tasks, verdicts, times and weave usage"
     }
 
+    fn finds(&self, _: &dyn super::Source, path: &Path) -> bool {
+        path.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.ends_with("_UPLOAD.json"))
+    }
+
     fn read(&self, input: &mut Input<'_>) -> Result<Imported> {
         let path = input.path;
         let file = input.src.open(path).map_err(|e| Error::io(path, e))?;
@@ -89,6 +95,7 @@ enum Raw {
 #[derive(Default)]
 struct Upload {
     model: Option<String>,
+    about: super::About,
     prompt_sensitivity: bool,
     successful: Option<Vec<String>>,
     failed: Option<Vec<String>>,
@@ -146,6 +153,15 @@ impl Upload {
             .filter(|s| !s.trim().is_empty())
             .map(str::to_string);
         self.prompt_sensitivity = r.boolean("prompt_sensitivity")?.unwrap_or(false);
+        let text = |key: &str| {
+            v.get(key)
+                .and_then(Value::as_str)
+                .filter(|s| !s.trim().is_empty())
+                .map(str::to_string)
+        };
+        self.about.suite = text("benchmark_name");
+        self.about.harness = text("agent_name");
+        self.about.producer = Some("hal-harness".into());
         Ok(())
     }
 
@@ -361,6 +377,7 @@ impl Upload {
             records,
             accounting,
             model: self.model,
+            about: self.about,
         })
     }
 

@@ -15,6 +15,7 @@
 //! Nothing here opens a file: the caller's [`Source`] does, as for every input of ingest.
 
 pub(crate) mod hal;
+pub(crate) mod harbor;
 pub mod inspect;
 pub(crate) mod json;
 mod native;
@@ -90,6 +91,38 @@ pub struct Imported {
     pub accounting: Option<Stated>,
     /// The evaluated model the file names, when it names one.
     pub model: Option<String>,
+    /// What else the file says of its run, for a wave built from it (`ingest --from`).
+    pub about: About,
+}
+
+/// What a results file says of its run beyond its attempts and model: what `ingest --from`
+/// builds a wave manifest from. Every field is what the file states, or `None`; nothing is
+/// guessed (a wave's start is never a file's modification time).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct About {
+    /// The suite (benchmark, task, dataset) the run was of.
+    pub suite: Option<String>,
+    /// The suite's size, where the file says it.
+    pub suite_problems: Option<u64>,
+    /// When the run started, RFC 3339 with its offset, as the file writes it.
+    pub started_at: Option<String>,
+    /// The agent or harness that ran the model.
+    pub harness: Option<String>,
+    /// Its version.
+    pub harness_version: Option<String>,
+    /// The provider, where the file names it apart from the model.
+    pub provider: Option<String>,
+    /// The program that wrote the file, and its version.
+    pub producer: Option<String>,
+    pub producer_version: Option<String>,
+    /// Sessions run at a time.
+    pub parallel_sessions: Option<u32>,
+    /// How the model was configured (its generation settings) when the file says, as text:
+    /// runs of one model under different settings are different seats.
+    pub config: Option<String>,
+    /// Whether any attempt counts cached reads (more than 0): a wave of files that state no
+    /// token accounting can take either convention only when none does.
+    pub counts_cached_reads: bool,
 }
 
 /// Per-seat choices a manifest may make for an importer.
@@ -141,6 +174,29 @@ pub trait Importer: Sync {
     }
     /// Reads one seat's results from the file. Errors name the file and the record.
     fn read(&self, input: &mut Input<'_>) -> Result<Imported>;
+    /// Whether a file met in a directory given to `ingest --from` is one of this format's
+    /// results files (`results.json` beside `run_metadata.json`, `*_UPLOAD.json`, ...).
+    fn finds(&self, src: &dyn Source, path: &Path) -> bool {
+        let _ = src;
+        path.extension().and_then(|e| e.to_str()) == Some("json")
+    }
+    /// What a file says of its run, for a wave built from it: by default the whole file is
+    /// read and its attempts let go. Formats whose run is described in a small header
+    /// override it to read that alone.
+    fn about(&self, src: &dyn Source, path: &Path) -> Result<Imported> {
+        let mut imported = self.read(&mut Input {
+            src,
+            path,
+            options: &Options::default(),
+            progress: &mut Quiet,
+        })?;
+        imported.about.counts_cached_reads = imported
+            .records
+            .iter()
+            .any(|r| r.attempt.input_tokens_cache_read.is_some_and(|n| n > 0));
+        imported.records = Vec::new();
+        Ok(imported)
+    }
 }
 
 /// Every format benchledger reads, by name.
@@ -155,6 +211,7 @@ pub static FORMATS: &[&dyn Importer] = &[
     &tau2_bench::Tau2Bench,
     &inspect::Inspect,
     &inspect::InspectSummaries,
+    &harbor::Harbor,
 ];
 
 /// The importer of a format named in a manifest; the error says which exist.

@@ -2,7 +2,9 @@
 //! attempt a line with the fields the README lists. The reading and checking of each line is
 //! [`results`](super::results)'s; this only puts it behind [`Importer`].
 
-use super::{Imported, Importer, Input};
+use std::path::Path;
+
+use super::{Imported, Importer, Input, Source};
 use crate::error::{Error, Result};
 use crate::import::results;
 
@@ -16,6 +18,13 @@ impl Importer for JsonLines {
 
     fn describes(&self) -> &'static str {
         "benchledger's result lines, one JSON object a line"
+    }
+
+    fn finds(&self, _: &dyn Source, path: &Path) -> bool {
+        matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("jsonl" | "ndjson")
+        )
     }
 
     fn read(&self, input: &mut Input<'_>) -> Result<Imported> {
@@ -36,6 +45,10 @@ impl Importer for Csv {
 
     fn describes(&self) -> &'static str {
         "benchledger's result lines as CSV, the field names as the header"
+    }
+
+    fn finds(&self, _: &dyn Source, path: &Path) -> bool {
+        path.extension().and_then(|e| e.to_str()) == Some("csv")
     }
 
     fn read(&self, input: &mut Input<'_>) -> Result<Imported> {

@@ -42,7 +42,7 @@ impl Importer for OpenHands {
 
     fn read(&self, input: &mut Input<'_>) -> Result<Imported> {
         let path = input.path;
-        let model = metadata(input.src, path)?;
+        let (model, about) = metadata(input.src, path)?;
         let file = input.src.open(path).map_err(|e| Error::io(path, e))?;
         let progress = &mut *input.progress;
         let mut records = Vec::new();
@@ -55,7 +55,17 @@ impl Importer for OpenHands {
             records,
             accounting: None,
             model,
+            about,
         })
+    }
+
+    fn finds(&self, _: &dyn Source, path: &Path) -> bool {
+        path.extension().and_then(|e| e.to_str()) == Some("json")
+            && path
+                .parent()
+                .and_then(Path::file_name)
+                .and_then(|n| n.to_str())
+                == Some("instance_results")
     }
 }
 
@@ -132,10 +142,18 @@ fn metadata_path(src: &dyn Source, results: &Path) -> Option<PathBuf> {
     std::iter::once(beside).chain(up).find(|p| src.is_file(p))
 }
 
-/// The model metadata.json names, when there is one.
-fn metadata(src: &dyn Source, results: &Path) -> Result<Option<String>> {
+/// The model metadata.json names, when there is one, and what it and the file's name say of
+/// the run: the benchmark (the file's stem) and the agent.
+fn metadata(src: &dyn Source, results: &Path) -> Result<(Option<String>, super::About)> {
+    let mut about = super::About {
+        suite: results
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .map(str::to_string),
+        ..super::About::default()
+    };
     let Some(path) = metadata_path(src, results) else {
-        return Ok(None);
+        return Ok((None, about));
     };
     let text = src.read_text(&path).map_err(|e| Error::io(&path, e))?;
     let value: Value = serde_json::from_str(&text).map_err(|e| syntax(&path, &e))?;
@@ -148,14 +166,26 @@ fn metadata(src: &dyn Source, results: &Path) -> Result<Option<String>> {
             ),
         ));
     };
-    match map.get("model") {
+    let text_of = |field: &str| match map.get(field) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if !s.trim().is_empty() => Ok(Some(s.clone())),
         Some(v) => Err(Error::input(
-            Location::file(&path).field("model"),
-            format!("expected the model's name, got {}", describe(v)),
+            Location::file(&path).field(field),
+            format!("expected text, got {}", describe(v)),
         )),
-    }
+    };
+    let model = text_of("model").map_err(|_| {
+        Error::input(
+            Location::file(&path).field("model"),
+            format!(
+                "expected the model's name, got {}",
+                describe(map.get("model").unwrap_or(&Value::Null))
+            ),
+        )
+    })?;
+    about.harness = text_of("agent_name")?;
+    about.harness_version = text_of("agent_version")?;
+    Ok((model, about))
 }
 
 #[cfg(test)]

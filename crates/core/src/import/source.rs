@@ -22,6 +22,13 @@ pub trait Source {
     /// A file to read as a stream, or to seek in (a ZIP archive): a foreign results file,
     /// which can be large and is never held whole.
     fn open(&self, path: &Path) -> std::io::Result<Box<dyn ReadSeek + '_>>;
+    /// The entries of a directory (files and directories, in any order), or `None` when
+    /// `path` is not a directory: how `ingest --from` finds the results files in a directory
+    /// it is given. A source that holds no directories says `None`.
+    fn list(&self, path: &Path) -> std::io::Result<Option<Vec<std::path::PathBuf>>> {
+        let _ = path;
+        Ok(None)
+    }
 }
 
 /// A file that can be read and sought in.
@@ -84,5 +91,20 @@ impl Source for Memory {
 
     fn open(&self, path: &Path) -> std::io::Result<Box<dyn ReadSeek + '_>> {
         Ok(Box::new(std::io::Cursor::new(self.get(path)?)))
+    }
+
+    /// A directory is any path that some file's path starts with.
+    fn list(&self, path: &Path) -> std::io::Result<Option<Vec<std::path::PathBuf>>> {
+        let mut entries = std::collections::BTreeSet::new();
+        for file in self.files.keys() {
+            if let Ok(rest) = file.strip_prefix(path)
+                && let Some(first) = rest.components().next()
+                && rest.components().count() >= 1
+                && file != path
+            {
+                entries.insert(path.join(first));
+            }
+        }
+        Ok((!entries.is_empty()).then(|| entries.into_iter().collect()))
     }
 }

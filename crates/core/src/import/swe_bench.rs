@@ -132,6 +132,16 @@ impl Importer for SweBench {
         )
     }
 
+    /// A submission's `results/results.json`.
+    fn finds(&self, _: &dyn Source, path: &Path) -> bool {
+        path.file_name().and_then(|n| n.to_str()) == Some("results.json")
+            && path
+                .parent()
+                .and_then(Path::file_name)
+                .and_then(|n| n.to_str())
+                == Some("results")
+    }
+
     fn read(&self, input: &mut Input<'_>) -> Result<Imported> {
         let path = input.path;
         let alone = path.file_name().and_then(|n| n.to_str()) == Some(DETAILS);
@@ -213,6 +223,7 @@ impl Importer for SweBench {
             records,
             accounting: None,
             model: None,
+            about: super::About::default(),
         })
     }
 }

@@ -75,6 +75,10 @@ impl Importer for Tau2Bench {
         let file = input.src.open(path).map_err(|e| Error::io(path, e))?;
         let mut records = Vec::new();
         let mut model = None;
+        let mut about = super::About {
+            producer: Some("tau2-bench".into()),
+            ..super::About::default()
+        };
         let mut index = None;
         // Whether the file has its simulations in it (even none), or leaves them to its index.
         let inline = std::cell::Cell::new(false);
@@ -88,7 +92,7 @@ impl Importer for Tau2Bench {
                     inline.set(true);
                     Take::Each
                 }
-                "info" | "simulation_index" => Take::Whole,
+                "info" | "simulation_index" | "timestamp" => Take::Whole,
                 _ => Take::Skip,
             },
             |key, part| {
@@ -110,6 +114,22 @@ impl Importer for Tau2Bench {
                             .and_then(Value::as_str)
                             .filter(|s| !s.trim().is_empty())
                             .map(str::to_string);
+                        let text = |p: &str| {
+                            v.pointer(p)
+                                .and_then(Value::as_str)
+                                .filter(|s| !s.trim().is_empty())
+                                .map(str::to_string)
+                        };
+                        about.suite = text("/environment_info/domain_name");
+                        about.harness = text("/agent_info/implementation");
+                        about.producer_version = text("/git_commit");
+                    }
+                    // Taken only when it is a date-time with its offset: tau2 has written it
+                    // in other shapes.
+                    ("timestamp", Part::Whole(Value::String(t)))
+                        if chrono::DateTime::parse_from_rfc3339(&t).is_ok() =>
+                    {
+                        about.started_at = Some(t);
                     }
                     ("simulation_index", Part::Whole(v)) => index = Some(v),
                     _ => {}
@@ -149,6 +169,7 @@ impl Importer for Tau2Bench {
             records,
             accounting,
             model,
+            about,
         })
     }
 }

@@ -60,6 +60,11 @@ impl Importer for TerminalBench {
          it optional"
     }
 
+    fn finds(&self, src: &dyn Source, path: &Path) -> bool {
+        path.file_name().and_then(|n| n.to_str()) == Some("results.json")
+            && src.is_file(&path.with_file_name(RUN_METADATA))
+    }
+
     fn read(&self, input: &mut Input<'_>) -> Result<Imported> {
         let path = input.path;
         let meta = run_metadata(input.src, path)?;
@@ -115,6 +120,7 @@ impl Importer for TerminalBench {
             records,
             accounting: None,
             model: meta.model,
+            about: meta.about,
         })
     }
 }
@@ -315,6 +321,7 @@ fn tests(r: &Rec) -> Result<Option<Vec<ChecklistItem>>> {
 struct Meta {
     model: Option<String>,
     n_attempts: Option<u32>,
+    about: super::About,
 }
 
 fn run_metadata(src: &dyn Source, results: &Path) -> Result<Meta> {
@@ -359,7 +366,50 @@ fn run_metadata(src: &dyn Source, results: &Path) -> Result<Meta> {
             }
         },
     };
-    Ok(Meta { model, n_attempts })
+    let text_of = |field: &str| -> Result<Option<String>> {
+        match map.get(field) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) if !s.trim().is_empty() => Ok(Some(s.clone())),
+            Some(v) => Err(Error::input(
+                at(field),
+                format!("expected text, got {}", describe(v)),
+            )),
+        }
+    };
+    let count_of = |field: &str| -> Result<Option<u64>> {
+        match map.get(field) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => match v.as_u64() {
+                // The harness's default for a size it did not count.
+                Some(0) => Ok(None),
+                Some(n) => Ok(Some(n)),
+                _ => Err(Error::input(
+                    at(field),
+                    format!("expected a whole number, got {}", describe(v)),
+                )),
+            },
+        }
+    };
+    let suite = match (text_of("dataset_name")?, text_of("dataset_version")?) {
+        (Some(n), Some(v)) => Some(format!("{n}@{v}")),
+        (n, _) => n,
+    };
+    let about = super::About {
+        suite,
+        suite_problems: count_of("dataset_size")?,
+        started_at: text_of("start_time")?,
+        harness: text_of("agent_name")?,
+        producer: Some("terminal-bench".into()),
+        producer_version: text_of("commit_hash")?.filter(|c| c != "unknown"),
+        parallel_sessions: count_of("n_concurrent_trials")?
+            .map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
+        ..super::About::default()
+    };
+    Ok(Meta {
+        model,
+        n_attempts,
+        about,
+    })
 }
 
 #[cfg(test)]

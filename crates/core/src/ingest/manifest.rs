@@ -85,11 +85,28 @@ pub struct SeatSection {
     pub format: Option<Spanned<String>>,
     /// For a format with several scorers: the one whose value decides Correct.
     pub scorer: Option<Spanned<String>>,
+    /// `"allow"`: keep the seat when its results name another model than `model` (a model
+    /// served under another name); by default such a seat is refused.
+    pub model_mismatch: Option<Spanned<String>>,
 }
 
 /// Where a spanned value sits in the manifest.
 pub fn at<T>(path: &Path, text: &str, v: &Spanned<T>, field: &str) -> Location {
     Location::line(path, line_of(text, v.span().start)).field(field)
+}
+
+/// Where a key that is not spanned sits in the manifest: the first line that sets `key`
+/// (`key = ...`), or the file alone when none does.
+pub fn key_at(path: &Path, text: &str, key: &str, field: &str) -> Location {
+    let sets = |l: &str| {
+        l.trim_start()
+            .strip_prefix(key)
+            .is_some_and(|rest| rest.trim_start().starts_with('='))
+    };
+    match text.lines().position(sets) {
+        Some(i) => Location::line(path, i + 1).field(field),
+        None => Location::file(path).field(field),
+    }
 }
 
 /// Parses a manifest's text, turning TOML and shape errors into `file:line: message`.

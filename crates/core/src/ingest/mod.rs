@@ -12,12 +12,13 @@
 //! (the `ingest` command reads the filesystem; tests hold files in memory), and the paths are
 //! what errors name.
 
+pub mod from;
 pub(crate) mod manifest;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use crate::diagnostics::{check_slug, line_of};
+use crate::diagnostics::{check_no_nul, check_slug, line_of};
 use crate::error::{Error, Location, Result};
 use crate::import;
 use crate::import::results;
@@ -56,6 +57,22 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
     }
 
     check_slug(at!(&w.id, "id"), "wave id", w.id.get_ref())?;
+    check_no_nul(at!(&w.suite, "suite"), w.suite.get_ref())?;
+    for (field, v) in [
+        ("notes", &w.notes),
+        ("provenance.harness_version", &w.provenance.harness_version),
+        ("provenance.producer", &w.provenance.producer),
+        (
+            "provenance.producer_version",
+            &w.provenance.producer_version,
+        ),
+    ] {
+        if let Some(v) = v {
+            // Not spanned: the line of the key in the manifest.
+            let key = field.rsplit('.').next().unwrap_or(field);
+            check_no_nul(manifest::key_at(path, &text, key, field), v)?;
+        }
+    }
     if w.suite.get_ref().trim().is_empty() {
         return Err(Error::input(
             at!(&w.suite, "suite"),
@@ -111,6 +128,16 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
         let s = s.get_ref();
         let id = s.id.get_ref();
         check_slug(at!(&s.id, "id"), "seat id", id)?;
+        for (field, v) in [
+            ("model", Some(&s.model)),
+            ("provider", Some(&s.provider)),
+            ("harness", Some(&s.harness)),
+            ("config", s.config.as_ref()),
+        ] {
+            if let Some(v) = v {
+                check_no_nul(Location::line(path, line).field(format!("seat.{field}")), v)?;
+            }
+        }
         if let Some(first) = seat_lines.get(id) {
             return Err(Error::input(
                 at!(&s.id, "id"),
@@ -357,6 +384,7 @@ fn read_seat(
             ),
         ));
     }
+    check_model(path, text, s, &results_path, imported.model.as_deref())?;
     let attempts = check_seat(&results_path, wave, imported.records)?;
     if attempts.is_empty() && wave.suite_problems.is_none() {
         return Err(Error::input(
@@ -377,12 +405,108 @@ fn read_seat(
     })
 }
 
+/// Whether a model named by a results file is the seat's: the same name, the same with the
+/// provider's prefix (`openai/gpt-4o` for provider `openai`, model `gpt-4o`), or the same last
+/// part of a path-like name (`openrouter/anthropic/claude-x` and `anthropic/claude-x`), or a
+/// dated snapshot of it (`claude-sonnet-4-20250514`, `gpt-4o-2024-08-06` for `claude-sonnet-4`,
+/// `gpt-4o`).
+fn same_model(named: &str, provider: &str, model: &str) -> bool {
+    let last = |s: &str| s.rsplit('/').next().unwrap_or(s).to_string();
+    let (named_last, model_last) = (last(named), last(model));
+    let dated = named_last
+        .strip_prefix(model_last.as_str())
+        .and_then(|rest| rest.strip_prefix('-'))
+        .is_some_and(|date| {
+            let digits: String = date.chars().filter(|c| *c != '-').collect();
+            digits.len() == 8
+                && digits.chars().all(|c| c.is_ascii_digit())
+                && date.chars().all(|c| c.is_ascii_digit() || c == '-')
+        });
+    named == model || named == format!("{provider}/{model}") || named_last == model_last || dated
+}
+
+/// A results file that names another model than its seat is refused, naming both, unless the
+/// seat says `model_mismatch = "allow"`.
+fn check_model(
+    path: &Path,
+    text: &str,
+    s: &manifest::SeatSection,
+    results_path: &Path,
+    named: Option<&str>,
+) -> Result<()> {
+    let allowed = match &s.model_mismatch {
+        None => false,
+        Some(v) if v.get_ref() == "allow" => true,
+        Some(v) => {
+            return Err(Error::input(
+                manifest::at(path, text, v, "model_mismatch"),
+                format!(
+                    "expected \"allow\" (or no model_mismatch), got {:?}",
+                    v.get_ref()
+                ),
+            ));
+        }
+    };
+    match named {
+        Some(n) if !allowed && !same_model(n, &s.provider, &s.model) => Err(Error::input(
+            manifest::at(path, text, &s.id, "model"),
+            format!(
+                "seat `{}` says model {:?} (provider {:?}), but its results {} name model \
+                 {n:?}; correct the seat's model, or, when the model was served under another \
+                 name, say model_mismatch = \"allow\" on the seat",
+                s.id.get_ref(),
+                s.model,
+                s.provider,
+                results_path.display(),
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod model_tests {
+    #[test]
+    fn a_results_model_is_the_seats_by_name_prefix_or_dated_snapshot() {
+        let same = super::same_model;
+        assert!(same("gpt-4o", "openai", "gpt-4o"));
+        assert!(same("openai/gpt-4o", "openai", "gpt-4o"));
+        assert!(same(
+            "openrouter/openai/gpt-4o",
+            "openrouter",
+            "openai/gpt-4o"
+        ));
+        assert!(same(
+            "anthropic/claude-sonnet-4-20250514",
+            "anthropic",
+            "claude-sonnet-4"
+        ));
+        assert!(same("gpt-4o-2024-08-06", "openai", "gpt-4o"));
+        assert!(!same("claude-opus-4-6", "openai", "gpt-4"));
+        assert!(!same("gpt-4o-mini", "openai", "gpt-4o"));
+        assert!(!same("gpt-4o-2024", "openai", "gpt-4o"));
+    }
+}
+
 /// Checks one attempt on its own, as a result line's fields are checked when it is read: an
 /// importer builds attempts itself, and each must hold to the same rules (a count past a
 /// trillion, an outcome outside [0, 1], a negative or not-finite amount, more failed steps than
 /// steps, a trace that disagrees with its counts, an infrastructure error marked Correct).
 fn check_attempt(at: &Location, a: &crate::model::Attempt) -> Result<()> {
     let bad = |field: &str, message: String| Err(Error::input(at.clone().field(field), message));
+    check_no_nul(at.clone().field("problem"), &a.problem)?;
+    if let Some(r) = &a.end_reason {
+        check_no_nul(at.clone().field("end_reason"), r)?;
+    }
+    for (i, step) in a.trace.iter().flatten().enumerate() {
+        check_no_nul(at.clone().field(format!("trace[{i}].tool")), &step.tool)?;
+        if let Some(e) = &step.error {
+            check_no_nul(at.clone().field(format!("trace[{i}].error")), e)?;
+        }
+    }
+    for (i, item) in a.checklist.iter().flatten().enumerate() {
+        check_no_nul(at.clone().field(format!("checklist[{i}].item")), &item.item)?;
+    }
     if a.problem.trim().is_empty() {
         return bad("problem", "missing: every attempt names its problem".into());
     }
@@ -599,6 +723,7 @@ fn canaries(
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     for c in list.get_ref() {
         let id = c.get_ref();
+        check_no_nul(at(c), id)?;
         if id.trim().is_empty() {
             return Err(Error::input(
                 at(c),
@@ -664,6 +789,7 @@ fn problem_ids(src: &dyn Source, path: &Path, named_at: Location) -> Result<Vec<
         if id.is_empty() || id.starts_with('#') {
             continue;
         }
+        check_no_nul(Location::line(path, i + 1), id)?;
         if let Some(first) = ids.insert(id.to_string(), i + 1) {
             return Err(Error::input(
                 Location::line(path, i + 1),

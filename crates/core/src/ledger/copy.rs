@@ -9,13 +9,16 @@
 //! on SQLite, binary `COPY` on PostgreSQL). Memory stays bounded whatever the ledger's size; the
 //! destination gets the whole ledger or, on any error, nothing.
 
-use rusqlite::types::Value;
+use std::path::Path;
 
+use rusqlite::types::ValueRef;
+
+use super::sql::{Sql, Value};
 use super::{Ledger, Store, schema_version, sqlite};
 use crate::error::{Error, Result};
 
 /// The ledger's tables, each after those it refers to.
-pub const TABLES: [&str; 13] = [
+pub const TABLES: [&str; 14] = [
     "suite",
     "wave",
     "wave_problem",
@@ -28,6 +31,7 @@ pub const TABLES: [&str; 13] = [
     "score",
     "price_table",
     "publication",
+    "publication_claims",
     "withdrawal",
 ];
 
@@ -39,6 +43,42 @@ pub(super) enum Cell {
     Int(i64),
     Real(f64),
     Text(String),
+}
+
+impl Cell {
+    /// The cell of a value as SQLite holds it (a flag as 0 or 1); an error naming
+    /// `table.column` for a blob or text that is not UTF-8, which benchledger never writes.
+    pub(super) fn of(v: ValueRef<'_>, path: &Path, table: &str, column: &str) -> Result<Cell> {
+        let text = |v| {
+            std::str::from_utf8(v)
+                .ok()
+                .map(|s| Cell::Text(s.to_string()))
+        };
+        match v {
+            ValueRef::Null => Some(Cell::Null),
+            ValueRef::Integer(v) => Some(Cell::Int(v)),
+            ValueRef::Real(v) => Some(Cell::Real(v)),
+            ValueRef::Text(v) => text(v),
+            ValueRef::Blob(_) => None,
+        }
+        .ok_or_else(|| Error::Ledger {
+            path: path.to_path_buf(),
+            message: format!(
+                "{table}.{column} holds a blob, which benchledger never writes: the ledger was \
+                 edited behind its back"
+            ),
+        })
+    }
+
+    /// The cell as a parameter of a statement.
+    pub(super) fn value(&self) -> Value<'_> {
+        match self {
+            Cell::Null => Value::Null,
+            Cell::Int(v) => Value::Int(*v),
+            Cell::Real(v) => Value::Real(*v),
+            Cell::Text(v) => Value::Text(v),
+        }
+    }
 }
 
 /// Reads a table's rows, in one snapshot of the source.
@@ -112,24 +152,12 @@ impl Ledger {
     /// Runs `f` with this ledger as a [`Sink`], in one write transaction committed when `f`
     /// succeeds.
     fn with_sink(&self, f: &mut dyn FnMut(&mut dyn Sink) -> Result<Copied>) -> Result<Copied> {
-        match &self.store {
-            Store::Sqlite(_) => {
-                let tx = self.begin_write()?;
-                let out = f(&mut LiteSink {
-                    tx: &tx,
-                    path: &self.path,
-                })?;
-                tx.commit().map_err(|e| self.err(e))?;
-                Ok(out)
-            }
-            #[cfg(feature = "postgres")]
-            Store::Postgres(pg) => pg.with_sink(f),
-        }
+        self.write(|sql| f(sql))
     }
 }
 
 /// Every table, in order: refused unless the destination is empty.
-fn copy_all(src: &mut dyn Source, sink: &mut dyn Sink, to: &std::path::Path) -> Result<Copied> {
+fn copy_all(src: &mut dyn Source, sink: &mut dyn Sink, to: &Path) -> Result<Copied> {
     for table in TABLES {
         if sink.count(table)? > 0 {
             return Err(Error::Usage(format!(
@@ -153,7 +181,7 @@ fn copy_all(src: &mut dyn Source, sink: &mut dyn Sink, to: &std::path::Path) -> 
 /// An SQLite ledger read in one transaction.
 struct LiteSource<'a> {
     tx: &'a rusqlite::Transaction<'a>,
-    path: &'a std::path::Path,
+    path: &'a Path,
 }
 
 impl Source for LiteSource<'_> {
@@ -177,21 +205,8 @@ impl Source for LiteSource<'_> {
         while let Some(r) = rows.next().map_err(err)? {
             row.clear();
             for (i, column) in columns.iter().enumerate() {
-                row.push(match r.get::<_, Value>(i).map_err(err)? {
-                    Value::Null => Cell::Null,
-                    Value::Integer(v) => Cell::Int(v),
-                    Value::Real(v) => Cell::Real(v),
-                    Value::Text(v) => Cell::Text(v),
-                    Value::Blob(_) => {
-                        return Err(Error::Ledger {
-                            path: self.path.to_path_buf(),
-                            message: format!(
-                                "{table}.{column} holds a blob, which benchledger never writes: \
-                                 the ledger was edited behind its back"
-                            ),
-                        });
-                    }
-                });
+                let v = r.get_ref(i).map_err(err)?;
+                row.push(Cell::of(v, self.path, table, column)?);
             }
             f(&row)?;
             n += 1;
@@ -200,68 +215,25 @@ impl Source for LiteSource<'_> {
     }
 }
 
-/// An SQLite ledger written in one transaction.
-struct LiteSink<'a> {
-    tx: &'a rusqlite::Transaction<'a>,
-    path: &'a std::path::Path,
-}
-
-impl Sink for LiteSink<'_> {
+/// A ledger written in one transaction: each table through [`Sql::sink`].
+impl Sink for Sql<'_> {
     fn columns(&mut self, table: &str) -> Result<Vec<String>> {
-        self.tx
-            .prepare(&format!(
-                "SELECT name FROM pragma_table_info('{table}') ORDER BY cid"
-            ))
-            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
-            .map_err(|e| sqlite(self.path, e))
+        // The catalogue is each store's own.
+        let sql = if self.as_lite().is_some() {
+            "SELECT name FROM pragma_table_info(?1) ORDER BY cid"
+        } else {
+            "SELECT column_name::text FROM information_schema.columns
+             WHERE table_schema = current_schema() AND table_name = ?1
+             ORDER BY ordinal_position"
+        };
+        self.rows(sql, &super::sql::values![table], |r| r.get(0))
     }
 
     fn count(&mut self, table: &str) -> Result<i64> {
-        self.tx
-            .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
-            .map_err(|e| sqlite(self.path, e))
+        self.value(&format!("SELECT count(*) FROM {table}"), &[])
     }
 
     fn table<'s>(&'s mut self, table: &str, columns: &[String]) -> Result<Box<dyn TableSink + 's>> {
-        let marks: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
-        let stmt = self
-            .tx
-            .prepare(&format!(
-                "INSERT INTO {table}({}) VALUES ({})",
-                columns.join(", "),
-                marks.join(", ")
-            ))
-            .map_err(|e| sqlite(self.path, e))?;
-        Ok(Box::new(LiteTable {
-            stmt,
-            path: self.path,
-            values: Vec::with_capacity(columns.len()),
-        }))
-    }
-}
-
-struct LiteTable<'a> {
-    stmt: rusqlite::Statement<'a>,
-    path: &'a std::path::Path,
-    values: Vec<Value>,
-}
-
-impl TableSink for LiteTable<'_> {
-    fn write(&mut self, row: &[Cell]) -> Result<()> {
-        self.values.clear();
-        self.values.extend(row.iter().map(|c| match c {
-            Cell::Null => Value::Null,
-            Cell::Int(v) => Value::Integer(*v),
-            Cell::Real(v) => Value::Real(*v),
-            Cell::Text(v) => Value::Text(v.clone()),
-        }));
-        self.stmt
-            .execute(rusqlite::params_from_iter(self.values.iter()))
-            .map_err(|e| sqlite(self.path, e))?;
-        Ok(())
-    }
-
-    fn finish(self: Box<Self>) -> Result<()> {
-        Ok(())
+        self.sink(table, columns)
     }
 }

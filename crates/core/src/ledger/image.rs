@@ -108,6 +108,23 @@ impl Ledger {
                  build understands versions up to {supported}. Upgrade benchledger to read it"
             )));
         }
+        // Before anything reads a table: every object must be what the migrations make of a
+        // ledger at this version, so that no view, trigger or changed table (a recursive view in
+        // a table's place) is ever run.
+        let differences = schema_differences_at(&ledger, version)?;
+        if !differences.is_empty() {
+            // Not a usage error: the file was checked, and did not pass (exit status 1).
+            return Err(Error::CheckFailed(format!(
+                "{}: its schema is not what benchledger's migrations make of a ledger at schema \
+                 version {version}, so nothing in it was read:\n{}",
+                origin.display(),
+                differences
+                    .iter()
+                    .map(|d| format!("  - {d}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            )));
+        }
         ledger
             .lite()?
             .pragma_update(None, "foreign_keys", true)
@@ -117,6 +134,52 @@ impl Ledger {
         }
         Ok(ledger)
     }
+}
+
+/// Tables SQLite itself may add to a ledger (`ANALYZE`'s statistics), left out of the
+/// comparison; everything else in `sqlite_schema`, SQLite's own `sqlite_sequence` and
+/// automatic indexes included, is compared.
+const SQLITE_STATISTICS: [&str; 3] = ["sqlite_stat1", "sqlite_stat3", "sqlite_stat4"];
+
+/// Every object of `sqlite_schema` (type, name, table, SQL text), but `ANALYZE`'s tables.
+fn all_objects(conn: &Connection) -> rusqlite::Result<super::Objects> {
+    conn.prepare(
+        "SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_schema ORDER BY type, name",
+    )?
+    .query_map([], |r| {
+        let (kind, name, table, sql): (String, String, String, String) =
+            (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?);
+        Ok(((kind, name), format!("{table}\n{sql}")))
+    })?
+    .filter(|o| {
+        o.as_ref().map_or(true, |((kind, name), _)| {
+            !(kind == "table" && SQLITE_STATISTICS.contains(&name.as_str()))
+        })
+    })
+    .collect()
+}
+
+/// How `ledger`'s schema (at `version`) differs from the one the first `version` migrations
+/// make of an empty database: every table, index, view and trigger, by name and SQL text.
+fn schema_differences_at(ledger: &Ledger, version: i64) -> Result<Vec<String>> {
+    let reference = Connection::open_in_memory().map_err(|e| sqlite(&ledger.path, e))?;
+    let count = usize::try_from(version).unwrap_or(usize::MAX);
+    for sql in super::migrations().iter().take(count) {
+        reference
+            .execute_batch(sql)
+            .map_err(|e| sqlite(&ledger.path, e))?;
+    }
+    let expected = all_objects(&reference).map_err(|e| sqlite(&ledger.path, e))?;
+    let actual = all_objects(ledger.lite()?).map_err(|e| sqlite(&ledger.path, e))?;
+    let file = format!("schema version {version}");
+    // The version itself was compared by the caller.
+    Ok(super::differences(
+        schema_version(),
+        &expected,
+        &actual,
+        &file,
+        None,
+    ))
 }
 
 #[cfg(test)]
@@ -186,6 +249,42 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("more than the 512 MiB"), "{e}");
+    }
+
+    /// Issue 23, #5: a recursive view in a table's place never runs (it filled the disk), and
+    /// an extra view or trigger is refused: every object is compared before anything is read.
+    #[test]
+    fn bundle_schema_recursive_view_and_extra_objects_are_refused_before_reading() {
+        for (tamper, says) in [
+            (
+                "ALTER TABLE attempt RENAME TO attempt_kept;
+                 CREATE VIEW attempt AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL \
+                 SELECT n + 1 FROM r) SELECT n FROM r",
+                "view `attempt` is not in schema version",
+            ),
+            (
+                "CREATE VIEW extra AS SELECT 1",
+                "view `extra` is not in schema version",
+            ),
+            (
+                "CREATE TRIGGER extra AFTER INSERT ON wave BEGIN SELECT 1; END",
+                "trigger `extra` is not in schema version",
+            ),
+            ("CREATE INDEX extra ON wave(id)", "index `extra` is not in"),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("l.db");
+            drop(Ledger::create(&path).unwrap());
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(tamper).unwrap();
+            drop(conn);
+            let image = std::fs::read(&path).unwrap();
+            let started = std::time::Instant::now();
+            let e = load(&image).unwrap_err().to_string();
+            assert!(started.elapsed().as_secs() < 10, "{tamper}");
+            assert!(e.contains(says), "{tamper}: {e}");
+            assert!(e.contains("nothing in it was read"), "{e}");
+        }
     }
 
     #[test]

@@ -54,8 +54,8 @@ pub use waves::Ingested;
 // The rows the ledger stores are plain data, defined in the model; named here too, where a
 // caller of the ledger looks for them.
 pub use crate::model::{
-    ChainEntry, NewWithdrawal, PriceTableRow, PublicationRow, RubricRow, WaveRow, WithdrawalRow,
-    WithdrawalSeal,
+    ChainEntry, NewWithdrawal, PriceTableRow, PublicationRow, RubricRow, StoredClaims, WaveRow,
+    WithdrawalRow, WithdrawalSeal,
 };
 pub use crate::rubric::StoredScore;
 
@@ -220,6 +220,21 @@ impl Ledger {
         ))
     }
 
+    /// `path` as messages name a ledger there: a file as it is, a server's URL without its
+    /// password (however the URL spells it).
+    pub fn shown(path: &Path) -> PathBuf {
+        match server_url(path) {
+            #[cfg(feature = "postgres")]
+            Ok(Some(url)) => PathBuf::from(pg::redacted(url)),
+            _ => path.to_path_buf(),
+        }
+    }
+
+    /// Whether `path` names a database on a PostgreSQL server rather than a file.
+    pub fn on_a_server(path: &Path) -> bool {
+        matches!(server_url(path), Ok(Some(_)))
+    }
+
     #[cfg(not(feature = "postgres"))]
     fn on_server(_: &str, _: Purpose) -> Result<(Ledger, bool)> {
         Err(Error::Usage(
@@ -345,7 +360,8 @@ impl Ledger {
                             ),
                         }
                     }
-                    e => sqlite(&path, e),
+                    e if access::unavailable(&e).is_some() => sqlite(&path, e),
+                    e => migration_refused(&path, from, i + 1, &e),
                 })?;
                 tx.pragma_update(None, "user_version", (i + 1) as i64)
                     .map_err(|e| sqlite(&path, e))?;
@@ -400,7 +416,18 @@ impl Ledger {
         match &self.store {
             Store::Sqlite(conn) => f(&mut Sql::lite(conn, &self.path)),
             #[cfg(feature = "postgres")]
-            Store::Postgres(pg) => pg.read(|c| f(&mut Sql::pg(c, &self.path))),
+            Store::Postgres(pg) => pg.read(f),
+        }
+    }
+
+    /// Runs `f` on the ledger's connection for reading in one snapshot: on the server, a
+    /// read-only, repeatable-read transaction whose queries stream through cursors
+    /// ([`Sql::stream`]); on SQLite, as [`Ledger::read`] (a statement reads one snapshot).
+    fn snapshot<T>(&self, f: impl FnOnce(&mut Sql<'_>) -> Result<T>) -> Result<T> {
+        match &self.store {
+            Store::Sqlite(conn) => f(&mut Sql::lite(conn, &self.path)),
+            #[cfg(feature = "postgres")]
+            Store::Postgres(pg) => pg.snapshot_read(f),
         }
     }
 
@@ -416,7 +443,7 @@ impl Ledger {
                 Ok(out)
             }
             #[cfg(feature = "postgres")]
-            Store::Postgres(pg) => pg.write(|tx| f(&mut Sql::pg(tx, &self.path))),
+            Store::Postgres(pg) => pg.write(f),
         }
     }
 
@@ -574,6 +601,32 @@ fn check_version(
     Ok(())
 }
 
+/// A migration SQLite refused for another reason than a broken constraint: the schema already
+/// holds what the migration adds (its version was set back behind benchledger's back). SQLite's
+/// own words are given without the migration's text, which they quote whole.
+fn migration_refused(path: &Path, from: i64, to: usize, e: &rusqlite::Error) -> Error {
+    let words = match e {
+        rusqlite::Error::SqlInputError { msg, .. } => msg.clone(),
+        rusqlite::Error::SqliteFailure(_, Some(msg)) => {
+            msg.split(" in ").next().unwrap_or(msg).to_string()
+        }
+        rusqlite::Error::SqliteFailure(f, None) => f.to_string(),
+        other => other.to_string(),
+    };
+    let words = words.lines().next().unwrap_or_default().to_string();
+    Error::Ledger {
+        path: path.to_path_buf(),
+        message: format!(
+            "this ledger cannot be brought from schema version {from} to {to} ({words}): its \
+             schema already holds what version {to} adds, so its schema version was set back \
+             behind benchledger's back. Nothing was changed; restore the ledger from a copy (if \
+             only its version was edited, `PRAGMA user_version = {}` in the sqlite3 shell puts \
+             it back)",
+            schema_version()
+        ),
+    }
+}
+
 /// The server URL `--db` gives, when it names a PostgreSQL server rather than a file.
 fn server_url(path: &Path) -> Result<Option<&str>> {
     let Some(s) = path.to_str() else {
@@ -653,6 +706,32 @@ mod tests {
                 "code {code}"
             );
         }
+    }
+
+    #[test]
+    fn a_downgraded_user_version_is_refused_without_the_schema_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("l.db");
+        drop(Ledger::create(&path).unwrap());
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", 3).unwrap();
+        drop(conn);
+        let e = Ledger::open(&path).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "cannot be brought from schema version 3 to 4 (table price_table already \
+                        exists)"
+            ),
+            "{e}"
+        );
+        assert!(!e.contains("--") && !e.contains("CREATE"), "{e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+        // Nothing was changed.
+        let conn = Connection::open(&path).unwrap();
+        let v: i64 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, 3);
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! Publications: frozen leaderboards, chained by hash (with the withdrawals: see `chain.rs`).
 //! The schema's triggers refuse any UPDATE or DELETE; the chain is extended in one IMMEDIATE
-//! transaction so two publishers cannot both claim the same predecessor.
+//! transaction so two publishers cannot both claim the same predecessor. The claims file a
+//! publication carries is kept beside it (`publication_claims`), written in the same
+//! transaction.
 
 use super::Ledger;
 use super::sql::{Row, Sql, values};
 use crate::error::{Error, Result};
-use crate::model::PublicationRow;
+use crate::model::{PublicationRow, StoredClaims};
 
 /// A publication to add; the ledger assigns the id and the predecessor.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,6 +21,8 @@ pub struct NewPublication {
     pub input_sha256: String,
     pub output: String,
     pub output_sha256: String,
+    /// The claims file the published text carries, its text as the claims section quotes it.
+    pub claims: Option<String>,
 }
 
 // Outer joins, so that a publication whose wave or rubric row was deleted behind benchledger's
@@ -78,6 +82,21 @@ fn insert(sql: &mut Sql<'_>, wave_id: i64, rubric_id: i64, p: &PublicationRow) -
     .map(|_| ())
 }
 
+/// Writes what a publication's claims row says: nothing for one made before the ledger kept
+/// them (a bundle of it carries none either), else the claims text or NULL.
+fn insert_claims(sql: &mut Sql<'_>, id: i64, claims: &StoredClaims) -> Result<()> {
+    let text = match claims {
+        StoredClaims::Unrecorded => return Ok(()),
+        StoredClaims::None => None,
+        StoredClaims::Text(t) => Some(t.as_str()),
+    };
+    sql.execute(
+        "INSERT INTO publication_claims(publication_id, text) VALUES (?1, ?2)",
+        &values![id, text],
+    )
+    .map(|_| ())
+}
+
 impl Ledger {
     /// Appends a publication to the chain. `seal` computes the record's hash from its id and
     /// its predecessor's hash.
@@ -108,17 +127,43 @@ impl Ledger {
                 record_format: crate::formats::record::LATEST,
             };
             insert(sql, wave_id, rubric_id, &row)?;
+            let claims = match &p.claims {
+                Some(text) => StoredClaims::Text(text.clone()),
+                None => StoredClaims::None,
+            };
+            insert_claims(sql, id, &claims)?;
             Ok(id)
         })?;
         self.publication(id)
     }
 
-    /// Copies a publication, as is, into this ledger (for reproduction bundles). Its wave and
-    /// rubric must already be here.
-    pub fn import_publication(&mut self, p: &PublicationRow) -> Result<()> {
+    /// Copies a publication, as is, into this ledger (for reproduction bundles), with the
+    /// claims its ledger keeps beside it ([`Ledger::publication_claims`]). Its wave and rubric
+    /// must already be here.
+    pub fn import_publication(&mut self, p: &PublicationRow, claims: &StoredClaims) -> Result<()> {
         let wave_id = self.wave_rowid(&p.wave)?;
         let rubric_id = self.rubric_rowid(&p.rubric_sha256)?;
-        self.write(|sql| insert(sql, wave_id, rubric_id, p))
+        self.write(|sql| {
+            insert(sql, wave_id, rubric_id, p)?;
+            insert_claims(sql, p.id, claims)
+        })
+    }
+
+    /// The claims file publication `id` carries, as kept beside it;
+    /// [`StoredClaims::Unrecorded`] for a publication made before the ledger kept them.
+    pub fn publication_claims(&self, id: i64) -> Result<StoredClaims> {
+        let row: Option<Option<String>> = self.read(|sql| {
+            sql.row(
+                "SELECT text FROM publication_claims WHERE publication_id = ?1",
+                &values![id],
+                |r| r.get(0),
+            )
+        })?;
+        Ok(match row {
+            None => StoredClaims::Unrecorded,
+            Some(None) => StoredClaims::None,
+            Some(Some(text)) => StoredClaims::Text(text),
+        })
     }
 
     /// Every publication, oldest first.

@@ -3,9 +3,11 @@
 //! A [`Sql`] is a connection (or a transaction on one) of either store: it runs a statement
 //! written once, in SQLite's dialect with `?N` placeholders (rewritten to `$N` for PostgreSQL),
 //! with parameters of one type ([`Value`]), and hands each row to the caller as a [`Row`] read
-//! by column index. A value comes out as each store's own client converts it, and a failure
-//! is mapped to the ledger's errors as each store's are (`super::sqlite`, [`pg_error`]): the
-//! same words as when each store had its own copy of the query.
+//! by column index. A value comes out in SQLite's kinds (a flag as 0 or 1) and is converted as
+//! rusqlite converts it, and a failure is mapped to the ledger's errors as each store's are
+//! (`super::sqlite`, the server's in `pg/`): the same words as when each store had its own copy
+//! of the query. The server store is reached through [`Server`], a face written in this
+//! layer's terms: nothing here knows the server's client crate (`pg/conn.rs` does).
 //!
 //! Only what the stores truly do differently stays outside: the bulk loads (an ingest's
 //! `INSERT … SELECT` from the attached scratch file, binary `COPY` on the server), the write
@@ -15,6 +17,7 @@
 
 use std::path::Path;
 
+use super::copy::{Cell, TableSink};
 use crate::error::Result;
 
 /// A parameter of a statement, in the types the schemas use.
@@ -97,70 +100,54 @@ impl rusqlite::ToSql for Value<'_> {
     }
 }
 
-/// A value as PostgreSQL's column type asks: integers as `bigint` (or a narrower integer),
-/// reals as `double precision`, flags as `boolean`.
+/// A value a [`Row`] can give: any type rusqlite converts a value to (integers, reals, text,
+/// flags, each optional), on either store. Unsigned numbers go through [`Row::unsigned`].
+pub(super) trait Get: rusqlite::types::FromSql {}
+
+impl<T: rusqlite::types::FromSql> Get for T {}
+
+/// A connection or transaction of the server store, as this layer uses it (`pg/conn.rs` makes
+/// one of the server's client): statements in SQLite's dialect, parameters as [`Value`]s,
+/// rows as [`ServerRow`]s, failures already in the ledger's words.
 #[cfg(feature = "postgres")]
-impl postgres::types::ToSql for Value<'_> {
-    fn to_sql(
-        &self,
-        ty: &postgres::types::Type,
-        out: &mut bytes::BytesMut,
-    ) -> std::result::Result<postgres::types::IsNull, Box<dyn std::error::Error + Sync + Send>>
-    {
-        use postgres::types::{IsNull, Type};
-        match *self {
-            Value::Null => Ok(IsNull::Yes),
-            Value::Int(v) if *ty == Type::INT4 => i32::try_from(v)?.to_sql(ty, out),
-            Value::Int(v) if *ty == Type::INT2 => i16::try_from(v)?.to_sql(ty, out),
-            Value::Int(v) if *ty == Type::FLOAT8 => (v as f64).to_sql(ty, out),
-            // SQLite's flags (a scratch database's rows, copied in).
-            Value::Int(v) if *ty == Type::BOOL => match v {
-                0 => false.to_sql(ty, out),
-                1 => true.to_sql(ty, out),
-                _ => Err(format!("{v} is not a flag (0 or 1)").into()),
-            },
-            Value::Int(v) => v.to_sql(ty, out),
-            Value::Real(v) => v.to_sql(ty, out),
-            Value::Text(v) => v.to_sql(ty, out),
-            Value::Bool(v) => v.to_sql(ty, out),
-        }
-    }
+pub(super) trait Server {
+    /// Runs a query and calls `f` with each of its first `most` rows.
+    fn each(
+        &mut self,
+        path: &Path,
+        sql: &str,
+        params: &[Value<'_>],
+        most: usize,
+        f: &mut dyn FnMut(&dyn ServerRow) -> Result<()>,
+    ) -> Result<()>;
 
-    fn accepts(ty: &postgres::types::Type) -> bool {
-        <i64 as postgres::types::ToSql>::accepts(ty)
-            || <i32 as postgres::types::ToSql>::accepts(ty)
-            || <i16 as postgres::types::ToSql>::accepts(ty)
-            || <f64 as postgres::types::ToSql>::accepts(ty)
-            || <&str as postgres::types::ToSql>::accepts(ty)
-            || <bool as postgres::types::ToSql>::accepts(ty)
-    }
+    /// Runs a query and calls `f` with each of its rows, holding a bounded number of them at
+    /// a time where it can (a transaction's cursor).
+    fn stream(
+        &mut self,
+        path: &Path,
+        sql: &str,
+        params: &[Value<'_>],
+        f: &mut dyn FnMut(&dyn ServerRow) -> Result<()>,
+    ) -> Result<()>;
 
-    postgres::types::to_sql_checked!();
+    /// Runs a statement; returns how many rows it changed.
+    fn execute(&mut self, path: &Path, sql: &str, params: &[Value<'_>]) -> Result<usize>;
+
+    /// A writer of `table`'s rows, `columns` in that order, through the server's bulk load.
+    fn copy_in<'s>(
+        &'s mut self,
+        path: &'s Path,
+        table: &str,
+        columns: &[String],
+    ) -> Result<Box<dyn TableSink + 's>>;
 }
 
-/// A value a [`Row`] can give: any type both stores' clients read (integers, reals, text,
-/// flags, each optional). Unsigned numbers go through [`Row::unsigned`].
-pub(super) trait Get: Sized {
-    fn lite(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Self>;
-    #[cfg(feature = "postgres")]
-    fn pg(r: &postgres::Row, i: usize) -> std::result::Result<Self, postgres::Error>;
-}
-
+/// A row of the server store.
 #[cfg(feature = "postgres")]
-impl<T: rusqlite::types::FromSql + for<'a> postgres::types::FromSql<'a>> Get for T {
-    fn lite(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Self> {
-        r.get(i)
-    }
-    fn pg(r: &postgres::Row, i: usize) -> std::result::Result<Self, postgres::Error> {
-        r.try_get(i)
-    }
-}
-
-#[cfg(not(feature = "postgres"))]
-impl<T: rusqlite::types::FromSql> Get for T {
-    fn lite(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Self> {
-        r.get(i)
-    }
+pub(super) trait ServerRow {
+    /// Column `i`, in SQLite's kinds (a flag as the integer 0 or 1).
+    fn value(&self, path: &Path, i: usize) -> Result<rusqlite::types::ValueRef<'_>>;
 }
 
 /// A row of either store, read by column index.
@@ -172,16 +159,30 @@ pub(super) struct Row<'r> {
 enum RowOf<'r> {
     Lite(&'r rusqlite::Row<'r>),
     #[cfg(feature = "postgres")]
-    Pg(&'r postgres::Row),
+    Server(&'r dyn ServerRow),
 }
 
-impl Row<'_> {
-    /// Column `i`, as the store's client converts it.
+impl<'r> Row<'r> {
+    /// A row of the server store.
+    #[cfg(feature = "postgres")]
+    pub(super) fn server(path: &'r Path, r: &'r dyn ServerRow) -> Row<'r> {
+        Row {
+            path,
+            of: RowOf::Server(r),
+        }
+    }
+
+    /// Column `i`, converted as rusqlite converts it.
     pub(super) fn get<T: Get>(&self, i: usize) -> Result<T> {
         match self.of {
-            RowOf::Lite(r) => T::lite(r, i).map_err(|e| super::sqlite(self.path, e)),
+            RowOf::Lite(r) => r.get(i).map_err(|e| super::sqlite(self.path, e)),
             #[cfg(feature = "postgres")]
-            RowOf::Pg(r) => T::pg(r, i).map_err(|e| pg_error(self.path, e)),
+            RowOf::Server(r) => {
+                T::column_result(r.value(self.path, i)?).map_err(|e| crate::error::Error::Ledger {
+                    path: self.path.to_path_buf(),
+                    message: format!("PostgreSQL: error deserializing column {i}: {e}"),
+                })
+            }
         }
     }
 
@@ -195,7 +196,7 @@ impl Row<'_> {
         match self.of {
             RowOf::Lite(r) => r.get(i).map_err(|e| super::sqlite(self.path, e)),
             #[cfg(feature = "postgres")]
-            RowOf::Pg(_) => unsigned(self.path, what, self.get(i)?),
+            RowOf::Server(_) => unsigned(self.path, what, self.get(i)?),
         }
     }
 
@@ -208,10 +209,46 @@ impl Row<'_> {
         match self.of {
             RowOf::Lite(r) => r.get(i).map_err(|e| super::sqlite(self.path, e)),
             #[cfg(feature = "postgres")]
-            RowOf::Pg(_) => self
+            RowOf::Server(_) => self
                 .get::<Option<i64>>(i)?
                 .map(|v| unsigned(self.path, what, v))
                 .transpose(),
+        }
+    }
+}
+
+/// A row read as SQLite's, for the code that reads attempts (`waves.rs`): on the server, its
+/// values in SQLite's kinds, converted as rusqlite converts them.
+impl super::raw::Cells for Row<'_> {
+    #[inline]
+    fn value(&self, i: usize) -> rusqlite::Result<rusqlite::types::ValueRef<'_>> {
+        match self.of {
+            RowOf::Lite(r) => r.get_ref(i),
+            #[cfg(feature = "postgres")]
+            RowOf::Server(r) => r.value(self.path, i).map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(
+                    i,
+                    rusqlite::types::Type::Null,
+                    Box::new(std::io::Error::other(e.to_string())),
+                )
+            }),
+        }
+    }
+
+    #[inline]
+    fn get<T: rusqlite::types::FromSql>(&self, i: usize) -> rusqlite::Result<T> {
+        match self.of {
+            RowOf::Lite(r) => r.get(i),
+            #[cfg(feature = "postgres")]
+            RowOf::Server(_) => {
+                let v = self.value(i)?;
+                T::column_result(v).map_err(|e| match e {
+                    rusqlite::types::FromSqlError::OutOfRange(n) => {
+                        rusqlite::Error::IntegralValueOutOfRange(i, n)
+                    }
+                    e => rusqlite::Error::FromSqlConversionFailure(i, v.data_type(), Box::new(e)),
+                })
+            }
         }
     }
 }
@@ -228,50 +265,6 @@ pub(super) fn unsigned<T: TryFrom<i64>>(path: &Path, what: &str, v: i64) -> Resu
     })
 }
 
-/// What the PostgreSQL store's connections and transactions offer the layer (an object-safe
-/// face of [`postgres::GenericClient`]).
-#[cfg(feature = "postgres")]
-pub(super) trait PgConn {
-    fn query(
-        &mut self,
-        sql: &str,
-        params: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> std::result::Result<Vec<postgres::Row>, postgres::Error>;
-    fn execute(
-        &mut self,
-        sql: &str,
-        params: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> std::result::Result<u64, postgres::Error>;
-    fn copy_in(
-        &mut self,
-        sql: &str,
-    ) -> std::result::Result<postgres::CopyInWriter<'_>, postgres::Error>;
-}
-
-#[cfg(feature = "postgres")]
-impl<C: postgres::GenericClient> PgConn for C {
-    fn query(
-        &mut self,
-        sql: &str,
-        params: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> std::result::Result<Vec<postgres::Row>, postgres::Error> {
-        postgres::GenericClient::query(self, sql, params)
-    }
-    fn execute(
-        &mut self,
-        sql: &str,
-        params: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> std::result::Result<u64, postgres::Error> {
-        postgres::GenericClient::execute(self, sql, params)
-    }
-    fn copy_in(
-        &mut self,
-        sql: &str,
-    ) -> std::result::Result<postgres::CopyInWriter<'_>, postgres::Error> {
-        postgres::GenericClient::copy_in(self, sql)
-    }
-}
-
 /// A connection, or a transaction, of either store.
 pub(super) struct Sql<'a> {
     path: &'a Path,
@@ -281,7 +274,7 @@ pub(super) struct Sql<'a> {
 enum Conn<'a> {
     Lite(&'a rusqlite::Connection),
     #[cfg(feature = "postgres")]
-    Pg(&'a mut (dyn PgConn + 'a)),
+    Server(&'a mut (dyn Server + 'a)),
 }
 
 impl<'a> Sql<'a> {
@@ -293,12 +286,12 @@ impl<'a> Sql<'a> {
         }
     }
 
-    /// A PostgreSQL connection or transaction.
+    /// A connection or transaction of the server store.
     #[cfg(feature = "postgres")]
-    pub(super) fn pg(conn: &'a mut (dyn PgConn + 'a), path: &'a Path) -> Sql<'a> {
+    pub(super) fn server(conn: &'a mut (dyn Server + 'a), path: &'a Path) -> Sql<'a> {
         Sql {
             path,
-            conn: Conn::Pg(conn),
+            conn: Conn::Server(conn),
         }
     }
 
@@ -307,21 +300,12 @@ impl<'a> Sql<'a> {
         self.path
     }
 
-    /// The PostgreSQL connection, for what only that store does (its bulk loads).
-    #[cfg(feature = "postgres")]
-    pub(super) fn as_pg(&mut self) -> Option<&mut (dyn PgConn + 'a)> {
-        match &mut self.conn {
-            Conn::Lite(_) => None,
-            Conn::Pg(c) => Some(&mut **c),
-        }
-    }
-
     /// The SQLite connection, for what only that store does.
     pub(super) fn as_lite(&self) -> Option<&'a rusqlite::Connection> {
         match self.conn {
             Conn::Lite(c) => Some(c),
             #[cfg(feature = "postgres")]
-            Conn::Pg(_) => None,
+            Conn::Server(_) => None,
         }
     }
 
@@ -363,24 +347,51 @@ impl<'a> Sql<'a> {
                 Ok(out)
             }
             #[cfg(feature = "postgres")]
-            Conn::Pg(conn) => {
-                let params: Vec<&(dyn postgres::types::ToSql + Sync)> = params
-                    .iter()
-                    .map(|v| v as &(dyn postgres::types::ToSql + Sync))
-                    .collect();
-                let rows = conn
-                    .query(&dollars(sql), &params)
-                    .map_err(|e| pg_error(path, e))?;
-                rows.iter()
-                    .take(most)
-                    .map(|r| {
-                        f(&Row {
-                            path,
-                            of: RowOf::Pg(r),
-                        })
-                    })
-                    .collect()
+            Conn::Server(conn) => {
+                let mut out = Vec::new();
+                conn.each(path, sql, params, most, &mut |r| {
+                    out.push(f(&Row {
+                        path,
+                        of: RowOf::Server(r),
+                    })?);
+                    Ok(())
+                })?;
+                Ok(out)
             }
+        }
+    }
+
+    /// Runs a query and hands each row to `f` as it is read, holding none (SQLite's rows are
+    /// stepped; the server's come through a cursor in a snapshot: [`super::Ledger::snapshot`]).
+    pub(super) fn stream(
+        &mut self,
+        sql: &str,
+        params: &[Value<'_>],
+        mut f: impl FnMut(&Row<'_>) -> Result<()>,
+    ) -> Result<()> {
+        let path = self.path;
+        match &mut self.conn {
+            Conn::Lite(conn) => {
+                let err = |e| super::sqlite(path, e);
+                let mut stmt = conn.prepare_cached(sql).map_err(err)?;
+                let mut rows = stmt
+                    .query(rusqlite::params_from_iter(params))
+                    .map_err(err)?;
+                while let Some(r) = rows.next().map_err(err)? {
+                    f(&Row {
+                        path,
+                        of: RowOf::Lite(r),
+                    })?;
+                }
+                Ok(())
+            }
+            #[cfg(feature = "postgres")]
+            Conn::Server(conn) => conn.stream(path, sql, params, &mut |r| {
+                f(&Row {
+                    path,
+                    of: RowOf::Server(r),
+                })
+            }),
         }
     }
 
@@ -431,7 +442,7 @@ impl<'a> Sql<'a> {
         match self.row(sql, params, f)? {
             Some(v) => Ok(v),
             #[cfg(feature = "postgres")]
-            None if matches!(self.conn, Conn::Pg(_)) => Err(crate::error::Error::Ledger {
+            None if matches!(self.conn, Conn::Server(_)) => Err(crate::error::Error::Ledger {
                 path: self.path.to_path_buf(),
                 message: format!(
                     "{what} row {id} disappeared while it was read: it was deleted behind \
@@ -451,7 +462,7 @@ impl<'a> Sql<'a> {
         match self.conn {
             Conn::Lite(_) => super::sqlite(self.path, rusqlite::Error::QueryReturnedNoRows),
             #[cfg(feature = "postgres")]
-            Conn::Pg(_) => crate::error::Error::Ledger {
+            Conn::Server(_) => crate::error::Error::Ledger {
                 path: self.path.to_path_buf(),
                 message: "PostgreSQL: query returned an unexpected number of rows".into(),
             },
@@ -467,15 +478,32 @@ impl<'a> Sql<'a> {
                 .and_then(|mut s| s.execute(rusqlite::params_from_iter(params)))
                 .map_err(|e| super::sqlite(path, e)),
             #[cfg(feature = "postgres")]
-            Conn::Pg(conn) => {
-                let params: Vec<&(dyn postgres::types::ToSql + Sync)> = params
-                    .iter()
-                    .map(|v| v as &(dyn postgres::types::ToSql + Sync))
-                    .collect();
-                conn.execute(&dollars(sql), &params)
-                    .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
-                    .map_err(|e| pg_error(path, e))
+            Conn::Server(conn) => conn.execute(path, sql, params),
+        }
+    }
+
+    /// A writer of `table`'s rows, `columns` in that order: a prepared insert on SQLite, the
+    /// server's bulk load on PostgreSQL.
+    pub(super) fn sink(
+        &mut self,
+        table: &str,
+        columns: &[String],
+    ) -> Result<Box<dyn TableSink + '_>> {
+        let path = self.path;
+        match &mut self.conn {
+            Conn::Lite(conn) => {
+                let marks: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
+                let stmt = conn
+                    .prepare(&format!(
+                        "INSERT INTO {table}({}) VALUES ({})",
+                        columns.join(", "),
+                        marks.join(", ")
+                    ))
+                    .map_err(|e| super::sqlite(path, e))?;
+                Ok(Box::new(Inserting { stmt, path }))
             }
+            #[cfg(feature = "postgres")]
+            Conn::Server(conn) => conn.copy_in(path, table, columns),
         }
     }
 
@@ -489,141 +517,21 @@ impl<'a> Sql<'a> {
     }
 }
 
-/// `sql` with SQLite's numbered placeholders `?N` written as PostgreSQL's `$N`.
-#[cfg(feature = "postgres")]
-pub(super) fn dollars(sql: &str) -> std::borrow::Cow<'_, str> {
-    use std::borrow::Cow;
-    let b = sql.as_bytes();
-    if !b.windows(2).any(|w| w[0] == b'?' && w[1].is_ascii_digit()) {
-        return Cow::Borrowed(sql);
-    }
-    let mut out = String::with_capacity(sql.len());
-    let mut chars = sql.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '?' && chars.peek().is_some_and(char::is_ascii_digit) {
-            out.push('$');
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
+/// Rows of one table going into SQLite through a prepared insert.
+struct Inserting<'a> {
+    stmt: rusqlite::Statement<'a>,
+    path: &'a Path,
 }
 
-/// A PostgreSQL error on the ledger at `path`: [`crate::error::Error::Unavailable`] when the
-/// cause is the ledger's surroundings (the server unreachable or shutting down, a full or
-/// failing disk, a role or a server that may not write, a conflict with another transaction),
-/// else [`crate::error::Error::Ledger`] with the server's words.
-#[cfg(feature = "postgres")]
-pub(super) fn pg_error(path: &Path, e: postgres::Error) -> crate::error::Error {
-    use crate::error::{Cause, Error};
-    use postgres::error::SqlState;
-    let unavailable = |cause: Cause, why: &str| Error::Unavailable {
-        path: path.to_path_buf(),
-        cause,
-        message: format!("could not complete ({}): {why}", pg_words(&e)),
-    };
-    let Some(code) = e.code() else {
-        // No answer from the server: the connection failed or was lost.
-        return if e.is_closed() || std::error::Error::source(&e).is_some() {
-            unavailable(
-                Cause::CannotOpen,
-                "the connection to the PostgreSQL server failed or was lost; nothing was \
-                 written. Check that the server is running, then run the command again",
-            )
-        } else {
-            Error::Ledger {
-                path: path.to_path_buf(),
-                message: format!("PostgreSQL: {}", pg_words(&e)),
-            }
-        };
-    };
-    let class = &code.code()[..2];
-    if class == "08"
-        || *code == SqlState::ADMIN_SHUTDOWN
-        || *code == SqlState::CRASH_SHUTDOWN
-        || *code == SqlState::CANNOT_CONNECT_NOW
-        || *code == SqlState::TOO_MANY_CONNECTIONS
-    {
-        unavailable(
-            Cause::CannotOpen,
-            "the PostgreSQL server is unreachable or shutting down; nothing was written. Run \
-             the command again when it is back",
-        )
-    } else if *code == SqlState::DISK_FULL || *code == SqlState::OUT_OF_MEMORY {
-        unavailable(
-            Cause::DiskFull,
-            "the PostgreSQL server is out of disk or memory; nothing was written. Free some \
-             space and run the command again",
-        )
-    } else if *code == SqlState::IO_ERROR || class == "58" || class == "XX" {
-        unavailable(
-            Cause::DiskFailed,
-            "the PostgreSQL server failed to read or write; nothing was written. Check the \
-             server and run the command again",
-        )
-    } else if *code == SqlState::READ_ONLY_SQL_TRANSACTION
-        || *code == SqlState::INSUFFICIENT_PRIVILEGE
-    {
-        unavailable(
-            Cause::ReadOnly,
-            "the ledger cannot be written with this connection (a read-only server or \
-             transaction, or a role without the privilege); nothing was written. Commands \
-             that only read the ledger still work",
-        )
-    } else if *code == SqlState::T_R_SERIALIZATION_FAILURE
-        || *code == SqlState::T_R_DEADLOCK_DETECTED
-    {
-        unavailable(
-            Cause::Raced,
-            "another writer changed the ledger meanwhile; nothing was written. Run the command \
-             again",
-        )
-    } else if *code == SqlState::LOCK_NOT_AVAILABLE || *code == SqlState::QUERY_CANCELED {
-        unavailable(
-            Cause::Busy,
-            "the ledger is busy: another process kept its lock past the wait (--wait); \
-             nothing was written. Run the command again when the other writer is done, or \
-             give --wait more seconds",
-        )
-    } else {
-        Error::Ledger {
-            path: path.to_path_buf(),
-            message: format!("PostgreSQL: {}", pg_words(&e)),
-        }
+impl TableSink for Inserting<'_> {
+    fn write(&mut self, row: &[Cell]) -> Result<()> {
+        self.stmt
+            .execute(rusqlite::params_from_iter(row.iter().map(Cell::value)))
+            .map(|_| ())
+            .map_err(|e| super::sqlite(self.path, e))
     }
-}
 
-/// What the server said (its message, detail and code), or the client's own error.
-#[cfg(feature = "postgres")]
-pub(super) fn pg_words(e: &postgres::Error) -> String {
-    match e.as_db_error() {
-        Some(db) => {
-            let mut s = db.message().to_string();
-            if let Some(detail) = db.detail() {
-                s.push_str(&format!(" ({detail})"));
-            }
-            s.push_str(&format!(" [SQLSTATE {}]", db.code().code()));
-            s
-        }
-        None => match std::error::Error::source(e) {
-            Some(source) => format!("{e}: {source}"),
-            None => e.to_string(),
-        },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[cfg(feature = "postgres")]
-    #[test]
-    fn placeholders_are_numbered_in_each_dialect() {
-        assert_eq!(
-            super::dollars("SELECT a FROM t WHERE b = ?1 AND c IN (?2, ?10) AND d = '?'"),
-            "SELECT a FROM t WHERE b = $1 AND c IN ($2, $10) AND d = '?'"
-        );
-        assert!(matches!(
-            super::dollars("SELECT 1"),
-            std::borrow::Cow::Borrowed(_)
-        ));
+    fn finish(self: Box<Self>) -> Result<()> {
+        Ok(())
     }
 }

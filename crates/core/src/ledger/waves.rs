@@ -2,7 +2,7 @@
 
 use super::raw::Cells;
 use super::sql::{Row, Sql, values};
-use super::{Ledger, on_sqlite, sqlite};
+use super::{Ledger, sqlite};
 use crate::error::{Error, Result};
 use crate::formats::wave::ContentHash;
 use crate::model::WaveRow;
@@ -175,27 +175,40 @@ impl Ledger {
         mut add: impl FnMut(&mut T, &Attempt),
     ) -> Result<Vec<(Seat, T)>> {
         let rowid = self.wave_rowid(slug)?;
-        let conn = on_sqlite!(self, pg => pg.fold_wave(rowid, fields, start, add));
-        let seats = seats_of(&mut Sql::lite(conn, &self.path), rowid)?;
-        let fields = with_traces(&mut Sql::lite(conn, &self.path), fields)?;
-        let columns = Columns::of(fields);
-        let mut stmt = conn.prepare_cached(&columns.sql).map_err(|e| self.err(e))?;
-        let mut attempt = Attempt::empty();
-        let mut out = Vec::with_capacity(seats.len());
-        for (seat_id, seat) in seats {
-            let mut value = start(&seat);
-            self.fold_seat(
-                &mut stmt,
-                &columns,
-                fields,
-                seat_id,
-                &mut attempt,
-                &mut value,
-                &mut add,
-            )?;
-            out.push((seat, value));
-        }
-        Ok(out)
+        let path = &self.path;
+        self.snapshot(|sql| {
+            let seats = seats_of(sql, rowid)?;
+            let fields = with_traces(sql, fields)?;
+            let columns = Columns::of(fields);
+            let mut attempt = Attempt::empty();
+            let mut out = Vec::with_capacity(seats.len());
+            for (seat_id, seat) in seats {
+                let mut value = start(&seat);
+                // With traces, an attempt comes as one row per step (one row with no step when
+                // it has none), its rows together. Either way an attempt is handed on when the
+                // next one's first row arrives, or the rows end.
+                let mut pending: Option<Option<i64>> = None;
+                sql.stream(&columns.sql, &values![seat_id], |r| {
+                    let id: Option<i64> = match columns.id {
+                        Some(i) => Some(Cells::get(r, i).map_err(|e| sqlite(path, e))?),
+                        None => None,
+                    };
+                    if !(fields.trace && pending == Some(id)) {
+                        if pending.is_some() {
+                            add(&mut value, &attempt);
+                        }
+                        read_attempt(path, &columns, r, id, &mut attempt)?;
+                        pending = Some(id);
+                    }
+                    read_step(path, &columns, r, &mut attempt)
+                })?;
+                if pending.is_some() {
+                    add(&mut value, &attempt);
+                }
+                out.push((seat, value));
+            }
+            Ok(out)
+        })
     }
 
     /// Feeds one seat's attempts, in ledger order, to `add`, through `stmt` (the query of

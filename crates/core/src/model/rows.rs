@@ -121,6 +121,19 @@ pub struct PublicationRow {
     pub sha256: String,
 }
 
+/// The claims file a publication carries, as the ledger keeps it beside the publication
+/// (`publication_claims`, schema migration 7).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoredClaims {
+    /// The publication was made before the ledger kept its claims beside it: its published
+    /// text is the only record of the claims it carries, if any.
+    Unrecorded,
+    /// It carries no claims.
+    None,
+    /// It carries this claims file, its text as its claims section quotes it.
+    Text(String),
+}
+
 /// A registered rubric.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RubricRow {

@@ -4,15 +4,19 @@
 //! claims checked against the published wave (under the publication's rubric and price table),
 //! then the claims file itself, verbatim (line endings made `\n`, a final newline ensured), in a
 //! fenced block. The published text is what the publication record's output hash covers, and
-//! what `verify` recomputes and compares byte for byte; so `verify` reads the claims file back
-//! out of the published text, checks it again against the wave as the ledger holds it now, and
-//! a verdict that moved, or a claims text edited, is a difference it reports. A bundle carries
-//! the published text, and with it the claims.
+//! what `verify` recomputes and compares byte for byte: a verdict that moved, or a claims text
+//! edited, is a difference it reports.
 //!
-//! Why the text and not a table of their own: the published text is already hashed into the
-//! chain and compared byte for byte by every verifier, ledger or bundle; a publication without
-//! claims is byte for byte what it always was (no format changes, no new hashed field); and a
-//! reader of the text sees each claim with its verdict where the leaderboard is.
+//! The ledger keeps the claims file's text beside the publication (`publication_claims`,
+//! [`StoredClaims`]), so `verify` renders the section from what was stored, as `publish` did
+//! from the file it was given ([`stored`]); nothing is read back out of the published Markdown.
+//! A publication made before the ledger kept them has no such row, and only for it are the
+//! claims read back out of its published text ([`legacy`]). A bundle carries the row too.
+//!
+//! Why the text is also in the published Markdown: it is already hashed into the chain and
+//! compared byte for byte by every verifier, ledger or bundle; a publication without claims is
+//! byte for byte what it always was (no format changes, no new hashed field); and a reader of
+//! the text sees each claim with its verdict where the leaderboard is.
 //!
 //! A publication's claims are about its own wave, and a `score:` claim about its own rubric.
 
@@ -22,7 +26,7 @@ use std::path::Path;
 use crate::claims::check::{WaveCtx, check};
 use crate::claims::spec::{ClaimsFile, Figure, parse};
 use crate::error::{Error, Location, Result};
-use crate::model::WaveData;
+use crate::model::{StoredClaims, WaveData};
 use crate::report;
 use crate::report::claims::{Row, Source, listing};
 use crate::rubric::WaveScores;
@@ -123,8 +127,9 @@ pub fn section(
     )
 }
 
-/// The claims file text a published text carries: `None` when it carries none, `Err` when its
-/// section is there but the text cannot be read back out of it.
+/// The claims file text a published text carries, read back out of its Markdown: `None` when
+/// it carries none, `Err` when its section is there but the text cannot be read back out of it.
+/// Only for a publication made before the ledger kept its claims beside it ([`legacy`]).
 pub fn extract(output: &str) -> Option<std::result::Result<String, String>> {
     let mut lines = output.split('\n');
     lines.by_ref().find(|l| *l == HEADING)?;
@@ -162,13 +167,39 @@ impl Carried {
     pub fn section(&self, data: &WaveData, rubric_id: &str, scores: &WaveScores) -> String {
         section(&self.file, &self.text, data, rubric_id, scores)
     }
+
+    /// The claims file's text as the section quotes it, and as the ledger keeps it beside the
+    /// publication.
+    pub fn quoted(&self) -> String {
+        normalise(&self.text)
+    }
 }
 
-/// The claims a published text carries, read back for verify: none when it carries none.
-/// What keeps them from being read is pushed onto `problems` (and none returned, so the
-/// comparison shows the difference too); claims that no longer fit the publication are pushed
-/// too, and still carried.
-pub fn carried_by(
+/// The claims publication `id` carries, for verify, from what the ledger keeps beside it (the
+/// published text only for a publication made before it kept them: [`legacy`]). What keeps them
+/// from being read is pushed onto `problems` (and none returned, so the comparison shows the
+/// difference too); claims that no longer fit the publication are pushed too, and still carried.
+pub fn stored(
+    id: i64,
+    claims: &StoredClaims,
+    published: &str,
+    data: &WaveData,
+    rubric_id: &str,
+    problems: &mut Vec<String>,
+) -> Option<Carried> {
+    match claims {
+        StoredClaims::Unrecorded => legacy(published, data, rubric_id, problems),
+        StoredClaims::None => None,
+        StoredClaims::Text(text) => {
+            let origin = format!("the claims file stored with publication #{id}");
+            read(Path::new(&origin), text, data, rubric_id, problems)
+        }
+    }
+}
+
+/// The claims a published text carries, read back out of its Markdown: how a publication made
+/// before the ledger kept its claims beside it is verified (see [`stored`]).
+pub fn legacy(
     published: &str,
     data: &WaveData,
     rubric_id: &str,
@@ -182,7 +213,18 @@ pub fn carried_by(
         }
     };
     let origin = Path::new("the claims file of the published text");
-    let file = match parse(origin, &text) {
+    read(origin, &text, data, rubric_id, problems)
+}
+
+/// A claims file's text parsed and checked to fit the publication, as [`stored`] says.
+fn read(
+    origin: &Path,
+    text: &str,
+    data: &WaveData,
+    rubric_id: &str,
+    problems: &mut Vec<String>,
+) -> Option<Carried> {
+    let file = match parse(origin, text) {
         Ok(f) => f,
         Err(e) => {
             problems.push(format!("its claims no longer parse: {e}"));
@@ -192,7 +234,10 @@ pub fn carried_by(
     if let Err(e) = check_fits(origin, &file, data, rubric_id) {
         problems.push(format!("its claims no longer fit the publication: {e}"));
     }
-    Some(Carried { file, text })
+    Some(Carried {
+        file,
+        text: text.to_string(),
+    })
 }
 
 #[cfg(test)]

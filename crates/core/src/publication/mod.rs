@@ -30,7 +30,7 @@ use crate::formats::{
     record,
 };
 use crate::model::WaveData;
-use crate::model::{PriceTableRow, PublicationRow, RubricRow};
+use crate::model::{PriceTableRow, PublicationRow, RubricRow, StoredClaims};
 use crate::prices::{Costs, Pricing};
 use crate::report;
 use crate::report::score::RubricInfo;
@@ -632,11 +632,12 @@ fn published_prices(
 }
 
 /// Everything verify found wrong with one publication, its link in the chain aside (see
-/// [`crate::chain`]); empty when it reproduces. `price_tables` are the ledger's registered
-/// price tables (the publication's input names the one it used, if any); `fresh` is its wave
-/// as the ledger holds it now.
+/// [`crate::chain`]); empty when it reproduces. `claims` are those the ledger keeps beside it;
+/// `price_tables` are the ledger's registered price tables (the publication's input names the
+/// one it used, if any); `fresh` is its wave as the ledger holds it now.
 pub fn check(
     row: &PublicationRow,
+    claims: &StoredClaims,
     rubric_row: &RubricRow,
     price_tables: &[PriceTableRow],
     fresh: WaveData,
@@ -698,7 +699,7 @@ pub fn check(
     };
     // Verify renders what publish rendered, from what the publication stored: its title, the
     // wave as the ledger holds it now, the rubric, and what its input names. The claims file is
-    // the one its text carries.
+    // the one stored beside it.
     let mut sources = Sources {
         title: &row.title,
         wave: fresh,
@@ -751,7 +752,15 @@ pub fn check(
         problems.push(problem);
         return problems;
     }
-    let claims = claims::carried_by(&row.output, &sources.wave, &info.rubric.id(), &mut problems);
+    let rubric_id = info.rubric.id();
+    let claims = claims::stored(
+        row.id,
+        claims,
+        &row.output,
+        &sources.wave,
+        &rubric_id,
+        &mut problems,
+    );
     sources.claims = claims.as_ref();
     let output = match render_text(sources, &input) {
         Ok(output) => output,

@@ -22,12 +22,18 @@ pub fn problems(
         .into_iter()
         .collect();
     if let ChainEntry::Publication(p) = &entries[at] {
-        match (ledger.publication_rubric(p.id), ledger.load_wave(&p.wave)) {
-            (Ok(rubric), Ok(fresh)) => {
-                problems.splice(0..0, super::check(p, &rubric, price_tables, fresh));
+        let loaded = (
+            ledger.publication_rubric(p.id),
+            ledger.load_wave(&p.wave),
+            ledger.publication_claims(p.id),
+        );
+        match loaded {
+            (Ok(rubric), Ok(fresh), Ok(claims)) => {
+                problems.splice(0..0, super::check(p, &claims, &rubric, price_tables, fresh));
             }
-            (Err(e), _) => problems.push(format!("its rubric cannot be loaded: {e}")),
-            (_, Err(e)) => problems.push(format!("its wave cannot be loaded: {e}")),
+            (Err(e), _, _) => problems.push(format!("its rubric cannot be loaded: {e}")),
+            (_, Err(e), _) => problems.push(format!("its wave cannot be loaded: {e}")),
+            (_, _, Err(e)) => problems.push(format!("its claims cannot be loaded: {e}")),
         }
     }
     problems

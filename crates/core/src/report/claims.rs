@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::{Cell, Column, Table};
 use crate::claims::check::{Checked, Tried, Verdict, cause_label};
-use crate::claims::round::{Precision, computed_text, published_text};
+use crate::claims::round::{Precision, computed_text, difference_beside_interval, published_text};
 use crate::claims::{Claim, ClaimsFile};
 use crate::number::{machine, signed};
 
@@ -150,7 +150,7 @@ pub fn summary_line(s: &SummaryJson) -> String {
     )
 }
 
-fn difference_text(d: f64, p: Precision) -> String {
+fn difference_text(d: f64, p: Precision, published: f64) -> String {
     if d.fract() == 0.0 && d.abs() < 1e15 {
         let n = d as i64;
         return if n > 0 {
@@ -161,10 +161,7 @@ fn difference_text(d: f64, p: Precision) -> String {
     }
     match p {
         Precision::Decimals(n) => signed(d, n as usize + 2),
-        Precision::Tolerance(_) => {
-            let m = machine(d);
-            if d > 0.0 { format!("+{m}") } else { m }
-        }
+        Precision::Tolerance(_) => difference_beside_interval(d, published),
     }
 }
 
@@ -227,7 +224,7 @@ fn why(n: usize, c: &Claim, k: &Checked) -> Option<String> {
             parts.extend(k.causes.iter().map(|c| c.says.clone()));
             format!(
                 " by {}: {}",
-                difference_text(k.difference.unwrap_or(0.0), c.precision),
+                difference_text(k.difference.unwrap_or(0.0), c.precision, c.value),
                 parts.join("; ")
             )
         }
@@ -293,7 +290,7 @@ pub fn listing(sources: &[Source<'_>], rows: &[Row<'_>]) -> (Table, ClaimsJson) 
             Cell::text(machine(c.scale)),
             Cell::new(published_text(c.value, c.precision), machine(c.value)),
             match k.computed {
-                Some(x) => Cell::new(computed_text(x, c.precision), machine(x)),
+                Some(x) => Cell::new(computed_text(x, c.precision, c.value), machine(x)),
                 None => Cell::none(),
             },
             if k.rounded.is_empty() {

@@ -178,7 +178,8 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
         Column::text("Seat", "seat").priority(ESSENTIAL),
         Column::num(&score_header(&old.rubric), "old").priority(ESSENTIAL),
         Column::num(&score_header(&new.rubric), "new").priority(ESSENTIAL),
-        Column::num("Change", "delta"),
+        // The point of a diff: a narrow terminal keeps it beside the two scores.
+        Column::num("Change", "delta").priority(ESSENTIAL),
         Column::text("Rank", "rank"),
         Column::text("Remark", "remark").priority(DETAIL),
     ]);

@@ -92,10 +92,33 @@ impl Value {
     }
 }
 
-/// Rows to export, with their column keys.
+/// What an exported column holds, for a face that types its columns (the Python module's
+/// Arrow tables): CSV and JSON lines carry it in how each value is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnKind {
+    /// Whole numbers: counts, tokens, a trial's number.
+    Int,
+    /// Real numbers: seconds, dollars, ratios, outcomes.
+    Real,
+    Bool,
+    Text,
+}
+
+/// The numeric columns of the seats' and scores' listings that hold real numbers; every other
+/// numeric column of theirs counts something.
+const REAL_COLUMNS: &[&str] = &[
+    "accuracy",
+    "wall_s",
+    "cost_usd",
+    "cost_of_pass_usd",
+    "score",
+];
+
+/// Rows to export, with their column keys and what each column holds.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Rows {
     pub columns: Vec<String>,
+    pub kinds: Vec<ColumnKind>,
     pub rows: Vec<Vec<Value>>,
 }
 
@@ -123,6 +146,15 @@ pub const ATTEMPT_COLUMNS: &[&str] = &[
 /// The columns of an attempts export.
 pub fn attempt_columns() -> Vec<String> {
     ATTEMPT_COLUMNS.iter().map(|c| c.to_string()).collect()
+}
+
+/// What each column of an attempts export holds, in the order of [`ATTEMPT_COLUMNS`].
+pub fn attempt_kinds() -> Vec<ColumnKind> {
+    use ColumnKind::{Bool, Int, Real, Text};
+    vec![
+        Text, Text, Text, Int, Bool, Real, Int, Int, Int, Int, Real, Real, Real, Int, Int, Bool,
+        Text,
+    ]
 }
 
 /// Every attempt of a wave, seat by seat in ledger order.
@@ -155,6 +187,7 @@ pub fn attempts(data: &WaveData) -> Rows {
     }
     Rows {
         columns: attempt_columns(),
+        kinds: attempt_kinds(),
         rows,
     }
 }
@@ -163,8 +196,26 @@ pub fn attempts(data: &WaveData) -> Rows {
 /// `extra` columns inserted after the first (the wave).
 pub fn from_table(t: &Table, extra: &[(&str, Value)]) -> Rows {
     let mut columns: Vec<String> = t.columns.iter().map(|c| c.key.clone()).collect();
-    for (k, (key, _)) in extra.iter().enumerate() {
+    let mut kinds: Vec<ColumnKind> = t
+        .columns
+        .iter()
+        .map(|c| match c.numeric {
+            false => ColumnKind::Text,
+            true if REAL_COLUMNS.contains(&c.key.as_str()) => ColumnKind::Real,
+            true => ColumnKind::Int,
+        })
+        .collect();
+    for (k, (key, value)) in extra.iter().enumerate() {
         columns.insert(1 + k, key.to_string());
+        kinds.insert(
+            1 + k,
+            match value {
+                Value::Int(_) => ColumnKind::Int,
+                Value::Float(_) => ColumnKind::Real,
+                Value::Bool(_) => ColumnKind::Bool,
+                Value::Null | Value::Text(_) => ColumnKind::Text,
+            },
+        );
     }
     let rows = t
         .rows
@@ -181,7 +232,11 @@ pub fn from_table(t: &Table, extra: &[(&str, Value)]) -> Rows {
             values
         })
         .collect();
-    Rows { columns, rows }
+    Rows {
+        columns,
+        kinds,
+        rows,
+    }
 }
 
 /// CSV: the header row (when asked) and the rows.
@@ -226,6 +281,7 @@ mod tests {
     fn values_keep_their_kind_in_both_formats() {
         let rows = Rows {
             columns: vec!["a".into(), "b".into(), "c".into(), "d".into(), "e".into()],
+            kinds: Vec::new(),
             rows: vec![vec![
                 Value::Int(400_000),
                 Value::Float(132.0),

@@ -13,10 +13,12 @@ pub mod export;
 pub mod history;
 pub mod intervals;
 pub mod prices;
+pub mod problems;
 pub mod publication;
 pub mod rubric;
 pub mod score;
 pub mod trials;
+pub mod verify;
 pub mod versus;
 pub mod waves;
 pub mod withdrawn;
@@ -181,6 +183,36 @@ fn md_escape(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
+/// The table with every cost restated with significant digits
+/// ([`crate::number::usd_significant`]): a cell whose text begins with its own value printed as
+/// [`crate::number::usd`] (`$0.0000`, or `$0.0000 (5 of 6)`) has that beginning replaced. The
+/// terminal, the site and `--format md` print tables through this; a publication's frozen text
+/// does not, so every publication still verifies byte for byte.
+pub fn with_significant_costs(t: &Table) -> Table {
+    let mut out = t.clone();
+    for row in &mut out.rows {
+        for cell in row.iter_mut() {
+            let Ok(x) = cell.machine.parse::<f64>() else {
+                continue;
+            };
+            let restated = [
+                (crate::number::usd(x), crate::number::usd_significant(x)),
+                (
+                    crate::number::signed_usd(x),
+                    crate::number::signed_usd_significant(x),
+                ),
+            ];
+            for (fixed, significant) in restated {
+                if let Some(rest) = cell.human.strip_prefix(&fixed) {
+                    cell.human = format!("{significant}{rest}");
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Renders a table as Markdown.
 pub fn to_markdown(t: &Table) -> String {
     let mut out = String::new();
@@ -259,6 +291,28 @@ pub fn to_json<T: Serialize>(kind: &str, body: &T) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn costs_are_restated_with_significant_digits_and_nothing_else() {
+        let mut t = super::Table::new(vec![
+            super::Column::num("USD", "cost_usd"),
+            super::Column::num("Tokens", "tokens"),
+        ]);
+        t.rows.push(vec![
+            super::Cell::new("$0.0000 (5 of 6)", "0.0000152"),
+            super::Cell::new("15", "15"),
+        ]);
+        t.rows.push(vec![
+            super::Cell::new("-$0.0042", "-0.0042"),
+            super::Cell::new("$2.50", "2.5"),
+        ]);
+        let s = super::with_significant_costs(&t);
+        assert_eq!(s.rows[0][0].human, "$0.0000152 (5 of 6)");
+        assert_eq!(s.rows[0][1].human, "15");
+        assert_eq!(s.rows[1][0].human, "-$0.00420");
+        assert_eq!(s.rows[1][1].human, "$2.50");
+        assert_eq!(s.rows[0][0].machine, "0.0000152");
+    }
+
     use super::*;
 
     fn sample() -> Table {

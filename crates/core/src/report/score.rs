@@ -326,10 +326,10 @@ fn add_score_interval_columns(
         }
     }
     if let Some(at) = t.columns.iter().position(|c| c.key == "score") {
-        t.columns.splice(
-            at + 1..at + 1,
-            intervals::columns(&format!("Score {level}% CI"), "score_ci"),
-        );
+        let mut columns = intervals::columns(&format!("Score {level}% CI"), "score_ci");
+        // What `--ci` was asked for: a narrow terminal keeps the score's interval too.
+        columns[0].priority = super::ESSENTIAL;
+        t.columns.splice(at + 1..at + 1, columns);
         for (row, id) in t.rows.iter_mut().zip(&seats) {
             let cells = intervals::cells(w.seat(id).score, |x| fixed(x, places));
             row.splice(at + 1..at + 1, cells);

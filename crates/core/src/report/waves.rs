@@ -742,7 +742,13 @@ pub(crate) fn add_interval_columns<'a>(
         let Some(at) = t.columns.iter().position(|c| c.key == key) else {
             continue;
         };
-        t.columns.splice(at + 1..at + 1, columns(&header, ci_key));
+        let mut columns = columns(&header, ci_key);
+        if accuracy {
+            // What `--ci` is asked for first: a narrow terminal keeps the correct-rate's
+            // interval beside it before the ordinary columns to its right.
+            columns[0].priority = super::NORMAL;
+        }
+        t.columns.splice(at + 1..at + 1, columns);
         for (row, id) in t.rows.iter_mut().zip(&seats) {
             let i = w.seat(id);
             let cells = if accuracy {

@@ -48,9 +48,39 @@ pub struct RubricInfo {
     pub registered: bool,
 }
 
+/// The text of the shipped `rubrics/accuracy.v1.toml`: plain accuracy, which needs no budget,
+/// price or median, so that a wave with none (an imported one) still has a leaderboard.
+pub const ACCURACY_TEXT: &str = include_str!("../../../../rubrics/accuracy.v1.toml");
+
+/// The shipped accuracy rubric, as a leaderboard names it when it is not registered.
+pub fn accuracy() -> RubricInfo {
+    let rubric = parse(
+        std::path::Path::new("rubrics/accuracy.v1.toml"),
+        ACCURACY_TEXT,
+    )
+    .expect("the shipped accuracy rubric parses");
+    RubricInfo {
+        rubric,
+        sha256: crate::digest::sha256_hex(ACCURACY_TEXT.as_bytes()),
+        scale_violation: false,
+        registered: false,
+    }
+}
+
 /// A score as stored.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredScore {
     pub wave: String,
     pub score: SeatScore,
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_shipped_accuracy_rubric_keeps_its_scale_and_needs_no_budget() {
+        let info = super::accuracy();
+        assert_eq!(info.rubric.id(), "accuracy@1");
+        assert!(super::check(&info.rubric).ok());
+        assert!(!info.registered);
+    }
 }

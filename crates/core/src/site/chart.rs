@@ -222,7 +222,7 @@ pub fn scatter(s: &Scatter) -> Markup {
             circle.point.pareto[p.pareto] data-seat=(p.label) cx=(c(x.at(p.cost)))
                 cy=(c(y.at(p.accuracy))) r="5" {
                 title {
-                    (p.label) ": " (crate::number::usd(p.cost)) ", "
+                    (p.label) ": " (crate::number::usd_significant(p.cost)) ", "
                     (crate::number::percent(p.accuracy))
                     @if p.pareto { " (Pareto set)" }
                 }

@@ -18,8 +18,11 @@
 //! rubric change, scale violations marked) and `publications/N.html` (the published text, its
 //! digests and the command that verifies it, beside the text itself as `N.md`).
 
+mod boards;
 pub(crate) mod chart;
+mod front;
 pub(crate) mod frontier;
+mod html;
 mod pages;
 
 use crate::model::WaveData;
@@ -53,6 +56,12 @@ pub struct Input {
     pub waves: Vec<WaveInput>,
     /// The registered rubrics, in listing order (by name, then version).
     pub rubrics: Vec<RubricInfo>,
+    /// When each of `rubrics` was registered (same order): the front page ranks a suite under
+    /// the most recently registered rubric that scores its latest wave.
+    pub rubric_added_at: Vec<String>,
+    /// The rubric the front page ranks every suite under (`site --rubric NAME@VERSION`), when
+    /// one is named and it scores the suite's latest wave.
+    pub front_rubric: Option<String>,
     pub publications: Vec<PublicationInput>,
     /// The record hash of the chain's last entry.
     pub head: Option<String>,

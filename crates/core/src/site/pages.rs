@@ -4,176 +4,21 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use maud::{DOCTYPE, Markup, PreEscaped, html};
-use sha2::Digest;
+use maud::{Markup, html};
 
+use super::boards::{Board, boards, uncertainty, with_rank_ranges};
 use super::chart::{self, Scatter, ScatterPoint, Slope, SlopeRow, Trend, TrendPoint};
 use super::frontier::{self, Point};
+use super::html::{count, layout, notes, publication_file, seat_href, table, wave_href};
 use super::{Input, Page, PublicationInput, WaveInput, file_name};
 use crate::figures::{Known, SeatFigures};
-use crate::number::{fixed, machine, percent, usd};
+use crate::number::{fixed, machine, percent, usd_significant};
 use crate::report::diff::{self, DiffRow};
-use crate::report::score::{RubricInfo, ScoreJson, ScoredSeatJson, places};
+use crate::report::score::{RubricInfo, places};
 use crate::report::waves::{describe_load, wave_heading};
 use crate::report::withdrawn::describe;
 use crate::report::{Cell, Column, Table};
-use crate::rubric::{WaveScores, score_wave};
-
-const STYLE: &str = "\
-body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#1a1a1a;background:#fff;line-height:1.45}
-main{max-width:1200px;margin:0 auto;padding:0 1rem 3rem}
-nav{background:#f2f4f7;padding:.5rem 1rem;border-bottom:1px solid #d0d5dd}
-h1{font-size:1.6rem}h2{font-size:1.25rem;margin-top:2rem}h3{font-size:1.05rem}
-.scroll{overflow-x:auto}
-table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}
-caption{text-align:left;font-weight:600;padding:.25rem 0}
-th,td{padding:.25rem .6rem;border-bottom:1px solid #e4e7ec;text-align:left;vertical-align:top}
-th{background:#f8f9fb;white-space:nowrap}
-table[data-sortable] th{cursor:pointer}
-th[data-dir=asc]::after{content:' \\25B2'}th[data-dir=desc]::after{content:' \\25BC'}
-td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.note{color:#475467;font-size:.88rem;margin:.2rem 0}
-.banner{background:#fff4e5;border:1px solid #f5b971;padding:.5rem .8rem;margin:1rem 0}
-.bad{color:#b42318;font-weight:600}.ok{color:#067647;font-weight:600}
-.tag{display:inline-block;font-size:.75rem;padding:0 .4rem;border:1px solid #98a2b3;border-radius:.6rem;margin-left:.4rem;vertical-align:middle;font-weight:400}
-pre{background:#f8f9fb;border:1px solid #e4e7ec;padding:.8rem;overflow-x:auto;font-size:.82rem}
-code{font-size:.88em}
-figure{margin:1rem 0}figcaption{font-size:.88rem;color:#475467;max-width:60rem}
-svg.chart{width:100%;max-width:720px;height:auto;font-size:11px;font-family:inherit}
-svg .grid{stroke:#e4e7ec}svg .tick{fill:#475467}svg .axis-label{fill:#1a1a1a;font-size:12px}
-svg .point{fill:#fff;stroke:#2e5b9a;stroke-width:2}svg .point.pareto{fill:#2e5b9a}
-svg .point.withdrawn{fill:#fff;stroke:#98a2b3;stroke-dasharray:2 2}
-svg .point.violation{fill:#b42318;stroke:#b42318}
-svg .frontier-segment,svg .frontier-key{stroke:#2e5b9a;stroke-width:2}
-svg .whisker{stroke:#2e5b9a;stroke-width:1.5}
-svg .trend,svg .slope{stroke:#667085;stroke-width:1.5;fill:none}
-svg .scale-mark{stroke:#b42318;stroke-dasharray:5 4}svg .scale-label{fill:#b42318}
-svg .load{fill:#6941c6;font-size:10px}svg .point-label{fill:#1a1a1a}
-details{margin:.5rem 0}summary{cursor:pointer;color:#2e5b9a}
-";
-
-/// Sorts a table by the column whose header is clicked (or activated with Enter), on each
-/// cell's unrounded value (`data-v`); unknown values sort last. Marks each table it wires with
-/// `data-sortable`, so a test can tell that the page's own script ran.
-const SCRIPT: &str = "\
-document.querySelectorAll('table.sortable').forEach(function(t){t.setAttribute('data-sortable','');\
-t.querySelectorAll('thead th').forEach(function(h,i){h.tabIndex=0;function go(){\
-var d=h.getAttribute('data-dir')==='asc'?-1:1,b=t.tBodies[0],r=Array.prototype.slice.call(b.rows);\
-t.querySelectorAll('thead th').forEach(function(o){o.removeAttribute('data-dir')});h.setAttribute('data-dir',d>0?'asc':'desc');\
-r.sort(function(x,y){var a=x.cells[i].getAttribute('data-v'),c=y.cells[i].getAttribute('data-v');\
-if(!a)return c?1:0;if(!c)return -1;var p=Number(a),q=Number(c);\
-return (isNaN(p)||isNaN(q)?a.localeCompare(c):p-q)*d});r.forEach(function(x){b.appendChild(x)})}\
-h.addEventListener('click',go);h.addEventListener('keydown',function(e){if(e.key==='Enter')go()})})});";
-
-/// Standard base64 of some bytes (for the script's hash in the page's policy).
-fn base64(bytes: &[u8]) -> String {
-    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for k in 0..4 {
-            if k <= chunk.len() {
-                out.push(A[((n >> (18 - 6 * k)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
-/// The page's Content-Security-Policy: nothing is fetched from anywhere, inline styles are
-/// allowed, and the only script that may run is the one above.
-fn policy() -> String {
-    format!(
-        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; \
-         form-action 'none'; script-src 'sha256-{}'",
-        base64(&sha2::Sha256::digest(SCRIPT.as_bytes()))
-    )
-}
-
-/// A whole page: `depth` is how many directories below the site's root it lies.
-fn layout(title: &str, depth: usize, body: Markup) -> String {
-    let root = "../".repeat(depth);
-    html! {
-        (DOCTYPE)
-        html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                meta http-equiv="Content-Security-Policy" content=(policy());
-                meta name="generator" content="benchledger";
-                title { (title) " · benchledger" }
-                style { (PreEscaped(STYLE)) }
-            }
-            body {
-                nav { a href=(format!("{root}index.html")) { "benchledger: all waves, rubrics, seats and publications" } }
-                main { (body) }
-                script { (PreEscaped(SCRIPT)) }
-            }
-        }
-    }
-    .into_string()
-}
-
-/// A listing as an HTML table: the columns people see, each cell's unrounded value in
-/// `data-v` (what sorting uses), the first column linked where `links` says.
-fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) -> Markup {
-    let cols: Vec<(usize, &Column)> = t
-        .columns
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| !c.machine_only)
-        .collect();
-    html! {
-        div.scroll {
-            table.sortable {
-                @if let Some(c) = caption { caption { (c) } }
-                thead { tr { @for (_, c) in &cols { th.num[c.numeric] scope="col" { (c.header) } } } }
-                tbody {
-                    @for (r, row) in t.rows.iter().enumerate() {
-                        tr {
-                            @for (k, (i, c)) in cols.iter().enumerate() {
-                                @let cell = &row[*i];
-                                @let link = if k == 0 { links.get(r).cloned().flatten() } else { None };
-                                td.num[c.numeric] data-v=(cell.machine) {
-                                    @if let Some(href) = link { a href=(href) { (cell.human) } }
-                                    @else { (cell.human) }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The notes under a table that this page has not printed yet: a footnote appears once per page.
-fn notes(lines: &[String], seen: &mut BTreeSet<String>) -> Markup {
-    html! {
-        @for n in lines {
-            @if seen.insert(n.clone()) { p.note { (n) } }
-        }
-    }
-}
-
-fn wave_href(depth: usize, wave: &str) -> String {
-    format!("{}waves/{}.html", "../".repeat(depth), file_name(wave))
-}
-
-fn seat_href(depth: usize, seat: &str) -> String {
-    format!("{}seats/{}.html", "../".repeat(depth), file_name(seat))
-}
-
-fn publication_file(id: i64) -> String {
-    format!("publications/{id}")
-}
+use crate::rubric::WaveScores;
 
 /// The rubric changes the site shows: each registered version of a rubric after the first,
 /// beside the version before it (indices into `rubrics`).
@@ -199,114 +44,17 @@ fn change_path(old: &RubricInfo, new: &RubricInfo) -> String {
     )
 }
 
-/// A wave's leaderboard under one rubric.
-struct Board<'a> {
-    info: &'a RubricInfo,
-    scores: WaveScores,
-    table: Table,
-    json: ScoreJson,
-}
-
-/// What a leaderboard says of a seat's uncertainty, when it says anything.
-///
-/// The hook for intervals: the score report does not carry them yet. When a seat of its JSON
-/// gains `accuracy_ci` (`[low, high]`, accuracy as a share) or `rank_range` (`[best, worst]`),
-/// the site draws the accuracy interval as a whisker on the cost–accuracy chart and adds a
-/// "Rank range" column to the leaderboard (unless the leaderboard's table already has one,
-/// keyed `rank_range`). They are read from the JSON by name, so nothing here changes when the
-/// report learns them.
-#[derive(Debug, Clone, Default, PartialEq)]
-struct Uncertainty {
-    accuracy: Option<(f64, f64)>,
-    rank_range: Option<(u64, u64)>,
-}
-
-fn uncertainty(seat: &ScoredSeatJson) -> Uncertainty {
-    let Ok(v) = serde_json::to_value(seat) else {
-        return Uncertainty::default();
-    };
-    let pair = |key: &str| -> Option<(f64, f64)> {
-        let a = v.get(key)?.as_array()?;
-        Some((a.first()?.as_f64()?, a.get(1)?.as_f64()?))
-    };
-    let ranks = v.get("rank_range").and_then(|r| {
-        let a = r.as_array()?;
-        Some((a.first()?.as_u64()?, a.get(1)?.as_u64()?))
-    });
-    Uncertainty {
-        accuracy: pair("accuracy_ci").filter(|(lo, hi)| lo.is_finite() && hi.is_finite()),
-        rank_range: ranks,
-    }
-}
-
-/// The leaderboard's table, with a rank range column when its seats carry ranges.
-fn with_rank_ranges(board: &Board<'_>) -> Table {
-    let mut t = board.table.clone();
-    let ranges: Vec<Option<(u64, u64)>> = board
-        .json
-        .seats
-        .iter()
-        .map(|s| uncertainty(s).rank_range)
-        .collect();
-    if ranges.iter().any(Option::is_some)
-        && !t.columns.iter().any(|c| c.key.starts_with("rank_range"))
-        && ranges.len() == t.rows.len()
-    {
-        let at = t
-            .columns
-            .iter()
-            .position(|c| c.key == "rank")
-            .map_or(t.columns.len(), |i| i + 1);
-        t.columns
-            .insert(at, Column::text("Rank range", "rank_range"));
-        for (row, r) in t.rows.iter_mut().zip(ranges) {
-            row.insert(
-                at,
-                match r {
-                    Some((a, b)) if a == b => Cell::text(a.to_string()),
-                    Some((a, b)) => Cell::new(format!("{a}–{b}"), format!("{a}-{b}")),
-                    None => Cell::none(),
-                },
-            );
-        }
-    }
-    t
-}
-
 pub(super) fn all(input: &Input) -> Vec<Page> {
     let mut pages = Vec::new();
-    let mut scored: Vec<Vec<Board<'_>>> = Vec::with_capacity(input.waves.len());
-    for w in &input.waves {
-        let boards = input
-            .rubrics
-            .iter()
-            .map(|info| {
-                let scores = score_wave(&info.rubric, &w.data);
-                // A wave whose suite is too large to resample has none (`benchledger site`
-                // refuses it before rendering: see `stats::check_suite_size`).
-                let intervals = input.intervals.as_ref().and_then(|settings| {
-                    crate::stats::leaderboard::wave_intervals(&w.data, Some(&info.rubric), settings)
-                        .ok()
-                });
-                let (table, json) = crate::report::score::leaderboard_with(
-                    &w.data,
-                    info,
-                    &scores,
-                    intervals.as_ref(),
-                );
-                Board {
-                    info,
-                    scores,
-                    table,
-                    json,
-                }
-            })
-            .collect();
-        scored.push(boards);
-    }
+    let accuracy = crate::rubric::accuracy();
+    let scored: Vec<Vec<Board<'_>>> = input
+        .waves
+        .iter()
+        .map(|w| boards(input, w, &accuracy))
+        .collect();
     pages.push(Page {
         path: "index.html".into(),
-        body: index(input),
+        body: index(input, &scored),
     });
     for (w, boards) in input.waves.iter().zip(&scored) {
         pages.push(Page {
@@ -347,7 +95,7 @@ fn status_cell(w: &WaveInput) -> Cell {
     }
 }
 
-fn index(input: &Input) -> String {
+fn index(input: &Input, scored: &[Vec<Board<'_>>]) -> String {
     let rows: Vec<_> = input.waves.iter().map(|w| w.row.clone()).collect();
     let (mut waves, _) = crate::report::waves::waves(&rows);
     waves.columns.push(Column::text("Status", "status"));
@@ -367,9 +115,10 @@ fn index(input: &Input) -> String {
     }
     let body = html! {
         h1 { "Leaderboard" }
-        p { "Every wave in the ledger with the conditions that shape its numbers, the registered rubrics, each seat wave over wave, and every publication with whether it still reproduces. Absolute figures come first everywhere; a relative score is a rank inside its own wave only." }
+        p { "Each suite's latest current wave, best first: correct-rate, wall seconds, tokens and dollars before any score, then the score and the rank. Every seat links to its figures wave over wave, every wave to its samples. Older waves, the registered rubrics and every publication follow." }
+        (super::front::leaderboards(input, scored))
         h2 { "Waves" }
-        (table(&waves, Some("Waves, oldest first, with their load, accounting and budget"), &wave_links))
+        (table(&waves, Some("Every wave, oldest first, with its load, accounting and budget"), &wave_links))
         @if input.waves.iter().any(|w| w.withdrawn.is_some()) {
             p.note { "A withdrawn or superseded wave is not a current result: it is kept, marked, and left out of rubric changes." }
         }
@@ -429,7 +178,7 @@ fn index(input: &Input) -> String {
         p {
             "Chain head: "
             @match &input.head {
-                Some(h) => { code { (h) } " — check that the chain still ends there with " code { "benchledger verify --all --expect-head " (h) } "." }
+                Some(h) => { code.hash { (h) } " — check that the chain still ends there with " code.hash { "benchledger verify --all --expect-head " (h) } "." }
                 None => { "none (nothing published or withdrawn yet)." }
             }
         }
@@ -470,14 +219,9 @@ fn conditions(w: &WaveInput) -> Markup {
                 li { "Produced by " (v) @if let Some(pv) = &wave.provenance.producer_version { " " (pv) } }
             }
             @if let Some(s) = &wave.supersedes { li { "Supersedes " a href=(wave_href(1, s)) { (s) } } }
-            li { (count(w.row.seats, "seat")) ", " (count(w.row.attempts, "attempt")) "; content sha256 " code { (w.row.content.sha256) } }
+            li { (count(w.row.seats, "seat")) ", " (count(w.row.attempts, "attempt")) "; content sha256 " code.hash { (w.row.content.sha256) } }
         }
     }
-}
-
-/// "1 seat", "2 seats".
-fn count(n: u64, one: &str) -> String {
-    format!("{n} {one}{}", if n == 1 { "" } else { "s" })
 }
 
 /// A sum that covers every attempt, else `None`: a chart plots only whole figures.
@@ -564,7 +308,7 @@ fn frontier_figure(w: &WaveInput, figures: &[SeatFigures], boards: &[Board<'_>])
                     tbody { @for (i, p) in s.points.iter().enumerate() {
                         tr {
                             td data-v=(p.label) { (p.label) }
-                            td.num data-v=(machine(p.cost)) { (usd(p.cost)) }
+                            td.num data-v=(machine(p.cost)) { (usd_significant(p.cost)) }
                             td.num data-v=(machine(p.accuracy)) { (percent(p.accuracy)) }
                             td data-v=(p.pareto) { (if p.pareto { "yes" } else { "no" }) }
                             td data-v=(s.frontier.contains(&i)) { (if s.frontier.contains(&i) { "yes" } else { "no" }) }
@@ -925,39 +669,10 @@ fn publication_page(p: &PublicationInput) -> String {
         p { "The published text beside this page, " a href=(format!("{}.md", r.id)) { (r.id) ".md" } ", has the output digest below: " code { "sha256sum " (r.id) ".md" } "." }
         h2 { "Digests (SHA-256)" }
         div.scroll { table {
-            tbody { @for (what, d) in &digests { tr { th scope="row" { (what) } td { code { (d) } } } } }
+            tbody { @for (what, d) in &digests { tr { th scope="row" { (what) } td { code.hash { (d) } } } } }
         } }
         h2 { "The published text" }
         pre.published { (r.output) }
     };
     layout(&format!("Publication #{}", r.id), 1, body)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn base64_matches_the_standard_vectors() {
-        for (raw, enc) in [
-            ("", ""),
-            ("f", "Zg=="),
-            ("fo", "Zm8="),
-            ("foo", "Zm9v"),
-            ("foob", "Zm9vYg=="),
-            ("fooba", "Zm9vYmE="),
-            ("foobar", "Zm9vYmFy"),
-        ] {
-            assert_eq!(base64(raw.as_bytes()), enc);
-        }
-    }
-
-    #[test]
-    fn the_policy_allows_only_the_pages_own_script() {
-        let p = policy();
-        assert!(p.starts_with("default-src 'none';"));
-        assert!(!p.contains("unsafe-inline'; script") && !p.contains("script-src 'unsafe"));
-        let page = layout("t", 0, html! { p { "x" } });
-        assert!(page.contains(&format!("<script>{SCRIPT}</script>")));
-    }
 }

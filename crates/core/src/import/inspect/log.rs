@@ -39,6 +39,8 @@ pub struct EvalSpec {
     pub packages: Option<BTreeMap<String, String>>,
     pub scorers: Option<Vec<Named>>,
     pub solver: Option<String>,
+    /// The generation settings the model ran under.
+    pub model_generate_config: Option<serde_json::Value>,
 }
 
 impl EvalSpec {

@@ -60,6 +60,14 @@ impl Importer for Inspect {
     fn read(&self, input: &mut Input<'_>) -> Result<Imported> {
         read_as(input, Mode::Trace)
     }
+
+    fn finds(&self, _: &dyn Source, path: &Path) -> bool {
+        wave::finds(path)
+    }
+
+    fn about(&self, src: &dyn Source, path: &Path) -> Result<Imported> {
+        wave::imported(src, path)
+    }
 }
 
 /// Inspect AI eval logs read for their figures alone: an `.eval` archive from its
@@ -83,6 +91,14 @@ impl Importer for InspectSummaries {
 
     fn read(&self, input: &mut Input<'_>) -> Result<Imported> {
         read_as(input, Mode::Figures)
+    }
+
+    fn finds(&self, _: &dyn Source, path: &Path) -> bool {
+        wave::finds(path)
+    }
+
+    fn about(&self, src: &dyn Source, path: &Path) -> Result<Imported> {
+        wave::imported(src, path)
     }
 }
 
@@ -482,6 +498,7 @@ impl<'a> Mapper<'a> {
             records: self.records,
             accounting: stated(header),
             model: Some(model),
+            about: wave::about(header),
         })
     }
 }

@@ -26,7 +26,9 @@
 //! Only plain connections are made (no TLS): reach a remote server over a Unix socket, a
 //! private network or a tunnel.
 
+mod conn;
 mod copy;
+mod password;
 mod read;
 mod schema;
 mod write;
@@ -38,6 +40,7 @@ use postgres::error::SqlState;
 use postgres::{Client, NoTls};
 
 use super::Wait;
+use super::sql::Sql;
 use crate::error::{Cause, Error, Hint, Result};
 
 /// The key of benchledger's write lock (`pg_advisory_xact_lock`): every write transaction
@@ -52,20 +55,72 @@ const FETCH_ROWS: i32 = 4096;
 /// the network fewer times (still bounded: some megabytes of rows).
 const FETCH_ROWS_ALL: i32 = 32768;
 
-/// The URL as messages show it: without a password.
+/// The URL as messages show it: without a password, wherever the URL holds one.
+///
+/// Read as the client library reads it: the credentials run to the first `@` (the user up to
+/// its first `:`, the rest the password); every `password` parameter of the query is left out.
+/// Whatever the URL's password is, as the library decodes it, is then masked wherever it is
+/// still seen, so that no spelling of a URL puts its password in a message.
 pub(crate) fn redacted(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_string();
     };
-    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(authority_end);
-    match authority.rsplit_once('@') {
-        Some((user, host)) => {
-            let user = user.split_once(':').map_or(user, |(u, _)| u);
-            format!("{scheme}://{user}@{host}{tail}")
+    let shown = match rest.split_once('@') {
+        Some((creds, after)) => {
+            let user = creds.split_once(':').map_or(creds, |(u, _)| u);
+            format!("{scheme}://{user}@{after}")
         }
-        None => url.to_string(),
+        None => format!("{scheme}://{rest}"),
+    };
+    let mut shown = match shown.split_once('?') {
+        Some((before, query)) => {
+            let kept: Vec<&str> = query
+                .split('&')
+                .filter(|param| {
+                    let key = param.split_once('=').map_or(*param, |(k, _)| k);
+                    let key = percent_decode(key);
+                    key.trim() != "password"
+                })
+                .collect();
+            if kept.is_empty() {
+                before.to_string()
+            } else {
+                format!("{before}?{}", kept.join("&"))
+            }
+        }
+        None => shown,
+    };
+    if let Ok(config) = url.parse::<postgres::Config>()
+        && let Some(password) = config.get_password()
+        && let Ok(password) = std::str::from_utf8(password)
+        && !password.is_empty()
+    {
+        shown = shown.replace(password, "***");
     }
+    shown
+}
+
+/// `%XX` escapes decoded (as the client library decodes a URL's parameter names).
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                bytes.get(i + 1).copied().and_then(hex),
+                bytes.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// A connection to a ledger on a PostgreSQL server.
@@ -91,7 +146,11 @@ impl Pg {
                 path.display()
             ))
         })?;
-        let client = config.connect(NoTls).map_err(|e| connect_error(&path, e))?;
+        let mut config = config;
+        let source = password::fill(&mut config, &password::Environment::current());
+        let client = config
+            .connect(NoTls)
+            .map_err(|e| connect_error(&path, &source, e))?;
         Ok(Pg {
             client: Mutex::new(client),
             path,
@@ -166,13 +225,21 @@ impl Pg {
     /// Runs `f` on the connection, for one operation.
     pub(in crate::ledger) fn read<T>(
         &self,
-        f: impl FnOnce(&mut dyn crate::ledger::sql::PgConn) -> Result<T>,
+        f: impl FnOnce(&mut Sql<'_>) -> Result<T>,
     ) -> Result<T> {
-        f(&mut *self.client()?)
+        f(&mut Sql::server(&mut *self.client()?, &self.path))
     }
 
     /// Runs `f` in a write transaction holding the write lock, and commits what it did.
     pub(in crate::ledger) fn write<T>(
+        &self,
+        f: impl FnOnce(&mut Sql<'_>) -> Result<T>,
+    ) -> Result<T> {
+        self.write_tx(|tx| f(&mut Sql::server(tx, &self.path)))
+    }
+
+    /// [`Pg::write`], on the client's own transaction.
+    fn write_tx<T>(
         &self,
         f: impl FnOnce(&mut postgres::Transaction<'_>) -> Result<T>,
     ) -> Result<T> {
@@ -182,12 +249,35 @@ impl Pg {
         tx.commit().map_err(|e| self.err(e))?;
         Ok(out)
     }
+
+    /// Runs `f` in a read-only, repeatable-read transaction (one snapshot), its queries
+    /// streaming through cursors.
+    pub(in crate::ledger) fn snapshot_read<T>(
+        &self,
+        f: impl FnOnce(&mut Sql<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let mut client = self.client()?;
+        let mut tx = self.snapshot(&mut client)?;
+        let out = f(&mut Sql::server(&mut conn::Cursor(&mut tx), &self.path))?;
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(out)
+    }
+
+    /// A read-only, repeatable-read transaction: what it reads is one snapshot.
+    fn snapshot<'c>(&self, client: &'c mut Client) -> Result<postgres::Transaction<'c>> {
+        client
+            .build_transaction()
+            .isolation_level(postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .map_err(|e| self.err(e))
+    }
 }
 
 /// Why a connection could not be made: the server unreachable or refusing is
 /// [`Error::Unavailable`] (exit 3); a database, user or password it does not know, a usage
 /// error.
-fn connect_error(path: &Path, e: postgres::Error) -> Error {
+fn connect_error(path: &Path, source: &password::Source, e: postgres::Error) -> Error {
     if let Some(db) = e.as_db_error() {
         let code = db.code();
         if *code == SqlState::INVALID_CATALOG_NAME {
@@ -197,13 +287,29 @@ fn connect_error(path: &Path, e: postgres::Error) -> Error {
         if *code == SqlState::INVALID_PASSWORD
             || *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION
         {
+            let advice = match source {
+                password::Source::Url => {
+                    "; give the password in PGPASSWORD or ~/.pgpass rather than in the URL"
+                        .to_string()
+                }
+                other => format!("; {}", other.describe()),
+            };
             return Error::Usage(format!(
-                "{}: the server refused the connection: {} (give the password in PGPASSWORD or \
-                 ~/.pgpass rather than in the URL)",
+                "{}: the server refused the connection: {}{advice}",
                 path.display(),
                 db.message()
             ));
         }
+    }
+    // The client's own words when the server asks for a password and none was found.
+    let missing =
+        std::error::Error::source(&e).is_some_and(|s| s.to_string() == "password missing");
+    if e.as_db_error().is_none() && missing {
+        return Error::Usage(format!(
+            "{}: the server asks for a password; {}",
+            path.display(),
+            source.describe()
+        ));
     }
     match error(path, e) {
         Error::Ledger { message, .. } => Error::Unavailable {
@@ -219,12 +325,7 @@ fn connect_error(path: &Path, e: postgres::Error) -> Error {
     }
 }
 
-pub(super) use crate::ledger::sql::{pg_error as error, pg_words as words, unsigned};
-
-/// [`unsigned`] for a column that may be NULL.
-fn unsigned_opt<T: TryFrom<i64>>(path: &Path, what: &str, v: Option<i64>) -> Result<Option<T>> {
-    v.map(|v| unsigned(path, what, v)).transpose()
-}
+pub(super) use conn::{error, words};
 
 #[cfg(test)]
 mod tests {
@@ -243,6 +344,36 @@ mod tests {
         assert_eq!(
             redacted("postgres:///ledger?host=/tmp"),
             "postgres:///ledger?host=/tmp"
+        );
+        // Issue 23, #4: every spelling of a password is taken out.
+        for (url, shown) in [
+            (
+                "postgresql://ann@db/ledger?password=s3cret",
+                "postgresql://ann@db/ledger",
+            ),
+            (
+                "postgresql://ann@db/ledger?sslmode=require&password=s3cret&x=1",
+                "postgresql://ann@db/ledger?sslmode=require&x=1",
+            ),
+            (
+                "postgresql://ann@db/ledger?%70assword=s3cret",
+                "postgresql://ann@db/ledger",
+            ),
+            (
+                "postgresql://ann:s3/cr?et@db/ledger",
+                "postgresql://ann@db/ledger",
+            ),
+            (
+                "postgresql://db/ledger?password=s3@cret&sslmode=disable",
+                "postgresql://db/ledger?sslmode=disable",
+            ),
+        ] {
+            assert_eq!(redacted(url), shown, "{url}");
+        }
+        // The decoded password, wherever else it is seen.
+        assert_eq!(
+            redacted("postgresql://ann:s3cret@db/s3cret"),
+            "postgresql://ann@db/***"
         );
         let url = |s: &str| crate::ledger::server_url(Path::new(s)).unwrap().is_some();
         assert!(url("postgresql://x@y/z"));

@@ -8,7 +8,8 @@
 //! switched off on PostgreSQL) and every function (its whole definition: the trigger function
 //! that refuses a change could be edited into one that lets it through), in the ledger's schema,
 //! compared with what the migrations make of an empty schema. The expected side is made on the
-//! spot, in a scratch schema inside a transaction that is rolled back, so the comparison is with
+//! spot, in the session's temporary schema (which a role that may only read can still use),
+//! inside a transaction that is rolled back, so the comparison is with
 //! this build's `schema.pg.sql` as PostgreSQL itself renders it (`pg_get_constraintdef`,
 //! `pg_get_indexdef`, `pg_get_triggerdef`, `pg_get_functiondef`).
 
@@ -124,20 +125,29 @@ impl Pg {
             self.user_version()?
         };
         let mut client = self.client()?;
-        // The expected schema, made in a scratch schema and rolled back.
+        // The expected schema, made in the session's temporary schema and rolled back: a role
+        // that may only read the ledger may still make temporary objects (PostgreSQL grants
+        // TEMPORARY to every role by default), where it could not create a schema.
         let expected = {
             let mut tx = client.transaction().map_err(|e| self.err(e))?;
-            let scratch = format!("benchledger_expected_{}", std::process::id());
-            tx.batch_execute(&format!(
-                "CREATE SCHEMA {scratch}; SET LOCAL search_path = {scratch}; {BOOTSTRAP};"
-            ))
-            .map_err(|e| self.err(e))?;
+            tx.batch_execute(&format!("SET LOCAL search_path = pg_temp; {BOOTSTRAP};"))
+                .map_err(|e| self.err(e))?;
             for sql in migrations() {
+                // Functions in the temporary schema are found only by their qualified name.
+                let sql = sql.replace("benchledger_refuse(", "pg_temp.benchledger_refuse(");
                 tx.batch_execute(&sql).map_err(|e| self.err(e))?;
             }
+            let scratch: String = tx
+                .query_one("SELECT pg_my_temp_schema()::regnamespace::text", &[])
+                .map_err(|e| self.err(e))?
+                .get(0);
             let expected = objects(&mut tx, Some(&scratch)).map_err(|e| self.err(e))?;
             tx.rollback().map_err(|e| self.err(e))?;
+            // PostgreSQL names the temporary schema `pg_temp` in definitions.
             expected
+                .into_iter()
+                .map(|(k, def)| (k, def.replace(" pg_temp.", " ").replace("(pg_temp.", "(")))
+                .collect()
         };
         Ok(differences(
             version,

@@ -5,74 +5,62 @@
 
 use std::path::Path;
 
-use postgres::binary_copy::BinaryCopyInWriter;
-use postgres::types::{ToSql, Type};
 use rusqlite::Connection;
-use rusqlite::types::ValueRef;
 
-use super::{Pg, error};
+use super::Pg;
 use crate::error::Result;
-use crate::ledger::sql::{PgConn, Sql, Value};
+use crate::ledger::copy::Cell;
+use crate::ledger::sql::Sql;
 use crate::ledger::stage::{Span, Staged, decide};
 use crate::ledger::{Ingested, sqlite};
 use crate::model::{SuiteProblems, Wave};
 use crate::rubric::WaveScores;
 
-/// A table an ingest stages: how its rows are copied in (`COPY`, the types of its columns)
-/// and read from the scratch database (`SELECT`, in the same column order).
+/// A table an ingest stages: its columns, and the query reading them from the scratch database
+/// in that order.
 struct StagedTable {
-    copy: &'static str,
-    types: &'static [Type],
+    table: &'static str,
+    columns: &'static [&'static str],
     select: &'static str,
 }
 
 const SEATS: StagedTable = StagedTable {
-    copy: "COPY seat (id, wave_id, slug, model, provider, harness, config)
-           FROM STDIN (FORMAT binary)",
-    types: &[
-        Type::INT8,
-        Type::INT8,
-        Type::TEXT,
-        Type::TEXT,
-        Type::TEXT,
-        Type::TEXT,
-        Type::TEXT,
+    table: "seat",
+    columns: &[
+        "id", "wave_id", "slug", "model", "provider", "harness", "config",
     ],
     select: "SELECT id, ?3, slug, model, provider, harness, config FROM seat
              WHERE id > ?1 AND id <= ?2 ORDER BY id",
 };
 
 const SEAT_TALLIES: StagedTable = StagedTable {
-    copy: "COPY seat_tally (seat_id, format, tally) FROM STDIN (FORMAT binary)",
-    types: &[Type::INT8, Type::INT8, Type::TEXT],
+    table: "seat_tally",
+    columns: &["seat_id", "format", "tally"],
     select: "SELECT seat_id, format, tally FROM seat_tally
              WHERE seat_id > ?1 AND seat_id <= ?2 ORDER BY seat_id",
 };
 
 const ATTEMPTS: StagedTable = StagedTable {
-    copy: "COPY attempt (id, seat_id, problem, trial, correct, outcome, input_tokens,
-               output_tokens, input_tokens_cache_read, input_tokens_cache_write, wall_s,
-               cost_usd, steps, errors, checklist, working_s, infra_error, end_reason)
-           FROM STDIN (FORMAT binary)",
-    types: &[
-        Type::INT8,
-        Type::INT8,
-        Type::TEXT,
-        Type::INT8,
-        Type::BOOL,
-        Type::FLOAT8,
-        Type::INT8,
-        Type::INT8,
-        Type::INT8,
-        Type::INT8,
-        Type::FLOAT8,
-        Type::FLOAT8,
-        Type::INT8,
-        Type::INT8,
-        Type::TEXT,
-        Type::FLOAT8,
-        Type::BOOL,
-        Type::TEXT,
+    table: "attempt",
+    columns: &[
+        "id",
+        "seat_id",
+        "problem",
+        "trial",
+        "correct",
+        "outcome",
+        "input_tokens",
+        "output_tokens",
+        "input_tokens_cache_read",
+        "input_tokens_cache_write",
+        "wall_s",
+        "cost_usd",
+        "steps",
+        "errors",
+        "checklist",
+        "working_s",
+        "infra_error",
+        "end_reason",
     ],
     select: "SELECT id, seat_id, problem, trial, correct, outcome, input_tokens,
                 output_tokens, input_tokens_cache_read, input_tokens_cache_write, wall_s,
@@ -81,8 +69,8 @@ const ATTEMPTS: StagedTable = StagedTable {
 };
 
 const TRACE_STEPS: StagedTable = StagedTable {
-    copy: "COPY trace_step (attempt_id, idx, tool, ok, error) FROM STDIN (FORMAT binary)",
-    types: &[Type::INT8, Type::INT8, Type::TEXT, Type::BOOL, Type::TEXT],
+    table: "trace_step",
+    columns: &["attempt_id", "idx", "tool", "ok", "error"],
     select: "SELECT attempt_id, idx, tool, ok, error FROM trace_step
              WHERE id > ?1 AND id <= ?2 ORDER BY id",
 };
@@ -94,48 +82,41 @@ struct Stage<'s> {
 }
 
 impl Stage<'_> {
-    /// Copies the rows `table.select` reads (with `params`) in, the first columns moved by
-    /// `offsets` (a staged id made the ledger's).
+    /// Copies the rows `table.select` reads (with `params`) in through the ledger's bulk load,
+    /// the first columns moved by `offsets` (a staged id made the ledger's).
     fn copy(
         &self,
-        pg: &mut dyn PgConn,
-        path: &Path,
+        sql: &mut Sql<'_>,
         table: &StagedTable,
         params: &[i64],
         offsets: &[i64],
     ) -> Result<()> {
         let lite = |e| sqlite(self.path, e);
-        let err = |e| error(path, e);
-        let sink = pg.copy_in(table.copy).map_err(err)?;
-        let mut out = BinaryCopyInWriter::new(sink, table.types);
+        let columns: Vec<String> = table.columns.iter().map(|c| c.to_string()).collect();
+        let mut out = sql.sink(table.table, &columns)?;
         let mut stmt = self.conn.prepare_cached(table.select).map_err(lite)?;
         let mut rows = stmt
             .query(rusqlite::params_from_iter(params))
             .map_err(lite)?;
-        let n = table.types.len();
+        let mut values = Vec::with_capacity(columns.len());
         while let Some(r) = rows.next().map_err(lite)? {
-            let mut values = Vec::with_capacity(n);
-            for i in 0..n {
-                values.push(match r.get_ref(i).map_err(lite)? {
-                    ValueRef::Null => Value::Null,
-                    ValueRef::Integer(v) => Value::Int(v + offsets.get(i).copied().unwrap_or(0)),
-                    ValueRef::Real(v) => Value::Real(v),
-                    text => Value::Text(text.as_str().map_err(|e| lite(e.into()))?),
+            values.clear();
+            for (i, column) in table.columns.iter().enumerate() {
+                let cell = Cell::of(r.get_ref(i).map_err(lite)?, self.path, table.table, column)?;
+                values.push(match cell {
+                    Cell::Int(v) => Cell::Int(v + offsets.get(i).copied().unwrap_or(0)),
+                    other => other,
                 });
             }
-            let values: Vec<&(dyn ToSql + Sync)> =
-                values.iter().map(|v| v as &(dyn ToSql + Sync)).collect();
-            out.write(&values).map_err(err)?;
+            out.write(&values)?;
         }
-        out.finish().map_err(err)?;
-        Ok(())
+        out.finish()
     }
 }
 
 /// Copies one staged wave's rows in (the server's bulk load: binary `COPY`), its ids following
 /// the ledger's: its declared problems, seats, seat tallies, attempts and trace steps.
 fn copy_staged(sql: &mut Sql<'_>, stage: &Stage<'_>, w: &Wave, span: Span) -> Result<()> {
-    let path = sql.path();
     let Span {
         wave_id,
         before,
@@ -144,32 +125,20 @@ fn copy_staged(sql: &mut Sql<'_>, stage: &Stage<'_>, w: &Wave, span: Span) -> Re
     // A staged id `i` of this wave becomes `i + offset`: the first becomes the ledger's next.
     let seat = sql.next_id("seat")? - (before.seat + 1);
     let attempt = sql.next_id("attempt")? - (before.attempt + 1);
-    let Some(pg) = sql.as_pg() else {
-        unreachable!("a server's ingest is copied in by the server");
-    };
     if let Some(SuiteProblems::Ids(ids)) = &w.suite_problems {
-        let err = |e| error(path, e);
-        let sink = pg
-            .copy_in("COPY wave_problem (wave_id, problem) FROM STDIN (FORMAT binary)")
-            .map_err(err)?;
-        let mut out = BinaryCopyInWriter::new(sink, &[Type::INT8, Type::TEXT]);
+        let mut out = sql.sink("wave_problem", &["wave_id".into(), "problem".into()])?;
         for id in ids {
-            out.write(&[&wave_id, id]).map_err(err)?;
+            out.write(&[Cell::Int(wave_id), Cell::Text(id.clone())])?;
         }
-        out.finish().map_err(err)?;
+        out.finish()?;
     }
-    stage.copy(
-        pg,
-        path,
-        &SEATS,
-        &[before.seat, last.seat, wave_id],
-        &[seat],
-    )?;
-    stage.copy(pg, path, &SEAT_TALLIES, &[before.seat, last.seat], &[seat])?;
+    let seats = [before.seat, last.seat, wave_id];
+    stage.copy(sql, &SEATS, &seats, &[seat])?;
+    stage.copy(sql, &SEAT_TALLIES, &seats[..2], &[seat])?;
     let ids = [before.attempt, last.attempt];
-    stage.copy(pg, path, &ATTEMPTS, &ids, &[attempt, seat])?;
+    stage.copy(sql, &ATTEMPTS, &ids, &[attempt, seat])?;
     let steps = [before.step, last.step];
-    stage.copy(pg, path, &TRACE_STEPS, &steps, &[attempt])
+    stage.copy(sql, &TRACE_STEPS, &steps, &[attempt])
 }
 
 impl Pg {
@@ -186,9 +155,8 @@ impl Pg {
             conn: stage,
             path: stage_path,
         };
-        self.write(|tx| {
-            let mut sql = Sql::pg(tx, &self.path);
-            decide(&mut sql, waves, now, &mut |sql, w, span| {
+        self.write(|sql| {
+            decide(sql, waves, now, &mut |sql, w, span| {
                 copy_staged(sql, &stage, w, span)
             })
         })
@@ -201,7 +169,7 @@ impl Pg {
         &self,
         sets: &[(i64, &[WaveScores])],
     ) -> Result<Vec<u64>> {
-        self.write(|tx| {
+        self.write_tx(|tx| {
             let err = |e| self.err(e);
             let mut slugs: Vec<&str> = sets
                 .iter()

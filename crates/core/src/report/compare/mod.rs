@@ -82,12 +82,12 @@ impl Comparison {
     /// The comparison as Markdown: the figures, then the conditions.
     pub fn to_markdown(&self) -> String {
         // Markdown separates every heading line by a blank line already.
-        let mut figures = self.figures.clone();
+        let mut figures = super::with_significant_costs(&self.figures);
         figures.heading.retain(|h| !h.is_empty());
         format!(
             "{}\n{}",
             super::to_markdown(&figures),
-            super::to_markdown(&self.conditions)
+            super::to_markdown(&super::with_significant_costs(&self.conditions))
         )
     }
 }

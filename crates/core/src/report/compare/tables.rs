@@ -9,7 +9,7 @@ use super::text::{change_text, with_relative};
 use super::wave_figures::{Fig, WaveFigs};
 use crate::number::{
     fixed, int, known_machine_f64, known_machine_u64, machine_opt, partial, percent, signed,
-    signed_int, signed_usd, usd,
+    signed_int, signed_usd_significant, usd,
 };
 use crate::report::score::places as score_places;
 use crate::report::waves::tokens_header;
@@ -122,7 +122,7 @@ pub(super) fn figures_table(p: &Parts<'_>, verdict: &[String]) -> Table {
         &|i| partial(&figures[i].cost_usd, figures[i].attempts, usd),
         &|i, j| {
             ch(|f| &f.cost_usd, i, j, &|x, y| {
-                with_relative(signed_usd(y - x), x, y)
+                with_relative(signed_usd_significant(y - x), x, y)
             })
         },
     ));
@@ -131,7 +131,7 @@ pub(super) fn figures_table(p: &Parts<'_>, verdict: &[String]) -> Table {
         &|i| figures[i].cost_of_pass_usd.map_or("—".into(), usd),
         &|i, j| {
             ch(|f| &f.cost_of_pass_usd, i, j, &|x, y| {
-                with_relative(signed_usd(y - x), x, y)
+                with_relative(signed_usd_significant(y - x), x, y)
             })
         },
     ));

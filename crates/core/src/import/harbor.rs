@@ -1,0 +1,417 @@
+//! `harbor`: a Harbor job directory (harbor-framework/harbor, the harness that runs
+//! Terminal-Bench 2.0): the job's `result.json` and `config.json`, and one directory per trial,
+//! `<task>__<id>/result.json` (a `TrialResult`) with the agent's ATIF trajectory in
+//! `agent/trajectory.json`. Fields as Harbor 0.13.1 defines them (`models/trial/result.py`,
+//! `models/job/result.py`, `models/agent/context.py`, `models/job/config.py`, read at
+//! lieexxli/harbor 2922220, a fork at that version):
+//!
+//! - `task_name` → problem; the trials of one task, in the order they started, → attempts 1..n;
+//! - `verifier_result.rewards` (its one value, or its `reward`) → outcome, Correct at 1;
+//! - `agent_result` (or the sum over `step_results[].agent_result`, as Harbor's own
+//!   `compute_token_cost_totals` sums it): `n_input_tokens` (cache included), `n_cache_tokens`
+//!   → cached reads, `n_output_tokens`, `cost_usd`;
+//! - `started_at`/`finished_at` → wall seconds; `agent_execution` → working seconds;
+//! - `exception_info.exception_type` → end reason; infrastructure unless it is one of the
+//!   exceptions Harbor's retry policy treats as the trial's own outcome (below);
+//! - the trajectory's tool calls → steps (ATIF records no failure per call: errors unknown);
+//! - `agent_info.model_info` → the model; `agent_info` → the harness; `source` → the suite;
+//!   the job's `started_at` → the wave's start; `n_concurrent_trials` → parallel sessions.
+//!
+//! Which exceptions are the trial's own: those Harbor's `RetryConfig.exclude_exceptions`
+//! never retries by default because they are outcomes, not accidents — `AgentTimeoutError`,
+//! `VerifierTimeoutError`, `RewardFileNotFoundError`, `RewardFileEmptyError`,
+//! `VerifierOutputParseError`. Every other exception (the environment failing to start or
+//! build, a cancelled trial, the agent's setup timing out) is infrastructure: never Correct,
+//! and a reward the verifier still left is recorded in the end reason, not scored.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, NaiveDateTime};
+use serde_json::Value;
+
+use super::json::Rec;
+use super::object::{describe, syntax};
+use super::{About, Imported, Importer, Input, Origin, Record, Source, Stated};
+use crate::error::{Error, Location, Result};
+use crate::model::Attempt;
+
+/// A Harbor job directory.
+pub struct Harbor;
+
+/// A reward this close to 1 is a pass (Harbor's pass@k counts a reward of exactly 1).
+const SUCCESS: f64 = 1.0 - 1e-6;
+
+/// The exceptions that are a trial's own outcome (Harbor's default `exclude_exceptions`).
+const OWN: [&str; 5] = [
+    "AgentTimeoutError",
+    "VerifierTimeoutError",
+    "RewardFileNotFoundError",
+    "RewardFileEmptyError",
+    "VerifierOutputParseError",
+];
+
+impl Importer for Harbor {
+    fn name(&self) -> &'static str {
+        "harbor"
+    }
+
+    fn describes(&self) -> &'static str {
+        "a Harbor job directory's result.json, with config.json and a <task>__<id>/result.json \
+         per trial"
+    }
+
+    /// A job's `result.json`: beside `config.json`, with no job above it (a trial's own
+    /// `result.json` sits in a job's directory).
+    fn finds(&self, src: &dyn Source, path: &Path) -> bool {
+        let Some(dir) = path.parent() else {
+            return false;
+        };
+        path.file_name().and_then(|n| n.to_str()) == Some("result.json")
+            && src.is_file(&dir.join("config.json"))
+            && !dir
+                .parent()
+                .is_some_and(|up| src.is_file(&up.join("result.json")))
+    }
+
+    fn read(&self, input: &mut Input<'_>) -> Result<Imported> {
+        let path = input.path;
+        let job = read_json(input.src, path)?;
+        let job_rec = Rec::new(path, "the job's result", &job)?;
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let config = dir.join("config.json");
+        let parallel = if input.src.is_file(&config) {
+            let c = read_json(input.src, &config)?;
+            Rec::new(&config, "the job's config", &c)?
+                .count("n_concurrent_trials")?
+                .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
+        } else {
+            None
+        };
+        let trials = trial_files(input.src, dir)?;
+        input.progress.total(trials.len() as u64);
+        let mut read = Vec::with_capacity(trials.len());
+        for t in &trials {
+            read.push(trial(input.src, t)?);
+            input.progress.advance(1);
+        }
+        // Attempts: a task's trials in the order they started (then by name).
+        read.sort_by(|a, b| (&a.task, a.started, &a.name).cmp(&(&b.task, b.started, &b.name)));
+        let mut records = Vec::with_capacity(read.len());
+        let mut k: BTreeMap<String, u32> = BTreeMap::new();
+        let mut agents: BTreeMap<(String, Option<String>), &Path> = BTreeMap::new();
+        for t in &read {
+            agents
+                .entry((t.agent.clone(), t.model.clone()))
+                .or_insert(&t.path);
+        }
+        if agents.len() > 1 {
+            let listed: Vec<String> = agents
+                .keys()
+                .map(|(a, m)| format!("{a} with {}", m.as_deref().unwrap_or("no model named")))
+                .collect();
+            return Err(Error::input(
+                Location::file(path),
+                format!(
+                    "the job ran {} agents or models ({}); a seat is one agent on one model: \
+                     split the trial directories into one job directory each",
+                    agents.len(),
+                    listed.join("; ")
+                ),
+            ));
+        }
+        for t in read.iter() {
+            let n = k.entry(t.task.clone()).or_default();
+            *n += 1;
+            let mut attempt = t.attempt.clone();
+            attempt.trial = *n;
+            records.push(Record {
+                at: Origin::Record(format!("trial {}", t.name)),
+                attempt,
+            });
+        }
+        let first = read.first();
+        let accounting = read
+            .iter()
+            .any(|t| t.attempt.input_tokens.is_some())
+            .then(|| Stated {
+                input_tokens_include_cache_reads: true,
+                why: "Harbor's AgentContext counts n_input_tokens \"including cache\"".into(),
+            });
+        let about = About {
+            suite: first.and_then(|t| t.source.clone()),
+            started_at: job_rec
+                .text("started_at")?
+                .filter(|s| DateTime::parse_from_rfc3339(s).is_ok())
+                .map(str::to_string),
+            harness: first.map(|t| t.agent.clone()),
+            harness_version: first.and_then(|t| t.agent_version.clone()),
+            provider: first.and_then(|t| t.provider.clone()),
+            producer: Some("harbor".into()),
+            parallel_sessions: parallel,
+            suite_problems: None,
+            ..About::default()
+        };
+        Ok(Imported {
+            records,
+            accounting,
+            model: first.and_then(|t| t.model.clone()),
+            about,
+        })
+    }
+}
+
+fn read_json(src: &dyn Source, path: &Path) -> Result<Value> {
+    let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
+    serde_json::from_str(&text).map_err(|e| syntax(path, &e))
+}
+
+/// The `result.json` of each trial directory of a job, sorted.
+fn trial_files(src: &dyn Source, dir: &Path) -> Result<Vec<PathBuf>> {
+    let entries = src
+        .list(dir)
+        .map_err(|e| Error::io(dir, e))?
+        .ok_or_else(|| {
+            Error::input(
+                Location::file(dir),
+                "expected a Harbor job directory, whose trial directories can be listed",
+            )
+        })?;
+    let mut out: Vec<PathBuf> = entries
+        .into_iter()
+        .map(|d| d.join("result.json"))
+        .filter(|r| src.is_file(r))
+        .collect();
+    out.sort();
+    if out.is_empty() {
+        return Err(Error::input(
+            Location::file(dir),
+            "the job directory holds no trial directories (<task>__<id>/result.json): there \
+             are no attempts to import",
+        ));
+    }
+    Ok(out)
+}
+
+/// One trial, read.
+struct Trial {
+    path: PathBuf,
+    task: String,
+    name: String,
+    started: Option<NaiveDateTime>,
+    source: Option<String>,
+    agent: String,
+    agent_version: Option<String>,
+    model: Option<String>,
+    provider: Option<String>,
+    attempt: Attempt,
+}
+
+/// A time as Harbor writes it: ISO 8601, with an offset or without (Python's naive
+/// `datetime.now()`), read as the wall clock it names.
+fn time(r: &Rec<'_>, v: &Value, field: &str) -> Result<Option<NaiveDateTime>> {
+    match v.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => DateTime::parse_from_rfc3339(s)
+            .map(|t| t.naive_utc())
+            .or_else(|_| s.parse::<NaiveDateTime>())
+            .map(Some)
+            .map_err(|_| r.bad(field, format!("expected an ISO 8601 date-time, got {s:?}"))),
+        Some(other) => Err(r.bad(
+            field,
+            format!("expected an ISO 8601 date-time, got {}", describe(other)),
+        )),
+    }
+}
+
+/// Seconds from `started_at` to `finished_at` of `v` (a trial, or one of its phases).
+fn span(r: &Rec<'_>, v: Option<&Value>, what: &str) -> Result<Option<f64>> {
+    let Some(v) = v.filter(|v| v.is_object()) else {
+        return Ok(None);
+    };
+    let (Some(a), Some(b)) = (time(r, v, "started_at")?, time(r, v, "finished_at")?) else {
+        return Ok(None);
+    };
+    let s = (b - a).num_microseconds().map(|us| us as f64 / 1e6);
+    match s {
+        Some(s) if s >= 0.0 => Ok(Some(s)),
+        _ => Err(r.bad(what, "finished_at is before started_at")),
+    }
+}
+
+/// The agent's counts: `agent_result`, else the sum over `step_results[].agent_result`.
+fn usage(r: &Rec<'_>, a: &mut Attempt) -> Result<()> {
+    let contexts: Vec<&Value> = match r.get("agent_result") {
+        Some(c) => vec![c],
+        None => r
+            .list("step_results")?
+            .map(|steps| {
+                steps
+                    .iter()
+                    .filter_map(|s| s.get("agent_result").filter(|v| !v.is_null()))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    };
+    for c in contexts {
+        let c = Rec::new(r.path, r.label.clone(), c)?;
+        let add = |sum: &mut Option<u64>, n: Option<u64>| {
+            if let Some(n) = n {
+                *sum = Some(sum.unwrap_or(0).saturating_add(n));
+            }
+        };
+        add(&mut a.input_tokens, c.count("n_input_tokens")?);
+        add(&mut a.input_tokens_cache_read, c.count("n_cache_tokens")?);
+        add(&mut a.output_tokens, c.count("n_output_tokens")?);
+        if let Some(x) = c.number("cost_usd")? {
+            a.cost_usd = Some(a.cost_usd.unwrap_or(0.0) + x);
+        }
+    }
+    Ok(())
+}
+
+/// The reward: the one value of `verifier_result.rewards`, or its `reward`.
+fn reward(r: &Rec<'_>) -> Result<Option<f64>> {
+    let Some(rewards) = r.get("verifier_result").and_then(|v| v.get("rewards")) else {
+        return Ok(None);
+    };
+    let field = "verifier_result.rewards";
+    let Value::Object(map) = rewards else {
+        if rewards.is_null() {
+            return Ok(None);
+        }
+        return Err(r.bad(
+            field,
+            format!("expected an object, got {}", describe(rewards)),
+        ));
+    };
+    let value = match (map.len(), map.get("reward")) {
+        (0, _) => return Ok(None),
+        (1, _) => map.values().next(),
+        (_, Some(v)) => Some(v),
+        _ => {
+            return Err(r.bad(
+                field,
+                format!(
+                    "several rewards ({}) and none named `reward`: benchledger cannot tell \
+                     which decides the trial",
+                    map.keys().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
+    };
+    match value.and_then(Value::as_f64) {
+        Some(x) if (0.0..=1.0).contains(&x) => Ok(Some(x)),
+        _ => Err(r.bad(
+            field,
+            format!(
+                "expected a reward from 0 to 1, got {}",
+                value.map(describe).unwrap_or_default()
+            ),
+        )),
+    }
+}
+
+fn trial(src: &dyn Source, path: &Path) -> Result<Trial> {
+    let v = read_json(src, path)?;
+    let r = Rec::new(path, "the trial", &v)?;
+    let task = r.id("task_name")?;
+    let name = r.text("trial_name")?.unwrap_or(&task).to_string();
+    let info = r.required("agent_info", "the agent's name and version")?;
+    let info = Rec::new(path, "the trial", info)?;
+    let agent = info.id("name")?;
+    let agent_version = info.text("version")?.map(str::to_string);
+    let (model, provider) = match info.get("model_info") {
+        Some(m) => {
+            let m = Rec::new(path, "the trial", m)?;
+            (Some(m.id("name")?), m.text("provider")?.map(str::to_string))
+        }
+        None => (None, None),
+    };
+    let mut a = Attempt::empty();
+    a.problem = task.clone();
+    a.trial = 1;
+    usage(&r, &mut a)?;
+    a.wall_s = span(&r, Some(&v), "finished_at")?;
+    a.working_s = span(&r, r.get("agent_execution"), "agent_execution")?;
+    let reward = reward(&r)?;
+    let exception = match r.get("exception_info") {
+        Some(e) => Some(
+            Rec::new(path, "the trial", e)?
+                .text("exception_type")?
+                .unwrap_or("an exception")
+                .to_string(),
+        ),
+        None => None,
+    };
+    match (&exception, reward) {
+        (Some(e), reward) if !OWN.contains(&e.as_str()) => {
+            a.infra_error = true;
+            a.end_reason = Some(match reward {
+                Some(x) => format!("{e} (the verifier's reward {x} not scored)"),
+                None => e.clone(),
+            });
+        }
+        (e, reward) => {
+            a.outcome = reward;
+            a.correct = reward.is_some_and(|x| x >= SUCCESS);
+            a.end_reason = e
+                .clone()
+                .or_else(|| reward.is_none().then(|| "no reward".into()));
+        }
+    }
+    a.steps = steps(src, path)?;
+    Ok(Trial {
+        path: path.to_path_buf(),
+        task,
+        name,
+        started: time(&r, &v, "started_at")?,
+        source: r.text("source")?.map(str::to_string),
+        agent,
+        agent_version,
+        model,
+        provider,
+        attempt: a,
+    })
+}
+
+/// The tool calls of the agent's ATIF trajectory (`agent/trajectory.json` and its
+/// continuations, `continued_trajectory_ref`), leaving out steps copied into a continuation
+/// as context; `None` without a trajectory.
+fn steps(src: &dyn Source, result: &Path) -> Result<Option<u32>> {
+    let dir = result.parent().unwrap_or(Path::new(".")).join("agent");
+    let mut next = Some(dir.join("trajectory.json"));
+    if !next.as_ref().is_some_and(|p| src.is_file(p)) {
+        return Ok(None);
+    }
+    let mut calls: u64 = 0;
+    let mut seen = 0;
+    while let Some(path) = next.take() {
+        seen += 1;
+        if seen > 1000 {
+            return Err(Error::input(
+                Location::file(&path),
+                "more than 1000 continued trajectories: a continuation names an earlier one",
+            ));
+        }
+        let v = read_json(src, &path)?;
+        let r = Rec::new(&path, "the trajectory", &v)?;
+        for (i, step) in r.list("steps")?.into_iter().flatten().enumerate() {
+            let s = Rec::new(&path, format!("step {}", i + 1), step)?;
+            if s.text("source")? != Some("agent") || s.boolean("is_copied_context")? == Some(true) {
+                continue;
+            }
+            calls += s.list("tool_calls")?.map_or(0, |c| c.len() as u64);
+        }
+        next = r
+            .text("continued_trajectory_ref")?
+            .filter(|f| {
+                !f.is_empty()
+                    && f.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+            })
+            .map(|f| dir.join(f))
+            .filter(|p| src.is_file(p));
+    }
+    Ok(Some(u32::try_from(calls).unwrap_or(u32::MAX)))
+}

@@ -1,0 +1,796 @@
+//! Waves built from results files alone (`ingest --from FORMAT PATH...`, and the Python
+//! package's `ingest_from`): the wave manifests a user would otherwise write by hand, made
+//! from what the files say of their runs ([`crate::import::About`]) and, for what they do not
+//! say, from [`FromOptions`] or a base manifest. Nothing is guessed: a field no file and no
+//! option gives stops the build, naming the field and the option that supplies it.
+//!
+//! The manifests are ordinary TOML text, ingested as any written manifest is (the caller
+//! serves them through [`WithBuilt`]), so a wave built here is held to every rule of a
+//! written one, the model each file names included.
+//!
+//! How files become waves: a directory is searched (recursively) for the format's results
+//! files ([`crate::import::Importer::finds`]); a file found there that cannot be read as the
+//! format is skipped with a note (a stray file in a directory of logs), while a file named
+//! outright must read. The files are grouped by suite, one wave per suite (an Inspect eval set
+//! of four tasks is four waves), and within a wave one seat per model and generation config.
+//! Files of one suite that count cached reads in opposite ways cannot share a wave, whose
+//! accounting is one convention: they are split into two waves, said in a note.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use toml::{Table, Value};
+
+use crate::diagnostics::closest;
+use crate::error::{Error, Hint, Location, Result};
+use crate::import::{FORMATS, Imported, Importer, ReadSeek, Source};
+
+/// What the files cannot say, given by the caller. Each `Option` left `None` is taken from the
+/// files, or from the base manifest.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FromOptions {
+    /// The wave's id; with files of several suites, the prefix of each wave's id.
+    pub wave: Option<String>,
+    /// A wave manifest without seats, for the wave's conditions (load, budget, suite size,
+    /// notes, accounting); what it says wins over the files.
+    pub manifest: Option<PathBuf>,
+    /// The suite, for every file.
+    pub suite: Option<String>,
+    /// The suite's size.
+    pub suite_problems: Option<u64>,
+    /// When the run started (RFC 3339 with its offset).
+    pub started_at: Option<String>,
+    /// The model, for files that do not name it. A file that names another is refused at
+    /// ingest, naming both, unless `model_mismatch_allowed`.
+    pub model: Option<String>,
+    /// The model's provider.
+    pub provider: Option<String>,
+    /// The agent or harness.
+    pub harness: Option<String>,
+    /// A model named by a file that differs from `model` is kept, and the difference recorded
+    /// in the wave's notes.
+    pub model_mismatch_allowed: bool,
+}
+
+/// A wave manifest built in memory, read in place of the file at `path`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Built {
+    /// The path it stands at: the base manifest's (so that the files it names resolve from
+    /// there), or a name that says where it came from.
+    pub path: PathBuf,
+    pub text: String,
+}
+
+/// What [`ingest_from`] built: one manifest per wave, and notes for the user (files skipped,
+/// waves split).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Plan {
+    pub manifests: Vec<Built>,
+    pub notes: Vec<String>,
+}
+
+/// The importer named `format`; the error lists the formats there are.
+pub fn format_named(format: &str) -> Result<&'static dyn Importer> {
+    if let Some(i) = FORMATS.iter().find(|i| i.name() == format) {
+        return Ok(*i);
+    }
+    let names: Vec<&str> = FORMATS.iter().map(|i| i.name()).collect();
+    let lower = format.to_ascii_lowercase();
+    let hint = closest(&lower, names.iter().copied())
+        .map(|c| format!(" (did you mean `{c}`?)"))
+        .unwrap_or_default();
+    Err(Error::Usage(format!(
+        "unknown results format {format:?}{hint}; the formats are: {}",
+        names.join(", ")
+    )))
+}
+
+/// Builds the wave manifests for the results files of `format` at `paths` (files, or
+/// directories searched for them), with `options` for what the files do not say. Reads only
+/// through `src`; writes nothing. Serve the manifests with [`WithBuilt`] to ingest them.
+pub fn ingest_from(
+    src: &dyn Source,
+    format: &str,
+    paths: &[PathBuf],
+    options: &FromOptions,
+) -> Result<Plan> {
+    let importer = format_named(format)?;
+    let mut notes = Vec::new();
+    let files = described(src, importer, paths, &mut notes)?;
+    let base = base_manifest(src, options)?;
+    let base_wave = match base.as_ref().and_then(|(_, t)| t.get("wave")) {
+        None => Table::new(),
+        Some(Value::Table(t)) => t.clone(),
+        Some(_) => {
+            return Err(Error::input(
+                manifest_at(options, "wave"),
+                "expected a [wave] table",
+            ));
+        }
+    };
+    let groups = group(&files, options, &base_wave, &mut notes)?;
+    let several = groups.len() > 1;
+    let mut manifests = Vec::with_capacity(groups.len());
+    for ((suite, flag), members) in &groups {
+        let mut root = base.as_ref().map(|(_, t)| t.clone()).unwrap_or_default();
+        let split = *flag == Some(true) && groups.contains_key(&(suite.clone(), Some(false)));
+        let suffix = if split { "-cached-in" } else { "" };
+        let wave = wave_table(
+            importer, suite, *flag, suffix, members, options, &base_wave, several,
+        )?;
+        let id = wave
+            .get("id")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let mut recorded = Vec::new();
+        let seats = seats(importer, members, options, &mut notes, &mut recorded)?;
+        let mut wave = wave;
+        if !recorded.is_empty() {
+            let mut text = wave
+                .get("notes")
+                .and_then(Value::as_str)
+                .map(|n| format!("{n}\n"))
+                .unwrap_or_default();
+            text.push_str(&recorded.join("\n"));
+            wave.insert("notes".into(), Value::String(text));
+        }
+        root.insert("wave".into(), Value::Table(wave));
+        root.insert("seat".into(), Value::Array(seats));
+        let text = toml::to_string(&root)
+            .map_err(|e| Error::Usage(format!("cannot write the wave: {e}")))?;
+        let path = match &options.manifest {
+            Some(m) if several => PathBuf::from(format!("{}#{id}", m.display())),
+            Some(m) => m.clone(),
+            None if several => PathBuf::from(format!("--from {format} (wave {id})")),
+            None => PathBuf::from(format!("--from {format}")),
+        };
+        manifests.push(Built { path, text });
+    }
+    Ok(Plan { manifests, notes })
+}
+
+/// One results file and what it says.
+struct File {
+    path: PathBuf,
+    /// The path written into the manifest: absolute when a base manifest is given (its
+    /// directory is where relative paths would resolve from), else as given.
+    results: PathBuf,
+    imported: Imported,
+}
+
+/// The results files at `paths`, each described; files found in a directory that do not read
+/// as the format are skipped with a note.
+fn described(
+    src: &dyn Source,
+    importer: &dyn Importer,
+    paths: &[PathBuf],
+    notes: &mut Vec<String>,
+) -> Result<Vec<File>> {
+    let mut out = Vec::new();
+    for input in paths {
+        let Some(found) = search(src, importer, input)? else {
+            let imported = importer.about(src, input)?;
+            out.push(File {
+                path: input.clone(),
+                results: input.clone(),
+                imported,
+            });
+            continue;
+        };
+        let before = out.len();
+        for path in found {
+            match importer.about(src, &path) {
+                Ok(imported) => out.push(File {
+                    results: path.clone(),
+                    path,
+                    imported,
+                }),
+                Err(e) => notes.push(format!(
+                    "skipped {}: not read as {} ({e})",
+                    path.display(),
+                    importer.name()
+                )),
+            }
+        }
+        if out.len() == before {
+            return Err(Error::Usage(format!(
+                "{} holds no results file of format `{}` that could be read ({}){}",
+                input.display(),
+                importer.name(),
+                importer.describes(),
+                if notes.is_empty() {
+                    ""
+                } else {
+                    "; see the notes above"
+                }
+            )));
+        }
+    }
+    if out.is_empty() {
+        return Err(Error::Usage(format!(
+            "no results files given: name the {} files, or a directory of them",
+            importer.name()
+        )));
+    }
+    Ok(out)
+}
+
+/// The format's files under `dir`, sorted, or `None` when it is not a directory.
+fn search(src: &dyn Source, importer: &dyn Importer, dir: &Path) -> Result<Option<Vec<PathBuf>>> {
+    let Some(first) = src.list(dir).map_err(|e| Error::io(dir, e))? else {
+        return Ok(None);
+    };
+    let mut found = Vec::new();
+    let mut stack = vec![first];
+    while let Some(entries) = stack.pop() {
+        for p in entries {
+            let hidden = p
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with('.'));
+            if hidden {
+                continue;
+            }
+            match src.list(&p).map_err(|e| Error::io(&p, e))? {
+                Some(inner) => stack.push(inner),
+                None if importer.finds(src, &p) => found.push(p),
+                None => {}
+            }
+        }
+    }
+    found.sort();
+    Ok(Some(found))
+}
+
+/// The base manifest's path and table, when one is given: it may not hold seats.
+fn base_manifest(src: &dyn Source, options: &FromOptions) -> Result<Option<(PathBuf, Table)>> {
+    let Some(m) = &options.manifest else {
+        return Ok(None);
+    };
+    let text = src.read_text(m).map_err(|e| Error::io(m, e))?;
+    let table = text
+        .parse::<Table>()
+        .map_err(|e| crate::diagnostics::toml_error(m, &text, &e))?;
+    if table.contains_key("seat") {
+        return Err(Error::input(
+            Location::file(m).field("seat"),
+            "the seats come from the results files (one per model); leave [[seat]] out of \
+             this manifest, or write the whole manifest and ingest it as it is",
+        ));
+    }
+    Ok(Some((m.clone(), table)))
+}
+
+fn manifest_at(options: &FromOptions, field: &str) -> Location {
+    match &options.manifest {
+        Some(p) => Location::file(p).field(field),
+        None => Location::file(Path::new("--manifest")).field(field),
+    }
+}
+
+/// A field no file gives and no option or manifest supplies.
+fn missing(at: &Path, field: &'static str, why: &str) -> Error {
+    Error::input(Location::file(at).field(field), format!("missing: {why}"))
+        .hinted(Hint::Give(field))
+}
+
+/// The files grouped into waves: by suite, then by the accounting they state (`None`: either).
+type Groups<'f> = BTreeMap<(String, Option<bool>), Vec<&'f File>>;
+
+fn group<'f>(
+    files: &'f [File],
+    options: &FromOptions,
+    base_wave: &Table,
+    notes: &mut Vec<String>,
+) -> Result<Groups<'f>> {
+    let declared = base_wave
+        .get("accounting")
+        .and_then(|a| a.get("input_tokens_include_cache_reads"))
+        .and_then(Value::as_bool);
+    let base_suite = base_wave.get("suite").and_then(Value::as_str);
+    let mut by_suite: BTreeMap<String, Vec<&File>> = BTreeMap::new();
+    for f in files {
+        let suite = options
+            .suite
+            .as_deref()
+            .or(base_suite)
+            .or(f.imported.about.suite.as_deref())
+            .ok_or_else(|| {
+                missing(
+                    &f.path,
+                    "suite",
+                    "the file does not name the suite it was run on",
+                )
+            })?;
+        by_suite.entry(suite.to_string()).or_default().push(f);
+    }
+    let mut groups = Groups::new();
+    for (suite, members) in by_suite {
+        let stated: BTreeSet<bool> = members
+            .iter()
+            .filter_map(|f| f.imported.accounting.as_ref())
+            .map(|s| s.input_tokens_include_cache_reads)
+            .collect();
+        if declared.is_some() || stated.len() < 2 {
+            let flag = declared.or_else(|| stated.first().copied());
+            if flag.is_none()
+                && let Some(f) = members
+                    .iter()
+                    .find(|f| f.imported.about.counts_cached_reads)
+            {
+                return Err(Error::input(
+                    manifest_at(options, "wave.accounting.input_tokens_include_cache_reads"),
+                    format!(
+                        "missing: {} counts cached reads but does not say whether its input \
+                         tokens include them; say so in a manifest given with --manifest, under \
+                         [wave.accounting], with input_tokens_include_cache_reads = true or \
+                         false",
+                        f.path.display()
+                    ),
+                ));
+            }
+            groups.insert((suite, flag), members);
+            continue;
+        }
+        notes.push(format!(
+            "the results of suite {suite:?} count cached reads in two ways (some input totals \
+             include them, some do not): a wave holds one convention, so they are two waves, \
+             the one whose input includes them with an id ending in -cached-in"
+        ));
+        for f in members {
+            let flag = f
+                .imported
+                .accounting
+                .as_ref()
+                .is_some_and(|s| s.input_tokens_include_cache_reads);
+            groups
+                .entry((suite.clone(), Some(flag)))
+                .or_default()
+                .push(f);
+        }
+    }
+    Ok(groups)
+}
+
+/// A slug of a name: runs of characters an id cannot hold become one `-`.
+pub fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '.' | '_') {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-').trim_start_matches(['.', '_']);
+    if out.is_empty() {
+        "wave".into()
+    } else {
+        out.to_string()
+    }
+}
+
+/// A start time as RFC 3339 in UTC.
+fn utc(raw: &str, at: &Path, field: &'static str) -> Result<String> {
+    chrono::DateTime::parse_from_rfc3339(raw)
+        .map(|t| {
+            t.with_timezone(&chrono::Utc)
+                .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+        })
+        .map_err(|_| {
+            Error::input(
+                Location::file(at).field(field),
+                format!("{raw:?} is not a date-time with a UTC offset"),
+            )
+            .hinted(Hint::Give("started_at"))
+        })
+}
+
+/// The one value every member gives, when they all give the same.
+fn common<T: Clone + PartialEq>(members: &[&File], get: impl Fn(&File) -> Option<T>) -> Option<T> {
+    let mut values = members.iter().map(|f| get(f));
+    let first = values.next()??;
+    values.all(|v| v.as_ref() == Some(&first)).then_some(first)
+}
+
+/// The `[wave]` table of one group.
+#[allow(clippy::too_many_arguments)]
+fn wave_table(
+    importer: &dyn Importer,
+    suite: &str,
+    flag: Option<bool>,
+    suffix: &str,
+    members: &[&File],
+    options: &FromOptions,
+    base: &Table,
+    several: bool,
+) -> Result<Table> {
+    let mut wave = base.clone();
+    let first = members[0];
+    wave.insert("suite".into(), Value::String(suite.to_string()));
+    // The start: the option, the manifest's, else the earliest any file gives.
+    let started = match (&options.started_at, wave.get("started_at")) {
+        (Some(s), _) => Some(utc(s, Path::new("--started-at"), "started_at")?),
+        (None, Some(_)) => None,
+        (None, None) => {
+            let mut starts = Vec::new();
+            for f in members {
+                if let Some(s) = &f.imported.about.started_at {
+                    starts.push(utc(s, &f.path, "started_at")?);
+                }
+            }
+            Some(starts.into_iter().min().ok_or_else(|| {
+                missing(
+                    &first.path,
+                    "started_at",
+                    "the file does not say when its run started",
+                )
+            })?)
+        }
+    };
+    if let Some(s) = &started {
+        wave.insert("started_at".into(), Value::String(s.clone()));
+    }
+    let date: String = wave
+        .get("started_at")
+        .map(|v| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+        .unwrap_or_default()
+        .chars()
+        .take(10)
+        .collect();
+    let own = format!("{}-{date}", slug(suite.rsplit('/').next().unwrap_or(suite)));
+    let id = match (&options.wave, wave.get("id").and_then(Value::as_str)) {
+        (Some(w), _) if several => format!("{w}-{own}{suffix}"),
+        (Some(w), _) => format!("{w}{suffix}"),
+        (None, Some(w)) if several => format!("{w}-{own}{suffix}"),
+        (None, Some(w)) => format!("{w}{suffix}"),
+        (None, None) => format!("{own}{suffix}"),
+    };
+    wave.insert("id".into(), Value::String(id));
+    let size = options
+        .suite_problems
+        .or_else(|| common(members, |f| f.imported.about.suite_problems));
+    if let Some(n) = size
+        && !wave.contains_key("suite_problems")
+        && !wave.contains_key("suite_problems_file")
+    {
+        let n = i64::try_from(n).unwrap_or(i64::MAX);
+        wave.insert("suite_problems".into(), Value::Integer(n));
+    }
+    if let Some(why) = importer.needs_suite_size()
+        && !wave.contains_key("suite_problems")
+        && !wave.contains_key("suite_problems_file")
+    {
+        return Err(missing(
+            &first.path,
+            "suite_problems",
+            &format!("format `{}` needs the suite's size: {why}", importer.name()),
+        ));
+    }
+    conditions(&mut wave, flag, members);
+    Ok(wave)
+}
+
+/// Accounting, load and provenance: what the manifest says, else what the files agree on.
+fn conditions(wave: &mut Table, flag: Option<bool>, members: &[&File]) {
+    let mut section = match wave.remove("accounting") {
+        Some(Value::Table(t)) => t,
+        _ => Table::new(),
+    };
+    section
+        .entry("input_tokens_include_cache_reads")
+        .or_insert(Value::Boolean(flag.unwrap_or(false)));
+    wave.insert("accounting".into(), Value::Table(section));
+    if let Some(n) = common(members, |f| f.imported.about.parallel_sessions) {
+        let load = wave
+            .entry("load")
+            .or_insert_with(|| Value::Table(Table::new()));
+        if let Value::Table(t) = load {
+            t.entry("parallel_sessions")
+                .or_insert(Value::Integer(i64::from(n)));
+        }
+    }
+    let mut provenance = Table::new();
+    let about = |get: fn(&crate::import::About) -> Option<String>| {
+        common(members, |f| get(&f.imported.about))
+    };
+    for (key, value) in [
+        ("producer", about(|a| a.producer.clone())),
+        ("producer_version", about(|a| a.producer_version.clone())),
+        ("harness_version", about(|a| a.harness_version.clone())),
+    ] {
+        if let Some(v) = value {
+            provenance.insert(key.into(), Value::String(v));
+        }
+    }
+    if !provenance.is_empty() {
+        let section = wave
+            .entry("provenance")
+            .or_insert_with(|| Value::Table(Table::new()));
+        if let Value::Table(t) = section {
+            for (k, v) in provenance {
+                t.entry(k).or_insert(v);
+            }
+        }
+    }
+}
+
+/// One seat per file: a model and its provider, a harness, the file, and an id from the
+/// model; runs of one model under different generation configs, or twice under one, get ids
+/// that tell them apart.
+fn seats(
+    importer: &dyn Importer,
+    members: &[&File],
+    options: &FromOptions,
+    notes: &mut Vec<String>,
+    recorded: &mut Vec<String>,
+) -> Result<Vec<Value>> {
+    // (model, config) -> files, and the configs of each model.
+    let mut configs: BTreeMap<String, BTreeSet<Option<String>>> = BTreeMap::new();
+    let mut rows = Vec::with_capacity(members.len());
+    for f in members {
+        let named = f.imported.model.clone();
+        let full = options.model.clone().or(named.clone()).ok_or_else(|| {
+            missing(
+                &f.path,
+                "model",
+                "the file does not name the model it evaluated",
+            )
+        })?;
+        let (prefix, rest) = match full.split_once('/') {
+            Some((p, r)) if !p.is_empty() && !r.is_empty() => (Some(p), r),
+            _ => (None, full.as_str()),
+        };
+        let provider = options
+            .provider
+            .clone()
+            .or(f.imported.about.provider.clone())
+            .or(prefix.map(str::to_string))
+            .ok_or_else(|| {
+                missing(
+                    &f.path,
+                    "provider",
+                    &format!("the file names model {full:?} without its provider"),
+                )
+            })?;
+        let model = if prefix == Some(provider.as_str()) {
+            rest.to_string()
+        } else {
+            full.clone()
+        };
+        let harness = options
+            .harness
+            .clone()
+            .or(f.imported.about.harness.clone())
+            .ok_or_else(|| missing(&f.path, "harness", "the file does not name its agent"))?;
+        let config = f.imported.about.config.clone();
+        configs
+            .entry(full.clone())
+            .or_default()
+            .insert(config.clone());
+        rows.push((f, full, provider, model, harness, config, named));
+    }
+    let mut taken: BTreeMap<String, usize> = BTreeMap::new();
+    let mut out = Vec::with_capacity(rows.len());
+    for (f, full, provider, model, harness, config, named) in rows {
+        let of_model = &configs[&full];
+        let mut id = slug(&full);
+        if of_model.len() > 1 {
+            let k = of_model.iter().position(|c| *c == config).unwrap_or(0) + 1;
+            id = format!("{id}-config{k}");
+        }
+        let n = taken.entry(id.clone()).or_default();
+        *n += 1;
+        if *n > 1 {
+            notes.push(format!(
+                "{} is a second run of model {full} on this suite under the same settings: seat \
+                 {id}-run{n}",
+                f.path.display()
+            ));
+            id = format!("{id}-run{n}");
+        }
+        let results = results_path(f, options)?;
+        let mut seat = Table::new();
+        seat.insert("id".into(), Value::String(id));
+        seat.insert("model".into(), Value::String(model));
+        seat.insert("provider".into(), Value::String(provider));
+        seat.insert("harness".into(), Value::String(harness));
+        if of_model.len() > 1
+            && let Some(c) = config
+        {
+            seat.insert("config".into(), Value::String(c));
+        }
+        seat.insert("results".into(), Value::String(results));
+        seat.insert("format".into(), Value::String(importer.name().into()));
+        if options.model_mismatch_allowed
+            && let (Some(n), Some(m)) = (&named, &options.model)
+            && n != m
+        {
+            recorded.push(format!(
+                "seat {}: its results name model {n}; it was ingested as {m} \
+                 (model_mismatch = \"allow\")",
+                seat["id"].as_str().unwrap_or_default()
+            ));
+            seat.insert("model_mismatch".into(), Value::String("allow".into()));
+        }
+        out.push(Value::Table(seat));
+    }
+    Ok(out)
+}
+
+/// The path a seat's `results` names.
+fn results_path(f: &File, options: &FromOptions) -> Result<String> {
+    let p = if options.manifest.is_some() {
+        std::path::absolute(&f.results).map_err(|e| Error::io(&f.results, e))?
+    } else {
+        f.results.clone()
+    };
+    p.to_str().map(str::to_string).ok_or_else(|| {
+        Error::Usage(format!(
+            "{} is not a UTF-8 path, which a manifest cannot name",
+            p.display()
+        ))
+    })
+}
+
+/// A source that serves built manifests at their paths, and everything else from `inner`.
+pub struct WithBuilt<'a> {
+    pub inner: &'a dyn Source,
+    pub built: &'a [Built],
+}
+
+impl WithBuilt<'_> {
+    fn get(&self, path: &Path) -> Option<&Built> {
+        self.built.iter().find(|b| b.path == path)
+    }
+}
+
+impl Source for WithBuilt<'_> {
+    fn is_file(&self, path: &Path) -> bool {
+        self.get(path).is_some() || self.inner.is_file(path)
+    }
+
+    fn read_text(&self, path: &Path) -> std::io::Result<String> {
+        match self.get(path) {
+            Some(b) => Ok(b.text.clone()),
+            None => self.inner.read_text(path),
+        }
+    }
+
+    fn open_lines(&self, path: &Path) -> std::io::Result<Box<dyn std::io::BufRead + '_>> {
+        match self.get(path) {
+            Some(b) => Ok(Box::new(std::io::Cursor::new(b.text.as_bytes()))),
+            None => self.inner.open_lines(path),
+        }
+    }
+
+    fn open(&self, path: &Path) -> std::io::Result<Box<dyn ReadSeek + '_>> {
+        match self.get(path) {
+            Some(b) => Ok(Box::new(std::io::Cursor::new(b.text.as_bytes()))),
+            None => self.inner.open(path),
+        }
+    }
+
+    fn list(&self, path: &Path) -> std::io::Result<Option<Vec<PathBuf>>> {
+        self.inner.list(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::Memory;
+
+    const TAU: &str = r#"[{"task_id": 0, "trial": 0, "reward": 1.0, "info": {}, "traj": []},
+        {"task_id": 1, "trial": 0, "reward": 0.0, "info": {}, "traj": []}]"#;
+
+    fn options() -> FromOptions {
+        FromOptions {
+            suite: Some("tau-bench-airline".into()),
+            started_at: Some("2024-06-01T02:00:00+02:00".into()),
+            model: Some("openai/gpt-4o".into()),
+            harness: Some("tool-calling".into()),
+            ..FromOptions::default()
+        }
+    }
+
+    #[test]
+    fn a_file_that_names_nothing_takes_the_options() {
+        let src = Memory::new().with("r/a.json", TAU);
+        let plan = ingest_from(&src, "tau-bench", &["r".into()], &options()).unwrap();
+        assert_eq!(plan.notes, Vec::<String>::new());
+        assert_eq!(plan.manifests.len(), 1);
+        let m = &plan.manifests[0];
+        assert_eq!(m.path, Path::new("--from tau-bench"));
+        let t: Table = m.text.parse().unwrap();
+        assert_eq!(
+            t["wave"]["id"].as_str(),
+            Some("tau-bench-airline-2024-06-01")
+        );
+        assert_eq!(
+            t["wave"]["started_at"].as_str(),
+            Some("2024-06-01T00:00:00Z")
+        );
+        assert_eq!(
+            t["wave"]["accounting"]["input_tokens_include_cache_reads"].as_bool(),
+            Some(false)
+        );
+        let seat = &t["seat"][0];
+        assert_eq!(seat["id"].as_str(), Some("openai-gpt-4o"));
+        assert_eq!(seat["provider"].as_str(), Some("openai"));
+        assert_eq!(seat["model"].as_str(), Some("gpt-4o"));
+        assert_eq!(seat["results"].as_str(), Some("r/a.json"));
+        assert_eq!(seat["format"].as_str(), Some("tau-bench"));
+        // The built manifest is a wave ingest reads.
+        struct Count(usize);
+        impl crate::ingest::WaveVisitor for Count {
+            fn wave(&mut self, _: &crate::model::Wave) {}
+            fn seat(&mut self, _: &crate::model::Wave, s: crate::model::SeatData) {
+                self.0 += s.attempts.len();
+            }
+        }
+        let served = WithBuilt {
+            inner: &src,
+            built: &plan.manifests,
+        };
+        let mut count = Count(0);
+        crate::ingest::visit_wave(&served, &m.path, &mut count).unwrap();
+        assert_eq!(count.0, 2);
+    }
+
+    #[test]
+    fn what_nothing_gives_is_named_with_its_option() {
+        let src = Memory::new().with("a.json", TAU);
+        for (field, unset) in [
+            (
+                "suite",
+                FromOptions {
+                    suite: None,
+                    ..options()
+                },
+            ),
+            (
+                "started_at",
+                FromOptions {
+                    started_at: None,
+                    ..options()
+                },
+            ),
+            (
+                "model",
+                FromOptions {
+                    model: None,
+                    ..options()
+                },
+            ),
+            (
+                "harness",
+                FromOptions {
+                    harness: None,
+                    ..options()
+                },
+            ),
+            (
+                "provider",
+                FromOptions {
+                    model: Some("gpt-4o".into()),
+                    ..options()
+                },
+            ),
+        ] {
+            let e = ingest_from(&src, "tau-bench", &["a.json".into()], &unset).unwrap_err();
+            assert_eq!(e.hint(), Some(&Hint::Give(field)), "{e}");
+            assert!(
+                e.to_string()
+                    .starts_with(&format!("a.json: field `{field}`: missing: ")),
+                "{e}"
+            );
+        }
+        let e = ingest_from(&src, "json", &["a.json".into()], &options()).unwrap_err();
+        assert!(e.to_string().contains("did you mean `jsonl`?"), "{e}");
+    }
+}

@@ -1,0 +1,344 @@
+//! The server's client as the query layer's [`Server`]: statements rewritten to its dialect
+//! (`$N` placeholders), parameters in the column types it asks for, its rows read as SQLite's
+//! kinds of value, its bulk load (binary `COPY`) as a [`TableSink`], and its failures mapped to
+//! the ledger's errors.
+
+use std::path::Path;
+
+use postgres::binary_copy::BinaryCopyInWriter;
+use postgres::types::{IsNull, ToSql, Type};
+use rusqlite::types::ValueRef;
+
+use crate::error::Result;
+use crate::ledger::copy::{Cell, TableSink};
+use crate::ledger::sql::{Server, ServerRow, Value};
+
+/// A value as PostgreSQL's column type asks: integers as `bigint` (or a narrower integer),
+/// reals as `double precision`, flags as `boolean`.
+impl ToSql for Value<'_> {
+    fn to_sql(
+        &self,
+        ty: &Type,
+        out: &mut bytes::BytesMut,
+    ) -> std::result::Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        match *self {
+            Value::Null => Ok(IsNull::Yes),
+            Value::Int(v) if *ty == Type::INT4 => i32::try_from(v)?.to_sql(ty, out),
+            Value::Int(v) if *ty == Type::INT2 => i16::try_from(v)?.to_sql(ty, out),
+            Value::Int(v) if *ty == Type::FLOAT8 => (v as f64).to_sql(ty, out),
+            // SQLite's flags (a scratch database's rows, copied in).
+            Value::Int(v) if *ty == Type::BOOL => match v {
+                0 => false.to_sql(ty, out),
+                1 => true.to_sql(ty, out),
+                _ => Err(format!("{v} is not a flag (0 or 1)").into()),
+            },
+            Value::Int(v) => v.to_sql(ty, out),
+            Value::Real(v) => v.to_sql(ty, out),
+            Value::Text(v) => v.to_sql(ty, out),
+            Value::Bool(v) => v.to_sql(ty, out),
+        }
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        <i64 as ToSql>::accepts(ty)
+            || <i32 as ToSql>::accepts(ty)
+            || <i16 as ToSql>::accepts(ty)
+            || <f64 as ToSql>::accepts(ty)
+            || <&str as ToSql>::accepts(ty)
+            || <bool as ToSql>::accepts(ty)
+    }
+
+    postgres::types::to_sql_checked!();
+}
+
+/// Parameters as the client takes them.
+pub(super) fn params<'v>(values: &'v [Value<'_>]) -> Vec<&'v (dyn ToSql + Sync)> {
+    values.iter().map(|v| v as &(dyn ToSql + Sync)).collect()
+}
+
+impl<C: postgres::GenericClient> Server for C {
+    fn each(
+        &mut self,
+        path: &Path,
+        sql: &str,
+        values: &[Value<'_>],
+        most: usize,
+        f: &mut dyn FnMut(&dyn ServerRow) -> Result<()>,
+    ) -> Result<()> {
+        let rows = self
+            .query(&*dollars(sql), &params(values))
+            .map_err(|e| error(path, e))?;
+        rows.iter().take(most).try_for_each(|r| f(r))
+    }
+
+    fn stream(
+        &mut self,
+        path: &Path,
+        sql: &str,
+        values: &[Value<'_>],
+        f: &mut dyn FnMut(&dyn ServerRow) -> Result<()>,
+    ) -> Result<()> {
+        self.each(path, sql, values, usize::MAX, f)
+    }
+
+    fn execute(&mut self, path: &Path, sql: &str, values: &[Value<'_>]) -> Result<usize> {
+        postgres::GenericClient::execute(self, &*dollars(sql), &params(values))
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+            .map_err(|e| error(path, e))
+    }
+
+    fn copy_in<'s>(
+        &'s mut self,
+        path: &'s Path,
+        table: &str,
+        columns: &[String],
+    ) -> Result<Box<dyn TableSink + 's>> {
+        let list = columns.join(", ");
+        let types: Vec<Type> = self
+            .prepare(&format!("SELECT {list} FROM {table} LIMIT 0"))
+            .map_err(|e| error(path, e))?
+            .columns()
+            .iter()
+            .map(|c| c.type_().clone())
+            .collect();
+        let sink = self
+            .copy_in(&format!("COPY {table} ({list}) FROM STDIN (FORMAT binary)"))
+            .map_err(|e| error(path, e))?;
+        Ok(Box::new(Copying {
+            writer: BinaryCopyInWriter::new(sink, &types),
+            path,
+        }))
+    }
+}
+
+/// A transaction whose queries stream: [`Server::stream`] reads through a server-side cursor,
+/// [`super::FETCH_ROWS`] rows at a time, so memory stays bounded however many rows there are.
+pub(super) struct Cursor<'a, 'c>(pub(super) &'a mut postgres::Transaction<'c>);
+
+impl Server for Cursor<'_, '_> {
+    fn each(
+        &mut self,
+        path: &Path,
+        sql: &str,
+        values: &[Value<'_>],
+        most: usize,
+        f: &mut dyn FnMut(&dyn ServerRow) -> Result<()>,
+    ) -> Result<()> {
+        Server::each(&mut *self.0, path, sql, values, most, f)
+    }
+
+    fn stream(
+        &mut self,
+        path: &Path,
+        sql: &str,
+        values: &[Value<'_>],
+        f: &mut dyn FnMut(&dyn ServerRow) -> Result<()>,
+    ) -> Result<()> {
+        let err = |e| error(path, e);
+        let tx = &mut *self.0;
+        let stmt = tx.prepare(&dollars(sql)).map_err(err)?;
+        let portal = tx.bind(&stmt, &params(values)).map_err(err)?;
+        loop {
+            let rows = tx.query_portal(&portal, super::FETCH_ROWS).map_err(err)?;
+            rows.iter().try_for_each(|r| f(r))?;
+            if rows.len() < super::FETCH_ROWS as usize {
+                return Ok(());
+            }
+        }
+    }
+
+    fn execute(&mut self, path: &Path, sql: &str, values: &[Value<'_>]) -> Result<usize> {
+        Server::execute(&mut *self.0, path, sql, values)
+    }
+
+    fn copy_in<'s>(
+        &'s mut self,
+        path: &'s Path,
+        table: &str,
+        columns: &[String],
+    ) -> Result<Box<dyn TableSink + 's>> {
+        Server::copy_in(&mut *self.0, path, table, columns)
+    }
+}
+
+impl ServerRow for postgres::Row {
+    fn value(&self, path: &Path, i: usize) -> Result<ValueRef<'_>> {
+        value(self, i).map_err(|e| error(path, e))
+    }
+}
+
+/// Column `i` of `r` in SQLite's kinds of value: `bigint` an integer, `boolean` the integer 0
+/// or 1, `double precision` a real, anything else text.
+pub(super) fn value(
+    r: &postgres::Row,
+    i: usize,
+) -> std::result::Result<ValueRef<'_>, postgres::Error> {
+    let ty = r.columns().get(i).map(|c| c.type_());
+    let v = if ty == Some(&Type::INT8) {
+        r.try_get::<_, Option<i64>>(i)?.map(ValueRef::Integer)
+    } else if ty == Some(&Type::BOOL) {
+        r.try_get::<_, Option<bool>>(i)?
+            .map(|b| ValueRef::Integer(i64::from(b)))
+    } else if ty == Some(&Type::FLOAT8) {
+        r.try_get::<_, Option<f64>>(i)?.map(ValueRef::Real)
+    } else {
+        r.try_get::<_, Option<&str>>(i)?
+            .map(|s| ValueRef::Text(s.as_bytes()))
+    };
+    Ok(v.unwrap_or(ValueRef::Null))
+}
+
+/// Rows of one table going in through binary `COPY`.
+struct Copying<'a> {
+    writer: BinaryCopyInWriter<'a>,
+    path: &'a Path,
+}
+
+impl TableSink for Copying<'_> {
+    fn write(&mut self, row: &[Cell]) -> Result<()> {
+        let values: Vec<Value<'_>> = row.iter().map(Cell::value).collect();
+        self.writer
+            .write(&params(&values))
+            .map_err(|e| error(self.path, e))
+    }
+
+    fn finish(self: Box<Self>) -> Result<()> {
+        let path = self.path;
+        self.writer.finish().map(|_| ()).map_err(|e| error(path, e))
+    }
+}
+
+/// `sql` with SQLite's numbered placeholders `?N` written as PostgreSQL's `$N`.
+pub(super) fn dollars(sql: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    let b = sql.as_bytes();
+    if !b.windows(2).any(|w| w[0] == b'?' && w[1].is_ascii_digit()) {
+        return Cow::Borrowed(sql);
+    }
+    let mut out = String::with_capacity(sql.len());
+    let mut chars = sql.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '?' && chars.peek().is_some_and(char::is_ascii_digit) {
+            out.push('$');
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A PostgreSQL error on the ledger at `path`: [`crate::error::Error::Unavailable`] when the
+/// cause is the ledger's surroundings (the server unreachable or shutting down, a full or
+/// failing disk, a role or a server that may not write, a conflict with another transaction),
+/// else [`crate::error::Error::Ledger`] with the server's words.
+pub(in crate::ledger) fn error(path: &Path, e: postgres::Error) -> crate::error::Error {
+    use crate::error::{Cause, Error};
+    use postgres::error::SqlState;
+    let unavailable = |cause: Cause, why: &str| Error::Unavailable {
+        path: path.to_path_buf(),
+        cause,
+        message: format!("could not complete ({}): {why}", words(&e)),
+    };
+    let Some(code) = e.code() else {
+        // No answer from the server: the connection failed or was lost.
+        return if e.is_closed() || std::error::Error::source(&e).is_some() {
+            unavailable(
+                Cause::CannotOpen,
+                "the connection to the PostgreSQL server failed or was lost; nothing was \
+                 written. Check that the server is running, then run the command again",
+            )
+        } else {
+            Error::Ledger {
+                path: path.to_path_buf(),
+                message: format!("PostgreSQL: {}", words(&e)),
+            }
+        };
+    };
+    let class = &code.code()[..2];
+    if class == "08"
+        || *code == SqlState::ADMIN_SHUTDOWN
+        || *code == SqlState::CRASH_SHUTDOWN
+        || *code == SqlState::CANNOT_CONNECT_NOW
+        || *code == SqlState::TOO_MANY_CONNECTIONS
+    {
+        unavailable(
+            Cause::CannotOpen,
+            "the PostgreSQL server is unreachable or shutting down; nothing was written. Run \
+             the command again when it is back",
+        )
+    } else if *code == SqlState::DISK_FULL || *code == SqlState::OUT_OF_MEMORY {
+        unavailable(
+            Cause::DiskFull,
+            "the PostgreSQL server is out of disk or memory; nothing was written. Free some \
+             space and run the command again",
+        )
+    } else if *code == SqlState::IO_ERROR || class == "58" || class == "XX" {
+        unavailable(
+            Cause::DiskFailed,
+            "the PostgreSQL server failed to read or write; nothing was written. Check the \
+             server and run the command again",
+        )
+    } else if *code == SqlState::READ_ONLY_SQL_TRANSACTION
+        || *code == SqlState::INSUFFICIENT_PRIVILEGE
+    {
+        unavailable(
+            Cause::ReadOnly,
+            "the ledger cannot be written with this connection (a read-only server or \
+             transaction, or a role without the privilege); nothing was written. Commands \
+             that only read the ledger still work",
+        )
+    } else if *code == SqlState::T_R_SERIALIZATION_FAILURE
+        || *code == SqlState::T_R_DEADLOCK_DETECTED
+    {
+        unavailable(
+            Cause::Raced,
+            "another writer changed the ledger meanwhile; nothing was written. Run the command \
+             again",
+        )
+    } else if *code == SqlState::LOCK_NOT_AVAILABLE || *code == SqlState::QUERY_CANCELED {
+        unavailable(
+            Cause::Busy,
+            "the ledger is busy: another process kept its lock past the wait (--wait); \
+             nothing was written. Run the command again when the other writer is done, or \
+             give --wait more seconds",
+        )
+    } else {
+        Error::Ledger {
+            path: path.to_path_buf(),
+            message: format!("PostgreSQL: {}", words(&e)),
+        }
+    }
+}
+
+/// What the server said (its message, detail and code), or the client's own error.
+pub(in crate::ledger) fn words(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => {
+            let mut s = db.message().to_string();
+            if let Some(detail) = db.detail() {
+                s.push_str(&format!(" ({detail})"));
+            }
+            s.push_str(&format!(" [SQLSTATE {}]", db.code().code()));
+            s
+        }
+        None => match std::error::Error::source(e) {
+            Some(source) => format!("{e}: {source}"),
+            None => e.to_string(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn placeholders_are_numbered_in_each_dialect() {
+        assert_eq!(
+            super::dollars("SELECT a FROM t WHERE b = ?1 AND c IN (?2, ?10) AND d = '?'"),
+            "SELECT a FROM t WHERE b = $1 AND c IN ($2, $10) AND d = '?'"
+        );
+        assert!(matches!(
+            super::dollars("SELECT 1"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+}

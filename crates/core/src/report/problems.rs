@@ -1,0 +1,312 @@
+//! Every sample one click away: `benchledger problems`. A wave's problem × seat matrix (how
+//! many of each seat's trials on each problem passed, its infrastructure errors, a problem it
+//! never attempted), most-solved problems first; and between two waves, the problems each seat
+//! solves in one and not the other.
+//!
+//! A seat *solves* a problem when more than half of its trials there are Correct. A problem the
+//! wave declares (`suite_problems` by id) that a seat never attempted is *missing* for it, and
+//! not solved.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use super::{Cell, Column, ESSENTIAL, Table};
+use crate::model::{SeatData, SuiteProblems, WaveData};
+
+/// One seat on one problem.
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+pub struct SeatCell {
+    pub trials: u32,
+    pub passed: u32,
+    pub infra_errors: u32,
+    /// The seat has no attempt at the problem.
+    pub missing: bool,
+}
+
+impl SeatCell {
+    /// More than half of its trials Correct.
+    pub fn solves(&self) -> bool {
+        self.passed * 2 > self.trials
+    }
+
+    /// For people: "pass", "fail", "missing"; with more than one trial, how many passed
+    /// ("pass 2/3"); with infrastructure errors, how many ("fail, 1 infra error").
+    pub fn words(&self) -> String {
+        if self.missing {
+            return "missing".into();
+        }
+        let mut s = if self.solves() { "pass" } else { "fail" }.to_string();
+        if self.trials > 1 {
+            s.push_str(&format!(" {}/{}", self.passed, self.trials));
+        }
+        match self.infra_errors {
+            0 => {}
+            1 => s.push_str(", 1 infra error"),
+            n => s.push_str(&format!(", {n} infra errors")),
+        }
+        s
+    }
+}
+
+/// One problem: how many seats solve it, and each seat's cell.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ProblemRow {
+    pub problem: String,
+    pub solved_by: usize,
+    pub seats: BTreeMap<String, SeatCell>,
+}
+
+/// A wave's matrix, as `problems --format json` prints it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct MatrixJson {
+    pub wave: String,
+    /// The seats shown, in ledger order.
+    pub seats: Vec<String>,
+    /// Most-solved first, then by problem id.
+    pub problems: Vec<ProblemRow>,
+}
+
+/// The problems of a wave: those it declares by id and those any seat attempted, sorted.
+pub fn wave_problems(data: &WaveData) -> Vec<String> {
+    let mut all: BTreeSet<&str> = BTreeSet::new();
+    if let Some(SuiteProblems::Ids(ids)) = &data.wave.suite_problems {
+        all.extend(ids.iter().map(String::as_str));
+    }
+    for s in &data.seats {
+        all.extend(s.attempts.iter().map(|a| a.problem.as_str()));
+    }
+    all.into_iter().map(str::to_string).collect()
+}
+
+/// A seat's cell on each problem it attempted.
+pub fn seat_cells(seat: &SeatData) -> BTreeMap<&str, SeatCell> {
+    let mut cells: BTreeMap<&str, SeatCell> = BTreeMap::new();
+    for a in &seat.attempts {
+        let c = cells.entry(a.problem.as_str()).or_default();
+        c.trials += 1;
+        c.passed += u32::from(a.correct);
+        c.infra_errors += u32::from(a.infra_error);
+    }
+    cells
+}
+
+/// The matrix of a wave over the named seats (every seat when none is named; the caller has
+/// checked that each exists).
+pub fn matrix(data: &WaveData, seats: &[String]) -> MatrixJson {
+    let shown: Vec<&SeatData> = data
+        .seats
+        .iter()
+        .filter(|s| seats.is_empty() || seats.contains(&s.seat.id))
+        .collect();
+    let cells: Vec<BTreeMap<&str, SeatCell>> = shown.iter().map(|s| seat_cells(s)).collect();
+    let mut problems: Vec<ProblemRow> = wave_problems(data)
+        .into_iter()
+        .map(|p| {
+            let seats: BTreeMap<String, SeatCell> = shown
+                .iter()
+                .zip(&cells)
+                .map(|(s, c)| {
+                    let cell = c.get(p.as_str()).copied().unwrap_or(SeatCell {
+                        missing: true,
+                        ..SeatCell::default()
+                    });
+                    (s.seat.id.clone(), cell)
+                })
+                .collect();
+            ProblemRow {
+                solved_by: seats.values().filter(|c| c.solves()).count(),
+                problem: p,
+                seats,
+            }
+        })
+        .collect();
+    problems.sort_by(|a, b| {
+        b.solved_by
+            .cmp(&a.solved_by)
+            .then(a.problem.cmp(&b.problem))
+    });
+    MatrixJson {
+        wave: data.wave.id.clone(),
+        seats: shown.iter().map(|s| s.seat.id.clone()).collect(),
+        problems,
+    }
+}
+
+/// "1 seat", "2 seats".
+fn count(n: usize, one: &str) -> String {
+    format!("{n} {one}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The matrix as a table: a row a problem, a column a seat.
+pub fn matrix_table(m: &MatrixJson) -> Table {
+    let mut columns = vec![
+        Column::text("Problem", "problem"),
+        Column::num("Solved by", "solved_by").priority(ESSENTIAL),
+    ];
+    columns.extend(m.seats.iter().map(|s| Column::text(s, s)));
+    let mut t = Table::new(columns);
+    t.heading = vec![format!(
+        "Wave {}: {} × {}, most-solved first",
+        m.wave,
+        count(m.problems.len(), "problem"),
+        count(m.seats.len(), "seat")
+    )];
+    for p in &m.problems {
+        let mut row = vec![
+            Cell::text(&p.problem),
+            Cell::new(
+                format!("{} of {}", p.solved_by, m.seats.len()),
+                p.solved_by.to_string(),
+            ),
+        ];
+        for s in &m.seats {
+            let c = p.seats[s];
+            row.push(Cell::new(
+                c.words(),
+                if c.missing {
+                    String::new()
+                } else {
+                    format!("{}/{}", c.passed, c.trials)
+                },
+            ));
+        }
+        t.rows.push(row);
+    }
+    t.notes.push(
+        "A seat solves a problem when more than half of its trials there are Correct; \
+         \"pass 2/3\": 2 of 3 trials Correct; missing: no attempt (not Correct); an \
+         infrastructure error is an attempt that counts as not Correct."
+            .into(),
+    );
+    t
+}
+
+/// What changed for one seat between two waves.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SeatRegressions {
+    pub seat: String,
+    /// Solved in the first wave, attempted and not solved in the second.
+    pub newly_failed: Vec<String>,
+    /// Not solved in the first wave, solved in the second.
+    pub newly_solved: Vec<String>,
+    /// Attempted by the seat in the first wave only.
+    pub only_in_a: Vec<String>,
+    /// Attempted by the seat in the second wave only.
+    pub only_in_b: Vec<String>,
+}
+
+/// `problems --regressions A B --format json`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RegressionsJson {
+    pub wave_a: String,
+    pub wave_b: String,
+    /// Every seat in both waves (or those named), in the first wave's order.
+    pub seats: Vec<SeatRegressions>,
+}
+
+/// The problems each seat in both waves solves in one and not the other.
+pub fn regressions(a: &WaveData, b: &WaveData, seats: &[String]) -> RegressionsJson {
+    let mut out = Vec::new();
+    for sa in &a.seats {
+        if !seats.is_empty() && !seats.contains(&sa.seat.id) {
+            continue;
+        }
+        let Some(sb) = b.seats.iter().find(|s| s.seat.id == sa.seat.id) else {
+            continue;
+        };
+        let (ca, cb) = (seat_cells(sa), seat_cells(sb));
+        let ids = |f: &dyn Fn(&str) -> bool, from: &BTreeMap<&str, SeatCell>| -> Vec<String> {
+            from.keys()
+                .filter(|p| f(p))
+                .map(|p| p.to_string())
+                .collect()
+        };
+        out.push(SeatRegressions {
+            seat: sa.seat.id.clone(),
+            newly_failed: ids(
+                &|p| ca[p].solves() && cb.get(p).is_some_and(|c| !c.solves()),
+                &ca,
+            ),
+            newly_solved: ids(
+                &|p| cb[p].solves() && ca.get(p).is_some_and(|c| !c.solves()),
+                &cb,
+            ),
+            only_in_a: ids(&|p| !cb.contains_key(p), &ca),
+            only_in_b: ids(&|p| !ca.contains_key(p), &cb),
+        });
+    }
+    RegressionsJson {
+        wave_a: a.wave.id.clone(),
+        wave_b: b.wave.id.clone(),
+        seats: out,
+    }
+}
+
+/// "2: p1, p3", or "0".
+fn listed(ids: &[String]) -> Cell {
+    let human = if ids.is_empty() {
+        "0".to_string()
+    } else {
+        format!("{}: {}", ids.len(), ids.join(", "))
+    };
+    Cell::new(human, ids.join(" "))
+}
+
+/// The regressions as a table: a row a seat.
+pub fn regressions_table(r: &RegressionsJson) -> Table {
+    let mut t = Table::new(vec![
+        Column::text("Seat", "seat"),
+        Column::text("Newly failed", "newly_failed").priority(ESSENTIAL),
+        Column::text("Newly solved", "newly_solved").priority(ESSENTIAL),
+        Column::text(&format!("Only in {}", r.wave_a), "only_in_a"),
+        Column::text(&format!("Only in {}", r.wave_b), "only_in_b"),
+    ]);
+    t.heading = vec![format!(
+        "Problems each seat solves in one wave and not the other: {} → {}",
+        r.wave_a, r.wave_b
+    )];
+    for s in &r.seats {
+        t.rows.push(vec![
+            Cell::text(&s.seat),
+            listed(&s.newly_failed),
+            listed(&s.newly_solved),
+            listed(&s.only_in_a),
+            listed(&s.only_in_b),
+        ]);
+    }
+    t.notes.push(format!(
+        "Newly failed: solved in {a} (more than half its trials Correct), attempted and not \
+         solved in {b}; newly solved: the reverse. Only in a wave: attempted by the seat there \
+         and not in the other.",
+        a = r.wave_a,
+        b = r.wave_b
+    ));
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_solves_with_more_than_half_its_trials() {
+        let c = |passed, trials| SeatCell {
+            trials,
+            passed,
+            infra_errors: 0,
+            missing: false,
+        };
+        assert!(c(1, 1).solves() && c(2, 3).solves());
+        assert!(!c(1, 2).solves() && !c(0, 1).solves() && !SeatCell::default().solves());
+        assert_eq!(c(2, 3).words(), "pass 2/3");
+        assert_eq!(
+            SeatCell {
+                infra_errors: 1,
+                ..c(0, 1)
+            }
+            .words(),
+            "fail, 1 infra error"
+        );
+    }
+}

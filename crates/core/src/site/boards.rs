@@ -1,0 +1,124 @@
+//! A wave's leaderboards as the site shows them: one under each registered rubric (the shipped
+//! accuracy rubric when none scores the wave), with the intervals and rank ranges `site --ci`
+//! drew.
+
+use super::{Input, WaveInput};
+use crate::report::score::{RubricInfo, ScoreJson, ScoredSeatJson};
+use crate::report::{Cell, Column, Table};
+use crate::rubric::{WaveScores, score_wave};
+
+/// A wave's leaderboard under one rubric.
+pub(super) struct Board<'a> {
+    pub(super) info: &'a RubricInfo,
+    pub(super) scores: WaveScores,
+    pub(super) table: Table,
+    pub(super) json: ScoreJson,
+}
+
+/// What a leaderboard says of a seat's uncertainty, when it says anything.
+///
+/// The hook for intervals: the score report does not carry them yet. When a seat of its JSON
+/// gains `accuracy_ci` (`[low, high]`, accuracy as a share) or `rank_range` (`[best, worst]`),
+/// the site draws the accuracy interval as a whisker on the cost–accuracy chart and adds a
+/// "Rank range" column to the leaderboard (unless the leaderboard's table already has one,
+/// keyed `rank_range`). They are read from the JSON by name, so nothing here changes when the
+/// report learns them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct Uncertainty {
+    pub(super) accuracy: Option<(f64, f64)>,
+    pub(super) rank_range: Option<(u64, u64)>,
+}
+
+pub(super) fn uncertainty(seat: &ScoredSeatJson) -> Uncertainty {
+    let Ok(v) = serde_json::to_value(seat) else {
+        return Uncertainty::default();
+    };
+    let pair = |key: &str| -> Option<(f64, f64)> {
+        let a = v.get(key)?.as_array()?;
+        Some((a.first()?.as_f64()?, a.get(1)?.as_f64()?))
+    };
+    let ranks = v.get("rank_range").and_then(|r| {
+        let a = r.as_array()?;
+        Some((a.first()?.as_u64()?, a.get(1)?.as_u64()?))
+    });
+    Uncertainty {
+        accuracy: pair("accuracy_ci").filter(|(lo, hi)| lo.is_finite() && hi.is_finite()),
+        rank_range: ranks,
+    }
+}
+
+/// The leaderboard's table, with a rank range column when its seats carry ranges.
+pub(super) fn with_rank_ranges(board: &Board<'_>) -> Table {
+    let mut t = board.table.clone();
+    let ranges: Vec<Option<(u64, u64)>> = board
+        .json
+        .seats
+        .iter()
+        .map(|s| uncertainty(s).rank_range)
+        .collect();
+    if ranges.iter().any(Option::is_some)
+        && !t.columns.iter().any(|c| c.key.starts_with("rank_range"))
+        && ranges.len() == t.rows.len()
+    {
+        let at = t
+            .columns
+            .iter()
+            .position(|c| c.key == "rank")
+            .map_or(t.columns.len(), |i| i + 1);
+        t.columns
+            .insert(at, Column::text("Rank range", "rank_range"));
+        for (row, r) in t.rows.iter_mut().zip(ranges) {
+            row.insert(
+                at,
+                match r {
+                    Some((a, b)) if a == b => Cell::text(a.to_string()),
+                    Some((a, b)) => Cell::new(format!("{a}–{b}"), format!("{a}-{b}")),
+                    None => Cell::none(),
+                },
+            );
+        }
+    }
+    t
+}
+
+/// A wave's leaderboards: one under each registered rubric, and one under the shipped accuracy
+/// rubric when none of them scores the wave (a wave imported without a budget, say) and
+/// accuracy is not registered itself.
+pub(super) fn boards<'a>(
+    input: &'a Input,
+    w: &WaveInput,
+    accuracy: &'a RubricInfo,
+) -> Vec<Board<'a>> {
+    let board = |info: &'a RubricInfo| {
+        let scores = score_wave(&info.rubric, &w.data);
+        // A wave whose suite is too large to resample has none (`benchledger site`
+        // refuses it before rendering: see `stats::check_suite_size`).
+        let intervals = input.intervals.as_ref().and_then(|settings| {
+            crate::stats::leaderboard::wave_intervals(&w.data, Some(&info.rubric), settings).ok()
+        });
+        let (table, json) =
+            crate::report::score::leaderboard_with(&w.data, info, &scores, intervals.as_ref());
+        Board {
+            info,
+            scores,
+            table,
+            json,
+        }
+    };
+    let mut boards: Vec<Board<'a>> = input.rubrics.iter().map(board).collect();
+    let accuracy_registered = input
+        .rubrics
+        .iter()
+        .any(|r| r.rubric.id() == accuracy.rubric.id());
+    if !accuracy_registered && !boards.iter().any(Board::scores_any) {
+        boards.push(board(accuracy));
+    }
+    boards
+}
+
+impl Board<'_> {
+    /// Whether the rubric gives at least one seat of the wave a score.
+    pub(super) fn scores_any(&self) -> bool {
+        self.scores.seats.iter().any(|s| s.score.is_some())
+    }
+}

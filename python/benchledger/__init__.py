@@ -1,0 +1,268 @@
+"""benchledger for Python: a ledger of AI-agent benchmark waves, read and fed from a notebook.
+
+>>> import benchledger
+>>> with benchledger.Ledger("benchledger.db") as ledger:
+...     df = ledger.attempts().to_pandas()
+
+Every document a method returns is the one its command prints with ``--format json``, built
+by the same code in this process (no ``benchledger`` binary is called); ``attempts()`` and
+``seats()`` are the rows of ``export --what attempts|seats`` as Arrow tables, typed and handed
+over without copying. Errors raise :class:`BadInput`, :class:`CheckFailed` or
+:class:`Unavailable` (all :class:`Error`) with the command line's messages. Long work releases
+the GIL. docs/python.md has the whole API and the Inspect AI hook.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence, Union
+
+from benchledger import _native
+from benchledger.errors import BadInput, CheckFailed, Error, Unavailable
+
+if TYPE_CHECKING:
+    import pyarrow
+
+__all__ = ["Ledger", "Error", "BadInput", "CheckFailed", "Unavailable"]
+
+Path = Union[str, "os.PathLike[str]"]
+
+# The interval settings' defaults, as the command line has them.
+_RESAMPLES = 2000
+_SEED = 0
+
+
+def _paths(paths: Union[Path, Iterable[Path]]) -> list[str]:
+    if isinstance(paths, (str, os.PathLike)):
+        return [os.fspath(paths)]
+    return [os.fspath(p) for p in paths]
+
+
+def _interval_flags(ci: Union[bool, float], resamples: int, seed: int) -> list[str]:
+    """The command line's --ci, --resamples and --seed. Resamples and seed other than the
+    defaults without an interval are refused, as the command line refuses them."""
+    flags: list[str] = []
+    if ci is True:
+        flags.append("--ci")
+    elif ci is not False and ci is not None:
+        flags += ["--ci", repr(float(ci))]
+    if ci or resamples != _RESAMPLES:
+        flags += ["--resamples", str(resamples)]
+    if ci or seed != _SEED:
+        flags += ["--seed", str(seed)]
+    return flags
+
+
+def _prices_flags(prices: Optional[str], reprice: bool) -> list[str]:
+    flags: list[str] = []
+    if prices is not None:
+        flags += ["--prices", prices]
+    if reprice:
+        flags.append("--reprice")
+    return flags
+
+
+class Ledger:
+    """A benchledger ledger: an SQLite file, or a database on a PostgreSQL server
+    (``postgresql://USER@HOST/DATABASE``).
+
+    Opening checks that the ledger is there and readable (:class:`BadInput` otherwise, saying
+    how to create one). Each call then opens the ledger for its own duration, as each command
+    does, so a ``Ledger`` holds no connection between calls and may be shared between threads.
+    It is a context manager; :meth:`close` only marks it closed.
+    """
+
+    def __init__(self, db: Path, wait: int = 600) -> None:
+        """Opens the ledger at ``db`` (a path, or a ``postgresql://`` URL). ``wait``: how many
+        seconds a write waits for another writer to finish with the ledger before raising
+        :class:`Unavailable` (the command line's ``--wait``)."""
+        self._db = os.fspath(db)
+        self._wait = int(wait)
+        self._closed = False
+        _native.open(self._db)
+
+    @classmethod
+    def create(cls, db: Path, wait: int = 600) -> "Ledger":
+        """Creates a new ledger at ``db`` (``benchledger init``) and returns it. An existing,
+        up-to-date ledger is opened as it is; one whose schema differs raises
+        :class:`CheckFailed`."""
+        _native.run(os.fspath(db), ["--wait", str(int(wait)), "init"])
+        return cls(db, wait)
+
+    @property
+    def db(self) -> str:
+        """Where the ledger is: the path or URL it was opened with."""
+        return self._db
+
+    def close(self) -> None:
+        """Marks the ledger closed: later calls raise ``ValueError``. (No connection is held
+        between calls, so there is nothing else to release.)"""
+        self._closed = True
+
+    def __enter__(self) -> "Ledger":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Ledger({self._db!r})"
+
+    def _run(self, args: Sequence[str]) -> tuple[str, list[str]]:
+        if self._closed:
+            raise ValueError(f"ledger {self._db} is closed")
+        return _native.run(self._db, ["--wait", str(self._wait), *args])
+
+    def _document(self, args: Sequence[str]) -> dict[str, Any]:
+        output, _ = self._run([*args, "--format", "json"])
+        document: dict[str, Any] = json.loads(output)
+        return document
+
+    # Feeding the ledger.
+
+    def ingest(self, manifest: Union[Path, Iterable[Path]]) -> list[str]:
+        """Ingests one wave manifest (TOML), or several, in one transaction
+        (``benchledger ingest``): every new wave lands, or none does. Returns the ids of the
+        waves added, in order; a wave already in the ledger with the same content is not
+        among them. Bad input raises :class:`BadInput` naming file, line and field, the
+        ledger unchanged."""
+        _, added = self._run(["ingest", *_paths(manifest)])
+        return added
+
+    def ingest_from(
+        self,
+        format: str,
+        paths: Union[Path, Iterable[Path]],
+        wave: Optional[str] = None,
+        manifest: Optional[Path] = None,
+    ) -> list[str]:
+        """Ingests logs as one wave built from their own metadata
+        (``benchledger ingest --from FORMAT``): ``format`` is ``"inspect"`` or
+        ``"inspect-summaries"``, ``paths`` the logs or directories of logs, ``wave`` the wave's
+        id (default: the task and the date of the earliest log), ``manifest`` a wave manifest
+        without seats for what the logs cannot say. Returns the ids of the waves added."""
+        args = ["ingest", "--from", format]
+        if wave is not None:
+            args += ["--wave", wave]
+        if manifest is not None:
+            args += ["--manifest", os.fspath(manifest)]
+        _, added = self._run([*args, "--", *_paths(paths)])
+        return added
+
+    # Documents, each as its command prints it with --format json.
+
+    def waves(self) -> dict[str, Any]:
+        """Every wave with its conditions (``benchledger waves --format json``)."""
+        return self._document(["waves"])
+
+    def show(
+        self,
+        wave: str,
+        ci: Union[bool, float] = False,
+        resamples: int = _RESAMPLES,
+        seed: int = _SEED,
+        prices: Optional[str] = None,
+        reprice: bool = False,
+    ) -> dict[str, Any]:
+        """A wave's absolute figures per seat (``benchledger show --format json``). ``ci``:
+        ``True`` for 95% bootstrap intervals, or a level in percent; ``resamples`` and
+        ``seed`` set how they are drawn. ``prices`` (``NAME@VERSION``) fills in missing costs
+        from a registered price table; ``reprice`` prices every attempt from it."""
+        return self._document(
+            ["show", wave, *_interval_flags(ci, resamples, seed), *_prices_flags(prices, reprice)]
+        )
+
+    def score(
+        self,
+        wave: str,
+        rubric: Union[str, Path],
+        ci: Union[bool, float] = False,
+        resamples: int = _RESAMPLES,
+        seed: int = _SEED,
+        prices: Optional[str] = None,
+        reprice: bool = False,
+        include_withdrawn: bool = False,
+    ) -> dict[str, Any]:
+        """A wave's leaderboard under a rubric (``benchledger score --format json``):
+        ``rubric`` is a registered ``NAME@VERSION`` or a rubric file's path. The other
+        arguments are :meth:`show`'s; ``include_withdrawn`` shows a withdrawn wave, marked."""
+        args = ["score", "--wave", wave, "--rubric", os.fspath(rubric)]
+        args += _interval_flags(ci, resamples, seed) + _prices_flags(prices, reprice)
+        if include_withdrawn:
+            args.append("--include-withdrawn")
+        return self._document(args)
+
+    def trials(self, wave: str, k: Optional[Sequence[int]] = None) -> dict[str, Any]:
+        """Repeated trials per seat: pass@k and pass^k (``benchledger trials --format
+        json``); ``k`` the k to show (default: 1 up to the fewest trials of a problem)."""
+        args = ["trials", wave]
+        if k:
+            args += ["--k", ",".join(str(int(n)) for n in k)]
+        return self._document(args)
+
+    def versus(
+        self,
+        wave: str,
+        a: str,
+        b: str,
+        ci: float = 95.0,
+        resamples: int = _RESAMPLES,
+        seed: int = _SEED,
+    ) -> dict[str, Any]:
+        """Two seats of a wave, paired on the problems both attempted: the difference with
+        its bootstrap interval (at ``ci`` percent), McNemar's exact test, and a verdict
+        (``benchledger versus --format json``)."""
+        return self._document(
+            ["versus", "--wave", wave, a, b, *_interval_flags(ci, resamples, seed)]
+        )
+
+    def claims_check(self, path: Union[Path, Iterable[Path]]) -> dict[str, Any]:
+        """Each claim of claims files checked against the ledger (``benchledger claims check
+        --format json``). A claim that differs raises :class:`CheckFailed`, its ``document``
+        holding every verdict."""
+        return self._document(["claims", "check", *_paths(path)])
+
+    def verify(self) -> dict[str, Any]:
+        """Every publication recomputed and compared byte for byte, and the ledger checked
+        against what it was derived from (``benchledger verify --all --ledger --format
+        json``): one entry per publication and withdrawal with its verdict, and the ledger's
+        checks. Anything that does not pass raises :class:`CheckFailed`, its ``document``
+        holding the whole report."""
+        return self._document(["verify", "--all", "--ledger"])
+
+    # Tables.
+
+    def attempts(
+        self, waves: Optional[Iterable[str]] = None, include_withdrawn: bool = False
+    ) -> "pyarrow.Table":
+        """Every attempt of the waves (all waves not withdrawn when ``None``), with exactly the
+        columns of ``export --what attempts`` in its order and row order, typed (integers
+        int64, flags bool, unknowns null). Needs pyarrow; ``.to_pandas()`` from there."""
+        return self._table("attempts", waves, include_withdrawn)
+
+    def seats(
+        self, waves: Optional[Iterable[str]] = None, include_withdrawn: bool = False
+    ) -> "pyarrow.Table":
+        """Every seat of the waves with its absolute figures: the columns of ``export --what
+        seats``, typed as :meth:`attempts`'s are."""
+        return self._table("seats", waves, include_withdrawn)
+
+    def _table(
+        self, what: str, waves: Optional[Iterable[str]], include_withdrawn: bool
+    ) -> "pyarrow.Table":
+        if self._closed:
+            raise ValueError(f"ledger {self._db} is closed")
+        import pyarrow
+
+        names = None if waves is None else [waves] if isinstance(waves, str) else list(waves)
+        return pyarrow.table(_native.table(self._db, what, names, include_withdrawn))
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Runs the command line with ``argv`` (without the program's name) in this process and
+    returns its exit status; its output goes to this process's stdout and stderr."""
+    import sys
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    return _native.main(["benchledger", *args])

@@ -1,0 +1,25 @@
+"""The compiled half of benchledger (crates/python): the command line and the library, run in
+this process. Call it through :mod:`benchledger`."""
+
+from typing import Any, Optional
+
+def main(argv: list[str]) -> int:
+    """Runs the command line (``argv[0]`` the program's name) and returns its exit status."""
+
+def run(db: Optional[str], args: list[str]) -> tuple[str, list[str]]:
+    """Runs one command against the ledger ``db`` with its output captured: returns the output
+    and the waves it added. Raises :class:`benchledger.Error`'s subclass for its exit status."""
+
+def open(db: str) -> None:
+    """Checks that the ledger ``db`` opens to read."""
+
+def table(
+    db: str, what: str, waves: Optional[list[str]] = None, include_withdrawn: bool = False
+) -> Table:
+    """The rows of ``export --what attempts|seats`` as an Arrow stream."""
+
+class Table:
+    """An export's rows, read by ``pyarrow.table(t)`` through ``__arrow_c_stream__``."""
+
+    def __arrow_c_stream__(self, requested_schema: Optional[Any] = None) -> Any: ...
+    def __len__(self) -> int: ...

@@ -1,0 +1,182 @@
+"""Every call of the Python API against the command line's own output on the demo ledger:
+each document equal to its command's ``--format json``, each table value for value equal to
+``export --format csv``."""
+
+import csv
+import io
+import json
+import math
+
+import pyarrow as pa
+import pytest
+
+import benchledger
+from conftest import cli
+
+RUBRIC = "session-efficiency@2"
+
+
+def cli_json(db, *args):
+    out = cli("--db", db, *args, "--format", "json")
+    assert out.status == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_the_command_and_the_module_are_both_there(demo):
+    out = cli("--version")
+    assert out.status == 0 and out.stdout.startswith("benchledger ")
+    out = cli("demo")
+    assert out.status == 0, out.stderr
+    assert "1 of 1 publication reproduces" in out.stdout
+    assert benchledger.main(["--version"]) == 0
+    # A usage error is the command line's exit status 2.
+    assert benchledger.main(["show"]) == 2
+
+
+def test_waves_show_score_trials_versus_equal_the_command_lines(demo):
+    db = demo / "demo.db"
+    with benchledger.Ledger(db) as ledger:
+        assert ledger.waves() == cli_json(db, "waves")
+        waves = [w["wave"]["id"] if isinstance(w.get("wave"), dict) else w["wave"] for w in ledger.waves()["waves"]]
+        assert "checkout-rematch" in waves
+        for wave in waves:
+            assert ledger.show(wave) == cli_json(db, "show", wave)
+            assert ledger.trials(wave) == cli_json(db, "trials", wave)
+        assert ledger.show("rca-wave-2", ci=True, resamples=500, seed=7) == cli_json(
+            db, "show", "rca-wave-2", "--ci", "--resamples", "500", "--seed", "7"
+        )
+        assert ledger.show("rca-wave-2", ci=90) == cli_json(db, "show", "rca-wave-2", "--ci", "90")
+        assert ledger.score("checkout-rematch", RUBRIC) == cli_json(
+            db, "score", "--wave", "checkout-rematch", "--rubric", RUBRIC
+        )
+        rubric_file = demo / "files" / "rubrics" / "trace-holistic.v1.toml"
+        assert ledger.score("rca-wave-2", rubric_file, ci=True) == cli_json(
+            db, "score", "--wave", "rca-wave-2", "--rubric", rubric_file, "--ci"
+        )
+        assert ledger.trials("rca-wave-2", k=[1, 2]) == cli_json(
+            db, "trials", "rca-wave-2", "--k", "1,2"
+        )
+        doc = ledger.versus("checkout-rematch", "openai-react", "xai-hierarchical")
+        assert doc == cli_json(
+            db, "versus", "--wave", "checkout-rematch", "openai-react", "xai-hierarchical"
+        )
+        assert ledger.versus("rca-wave-2", "openai-react", "anthropic-react", ci=90, seed=3) == cli_json(
+            db, "versus", "--wave", "rca-wave-2", "openai-react", "anthropic-react",
+            "--ci", "90", "--seed", "3",
+        )
+
+
+def test_verify_is_verify_all_ledger_as_json(demo):
+    db = demo / "demo.db"
+    doc = benchledger.Ledger(db).verify()
+    assert doc == cli_json(db, "verify", "--all", "--ledger")
+    assert doc["kind"] == "verify" and doc["ok"] is True
+    assert [e["entry"] for e in doc["entries"]] == ["publication", "withdrawal"]
+    assert [c["check"] for c in doc["ledger"]] == [
+        "schema", "waves", "tallies", "rubrics", "prices", "scores", "chain",
+    ]
+
+
+def test_claims_check_that_differs_raises_check_failed_with_the_document(demo):
+    db = demo / "demo.db"
+    claims = demo / "files" / "claims" / "example-paper.v1.toml"
+    out = cli("--db", db, "claims", "check", claims, "--format", "json")
+    assert out.status == 1
+    with pytest.raises(benchledger.CheckFailed) as e:
+        benchledger.Ledger(db).claims_check(claims)
+    assert str(e.value) == out.message
+    assert e.value.exit_code == 1
+    assert e.value.document == json.loads(out.stdout)
+    assert {c["verdict"] for c in e.value.document["claims"]} >= {"reproduced"}
+
+
+def typed(cell: str, t: pa.DataType):
+    """A CSV cell read as the Arrow column's type: empty is null."""
+    if cell == "":
+        return None
+    if pa.types.is_int64(t):
+        return int(cell)
+    if pa.types.is_float64(t):
+        return float(cell)
+    if pa.types.is_boolean(t):
+        assert cell in ("true", "false"), cell
+        return cell == "true"
+    assert pa.types.is_string(t), t
+    return cell
+
+
+def assert_table_is_the_csv(table: pa.Table, text: str):
+    rows = list(csv.reader(io.StringIO(text)))
+    header, body = rows[0], rows[1:]
+    assert table.column_names == header
+    assert table.num_rows == len(body)
+    columns = table.to_pydict()
+    for c, name in enumerate(header):
+        t = table.schema.field(name).type
+        want = [typed(r[c], t) for r in body]
+        got = columns[name]
+        for g, w in zip(got, want):
+            # Value for value: the same float bit for bit, never NaN.
+            assert g == w and type(g) is type(w), (name, g, w)
+            assert not (isinstance(g, float) and not math.isfinite(g))
+
+
+def test_attempts_and_seats_equal_export_csv_value_for_value(demo):
+    db = demo / "demo.db"
+    ledger = benchledger.Ledger(db)
+    attempts = ledger.attempts()
+    out = cli("--db", db, "export", "--what", "attempts", "--format", "csv")
+    assert_table_is_the_csv(attempts, out.stdout)
+    types = dict(zip(attempts.column_names, attempts.schema.types))
+    assert types["attempt"] == pa.int64() and types["input_tokens"] == pa.int64()
+    assert types["correct"] == pa.bool_() and types["infra_error"] == pa.bool_()
+    assert types["wall_s"] == pa.float64() and types["wave"] == pa.string()
+
+    seats = ledger.seats()
+    out = cli("--db", db, "export", "--what", "seats", "--format", "csv")
+    assert_table_is_the_csv(seats, out.stdout)
+    types = dict(zip(seats.column_names, seats.schema.types))
+    assert types["attempts"] == pa.int64() and types["tokens_total"] == pa.int64()
+    assert types["accuracy"] == pa.float64() and types["cost_usd"] == pa.float64()
+
+    # Named waves, withdrawn ones on request, as export --wave does.
+    one = ledger.attempts(["rca-wave-2"])
+    out = cli("--db", db, "export", "--what", "attempts", "--format", "csv", "--wave", "rca-wave-2")
+    assert_table_is_the_csv(one, out.stdout)
+    everything = ledger.seats(include_withdrawn=True)
+    out = cli("--db", db, "export", "--what", "seats", "--format", "csv", "--include-withdrawn")
+    assert_table_is_the_csv(everything, out.stdout)
+    assert everything.num_rows > seats.num_rows
+
+
+def test_tables_go_on_to_pandas(demo):
+    df = benchledger.Ledger(demo / "demo.db").attempts().to_pandas()
+    per_seat = df.groupby(["wave", "seat"])["correct"].mean()
+    assert per_seat.loc[("checkout-rematch", "openai-react")] in (0.0, 1.0)
+    assert str(df["input_tokens"].dtype) in ("int64", "Int64", "float64")
+
+
+def test_an_empty_ledger_has_an_empty_typed_attempts_table(tmp_path):
+    ledger = benchledger.Ledger.create(tmp_path / "new.db")
+    t = ledger.attempts()
+    assert t.num_rows == 0
+    out = cli("--db", tmp_path / "new.db", "export", "--what", "attempts", "--format", "csv")
+    assert t.column_names == out.stdout.strip().split(",")
+    assert ledger.waves() == cli_json(tmp_path / "new.db", "waves")
+
+
+def test_ingest_returns_the_waves_added_and_ingest_from_reads_inspect_logs(demo, tmp_path):
+    ledger = benchledger.Ledger.create(tmp_path / "l.db")
+    examples = demo / "files" / "examples"
+    added = ledger.ingest([examples / "rca-wave-1" / "wave.toml", examples / "rca-wave-2" / "wave.toml"])
+    assert added == ["rca-wave-1", "rca-wave-2"]
+    # The same content again adds nothing.
+    assert ledger.ingest(examples / "rca-wave-1" / "wave.toml") == []
+    assert ledger.show("rca-wave-1") == cli_json(tmp_path / "l.db", "show", "rca-wave-1")
+
+
+def test_a_closed_ledger_refuses_calls(demo):
+    with benchledger.Ledger(demo / "demo.db") as ledger:
+        pass
+    with pytest.raises(ValueError):
+        ledger.waves()
