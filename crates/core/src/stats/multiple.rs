@@ -133,12 +133,9 @@ mod tests {
         let mut world = crate::stats::bootstrap::Draws::new(1979);
         for _ in 0..300 {
             let n = 1 + world.below(9) as usize;
-            let mut apart = vec![vec![false; n]; n];
-            for i in 0..n {
-                for j in i + 1..n {
-                    apart[i][j] = world.below(3) == 0;
-                }
-            }
+            let apart: Vec<Vec<bool>> = (0..n)
+                .map(|i| (0..n).map(|j| j > i && world.below(3) == 0).collect())
+                .collect();
             let l = letters(n, |i, j| apart[i][j]);
             for i in 0..n {
                 for j in i + 1..n {
