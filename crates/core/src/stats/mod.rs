@@ -16,6 +16,7 @@
 //! - [`bootstrap`]: the generator and the percentile bootstrap over problems;
 //! - [`multiple`]: Holm's adjustment over many comparisons, and tie groups as letters;
 //! - [`normal`]: the standard normal's tail and quantiles;
+//! - [`plan`]: power and sample size from a wave's own variance;
 //! - `sums`: a leaderboard's resamples summed from per-problem totals;
 //! - [`leaderboard`]: every seat of a wave resampled on the same problems: intervals for
 //!   accuracy, Cost-of-Pass and a rubric's score, and rank ranges.
@@ -28,6 +29,7 @@ pub(crate) mod cost_of_pass;
 pub mod leaderboard;
 pub mod multiple;
 pub mod normal;
+pub mod plan;
 mod sums;
 pub mod trials;
 pub mod versus;
