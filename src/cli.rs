@@ -206,6 +206,11 @@ pub enum Command {
     /// every trial, and a verdict. With --all: every pair, Holm-corrected, and tie groups.
     Versus(VersusArgs),
 
+    /// Power and sample size from a wave's own data: the smallest difference between two seats
+    /// this design detects, with more trials per problem, and (with --delta) how many problems
+    /// a design needs to detect a given difference.
+    Plan(PlanArgs),
+
     /// Take a wave off the leaderboards without deleting anything: append a withdrawal to the
     /// chain. `score`, `rescore`, `history`, `diff` and `compare` leave it out unless told
     /// --include-withdrawn; its publications still verify, shown as withdrawn.
@@ -514,6 +519,31 @@ pub struct ProblemsArgs {
     /// Show a withdrawn wave too (marked as withdrawn).
     #[arg(long)]
     pub include_withdrawn: bool,
+    #[command(flatten)]
+    pub format: FormatArg,
+}
+
+/// The flags of `plan` (its help text is the doc comment of [`Command::Plan`]).
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// The wave's id.
+    #[arg(long)]
+    pub wave: String,
+    /// The first seat.
+    #[arg(long)]
+    pub seat: String,
+    /// The seat to compare it with.
+    #[arg(long)]
+    pub vs: String,
+    /// The difference to detect, as a share (0.03 for 3 points).
+    #[arg(long)]
+    pub delta: Option<f64>,
+    /// The two-sided test's level (default 0.05).
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// The chance of detecting the difference (default 0.8).
+    #[arg(long, default_value_t = 0.8)]
+    pub power: f64,
     #[command(flatten)]
     pub format: FormatArg,
 }

@@ -12,6 +12,7 @@ pub mod diff;
 pub mod export;
 pub mod history;
 pub mod intervals;
+pub mod plan;
 pub mod prices;
 pub mod problems;
 pub mod publication;

@@ -182,7 +182,7 @@ mod tests {
         // Each problem's pass rate for A is one of 0.2, 0.5, 0.8; B's is A's less 0.1.
         let rates = [0.2, 0.5, 0.8];
         let trials = 2u64;
-        let mut draw = |n: usize, world: &mut Draws| {
+        let draw = |n: usize, world: &mut Draws| {
             let (mut a, mut b) = (Vec::new(), Vec::new());
             for _ in 0..n {
                 let r = rates[world.below(3) as usize];
