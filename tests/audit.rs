@@ -26,6 +26,8 @@
 
 mod common;
 
+use std::ffi::OsStr;
+
 use std::path::{Path, PathBuf};
 
 use common::{
@@ -1161,7 +1163,7 @@ fn a_bundle_written_by_publish_verifies_in_a_fresh_directory() {
          1 of 1 publication reproduces\n\
          the bundle's ledger, against what it was derived from (as verify --ledger checks a \
          ledger):\n  \
-         schema: OK — tables, CHECKs, indexes and triggers match schema.sql (version 6)\n  \
+         schema: OK — tables, CHECKs, indexes and triggers match schema.sql (version 7)\n  \
          waves: OK — 1 wave, each one's rows hashing to its stored content hash\n  \
          tallies: OK — 5 stored seat tallies, each what its seat's attempts add up to\n  \
          rubrics: OK — 1 registered rubric text, each hashing to its registered sha256\n  \
@@ -1518,3 +1520,57 @@ const PINNED_RECORD_HASHES: [&str; 4] = [
     "cfe901373d08ed7b6ff2ac5eff6b2f65449ea5e66dfeb92800691c89b50cbd19",
     "4e4b514fbd27a9798042d13b03c7b4eed2b95694f0eca1b4c119b8981e9ea17b",
 ];
+
+/// Issue 23, #8: the characters HTML gives meaning to, in any user string a publication shows
+/// (its title, the suite, the wave's notes, a seat's model, provider and harness, a problem),
+/// are written as character references in publication format 2, so a renderer that passes HTML
+/// through shows them as text; the publication verifies; a wave without such characters is
+/// still published in format 1, byte for byte as before (the pinned record hashes above).
+#[test]
+fn published_markdown_escapes_html_in_every_user_string_in_format_2() {
+    let env = Env::init();
+    let evil = "<img src=x onerror=alert(1)>";
+    let manifest = format!(
+        "[wave]\nid = \"html\"\nsuite = \"s {evil}\"\nstarted_at = 2026-05-01T00:00:00Z\n\
+         notes = \"n <a href=\\\"javascript:alert(1)\\\">x</a> & more\"\n\n\
+         [wave.accounting]\ninput_tokens_include_cache_reads = false\n\n\
+         [[seat]]\nid = \"a\"\nmodel = \"m {evil}\"\nprovider = \"p&q\"\nharness = \"h<b>\"\n\
+         results = \"a.jsonl\"\n"
+    );
+    let results = "{\"problem\":\"p1\",\"correct\":true,\"input_tokens\":10,\"output_tokens\":5,\
+                   \"wall_s\":1,\"cost_usd\":0.5}\n";
+    let path = common::write_wave(&env.path().join("w"), &manifest, &[("a.jsonl", results)]);
+    env.ingest(&[&path]);
+    env.run([
+        OsStr::new("rubric"),
+        OsStr::new("add"),
+        crate_path("rubrics/session-efficiency.v2.toml").as_os_str(),
+    ])
+    .ok();
+    let out = env.path().join("out.md");
+    env.run([
+        OsStr::new("publish"),
+        OsStr::new("--wave"),
+        OsStr::new("html"),
+        OsStr::new("--rubric"),
+        OsStr::new("session-efficiency@2"),
+        OsStr::new("--title"),
+        OsStr::new("Title <script>alert(1)</script>"),
+        OsStr::new("--out"),
+        out.as_os_str(),
+    ])
+    .ok();
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("\nPublication format 2.\n"), "{text}");
+    for raw in ["<img", "<script", "<a ", "<b>", "&q", "& more"] {
+        assert!(!text.contains(raw), "{raw} is in:\n{text}");
+    }
+    assert!(text.starts_with("# Title &lt;script&gt;alert(1)&lt;/script&gt;\n"));
+    snapshot("publication_format_2_html_escaped", &text);
+    let verified = env.run(["verify", "--all"]).ok();
+    assert!(
+        verified.stdout.contains("1 of 1 publication reproduces"),
+        "{}",
+        verified.stdout
+    );
+}

@@ -39,7 +39,7 @@ macro_rules! ledger_report {
     () => {
         "the bundle's ledger, against what it was derived from (as verify --ledger checks a \
          ledger):\n  \
-         schema: OK — tables, CHECKs, indexes and triggers match schema.sql (version 6)\n  \
+         schema: OK — tables, CHECKs, indexes and triggers match schema.sql (version 7)\n  \
          waves: OK — 1 wave, each one's rows hashing to its stored content hash\n  \
          tallies: OK — 5 stored seat tallies, each what its seat's attempts add up to\n  \
          rubrics: OK — 1 registered rubric text, each hashing to its registered sha256\n  \
@@ -642,17 +642,17 @@ fn bundle_recursive_view_or_extra_schema_object_is_refused_fast() {
             "ALTER TABLE attempt RENAME TO attempt_kept;
              CREATE VIEW attempt AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 \
              FROM r) SELECT n FROM r;",
-            "view `attempt` is not in schema version 6",
+            "view `attempt` is not in schema version 7",
         ),
         (
             "view",
             "CREATE VIEW leaderboard AS SELECT * FROM seat;",
-            "view `leaderboard` is not in schema version 6",
+            "view `leaderboard` is not in schema version 7",
         ),
         (
             "trigger",
             "CREATE TRIGGER seat_tally_quiet AFTER INSERT ON score BEGIN SELECT 1; END;",
-            "trigger `seat_tally_quiet` is not in schema version 6",
+            "trigger `seat_tally_quiet` is not in schema version 7",
         ),
     ] {
         let (_root, dir) = copy_of(&bundle, name);

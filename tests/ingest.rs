@@ -422,3 +422,28 @@ fn nul_in_any_text_is_refused_at_ingest_naming_file_line_and_field_on_either_sto
         assert_eq!(env.ledger_bytes(), before, "the ledger changed");
     }
 }
+
+/// Issue 23: `[[wave]]` (a list of tables where the manifest takes one) named no field, and
+/// `[seat]` said only "expected a sequence"; both name the table and say what to write.
+#[test]
+fn wave_written_as_a_list_of_tables_names_the_field_and_the_fix() {
+    let env = Env::init();
+    let dir = env.path().join("w");
+    for (manifest, says) in [
+        (
+            "[[wave]]\nid = \"w\"\n",
+            "wave.toml:1: field `wave`: [[wave]] makes a list of tables, but `wave` is one \
+             table: write [wave]",
+        ),
+        (
+            "[wave]\nid = \"w\"\nsuite = \"s\"\nstarted_at = 2026-05-01T00:00:00Z\n\
+             [seat]\nid = \"a\"\n",
+            "wave.toml:5: field `seat`: [seat] makes one table, but `seat` is a list of \
+             tables: write [[seat]] for each",
+        ),
+    ] {
+        let path = write_wave(&dir, manifest, &[]);
+        let out = env.run(["ingest".as_ref(), path.as_os_str()]).status(2);
+        assert!(out.stderr.contains(says), "{says}\n{}", out.stderr);
+    }
+}

@@ -16,7 +16,7 @@ use benchledger_core::model::WaveData;
 use benchledger_core::prices::Costs;
 use benchledger_core::publication::claims::{self as published, Carried};
 use benchledger_core::report;
-use benchledger_core::report::claims::{Row, Source, listing};
+use benchledger_core::report::claims::{Digits, Row, Source, listing};
 use benchledger_core::rubric::{WaveScores, score_wave};
 
 /// A claims file, read whole.
@@ -209,7 +209,7 @@ pub(super) fn check_labelled(
             file: f,
         })
         .collect();
-    let (mut out, json) = listing(&sources, &rows);
+    let (mut out, json) = listing(&sources, &rows, Digits::Readable);
     for (id, w) in &inputs {
         if let Some(p) = &w.pricing {
             out.notes.push(format!(

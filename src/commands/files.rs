@@ -166,11 +166,9 @@ pub fn read_text(path: &Path, cap: Cap) -> std::io::Result<String> {
     if bytes.len() as u64 > cap.bytes {
         return Err(too_large(cap, "is larger", None));
     }
-    String::from_utf8(bytes).map_err(|_| {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            "stream did not contain valid UTF-8",
-        )
+    String::from_utf8(bytes).map_err(|e| {
+        benchledger_core::diagnostics::not_utf8(e.as_bytes(), 1)
+            .expect("from_utf8 found bytes that are not UTF-8")
     })
 }
 

@@ -110,6 +110,7 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
         prices,
         ci: settings.as_ref().map(ci_id),
         claims: claims.as_ref(),
+        output_format: None,
     })
     .map_err(|e| Error::Usage(format!("wave {wave} cannot be published: {e}")))?;
     let new = NewPublication {

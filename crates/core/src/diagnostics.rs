@@ -51,6 +51,29 @@ pub fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> Error {
     if let Some(rest) = message.strip_prefix("invalid type: ")
         && let Some((got, want)) = rest.rsplit_once(", expected ")
     {
+        // A table written as a list of tables (`[[wave]]`), or a list as one table (`[seat]`).
+        let header_line = e.span().is_some_and(|s| {
+            let start = text.floor_char_boundary(s.start.min(text.len()));
+            let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+            text[line_start..].trim_start().starts_with('[')
+        });
+        if header_line
+            && let Some(header) = written
+            && let Some(name) = e.span().and_then(|s| key_on_line(text, s.start))
+        {
+            let words = if header.starts_with("[[") {
+                format!(
+                    "[[{name}]] makes a list of tables, but `{name}` is one table: write [{name}]"
+                )
+            } else if want == "a sequence" || want == "sequence" {
+                format!(
+                    "[{name}] makes one table, but `{name}` is a list of tables: write [[{name}]] for each"
+                )
+            } else {
+                format!("expected {}, got {}", plain(want), plain(got))
+            };
+            return Error::input(keyed(at), words);
+        }
         // A whole number beyond 64 bits arrives as "integer `N` as i128".
         if got.starts_with("integer `")
             && got.ends_with("` as i128")
@@ -79,12 +102,22 @@ pub fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> Error {
     Error::input(at, message)
 }
 
-/// The bare key of the `key = value` line holding a byte offset, if that line is one.
+/// The bare key of the `key = value` line holding a byte offset, if that line is one; the
+/// table's name, if it is a table's header (`[wave]`, `[[wave]]`, `[wave.budget]`).
 fn key_on_line(text: &str, offset: usize) -> Option<&str> {
     let offset = text.floor_char_boundary(offset.min(text.len()));
     let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
-    let (key, _) = text[start..end].split_once('=')?;
+    let line = text[start..end].trim();
+    if let Some(header) = line.strip_prefix('[') {
+        let name = header.split(']').next()?.trim_start_matches('[').trim();
+        let bare = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+        return bare.then_some(name);
+    }
+    let (key, _) = line.split_once('=')?;
     let key = key.trim();
     let bare = !key.is_empty()
         && key
@@ -140,6 +173,23 @@ pub fn check_no_nul(at: Location, s: &str) -> Result<()> {
             ),
         )),
     }
+}
+
+/// The error for bytes that are not UTF-8 text, naming the line of the first invalid byte
+/// (`first_line` being the line `bytes` starts on) and its column in bytes. `None` when they
+/// are UTF-8. Of the kind `std::fs::read_to_string` gives (`InvalidData`).
+pub fn not_utf8(bytes: &[u8], first_line: usize) -> Option<std::io::Error> {
+    let e = std::str::from_utf8(bytes).err()?;
+    let valid = &bytes[..e.valid_up_to()];
+    let line = first_line + valid.iter().filter(|b| **b == b'\n').count();
+    let column = valid.len() - valid.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1) + 1;
+    Some(std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        format!(
+            "line {line} is not UTF-8 text (an invalid byte at column {column}): save the file \
+             as UTF-8"
+        ),
+    ))
 }
 
 /// The known name closest to a misspelt one, if any is close.

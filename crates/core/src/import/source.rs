@@ -74,12 +74,11 @@ impl Source for Memory {
     }
 
     fn read_text(&self, path: &Path) -> std::io::Result<String> {
-        String::from_utf8(self.get(path)?.to_vec()).map_err(|_| {
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                "stream did not contain valid UTF-8",
-            )
-        })
+        let bytes = self.get(path)?.to_vec();
+        match crate::diagnostics::not_utf8(&bytes, 1) {
+            Some(e) => Err(e),
+            None => Ok(String::from_utf8(bytes).expect("checked")),
+        }
     }
 
     fn open_lines(&self, path: &Path) -> std::io::Result<Box<dyn BufRead + '_>> {

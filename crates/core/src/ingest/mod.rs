@@ -992,11 +992,13 @@ results = "alpha.jsonl"
         );
         assert_eq!(
             e(wave().with("w/wave.toml", b"\xff".to_vec())),
-            "w/wave.toml: stream did not contain valid UTF-8"
+            "w/wave.toml: line 1 is not UTF-8 text (an invalid byte at column 1): save the \
+             file as UTF-8"
         );
         assert_eq!(
             e(wave().with("w/zeta.csv", b"problem,correct\np1,\xff\n".to_vec())),
-            "w/zeta.csv: stream did not contain valid UTF-8"
+            "w/zeta.csv: line 2 is not UTF-8 text (an invalid byte at column 4): save the \
+             file as UTF-8"
         );
     }
 

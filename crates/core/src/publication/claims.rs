@@ -28,7 +28,7 @@ use crate::claims::spec::{ClaimsFile, Figure, parse};
 use crate::error::{Error, Location, Result};
 use crate::model::{StoredClaims, WaveData};
 use crate::report;
-use crate::report::claims::{Row, Source, listing};
+use crate::report::claims::{Digits, Row, Source, listing};
 use crate::rubric::WaveScores;
 
 /// The heading of the section, on a line of its own.
@@ -90,12 +90,17 @@ pub fn check_fits(path: &Path, file: &ClaimsFile, data: &WaveData, rubric_id: &s
 
 /// The section a publication's text ends with: the claims checked against `data`, then the
 /// claims file's (normalised) text.
+///
+/// In publication format 2 (`html_safe`), the listing's user strings are written with `&`, `<`
+/// and `>` as character references (the claims file's own text is fenced, where no renderer
+/// reads HTML, and stays as it is, to be read back).
 pub fn section(
     file: &ClaimsFile,
     text: &str,
     data: &WaveData,
     rubric_id: &str,
     scores: &WaveScores,
+    html_safe: bool,
 ) -> String {
     let text = normalise(text);
     let scores: BTreeMap<String, WaveScores> = [(rubric_id.to_string(), scores.clone())].into();
@@ -113,17 +118,23 @@ pub fn section(
             checked: check(c, &ctx),
         })
         .collect();
-    let (table, _) = listing(&[Source { label: None, file }], &rows);
+    let (table, _) = listing(&[Source { label: None, file }], &rows, Digits::Frozen);
     let longest = text
         .lines()
         .map(|l| l.chars().take_while(|c| *c == '~').count())
         .max()
         .unwrap_or(0);
     let fence = "~".repeat(longest.max(3) + 1);
+    let (listing, id) = if html_safe {
+        (
+            report::to_markdown_html_safe(&table),
+            report::html_escape(&file.id()),
+        )
+    } else {
+        (report::to_markdown(&table), file.id())
+    };
     format!(
-        "\n{HEADING}\n\n{}\nThe claims file {}, as published:\n\n{fence}toml\n{text}{fence}\n",
-        report::to_markdown(&table),
-        file.id()
+        "\n{HEADING}\n\n{listing}\nThe claims file {id}, as published:\n\n{fence}toml\n{text}{fence}\n"
     )
 }
 
@@ -164,8 +175,14 @@ pub struct Carried {
 
 impl Carried {
     /// The section the published text ends with, the claims checked against `data`.
-    pub fn section(&self, data: &WaveData, rubric_id: &str, scores: &WaveScores) -> String {
-        section(&self.file, &self.text, data, rubric_id, scores)
+    pub fn section(
+        &self,
+        data: &WaveData,
+        rubric_id: &str,
+        scores: &WaveScores,
+        html_safe: bool,
+    ) -> String {
+        section(&self.file, &self.text, data, rubric_id, scores, html_safe)
     }
 
     /// The claims file's text as the section quotes it, and as the ledger keeps it beside the

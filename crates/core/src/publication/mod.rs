@@ -66,6 +66,10 @@ pub struct Sources<'a> {
     pub ci: Option<CiId>,
     /// The claims file the publication carries, checked against the wave in its text.
     pub claims: Option<&'a claims::Carried>,
+    /// The published text's format: `None` for a new publication (format 1 when no user string
+    /// holds a character HTML gives meaning to, else [`OUTPUT_FORMAT`]), the stored one at
+    /// verify.
+    pub output_format: Option<u32>,
 }
 
 /// A publication rendered: what `publish` stores and `verify` compares byte for byte.
@@ -104,6 +108,7 @@ pub fn render_text(s: Sources<'_>, input: &str) -> Result<String, String> {
         prices,
         ci,
         claims,
+        output_format,
         ..
     } = s;
     let pricing = match prices {
@@ -127,19 +132,38 @@ pub fn render_text(s: Sources<'_>, input: &str) -> Result<String, String> {
         .transpose()
         .map_err(|e| e.to_string())?;
     let scores = crate::rubric::score_wave(&info.rubric, &wave);
-    let mut output = render_output(
-        title,
-        &wave,
-        info,
-        &scores,
-        &sha256_hex(input.as_bytes()),
-        pricing.as_ref(),
-        intervals.as_ref(),
-    );
-    if let Some(c) = claims {
-        output.push_str(&c.section(&wave, &info.rubric.id(), &scores));
-    }
-    Ok(output)
+    let input_sha256 = sha256_hex(input.as_bytes());
+    let text = |format: u32| {
+        let mut output = render_output(
+            format,
+            title,
+            &wave,
+            info,
+            &scores,
+            &input_sha256,
+            pricing.as_ref(),
+            intervals.as_ref(),
+        );
+        if let Some(c) = claims {
+            output.push_str(&c.section(&wave, &info.rubric.id(), &scores, format >= 2));
+        }
+        output
+    };
+    Ok(match output_format {
+        Some(format) => text(format),
+        // Format 2 differs from format 1 only where a user string holds `&`, `<` or `>`: a
+        // text without one is the same in both, and is written in format 1, as it always was.
+        None => {
+            let plain = text(1);
+            let safe = text(OUTPUT_FORMAT);
+            let declared = |f: u32| format!("\nPublication format {f}.\n");
+            if safe.replacen(&declared(OUTPUT_FORMAT), &declared(1), 1) == plain {
+                plain
+            } else {
+                safe
+            }
+        }
+    })
 }
 
 /// A publication rendered whole: [`render_input`], then [`render_text`].
@@ -229,7 +253,12 @@ pub fn published_settings(ci: &CiId) -> Result<Settings, String> {
 /// Version of the published text's layout. A publication records it in its text; a build that
 /// renders another version says so instead of reporting every changed line. Bump it whenever the
 /// leaderboard's rendering changes, since published texts are compared byte for byte.
-pub const OUTPUT_FORMAT: u32 = 1;
+///
+/// Format 2 writes `&`, `<` and `>` in every user string (the title, every heading, cell and
+/// note of the leaderboard and of the claims listing) as character references, so that no
+/// renderer that passes HTML through runs markup from a results file. This build renders
+/// formats 1 and 2.
+pub const OUTPUT_FORMAT: u32 = 2;
 
 /// The layout version a published text declares, if it declares one.
 pub fn output_format(text: &str) -> Option<u32> {
@@ -243,7 +272,9 @@ pub fn output_format(text: &str) -> Option<u32> {
 /// its heading naming, when a price table filled in its costs, that table, and with intervals,
 /// how they were drawn, with their columns and rank ranges (a text without prices or intervals
 /// is exactly what this layout always wrote).
+#[allow(clippy::too_many_arguments)]
 fn render_output(
+    format: u32,
     title: &str,
     data: &WaveData,
     info: &RubricInfo,
@@ -254,15 +285,22 @@ fn render_output(
 ) -> String {
     let (mut table, json) = report::score::leaderboard_with(data, info, scores, intervals);
     report::prices::mark(&mut table, &json, pricing);
+    let title = title.replace('\n', " ");
+    let (title, leaderboard) = if format >= 2 {
+        (
+            report::html_escape(&title),
+            report::to_markdown_html_safe(&table),
+        )
+    } else {
+        (title, report::to_markdown(&table))
+    };
     format!(
-        "# {}\n\nComputed by benchledger from wave `{}` under rubric `{}` (sha256 {}).\n\
+        "# {title}\n\nComputed by benchledger from wave `{}` under rubric `{}` (sha256 {}).\n\
          Input digest (sha256): {input_sha256}\n\
-         Publication format {OUTPUT_FORMAT}.\n\n{}",
-        title.replace('\n', " "),
+         Publication format {format}.\n\n{leaderboard}",
         data.wave.id,
         info.rubric.id(),
         info.sha256,
-        report::to_markdown(&table)
     )
 }
 
@@ -708,6 +746,7 @@ pub fn check(
         prices: named.prices.clone().map(|id| (id, None)),
         ci: named.ci.clone(),
         claims: None,
+        output_format: None,
     };
     let input = match render_input(&sources) {
         Ok(input) => input,
@@ -728,14 +767,16 @@ pub fn check(
     if sha256_hex(row.output.as_bytes()) != row.output_sha256 {
         problems.push("the stored output was edited: it no longer matches its digest".into());
     }
-    if let Some(n) = output_format(&row.output).filter(|n| *n != OUTPUT_FORMAT) {
+    let format = output_format(&row.output).unwrap_or(1);
+    if !(1..=OUTPUT_FORMAT).contains(&format) {
         problems.push(format!(
-            "it was rendered in publication format {n}, and this benchledger renders format \
-             {OUTPUT_FORMAT}: verify it with a benchledger that renders format {n} (its inputs \
-             and digests are checked above)"
+            "it was rendered in publication format {format}, and this benchledger renders \
+             formats 1 to {OUTPUT_FORMAT}: verify it with a benchledger that renders format \
+             {format} (its inputs and digests are checked above)"
         ));
         return problems;
     }
+    sources.output_format = Some(format);
     // The costs are filled in as publish filled them: from the table the input names.
     let table = match &named.prices {
         Some(id) => match published_prices(id, price_tables, &mut problems) {

@@ -17,6 +17,19 @@ pub struct Source<'a> {
     pub file: &'a ClaimsFile,
 }
 
+/// How a listing writes the ledger's values (and differences) beside a claim published with an
+/// interval rather than decimals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Digits {
+    /// Two decimals more than the published value is written with, at most six: for people
+    /// reading a check (`claims check`).
+    Readable,
+    /// Every digit, in the shortest form that reads back as the same number: how the claims
+    /// section of a publication has always been written, kept so that every published text
+    /// still reproduces byte for byte.
+    Frozen,
+}
+
 /// One claim, checked, and the file it is in (an index into the sources).
 pub struct Row<'a> {
     pub file: usize,
@@ -150,7 +163,7 @@ pub fn summary_line(s: &SummaryJson) -> String {
     )
 }
 
-fn difference_text(d: f64, p: Precision, published: f64) -> String {
+fn difference_text(d: f64, p: Precision, published: f64, digits: Digits) -> String {
     if d.fract() == 0.0 && d.abs() < 1e15 {
         let n = d as i64;
         return if n > 0 {
@@ -161,7 +174,13 @@ fn difference_text(d: f64, p: Precision, published: f64) -> String {
     }
     match p {
         Precision::Decimals(n) => signed(d, n as usize + 2),
-        Precision::Tolerance(_) => difference_beside_interval(d, published),
+        Precision::Tolerance(_) if digits == Digits::Readable => {
+            difference_beside_interval(d, published)
+        }
+        Precision::Tolerance(_) => {
+            let m = machine(d);
+            if d > 0.0 { format!("+{m}") } else { m }
+        }
     }
 }
 
@@ -200,7 +219,7 @@ fn cause_cell(k: &Checked) -> String {
 
 /// Why a claim got its verdict, in sentences: a note under the table (`None` for a claim that
 /// reproduces plainly).
-fn why(n: usize, c: &Claim, k: &Checked) -> Option<String> {
+fn why(n: usize, c: &Claim, k: &Checked, digits: Digits) -> Option<String> {
     let text = match k.verdict {
         Verdict::Reproduced if k.notes.is_empty() => return None,
         Verdict::Reproduced => format!(": {}", k.notes.join("; ")),
@@ -224,7 +243,7 @@ fn why(n: usize, c: &Claim, k: &Checked) -> Option<String> {
             parts.extend(k.causes.iter().map(|c| c.says.clone()));
             format!(
                 " by {}: {}",
-                difference_text(k.difference.unwrap_or(0.0), c.precision, c.value),
+                difference_text(k.difference.unwrap_or(0.0), c.precision, c.value, digits),
                 parts.join("; ")
             )
         }
@@ -237,6 +256,18 @@ fn why(n: usize, c: &Claim, k: &Checked) -> Option<String> {
     Some(format!("#{n} {}{text}.", k.verdict.words()))
 }
 
+/// The ledger's value beside a published one, as `digits` says.
+fn ledger_text(x: f64, p: Precision, published: f64, digits: Digits) -> String {
+    match p {
+        Precision::Tolerance(_)
+            if digits == Digits::Frozen && !(x.fract() == 0.0 && x.abs() < 1e15) =>
+        {
+            machine(x)
+        }
+        _ => computed_text(x, p, published),
+    }
+}
+
 /// The figure as a listing names it: with its scale when it was published scaled.
 fn figure_text(c: &Claim) -> String {
     if c.scale == 1.0 {
@@ -246,8 +277,8 @@ fn figure_text(c: &Claim) -> String {
     }
 }
 
-/// The listing of checked claims.
-pub fn listing(sources: &[Source<'_>], rows: &[Row<'_>]) -> (Table, ClaimsJson) {
+/// The listing of checked claims, its values written as `digits` says.
+pub fn listing(sources: &[Source<'_>], rows: &[Row<'_>], digits: Digits) -> (Table, ClaimsJson) {
     let mut t = Table::new(vec![
         Column::num("#", "claim"),
         Column::machine("file"),
@@ -290,7 +321,7 @@ pub fn listing(sources: &[Source<'_>], rows: &[Row<'_>]) -> (Table, ClaimsJson) 
             Cell::text(machine(c.scale)),
             Cell::new(published_text(c.value, c.precision), machine(c.value)),
             match k.computed {
-                Some(x) => Cell::new(computed_text(x, c.precision, c.value), machine(x)),
+                Some(x) => Cell::new(ledger_text(x, c.precision, c.value, digits), machine(x)),
                 None => Cell::none(),
             },
             if k.rounded.is_empty() {
@@ -309,7 +340,7 @@ pub fn listing(sources: &[Source<'_>], rows: &[Row<'_>]) -> (Table, ClaimsJson) 
     let sum = summary(rows);
     t.notes.push(summary_line(&sum));
     for (i, r) in rows.iter().enumerate() {
-        t.notes.extend(why(i + 1, r.claim, &r.checked));
+        t.notes.extend(why(i + 1, r.claim, &r.checked, digits));
     }
     t.notes.push(
         "Each published number is compared at the precision it was published with: the \

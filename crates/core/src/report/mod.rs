@@ -216,6 +216,25 @@ pub fn with_significant_costs(t: &Table) -> Table {
 
 /// Renders a table as Markdown.
 pub fn to_markdown(t: &Table) -> String {
+    markdown(t, &md_escape)
+}
+
+/// [`to_markdown`] with the characters HTML gives meaning to (`&`, `<`, `>`) written as
+/// character references in every heading, header, cell and note, so that a renderer that
+/// passes HTML through shows a model named `<img src=x onerror=…>` as text. What a
+/// publication in format 2 freezes.
+pub fn to_markdown_html_safe(t: &Table) -> String {
+    markdown(t, &|s| html_escape(&md_escape(s)))
+}
+
+/// `&`, `<` and `>` as the character references `&amp;`, `&lt;` and `&gt;`.
+pub fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+fn markdown(t: &Table, md_escape: &dyn Fn(&str) -> String) -> String {
     let mut out = String::new();
     for h in &t.heading {
         out.push_str(&md_escape(h));

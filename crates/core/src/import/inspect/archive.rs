@@ -34,6 +34,61 @@ use crate::import::Progress;
 /// The largest member read whole before parsing (uncompressed, as the archive states it).
 pub const WHOLE_MEMBER: u64 = 8 * 1024 * 1024;
 
+/// The most an archive's members may inflate to, all read together: 8 GiB. Members are
+/// streamed, so memory stays bounded whatever they hold; this bounds the time a small archive
+/// of highly compressed blanks (a "zip bomb") can take, far past any real log.
+pub const INFLATED_MAX: u64 = 8 * 1024 * 1024 * 1024;
+
+/// What is left of an archive's [`INFLATED_MAX`], shared by every member read from it.
+struct Budget {
+    cap: u64,
+    left: std::cell::Cell<u64>,
+    exceeded: std::cell::Cell<bool>,
+}
+
+impl Budget {
+    fn new(cap: u64) -> Budget {
+        Budget {
+            cap,
+            left: std::cell::Cell::new(cap),
+            exceeded: std::cell::Cell::new(false),
+        }
+    }
+
+    /// The error once the members read have inflated past the cap.
+    fn error(&self, path: &Path) -> Error {
+        Error::input(
+            Location::file(path),
+            format!(
+                "the archive's members inflate to more than {} MiB, past any real Inspect log \
+                 (highly compressed filler, a \"zip bomb\"); nothing was read from it",
+                self.cap >> 20
+            ),
+        )
+    }
+}
+
+/// A member's inflated bytes, counted against the archive's [`Budget`].
+struct Inflated<'b, R> {
+    inner: R,
+    budget: &'b Budget,
+}
+
+impl<R: Read> Read for Inflated<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let left = self.budget.left.get();
+        if n as u64 > left {
+            self.budget.exceeded.set(true);
+            return Err(std::io::Error::other(
+                "the archive inflates past benchledger's cap",
+            ));
+        }
+        self.budget.left.set(left - n as u64);
+        Ok(n)
+    }
+}
+
 /// Whether these bytes open a ZIP archive (a local file header, or the end record of an empty
 /// archive).
 pub fn is_zip(start: &[u8]) -> bool {
@@ -67,12 +122,13 @@ fn member<R: Read + Seek, S, T>(
     path: &Path,
     zip: &mut ZipArchive<R>,
     name: &str,
+    budget: &Budget,
     seed: S,
 ) -> Result<T>
 where
     S: for<'de> DeserializeSeed<'de, Value = T>,
 {
-    member_at(path, zip, name, None, seed)
+    member_at(path, zip, name, None, budget, seed)
 }
 
 /// [`member`], with where in it a syntax error is (for `summaries.json`: which summary).
@@ -81,24 +137,33 @@ fn member_at<R: Read + Seek, S, T>(
     zip: &mut ZipArchive<R>,
     name: &str,
     at: Option<&std::cell::Cell<usize>>,
+    budget: &Budget,
     seed: S,
 ) -> Result<T>
 where
     S: for<'de> DeserializeSeed<'de, Value = T>,
 {
-    let mut file = zip
+    let file = zip
         .by_name(name)
         .map_err(|e| zip_error(path, Some(name), e))?;
+    let size = file.size();
+    let mut file = Inflated {
+        inner: file,
+        budget,
+    };
     let context = || match at {
         Some(i) => format!("member {name}: [{}]", i.get()),
         None => format!("member {name}"),
     };
-    if file.size() <= WHOLE_MEMBER {
-        let mut bytes = Vec::with_capacity(file.size() as usize);
+    if size <= WHOLE_MEMBER {
+        let mut bytes = Vec::with_capacity(size as usize);
         (&mut file)
             .take(WHOLE_MEMBER + 1)
             .read_to_end(&mut bytes)
-            .map_err(|e| zip_error(path, Some(name), ZipError::Io(e)))?;
+            .map_err(|e| match budget.exceeded.get() {
+                true => budget.error(path),
+                false => zip_error(path, Some(name), ZipError::Io(e)),
+            })?;
         drop(file);
         let mut de = serde_json::Deserializer::from_slice(&bytes);
         let parsed = seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
@@ -112,6 +177,9 @@ where
             serde_json::Deserializer::from_reader(BufReader::with_capacity(256 * 1024, file));
         let parsed = seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
         drop(de);
+        if parsed.is_err() && budget.exceeded.get() {
+            return Err(budget.error(path));
+        }
         parsed.map_err(|e| {
             // The error is quoted from the member read again as a stream, a few bytes kept:
             // a member can be gigabytes (of blanks, say) before its error.
@@ -148,6 +216,20 @@ pub fn read<R: Read + Seek>(
     progress: &mut dyn Progress,
     each: &mut dyn FnMut(&Header, Sample) -> Result<()>,
 ) -> Result<Log> {
+    read_capped(path, first, reopen, mode, progress, each, INFLATED_MAX)
+}
+
+/// [`read`], with the members' inflated bytes capped at `cap` (tests give a small one).
+fn read_capped<R: Read + Seek>(
+    path: &Path,
+    first: R,
+    reopen: &dyn Fn() -> std::io::Result<R>,
+    mode: Mode,
+    progress: &mut dyn Progress,
+    each: &mut dyn FnMut(&Header, Sample) -> Result<()>,
+    cap: u64,
+) -> Result<Log> {
+    let budget = Budget::new(cap);
     let mut zip = ZipArchive::new(BufReader::with_capacity(16 * 1024, first))
         .map_err(|e| zip_error(path, None, e))?;
     if zip.index_for_name("header.json").is_none() {
@@ -163,7 +245,13 @@ pub fn read<R: Read + Seek>(
             },
         ));
     }
-    let header: Header = member(path, &mut zip, "header.json", PhantomData::<Header>)?;
+    let header: Header = member(
+        path,
+        &mut zip,
+        "header.json",
+        &budget,
+        PhantomData::<Header>,
+    )?;
     let mut log = Log {
         header,
         status_read: true,
@@ -204,7 +292,7 @@ pub fn read<R: Read + Seek>(
                             }
                         };
                         if z.index_for_name(&name).is_some() {
-                            let full = member(path, z, &name, SampleSeed { trace })?;
+                            let full = member(path, z, &name, &budget, SampleSeed { trace })?;
                             if full.id.as_ref().map(text) != s.id.as_ref().map(text)
                                 || full.epoch.as_ref().map(text) != s.epoch.as_ref().map(text)
                             {
@@ -232,6 +320,7 @@ pub fn read<R: Read + Seek>(
                 &mut zip,
                 "summaries.json",
                 Some(&at),
+                &budget,
                 SamplesSeed {
                     each: &mut one,
                     at: &mut n,
@@ -252,7 +341,7 @@ pub fn read<R: Read + Seek>(
             .collect();
         names.sort();
         for name in names {
-            let s = member(path, &mut zip, &name, SampleSeed { trace })?;
+            let s = member(path, &mut zip, &name, &budget, SampleSeed { trace })?;
             each(header, s)?;
             progress.advance(1);
         }
@@ -266,5 +355,67 @@ pub fn text(v: &serde_json::Value) -> String {
     match v {
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Cursor, Write};
+
+    use super::*;
+
+    fn zip_of(members: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Zstd);
+        for (name, bytes) in members {
+            w.start_file(*name, options).unwrap();
+            w.write_all(bytes).unwrap();
+        }
+        w.finish().unwrap().into_inner()
+    }
+
+    fn read_with_cap(bytes: &[u8], cap: u64) -> Result<Log> {
+        read_capped(
+            Path::new("log.eval"),
+            Cursor::new(bytes.to_vec()),
+            &|| Ok(Cursor::new(bytes.to_vec())),
+            Mode::Figures,
+            &mut crate::import::Quiet,
+            &mut |_, _| Ok(()),
+            cap,
+        )
+    }
+
+    /// Issue 23: the members of an archive are capped in total as they inflate, so a small
+    /// archive of compressed blanks is refused after the cap, not read for as long as it
+    /// inflates; a log under the cap reads as before.
+    #[test]
+    fn total_inflated_size_of_an_archive_is_capped() {
+        let mut bomb = b"{\"status\": \"success\"".to_vec();
+        bomb.resize(3 << 20, b' ');
+        bomb.push(b'}');
+        let archive = zip_of(&[("header.json", &bomb)]);
+        assert!(archive.len() < 64 * 1024, "{}", archive.len());
+        let e = read_with_cap(&archive, 1 << 20).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "log.eval: the archive's members inflate to more than 1 MiB, past any real Inspect \
+             log (highly compressed filler, a \"zip bomb\"); nothing was read from it"
+        );
+        // Streamed members (over WHOLE_MEMBER) count too.
+        let mut big = b"[".to_vec();
+        big.resize((WHOLE_MEMBER + (1 << 20)) as usize, b' ');
+        big.push(b']');
+        let archive = zip_of(&[
+            ("header.json", b"{\"status\": \"success\"}"),
+            ("summaries.json", &big),
+        ]);
+        let e = read_with_cap(&archive, WHOLE_MEMBER)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("inflate to more than 8 MiB"), "{e}");
+        // Under the cap: read.
+        read_with_cap(&archive, INFLATED_MAX).unwrap();
     }
 }

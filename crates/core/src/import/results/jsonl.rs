@@ -51,13 +51,13 @@ pub fn read_jsonl(src: &dyn Source, path: &Path) -> Result<Vec<Line>> {
         };
         let raw = match text_of(bytes) {
             Some(raw) => raw,
-            None => return Err(Error::io(path, not_utf8())),
+            None => return Err(Error::io(path, not_utf8(bytes, line))),
         };
         match parse_line(path, line, raw) {
             Ok(Some(l)) => out.push(l),
             Ok(None) => {}
             // What the rest of the file holds decides which error comes first.
-            Err(e) => return Err(unreadable_rest(path, r).unwrap_or(e)),
+            Err(e) => return Err(unreadable_rest(path, r, line + 1).unwrap_or(e)),
         }
     }
     Ok(out)
@@ -77,26 +77,28 @@ fn text_of(buf: &[u8]) -> Option<&str> {
     std::str::from_utf8(bytes).ok()
 }
 
-/// The error `read_to_string` gives for a file that is not UTF-8.
-fn not_utf8() -> std::io::Error {
-    std::io::Error::new(
-        std::io::ErrorKind::InvalidData,
-        "stream did not contain valid UTF-8",
-    )
+/// The error for a line (number `line`) that is not UTF-8, naming it: as a whole file read
+/// with [`crate::diagnostics::not_utf8`] would.
+fn not_utf8(bytes: &[u8], line: usize) -> std::io::Error {
+    crate::diagnostics::not_utf8(bytes, line)
+        .unwrap_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
 
-/// The error reading the rest of a file would meet, if any: what `read_to_string` would have
-/// reported before a single line was parsed.
-fn unreadable_rest(path: &Path, mut r: impl BufRead) -> Option<Error> {
+/// The error reading the rest of a file (from line `line` on) would meet, if any: what reading
+/// it whole would have reported before a single line was parsed.
+fn unreadable_rest(path: &Path, mut r: impl BufRead, mut line: usize) -> Option<Error> {
     let mut buf = Vec::new();
     loop {
         buf.clear();
         match r.read_until(b'\n', &mut buf) {
             Ok(0) => return None,
-            Ok(_) if text_of(&buf).is_none() => return Some(Error::io(path, not_utf8())),
+            Ok(_) if text_of(&buf).is_none() => {
+                return Some(Error::io(path, not_utf8(&buf, line)));
+            }
             Ok(_) => {}
             Err(e) => return Some(Error::io(path, e)),
         }
+        line += 1;
     }
 }
 
@@ -239,13 +241,21 @@ mod tests {
                 "case {i}"
             );
         }
-        // The error for text that is not UTF-8 is the one reading a real file gives.
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("r.jsonl");
-        std::fs::write(&path, b"\xff\n").unwrap();
-        let real = std::fs::read_to_string(&path).unwrap_err();
-        assert_eq!(real.kind(), not_utf8().kind());
-        assert_eq!(real.to_string(), not_utf8().to_string());
+        // Issue 23: the error for text that is not UTF-8 names its line, streamed or whole.
+        let text = b"{\"problem\":\"p1\",\"correct\":true}\n{\"problem\":\"p\xff\"}\n";
+        let src = crate::import::Memory::new().with("r.jsonl", text.to_vec());
+        let e = read_jsonl(&src, Path::new("r.jsonl"))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "r.jsonl: line 2 is not UTF-8 text (an invalid byte at column 14): save the file \
+             as UTF-8"
+        );
+        assert_eq!(
+            crate::diagnostics::not_utf8(text, 1).unwrap().kind(),
+            std::io::ErrorKind::InvalidData
+        );
     }
 
     #[test]
