@@ -265,7 +265,7 @@ pub struct IngestArgs {
     /// Read the arguments as results files of this format (or directories of them) and build
     /// the waves from what they say: one wave per suite, one seat per model. The formats:
     /// jsonl, csv, tau-bench, terminal-bench, openhands, swe-bench, hal, tau2-bench, inspect,
-    /// inspect-summaries, harbor (docs/importers.md).
+    /// inspect-summaries, harbor, lm-eval, helm, eee (docs/importers.md).
     #[arg(long, value_name = "FORMAT")]
     pub from: Option<String>,
     /// With --from: the wave's id (default: the suite and the date of the earliest file);
@@ -795,6 +795,43 @@ pub enum ClaimsFrom {
         #[arg(long)]
         wave: String,
         /// The seat the run was ingested as.
+        #[arg(long)]
+        seat: String,
+    },
+
+    /// lm-evaluation-harness's results_DATE.json: one task's "METRIC,FILTER" value (the
+    /// task's first metric and filter, or --metric) as the seat's accuracy.
+    LmEval {
+        /// The run's results_DATE.json.
+        results: PathBuf,
+        /// The task (a subtask of a group is a task of its own).
+        #[arg(long)]
+        task: String,
+        /// The figure: METRIC or METRIC,FILTER (default: the task's first metric and filter).
+        #[arg(long)]
+        metric: Option<String>,
+        /// The claims file to write (a new file: never overwritten).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// The wave the task was ingested as.
+        #[arg(long)]
+        wave: String,
+        /// The seat the run was ingested as.
+        #[arg(long)]
+        seat: String,
+    },
+
+    /// A Harbor job's result.json: its mean reward and pass@k.
+    Harbor {
+        /// The job's result.json.
+        result: PathBuf,
+        /// The claims file to write (a new file: never overwritten).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// The wave the job was ingested as.
+        #[arg(long)]
+        wave: String,
+        /// The seat the job was ingested as.
         #[arg(long)]
         seat: String,
     },

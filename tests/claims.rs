@@ -1166,3 +1166,88 @@ fn claims_from_openhands_pointed_at_the_wrong_directory_says_what_it_expects() {
     );
     assert!(!env.path().join("claims.toml").exists());
 }
+
+#[test]
+fn claims_from_lm_eval_are_the_tasks_figures_and_reproduce() {
+    let env = Env::init();
+    let dir = fixture(&env, "lm-eval");
+    env.ingest(&[&dir.join("wave.toml")]);
+    let results = dir.join("run/results_2025-01-02T03-04-05.000006.json");
+    for (seat, metric, out) in [
+        ("strict", None, "strict.toml"),
+        (
+            "flexible",
+            Some("exact_match,flexible-extract"),
+            "flexible.toml",
+        ),
+    ] {
+        let mut args = vec![
+            OsStr::new("claims"),
+            OsStr::new("from"),
+            OsStr::new("lm-eval"),
+            results.as_os_str(),
+            OsStr::new("--task"),
+            OsStr::new("arith"),
+            OsStr::new("--wave"),
+            OsStr::new("lm-mini"),
+            OsStr::new("--seat"),
+            OsStr::new(seat),
+            OsStr::new("--out"),
+            OsStr::new(out),
+        ];
+        if let Some(m) = metric {
+            args.extend([OsStr::new("--metric"), OsStr::new(m)]);
+        }
+        env.run(args).ok();
+    }
+    // 2 of 4 and 3 of 4: the results' own 0.5 and 0.75.
+    let out = env
+        .run(["claims", "check", "strict.toml", "flexible.toml"])
+        .ok();
+    snapshot("claims__from_lm_eval_check", &out.stdout);
+    // A task the results do not hold is named.
+    let out = env
+        .run([
+            OsStr::new("claims"),
+            OsStr::new("from"),
+            OsStr::new("lm-eval"),
+            results.as_os_str(),
+            OsStr::new("--task"),
+            OsStr::new("other"),
+            OsStr::new("--wave"),
+            OsStr::new("lm-mini"),
+            OsStr::new("--seat"),
+            OsStr::new("strict"),
+            OsStr::new("--out"),
+            OsStr::new("other.toml"),
+        ])
+        .status(2);
+    assert_contains(
+        &out.stderr,
+        "field `configs.other.metric_list`: missing: the task names no metric",
+    );
+}
+
+#[test]
+fn claims_from_harbor_are_the_jobs_mean_and_reproduce() {
+    let env = Env::init();
+    let dir = fixture(&env, "harbor");
+    env.ingest(&[&dir.join("wave.toml")]);
+    env.run([
+        OsStr::new("claims"),
+        OsStr::new("from"),
+        OsStr::new("harbor"),
+        dir.join("job/result.json").as_os_str(),
+        OsStr::new("--wave"),
+        OsStr::new("harbor-mini"),
+        OsStr::new("--seat"),
+        OsStr::new("terminus-2-claude-sonnet-4-5"),
+        OsStr::new("--out"),
+        OsStr::new("harbor.toml"),
+    ])
+    .ok();
+    // Harbor's mean counts the infrastructure failure's missing reward as 0, as the ledger
+    // counts it: (1 + 0 + 0) / 3.
+    let out = env.run(["claims", "check", "harbor.toml"]).ok();
+    snapshot("claims__from_harbor_check", &out.stdout);
+}

@@ -479,3 +479,388 @@ fn shared_atif_trajectories_give_their_tool_calls_as_steps() {
         assert_eq!(a.steps, Some(calls as u32), "{name}");
     }
 }
+
+#[test]
+fn lm_eval_samples_land_one_attempt_a_document_with_the_rest_of_the_suite_missing() {
+    let env = Env::init();
+    let manifest = fixture(&env, "lm-eval");
+    env.ingest(&[&manifest]);
+    let show = env.run(["show", "lm-mini", "--format", "json"]).ok().json();
+    // Worked by hand in tests/fixtures/import/lm-eval/wave.toml: the results' own 0.5, 0.75.
+    for (id, correct) in [("strict", 2), ("flexible", 3)] {
+        let s = seat(&show, id);
+        assert_eq!(s["attempts"], 3, "{id}");
+        assert_eq!(s["missing"], 1, "{id}");
+        assert_eq!(s["correct"], correct, "{id}");
+        assert_eq!(s["input_tokens_known_attempts"], 0, "{id}");
+        assert_eq!(s["cost_known_attempts"], 0, "{id}");
+    }
+    // --from: the suite, its size, the model and the start come from the results file.
+    let env = Env::init();
+    let manifest = fixture(&env, "lm-eval");
+    let run = manifest.with_file_name("run");
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "lm-eval".as_ref(),
+            "--provider".as_ref(),
+            "hf".as_ref(),
+            run.as_os_str(),
+        ])
+        .ok();
+    assert_eq!(
+        out.stdout.split(" (sha256").next().unwrap(),
+        "added wave arith-2025-01-02: 1 seats, 3 attempts"
+    );
+    let show = env
+        .run(["show", "arith-2025-01-02", "--format", "json"])
+        .ok()
+        .json();
+    let s = seat(&show, "org-tiny-7b");
+    assert_eq!(
+        (s["correct"].as_u64(), s["denominator"].as_u64()),
+        (Some(2), Some(4))
+    );
+    assert_eq!(s["model"], "org/tiny-7b");
+}
+
+#[test]
+fn a_bad_lm_eval_sample_is_named_and_nothing_is_written() {
+    let samples = "run/samples_arith_2025-01-02T03-04-05.000006.jsonl";
+    for (file, from, to, says) in [
+        (
+            samples,
+            "\"exact_match\": 0.0}",
+            "\"exact_match\": 7.5}",
+            "samples_arith_2025-01-02T03-04-05.000006.jsonl: line 2: field `exact_match`: \
+             expected a score from 0 to 1, got 7.5",
+        ),
+        (
+            samples,
+            "{\"doc_id\": 1, \"doc\": {\"q\": \"1+1\"}, \"target\": \"2\", \"arguments\": {}, \
+             \"resps\": [[\"2\"]], \"filtered_resps\": [\"2\"], \"filter\": \"strict-match\"",
+            "{\"doc_id\": null, \"doc\": {\"q\": \"1+1\"}, \"target\": \"2\", \"arguments\": \
+             {}, \"resps\": [[\"2\"]], \"filtered_resps\": [\"2\"], \"filter\": \"strict-match\"",
+            "line 2: field `doc_id`: missing",
+        ),
+        (
+            "run/results_2025-01-02T03-04-05.000006.json",
+            "\"configs\": {\"arith\"",
+            "\"configs\": {\"other\"",
+            "field `configs.arith`: missing: the results do not configure the samples' task",
+        ),
+    ] {
+        let env = Env::init();
+        let manifest = fixture(&env, "lm-eval");
+        spoil(&manifest.with_file_name(file), from, to);
+        refused(&env, &manifest, says);
+    }
+}
+
+/// lm-evaluation-harness's own output (../shared/data/lm-eval, eee/tests/data/lm_eval): each
+/// task's samples land, one attempt a document of the chosen filter, the suite its
+/// `n-samples.effective`; where the samples hold every document the results count, Correct ÷
+/// the suite is the results' own figure.
+#[test]
+fn shared_lm_eval_runs_land_with_their_own_suite_sizes() {
+    let Some(root) = std::env::var_os("BENCHLEDGER_SHARED_DATA") else {
+        eprintln!("skipped: BENCHLEDGER_SHARED_DATA does not name the shared data directory");
+        return;
+    };
+    let root = std::path::PathBuf::from(root);
+    for (dir, wave, seat_id, correct, denominator) in [
+        (
+            "lm-eval/pyfade",
+            "gsm8k-2025-09-09",
+            "gemma3-12b-u1",
+            1,
+            100,
+        ),
+        (
+            "lm-eval/pyfade/eval_mmlu_pro_plus",
+            "mmlu_pro_plus_health-2025-10-14",
+            "workspace-gemma-3-12b-it-base",
+            2,
+            100,
+        ),
+        (
+            "eee/tests/data/lm_eval",
+            "math_perturbed_full-2026-01-21",
+            "RylanSchaeffer-mem_Qwen3-93M_minerva_math_rep_0_sbst_1.0000_epch_1_ot_1",
+            0,
+            5000,
+        ),
+    ] {
+        let env = Env::init();
+        env.run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "lm-eval".as_ref(),
+            "--provider".as_ref(),
+            "local".as_ref(),
+            root.join(dir).as_os_str(),
+        ])
+        .ok();
+        let show = env.run(["show", wave, "--format", "json"]).ok().json();
+        let s = show["seats"].as_array().unwrap();
+        let s = s.iter().find(|s| s["seat"] == seat_id).unwrap_or(&s[0]);
+        assert_eq!(
+            (s["correct"].as_u64(), s["denominator"].as_u64()),
+            (Some(correct), Some(denominator)),
+            "{dir}: {s:#}"
+        );
+    }
+}
+
+#[test]
+fn a_helm_run_lands_its_unperturbed_test_instances() {
+    let env = Env::init();
+    let manifest = fixture(&env, "helm");
+    env.ingest(&[&manifest]);
+    let show = env
+        .run(["show", "helm-mini", "--format", "json"])
+        .ok()
+        .json();
+    // Worked by hand in tests/fixtures/import/helm/wave.toml.
+    let s = seat(&show, "tiny");
+    assert_eq!(s["attempts"], 3);
+    assert_eq!(s["problems"], 2);
+    assert_eq!(s["correct"], 2);
+    assert_eq!(s["input_tokens"], 300);
+    assert_eq!(s["output_tokens"], 6);
+    assert!(close(&s["wall_s"], 1.75), "{s:#}");
+    let wave = Ledger::open(&env.db)
+        .unwrap()
+        .load_wave("helm-mini")
+        .unwrap();
+    assert_eq!(attempt(&wave, "tiny", "id1", 2).outcome, Some(0.0));
+    // A metric that is not a score, or none there, is named.
+    for (from, to, says) in [
+        (
+            "\"sum\": 110,",
+            "\"sum\": -110,",
+            "field `stats.num_prompt_tokens`: expected a whole number of tokens, got -110",
+        ),
+        (
+            "\"instance_id\": \"id2\",\n  \"train_trial_index\": 0,\n  \"stats\": [\n   {\n    \"name\": {\n     \"name\": \"exact_match\",\n     \"split\": \"test\"\n    },\n    \"count\": 1,\n    \"sum\": 1,",
+            "\"instance_id\": \"id2\",\n  \"train_trial_index\": 0,\n  \"stats\": [\n   {\n    \"name\": {\n     \"name\": \"exact_match\",\n     \"split\": \"test\"\n    },\n    \"count\": 1,\n    \"sum\": 3,",
+            "field `stats.exact_match`: expected a score from 0 to 1, got 3",
+        ),
+    ] {
+        let env = Env::init();
+        let manifest = fixture(&env, "helm");
+        spoil(
+            &manifest.with_file_name("run/per_instance_stats.json"),
+            from,
+            to,
+        );
+        refused(&env, &manifest, says);
+    }
+}
+
+/// HELM's own run directories (eee/tests/data/helm): the totals equal the run's stats.json
+/// (test split, unperturbed), which HELM writes as means over the instances.
+#[test]
+fn shared_helm_runs_land_with_their_own_totals() {
+    let Some(root) = std::env::var_os("BENCHLEDGER_SHARED_DATA") else {
+        eprintln!("skipped: BENCHLEDGER_SHARED_DATA does not name the shared data directory");
+        return;
+    };
+    let dir = std::path::PathBuf::from(root).join("eee/tests/data/helm");
+    let env = Env::init();
+    env.run([
+        std::ffi::OsStr::new("ingest"),
+        "--from".as_ref(),
+        "helm".as_ref(),
+        "--started-at".as_ref(),
+        "2025-01-01T00:00:00Z".as_ref(),
+        dir.as_os_str(),
+    ])
+    .ok();
+    for (run, wave) in [
+        (
+            "mmlu-subject=philosophy,method=multiple_choice_joint,model=openai_gpt2",
+            "mmlu-subject-philosophy-method-multiple_choice_joint-2025-01-01",
+        ),
+        ("narrative_qa-model=openai_gpt2", "narrative_qa-2025-01-01"),
+    ] {
+        let stats: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(run).join("stats.json")).unwrap(),
+        )
+        .unwrap();
+        let mean = |name: &str| {
+            stats
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| {
+                    s["name"]["name"] == name
+                        && s["name"]["split"] == "test"
+                        && s["name"]["perturbation"].is_null()
+                })
+                .and_then(|s| s["mean"].as_f64())
+                .unwrap()
+        };
+        let show = env.run(["show", wave, "--format", "json"]).ok().json();
+        let s = &show["seats"][0];
+        let n = s["attempts"].as_f64().unwrap();
+        assert_eq!(n, mean("num_instances"), "{run}");
+        let per = |field: &str| s[field].as_f64().unwrap() / n;
+        assert!((per("correct") - mean("exact_match")).abs() < 1e-9, "{run}");
+        assert!(
+            (per("input_tokens") - mean("num_prompt_tokens")).abs() < 1e-9,
+            "{run}"
+        );
+        assert!(
+            (per("output_tokens") - mean("num_completion_tokens")).abs() < 1e-9,
+            "{run}"
+        );
+        assert!(
+            (per("wall_s") - mean("inference_runtime")).abs() < 1e-9,
+            "{run}"
+        );
+    }
+}
+
+#[test]
+fn every_eval_ever_records_land_one_attempt_a_record() {
+    let env = Env::init();
+    let manifest = fixture(&env, "eee");
+    env.ingest(&[&manifest]);
+    let show = env
+        .run(["show", "eee-mini", "--format", "json"])
+        .ok()
+        .json();
+    // Worked by hand in tests/fixtures/import/eee/wave.toml.
+    let s = seat(&show, "tiny");
+    assert_eq!(
+        (s["attempts"].as_u64(), s["problems"].as_u64()),
+        (Some(3), Some(2))
+    );
+    assert_eq!(s["correct"], 1);
+    assert_eq!(s["input_tokens"], 30);
+    assert_eq!(s["output_tokens"], 6);
+    assert_eq!(s["input_tokens_known_attempts"], 2);
+    assert_eq!(s["steps"], 2);
+    assert!(close(&s["wall_s"], 2.0), "{s:#}");
+    assert_eq!(s["wall_known_attempts"], 2);
+    let wave = Ledger::open(&env.db)
+        .unwrap()
+        .load_wave("eee-mini")
+        .unwrap();
+    let s2 = attempt(&wave, "tiny", "s2", 1);
+    assert_eq!(s2.outcome, Some(0.25));
+    assert_eq!(s2.input_tokens_cache_read, None, "null is unknown, not 0");
+    let again = attempt(&wave, "tiny", "s1", 2);
+    assert_eq!(again.end_reason.as_deref(), Some("timeout"));
+    assert_eq!(again.input_tokens, None);
+
+    // --from: the records count cached reads without saying how: the accounting is asked for.
+    let run = manifest.with_file_name("run");
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "eee".as_ref(),
+            run.as_os_str(),
+        ])
+        .status(2);
+    assert!(
+        out.stderr
+            .contains("field `wave.accounting.input_tokens_include_cache_reads`: missing"),
+        "{out:#?}"
+    );
+    let base = env.path().join("base.toml");
+    std::fs::write(
+        &base,
+        "[wave.accounting]\ninput_tokens_include_cache_reads = true\n",
+    )
+    .unwrap();
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "eee".as_ref(),
+            "--manifest".as_ref(),
+            base.as_os_str(),
+            run.as_os_str(),
+        ])
+        .ok();
+    // The start is the aggregate record's evaluation_timestamp; the harness its eval_library.
+    assert_eq!(
+        out.stdout.split(" (sha256").next().unwrap(),
+        "added wave arith-2025-06-15: 1 seats, 3 attempts"
+    );
+    // A record without its verdict is named.
+    let env = Env::init();
+    let manifest = fixture(&env, "eee");
+    spoil(
+        &manifest.with_file_name("run/0f0f0f0f-0000-4000-8000-000000000001_samples.jsonl"),
+        "\"evaluation\": {\"score\": 0.25, \"is_correct\": false}",
+        "\"evaluation\": {\"score\": 0.25}",
+    );
+    refused(
+        &env,
+        &manifest,
+        "_samples.jsonl: line 2: field `evaluation.is_correct`: missing: expected true or false",
+    );
+}
+
+/// Every Eval Ever's own instance-level records (eee/None: written by its HELM converter; the
+/// 0.3.0 demo): the totals equal the records' own sums, counted here from the file.
+#[test]
+fn shared_every_eval_ever_records_land_with_their_own_totals() {
+    let Some(root) = std::env::var_os("BENCHLEDGER_SHARED_DATA") else {
+        eprintln!("skipped: BENCHLEDGER_SHARED_DATA does not name the shared data directory");
+        return;
+    };
+    let root = std::path::PathBuf::from(root).join("eee");
+    for (file, wave) in [
+        (
+            "None/mmlu/openai/gpt2/None_samples.jsonl",
+            "mmlu-2025-01-01",
+        ),
+        (
+            "None/narrativeqa/openai/gpt2/None_samples.jsonl",
+            "narrativeqa-2025-01-01",
+        ),
+    ] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        let records: Vec<Value> = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let correct = records
+            .iter()
+            .filter(|r| r["evaluation"]["is_correct"] == true)
+            .count();
+        let input: u64 = records
+            .iter()
+            .map(|r| r["token_usage"]["input_tokens"].as_u64().unwrap())
+            .sum();
+        let wall: f64 = records
+            .iter()
+            .map(|r| r["performance"]["generation_time_ms"].as_f64().unwrap() / 1000.0)
+            .sum();
+        let env = Env::init();
+        env.run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "eee".as_ref(),
+            "--started-at".as_ref(),
+            "2025-01-01T00:00:00Z".as_ref(),
+            "--harness".as_ref(),
+            "helm".as_ref(),
+            root.join(file).as_os_str(),
+        ])
+        .ok();
+        let show = env.run(["show", wave, "--format", "json"]).ok().json();
+        let s = &show["seats"][0];
+        assert_eq!(s["attempts"].as_u64(), Some(records.len() as u64), "{file}");
+        assert_eq!(s["correct"].as_u64(), Some(correct as u64), "{file}");
+        assert_eq!(s["input_tokens"].as_u64(), Some(input), "{file}");
+        assert!(close(&s["wall_s"], wall), "{file}: {s:#}");
+    }
+}

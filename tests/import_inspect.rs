@@ -547,7 +547,7 @@ fn a_wrong_format_lists_the_formats_and_a_missing_field_names_its_flag() {
                 .contains(&format!("unknown results format {wrong:?}"))
                 && out.stderr.contains(
                     "the formats are: jsonl, csv, tau-bench, terminal-bench, openhands, \
-                     swe-bench, hal, tau2-bench, inspect, inspect-summaries, harbor"
+                     swe-bench, hal, tau2-bench, inspect, inspect-summaries, harbor, lm-eval, helm, eee"
                 )
                 && !out.stderr.contains("format = "),
             "{out:#?}"

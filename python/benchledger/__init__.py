@@ -136,17 +136,41 @@ class Ledger:
         paths: Union[Path, Iterable[Path]],
         wave: Optional[str] = None,
         manifest: Optional[Path] = None,
+        *,
+        suite: Optional[str] = None,
+        suite_problems: Optional[int] = None,
+        started_at: Optional[str] = None,
+        model: Optional[str] = None,
+        harness: Optional[str] = None,
+        provider: Optional[str] = None,
+        allow_model_mismatch: bool = False,
     ) -> list[str]:
-        """Ingests logs as one wave built from their own metadata
-        (``benchledger ingest --from FORMAT``): ``format`` is ``"inspect"`` or
-        ``"inspect-summaries"``, ``paths`` the logs or directories of logs, ``wave`` the wave's
-        id (default: the task and the date of the earliest log), ``manifest`` a wave manifest
-        without seats for what the logs cannot say. Returns the ids of the waves added."""
+        """Ingests results files of a harness's own format as waves built from what they say
+        (``benchledger ingest --from FORMAT``): one wave per suite, one seat per model.
+        ``format`` is any format of docs/importers.md (``"inspect"``, ``"harbor"``,
+        ``"lm-eval"``, ``"helm"``, ``"eee"``, ``"terminal-bench"``, ...), ``paths`` the files or
+        directories of them, ``wave`` the wave's id (default: the suite and the date of the
+        earliest file; with several waves, their ids' prefix), ``manifest`` a wave manifest
+        without seats for what the files cannot say. The keyword arguments are the command
+        line's ``--suite``, ``--suite-problems``, ``--started-at``, ``--model``, ``--harness``,
+        ``--provider`` and ``--model-mismatch=allow``, for what the files do not name. A field
+        no file, flag or manifest gives raises :class:`BadInput` naming it. Returns the ids of
+        the waves added."""
         args = ["ingest", "--from", format]
-        if wave is not None:
-            args += ["--wave", wave]
-        if manifest is not None:
-            args += ["--manifest", os.fspath(manifest)]
+        for flag, value in (
+            ("--wave", wave),
+            ("--manifest", None if manifest is None else os.fspath(manifest)),
+            ("--suite", suite),
+            ("--suite-problems", None if suite_problems is None else str(int(suite_problems))),
+            ("--started-at", started_at),
+            ("--model", model),
+            ("--harness", harness),
+            ("--provider", provider),
+        ):
+            if value is not None:
+                args += [flag, value]
+        if allow_model_mismatch:
+            args.append("--model-mismatch=allow")
         _, added = self._run([*args, "--", *_paths(paths)])
         return added
 

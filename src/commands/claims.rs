@@ -410,6 +410,50 @@ pub fn run(ctx: &mut Ctx<'_>, command: ClaimsCommand) -> Result<()> {
                 wave,
                 seat,
             } => from_run(ctx, "hal", &upload, &out, &wave, &seat),
+            ClaimsFrom::Harbor {
+                result,
+                out,
+                wave,
+                seat,
+            } => {
+                let text =
+                    files::read_text(&result, LEADERBOARD).map_err(|e| Error::io(&result, e))?;
+                let file = from::harbor(&result, &text, &wave, &seat)?;
+                let comments = vec![
+                    format!(
+                        "Claims read by `benchledger claims from harbor` from {}.",
+                        result.display()
+                    ),
+                    format!(
+                        "Wave {wave}, seat {seat}: the mean metric → mean_outcome, pass_at_k → \
+                         pass_at_k.K; published unrounded, so within ±1e-9 (docs/claims.md)."
+                    ),
+                ];
+                write_new(ctx, &out, &file, &comments)
+            }
+            ClaimsFrom::LmEval {
+                results,
+                task,
+                metric,
+                out,
+                wave,
+                seat,
+            } => {
+                let text =
+                    files::read_text(&results, LEADERBOARD).map_err(|e| Error::io(&results, e))?;
+                let file = from::lm_eval(&results, &text, &task, metric.as_deref(), &wave, &seat)?;
+                let comments = vec![
+                    format!(
+                        "Claims read by `benchledger claims from lm-eval` from {}.",
+                        results.display()
+                    ),
+                    format!(
+                        "Wave {wave}, seat {seat}: task {task}'s figure → accuracy; published \
+                         unrounded, so within ±1e-9 (docs/claims.md)."
+                    ),
+                ];
+                write_new(ctx, &out, &file, &comments)
+            }
         },
     }
 }

@@ -8,6 +8,7 @@ import json
 import math
 
 import pyarrow as pa
+from pathlib import Path
 import pytest
 
 import benchledger
@@ -165,7 +166,7 @@ def test_an_empty_ledger_has_an_empty_typed_attempts_table(tmp_path):
     assert ledger.waves() == cli_json(tmp_path / "new.db", "waves")
 
 
-def test_ingest_returns_the_waves_added_and_ingest_from_reads_inspect_logs(demo, tmp_path):
+def test_ingest_returns_the_waves_added(demo, tmp_path):
     ledger = benchledger.Ledger.create(tmp_path / "l.db")
     examples = demo / "files" / "examples"
     added = ledger.ingest([examples / "rca-wave-1" / "wave.toml", examples / "rca-wave-2" / "wave.toml"])
@@ -180,3 +181,24 @@ def test_a_closed_ledger_refuses_calls(demo):
         pass
     with pytest.raises(ValueError):
         ledger.waves()
+
+
+def test_ingest_from_builds_the_wave_the_command_line_builds(tmp_path):
+    job = Path(__file__).parents[1] / "fixtures" / "import" / "harbor" / "job"
+    ledger = benchledger.Ledger.create(tmp_path / "api.db")
+    cli("--db", tmp_path / "cli.db", "init")
+    # What the files do not say is asked for, in the command line's words.
+    out = cli("--db", tmp_path / "cli.db", "ingest", "--from", "harbor", job)
+    assert out.status == 2
+    with pytest.raises(benchledger.BadInput) as e:
+        ledger.ingest_from("harbor", job)
+    assert str(e.value) == out.message and "--started-at" in str(e.value)
+    out = cli(
+        "--db", tmp_path / "cli.db", "ingest", "--from", "harbor", "--wave", "hb",
+        "--started-at", "2026-03-04T10:00:00Z", job,
+    )
+    assert out.status == 0, out.stderr
+    added = ledger.ingest_from("harbor", [job], wave="hb", started_at="2026-03-04T10:00:00Z")
+    assert added == ["hb"]
+    assert ledger.show("hb") == cli_json(tmp_path / "cli.db", "show", "hb")
+    assert ledger.attempts().to_pylist() == benchledger.Ledger(tmp_path / "cli.db").attempts().to_pylist()

@@ -277,9 +277,9 @@ fn tried(claim: &Claim, view: &SeatView<'_>, ctx: &WaveCtx<'_>, own: Option<f64>
 }
 
 /// "7.69" for a cause: the tried value at the published precision.
-fn tried_text(t: &Tried) -> String {
+fn tried_text(t: &Tried, claim: &Claim) -> String {
     if t.rounded.is_empty() {
-        crate::number::machine(t.computed)
+        super::round::computed_text(t.computed, claim.precision, claim.value)
     } else {
         t.rounded.join(" or ")
     }
@@ -354,7 +354,11 @@ pub fn check(claim: &Claim, ctx: &WaveCtx<'_>) -> Checked {
                 .filter(|t| t.reproduces)
                 .map(|t| Cause {
                     key: t.key,
-                    says: format!("computed {}, it reproduces: {}", t.says, tried_text(t)),
+                    says: format!(
+                        "computed {}, it reproduces: {}",
+                        t.says,
+                        tried_text(t, claim)
+                    ),
                     reproduces: true,
                 })
                 .collect();
@@ -401,7 +405,7 @@ pub fn check(claim: &Claim, ctx: &WaveCtx<'_>) -> Checked {
         .filter(|t| t.reproduces)
         .map(|t| Cause {
             key: t.key,
-            says: format!("reproduces {}: {}", t.says, tried_text(t)),
+            says: format!("reproduces {}: {}", t.says, tried_text(t, claim)),
             reproduces: true,
         })
         .collect();

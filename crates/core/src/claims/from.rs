@@ -485,6 +485,186 @@ pub fn terminal_bench<R: Read>(
     })
 }
 
+/// The figure lm-evaluation-harness's results file publishes for one task: its
+/// `"METRIC,FILTER"` value (the task's first metric and filter unless `metric` names them),
+/// claimed as the seat's accuracy — a mean over the documents the run scored, which the ledger
+/// divides by the same count when the wave's suite size is the results' `n-samples.effective`
+/// (as `ingest --from lm-eval` sets it). Its `_stderr` is said in the file's source.
+pub fn lm_eval(
+    path: &Path,
+    text: &str,
+    task: &str,
+    metric: Option<&str>,
+    wave: &str,
+    seat: &str,
+) -> Result<ClaimsFile> {
+    let v: Value = serde_json::from_str(text).map_err(|e| syntax(path, &e))?;
+    let at = |key: &str| Location::file(path).field(key);
+    let config = v.pointer(&format!("/configs/{task}"));
+    let key = match metric {
+        Some(m) if m.contains(',') => m.to_string(),
+        Some(m) => format!(
+            "{m},{}",
+            config
+                .and_then(|c| c.pointer("/filter_list/0/name"))
+                .and_then(Value::as_str)
+                .unwrap_or("none")
+        ),
+        None => {
+            let m = config
+                .and_then(|c| c.pointer("/metric_list/0/metric"))
+                .and_then(Value::as_str)
+                .ok_or_else(|| {
+                    Error::input(
+                        at(&format!("configs.{task}.metric_list")),
+                        "missing: the task names no metric; name one with --metric",
+                    )
+                })?;
+            let f = config
+                .and_then(|c| c.pointer("/filter_list/0/name"))
+                .and_then(Value::as_str)
+                .unwrap_or("none");
+            format!("{m},{f}")
+        }
+    };
+    let results = v
+        .pointer(&format!("/results/{task}"))
+        .and_then(Value::as_object)
+        .ok_or_else(|| {
+            Error::input(
+                at(&format!("results.{task}")),
+                "missing: the results hold no figures for this task",
+            )
+        })?;
+    let r_at = |k: &str| at(&format!("results.{task}.{k}"));
+    let value = number(&r_at, results, &key)?.ok_or_else(|| {
+        let known: Vec<&str> = results
+            .keys()
+            .map(String::as_str)
+            .filter(|k| k.contains(',') && !k.contains("_stderr"))
+            .collect();
+        Error::input(
+            r_at(&key),
+            format!(
+                "missing: the task's results are {}; name one with --metric METRIC,FILTER",
+                known.join(", ")
+            ),
+        )
+    })?;
+    let (name, filter) = key.split_once(',').unwrap_or((key.as_str(), "none"));
+    let stderr = number(&r_at, results, &format!("{name}_stderr,{filter}"))?;
+    let effective = v
+        .pointer(&format!("/n-samples/{task}/effective"))
+        .and_then(Value::as_u64);
+    let mut source = format!("lm-evaluation-harness results, task {task}, {key}");
+    if let Some(e) = stderr {
+        source.push_str(&format!(" (standard error {})", crate::number::machine(e)));
+    }
+    if let Some(n) = effective {
+        source.push_str(&format!(" over {n} documents"));
+    }
+    let c = claim(
+        wave,
+        seat,
+        Figure::Seat(SeatFigure::Accuracy),
+        value,
+        1.0,
+        Precision::Tolerance(FULL_PRECISION),
+    );
+    Ok(ClaimsFile {
+        name: slug(&format!("lm-eval-{wave}-{seat}")),
+        version: 1,
+        source,
+        description: None,
+        claims: vec![c],
+    })
+}
+
+/// The figures a Harbor job's `result.json` publishes (`stats.evals`, one agent on one model
+/// and dataset): its `mean` metric → `mean_outcome` (Harbor's mean of the rewards, a trial
+/// without rewards counted as 0, as the ledger counts it), `pass_at_k` → `pass_at_k.K`.
+pub fn harbor(path: &Path, text: &str, wave: &str, seat: &str) -> Result<ClaimsFile> {
+    let v: Value = serde_json::from_str(text).map_err(|e| syntax(path, &e))?;
+    let at = |key: &str| Location::file(path).field(key);
+    let evals = v
+        .pointer("/stats/evals")
+        .and_then(Value::as_object)
+        .ok_or_else(|| Error::input(at("stats.evals"), "missing: the job publishes no figures"))?;
+    if evals.len() != 1 {
+        return Err(Error::input(
+            at("stats.evals"),
+            format!(
+                "expected one agent on one model and dataset, got {}: {}",
+                evals.len(),
+                evals.keys().cloned().collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    }
+    let Some((key, e)) = evals.iter().next() else {
+        return Err(Error::input(at("stats.evals"), "missing: no evals"));
+    };
+    let mut claims = Vec::new();
+    for m in e
+        .get("metrics")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(x) = m.get("mean").and_then(Value::as_f64) {
+            claims.push(claim(
+                wave,
+                seat,
+                Figure::Mean(Measure::Outcome),
+                x,
+                1.0,
+                Precision::Tolerance(FULL_PRECISION),
+            ));
+        }
+    }
+    if let Some(map) = e.get("pass_at_k").and_then(Value::as_object) {
+        let mut ks: Vec<(u64, f64)> = Vec::new();
+        for (k, x) in map {
+            let kk = k.parse::<u64>().ok().filter(|k| *k >= 1).ok_or_else(|| {
+                Error::input(
+                    at(&format!("stats.evals.{key}.pass_at_k")),
+                    format!("expected each key to be a number of trials k, got {k:?}"),
+                )
+            })?;
+            let x = x.as_f64().ok_or_else(|| {
+                Error::input(
+                    at(&format!("stats.evals.{key}.pass_at_k.{k}")),
+                    format!("expected a number, got {}", describe(x)),
+                )
+            })?;
+            ks.push((kk, x));
+        }
+        ks.sort_by_key(|(k, _)| *k);
+        for (k, x) in ks {
+            claims.push(claim(
+                wave,
+                seat,
+                Figure::PassAtK(k),
+                x,
+                1.0,
+                Precision::Tolerance(FULL_PRECISION),
+            ));
+        }
+    }
+    if claims.is_empty() {
+        return Err(Error::input(
+            at(&format!("stats.evals.{key}")),
+            "no published figures: expected a mean metric or pass_at_k",
+        ));
+    }
+    Ok(ClaimsFile {
+        name: slug(&format!("harbor-{wave}-{seat}")),
+        version: 1,
+        source: format!("Harbor job result.json, {key}"),
+        description: None,
+        claims,
+    })
+}
+
 /// The published figures of a HAL upload, as claims about one seat.
 pub fn hal<R: Read>(path: &Path, reader: R, wave: &str, seat: &str) -> Result<ClaimsFile> {
     let o = top_level(

@@ -14,10 +14,13 @@
 //!
 //! Nothing here opens a file: the caller's [`Source`] does, as for every input of ingest.
 
+pub(crate) mod eee;
 pub(crate) mod hal;
 pub(crate) mod harbor;
+pub(crate) mod helm;
 pub mod inspect;
 pub(crate) mod json;
+pub(crate) mod lm_eval;
 mod native;
 pub(crate) mod object;
 pub(crate) mod openhands;
@@ -212,6 +215,9 @@ pub static FORMATS: &[&dyn Importer] = &[
     &inspect::Inspect,
     &inspect::InspectSummaries,
     &harbor::Harbor,
+    &lm_eval::LmEval,
+    &helm::Helm,
+    &eee::Eee,
 ];
 
 /// The importer of a format named in a manifest; the error says which exist.

@@ -793,4 +793,51 @@ mod tests {
         let e = ingest_from(&src, "json", &["a.json".into()], &options()).unwrap_err();
         assert!(e.to_string().contains("did you mean `jsonl`?"), "{e}");
     }
+
+    #[test]
+    fn a_second_run_of_a_model_is_a_seat_of_its_own_and_the_base_manifest_is_kept() {
+        let src = Memory::new()
+            .with("d/a.json", TAU)
+            .with("d/b.json", TAU)
+            .with("e/c.json", TAU);
+        // Two runs of one model on one suite: two seats, said in a note.
+        let plan = ingest_from(&src, "tau-bench", &["d".into()], &options()).unwrap();
+        let t: Table = plan.manifests[0].text.parse().unwrap();
+        let ids: Vec<&str> = t["seat"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids, ["openai-gpt-4o", "openai-gpt-4o-run2"]);
+        assert_eq!(plan.notes.len(), 1, "{:?}", plan.notes);
+        assert!(plan.notes[0].contains("d/b.json is a second run of model openai/gpt-4o"));
+        // A base manifest's wave is kept; the suite must still come from somewhere (files of
+        // several suites are several waves: tests/import_inspect.rs, an eval set).
+        let src = src.with("m.toml", "[wave]\nnotes = \"nightly\"\n");
+        let one = FromOptions {
+            wave: Some("night".into()),
+            suite: None,
+            manifest: Some("m.toml".into()),
+            ..options()
+        };
+        let e = ingest_from(&src, "tau-bench", &["d/a.json".into()], &one).unwrap_err();
+        assert_eq!(e.hint(), Some(&Hint::Give("suite")));
+        let with_suite = |suite: &str| FromOptions {
+            suite: Some(suite.into()),
+            ..one.clone()
+        };
+        let plan =
+            ingest_from(&src, "tau-bench", &["d/a.json".into()], &with_suite("x/y")).unwrap();
+        let t: Table = plan.manifests[0].text.parse().unwrap();
+        assert_eq!(t["wave"]["id"].as_str(), Some("night"));
+        assert_eq!(t["wave"]["notes"].as_str(), Some("nightly"));
+        assert!(
+            t["seat"][0]["results"]
+                .as_str()
+                .unwrap()
+                .ends_with("d/a.json"),
+            "with a base manifest, results are absolute: {t}"
+        );
+    }
 }

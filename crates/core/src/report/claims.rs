@@ -184,9 +184,9 @@ fn difference_text(d: f64, p: Precision, published: f64, digits: Digits) -> Stri
     }
 }
 
-fn tried_text(t: &Tried) -> String {
+fn tried_text(t: &Tried, c: &Claim) -> String {
     if t.rounded.is_empty() {
-        machine(t.computed)
+        computed_text(t.computed, c.precision, c.value)
     } else {
         t.rounded.join(" or ")
     }
@@ -234,7 +234,7 @@ fn why(n: usize, c: &Claim, k: &Checked, digits: Digits) -> Option<String> {
                         "no convention tried reproduces it ({})",
                         k.tried
                             .iter()
-                            .map(|t| format!("{}: {}", t.says, tried_text(t)))
+                            .map(|t| format!("{}: {}", t.says, tried_text(t, c)))
                             .collect::<Vec<_>>()
                             .join("; ")
                     )

@@ -1,0 +1,212 @@
+//! `helm`: a HELM run directory (stanford-crfm/helm, `benchmark_output/runs/<suite>/<run>/`):
+//! `per_instance_stats.json` (one entry per instance and train trial, with its stats) beside
+//! `run_spec.json`. Fields as HELM writes them (`helm/benchmark/metrics/metric.py`,
+//! `PerInstanceStats`; `helm/benchmark/metrics/statistic.py`, `Stat`; `run_spec.py`), read in
+//! two real run directories of Every Eval Ever's test data:
+//!
+//! - `instance_id` → problem, `train_trial_index + 1` → attempt;
+//! - the run's main metric on the `test` split, unperturbed: its `sum / count` → outcome,
+//!   Correct at 1. The run directory does not say which metric is main: `exact_match` where
+//!   the instances have it, else the seat's `scorer = "METRIC"`;
+//! - `num_prompt_tokens`, `num_completion_tokens` → input and output tokens;
+//!   `inference_runtime` → wall seconds;
+//! - `run_spec.json`: `adapter_spec.model` → the model; its `name` without `model=` → the
+//!   suite.
+//!
+//! Instances of other splits (HELM's `valid`) and perturbed copies (robustness, fairness) are
+//! left out: HELM reports each apart, and its headline figure is the unperturbed test split.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::json::Rec;
+use super::object::{describe, syntax};
+use super::{About, Imported, Importer, Input, Origin, Record, Source};
+use crate::error::{Error, Location, Result};
+use crate::model::Attempt;
+
+/// A HELM run directory.
+pub struct Helm;
+
+const SUCCESS: f64 = 1.0 - 1e-6;
+const DEFAULT_METRIC: &str = "exact_match";
+const SPLIT: &str = "test";
+
+impl Importer for Helm {
+    fn name(&self) -> &'static str {
+        "helm"
+    }
+
+    fn describes(&self) -> &'static str {
+        "a HELM run directory's per_instance_stats.json, with run_spec.json beside it"
+    }
+
+    fn has_scorers(&self) -> bool {
+        true
+    }
+
+    fn finds(&self, src: &dyn Source, path: &Path) -> bool {
+        path.file_name().and_then(|n| n.to_str()) == Some("per_instance_stats.json")
+            && src.is_file(&path.with_file_name("run_spec.json"))
+    }
+
+    fn read(&self, input: &mut Input<'_>) -> Result<Imported> {
+        let path = input.path;
+        let metric = input
+            .options
+            .scorer
+            .clone()
+            .unwrap_or_else(|| DEFAULT_METRIC.into());
+        let v = read_json(input.src, path)?;
+        let Value::Array(entries) = &v else {
+            return Err(Error::input(
+                Location::file(path),
+                format!(
+                    "expected HELM's per-instance stats, a JSON list, got {}",
+                    describe(&v)
+                ),
+            ));
+        };
+        input.progress.total(entries.len() as u64);
+        let mut records = Vec::with_capacity(entries.len());
+        for (i, e) in entries.iter().enumerate() {
+            if let Some(a) = instance(path, i, e, &metric)? {
+                records.push(Record {
+                    at: Origin::Record(format!(
+                        "entry {} (instance {} trial {})",
+                        i + 1,
+                        a.problem,
+                        a.trial
+                    )),
+                    attempt: a,
+                });
+            }
+            input.progress.advance(1);
+        }
+        if records.is_empty() {
+            return Err(Error::input(
+                Location::file(path),
+                format!(
+                    "no unperturbed instance of the {SPLIT} split has metric {metric:?}: name \
+                     the run's main metric with scorer = \"METRIC\""
+                ),
+            ));
+        }
+        let (model, about) = run_spec(input.src, &path.with_file_name("run_spec.json"))?;
+        Ok(Imported {
+            records,
+            accounting: None,
+            model,
+            about,
+        })
+    }
+}
+
+fn read_json(src: &dyn Source, path: &Path) -> Result<Value> {
+    let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
+    serde_json::from_str(&text).map_err(|e| syntax(path, &e))
+}
+
+/// The mean of a stat of the test split, unperturbed, when the entry has it.
+fn stat(r: &Rec<'_>, stats: &[Value], name: &str) -> Result<Option<f64>> {
+    for s in stats {
+        let n = s.get("name");
+        if n.and_then(|n| n.get("name")).and_then(Value::as_str) != Some(name)
+            || n.and_then(|n| n.get("split")).and_then(Value::as_str) != Some(SPLIT)
+            || n.and_then(|n| n.get("perturbation"))
+                .is_some_and(|p| !p.is_null())
+        {
+            continue;
+        }
+        let count = s.get("count").and_then(Value::as_f64).unwrap_or(0.0);
+        if count == 0.0 {
+            return Ok(None);
+        }
+        let sum = s.get("sum").and_then(Value::as_f64).ok_or_else(|| {
+            r.bad(
+                &format!("stats.{name}.sum"),
+                "expected a number beside its count",
+            )
+        })?;
+        return Ok(Some(sum / count));
+    }
+    Ok(None)
+}
+
+/// One entry as an attempt; `None` for an entry of another split, or a perturbed one.
+fn instance(path: &Path, i: usize, e: &Value, metric: &str) -> Result<Option<Attempt>> {
+    let r = Rec::new(path, format!("entry {}", i + 1), e)?;
+    if r.get("perturbation").is_some() {
+        return Ok(None);
+    }
+    let stats = r.list("stats")?.map(Vec::as_slice).unwrap_or_default();
+    let Some(value) = stat(&r, stats, metric)? else {
+        return Ok(None);
+    };
+    if !(0.0..=1.0).contains(&value) {
+        return Err(r.bad(
+            &format!("stats.{metric}"),
+            format!(
+                "expected a score from 0 to 1, got {value}: a metric that is not a score \
+                 cannot decide Correct; name another with scorer = \"METRIC\""
+            ),
+        ));
+    }
+    let trial = r.count("train_trial_index")?.unwrap_or(0);
+    let mut a = Attempt::empty();
+    a.problem = r.id("instance_id")?;
+    a.trial = u32::try_from(trial + 1).map_err(|_| {
+        r.bad(
+            "train_trial_index",
+            format!("expected a trial index, got {trial}"),
+        )
+    })?;
+    a.outcome = Some(value);
+    a.correct = value >= SUCCESS;
+    let tokens = |name: &str| -> Result<Option<u64>> {
+        match stat(&r, stats, name)? {
+            None => Ok(None),
+            Some(x) if x >= 0.0 && x.fract() == 0.0 => Ok(Some(x as u64)),
+            Some(x) => Err(r.bad(
+                &format!("stats.{name}"),
+                format!("expected a whole number of tokens, got {x}"),
+            )),
+        }
+    };
+    a.input_tokens = tokens("num_prompt_tokens")?;
+    a.output_tokens = tokens("num_completion_tokens")?;
+    a.wall_s = stat(&r, stats, "inference_runtime")?.filter(|s| *s >= 0.0);
+    Ok(Some(a))
+}
+
+/// The model and the suite run_spec.json names.
+fn run_spec(src: &dyn Source, path: &Path) -> Result<(Option<String>, About)> {
+    let mut about = About {
+        harness: Some("helm".into()),
+        producer: Some("helm".into()),
+        ..About::default()
+    };
+    if !src.is_file(path) {
+        return Ok((None, about));
+    }
+    let v = read_json(src, path)?;
+    let r = Rec::new(path, "the run spec", &v)?;
+    let model = v
+        .pointer("/adapter_spec/model")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    about.suite = r.text("name")?.map(|n| {
+        let (scenario, args) = n.split_once(':').unwrap_or((n, ""));
+        let kept: Vec<&str> = args
+            .split(',')
+            .filter(|a| !a.is_empty() && !a.starts_with("model="))
+            .collect();
+        if kept.is_empty() {
+            scenario.to_string()
+        } else {
+            format!("{scenario}:{}", kept.join(","))
+        }
+    });
+    Ok((model, about))
+}
