@@ -202,8 +202,14 @@ pub enum Command {
     Problems(ProblemsArgs),
 
     /// Two seats of one wave, paired on the problems both attempted: who solved what, the
-    /// accuracy difference with a bootstrap interval, McNemar's exact test, and a verdict.
+    /// accuracy difference with a bootstrap interval, McNemar's exact test, the paired test on
+    /// every trial, and a verdict. With --all: every pair, Holm-corrected, and tie groups.
     Versus(VersusArgs),
+
+    /// Power and sample size from a wave's own data: the smallest difference between two seats
+    /// this design detects, with more trials per problem, and (with --delta) how many problems
+    /// a design needs to detect a given difference.
+    Plan(PlanArgs),
 
     /// Take a wave off the leaderboards without deleting anything: append a withdrawal to the
     /// chain. `score`, `rescore`, `history`, `diff` and `compare` leave it out unless told
@@ -517,6 +523,31 @@ pub struct ProblemsArgs {
     pub format: FormatArg,
 }
 
+/// The flags of `plan` (its help text is the doc comment of [`Command::Plan`]).
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// The wave's id.
+    #[arg(long)]
+    pub wave: String,
+    /// The first seat.
+    #[arg(long)]
+    pub seat: String,
+    /// The seat to compare it with.
+    #[arg(long)]
+    pub vs: String,
+    /// The difference to detect, as a share (0.03 for 3 points).
+    #[arg(long)]
+    pub delta: Option<f64>,
+    /// The two-sided test's level (default 0.05).
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// The chance of detecting the difference (default 0.8).
+    #[arg(long, default_value_t = 0.8)]
+    pub power: f64,
+    #[command(flatten)]
+    pub format: FormatArg,
+}
+
 /// The flags of `versus` (its help text is the doc comment of [`Command::Versus`]).
 #[derive(Debug, Args)]
 pub struct VersusArgs {
@@ -524,9 +555,18 @@ pub struct VersusArgs {
     #[arg(long)]
     pub wave: String,
     /// The first seat.
-    pub a: String,
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    pub a: Option<String>,
     /// The second seat.
-    pub b: String,
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    pub b: Option<String>,
+    /// Every pair of the wave's seats, with Holm's correction over all of them and the tie
+    /// groups as letters (seats sharing a letter cannot be told apart).
+    #[arg(long)]
+    pub all: bool,
+    /// The family-wise error rate `--all` holds the pairs to (default 0.05).
+    #[arg(long, value_name = "ALPHA", requires = "all")]
+    pub alpha: Option<f64>,
     #[command(flatten)]
     pub ci: CiArgs,
     #[command(flatten)]
@@ -604,6 +644,10 @@ pub struct SiteArgs {
     /// registered rubric that scores the suite's latest wave, else plain accuracy).
     #[arg(long, value_name = "NAME@VERSION")]
     pub rubric: Option<String>,
+    /// A wave of at most N problems gets a page per problem (every seat's attempts and
+    /// traces); every wave gets its problem × seat matrix.
+    #[arg(long, value_name = "N", default_value_t = benchledger_core::site::PROBLEM_PAGES)]
+    pub problem_pages: usize,
     /// With --ci, every leaderboard carries intervals and rank ranges (a rank range column,
     /// accuracy whiskers on the cost–accuracy chart), drawn as `score --ci` draws them.
     #[command(flatten)]

@@ -78,6 +78,30 @@ fn the_v1_bundle_verifies() {
     );
 }
 
+/// Intervals published before resamples were summed per problem are drawn again by the method
+/// they name, attempt by attempt, and reproduce byte for byte.
+#[test]
+fn the_ci_v1_bundles_verify_by_the_method_they_name() {
+    for name in ["session-efficiency", "trace-holistic"] {
+        let env = Env::new();
+        let bundle = env.path().join("bundle");
+        copy_dir(&tests_dir(&format!("compat/ci-v1/{name}")), &bundle);
+        let out = env
+            .run(["verify", "--bundle", bundle.to_str().unwrap()])
+            .ok();
+        assert!(
+            out.stdout.contains("1 of 1 publication reproduces"),
+            "{name}: {}",
+            out.stdout
+        );
+        let text = std::fs::read_to_string(bundle.join("publication.md")).unwrap();
+        assert!(
+            text.contains("; a percentile bootstrap over problems, each resample"),
+            "{text}"
+        );
+    }
+}
+
 /// The claims a publication carries are rendered as the build that introduced them did.
 #[test]
 fn the_claims_v1_bundle_verifies() {

@@ -139,6 +139,72 @@ fn measure(chromium: &Path, page: &Path, width: u32, height: u32) -> serde_json:
     serde_json::from_str(&json).unwrap_or_else(|e| panic!("{}: {e}: {out}", page.display()))
 }
 
+/// axe-core's script, installed by scripts/test under the target directory (or `$AXE_CORE`);
+/// `None`, having said why, when it is not there and this is not CI.
+fn axe_core() -> Option<PathBuf> {
+    let path = std::env::var_os("AXE_CORE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_TARGET_TMPDIR"))
+                .parent()
+                .unwrap()
+                .join("axe/node_modules/axe-core/axe.min.js")
+        });
+    if path.is_file() {
+        return Some(path);
+    }
+    let msg = format!(
+        "no axe-core at {} ($AXE_CORE): the site's accessibility checks cannot run; \
+         scripts/test installs it (npm install --prefix target/axe axe-core)",
+        path.display()
+    );
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "{msg}");
+    eprintln!("SKIPPED: {msg}");
+    None
+}
+
+/// The serious and critical violations axe-core finds in a page: each rule's id, and the first
+/// element it names. The page is run as it is but for its policy (which would stop axe's own
+/// script), beside itself so that its links still resolve.
+fn axe_violations(chromium: &Path, axe: &Path, page: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(page).unwrap();
+    let policy = between(&text, "<meta http-equiv=\"Content-Security-Policy\"", ">").to_string();
+    let checked = text.replacen(&(policy + ">"), "", 1).replacen(
+        "</body>",
+        &format!(
+            "<script src=\"file://{}\"></script><script>axe.run(document).then(function(r){{\
+             var p=document.createElement('pre');p.id='axe';p.textContent=JSON.stringify(\
+             r.violations.filter(function(v){{return v.impact==='serious'||v.impact==='critical'}})\
+             .map(function(v){{return v.id+' ('+v.impact+') at '+v.nodes[0].target}}));\
+             document.body.appendChild(p)}})</script></body>",
+            axe.display()
+        ),
+        1,
+    );
+    let copy = page.with_file_name(format!(
+        "axe-{}",
+        page.file_name().unwrap().to_string_lossy()
+    ));
+    std::fs::write(&copy, checked).unwrap();
+    let out = browse(
+        chromium,
+        &copy,
+        &[
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=20000",
+            "--window-size=1400,900",
+            "--dump-dom",
+        ],
+    );
+    std::fs::remove_file(&copy).unwrap();
+    let json = between(&out, "<pre id=\"axe\">", "</pre>")
+        .trim_start_matches("<pre id=\"axe\">")
+        .replace("&gt;", ">")
+        .replace("&lt;", "<")
+        .replace("&amp;", "&");
+    serde_json::from_str(&json).unwrap_or_else(|e| panic!("{}: {e}: {out}", page.display()))
+}
+
 /// Every page of a site fits a 1400×900 window with every column of every table in view, and a
 /// phone's 390×844 window with no page wider than it (a wide table scrolls in its own box).
 fn every_page_fits(chromium: &Path, site: &Path) {
@@ -156,12 +222,24 @@ fn every_page_fits(chromium: &Path, site: &Path) {
     }
     pages.sort();
     assert!(pages.len() > 10, "{pages:?}");
+    let axe = axe_core();
     // Every wave page, and the first page of each other kind (a seat's page, a rubric change,
     // a publication are built alike), each kept as a screenshot at both sizes.
     let mut kinds = std::collections::BTreeSet::new();
     pages.retain(|p| {
-        let kind = p.parent().unwrap().to_path_buf();
-        kinds.insert(kind.clone()) || kind.ends_with("waves")
+        let rel = p.strip_prefix(site).unwrap();
+        let mut parts = rel.components();
+        let first = parts.next().unwrap().as_os_str().to_os_string();
+        let depth = rel.components().count();
+        let last = rel.file_name().unwrap().to_string_lossy();
+        // Wave pages by name; below a wave, its matrix, a problem, and what changed.
+        let kind = (
+            first,
+            depth,
+            last.starts_with("since-"),
+            last == "problems.html",
+        );
+        kinds.insert(kind) || (depth == 2 && rel.starts_with("waves"))
     });
     for page in &pages {
         let name = page
@@ -169,8 +247,21 @@ fn every_page_fits(chromium: &Path, site: &Path) {
             .unwrap()
             .to_string_lossy()
             .replace(['/', '.'], "-");
-        framed_screenshot(chromium, page, &format!("{name}-1400"), 1400, 900);
-        framed_screenshot(chromium, page, &format!("{name}-390"), 390, 844);
+        // One screenshot pair and one accessibility check a kind of page (every wave page is
+        // measured, one is kept).
+        let wave_page = page.parent() == Some(site.join("waves").as_path());
+        if !wave_page || name.contains("checkout-rematch") {
+            framed_screenshot(chromium, page, &format!("{name}-1400"), 1400, 900);
+            framed_screenshot(chromium, page, &format!("{name}-390"), 390, 844);
+            if let Some(axe) = &axe {
+                let found = axe_violations(chromium, axe, page);
+                assert!(
+                    found.is_empty(),
+                    "{}: axe-core finds {found:?}",
+                    page.display()
+                );
+            }
+        }
         let wide = measure(chromium, page, 1400, 900);
         assert_eq!(wide["window"], 1400, "{}: {wide}", page.display());
         assert!(
@@ -839,6 +930,41 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
         "{arith}"
     );
     screenshot(&chromium, &site.join("index.html"), "front");
+
+    // Every sample one click away: the matrix of rca-wave-2 has a cell per problem and seat
+    // (4 × 6), most-solved first; a problem's page lists every seat's attempt; what changed
+    // since rca-wave-1 (see tests/problems.rs for the hand count).
+    assert!(index.contains("href=\"waves/rca-wave-2/problems.html\""));
+    let matrix = dom(&chromium, &site.join("waves/rca-wave-2/problems.html"));
+    let body = between(&matrix, "<tbody>", "</tbody>");
+    let cells = [
+        "<td class=\"pass\"",
+        "<td class=\"fail\"",
+        "<td class=\"missing\"",
+    ]
+    .iter()
+    .map(|c| body.matches(c).count())
+    .sum::<usize>();
+    assert_eq!(cells, 4 * 6, "{body}");
+    assert_eq!(first_cells(&matrix), ["rca-1", "rca-2", "rca-3", "rca-4"]);
+    let problem = dom(
+        &chromium,
+        &site.join("waves/rca-wave-2/problems/rca-3.html"),
+    );
+    let rows = between(&problem, "<tbody>", "</tbody>");
+    assert_eq!(rows.matches("<tr>").count(), 6, "{rows}");
+    assert_eq!(rows.matches("not Correct").count(), 2, "{rows}");
+    let since = dom(
+        &chromium,
+        &site.join("waves/rca-wave-2/since-rca-wave-1.html"),
+    );
+    assert!(strip_tags(&since).contains("1: rca-3"), "{since}");
+    // A wave no version of the rubric scores (no budget) gets its table, and no empty chart.
+    let change =
+        std::fs::read_to_string(site.join("changes/session-efficiency-v1-v2.html")).unwrap();
+    assert!(change.contains("Wave <a href=\"../waves/arith-mini.html\">arith-mini</a>"));
+    assert!(!change.contains("id=\"slope-arith-mini\""));
+    assert!(change.contains("id=\"slope-checkout-rematch\""));
     every_page_fits(&chromium, &site);
 }
 
@@ -877,5 +1003,35 @@ fn a_wave_without_a_budget_is_ranked_on_plain_accuracy() {
         err.stderr.contains("no rubric nope@1 is registered"),
         "{}",
         err.stderr
+    );
+}
+
+#[test]
+fn a_wave_past_the_problem_page_limit_gets_its_matrix_and_no_page_per_problem() {
+    let env = Env::with_waves(&[
+        "examples/rca-wave-1/wave.toml",
+        "tests/fixtures/import/terminal-bench/wave.toml",
+    ]);
+    let site = env.path().join("site");
+    env.run([
+        "site",
+        "--out",
+        site.to_str().unwrap(),
+        "--problem-pages",
+        "3",
+    ])
+    .ok();
+    // rca-wave-1 has 4 problems: past 3, so its matrix alone, saying how to get the rest.
+    let matrix = std::fs::read_to_string(site.join("waves/rca-wave-1/problems.html")).unwrap();
+    assert!(
+        matrix.contains("too many problems for a page each"),
+        "{matrix}"
+    );
+    assert!(!site.join("waves/rca-wave-1/problems").exists());
+    // tb-mini has 2: a page each.
+    assert!(site.join("waves/tb-mini/problems/fix-git.html").is_file());
+    assert!(
+        site.join("waves/tb-mini/problems/hello-world.html")
+            .is_file()
     );
 }

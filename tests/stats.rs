@@ -146,3 +146,152 @@ fn versus_pairs_the_shared_problems() {
         assert!(out.stderr.contains(says), "{out:#?}");
     }
 }
+
+#[test]
+fn versus_all_pairs_every_seat_with_holm_and_letters() {
+    let env = five_trials();
+    let out = env
+        .run([
+            "versus",
+            "--wave",
+            "five-trials",
+            "--all",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    // One pair. steady's shares (3/5, 0, 1) minus lucky's (1/5, 1/5, 0): d = 0.4, −0.2, 1;
+    // d̄ = 0.4, Σ (d − d̄)² = 0 + 0.36 + 0.36 = 0.72, se = sqrt(0.72) / 3 = sqrt(2) / 5,
+    // z = sqrt(2), p = erfc(1) = 0.157299207050285; Holm over one pair leaves it as it is.
+    let pair = &out["pairs"][0];
+    assert_eq!(
+        (&pair["a"], &pair["b"]),
+        (&json!("steady"), &json!("lucky"))
+    );
+    assert_eq!(pair["shared_problems"], 3);
+    assert!((pair["mean_diff"].as_f64().unwrap() - 0.4).abs() < 1e-12);
+    assert!((pair["se_paired"].as_f64().unwrap() - 2f64.sqrt() / 5.0).abs() < 1e-12);
+    let p = pair["p_paired"].as_f64().unwrap();
+    assert!((p / 0.157_299_207_050_285 - 1.0).abs() < 1e-6, "{p}");
+    assert_eq!(pair["p_holm"], pair["p_paired"]);
+    assert_eq!(pair["separable"], false);
+    assert_eq!(out["groups"], json!({"steady": "a", "lucky": "a"}));
+    assert_eq!(out["alpha"], 0.05);
+    assert_eq!(out["warnings"].as_array().unwrap().len(), 1);
+    // At α = 0.2 the pair is separable (0.157 < 0.2), and the two seats part letters.
+    let loose = env
+        .run([
+            "versus",
+            "--wave",
+            "five-trials",
+            "--all",
+            "--alpha",
+            "0.2",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    assert_eq!(loose["pairs"][0]["separable"], true);
+    assert_eq!(loose["groups"], json!({"steady": "a", "lucky": "b"}));
+    for (args, says) in [
+        (
+            vec!["versus", "--wave", "five-trials", "--all", "--alpha", "1.5"],
+            "--alpha 1.5",
+        ),
+        (
+            vec!["versus", "--wave", "five-trials", "steady", "--all"],
+            "cannot be used with '--all'",
+        ),
+    ] {
+        let out = env.run(&args).status(2);
+        assert!(out.stderr.contains(says), "{out:#?}");
+    }
+}
+
+#[test]
+fn plan_works_out_power_from_the_waves_own_variance() {
+    let env = five_trials();
+    let out = env
+        .run([
+            "plan",
+            "--wave",
+            "five-trials",
+            "--seat",
+            "steady",
+            "--vs",
+            "lucky",
+            "--delta",
+            "0.1",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    // steady: 5, 5 and 3 trials (K = 13/3); within-problem variances 3·2/(5·4) = 0.3, 0, 0:
+    // σ² = 0.1. lucky: 5 trials on each of its 4 problems (K = 5), σ² = 0.1. Differences on
+    // the 3 shared problems 0.4, −0.2, 1: V = 0.72 / 3 = 0.24; ω² = 0.24 − 0.1/(13/3) − 0.1/5.
+    let close = |k: &str, v: f64| {
+        let got = out[k].as_f64().unwrap();
+        assert!((got - v).abs() < 1e-12, "{k}: {got} vs {v}");
+    };
+    close("trials_a", 13.0 / 3.0);
+    close("trials_b", 5.0);
+    close("sigma2_within_a", 0.1);
+    close("sigma2_within_b", 0.1);
+    let omega2 = 0.24 - 0.1 / (13.0 / 3.0) - 0.1 / 5.0;
+    close("omega2_diff", omega2);
+    // (z₀.₉₇₅ + z₀.₈)² · V / δ² = 2.801585218113² · 0.24 / 0.01 = 188.37: 189 problems.
+    let z = 1.959963984540054 + 0.8416212335729143;
+    close("mde", z * (0.24f64 / 3.0).sqrt());
+    assert_eq!(out["problems_needed"], 189);
+    let by = &out["mde_by_trials"];
+    assert!((by["4"].as_f64().unwrap() - z * ((omega2 + 0.2 / 4.0) / 3.0).sqrt()).abs() < 1e-12);
+    let table = env
+        .run([
+            "plan",
+            "--wave",
+            "five-trials",
+            "--seat",
+            "steady",
+            "--vs",
+            "lucky",
+            "--delta",
+            "0.1",
+        ])
+        .ok()
+        .stdout;
+    snapshot_settings().bind(|| insta::assert_snapshot!("stats__plan", table));
+    for (args, says) in [
+        (
+            vec![
+                "plan",
+                "--wave",
+                "five-trials",
+                "--seat",
+                "steady",
+                "--vs",
+                "nobody",
+            ],
+            "has no seat \"nobody\"",
+        ),
+        (
+            vec![
+                "plan",
+                "--wave",
+                "five-trials",
+                "--seat",
+                "steady",
+                "--vs",
+                "lucky",
+                "--power",
+                "1.2",
+            ],
+            "--power 1.2",
+        ),
+    ] {
+        let out = env.run(&args).status(2);
+        assert!(out.stderr.contains(says), "{out:#?}");
+    }
+}

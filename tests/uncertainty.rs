@@ -53,6 +53,16 @@ fn score_with_ci_prints_rank_ranges_and_marks_the_seats_not_separable_from_the_l
         ])
         .ok()
         .json();
+    // 20 problems: the intervals carry a caution, in the JSON as in the text.
+    let warnings = json["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1);
+    assert!(
+        warnings[0]
+            .as_str()
+            .unwrap()
+            .starts_with("intervals over only 20 problems (fewer than 30)"),
+        "{warnings:?}"
+    );
     assert_eq!(
         json["interval"],
         json!({
@@ -369,5 +379,29 @@ fn suite_problems_has_no_cap_in_a_ledger_written_before_it() {
         // drawn.
         let show = env.run(["show", "base", "--format", "json"]).ok().json();
         assert_eq!(show["suite_problems"].to_string(), n, "{show}");
+    }
+}
+
+#[test]
+fn versus_all_prints_every_pair_and_the_tie_groups() {
+    let env = close_call();
+    let table = env.run(["versus", "--wave", WAVE, "--all"]).ok().stdout;
+    snapshot("uncertainty__versus_all", &table);
+    let json = env
+        .run(["versus", "--wave", WAVE, "--all", "--format", "json"])
+        .ok()
+        .json();
+    let seats = json["seats"].as_array().unwrap();
+    let pairs = json["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), seats.len() * (seats.len() - 1) / 2);
+    // Two seats share a letter exactly when their pair is not separable.
+    for p in pairs {
+        let (a, b) = (p["a"].as_str().unwrap(), p["b"].as_str().unwrap());
+        let (la, lb) = (
+            json["groups"][a].as_str().unwrap(),
+            json["groups"][b].as_str().unwrap(),
+        );
+        let share = la.chars().any(|c| lb.contains(c));
+        assert_eq!(share, p["separable"] == false, "{p}");
     }
 }

@@ -15,6 +15,7 @@ mod files;
 mod history;
 mod ingest;
 mod memory;
+mod plan;
 mod prices;
 mod problems;
 mod publish;
@@ -346,6 +347,7 @@ pub fn run_for(cli: Cli, out: &mut dyn Write, s: Surroundings) -> Result<Outcome
         Command::Withdraw(args) => withdraw::run(&mut ctx, args),
         Command::Trials(args) => trials::run_trials(&mut ctx, args),
         Command::Versus(args) => trials::run_versus(&mut ctx, args),
+        Command::Plan(args) => plan::run(&mut ctx, args),
         Command::Problems(args) => problems::run(&mut ctx, args),
         Command::Bundle(args) => bundle::run(&mut ctx, args),
         Command::Copy(args) => copy::run(&mut ctx, args),

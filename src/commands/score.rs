@@ -35,6 +35,7 @@ pub fn score(
     let (mut table, json) =
         report::score::leaderboard_with(&data, &info, &scores, intervals.as_ref());
     let json = report::prices::mark(&mut table, &json, pricing.as_ref());
+    let json = report::intervals::caution(&mut table, &json, intervals.as_ref());
     let json = report::withdrawn::mark(&mut table, &json, &withdrawn.among([wave]));
     let text = ctx.render(format, "score", &table, &json);
     ctx.write(&text)

@@ -77,6 +77,7 @@ pub fn load(
         intervals,
         rubric_added_at,
         front_rubric: None,
+        problem_pages: site::PROBLEM_PAGES,
     })
 }
 
@@ -208,6 +209,7 @@ pub fn site(
     ctx: &mut Ctx<'_>,
     out: &Path,
     rubric: Option<&str>,
+    problem_pages: usize,
     ci: crate::cli::CiArgs,
 ) -> Result<()> {
     let settings = super::interval_settings(ci, false)?;
@@ -227,6 +229,7 @@ pub fn site(
     }
     let mut input = load(&ledger, settings)?;
     input.front_rubric = rubric.map(str::to_string);
+    input.problem_pages = problem_pages;
     let pages = site::render(&input);
     if let Some(page) = pages.iter().find(|p| !safe(&p.path)) {
         return Err(Error::Usage(format!(
@@ -279,5 +282,11 @@ pub fn site(
 
 /// `benchledger site`, from its flags.
 pub fn run(ctx: &mut Ctx<'_>, args: SiteArgs) -> Result<()> {
-    site(ctx, &args.out, args.rubric.as_deref(), args.ci)
+    site(
+        ctx,
+        &args.out,
+        args.rubric.as_deref(),
+        args.problem_pages,
+        args.ci,
+    )
 }

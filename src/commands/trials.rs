@@ -89,8 +89,49 @@ pub fn run_versus(ctx: &mut Ctx<'_>, args: VersusArgs) -> Result<()> {
         wave,
         a,
         b,
+        all,
+        alpha,
         ci,
         format,
     } = args;
-    versus(ctx, &wave, &a, &b, ci, format.format)
+    match (a, b) {
+        (Some(a), Some(b)) if !all => versus(ctx, &wave, &a, &b, ci, format.format),
+        _ => versus_all(ctx, &wave, alpha.unwrap_or(0.05), format.format),
+    }
+}
+
+/// `benchledger versus --wave W --all`: every pair of the wave's seats.
+pub fn versus_all(ctx: &mut Ctx<'_>, wave: &str, alpha: f64, format: Format) -> Result<()> {
+    if !(alpha > 0.0 && alpha < 1.0) {
+        return Err(Error::Usage(format!(
+            "--alpha {alpha}: give the family-wise error rate above 0 and below 1 (e.g. 0.05)"
+        )));
+    }
+    let ledger = ctx.open()?;
+    ledger.load_wave_check(wave)?;
+    let data = ledger.load_wave(wave)?;
+    let mut seats: Vec<(&str, SeatProblems)> = data
+        .seats
+        .iter()
+        .map(|s| {
+            (
+                s.seat.id.as_str(),
+                SeatProblems::of(&data.wave, &s.attempts),
+            )
+        })
+        .collect();
+    let mean = |p: &SeatProblems| p.clustered().map(|c| c.mean_per_problem);
+    seats.sort_by(|(ia, a), (ib, b)| {
+        let (ma, mb) = (mean(a).unwrap_or(-1.0), mean(b).unwrap_or(-1.0));
+        mb.total_cmp(&ma).then(ia.cmp(ib))
+    });
+    let problems: Vec<_> = seats.iter().map(|(_, p)| &p.attempted).collect();
+    let (rows, letters) = benchledger_core::stats::versus::all_pairs(&problems, alpha);
+    let listed: Vec<(&str, Option<f64>, u64)> = seats
+        .iter()
+        .map(|(id, p)| (*id, mean(p), p.attempted.len() as u64))
+        .collect();
+    let (table, json) = report::versus::versus_all(wave, &listed, &rows, &letters, alpha);
+    let text = ctx.render(format, "versus", &table, &json);
+    ctx.write(&text)
 }

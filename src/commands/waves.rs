@@ -35,6 +35,7 @@ pub fn show(
         .transpose()?;
     let (mut table, json) = report::waves::show_with(&data, intervals.as_ref());
     let json = report::prices::mark(&mut table, &json, pricing.as_ref());
+    let json = report::intervals::caution(&mut table, &json, intervals.as_ref());
     let withdrawn = super::Withdrawn::load(&ledger)?;
     let json = report::withdrawn::mark(&mut table, &json, &withdrawn.among([wave]));
     let text = ctx.render(format, "show", &table, &json);

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::versus::IntervalJson;
-use super::{Cell, Column};
+use super::{Cell, Column, Table};
 use crate::number::pretty;
 use crate::number::{fixed, int, machine, usd};
 use crate::stats::bootstrap::{GENERATOR, Interval, Settings};
@@ -267,4 +267,44 @@ pub fn notes(
         ));
     }
     notes
+}
+
+/// Fewer problems than this, and an interval over them is a rough guide.
+pub const FEW_PROBLEMS: u64 = 30;
+
+/// A listing's JSON body with the cautions its intervals carry (none: no `warnings` key).
+#[derive(Debug, Clone, Serialize)]
+pub struct Cautioned<'a, T: Serialize> {
+    #[serde(flatten)]
+    pub body: &'a T,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// The cautions intervals drawn over `w` carry: fewer than [`FEW_PROBLEMS`] problems.
+pub fn warnings(w: &WaveIntervals) -> Vec<String> {
+    if w.problems >= FEW_PROBLEMS {
+        return Vec::new();
+    }
+    vec![format!(
+        "intervals over only {} problem{} (fewer than {FEW_PROBLEMS}): the percentile bootstrap \
+         runs narrow on so few, and a rank range such as 1–1 may claim more than the data holds",
+        int(w.problems),
+        if w.problems == 1 { "" } else { "s" }
+    )]
+}
+
+/// Marks a listing (`show --ci`, `score --ci`; never a publication's text, which stays as it
+/// was published) with the cautions its intervals carry: a note each, and the JSON's
+/// `warnings` array.
+pub fn caution<'a, T: Serialize>(
+    table: &mut Table,
+    body: &'a T,
+    intervals: Option<&WaveIntervals>,
+) -> Cautioned<'a, T> {
+    let warnings = intervals.map(warnings).unwrap_or_default();
+    for w in &warnings {
+        table.notes.push(format!("Caution: {w}."));
+    }
+    Cautioned { body, warnings }
 }

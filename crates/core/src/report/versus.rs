@@ -210,3 +210,151 @@ pub fn versus(wave: &str, a: &str, b: &str, p: &Paired, s: &Settings) -> (Table,
     };
     (t, json)
 }
+
+/// One pair in `versus --all`'s JSON.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PairJson {
+    pub a: String,
+    pub b: String,
+    pub shared_problems: u64,
+    pub mean_diff: Option<f64>,
+    pub se_paired: Option<f64>,
+    pub p_paired: Option<f64>,
+    pub p_holm: f64,
+    pub separable: bool,
+}
+
+/// A seat in `versus --all`'s order.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RankedSeatJson {
+    pub seat: String,
+    pub mean_per_problem: Option<f64>,
+    pub group: String,
+}
+
+/// The JSON of `versus --wave W --all`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct VersusAllJson {
+    pub wave: String,
+    pub alpha: f64,
+    /// Highest per-problem mean first, ties by seat id.
+    pub seats: Vec<RankedSeatJson>,
+    /// Every pair, a before b in the seats' order.
+    pub pairs: Vec<PairJson>,
+    /// Seat → its letters: two seats share a letter if and only if they are not separable.
+    pub groups: std::collections::BTreeMap<String, String>,
+    pub warnings: Vec<String>,
+}
+
+/// `versus --all`: the seats (in order, with their per-problem means and problems), the pairs
+/// and letters of `stats::versus::all_pairs` over them.
+pub fn versus_all(
+    wave: &str,
+    seats: &[(&str, Option<f64>, u64)],
+    rows: &[crate::stats::versus::PairRow],
+    letters: &[String],
+    alpha: f64,
+) -> (Table, VersusAllJson) {
+    let mut t = Table::new(vec![
+        Column::text("A", "a"),
+        Column::text("B", "b"),
+        Column::num("Shared", "shared_problems"),
+        Column::num("A − B", "mean_diff"),
+        Column::num("SE", "se_paired"),
+        Column::num("p", "p_paired"),
+        Column::num("p (Holm)", "p_holm"),
+        Column::text("Separable", "separable"),
+    ]);
+    t.heading.push(format!(
+        "Wave {wave} · every pair of seats, paired on every trial, Holm-corrected over {} \
+         pair{} at α = {}",
+        int(rows.len() as u64),
+        if rows.len() == 1 { "" } else { "s" },
+        machine(alpha)
+    ));
+    let opt = |x: Option<f64>, human: &dyn Fn(f64) -> String| match x {
+        Some(x) => Cell::new(human(x), machine(x)),
+        None => Cell::none(),
+    };
+    let points = |x: f64| format!("{} points", signed(x * 100.0, 1));
+    let mut pairs = Vec::with_capacity(rows.len());
+    for r in rows {
+        let (a, b) = (seats[r.a].0, seats[r.b].0);
+        let test = r.test;
+        t.rows.push(vec![
+            Cell::text(a),
+            Cell::text(b),
+            Cell::new(int(r.shared), r.shared.to_string()),
+            opt(test.map(|t| t.mean_diff), &points),
+            opt(test.map(|t| t.se), &|x| fixed(x * 100.0, 1)),
+            opt(test.map(|t| t.p), &|x| format!("{x:.4}")),
+            Cell::new(format!("{:.4}", r.p_holm), machine(r.p_holm)),
+            Cell::text(if r.separable { "yes" } else { "no" }),
+        ]);
+        pairs.push(PairJson {
+            a: a.to_string(),
+            b: b.to_string(),
+            shared_problems: r.shared,
+            mean_diff: test.map(|t| t.mean_diff),
+            se_paired: test.map(|t| t.se),
+            p_paired: test.map(|t| t.p),
+            p_holm: r.p_holm,
+            separable: r.separable,
+        });
+    }
+    let ranked: Vec<RankedSeatJson> = seats
+        .iter()
+        .zip(letters)
+        .map(|((id, mean, _), l)| RankedSeatJson {
+            seat: id.to_string(),
+            mean_per_problem: *mean,
+            group: l.clone(),
+        })
+        .collect();
+    t.notes.push(format!(
+        "Tie groups (seats sharing a letter cannot be told apart): {}.",
+        ranked
+            .iter()
+            .map(|s| format!(
+                "{} {} ({})",
+                s.seat,
+                s.group,
+                s.mean_per_problem
+                    .map_or("—".to_string(), crate::number::percent)
+            ))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    t.notes.push(
+        "Seats in order of their per-problem mean (the mean over problems of the share of \
+         trials passed), highest first. Each pair: the paired test on the problems both \
+         attempted (difference of the shares of Correct trials, standard error sqrt(Σ (d − \
+         d̄)²) / problems, two-sided normal p), then Holm's step-down adjustment over all \
+         pairs; a pair is separable when its adjusted p is below α."
+            .to_string(),
+    );
+    let few = seats.iter().map(|s| s.2).min().unwrap_or(0);
+    let mut warnings = Vec::new();
+    if !seats.is_empty() && few < FEW_PROBLEMS {
+        warnings.push(format!(
+            "a seat attempted only {few} problem{}: tests over fewer than {FEW_PROBLEMS} \
+             problems are rough",
+            if few == 1 { "" } else { "s" }
+        ));
+    }
+    for w in &warnings {
+        t.notes.push(format!("Caution: {w}."));
+    }
+    let json = VersusAllJson {
+        wave: wave.to_string(),
+        alpha,
+        groups: ranked
+            .iter()
+            .map(|s| (s.seat.clone(), s.group.clone()))
+            .collect(),
+        seats: ranked,
+        pairs,
+        warnings,
+    };
+    (t, json)
+}

@@ -78,13 +78,16 @@ fn frame(
     [title, desc, x_label, y_label]: [&str; 4],
     body: Markup,
 ) -> Markup {
+    // A chart whose points are links is a group of them, not one image (an image holds no
+    // control a keyboard can reach).
+    let interactive = body.0.contains("<a href=");
     let t = format!("{id}-title");
     let d = format!("{id}-desc");
     html! {
         svg xmlns="http://www.w3.org/2000/svg" class="chart" id=(id)
             viewBox=(format!("0 0 {} {}", c(width), c(height)))
             style=(format!("max-width:{}px", c(width)))
-            role="img" aria-labelledby=(format!("{t} {d}")) {
+            role=(if interactive { "group" } else { "img" }) aria-labelledby=(format!("{t} {d}")) {
             title id=(t) { (title) }
             desc id=(d) { (desc) }
             text.axis-label x=(c(LEFT + (width - LEFT - RIGHT) / 2.0)) y=(c(HEIGHT - 8.0))
@@ -106,7 +109,8 @@ fn text_width(s: &str) -> f64 {
 /// Where labels go so that none covers another: each starts at its wanted spot and moves down a
 /// line at a time, past every label already placed that it would overlap. Boxes are `(x, y,
 /// width)`, `y` the baseline; returns each label's baseline, in the order given.
-pub fn place_labels(wanted: &[(f64, f64, f64)]) -> Vec<f64> {
+/// `taken` holds boxes (the points themselves) that no label may cover either.
+pub fn place_labels_around(wanted: &[(f64, f64, f64)], taken: &[(f64, f64, f64)]) -> Vec<f64> {
     const LINE: f64 = 13.0;
     let mut order: Vec<usize> = (0..wanted.len()).collect();
     order.sort_by(|&a, &b| {
@@ -116,7 +120,7 @@ pub fn place_labels(wanted: &[(f64, f64, f64)]) -> Vec<f64> {
             .then(wanted[a].0.total_cmp(&wanted[b].0))
             .then(a.cmp(&b))
     });
-    let mut placed: Vec<(f64, f64, f64)> = Vec::new();
+    let mut placed: Vec<(f64, f64, f64)> = taken.to_vec();
     let mut out = vec![0.0; wanted.len()];
     for i in order {
         let (x, mut y, w) = wanted[i];
@@ -153,6 +157,8 @@ pub struct ScatterPoint {
     /// An interval around the accuracy, when the leaderboard carries one.
     pub interval: Option<(f64, f64)>,
     pub pareto: bool,
+    /// The seat's page, which the point links to.
+    pub href: Option<String>,
 }
 
 /// The cost–accuracy chart of a wave.
@@ -171,16 +177,47 @@ fn pct_tick(v: f64) -> String {
     format!("{}%", fixed(v * 100.0, 0))
 }
 
-pub fn scatter(s: &Scatter) -> Markup {
-    let max_cost = s.points.iter().map(|p| p.cost).fold(0.0, f64::max);
+/// The cost–accuracy chart's width: wider than the others, since it holds a label a seat.
+const SCATTER_WIDTH: f64 = 1000.0;
+
+/// The cost axis: linear from zero, or logarithmic when the costs span more than ten times
+/// (so that cheap seats do not pile up at the origin), with its ticks and their labels.
+fn cost_axis(points: &[ScatterPoint], from: f64, to: f64) -> (Axis, bool, Vec<(f64, String)>) {
+    let max = points.iter().map(|p| p.cost).fold(0.0, f64::max);
+    let min = points.iter().map(|p| p.cost).fold(f64::INFINITY, f64::min);
+    if min > 0.0 && max / min > 10.0 {
+        let (lo, hi) = (min.log10().floor(), max.log10().ceil());
+        let mut ticks = Vec::new();
+        for e in lo as i32..=hi as i32 {
+            for m in [1.0, 2.0, 5.0] {
+                let v = m * 10f64.powi(e);
+                if v.log10() <= hi + 1e-9 && (m == 1.0 || hi - lo <= 3.0) {
+                    ticks.push((v.log10(), crate::number::usd_significant(v)));
+                }
+            }
+        }
+        let axis = Axis { lo, hi, from, to };
+        return (axis, true, ticks);
+    }
     // A margin past the costliest seat, so that its label stays inside the plot.
-    let (xt, xp) = ticks(0.0, if max_cost > 0.0 { max_cost * 1.08 } else { 1.0 });
-    let x = Axis {
+    let (xt, xp) = ticks(0.0, if max > 0.0 { max * 1.08 } else { 1.0 });
+    let axis = Axis {
         lo: xt[0],
         hi: xt[xt.len() - 1],
-        from: LEFT,
-        to: WIDTH - RIGHT,
+        from,
+        to,
     };
+    let labelled = xt
+        .iter()
+        .map(|&v| (v, format!("${}", fixed(v, xp))))
+        .collect();
+    (axis, false, labelled)
+}
+
+pub fn scatter(s: &Scatter) -> Markup {
+    let width = SCATTER_WIDTH;
+    let (x, log, xt) = cost_axis(&s.points, LEFT, width - RIGHT);
+    let px = |cost: f64| x.at(if log { cost.log10() } else { cost });
     let y = Axis {
         lo: 0.0,
         hi: 1.0,
@@ -188,48 +225,52 @@ pub fn scatter(s: &Scatter) -> Markup {
         to: TOP,
     };
     let yt: Vec<f64> = (0..=5).map(|k| k as f64 * 0.2).collect();
-    let label_y = place_labels(
+    let points: Vec<(f64, f64)> = s
+        .points
+        .iter()
+        .map(|p| (px(p.cost), y.at(p.accuracy)))
+        .collect();
+    // Labels avoid each other and every point.
+    let taken: Vec<(f64, f64, f64)> = points
+        .iter()
+        .map(|&(cx, cy)| (cx - 6.0, cy + 5.0, 12.0))
+        .collect();
+    let label_y = place_labels_around(
         &s.points
             .iter()
-            .map(|p| {
-                (
-                    x.at(p.cost) + 8.0,
-                    y.at(p.accuracy) - 8.0,
-                    text_width(&p.label),
-                )
-            })
+            .zip(&points)
+            .map(|(p, &(cx, cy))| (cx + 8.0, cy - 8.0, text_width(&p.label)))
             .collect::<Vec<_>>(),
+        &taken,
     );
     let body = html! {
-        (y_grid(y, WIDTH, &yt, pct_tick))
-        @for &v in &xt {
-            text.tick x=(c(x.at(v))) y=(c(HEIGHT - BOTTOM + 18.0)) text-anchor="middle" {
-                "$" (fixed(v, xp))
-            }
+        (y_grid(y, width, &yt, pct_tick))
+        @for (v, label) in &xt {
+            text.tick x=(c(x.at(*v))) y=(c(HEIGHT - BOTTOM + 18.0)) text-anchor="middle" { (label) }
         }
         @for w in s.frontier.windows(2) {
-            @let (a, b) = (&s.points[w[0]], &s.points[w[1]]);
-            line.frontier-segment x1=(c(x.at(a.cost))) y1=(c(y.at(a.accuracy)))
-                x2=(c(x.at(b.cost))) y2=(c(y.at(b.accuracy))) {}
+            @let (a, b) = (points[w[0]], points[w[1]]);
+            line.frontier-segment x1=(c(a.0)) y1=(c(a.1)) x2=(c(b.0)) y2=(c(b.1)) {}
         }
-        @for p in &s.points {
+        @for (p, &(cx, _)) in s.points.iter().zip(&points) {
             @if let Some((lo, hi)) = p.interval {
-                line.whisker x1=(c(x.at(p.cost))) x2=(c(x.at(p.cost)))
-                    y1=(c(y.at(lo))) y2=(c(y.at(hi))) {}
+                line.whisker x1=(c(cx)) x2=(c(cx)) y1=(c(y.at(lo))) y2=(c(y.at(hi))) {}
             }
         }
-        @for (p, ly) in s.points.iter().zip(&label_y) {
-            circle.point.pareto[p.pareto] data-seat=(p.label) cx=(c(x.at(p.cost)))
-                cy=(c(y.at(p.accuracy))) r="5" {
-                title {
-                    (p.label) ": " (crate::number::usd_significant(p.cost)) ", "
-                    (crate::number::percent(p.accuracy))
-                    @if p.pareto { " (Pareto set)" }
+        @for ((p, ly), &(cx, cy)) in s.points.iter().zip(&label_y).zip(&points) {
+            @let dot = html! {
+                circle.point.pareto[p.pareto] data-seat=(p.label) cx=(c(cx)) cy=(c(cy)) r="5" {
+                    title {
+                        (p.label) ": " (crate::number::usd_significant(p.cost)) ", "
+                        (crate::number::percent(p.accuracy))
+                        @if p.pareto { " (Pareto set)" }
+                    }
                 }
-            }
-            text.point-label x=(c(x.at(p.cost) + 8.0)) y=(c(*ly)) { (p.label) }
+                text.point-label x=(c(cx + 8.0)) y=(c(*ly)) { (p.label) }
+            };
+            @if let Some(href) = &p.href { a href=(href) { (dot) } } @else { (dot) }
         }
-        g.legend transform=(format!("translate({} {})", c(WIDTH - RIGHT + 14.0), c(TOP + 6.0))) {
+        g.legend transform=(format!("translate({} {})", c(width - RIGHT + 14.0), c(TOP + 6.0))) {
             circle.point.pareto.key cx="0" cy="0" r="5" {}
             text x="10" y="4" { "Pareto set" }
             circle.point.key cx="0" cy="20" r="5" {}
@@ -241,8 +282,17 @@ pub fn scatter(s: &Scatter) -> Markup {
     let height = label_y.iter().fold(HEIGHT, |h, y| h.max(y + 8.0));
     frame(
         &s.id,
-        (WIDTH, height),
-        [&s.title, &s.desc, "Total cost (USD)", "Accuracy"],
+        (width, height),
+        [
+            &s.title,
+            &s.desc,
+            if log {
+                "Total cost (USD, log scale)"
+            } else {
+                "Total cost (USD)"
+            },
+            "Accuracy",
+        ],
         body,
     )
 }
@@ -437,8 +487,10 @@ pub fn slope(s: &Slope) -> Markup {
     let body = html! {
         (y_grid(y, WIDTH, &yt, |v| fixed(v, yp)))
         @for (v, label) in &s.marks {
-            line.scale-mark x1=(c(LEFT)) x2=(c(WIDTH - RIGHT)) y1=(c(y.at(*v))) y2=(c(y.at(*v))) {}
-            text.scale-label x=(c(LEFT + 4.0)) y=(c(y.at(*v) - 4.0)) { (label) }
+            // Between the two columns only, its label centred above it: the seats' labels
+            // outside the columns are never struck through or run into.
+            line.scale-mark x1=(c(x0)) x2=(c(x1)) y1=(c(y.at(*v))) y2=(c(y.at(*v))) {}
+            text.scale-label x=(c((x0 + x1) / 2.0)) y=(c(y.at(*v) - 5.0)) text-anchor="middle" { (label) }
         }
         text.column x=(c(x0)) y=(c(HEIGHT - BOTTOM + 20.0)) text-anchor="middle" { (s.old_label) }
         text.column x=(c(x1)) y=(c(HEIGHT - BOTTOM + 20.0)) text-anchor="middle" { (s.new_label) }
@@ -482,6 +534,39 @@ pub fn slope(s: &Slope) -> Markup {
 mod tests {
     use super::*;
 
+    fn point(cost: f64) -> ScatterPoint {
+        ScatterPoint {
+            label: "s".into(),
+            cost,
+            accuracy: 0.5,
+            interval: None,
+            pareto: false,
+            href: None,
+        }
+    }
+
+    #[test]
+    fn costs_spanning_more_than_ten_times_get_a_log_axis() {
+        let (_, log, ticks) = cost_axis(&[point(0.002), point(1.5)], 0.0, 100.0);
+        assert!(log);
+        let labels: Vec<&str> = ticks.iter().map(|t| t.1.as_str()).collect();
+        assert_eq!(labels.first(), Some(&"$0.00100"));
+        assert!(
+            labels.contains(&"$1.00") && labels.contains(&"$10.00"),
+            "{labels:?}"
+        );
+        let (_, log, _) = cost_axis(&[point(0.2), point(1.5)], 0.0, 100.0);
+        assert!(!log);
+    }
+
+    #[test]
+    fn a_label_moves_off_a_point_it_would_cover() {
+        // A label wanted right over another seat's point moves down, a line at a time, until
+        // a line (13 px) clear of it: 50 → 63 (11 px away, still over it) → 76.
+        let y = place_labels_around(&[(100.0, 50.0, 60.0)], &[(120.0, 52.0, 12.0)]);
+        assert_eq!(y, vec![76.0]);
+    }
+
     #[test]
     fn ticks_are_nice_and_cover_the_range() {
         assert_eq!(ticks(0.0, 1.55), (vec![0.0, 0.5, 1.0, 1.5, 2.0], 1));
@@ -502,6 +587,7 @@ mod tests {
                 accuracy: 0.5,
                 interval: Some((0.25, 0.75)),
                 pareto: true,
+                href: None,
             }],
             frontier: vec![0],
         };
@@ -531,7 +617,10 @@ mod tests {
         assert_eq!(stack(&[50.0, 50.0, 55.0, 200.0]), [50.0, 63.0, 76.0, 200.0]);
         // Beside points: a label moves down past one it would cover, not past one elsewhere.
         assert_eq!(
-            place_labels(&[(10.0, 20.0, 50.0), (30.0, 22.0, 50.0), (300.0, 20.0, 50.0)]),
+            place_labels_around(
+                &[(10.0, 20.0, 50.0), (30.0, 22.0, 50.0), (300.0, 20.0, 50.0)],
+                &[]
+            ),
             [20.0, 35.0, 20.0]
         );
     }

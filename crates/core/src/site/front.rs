@@ -130,6 +130,12 @@ pub(super) fn leaderboards(input: &Input, scored: &[Vec<Board<'_>>]) -> Markup {
                         "Suite " (f.suite) ": wave " a href=(wave_href(0, id)) { (id) }
                     }
                     p.note { (conditions_line(w)) "; " (count(w.row.seats, "seat")) ", " (count(w.row.attempts, "attempt")) "." }
+                    p.samples {
+                        a href=(super::samples::matrix_path(id)) { "Every problem × seat" }
+                        @if let Some(prev) = super::samples::previous_current(input, i) {
+                            " · " a href=(super::samples::since_path(&prev.data.wave.id, id)) { "what changed since " (prev.data.wave.id) }
+                        }
+                    }
                     @match &f.board {
                         None => p { "No seat of this wave has a score under any rubric (no attempt is recorded)." },
                         Some((b, why)) => {

@@ -31,12 +31,15 @@ th[data-dir=asc]::after{content:' \\25B2'}th[data-dir=desc]::after{content:' \\2
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}td.num{white-space:nowrap}
 .note{color:#475467;font-size:.88rem;margin:.2rem 0}
 .banner{background:#fff4e5;border:1px solid #f5b971;padding:.5rem .8rem;margin:1rem 0}
+.pass{color:#067647}.fail{color:#b42318}.missing{color:#667085;font-style:italic}
+table.matrix td.pass{background:#ecfdf3}table.matrix td.fail{background:#fef3f2}
+ol.trace{margin:.2rem 0;padding-left:1.4rem}
 .bad{color:#b42318;font-weight:600}.ok{color:#067647;font-weight:600}
 .tag{display:inline-block;font-size:.75rem;padding:0 .4rem;border:1px solid #98a2b3;border-radius:.6rem;margin-left:.4rem;vertical-align:middle;font-weight:400}
 pre{background:#f8f9fb;border:1px solid #e4e7ec;padding:.8rem;overflow-x:auto;font-size:.82rem}
 code{font-size:.88em}
 figure{margin:1rem 0}figcaption{font-size:.88rem;color:#475467;max-width:60rem}
-svg.chart{width:100%;max-width:720px;height:auto;font-size:11px;font-family:inherit}
+svg.chart{width:100%;height:auto;font-size:11px;font-family:inherit}
 svg .grid{stroke:#e4e7ec}svg .tick{fill:#475467}svg .axis-label{fill:#1a1a1a;font-size:12px}
 svg .point{fill:#fff;stroke:#2e5b9a;stroke-width:2}svg .point.pareto{fill:#2e5b9a}
 svg .point.withdrawn{fill:#fff;stroke:#98a2b3;stroke-dasharray:2 2}

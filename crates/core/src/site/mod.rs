@@ -24,6 +24,7 @@ mod front;
 pub(crate) mod frontier;
 mod html;
 mod pages;
+mod samples;
 
 use crate::model::WaveData;
 use crate::model::{PublicationRow, WaveRow, WithdrawalRow};
@@ -50,7 +51,7 @@ pub struct PublicationInput {
 }
 
 /// Everything the site shows.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Input {
     /// In listing order (oldest first).
     pub waves: Vec<WaveInput>,
@@ -62,6 +63,9 @@ pub struct Input {
     /// The rubric the front page ranks every suite under (`site --rubric NAME@VERSION`), when
     /// one is named and it scores the suite's latest wave.
     pub front_rubric: Option<String>,
+    /// A wave of at most this many problems gets a page per problem (`site --problem-pages`);
+    /// every wave gets its problem × seat matrix.
+    pub problem_pages: usize,
     pub publications: Vec<PublicationInput>,
     /// The record hash of the chain's last entry.
     pub head: Option<String>,
@@ -69,6 +73,24 @@ pub struct Input {
     /// A wave whose suite is too large to resample gets none (a caller refuses it first, with
     /// [`crate::stats::check_suite_size`]).
     pub intervals: Option<crate::stats::bootstrap::Settings>,
+}
+
+/// How many problems a wave may have and still get a page per problem, unless told otherwise.
+pub const PROBLEM_PAGES: usize = 2_000;
+
+impl Default for Input {
+    fn default() -> Input {
+        Input {
+            waves: Vec::new(),
+            rubrics: Vec::new(),
+            publications: Vec::new(),
+            head: None,
+            intervals: None,
+            rubric_added_at: Vec::new(),
+            front_rubric: None,
+            problem_pages: PROBLEM_PAGES,
+        }
+    }
 }
 
 /// One file of the site: its path relative to the site's root (`/`-separated, only slugs and

@@ -10,6 +10,7 @@ use super::boards::{Board, boards, uncertainty, with_rank_ranges};
 use super::chart::{self, Scatter, ScatterPoint, Slope, SlopeRow, Trend, TrendPoint};
 use super::frontier::{self, Point};
 use super::html::{count, layout, notes, publication_file, seat_href, table, wave_href};
+use super::samples;
 use super::{Input, Page, PublicationInput, WaveInput, file_name};
 use crate::figures::{Known, SeatFigures};
 use crate::number::{fixed, machine, percent, usd_significant};
@@ -56,11 +57,33 @@ pub(super) fn all(input: &Input) -> Vec<Page> {
         path: "index.html".into(),
         body: index(input, &scored),
     });
-    for (w, boards) in input.waves.iter().zip(&scored) {
+    for (i, (w, boards)) in input.waves.iter().zip(&scored).enumerate() {
         pages.push(Page {
             path: format!("waves/{}.html", file_name(&w.data.wave.id)),
-            body: wave_page(w, boards),
+            body: wave_page(w, boards, samples::previous_current(input, i)),
         });
+    }
+    for (i, w) in input.waves.iter().enumerate() {
+        let id = &w.data.wave.id;
+        let each = samples::has_problem_pages(w, input.problem_pages);
+        pages.push(Page {
+            path: samples::matrix_path(id),
+            body: samples::matrix_page(w, each),
+        });
+        if each {
+            for p in crate::report::problems::wave_problems(&w.data) {
+                pages.push(Page {
+                    path: samples::problem_path(id, &p),
+                    body: samples::problem_page(w, &p),
+                });
+            }
+        }
+        if let Some(prev) = samples::previous_current(input, i) {
+            pages.push(Page {
+                path: samples::since_path(&prev.data.wave.id, id),
+                body: samples::since_page(prev, w),
+            });
+        }
     }
     for (seat, body) in seat_pages(input) {
         pages.push(Page {
@@ -248,6 +271,7 @@ fn frontier_figure(w: &WaveInput, figures: &[SeatFigures], boards: &[Board<'_>])
                 accuracy,
                 interval,
                 pareto: false,
+                href: Some(seat_href(1, &s.seat.id)),
             }),
             (None, _) => left_out.push(format!("{} (cost unknown for some attempts)", s.seat.id)),
             _ => left_out.push(format!("{} (no accuracy)", s.seat.id)),
@@ -293,6 +317,19 @@ fn frontier_figure(w: &WaveInput, figures: &[SeatFigures], boards: &[Board<'_>])
         points,
         frontier: front,
     };
+    if s.points.is_empty() {
+        let none_known = figures.iter().all(|f| f.cost_usd.known == 0);
+        return html! {
+            p.no-chart {
+                @if none_known {
+                    "No cost–accuracy chart: no attempt of this wave records a cost (this format records none). Add a price table and fill the costs in from each attempt's tokens: "
+                    code { "benchledger prices add TABLE.toml" } ", then " code { "benchledger show " (wave.id) " --prices NAME@VERSION" } "."
+                } @else {
+                    "No cost–accuracy chart: no seat has a cost for every attempt. Not plotted: " (left_out.join(", ")) "."
+                }
+            }
+        };
+    }
     html! {
         figure {
             (chart::scatter(&s))
@@ -320,7 +357,7 @@ fn frontier_figure(w: &WaveInput, figures: &[SeatFigures], boards: &[Board<'_>])
     }
 }
 
-fn wave_page(w: &WaveInput, boards: &[Board<'_>]) -> String {
+fn wave_page(w: &WaveInput, boards: &[Board<'_>], previous: Option<&WaveInput>) -> String {
     let wave = &w.data.wave;
     let (show, _) = crate::report::waves::show(&w.data);
     let figures: Vec<SeatFigures> = w
@@ -340,6 +377,12 @@ fn wave_page(w: &WaveInput, boards: &[Board<'_>]) -> String {
         h1 { "Wave " (wave.id) @if w.withdrawn.is_some() { span.tag { "withdrawn" } } }
         (withdrawn_banner(w))
         (conditions(w))
+        p.samples {
+            a href=(format!("{}/problems.html", file_name(&wave.id))) { "Every problem × seat" } " (which seat solved what, each attempt and its trace)"
+            @if let Some(p) = previous {
+                " · " a href=(format!("{}/since-{}.html", file_name(&wave.id), file_name(&p.data.wave.id))) { "what changed since " (p.data.wave.id) }
+            }
+        }
         h2 { "Absolute figures" }
         (table(&show, Some("Each seat's absolute figures"), &seat_links))
         (notes(&show.notes, &mut seen))
@@ -552,7 +595,7 @@ fn change_page(input: &Input, scored: &[Vec<Board<'_>>], old: usize, new: usize)
             @let wave = &w.data.wave;
             @let wrows: Vec<&DiffRow> = rows.iter().filter(|r| r.shift.wave == wave.id).collect();
             h2 { "Wave " a href=(wave_href(1, &wave.id)) { (wave.id) } }
-            @if comparable && !wrows.is_empty() {
+            @if comparable && wrows.iter().any(|r| r.shift.old.is_some() || r.shift.new.is_some()) {
                 @let slope = Slope {
                     id: format!("slope-{}", file_name(&wave.id)),
                     title: format!("{} → {}, wave {}", o.rubric.id(), n.rubric.id(), wave.id),

@@ -14,7 +14,9 @@
 //! - [`versus`]: two seats paired on the problems both attempted;
 //! - `cost_of_pass`: the Cost-of-Pass paper's per-problem definition, and the frontier;
 //! - [`bootstrap`]: the generator and the percentile bootstrap over problems;
+//! - [`multiple`]: Holm's adjustment over many comparisons, and tie groups as letters;
 //! - [`normal`]: the standard normal's tail and quantiles;
+//! - [`plan`]: power and sample size from a wave's own variance;
 //! - `sums`: a leaderboard's resamples summed from per-problem totals;
 //! - [`leaderboard`]: every seat of a wave resampled on the same problems: intervals for
 //!   accuracy, Cost-of-Pass and a rubric's score, and rank ranges.
@@ -25,7 +27,9 @@ use crate::model::{MAX_SUITE_PROBLEMS, MAX_SUITE_PROBLEMS_TEXT, SuiteProblems, W
 pub mod bootstrap;
 pub(crate) mod cost_of_pass;
 pub mod leaderboard;
+pub mod multiple;
 pub mod normal;
+pub mod plan;
 mod sums;
 pub mod trials;
 pub mod versus;

@@ -155,6 +155,59 @@ impl Paired {
     }
 }
 
+/// One pair of a leaderboard compared (see [`all_pairs`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairRow {
+    /// Index of the seat with the higher per-problem mean (in the order given).
+    pub a: usize,
+    pub b: usize,
+    pub shared: u64,
+    /// The paired test; `None` with no shared problem.
+    pub test: Option<PairedTest>,
+    /// Holm's adjustment over all pairs (a pair without a shared problem counts as p = 1).
+    pub p_holm: f64,
+    /// p_holm < α.
+    pub separable: bool,
+}
+
+/// Every pair of seats, each seat's problems given in the leaderboard's order (highest
+/// per-problem mean first): the paired test on every trial, Holm's adjustment over all
+/// m = n(n − 1)/2 pairs, and whether each pair is separable at `alpha`; with the tie groups as
+/// letters ([`super::multiple::letters`]).
+pub fn all_pairs(seats: &[&BTreeMap<String, Problem>], alpha: f64) -> (Vec<PairRow>, Vec<String>) {
+    let n = seats.len();
+    let mut rows = Vec::with_capacity(n * n.saturating_sub(1) / 2);
+    for a in 0..n {
+        for b in a + 1..n {
+            let d = differences(seats[a], seats[b]);
+            rows.push(PairRow {
+                a,
+                b,
+                shared: d.len() as u64,
+                test: PairedTest::of(&d),
+                p_holm: 1.0,
+                separable: false,
+            });
+        }
+    }
+    let p: Vec<f64> = rows.iter().map(|r| r.test.map_or(1.0, |t| t.p)).collect();
+    for (r, adjusted) in rows.iter_mut().zip(super::multiple::holm(&p)) {
+        r.p_holm = adjusted;
+        r.separable = adjusted < alpha;
+    }
+    let apart = |i: usize, j: usize| rows.iter().any(|r| r.a == i && r.b == j && r.separable);
+    let letters = super::multiple::letters(n, apart);
+    (rows, letters)
+}
+
+/// Per problem both attempted (in problem order), A's share of Correct trials minus B's.
+pub fn differences(a: &BTreeMap<String, Problem>, b: &BTreeMap<String, Problem>) -> Vec<f64> {
+    let share = |p: &Problem| p.passed as f64 / p.trials as f64;
+    a.iter()
+        .filter_map(|(id, pa)| b.get(id).map(|pb| share(pa) - share(pb)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,6 +310,41 @@ mod tests {
         );
         assert_eq!(one.verdict_test(), "mcnemar");
         assert_eq!(one.discordant(), 1);
+    }
+
+    #[test]
+    fn all_pairs_by_hand() {
+        // Three seats over 40 single-trial problems: `top` solves 36, `mid` 34 of the same,
+        // `low` 10. top − mid: d = 1 on 2 problems, 0 elsewhere: d̄ = 0.05, Σ (d − d̄)² =
+        // 2 · 0.95² + 38 · 0.05² = 1.9, se = sqrt(1.9) / 40, z = 1.451, p = 0.1468; the other
+        // two pairs are far apart (p < 1e-9). Holm over 3: the smallest two ×3 and ×2, top–mid
+        // ×1 (0.1468): top and mid share a letter, low has its own.
+        let solve =
+            |k: usize| problems(&(0..40).map(|i| (1, u64::from(i < k))).collect::<Vec<_>>());
+        let (top, mid, low) = (solve(36), solve(34), solve(10));
+        let (rows, letters) = all_pairs(&[&top, &mid, &low], 0.05);
+        assert_eq!(rows.len(), 3);
+        let tm = &rows[0];
+        assert_eq!((tm.a, tm.b, tm.shared), (0, 1, 40));
+        let t = tm.test.unwrap();
+        assert!((t.se - 1.9f64.sqrt() / 40.0).abs() < 1e-16);
+        let p = super::super::normal::two_sided_p(0.05 / (1.9f64.sqrt() / 40.0));
+        assert_eq!(t.p, p);
+        assert!((p - 0.1468).abs() < 1e-4, "{p}");
+        assert_eq!(tm.p_holm, p);
+        assert!(!tm.separable);
+        assert!(rows[1].separable && rows[2].separable);
+        let (p1, p2) = (rows[1].test.unwrap().p, rows[2].test.unwrap().p);
+        let (lo, hi) = (p1.min(p2), p1.max(p2));
+        let holm = |p: f64| {
+            if p == lo {
+                3.0 * lo
+            } else {
+                (3.0 * lo).max(2.0 * hi)
+            }
+        };
+        assert_eq!((rows[1].p_holm, rows[2].p_holm), (holm(p1), holm(p2)));
+        assert_eq!(letters, ["a", "a", "b"]);
     }
 
     #[test]
