@@ -535,7 +535,7 @@ fn rescore_all_stores_the_same_scores_on_both_stores() {
             .collect()
     };
     let (lite, pg) = (scores(&stores[0]), scores(&stores[1]));
-    assert_eq!(lite.len(), 7);
+    assert_eq!(lite.len(), 8);
     for (history, id) in lite.iter().zip(&ids) {
         for seat in ["tidy", "s1", "retrying"] {
             assert!(history.contains(&format!("\"{seat}\"")), "{id}: {history}");
