@@ -2,6 +2,7 @@
 //! [`Hint`] and never names a command; this face says it with its own commands.
 
 use benchledger_core::error::{Error, Hint};
+use benchledger_core::report::{Advice, Note, Table};
 
 /// An error's message as the command line prints it: the library's message, then what to do
 /// next with this program's commands.
@@ -55,10 +56,70 @@ fn says(hint: &Hint) -> String {
                                    --db PATH` upgrades it), or read it with the benchledger \
                                    that wrote it"
             .into(),
+        Hint::NoServerSupport => {
+            "; point --db at an SQLite file, or build it with the feature".into()
+        }
+        Hint::CheckWithWriter => " (`verify --all`)".into(),
+        Hint::CopyInWhereWritable => ". Run any benchledger command on it once where it can be \
+                                      written (that copies them in), then read it here"
+            .into(),
+        Hint::ReadsStillWork => ". Commands that only read the ledger still work".into(),
         Hint::Give(option) => format!(
             "; give it with --{} (or in the wave manifest given with --manifest)",
             option.replace('_', "-")
         ),
+    }
+}
+
+/// A note under a table, as the command line prints it: advice said with its commands.
+pub fn note(n: &Note) -> String {
+    match n {
+        Note::Text(s) => s.clone(),
+        Note::Advice(a) => advises(a),
+    }
+}
+
+/// The table with every advice note said in the command line's words, for a renderer that
+/// prints notes as they are (Markdown).
+pub fn worded(t: &Table) -> Table {
+    let mut out = t.clone();
+    for n in &mut out.notes {
+        if let Note::Advice(_) = n {
+            *n = Note::Text(note(n));
+        }
+    }
+    out
+}
+
+/// A listing's advice, as a note of its own.
+fn advises(a: &Advice) -> String {
+    match a {
+        Advice::NoPublications => "No publications yet: freeze one with `benchledger publish \
+                                   --wave W --rubric NAME@VERSION`."
+            .into(),
+        Advice::VerifyPublications => "Check them with `benchledger verify --all`.".into(),
+        Advice::ChainHead(h) => format!(
+            "Chain head: {h}. Keep it outside the ledger; `benchledger verify --expect-head \
+             HASH` checks that the chain still ends there."
+        ),
+        Advice::NoPrices => "No price tables registered: add one with `benchledger prices add \
+                             prices/NAME.vN.toml`."
+            .into(),
+        Advice::PricesShown => "Prices are USD per million tokens; `benchledger prices show \
+                                NAME@VERSION` prints a table's rows."
+            .into(),
+        Advice::NoRubrics => "No rubrics registered: add one with `benchledger rubric add \
+                              rubrics/NAME.vN.toml`."
+            .into(),
+        Advice::NoWaves => "No waves yet: add one with `benchledger ingest MANIFEST.toml`.".into(),
+        Advice::Trials { summary, wave } => format!("{summary} See `benchledger trials {wave}`."),
+        Advice::CompareWaves => "Scores of different waves were made under different \
+                                 conditions: compare them with `benchledger compare`, which puts \
+                                 the absolutes and the load side by side."
+            .into(),
+        Advice::Rescore { waves, rubric } => {
+            format!("No stored scores for {waves}: run `benchledger rescore --rubric {rubric}`.")
+        }
     }
 }
 
@@ -77,6 +138,49 @@ mod tests {
              FILE`, or pass the rubric file's path"
         );
         assert_eq!(message(&Error::Usage("plain".into())), "plain");
+    }
+
+    /// A listing's advice is said with this program's commands, in a note of its own; the
+    /// table's other notes stay as they are.
+    #[test]
+    fn a_listings_advice_is_said_with_this_programs_commands() {
+        let mut t = Table::default();
+        t.notes.push("plain".into());
+        t.notes.push(Note::Advice(Advice::Rescore {
+            waves: "w1, w2".into(),
+            rubric: "r@1".into(),
+        }));
+        let w = worded(&t);
+        assert_eq!(
+            w.notes,
+            [
+                Note::Text("plain".into()),
+                Note::Text(
+                    "No stored scores for w1, w2: run `benchledger rescore --rubric r@1`.".into()
+                )
+            ]
+        );
+        assert_eq!(
+            note(&Note::Advice(Advice::Trials {
+                summary: "a: 2 trials.".into(),
+                wave: "w".into()
+            })),
+            "a: 2 trials. See `benchledger trials w`."
+        );
+    }
+
+    /// A build without PostgreSQL says so in the library's words; the command line adds
+    /// which flag to point elsewhere.
+    #[test]
+    fn a_build_without_postgres_is_told_where_to_point_db() {
+        let e =
+            Error::Usage("built without PostgreSQL support".into()).hinted(Hint::NoServerSupport);
+        assert!(!e.to_string().contains("--db"), "{e}");
+        assert_eq!(
+            message(&e),
+            "built without PostgreSQL support; point --db at an SQLite file, or build it with \
+             the feature"
+        );
     }
 
     /// A ledger kept busy past the wait names no flag in the library's words; the command

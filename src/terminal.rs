@@ -197,8 +197,9 @@ pub fn to_text_in(t: &Table, layout: &mut Layout) -> String {
         ));
     }
     for n in &t.notes {
+        let n = crate::advice::note(n);
         if layout.printed_notes.insert(n.clone()) {
-            notes.push(shown(n, true).into_owned());
+            notes.push(shown(&n, true).into_owned());
         }
     }
     if !notes.is_empty() {
@@ -359,7 +360,7 @@ pub fn render_in<T: Serialize>(
 ) -> String {
     match format {
         Format::Table => to_text_in(table, layout),
-        Format::Md => to_markdown(&with_significant_costs(table)),
+        Format::Md => to_markdown(&with_significant_costs(&crate::advice::worded(table))),
         Format::Csv => to_csv(table),
         Format::Json => to_json(kind, json),
     }

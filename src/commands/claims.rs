@@ -212,7 +212,7 @@ pub(super) fn check_labelled(
     let (mut out, json) = listing(&sources, &rows, Digits::Readable);
     for (id, w) in &inputs {
         if let Some(p) = &w.pricing {
-            out.notes.push(format!(
+            out.notes.push(report::Note::Text(format!(
                 "Wave {id}: {} cost{} set from price table {} ({}; {} recorded kept, {} left \
                  unpriced); costs repriced under other conventions are among the causes tried.",
                 p.priced(),
@@ -225,7 +225,7 @@ pub(super) fn check_labelled(
                 },
                 p.recorded(),
                 p.unpriced()
-            ));
+            )));
         }
     }
     let withdrawn = Withdrawn::load(&ledger)?;

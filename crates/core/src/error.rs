@@ -159,6 +159,17 @@ pub enum Hint {
     /// say: give it as this option of [`crate::ingest::from::FromOptions`] (`model`,
     /// `provider`, `harness`, `suite`, `suite_problems`, `started_at`), or in a base manifest.
     Give(&'static str),
+    /// A server ledger was named and this build has no PostgreSQL support: name an SQLite
+    /// ledger, or build with the feature.
+    NoServerSupport,
+    /// A ledger was edited behind benchledger's back: check it whole with the build that
+    /// wrote it.
+    CheckWithWriter,
+    /// A read-only ledger's write-ahead log holds changes not yet copied in: open it once where
+    /// it can be written (which copies them in), then read it here.
+    CopyInWhereWritable,
+    /// The server refused to write: what only reads the ledger still works.
+    ReadsStillWork,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -99,11 +99,11 @@ impl Ledger {
                 message: format!(
                     "could not complete: the ledger cannot be opened for writing here, and {} \
                      holds changes not yet copied into it, which SQLite cannot read without \
-                     writing beside the ledger. Run any benchledger command on it once where \
-                     it can be written (that copies them in), then read it here",
+                     writing beside the ledger",
                     wal.display()
                 ),
-            });
+            }
+            .hinted(Hint::CopyInWhereWritable));
         }
         let conn = Connection::open_with_flags(
             immutable_uri(path)?,

@@ -238,10 +238,10 @@ impl Ledger {
     #[cfg(not(feature = "postgres"))]
     fn on_server(_: &str, _: Purpose) -> Result<(Ledger, bool)> {
         Err(Error::Usage(
-            "this benchledger was built without PostgreSQL support (cargo feature `postgres`); \
-             point --db at an SQLite file, or build it with the feature"
+            "this benchledger was built without PostgreSQL support (cargo feature `postgres`)"
                 .into(),
-        ))
+        )
+        .hinted(crate::error::Hint::NoServerSupport))
     }
 
     fn configure(conn: Connection, path: &Path, purpose: Purpose) -> Result<Ledger> {
@@ -355,10 +355,11 @@ impl Ledger {
                                 "this ledger cannot be brought to schema version {}: a stored \
                                  row breaks a constraint that version declares ({msg}), so it \
                                  was edited behind benchledger's back. Nothing was changed; \
-                                 look at it with the benchledger that wrote it (`verify --all`)",
+                                 look at it with the benchledger that wrote it",
                                 i + 1
                             ),
                         }
+                        .hinted(crate::error::Hint::CheckWithWriter)
                     }
                     e if access::unavailable(&e).is_some() => sqlite(&path, e),
                     e => migration_refused(&path, from, i + 1, &e),

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::{Cell, Column, Table};
+use super::{Cell, Column, Note, Table};
 use crate::claims::check::{Checked, Tried, Verdict, cause_label};
 use crate::claims::round::{Precision, computed_text, difference_beside_interval, published_text};
 use crate::claims::{Claim, ClaimsFile};
@@ -338,9 +338,13 @@ pub fn listing(sources: &[Source<'_>], rows: &[Row<'_>], digits: Digits) -> (Tab
         ]);
     }
     let sum = summary(rows);
-    t.notes.push(summary_line(&sum));
+    t.notes.push(Note::Text(summary_line(&sum)));
     for (i, r) in rows.iter().enumerate() {
-        t.notes.extend(why(i + 1, r.claim, &r.checked, digits));
+        t.notes.extend(
+            why(i + 1, r.claim, &r.checked, digits)
+                .into_iter()
+                .map(Note::Text),
+        );
     }
     t.notes.push(
         "Each published number is compared at the precision it was published with: the \

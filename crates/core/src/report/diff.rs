@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::score::{RubricInfo, RubricJson, places, score_header};
-use super::{Cell, Column, DETAIL, ESSENTIAL, Table};
+use super::{Cell, Column, DETAIL, ESSENTIAL, Note, Table};
 use crate::number::{fixed, machine, machine_opt, signed};
 use crate::rubric::WaveScores;
 use crate::rubric::spec::Scale;
@@ -241,7 +241,7 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
         ]);
     }
     let s = &summary;
-    t.notes.push(format!(
+    t.notes.push(Note::Text(format!(
         "{} seat{} in {} wave{}: {} moved, {} unchanged.",
         s.seats,
         if s.seats == 1 { "" } else { "s" },
@@ -249,12 +249,13 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
         if s.waves == 1 { "" } else { "s" },
         s.moved,
         s.unchanged
-    ));
+    )));
     if !s.largest_shifts.is_empty() {
         let shifts = list(&s.largest_shifts, |x| {
             signed(x.delta.unwrap_or(0.0), places)
         });
-        t.notes.push(format!("Largest shifts: {shifts}."));
+        t.notes
+            .push(Note::Text(format!("Largest shifts: {shifts}.")));
     }
     t.notes.push(if s.rank_changes.is_empty() {
         "No rank changed.".into()
@@ -262,7 +263,7 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
         let changes = list(&s.rank_changes, |x| {
             format!("{} → {}", opt_rank(x.old_rank), opt_rank(x.new_rank))
         });
-        format!("Rank changes: {changes}.")
+        format!("Rank changes: {changes}.").into()
     });
     // An empty list when no score lies outside.
     let old_outside = list(&s.old_outside_scale, |x| {
@@ -273,11 +274,11 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
     });
     for (which, info, outside) in [("Old", old, old_outside), ("New", new, new_outside)] {
         if !outside.is_empty() {
-            t.notes.push(format!(
+            t.notes.push(Note::Text(format!(
                 "{which} scores outside {}'s declared {} scale: {outside}.",
                 info.rubric.id(),
                 scale_words(&info.rubric.scale)
-            ));
+            )));
         }
     }
     if old.rubric.relative || new.rubric.relative {

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::score::{RubricInfo, RubricJson, outcome_remark, places, rank_text};
 use super::waves::describe_load;
-use super::{Cell, Column, DETAIL, ESSENTIAL, EXTRA, Table};
+use super::{Advice, Cell, Column, DETAIL, ESSENTIAL, EXTRA, Note, Table};
 use crate::model::{Load, Wave};
 use crate::number::{fixed, machine};
 use crate::rubric::StoredScore;
@@ -138,11 +138,7 @@ pub fn history(
             });
         }
     }
-    t.notes.push(
-        "Scores of different waves were made under different conditions: compare them with \
-         `benchledger compare`, which puts the absolutes and the load side by side."
-            .into(),
-    );
+    t.notes.push(Note::Advice(Advice::CompareWaves));
     if r.relative {
         t.notes.push(
             "This rubric is relative: each score was measured against its own wave's medians, \
@@ -151,11 +147,10 @@ pub fn history(
         );
     }
     if !not_rescored.is_empty() {
-        t.notes.push(format!(
-            "No stored scores for {}: run `benchledger rescore --rubric {}`.",
-            not_rescored.join(", "),
-            r.id()
-        ));
+        t.notes.push(Note::Advice(Advice::Rescore {
+            waves: not_rescored.join(", "),
+            rubric: r.id(),
+        }));
     }
     let json = HistoryJson {
         rubric: RubricJson::of(info),

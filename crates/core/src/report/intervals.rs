@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::versus::IntervalJson;
-use super::{Cell, Column, Table};
+use super::{Cell, Column, Note, Table};
 use crate::number::pretty;
 use crate::number::{fixed, int, machine, usd};
 use crate::stats::bootstrap::{GENERATOR, Interval, Settings};
@@ -304,7 +304,7 @@ pub fn caution<'a, T: Serialize>(
 ) -> Cautioned<'a, T> {
     let warnings = intervals.map(warnings).unwrap_or_default();
     for w in &warnings {
-        table.notes.push(format!("Caution: {w}."));
+        table.notes.push(Note::Text(format!("Caution: {w}.")));
     }
     Cautioned { body, warnings }
 }

@@ -145,8 +145,102 @@ pub struct Table {
     pub heading: Vec<String>,
     pub columns: Vec<Column>,
     pub rows: Vec<Vec<Cell>>,
-    /// Lines printed below the table (not in CSV): footnotes, labels, warnings.
-    pub notes: Vec<String>,
+    /// Lines printed below the table (not in CSV): footnotes, labels, warnings, advice.
+    pub notes: Vec<Note>,
+}
+
+/// A line under a table: the library's own words, or advice named rather than said (see
+/// [`Advice`]), so that no listing names a command: each face says advice in its own words.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Note {
+    /// A footnote, label or warning in the library's words.
+    Text(String),
+    /// What the reader can do next; the face that prints the table words it.
+    Advice(Advice),
+}
+
+impl From<String> for Note {
+    fn from(s: String) -> Note {
+        Note::Text(s)
+    }
+}
+
+impl From<&str> for Note {
+    fn from(s: &str) -> Note {
+        Note::Text(s.to_string())
+    }
+}
+
+/// Footnotes in the library's words, as notes.
+pub(crate) fn texts(lines: Vec<String>) -> impl Iterator<Item = Note> {
+    lines.into_iter().map(Note::Text)
+}
+
+/// A note as a face without words of its own for advice prints it: the text, or the
+/// advice's words here (which name no command).
+impl std::fmt::Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Note::Text(s) => f.write_str(s),
+            Note::Advice(a) => a.fmt(f),
+        }
+    }
+}
+
+/// What a listing advises its reader to do next, named rather than said: the command line
+/// says it with its commands, and the library's own words ([`std::fmt::Display`]) name none.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Advice {
+    /// The publications listing is empty: freeze a publication.
+    NoPublications,
+    /// The listed publications can be checked against the ledger.
+    VerifyPublications,
+    /// The publication chain ends at this hash: keep it outside the ledger, and check later
+    /// that the chain still ends there.
+    ChainHead(String),
+    /// The price tables listing is empty: register one.
+    NoPrices,
+    /// Prices are USD per million tokens, and one table's rows can be printed.
+    PricesShown,
+    /// The rubrics listing is empty: register one.
+    NoRubrics,
+    /// The waves listing is empty: add a wave.
+    NoWaves,
+    /// A seat's accuracy trial by trial (`summary`, a whole sentence); the wave's trials can
+    /// be looked at one by one.
+    Trials { summary: String, wave: String },
+    /// Scores of different waves were made under different conditions: compare the waves.
+    CompareWaves,
+    /// These waves (`waves`, listed) have no stored scores under `rubric`: rescore them.
+    Rescore { waves: String, rubric: String },
+}
+
+impl std::fmt::Display for Advice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Advice::NoPublications => f.write_str("No publications yet."),
+            Advice::VerifyPublications => {
+                f.write_str("Each publication can be verified against the ledger.")
+            }
+            Advice::ChainHead(h) => write!(
+                f,
+                "Chain head: {h}. Keep it outside the ledger, to check that the chain still \
+                 ends there."
+            ),
+            Advice::NoPrices => f.write_str("No price tables registered."),
+            Advice::PricesShown => f.write_str("Prices are USD per million tokens."),
+            Advice::NoRubrics => f.write_str("No rubrics registered."),
+            Advice::NoWaves => f.write_str("No waves yet."),
+            Advice::Trials { summary, .. } => f.write_str(summary),
+            Advice::CompareWaves => f.write_str(
+                "Scores of different waves were made under different conditions: compare the \
+                 absolutes and the load side by side.",
+            ),
+            Advice::Rescore { waves, rubric } => {
+                write!(f, "No stored scores for {waves} under {rubric}.")
+            }
+        }
+    }
 }
 
 impl Table {
@@ -253,7 +347,7 @@ fn markdown(t: &Table, md_escape: &dyn Fn(&str) -> String) -> String {
     }
     for n in &t.notes {
         out.push('\n');
-        out.push_str(&md_escape(n));
+        out.push_str(&md_escape(&n.to_string()));
         out.push('\n');
     }
     out
@@ -362,6 +456,41 @@ mod tests {
 
         note
         ");
+    }
+
+    /// A listing's advice, in the library's own words, names no command and no flag: the
+    /// command line words it (`src/advice.rs`).
+    #[test]
+    fn advice_in_the_librarys_words_names_no_command() {
+        let all = [
+            Advice::NoPublications,
+            Advice::VerifyPublications,
+            Advice::ChainHead("ab12".into()),
+            Advice::NoPrices,
+            Advice::PricesShown,
+            Advice::NoRubrics,
+            Advice::NoWaves,
+            Advice::Trials {
+                summary: "a: 2 trials.".into(),
+                wave: "w".into(),
+            },
+            Advice::CompareWaves,
+            Advice::Rescore {
+                waves: "w1, w2".into(),
+                rubric: "r@1".into(),
+            },
+        ];
+        for a in all {
+            let said = Note::Advice(a).to_string();
+            assert!(!said.is_empty());
+            assert!(
+                !said.contains("benchledger") && !said.contains("`--"),
+                "{said}"
+            );
+        }
+        let mut t = sample();
+        t.notes.push(Note::Advice(Advice::NoWaves));
+        assert!(to_markdown(&t).ends_with("\nnote\n\nNo waves yet.\n"));
     }
 
     #[test]

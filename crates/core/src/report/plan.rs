@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Cell, Column, Table};
+use super::{Cell, Column, Note, Table};
 use crate::number::{fixed, int, machine};
 use crate::stats::plan::Plan;
 
@@ -127,12 +127,12 @@ pub fn plan(
                 .to_string(),
         );
     }
-    t.notes.extend(notes.iter().cloned());
-    t.notes.push(
+    t.notes.extend(notes.iter().cloned().map(Note::Text));
+    t.notes.push(Note::Text(
         "MDE = (z₁₋α/₂ + z_power) · sqrt((ω² + σ²_A/K_A + σ²_B/K_B) / P) over the P shared \
          problems; see docs/statistics.md."
             .to_string(),
-    );
+    ));
     let json = PlanJson {
         wave: wave.to_string(),
         a: a.to_string(),

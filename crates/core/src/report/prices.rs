@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Cell, Column, Table};
+use super::{Advice, Cell, Column, Note, Table};
 use crate::model::PriceTableRow;
 use crate::number::{int, machine};
 use crate::prices::{Costs, PriceTable, Pricing, SeatPricing, Unpriced};
@@ -116,17 +116,9 @@ pub fn list(rows: &[(PriceTableRow, Option<PriceTable>)]) -> (Table, PriceListJs
         ]);
     }
     if rows.is_empty() {
-        t.notes.push(
-            "No price tables registered: add one with `benchledger prices add \
-             prices/NAME.vN.toml`."
-                .into(),
-        );
+        t.notes.push(Note::Advice(Advice::NoPrices));
     } else {
-        t.notes.push(
-            "Prices are USD per million tokens; `benchledger prices show NAME@VERSION` prints a \
-             table's rows."
-                .into(),
-        );
+        t.notes.push(Note::Advice(Advice::PricesShown));
     }
     let json = PriceListJson {
         prices: rows
@@ -330,7 +322,7 @@ pub fn mark<'a, T: Serialize>(
     if let Some(p) = pricing {
         table.heading.push(heading(p));
         table.heading.push(source_line(p));
-        table.notes.extend(notes(p));
+        table.notes.extend(notes(p).into_iter().map(Note::Text));
     }
     Priced {
         body,

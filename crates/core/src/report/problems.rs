@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use super::{Cell, Column, ESSENTIAL, Table};
+use super::{Cell, Column, ESSENTIAL, Note, Table};
 use crate::model::{SeatData, SuiteProblems, WaveData};
 
 /// One seat on one problem.
@@ -275,13 +275,13 @@ pub fn regressions_table(r: &RegressionsJson) -> Table {
             listed(&s.only_in_b),
         ]);
     }
-    t.notes.push(format!(
+    t.notes.push(Note::Text(format!(
         "Newly failed: solved in {a} (more than half its trials Correct), attempted and not \
          solved in {b}; newly solved: the reverse. Only in a wave: attempted by the seat there \
          and not in the other.",
         a = r.wave_a,
         b = r.wave_b
-    ));
+    )));
     t
 }
 

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::withdrawn::{WithdrawnJson, describe};
-use super::{Cell, Column, Table};
+use super::{Advice, Cell, Column, Note, Table};
 use crate::formats::input::PricesId;
 use crate::model::{PublicationRow, WithdrawalRow};
 
@@ -63,29 +63,22 @@ pub fn list(
     }
     for r in rows {
         if let Some(w) = withdrawn(&r.wave) {
-            t.notes.push(format!(
+            t.notes.push(Note::Text(format!(
                 "#{}: wave {} was {}. The publication still verifies; it is no longer a current \
                  leaderboard.",
                 r.id,
                 r.wave,
                 describe(w)
-            ));
+            )));
         }
     }
     if rows.is_empty() {
-        t.notes.push(
-            "No publications yet: freeze one with `benchledger publish --wave W --rubric NAME@VERSION`."
-                .into(),
-        );
+        t.notes.push(Note::Advice(Advice::NoPublications));
     } else {
-        t.notes
-            .push("Check them with `benchledger verify --all`.".into());
+        t.notes.push(Note::Advice(Advice::VerifyPublications));
     }
     if let Some(h) = head {
-        t.notes.push(format!(
-            "Chain head: {h}. Keep it outside the ledger; `benchledger verify --expect-head \
-             HASH` checks that the chain still ends there."
-        ));
+        t.notes.push(Note::Advice(Advice::ChainHead(h.to_string())));
     }
     let json = PublicationsJson {
         publications: rows

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{Cell, Column, Table};
+use super::{Advice, Cell, Column, Note, Table};
 use crate::model::RubricRow;
 use crate::number::pretty;
 use crate::rubric::check::CheckReport;
@@ -90,10 +90,7 @@ pub fn list(rows: &[(RubricRow, Option<Rubric>)]) -> (Table, RubricListJson) {
         ]);
     }
     if rows.is_empty() {
-        t.notes.push(
-            "No rubrics registered: add one with `benchledger rubric add rubrics/NAME.vN.toml`."
-                .into(),
-        );
+        t.notes.push(Note::Advice(Advice::NoRubrics));
     }
     let json = RubricListJson {
         rubrics: rows

@@ -11,7 +11,7 @@ use super::waves::{
     Detail, SeatJson, absolute_cells, absolute_columns, absolute_notes, canary_cell, canary_column,
     canary_notes, wave_heading,
 };
-use super::{Cell, Column, DETAIL, ESSENTIAL, Table, capitalise};
+use super::{Cell, Column, DETAIL, ESSENTIAL, Note, Table, capitalise, texts};
 use crate::figures::SeatFigures;
 use crate::model::WaveData;
 use crate::number::{fixed, machine};
@@ -248,24 +248,25 @@ pub fn leaderboard_with(
         });
         figures.push(f);
     }
-    t.notes = absolute_notes(&data.wave, &figures);
-    t.notes.extend(canary_notes(
+    t.notes = texts(absolute_notes(&data.wave, &figures)).collect();
+    t.notes.extend(texts(canary_notes(
         &data.wave,
         seats_json
             .iter()
             .map(|s| s.seat.seat.as_str())
             .zip(&figures),
-    ));
+    )));
     if let Some(w) = intervals {
         add_score_interval_columns(&mut t, w, places, leader);
         t.heading.push(intervals::heading(w, true));
         let order: Vec<String> = seat_ids(&t);
         let order: Vec<&str> = order.iter().map(String::as_str).collect();
         let notes = intervals::notes(w, &order, leader, Some("score"));
-        t.notes.extend(notes);
+        t.notes.extend(texts(notes));
     }
     if r.relative {
-        t.notes.push(format!("{}.", capitalise(RELATIVE_NOTE)));
+        t.notes
+            .push(Note::Text(format!("{}.", capitalise(RELATIVE_NOTE))));
     }
     if !r.tie_break.is_empty() {
         let order = if r.tie_break.iter().any(|t| t.higher_first) {
@@ -274,10 +275,10 @@ pub fn leaderboard_with(
             "lower first"
         };
         let names: Vec<String> = r.tie_break.iter().map(|t| t.name()).collect();
-        t.notes.push(format!(
+        t.notes.push(Note::Text(format!(
             "Equal scores are ranked on {} ({order}); \"n=\" marks a rank still shared.",
             names.join(", then ")
-        ));
+        )));
     }
     let json = ScoreJson {
         wave: data.wave.id.clone(),

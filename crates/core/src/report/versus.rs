@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{Cell, Column, Table};
+use super::{Cell, Column, Note, Table};
 use crate::number::{fixed, int, int_or_fixed, machine, signed};
 use crate::stats::bootstrap::{GENERATOR, METHOD, Settings};
 use crate::stats::versus::{FEW_DISCORDANT, Paired};
@@ -159,7 +159,7 @@ pub fn versus(wave: &str, a: &str, b: &str, p: &Paired, s: &Settings) -> (Table,
         t.rows
             .push(row("Paired p", format!("{:.4}", test.p), machine(test.p)));
     }
-    t.notes.push(format!(
+    t.notes.push(Note::Text(format!(
         "Verdict: {} ({}).",
         p.verdict(a, b),
         if p.trials {
@@ -167,11 +167,11 @@ pub fn versus(wave: &str, a: &str, b: &str, p: &Paired, s: &Settings) -> (Table,
         } else {
             "McNemar's exact test: one trial a problem"
         }
-    ));
+    )));
     for w in warnings(p) {
-        t.notes.push(format!("Caution: {w}."));
+        t.notes.push(Note::Text(format!("Caution: {w}.")));
     }
-    t.notes.push(format!(
+    t.notes.push(Note::Text(format!(
         "A problem is solved by a seat when more than half of its trials there are Correct. The \
          interval is a {METHOD} ({} resamples, seed {}, generator {GENERATOR}); McNemar's exact \
          test is two-sided on the problems one seat solved and the other did not; the paired \
@@ -179,7 +179,7 @@ pub fn versus(wave: &str, a: &str, b: &str, p: &Paired, s: &Settings) -> (Table,
          (standard error sqrt(Σ (d − d̄)²) / problems, two-sided normal p). The verdict names a \
          leader only when p < 0.05.",
         s.resamples, s.seed
-    ));
+    )));
     let json = VersusJson {
         wave: wave.to_string(),
         a: a.to_string(),
@@ -311,7 +311,7 @@ pub fn versus_all(
             group: l.clone(),
         })
         .collect();
-    t.notes.push(format!(
+    t.notes.push(Note::Text(format!(
         "Tie groups (seats sharing a letter cannot be told apart): {}.",
         ranked
             .iter()
@@ -324,15 +324,15 @@ pub fn versus_all(
             ))
             .collect::<Vec<_>>()
             .join(", ")
-    ));
-    t.notes.push(
+    )));
+    t.notes.push(Note::Text(
         "Seats in order of their per-problem mean (the mean over problems of the share of \
          trials passed), highest first. Each pair: the paired test on the problems both \
          attempted (difference of the shares of Correct trials, standard error sqrt(Σ (d − \
          d̄)²) / problems, two-sided normal p), then Holm's step-down adjustment over all \
          pairs; a pair is separable when its adjusted p is below α."
             .to_string(),
-    );
+    ));
     let few = seats.iter().map(|s| s.2).min().unwrap_or(0);
     let mut warnings = Vec::new();
     if !seats.is_empty() && few < FEW_PROBLEMS {
@@ -343,7 +343,7 @@ pub fn versus_all(
         ));
     }
     for w in &warnings {
-        t.notes.push(format!("Caution: {w}."));
+        t.notes.push(Note::Text(format!("Caution: {w}.")));
     }
     let json = VersusAllJson {
         wave: wave.to_string(),

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::intervals::FiguresCiJson;
-use super::{Cell, Column, DETAIL, ESSENTIAL, EXTRA, Table};
+use super::{Advice, Cell, Column, DETAIL, ESSENTIAL, EXTRA, Note, Table, texts};
 use crate::figures::{Known, SeatFigures};
 use crate::model::WaveRow;
 use crate::model::{Accounting, Budget, Load, Seat, SuiteProblems, Wave, WaveData};
@@ -568,6 +568,27 @@ pub fn show(data: &WaveData) -> (Table, ShowJson) {
     show_with(data, None)
 }
 
+/// A seat's accuracy trial by trial, as a sentence: each trial's, their mean and their spread.
+fn trials_summary(
+    seat: &str,
+    p: &crate::stats::trials::SeatProblems,
+    mean: f64,
+    spread: f64,
+) -> String {
+    format!(
+        "{seat}: {} trials; accuracy by trial {}, mean {}, spread {} points (best trial − \
+         worst).",
+        p.by_trial.len(),
+        p.trial_accuracies()
+            .iter()
+            .map(|(_, a)| percent(*a))
+            .collect::<Vec<_>>()
+            .join(" / "),
+        percent(mean),
+        crate::number::fixed(spread * 100.0, 1),
+    )
+}
+
 /// The `show` listing, with each seat's intervals when they were drawn (`show --ci`).
 pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, ShowJson) {
     let figures: Vec<SeatFigures> = data
@@ -604,39 +625,32 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
         }
         t.rows.push(row);
     }
-    t.notes = absolute_notes(&data.wave, &figures);
-    t.notes.extend(canary_notes(
+    t.notes = absolute_notes(&data.wave, &figures)
+        .into_iter()
+        .map(Note::Text)
+        .collect();
+    t.notes.extend(texts(canary_notes(
         &data.wave,
         data.seats.iter().map(|s| s.seat.id.as_str()).zip(&figures),
-    ));
+    )));
     if let Some(w) = intervals {
         add_interval_columns(&mut t, w, data.seats.iter().map(|s| s.seat.id.as_str()));
         t.heading.push(super::intervals::heading(w, false));
         let order: Vec<&str> = data.seats.iter().map(|s| s.seat.id.as_str()).collect();
         t.notes
-            .extend(super::intervals::notes(w, &order, None, None));
+            .extend(texts(super::intervals::notes(w, &order, None, None)));
     }
     let mut trials = Vec::new();
     let mut by_problem = Vec::with_capacity(data.seats.len());
     for s in &data.seats {
         let p = crate::stats::trials::SeatProblems::of(&data.wave, &s.attempts);
-        t.notes.extend(per_problem_notes(&s.seat.id, &p));
+        t.notes.extend(texts(per_problem_notes(&s.seat.id, &p)));
         by_problem.push(PerProblemJson::of(&p));
         if let Some((mean, spread)) = p.trial_accuracy() {
-            t.notes.push(format!(
-                "{}: {} trials; accuracy by trial {}, mean {}, spread {} points (best trial − \
-                 worst). See `benchledger trials {}`.",
-                s.seat.id,
-                p.by_trial.len(),
-                p.trial_accuracies()
-                    .iter()
-                    .map(|(_, a)| percent(*a))
-                    .collect::<Vec<_>>()
-                    .join(" / "),
-                percent(mean),
-                crate::number::fixed(spread * 100.0, 1),
-                data.wave.id
-            ));
+            t.notes.push(Note::Advice(Advice::Trials {
+                summary: trials_summary(&s.seat.id, &p, mean, spread),
+                wave: data.wave.id.clone(),
+            }));
             trials.push(TrialAccuracyJson {
                 seat: s.seat.id.clone(),
                 by_trial: p
@@ -682,10 +696,10 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
             })
             .collect::<Vec<_>>()
             .join(", ");
-        t.notes.push(format!(
+        t.notes.push(Note::Text(format!(
             "Cost-of-Pass per problem (mean cost of an attempt ÷ its success rate, averaged over \
              the problems passed; problems never passed counted apart): {line}."
-        ));
+        )));
     }
     let json = ShowJson {
         wave: WaveJson::of(&data.wave),
@@ -828,8 +842,7 @@ pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
         ]);
     }
     if rows.is_empty() {
-        t.notes
-            .push("No waves yet: add one with `benchledger ingest MANIFEST.toml`.".into());
+        t.notes.push(Note::Advice(Advice::NoWaves));
     }
     let json = WavesJson {
         waves: rows

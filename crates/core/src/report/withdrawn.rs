@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::Table;
+use super::{Note, Table};
 use crate::model::WithdrawalRow;
 
 /// A withdrawal, as JSON shows it.
@@ -55,11 +55,11 @@ pub fn mark<'a, T: Serialize>(
     shown: &[&WithdrawalRow],
 ) -> Marked<'a, T> {
     for w in shown {
-        table.notes.push(format!(
+        table.notes.push(Note::Text(format!(
             "Wave {} was {}. It is not a current result.",
             w.wave,
             describe(w)
-        ));
+        )));
     }
     Marked {
         body,

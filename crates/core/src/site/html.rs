@@ -9,7 +9,7 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 use sha2::Digest;
 
 use super::file_name;
-use crate::report::{Column, Table};
+use crate::report::{Advice, Column, Note, Table};
 
 pub(super) const STYLE: &str = "\
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#1a1a1a;background:#fff;line-height:1.45}
@@ -186,11 +186,27 @@ pub(super) fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) 
 }
 
 /// The notes under a table that this page has not printed yet: a footnote appears once per page.
-pub(super) fn notes(lines: &[String], seen: &mut BTreeSet<String>) -> Markup {
+pub(super) fn notes(lines: &[Note], seen: &mut BTreeSet<String>) -> Markup {
     html! {
-        @for n in lines {
+        @for n in lines.iter().map(said) {
             @if seen.insert(n.clone()) { p.note { (n) } }
         }
+    }
+}
+
+/// A note as the site prints it. The site is read beside the command line and names its
+/// commands on every page, so advice that can reach a site page (an empty waves listing, a
+/// seat's trials) is said with them, as the command line says it; the rest in the library's
+/// own words.
+fn said(n: &Note) -> String {
+    match n {
+        Note::Advice(Advice::NoWaves) => {
+            "No waves yet: add one with `benchledger ingest MANIFEST.toml`.".into()
+        }
+        Note::Advice(Advice::Trials { summary, wave }) => {
+            format!("{summary} See `benchledger trials {wave}`.")
+        }
+        n => n.to_string(),
     }
 }
 

@@ -555,7 +555,7 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)]) -> String {
         p { "Absolute figures wave over wave. Each point is labelled with its wave's load — par: seats running in parallel; tool: sessions sharing the tool server; serial: a serial rerun — so a slowdown under heavier contention shows as such: wall seconds are the load's as much as the seat's. Lines join consecutive waves of the same suite only; a hollow point is a withdrawn wave; a figure some attempts lack is not plotted." }
         @if suites.len() > 1 { p.note { "This seat ran " (suites.len()) " suites: figures of different suites are not comparable." } }
         (table(&t, Some("The seat in each wave"), &links))
-        (notes(&[crate::report::waves::FIGURES_NOTE.to_string()], &mut seen))
+        (notes(&[crate::report::waves::FIGURES_NOTE.into()], &mut seen))
         @for c in &charts {
             h2 { (c.title.trim_start_matches(&format!("{seat}: "))) }
             figure { (chart::trend(c)) figcaption { (c.desc) } }

@@ -228,10 +228,11 @@ pub(super) fn dollars(sql: &str) -> std::borrow::Cow<'_, str> {
 
 /// A PostgreSQL error on the ledger at `path`: [`crate::error::Error::Unavailable`] when the
 /// cause is the ledger's surroundings (the server unreachable or shutting down, a full or
-/// failing disk, a role or a server that may not write, a conflict with another transaction),
+/// failing disk, a role or a server that may not write, a conflict with another transaction;
+/// a server that may not write comes [`crate::error::Error::Hinted`] with what still works),
 /// else [`crate::error::Error::Ledger`] with the server's words.
 pub(in crate::ledger) fn error(path: &Path, e: postgres::Error) -> crate::error::Error {
-    use crate::error::{Cause, Error};
+    use crate::error::{Cause, Error, Hint};
     use postgres::error::SqlState;
     let unavailable = |cause: Cause, why: &str| Error::Unavailable {
         path: path.to_path_buf(),
@@ -283,9 +284,9 @@ pub(in crate::ledger) fn error(path: &Path, e: postgres::Error) -> crate::error:
         unavailable(
             Cause::ReadOnly,
             "the ledger cannot be written with this connection (a read-only server or \
-             transaction, or a role without the privilege); nothing was written. Commands \
-             that only read the ledger still work",
+             transaction, or a role without the privilege); nothing was written",
         )
+        .hinted(Hint::ReadsStillWork)
     } else if *code == SqlState::T_R_SERIALIZATION_FAILURE
         || *code == SqlState::T_R_DEADLOCK_DETECTED
     {

@@ -13,7 +13,7 @@ use crate::number::{
 };
 use crate::report::score::places as score_places;
 use crate::report::waves::tokens_header;
-use crate::report::{Cell, Column, Table, capitalise};
+use crate::report::{Cell, Column, Note, Table, capitalise};
 
 /// The figures, for people: one column per wave, the change between consecutive waves.
 pub(super) fn figures_table(p: &Parts<'_>, verdict: &[String]) -> Table {
@@ -185,7 +185,7 @@ pub(super) fn conditions_table(p: &Parts<'_>, notes: &[String]) -> Table {
         }));
         cond_table.rows.push(r);
     }
-    cond_table.notes = notes.to_vec();
+    cond_table.notes = notes.iter().cloned().map(Note::Text).collect();
 
     cond_table
 }
