@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use common::{Env, copy_dir, tests_dir};
 
@@ -139,18 +139,15 @@ fn the_claims_v2_bundle_verifies_from_its_stored_claims() {
         "{}",
         out.stdout
     );
-    let stored: String = rusqlite::Connection::open_with_flags(
-        tests_dir("compat/claims-v2/bundle/ledger.db"),
-        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
-    )
-    .and_then(|c| {
-        c.query_row(
-            "SELECT text FROM publication_claims WHERE publication_id = 1",
-            [],
-            |r| r.get(0),
-        )
-    })
-    .expect("the stored claims");
+    let stored: String = open_fixture(&tests_dir("compat/claims-v2/bundle/ledger.db"))
+        .and_then(|c| {
+            c.query_row(
+                "SELECT text FROM publication_claims WHERE publication_id = 1",
+                [],
+                |r| r.get(0),
+            )
+        })
+        .expect("the stored claims");
     let file = std::fs::read_to_string(tests_dir("compat/claims-v2/rematch-paper.v1.toml"))
         .expect("the claims file");
     assert_eq!(stored, file);
@@ -170,10 +167,9 @@ fn the_claims_v2_bundle_verifies_from_its_stored_claims() {
 #[test]
 fn a_publication_from_before_stored_claims_verifies_beside_one_after() {
     let fixture = tests_dir("compat/claims-v1/bundle/ledger.db");
-    let version: i64 =
-        rusqlite::Connection::open_with_flags(&fixture, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .and_then(|c| c.pragma_query_value(None, "user_version", |r| r.get(0)))
-            .expect("the fixture's schema version");
+    let version: i64 = open_fixture(&fixture)
+        .and_then(|c| c.pragma_query_value(None, "user_version", |r| r.get(0)))
+        .expect("the fixture's schema version");
     assert!(
         version < 7,
         "the fixture predates publication_claims: {version}"
@@ -238,4 +234,13 @@ fn a_v1_wave_reingested_with_canaries_is_refused_naming_the_field() {
         env.ledger_bytes() == before,
         "the refused ingest changed the ledger"
     );
+}
+
+/// A fixture's ledger, opened as an immutable file: read without a journal, so that reading it
+/// leaves no `-wal` or `-shm` file beside it in the source tree.
+fn open_fixture(path: &Path) -> rusqlite::Result<rusqlite::Connection> {
+    rusqlite::Connection::open_with_flags(
+        format!("file:{}?immutable=1", path.display()),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI,
+    )
 }
