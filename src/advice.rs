@@ -183,6 +183,41 @@ mod tests {
         );
     }
 
+    /// The ledger's own messages that used to name a command end as they did, the command
+    /// named by this face.
+    #[test]
+    fn ledger_messages_end_with_this_programs_commands() {
+        let unavailable = |message: &str| Error::Unavailable {
+            path: "l.db".into(),
+            cause: benchledger_core::error::Cause::ReadOnly,
+            message: message.into(),
+        };
+        let cases = [
+            (
+                Error::Ledger {
+                    path: "l.db".into(),
+                    message: "look at it with the benchledger that wrote it".into(),
+                }
+                .hinted(Hint::CheckWithWriter),
+                "l.db: look at it with the benchledger that wrote it (`verify --all`)",
+            ),
+            (
+                unavailable("beside the ledger").hinted(Hint::CopyInWhereWritable),
+                "l.db: beside the ledger. Run any benchledger command on it once where it can be \
+                 written (that copies them in), then read it here",
+            ),
+            (
+                unavailable("nothing was written").hinted(Hint::ReadsStillWork),
+                "l.db: nothing was written. Commands that only read the ledger still work",
+            ),
+        ];
+        for (e, said) in cases {
+            assert!(!e.to_string().contains("benchledger command"), "{e}");
+            assert!(!e.to_string().contains("verify"), "{e}");
+            assert_eq!(message(&e), said);
+        }
+    }
+
     /// A ledger kept busy past the wait names no flag in the library's words; the command
     /// line says which flag waits longer.
     #[test]
