@@ -318,3 +318,57 @@ fn publish_out_writes_the_published_text_to_a_file() {
     );
     assert_eq!(env.ledger_bytes(), before);
 }
+
+/// Two waves whose seat listings differ in columns (the second declares canaries, so it has
+/// `canary_failures`): one CSV, one header over every column, each value under its own header
+/// and unknown where its wave has no such column.
+#[test]
+fn a_seats_csv_of_waves_with_different_columns_keeps_every_value_under_its_header() {
+    let env = Env::with_waves(&[
+        "tests/fixtures/trials/wave.toml",
+        "tests/fixtures/canaries/wave.toml",
+    ]);
+    let export = |waves: &[&str]| {
+        let mut args = vec!["export", "--format", "csv", "--what", "seats"];
+        for w in waves {
+            args.extend(["--wave", w]);
+        }
+        table(&env.run(args).ok().stdout)
+    };
+    let (plain_header, plain) = export(&["five-trials"]);
+    let (canary_header, canary) = export(&["five-trials-canaries"]);
+    assert!(!plain_header.contains(&"canary_failures".to_string()));
+    assert!(canary_header.contains(&"canary_failures".to_string()));
+    let (header, rows) = export(&["five-trials", "five-trials-canaries"]);
+    assert_eq!(rows.len(), plain.len() + canary.len());
+    // Every column of either wave, the first wave's in its order, the later one's after them.
+    assert_eq!(&header[..plain_header.len()], &plain_header[..]);
+    for c in &canary_header {
+        assert!(header.contains(c), "{c} missing from {header:?}");
+    }
+    let cell = |row: &[String], h: &[String], col: &str| {
+        h.iter().position(|c| c == col).map(|i| row[i].clone())
+    };
+    for (part, part_header, offset) in [
+        (&plain, &plain_header, 0),
+        (&canary, &canary_header, plain.len()),
+    ] {
+        for (i, row) in part.iter().enumerate() {
+            for col in &header {
+                let want = cell(row, part_header, col).unwrap_or_default();
+                assert_eq!(
+                    cell(&rows[offset + i], &header, col).unwrap(),
+                    want,
+                    "{col}"
+                );
+            }
+        }
+    }
+    let lucky = rows
+        .iter()
+        .find(|r| r[0] == "five-trials-canaries" && r[1] == "lucky");
+    assert_eq!(
+        cell(lucky.expect("the lucky seat"), &header, "canary_failures").as_deref(),
+        Some("1")
+    );
+}

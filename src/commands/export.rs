@@ -82,6 +82,21 @@ pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
             ctx.write(&report::export::to_csv(&rows, true))?;
         }
     }
+    if r.format == ExportFormat::Csv
+        && !ids.is_empty()
+        && matches!(source, Source::Seats | Source::Scores(_))
+    {
+        // A seats or scores listing's columns can differ between waves (a wave with canaries
+        // has one more): one header over the union of them, each value under its own column.
+        let parts = ids
+            .iter()
+            .map(|id| wave_rows(&ledger, &source, id))
+            .collect::<Result<Vec<_>>>()?;
+        return ctx.write(&report::export::to_csv(
+            &report::export::concat(parts),
+            header,
+        ));
+    }
     for id in &ids {
         let rows = wave_rows(&ledger, &source, id)?;
         ctx.write(&match r.format {

@@ -239,6 +239,52 @@ pub fn from_table(t: &Table, extra: &[(&str, Value)]) -> Rows {
     }
 }
 
+/// Several waves' rows as one table: every column any of them has, in the order each first
+/// appears (a column only a later wave has, such as `canary_failures`, comes after the first
+/// wave's), and each row's cell of a column its wave lacks unknown. So a CSV of several waves
+/// keeps every value under its own header, and it matches the table the Python package builds.
+pub fn concat(parts: Vec<Rows>) -> Rows {
+    if parts.windows(2).all(|w| w[0].columns == w[1].columns) {
+        let mut parts = parts.into_iter();
+        let Some(mut all) = parts.next() else {
+            return Rows::default();
+        };
+        for p in parts {
+            all.rows.extend(p.rows);
+        }
+        return all;
+    }
+    let mut all = Rows::default();
+    for p in &parts {
+        for (name, kind) in p.columns.iter().zip(&p.kinds) {
+            if !all.columns.contains(name) {
+                all.columns.push(name.clone());
+                all.kinds.push(*kind);
+            }
+        }
+    }
+    for p in parts {
+        let at: Vec<usize> = p
+            .columns
+            .iter()
+            .map(|c| {
+                all.columns
+                    .iter()
+                    .position(|a| a == c)
+                    .expect("every column is in the union")
+            })
+            .collect();
+        for row in p.rows {
+            let mut cells = vec![Value::Null; all.columns.len()];
+            for (v, &i) in row.into_iter().zip(&at) {
+                cells[i] = v;
+            }
+            all.rows.push(cells);
+        }
+    }
+    all
+}
+
 /// CSV: the header row (when asked) and the rows.
 pub fn to_csv(rows: &Rows, header: bool) -> String {
     let mut w = csv::WriterBuilder::new()
