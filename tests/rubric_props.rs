@@ -38,8 +38,8 @@ use benchledger_core::figures::{FigureTally, SeatFigures};
 use benchledger_core::formats::tally;
 use benchledger_core::ledger::Ledger;
 use benchledger_core::model::{
-    Accounting, Attempt, AttemptFields, Budget, Load, Provenance, Seat, SeatData, SuiteProblems,
-    TraceStep, Wave, WaveData,
+    Accounting, Attempt, Budget, Load, Provenance, Seat, SeatData, SuiteProblems, TraceStep, Wave,
+    WaveData,
 };
 use benchledger_core::report::score::{RubricInfo, leaderboard};
 use benchledger_core::rubric::measure::{ALLOWANCES, MEASURES, Measure};
@@ -669,33 +669,6 @@ proptest! {
 // ---------------------------------------------------------------------------------------------
 // Scoring from running totals, as `rescore` streams a wave out of the ledger
 
-/// An attempt as the ledger lends it to a reader that asked for `fields`: every other field
-/// unknown, the trial 0.
-fn as_read(a: &Attempt, f: AttemptFields) -> Attempt {
-    fn keep<T: Clone>(on: bool, v: &Option<T>) -> Option<T> {
-        if on { v.clone() } else { None }
-    }
-    Attempt {
-        problem: a.problem.clone(),
-        trial: if f.trial { a.trial } else { 0 },
-        correct: a.correct,
-        outcome: keep(f.outcome, &a.outcome),
-        input_tokens: keep(f.input_tokens, &a.input_tokens),
-        output_tokens: keep(f.output_tokens, &a.output_tokens),
-        input_tokens_cache_read: keep(f.input_tokens_cache_read, &a.input_tokens_cache_read),
-        input_tokens_cache_write: keep(f.input_tokens_cache_write, &a.input_tokens_cache_write),
-        wall_s: keep(f.wall_s, &a.wall_s),
-        cost_usd: keep(f.cost_usd, &a.cost_usd),
-        steps: keep(f.steps, &a.steps),
-        errors: keep(f.errors, &a.errors),
-        checklist: keep(f.checklist, &a.checklist),
-        trace: keep(f.trace, &a.trace),
-        working_s: keep(f.working_s, &a.working_s),
-        infra_error: f.end && a.infra_error,
-        end_reason: keep(f.end, &a.end_reason),
-    }
-}
-
 /// Every seat tallied one attempt at a time, each attempt with only the fields the rubric
 /// reads, then scored from the tallies.
 fn streamed(r: &Rubric, data: &WaveData) -> WaveScores {
@@ -707,7 +680,7 @@ fn streamed(r: &Rubric, data: &WaveData) -> WaveScores {
             .map(|s| {
                 let mut t = scorer.tally();
                 for a in &s.attempts {
-                    scorer.add(&mut t, &as_read(a, fields));
+                    scorer.add(&mut t, &fields.read(a));
                 }
                 (s.seat.clone(), t)
             })

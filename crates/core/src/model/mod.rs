@@ -287,6 +287,36 @@ pub struct AttemptFields {
 }
 
 impl AttemptFields {
+    /// `a` as the ledger lends it to a reader that asked for these fields: every other field
+    /// unknown (`infra_error` false), the trial 0 when it was not asked for. So a reader of
+    /// attempts already in memory (the bootstrap's per-problem sums, the tests of streamed
+    /// rescoring) sees exactly what a streamed read would give it.
+    pub fn read(self, a: &Attempt) -> Attempt {
+        fn keep<T: Clone>(on: bool, v: &Option<T>) -> Option<T> {
+            if on { v.clone() } else { None }
+        }
+        let f = self;
+        Attempt {
+            problem: a.problem.clone(),
+            trial: if f.trial { a.trial } else { 0 },
+            correct: a.correct,
+            outcome: keep(f.outcome, &a.outcome),
+            input_tokens: keep(f.input_tokens, &a.input_tokens),
+            output_tokens: keep(f.output_tokens, &a.output_tokens),
+            input_tokens_cache_read: keep(f.input_tokens_cache_read, &a.input_tokens_cache_read),
+            input_tokens_cache_write: keep(f.input_tokens_cache_write, &a.input_tokens_cache_write),
+            wall_s: keep(f.wall_s, &a.wall_s),
+            cost_usd: keep(f.cost_usd, &a.cost_usd),
+            steps: keep(f.steps, &a.steps),
+            errors: keep(f.errors, &a.errors),
+            checklist: keep(f.checklist, &a.checklist),
+            trace: keep(f.trace, &a.trace),
+            working_s: keep(f.working_s, &a.working_s),
+            infra_error: f.end && a.infra_error,
+            end_reason: keep(f.end, &a.end_reason),
+        }
+    }
+
     /// Every field: the whole attempt.
     pub const ALL: AttemptFields = AttemptFields {
         trial: true,

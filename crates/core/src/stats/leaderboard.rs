@@ -356,7 +356,7 @@ fn by_sums(
             Some(scorer) => {
                 let mut t = scorer.tally();
                 for (k, a) in attempts.iter().enumerate() {
-                    scorer.add_drawn(&mut t, &only(a, fields), first(k));
+                    scorer.add_drawn(&mut t, &fields.read(a), first(k));
                 }
                 scorer.columns(&t, out);
                 scorer.undefined(&t).map(str::to_string)
@@ -364,7 +364,7 @@ fn by_sums(
             None => {
                 let mut t = FigureTally::new();
                 for (k, a) in attempts.iter().enumerate() {
-                    t.add_drawn(&basis, &only(a, fields), first(k));
+                    t.add_drawn(&basis, &fields.read(a), first(k));
                 }
                 t.columns(out);
                 None
@@ -398,34 +398,6 @@ fn by_sums(
         }
     });
     true
-}
-
-/// An attempt with only the fields a reader wants (the others absent, as the ledger leaves
-/// them when it reads only those): a per-problem sum of a field no one reads is then 0 on
-/// every problem and is not summed.
-fn only(a: &Attempt, f: AttemptFields) -> Attempt {
-    fn keep<T: Clone>(on: bool, v: &Option<T>) -> Option<T> {
-        if on { v.clone() } else { None }
-    }
-    Attempt {
-        problem: a.problem.clone(),
-        trial: if f.trial { a.trial } else { 0 },
-        correct: a.correct,
-        outcome: keep(f.outcome, &a.outcome),
-        input_tokens: keep(f.input_tokens, &a.input_tokens),
-        output_tokens: keep(f.output_tokens, &a.output_tokens),
-        input_tokens_cache_read: keep(f.input_tokens_cache_read, &a.input_tokens_cache_read),
-        input_tokens_cache_write: keep(f.input_tokens_cache_write, &a.input_tokens_cache_write),
-        wall_s: keep(f.wall_s, &a.wall_s),
-        cost_usd: keep(f.cost_usd, &a.cost_usd),
-        steps: keep(f.steps, &a.steps),
-        errors: keep(f.errors, &a.errors),
-        checklist: keep(f.checklist, &a.checklist),
-        trace: keep(f.trace, &a.trace),
-        working_s: keep(f.working_s, &a.working_s),
-        infra_error: f.end && a.infra_error,
-        end_reason: keep(f.end, &a.end_reason),
-    }
 }
 
 #[cfg(test)]
