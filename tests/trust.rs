@@ -88,8 +88,10 @@ fn contains(out: &Out, needle: &str) {
     );
 }
 
+/// The head is the chain's last entry: after a publication, its log entry, which names the
+/// publication's record hash.
 #[test]
-fn the_head_is_the_last_record_hash_and_an_empty_chain_has_none() {
+fn the_head_is_the_last_entry_and_an_empty_chain_has_none() {
     let env = Env::init();
     let out = env.run(["publications", "--head"]).status(2);
     contains(&out, "the chain of");
@@ -97,8 +99,20 @@ fn the_head_is_the_last_record_hash_and_an_empty_chain_has_none() {
     let env = published();
     let h = head(&env);
     let list = env.run(["publications", "--format", "json"]).ok().json();
-    assert_eq!(list["publications"][1]["sha256"], h.as_str());
     assert_eq!(list["head"], h.as_str());
+    let last = env.rows(
+        "SELECT kind, subject, subject_sha256, sha256 FROM chain_entry ORDER BY seq DESC LIMIT 1",
+    );
+    let record = list["publications"][1]["sha256"].as_str().unwrap();
+    assert_eq!(
+        last,
+        [[
+            common::Cell::Text("publication".into()),
+            common::Cell::Text("2".into()),
+            common::Cell::Text(record.into()),
+            common::Cell::Text(h.clone()),
+        ]]
+    );
     let out = env.run(["verify", "--expect-head", &h]).ok();
     contains(&out, &format!("chain head: OK — the chain ends at {h}"));
     // Not a hash at all: bad input.
@@ -116,14 +130,31 @@ fn deleting_the_last_publication_fails_the_expected_head() {
          DELETE FROM publication_claims WHERE publication_id = 2;
          DELETE FROM publication WHERE id = 2;",
     );
-    // What remains is a consistent chain: only the head kept outside shows the loss.
+    // What remains of the publications is a consistent chain; the log still names the one
+    // deleted, at the head.
     env.run(["verify", "--all"]).ok();
     let out = env.run(["verify", "--all", "--expect-head", &h]).status(1);
     contains(&out, "chain head: MISMATCH");
+    contains(
+        &out,
+        "(publication #2 published): publication #2 is not in the ledger, though the log \
+         recorded it on",
+    );
+    env.run(["verify", "--ledger"]).status(1);
+    // Its log entry deleted too: only the head kept outside shows the loss.
+    tamper(
+        &env.db,
+        "DROP TRIGGER chain_entry_no_delete;
+         DELETE FROM chain_entry WHERE kind = 'publication' AND subject = '2';",
+    );
+    // (verify --ledger names the dropped triggers, and nothing else.)
+    env.run(["verify", "--all"]).ok();
+    contains(&env.run(["verify", "--ledger"]).status(1), "  log: OK");
+    let out = env.run(["verify", "--all", "--expect-head", &h]).status(1);
     contains(&out, "is nowhere in it");
     tamper(
         &env.db,
-        "DELETE FROM publication_claims; DELETE FROM publication;",
+        "DELETE FROM publication_claims; DELETE FROM publication; DELETE FROM chain_entry;",
     );
     let out = env.run(["verify", "--expect-head", &h]).status(1);
     contains(&out, "the chain is empty, but it was expected to end at");
@@ -151,16 +182,17 @@ fn a_full_forgery_with_old_times_fails_the_expected_head() {
     let env = published();
     let h = head(&env);
     let times = texts(&env, "SELECT created_at FROM publication ORDER BY id");
-    // Edit the data of the second publication's wave, delete that publication, and publish
-    // it again at its old time: every hash is recomputed and consistent.
+    // Edit the data of the second publication's wave, delete that publication and its log
+    // entry, and publish it again at its old time: every hash is recomputed and consistent.
     tamper(
         &env.db,
         "DROP TRIGGER attempt_no_update; DROP TRIGGER publication_no_delete;
-         DROP TRIGGER publication_claims_no_delete;
+         DROP TRIGGER publication_claims_no_delete; DROP TRIGGER chain_entry_no_delete;
          UPDATE attempt SET correct = true WHERE seat_id IN
            (SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id WHERE w.slug = 'rca-wave-1');
          DELETE FROM publication_claims WHERE publication_id = 2;
-         DELETE FROM publication WHERE id = 2;",
+         DELETE FROM publication WHERE id = 2;
+         DELETE FROM chain_entry WHERE kind = 'publication' AND subject = '2';",
     );
     let out = common::run_raw(
         env.path(),
@@ -262,7 +294,7 @@ fn dropped_triggers_fail_verify_ledger_and_init() {
         },
     );
     // Every frozen table refuses UPDATE and DELETE (and, on PostgreSQL, TRUNCATE).
-    assert_eq!(triggers.len(), if pg { 36 } else { 24 }, "{triggers:?}");
+    assert_eq!(triggers.len(), if pg { 39 } else { 26 }, "{triggers:?}");
     let drops: String = triggers
         .iter()
         .map(|t| format!("DROP TRIGGER {t};"))
@@ -410,8 +442,12 @@ fn a_withdrawn_wave_leaves_the_leaderboards_and_its_publication_still_verifies()
     ])
     .ok();
     let list = env.run(["publications", "--format", "json"]).ok().json();
-    assert_eq!(list["publications"][2]["prev_sha256"], h1.as_str());
-    env.run(["verify", "--all"]).ok();
+    let withdrawal = texts(&env, "SELECT sha256 FROM withdrawal");
+    assert_eq!(
+        list["publications"][2]["prev_sha256"],
+        withdrawal[0].as_str()
+    );
+    env.run(["verify", "--all", "--ledger"]).ok();
 }
 
 /// After checkout-rematch is withdrawn: left out of score, rescore, history and diff by default,
@@ -534,8 +570,21 @@ fn an_edited_or_deleted_withdrawal_is_caught() {
         &env.db,
         "DROP TRIGGER withdrawal_no_delete; DELETE FROM withdrawal;",
     );
-    // The wave is back on the leaderboards; only the head shows it.
+    // The wave is back on the leaderboards; its log entry shows it is gone.
     env.run(["verify", "--all"]).ok();
+    let out = env.run(["verify", "--expect-head", &h]).status(1);
+    contains(
+        &out,
+        "(withdrawal #1 made): withdrawal #1 is not in the ledger, though the log recorded it",
+    );
+    // And with its log entry deleted, only the head kept outside.
+    tamper(
+        &env.db,
+        "DROP TRIGGER chain_entry_no_delete;
+         DELETE FROM chain_entry WHERE kind = 'withdrawal';",
+    );
+    env.run(["verify", "--all"]).ok();
+    contains(&env.run(["verify", "--ledger"]).status(1), "  log: OK");
     let out = env.run(["verify", "--expect-head", &h]).status(1);
     contains(&out, "is nowhere in it");
 }
@@ -604,8 +653,8 @@ fn a_corrected_wave_supersedes_the_old_one_in_the_same_ingest() {
     let env = Env::init();
     let old = small_wave(&env, "old", "w-old", None, 30.0);
     env.ingest(&[&old]);
-    let head_before = env.run(["publications", "--head"]).status(2);
-    contains(&head_before, "is empty");
+    // The ingest is in the log: the chain has a head.
+    let head_before = head(&env);
 
     // Bad references are refused and nothing is written.
     let before = env.ledger_bytes();
@@ -624,6 +673,10 @@ fn a_corrected_wave_supersedes_the_old_one_in_the_same_ingest() {
 
     let new = small_wave(&env, "new", "w-new", Some("w-old"), 3.0);
     env.ingest(&[&new]);
+    // The new wave's ingest, then the old one's withdrawal, in the log.
+    let kinds = texts(&env, "SELECT kind FROM chain_entry ORDER BY seq");
+    assert_eq!(kinds, ["ingest", "ingest", "withdrawal"]);
+    assert_ne!(head(&env), head_before);
     let waves = env.run(["waves", "--format", "json"]).ok().json();
     assert_eq!(waves["withdrawn"][0]["wave"], "w-old");
     assert_eq!(waves["withdrawn"][0]["superseded_by"], "w-new");

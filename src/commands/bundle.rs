@@ -18,7 +18,9 @@ use crate::cli::BundleArgs;
 use benchledger_core::digest::sha256_hex;
 use benchledger_core::error::{Error, Location, Result};
 use benchledger_core::formats::input::PricesId;
-use benchledger_core::ledger::{IMAGE_MAX_BYTES, Ledger, PriceTableRow, PublicationRow, RubricRow};
+use benchledger_core::ledger::{
+    IMAGE_MAX_BYTES, Ledger, LogEntryRow, LogKind, PriceTableRow, PublicationRow, RubricRow,
+};
 use benchledger_core::publication;
 use benchledger_core::report;
 
@@ -386,6 +388,31 @@ fn copy_wave(
     Ok(())
 }
 
+/// The log entries of the rows a bundle holds, in the log's order: its wave's ingest, its
+/// rubric's and price table's registrations, the publication itself (none for what was written
+/// before the log began).
+fn bundled_entries(
+    ledger: &Ledger,
+    row: &PublicationRow,
+    rubric: &RubricRow,
+    prices: Option<&PriceTableRow>,
+) -> Result<Vec<LogEntryRow>> {
+    let id = row.id.to_string();
+    Ok(ledger
+        .log()?
+        .into_iter()
+        .filter(|e| match e.kind {
+            LogKind::Ingest => e.subject == row.wave,
+            LogKind::Rubric => e.subject == rubric.name && e.version == rubric.version,
+            LogKind::PriceTable => {
+                prices.is_some_and(|p| e.subject == p.name && e.version == p.version)
+            }
+            LogKind::Publication => e.subject == id,
+            LogKind::Withdrawal => false,
+        })
+        .collect())
+}
+
 /// Writes a self-contained bundle into `dir` (see [`check_empty_dir`]): a small ledger holding
 /// only the publication, its wave, its rubric and the price table its costs were filled in from
 /// (if any); the published text; the rubric file; the price table file; and a README saying how
@@ -402,12 +429,16 @@ pub(super) fn write_bundle(ledger: &Ledger, row: &PublicationRow, dir: &Path) ->
     // Claim the name first, so SQLite opens the file made here and nothing else.
     create_new(&db, b"")?;
     let (mut bundle, _) = Ledger::create(&db)?;
+    // The bundle carries the log entries of its rows as the ledger made them, not its own.
+    bundle.stop_logging();
     copy_wave(&bundle, &data, &content, &ingested_at)?;
     bundle.add_rubric(&rubric)?;
     if let Some((_, p)) = &prices {
         bundle.add_price_tables(std::slice::from_ref(p))?;
     }
     bundle.import_publication(row, &ledger.publication_claims(row.id)?)?;
+    let entries = bundled_entries(ledger, row, &rubric, prices.as_ref().map(|(_, p)| p))?;
+    bundle.import_log_entries(&entries)?;
     drop(bundle);
     let write = |name: &str, text: &str| create_new(&dir.join(name), text.as_bytes());
     write(BUNDLE_OUTPUT, &row.output)?;

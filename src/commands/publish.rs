@@ -164,6 +164,14 @@ fn published_message(
             None => " (first in the chain)".into(),
         }
     );
+    // The head after the publication's log entry (its record hash, on a ledger that does not
+    // log: never, since schema version 8).
+    if let Some(head) = ledger.walk()?.last() {
+        msg.push_str(&format!(
+            "  chain head    {} (keep it outside the ledger: `verify --expect-head`)\n",
+            head.sha256()
+        ));
+    }
     if let Some(dir) = bundle_dir {
         // The publication is committed and frozen; if the bundle still cannot be written, say
         // so plainly and how to write it again.
@@ -230,7 +238,7 @@ fn check_out_file(file: &Path) -> Result<()> {
 
 pub fn publications(ctx: &mut Ctx<'_>, head: bool, format: Format) -> Result<()> {
     let ledger = ctx.open()?;
-    let chain = ledger.chain()?;
+    let chain = ledger.walk()?;
     if head {
         return match chain.last() {
             Some(last) => ctx.write(&format!("{}\n", last.sha256())),

@@ -1,15 +1,21 @@
-//! The chain of publications and withdrawals, checked: each entry's link to the one before it,
-//! each withdrawal's record hash, and where the chain ends. Editing an entry breaks its own
-//! record hash; removing one from the middle breaks the next entry's link; removing the last, or
+//! The chain, checked: the publications and withdrawals, each linked to the one before it, and
+//! the log that follows them (schema migration 8), an entry for every write that adds a fact,
+//! each linked to the entry before it. Each entry's link, each record hash, each log entry
+//! against the rows it names, and where the chain ends. Editing an entry breaks its own record
+//! hash; removing one from the middle breaks the next entry's link; removing the last, or
 //! rewriting the chain from some point on, moves its head — which only a head kept outside the
-//! ledger (`publications --head`, then `verify --expect-head`) can show.
+//! ledger (`publications --head`, then `verify --expect-head`) can show. Deleting or rewriting a
+//! row the log names contradicts its entry.
 //!
 //! Pure: entries in, problems out. The publications' own reproduction is checked in
 //! [`crate::publication`].
 
 use crate::digest::short;
-use crate::formats::record;
-use crate::model::{ChainEntry, NewWithdrawal, WithdrawalRow, WithdrawalSeal};
+use crate::formats::{FormatError, record};
+use crate::model::{
+    ChainEntry, LogEntryRow, LogKind, NewWithdrawal, PriceTableRow, RubricRow, WaveRow,
+    WithdrawalRow, WithdrawalSeal,
+};
 
 /// A new withdrawal's record hash in the latest record format, once the ledger has placed it
 /// in the chain.
@@ -94,6 +100,161 @@ pub fn broken_links(chain: &[ChainEntry]) -> Vec<(String, String)> {
 /// The chain's head: its last entry's record hash.
 pub fn head(chain: &[ChainEntry]) -> Option<&ChainEntry> {
     chain.last()
+}
+
+/// The hash of a log entry's fields in log entry format `format`.
+pub fn entry_sha256(format: u32, e: &LogEntryRow) -> Result<String, FormatError> {
+    record::log_entry_sha256(
+        format,
+        &record::LogEntry {
+            kind: e.kind.name(),
+            seq: e.seq,
+            subject: &e.subject,
+            version: e.version,
+            subject_sha256: &e.subject_sha256,
+            created_at: &e.created_at,
+            prev_sha256: e.prev_sha256.as_deref(),
+        },
+    )
+}
+
+/// The whole chain as it is walked to its head: the publications and withdrawals no log entry
+/// names (those made before the log began), in their order, then the log. A publication or
+/// withdrawal the log names is walked through its entry (its own link, to the publication or
+/// withdrawal before it, is checked in `records`' order: [`broken_links`]).
+pub fn walk(records: &[ChainEntry], log: &[LogEntryRow]) -> Vec<ChainEntry> {
+    let named: std::collections::HashSet<(LogKind, &str)> =
+        log.iter().map(|e| (e.kind, e.subject.as_str())).collect();
+    let logged = |kind: LogKind, id: i64| named.contains(&(kind, id.to_string().as_str()));
+    let mut out: Vec<ChainEntry> = records
+        .iter()
+        .filter(|r| match r {
+            ChainEntry::Publication(p) => !logged(LogKind::Publication, p.id),
+            ChainEntry::Withdrawal(w) => !logged(LogKind::Withdrawal, w.id),
+            ChainEntry::Logged(_) => false,
+        })
+        .cloned()
+        .collect();
+    out.extend(log.iter().cloned().map(ChainEntry::Logged));
+    out
+}
+
+/// Every broken link of the log in `walk` (as [`walk`] gives it), by entry label. In a bundle
+/// (`partial`), which holds a few entries of a longer chain, only the link between two entries
+/// that follow each other in the log is checked.
+pub fn log_links(walk: &[ChainEntry], partial: bool) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (i, e) in walk.iter().enumerate() {
+        let ChainEntry::Logged(entry) = e else {
+            continue;
+        };
+        let prev = i.checked_sub(1).map(|j| &walk[j]);
+        if partial {
+            match prev {
+                Some(ChainEntry::Logged(p)) if p.seq + 1 == entry.seq => {}
+                _ => continue,
+            }
+        }
+        if let Some(p) = link_problem(e, prev, false) {
+            out.push((e.label(), p));
+        }
+    }
+    out
+}
+
+/// The rows a log entry may name, as the ledger holds them now.
+#[derive(Debug, Clone, Copy)]
+pub struct Named<'a> {
+    pub waves: &'a [WaveRow],
+    pub rubrics: &'a [RubricRow],
+    pub price_tables: &'a [PriceTableRow],
+    /// The publications and withdrawals.
+    pub records: &'a [ChainEntry],
+}
+
+/// What is wrong with a log entry: its own hash, and the row it names, which must be in the
+/// ledger with the hash the entry recorded (a wave's content hash and format; a registered
+/// text's SHA-256; a publication's or withdrawal's record hash and format).
+pub fn entry_problems(e: &LogEntryRow, named: &Named<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    match entry_sha256(e.record_format, e) {
+        Ok(sha) if sha == e.sha256 => {}
+        Ok(_) => out
+            .push("the log entry was edited: its fields no longer hash to its sha256".to_string()),
+        Err(err) => out.push(format!("its record cannot be checked: {err}")),
+    }
+    // What the ledger holds under the entry's name now: (hash, version), or nothing.
+    let now: Option<(&str, u32)> = match e.kind {
+        LogKind::Ingest => named
+            .waves
+            .iter()
+            .find(|w| w.wave.id == e.subject)
+            .map(|w| (w.content.sha256.as_str(), w.content.format)),
+        LogKind::Rubric => named
+            .rubrics
+            .iter()
+            .find(|r| r.name == e.subject && r.version == e.version)
+            .map(|r| (r.sha256.as_str(), r.version)),
+        LogKind::PriceTable => named
+            .price_tables
+            .iter()
+            .find(|t| t.name == e.subject && t.version == e.version)
+            .map(|t| (t.sha256.as_str(), t.version)),
+        LogKind::Publication | LogKind::Withdrawal => {
+            named.records.iter().find_map(|r| match (e.kind, r) {
+                (LogKind::Publication, ChainEntry::Publication(p))
+                    if p.id.to_string() == e.subject =>
+                {
+                    Some((p.sha256.as_str(), p.record_format))
+                }
+                (LogKind::Withdrawal, ChainEntry::Withdrawal(w))
+                    if w.id.to_string() == e.subject =>
+                {
+                    Some((w.sha256.as_str(), w.record_format))
+                }
+                _ => None,
+            })
+        }
+    };
+    let what = e.subject_label();
+    let (hash_name, version_name, deleted) = match e.kind {
+        LogKind::Ingest => (
+            "content hash",
+            "content format",
+            "its rows were deleted behind benchledger's back",
+        ),
+        LogKind::Rubric | LogKind::PriceTable => (
+            "text sha256",
+            "version",
+            "its row was deleted behind benchledger's back",
+        ),
+        LogKind::Publication | LogKind::Withdrawal => (
+            "record hash",
+            "record format",
+            "its row was deleted behind benchledger's back",
+        ),
+    };
+    match now {
+        None => out.push(format!(
+            "{what} is not in the ledger, though the log recorded it on {} ({hash_name} {}): \
+             {deleted}",
+            e.created_at,
+            short(&e.subject_sha256)
+        )),
+        Some((sha, version)) if sha != e.subject_sha256 || version != e.version => {
+            out.push(format!(
+                "{what} is in the ledger with {hash_name} {} ({version_name} {version}), but the \
+                 log recorded {} ({version_name} {}) on {}: it was rewritten behind \
+                 benchledger's back",
+                short(sha),
+                short(&e.subject_sha256),
+                e.version,
+                e.created_at
+            ))
+        }
+        Some(_) => {}
+    }
+    out
 }
 
 /// Whether the chain ends exactly at `expected`; otherwise what happened, as far as the chain

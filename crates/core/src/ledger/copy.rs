@@ -17,7 +17,7 @@ use super::{Ledger, Store, schema_version, sqlite};
 use crate::error::{Error, Result};
 
 /// The ledger's tables, each after those it refers to.
-pub const TABLES: [&str; 14] = [
+pub const TABLES: [&str; 15] = [
     "suite",
     "wave",
     "wave_problem",
@@ -32,6 +32,7 @@ pub const TABLES: [&str; 14] = [
     "publication",
     "publication_claims",
     "withdrawal",
+    "chain_entry",
 ];
 
 /// Reads a table's rows, in one snapshot of the source.

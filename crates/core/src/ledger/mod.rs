@@ -18,6 +18,7 @@ mod access;
 mod chain;
 pub(crate) mod copy;
 mod image;
+mod log;
 #[cfg(feature = "postgres")]
 mod pg;
 mod prices;
@@ -54,8 +55,8 @@ pub use waves::Ingested;
 // The rows the ledger stores are plain data, defined in the model; named here too, where a
 // caller of the ledger looks for them.
 pub use crate::model::{
-    ChainEntry, NewWithdrawal, PriceTableRow, PublicationRow, RubricRow, StoredClaims, WaveRow,
-    WithdrawalRow, WithdrawalSeal,
+    ChainEntry, LogEntryRow, LogKind, NewWithdrawal, PriceTableRow, PublicationRow, RubricRow,
+    StoredClaims, WaveRow, WithdrawalRow, WithdrawalSeal,
 };
 pub use crate::rubric::StoredScore;
 
@@ -113,6 +114,9 @@ pub struct Ledger {
     path: PathBuf,
     /// How long a write waits for another writer ([`Ledger::set_wait`]).
     wait: Wait,
+    /// Whether a write appends its entry to the log (`log.rs`): always, but in a bundle's
+    /// ledger, which takes its source's entries as they are ([`Ledger::stop_logging`]).
+    logging: bool,
 }
 
 /// What holds a ledger. Nothing outside this module knows which store it is talking to. Each
@@ -215,6 +219,7 @@ impl Ledger {
                 path: pg.path().to_path_buf(),
                 store: Store::Postgres(Box::new(pg)),
                 wait: Wait::default(),
+                logging: true,
             },
             created,
         ))
@@ -249,6 +254,7 @@ impl Ledger {
             store: Store::Sqlite(conn),
             path: path.to_path_buf(),
             wait: Wait::default(),
+            logging: true,
         };
         ledger
             .lite()?

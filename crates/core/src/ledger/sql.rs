@@ -162,6 +162,11 @@ enum RowOf<'r> {
 }
 
 impl<'r> Row<'r> {
+    /// The ledger the row was read from, as messages name it.
+    pub(super) fn path(&self) -> &'r Path {
+        self.path
+    }
+
     /// A row of the server store.
     #[cfg(feature = "postgres")]
     pub(super) fn server(path: &'r Path, r: &'r dyn ServerRow) -> Row<'r> {
