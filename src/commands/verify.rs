@@ -17,7 +17,7 @@ use benchledger_core::formats::json::HashSink;
 use benchledger_core::formats::tally;
 use benchledger_core::formats::wave::Digest;
 use benchledger_core::ledger::{
-    ChainEntry, Ledger, LogEntryRow, LogKind, PublicationRow, RubricRow, WaveRow,
+    ChainEntry, Ledger, LogEntryRow, LogKind, PublicationRow, RubricRow, StoredClaims, WaveRow,
 };
 use benchledger_core::model::{AttemptFields, SeatData};
 use benchledger_core::publication;
@@ -442,6 +442,21 @@ fn check_rubrics(rubrics: &[RubricRow], report: &mut Report) {
         let origin = std::path::PathBuf::from(format!("{} (registered text)", r.id()));
         if let Ok(parsed) = benchledger_core::rubric::parse(&origin, &r.text) {
             problems.extend(publication::rubric_name_problem(r, &parsed));
+            // Registered with --allow-scale-violation exactly when `rubric check` rejects it.
+            let proven = benchledger_core::rubric::check(&parsed).ok();
+            if proven == r.scale_violation {
+                problems.push(format!(
+                    "rubric {}: it is marked as {} a scale violation, but `rubric check` {} it: \
+                     the mark was changed behind benchledger's back",
+                    r.id(),
+                    if r.scale_violation {
+                        "registered with"
+                    } else {
+                        "free of"
+                    },
+                    if proven { "passes" } else { "rejects" }
+                ));
+            }
         }
         let sha = sha256_hex(r.text.as_bytes());
         if sha != r.sha256 {
@@ -631,14 +646,25 @@ fn log_entry_problems(
         price_tables: &price_tables,
         records,
     };
-    Ok(log
-        .iter()
-        .flat_map(|e| {
-            chain::entry_problems(e, &named)
-                .into_iter()
-                .map(|p| format!("{}: {p}", e.label()))
-        })
-        .collect())
+    let mut out = Vec::new();
+    for e in log {
+        let mut problems = chain::entry_problems(e, &named);
+        // A publication made since the log began was written with its claims row (schema
+        // version 7): without one, its claims would be read from its published text instead.
+        if e.kind == LogKind::Publication
+            && let Ok(id) = e.subject.parse::<i64>()
+            && problems.is_empty()
+            && ledger.publication_claims(id)? == StoredClaims::Unrecorded
+        {
+            problems.push(format!(
+                "publication #{id} has no claims row, though it was written with one (every \
+                 publication since schema version 7 is): the row was deleted behind \
+                 benchledger's back"
+            ));
+        }
+        out.extend(problems.into_iter().map(|p| format!("{}: {p}", e.label())));
+    }
+    Ok(out)
 }
 
 /// `verify --ledger`'s log section: every log entry's hash and link, each against the row it

@@ -183,34 +183,41 @@ pub fn entry_problems(e: &LogEntryRow, named: &Named<'_>) -> Vec<String> {
             .push("the log entry was edited: its fields no longer hash to its sha256".to_string()),
         Err(err) => out.push(format!("its record cannot be checked: {err}")),
     }
-    // What the ledger holds under the entry's name now: (hash, version), or nothing.
-    let now: Option<(&str, u32)> = match e.kind {
+    // What the ledger holds under the entry's name now: (hash, version, when it was written),
+    // or nothing.
+    let now: Option<(&str, u32, &str)> = match e.kind {
         LogKind::Ingest => named
             .waves
             .iter()
             .find(|w| w.wave.id == e.subject)
-            .map(|w| (w.content.sha256.as_str(), w.content.format)),
+            .map(|w| {
+                (
+                    w.content.sha256.as_str(),
+                    w.content.format,
+                    w.ingested_at.as_str(),
+                )
+            }),
         LogKind::Rubric => named
             .rubrics
             .iter()
             .find(|r| r.name == e.subject && r.version == e.version)
-            .map(|r| (r.sha256.as_str(), r.version)),
+            .map(|r| (r.sha256.as_str(), r.version, r.added_at.as_str())),
         LogKind::PriceTable => named
             .price_tables
             .iter()
             .find(|t| t.name == e.subject && t.version == e.version)
-            .map(|t| (t.sha256.as_str(), t.version)),
+            .map(|t| (t.sha256.as_str(), t.version, t.added_at.as_str())),
         LogKind::Publication | LogKind::Withdrawal => {
             named.records.iter().find_map(|r| match (e.kind, r) {
                 (LogKind::Publication, ChainEntry::Publication(p))
                     if p.id.to_string() == e.subject =>
                 {
-                    Some((p.sha256.as_str(), p.record_format))
+                    Some((p.sha256.as_str(), p.record_format, p.created_at.as_str()))
                 }
                 (LogKind::Withdrawal, ChainEntry::Withdrawal(w))
                     if w.id.to_string() == e.subject =>
                 {
-                    Some((w.sha256.as_str(), w.record_format))
+                    Some((w.sha256.as_str(), w.record_format, w.created_at.as_str()))
                 }
                 _ => None,
             })
@@ -241,7 +248,7 @@ pub fn entry_problems(e: &LogEntryRow, named: &Named<'_>) -> Vec<String> {
             e.created_at,
             short(&e.subject_sha256)
         )),
-        Some((sha, version)) if sha != e.subject_sha256 || version != e.version => {
+        Some((sha, version, _)) if sha != e.subject_sha256 || version != e.version => {
             out.push(format!(
                 "{what} is in the ledger with {hash_name} {} ({version_name} {version}), but the \
                  log recorded {} ({version_name} {}) on {}: it was rewritten behind \
@@ -252,6 +259,11 @@ pub fn entry_problems(e: &LogEntryRow, named: &Named<'_>) -> Vec<String> {
                 e.created_at
             ))
         }
+        Some((_, _, at)) if at != e.created_at => out.push(format!(
+            "{what} is in the ledger as written on {at}, but the log recorded it on {}: its time \
+             was rewritten behind benchledger's back",
+            e.created_at
+        )),
         Some(_) => {}
     }
     out
@@ -349,5 +361,107 @@ mod tests {
         let mut edited = a.clone();
         edited.reason = "nothing wrong".into();
         assert_eq!(withdrawal_problems(&edited).len(), 1);
+    }
+
+    fn entry(seq: i64, kind: LogKind, subject: &str, sha: &str, prev: Option<&str>) -> LogEntryRow {
+        let mut e = LogEntryRow {
+            seq,
+            kind,
+            subject: subject.into(),
+            version: 1,
+            subject_sha256: sha.into(),
+            created_at: "2026-11-30T00:00:00Z".into(),
+            prev_sha256: prev.map(str::to_string),
+            record_format: 1,
+            sha256: String::new(),
+        };
+        e.sha256 = entry_sha256(1, &e).unwrap();
+        e
+    }
+
+    fn rubric(sha: &str) -> RubricRow {
+        RubricRow {
+            name: "r".into(),
+            version: 1,
+            sha256: sha.into(),
+            text: String::new(),
+            scale_violation: false,
+            added_at: "2026-11-30T00:00:00Z".into(),
+        }
+    }
+
+    /// The log follows the withdrawals it does not name, links to the head before it, and each
+    /// entry is checked against the row it names: gone, rewritten, or written at another time.
+    #[test]
+    fn the_log_follows_the_records_and_names_its_rows() {
+        let w = withdrawal(1, 0, None);
+        let a = entry(1, LogKind::Rubric, "r", &"a".repeat(64), Some(&w.sha256));
+        let b = entry(
+            2,
+            LogKind::Withdrawal,
+            "2",
+            &"b".repeat(64),
+            Some(&a.sha256),
+        );
+        let records = vec![ChainEntry::Withdrawal(w.clone())];
+        let walked = walk(&records, &[a.clone(), b.clone()]);
+        assert_eq!(walked.len(), 3);
+        assert!(log_links(&walked, false).is_empty());
+        assert_eq!(head(&walked).unwrap().sha256(), b.sha256);
+
+        // A withdrawal the log names is walked through its entry.
+        let named_w = entry(2, LogKind::Withdrawal, "1", &w.sha256, Some(&a.sha256));
+        assert_eq!(walk(&records, &[named_w]).len(), 1);
+
+        // The first entry removed: the second's link names what is gone; in a bundle, where
+        // the entries before lie outside, that is not a problem.
+        let cut = walk(&records, std::slice::from_ref(&b));
+        assert_eq!(log_links(&cut, false).len(), 1);
+        assert!(log_links(&cut, true).is_empty());
+
+        let rubrics = [rubric(&"a".repeat(64))];
+        let named = Named {
+            waves: &[],
+            rubrics: &rubrics,
+            price_tables: &[],
+            records: &records,
+        };
+        assert!(entry_problems(&a, &named).is_empty());
+        let rewritten = [rubric(&"c".repeat(64))];
+        let problems = entry_problems(
+            &a,
+            &Named {
+                rubrics: &rewritten,
+                ..named
+            },
+        );
+        assert!(problems[0].contains("rewritten behind"), "{problems:?}");
+        let gone = entry_problems(
+            &a,
+            &Named {
+                rubrics: &[],
+                ..named
+            },
+        );
+        assert!(gone[0].contains("is not in the ledger"), "{gone:?}");
+        let mut later = rubric(&"a".repeat(64));
+        later.added_at = "2027-01-01T00:00:00Z".into();
+        let moved = entry_problems(
+            &a,
+            &Named {
+                rubrics: std::slice::from_ref(&later),
+                ..named
+            },
+        );
+        assert!(moved[0].contains("its time was rewritten"), "{moved:?}");
+        // The withdrawal entry names a withdrawal #2 the ledger does not hold.
+        assert!(entry_problems(&b, &named)[0].contains("withdrawal #2 is not in the ledger"));
+        let mut edited = a.clone();
+        edited.created_at = "2020-01-01T00:00:00Z".into();
+        assert!(
+            entry_problems(&edited, &named)
+                .iter()
+                .any(|p| p.contains("the log entry was edited"))
+        );
     }
 }
