@@ -639,6 +639,38 @@ fn bundle_forged_seat_tally_or_stored_score_is_refused() {
     }
 }
 
+/// A bundle carries the log entries of its rows as the ledger made them (its wave's ingest, its
+/// rubric's registration, its publication's entry): the same rows as the ledger's; an entry
+/// edited, or one naming other content than the bundle's wave holds, fails `verify --bundle`.
+#[test]
+fn a_bundle_carries_its_rows_log_entries_and_an_edited_one_is_refused() {
+    let (env, bundle) = published();
+    let query = "SELECT seq, kind, subject, subject_sha256, prev_sha256, sha256 FROM chain_entry \
+                 WHERE kind <> 'withdrawal' ORDER BY seq";
+    let carried = common::Shell::open(&bundle.join("ledger.db")).rows(query);
+    assert_eq!(carried, env.rows(query));
+    assert_eq!(carried.len(), 3);
+    for (name, forged, says) in [
+        (
+            "time",
+            "UPDATE chain_entry SET created_at = '2020-01-01T00:00:00Z' WHERE kind = 'ingest'",
+            "the log entry was edited",
+        ),
+        (
+            "content",
+            "UPDATE chain_entry SET subject_sha256 = replace(subject_sha256, 'a', 'b') \
+             WHERE kind = 'ingest'",
+            "wave checkout-rematch is in the ledger with content hash",
+        ),
+    ] {
+        let (_root, dir) = copy_of(&bundle, name);
+        forge(&dir.join("ledger.db"), forged);
+        let out = verify_bundle(&dir).status(1);
+        assert_contains(&out.stdout, "  log: MISMATCH\n");
+        assert_contains(&out.stdout, says);
+    }
+}
+
 /// Issue 23, #5: a recursive view put in a table's place (verify used to write temporary
 /// data until the disk filled) and extra views and triggers are refused at once, before any
 /// table is read, exit status 1.

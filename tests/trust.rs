@@ -115,6 +115,12 @@ fn the_head_is_the_last_entry_and_an_empty_chain_has_none() {
     );
     let out = env.run(["verify", "--expect-head", &h]).ok();
     contains(&out, &format!("chain head: OK — the chain ends at {h}"));
+    // The last publication's record hash is not the head: its log entry came after it.
+    let out = env.run(["verify", "--expect-head", record]).status(1);
+    contains(
+        &out,
+        &format!("{record} is the record hash of a publication, not a head"),
+    );
     // Not a hash at all: bad input.
     let out = env.run(["verify", "--expect-head", "HEAD"]).status(2);
     contains(&out, "is not a record hash");
@@ -1004,6 +1010,16 @@ fn issue_23_3_deleting_an_unpublished_waves_rows_is_caught() {
     contains(&out, "the chain is broken");
 }
 
+/// Registers the shipped accuracy rubric, scoring nothing with it.
+fn add_accuracy(env: &Env) {
+    env.run([
+        OsStr::new("rubric"),
+        OsStr::new("add"),
+        crate_path("rubrics/accuracy.v1.toml").as_os_str(),
+    ])
+    .ok();
+}
+
 /// Issue 23, #3: an unpublished, unscored rubric's text and sha256 rewritten together (its gate
 /// loosened: later rescores and publications would use the altered text under the same
 /// NAME@VERSION) used to pass every verify mode. Its registration is in the log, with the
@@ -1011,12 +1027,7 @@ fn issue_23_3_deleting_an_unpublished_waves_rows_is_caught() {
 #[test]
 fn issue_23_3_rewriting_an_unpublished_unscored_rubrics_text_and_sha256_is_caught() {
     let env = published();
-    env.run([
-        OsStr::new("rubric"),
-        OsStr::new("add"),
-        crate_path("rubrics/accuracy.v1.toml").as_os_str(),
-    ])
-    .ok();
+    add_accuracy(&env);
     let h = head(&env);
     let text = texts(&env, "SELECT text FROM rubric WHERE name = 'accuracy'").remove(0);
     let altered = format!("{text}\n# loosened\n");
@@ -1055,12 +1066,7 @@ fn issue_23_3_rewriting_an_unpublished_unscored_rubrics_text_and_sha256_is_caugh
 fn every_edit_of_ledger_rows_is_caught_by_verify_all_ledger_expect_head() {
     let prepared = || {
         let env = published();
-        env.run([
-            OsStr::new("rubric"),
-            OsStr::new("add"),
-            crate_path("rubrics/accuracy.v1.toml").as_os_str(),
-        ])
-        .ok();
+        add_accuracy(&env);
         env.run([
             OsStr::new("prices"),
             OsStr::new("add"),

@@ -274,8 +274,8 @@ pub fn entry_problems(e: &LogEntryRow, named: &Named<'_>) -> Vec<String> {
 pub fn head_problem(chain: &[ChainEntry], expected: &str) -> Option<String> {
     let Some(last) = head(chain) else {
         return Some(format!(
-            "the chain is empty, but it was expected to end at {expected}: every publication \
-             and withdrawal was removed"
+            "the chain is empty, but it was expected to end at {expected}: every publication, \
+             withdrawal and log entry was removed"
         ));
     };
     if last.sha256() == expected {

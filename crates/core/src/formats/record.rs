@@ -13,10 +13,20 @@ pub const LATEST: u32 = 1;
 pub const VERSIONS: &[u32] = &[1];
 
 fn check(what: &'static str, version: u32) -> Result<(), FormatError> {
-    if VERSIONS.contains(&version) {
+    check_in(what, version, VERSIONS, LATEST)
+}
+
+/// Whether `version` is one of `versions`, the formats of `what` this build writes.
+fn check_in(
+    what: &'static str,
+    version: u32,
+    versions: &[u32],
+    latest: u32,
+) -> Result<(), FormatError> {
+    if versions.contains(&version) {
         Ok(())
     } else {
-        Err(FormatError::unknown(what, version, LATEST))
+        Err(FormatError::unknown(what, version, latest))
     }
 }
 
@@ -198,11 +208,7 @@ fn write_log_entry<S: super::json::Sink>(j: &mut Json<S>, r: &LogEntry<'_>) {
 }
 
 fn check_log(version: u32) -> Result<(), FormatError> {
-    if LOG_VERSIONS.contains(&version) {
-        Ok(())
-    } else {
-        Err(FormatError::unknown("log entry", version, LOG_LATEST))
-    }
+    check_in("log entry", version, LOG_VERSIONS, LOG_LATEST)
 }
 
 /// A log entry's record in a format version, as text.
