@@ -173,8 +173,9 @@ impl Ledger {
         Ok(crate::chain::walk(&self.chain()?, &self.log()?))
     }
 
-    /// The rows added after the log began that no entry names (see [`UNLOGGED`]), as a reader
-    /// names them: "wave w", "rubric r@2", "publication #3".
+    /// The rows no log entry names although one of their table with a smaller row id has one —
+    /// added after the log began, yet not through benchledger — as a reader names them: "wave
+    /// w", "rubric r@2", "publication #3".
     pub fn unlogged(&self) -> Result<Vec<String>> {
         self.read(|sql| sql.rows(UNLOGGED, &[], |r| r.get(0)))
     }
