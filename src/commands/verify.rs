@@ -645,7 +645,8 @@ fn log_entry_problems(
         rubrics: &rubrics,
         price_tables: &price_tables,
         records,
-    };
+    }
+    .index();
     let mut out = Vec::new();
     for e in log {
         let mut problems = chain::entry_problems(e, &named);

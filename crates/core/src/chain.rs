@@ -10,6 +10,8 @@
 //! Pure: entries in, problems out. The publications' own reproduction is checked in
 //! [`crate::publication`].
 
+use std::collections::HashMap;
+
 use crate::digest::short;
 use crate::formats::{FormatError, record};
 use crate::model::{
@@ -172,10 +174,63 @@ pub struct Named<'a> {
     pub records: &'a [ChainEntry],
 }
 
+/// A name a log entry gives a row: its kind, its subject, and the version of a registered text.
+type Name = (LogKind, String, Option<u32>);
+
+/// What the ledger holds under a name: the row's hash, its version, when it was written.
+type Held<'a> = (&'a str, u32, &'a str);
+
+/// What the ledger holds under each name a log entry can give, built once from [`Named`].
+pub struct Index<'a>(HashMap<Name, Held<'a>>);
+
+impl<'a> Named<'a> {
+    /// The rows by the names log entries give them.
+    pub fn index(&self) -> Index<'a> {
+        let mut map = HashMap::new();
+        for w in self.waves {
+            map.insert(
+                (LogKind::Ingest, w.wave.id.clone(), None),
+                (
+                    w.content.sha256.as_str(),
+                    w.content.format,
+                    w.ingested_at.as_str(),
+                ),
+            );
+        }
+        for r in self.rubrics {
+            map.insert(
+                (LogKind::Rubric, r.name.clone(), Some(r.version)),
+                (r.sha256.as_str(), r.version, r.added_at.as_str()),
+            );
+        }
+        for t in self.price_tables {
+            map.insert(
+                (LogKind::PriceTable, t.name.clone(), Some(t.version)),
+                (t.sha256.as_str(), t.version, t.added_at.as_str()),
+            );
+        }
+        for r in self.records {
+            let (key, row) = match r {
+                ChainEntry::Publication(p) => (
+                    (LogKind::Publication, p.id.to_string(), None),
+                    (p.sha256.as_str(), p.record_format, p.created_at.as_str()),
+                ),
+                ChainEntry::Withdrawal(w) => (
+                    (LogKind::Withdrawal, w.id.to_string(), None),
+                    (w.sha256.as_str(), w.record_format, w.created_at.as_str()),
+                ),
+                ChainEntry::Logged(_) => continue,
+            };
+            map.insert(key, row);
+        }
+        Index(map)
+    }
+}
+
 /// What is wrong with a log entry: its own hash, and the row it names, which must be in the
 /// ledger with the hash the entry recorded (a wave's content hash and format; a registered
-/// text's SHA-256; a publication's or withdrawal's record hash and format).
-pub fn entry_problems(e: &LogEntryRow, named: &Named<'_>) -> Vec<String> {
+/// text's SHA-256; a publication's or withdrawal's record hash and format) and the time.
+pub fn entry_problems(e: &LogEntryRow, named: &Index<'_>) -> Vec<String> {
     let mut out = Vec::new();
     match entry_sha256(e.record_format, e) {
         Ok(sha) if sha == e.sha256 => {}
@@ -183,46 +238,8 @@ pub fn entry_problems(e: &LogEntryRow, named: &Named<'_>) -> Vec<String> {
             .push("the log entry was edited: its fields no longer hash to its sha256".to_string()),
         Err(err) => out.push(format!("its record cannot be checked: {err}")),
     }
-    // What the ledger holds under the entry's name now: (hash, version, when it was written),
-    // or nothing.
-    let now: Option<(&str, u32, &str)> = match e.kind {
-        LogKind::Ingest => named
-            .waves
-            .iter()
-            .find(|w| w.wave.id == e.subject)
-            .map(|w| {
-                (
-                    w.content.sha256.as_str(),
-                    w.content.format,
-                    w.ingested_at.as_str(),
-                )
-            }),
-        LogKind::Rubric => named
-            .rubrics
-            .iter()
-            .find(|r| r.name == e.subject && r.version == e.version)
-            .map(|r| (r.sha256.as_str(), r.version, r.added_at.as_str())),
-        LogKind::PriceTable => named
-            .price_tables
-            .iter()
-            .find(|t| t.name == e.subject && t.version == e.version)
-            .map(|t| (t.sha256.as_str(), t.version, t.added_at.as_str())),
-        LogKind::Publication | LogKind::Withdrawal => {
-            named.records.iter().find_map(|r| match (e.kind, r) {
-                (LogKind::Publication, ChainEntry::Publication(p))
-                    if p.id.to_string() == e.subject =>
-                {
-                    Some((p.sha256.as_str(), p.record_format, p.created_at.as_str()))
-                }
-                (LogKind::Withdrawal, ChainEntry::Withdrawal(w))
-                    if w.id.to_string() == e.subject =>
-                {
-                    Some((w.sha256.as_str(), w.record_format, w.created_at.as_str()))
-                }
-                _ => None,
-            })
-        }
-    };
+    let version = matches!(e.kind, LogKind::Rubric | LogKind::PriceTable).then_some(e.version);
+    let now = named.0.get(&(e.kind, e.subject.clone(), version)).copied();
     let what = e.subject_label();
     let (hash_name, version_name, deleted) = match e.kind {
         LogKind::Ingest => (
@@ -426,14 +443,15 @@ mod tests {
             price_tables: &[],
             records: &records,
         };
-        assert!(entry_problems(&a, &named).is_empty());
+        assert!(entry_problems(&a, &named.index()).is_empty());
         let rewritten = [rubric(&"c".repeat(64))];
         let problems = entry_problems(
             &a,
             &Named {
                 rubrics: &rewritten,
                 ..named
-            },
+            }
+            .index(),
         );
         assert!(problems[0].contains("rewritten behind"), "{problems:?}");
         let gone = entry_problems(
@@ -441,7 +459,8 @@ mod tests {
             &Named {
                 rubrics: &[],
                 ..named
-            },
+            }
+            .index(),
         );
         assert!(gone[0].contains("is not in the ledger"), "{gone:?}");
         let mut later = rubric(&"a".repeat(64));
@@ -451,15 +470,18 @@ mod tests {
             &Named {
                 rubrics: std::slice::from_ref(&later),
                 ..named
-            },
+            }
+            .index(),
         );
         assert!(moved[0].contains("its time was rewritten"), "{moved:?}");
         // The withdrawal entry names a withdrawal #2 the ledger does not hold.
-        assert!(entry_problems(&b, &named)[0].contains("withdrawal #2 is not in the ledger"));
+        assert!(
+            entry_problems(&b, &named.index())[0].contains("withdrawal #2 is not in the ledger")
+        );
         let mut edited = a.clone();
         edited.created_at = "2020-01-01T00:00:00Z".into();
         assert!(
-            entry_problems(&edited, &named)
+            entry_problems(&edited, &named.index())
                 .iter()
                 .any(|p| p.contains("the log entry was edited"))
         );
