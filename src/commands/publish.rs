@@ -10,7 +10,7 @@ use crate::cli::{CiArgs, Format, PublicationsArgs, PublishArgs};
 use benchledger_core::digest::sha256_hex;
 use benchledger_core::error::{Error, Result};
 use benchledger_core::formats::input::PricesId;
-use benchledger_core::ledger::{Ledger, NewPublication, PublicationRow};
+use benchledger_core::ledger::{Ledger, MakeEnvelope, NewPublication, PublicationRow};
 use benchledger_core::publication::{
     Record, Rendered, Sources, ci_id, record_sha256, render, signature,
 };
@@ -133,13 +133,13 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
         output,
         claims: claims.as_ref().map(|c| c.quoted()),
     };
+    // Signed in the same transaction, once the row's id and record hash are known: the
+    // statement names the record.
     let content = ledger.wave_content_hash(wave)?;
     let rubric_id = info.rubric.id();
-    let envelope = |row: &PublicationRow| {
-        key.as_ref().map_or_else(String::new, |k| {
-            signature::sign(k, row, &rubric_id, &content.sha256)
-        })
-    };
+    let envelope = key
+        .as_ref()
+        .map(|k| move |row: &PublicationRow| signature::sign(k, row, &rubric_id, &content.sha256));
     let seal = |id, prev: Option<&str>| {
         record_sha256(&Record {
             id,
@@ -152,12 +152,8 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
             prev_sha256: prev,
         })
     };
-    let row = ledger.add_publication(
-        &new,
-        seal,
-        key.is_some()
-            .then_some(&envelope as benchledger_core::ledger::MakeEnvelope<'_>),
-    )?;
+    let row =
+        ledger.add_publication(&new, seal, envelope.as_ref().map(|f| f as MakeEnvelope<'_>))?;
     let signed_by = key.as_ref().map(|k| k.public().id());
     let msg = published_message(&ledger, &row, signed_by.as_deref(), bundle_dir, out)?;
     ctx.write(&msg)
