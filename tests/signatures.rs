@@ -446,16 +446,33 @@ fn a_bundle_carries_the_envelope_and_verifies_under_the_key() {
     assert!(!dir2.join("publication.dsse.json").exists());
     let readme = std::fs::read_to_string(dir2.join("README.md")).unwrap();
     assert!(readme.ends_with("Bundle layout 2.\n"), "{readme}");
-    common::run_raw(
-        env.path(),
-        &[
+    let verify2 = |extra: &[&OsStr]| {
+        let mut args = vec![
             OsStr::new("verify"),
             OsStr::new("--bundle"),
             dir2.as_os_str(),
-        ],
-        &[],
-    )
-    .ok();
+        ];
+        args.extend_from_slice(extra);
+        common::run_raw(env.path(), &args, &[])
+    };
+    verify2(&[]).ok();
+    let out = verify2(&[
+        OsStr::new("--trusted-key"),
+        public.as_os_str(),
+        OsStr::new("--format"),
+        OsStr::new("json"),
+    ])
+    .status(1);
+    let doc = out.json();
+    assert_eq!(doc["entries"][0]["signature"]["signed"], false);
+    assert_eq!(doc["signatures"]["signed"], 0);
+    // An envelope file in an unsigned publication's bundle is not its signature.
+    std::fs::write(dir2.join("publication.dsse.json"), &text).unwrap();
+    let out = verify2(&[]).status(1);
+    contains(
+        &out,
+        "the publication is unsigned, and the file is not its signature",
+    );
 }
 
 #[test]
