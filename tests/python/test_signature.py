@@ -22,6 +22,7 @@ from cryptography.hazmat.primitives.serialization import (
     load_pem_public_key,
 )
 
+import benchledger
 from conftest import cli
 
 PAYLOAD_TYPE = "application/vnd.in-toto+json"
@@ -139,3 +140,14 @@ def test_a_changed_byte_a_wrong_key_and_a_swapped_subject_each_fail(signed):
     names = list(texts)
     crossed = {names[0]: texts[names[1]], names[1]: texts[names[0]]}
     assert any(p.startswith("subjects") for p in check(envelope, signer, crossed))
+
+
+def test_the_api_verifies_under_a_trusted_key(signed):
+    ledger = benchledger.Ledger(signed / "demo.db")
+    doc = ledger.verify(trusted_key=signed / "signer.pub")
+    assert doc["signatures"]["signed"] == 1
+    assert doc["entries"][0]["signature"]["signed_by_trusted_key"] is True
+    with pytest.raises(benchledger.CheckFailed) as failed:
+        ledger.verify(trusted_key=signed / "other.pub")
+    assert failed.value.document["signatures"]["signed"] == 0
+
