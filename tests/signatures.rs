@@ -175,6 +175,13 @@ fn a_signed_publication_verifies_under_its_key_and_the_unsigned_one_is_named() {
 
     // Every publication: the unsigned #2 is named, exit 1.
     let out = verify_trusting(&env, &["--all"], &public).status(1);
+    contains(
+        &out,
+        &format!(
+            "verify: publication #2 is not signed by the trusted key {}",
+            &id[..12]
+        ),
+    );
     common::snapshot_settings().bind(|| {
         insta::assert_snapshot!("signatures__verify_all_one_unsigned", out.stdout);
     });
@@ -268,6 +275,10 @@ fn a_wrong_key_a_changed_byte_and_a_swapped_subject_each_fail() {
         ),
     );
     contains(&out, "0 of 2 publications signed by the trusted key");
+    contains(
+        &out,
+        "verify: publications #1, #2 are not signed by the trusted key",
+    );
     contains(&out, "is not signed by the trusted key");
 
     // A changed byte in the envelope's payload: the signature no longer verifies.
@@ -315,7 +326,10 @@ fn a_wrong_key_a_changed_byte_and_a_swapped_subject_each_fail() {
     // Without a key the statement is still held to the publication.
     let out = env.run(["verify", "--all"]).status(1);
     contains(&out, "signature: MISMATCH");
-    contains(&out, "a publication's signed statement does not match it");
+    contains(
+        &out,
+        "verify: the signed statement of publications #1, #2 does not match them",
+    );
 }
 
 #[test]

@@ -55,8 +55,8 @@ struct Report {
     other_failed: bool,
     /// The key every publication checked must be signed by (`--trusted-key`).
     trusted: Option<PublicKey>,
-    /// Whether a publication's signature failed its check.
-    signatures_failed: bool,
+    /// The publications whose signature failed its check, by id.
+    badly_signed: Vec<i64>,
 }
 
 /// Verifies the named publications (or all, with the withdrawals between them) of a ledger —
@@ -115,7 +115,7 @@ fn verify_publications(
                 if let Some((lines, json)) = &signature {
                     signature_lines.clone_from(lines);
                     if json.verdict == Verdict::Mismatch {
-                        report.signatures_failed = true;
+                        report.badly_signed.push(p.id);
                     } else if json.signed_by_trusted_key {
                         signed += 1;
                     }
@@ -738,7 +738,7 @@ pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
             .trusted_key
             .map(|path| super::keys::read_public(path, "--trusted-key"))
             .transpose()?,
-        signatures_failed: false,
+        badly_signed: Vec::new(),
     };
     if let Some(h) = req.expect_head
         && !is_sha256(h)
@@ -796,7 +796,7 @@ pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
     }
     if req.json {
         report.found.ok =
-            !report.publications_failed && !report.other_failed && !report.signatures_failed;
+            !report.publications_failed && !report.other_failed && report.badly_signed.is_empty();
         ctx.write(&benchledger_core::report::to_json("verify", &report.found))?;
     } else {
         ctx.write(&report.text)?;
@@ -804,22 +804,43 @@ pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
     match (
         report.publications_failed,
         report.other_failed,
-        report.signatures_failed,
+        report.badly_signed.is_empty(),
     ) {
-        (false, false, false) => Ok(()),
+        (false, false, true) => Ok(()),
         (true, _, _) => Err(Error::CheckFailed(
             "verify: a publication does not reproduce from the ledger (see above)".into(),
         )),
         (false, true, _) => Err(Error::CheckFailed(
             "verify: the ledger does not hold what it should (see above)".into(),
         )),
-        (false, false, true) => Err(Error::CheckFailed(match &report.trusted {
-            Some(key) => format!(
-                "verify: a publication is not signed by the trusted key {} (see above)",
-                short(&key.id())
-            ),
-            None => "verify: a publication's signed statement does not match it (see above)".into(),
-        })),
+        (false, false, false) => Err(Error::CheckFailed(badly_signed_message(
+            &report.badly_signed,
+            report.trusted.as_ref(),
+        ))),
+    }
+}
+
+/// The error of a verification whose only failures are signatures: the publications named.
+fn badly_signed_message(ids: &[i64], trusted: Option<&PublicKey>) -> String {
+    let named = ids
+        .iter()
+        .map(|id| format!("#{id}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (publications, are) = if ids.len() == 1 {
+        ("publication", "is")
+    } else {
+        ("publications", "are")
+    };
+    match trusted {
+        Some(key) => format!(
+            "verify: {publications} {named} {are} not signed by the trusted key {} (see above)",
+            short(&key.id())
+        ),
+        None => format!(
+            "verify: the signed statement of {publications} {named} does not match {} (see above)",
+            if ids.len() == 1 { "it" } else { "them" }
+        ),
     }
 }
 
