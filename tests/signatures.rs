@@ -82,6 +82,26 @@ fn contains(out: &Out, needle: &str) {
     );
 }
 
+/// `sign ID --key KEY`.
+fn sign(env: &Env, id: i64, key: &Path) -> Out {
+    env.run([
+        OsStr::new("sign"),
+        OsStr::new(&id.to_string()),
+        OsStr::new("--key"),
+        key.as_os_str(),
+    ])
+}
+
+/// `bundle ID --out DIR`.
+fn bundle(env: &Env, id: i64, dir: &Path) -> Out {
+    env.run([
+        OsStr::new("bundle"),
+        OsStr::new(&id.to_string()),
+        OsStr::new("--out"),
+        dir.as_os_str(),
+    ])
+}
+
 fn verify_trusting(env: &Env, args: &[&str], key: &Path) -> Out {
     let mut all: Vec<&OsStr> = vec![OsStr::new("verify")];
     all.extend(args.iter().map(OsStr::new));
@@ -209,26 +229,12 @@ fn a_signed_publication_verifies_under_its_key_and_the_unsigned_one_is_named() {
 
     // Signed later: then every publication is signed by the key.
     let (private, ..) = key_pair(env.path(), "signer", 1);
-    let out = env
-        .run([
-            OsStr::new("sign"),
-            OsStr::new("2"),
-            OsStr::new("--key"),
-            private.as_os_str(),
-        ])
-        .ok();
+    let out = sign(&env, 2, &private).ok();
     contains(&out, "signed publication #2");
     let out = verify_trusting(&env, &["--all"], &public).ok();
     contains(&out, "2 of 2 publications signed by the trusted key");
     // Once only.
-    let out = env
-        .run([
-            OsStr::new("sign"),
-            OsStr::new("2"),
-            OsStr::new("--key"),
-            private.as_os_str(),
-        ])
-        .status(2);
+    let out = sign(&env, 2, &private).status(2);
     contains(&out, "publication #2 in");
     contains(&out, "is signed already");
 }
@@ -240,14 +246,7 @@ fn a_publication_that_does_not_verify_is_not_signed() {
         "DROP TRIGGER publication_no_update;
          UPDATE publication SET output = output || 'x' WHERE id = 2;",
     );
-    let out = env
-        .run([
-            OsStr::new("sign"),
-            OsStr::new("2"),
-            OsStr::new("--key"),
-            private.as_os_str(),
-        ])
-        .status(1);
+    let out = sign(&env, 2, &private).status(1);
     contains(&out, "publication #2 does not verify, so it was not signed");
     assert_eq!(env.count("SELECT count(*) FROM publication_envelope"), 1);
 }
@@ -255,13 +254,7 @@ fn a_publication_that_does_not_verify_is_not_signed() {
 #[test]
 fn a_wrong_key_a_changed_byte_and_a_swapped_subject_each_fail() {
     let (env, private, public) = published();
-    env.run([
-        OsStr::new("sign"),
-        OsStr::new("2"),
-        OsStr::new("--key"),
-        private.as_os_str(),
-    ])
-    .ok();
+    sign(&env, 2, &private).ok();
     verify_trusting(&env, &["--all"], &public).ok();
 
     // A wrong key: signed by #1's key, checked against another.
@@ -387,14 +380,7 @@ fn a_bad_key_file_is_refused_naming_it_and_nothing_is_published() {
     {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o644)).unwrap();
-        let out = env
-            .run([
-                OsStr::new("sign"),
-                OsStr::new("2"),
-                OsStr::new("--key"),
-                private.as_os_str(),
-            ])
-            .status(2);
+        let out = sign(&env, 2, &private).status(2);
         contains(&out, "the private key file has mode 0644");
         assert_eq!(env.count("SELECT count(*) FROM publication_envelope"), 1);
     }
@@ -404,13 +390,7 @@ fn a_bad_key_file_is_refused_naming_it_and_nothing_is_published() {
 fn a_bundle_carries_the_envelope_and_verifies_under_the_key() {
     let (env, _, public) = published();
     let dir = env.path().join("bundle");
-    env.run([
-        OsStr::new("bundle"),
-        OsStr::new("1"),
-        OsStr::new("--out"),
-        dir.as_os_str(),
-    ])
-    .ok();
+    bundle(&env, 1, &dir).ok();
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
     common::snapshot_settings().bind(|| {
         insta::assert_snapshot!("signatures__bundle_readme", readme);
@@ -450,13 +430,7 @@ fn a_bundle_carries_the_envelope_and_verifies_under_the_key() {
     // The unsigned publication's bundle is as before: no envelope, layout 2, and it fails
     // only when a key is demanded.
     let dir2 = env.path().join("bundle2");
-    env.run([
-        OsStr::new("bundle"),
-        OsStr::new("2"),
-        OsStr::new("--out"),
-        dir2.as_os_str(),
-    ])
-    .ok();
+    bundle(&env, 2, &dir2).ok();
     assert!(!dir2.join("publication.dsse.json").exists());
     let readme = std::fs::read_to_string(dir2.join("README.md")).unwrap();
     assert!(readme.ends_with("Bundle layout 2.\n"), "{readme}");
