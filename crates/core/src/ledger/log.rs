@@ -1,4 +1,4 @@
-//! The log (schema migration 8; docs/formats.md, "Log entries"): every write that adds a fact
+//! The log (schema migration 9, [`LOG_SCHEMA_VERSION`]; docs/formats.md, "Log entries"): every write that adds a fact
 //! — an ingest, a rubric or price table registered, a publication, a withdrawal — appends an
 //! entry naming what it added and its hash, in the same transaction as the write, so a row
 //! deleted or rewritten behind benchledger's back contradicts its entry, and an entry deleted or
@@ -13,6 +13,9 @@ use super::sql::{Row, Sql, values};
 use crate::error::{Error, Result};
 use crate::formats::record;
 use crate::model::{LogEntryRow, LogKind, NewLogEntry};
+
+/// The schema version whose migration began the log: rows written before it have no entry.
+pub const LOG_SCHEMA_VERSION: i64 = 9;
 
 /// The query giving the record hash of the last publication or withdrawal (none: there is
 /// none), in the order of their own chain (`ChainEntry::order`).
@@ -218,5 +221,16 @@ impl Ledger {
     /// Whether this ledger's writes append log entries.
     pub(super) fn logging(&self) -> bool {
         self.logging
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// [`super::LOG_SCHEMA_VERSION`] names the migration that makes the log's table.
+    #[test]
+    fn the_log_began_with_the_migration_that_makes_its_table() {
+        let migrations = crate::ledger::migrations();
+        let at = usize::try_from(super::LOG_SCHEMA_VERSION).unwrap() - 1;
+        assert!(migrations[at].contains("CREATE TABLE chain_entry ("));
     }
 }
