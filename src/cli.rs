@@ -300,6 +300,10 @@ pub struct IngestArgs {
     /// (a model served under another name), recording the difference in the wave's notes.
     #[arg(long, value_name = "allow", value_parser = ["allow"], requires = "model")]
     pub model_mismatch: Option<String>,
+    /// With --from lm-eval: one wave per group of tasks (its subtasks' documents together,
+    /// `<subtask>/<doc_id>`), instead of each subtask a wave.
+    #[arg(long, requires = "from")]
+    pub group: bool,
 }
 
 /// The flags of `waves` (its help text is the doc comment of [`Command::Waves`]).

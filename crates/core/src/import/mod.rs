@@ -32,7 +32,7 @@ pub(crate) mod tau_bench;
 pub(crate) mod terminal_bench;
 mod tokens;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::diagnostics::closest;
 use crate::error::{Error, Location, Result};
@@ -134,6 +134,9 @@ pub struct Options {
     /// The scorer whose value decides Correct, for formats with several (Inspect's
     /// `--scorer NAME`); default the format's first.
     pub scorer: Option<String>,
+    /// For a format whose tasks come in groups (lm-evaluation-harness's `group_subtasks`): the
+    /// group whose subtasks make the seat's results, one wave of them all.
+    pub group: Option<String>,
 }
 
 /// Told how far a long import has got, so a terminal can show it. Importers call it; the
@@ -168,6 +171,17 @@ pub trait Importer: Sync {
     fn has_scorers(&self) -> bool {
         false
     }
+    /// Whether its tasks come in groups, one read whole by the seat's `group`.
+    fn has_groups(&self) -> bool {
+        false
+    }
+    /// With `ingest --from ... --group`: the file a group's seat names and the group, for a
+    /// results file `path` found in a directory whose task belongs to a group (`None`: it
+    /// belongs to none, and stays a wave of its own).
+    fn group_of(&self, src: &dyn Source, path: &Path) -> Option<(PathBuf, String)> {
+        let _ = (src, path);
+        None
+    }
     /// Why its files cannot stand without the suite's size, when they cannot: a format that
     /// names only some of the problems it was run on (SWE-bench's lists name the resolved
     /// instances, not the unresolved ones) needs the manifest's `suite_problems`, or a seat's
@@ -187,10 +201,15 @@ pub trait Importer: Sync {
     /// read and its attempts let go. Formats whose run is described in a small header
     /// override it to read that alone.
     fn about(&self, src: &dyn Source, path: &Path) -> Result<Imported> {
+        self.about_with(src, path, &Options::default())
+    }
+    /// [`Importer::about`] under a seat's choices (a group's results file is read for its
+    /// group).
+    fn about_with(&self, src: &dyn Source, path: &Path, options: &Options) -> Result<Imported> {
         let mut imported = self.read(&mut Input {
             src,
             path,
-            options: &Options::default(),
+            options,
             progress: &mut Quiet,
         })?;
         imported.about.counts_cached_reads = imported

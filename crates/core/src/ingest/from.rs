@@ -50,6 +50,9 @@ pub struct FromOptions {
     /// A model named by a file that differs from `model` is kept, and the difference recorded
     /// in the wave's notes.
     pub model_mismatch_allowed: bool,
+    /// For a format whose tasks come in groups (`lm-eval`): one wave per group, its seats
+    /// reading every subtask, instead of each subtask a wave.
+    pub group: bool,
 }
 
 /// A wave manifest built in memory, read in place of the file at `path`.
@@ -95,8 +98,17 @@ pub fn ingest_from(
     options: &FromOptions,
 ) -> Result<Plan> {
     let importer = format_named(format)?;
+    if options.group && !importer.has_groups() {
+        return Err(Error::Usage(format!(
+            "--group: results of format `{}` have no groups of tasks (lm-eval's have)",
+            importer.name()
+        )));
+    }
     let mut notes = Vec::new();
-    let files = described(src, importer, paths, &mut notes)?;
+    let mut files = described(src, importer, paths, &mut notes)?;
+    if options.group {
+        files = grouped(src, importer, files)?;
+    }
     let base = base_manifest(src, options)?;
     let base_wave = match base.as_ref().and_then(|(_, t)| t.get("wave")) {
         None => Table::new(),
@@ -157,6 +169,36 @@ struct File {
     /// directory is where relative paths would resolve from), else as given.
     results: PathBuf,
     imported: Imported,
+    /// The group of tasks the seat reads whole (`--group`).
+    group: Option<String>,
+}
+
+/// With `--group`: the files of tasks that belong to a group replaced by one file per group
+/// and run (the run's results file, read for the group); the others kept as they are.
+fn grouped(src: &dyn Source, importer: &dyn Importer, files: Vec<File>) -> Result<Vec<File>> {
+    let mut out = Vec::with_capacity(files.len());
+    let mut seen = BTreeSet::new();
+    for f in files {
+        let Some((results, group)) = importer.group_of(src, &f.path) else {
+            out.push(f);
+            continue;
+        };
+        if !seen.insert((results.clone(), group.clone())) {
+            continue;
+        }
+        let options = crate::import::Options {
+            group: Some(group.clone()),
+            ..Default::default()
+        };
+        let imported = importer.about_with(src, &results, &options)?;
+        out.push(File {
+            path: results.clone(),
+            results,
+            imported,
+            group: Some(group),
+        });
+    }
+    Ok(out)
 }
 
 /// The results files at `paths`, each described; files found in a directory that do not read
@@ -175,6 +217,7 @@ fn described(
                 path: input.clone(),
                 results: input.clone(),
                 imported,
+                group: None,
             });
             continue;
         };
@@ -185,6 +228,7 @@ fn described(
                     results: path.clone(),
                     path,
                     imported,
+                    group: None,
                 }),
                 Err(e) => notes.push(format!(
                     "skipped {}: not read as {} ({e})",
@@ -606,6 +650,9 @@ fn seats(
         }
         seat.insert("results".into(), Value::String(results));
         seat.insert("format".into(), Value::String(importer.name().into()));
+        if let Some(g) = &f.group {
+            seat.insert("group".into(), Value::String(g.clone()));
+        }
         if options.model_mismatch_allowed
             && let (Some(n), Some(m)) = (&named, &options.model)
             && n != m
