@@ -829,6 +829,44 @@ pub enum ClaimsFrom {
         seat: String,
     },
 
+    /// A HELM run directory's stats.json: the main metric's mean, the mean prompt and
+    /// completion tokens and runtime per instance, the number of instances.
+    Helm {
+        /// The run directory (benchmark_output/runs/SUITE/RUN), holding stats.json.
+        run_dir: PathBuf,
+        /// The run's main metric (default exact_match, as the importer reads it).
+        #[arg(long)]
+        metric: Option<String>,
+        /// The claims file to write (a new file: never overwritten).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// The wave the run was ingested as.
+        #[arg(long)]
+        wave: String,
+        /// The seat the run was ingested as.
+        #[arg(long)]
+        seat: String,
+    },
+
+    /// An Every Eval Ever aggregate record (ID.json, or the ID_samples.jsonl beside it): one
+    /// evaluation's score, with its uncertainty, and its number of samples.
+    Eee {
+        /// The aggregate record, or its samples file.
+        record: PathBuf,
+        /// The evaluation (its evaluation_name); needed when the record holds several.
+        #[arg(long)]
+        evaluation: Option<String>,
+        /// The claims file to write (a new file: never overwritten).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// The wave the records were ingested as.
+        #[arg(long)]
+        wave: String,
+        /// The seat the records were ingested as.
+        #[arg(long)]
+        seat: String,
+    },
+
     /// A Harbor job's result.json: its mean reward and pass@k.
     Harbor {
         /// The job's result.json.

@@ -38,14 +38,14 @@ pub const FULL_PRECISION: f64 = 1e-9;
 
 /// The decimals a value's shortest form has (76.8 → 1, 0.77 → 2, 207.0 → 0), at most
 /// [`MAX_DECIMALS`].
-fn written_decimals(x: f64) -> u32 {
+pub(super) fn written_decimals(x: f64) -> u32 {
     let s = format!("{x}");
     let d = s.split_once('.').map_or(0, |(_, frac)| frac.len());
     u32::try_from(d).map_or(MAX_DECIMALS, |d| d.min(MAX_DECIMALS))
 }
 
 /// `s` made into a slug: every character a slug does not allow becomes `-`.
-fn slug(s: &str) -> String {
+pub(super) fn slug(s: &str) -> String {
     let s: String = s
         .chars()
         .map(|c| {
@@ -60,7 +60,14 @@ fn slug(s: &str) -> String {
 }
 
 /// A claim with the fields every reader fills the same way.
-fn claim(wave: &str, seat: &str, figure: Figure, value: f64, scale: f64, p: Precision) -> Claim {
+pub(super) fn claim(
+    wave: &str,
+    seat: &str,
+    figure: Figure,
+    value: f64,
+    scale: f64,
+    p: Precision,
+) -> Claim {
     Claim {
         line: 0,
         lines: Default::default(),
