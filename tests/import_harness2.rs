@@ -446,6 +446,82 @@ fn a_bad_harbor_trial_is_named_and_nothing_is_written() {
 /// job built here: the steps counted are the tool calls of the agent's own steps, counted here
 /// independently from the file.
 #[test]
+fn a_harbor_job_of_several_agents_is_a_seat_of_each() {
+    // Worked by hand in tests/fixtures/import/harbor-agents/wave.toml.
+    let want = |show: &Value, id: &str, correct: u64, attempts: u64, input: u64, wall: f64| {
+        let s = seat(show, id);
+        assert_eq!(
+            (
+                s["correct"].as_u64(),
+                s["attempts"].as_u64(),
+                s["input_tokens"].as_u64()
+            ),
+            (Some(correct), Some(attempts), Some(input)),
+            "{id}"
+        );
+        assert!(close(&s["wall_s"], wall), "{id}: {s:#}");
+    };
+    let env = Env::init();
+    let manifest = fixture(&env, "harbor-agents");
+    env.ingest(&[&manifest]);
+    let show = env
+        .run(["show", "harbor-agents", "--format", "json"])
+        .ok()
+        .json();
+    want(&show, "terminus-sonnet", 1, 2, 3000, 180.0);
+    want(&show, "terminus-gpt", 2, 2, 2400, 150.0);
+    want(&show, "openhands-sonnet", 0, 1, 3000, 120.0);
+    // --from: a seat per agent and model, each named after both.
+    let env = Env::init();
+    let job = fixture(&env, "harbor-agents").with_file_name("job");
+    env.run([
+        std::ffi::OsStr::new("ingest"),
+        "--from".as_ref(),
+        "harbor".as_ref(),
+        "--started-at".as_ref(),
+        "2025-11-02T09:00:00Z".as_ref(),
+        job.as_os_str(),
+    ])
+    .ok();
+    let show = env
+        .run(["show", "terminal-bench-2025-11-02", "--format", "json"])
+        .ok()
+        .json();
+    want(&show, "terminus-2-claude-sonnet-4-5", 1, 2, 3000, 180.0);
+    want(&show, "terminus-2-gpt-5", 2, 2, 2400, 150.0);
+    want(&show, "openhands-claude-sonnet-4-5", 0, 1, 3000, 120.0);
+    assert_eq!(seat(&show, "terminus-2-gpt-5")["provider"], "openai");
+    assert_eq!(show["load"]["parallel_sessions"], 3);
+}
+
+#[test]
+fn a_harbor_agent_the_job_did_not_run_is_named_and_nothing_is_written() {
+    for (from, to, says) in [
+        (
+            "agent = \"openhands\"",
+            "agent = \"nobody\"",
+            "job/result.json: no trial of agent \"nobody\"; the job ran openhands with \
+             claude-sonnet-4-5; terminus-2 with claude-sonnet-4-5; terminus-2 with gpt-5",
+        ),
+        (
+            "agent = \"terminus-2\"\nagent_model = \"gpt-5\"",
+            "agent = \"terminus-2\"",
+            "agent \"terminus-2\" ran several models",
+        ),
+        (
+            "format = \"harbor\"\nagent = \"openhands\"",
+            "format = \"jsonl\"\nagent = \"openhands\"",
+            "results of format `jsonl` are of one agent each; drop `agent`",
+        ),
+    ] {
+        let env = Env::init();
+        let manifest = fixture(&env, "harbor-agents");
+        spoil(&manifest, from, to);
+        refused(&env, &manifest, says);
+    }
+}
+
+#[test]
 fn shared_atif_trajectories_give_their_tool_calls_as_steps() {
     let Some(root) = std::env::var_os("BENCHLEDGER_SHARED_DATA") else {
         eprintln!("skipped: BENCHLEDGER_SHARED_DATA does not name the shared data directory");

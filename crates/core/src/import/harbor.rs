@@ -17,6 +17,10 @@
 //! - `agent_info.model_info` → the model; `agent_info` → the harness; `source` → the suite;
 //!   the job's `started_at` → the wave's start; `n_concurrent_trials` → parallel sessions.
 //!
+//! A job of several agents or models (Harbor's `agents` list, each with its `model_name`) is
+//! one seat per agent and model: the seat's `agent` (and `agent_model`, where one agent ran
+//! several models) chooses its trials.
+//!
 //! Which exceptions are the trial's own: those Harbor's `RetryConfig.exclude_exceptions`
 //! never retries by default because they are outcomes, not accidents — `AgentTimeoutError`,
 //! `VerifierTimeoutError`, `RewardFileNotFoundError`, `RewardFileEmptyError`,
@@ -74,6 +78,24 @@ impl Importer for Harbor {
                 .is_some_and(|up| src.is_file(&up.join("result.json")))
     }
 
+    fn has_agents(&self) -> bool {
+        true
+    }
+
+    fn agents(&self, src: &dyn Source, path: &Path) -> Result<Vec<(String, Option<String>)>> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let mut agents = std::collections::BTreeSet::new();
+        for t in trial_files(src, dir)? {
+            let t = trial(src, &t)?;
+            agents.insert((t.agent, t.model));
+        }
+        Ok(if agents.len() > 1 {
+            agents.into_iter().collect()
+        } else {
+            Vec::new()
+        })
+    }
+
     fn read(&self, input: &mut Input<'_>) -> Result<Imported> {
         let path = input.path;
         let job = read_json(input.src, path)?;
@@ -99,27 +121,7 @@ impl Importer for Harbor {
         read.sort_by(|a, b| (&a.task, a.started, &a.name).cmp(&(&b.task, b.started, &b.name)));
         let mut records = Vec::with_capacity(read.len());
         let mut k: BTreeMap<String, u32> = BTreeMap::new();
-        let mut agents: BTreeMap<(String, Option<String>), &Path> = BTreeMap::new();
-        for t in &read {
-            agents
-                .entry((t.agent.clone(), t.model.clone()))
-                .or_insert(&t.path);
-        }
-        if agents.len() > 1 {
-            let listed: Vec<String> = agents
-                .keys()
-                .map(|(a, m)| format!("{a} with {}", m.as_deref().unwrap_or("no model named")))
-                .collect();
-            return Err(Error::input(
-                Location::file(path),
-                format!(
-                    "the job ran {} agents or models ({}); a seat is one agent on one model: \
-                     split the trial directories into one job directory each",
-                    agents.len(),
-                    listed.join("; ")
-                ),
-            ));
-        }
+        let read = chosen(path, read, input.options)?;
         for t in read.iter() {
             let n = k.entry(t.task.clone()).or_default();
             *n += 1;
@@ -161,6 +163,75 @@ impl Importer for Harbor {
     }
 }
 
+/// The trials of the seat's agent and model (`agent`, `agent_model`); all of them when it
+/// names none and they are of one agent on one model.
+fn chosen(path: &Path, read: Vec<Trial>, options: &super::Options) -> Result<Vec<Trial>> {
+    let mut agents: BTreeMap<(String, Option<String>), usize> = BTreeMap::new();
+    for t in &read {
+        *agents
+            .entry((t.agent.clone(), t.model.clone()))
+            .or_default() += 1;
+    }
+    let listed = || {
+        agents
+            .keys()
+            .map(|(a, m)| format!("{a} with {}", m.as_deref().unwrap_or("no model named")))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let Some(agent) = &options.agent else {
+        if agents.len() > 1 {
+            return Err(Error::input(
+                Location::file(path),
+                format!(
+                    "the job ran {} agents or models ({}); a seat is one agent on one model: \
+                     choose its trials with agent = \"NAME\" (and agent_model = \"MODEL\" \
+                     where the agent ran several), or ingest --from harbor, which makes a seat \
+                     of each",
+                    agents.len(),
+                    listed()
+                ),
+            ));
+        }
+        return Ok(read);
+    };
+    let model = options.agent_model.as_ref();
+    let matching: Vec<&(String, Option<String>)> = agents
+        .keys()
+        .filter(|(a, m)| a == agent && model.is_none_or(|want| m.as_ref() == Some(want)))
+        .collect();
+    match matching.len() {
+        1 => {}
+        0 => {
+            return Err(Error::input(
+                Location::file(path),
+                format!(
+                    "no trial of agent {agent:?}{}; the job ran {}",
+                    model
+                        .map(|m| format!(" with model {m:?}"))
+                        .unwrap_or_default(),
+                    listed()
+                ),
+            ));
+        }
+        _ => {
+            return Err(Error::input(
+                Location::file(path),
+                format!(
+                    "agent {agent:?} ran several models ({}): choose one with agent_model = \
+                     \"MODEL\"",
+                    listed()
+                ),
+            ));
+        }
+    }
+    let (a, m) = matching[0].clone();
+    Ok(read
+        .into_iter()
+        .filter(|t| t.agent == a && t.model == m)
+        .collect())
+}
+
 fn read_json(src: &dyn Source, path: &Path) -> Result<Value> {
     let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
     serde_json::from_str(&text).map_err(|e| syntax(path, &e))
@@ -195,7 +266,6 @@ fn trial_files(src: &dyn Source, dir: &Path) -> Result<Vec<PathBuf>> {
 
 /// One trial, read.
 struct Trial {
-    path: PathBuf,
     task: String,
     name: String,
     started: Option<NaiveDateTime>,
@@ -362,7 +432,6 @@ fn trial(src: &dyn Source, path: &Path) -> Result<Trial> {
     }
     a.steps = steps(src, path)?;
     Ok(Trial {
-        path: path.to_path_buf(),
         task,
         name,
         started: time(&r, &v, "started_at")?,

@@ -137,6 +137,10 @@ pub struct Options {
     /// For a format whose tasks come in groups (lm-evaluation-harness's `group_subtasks`): the
     /// group whose subtasks make the seat's results, one wave of them all.
     pub group: Option<String>,
+    /// For a file of several agents' results (a Harbor job of several agents or models): the
+    /// agent whose results are the seat's, and its model where the agent ran several.
+    pub agent: Option<String>,
+    pub agent_model: Option<String>,
 }
 
 /// Told how far a long import has got, so a terminal can show it. Importers call it; the
@@ -174,6 +178,17 @@ pub trait Importer: Sync {
     /// Whether its tasks come in groups, one read whole by the seat's `group`.
     fn has_groups(&self) -> bool {
         false
+    }
+    /// Whether one file may hold several agents' results, one chosen by the seat's `agent`
+    /// (and `agent_model`).
+    fn has_agents(&self) -> bool {
+        false
+    }
+    /// The agents (and models) whose results a file holds, when it holds several: one seat
+    /// each (`ingest --from`). Empty for a file of one agent on one model.
+    fn agents(&self, src: &dyn Source, path: &Path) -> Result<Vec<(String, Option<String>)>> {
+        let _ = (src, path);
+        Ok(Vec::new())
     }
     /// With `ingest --from ... --group`: the file a group's seat names and the group, for a
     /// results file `path` found in a directory whose task belongs to a group (`None`: it

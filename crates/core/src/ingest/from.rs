@@ -171,6 +171,8 @@ struct File {
     imported: Imported,
     /// The group of tasks the seat reads whole (`--group`).
     group: Option<String>,
+    /// The agent and model whose results the seat reads, in a file of several.
+    agent: Option<(String, Option<String>)>,
 }
 
 /// With `--group`: the files of tasks that belong to a group replaced by one file per group
@@ -196,9 +198,46 @@ fn grouped(src: &dyn Source, importer: &dyn Importer, files: Vec<File>) -> Resul
             results,
             imported,
             group: Some(group),
+            agent: None,
         });
     }
     Ok(out)
+}
+
+/// One results file described: as one file, or, holding several agents' results (a Harbor job
+/// of several agents or models), as one per agent and model, each read for its own.
+fn describe(src: &dyn Source, importer: &dyn Importer, path: &Path) -> Result<Vec<File>> {
+    let agents = if importer.has_agents() {
+        importer.agents(src, path)?
+    } else {
+        Vec::new()
+    };
+    if agents.is_empty() {
+        return Ok(vec![File {
+            path: path.to_path_buf(),
+            results: path.to_path_buf(),
+            imported: importer.about(src, path)?,
+            group: None,
+            agent: None,
+        }]);
+    }
+    agents
+        .into_iter()
+        .map(|(agent, model)| {
+            let options = crate::import::Options {
+                agent: Some(agent.clone()),
+                agent_model: model.clone(),
+                ..Default::default()
+            };
+            Ok(File {
+                path: path.to_path_buf(),
+                results: path.to_path_buf(),
+                imported: importer.about_with(src, path, &options)?,
+                group: None,
+                agent: Some((agent, model)),
+            })
+        })
+        .collect()
 }
 
 /// The results files at `paths`, each described; files found in a directory that do not read
@@ -212,24 +251,14 @@ fn described(
     let mut out = Vec::new();
     for input in paths {
         let Some(found) = search(src, importer, input)? else {
-            let imported = importer.about(src, input)?;
-            out.push(File {
-                path: input.clone(),
-                results: input.clone(),
-                imported,
-                group: None,
-            });
+            out.extend(describe(src, importer, input)?);
             continue;
         };
         let before = out.len();
+        let notes_before = notes.len();
         for path in found {
-            match importer.about(src, &path) {
-                Ok(imported) => out.push(File {
-                    results: path.clone(),
-                    path,
-                    imported,
-                    group: None,
-                }),
+            match describe(src, importer, &path) {
+                Ok(files) => out.extend(files),
                 Err(e) => notes.push(format!(
                     "skipped {}: not read as {} ({e})",
                     path.display(),
@@ -243,10 +272,10 @@ fn described(
                 input.display(),
                 importer.name(),
                 importer.describes(),
-                if notes.is_empty() {
-                    ""
+                if notes.len() == notes_before {
+                    String::new()
                 } else {
-                    "; see the notes above"
+                    format!(": {}", notes[notes_before..].join("; "))
                 }
             )));
         }
@@ -622,7 +651,11 @@ fn seats(
     let mut out = Vec::with_capacity(rows.len());
     for (f, full, provider, model, harness, config, named) in rows {
         let of_model = &configs[&full];
-        let mut id = slug(&full);
+        // A job of several agents: each agent's seat is named after it too.
+        let mut id = match &f.agent {
+            Some((agent, _)) => slug(&format!("{agent}-{full}")),
+            None => slug(&full),
+        };
         if of_model.len() > 1 {
             let k = of_model.iter().position(|c| *c == config).unwrap_or(0) + 1;
             id = format!("{id}-config{k}");
@@ -652,6 +685,12 @@ fn seats(
         seat.insert("format".into(), Value::String(importer.name().into()));
         if let Some(g) = &f.group {
             seat.insert("group".into(), Value::String(g.clone()));
+        }
+        if let Some((agent, model)) = &f.agent {
+            seat.insert("agent".into(), Value::String(agent.clone()));
+            if let Some(m) = model {
+                seat.insert("agent_model".into(), Value::String(m.clone()));
+            }
         }
         if options.model_mismatch_allowed
             && let (Some(n), Some(m)) = (&named, &options.model)
