@@ -812,7 +812,8 @@ pub enum ClaimsFrom {
     LmEval {
         /// The run's results_DATE.json.
         results: PathBuf,
-        /// The task (a subtask of a group is a task of its own).
+        /// The task (a subtask of a group is a task of its own), or a group ingested whole
+        /// (`ingest --from lm-eval --group`): its figure is over all its tasks' documents.
         #[arg(long)]
         task: String,
         /// The figure: METRIC or METRIC,FILTER (default: the task's first metric and filter).

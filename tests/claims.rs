@@ -1515,3 +1515,50 @@ fn shared_helm_and_eee_files_give_their_own_figures_as_claims() {
         "figure = \"mean_outcome\"\nvalue = 0.8522\ndecimals = 4",
     );
 }
+
+#[test]
+fn claims_from_lm_eval_of_a_group_are_its_figure_over_all_its_tasks() {
+    // tests/fixtures/import/lm-eval-group: the group algebra's own acc 0.6 is over the 5
+    // documents the trimmed samples hold; the ledger's accuracy is over the group's 7 (3 / 7),
+    // and the check names the 2 missing as the cause.
+    let env = Env::init();
+    let dir = fixture(&env, "lm-eval-group");
+    env.ingest(&[&dir.join("wave.toml")]);
+    let results = dir.join("run/results_2025-02-03T04-05-06.000007.json");
+    claims_from(
+        &env,
+        "lm-eval",
+        &[
+            results.as_os_str(),
+            OsStr::new("--task"),
+            OsStr::new("algebra"),
+            OsStr::new("--wave"),
+            OsStr::new("algebra-group"),
+            OsStr::new("--seat"),
+            OsStr::new("tiny"),
+            OsStr::new("--out"),
+            OsStr::new("group.toml"),
+        ],
+    )
+    .ok();
+    let written = std::fs::read_to_string(env.path().join("group.toml")).unwrap();
+    assert_contains(
+        &written,
+        "source = \"lm-evaluation-harness results, group algebra of 2 tasks, acc,none (standard \
+         error 0.2449489742783178) over 7 documents\"",
+    );
+    let out = env
+        .run(["claims", "check", "group.toml", "--format", "json"])
+        .status(1)
+        .json();
+    let c = &claims(&out)[0];
+    assert_eq!(
+        (&c["published"], &c["verdict"]),
+        (&0.6.into(), &"differs".into())
+    );
+    assert!(
+        (c["computed"].as_f64().unwrap() - 3.0 / 7.0).abs() < 1e-12,
+        "{c:#}"
+    );
+    assert_eq!(cause_keys(c), ["over_attempted"]);
+}

@@ -496,7 +496,9 @@ pub fn terminal_bench<R: Read>(
 /// `"METRIC,FILTER"` value (the task's first metric and filter unless `metric` names them),
 /// claimed as the seat's accuracy — a mean over the documents the run scored, which the ledger
 /// divides by the same count when the wave's suite size is the results' `n-samples.effective`
-/// (as `ingest --from lm-eval` sets it). Its `_stderr` is said in the file's source.
+/// (as `ingest --from lm-eval` sets it). Its `_stderr` is said in the file's source. A group
+/// (`group_subtasks`, no config of its own) is claimed over all its tasks' documents, its
+/// figure the one `"METRIC,FILTER"` the results give it unless `metric` names one.
 pub fn lm_eval(
     path: &Path,
     text: &str,
@@ -508,6 +510,13 @@ pub fn lm_eval(
     let v: Value = serde_json::from_str(text).map_err(|e| syntax(path, &e))?;
     let at = |key: &str| Location::file(path).field(key);
     let config = v.pointer(&format!("/configs/{task}"));
+    // A group (`ingest --from lm-eval --group`): its tasks, whose documents it counts.
+    let group = match v.pointer(&format!("/group_subtasks/{task}")) {
+        Some(Value::Array(a)) if config.is_none() && !a.is_empty() => {
+            Some(crate::import::lm_eval::subtasks(&v, path, task)?)
+        }
+        _ => None,
+    };
     let key = match metric {
         Some(m) if m.contains(',') => m.to_string(),
         Some(m) => format!(
@@ -517,6 +526,13 @@ pub fn lm_eval(
                 .and_then(Value::as_str)
                 .unwrap_or("none")
         ),
+        None if group.is_some() => group_key(&v, task).ok_or_else(|| {
+            Error::input(
+                at(&format!("results.{task}")),
+                "missing: the group's results hold no single \"METRIC,FILTER\" figure; name \
+                 one with --metric METRIC,FILTER",
+            )
+        })?,
         None => {
             let m = config
                 .and_then(|c| c.pointer("/metric_list/0/metric"))
@@ -560,10 +576,21 @@ pub fn lm_eval(
     })?;
     let (name, filter) = key.split_once(',').unwrap_or((key.as_str(), "none"));
     let stderr = number(&r_at, results, &format!("{name}_stderr,{filter}"))?;
-    let effective = v
-        .pointer(&format!("/n-samples/{task}/effective"))
-        .and_then(Value::as_u64);
-    let mut source = format!("lm-evaluation-harness results, task {task}, {key}");
+    let effective_of = |t: &str| {
+        v.pointer(&format!("/n-samples/{t}/effective"))
+            .and_then(Value::as_u64)
+    };
+    let effective = match &group {
+        Some(tasks) => tasks.iter().map(|t| effective_of(t)).sum::<Option<u64>>(),
+        None => effective_of(task),
+    };
+    let mut source = match &group {
+        Some(tasks) => format!(
+            "lm-evaluation-harness results, group {task} of {} tasks, {key}",
+            tasks.len()
+        ),
+        None => format!("lm-evaluation-harness results, task {task}, {key}"),
+    };
     if let Some(e) = stderr {
         source.push_str(&format!(" (standard error {})", crate::number::machine(e)));
     }
@@ -585,6 +612,19 @@ pub fn lm_eval(
         description: None,
         claims: vec![c],
     })
+}
+
+/// A group's one `"METRIC,FILTER"` figure in the results (its `_stderr` and `alias` aside).
+fn group_key(v: &Value, group: &str) -> Option<String> {
+    let results = v.pointer(&format!("/results/{group}"))?.as_object()?;
+    let keys: Vec<&String> = results
+        .keys()
+        .filter(|k| k.contains(',') && !k.contains("_stderr"))
+        .collect();
+    match keys.as_slice() {
+        [k] => Some((*k).clone()),
+        _ => None,
+    }
 }
 
 /// The figures a Harbor job's `result.json` publishes (`stats.evals`, one agent on one model

@@ -227,7 +227,6 @@ fn samples(
 fn read_group(input: &mut Input<'_>, date: &str) -> Result<Imported> {
     let path = input.path;
     let v = parse_results(input.src, path)?;
-    let r = Rec::new(path, "the results", &v)?;
     let Some(group) = input.options.group.clone() else {
         return Err(Error::input(
             Location::file(path).field("group"),
@@ -235,7 +234,7 @@ fn read_group(input: &mut Input<'_>, date: &str) -> Result<Imported> {
              group of its group_subtasks), or name one task's samples_<task>_<date>.jsonl",
         ));
     };
-    let tasks = subtasks(&v, &r, &group)?;
+    let tasks = subtasks(&v, path, &group)?;
     let mut records = Vec::new();
     let mut effective = Some(0u64);
     let mut read = 0;
@@ -265,7 +264,10 @@ fn read_group(input: &mut Input<'_>, date: &str) -> Result<Imported> {
 }
 
 /// The tasks under `group`, through nested groups, in the results' order.
-fn subtasks(v: &Value, r: &Rec<'_>, group: &str) -> Result<Vec<String>> {
+/// The tasks under `group` of a results file (`v`, read from `path`), through nested groups,
+/// in the results' order; an error names a group the results do not have.
+pub(crate) fn subtasks(v: &Value, path: &Path, group: &str) -> Result<Vec<String>> {
+    let r = Rec::new(path, "the results", v)?;
     let groups = v
         .get("group_subtasks")
         .and_then(Value::as_object)
