@@ -492,6 +492,12 @@ fn a_harbor_job_of_several_agents_is_a_seat_of_each() {
     want(&show, "openhands-claude-sonnet-4-5", 0, 1, 3000, 120.0);
     assert_eq!(seat(&show, "terminus-2-gpt-5")["provider"], "openai");
     assert_eq!(show["load"]["parallel_sessions"], 3);
+    // config.json's timeout_multiplier 2, which the load has no field for, is in the notes.
+    assert_eq!(
+        show["notes"],
+        "Harbor timeout multiplier 2 (config.json timeout_multiplier: every agent and verifier \
+         timeout of the job scaled by it)"
+    );
 }
 
 #[test]
@@ -519,6 +525,19 @@ fn a_harbor_agent_the_job_did_not_run_is_named_and_nothing_is_written() {
         spoil(&manifest, from, to);
         refused(&env, &manifest, says);
     }
+    let env = Env::init();
+    let manifest = fixture(&env, "harbor-agents");
+    spoil(
+        &manifest.with_file_name("job/config.json"),
+        "\"timeout_multiplier\": 2.0",
+        "\"timeout_multiplier\": 0",
+    );
+    refused(
+        &env,
+        &manifest,
+        "config.json: the job's config: field `timeout_multiplier`: expected a factor above 0, \
+         got 0",
+    );
 }
 
 #[test]

@@ -15,7 +15,8 @@
 //!   exceptions Harbor's retry policy treats as the trial's own outcome (below);
 //! - the trajectory's tool calls → steps (ATIF records no failure per call: errors unknown);
 //! - `agent_info.model_info` → the model; `agent_info` → the harness; `source` → the suite;
-//!   the job's `started_at` → the wave's start; `n_concurrent_trials` → parallel sessions.
+//!   the job's `started_at` → the wave's start; `n_concurrent_trials` → parallel sessions;
+//!   `timeout_multiplier`, when not 1, → the wave's notes (the load has no field for it).
 //!
 //! A job of several agents or models (Harbor's `agents` list, each with its `model_name`) is
 //! one seat per agent and model: the seat's `agent` (and `agent_model`, where one agent ran
@@ -102,13 +103,25 @@ impl Importer for Harbor {
         let job_rec = Rec::new(path, "the job's result", &job)?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let config = dir.join("config.json");
-        let parallel = if input.src.is_file(&config) {
+        let (parallel, multiplier) = if input.src.is_file(&config) {
             let c = read_json(input.src, &config)?;
-            Rec::new(&config, "the job's config", &c)?
+            let r = Rec::new(&config, "the job's config", &c)?;
+            let multiplier = match r.number("timeout_multiplier")? {
+                Some(x) if x > 0.0 => Some(x),
+                Some(x) => {
+                    return Err(r.bad(
+                        "timeout_multiplier",
+                        format!("expected a factor above 0, got {x}"),
+                    ));
+                }
+                None => None,
+            };
+            let parallel = r
                 .count("n_concurrent_trials")?
-                .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
+                .map(|n| u32::try_from(n).unwrap_or(u32::MAX));
+            (parallel, multiplier)
         } else {
-            None
+            (None, None)
         };
         let trials = trial_files(input.src, dir)?;
         input.progress.total(trials.len() as u64);
@@ -152,6 +165,17 @@ impl Importer for Harbor {
             producer: Some("harbor".into()),
             parallel_sessions: parallel,
             suite_problems: None,
+            // Harbor's default is 1: only another factor is a condition worth saying.
+            conditions: multiplier
+                .filter(|x| *x != 1.0)
+                .map(|x| {
+                    format!(
+                        "Harbor timeout multiplier {x} (config.json timeout_multiplier: every \
+                         agent and verifier timeout of the job scaled by it)"
+                    )
+                })
+                .into_iter()
+                .collect(),
             ..About::default()
         };
         Ok(Imported {

@@ -126,6 +126,9 @@ pub struct About {
     /// Whether any attempt counts cached reads (more than 0): a wave of files that state no
     /// token accounting can take either convention only when none does.
     pub counts_cached_reads: bool,
+    /// Conditions of the run that the wave's load has no field for, in words (Harbor's timeout
+    /// multiplier): a wave built from the file says them in its notes.
+    pub conditions: Vec<String>,
 }
 
 /// Per-seat choices a manifest may make for an importer.

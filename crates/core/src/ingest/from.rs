@@ -135,7 +135,15 @@ pub fn ingest_from(
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
-        let mut recorded = Vec::new();
+        // What the files say of the run that the load has no field for, once each.
+        let mut recorded: Vec<String> = Vec::new();
+        for f in members {
+            for c in &f.imported.about.conditions {
+                if !recorded.contains(c) {
+                    recorded.push(c.clone());
+                }
+            }
+        }
         let seats = seats(importer, members, options, &mut notes, &mut recorded)?;
         let mut wave = wave;
         if !recorded.is_empty() {
