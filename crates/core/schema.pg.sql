@@ -303,3 +303,8 @@ CREATE TRIGGER publication_claims_no_delete BEFORE DELETE ON publication_claims 
     benchledger_refuse('benchledger: publications are frozen and cannot be deleted');
 CREATE TRIGGER publication_claims_no_truncate BEFORE TRUNCATE ON publication_claims FOR EACH STATEMENT EXECUTE FUNCTION
     benchledger_refuse('benchledger: publications are frozen and cannot be deleted');
+
+-- migration 8
+-- The duplicate index on attempt(seat_id, problem, trial) goes (schema.sql's migration 8): the
+-- UNIQUE constraint's own index serves every query that used it.
+DROP INDEX attempt_by_seat;
