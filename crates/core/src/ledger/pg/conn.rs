@@ -142,6 +142,7 @@ impl Server for postgres::Transaction<'_> {
         if first.len() < super::FETCH_ROWS as usize {
             return Ok(());
         }
+        drop(first);
         let (sent, received) = std::sync::mpsc::sync_channel::<Vec<postgres::Row>>(1);
         let (tx, portal) = (self, &portal);
         std::thread::scope(|scope| {
@@ -165,31 +166,24 @@ impl Server for postgres::Transaction<'_> {
     }
 }
 
+/// A row's column `i` in SQLite's kinds of value: `bigint` an integer, `boolean` the integer 0
+/// or 1, `double precision` a real, anything else text.
 impl ServerRow for postgres::Row {
     fn value(&self, path: &Path, i: usize) -> Result<ValueRef<'_>> {
-        value(self, i).map_err(|e| error(path, e))
+        let ty = self.columns().get(i).map(|c| c.type_());
+        let v = if ty == Some(&Type::INT8) {
+            self.try_get::<_, Option<i64>>(i)
+                .map(|v| v.map(ValueRef::Integer))
+        } else if ty == Some(&Type::BOOL) {
+            (self.try_get::<_, Option<bool>>(i)).map(|v| v.map(|b| ValueRef::Integer(i64::from(b))))
+        } else if ty == Some(&Type::FLOAT8) {
+            self.try_get::<_, Option<f64>>(i)
+                .map(|v| v.map(ValueRef::Real))
+        } else {
+            (self.try_get::<_, Option<&str>>(i)).map(|v| v.map(|s| ValueRef::Text(s.as_bytes())))
+        };
+        Ok(v.map_err(|e| error(path, e))?.unwrap_or(ValueRef::Null))
     }
-}
-
-/// Column `i` of `r` in SQLite's kinds of value: `bigint` an integer, `boolean` the integer 0
-/// or 1, `double precision` a real, anything else text.
-pub(super) fn value(
-    r: &postgres::Row,
-    i: usize,
-) -> std::result::Result<ValueRef<'_>, postgres::Error> {
-    let ty = r.columns().get(i).map(|c| c.type_());
-    let v = if ty == Some(&Type::INT8) {
-        r.try_get::<_, Option<i64>>(i)?.map(ValueRef::Integer)
-    } else if ty == Some(&Type::BOOL) {
-        r.try_get::<_, Option<bool>>(i)?
-            .map(|b| ValueRef::Integer(i64::from(b)))
-    } else if ty == Some(&Type::FLOAT8) {
-        r.try_get::<_, Option<f64>>(i)?.map(ValueRef::Real)
-    } else {
-        r.try_get::<_, Option<&str>>(i)?
-            .map(|s| ValueRef::Text(s.as_bytes()))
-    };
-    Ok(v.unwrap_or(ValueRef::Null))
 }
 
 /// Rows of one table going in through binary `COPY`.
