@@ -36,6 +36,7 @@ fn clean_report() -> String {
         ledger_report()
     )
 }
+
 /// What `verify --bundle` says of the clean bundle's ledger, after its publications.
 fn ledger_report() -> String {
     format!(
@@ -544,8 +545,11 @@ fn an_edited_readme_is_named() {
     let out = verify_bundle(&dir).status(1);
     assert_contains(
         &out.stdout,
-        "the bundle's README.md declares a bundle layout this benchledger does not know (it \
-         knows 1 to 3)",
+        &format!(
+            "the bundle's README.md declares a bundle layout this benchledger does not know (it \
+             knows 1 to {})",
+            benchledger_core::report::publication::BUNDLE_LAYOUT
+        ),
     );
 }
 
@@ -645,17 +649,26 @@ fn bundle_recursive_view_or_extra_schema_object_is_refused_fast() {
             "ALTER TABLE attempt RENAME TO attempt_kept;
              CREATE VIEW attempt AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 \
              FROM r) SELECT n FROM r;",
-            "view `attempt` is not in schema version",
+            format!(
+                "view `attempt` is not in schema version {}",
+                benchledger_core::ledger::schema_version()
+            ),
         ),
         (
             "view",
             "CREATE VIEW leaderboard AS SELECT * FROM seat;",
-            "view `leaderboard` is not in schema version",
+            format!(
+                "view `leaderboard` is not in schema version {}",
+                benchledger_core::ledger::schema_version()
+            ),
         ),
         (
             "trigger",
             "CREATE TRIGGER seat_tally_quiet AFTER INSERT ON score BEGIN SELECT 1; END;",
-            "trigger `seat_tally_quiet` is not in schema version",
+            format!(
+                "trigger `seat_tally_quiet` is not in schema version {}",
+                benchledger_core::ledger::schema_version()
+            ),
         ),
     ] {
         let (_root, dir) = copy_of(&bundle, name);
@@ -663,8 +676,7 @@ fn bundle_recursive_view_or_extra_schema_object_is_refused_fast() {
         let started = std::time::Instant::now();
         let out = verify_bundle(&dir).status(1);
         assert!(started.elapsed() < Duration::from_secs(10), "{name}");
-        let version = benchledger_core::ledger::schema_version();
-        assert_contains(&out.stderr, &format!("{says} {version}"));
+        assert_contains(&out.stderr, &says);
         assert_contains(&out.stderr, "so nothing in it was read");
     }
 }
@@ -695,7 +707,8 @@ fn bundle_expect_head_pins_the_publication_and_catches_a_whole_forgery() {
     assert_eq!(
         out.stdout,
         format!(
-            "{}chain head: OK — the chain ends at {head} (publication #1), as expected\n",
+            "{}chain head: OK — the chain ends at {head} (publication #1), as \
+             expected\n",
             clean_report()
         )
     );

@@ -262,7 +262,7 @@ fn dropped_triggers_fail_verify_ledger_and_init() {
         },
     );
     // Every frozen table refuses UPDATE and DELETE (and, on PostgreSQL, TRUNCATE).
-    assert_eq!(triggers.len(), if pg { 36 } else { 24 }, "{triggers:?}");
+    assert_eq!(triggers.len(), if pg { 39 } else { 26 }, "{triggers:?}");
     let drops: String = triggers
         .iter()
         .map(|t| format!("DROP TRIGGER {t};"))
