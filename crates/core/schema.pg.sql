@@ -319,3 +319,8 @@ CREATE TRIGGER publication_envelope_no_delete BEFORE DELETE ON publication_envel
     benchledger_refuse('benchledger: publications are frozen and cannot be deleted');
 CREATE TRIGGER publication_envelope_no_truncate BEFORE TRUNCATE ON publication_envelope FOR EACH STATEMENT EXECUTE FUNCTION
     benchledger_refuse('benchledger: publications are frozen and cannot be deleted');
+
+-- migration 9
+-- The duplicate index on attempt(seat_id, problem, trial) goes (schema.sql's migration 9): the
+-- UNIQUE constraint's own index serves every query that used it.
+DROP INDEX attempt_by_seat;
