@@ -310,6 +310,10 @@ pub struct IngestArgs {
     /// (a model served under another name), recording the difference in the wave's notes.
     #[arg(long, value_name = "allow", value_parser = ["allow"], requires = "model")]
     pub model_mismatch: Option<String>,
+    /// With --from lm-eval: one wave per group of tasks (its subtasks' documents together,
+    /// `<subtask>/<doc_id>`), instead of each subtask a wave.
+    #[arg(long, requires = "from")]
+    pub group: bool,
 }
 
 /// The flags of `waves` (its help text is the doc comment of [`Command::Waves`]).
@@ -848,7 +852,8 @@ pub enum ClaimsFrom {
     LmEval {
         /// The run's results_DATE.json.
         results: PathBuf,
-        /// The task (a subtask of a group is a task of its own).
+        /// The task (a subtask of a group is a task of its own), or a group ingested whole
+        /// (`ingest --from lm-eval --group`): its figure is over all its tasks' documents.
         #[arg(long)]
         task: String,
         /// The figure: METRIC or METRIC,FILTER (default: the task's first metric and filter).
@@ -861,6 +866,44 @@ pub enum ClaimsFrom {
         #[arg(long)]
         wave: String,
         /// The seat the run was ingested as.
+        #[arg(long)]
+        seat: String,
+    },
+
+    /// A HELM run directory's stats.json: the main metric's mean, the mean prompt and
+    /// completion tokens and runtime per instance, the number of instances.
+    Helm {
+        /// The run directory (benchmark_output/runs/SUITE/RUN), holding stats.json.
+        run_dir: PathBuf,
+        /// The run's main metric (default exact_match, as the importer reads it).
+        #[arg(long)]
+        metric: Option<String>,
+        /// The claims file to write (a new file: never overwritten).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// The wave the run was ingested as.
+        #[arg(long)]
+        wave: String,
+        /// The seat the run was ingested as.
+        #[arg(long)]
+        seat: String,
+    },
+
+    /// An Every Eval Ever aggregate record (ID.json, or the ID_samples.jsonl beside it): one
+    /// evaluation's score, with its uncertainty, and its number of samples.
+    Eee {
+        /// The aggregate record, or its samples file.
+        record: PathBuf,
+        /// The evaluation (its evaluation_name); needed when the record holds several.
+        #[arg(long)]
+        evaluation: Option<String>,
+        /// The claims file to write (a new file: never overwritten).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// The wave the records were ingested as.
+        #[arg(long)]
+        wave: String,
+        /// The seat the records were ingested as.
         #[arg(long)]
         seat: String,
     },

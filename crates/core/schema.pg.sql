@@ -321,7 +321,12 @@ CREATE TRIGGER publication_envelope_no_truncate BEFORE TRUNCATE ON publication_e
     benchledger_refuse('benchledger: publications are frozen and cannot be deleted');
 
 -- migration 9
--- The log (schema.sql's migration 9): from this migration on, every write that adds a fact
+-- The duplicate index on attempt(seat_id, problem, trial) goes (schema.sql's migration 9): the
+-- UNIQUE constraint's own index serves every query that used it.
+DROP INDEX attempt_by_seat;
+
+-- migration 10
+-- The log (schema.sql's migration 10): from this migration on, every write that adds a fact
 -- appends an entry, in the same transaction, hashed over its own fields and linked to the one
 -- before it. Frozen like the chain's other entries.
 CREATE TABLE chain_entry (

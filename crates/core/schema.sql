@@ -398,6 +398,14 @@ CREATE TRIGGER publication_envelope_no_delete BEFORE DELETE ON publication_envel
 BEGIN SELECT RAISE(ABORT, 'benchledger: publications are frozen and cannot be deleted'); END;
 
 -- migration 9
+-- The attempt table carried the same index twice: `attempt_by_seat` on (seat_id, problem,
+-- trial), and the one SQLite makes for the UNIQUE constraint on the same columns. The
+-- constraint's index serves every query that used `attempt_by_seat` (a seat's attempts in
+-- ledger order, a seat's last attempt), so the copy goes: every ingest wrote each attempt into
+-- both.
+DROP INDEX attempt_by_seat;
+
+-- migration 10
 -- The log: from this migration on, every write that adds a fact appends an entry here, in the
 -- same transaction (docs/formats.md, "Log entries"): an ingest (the wave's slug, content format
 -- and content hash), a rubric or price table registered (its name, version and the SHA-256 of

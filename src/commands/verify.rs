@@ -21,7 +21,7 @@ use benchledger_core::ledger::{
     ChainEntry, Ledger, LogEntryRow, LogKind, PublicationRow, RubricRow, StoredClaims, WaveRow,
     WithdrawalRow,
 };
-use benchledger_core::model::{AttemptFields, SeatData};
+use benchledger_core::model::{Attempt, AttemptFields, Seat, SeatData, SeatTotals, Wave};
 use benchledger_core::publication;
 use benchledger_core::publication::signature::{self, SignatureCheck};
 use benchledger_core::report::verify::{
@@ -440,7 +440,7 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report, in_bundle: bool) -> Re
 fn check_waves(ledger: &Ledger, waves: &[WaveRow], report: &mut Report) -> Result<()> {
     let mut problems = Vec::new();
     let mut tally_problems = Vec::new();
-    let (mut tallied, mut untallied) = (0usize, 0usize);
+    let mut counts = TallyCounts::default();
     for w in waves {
         let mut digest = match Digest::new(w.content.format, HashSink::new(), &w.wave) {
             Ok(d) => d,
@@ -457,41 +457,8 @@ fn check_waves(ledger: &Ledger, waves: &[WaveRow], report: &mut Report) -> Resul
         );
         match seats {
             Ok(seats) => {
-                let mut stored: std::collections::HashMap<String, String> = ledger
-                    .seat_tallies(std::slice::from_ref(&w.wave.id))?
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|(seat, text)| Some((seat.id, text?)))
-                    .collect();
-                let basis = Basis::of(&w.wave);
+                tally_problems.extend(check_tallies(ledger, &w.wave, &seats, &mut counts)?);
                 for (seat, attempts) in seats {
-                    match stored.remove(&seat.id) {
-                        Some(text) => {
-                            tallied += 1;
-                            let fresh = FigureTally::of_attempts(&basis, &attempts).totals();
-                            let problem = match tally::read(tally::LATEST, &text) {
-                                // Unreadable, it is not used: a rescore reads the attempts.
-                                Err(e) => Some(format!(
-                                    "its stored tally does not read ({e}), so a rescore reads \
-                                     its attempts instead"
-                                )),
-                                Ok(_) if tally::write(&fresh) != text => Some(
-                                    "its stored tally is not what its attempts add up to, and a \
-                                     rescore would read it instead of them"
-                                        .to_string(),
-                                ),
-                                Ok(_) => None,
-                            };
-                            if let Some(problem) = problem {
-                                tally_problems.push(format!(
-                                    "wave {}, seat {}: {problem}: it was written or changed \
-                                     behind benchledger's back",
-                                    w.wave.id, seat.id
-                                ));
-                            }
-                        }
-                        None => untallied += 1,
-                    }
                     digest.seat(&SeatData { seat, attempts });
                 }
                 let sha = digest.sha256();
@@ -521,16 +488,104 @@ fn check_waves(ledger: &Ledger, waves: &[WaveRow], report: &mut Report) -> Resul
 
     let mut summary = format!(
         "{}, each what its seat's attempts add up to",
-        plural(tallied, "stored seat tally", "stored seat tallies")
+        plural(counts.tallied, "stored seat tally", "stored seat tallies")
     );
-    if untallied > 0 {
+    if counts.untallied > 0 {
         summary.push_str(&format!(
             "; {} none (ingested before tallies were kept: a rescore reads their attempts)",
-            plural(untallied, "seat has", "seats have")
+            plural(counts.untallied, "seat has", "seats have")
+        ));
+    }
+    if counts.older_only > 0 {
+        summary.push_str(&format!(
+            "; {} in an older format only (the first rescore that wants it keeps one in format \
+             {})",
+            plural(counts.older_only, "seat has one", "seats have one"),
+            tally::LATEST
         ));
     }
     section(report, "tallies", summary, tally_problems);
     Ok(())
+}
+
+/// How many seat tallies `verify --ledger` found.
+#[derive(Default)]
+struct TallyCounts {
+    /// Stored tallies, of every format.
+    tallied: usize,
+    /// Seats with none in any format.
+    untallied: usize,
+    /// Seats with one in an older format and none in the latest.
+    older_only: usize,
+}
+
+/// The problems of the seat tallies stored for one wave's seats, in every format the build
+/// knows, each against the tally of the seat's attempts written in that format.
+fn check_tallies(
+    ledger: &Ledger,
+    wave: &Wave,
+    seats: &[(Seat, Vec<Attempt>)],
+    counts: &mut TallyCounts,
+) -> Result<Vec<String>> {
+    let basis = Basis::of(wave);
+    let fresh: Vec<SeatTotals> = seats
+        .iter()
+        .map(|(_, attempts)| FigureTally::of_attempts(&basis, attempts).totals())
+        .collect();
+    let mut has = vec![[false; tally::VERSIONS.len()]; seats.len()];
+    let mut problems = Vec::new();
+    for (v, &format) in tally::VERSIONS.iter().enumerate() {
+        let mut stored: std::collections::HashMap<String, String> = ledger
+            .seat_tallies_in(std::slice::from_ref(&wave.id), format)?
+            .into_iter()
+            .flatten()
+            .filter_map(|(seat, text)| Some((seat.id, text?)))
+            .collect();
+        for (i, (seat, _)) in seats.iter().enumerate() {
+            let Some(text) = stored.remove(&seat.id) else {
+                continue;
+            };
+            has[i][v] = true;
+            counts.tallied += 1;
+            // A tally of an older format is never read for its totals, only checked.
+            let (named, used) = if format == tally::LATEST {
+                (
+                    String::new(),
+                    ", and a rescore would read it instead of them",
+                )
+            } else {
+                (format!(" in format {format}"), "")
+            };
+            let problem = match tally::read(format, &text) {
+                // Unreadable, it is not used: a rescore reads the attempts.
+                Err(e) => Some(format!(
+                    "its stored tally{named} does not read ({e}), so a rescore reads its \
+                     attempts instead"
+                )),
+                Ok(_) if tally::write_in(format, &fresh[i]).as_deref() != Some(text.as_str()) => {
+                    Some(format!(
+                        "its stored tally{named} is not what its attempts add up to{used}"
+                    ))
+                }
+                Ok(_) => None,
+            };
+            if let Some(problem) = problem {
+                problems.push(format!(
+                    "wave {}, seat {}: {problem}: it was written or changed behind \
+                     benchledger's back",
+                    wave.id, seat.id
+                ));
+            }
+        }
+    }
+    for formats in has {
+        if formats.iter().all(|h| !h) {
+            counts.untallied += 1;
+        } else if !formats[tally::VERSIONS.len() - 1] {
+            counts.older_only += 1;
+        }
+    }
+    Ok(problems)
 }
 
 /// `verify --ledger`'s rubrics section: every registered rubric's text against its SHA-256

@@ -1,8 +1,8 @@
-//! The log (schema migration 9, [`LOG_SCHEMA_VERSION`]; docs/formats.md, "Log entries"): every write that adds a fact
-//! — an ingest, a rubric or price table registered, a publication, a withdrawal — appends an
-//! entry naming what it added and its hash, in the same transaction as the write, so a row
-//! deleted or rewritten behind benchledger's back contradicts its entry, and an entry deleted or
-//! rewritten breaks the next link or moves the head. The entries follow the chain of
+//! The log (schema migration 10, [`LOG_SCHEMA_VERSION`]; docs/formats.md, "Log entries"):
+//! every write that adds a fact — an ingest, a rubric or price table registered, a publication,
+//! a withdrawal — appends an entry naming what it added and its hash, in the same transaction
+//! as the write, so a row deleted or rewritten behind benchledger's back contradicts its entry,
+//! and an entry deleted or rewritten breaks the next link or moves the head. The entries follow the chain of
 //! publications and withdrawals: the first links to that chain's head as it then was.
 //!
 //! Writers call [`append`] inside [`Ledger::write`], under the write lock, so two writers
@@ -15,7 +15,7 @@ use crate::formats::record;
 use crate::model::{LogEntryRow, LogKind, NewLogEntry};
 
 /// The schema version whose migration began the log: rows written before it have no entry.
-pub const LOG_SCHEMA_VERSION: i64 = 9;
+pub const LOG_SCHEMA_VERSION: i64 = 10;
 
 /// The query giving the record hash of the last publication or withdrawal (none: there is
 /// none), in the order of their own chain (`ChainEntry::order`).

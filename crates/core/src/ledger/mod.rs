@@ -17,6 +17,8 @@
 mod access;
 mod chain;
 pub(crate) mod copy;
+#[cfg(feature = "postgres")]
+mod credentials;
 mod image;
 mod log;
 #[cfg(feature = "postgres")]
