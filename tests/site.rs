@@ -763,6 +763,11 @@ fn the_examples_charts_are_snapshotted() {
             "site__frontier_checkout_rematch",
             svg("waves/checkout-rematch.html", "frontier")
         );
+        // The suite's chart on the front page: rca-wave-1 and rca-wave-2's twelve seats.
+        insta::assert_snapshot!(
+            "site__frontier_suite_grafana_incident_rca",
+            svg("index.html", "frontier-grafana-incident-rca")
+        );
         insta::assert_snapshot!(
             "site__slope_checkout_rematch",
             svg(
@@ -930,6 +935,23 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
         "{arith}"
     );
     screenshot(&chromium, &site.join("index.html"), "front");
+    // One cost–accuracy chart per suite across its current waves: rca-wave-1 and rca-wave-2
+    // side by side (6 seats each, every one costed), each point named with its wave and a link
+    // to its seat; the imported suite records no cost, and says so in words, with no frame.
+    let suite = between(
+        &index,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"frontier-grafana-incident-rca\"",
+        "</svg>",
+    );
+    assert_eq!(suite.matches("data-seat=").count(), 12, "{suite}");
+    assert!(suite.contains("data-seat=\"xai-hierarchical (rca-wave-1)\""));
+    assert!(suite.contains("<a href=\"seats/xai-hierarchical.html\">"));
+    let arith_chart = between(&index, "arith-mini.html\">arith-mini</a></h2>", "<h2");
+    assert!(
+        arith_chart.contains("No cost–accuracy chart for this suite")
+            && !arith_chart.contains("<svg"),
+        "{arith_chart}"
+    );
 
     // Every sample one click away: the matrix of rca-wave-2 has a cell per problem and seat
     // (4 × 6), most-solved first; a problem's page lists every seat's attempt; what changed

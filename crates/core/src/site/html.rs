@@ -227,6 +227,15 @@ pub(super) fn count(n: u64, one: &str) -> String {
     format!("{n} {one}{}", if n == 1 { "" } else { "s" })
 }
 
+/// The conditions of a wave in one line: suite, start, load, accounting, budget.
+pub(super) fn conditions_line(w: &super::WaveInput) -> String {
+    crate::report::waves::wave_heading(&w.data.wave)
+        .into_iter()
+        .skip(1)
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
