@@ -300,6 +300,12 @@ pub struct IngestArgs {
     /// (a model served under another name), recording the difference in the wave's notes.
     #[arg(long, value_name = "allow", value_parser = ["allow"], requires = "model")]
     pub model_mismatch: Option<String>,
+    /// With --from: show seat SEAT as NAME in tables and charts (its id stays the key). Give it
+    /// once per seat, SEAT being the id the seat gets (the model's name as a slug, as `ingest
+    /// --from` prints it); with files of several suites, every wave's seat of that id is named.
+    /// A SEAT no wave has is refused, naming the seats there are.
+    #[arg(long = "display-name", value_name = "SEAT=NAME", requires = "from")]
+    pub display_name: Vec<String>,
 }
 
 /// The flags of `waves` (its help text is the doc comment of [`Command::Waves`]).

@@ -716,7 +716,10 @@ fn verify_as_json_gives_each_entry_its_verdict_and_the_ledger_checks() {
     assert_eq!(doc["ok"], true);
     assert_eq!(doc["publications"]["reproduced"], 3);
     assert_eq!(doc["entries"].as_array().unwrap().len(), 4);
-    snapshot("audit__verify_json", &out.stdout);
+    snapshot(
+        "audit__verify_json",
+        &common::schema_version_named(&out.stdout),
+    );
 
     let id = xai_checkout_attempt(&env);
     tamper(
@@ -1156,14 +1159,16 @@ fn a_bundle_written_by_publish_verifies_in_a_fresh_directory() {
     let copy = fresh.path().join("copied");
     copy_dir(&dir, &copy);
     let out = verify_bundle(&copy).ok();
+    let v = benchledger_core::ledger::schema_version();
     assert_eq!(
-        out.stdout,
+        out.stdout
+            .replace(&format!("(version {v})"), "(version {V})"),
         "publication #1 \"Checkout rematch, honest efficiency\" (checkout-rematch under \
          session-efficiency@2): OK — reproduces byte for byte (output sha256 616fef8e8210)\n\
          1 of 1 publication reproduces\n\
          the bundle's ledger, against what it was derived from (as verify --ledger checks a \
          ledger):\n  \
-         schema: OK — tables, CHECKs, indexes and triggers match schema.sql (version 7)\n  \
+         schema: OK — tables, CHECKs, indexes and triggers match schema.sql (version {V})\n  \
          waves: OK — 1 wave, each one's rows hashing to its stored content hash\n  \
          tallies: OK — 5 stored seat tallies, each what its seat's attempts add up to\n  \
          rubrics: OK — 1 registered rubric text, each hashing to its registered sha256\n  \

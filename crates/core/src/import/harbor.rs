@@ -128,6 +128,8 @@ impl Importer for Harbor {
             records.push(Record {
                 at: Origin::Record(format!("trial {}", t.name)),
                 attempt,
+                // The trial's directory, which holds its logs and trajectory.
+                file: t.path.parent().map(Path::to_path_buf),
             });
         }
         let first = read.first();

@@ -115,6 +115,7 @@ impl Importer for LmEval {
             records.push(Record {
                 at: Origin::Record(format!("line {} (doc {doc}, filter {filter})", i + 1)),
                 attempt: a,
+                file: None,
             });
             input.progress.advance(1);
         }

@@ -452,6 +452,7 @@ mod tests {
             working_s: Some(0.05 * n as f64),
             infra_error: n % 7 == 1 && !n.is_multiple_of(3),
             end_reason: (n % 7 == 1).then(|| "sandbox died".into()),
+            origin: None,
         }
     }
 
@@ -480,6 +481,7 @@ mod tests {
                         provider: "p".into(),
                         harness: "h".into(),
                         config: None,
+                        display_name: None,
                     },
                     attempts,
                 }

@@ -20,7 +20,8 @@ pub(super) fn whole<T: Copy>(k: &Known<T>, attempts: u64) -> Option<T> {
 }
 
 /// The points a wave gives a figure, what it leaves out and why, and whether no attempt of it
-/// records a cost at all. `label` names a seat on the chart; `depth` is the page's depth below
+/// records a cost at all. `label` names a seat on the chart (from its display name, else its
+/// id); `depth` is the page's depth below
 /// the site's root, for the links.
 struct WavePoints {
     points: Vec<ScatterPoint>,
@@ -47,7 +48,7 @@ fn wave_points(
                 .find(|j| j.seat.seat == s.seat.id)
                 .and_then(|j| uncertainty(j).accuracy)
         });
-        let name = label(&s.seat.id);
+        let name = label(s.seat.shown());
         match (whole(&f.cost_usd, f.attempts), f.accuracy) {
             (Some(cost), Some(accuracy)) if cost.is_finite() => points.push(ScatterPoint {
                 label: name,
