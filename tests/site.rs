@@ -874,6 +874,16 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     env.ingest(&[&common::crate_path(
         "tests/fixtures/import/inspect/wave.toml",
     )]);
+    // Ingested again with a display name for its seat: the wave is the same, the seat named.
+    let named = env.path().join("inspect-named");
+    common::copy_dir(&common::crate_path("tests/fixtures/import/inspect"), &named);
+    let manifest = named.join("wave.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap().replace(
+        "id = \"claude-react\"\n",
+        "id = \"claude-react\"\ndisplay_name = \"Claude Sonnet 4.5 (tools)\"\n",
+    );
+    std::fs::write(&manifest, text).unwrap();
+    env.ingest(&[&manifest]);
     let site = env.path().join("site");
     env.run([
         "site",
@@ -946,6 +956,14 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     assert_eq!(suite.matches("data-seat=").count(), 12, "{suite}");
     assert!(suite.contains("data-seat=\"xai-hierarchical (rca-wave-1)\""));
     assert!(suite.contains("<a href=\"seats/xai-hierarchical.html\">"));
+    // The named seat: its display name in the leaderboard, its id on hover and in the link.
+    assert!(
+        arith.contains(
+            "<a href=\"seats/claude-react.html\"><span title=\"claude-react\">Claude Sonnet \
+             4.5 (tools)</span></a>"
+        ),
+        "{arith}"
+    );
     let arith_chart = between(&index, "arith-mini.html\">arith-mini</a></h2>", "<h2");
     assert!(
         arith_chart.contains("No cost–accuracy chart for this suite")
@@ -976,6 +994,28 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     let rows = between(&problem, "<tbody>", "</tbody>");
     assert_eq!(rows.matches("<tr>").count(), 6, "{rows}");
     assert_eq!(rows.matches("not Correct").count(), 2, "{rows}");
+    // An imported wave's problem page says where each attempt came from: the log the
+    // manifest names, and the sample and epoch (sample 2 ran 2 epochs); its seat by name.
+    let imported = dom(&chromium, &site.join("waves/arith-mini/problems/2.html"));
+    let rows = between(&imported, "<tbody>", "</tbody>");
+    assert_eq!(rows.matches("<tr>").count(), 2, "{rows}");
+    assert!(imported.contains(">Came from</th>"), "{imported}");
+    for epoch in [1, 2] {
+        assert!(
+            rows.contains(&format!(
+                "<code class=\"hash\">run.json</code><br>sample 2 epoch {epoch}"
+            )),
+            "{rows}"
+        );
+    }
+    assert!(rows.contains("Claude Sonnet 4.5 (tools)"), "{rows}");
+    let matrix = dom(&chromium, &site.join("waves/arith-mini/problems.html"));
+    assert!(
+        matrix.contains("<span title=\"claude-react\">Claude Sonnet 4.5 (tools)</span>"),
+        "{matrix}"
+    );
+    // A wave of native result lines keeps no origin: no such column.
+    assert!(!problem.contains("Came from"));
     let since = dom(
         &chromium,
         &site.join("waves/rca-wave-2/since-rca-wave-1.html"),

@@ -169,9 +169,15 @@ pub(super) fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) 
                                 @let cell = &row[*i];
                                 @let link = if k == 0 { links.get(r).cloned().flatten() } else { None };
                                 @if k == 0 {
+                                    // A seat shown by its display name has its id on hover.
+                                    @let shown = if cell.human != cell.machine && !cell.machine.is_empty() && shorten(&cell.human, ID_MAX).is_none() {
+                                        html! { span title=(cell.machine) { (cell.human) } }
+                                    } else {
+                                        id_text(&cell.human)
+                                    };
                                     td.id data-v=(cell.machine) {
-                                        @if let Some(href) = link { a href=(href) { (id_text(&cell.human)) } }
-                                        @else { (id_text(&cell.human)) }
+                                        @if let Some(href) = link { a href=(href) { (shown) } }
+                                        @else { (shown) }
                                     }
                                 } @else {
                                     td.num[c.numeric] data-v=(cell.machine) { (cell.human) }

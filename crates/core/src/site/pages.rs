@@ -434,8 +434,17 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)]) -> String {
         trend("trend-accuracy", "Accuracy", "Accuracy", true, accuracy),
     ];
     let mut seen = BTreeSet::new();
+    // The display names the seat has in its waves, each once, in wave order.
+    let mut names: Vec<&str> = Vec::new();
+    for (w, i) in appearances {
+        if let Some(n) = w.data.seats[*i].seat.display_name.as_deref()
+            && !names.contains(&n)
+        {
+            names.push(n);
+        }
+    }
     let body = html! {
-        h1 { "Seat " (seat) }
+        h1 { "Seat " (seat) @if !names.is_empty() { ": " (names.join(" / ")) } }
         p { "Absolute figures wave over wave. Each point is labelled with its wave's load — par: seats running in parallel; tool: sessions sharing the tool server; serial: a serial rerun — so a slowdown under heavier contention shows as such: wall seconds are the load's as much as the seat's. Lines join consecutive waves of the same suite only; a hollow point is a withdrawn wave; a figure some attempts lack is not plotted." }
         @if suites.len() > 1 { p.note { "This seat ran " (suites.len()) " suites: figures of different suites are not comparable." } }
         (table(&t, Some("The seat in each wave"), &links))
