@@ -187,6 +187,16 @@ pub enum Command {
     /// List the publications.
     Publications(PublicationsArgs),
 
+    /// Write a new ed25519 key pair to sign publications with: KEY, the private key (PKCS#8
+    /// PEM, mode 0600), and KEY.pub, the public key (SubjectPublicKeyInfo PEM) to publish.
+    /// Never replaces a file. docs/trust.md says what a signature proves.
+    Keygen(KeygenArgs),
+
+    /// Sign a publication already in the ledger (one published without --sign): a DSSE
+    /// envelope holding an in-toto statement of its texts and what they were made from, kept
+    /// beside it. A publication carries one signature; check it with `verify --trusted-key`.
+    Sign(SignArgs),
+
     /// Recompute publications from the ledger and their rubric, compare byte for byte, and
     /// check the chain. Exits 1 on any mismatch.
     Verify(VerifyArgs),
@@ -452,6 +462,30 @@ pub struct PublishArgs {
     /// verdicts and the file itself, in the published text, which verify checks again.
     #[arg(long, value_name = "FILE")]
     pub claims: Option<PathBuf>,
+    /// Sign the publication with this private key (from `benchledger keygen`): a DSSE
+    /// envelope holding an in-toto statement of its input and output texts, its rubric, wave
+    /// and chain record, kept beside it in the ledger and carried by its bundle.
+    #[arg(long, value_name = "KEY")]
+    pub sign: Option<PathBuf>,
+}
+
+/// The flags of `keygen` (its help text is the doc comment of [`Command::Keygen`]).
+#[derive(Debug, Args)]
+pub struct KeygenArgs {
+    /// The private key file to write; the public key goes beside it, as FILE.pub. Neither may
+    /// exist.
+    #[arg(long, value_name = "KEY")]
+    pub out: PathBuf,
+}
+
+/// The flags of `sign` (its help text is the doc comment of [`Command::Sign`]).
+#[derive(Debug, Args)]
+pub struct SignArgs {
+    /// The publication's id.
+    pub id: i64,
+    /// The private key file (from `benchledger keygen`).
+    #[arg(long, value_name = "KEY")]
+    pub key: PathBuf,
 }
 
 /// The flags of `publications` (its help text is the doc comment of [`Command::Publications`]).
@@ -491,6 +525,12 @@ pub struct VerifyArgs {
     /// every stored score against a rescore, every chain record.
     #[arg(long)]
     pub ledger: bool,
+    /// Fail unless every publication checked is signed by this public key (a `keygen`
+    /// KEY.pub, SubjectPublicKeyInfo PEM): its envelope's signature verifies, and its signed
+    /// statement names the publication's texts, rubric, wave and record as stored. Without it,
+    /// a signed publication's statement is still held to what is stored.
+    #[arg(long, value_name = "PUB")]
+    pub trusted_key: Option<PathBuf>,
     /// Output format: the report (`table`), or `json`, the same verdicts as a document (each
     /// publication and withdrawal with its verdict and problems, the head check, the ledger's
     /// checks). Documented in the README.

@@ -127,9 +127,9 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
     copy(&file.db, &back.db).ok();
 
     let columns = tables(&file.db);
-    // Every table of the schema (16 at migration 8, which added seat_display_name and
-    // attempt_origin).
-    assert!(columns.len() >= 16, "{columns:?}");
+    // Every table of the schema: 17 at migration 9, which added seat_display_name and
+    // attempt_origin.
+    assert_eq!(columns.len(), 17, "{columns:?}");
     assert!(
         ["seat_display_name", "attempt_origin"]
             .iter()

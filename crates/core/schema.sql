@@ -382,6 +382,22 @@ CREATE TRIGGER publication_claims_no_delete BEFORE DELETE ON publication_claims
 BEGIN SELECT RAISE(ABORT, 'benchledger: publications are frozen and cannot be deleted'); END;
 
 -- migration 8
+-- The signed statement of a publication (`publish --sign`, `sign`; docs/trust.md): a DSSE
+-- envelope (JSON) holding an in-toto Statement v1 whose subjects are the publication's input
+-- and output texts and whose predicate names its rubric, wave and chain record, signed with
+-- ed25519. One per publication, written in the publish transaction (or later, by `sign`), and
+-- frozen. A publication without a row is unsigned. `verify --trusted-key` checks it.
+CREATE TABLE publication_envelope (
+    publication_id INTEGER PRIMARY KEY REFERENCES publication(id),
+    envelope       TEXT NOT NULL
+) STRICT;
+
+CREATE TRIGGER publication_envelope_no_update BEFORE UPDATE ON publication_envelope
+BEGIN SELECT RAISE(ABORT, 'benchledger: publications are frozen and cannot be changed'); END;
+CREATE TRIGGER publication_envelope_no_delete BEFORE DELETE ON publication_envelope
+BEGIN SELECT RAISE(ABORT, 'benchledger: publications are frozen and cannot be deleted'); END;
+
+-- migration 9
 -- How people see a seat, and where each attempt came from: both raw facts beside the seat and
 -- the attempt, kept outside the wave's content hash (docs/formats.md, "Wave content": a wave
 -- hashed before this migration keeps its hash, and so does every publication, which shows

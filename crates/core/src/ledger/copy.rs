@@ -17,7 +17,7 @@ use super::{Ledger, Store, schema_version, sqlite};
 use crate::error::{Error, Result};
 
 /// The ledger's tables, each after those it refers to.
-pub const TABLES: [&str; 16] = [
+pub const TABLES: [&str; 17] = [
     "suite",
     "wave",
     "wave_problem",
@@ -33,6 +33,7 @@ pub const TABLES: [&str; 16] = [
     "price_table",
     "publication",
     "publication_claims",
+    "publication_envelope",
     "withdrawal",
 ];
 
