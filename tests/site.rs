@@ -994,26 +994,7 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     let rows = between(&problem, "<tbody>", "</tbody>");
     assert_eq!(rows.matches("<tr>").count(), 6, "{rows}");
     assert_eq!(rows.matches("not Correct").count(), 2, "{rows}");
-    // An imported wave's problem page says where each attempt came from: the log the
-    // manifest names, and the sample and epoch (sample 2 ran 2 epochs); its seat by name.
-    let imported = dom(&chromium, &site.join("waves/arith-mini/problems/2.html"));
-    let rows = between(&imported, "<tbody>", "</tbody>");
-    assert_eq!(rows.matches("<tr>").count(), 2, "{rows}");
-    assert!(imported.contains(">Came from</th>"), "{imported}");
-    for epoch in [1, 2] {
-        assert!(
-            rows.contains(&format!(
-                "<code class=\"hash\">run.json</code><br>sample 2 epoch {epoch}"
-            )),
-            "{rows}"
-        );
-    }
-    assert!(rows.contains("Claude Sonnet 4.5 (tools)"), "{rows}");
-    let matrix = dom(&chromium, &site.join("waves/arith-mini/problems.html"));
-    assert!(
-        matrix.contains("<span title=\"claude-react\">Claude Sonnet 4.5 (tools)</span>"),
-        "{matrix}"
-    );
+    the_named_imported_seat_and_where_its_attempts_came_from(&chromium, &site);
     // A wave of native result lines keeps no origin: no such column.
     assert!(!problem.contains("Came from"));
     let since = dom(
@@ -1028,6 +1009,32 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     assert!(!change.contains("id=\"slope-arith-mini\""));
     assert!(change.contains("id=\"slope-checkout-rematch\""));
     every_page_fits(&chromium, &site);
+}
+
+/// The imported wave of the front page's test, its seat named: the name in its matrix, and a
+/// problem page saying where each attempt came from (the log the manifest names, and the
+/// sample and epoch: sample 2 ran 2 epochs).
+fn the_named_imported_seat_and_where_its_attempts_came_from(chromium: &Path, site: &Path) {
+    // An imported wave's problem page says where each attempt came from: the log the
+    // manifest names, and the sample and epoch (sample 2 ran 2 epochs); its seat by name.
+    let imported = dom(chromium, &site.join("waves/arith-mini/problems/2.html"));
+    let rows = between(&imported, "<tbody>", "</tbody>");
+    assert_eq!(rows.matches("<tr>").count(), 2, "{rows}");
+    assert!(imported.contains(">Came from</th>"), "{imported}");
+    for epoch in [1, 2] {
+        assert!(
+            rows.contains(&format!(
+                "<code class=\"hash\">run.json</code><br>sample 2 epoch {epoch}"
+            )),
+            "{rows}"
+        );
+    }
+    assert!(rows.contains("Claude Sonnet 4.5 (tools)"), "{rows}");
+    let matrix = dom(chromium, &site.join("waves/arith-mini/problems.html"));
+    assert!(
+        matrix.contains("<span title=\"claude-react\">Claude Sonnet 4.5 (tools)</span>"),
+        "{matrix}"
+    );
 }
 
 #[test]
