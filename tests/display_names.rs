@@ -119,6 +119,8 @@ fn a_display_name_is_shown_by_people_and_the_id_stays_the_key() {
         ])
         .ok();
     assert!(score.stdout.contains(" GPT-5 <ReAct> "), "{}", score.stdout);
+    let trials = env.run(["trials", "checkout-rematch"]).ok().stdout;
+    assert!(trials.contains(" Grok 4 (ReAcTree) "), "{trials}");
 }
 
 #[test]

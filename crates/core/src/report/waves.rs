@@ -903,7 +903,7 @@ pub fn trace_table(data: &WaveData, free: u32) -> Table {
             let charged = crate::rubric::measure::errors_after_free_retries(a, free);
             t.rows.push(vec![
                 Cell::text(&data.wave.id),
-                Cell::text(&s.seat.id),
+                Cell::seat(&s.seat),
                 Cell::text(&a.problem),
                 match a.outcome {
                     Some(x) => Cell::new(fixed(x, 2), machine(x)),
