@@ -127,7 +127,15 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
     copy(&file.db, &back.db).ok();
 
     let columns = tables(&file.db);
-    assert_eq!(columns.len(), 16, "{columns:?}");
+    // Every table of the schema: 18 at migration 11 (migration 10 added seat_display_name
+    // and attempt_origin, 11 the log's chain_entry).
+    assert_eq!(columns.len(), 18, "{columns:?}");
+    assert!(
+        ["seat_display_name", "attempt_origin"]
+            .iter()
+            .all(|t| columns.iter().any(|(c, _)| c == t)),
+        "{columns:?}"
+    );
     let original = all_rows(&env.db, &columns);
     assert!(
         original

@@ -326,7 +326,34 @@ CREATE TRIGGER publication_envelope_no_truncate BEFORE TRUNCATE ON publication_e
 DROP INDEX attempt_by_seat;
 
 -- migration 10
--- The log (schema.sql's migration 10): from this migration on, every write that adds a fact
+-- A seat's display name and each attempt's origin (schema.sql's migration 10): raw facts kept
+-- outside the wave's content hash, append-only like the seats and attempts.
+CREATE TABLE seat_display_name (
+    seat_id bigint PRIMARY KEY REFERENCES seat(id),
+    name    text COLLATE "C" NOT NULL CHECK (length(name) > 0)
+);
+
+CREATE TABLE attempt_origin (
+    attempt_id bigint PRIMARY KEY REFERENCES attempt(id),
+    file       text COLLATE "C" NOT NULL CHECK (length(file) > 0),
+    record     text COLLATE "C"
+);
+
+CREATE TRIGGER seat_display_name_no_update BEFORE UPDATE ON seat_display_name FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: display names are append-only raw facts and cannot be changed');
+CREATE TRIGGER seat_display_name_no_delete BEFORE DELETE ON seat_display_name FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: display names are append-only raw facts and cannot be deleted');
+CREATE TRIGGER seat_display_name_no_truncate BEFORE TRUNCATE ON seat_display_name FOR EACH STATEMENT EXECUTE FUNCTION
+    benchledger_refuse('benchledger: display names are append-only raw facts and cannot be deleted');
+CREATE TRIGGER attempt_origin_no_update BEFORE UPDATE ON attempt_origin FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: attempt origins are append-only raw facts and cannot be changed');
+CREATE TRIGGER attempt_origin_no_delete BEFORE DELETE ON attempt_origin FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: attempt origins are append-only raw facts and cannot be deleted');
+CREATE TRIGGER attempt_origin_no_truncate BEFORE TRUNCATE ON attempt_origin FOR EACH STATEMENT EXECUTE FUNCTION
+    benchledger_refuse('benchledger: attempt origins are append-only raw facts and cannot be deleted');
+
+-- migration 11
+-- The log (schema.sql's migration 11): from this migration on, every write that adds a fact
 -- appends an entry, in the same transaction, hashed over its own fields and linked to the one
 -- before it. Frozen like the chain's other entries.
 CREATE TABLE chain_entry (

@@ -1,5 +1,5 @@
 //! The chain, checked: the publications and withdrawals, each linked to the one before it, and
-//! the log that follows them (schema migration 10), an entry for every write that adds a fact,
+//! the log that follows them (schema migration 11), an entry for every write that adds a fact,
 //! each linked to the entry before it. Each entry's link, each record hash, each log entry
 //! against the rows it names, and where the chain ends. Editing an entry breaks its own record
 //! hash; removing one from the middle breaks the next entry's link; removing the last, or

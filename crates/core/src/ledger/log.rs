@@ -1,4 +1,4 @@
-//! The log (schema migration 10, [`LOG_SCHEMA_VERSION`]; docs/formats.md, "Log entries"):
+//! The log (schema migration 11, [`LOG_SCHEMA_VERSION`]; docs/formats.md, "Log entries"):
 //! every write that adds a fact — an ingest, a rubric or price table registered, a publication,
 //! a withdrawal — appends an entry naming what it added and its hash, in the same transaction
 //! as the write, so a row deleted or rewritten behind benchledger's back contradicts its entry,
@@ -15,7 +15,7 @@ use crate::formats::record;
 use crate::model::{LogEntryRow, LogKind, NewLogEntry};
 
 /// The schema version whose migration began the log: rows written before it have no entry.
-pub const LOG_SCHEMA_VERSION: i64 = 10;
+pub const LOG_SCHEMA_VERSION: i64 = 11;
 
 /// The query giving the record hash of the last publication or withdrawal (none: there is
 /// none), in the order of their own chain (`ChainEntry::order`).

@@ -28,7 +28,7 @@ pub struct WithdrawalRow {
 pub enum ChainEntry {
     Publication(PublicationRow),
     Withdrawal(WithdrawalRow),
-    /// An entry of the log (schema migration 10): what a write added, by name and hash.
+    /// An entry of the log (schema migration 11): what a write added, by name and hash.
     Logged(LogEntryRow),
 }
 
