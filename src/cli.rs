@@ -648,10 +648,15 @@ pub struct SiteArgs {
     /// traces); every wave gets its problem × seat matrix.
     #[arg(long, value_name = "N", default_value_t = benchledger_core::site::PROBLEM_PAGES)]
     pub problem_pages: usize,
-    /// With --ci, every leaderboard carries intervals and rank ranges (a rank range column,
-    /// accuracy whiskers on the cost–accuracy chart), drawn as `score --ci` draws them.
+    /// Every leaderboard carries intervals, rank ranges and tie-group letters (interval and
+    /// rank range columns, a Group column, accuracy whiskers on the cost–accuracy chart), drawn
+    /// as `score --ci` draws them: at 95 % unless --ci LEVEL says otherwise (--ci alone
+    /// changes nothing), with --resamples and --seed as there.
     #[command(flatten)]
     pub ci: CiArgs,
+    /// Draw no intervals, rank ranges or letters: the site as it is without uncertainty.
+    #[arg(long, conflicts_with_all = ["level", "resamples", "seed"])]
+    pub no_ci: bool,
 }
 
 /// The flags of `demo` (its help text is the doc comment of [`Command::Demo`]).

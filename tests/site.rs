@@ -786,10 +786,37 @@ fn the_examples_charts_are_snapshotted() {
 fn site_ci_gives_every_leaderboard_its_rank_ranges_and_the_chart_its_whiskers() {
     let env = example_ledger();
     let plain = env.path().join("plain");
-    env.run(["site", "--out", plain.to_str().unwrap()]).ok();
+    env.run(["site", "--out", plain.to_str().unwrap(), "--no-ci"])
+        .ok();
     let without = std::fs::read_to_string(plain.join("waves/rca-wave-2.html")).unwrap();
     assert!(!without.contains("Rank range"));
     assert!(!without.contains("class=\"whisker\""));
+    assert!(!without.contains(">Group<"));
+    // Intervals by default: at 95 %, 2,000 resamples, seed 0; `--ci` alone changes nothing.
+    let by_default = env.path().join("default");
+    env.run(["site", "--out", by_default.to_str().unwrap()])
+        .ok();
+    let default_page = std::fs::read_to_string(by_default.join("waves/rca-wave-2.html")).unwrap();
+    assert!(default_page.contains("Intervals: 95% level, 2,000 resamples, seed 0"));
+    assert!(default_page.contains(">Rank range<") && default_page.contains(">Group<"));
+    let asked = env.path().join("asked");
+    env.run(["site", "--out", asked.to_str().unwrap(), "--ci"])
+        .ok();
+    assert_eq!(
+        std::fs::read_to_string(asked.join("waves/rca-wave-2.html")).unwrap(),
+        default_page
+    );
+    let out = env
+        .run([
+            "site",
+            "--out",
+            asked.to_str().unwrap(),
+            "--no-ci",
+            "--seed",
+            "3",
+        ])
+        .status(2);
+    assert!(out.stderr.contains("--no-ci"), "{}", out.stderr);
 
     let site = env.path().join("ci");
     env.run([
@@ -846,6 +873,38 @@ fn site_ci_gives_every_leaderboard_its_rank_ranges_and_the_chart_its_whiskers() 
     }
     // The cost–accuracy chart draws a whisker per plotted seat.
     assert!(page.contains("class=\"whisker\""), "no whiskers");
+    // Every leaderboard prints the wave's tie-group letters, those of `versus --all`, in a
+    // Group column after the correct-rate's interval.
+    assert_eq!(page.matches(">Group<").count(), boards, "{text}");
+    let all = env
+        .run([
+            "versus",
+            "--wave",
+            "rca-wave-2",
+            "--all",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    let groups = all["groups"].as_object().unwrap();
+    for board in page.split("<h3>Under ").skip(1) {
+        let board = between(board, "<table", "</table>");
+        let headers: Vec<String> = between(board, "<thead>", "</thead>")
+            .split("</th>")
+            .map(strip_tags)
+            .filter(|h| !h.is_empty())
+            .collect();
+        let at = headers.iter().position(|h| h == "Group").unwrap();
+        assert_eq!(headers[at - 1], "Correct 95% CI", "{headers:?}");
+        for row in between(board, "<tbody>", "</tbody>").split("</tr>") {
+            let cells: Vec<String> = row.split("</td>").map(strip_tags).collect();
+            if cells.len() <= at {
+                continue;
+            }
+            assert_eq!(groups[&cells[0]], cells[at].as_str(), "{row}");
+        }
+    }
 
     // And in the browser: the rank range columns are in the rendered tables, the whiskers on
     // the chart (one per seat plotted: all six have known costs), and a screenshot is kept.

@@ -375,6 +375,21 @@ fn suite_problems_has_no_cap_in_a_ledger_written_before_it() {
             assert_eq!(env.ledger_bytes(), before, "{args:?} changed the ledger");
         }
         assert!(!Path::new(site).exists(), "site --ci wrote a site");
+        // `site` draws intervals by default, not on request: it shows that wave without them
+        // and the other with them.
+        let drawn = env.path().join(format!("site-{n}"));
+        env.run([
+            "site",
+            "--out",
+            drawn.to_str().unwrap(),
+            "--resamples",
+            "100",
+        ])
+        .status(2);
+        env.run(["site", "--out", drawn.to_str().unwrap()]).ok();
+        let page = |w: &str| std::fs::read_to_string(drawn.join(format!("waves/{w}.html")));
+        assert!(!page("base").unwrap().contains(">Rank range<"));
+        assert!(page("again").unwrap().contains(">Rank range<"));
         // Without intervals the wave is listed as before: its declared problems counted, never
         // drawn.
         let show = env.run(["show", "base", "--format", "json"]).ok().json();

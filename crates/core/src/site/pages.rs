@@ -400,7 +400,8 @@ fn wave_page(w: &WaveInput, boards: &[Board<'_>], previous: Option<&WaveInput>) 
                 @if b.info.scale_violation { span.tag.bad { "fails rubric check" } }
             }
             @for line in crate::report::score::rubric_heading(b.info) { p.note { (line) } }
-            // With intervals (`site --ci`), the table's last heading line says how they were drawn.
+            // With intervals (drawn unless `site --no-ci`), the table's last heading line says
+            // how they were drawn.
             @if b.json.interval.is_some() {
                 @if let Some(line) = b.table.heading.last() { p.note { (line) } }
             }
