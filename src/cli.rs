@@ -129,7 +129,7 @@ pub enum Command {
     Waves(WavesArgs),
 
     /// Show each seat's absolute figures in one wave (with --ci, accuracy and Cost-of-Pass
-    /// with their intervals).
+    /// with their intervals, and each seat's tie-group letters).
     Show(ShowArgs),
 
     /// Check, register and list rubrics.
@@ -150,7 +150,8 @@ pub enum Command {
     ///
     /// With --ci, each seat's accuracy, Cost-of-Pass and score carry an interval, and its rank
     /// a rank range; the seats whose range overlaps the leader's are marked as not separable
-    /// from it.
+    /// from it; and a Group column gives each seat the tie-group letters of `versus --all`
+    /// (seats sharing a letter cannot be told apart on accuracy).
     Score(ScoreArgs),
 
     /// Score every wave (or the named ones) under a registered rubric and store the scores,

@@ -876,35 +876,7 @@ fn site_ci_gives_every_leaderboard_its_rank_ranges_and_the_chart_its_whiskers() 
     // Every leaderboard prints the wave's tie-group letters, those of `versus --all`, in a
     // Group column after the correct-rate's interval.
     assert_eq!(page.matches(">Group<").count(), boards, "{text}");
-    let all = env
-        .run([
-            "versus",
-            "--wave",
-            "rca-wave-2",
-            "--all",
-            "--format",
-            "json",
-        ])
-        .ok()
-        .json();
-    let groups = all["groups"].as_object().unwrap();
-    for board in page.split("<h3>Under ").skip(1) {
-        let board = between(board, "<table", "</table>");
-        let headers: Vec<String> = between(board, "<thead>", "</thead>")
-            .split("</th>")
-            .map(strip_tags)
-            .filter(|h| !h.is_empty())
-            .collect();
-        let at = headers.iter().position(|h| h == "Group").unwrap();
-        assert_eq!(headers[at - 1], "Correct 95% CI", "{headers:?}");
-        for row in between(board, "<tbody>", "</tbody>").split("</tr>") {
-            let cells: Vec<String> = row.split("</td>").map(strip_tags).collect();
-            if cells.len() <= at {
-                continue;
-            }
-            assert_eq!(groups[&cells[0]], cells[at].as_str(), "{row}");
-        }
-    }
+    the_letters_are_those_of_versus_all(&env, &page, "rca-wave-2");
 
     // And in the browser: the rank range columns are in the rendered tables, the whiskers on
     // the chart (one per seat plotted: all six have known costs), and a screenshot is kept.
@@ -919,6 +891,41 @@ fn site_ci_gives_every_leaderboard_its_rank_ranges_and_the_chart_its_whiskers() 
     let chart = between(&rendered, "<svg", "</svg>");
     assert_eq!(chart.matches("class=\"whisker\"").count(), 6, "{chart}");
     screenshot(&chromium, &wave, "wave-ci");
+}
+
+/// Each leaderboard of a wave's page holds, in its Group column right after the correct-rate's
+/// interval, each seat's letters as `versus --all` prints them.
+fn the_letters_are_those_of_versus_all(env: &Env, page: &str, wave: &str) {
+    for board in page.split("<h3>Under ").skip(1) {
+        board_letters_are_those_of_versus_all(env, between(board, "<table", "</table>"), wave);
+    }
+}
+
+/// One leaderboard's table (HTML) holds each seat's letters as `versus --all` prints them, in
+/// a Group column right after the correct-rate's interval.
+fn board_letters_are_those_of_versus_all(env: &Env, board: &str, wave: &str) {
+    let all = env
+        .run(["versus", "--wave", wave, "--all", "--format", "json"])
+        .ok()
+        .json();
+    let groups = all["groups"].as_object().unwrap();
+    let headers: Vec<String> = between(board, "<thead>", "</thead>")
+        .split("</th>")
+        .map(strip_tags)
+        .filter(|h| !h.is_empty())
+        .collect();
+    let at = headers.iter().position(|h| h == "Group").unwrap();
+    assert_eq!(headers[at - 1], "Correct 95% CI", "{headers:?}");
+    let mut rows = 0;
+    for row in between(board, "<tbody>", "</tbody>").split("</tr>") {
+        let cells: Vec<String> = row.split("</td>").map(strip_tags).collect();
+        if cells.len() <= at {
+            continue;
+        }
+        assert_eq!(groups[&cells[0]], cells[at].as_str(), "{row}");
+        rows += 1;
+    }
+    assert_eq!(rows, groups.len(), "{board}");
 }
 
 #[test]
@@ -955,6 +962,14 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
         "{page}"
     );
     assert!(page.contains("Every wave of this suite is withdrawn"));
+    // Intervals by default: each suite's leaderboard has its rank ranges and tie-group letters.
+    let rca = between(
+        &page,
+        "waves/rca-wave-2.html\">rca-wave-2</a></h2>",
+        "</table>",
+    );
+    assert!(rca.contains(">Rank range<"), "{rca}");
+    board_letters_are_those_of_versus_all(&env, rca, "rca-wave-2");
     let Some(chromium) = chromium() else { return };
     let index = dom(&chromium, &site.join("index.html"));
     // The checkout rematch under the rubric named: the seats tied at 100 ranked on wall
