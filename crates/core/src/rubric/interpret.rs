@@ -593,19 +593,23 @@ impl Ranking {
                 })
                 .then_with(|| ids[a].cmp(ids[b]))
         });
-        let rank = (0..n)
-            .map(|s| {
-                scores[s]?;
-                let better = (0..n)
-                    .filter(|&o| {
-                        group[o] < group[s]
-                            || (group[o] == group[s]
-                                && key_order(&keys[o], &keys[s]) == Ordering::Less)
-                    })
-                    .count();
-                Some(better as u32 + 1)
-            })
-            .collect();
+        // A seat's rank is one more than the seats ahead of it: in a lower group, or in its
+        // own with lesser keys. In `order` those are exactly the seats before the first one
+        // equal to it on group and keys.
+        let mut rank = vec![None; n];
+        let mut first = 0;
+        for (k, &s) in order.iter().enumerate() {
+            if scores[s].is_none() {
+                break;
+            }
+            if k > 0 {
+                let p = order[k - 1];
+                if group[p] != group[s] || key_order(&keys[p], &keys[s]) != Ordering::Equal {
+                    first = k;
+                }
+            }
+            rank[s] = Some(first as u32 + 1);
+        }
         Ranking { order, group, rank }
     }
 }
@@ -717,6 +721,64 @@ mod tests {
             Some("tied on score; broken on wall_s")
         );
         assert!(seats[2].tie.is_none());
+    }
+
+    /// Competition ranks by hand: three seats on 0.9, of which two also tie on the tie-break
+    /// (so they share rank 1, and the third is 3rd); then 0.5 (4th); an undefined score is
+    /// unranked and listed last. The same whether the seats come in this order or another.
+    #[test]
+    fn competition_ranks_by_hand() {
+        let scores = [Some(0.5), Some(0.9), None, Some(0.9), Some(0.9)];
+        let ids = ["d", "c", "e", "b", "a"];
+        let keys = [
+            vec![Some(0.0)],
+            vec![Some(2.0)],
+            vec![None],
+            vec![Some(1.0)],
+            vec![Some(1.0)],
+        ];
+        let r = Ranking::of(&scores, &ids, &keys);
+        let order: Vec<&str> = r.order.iter().map(|&i| ids[i]).collect();
+        assert_eq!(order, ["a", "b", "c", "d", "e"]);
+        assert_eq!(r.rank, [Some(4), Some(3), None, Some(1), Some(1)]);
+        let seat = |id: &str, score: Option<f64>| SeatScore {
+            seat: id.into(),
+            score,
+            factors: BTreeMap::new(),
+            gate: None,
+            note: None,
+            rank: None,
+            tie: None,
+            rank_shared: false,
+        };
+        let mut seats: Vec<SeatScore> = ids.iter().zip(scores).map(|(i, s)| seat(i, s)).collect();
+        let tb = [TieBreak {
+            measure: Measure::WallS,
+            higher_first: false,
+        }];
+        rank(&mut seats, &keys, &tb);
+        let listed: Vec<(&str, Option<u32>, bool)> = seats
+            .iter()
+            .map(|s| (s.seat.as_str(), s.rank, s.rank_shared))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                ("a", Some(1), true),
+                ("b", Some(1), true),
+                ("c", Some(3), false),
+                ("d", Some(4), false),
+                ("e", None, false)
+            ]
+        );
+        assert_eq!(
+            seats[2].tie.as_deref(),
+            Some("tied on score; broken on wall_s")
+        );
+        assert_eq!(
+            seats[0].tie.as_deref(),
+            Some("tied on score and on every tie-break")
+        );
     }
 
     #[test]
