@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use maud::{Markup, html};
 
-use super::boards::{Board, boards, uncertainty, with_rank_ranges};
+use super::boards::{Board, every_wave, uncertainty, with_rank_ranges};
 use super::chart::{self, Scatter, ScatterPoint, Slope, SlopeRow, Trend, TrendPoint};
 use super::frontier::{self, Point};
 use super::html::{count, layout, notes, publication_file, seat_href, table, wave_href};
@@ -48,11 +48,7 @@ fn change_path(old: &RubricInfo, new: &RubricInfo) -> String {
 pub(super) fn all(input: &Input) -> Vec<Page> {
     let mut pages = Vec::new();
     let accuracy = crate::rubric::accuracy();
-    let scored: Vec<Vec<Board<'_>>> = input
-        .waves
-        .iter()
-        .map(|w| boards(input, w, &accuracy))
-        .collect();
+    let scored: Vec<Vec<Board<'_>>> = every_wave(input, &accuracy);
     pages.push(Page {
         path: "index.html".into(),
         body: index(input, &scored),
