@@ -188,6 +188,16 @@ pub enum Command {
     /// List the publications.
     Publications(PublicationsArgs),
 
+    /// Write a new ed25519 key pair to sign publications with: KEY, the private key (PKCS#8
+    /// PEM, mode 0600), and KEY.pub, the public key (SubjectPublicKeyInfo PEM) to publish.
+    /// Never replaces a file. docs/trust.md says what a signature proves.
+    Keygen(KeygenArgs),
+
+    /// Sign a publication already in the ledger (one published without --sign): a DSSE
+    /// envelope holding an in-toto statement of its texts and what they were made from, kept
+    /// beside it. A publication carries one signature; check it with `verify --trusted-key`.
+    Sign(SignArgs),
+
     /// Recompute publications from the ledger and their rubric, compare byte for byte, and
     /// check the chain. Exits 1 on any mismatch.
     Verify(VerifyArgs),
@@ -301,6 +311,10 @@ pub struct IngestArgs {
     /// (a model served under another name), recording the difference in the wave's notes.
     #[arg(long, value_name = "allow", value_parser = ["allow"], requires = "model")]
     pub model_mismatch: Option<String>,
+    /// With --from lm-eval: one wave per group of tasks (its subtasks' documents together,
+    /// `<subtask>/<doc_id>`), instead of each subtask a wave.
+    #[arg(long, requires = "from")]
+    pub group: bool,
 }
 
 /// The flags of `waves` (its help text is the doc comment of [`Command::Waves`]).
@@ -447,6 +461,30 @@ pub struct PublishArgs {
     /// verdicts and the file itself, in the published text, which verify checks again.
     #[arg(long, value_name = "FILE")]
     pub claims: Option<PathBuf>,
+    /// Sign the publication with this private key (from `benchledger keygen`): a DSSE
+    /// envelope holding an in-toto statement of its input and output texts, its rubric, wave
+    /// and chain record, kept beside it in the ledger and carried by its bundle.
+    #[arg(long, value_name = "KEY")]
+    pub sign: Option<PathBuf>,
+}
+
+/// The flags of `keygen` (its help text is the doc comment of [`Command::Keygen`]).
+#[derive(Debug, Args)]
+pub struct KeygenArgs {
+    /// The private key file to write; the public key goes beside it, as FILE.pub. Neither may
+    /// exist.
+    #[arg(long, value_name = "KEY")]
+    pub out: PathBuf,
+}
+
+/// The flags of `sign` (its help text is the doc comment of [`Command::Sign`]).
+#[derive(Debug, Args)]
+pub struct SignArgs {
+    /// The publication's id.
+    pub id: i64,
+    /// The private key file (from `benchledger keygen`).
+    #[arg(long, value_name = "KEY")]
+    pub key: PathBuf,
 }
 
 /// The flags of `publications` (its help text is the doc comment of [`Command::Publications`]).
@@ -486,6 +524,12 @@ pub struct VerifyArgs {
     /// every stored score against a rescore, every chain record.
     #[arg(long)]
     pub ledger: bool,
+    /// Fail unless every publication checked is signed by this public key (a `keygen`
+    /// KEY.pub, SubjectPublicKeyInfo PEM): its envelope's signature verifies, and its signed
+    /// statement names the publication's texts, rubric, wave and record as stored. Without it,
+    /// a signed publication's statement is still held to what is stored.
+    #[arg(long, value_name = "PUB")]
+    pub trusted_key: Option<PathBuf>,
     /// Output format: the report (`table`), or `json`, the same verdicts as a document (each
     /// publication and withdrawal with its verdict and problems, the head check, the ledger's
     /// checks). Documented in the README.
@@ -814,7 +858,8 @@ pub enum ClaimsFrom {
     LmEval {
         /// The run's results_DATE.json.
         results: PathBuf,
-        /// The task (a subtask of a group is a task of its own).
+        /// The task (a subtask of a group is a task of its own), or a group ingested whole
+        /// (`ingest --from lm-eval --group`): its figure is over all its tasks' documents.
         #[arg(long)]
         task: String,
         /// The figure: METRIC or METRIC,FILTER (default: the task's first metric and filter).
@@ -827,6 +872,44 @@ pub enum ClaimsFrom {
         #[arg(long)]
         wave: String,
         /// The seat the run was ingested as.
+        #[arg(long)]
+        seat: String,
+    },
+
+    /// A HELM run directory's stats.json: the main metric's mean, the mean prompt and
+    /// completion tokens and runtime per instance, the number of instances.
+    Helm {
+        /// The run directory (benchmark_output/runs/SUITE/RUN), holding stats.json.
+        run_dir: PathBuf,
+        /// The run's main metric (default exact_match, as the importer reads it).
+        #[arg(long)]
+        metric: Option<String>,
+        /// The claims file to write (a new file: never overwritten).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// The wave the run was ingested as.
+        #[arg(long)]
+        wave: String,
+        /// The seat the run was ingested as.
+        #[arg(long)]
+        seat: String,
+    },
+
+    /// An Every Eval Ever aggregate record (ID.json, or the ID_samples.jsonl beside it): one
+    /// evaluation's score, with its uncertainty, and its number of samples.
+    Eee {
+        /// The aggregate record, or its samples file.
+        record: PathBuf,
+        /// The evaluation (its evaluation_name); needed when the record holds several.
+        #[arg(long)]
+        evaluation: Option<String>,
+        /// The claims file to write (a new file: never overwritten).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// The wave the records were ingested as.
+        #[arg(long)]
+        wave: String,
+        /// The seat the records were ingested as.
         #[arg(long)]
         seat: String,
     },

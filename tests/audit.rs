@@ -1158,12 +1158,13 @@ fn a_bundle_written_by_publish_verifies_in_a_fresh_directory() {
     let out = verify_bundle(&copy).ok();
     assert_eq!(
         out.stdout,
-        "publication #1 \"Checkout rematch, honest efficiency\" (checkout-rematch under \
+        format!(
+            "publication #1 \"Checkout rematch, honest efficiency\" (checkout-rematch under \
          session-efficiency@2): OK — reproduces byte for byte (output sha256 616fef8e8210)\n\
          1 of 1 publication reproduces\n\
          the bundle's ledger, against what it was derived from (as verify --ledger checks a \
          ledger):\n  \
-         schema: OK — tables, CHECKs, indexes and triggers match schema.sql (version 7)\n  \
+         schema: OK — tables, CHECKs, indexes and triggers match schema.sql (version {})\n  \
          waves: OK — 1 wave, each one's rows hashing to its stored content hash\n  \
          tallies: OK — 5 stored seat tallies, each what its seat's attempts add up to\n  \
          rubrics: OK — 1 registered rubric text, each hashing to its registered sha256\n  \
@@ -1171,7 +1172,9 @@ fn a_bundle_written_by_publish_verifies_in_a_fresh_directory() {
          scores: OK — 0 stored scores, each equal to a rescore under its rubric\n  \
          chain: OK — 1 entry, every record and link intact; head \
          08767e5415b644b5f9e0ec438f2a788032bb718cb1a65f941d2755c1071322bb (keep it outside the \
-         ledger and check it with --expect-head)\n"
+         ledger and check it with --expect-head)\n",
+            benchledger_core::ledger::schema_version()
+        )
     );
     // As the README says: from inside the bundle, `verify --bundle .`.
     run_raw(&copy, &["verify", "--bundle", "."], &[]).ok();

@@ -28,18 +28,21 @@ const WAVE: &str = "checkout-rematch";
 const V2: &str = "session-efficiency@2";
 const RUBRIC_FILE: &str = "session-efficiency.v2.toml";
 /// `verify`'s report on the clean bundle of [`published`].
-const CLEAN_REPORT: &str = concat!(
-    "publication #1 \"checkout-rematch under session-efficiency@2\" \
-    (checkout-rematch under session-efficiency@2): OK — reproduces byte for byte (output sha256 \
-    ab40329487ea)\n1 of 1 publication reproduces\n",
-    ledger_report!()
-);
+fn clean_report() -> String {
+    format!(
+        "publication #1 \"checkout-rematch under session-efficiency@2\" \
+         (checkout-rematch under session-efficiency@2): OK — reproduces byte for byte (output \
+         sha256 ab40329487ea)\n1 of 1 publication reproduces\n{}",
+        ledger_report()
+    )
+}
+
 /// What `verify --bundle` says of the clean bundle's ledger, after its publications.
-macro_rules! ledger_report {
-    () => {
+fn ledger_report() -> String {
+    format!(
         "the bundle's ledger, against what it was derived from (as verify --ledger checks a \
          ledger):\n  \
-         schema: OK — tables, CHECKs, indexes and triggers match schema.sql (version 7)\n  \
+         schema: OK — tables, CHECKs, indexes and triggers match schema.sql (version {})\n  \
          waves: OK — 1 wave, each one's rows hashing to its stored content hash\n  \
          tallies: OK — 5 stored seat tallies, each what its seat's attempts add up to\n  \
          rubrics: OK — 1 registered rubric text, each hashing to its registered sha256\n  \
@@ -47,10 +50,10 @@ macro_rules! ledger_report {
          scores: OK — 0 stored scores, each equal to a rescore under its rubric\n  \
          chain: OK — 1 entry, every record and link intact; head \
          be162c026e990c0f45d02075e9c7901c0c28a904cea75f15e472bf2aee7a43c5 (keep it outside the \
-         ledger and check it with --expect-head)\n"
-    };
+         ledger and check it with --expect-head)\n",
+        benchledger_core::ledger::schema_version()
+    )
 }
-use ledger_report;
 
 fn crate_path(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
@@ -212,10 +215,10 @@ fn verify_bundle_leaves_every_file_byte_identical() {
         ["README.md", "ledger.db", "publication.md", RUBRIC_FILE]
     );
     let out = verify_bundle(&dir).ok();
-    assert_eq!(out.stdout, CLEAN_REPORT);
+    assert_eq!(out.stdout, clean_report());
     // As its README says: from inside the bundle.
     let out = run_bounded(&dir, &["verify", "--bundle", "."]).ok();
-    assert_eq!(out.stdout, CLEAN_REPORT);
+    assert_eq!(out.stdout, clean_report());
     assert_eq!(state(&dir), before, "verify --bundle changed the bundle");
 }
 
@@ -248,7 +251,7 @@ fn a_read_only_bundle_verifies() {
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o555)).unwrap();
     let before = state(&dir);
     let out = verify_bundle(&dir).ok();
-    assert_eq!(out.stdout, CLEAN_REPORT);
+    assert_eq!(out.stdout, clean_report());
     assert_eq!(state(&dir), before, "verify --bundle changed the bundle");
 }
 
@@ -351,7 +354,7 @@ fn the_files_beside_the_ledger_are_read_under_the_same_rules() {
              - the bundle's README.md is a symbolic link: a bundle's files are read only as \
              regular files inside it, and the link was not followed\n\
              0 of 1 publication reproduce\n{}",
-            ledger_report!()
+            ledger_report()
         )
     );
 
@@ -422,7 +425,8 @@ fn a_planted_wal_is_never_applied() {
             "note: the bundle's ledger.db-wal was ignored: a bundle's ledger is read from \
              ledger.db alone, and no journal is ever applied to it\n\
              note: the bundle's ledger.db-shm was ignored: a bundle's ledger is read from \
-             ledger.db alone, and no journal is ever applied to it\n{CLEAN_REPORT}"
+             ledger.db alone, and no journal is ever applied to it\n{}",
+            clean_report()
         )
     );
     assert_eq!(
@@ -541,8 +545,11 @@ fn an_edited_readme_is_named() {
     let out = verify_bundle(&dir).status(1);
     assert_contains(
         &out.stdout,
-        "the bundle's README.md declares a bundle layout this benchledger does not know (it \
-         knows 1 to 3)",
+        &format!(
+            "the bundle's README.md declares a bundle layout this benchledger does not know (it \
+             knows 1 to {})",
+            benchledger_core::report::publication::BUNDLE_LAYOUT
+        ),
     );
 }
 
@@ -642,17 +649,26 @@ fn bundle_recursive_view_or_extra_schema_object_is_refused_fast() {
             "ALTER TABLE attempt RENAME TO attempt_kept;
              CREATE VIEW attempt AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 \
              FROM r) SELECT n FROM r;",
-            "view `attempt` is not in schema version 7",
+            format!(
+                "view `attempt` is not in schema version {}",
+                benchledger_core::ledger::schema_version()
+            ),
         ),
         (
             "view",
             "CREATE VIEW leaderboard AS SELECT * FROM seat;",
-            "view `leaderboard` is not in schema version 7",
+            format!(
+                "view `leaderboard` is not in schema version {}",
+                benchledger_core::ledger::schema_version()
+            ),
         ),
         (
             "trigger",
             "CREATE TRIGGER seat_tally_quiet AFTER INSERT ON score BEGIN SELECT 1; END;",
-            "trigger `seat_tally_quiet` is not in schema version 7",
+            format!(
+                "trigger `seat_tally_quiet` is not in schema version {}",
+                benchledger_core::ledger::schema_version()
+            ),
         ),
     ] {
         let (_root, dir) = copy_of(&bundle, name);
@@ -660,7 +676,7 @@ fn bundle_recursive_view_or_extra_schema_object_is_refused_fast() {
         let started = std::time::Instant::now();
         let out = verify_bundle(&dir).status(1);
         assert!(started.elapsed() < Duration::from_secs(10), "{name}");
-        assert_contains(&out.stderr, says);
+        assert_contains(&out.stderr, &says);
         assert_contains(&out.stderr, "so nothing in it was read");
     }
 }
@@ -691,8 +707,9 @@ fn bundle_expect_head_pins_the_publication_and_catches_a_whole_forgery() {
     assert_eq!(
         out.stdout,
         format!(
-            "{CLEAN_REPORT}chain head: OK — the chain ends at {head} (publication #1), as \
-             expected\n"
+            "{}chain head: OK — the chain ends at {head} (publication #1), as \
+             expected\n",
+            clean_report()
         )
     );
     let out = verify_pinned(&bundle, &"0".repeat(64)).status(1);

@@ -1251,3 +1251,314 @@ fn claims_from_harbor_are_the_jobs_mean_and_reproduce() {
     let out = env.run(["claims", "check", "harbor.toml"]).ok();
     snapshot("claims__from_harbor_check", &out.stdout);
 }
+
+/// `claims from FORMAT ARGS...` in the test's directory.
+fn claims_from(env: &Env, format: &str, args: &[&OsStr]) -> common::Out {
+    let mut all = vec![OsStr::new("claims"), OsStr::new("from"), OsStr::new(format)];
+    all.extend_from_slice(args);
+    env.run(all)
+}
+
+#[test]
+fn claims_from_helm_are_the_runs_means_and_reproduce() {
+    // Worked by hand in tests/fixtures/import/helm/wave.toml.
+    let env = Env::init();
+    let dir = fixture(&env, "helm");
+    env.ingest(&[&dir.join("wave.toml")]);
+    let run = dir.join("run");
+    let seat = |out: &'static str| -> Vec<&OsStr> {
+        vec![
+            run.as_os_str(),
+            OsStr::new("--wave"),
+            OsStr::new("helm-mini"),
+            OsStr::new("--seat"),
+            OsStr::new("tiny"),
+            OsStr::new("--out"),
+            OsStr::new(out),
+        ]
+    };
+    claims_from(&env, "helm", &seat("helm.toml")).ok();
+    let out = env.run(["claims", "check", "helm.toml"]).ok();
+    snapshot("claims__from_helm_check", &out.stdout);
+    // Another main metric: its mean is claimed as the mean outcome, which the ledger's
+    // exact_match outcomes do not reproduce.
+    let mut args = seat("f1.toml");
+    args.extend([OsStr::new("--metric"), OsStr::new("f1_score")]);
+    claims_from(&env, "helm", &args).ok();
+    let out = env
+        .run(["claims", "check", "f1.toml", "--format", "json"])
+        .status(1)
+        .json();
+    let c = &claims(&out)[0];
+    assert_eq!(
+        (&c["figure"], &c["verdict"]),
+        (&"mean_outcome".into(), &"differs".into())
+    );
+    assert_eq!(c["published"], 0.8);
+}
+
+#[test]
+fn claims_from_eee_are_the_records_scores_and_reproduce() {
+    // Worked by hand in tests/fixtures/import/eee/wave.toml.
+    let env = Env::init();
+    let dir = fixture(&env, "eee");
+    env.ingest(&[&dir.join("wave.toml")]);
+    let samples = dir.join("run/0f0f0f0f-0000-4000-8000-000000000001_samples.jsonl");
+    for (evaluation, out) in [("arith", "mean.toml"), ("arith (correct)", "correct.toml")] {
+        claims_from(
+            &env,
+            "eee",
+            &[
+                samples.as_os_str(),
+                OsStr::new("--evaluation"),
+                OsStr::new(evaluation),
+                OsStr::new("--wave"),
+                OsStr::new("eee-mini"),
+                OsStr::new("--seat"),
+                OsStr::new("tiny"),
+                OsStr::new("--out"),
+                OsStr::new(out),
+            ],
+        )
+        .ok();
+    }
+    let written = std::fs::read_to_string(env.path().join("correct.toml")).unwrap();
+    assert_contains(
+        &written,
+        "uncertainty as published: 95% confidence interval [0, 86.7], standard deviation 0.47",
+    );
+    assert_contains(
+        &written,
+        "figure = \"accuracy\"\nvalue = 33.3\nscale = 100\ndecimals = 1",
+    );
+    let out = env
+        .run(["claims", "check", "mean.toml", "correct.toml"])
+        .ok();
+    snapshot("claims__from_eee_check", &out.stdout);
+}
+
+#[test]
+fn a_helm_or_eee_file_claims_from_cannot_read_is_named_and_nothing_is_written() {
+    let env = Env::init();
+    let helm = fixture(&env, "helm").join("run");
+    let eee = fixture(&env, "eee").join("run/0f0f0f0f-0000-4000-8000-000000000001.json");
+    let common = [
+        OsStr::new("--wave"),
+        OsStr::new("w"),
+        OsStr::new("--seat"),
+        OsStr::new("s"),
+        OsStr::new("--out"),
+        OsStr::new("out.toml"),
+    ];
+    let refused = |format: &str, args: &[&OsStr], says: &str| {
+        let mut all = args.to_vec();
+        all.extend(common);
+        let out = claims_from(&env, format, &all).status(2);
+        assert_contains(&out.stderr, says);
+        assert!(!env.path().join("out.toml").exists());
+    };
+    refused(
+        "helm",
+        &[helm.parent().unwrap().as_os_str()],
+        "expected a HELM run directory (benchmark_output/runs/<suite>/<run>), holding \
+         stats.json beside run_spec.json and per_instance_stats.json; there is no stats.json \
+         there",
+    );
+    refused(
+        "helm",
+        &[
+            helm.as_os_str(),
+            OsStr::new("--metric"),
+            OsStr::new("bleu_4"),
+        ],
+        "stats.json: field `bleu_4`: missing: no stat \"bleu_4\" on the unperturbed test split; \
+         its stats are num_references, num_prompt_tokens, num_completion_tokens, \
+         inference_runtime, exact_match, f1_score, num_instances",
+    );
+    let stats = helm.join("stats.json");
+    let text = std::fs::read_to_string(&stats).unwrap();
+    std::fs::write(
+        &stats,
+        text.replacen("\"mean\": 100.0", "\"mean\": \"many\"", 1),
+    )
+    .unwrap();
+    refused(
+        "helm",
+        &[helm.as_os_str()],
+        "stats.json: field `[1].mean`: expected the stat \"num_prompt_tokens\"'s mean as a \
+         finite number",
+    );
+    refused(
+        "eee",
+        &[eee.as_os_str()],
+        "0f0f0f0f-0000-4000-8000-000000000001.json: field `evaluation_results`: the record \
+         holds 2 evaluations: name one with --evaluation; the record's evaluations are: arith, \
+         arith (correct)",
+    );
+    let text = std::fs::read_to_string(&eee).unwrap();
+    std::fs::write(
+        &eee,
+        text.replacen("\"score\": 33.3", "\"score\": \"33.3\"", 1),
+    )
+    .unwrap();
+    refused(
+        "eee",
+        &[
+            eee.as_os_str(),
+            OsStr::new("--evaluation"),
+            OsStr::new("arith (correct)"),
+        ],
+        "field `evaluation_results[1].score_details.score`: expected the score as a number, \
+         got the string \"33.3\"",
+    );
+    refused(
+        "eee",
+        &[eee.with_file_name("other.json").as_os_str()],
+        "expected an Every Eval Ever aggregate record <id>.json",
+    );
+}
+
+/// HELM's and Every Eval Ever's own files (../shared/data/eee): the HELM runs' stats.json
+/// means are claimed and reproduce from the runs' instances; EEE records' scores are claimed as
+/// written.
+#[test]
+fn shared_helm_and_eee_files_give_their_own_figures_as_claims() {
+    let Some(root) = std::env::var_os("BENCHLEDGER_SHARED_DATA") else {
+        eprintln!("skipped: BENCHLEDGER_SHARED_DATA does not name the shared data directory");
+        return;
+    };
+    let root = PathBuf::from(root).join("eee");
+    for run in [
+        "mmlu-subject=philosophy,method=multiple_choice_joint,model=openai_gpt2",
+        "narrative_qa-model=openai_gpt2",
+    ] {
+        let env = Env::init();
+        let dir = root.join("tests/data/helm").join(run);
+        env.run([
+            OsStr::new("ingest"),
+            OsStr::new("--from"),
+            OsStr::new("helm"),
+            dir.as_os_str(),
+            OsStr::new("--wave"),
+            OsStr::new("h"),
+            OsStr::new("--started-at"),
+            OsStr::new("2025-01-01T00:00:00Z"),
+        ])
+        .ok();
+        let seat = &env.run(["show", "h", "--format", "json"]).ok().json()["seats"][0]["seat"];
+        let seat = seat.as_str().unwrap().to_string();
+        claims_from(
+            &env,
+            "helm",
+            &[
+                dir.as_os_str(),
+                OsStr::new("--wave"),
+                OsStr::new("h"),
+                OsStr::new("--seat"),
+                OsStr::new(&seat),
+                OsStr::new("--out"),
+                OsStr::new("c.toml"),
+            ],
+        )
+        .ok();
+        let out = env
+            .run(["claims", "check", "c.toml", "--format", "json"])
+            .ok()
+            .json();
+        let verdicts: Vec<(&str, &str)> = claims(&out)
+            .iter()
+            .map(|c| {
+                (
+                    c["figure"].as_str().unwrap(),
+                    c["verdict"].as_str().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            verdicts,
+            [
+                ("mean_outcome", "reproduced"),
+                ("mean_input_tokens", "reproduced"),
+                ("mean_output_tokens", "reproduced"),
+                ("mean_wall_s", "reproduced"),
+                ("problems", "reproduced")
+            ],
+            "{run}"
+        );
+    }
+    // An EEE record of several evaluations: the one named, its score as written and its
+    // interval in words.
+    let env = Env::init();
+    let record = root.join(
+        "data/global-mmlu-lite/alibaba/qwen3-235b-a22b-instruct-2507/\
+         c8ab4e94-d8e8-417f-be18-fececf3c815c.json",
+    );
+    claims_from(
+        &env,
+        "eee",
+        &[
+            record.as_os_str(),
+            OsStr::new("--evaluation"),
+            OsStr::new("Culturally Sensitive"),
+            OsStr::new("--wave"),
+            OsStr::new("g"),
+            OsStr::new("--seat"),
+            OsStr::new("q"),
+            OsStr::new("--out"),
+            OsStr::new("g.toml"),
+        ],
+    )
+    .ok();
+    let written = std::fs::read_to_string(env.path().join("g.toml")).unwrap();
+    assert_contains(
+        &written,
+        "figure = \"mean_outcome\"\nvalue = 0.8522\ndecimals = 4",
+    );
+}
+
+#[test]
+fn claims_from_lm_eval_of_a_group_are_its_figure_over_all_its_tasks() {
+    // tests/fixtures/import/lm-eval-group: the group algebra's own acc 0.6 is over the 5
+    // documents the trimmed samples hold; the ledger's accuracy is over the group's 7 (3 / 7),
+    // and the check names the 2 missing as the cause.
+    let env = Env::init();
+    let dir = fixture(&env, "lm-eval-group");
+    env.ingest(&[&dir.join("wave.toml")]);
+    let results = dir.join("run/results_2025-02-03T04-05-06.000007.json");
+    claims_from(
+        &env,
+        "lm-eval",
+        &[
+            results.as_os_str(),
+            OsStr::new("--task"),
+            OsStr::new("algebra"),
+            OsStr::new("--wave"),
+            OsStr::new("algebra-group"),
+            OsStr::new("--seat"),
+            OsStr::new("tiny"),
+            OsStr::new("--out"),
+            OsStr::new("group.toml"),
+        ],
+    )
+    .ok();
+    let written = std::fs::read_to_string(env.path().join("group.toml")).unwrap();
+    assert_contains(
+        &written,
+        "source = \"lm-evaluation-harness results, group algebra of 2 tasks, acc,none (standard \
+         error 0.2449489742783178) over 7 documents\"",
+    );
+    let out = env
+        .run(["claims", "check", "group.toml", "--format", "json"])
+        .status(1)
+        .json();
+    let c = &claims(&out)[0];
+    assert_eq!(
+        (&c["published"], &c["verdict"]),
+        (&0.6.into(), &"differs".into())
+    );
+    assert!(
+        (c["computed"].as_f64().unwrap() - 3.0 / 7.0).abs() < 1e-12,
+        "{c:#}"
+    );
+    assert_eq!(cause_keys(c), ["over_attempted"]);
+}

@@ -127,7 +127,7 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
     copy(&file.db, &back.db).ok();
 
     let columns = tables(&file.db);
-    assert_eq!(columns.len(), 14, "{columns:?}");
+    assert_eq!(columns.len(), 15, "{columns:?}");
     let original = all_rows(&env.db, &columns);
     assert!(
         original

@@ -92,7 +92,9 @@ fn hal_uploads_in_either_shape_land_one_attempt_per_task() {
     assert_eq!(new["input_tokens"], 65300);
     assert_eq!(new["output_tokens"], 1550);
     assert_eq!(new["input_tokens_cache_read"], 38700);
-    assert_eq!(new["input_tokens_cache_write"], 0);
+    // OpenAI's usage records no cache writes: unknown, not 0.
+    assert_eq!(new["input_tokens_cache_write"], serde_json::Value::Null);
+    assert_eq!(new["input_tokens_cache_write_known_attempts"], 0);
     assert_eq!(new["tokens_total"], 66850);
     assert_eq!(new["new_input_tokens"], 26600);
     assert!(close(&new["wall_s"], 2796.5), "{new:#}");
@@ -444,6 +446,101 @@ fn a_bad_harbor_trial_is_named_and_nothing_is_written() {
 /// job built here: the steps counted are the tool calls of the agent's own steps, counted here
 /// independently from the file.
 #[test]
+fn a_harbor_job_of_several_agents_is_a_seat_of_each() {
+    // Worked by hand in tests/fixtures/import/harbor-agents/wave.toml.
+    let want = |show: &Value, id: &str, correct: u64, attempts: u64, input: u64, wall: f64| {
+        let s = seat(show, id);
+        assert_eq!(
+            (
+                s["correct"].as_u64(),
+                s["attempts"].as_u64(),
+                s["input_tokens"].as_u64()
+            ),
+            (Some(correct), Some(attempts), Some(input)),
+            "{id}"
+        );
+        assert!(close(&s["wall_s"], wall), "{id}: {s:#}");
+    };
+    let env = Env::init();
+    let manifest = fixture(&env, "harbor-agents");
+    env.ingest(&[&manifest]);
+    let show = env
+        .run(["show", "harbor-agents", "--format", "json"])
+        .ok()
+        .json();
+    want(&show, "terminus-sonnet", 1, 2, 3000, 180.0);
+    want(&show, "terminus-gpt", 2, 2, 2400, 150.0);
+    want(&show, "openhands-sonnet", 0, 1, 3000, 120.0);
+    // --from: a seat per agent and model, each named after both.
+    let env = Env::init();
+    let job = fixture(&env, "harbor-agents").with_file_name("job");
+    env.run([
+        std::ffi::OsStr::new("ingest"),
+        "--from".as_ref(),
+        "harbor".as_ref(),
+        "--started-at".as_ref(),
+        "2025-11-02T09:00:00Z".as_ref(),
+        job.as_os_str(),
+    ])
+    .ok();
+    let show = env
+        .run(["show", "terminal-bench-2025-11-02", "--format", "json"])
+        .ok()
+        .json();
+    want(&show, "terminus-2-claude-sonnet-4-5", 1, 2, 3000, 180.0);
+    want(&show, "terminus-2-gpt-5", 2, 2, 2400, 150.0);
+    want(&show, "openhands-claude-sonnet-4-5", 0, 1, 3000, 120.0);
+    assert_eq!(seat(&show, "terminus-2-gpt-5")["provider"], "openai");
+    assert_eq!(show["load"]["parallel_sessions"], 3);
+    // config.json's timeout_multiplier 2, which the load has no field for, is in the notes.
+    assert_eq!(
+        show["notes"],
+        "Harbor timeout multiplier 2 (config.json timeout_multiplier: every agent and verifier \
+         timeout of the job scaled by it)"
+    );
+}
+
+#[test]
+fn a_harbor_agent_the_job_did_not_run_is_named_and_nothing_is_written() {
+    for (from, to, says) in [
+        (
+            "agent = \"openhands\"",
+            "agent = \"nobody\"",
+            "job/result.json: no trial of agent \"nobody\"; the job ran openhands with \
+             claude-sonnet-4-5; terminus-2 with claude-sonnet-4-5; terminus-2 with gpt-5",
+        ),
+        (
+            "agent = \"terminus-2\"\nagent_model = \"gpt-5\"",
+            "agent = \"terminus-2\"",
+            "agent \"terminus-2\" ran several models",
+        ),
+        (
+            "format = \"harbor\"\nagent = \"openhands\"",
+            "format = \"jsonl\"\nagent = \"openhands\"",
+            "results of format `jsonl` are of one agent each; drop `agent`",
+        ),
+    ] {
+        let env = Env::init();
+        let manifest = fixture(&env, "harbor-agents");
+        spoil(&manifest, from, to);
+        refused(&env, &manifest, says);
+    }
+    let env = Env::init();
+    let manifest = fixture(&env, "harbor-agents");
+    spoil(
+        &manifest.with_file_name("job/config.json"),
+        "\"timeout_multiplier\": 2.0",
+        "\"timeout_multiplier\": 0",
+    );
+    refused(
+        &env,
+        &manifest,
+        "config.json: the job's config: field `timeout_multiplier`: expected a factor above 0, \
+         got 0",
+    );
+}
+
+#[test]
 fn shared_atif_trajectories_give_their_tool_calls_as_steps() {
     let Some(root) = std::env::var_os("BENCHLEDGER_SHARED_DATA") else {
         eprintln!("skipped: BENCHLEDGER_SHARED_DATA does not name the shared data directory");
@@ -558,6 +655,165 @@ fn a_bad_lm_eval_sample_is_named_and_nothing_is_written() {
     }
 }
 
+/// `ingest --from lm-eval` over a directory, with extra arguments, returning its output.
+fn from_lm_eval(env: &Env, dir: &std::path::Path, extra: &[&str]) -> common::Out {
+    let mut args: Vec<&std::ffi::OsStr> = vec!["ingest".as_ref(), "--from".as_ref()];
+    args.push("lm-eval".as_ref());
+    args.extend(extra.iter().map(|a| std::ffi::OsStr::new(*a)));
+    args.push(dir.as_os_str());
+    env.run(args).ok()
+}
+
+#[test]
+fn an_lm_eval_group_lands_as_one_wave_of_its_subtasks() {
+    // Worked by hand in tests/fixtures/import/lm-eval-group/wave.toml.
+    let env = Env::init();
+    let manifest = fixture(&env, "lm-eval-group");
+    env.ingest(&[&manifest]);
+    let show = env
+        .run(["show", "algebra-group", "--format", "json"])
+        .ok()
+        .json();
+    let s = seat(&show, "tiny");
+    assert_eq!(
+        (
+            s["attempts"].as_u64(),
+            s["correct"].as_u64(),
+            s["missing"].as_u64(),
+            s["denominator"].as_u64()
+        ),
+        (Some(5), Some(3), Some(2), Some(7))
+    );
+    assert!(close(&s["accuracy"], 3.0 / 7.0), "{s:#}");
+    assert_eq!(s["input_tokens"], Value::Null);
+    assert_eq!(s["input_tokens_cache_read"], Value::Null);
+    let csv = env
+        .run(["export", "--what", "attempts", "--format", "csv"])
+        .ok()
+        .stdout;
+    let problems: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(2).unwrap())
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            "algebra_linear/0",
+            "algebra_linear/1",
+            "algebra_linear/2",
+            "algebra_quad/0",
+            "algebra_quad/1"
+        ]
+    );
+
+    // --from --group: the group is one wave, the task of no group another.
+    let env = Env::init();
+    let run = fixture(&env, "lm-eval-group").with_file_name("run");
+    let out = from_lm_eval(&env, &run, &["--group", "--provider", "hf"]);
+    let added: Vec<&str> = out
+        .stdout
+        .lines()
+        .map(|l| l.split(" (sha256").next().unwrap())
+        .collect();
+    assert_eq!(
+        added,
+        [
+            "added wave algebra-2025-02-03: 1 seats, 5 attempts",
+            "added wave spelling-2025-02-03: 1 seats, 2 attempts"
+        ],
+        "{out:#?}"
+    );
+    for (wave, correct, denominator) in
+        [("algebra-2025-02-03", 3, 7), ("spelling-2025-02-03", 1, 2)]
+    {
+        let show = env.run(["show", wave, "--format", "json"]).ok().json();
+        let s = seat(&show, "org-tiny-7b");
+        assert_eq!(
+            (s["correct"].as_u64(), s["denominator"].as_u64()),
+            (Some(correct), Some(denominator)),
+            "{wave}"
+        );
+    }
+    // Without --group, each task is a wave.
+    let env = Env::init();
+    let run = fixture(&env, "lm-eval-group").with_file_name("run");
+    let out = from_lm_eval(&env, &run, &["--provider", "hf"]);
+    assert_eq!(out.stdout.lines().count(), 3, "{out:#?}");
+    assert!(
+        out.stdout
+            .contains("added wave algebra_quad-2025-02-03: 1 seats, 2 attempts")
+    );
+}
+
+#[test]
+fn a_bad_lm_eval_group_is_named_and_nothing_is_written() {
+    let results = "run/results_2025-02-03T04-05-06.000007.json";
+    let quad = "run/samples_algebra_quad_2025-02-03T04-05-06.000007.jsonl";
+    for (file, from, to, says) in [
+        (
+            "wave.toml",
+            "group = \"algebra\"",
+            "group = \"geometry\"",
+            "results_2025-02-03T04-05-06.000007.json: the results: field `group_subtasks.geometry`: \
+             missing: the results have no group \"geometry\"; their groups are: algebra, \
+             algebra_more",
+        ),
+        (
+            "wave.toml",
+            "group = \"algebra\"\n",
+            "",
+            "field `group`: missing: a results file is read as a group's",
+        ),
+        (
+            "wave.toml",
+            "run/results_2025-02-03T04-05-06.000007.json",
+            "run/samples_spelling_2025-02-03T04-05-06.000007.jsonl",
+            "a group is read from the run's results_<date>.json",
+        ),
+        (
+            quad,
+            "\"filter\": \"strict-match\", \"metrics\": [\"acc\"], \"doc_hash\": \"h\", \
+             \"prompt_hash\": \"p\", \"target_hash\": \"t\", \"acc\": 0.0}",
+            "\"filter\": \"strict-match\", \"metrics\": [\"acc\"], \"doc_hash\": \"h\", \
+             \"prompt_hash\": \"p\", \"target_hash\": \"t\", \"acc\": 3.0}",
+            "samples_algebra_quad_2025-02-03T04-05-06.000007.jsonl: line 3: field `acc`: \
+             expected a score from 0 to 1, got 3",
+        ),
+        (
+            results,
+            "\"algebra_linear\", \"algebra_more\"",
+            "\"algebra_linear\", 7",
+            "field `group_subtasks.algebra`: expected task names, got 7",
+        ),
+    ] {
+        let env = Env::init();
+        let manifest = fixture(&env, "lm-eval-group");
+        spoil(&manifest.with_file_name(file), from, to);
+        refused(&env, &manifest, says);
+    }
+    // A group on a format without groups.
+    let env = Env::init();
+    let manifest = fixture(&env, "lm-eval");
+    spoil(
+        &manifest,
+        "format = \"lm-eval\"\nscorer = \"exact_match,flexible-extract\"",
+        "format = \"jsonl\"\ngroup = \"arith\"",
+    );
+    refused(&env, &manifest, "have no groups of tasks; drop `group`");
+    // --group with a format that has none.
+    let env = Env::init();
+    let before = env.ledger_bytes();
+    let out = env
+        .run(["ingest", "--from", "tau-bench", "--group", "x.json"])
+        .status(2);
+    assert!(
+        out.stderr
+            .contains("--group: results of format `tau-bench` have no groups")
+    );
+    assert_eq!(env.ledger_bytes(), before);
+}
+
 /// lm-evaluation-harness's own output (../shared/data/lm-eval, eee/tests/data/lm_eval): each
 /// task's samples land, one attempt a document of the chosen filter, the suite its
 /// `n-samples.effective`; where the samples hold every document the results count, Correct ÷
@@ -611,6 +867,34 @@ fn shared_lm_eval_runs_land_with_their_own_suite_sizes() {
             "{dir}: {s:#}"
         );
     }
+    // --group: mmlu_pro_plus whole, its 14 subjects' n-samples.effective summed (14 × 100), the
+    // three subjects whose samples the directory keeps (3 documents each, 6 Correct under
+    // custom-extract) attempted and the rest missing.
+    let env = Env::init();
+    let out = from_lm_eval(
+        &env,
+        &root.join("lm-eval/pyfade/eval_mmlu_pro_plus"),
+        &["--group", "--provider", "local"],
+    );
+    assert!(
+        out.stdout
+            .starts_with("added wave mmlu_pro_plus-2025-10-14: 1 seats, 9 attempts"),
+        "{out:#?}"
+    );
+    let show = env
+        .run(["show", "mmlu_pro_plus-2025-10-14", "--format", "json"])
+        .ok()
+        .json();
+    let s = &show["seats"][0];
+    assert_eq!(
+        (
+            s["correct"].as_u64(),
+            s["missing"].as_u64(),
+            s["denominator"].as_u64()
+        ),
+        (Some(6), Some(1391), Some(1400)),
+        "{s:#}"
+    );
 }
 
 #[test]

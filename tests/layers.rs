@@ -21,8 +21,9 @@ const CORE_LAYERS: &[&[&str]] = &[
     &["model", "error", "digest"],
     // How bad input is reported; the absolute figures; the hashed formats.
     &["diagnostics", "figures", "formats"],
-    // Numbers for people; price tables; foreign results files; the chain's records.
-    &["number", "prices", "import", "chain"],
+    // Numbers for people; price tables; foreign results files; the chain's records; signed
+    // statements of publications.
+    &["number", "prices", "import", "chain", "attest"],
     // The rubric language and its interpreter.
     &["rubric"],
     // Statistics over scores; the ledger, the only module that speaks SQL.

@@ -171,7 +171,9 @@ fn show_checkout_json_has_the_documented_figures() {
             ("output_tokens", 255_000.into()),
             ("output_tokens_known_attempts", 3.into()),
             ("input_tokens_cache_read", 200_000.into()),
+            ("input_tokens_cache_read_known_attempts", 3.into()),
             ("input_tokens_cache_write", 5_000.into()),
+            ("input_tokens_cache_write_known_attempts", 3.into()),
             ("tokens_total", 1_360_000.into()),
             ("new_input_tokens", 905_000.into()),
             ("tokens_known_attempts", 3.into()),
@@ -191,7 +193,8 @@ fn show_checkout_json_has_the_documented_figures() {
     // Five attempts on four problems (two trials of checkout-3), 2 Correct, none missing: 2/5.
     // checkout-2 has no cost: Cost-of-Pass is null and the USD covers 4 of 5 attempts.
     // checkout-4 has no tokens; checkout-3 trial 1 no wall; only two give cached reads and
-    // none gives cache writes: left out, they are none, so those sums cover all five.
+    // none gives cache writes: left out, they are none in the token totals, which cover all
+    // five, and unknown in their own sums (cached reads over 2 of 5, cache writes null).
     // tokens_total = (350,000 + 100,000 + 90,000) + (500,000 + 120,000) + (100,000 + 10,000)
     //   + (120,000 + 20,000 + 15,000) = 540,000 + 620,000 + 110,000 + 155,000 = 1,425,000.
     assert_fields(
@@ -213,7 +216,9 @@ fn show_checkout_json_has_the_documented_figures() {
             ("output_tokens", 235_000.into()),
             ("output_tokens_known_attempts", 4.into()),
             ("input_tokens_cache_read", 120_000.into()),
-            ("input_tokens_cache_write", 0.into()),
+            ("input_tokens_cache_read_known_attempts", 2.into()),
+            ("input_tokens_cache_write", Value::Null),
+            ("input_tokens_cache_write_known_attempts", 0.into()),
             ("tokens_total", 1_425_000.into()),
             ("new_input_tokens", 1_070_000.into()),
             ("tokens_known_attempts", 4.into()),

@@ -262,7 +262,7 @@ fn dropped_triggers_fail_verify_ledger_and_init() {
         },
     );
     // Every frozen table refuses UPDATE and DELETE (and, on PostgreSQL, TRUNCATE).
-    assert_eq!(triggers.len(), if pg { 36 } else { 24 }, "{triggers:?}");
+    assert_eq!(triggers.len(), if pg { 39 } else { 26 }, "{triggers:?}");
     let drops: String = triggers
         .iter()
         .map(|t| format!("DROP TRIGGER {t};"))
@@ -838,6 +838,63 @@ fn a_ledger_from_before_seat_tallies_gets_them_on_its_first_rescore_with_the_sam
         "tallies: OK — 15 stored seat tallies, each what its seat's attempts add up to\n",
     );
     // A rescore from the tallies stores the same again.
+    env.run(["rescore", "--rubric", "session-efficiency@2"])
+        .ok();
+    assert_eq!(env.rows(scores), before);
+}
+
+#[test]
+fn seat_tallies_of_format_1_are_kept_checked_and_joined_by_format_2_on_the_first_rescore() {
+    // Written by a build whose tallies took absent cached reads for 0 (format 1).
+    let env = Env::sqlite();
+    std::fs::copy(tests_dir("compat/claims-v2/bundle/ledger.db"), &env.db).unwrap();
+    let formats = "SELECT format, count(*) FROM seat_tally GROUP BY format ORDER BY format";
+    let by_format = |env: &Env| -> Vec<String> {
+        env.rows(formats)
+            .into_iter()
+            .map(|r| format!("{r:?}"))
+            .collect()
+    };
+    assert_eq!(by_format(&env).len(), 1);
+    let out = env.run(["verify", "--ledger"]).ok();
+    contains(
+        &out,
+        "tallies: OK — 5 stored seat tallies, each what its seat's attempts add up to; 5 seats \
+         have one in an older format only (the first rescore that wants it keeps one in format 2)",
+    );
+    // The bundle holds no scores: the rescore reads the attempts (no tally of format 2 yet) and
+    // keeps a tally of format 2 for each seat; verify --ledger then checks its scores against
+    // the attempts.
+    let scores = "SELECT s.slug, sc.score, sc.rank, sc.factors FROM score sc
+                  JOIN seat s ON s.id = sc.seat_id ORDER BY s.id";
+    env.run(["rescore", "--rubric", "session-efficiency@2"])
+        .ok();
+    let before = env.rows(scores);
+    assert_eq!(before.len(), 5);
+    // The old rows are kept as they were, the new ones beside them.
+    assert_eq!(by_format(&env).len(), 2);
+    assert_eq!(
+        env.count("SELECT count(*) FROM seat_tally WHERE format = 2"),
+        5
+    );
+    let out = env.run(["verify", "--all", "--ledger"]).ok();
+    contains(
+        &out,
+        "tallies: OK — 10 stored seat tallies, each what its seat's attempts add up to\n",
+    );
+    // A format-1 tally edited is named with its format, though nothing reads it.
+    tamper(
+        &env.db,
+        "DROP TRIGGER seat_tally_no_update;
+         UPDATE seat_tally SET tally = replace(tally, '\"correct\":', '\"correct\":1')
+         WHERE format = 1 AND seat_id = (SELECT min(seat_id) FROM seat_tally);",
+    );
+    let out = env.run(["verify", "--ledger"]).status(1);
+    contains(
+        &out,
+        "its stored tally in format 1 is not what its attempts add up to: it was written or \
+         changed behind benchledger's back",
+    );
     env.run(["rescore", "--rubric", "session-efficiency@2"])
         .ok();
     assert_eq!(env.rows(scores), before);

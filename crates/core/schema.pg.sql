@@ -303,3 +303,24 @@ CREATE TRIGGER publication_claims_no_delete BEFORE DELETE ON publication_claims 
     benchledger_refuse('benchledger: publications are frozen and cannot be deleted');
 CREATE TRIGGER publication_claims_no_truncate BEFORE TRUNCATE ON publication_claims FOR EACH STATEMENT EXECUTE FUNCTION
     benchledger_refuse('benchledger: publications are frozen and cannot be deleted');
+
+-- migration 8
+-- The signed statement of a publication, kept beside it (schema.sql's migration 8): a DSSE
+-- envelope holding an in-toto statement, signed with ed25519. One per publication, frozen; a
+-- publication without a row is unsigned.
+CREATE TABLE publication_envelope (
+    publication_id bigint PRIMARY KEY REFERENCES publication(id),
+    envelope       text COLLATE "C" NOT NULL
+);
+
+CREATE TRIGGER publication_envelope_no_update BEFORE UPDATE ON publication_envelope FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: publications are frozen and cannot be changed');
+CREATE TRIGGER publication_envelope_no_delete BEFORE DELETE ON publication_envelope FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: publications are frozen and cannot be deleted');
+CREATE TRIGGER publication_envelope_no_truncate BEFORE TRUNCATE ON publication_envelope FOR EACH STATEMENT EXECUTE FUNCTION
+    benchledger_refuse('benchledger: publications are frozen and cannot be deleted');
+
+-- migration 9
+-- The duplicate index on attempt(seat_id, problem, trial) goes (schema.sql's migration 9): the
+-- UNIQUE constraint's own index serves every query that used it.
+DROP INDEX attempt_by_seat;

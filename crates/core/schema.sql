@@ -380,3 +380,27 @@ CREATE TRIGGER publication_claims_no_update BEFORE UPDATE ON publication_claims
 BEGIN SELECT RAISE(ABORT, 'benchledger: publications are frozen and cannot be changed'); END;
 CREATE TRIGGER publication_claims_no_delete BEFORE DELETE ON publication_claims
 BEGIN SELECT RAISE(ABORT, 'benchledger: publications are frozen and cannot be deleted'); END;
+
+-- migration 8
+-- The signed statement of a publication (`publish --sign`, `sign`; docs/trust.md): a DSSE
+-- envelope (JSON) holding an in-toto Statement v1 whose subjects are the publication's input
+-- and output texts and whose predicate names its rubric, wave and chain record, signed with
+-- ed25519. One per publication, written in the publish transaction (or later, by `sign`), and
+-- frozen. A publication without a row is unsigned. `verify --trusted-key` checks it.
+CREATE TABLE publication_envelope (
+    publication_id INTEGER PRIMARY KEY REFERENCES publication(id),
+    envelope       TEXT NOT NULL
+) STRICT;
+
+CREATE TRIGGER publication_envelope_no_update BEFORE UPDATE ON publication_envelope
+BEGIN SELECT RAISE(ABORT, 'benchledger: publications are frozen and cannot be changed'); END;
+CREATE TRIGGER publication_envelope_no_delete BEFORE DELETE ON publication_envelope
+BEGIN SELECT RAISE(ABORT, 'benchledger: publications are frozen and cannot be deleted'); END;
+
+-- migration 9
+-- The attempt table carried the same index twice: `attempt_by_seat` on (seat_id, problem,
+-- trial), and the one SQLite makes for the UNIQUE constraint on the same columns. The
+-- constraint's index serves every query that used `attempt_by_seat` (a seat's attempts in
+-- ledger order, a seat's last attempt), so the copy goes: every ingest wrote each attempt into
+-- both.
+DROP INDEX attempt_by_seat;

@@ -247,13 +247,15 @@ class Ledger:
         holding every verdict."""
         return self._document(["claims", "check", *_paths(path)])
 
-    def verify(self) -> dict[str, Any]:
+    def verify(self, trusted_key: Optional[Path] = None) -> dict[str, Any]:
         """Every publication recomputed and compared byte for byte, and the ledger checked
         against what it was derived from (``benchledger verify --all --ledger --format
         json``): one entry per publication and withdrawal with its verdict, and the ledger's
-        checks. Anything that does not pass raises :class:`CheckFailed`, its ``document``
-        holding the whole report."""
-        return self._document(["verify", "--all", "--ledger"])
+        checks. With ``trusted_key`` (a public key file, PEM), every publication must also be
+        signed by that key (``--trusted-key``; docs/trust.md). Anything that does not pass
+        raises :class:`CheckFailed`, its ``document`` holding the whole report."""
+        key = [] if trusted_key is None else ["--trusted-key", os.fspath(trusted_key)]
+        return self._document(["verify", "--all", "--ledger", *key])
 
     # Tables.
 

@@ -15,12 +15,14 @@ use std::path::{Path, PathBuf};
 use super::Ctx;
 use super::untrusted::{self, Refusal};
 use crate::cli::BundleArgs;
+use benchledger_core::attest;
 use benchledger_core::digest::sha256_hex;
 use benchledger_core::error::{Error, Location, Result};
 use benchledger_core::formats::input::PricesId;
 use benchledger_core::ledger::{IMAGE_MAX_BYTES, Ledger, PriceTableRow, PublicationRow, RubricRow};
 use benchledger_core::publication;
 use benchledger_core::report;
+use benchledger_core::report::publication::ENVELOPE_FILE;
 
 /// The file a bundle keeps its ledger in.
 pub const BUNDLE_LEDGER: &str = "ledger.db";
@@ -233,10 +235,11 @@ pub(super) fn bundle_file_problems(
     dir: &Path,
     p: &PublicationRow,
     rubric: &RubricRow,
+    envelope: Option<&str>,
 ) -> Vec<String> {
     // What the publication's input names (an input that cannot be read is verify's to report).
     let prices = publication::named_prices(p).ok().flatten();
-    let mut problems = Vec::new();
+    let mut problems = envelope_file_problems(dir, envelope);
     match read_text(dir, BUNDLE_OUTPUT) {
         Ok(text) if text == p.output => {}
         Ok(text) => problems.push(text_difference(
@@ -287,8 +290,11 @@ pub(super) fn bundle_file_problems(
     match read_text(dir, BUNDLE_README) {
         Ok(text) => {
             let layout = report::publication::bundle_layout(&text);
-            match layout.and_then(|n| report::publication::bundle_readme_in(n, p, prices.as_ref()))
-            {
+            let signed_by = envelope.and_then(|e| attest::key_ids(e).into_iter().next());
+            let expected = layout.and_then(|n| {
+                report::publication::bundle_readme_in(n, p, prices.as_ref(), signed_by.as_deref())
+            });
+            match expected {
                 Some(expected) if text == expected => {}
                 Some(expected) => problems.push(text_difference(
                     BUNDLE_README,
@@ -307,6 +313,29 @@ pub(super) fn bundle_file_problems(
         Err(problem) => problems.push(problem),
     }
     problems
+}
+
+/// What is wrong with a bundle's envelope file: it must hold the envelope its ledger keeps
+/// beside the publication, byte for byte, and be absent when the publication is unsigned.
+fn envelope_file_problems(dir: &Path, envelope: Option<&str>) -> Vec<String> {
+    let name = ENVELOPE_FILE;
+    let cap = attest::ENVELOPE_MAX_BYTES as u64;
+    match (envelope, untrusted::read(dir, name, cap)) {
+        (None, Err(Refusal::Missing)) => Vec::new(),
+        (None, _) => vec![format!(
+            "the bundle holds a {name}, but its ledger keeps no envelope beside the publication: \
+             the publication is unsigned, and the file is not its signature"
+        )],
+        (Some(_), Err(r)) => vec![format!(
+            "the bundle's {name} {r}: its ledger keeps a signed envelope beside the publication, \
+             which the bundle carries as that file too"
+        )],
+        (Some(stored), Ok(bytes)) if bytes == stored.as_bytes() => Vec::new(),
+        (Some(_), Ok(_)) => vec![format!(
+            "the bundle's {name} differs from the envelope its ledger keeps beside the \
+             publication"
+        )],
+    }
 }
 
 /// Makes sure a bundle can be written to `dir` before anything is published: it is created if
@@ -387,9 +416,9 @@ fn copy_wave(
 }
 
 /// Writes a self-contained bundle into `dir` (see [`check_empty_dir`]): a small ledger holding
-/// only the publication, its wave, its rubric and the price table its costs were filled in from
-/// (if any); the published text; the rubric file; the price table file; and a README saying how
-/// to check it.
+/// only the publication (with its signed envelope, if any), its wave, its rubric and the price
+/// table its costs were filled in from (if any); the published text; the envelope file; the
+/// rubric file; the price table file; and a README saying how to check it.
 pub(super) fn write_bundle(ledger: &Ledger, row: &PublicationRow, dir: &Path) -> Result<()> {
     let rubric = ledger.publication_rubric(row.id)?;
     let rubric_file = bundle_rubric_file(ledger, &rubric)?;
@@ -407,18 +436,33 @@ pub(super) fn write_bundle(ledger: &Ledger, row: &PublicationRow, dir: &Path) ->
     if let Some((_, p)) = &prices {
         bundle.add_price_tables(std::slice::from_ref(p))?;
     }
-    bundle.import_publication(row, &ledger.publication_claims(row.id)?)?;
+    let envelope = ledger.publication_envelope(row.id)?;
+    bundle.import_publication(
+        row,
+        &ledger.publication_claims(row.id)?,
+        envelope.as_deref(),
+    )?;
     drop(bundle);
     let write = |name: &str, text: &str| create_new(&dir.join(name), text.as_bytes());
     write(BUNDLE_OUTPUT, &row.output)?;
+    if let Some(text) = &envelope {
+        write(ENVELOPE_FILE, text)?;
+    }
     write(&rubric_file, &rubric.text)?;
     // The name was checked to be a slug by `publication_prices`.
     if let Some((id, p)) = &prices {
         write(&report::publication::prices_file_name(id), &p.text)?;
     }
+    let signed_by = envelope
+        .as_deref()
+        .and_then(|e| attest::key_ids(e).into_iter().next());
     write(
         BUNDLE_README,
-        &report::publication::bundle_readme(row, prices.as_ref().map(|(id, _)| id)),
+        &report::publication::bundle_readme(
+            row,
+            prices.as_ref().map(|(id, _)| id),
+            signed_by.as_deref(),
+        ),
     )
 }
 

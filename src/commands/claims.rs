@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use super::{Ctx, Withdrawn, files};
 use crate::cli::{ClaimsCommand, ClaimsFrom, Format, PricesArg};
 use benchledger_core::claims::check::{Variant, WaveCtx, check as check_claim, pricing_variants};
-use benchledger_core::claims::{ClaimsFile, Figure, Verdict, from, write};
+use benchledger_core::claims::{ClaimsFile, Figure, Verdict, from, from_evals, write};
 use benchledger_core::error::{Error, Location, Result};
 use benchledger_core::ledger::Ledger;
 use benchledger_core::model::WaveData;
@@ -375,6 +375,80 @@ pub fn from_run(
     write_new(ctx, out, &file, &comments)
 }
 
+/// `claims from helm RUN_DIR`: the run's stats.json.
+fn from_helm(
+    ctx: &mut Ctx<'_>,
+    dir: &Path,
+    metric: Option<&str>,
+    out: &Path,
+    wave: &str,
+    seat: &str,
+) -> Result<()> {
+    let stats = dir.join("stats.json");
+    if !stats.is_file() {
+        return Err(Error::Usage(format!(
+            "{}: expected a HELM run directory (benchmark_output/runs/<suite>/<run>), holding \
+             stats.json beside run_spec.json and per_instance_stats.json; there is no \
+             stats.json there",
+            dir.display()
+        )));
+    }
+    let text = files::read_text(&stats, LEADERBOARD).map_err(|e| Error::io(&stats, e))?;
+    let file = from_evals::helm(&stats, &text, metric, wave, seat)?;
+    let metric = metric.unwrap_or(from_evals::HELM_METRIC);
+    let comments = vec![
+        format!(
+            "Claims read by `benchledger claims from helm` from {}.",
+            stats.display()
+        ),
+        format!(
+            "Wave {wave}, seat {seat}: of the unperturbed test split, {metric} → mean_outcome, \
+             num_prompt_tokens → mean_input_tokens, num_completion_tokens → \
+             mean_output_tokens, inference_runtime → mean_wall_s, each within ±1e-9 (HELM \
+             writes its means unrounded); num_instances → problems (docs/claims.md)."
+        ),
+    ];
+    write_new(ctx, out, &file, &comments)
+}
+
+/// `claims from eee PATH`: an Every Eval Ever aggregate record (or the one beside a samples
+/// file).
+fn from_eee(
+    ctx: &mut Ctx<'_>,
+    path: &Path,
+    evaluation: Option<&str>,
+    out: &Path,
+    wave: &str,
+    seat: &str,
+) -> Result<()> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let record = match name.strip_suffix("_samples.jsonl") {
+        Some(id) => path.with_file_name(format!("{id}.json")),
+        None => path.to_path_buf(),
+    };
+    if !record.is_file() {
+        return Err(Error::Usage(format!(
+            "{}: expected an Every Eval Ever aggregate record <id>.json (or its \
+             <id>_samples.jsonl, with the record beside it); there is no such file",
+            record.display()
+        )));
+    }
+    let text = files::read_text(&record, LEADERBOARD).map_err(|e| Error::io(&record, e))?;
+    let file = from_evals::eee(&record, &text, evaluation, wave, seat)?;
+    let comments = vec![
+        format!(
+            "Claims read by `benchledger claims from eee` from {}.",
+            record.display()
+        ),
+        format!(
+            "Wave {wave}, seat {seat}: score_details.score → accuracy (an accuracy metric) or \
+             mean_outcome, at its written decimals; its uncertainty is said in the claim's \
+             source; uncertainty.num_samples → attempts (docs/claims.md)."
+        ),
+    ];
+    write_new(ctx, out, &file, &comments)
+}
+
 /// The claims a publication will carry: read, parsed, and checked to be about its wave, its
 /// rubric and the wave's seats.
 pub(super) fn for_publication(path: &Path, data: &WaveData, rubric_id: &str) -> Result<Carried> {
@@ -431,6 +505,20 @@ pub fn run(ctx: &mut Ctx<'_>, command: ClaimsCommand) -> Result<()> {
                 ];
                 write_new(ctx, &out, &file, &comments)
             }
+            ClaimsFrom::Helm {
+                run_dir,
+                metric,
+                out,
+                wave,
+                seat,
+            } => from_helm(ctx, &run_dir, metric.as_deref(), &out, &wave, &seat),
+            ClaimsFrom::Eee {
+                record,
+                evaluation,
+                out,
+                wave,
+                seat,
+            } => from_eee(ctx, &record, evaluation.as_deref(), &out, &wave, &seat),
             ClaimsFrom::LmEval {
                 results,
                 task,

@@ -45,6 +45,13 @@ pub const PRICES: Cap = Cap {
     advice: "check the path",
 };
 
+/// A signing key or a public key file (PEM), read whole.
+pub const KEY: Cap = Cap {
+    bytes: 64 * 1024,
+    what: "a key file",
+    advice: "a key file holds one PEM block of a few hundred bytes; check the path",
+};
+
 /// A problem list (`suite_problems_file`) or a CSV results file, read whole.
 pub const WHOLE: Cap = Cap {
     bytes: 256 * MIB,

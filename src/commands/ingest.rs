@@ -348,6 +348,7 @@ pub fn run_ingest(ctx: &mut Ctx<'_>, args: IngestArgs) -> Result<()> {
         harness,
         provider,
         model_mismatch,
+        group,
     } = args;
     match from {
         None => ingest(ctx, &manifests),
@@ -362,6 +363,7 @@ pub fn run_ingest(ctx: &mut Ctx<'_>, args: IngestArgs) -> Result<()> {
                 provider,
                 harness,
                 model_mismatch_allowed: model_mismatch.is_some(),
+                group,
             };
             ingest_from(ctx, &format, &manifests, &options)
         }

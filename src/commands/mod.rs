@@ -14,6 +14,7 @@ pub mod export;
 mod files;
 mod history;
 mod ingest;
+mod keys;
 mod memory;
 mod plan;
 mod prices;
@@ -343,6 +344,8 @@ pub fn run_for(cli: Cli, out: &mut dyn Write, s: Surroundings) -> Result<Outcome
         Command::Claims { command } => claims::run(&mut ctx, command),
         Command::Publish(args) => publish::run_publish(&mut ctx, args),
         Command::Publications(args) => publish::run_publications(&mut ctx, args),
+        Command::Keygen(args) => keys::run_keygen(&mut ctx, args),
+        Command::Sign(args) => keys::run_sign(&mut ctx, args),
         Command::Verify(args) => verify::run(&mut ctx, args),
         Command::Withdraw(args) => withdraw::run(&mut ctx, args),
         Command::Trials(args) => trials::run_trials(&mut ctx, args),

@@ -10,8 +10,10 @@ use crate::cli::{CiArgs, Format, PublicationsArgs, PublishArgs};
 use benchledger_core::digest::sha256_hex;
 use benchledger_core::error::{Error, Result};
 use benchledger_core::formats::input::PricesId;
-use benchledger_core::ledger::{Ledger, NewPublication, PublicationRow};
-use benchledger_core::publication::{Record, Rendered, Sources, ci_id, record_sha256, render};
+use benchledger_core::ledger::{Ledger, MakeEnvelope, NewPublication, PublicationRow};
+use benchledger_core::publication::{
+    Record, Rendered, Sources, ci_id, record_sha256, render, signature,
+};
 use benchledger_core::report;
 
 /// What `publish` was asked for.
@@ -31,6 +33,8 @@ pub struct Request<'a> {
     pub out: Option<&'a Path>,
     /// A claims file to check against the wave and carry in the published text.
     pub claims: Option<&'a Path>,
+    /// A private key file to sign the publication with.
+    pub sign: Option<&'a Path>,
 }
 
 pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
@@ -43,10 +47,14 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
         bundle_dir,
         out,
         claims,
+        sign,
     } = request;
     if let Some(file) = out {
         check_out_file(file)?;
     }
+    let key = sign
+        .map(|path| super::keys::read_private(path, "--sign"))
+        .transpose()?;
     let settings = super::interval_settings(ci, false)?;
     let mut ledger = ctx.open_write()?;
     let info = resolve(&ledger, rubric)?;
@@ -125,7 +133,14 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
         output,
         claims: claims.as_ref().map(|c| c.quoted()),
     };
-    let row = ledger.add_publication(&new, |id, prev| {
+    // Signed in the same transaction, once the row's id and record hash are known: the
+    // statement names the record.
+    let content = ledger.wave_content_hash(wave)?;
+    let rubric_id = info.rubric.id();
+    let envelope = key
+        .as_ref()
+        .map(|k| move |row: &PublicationRow| signature::sign(k, row, &rubric_id, &content.sha256));
+    let seal = |id, prev: Option<&str>| {
         record_sha256(&Record {
             id,
             wave: &new.wave,
@@ -136,17 +151,21 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
             output_sha256: &new.output_sha256,
             prev_sha256: prev,
         })
-    })?;
-    let msg = published_message(&ledger, &row, bundle_dir, out)?;
+    };
+    let row =
+        ledger.add_publication(&new, seal, envelope.as_ref().map(|f| f as MakeEnvelope<'_>))?;
+    let signed_by = key.as_ref().map(|k| k.public().id());
+    let msg = published_message(&ledger, &row, signed_by.as_deref(), bundle_dir, out)?;
     ctx.write(&msg)
 }
 
-/// What `publish` prints once the publication is committed: its digests and chain link,
-/// after writing its bundle to `bundle_dir` and its text to `out` when asked (else the text
-/// follows the digests).
+/// What `publish` prints once the publication is committed: its digests and chain link (and
+/// the id of the key that signed it), after writing its bundle to `bundle_dir` and its text to
+/// `out` when asked (else the text follows the digests).
 fn published_message(
     ledger: &Ledger,
     row: &PublicationRow,
+    signed_by: Option<&str>,
     bundle_dir: Option<&Path>,
     out: Option<&Path>,
 ) -> Result<String> {
@@ -164,6 +183,9 @@ fn published_message(
             None => " (first in the chain)".into(),
         }
     );
+    if let Some(id) = signed_by {
+        msg.push_str(&format!("  signed by key {id}\n"));
+    }
     if let Some(dir) = bundle_dir {
         // The publication is committed and frozen; if the bundle still cannot be written, say
         // so plainly and how to write it again.
@@ -260,6 +282,7 @@ pub fn run_publish(ctx: &mut Ctx<'_>, args: PublishArgs) -> Result<()> {
         bundle,
         out,
         claims,
+        sign,
     } = args;
     publish(
         ctx,
@@ -272,6 +295,7 @@ pub fn run_publish(ctx: &mut Ctx<'_>, args: PublishArgs) -> Result<()> {
             bundle_dir: bundle.as_deref(),
             out: out.as_deref(),
             claims: claims.as_deref(),
+            sign: sign.as_deref(),
         },
     )
 }

@@ -65,11 +65,17 @@ pub fn load(
         let ChainEntry::Publication(p) = entry else {
             continue;
         };
-        let problems = publication::reproduce::problems(ledger, &entries, i, &price_tables, false);
+        let mut problems =
+            publication::reproduce::problems(ledger, &entries, i, &price_tables, false);
+        // A signed statement that does not match the publication shows as a problem; who
+        // signed it is for a reader with the key to check (`verify --trusted-key`).
+        let signature = publication::signature::check(ledger, p, None)?;
+        problems.extend(signature.problems);
         publications.push(PublicationInput {
             withdrawn: withdrawn.get(&p.wave).cloned(),
             row: p.clone(),
             problems,
+            signed_by: signature.keyids,
         });
     }
     Ok(Input {

@@ -9,6 +9,7 @@ use super::Ctx;
 use super::audit::score_streamed;
 use super::bundle::{bundle_file_problems, open_bundle};
 use crate::cli::{Format, VerifyArgs};
+use benchledger_core::attest::PublicKey;
 use benchledger_core::chain;
 use benchledger_core::digest::{is_sha256, sha256_hex, short};
 use benchledger_core::error::{Error, Result};
@@ -16,10 +17,15 @@ use benchledger_core::figures::{Basis, FigureTally};
 use benchledger_core::formats::json::HashSink;
 use benchledger_core::formats::tally;
 use benchledger_core::formats::wave::Digest;
-use benchledger_core::ledger::{ChainEntry, Ledger, PublicationRow, RubricRow, WaveRow};
-use benchledger_core::model::{AttemptFields, SeatData};
+use benchledger_core::ledger::{
+    ChainEntry, Ledger, PublicationRow, RubricRow, WaveRow, WithdrawalRow,
+};
+use benchledger_core::model::{Attempt, AttemptFields, Seat, SeatData, SeatTotals, Wave};
 use benchledger_core::publication;
-use benchledger_core::report::verify::{Check, Entry, Tally, Verdict, Verification};
+use benchledger_core::publication::signature::{self, SignatureCheck};
+use benchledger_core::report::verify::{
+    Check, Entry, SignatureJson, SignedTally, Tally, Verdict, Verification,
+};
 use benchledger_core::rubric::SeatScore;
 
 /// What `verify` was asked to check.
@@ -37,6 +43,8 @@ pub struct Request<'a> {
     pub expect_head: Option<&'a str>,
     /// The verdicts as a JSON document (`--format json`) rather than a report for people.
     pub json: bool,
+    /// A public key file: every publication checked must be signed by it.
+    pub trusted_key: Option<&'a Path>,
 }
 
 /// A report's lines, the same verdicts as data, and whether everything in it passed.
@@ -45,6 +53,10 @@ struct Report {
     found: Verification,
     publications_failed: bool,
     other_failed: bool,
+    /// The key every publication checked must be signed by (`--trusted-key`).
+    trusted: Option<PublicKey>,
+    /// The publications whose signature failed its check, by id.
+    badly_signed: Vec<i64>,
 }
 
 /// Verifies the named publications (or all, with the withdrawals between them) of a ledger —
@@ -84,32 +96,42 @@ fn verify_publications(
         return Ok(());
     }
     let price_tables = ledger.price_tables()?;
-    let out = &mut report.text;
-    let mut failed = 0;
+    let (mut failed, mut signed) = (0, 0);
     for &i in &chosen {
         let mut problems =
             publication::reproduce::problems(ledger, &entries, i, &price_tables, in_bundle);
+        let mut signature_lines = String::new();
         match &entries[i] {
             ChainEntry::Publication(p) => {
+                let envelope = ledger.publication_envelope(p.id)?;
                 // A bundle's files are checked against the rubric the publication names (one
                 // that cannot be loaded is reported above).
                 if let Some(dir) = bundle
                     && let Ok(rubric) = ledger.publication_rubric(p.id)
                 {
-                    problems.extend(bundle_file_problems(dir, p, &rubric));
+                    problems.extend(bundle_file_problems(dir, p, &rubric, envelope.as_deref()));
+                }
+                let signature = check_signature(ledger, p, envelope.as_deref(), &report.trusted);
+                if let Some((lines, json)) = &signature {
+                    signature_lines.clone_from(lines);
+                    if json.verdict == Verdict::Mismatch {
+                        report.badly_signed.push(p.id);
+                    } else if json.signed_by_trusted_key {
+                        signed += 1;
+                    }
                 }
                 let head = format!(
                     "publication #{} {:?} ({} under {})",
                     p.id, p.title, p.wave, p.rubric
                 );
                 if problems.is_empty() {
-                    out.push_str(&format!(
+                    report.text.push_str(&format!(
                         "{head}: OK — reproduces byte for byte (output sha256 {})\n",
                         short(&p.output_sha256)
                     ));
                 } else {
                     failed += 1;
-                    out.push_str(&format!("{head}: MISMATCH\n"));
+                    report.text.push_str(&format!("{head}: MISMATCH\n"));
                 }
                 report.found.entries.push(Entry::Publication {
                     id: p.id,
@@ -119,40 +141,15 @@ fn verify_publications(
                     output_sha256: p.output_sha256.clone(),
                     verdict: Verdict::of(&problems),
                     problems: problems.clone(),
+                    signature: signature.map(|(_, json)| json),
                 });
             }
-            ChainEntry::Withdrawal(w) => {
-                problems.extend(chain::withdrawal_problems(w));
-                let what = match &w.superseded_by {
-                    Some(by) => format!("superseded by {by}"),
-                    None => "withdrawn".into(),
-                };
-                if problems.is_empty() {
-                    out.push_str(&format!(
-                        "withdrawal #{} of wave {}: OK — {what} on {}: {}\n",
-                        w.id, w.wave, w.created_at, w.reason
-                    ));
-                } else {
-                    report.other_failed = true;
-                    out.push_str(&format!(
-                        "withdrawal #{} of wave {}: MISMATCH\n",
-                        w.id, w.wave
-                    ));
-                }
-                report.found.entries.push(Entry::Withdrawal {
-                    id: w.id,
-                    wave: w.wave.clone(),
-                    superseded_by: w.superseded_by.clone(),
-                    created_at: w.created_at.clone(),
-                    reason: w.reason.clone(),
-                    verdict: Verdict::of(&problems),
-                    problems: problems.clone(),
-                });
-            }
+            ChainEntry::Withdrawal(w) => withdrawal_entry(w, &mut problems, report),
         }
         for pr in problems {
-            out.push_str(&format!("  - {pr}\n"));
+            report.text.push_str(&format!("  - {pr}\n"));
         }
+        report.text.push_str(&signature_lines);
     }
     if in_bundle
         && let Some(&first) = chosen.first()
@@ -163,14 +160,14 @@ fn verify_publications(
             entries[first].label(),
             short(link)
         );
-        out.push_str(&format!("note: {note}\n"));
+        report.text.push_str(&format!("note: {note}\n"));
         report.found.notes.push(note);
     }
     report.found.publications = Some(Tally {
         reproduced: publications - failed,
         total: publications,
     });
-    out.push_str(&format!(
+    report.text.push_str(&format!(
         "{} of {} publication{} reproduce{}\n",
         publications - failed,
         publications,
@@ -180,7 +177,110 @@ fn verify_publications(
     if failed > 0 {
         report.publications_failed = true;
     }
+    if let Some(key) = report.trusted.clone() {
+        signed_summary(report, &key, signed, publications);
+    }
     Ok(())
+}
+
+/// A withdrawal of the chain, checked: its report line and its entry.
+fn withdrawal_entry(w: &WithdrawalRow, problems: &mut Vec<String>, report: &mut Report) {
+    problems.extend(chain::withdrawal_problems(w));
+    let what = match &w.superseded_by {
+        Some(by) => format!("superseded by {by}"),
+        None => "withdrawn".into(),
+    };
+    if problems.is_empty() {
+        report.text.push_str(&format!(
+            "withdrawal #{} of wave {}: OK — {what} on {}: {}\n",
+            w.id, w.wave, w.created_at, w.reason
+        ));
+    } else {
+        report.other_failed = true;
+        report.text.push_str(&format!(
+            "withdrawal #{} of wave {}: MISMATCH\n",
+            w.id, w.wave
+        ));
+    }
+    report.found.entries.push(Entry::Withdrawal {
+        id: w.id,
+        wave: w.wave.clone(),
+        superseded_by: w.superseded_by.clone(),
+        created_at: w.created_at.clone(),
+        reason: w.reason.clone(),
+        verdict: Verdict::of(problems),
+        problems: problems.clone(),
+    });
+}
+
+/// A publication's signature, checked (see [`signature::check_envelope`]): the lines of the
+/// report that say so, and the same as data. Nothing for an unsigned publication checked
+/// without a trusted key, whose report is as it was before publications were signed.
+fn check_signature(
+    ledger: &Ledger,
+    p: &PublicationRow,
+    envelope: Option<&str>,
+    trusted: &Option<PublicKey>,
+) -> Option<(String, SignatureJson)> {
+    let trusted = trusted.as_ref();
+    let found = match envelope {
+        Some(text) => signature::check_envelope(ledger, p, text, trusted),
+        None if trusted.is_some() => SignatureCheck {
+            problems: vec![format!(
+                "it is not signed (no envelope is kept beside it){}",
+                trusted.map_or(String::new(), |k| format!(
+                    ", so not by the trusted key {}",
+                    short(&k.id())
+                ))
+            )],
+            ..SignatureCheck::default()
+        },
+        None => return None,
+    };
+    let keys = found
+        .keyids
+        .iter()
+        .map(|k| short(k).to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut lines = match (&found.problems[..], trusted) {
+        ([], Some(key)) => format!(
+            "  signature: OK — signed by the trusted key {}\n",
+            short(&key.id())
+        ),
+        ([], None) => format!(
+            "  signature: signed by key {keys}; its statement names this publication as stored \
+             (pass --trusted-key to check who signed it)\n"
+        ),
+        (_, Some(_)) => "  signature: NOT SIGNED BY THE TRUSTED KEY\n".to_string(),
+        (_, None) => format!("  signature: MISMATCH (signed by key {keys})\n"),
+    };
+    for pr in &found.problems {
+        lines.push_str(&format!("    - {pr}\n"));
+    }
+    let json = SignatureJson {
+        signed: found.signed,
+        keyids: found.keyids,
+        trusted_key: trusted.map(PublicKey::id),
+        signed_by_trusted_key: found.trusted,
+        verdict: Verdict::of(&found.problems),
+        problems: found.problems,
+    };
+    Some((lines, json))
+}
+
+/// The closing line of `--trusted-key`: how many of the publications checked it signed.
+fn signed_summary(report: &mut Report, key: &PublicKey, signed: usize, total: usize) {
+    report.text.push_str(&format!(
+        "{signed} of {total} publication{} signed by the trusted key {}\n",
+        if total == 1 { "" } else { "s" },
+        key.id()
+    ));
+    report.found.signatures = Some(SignedTally {
+        trusted_key: key.id(),
+        signed,
+        total,
+    });
 }
 
 /// Checks that the chain ends exactly at `expected`, and that every link on the way holds.
@@ -297,7 +397,7 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report, in_bundle: bool) -> Re
 fn check_waves(ledger: &Ledger, waves: &[WaveRow], report: &mut Report) -> Result<()> {
     let mut problems = Vec::new();
     let mut tally_problems = Vec::new();
-    let (mut tallied, mut untallied) = (0usize, 0usize);
+    let mut counts = TallyCounts::default();
     for w in waves {
         let mut digest = match Digest::new(w.content.format, HashSink::new(), &w.wave) {
             Ok(d) => d,
@@ -314,41 +414,8 @@ fn check_waves(ledger: &Ledger, waves: &[WaveRow], report: &mut Report) -> Resul
         );
         match seats {
             Ok(seats) => {
-                let mut stored: std::collections::HashMap<String, String> = ledger
-                    .seat_tallies(std::slice::from_ref(&w.wave.id))?
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|(seat, text)| Some((seat.id, text?)))
-                    .collect();
-                let basis = Basis::of(&w.wave);
+                tally_problems.extend(check_tallies(ledger, &w.wave, &seats, &mut counts)?);
                 for (seat, attempts) in seats {
-                    match stored.remove(&seat.id) {
-                        Some(text) => {
-                            tallied += 1;
-                            let fresh = FigureTally::of_attempts(&basis, &attempts).totals();
-                            let problem = match tally::read(tally::LATEST, &text) {
-                                // Unreadable, it is not used: a rescore reads the attempts.
-                                Err(e) => Some(format!(
-                                    "its stored tally does not read ({e}), so a rescore reads \
-                                     its attempts instead"
-                                )),
-                                Ok(_) if tally::write(&fresh) != text => Some(
-                                    "its stored tally is not what its attempts add up to, and a \
-                                     rescore would read it instead of them"
-                                        .to_string(),
-                                ),
-                                Ok(_) => None,
-                            };
-                            if let Some(problem) = problem {
-                                tally_problems.push(format!(
-                                    "wave {}, seat {}: {problem}: it was written or changed \
-                                     behind benchledger's back",
-                                    w.wave.id, seat.id
-                                ));
-                            }
-                        }
-                        None => untallied += 1,
-                    }
                     digest.seat(&SeatData { seat, attempts });
                 }
                 let sha = digest.sha256();
@@ -378,16 +445,104 @@ fn check_waves(ledger: &Ledger, waves: &[WaveRow], report: &mut Report) -> Resul
 
     let mut summary = format!(
         "{}, each what its seat's attempts add up to",
-        plural(tallied, "stored seat tally", "stored seat tallies")
+        plural(counts.tallied, "stored seat tally", "stored seat tallies")
     );
-    if untallied > 0 {
+    if counts.untallied > 0 {
         summary.push_str(&format!(
             "; {} none (ingested before tallies were kept: a rescore reads their attempts)",
-            plural(untallied, "seat has", "seats have")
+            plural(counts.untallied, "seat has", "seats have")
+        ));
+    }
+    if counts.older_only > 0 {
+        summary.push_str(&format!(
+            "; {} in an older format only (the first rescore that wants it keeps one in format \
+             {})",
+            plural(counts.older_only, "seat has one", "seats have one"),
+            tally::LATEST
         ));
     }
     section(report, "tallies", summary, tally_problems);
     Ok(())
+}
+
+/// How many seat tallies `verify --ledger` found.
+#[derive(Default)]
+struct TallyCounts {
+    /// Stored tallies, of every format.
+    tallied: usize,
+    /// Seats with none in any format.
+    untallied: usize,
+    /// Seats with one in an older format and none in the latest.
+    older_only: usize,
+}
+
+/// The problems of the seat tallies stored for one wave's seats, in every format the build
+/// knows, each against the tally of the seat's attempts written in that format.
+fn check_tallies(
+    ledger: &Ledger,
+    wave: &Wave,
+    seats: &[(Seat, Vec<Attempt>)],
+    counts: &mut TallyCounts,
+) -> Result<Vec<String>> {
+    let basis = Basis::of(wave);
+    let fresh: Vec<SeatTotals> = seats
+        .iter()
+        .map(|(_, attempts)| FigureTally::of_attempts(&basis, attempts).totals())
+        .collect();
+    let mut has = vec![[false; tally::VERSIONS.len()]; seats.len()];
+    let mut problems = Vec::new();
+    for (v, &format) in tally::VERSIONS.iter().enumerate() {
+        let mut stored: std::collections::HashMap<String, String> = ledger
+            .seat_tallies_in(std::slice::from_ref(&wave.id), format)?
+            .into_iter()
+            .flatten()
+            .filter_map(|(seat, text)| Some((seat.id, text?)))
+            .collect();
+        for (i, (seat, _)) in seats.iter().enumerate() {
+            let Some(text) = stored.remove(&seat.id) else {
+                continue;
+            };
+            has[i][v] = true;
+            counts.tallied += 1;
+            // A tally of an older format is never read for its totals, only checked.
+            let (named, used) = if format == tally::LATEST {
+                (
+                    String::new(),
+                    ", and a rescore would read it instead of them",
+                )
+            } else {
+                (format!(" in format {format}"), "")
+            };
+            let problem = match tally::read(format, &text) {
+                // Unreadable, it is not used: a rescore reads the attempts.
+                Err(e) => Some(format!(
+                    "its stored tally{named} does not read ({e}), so a rescore reads its \
+                     attempts instead"
+                )),
+                Ok(_) if tally::write_in(format, &fresh[i]).as_deref() != Some(text.as_str()) => {
+                    Some(format!(
+                        "its stored tally{named} is not what its attempts add up to{used}"
+                    ))
+                }
+                Ok(_) => None,
+            };
+            if let Some(problem) = problem {
+                problems.push(format!(
+                    "wave {}, seat {}: {problem}: it was written or changed behind \
+                     benchledger's back",
+                    wave.id, seat.id
+                ));
+            }
+        }
+    }
+    for formats in has {
+        if formats.iter().all(|h| !h) {
+            counts.untallied += 1;
+        } else if !formats[tally::VERSIONS.len() - 1] {
+            counts.older_only += 1;
+        }
+    }
+    Ok(problems)
 }
 
 /// `verify --ledger`'s rubrics section: every registered rubric's text against its SHA-256
@@ -634,6 +789,11 @@ pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
         found: Verification::default(),
         publications_failed: false,
         other_failed: false,
+        trusted: req
+            .trusted_key
+            .map(|path| super::keys::read_public(path, "--trusted-key"))
+            .transpose()?,
+        badly_signed: Vec::new(),
     };
     if let Some(h) = req.expect_head
         && !is_sha256(h)
@@ -662,6 +822,13 @@ pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
             }
         }
         None => {
+            if req.trusted_key.is_some() && req.ids.is_empty() && !req.all {
+                return Err(Error::Usage(
+                    "--trusted-key checks the signatures of publications: name them, or pass \
+                     --all (or --bundle DIR)"
+                        .into(),
+                ));
+            }
             if req.ids.is_empty() && !req.all && !req.ledger && req.expect_head.is_none() {
                 return Err(Error::Usage(
                     "name the publications to verify (see `benchledger publications`), or pass \
@@ -683,19 +850,52 @@ pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
         }
     }
     if req.json {
-        report.found.ok = !report.publications_failed && !report.other_failed;
+        report.found.ok =
+            !report.publications_failed && !report.other_failed && report.badly_signed.is_empty();
         ctx.write(&benchledger_core::report::to_json("verify", &report.found))?;
     } else {
         ctx.write(&report.text)?;
     }
-    match (report.publications_failed, report.other_failed) {
-        (false, false) => Ok(()),
-        (true, _) => Err(Error::CheckFailed(
+    match (
+        report.publications_failed,
+        report.other_failed,
+        report.badly_signed.is_empty(),
+    ) {
+        (false, false, true) => Ok(()),
+        (true, _, _) => Err(Error::CheckFailed(
             "verify: a publication does not reproduce from the ledger (see above)".into(),
         )),
-        (false, true) => Err(Error::CheckFailed(
+        (false, true, _) => Err(Error::CheckFailed(
             "verify: the ledger does not hold what it should (see above)".into(),
         )),
+        (false, false, false) => Err(Error::CheckFailed(badly_signed_message(
+            &report.badly_signed,
+            report.trusted.as_ref(),
+        ))),
+    }
+}
+
+/// The error of a verification whose only failures are signatures: the publications named.
+fn badly_signed_message(ids: &[i64], trusted: Option<&PublicKey>) -> String {
+    let named = ids
+        .iter()
+        .map(|id| format!("#{id}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (publications, are) = if ids.len() == 1 {
+        ("publication", "is")
+    } else {
+        ("publications", "are")
+    };
+    match trusted {
+        Some(key) => format!(
+            "verify: {publications} {named} {are} not signed by the trusted key {} (see above)",
+            short(&key.id())
+        ),
+        None => format!(
+            "verify: the signed statement of {publications} {named} does not match {} (see above)",
+            if ids.len() == 1 { "it" } else { "them" }
+        ),
     }
 }
 
@@ -707,6 +907,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: VerifyArgs) -> Result<()> {
         bundle,
         expect_head,
         ledger,
+        trusted_key,
         format,
     } = args;
     let json = match format.format {
@@ -731,6 +932,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: VerifyArgs) -> Result<()> {
             ledger,
             expect_head: expect_head.as_deref(),
             json,
+            trusted_key: trusted_key.as_deref(),
         },
     )
 }

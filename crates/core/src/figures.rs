@@ -252,12 +252,11 @@ impl FigureTally {
         self.outcome_sum += a.outcome_or_verdict();
         self.input_tokens.add(a.input_tokens);
         self.output_tokens.add(a.output_tokens);
-        // A result that leaves out cached reads or writes had none (as `tokens_total` takes
-        // them): these sums are known for every attempt.
-        self.cache_read
-            .add(Some(a.input_tokens_cache_read.unwrap_or(0)));
-        self.cache_write
-            .add(Some(a.input_tokens_cache_write.unwrap_or(0)));
+        // A result that leaves out cached reads or writes had none as far as `tokens_total` is
+        // concerned, but their own sums cover only the attempts that record them: a format
+        // that cannot record them leaves them unknown, not 0.
+        self.cache_read.add(a.input_tokens_cache_read);
+        self.cache_write.add(a.input_tokens_cache_write);
         self.tokens_total.add(a.tokens_total(accounting));
         self.new_input_tokens.add(a.new_input_tokens(accounting));
         self.wall_s.add(a.wall_s);
@@ -448,8 +447,8 @@ impl FigureTally {
             outcome_sum: self.outcome_sum,
             input_tokens: self.input_tokens,
             output_tokens: self.output_tokens,
-            cache_read: self.cache_read.sum,
-            cache_write: self.cache_write.sum,
+            cache_read: self.cache_read,
+            cache_write: self.cache_write,
             tokens_total: self.tokens_total,
             new_input_tokens: self.new_input_tokens,
             wall_s: self.wall_s,
@@ -477,8 +476,7 @@ impl FigureTally {
     /// The tally that adding a seat's attempts, read with only `fields`, would have made, from
     /// their totals with every field read; to the bit. `None` where the totals cannot say
     /// ([`FigureTally::totals_give`]). Fields not read leave a tally as reading the attempts does:
-    /// a measure unknown for every attempt, cached reads and writes of 0, and an outcome sum of
-    /// the verdicts.
+    /// a measure unknown for every attempt and an outcome sum of the verdicts.
     pub fn from_totals(t: &SeatTotals, fields: AttemptFields) -> Option<FigureTally> {
         if !FigureTally::totals_give(fields) {
             return None;
@@ -507,10 +505,6 @@ impl FigureTally {
             // Σ of 1.0 or 0.0 per attempt from -0.0: whole numbers, exact in any order.
             t.correct as f64
         };
-        let cache = |on: bool, sum: u64| Known {
-            sum: if on { sum } else { 0 },
-            known: t.attempts,
-        };
         Some(FigureTally {
             attempts: t.attempts,
             correct: t.correct,
@@ -521,8 +515,8 @@ impl FigureTally {
             outcome_sum,
             input_tokens: read(fields.input_tokens, t.input_tokens),
             output_tokens: read(fields.output_tokens, t.output_tokens),
-            cache_read: cache(fields.input_tokens_cache_read, t.cache_read),
-            cache_write: cache(fields.input_tokens_cache_write, t.cache_write),
+            cache_read: read(fields.input_tokens_cache_read, t.cache_read),
+            cache_write: read(fields.input_tokens_cache_write, t.cache_write),
             tokens_total,
             new_input_tokens,
             wall_s: read_f(fields.wall_s, t.wall_s),
@@ -680,15 +674,16 @@ mod tests {
     }
 
     #[test]
-    fn cached_reads_and_writes_left_out_are_none_not_unknown() {
+    fn cached_reads_and_writes_left_out_are_unknown_but_none_in_token_totals() {
         // attempt() gives cached reads but no cache writes.
         let mut bare = attempt("b", true, None);
         bare.input_tokens_cache_read = None;
         let s = seat(vec![attempt("a", true, None), bare]);
         let f = SeatFigures::compute(None, &Accounting::default(), &s);
-        assert_eq!(f.input_tokens_cache_read, Known { sum: 40, known: 2 });
-        assert_eq!(f.input_tokens_cache_write, Known { sum: 0, known: 2 });
-        // The totals built on them agree: both attempts covered, the missing read as 0.
+        // Their own sums cover only the attempts that record them: unknown is not 0.
+        assert_eq!(f.input_tokens_cache_read, Known { sum: 40, known: 1 });
+        assert_eq!(f.input_tokens_cache_write, Known::<u64>::NONE);
+        // The totals built on them cover both attempts, the missing read as none.
         assert_eq!(
             f.tokens_total,
             Known {
@@ -696,7 +691,7 @@ mod tests {
                 known: 2
             }
         );
-        // A seat with no attempts still knows nothing.
+        // A seat with no attempts knows nothing either.
         let f = SeatFigures::compute(None, &Accounting::default(), &seat(vec![]));
         assert_eq!(f.input_tokens_cache_read, Known::<u64>::NONE);
     }

@@ -27,6 +27,7 @@
 //! to do next. The modules below hold the rest; what only the library uses inside itself is
 //! not public.
 
+pub mod attest;
 pub mod chain;
 pub mod claims;
 pub mod diagnostics;

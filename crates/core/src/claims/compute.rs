@@ -112,6 +112,8 @@ fn what(m: Measure) -> &'static str {
         Measure::WallS => "wall time",
         Measure::TokensTotal => "token counts",
         Measure::Outcome => "outcomes",
+        Measure::InputTokens => "input tokens",
+        Measure::OutputTokens => "output tokens",
     }
 }
 
@@ -169,6 +171,8 @@ fn measure_of(m: Measure, a: &Attempt, accounting: &Accounting) -> Option<f64> {
         Measure::WallS => a.wall_s,
         Measure::TokensTotal => a.tokens_total(accounting).map(|t| t as f64),
         Measure::Outcome => Some(a.outcome_or_verdict()),
+        Measure::InputTokens => a.input_tokens.map(|t| t as f64),
+        Measure::OutputTokens => a.output_tokens.map(|t| t as f64),
     }
 }
 
@@ -608,7 +612,7 @@ fn mean_alternatives(out: &mut Found, view: &SeatView<'_>, m: Measure) {
                 );
             }
         }
-        Measure::CostUsd => {}
+        Measure::CostUsd | Measure::InputTokens | Measure::OutputTokens => {}
     }
 }
 

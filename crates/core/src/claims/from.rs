@@ -38,14 +38,14 @@ pub const FULL_PRECISION: f64 = 1e-9;
 
 /// The decimals a value's shortest form has (76.8 → 1, 0.77 → 2, 207.0 → 0), at most
 /// [`MAX_DECIMALS`].
-fn written_decimals(x: f64) -> u32 {
+pub(super) fn written_decimals(x: f64) -> u32 {
     let s = format!("{x}");
     let d = s.split_once('.').map_or(0, |(_, frac)| frac.len());
     u32::try_from(d).map_or(MAX_DECIMALS, |d| d.min(MAX_DECIMALS))
 }
 
 /// `s` made into a slug: every character a slug does not allow becomes `-`.
-fn slug(s: &str) -> String {
+pub(super) fn slug(s: &str) -> String {
     let s: String = s
         .chars()
         .map(|c| {
@@ -60,7 +60,14 @@ fn slug(s: &str) -> String {
 }
 
 /// A claim with the fields every reader fills the same way.
-fn claim(wave: &str, seat: &str, figure: Figure, value: f64, scale: f64, p: Precision) -> Claim {
+pub(super) fn claim(
+    wave: &str,
+    seat: &str,
+    figure: Figure,
+    value: f64,
+    scale: f64,
+    p: Precision,
+) -> Claim {
     Claim {
         line: 0,
         lines: Default::default(),
@@ -489,7 +496,9 @@ pub fn terminal_bench<R: Read>(
 /// `"METRIC,FILTER"` value (the task's first metric and filter unless `metric` names them),
 /// claimed as the seat's accuracy — a mean over the documents the run scored, which the ledger
 /// divides by the same count when the wave's suite size is the results' `n-samples.effective`
-/// (as `ingest --from lm-eval` sets it). Its `_stderr` is said in the file's source.
+/// (as `ingest --from lm-eval` sets it). Its `_stderr` is said in the file's source. A group
+/// (`group_subtasks`, no config of its own) is claimed over all its tasks' documents, its
+/// figure the one `"METRIC,FILTER"` the results give it unless `metric` names one.
 pub fn lm_eval(
     path: &Path,
     text: &str,
@@ -501,6 +510,13 @@ pub fn lm_eval(
     let v: Value = serde_json::from_str(text).map_err(|e| syntax(path, &e))?;
     let at = |key: &str| Location::file(path).field(key);
     let config = v.pointer(&format!("/configs/{task}"));
+    // A group (`ingest --from lm-eval --group`): its tasks, whose documents it counts.
+    let group = match v.pointer(&format!("/group_subtasks/{task}")) {
+        Some(Value::Array(a)) if config.is_none() && !a.is_empty() => {
+            Some(crate::import::lm_eval::subtasks(&v, path, task)?)
+        }
+        _ => None,
+    };
     let key = match metric {
         Some(m) if m.contains(',') => m.to_string(),
         Some(m) => format!(
@@ -510,6 +526,13 @@ pub fn lm_eval(
                 .and_then(Value::as_str)
                 .unwrap_or("none")
         ),
+        None if group.is_some() => group_key(&v, task).ok_or_else(|| {
+            Error::input(
+                at(&format!("results.{task}")),
+                "missing: the group's results hold no single \"METRIC,FILTER\" figure; name \
+                 one with --metric METRIC,FILTER",
+            )
+        })?,
         None => {
             let m = config
                 .and_then(|c| c.pointer("/metric_list/0/metric"))
@@ -553,10 +576,21 @@ pub fn lm_eval(
     })?;
     let (name, filter) = key.split_once(',').unwrap_or((key.as_str(), "none"));
     let stderr = number(&r_at, results, &format!("{name}_stderr,{filter}"))?;
-    let effective = v
-        .pointer(&format!("/n-samples/{task}/effective"))
-        .and_then(Value::as_u64);
-    let mut source = format!("lm-evaluation-harness results, task {task}, {key}");
+    let effective_of = |t: &str| {
+        v.pointer(&format!("/n-samples/{t}/effective"))
+            .and_then(Value::as_u64)
+    };
+    let effective = match &group {
+        Some(tasks) => tasks.iter().map(|t| effective_of(t)).sum::<Option<u64>>(),
+        None => effective_of(task),
+    };
+    let mut source = match &group {
+        Some(tasks) => format!(
+            "lm-evaluation-harness results, group {task} of {} tasks, {key}",
+            tasks.len()
+        ),
+        None => format!("lm-evaluation-harness results, task {task}, {key}"),
+    };
     if let Some(e) = stderr {
         source.push_str(&format!(" (standard error {})", crate::number::machine(e)));
     }
@@ -578,6 +612,19 @@ pub fn lm_eval(
         description: None,
         claims: vec![c],
     })
+}
+
+/// A group's one `"METRIC,FILTER"` figure in the results (its `_stderr` and `alias` aside).
+fn group_key(v: &Value, group: &str) -> Option<String> {
+    let results = v.pointer(&format!("/results/{group}"))?.as_object()?;
+    let keys: Vec<&String> = results
+        .keys()
+        .filter(|k| k.contains(',') && !k.contains("_stderr"))
+        .collect();
+    match keys.as_slice() {
+        [k] => Some((*k).clone()),
+        _ => None,
+    }
 }
 
 /// The figures a Harbor job's `result.json` publishes (`stats.evals`, one agent on one model

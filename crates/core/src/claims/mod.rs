@@ -13,13 +13,17 @@
 //! - `compute`: a figure from a seat's attempts, and under other conventions;
 //! - [`check`](mod@check): a claim's verdict and its causes;
 //! - [`write`](mod@write): a claims file written out (for `claims from`);
-//! - [`from`]: claims read from leaderboards' own files (OpenHands index, Terminal-Bench, HAL);
+//! - [`from`]: claims read from leaderboards' own files (OpenHands index, Terminal-Bench, HAL,
+//!   Harbor, lm-evaluation-harness);
+//! - [`from_evals`]: claims read from model-evaluation harnesses' aggregates (HELM, Every Eval
+//!   Ever);
 //!
 //! All of it is pure: texts and data in, data out. Reading files is the commands' job.
 
 pub mod check;
 pub(crate) mod compute;
 pub mod from;
+pub mod from_evals;
 pub(crate) mod round;
 pub(crate) mod spec;
 pub mod write;

@@ -97,14 +97,20 @@ pub enum Measure {
     /// benchmark reports where its "accuracy" is a mean of per-task scores (HAL's
     /// AssistantBench).
     Outcome,
+    /// Input tokens as the results report them (HELM's `num_prompt_tokens`).
+    InputTokens,
+    /// Output tokens (HELM's `num_completion_tokens`).
+    OutputTokens,
 }
 
 impl Measure {
-    pub const ALL: [Measure; 4] = [
+    pub const ALL: [Measure; 6] = [
         Measure::CostUsd,
         Measure::WallS,
         Measure::TokensTotal,
         Measure::Outcome,
+        Measure::InputTokens,
+        Measure::OutputTokens,
     ];
 
     /// The figure's name: `mean_` and the measure's.
@@ -114,6 +120,8 @@ impl Measure {
             Measure::WallS => "mean_wall_s",
             Measure::TokensTotal => "mean_tokens_total",
             Measure::Outcome => "mean_outcome",
+            Measure::InputTokens => "mean_input_tokens",
+            Measure::OutputTokens => "mean_output_tokens",
         }
     }
 }

@@ -5,6 +5,12 @@
 //! is left unused (the attempts are read instead). docs/formats.md, "Seat tally", lists the
 //! fields.
 //!
+//! Version 1 kept cached reads and cache writes as bare sums, an attempt that left them out
+//! counted as having none; version 2 keeps them as `[sum, known]` like every other count, so a
+//! format that cannot record them shows them unknown rather than 0. A ledger keeps the
+//! version-1 rows it has beside the version-2 rows written later (neither is changed); only the
+//! latest is read for its totals, and `verify --ledger` checks every version it holds.
+//!
 //! Not hashed: the totals are derived from the seat's attempts, which the wave's content hash
 //! covers, and `verify --ledger` checks each stored tally against a tally of the attempts.
 
@@ -14,9 +20,12 @@ use super::{Decoder, FormatError};
 use crate::model::{Known, SeatTotals};
 
 /// The version this build writes.
-pub const LATEST: u32 = 1;
+pub const LATEST: u32 = 2;
 
-/// The fields of version 1, in their order.
+/// The versions this build reads and checks, oldest first.
+pub const VERSIONS: [u32; 2] = [1, 2];
+
+/// The fields of every version, in their order.
 const FIELDS: [&str; 16] = [
     "attempts",
     "correct",
@@ -38,7 +47,16 @@ const FIELDS: [&str; 16] = [
 
 /// The totals in the latest version.
 pub fn write(t: &SeatTotals) -> String {
-    json::to_string(|j| {
+    write_in(LATEST, t).expect("the latest version is written")
+}
+
+/// The totals in version `format` (`None`: a version this build does not know). Version 1
+/// writes the sums of cached reads and cache writes alone.
+pub fn write_in(format: u32, t: &SeatTotals) -> Option<String> {
+    if !VERSIONS.contains(&format) {
+        return None;
+    }
+    Some(json::to_string(|j| {
         let known = |j: &mut Json<Vec<u8>>, key: &str, k: Known<u64>| {
             j.key(key).begin_array().u64(k.sum).u64(k.known).end_array();
         };
@@ -54,8 +72,13 @@ pub fn write(t: &SeatTotals) -> String {
         j.key(FIELDS[5]).f64(t.outcome_sum);
         known(j, FIELDS[6], t.input_tokens);
         known(j, FIELDS[7], t.output_tokens);
-        j.key(FIELDS[8]).u64(t.cache_read);
-        j.key(FIELDS[9]).u64(t.cache_write);
+        if format == 1 {
+            j.key(FIELDS[8]).u64(t.cache_read.sum);
+            j.key(FIELDS[9]).u64(t.cache_write.sum);
+        } else {
+            known(j, FIELDS[8], t.cache_read);
+            known(j, FIELDS[9], t.cache_write);
+        }
         known(j, FIELDS[10], t.tokens_total);
         known(j, FIELDS[11], t.new_input_tokens);
         known_f(j, FIELDS[12], t.wall_s);
@@ -63,14 +86,15 @@ pub fn write(t: &SeatTotals) -> String {
         known(j, FIELDS[14], t.steps);
         known(j, FIELDS[15], t.errors);
         j.end_object();
-    })
+    }))
 }
 
-/// Reads totals written in `format`. Only the text [`write()`] gives for the totals it holds is
-/// read: any other text (another key order, a number written another way, a value that is not
-/// finite) is malformed.
+/// Reads totals written in `format`. Only the text [`write_in`] gives for the totals it holds
+/// is read: any other text (another key order, a number written another way, a value that is
+/// not finite) is malformed. Version 1 says nothing of which attempts recorded their cached
+/// reads and cache writes: its sums are read as covering every attempt, as it took them.
 pub fn read(format: u32, text: &str) -> Result<SeatTotals, FormatError> {
-    if format != LATEST {
+    if !VERSIONS.contains(&format) {
         return Err(FormatError::unknown("seat tally", format, LATEST));
     }
     let v = read::parse(text)?;
@@ -112,8 +136,19 @@ pub fn read(format: u32, text: &str) -> Result<SeatTotals, FormatError> {
             ))),
         }
     };
+    let attempts = d.field(FIELDS[0])?.u64()?;
+    let cache = |name: &str| -> Result<Known<u64>, FormatError> {
+        if format == 1 {
+            Ok(Known {
+                sum: d.field(name)?.u64()?,
+                known: attempts,
+            })
+        } else {
+            known(name)
+        }
+    };
     let t = SeatTotals {
-        attempts: d.field(FIELDS[0])?.u64()?,
+        attempts,
         correct: d.field(FIELDS[1])?.u64()?,
         problems: d.field(FIELDS[2])?.u64()?,
         declared: d.field(FIELDS[3])?.u64()?,
@@ -121,8 +156,8 @@ pub fn read(format: u32, text: &str) -> Result<SeatTotals, FormatError> {
         outcome_sum: d.field(FIELDS[5])?.f64()?,
         input_tokens: known(FIELDS[6])?,
         output_tokens: known(FIELDS[7])?,
-        cache_read: d.field(FIELDS[8])?.u64()?,
-        cache_write: d.field(FIELDS[9])?.u64()?,
+        cache_read: cache(FIELDS[8])?,
+        cache_write: cache(FIELDS[9])?,
         tokens_total: known(FIELDS[10])?,
         new_input_tokens: known(FIELDS[11])?,
         wall_s: known_f(FIELDS[12])?,
@@ -130,7 +165,7 @@ pub fn read(format: u32, text: &str) -> Result<SeatTotals, FormatError> {
         steps: known(FIELDS[14])?,
         errors: known(FIELDS[15])?,
     };
-    if write(&t) != text {
+    if write_in(format, &t).as_deref() != Some(text) {
         return Err(FormatError::Malformed(
             "a seat tally not written the one way its format writes it".into(),
         ));
@@ -155,8 +190,8 @@ mod tests {
                 known: 11,
             },
             output_tokens: Known { sum: 0, known: 0 },
-            cache_read: 17,
-            cache_write: 0,
+            cache_read: Known { sum: 17, known: 4 },
+            cache_write: Known { sum: 0, known: 0 },
             tokens_total: Known { sum: 3, known: 2 },
             new_input_tokens: Known { sum: 4, known: 5 },
             wall_s: Known {
@@ -173,29 +208,57 @@ mod tests {
     }
 
     #[test]
-    fn format_1_is_written_as_documented_and_reads_back_to_the_bit() {
+    fn format_2_is_written_as_documented_and_reads_back_to_the_bit() {
         let t = totals();
         let text = write(&t);
         assert_eq!(
             text,
-            r#"{"attempts":12,"correct":5,"problems":10,"declared":9,"canaries_passed":1,"outcome_sum":6.300000000000001,"input_tokens":[18446744073709551615,11],"output_tokens":[0,0],"cache_read":17,"cache_write":0,"tokens_total":[3,2],"new_input_tokens":[4,5],"wall_s":[0.30000000000000004,12],"cost_usd":[1e-7,3],"steps":[40,12],"errors":[2,12]}"#
+            r#"{"attempts":12,"correct":5,"problems":10,"declared":9,"canaries_passed":1,"outcome_sum":6.300000000000001,"input_tokens":[18446744073709551615,11],"output_tokens":[0,0],"cache_read":[17,4],"cache_write":[0,0],"tokens_total":[3,2],"new_input_tokens":[4,5],"wall_s":[0.30000000000000004,12],"cost_usd":[1e-7,3],"steps":[40,12],"errors":[2,12]}"#
         );
-        assert_eq!(read(1, &text), Ok(t));
+        assert_eq!(read(2, &text), Ok(t));
         // A seat without attempts sums its outcomes to -0.0, which is kept as such.
         let empty = SeatTotals {
             outcome_sum: -0.0,
             ..t
         };
-        let back = read(1, &write(&empty)).unwrap();
+        let back = read(2, &write(&empty)).unwrap();
         assert!(back.outcome_sum == 0.0 && back.outcome_sum.is_sign_negative());
+    }
+
+    #[test]
+    fn format_1_keeps_the_cache_sums_alone_and_reads_them_as_covering_every_attempt() {
+        let t = totals();
+        let text = write_in(1, &t).unwrap();
+        assert_eq!(
+            text,
+            r#"{"attempts":12,"correct":5,"problems":10,"declared":9,"canaries_passed":1,"outcome_sum":6.300000000000001,"input_tokens":[18446744073709551615,11],"output_tokens":[0,0],"cache_read":17,"cache_write":0,"tokens_total":[3,2],"new_input_tokens":[4,5],"wall_s":[0.30000000000000004,12],"cost_usd":[1e-7,3],"steps":[40,12],"errors":[2,12]}"#
+        );
+        let back = read(1, &text).unwrap();
+        assert_eq!(back.cache_read, Known { sum: 17, known: 12 });
+        assert_eq!(back.cache_write, Known { sum: 0, known: 12 });
+        assert_eq!(
+            SeatTotals {
+                cache_read: t.cache_read,
+                cache_write: t.cache_write,
+                ..back
+            },
+            t
+        );
+        // Each version's text is malformed as the other's.
+        assert!(matches!(read(2, &text), Err(FormatError::Malformed(_))));
+        assert!(matches!(
+            read(1, &write(&t)),
+            Err(FormatError::Malformed(_))
+        ));
+        assert_eq!(write_in(3, &t), None);
     }
 
     #[test]
     fn another_text_or_version_is_refused() {
         let text = write(&totals());
         assert!(matches!(
-            read(2, &text),
-            Err(FormatError::Unknown { version: 2, .. })
+            read(3, &text),
+            Err(FormatError::Unknown { version: 3, .. })
         ));
         for bad in [
             text.replace("\"attempts\":12", "\"attempts\":12.0"),
@@ -208,10 +271,11 @@ mod tests {
             text.replace(",\"errors\":[2,12]", ""),
             text.replace("1e-7", "null"),
             text.replace(":12,", ":-12,"),
+            text.replace("[17,4]", "17"),
             format!("{text} "),
         ] {
             assert!(
-                matches!(read(1, &bad), Err(FormatError::Malformed(_))),
+                matches!(read(2, &bad), Err(FormatError::Malformed(_))),
                 "{bad}"
             );
         }

@@ -15,7 +15,12 @@
 //!   exceptions Harbor's retry policy treats as the trial's own outcome (below);
 //! - the trajectory's tool calls → steps (ATIF records no failure per call: errors unknown);
 //! - `agent_info.model_info` → the model; `agent_info` → the harness; `source` → the suite;
-//!   the job's `started_at` → the wave's start; `n_concurrent_trials` → parallel sessions.
+//!   the job's `started_at` → the wave's start; `n_concurrent_trials` → parallel sessions;
+//!   `timeout_multiplier`, when not 1, → the wave's notes (the load has no field for it).
+//!
+//! A job of several agents or models (Harbor's `agents` list, each with its `model_name`) is
+//! one seat per agent and model: the seat's `agent` (and `agent_model`, where one agent ran
+//! several models) chooses its trials.
 //!
 //! Which exceptions are the trial's own: those Harbor's `RetryConfig.exclude_exceptions`
 //! never retries by default because they are outcomes, not accidents — `AgentTimeoutError`,
@@ -74,19 +79,49 @@ impl Importer for Harbor {
                 .is_some_and(|up| src.is_file(&up.join("result.json")))
     }
 
+    fn has_agents(&self) -> bool {
+        true
+    }
+
+    fn agents(&self, src: &dyn Source, path: &Path) -> Result<Vec<(String, Option<String>)>> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let mut agents = std::collections::BTreeSet::new();
+        for t in trial_files(src, dir)? {
+            let t = trial(src, &t)?;
+            agents.insert((t.agent, t.model));
+        }
+        Ok(if agents.len() > 1 {
+            agents.into_iter().collect()
+        } else {
+            Vec::new()
+        })
+    }
+
     fn read(&self, input: &mut Input<'_>) -> Result<Imported> {
         let path = input.path;
         let job = read_json(input.src, path)?;
         let job_rec = Rec::new(path, "the job's result", &job)?;
         let dir = path.parent().unwrap_or(Path::new("."));
         let config = dir.join("config.json");
-        let parallel = if input.src.is_file(&config) {
+        let (parallel, multiplier) = if input.src.is_file(&config) {
             let c = read_json(input.src, &config)?;
-            Rec::new(&config, "the job's config", &c)?
+            let r = Rec::new(&config, "the job's config", &c)?;
+            let multiplier = match r.number("timeout_multiplier")? {
+                Some(x) if x > 0.0 => Some(x),
+                Some(x) => {
+                    return Err(r.bad(
+                        "timeout_multiplier",
+                        format!("expected a factor above 0, got {x}"),
+                    ));
+                }
+                None => None,
+            };
+            let parallel = r
                 .count("n_concurrent_trials")?
-                .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
+                .map(|n| u32::try_from(n).unwrap_or(u32::MAX));
+            (parallel, multiplier)
         } else {
-            None
+            (None, None)
         };
         let trials = trial_files(input.src, dir)?;
         input.progress.total(trials.len() as u64);
@@ -99,27 +134,7 @@ impl Importer for Harbor {
         read.sort_by(|a, b| (&a.task, a.started, &a.name).cmp(&(&b.task, b.started, &b.name)));
         let mut records = Vec::with_capacity(read.len());
         let mut k: BTreeMap<String, u32> = BTreeMap::new();
-        let mut agents: BTreeMap<(String, Option<String>), &Path> = BTreeMap::new();
-        for t in &read {
-            agents
-                .entry((t.agent.clone(), t.model.clone()))
-                .or_insert(&t.path);
-        }
-        if agents.len() > 1 {
-            let listed: Vec<String> = agents
-                .keys()
-                .map(|(a, m)| format!("{a} with {}", m.as_deref().unwrap_or("no model named")))
-                .collect();
-            return Err(Error::input(
-                Location::file(path),
-                format!(
-                    "the job ran {} agents or models ({}); a seat is one agent on one model: \
-                     split the trial directories into one job directory each",
-                    agents.len(),
-                    listed.join("; ")
-                ),
-            ));
-        }
+        let read = chosen(path, read, input.options)?;
         for t in read.iter() {
             let n = k.entry(t.task.clone()).or_default();
             *n += 1;
@@ -150,6 +165,17 @@ impl Importer for Harbor {
             producer: Some("harbor".into()),
             parallel_sessions: parallel,
             suite_problems: None,
+            // Harbor's default is 1: only another factor is a condition worth saying.
+            conditions: multiplier
+                .filter(|x| *x != 1.0)
+                .map(|x| {
+                    format!(
+                        "Harbor timeout multiplier {x} (config.json timeout_multiplier: every \
+                         agent and verifier timeout of the job scaled by it)"
+                    )
+                })
+                .into_iter()
+                .collect(),
             ..About::default()
         };
         Ok(Imported {
@@ -159,6 +185,75 @@ impl Importer for Harbor {
             about,
         })
     }
+}
+
+/// The trials of the seat's agent and model (`agent`, `agent_model`); all of them when it
+/// names none and they are of one agent on one model.
+fn chosen(path: &Path, read: Vec<Trial>, options: &super::Options) -> Result<Vec<Trial>> {
+    let mut agents: BTreeMap<(String, Option<String>), usize> = BTreeMap::new();
+    for t in &read {
+        *agents
+            .entry((t.agent.clone(), t.model.clone()))
+            .or_default() += 1;
+    }
+    let listed = || {
+        agents
+            .keys()
+            .map(|(a, m)| format!("{a} with {}", m.as_deref().unwrap_or("no model named")))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let Some(agent) = &options.agent else {
+        if agents.len() > 1 {
+            return Err(Error::input(
+                Location::file(path),
+                format!(
+                    "the job ran {} agents or models ({}); a seat is one agent on one model: \
+                     choose its trials with agent = \"NAME\" (and agent_model = \"MODEL\" \
+                     where the agent ran several), or ingest --from harbor, which makes a seat \
+                     of each",
+                    agents.len(),
+                    listed()
+                ),
+            ));
+        }
+        return Ok(read);
+    };
+    let model = options.agent_model.as_ref();
+    let matching: Vec<&(String, Option<String>)> = agents
+        .keys()
+        .filter(|(a, m)| a == agent && model.is_none_or(|want| m.as_ref() == Some(want)))
+        .collect();
+    match matching.len() {
+        1 => {}
+        0 => {
+            return Err(Error::input(
+                Location::file(path),
+                format!(
+                    "no trial of agent {agent:?}{}; the job ran {}",
+                    model
+                        .map(|m| format!(" with model {m:?}"))
+                        .unwrap_or_default(),
+                    listed()
+                ),
+            ));
+        }
+        _ => {
+            return Err(Error::input(
+                Location::file(path),
+                format!(
+                    "agent {agent:?} ran several models ({}): choose one with agent_model = \
+                     \"MODEL\"",
+                    listed()
+                ),
+            ));
+        }
+    }
+    let (a, m) = matching[0].clone();
+    Ok(read
+        .into_iter()
+        .filter(|t| t.agent == a && t.model == m)
+        .collect())
 }
 
 fn read_json(src: &dyn Source, path: &Path) -> Result<Value> {
@@ -195,7 +290,6 @@ fn trial_files(src: &dyn Source, dir: &Path) -> Result<Vec<PathBuf>> {
 
 /// One trial, read.
 struct Trial {
-    path: PathBuf,
     task: String,
     name: String,
     started: Option<NaiveDateTime>,
@@ -362,7 +456,6 @@ fn trial(src: &dyn Source, path: &Path) -> Result<Trial> {
     }
     a.steps = steps(src, path)?;
     Ok(Trial {
-        path: path.to_path_buf(),
         task,
         name,
         started: time(&r, &v, "started_at")?,

@@ -16,6 +16,12 @@
 //!   left out are missing, not dropped; `model_name` (else `model=` of `config.model_args`) →
 //!   the model; `date` → the start; `lm_eval_version` → the producer's version.
 //!
+//! A group (`group_subtasks`: `mmlu_pro_plus` of fourteen subjects) is read whole when the seat
+//! names the run's results file and `group = "NAME"`: every subtask under it (through nested
+//! groups) with its own metric and filter, each document a problem `<subtask>/<doc_id>`, the
+//! suite the group and its size the subtasks' `effective` summed; a subtask whose samples file
+//! is absent has all its documents missing.
+//!
 //! Not in the files: tokens, cost, time per document (never 0: unknown).
 
 use std::io::BufRead;
@@ -52,96 +58,262 @@ impl Importer for LmEval {
         split(path).is_some_and(|(_, results)| src.is_file(&results))
     }
 
+    fn has_groups(&self) -> bool {
+        true
+    }
+
+    fn group_of(&self, src: &dyn Source, path: &Path) -> Option<(PathBuf, String)> {
+        let (task, results) = split(path)?;
+        let text = src.read_text(&results).ok()?;
+        let v: Value = serde_json::from_str(&text).ok()?;
+        let groups = v.get("group_subtasks")?.as_object()?;
+        // The outermost group holding the task: climb while a group holds the one found.
+        let holder = |t: &str| {
+            groups
+                .iter()
+                .find(|(_, subs)| {
+                    subs.as_array()
+                        .is_some_and(|a| a.iter().any(|x| x.as_str() == Some(t)))
+                })
+                .map(|(g, _)| g.clone())
+        };
+        let mut group = holder(&task)?;
+        for _ in 0..groups.len() {
+            match holder(&group) {
+                Some(outer) => group = outer,
+                None => break,
+            }
+        }
+        Some((results, group))
+    }
+
     fn read(&self, input: &mut Input<'_>) -> Result<Imported> {
         let path = input.path;
+        if let Some(date) = results_date(path) {
+            return read_group(input, &date);
+        }
         let (task, results_path) = split(path).ok_or_else(|| {
             Error::input(
                 Location::file(path),
-                "expected a samples file named samples_<task>_<date>.jsonl, as \
-                 lm-evaluation-harness names them",
+                "expected a samples file named samples_<task>_<date>.jsonl (or, with group = \
+                 \"NAME\", the run's results_<date>.json), as lm-evaluation-harness names them",
             )
         })?;
-        let run = Run::read(input.src, &results_path, &task)?;
-        let (metric, filter) = match &input.options.scorer {
-            Some(s) => match s.split_once(',') {
-                Some((m, f)) => (m.to_string(), f.to_string()),
-                None => (s.clone(), run.filter.clone()),
-            },
-            None => (run.metric.clone(), run.filter.clone()),
-        };
-        let lines = input.src.open_lines(path).map_err(|e| Error::io(path, e))?;
-        let mut records = Vec::new();
-        for (i, line) in lines.lines().enumerate() {
-            let line = line.map_err(|e| Error::io(path, e))?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let at = Location::line(path, i + 1);
-            let v: Value = serde_json::from_str(&line)
-                .map_err(|e| Error::input(at.clone(), format!("not JSON: {e}")))?;
-            let r = Rec::new(path, format!("line {}", i + 1), &v)?;
-            if r.text("filter")?.unwrap_or("none") != filter {
-                continue;
-            }
-            let doc = r.id("doc_id")?;
-            let value = match r.get(&metric) {
-                Some(Value::Bool(b)) => f64::from(u8::from(*b)),
-                Some(x) => match x.as_f64() {
-                    Some(x) if (0.0..=1.0).contains(&x) => x,
-                    _ => {
-                        return Err(r.bad(
-                            &metric,
-                            format!(
-                                "expected a score from 0 to 1, got {}: a metric that is not a \
-                                 score cannot decide Correct; choose another with scorer = \
-                                 \"METRIC,FILTER\"",
-                                describe(x)
-                            ),
-                        ));
-                    }
-                },
-                None => {
-                    return Err(r.bad(
-                        &metric,
-                        format!("missing: the sample has no value of metric {metric:?}"),
-                    ));
-                }
-            };
-            let mut a = Attempt::empty();
-            a.problem = doc.clone();
-            a.trial = 1;
-            a.outcome = Some(value);
-            a.correct = value >= SUCCESS;
-            records.push(Record {
-                at: Origin::Record(format!("line {} (doc {doc}, filter {filter})", i + 1)),
-                attempt: a,
-            });
-            input.progress.advance(1);
-        }
-        if records.is_empty() {
+        if input.options.group.is_some() {
             return Err(Error::input(
                 Location::file(path),
-                format!(
-                    "no sample of filter {filter:?} (the filters are the task's filter_list; \
-                     choose one with scorer = \"{metric},FILTER\")"
-                ),
+                "a group is read from the run's results_<date>.json: name that file as the \
+                 seat's results, or drop group to read this one task",
             ));
         }
-        Ok(Imported {
+        let v = parse_results(input.src, &results_path)?;
+        let run = Run::of(&v, &results_path, &task)?;
+        let (metric, filter) = chosen(input.options, &run);
+        let mut records = Vec::new();
+        samples(input, path, None, (&metric, &filter), &mut records)?;
+        Ok(imported(
             records,
-            accounting: None,
-            model: run.model,
-            about: About {
-                suite: Some(task),
-                suite_problems: run.effective,
-                started_at: run.started_at,
-                harness: Some("lm-evaluation-harness".into()),
-                producer: Some("lm-evaluation-harness".into()),
-                producer_version: run.version,
-                ..About::default()
-            },
-        })
+            task,
+            run.effective,
+            Head::of(&v, &results_path)?,
+        ))
     }
+}
+
+/// The metric and filter the seat's `scorer` chooses, else the task's first.
+fn chosen(options: &super::Options, run: &Run) -> (String, String) {
+    match &options.scorer {
+        Some(s) => match s.split_once(',') {
+            Some((m, f)) => (m.to_string(), f.to_string()),
+            None => (s.clone(), run.filter.clone()),
+        },
+        None => (run.metric.clone(), run.filter.clone()),
+    }
+}
+
+fn imported(records: Vec<Record>, suite: String, effective: Option<u64>, head: Head) -> Imported {
+    Imported {
+        records,
+        accounting: None,
+        model: head.model,
+        about: About {
+            suite: Some(suite),
+            suite_problems: effective,
+            started_at: head.started_at,
+            harness: Some("lm-evaluation-harness".into()),
+            producer: Some("lm-evaluation-harness".into()),
+            producer_version: head.version,
+            ..About::default()
+        },
+    }
+}
+
+/// The samples of one task's file, on the lines of `filter`, scored by `metric`; each
+/// document's problem is its `doc_id`, after `prefix/` for a subtask of a group.
+fn samples(
+    input: &mut Input<'_>,
+    path: &Path,
+    prefix: Option<&str>,
+    (metric, filter): (&str, &str),
+    records: &mut Vec<Record>,
+) -> Result<()> {
+    let before = records.len();
+    let lines = input.src.open_lines(path).map_err(|e| Error::io(path, e))?;
+    for (i, line) in lines.lines().enumerate() {
+        let line = line.map_err(|e| Error::io(path, e))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = Location::line(path, i + 1);
+        let v: Value = serde_json::from_str(&line)
+            .map_err(|e| Error::input(at.clone(), format!("not JSON: {e}")))?;
+        let r = Rec::new(path, format!("line {}", i + 1), &v)?;
+        if r.text("filter")?.unwrap_or("none") != filter {
+            continue;
+        }
+        let doc = r.id("doc_id")?;
+        let value = match r.get(metric) {
+            Some(Value::Bool(b)) => f64::from(u8::from(*b)),
+            Some(x) => match x.as_f64() {
+                Some(x) if (0.0..=1.0).contains(&x) => x,
+                _ => {
+                    return Err(r.bad(
+                        metric,
+                        format!(
+                            "expected a score from 0 to 1, got {}: a metric that is not a \
+                             score cannot decide Correct; choose another with scorer = \
+                             \"METRIC,FILTER\"",
+                            describe(x)
+                        ),
+                    ));
+                }
+            },
+            None => {
+                return Err(r.bad(
+                    metric,
+                    format!("missing: the sample has no value of metric {metric:?}"),
+                ));
+            }
+        };
+        let mut a = Attempt::empty();
+        a.problem = match prefix {
+            Some(p) => format!("{p}/{doc}"),
+            None => doc.clone(),
+        };
+        a.trial = 1;
+        a.outcome = Some(value);
+        a.correct = value >= SUCCESS;
+        let of = prefix.map(|p| format!("{p}, ")).unwrap_or_default();
+        records.push(Record {
+            at: Origin::Record(format!("line {} ({of}doc {doc}, filter {filter})", i + 1)),
+            attempt: a,
+        });
+        input.progress.advance(1);
+    }
+    if records.len() == before {
+        return Err(Error::input(
+            Location::file(path),
+            format!(
+                "no sample of filter {filter:?} (the filters are the task's filter_list; \
+                 choose one with scorer = \"{metric},FILTER\")"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A group read whole from the run's results file (`group = "NAME"`): every subtask under it,
+/// each from its samples file beside the results.
+fn read_group(input: &mut Input<'_>, date: &str) -> Result<Imported> {
+    let path = input.path;
+    let v = parse_results(input.src, path)?;
+    let Some(group) = input.options.group.clone() else {
+        return Err(Error::input(
+            Location::file(path).field("group"),
+            "missing: a results file is read as a group's (give the seat group = \"NAME\", a \
+             group of its group_subtasks), or name one task's samples_<task>_<date>.jsonl",
+        ));
+    };
+    let tasks = subtasks(&v, path, &group)?;
+    let mut records = Vec::new();
+    let mut effective = Some(0u64);
+    let mut read = 0;
+    for task in &tasks {
+        let run = Run::of(&v, path, task)?;
+        effective = effective.zip(run.effective).map(|(a, b)| a + b);
+        let file = path.with_file_name(format!("samples_{task}_{date}.jsonl"));
+        if !input.src.is_file(&file) {
+            // Its documents are missing: the suite's size counts them.
+            continue;
+        }
+        read += 1;
+        let (metric, filter) = chosen(input.options, &run);
+        samples(input, &file, Some(task), (&metric, &filter), &mut records)?;
+    }
+    if read == 0 {
+        return Err(Error::input(
+            Location::file(path).field(format!("group_subtasks.{group}")),
+            format!(
+                "no samples file of any of the group's {} subtasks beside the results \
+                 (samples_<task>_{date}.jsonl; the run logs them with --log_samples)",
+                tasks.len()
+            ),
+        ));
+    }
+    Ok(imported(records, group, effective, Head::of(&v, path)?))
+}
+
+/// The tasks under `group`, through nested groups, in the results' order.
+/// The tasks under `group` of a results file (`v`, read from `path`), through nested groups,
+/// in the results' order; an error names a group the results do not have.
+pub(crate) fn subtasks(v: &Value, path: &Path, group: &str) -> Result<Vec<String>> {
+    let r = Rec::new(path, "the results", v)?;
+    let groups = v
+        .get("group_subtasks")
+        .and_then(Value::as_object)
+        .ok_or_else(|| r.bad("group_subtasks", "missing: the results name no groups"))?;
+    let named: Vec<&str> = groups
+        .iter()
+        .filter(|(_, subs)| subs.as_array().is_some_and(|a| !a.is_empty()))
+        .map(|(g, _)| g.as_str())
+        .collect();
+    if !named.contains(&group) {
+        return Err(r.bad(
+            &format!("group_subtasks.{group}"),
+            format!(
+                "missing: the results have no group {group:?}; their groups are: {}",
+                if named.is_empty() {
+                    "none".to_string()
+                } else {
+                    named.join(", ")
+                }
+            ),
+        ));
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![group.to_string()];
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(g) = stack.pop() {
+        if !seen.insert(g.clone()) {
+            continue;
+        }
+        let subs = groups.get(&g).and_then(Value::as_array);
+        match subs {
+            Some(subs) if !subs.is_empty() => {
+                for s in subs.iter().rev() {
+                    let s = s.as_str().ok_or_else(|| {
+                        r.bad(
+                            &format!("group_subtasks.{g}"),
+                            format!("expected task names, got {}", describe(s)),
+                        )
+                    })?;
+                    stack.push(s.to_string());
+                }
+            }
+            _ => out.push(g),
+        }
+    }
+    Ok(out)
 }
 
 /// The task a samples file is of, and the results file beside it.
@@ -157,21 +329,57 @@ fn split(path: &Path) -> Option<(String, PathBuf)> {
     })
 }
 
-/// What the results file says of one task.
-struct Run {
-    metric: String,
-    filter: String,
-    effective: Option<u64>,
+/// The date of a results file, `results_<date>.json`.
+fn results_date(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    let date = name.strip_prefix("results_")?.strip_suffix(".json")?;
+    (!date.is_empty()).then(|| date.to_string())
+}
+
+/// The results file, parsed.
+fn parse_results(src: &dyn Source, path: &Path) -> Result<Value> {
+    let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
+    serde_json::from_str(&text).map_err(|e| syntax(path, &e))
+}
+
+/// What the results file says of the run.
+struct Head {
     model: Option<String>,
     started_at: Option<String>,
     version: Option<String>,
 }
 
+impl Head {
+    fn of(v: &Value, path: &Path) -> Result<Head> {
+        let r = Rec::new(path, "the results", v)?;
+        let model = r.text("model_name")?.map(str::to_string).or_else(|| {
+            let args = v.pointer("/config/model_args")?.as_str()?;
+            args.split(',')
+                .find_map(|kv| kv.strip_prefix("model=").or(kv.strip_prefix("pretrained=")))
+                .map(str::to_string)
+        });
+        let started_at = r
+            .number("date")?
+            .and_then(|d| chrono::DateTime::from_timestamp(d.floor() as i64, 0))
+            .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+        Ok(Head {
+            model,
+            started_at,
+            version: r.text("lm_eval_version")?.map(str::to_string),
+        })
+    }
+}
+
+/// What the results file says of one task.
+struct Run {
+    metric: String,
+    filter: String,
+    effective: Option<u64>,
+}
+
 impl Run {
-    fn read(src: &dyn Source, path: &Path, task: &str) -> Result<Run> {
-        let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
-        let v: Value = serde_json::from_str(&text).map_err(|e| syntax(path, &e))?;
-        let r = Rec::new(path, "the results", &v)?;
+    fn of(v: &Value, path: &Path, task: &str) -> Result<Run> {
+        let r = Rec::new(path, "the results", v)?;
         let config = v.get("configs").and_then(|c| c.get(task)).ok_or_else(|| {
             r.bad(
                 &format!("configs.{task}"),
@@ -202,23 +410,10 @@ impl Run {
                 )
             })?),
         };
-        let model = r.text("model_name")?.map(str::to_string).or_else(|| {
-            let args = v.pointer("/config/model_args")?.as_str()?;
-            args.split(',')
-                .find_map(|kv| kv.strip_prefix("model=").or(kv.strip_prefix("pretrained=")))
-                .map(str::to_string)
-        });
-        let started_at = r
-            .number("date")?
-            .and_then(|d| chrono::DateTime::from_timestamp(d.floor() as i64, 0))
-            .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
         Ok(Run {
             metric,
             filter,
             effective,
-            model,
-            started_at,
-            version: r.text("lm_eval_version")?.map(str::to_string),
         })
     }
 }

@@ -32,7 +32,7 @@ pub(crate) mod tau_bench;
 pub(crate) mod terminal_bench;
 mod tokens;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::diagnostics::closest;
 use crate::error::{Error, Location, Result};
@@ -126,6 +126,9 @@ pub struct About {
     /// Whether any attempt counts cached reads (more than 0): a wave of files that state no
     /// token accounting can take either convention only when none does.
     pub counts_cached_reads: bool,
+    /// Conditions of the run that the wave's load has no field for, in words (Harbor's timeout
+    /// multiplier): a wave built from the file says them in its notes.
+    pub conditions: Vec<String>,
 }
 
 /// Per-seat choices a manifest may make for an importer.
@@ -134,6 +137,13 @@ pub struct Options {
     /// The scorer whose value decides Correct, for formats with several (Inspect's
     /// `--scorer NAME`); default the format's first.
     pub scorer: Option<String>,
+    /// For a format whose tasks come in groups (lm-evaluation-harness's `group_subtasks`): the
+    /// group whose subtasks make the seat's results, one wave of them all.
+    pub group: Option<String>,
+    /// For a file of several agents' results (a Harbor job of several agents or models): the
+    /// agent whose results are the seat's, and its model where the agent ran several.
+    pub agent: Option<String>,
+    pub agent_model: Option<String>,
 }
 
 /// Told how far a long import has got, so a terminal can show it. Importers call it; the
@@ -168,6 +178,28 @@ pub trait Importer: Sync {
     fn has_scorers(&self) -> bool {
         false
     }
+    /// Whether its tasks come in groups, one read whole by the seat's `group`.
+    fn has_groups(&self) -> bool {
+        false
+    }
+    /// Whether one file may hold several agents' results, one chosen by the seat's `agent`
+    /// (and `agent_model`).
+    fn has_agents(&self) -> bool {
+        false
+    }
+    /// The agents (and models) whose results a file holds, when it holds several: one seat
+    /// each (`ingest --from`). Empty for a file of one agent on one model.
+    fn agents(&self, src: &dyn Source, path: &Path) -> Result<Vec<(String, Option<String>)>> {
+        let _ = (src, path);
+        Ok(Vec::new())
+    }
+    /// With `ingest --from ... --group`: the file a group's seat names and the group, for a
+    /// results file `path` found in a directory whose task belongs to a group (`None`: it
+    /// belongs to none, and stays a wave of its own).
+    fn group_of(&self, src: &dyn Source, path: &Path) -> Option<(PathBuf, String)> {
+        let _ = (src, path);
+        None
+    }
     /// Why its files cannot stand without the suite's size, when they cannot: a format that
     /// names only some of the problems it was run on (SWE-bench's lists name the resolved
     /// instances, not the unresolved ones) needs the manifest's `suite_problems`, or a seat's
@@ -187,10 +219,15 @@ pub trait Importer: Sync {
     /// read and its attempts let go. Formats whose run is described in a small header
     /// override it to read that alone.
     fn about(&self, src: &dyn Source, path: &Path) -> Result<Imported> {
+        self.about_with(src, path, &Options::default())
+    }
+    /// [`Importer::about`] under a seat's choices (a group's results file is read for its
+    /// group).
+    fn about_with(&self, src: &dyn Source, path: &Path, options: &Options) -> Result<Imported> {
         let mut imported = self.read(&mut Input {
             src,
             path,
-            options: &Options::default(),
+            options,
             progress: &mut Quiet,
         })?;
         imported.about.counts_cached_reads = imported

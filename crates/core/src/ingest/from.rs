@@ -50,6 +50,9 @@ pub struct FromOptions {
     /// A model named by a file that differs from `model` is kept, and the difference recorded
     /// in the wave's notes.
     pub model_mismatch_allowed: bool,
+    /// For a format whose tasks come in groups (`lm-eval`): one wave per group, its seats
+    /// reading every subtask, instead of each subtask a wave.
+    pub group: bool,
 }
 
 /// A wave manifest built in memory, read in place of the file at `path`.
@@ -95,8 +98,17 @@ pub fn ingest_from(
     options: &FromOptions,
 ) -> Result<Plan> {
     let importer = format_named(format)?;
+    if options.group && !importer.has_groups() {
+        return Err(Error::Usage(format!(
+            "--group: results of format `{}` have no groups of tasks (lm-eval's have)",
+            importer.name()
+        )));
+    }
     let mut notes = Vec::new();
-    let files = described(src, importer, paths, &mut notes)?;
+    let mut files = described(src, importer, paths, &mut notes)?;
+    if options.group {
+        files = grouped(src, importer, files)?;
+    }
     let base = base_manifest(src, options)?;
     let base_wave = match base.as_ref().and_then(|(_, t)| t.get("wave")) {
         None => Table::new(),
@@ -123,7 +135,15 @@ pub fn ingest_from(
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
-        let mut recorded = Vec::new();
+        // What the files say of the run that the load has no field for, once each.
+        let mut recorded: Vec<String> = Vec::new();
+        for f in members {
+            for c in &f.imported.about.conditions {
+                if !recorded.contains(c) {
+                    recorded.push(c.clone());
+                }
+            }
+        }
         let seats = seats(importer, members, options, &mut notes, &mut recorded)?;
         let mut wave = wave;
         if !recorded.is_empty() {
@@ -157,6 +177,75 @@ struct File {
     /// directory is where relative paths would resolve from), else as given.
     results: PathBuf,
     imported: Imported,
+    /// The group of tasks the seat reads whole (`--group`).
+    group: Option<String>,
+    /// The agent and model whose results the seat reads, in a file of several.
+    agent: Option<(String, Option<String>)>,
+}
+
+/// With `--group`: the files of tasks that belong to a group replaced by one file per group
+/// and run (the run's results file, read for the group); the others kept as they are.
+fn grouped(src: &dyn Source, importer: &dyn Importer, files: Vec<File>) -> Result<Vec<File>> {
+    let mut out = Vec::with_capacity(files.len());
+    let mut seen = BTreeSet::new();
+    for f in files {
+        let Some((results, group)) = importer.group_of(src, &f.path) else {
+            out.push(f);
+            continue;
+        };
+        if !seen.insert((results.clone(), group.clone())) {
+            continue;
+        }
+        let options = crate::import::Options {
+            group: Some(group.clone()),
+            ..Default::default()
+        };
+        let imported = importer.about_with(src, &results, &options)?;
+        out.push(File {
+            path: results.clone(),
+            results,
+            imported,
+            group: Some(group),
+            agent: None,
+        });
+    }
+    Ok(out)
+}
+
+/// One results file described: as one file, or, holding several agents' results (a Harbor job
+/// of several agents or models), as one per agent and model, each read for its own.
+fn describe(src: &dyn Source, importer: &dyn Importer, path: &Path) -> Result<Vec<File>> {
+    let agents = if importer.has_agents() {
+        importer.agents(src, path)?
+    } else {
+        Vec::new()
+    };
+    if agents.is_empty() {
+        return Ok(vec![File {
+            path: path.to_path_buf(),
+            results: path.to_path_buf(),
+            imported: importer.about(src, path)?,
+            group: None,
+            agent: None,
+        }]);
+    }
+    agents
+        .into_iter()
+        .map(|(agent, model)| {
+            let options = crate::import::Options {
+                agent: Some(agent.clone()),
+                agent_model: model.clone(),
+                ..Default::default()
+            };
+            Ok(File {
+                path: path.to_path_buf(),
+                results: path.to_path_buf(),
+                imported: importer.about_with(src, path, &options)?,
+                group: None,
+                agent: Some((agent, model)),
+            })
+        })
+        .collect()
 }
 
 /// The results files at `paths`, each described; files found in a directory that do not read
@@ -170,22 +259,14 @@ fn described(
     let mut out = Vec::new();
     for input in paths {
         let Some(found) = search(src, importer, input)? else {
-            let imported = importer.about(src, input)?;
-            out.push(File {
-                path: input.clone(),
-                results: input.clone(),
-                imported,
-            });
+            out.extend(describe(src, importer, input)?);
             continue;
         };
         let before = out.len();
+        let notes_before = notes.len();
         for path in found {
-            match importer.about(src, &path) {
-                Ok(imported) => out.push(File {
-                    results: path.clone(),
-                    path,
-                    imported,
-                }),
+            match describe(src, importer, &path) {
+                Ok(files) => out.extend(files),
                 Err(e) => notes.push(format!(
                     "skipped {}: not read as {} ({e})",
                     path.display(),
@@ -199,10 +280,10 @@ fn described(
                 input.display(),
                 importer.name(),
                 importer.describes(),
-                if notes.is_empty() {
-                    ""
+                if notes.len() == notes_before {
+                    String::new()
                 } else {
-                    "; see the notes above"
+                    format!(": {}", notes[notes_before..].join("; "))
                 }
             )));
         }
@@ -578,7 +659,11 @@ fn seats(
     let mut out = Vec::with_capacity(rows.len());
     for (f, full, provider, model, harness, config, named) in rows {
         let of_model = &configs[&full];
-        let mut id = slug(&full);
+        // A job of several agents: each agent's seat is named after it too.
+        let mut id = match &f.agent {
+            Some((agent, _)) => slug(&format!("{agent}-{full}")),
+            None => slug(&full),
+        };
         if of_model.len() > 1 {
             let k = of_model.iter().position(|c| *c == config).unwrap_or(0) + 1;
             id = format!("{id}-config{k}");
@@ -606,6 +691,15 @@ fn seats(
         }
         seat.insert("results".into(), Value::String(results));
         seat.insert("format".into(), Value::String(importer.name().into()));
+        if let Some(g) = &f.group {
+            seat.insert("group".into(), Value::String(g.clone()));
+        }
+        if let Some((agent, model)) = &f.agent {
+            seat.insert("agent".into(), Value::String(agent.clone()));
+            if let Some(m) = model {
+                seat.insert("agent_model".into(), Value::String(m.clone()));
+            }
+        }
         if options.model_mismatch_allowed
             && let (Some(n), Some(m)) = (&named, &options.model)
             && n != m

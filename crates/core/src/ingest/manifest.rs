@@ -85,6 +85,13 @@ pub struct SeatSection {
     pub format: Option<Spanned<String>>,
     /// For a format with several scorers: the one whose value decides Correct.
     pub scorer: Option<Spanned<String>>,
+    /// For a format whose tasks come in groups (`lm-eval`): the group read whole from the
+    /// run's results file, one wave of all its subtasks.
+    pub group: Option<Spanned<String>>,
+    /// For a file of several agents' results (`harbor`): the agent whose results are the
+    /// seat's, and its model where that agent ran several.
+    pub agent: Option<Spanned<String>>,
+    pub agent_model: Option<Spanned<String>>,
     /// `"allow"`: keep the seat when its results name another model than `model` (a model
     /// served under another name); by default such a seat is refused.
     pub model_mismatch: Option<Spanned<String>>,

@@ -345,6 +345,30 @@ fn read_seat(
             ),
         ));
     }
+    if let Some(group) = &s.group
+        && !importer.has_groups()
+    {
+        return Err(Error::input(
+            manifest::at(path, text, group, "group"),
+            format!(
+                "results of format `{}` have no groups of tasks; drop `group`",
+                importer.name(),
+            ),
+        ));
+    }
+    for (name, field) in [("agent", &s.agent), ("agent_model", &s.agent_model)] {
+        if let Some(v) = field
+            && !importer.has_agents()
+        {
+            return Err(Error::input(
+                manifest::at(path, text, v, name),
+                format!(
+                    "results of format `{}` are of one agent each; drop `{name}`",
+                    importer.name(),
+                ),
+            ));
+        }
+    }
     if let Some(why) = importer.needs_suite_size()
         && wave.suite_problems.is_none()
     {
@@ -359,6 +383,9 @@ fn read_seat(
     }
     let options = import::Options {
         scorer: s.scorer.as_ref().map(|x| x.get_ref().clone()),
+        group: s.group.as_ref().map(|x| x.get_ref().clone()),
+        agent: s.agent.as_ref().map(|x| x.get_ref().clone()),
+        agent_model: s.agent_model.as_ref().map(|x| x.get_ref().clone()),
     };
     let mut quiet = import::Quiet;
     let imported = importer.read(&mut import::Input {

@@ -17,7 +17,7 @@ use super::{Ledger, Store, schema_version, sqlite};
 use crate::error::{Error, Result};
 
 /// The ledger's tables, each after those it refers to.
-pub const TABLES: [&str; 14] = [
+pub const TABLES: [&str; 15] = [
     "suite",
     "wave",
     "wave_problem",
@@ -31,6 +31,7 @@ pub const TABLES: [&str; 14] = [
     "price_table",
     "publication",
     "publication_claims",
+    "publication_envelope",
     "withdrawal",
 ];
 

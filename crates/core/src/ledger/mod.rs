@@ -17,6 +17,8 @@
 mod access;
 mod chain;
 pub(crate) mod copy;
+#[cfg(feature = "postgres")]
+mod credentials;
 mod image;
 #[cfg(feature = "postgres")]
 mod pg;
@@ -45,7 +47,7 @@ use sql::Sql;
 pub use access::Wait;
 pub use image::IMAGE_MAX_BYTES;
 pub use prices::PricesAdded;
-pub use publications::NewPublication;
+pub use publications::{MakeEnvelope, NewPublication};
 pub use rubrics::RubricAdded;
 pub use scores::ScoreWriter;
 pub use stage::Staging;

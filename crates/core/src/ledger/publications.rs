@@ -2,7 +2,8 @@
 //! The schema's triggers refuse any UPDATE or DELETE; the chain is extended in one IMMEDIATE
 //! transaction so two publishers cannot both claim the same predecessor. The claims file a
 //! publication carries is kept beside it (`publication_claims`), written in the same
-//! transaction.
+//! transaction; so is its signed statement (`publication_envelope`, a DSSE envelope), when it
+//! is signed as it is published, or later.
 
 use super::Ledger;
 use super::sql::{Row, Sql, values};
@@ -97,13 +98,28 @@ fn insert_claims(sql: &mut Sql<'_>, id: i64, claims: &StoredClaims) -> Result<()
     .map(|_| ())
 }
 
+/// Writes a publication's signed statement (a DSSE envelope's JSON text).
+fn insert_envelope(sql: &mut Sql<'_>, id: i64, envelope: &str) -> Result<()> {
+    sql.execute(
+        "INSERT INTO publication_envelope(publication_id, envelope) VALUES (?1, ?2)",
+        &values![id, envelope],
+    )
+    .map(|_| ())
+}
+
+/// Makes a publication's signed statement from the row the ledger is about to append (its id
+/// and record hash known): the envelope's JSON text.
+pub type MakeEnvelope<'a> = &'a dyn Fn(&PublicationRow) -> String;
+
 impl Ledger {
     /// Appends a publication to the chain. `seal` computes the record's hash from its id and
-    /// its predecessor's hash.
+    /// its predecessor's hash; `envelope`, when given, signs the row so made, and its envelope
+    /// is kept beside it in the same transaction.
     pub fn add_publication(
         &mut self,
         p: &NewPublication,
         seal: impl Fn(i64, Option<&str>) -> String,
+        envelope: Option<MakeEnvelope<'_>>,
     ) -> Result<PublicationRow> {
         let wave_id = self.wave_rowid(&p.wave)?;
         let rubric_id = self.rubric_rowid(&p.rubric_sha256)?;
@@ -132,20 +148,68 @@ impl Ledger {
                 None => StoredClaims::None,
             };
             insert_claims(sql, id, &claims)?;
+            if let Some(sign) = envelope {
+                insert_envelope(sql, id, &sign(&row))?;
+            }
             Ok(id)
         })?;
         self.publication(id)
     }
 
+    /// Keeps a signed statement beside publication `id`, made by `envelope` from its row as
+    /// stored; refused when it already has one (a publication carries one signature, frozen).
+    pub fn sign_publication(&mut self, id: i64, envelope: MakeEnvelope<'_>) -> Result<()> {
+        let row = self.publication(id)?;
+        let path = self.path.clone();
+        self.write(|sql| {
+            let signed: Option<i64> = sql.row(
+                "SELECT publication_id FROM publication_envelope WHERE publication_id = ?1",
+                &values![id],
+                |r| r.get(0),
+            )?;
+            if signed.is_some() {
+                return Err(Error::Usage(format!(
+                    "publication #{id} in {} is signed already: a publication carries one \
+                     signature, frozen with it (`benchledger verify {id} --trusted-key PUB` \
+                     checks it)",
+                    path.display()
+                )));
+            }
+            insert_envelope(sql, id, &envelope(&row))
+        })
+    }
+
+    /// The signed statement kept beside publication `id` (a DSSE envelope's JSON text), if it
+    /// is signed.
+    pub fn publication_envelope(&self, id: i64) -> Result<Option<String>> {
+        self.read(|sql| {
+            sql.row(
+                "SELECT envelope FROM publication_envelope WHERE publication_id = ?1",
+                &values![id],
+                |r| r.get(0),
+            )
+        })
+    }
+
     /// Copies a publication, as is, into this ledger (for reproduction bundles), with the
-    /// claims its ledger keeps beside it ([`Ledger::publication_claims`]). Its wave and rubric
-    /// must already be here.
-    pub fn import_publication(&mut self, p: &PublicationRow, claims: &StoredClaims) -> Result<()> {
+    /// claims its ledger keeps beside it ([`Ledger::publication_claims`]) and its signed
+    /// statement, if any ([`Ledger::publication_envelope`]). Its wave and rubric must already
+    /// be here.
+    pub fn import_publication(
+        &mut self,
+        p: &PublicationRow,
+        claims: &StoredClaims,
+        envelope: Option<&str>,
+    ) -> Result<()> {
         let wave_id = self.wave_rowid(&p.wave)?;
         let rubric_id = self.rubric_rowid(&p.rubric_sha256)?;
         self.write(|sql| {
             insert(sql, wave_id, rubric_id, p)?;
-            insert_claims(sql, p.id, claims)
+            insert_claims(sql, p.id, claims)?;
+            match envelope {
+                Some(text) => insert_envelope(sql, p.id, text),
+                None => Ok(()),
+            }
         })
     }
 

@@ -1,8 +1,8 @@
 //! Reading the attempts of many waves in one pass over the attempt table.
 //!
 //! Rescoring the history reads every attempt of every wave. Seat by seat ([`Ledger::fold_wave`])
-//! each attempt is found through the `attempt_by_seat` index and then fetched from the table:
-//! two B-tree walks a row. But ingest writes a seat's attempts together and in ledger order
+//! each attempt is found through the index of the attempt table's UNIQUE (seat_id, problem,
+//! trial) and then fetched from the table: two B-tree walks a row. But ingest writes a seat's attempts together and in ledger order
 //! (problem, then trial), so the table read in id order already holds every seat's attempts the
 //! way a tally takes them: one scan, no index, and it splits into ranges of ids that separate
 //! connections read at once, on separate cores (a WAL ledger has any number of readers).
@@ -13,7 +13,8 @@
 //! index. So every seat's value is the one [`Ledger::fold_wave`] gives, to the bit, whatever
 //! the ledger's physical order. Where the waves asked for hold few of the ledger's seats, they
 //! are read one by one instead. PostgreSQL keeps no physical order to rely on: there the whole
-//! history comes through one cursor in the index's order (`pg::read`).
+//! history comes in one query, seat after seat in ledger order, streamed in one snapshot
+//! ([`fold_by_seat`]; the server's cursor fetches a batch ahead while one is read).
 //!
 //! The ranges are read on separate connections, each in its own snapshot. That is safe because
 //! what they read cannot change: the waves and their seats were listed first, a wave's rows are
@@ -119,7 +120,9 @@ impl Ledger {
         let conn = match &self.store {
             Store::Sqlite(conn) => conn,
             #[cfg(feature = "postgres")]
-            Store::Postgres(pg) => return pg.fold_waves(&rowids, fields, start, add),
+            Store::Postgres(_) => {
+                return self.snapshot(|sql| fold_by_seat(sql, &rowids, fields, start, add));
+            }
         };
         let mut seats: Vec<Vec<(i64, Seat)>> = Vec::with_capacity(slugs.len());
         for &rowid in &rowids {
@@ -271,6 +274,63 @@ impl Ledger {
     fn is_in_memory(&self) -> bool {
         self.path == Path::new(":memory:")
     }
+}
+
+/// [`Ledger::fold_waves`] through one query of every attempt, seat after seat (by seat id),
+/// each seat's in ledger order ([`Columns::by_seat`]), streamed: how a store whose rows keep
+/// no physical order (the server) reads the whole history, instead of a query per seat. Rows
+/// of seats not asked for are skipped.
+#[cfg(feature = "postgres")]
+fn fold_by_seat<T>(
+    sql: &mut Sql<'_>,
+    rowids: &[i64],
+    fields: AttemptFields,
+    start: impl Fn(usize, &Seat) -> T,
+    add: impl Fn(&mut T, &Attempt),
+) -> Result<Vec<Vec<(Seat, T)>>> {
+    // Seat row id -> (wave, index among its seats).
+    let mut slot_of = std::collections::HashMap::new();
+    let mut seats: Vec<Vec<(Seat, T)>> = Vec::with_capacity(rowids.len());
+    for (w, &rowid) in rowids.iter().enumerate() {
+        let mut these = Vec::new();
+        for (id, seat) in seats_of(sql, rowid)? {
+            slot_of.insert(id, (w, these.len()));
+            let value = start(w, &seat);
+            these.push((seat, value));
+        }
+        seats.push(these);
+    }
+    let fields = with_traces(sql, fields)?;
+    let columns = Columns::by_seat(fields);
+    let Some(seat_col) = columns.seat else {
+        unreachable!("a query over seats reads the seat");
+    };
+    let path = sql.path();
+    let mut attempt = Attempt::empty();
+    // The attempt read but not yet handed on (rows of its trace steps may follow): its seat's
+    // place and its id.
+    let mut pending: Option<((usize, usize), Option<i64>)> = None;
+    sql.stream(&columns.sql, &[], |r| {
+        let id: Option<i64> = columns.id.map(|i| r.get(i)).transpose()?;
+        if fields.trace && pending.is_some_and(|(_, p)| p == id) {
+            return read_step(path, &columns, r, &mut attempt);
+        }
+        if let Some(((w, k), _)) = pending.take() {
+            add(&mut seats[w][k].1, &attempt);
+        }
+        let seat: i64 = r.get(seat_col)?;
+        let Some(&slot) = slot_of.get(&seat) else {
+            return Ok(());
+        };
+        read_attempt(path, &columns, r, id, &mut attempt)?;
+        read_step(path, &columns, r, &mut attempt)?;
+        pending = Some((slot, id));
+        Ok(())
+    })?;
+    if let Some(((w, k), _)) = pending {
+        add(&mut seats[w][k].1, &attempt);
+    }
+    Ok(seats)
 }
 
 /// How many seats the waves `rowids` hold (each wave once), and how many the ledger holds.

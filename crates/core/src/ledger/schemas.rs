@@ -6,8 +6,8 @@
 //! The SQLite side is read from a ledger the migrations made (its catalogue holds each table's
 //! final `CREATE TABLE`); the PostgreSQL side is `schema.pg.sql`'s statements played in order
 //! (`CREATE TABLE`, `ALTER TABLE … ADD COLUMN | ADD CONSTRAINT | ALTER COLUMN … DROP DEFAULT`,
-//! `CREATE INDEX`, `CREATE TRIGGER`), so no server is needed. A statement the player does not
-//! know fails the test: teach it, rather than let the schemas drift unseen.
+//! `CREATE INDEX`, `DROP INDEX`, `CREATE TRIGGER`), so no server is needed. A statement the
+//! player does not know fails the test: teach it, rather than let the schemas drift unseen.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -225,6 +225,11 @@ fn postgres() -> Schema {
                 let (cols, _) = parenthesised(&stmt);
                 let table = word(4).split('(').next().unwrap_or("").to_string();
                 s.indexes.insert(word(2), (table, names(cols)));
+            } else if upper.starts_with("DROP INDEX") {
+                assert!(
+                    s.indexes.remove(&word(2)).is_some(),
+                    "a dropped index exists"
+                );
             } else if upper.starts_with("CREATE TRIGGER") {
                 s.refused
                     .entry(word(6))

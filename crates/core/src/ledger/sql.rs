@@ -161,16 +161,7 @@ enum RowOf<'r> {
     Server(&'r dyn ServerRow),
 }
 
-impl<'r> Row<'r> {
-    /// A row of the server store.
-    #[cfg(feature = "postgres")]
-    pub(super) fn server(path: &'r Path, r: &'r dyn ServerRow) -> Row<'r> {
-        Row {
-            path,
-            of: RowOf::Server(r),
-        }
-    }
-
+impl Row<'_> {
     /// Column `i`, converted as rusqlite converts it.
     pub(super) fn get<T: Get>(&self, i: usize) -> Result<T> {
         match self.of {
@@ -590,4 +581,40 @@ impl Cell {
 pub(in crate::ledger) trait TableSink {
     fn write(&mut self, row: &[Cell]) -> Result<()>;
     fn finish(self: Box<Self>) -> Result<()>;
+}
+
+#[cfg(feature = "postgres")]
+/// `sql` with SQLite's numbered placeholders `?N` written as PostgreSQL's `$N`: the one
+/// rewriting a statement needs on the server.
+pub(super) fn dollars(sql: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    let b = sql.as_bytes();
+    if !b.windows(2).any(|w| w[0] == b'?' && w[1].is_ascii_digit()) {
+        return Cow::Borrowed(sql);
+    }
+    let mut out = String::with_capacity(sql.len());
+    let mut chars = sql.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '?' && chars.peek().is_some_and(char::is_ascii_digit) {
+            out.push('$');
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(all(test, feature = "postgres"))]
+mod tests {
+    #[test]
+    fn placeholders_are_numbered_in_each_dialect() {
+        assert_eq!(
+            super::dollars("SELECT a FROM t WHERE b = ?1 AND c IN (?2, ?10) AND d = '?'"),
+            "SELECT a FROM t WHERE b = $1 AND c IN ($2, $10) AND d = '?'"
+        );
+        assert!(matches!(
+            super::dollars("SELECT 1"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
 }

@@ -32,6 +32,13 @@ impl Ledger {
     /// format, as text (`formats::tally::read` reads it). A seat without one has `None`: its
     /// attempts are the only source of its figures.
     pub fn seat_tallies(&self, slugs: &[String]) -> Result<SeatTallies> {
+        self.seat_tallies_in(slugs, tally::LATEST)
+    }
+
+    /// As [`Ledger::seat_tallies`], with each seat's tally in seat tally format `format`: a
+    /// ledger keeps the tallies of older formats beside the latest, and `verify --ledger`
+    /// checks each.
+    pub fn seat_tallies_in(&self, slugs: &[String], format: u32) -> Result<SeatTallies> {
         let rowids: Vec<i64> = slugs
             .iter()
             .map(|s| self.wave_rowid(s))
@@ -44,7 +51,7 @@ impl Ledger {
             distinct.dedup();
             for some in distinct.chunks(WAVES_A_QUERY) {
                 let slots: Vec<String> = (2..some.len() + 2).map(|i| format!("?{i}")).collect();
-                let mut params = vec![Value::from(tally::LATEST)];
+                let mut params = vec![Value::from(format)];
                 params.extend(some.iter().map(|&id| Value::from(id)));
                 let rows = sql.rows(
                     &format!(

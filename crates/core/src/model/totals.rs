@@ -61,10 +61,10 @@ pub struct SeatTotals {
     pub outcome_sum: f64,
     pub input_tokens: Known<u64>,
     pub output_tokens: Known<u64>,
-    /// Cached reads and writes: known for every attempt (a result that leaves them out had
-    /// none), so only their sums are kept.
-    pub cache_read: u64,
-    pub cache_write: u64,
+    /// Cached reads and writes, over the attempts that record them: a result that leaves them
+    /// out had none as far as a token total goes, but how many it had is unknown.
+    pub cache_read: Known<u64>,
+    pub cache_write: Known<u64>,
     pub tokens_total: Known<u64>,
     pub new_input_tokens: Known<u64>,
     pub wall_s: Known<f64>,

@@ -19,6 +19,7 @@
 
 pub mod claims;
 pub mod reproduce;
+pub mod signature;
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -106,7 +106,11 @@ pub fn list(
 /// a bundle's README byte for byte with what its layout says for the publication, so the text
 /// of a layout never changes once shipped: a change is a new layout, and the old one stays here
 /// for the bundles written with it (docs/formats.md).
-pub const BUNDLE_LAYOUT: u32 = 3;
+pub const BUNDLE_LAYOUT: u32 = 4;
+
+/// The file a bundle of a signed publication keeps its DSSE envelope in (layout 4), the same
+/// bytes as its ledger keeps beside the publication, for tools other than benchledger.
+pub const ENVELOPE_FILE: &str = "publication.dsse.json";
 
 /// The name of the price table file a bundle carries: `NAME.vVERSION.prices.toml`, which no
 /// rubric file (`NAME.vVERSION.toml`) can be named. Only for a name already checked to be a
@@ -128,12 +132,18 @@ pub fn bundle_layout(readme: &str) -> Option<u32> {
 }
 
 /// The README of a reproduction bundle of a publication, whose input names the price table
-/// `prices` (if any): layout 3 for a publication with a price table, layout 2 — which says all
-/// that a bundle without one holds — otherwise.
-pub fn bundle_readme(r: &PublicationRow, prices: Option<&PricesId>) -> String {
-    match prices {
-        Some(_) => readme_v3(r, prices),
-        None => readme_v2(r),
+/// `prices` (if any), signed by the key `signed_by` (if it is signed): layout 4 for a signed
+/// publication, else layout 3 for a publication with a price table, else layout 2 — each the
+/// earliest that says all such a bundle holds.
+pub fn bundle_readme(
+    r: &PublicationRow,
+    prices: Option<&PricesId>,
+    signed_by: Option<&str>,
+) -> String {
+    match (prices, signed_by) {
+        (_, Some(key)) => readme_v4(r, prices, key),
+        (Some(_), None) => readme_v3(r, prices),
+        (None, None) => readme_v2(r),
     }
 }
 
@@ -144,13 +154,35 @@ pub fn bundle_readme_in(
     layout: u32,
     r: &PublicationRow,
     prices: Option<&PricesId>,
+    signed_by: Option<&str>,
 ) -> Option<String> {
     match layout {
         1 => Some(readme_v1(r)),
         2 => Some(readme_v2(r)),
         3 => Some(readme_v3(r, prices)),
+        4 => Some(readme_v4(r, prices, signed_by.unwrap_or("(none)"))),
         _ => None,
     }
+}
+
+/// Layout 4: layout 3, and for a signed publication its envelope file, the key that signed it
+/// and how to check the signature.
+fn readme_v4(r: &PublicationRow, prices: Option<&PricesId>, signed_by: &str) -> String {
+    let v3 = readme_v3(r, prices);
+    let body = v3.strip_suffix("Bundle layout 3.\n").unwrap_or(&v3);
+    format!(
+        "{body}## Signature\n\n\
+         The publication is signed: `{ENVELOPE_FILE}` is a DSSE envelope (payload type \
+         `application/vnd.in-toto+json`) holding an in-toto Statement v1 whose subjects are the \
+         publication's input and output texts (SHA-256) and whose predicate names its rubric, \
+         wave and publication record; `ledger.db` keeps the same envelope beside the \
+         publication. It is signed with ed25519 by the key whose id (the SHA-256 of its raw \
+         public key) is\n\n\
+         - key id: `{signed_by}`\n\n\
+         With that key's public key file (PEM), obtained from its owner by a way you trust:\n\n\
+         ```\nbenchledger verify --bundle . --trusted-key PUB\n```\n\n\
+         Bundle layout 4.\n"
+    )
 }
 
 /// Layout 3: layout 2, and for a publication whose costs a price table filled in, that table:
@@ -333,11 +365,11 @@ mod tests {
             readme_v3(&r, None),
             v2.replace("Bundle layout 2.", "Bundle layout 3.")
         );
-        assert_eq!(bundle_readme(&r, None), v2);
-        let v3 = bundle_readme(&r, Some(&p));
+        assert_eq!(bundle_readme(&r, None, None), v2);
+        let v3 = bundle_readme(&r, Some(&p), None);
         assert_eq!(bundle_layout(&v3), Some(3));
         assert_eq!(
-            bundle_readme_in(3, &r, Some(&p)).as_deref(),
+            bundle_readme_in(3, &r, Some(&p), None).as_deref(),
             Some(v3.as_str())
         );
         for line in [
@@ -348,5 +380,25 @@ mod tests {
         ] {
             assert!(v3.contains(line), "{line:?} in:\n{v3}");
         }
+    }
+
+    #[test]
+    fn layout_4_is_layout_3_with_the_signature_and_only_signed_bundles_use_it() {
+        let r = row();
+        let key = "f".repeat(64);
+        let v4 = bundle_readme(&r, None, Some(&key));
+        assert_eq!(bundle_layout(&v4), Some(4));
+        assert_eq!(
+            bundle_readme_in(4, &r, None, Some(&key)).as_deref(),
+            Some(v4.as_str())
+        );
+        let v3 = readme_v3(&r, None);
+        let (before, after) = v4.split_once("## Signature\n").unwrap();
+        assert_eq!(format!("{before}Bundle layout 3.\n"), v3);
+        assert!(after.contains(&format!("- key id: `{key}`")), "{after}");
+        assert!(after.contains("`publication.dsse.json`"), "{after}");
+        assert!(after.ends_with("Bundle layout 4.\n"), "{after}");
+        // Unsigned, a bundle keeps the layout it had.
+        assert_eq!(bundle_layout(&bundle_readme(&r, None, None)), Some(2));
     }
 }

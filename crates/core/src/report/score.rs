@@ -262,7 +262,7 @@ pub fn leaderboard_with(
         });
         figures.push(f);
     }
-    t.notes = texts(absolute_notes(&data.wave, &figures)).collect();
+    t.notes = texts(absolute_notes(&data.wave, &figures, Detail::Leaderboard)).collect();
     t.notes.extend(texts(canary_notes(
         &data.wave,
         seats_json

@@ -7,7 +7,9 @@
 //! `mismatch` — and its `problems`), `publications` (how many reproduce of how many), `notes`
 //! (what a bundle's check says besides), `head` (the `--expect-head` check, or null) and
 //! `ledger` (the `--ledger` checks in order — schema, waves, tallies, rubrics, prices, scores,
-//! chain — or null when not asked for).
+//! chain — or null when not asked for). A publication that is signed, or checked against a
+//! trusted key, carries its `signature`; with `--trusted-key`, `signatures` counts those the
+//! key signed.
 
 use serde::Serialize;
 
@@ -25,6 +27,9 @@ pub enum Entry {
         output_sha256: String,
         verdict: Verdict,
         problems: Vec<String>,
+        /// Its signature, checked: present when it is signed or a trusted key was given.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        signature: Option<SignatureJson>,
     },
     /// A withdrawal (or supersession) of a wave.
     Withdrawal {
@@ -37,6 +42,30 @@ pub enum Entry {
         verdict: Verdict,
         problems: Vec<String>,
     },
+}
+
+/// A publication's signature, checked (`verify --trusted-key`; docs/trust.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SignatureJson {
+    /// Whether an envelope is kept beside it.
+    pub signed: bool,
+    /// The key ids its envelope's signatures name.
+    pub keyids: Vec<String>,
+    /// The id of the trusted key it was checked against, or null when none was given (then
+    /// only its statement is held to the stored publication).
+    pub trusted_key: Option<String>,
+    /// Whether its signature verifies under the trusted key.
+    pub signed_by_trusted_key: bool,
+    pub verdict: Verdict,
+    pub problems: Vec<String>,
+}
+
+/// How many publications are signed by the trusted key, of those checked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SignedTally {
+    pub trusted_key: String,
+    pub signed: usize,
+    pub total: usize,
 }
 
 /// Whether a check passed.
@@ -101,6 +130,9 @@ pub struct Verification {
     pub head: Option<Check>,
     /// The `--ledger` checks, in order.
     pub ledger: Option<Vec<Check>>,
+    /// With `--trusted-key`: how many publications it signed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signatures: Option<SignedTally>,
 }
 
 #[cfg(test)]

@@ -77,8 +77,12 @@ pub struct SeatJson {
     pub input_tokens_known_attempts: u64,
     pub output_tokens: Option<u64>,
     pub output_tokens_known_attempts: u64,
+    /// Cached reads and cache writes, over the attempts that record them (a format that
+    /// cannot record them leaves them null, not 0).
     pub input_tokens_cache_read: Option<u64>,
+    pub input_tokens_cache_read_known_attempts: u64,
     pub input_tokens_cache_write: Option<u64>,
+    pub input_tokens_cache_write_known_attempts: u64,
     pub tokens_total: Option<u64>,
     pub new_input_tokens: Option<u64>,
     /// The attempts `tokens_total` covers.
@@ -203,7 +207,9 @@ impl SeatJson {
             output_tokens: known(&f.output_tokens),
             output_tokens_known_attempts: f.output_tokens.known,
             input_tokens_cache_read: known(&f.input_tokens_cache_read),
+            input_tokens_cache_read_known_attempts: f.input_tokens_cache_read.known,
             input_tokens_cache_write: known(&f.input_tokens_cache_write),
+            input_tokens_cache_write_known_attempts: f.input_tokens_cache_write.known,
             tokens_total: known(&f.tokens_total),
             new_input_tokens: known(&f.new_input_tokens),
             tokens_known_attempts: f.tokens_total.known,
@@ -481,6 +487,7 @@ pub fn absolute_columns(cache_reads_in: bool, detail: Detail) -> Vec<Column> {
         c.push(Column::machine("steps_known_attempts"));
         c.push(Column::machine("errors"));
         c.push(Column::machine("errors_known_attempts"));
+        c.push(Column::machine("input_tokens_cache_read_known_attempts"));
     }
     c
 }
@@ -543,12 +550,13 @@ pub fn absolute_cells(f: &SeatFigures, detail: Detail) -> Vec<Cell> {
         c.push(count(f.steps.known));
         c.push(sum(&f.errors));
         c.push(count(f.errors.known));
+        c.push(count(f.input_tokens_cache_read.known));
     }
     c
 }
 
-/// The footnotes that explain the absolute columns.
-pub fn absolute_notes(w: &Wave, figures: &[SeatFigures]) -> Vec<String> {
+/// The footnotes that explain the absolute columns of `detail`.
+pub fn absolute_notes(w: &Wave, figures: &[SeatFigures], detail: Detail) -> Vec<String> {
     let mut notes = vec![FIGURES_NOTE.to_string()];
     if !w.accounting.input_tokens_include_cache_reads {
         notes.push(
@@ -557,17 +565,16 @@ pub fn absolute_notes(w: &Wave, figures: &[SeatFigures]) -> Vec<String> {
                 .into(),
         );
     }
-    // Whenever any sum printed in a table covers fewer than all attempts. Only `show` prints
-    // output tokens and cached reads; checking them for the leaderboard too changes nothing
-    // there, since output known for fewer attempts leaves the tokens total partial as well, and
-    // cached reads cover every attempt.
+    // Whenever any sum printed in the table covers fewer than all attempts. Only `show` prints
+    // output tokens and cached reads. Checking output tokens for the leaderboard too changes
+    // nothing there, since output known for fewer attempts leaves the tokens total partial as
+    // well; cached reads are checked only where they are printed, so that a leaderboard (and
+    // the published text made of it) says what it always said.
     if figures.iter().any(|f| {
-        let printed = [
-            &f.tokens_total,
-            &f.new_input_tokens,
-            &f.output_tokens,
-            &f.input_tokens_cache_read,
-        ];
+        let mut printed = vec![&f.tokens_total, &f.new_input_tokens, &f.output_tokens];
+        if detail == Detail::Full {
+            printed.push(&f.input_tokens_cache_read);
+        }
         printed.iter().any(|k| k.known < f.attempts)
             || f.wall_s.known < f.attempts
             || f.cost_usd.known < f.attempts
@@ -643,7 +650,7 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
         }
         t.rows.push(row);
     }
-    t.notes = absolute_notes(&data.wave, &figures)
+    t.notes = absolute_notes(&data.wave, &figures, Detail::Full)
         .into_iter()
         .map(Note::Text)
         .collect();
@@ -969,6 +976,7 @@ mod tests {
         Attempt {
             input_tokens: Some(100),
             output_tokens: Some(10),
+            input_tokens_cache_read: Some(0),
             wall_s: Some(1.0),
             cost_usd: Some(0.5),
             steps: Some(3),
@@ -988,7 +996,11 @@ mod tests {
     const K_OF_N: &str = "(k of n)";
 
     fn k_of_n(f: SeatFigures) -> bool {
-        absolute_notes(&wave(), &[f])
+        k_of_n_in(f, Detail::Full)
+    }
+
+    fn k_of_n_in(f: SeatFigures, detail: Detail) -> bool {
+        absolute_notes(&wave(), &[f], detail)
             .iter()
             .any(|n| n.starts_with(K_OF_N))
     }
@@ -1020,6 +1032,8 @@ mod tests {
                 assert_eq!(csv["steps_known_attempts"], "1");
                 assert_eq!(csv["errors"], "2");
                 assert_eq!(csv["errors_known_attempts"], "2");
+                assert_eq!(csv["input_tokens_cache_read"], "0");
+                assert_eq!(csv["input_tokens_cache_read_known_attempts"], "2");
             } else {
                 assert!(!csv.contains_key("steps"));
             }
@@ -1047,6 +1061,20 @@ mod tests {
             (Some(100), 1)
         );
         assert_eq!((json.steps, json.steps_known_attempts), (Some(3), 1));
+        assert_eq!(
+            (
+                json.input_tokens_cache_read,
+                json.input_tokens_cache_read_known_attempts
+            ),
+            (Some(0), 2)
+        );
+        assert_eq!(
+            (
+                json.input_tokens_cache_write,
+                json.input_tokens_cache_write_known_attempts
+            ),
+            (None, 0)
+        );
         assert_eq!((json.errors, json.errors_known_attempts), (Some(2), 2));
     }
 
@@ -1057,8 +1085,13 @@ mod tests {
         let mut b = attempt("b");
         (b.steps, b.errors) = (None, None);
         assert!(!k_of_n(figures(vec![attempt("a"), b])));
-        // Absent cached reads and writes are none, not unknown.
-        assert!(!k_of_n(figures(vec![attempt("a")])));
+        // Cached reads left out are unknown where they are printed (show), and the
+        // leaderboard, which does not print them, says nothing of them.
+        let mut uncached = attempt("b");
+        uncached.input_tokens_cache_read = None;
+        assert!(k_of_n(figures(vec![attempt("a"), uncached.clone()])));
+        assert!(k_of_n(figures(vec![uncached.clone()])));
+        assert!(!k_of_n_in(figures(vec![uncached]), Detail::Leaderboard));
         for unknown in [
             |a: &mut Attempt| a.wall_s = None,
             |a: &mut Attempt| a.cost_usd = None,

@@ -48,6 +48,8 @@ pub struct PublicationInput {
     pub problems: Vec<String>,
     /// The withdrawal of its wave, when it was withdrawn.
     pub withdrawn: Option<WithdrawalRow>,
+    /// The ids of the keys its signed envelope names, when it is signed (docs/trust.md).
+    pub signed_by: Vec<String>,
 }
 
 /// Everything the site shows.

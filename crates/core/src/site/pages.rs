@@ -707,6 +707,13 @@ fn publication_page(p: &PublicationInput) -> String {
         p { "On any machine, from a reproduction bundle:" }
         pre { code { "benchledger bundle " (r.id) " --out repro/ && benchledger verify --bundle repro/" } }
         p { "The published text beside this page, " a href=(format!("{}.md", r.id)) { (r.id) ".md" } ", has the output digest below: " code { "sha256sum " (r.id) ".md" } "." }
+        @if !p.signed_by.is_empty() {
+            h2 { "Signature" }
+            p { "Signed (a DSSE envelope holding an in-toto statement of its input and output texts, its rubric, wave and record; ed25519) by the key with id (the SHA-256 of its raw public key):" }
+            @for k in &p.signed_by { p { code.hash { (k) } } }
+            p { "Check it with that key's public key file, obtained from its owner by a way you trust:" }
+            pre { code { "benchledger verify " (r.id) " --trusted-key PUB" } }
+        }
         h2 { "Digests (SHA-256)" }
         div.scroll { table {
             tbody { @for (what, d) in &digests { tr { th scope="row" { (what) } td { code.hash { (d) } } } } }

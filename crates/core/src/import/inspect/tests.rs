@@ -35,6 +35,7 @@ fn read_bytes(bytes: Vec<u8>, scorer: Option<&str>) -> Result<Imported> {
         path: Path::new("l"),
         options: &Options {
             scorer: scorer.map(String::from),
+            ..Options::default()
         },
         progress: &mut Quiet,
     })

@@ -10,7 +10,7 @@ use postgres::types::{IsNull, ToSql, Type};
 use rusqlite::types::ValueRef;
 
 use crate::error::Result;
-use crate::ledger::sql::{Cell, Server, ServerRow, TableSink, Value};
+use crate::ledger::sql::{Cell, Server, ServerRow, TableSink, Value, dollars};
 
 /// A value as PostgreSQL's column type asks: integers as `bigint` (or a narrower integer),
 /// reals as `double precision`, flags as `boolean`.
@@ -55,20 +55,58 @@ pub(super) fn params<'v>(values: &'v [Value<'_>]) -> Vec<&'v (dyn ToSql + Sync)>
     values.iter().map(|v| v as &(dyn ToSql + Sync)).collect()
 }
 
-impl<C: postgres::GenericClient> Server for C {
-    fn each(
-        &mut self,
-        path: &Path,
-        sql: &str,
-        values: &[Value<'_>],
-        most: usize,
-        f: &mut dyn FnMut(&dyn ServerRow) -> Result<()>,
-    ) -> Result<()> {
-        let rows = self
-            .query(&*dollars(sql), &params(values))
+/// [`Server`]'s calls that a connection and a transaction make alike (they differ in how a
+/// query streams): a query's rows at once, a statement, a bulk load through binary `COPY`.
+macro_rules! calls {
+    () => {
+        fn each(
+            &mut self,
+            path: &Path,
+            sql: &str,
+            values: &[Value<'_>],
+            most: usize,
+            f: &mut dyn FnMut(&dyn ServerRow) -> Result<()>,
+        ) -> Result<()> {
+            let rows = (self.query(&*dollars(sql), &params(values))).map_err(|e| error(path, e))?;
+            rows.iter().take(most).try_for_each(|r| f(r))
+        }
+
+        fn execute(&mut self, path: &Path, sql: &str, values: &[Value<'_>]) -> Result<usize> {
+            postgres::GenericClient::execute(self, &*dollars(sql), &params(values))
+                .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+                .map_err(|e| error(path, e))
+        }
+
+        fn copy_in<'s>(
+            &'s mut self,
+            path: &'s Path,
+            table: &str,
+            columns: &[String],
+        ) -> Result<Box<dyn TableSink + 's>> {
+            let list = columns.join(", ");
+            let statement = (self.prepare(&format!("SELECT {list} FROM {table} LIMIT 0")))
+                .map_err(|e| error(path, e))?;
+            let types: Vec<Type> = statement
+                .columns()
+                .iter()
+                .map(|c| c.type_().clone())
+                .collect();
+            let sink = postgres::GenericClient::copy_in(
+                self,
+                &format!("COPY {table} ({list}) FROM STDIN (FORMAT binary)"),
+            )
             .map_err(|e| error(path, e))?;
-        rows.iter().take(most).try_for_each(|r| f(r))
-    }
+            Ok(Box::new(Copying {
+                writer: BinaryCopyInWriter::new(sink, &types),
+                path,
+            }))
+        }
+    };
+}
+
+/// A connection: a query's rows come at once (outside a transaction, no cursor can hold them).
+impl Server for postgres::Client {
+    calls!();
 
     fn stream(
         &mut self,
@@ -79,52 +117,15 @@ impl<C: postgres::GenericClient> Server for C {
     ) -> Result<()> {
         self.each(path, sql, values, usize::MAX, f)
     }
-
-    fn execute(&mut self, path: &Path, sql: &str, values: &[Value<'_>]) -> Result<usize> {
-        postgres::GenericClient::execute(self, &*dollars(sql), &params(values))
-            .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
-            .map_err(|e| error(path, e))
-    }
-
-    fn copy_in<'s>(
-        &'s mut self,
-        path: &'s Path,
-        table: &str,
-        columns: &[String],
-    ) -> Result<Box<dyn TableSink + 's>> {
-        let list = columns.join(", ");
-        let types: Vec<Type> = self
-            .prepare(&format!("SELECT {list} FROM {table} LIMIT 0"))
-            .map_err(|e| error(path, e))?
-            .columns()
-            .iter()
-            .map(|c| c.type_().clone())
-            .collect();
-        let sink = self
-            .copy_in(&format!("COPY {table} ({list}) FROM STDIN (FORMAT binary)"))
-            .map_err(|e| error(path, e))?;
-        Ok(Box::new(Copying {
-            writer: BinaryCopyInWriter::new(sink, &types),
-            path,
-        }))
-    }
 }
 
-/// A transaction whose queries stream: [`Server::stream`] reads through a server-side cursor,
-/// [`super::FETCH_ROWS`] rows at a time, so memory stays bounded however many rows there are.
-pub(super) struct Cursor<'a, 'c>(pub(super) &'a mut postgres::Transaction<'c>);
-
-impl Server for Cursor<'_, '_> {
-    fn each(
-        &mut self,
-        path: &Path,
-        sql: &str,
-        values: &[Value<'_>],
-        most: usize,
-        f: &mut dyn FnMut(&dyn ServerRow) -> Result<()>,
-    ) -> Result<()> {
-        Server::each(&mut *self.0, path, sql, values, most, f)
-    }
+/// A transaction: a query streams through a server-side cursor, so memory stays bounded
+/// however many rows there are. The first [`super::FETCH_ROWS`] rows are fetched and read;
+/// when more may follow, a second thread fetches them [`super::FETCH_ROWS_ALL`] at a time,
+/// one batch ahead of the reading at most, so that the server makes the next batch while this
+/// thread reads the last (a whole history's read).
+impl Server for postgres::Transaction<'_> {
+    calls!();
 
     fn stream(
         &mut self,
@@ -134,57 +135,55 @@ impl Server for Cursor<'_, '_> {
         f: &mut dyn FnMut(&dyn ServerRow) -> Result<()>,
     ) -> Result<()> {
         let err = |e| error(path, e);
-        let tx = &mut *self.0;
-        let stmt = tx.prepare(&dollars(sql)).map_err(err)?;
-        let portal = tx.bind(&stmt, &params(values)).map_err(err)?;
-        loop {
-            let rows = tx.query_portal(&portal, super::FETCH_ROWS).map_err(err)?;
-            rows.iter().try_for_each(|r| f(r))?;
-            if rows.len() < super::FETCH_ROWS as usize {
-                return Ok(());
-            }
+        let stmt = self.prepare(&dollars(sql)).map_err(err)?;
+        let portal = self.bind(&stmt, &params(values)).map_err(err)?;
+        let first = self.query_portal(&portal, super::FETCH_ROWS).map_err(err)?;
+        first.iter().try_for_each(|r| f(r))?;
+        if first.len() < super::FETCH_ROWS as usize {
+            return Ok(());
         }
-    }
-
-    fn execute(&mut self, path: &Path, sql: &str, values: &[Value<'_>]) -> Result<usize> {
-        Server::execute(&mut *self.0, path, sql, values)
-    }
-
-    fn copy_in<'s>(
-        &'s mut self,
-        path: &'s Path,
-        table: &str,
-        columns: &[String],
-    ) -> Result<Box<dyn TableSink + 's>> {
-        Server::copy_in(&mut *self.0, path, table, columns)
+        drop(first);
+        let (sent, received) = std::sync::mpsc::sync_channel::<Vec<postgres::Row>>(1);
+        let (tx, portal) = (self, &portal);
+        std::thread::scope(|scope| {
+            let fetcher = scope.spawn(move || -> std::result::Result<(), postgres::Error> {
+                loop {
+                    let rows = tx.query_portal(portal, super::FETCH_ROWS_ALL)?;
+                    let last = rows.len() < super::FETCH_ROWS_ALL as usize;
+                    // A reader that stopped (on an error of its own) takes no more.
+                    if sent.send(rows).is_err() || last {
+                        return Ok(());
+                    }
+                }
+            });
+            let read = (received.iter()).try_for_each(|rows| rows.iter().try_for_each(|r| f(r)));
+            drop(received);
+            let fetched = fetcher
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            read.and(fetched.map_err(err))
+        })
     }
 }
 
+/// A row's column `i` in SQLite's kinds of value: `bigint` an integer, `boolean` the integer 0
+/// or 1, `double precision` a real, anything else text.
 impl ServerRow for postgres::Row {
     fn value(&self, path: &Path, i: usize) -> Result<ValueRef<'_>> {
-        value(self, i).map_err(|e| error(path, e))
+        let ty = self.columns().get(i).map(|c| c.type_());
+        let v = if ty == Some(&Type::INT8) {
+            self.try_get::<_, Option<i64>>(i)
+                .map(|v| v.map(ValueRef::Integer))
+        } else if ty == Some(&Type::BOOL) {
+            (self.try_get::<_, Option<bool>>(i)).map(|v| v.map(|b| ValueRef::Integer(i64::from(b))))
+        } else if ty == Some(&Type::FLOAT8) {
+            self.try_get::<_, Option<f64>>(i)
+                .map(|v| v.map(ValueRef::Real))
+        } else {
+            (self.try_get::<_, Option<&str>>(i)).map(|v| v.map(|s| ValueRef::Text(s.as_bytes())))
+        };
+        Ok(v.map_err(|e| error(path, e))?.unwrap_or(ValueRef::Null))
     }
-}
-
-/// Column `i` of `r` in SQLite's kinds of value: `bigint` an integer, `boolean` the integer 0
-/// or 1, `double precision` a real, anything else text.
-pub(super) fn value(
-    r: &postgres::Row,
-    i: usize,
-) -> std::result::Result<ValueRef<'_>, postgres::Error> {
-    let ty = r.columns().get(i).map(|c| c.type_());
-    let v = if ty == Some(&Type::INT8) {
-        r.try_get::<_, Option<i64>>(i)?.map(ValueRef::Integer)
-    } else if ty == Some(&Type::BOOL) {
-        r.try_get::<_, Option<bool>>(i)?
-            .map(|b| ValueRef::Integer(i64::from(b)))
-    } else if ty == Some(&Type::FLOAT8) {
-        r.try_get::<_, Option<f64>>(i)?.map(ValueRef::Real)
-    } else {
-        r.try_get::<_, Option<&str>>(i)?
-            .map(|s| ValueRef::Text(s.as_bytes()))
-    };
-    Ok(v.unwrap_or(ValueRef::Null))
 }
 
 /// Rows of one table going in through binary `COPY`.
@@ -207,25 +206,6 @@ impl TableSink for Copying<'_> {
     }
 }
 
-/// `sql` with SQLite's numbered placeholders `?N` written as PostgreSQL's `$N`.
-pub(super) fn dollars(sql: &str) -> std::borrow::Cow<'_, str> {
-    use std::borrow::Cow;
-    let b = sql.as_bytes();
-    if !b.windows(2).any(|w| w[0] == b'?' && w[1].is_ascii_digit()) {
-        return Cow::Borrowed(sql);
-    }
-    let mut out = String::with_capacity(sql.len());
-    let mut chars = sql.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '?' && chars.peek().is_some_and(char::is_ascii_digit) {
-            out.push('$');
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
-}
-
 /// A PostgreSQL error on the ledger at `path`: [`crate::error::Error::Unavailable`] when the
 /// cause is the ledger's surroundings (the server unreachable or shutting down, a full or
 /// failing disk, a role or a server that may not write, a conflict with another transaction;
@@ -239,6 +219,10 @@ pub(in crate::ledger) fn error(path: &Path, e: postgres::Error) -> crate::error:
         cause,
         message: format!("could not complete ({}): {why}", words(&e)),
     };
+    let refused = || Error::Ledger {
+        path: path.to_path_buf(),
+        message: format!("PostgreSQL: {}", words(&e)),
+    };
     let Some(code) = e.code() else {
         // No answer from the server: the connection failed or was lost.
         return if e.is_closed() || std::error::Error::source(&e).is_some() {
@@ -248,10 +232,7 @@ pub(in crate::ledger) fn error(path: &Path, e: postgres::Error) -> crate::error:
                  written. Check that the server is running, then run the command again",
             )
         } else {
-            Error::Ledger {
-                path: path.to_path_buf(),
-                message: format!("PostgreSQL: {}", words(&e)),
-            }
+            refused()
         };
     };
     let class = &code.code()[..2];
@@ -302,10 +283,7 @@ pub(in crate::ledger) fn error(path: &Path, e: postgres::Error) -> crate::error:
              written",
         )
     } else {
-        Error::Ledger {
-            path: path.to_path_buf(),
-            message: format!("PostgreSQL: {}", words(&e)),
-        }
+        refused()
     }
 }
 
@@ -324,20 +302,5 @@ pub(in crate::ledger) fn words(e: &postgres::Error) -> String {
             Some(source) => format!("{e}: {source}"),
             None => e.to_string(),
         },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn placeholders_are_numbered_in_each_dialect() {
-        assert_eq!(
-            super::dollars("SELECT a FROM t WHERE b = ?1 AND c IN (?2, ?10) AND d = '?'"),
-            "SELECT a FROM t WHERE b = $1 AND c IN ($2, $10) AND d = '?'"
-        );
-        assert!(matches!(
-            super::dollars("SELECT 1"),
-            std::borrow::Cow::Borrowed(_)
-        ));
     }
 }

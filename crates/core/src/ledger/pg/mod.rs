@@ -14,11 +14,10 @@
 //! - **The same queries.** Every query both stores run is written once (`crate::ledger::sql`)
 //!   and runs here on a connection or on a transaction holding the write lock
 //!   ([`Pg::read`], [`Pg::write`]); this module keeps what only a server does.
-//! - **Ingest through binary `COPY`.** An ingest is staged in a scratch SQLite file as on
-//!   SQLite (`stage.rs`); its commit copies the staged rows in with `COPY … FROM STDIN (FORMAT
-//!   binary)`, in the one transaction holding the write lock (`write.rs`).
-//! - **Bounded reads.** A wave's attempts are read through a server-side cursor, a few thousand
-//!   rows at a time, so memory stays bounded however large the wave (`read.rs`).
+//! - **Ingest through binary `COPY`**, in the one transaction holding the write lock
+//!   (`Sql::sink`, `conn.rs`), from the scratch SQLite file an ingest is staged in as on SQLite.
+//! - **Bounded reads.** In a transaction (a snapshot, for reads), a query streams through a
+//!   server-side cursor (`conn.rs`), so memory stays bounded however large the wave or history.
 //! - **The same errors.** A server that cannot be reached, one shutting down, a full disk, a
 //!   role that may not write: [`Error::Unavailable`] (exit 3), as a busy or read-only SQLite
 //!   file is; anything else the server refuses names the server and its words.
@@ -27,8 +26,6 @@
 //! private network or a tunnel.
 
 mod conn;
-mod password;
-mod read;
 mod schema;
 
 use std::path::{Path, PathBuf};
@@ -38,7 +35,8 @@ use postgres::error::SqlState;
 use postgres::{Client, NoTls};
 
 use super::Wait;
-use super::sql::Sql;
+use super::credentials::{self, Environment, Source};
+use super::sql::{Sql, values};
 use crate::error::{Cause, Error, Hint, Result};
 
 /// The key of benchledger's write lock (`pg_advisory_xact_lock`): every write transaction
@@ -53,72 +51,12 @@ const FETCH_ROWS: i32 = 4096;
 /// the network fewer times (still bounded: some megabytes of rows).
 const FETCH_ROWS_ALL: i32 = 32768;
 
-/// The URL as messages show it: without a password, wherever the URL holds one.
-///
-/// Read as the client library reads it: the credentials run to the first `@` (the user up to
-/// its first `:`, the rest the password); every `password` parameter of the query is left out.
-/// Whatever the URL's password is, as the library decodes it, is then masked wherever it is
-/// still seen, so that no spelling of a URL puts its password in a message.
+/// The URL as messages show it: without a password, wherever the URL holds one (the
+/// password as the client library decodes it: [`credentials::redacted`]).
 pub(crate) fn redacted(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    let shown = match rest.split_once('@') {
-        Some((creds, after)) => {
-            let user = creds.split_once(':').map_or(creds, |(u, _)| u);
-            format!("{scheme}://{user}@{after}")
-        }
-        None => format!("{scheme}://{rest}"),
-    };
-    let mut shown = match shown.split_once('?') {
-        Some((before, query)) => {
-            let kept: Vec<&str> = query
-                .split('&')
-                .filter(|param| {
-                    let key = param.split_once('=').map_or(*param, |(k, _)| k);
-                    let key = percent_decode(key);
-                    key.trim() != "password"
-                })
-                .collect();
-            if kept.is_empty() {
-                before.to_string()
-            } else {
-                format!("{before}?{}", kept.join("&"))
-            }
-        }
-        None => shown,
-    };
-    if let Ok(config) = url.parse::<postgres::Config>()
-        && let Some(password) = config.get_password()
-        && let Ok(password) = std::str::from_utf8(password)
-        && !password.is_empty()
-    {
-        shown = shown.replace(password, "***");
-    }
-    shown
-}
-
-/// `%XX` escapes decoded (as the client library decodes a URL's parameter names).
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        if bytes[i] == b'%'
-            && let (Some(h), Some(l)) = (
-                bytes.get(i + 1).copied().and_then(hex),
-                bytes.get(i + 2).copied().and_then(hex),
-            )
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    let config = url.parse::<postgres::Config>().ok();
+    let password = config.as_ref().and_then(|c| c.get_password());
+    credentials::redacted(url, password.and_then(|p| std::str::from_utf8(p).ok()))
 }
 
 /// A connection to a ledger on a PostgreSQL server.
@@ -136,7 +74,7 @@ impl Pg {
     /// Connects to the server `url` names.
     pub(super) fn connect(url: &str) -> Result<Pg> {
         let path = PathBuf::from(redacted(url));
-        let config: postgres::Config = url.parse().map_err(|e| {
+        let mut config: postgres::Config = url.parse().map_err(|e| {
             Error::Usage(format!(
                 "{} is not a PostgreSQL connection URL ({e}); write it as \
                  postgresql://USER@HOST/DATABASE (a Unix socket's directory as \
@@ -144,8 +82,7 @@ impl Pg {
                 path.display()
             ))
         })?;
-        let mut config = config;
-        let source = password::fill(&mut config, &password::Environment::current());
+        let source = fill(&mut config, &Environment::current());
         let client = config
             .connect(NoTls)
             .map_err(|e| connect_error(&path, &source, e))?;
@@ -189,10 +126,8 @@ impl Pg {
     /// wait runs out, the error says how long it waited and that nothing was written.
     fn begin_write<'c>(&self, client: &'c mut Client) -> Result<postgres::Transaction<'c>> {
         let mut tx = client.transaction().map_err(|e| self.err(e))?;
-        let free: bool = tx
-            .query_one("SELECT pg_try_advisory_xact_lock($1)", &[&WRITE_LOCK])
-            .map_err(|e| self.err(e))?
-            .get(0);
+        let try_lock = "SELECT pg_try_advisory_xact_lock(?1)";
+        let free: bool = Sql::server(&mut tx, &self.path).value(try_lock, &values![WRITE_LOCK])?;
         if free {
             return Ok(tx);
         }
@@ -233,17 +168,9 @@ impl Pg {
         &self,
         f: impl FnOnce(&mut Sql<'_>) -> Result<T>,
     ) -> Result<T> {
-        self.write_tx(|tx| f(&mut Sql::server(tx, &self.path)))
-    }
-
-    /// [`Pg::write`], on the client's own transaction.
-    fn write_tx<T>(
-        &self,
-        f: impl FnOnce(&mut postgres::Transaction<'_>) -> Result<T>,
-    ) -> Result<T> {
         let mut client = self.client()?;
         let mut tx = self.begin_write(&mut client)?;
-        let out = f(&mut tx)?;
+        let out = f(&mut Sql::server(&mut tx, &self.path))?;
         tx.commit().map_err(|e| self.err(e))?;
         Ok(out)
     }
@@ -255,27 +182,44 @@ impl Pg {
         f: impl FnOnce(&mut Sql<'_>) -> Result<T>,
     ) -> Result<T> {
         let mut client = self.client()?;
-        let mut tx = self.snapshot(&mut client)?;
-        let out = f(&mut Sql::server(&mut conn::Cursor(&mut tx), &self.path))?;
-        tx.commit().map_err(|e| self.err(e))?;
-        Ok(out)
-    }
-
-    /// A read-only, repeatable-read transaction: what it reads is one snapshot.
-    fn snapshot<'c>(&self, client: &'c mut Client) -> Result<postgres::Transaction<'c>> {
-        client
-            .build_transaction()
+        let mut tx = (client.build_transaction())
             .isolation_level(postgres::IsolationLevel::RepeatableRead)
             .read_only(true)
             .start()
-            .map_err(|e| self.err(e))
+            .map_err(|e| self.err(e))?;
+        let out = f(&mut Sql::server(&mut tx, &self.path))?;
+        tx.commit().map_err(|e| self.err(e))?;
+        Ok(out)
     }
+}
+
+/// Gives `config` a password from libpq's sources when its URL gave none (`credentials`), and says
+/// where the password came from.
+fn fill(config: &mut postgres::Config, env: &Environment) -> Source {
+    use postgres::config::Host;
+    let target = credentials::Target {
+        has_password: config.get_password().is_some_and(|p| !p.is_empty()),
+        hosts: (config.get_hosts().iter())
+            .map(|h| match h {
+                Host::Tcp(name) => credentials::Host::Tcp(name.clone()),
+                Host::Unix(dir) => credentials::Host::Unix(dir.clone()),
+            })
+            .collect(),
+        ports: config.get_ports().to_vec(),
+        dbname: config.get_dbname().map(str::to_owned),
+        user: config.get_user().map(str::to_owned),
+    };
+    let (password, source) = credentials::find(&target, env);
+    if let Some(password) = password {
+        config.password(password);
+    }
+    source
 }
 
 /// Why a connection could not be made: the server unreachable or refusing is
 /// [`Error::Unavailable`] (exit 3); a database, user or password it does not know, a usage
 /// error.
-fn connect_error(path: &Path, source: &password::Source, e: postgres::Error) -> Error {
+fn connect_error(path: &Path, source: &Source, e: postgres::Error) -> Error {
     if let Some(db) = e.as_db_error() {
         let code = db.code();
         if *code == SqlState::INVALID_CATALOG_NAME {
@@ -286,7 +230,7 @@ fn connect_error(path: &Path, source: &password::Source, e: postgres::Error) -> 
             || *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION
         {
             let advice = match source {
-                password::Source::Url => {
+                Source::Url => {
                     "; give the password in PGPASSWORD or ~/.pgpass rather than in the URL"
                         .to_string()
                 }
@@ -378,5 +322,58 @@ mod tests {
         assert!(url("postgres://x@y/z"));
         assert!(!url("ledger.db"));
         assert!(!url("./postgresql://x"));
+    }
+
+    /// What a URL says goes to the password file as libpq reads it (`credentials`' tests hold
+    /// the file's rules): a socket directory, the defaults, a password in the URL.
+    #[test]
+    fn a_url_is_looked_up_in_the_password_file_as_libpq_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pgpass");
+        std::fs::write(
+            &file,
+            "/srv/pg/socket:5432:ledger:ann:socketpw\n\
+             localhost:5432:osuser:osuser:defaults\n\
+             db:6000:ledger:ann:port\n",
+        )
+        .unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
+        let env = Environment {
+            passfile: Some(file),
+            os_user: Some("osuser".into()),
+            ..Environment::default()
+        };
+        let filled = |url: &str| {
+            let mut c: postgres::Config = url.parse().unwrap();
+            let source = fill(&mut c, &env);
+            (c.get_password().map(<[u8]>::to_vec), source)
+        };
+        let pw = |url: &str| filled(url).0;
+        assert_eq!(pw("host=/var/run/postgresql"), Some(b"defaults".to_vec()));
+        assert_eq!(
+            pw("postgresql://ann@%2Fsrv%2Fpg%2Fsocket/ledger"),
+            Some(b"socketpw".to_vec())
+        );
+        assert_eq!(
+            pw("postgresql://ann@db:6000/ledger"),
+            Some(b"port".to_vec())
+        );
+        assert_eq!(
+            filled("postgresql://ann@%2Fsrv%2Fpg%2Fsocket/other"),
+            (None, Source::Missing { skipped: None })
+        );
+        assert_eq!(
+            filled("postgresql://ann:inurl@db/ledger"),
+            (Some(b"inurl".to_vec()), Source::Url)
+        );
+        // An empty password in the URL counts as none.
+        assert_eq!(
+            pw("postgresql://ann:@db:6000/ledger"),
+            Some(b"port".to_vec())
+        );
     }
 }

@@ -15,11 +15,10 @@
 
 use std::collections::BTreeMap;
 
-use postgres::GenericClient;
-
 use super::Pg;
 use crate::error::{Error, Result};
-use crate::ledger::{Purpose, check_version, differences};
+use crate::ledger::sql::{Sql, values};
+use crate::ledger::{Objects, Purpose, check_version, differences};
 
 /// The PostgreSQL schema, as a list of migrations (see the header of `schema.pg.sql`).
 pub(crate) const SCHEMA: &str = include_str!("../../../schema.pg.sql");
@@ -41,17 +40,15 @@ impl Pg {
     pub(in crate::ledger) fn prepare(&self, purpose: Purpose) -> Result<bool> {
         let version = self.user_version()?;
         let other_tables = || {
-            let tables: i64 = self
-                .client()?
-                .query_one(
+            self.read(|sql| {
+                sql.value::<i64>(
                     "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
                      WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm')
                        AND c.relname <> 'benchledger_migration'",
                     &[],
                 )
-                .map_err(|e| self.err(e))?
-                .get(0);
-            Ok(tables > 0)
+            })
+            .map(|tables| tables > 0)
         };
         check_version(
             &self.path,
@@ -62,8 +59,7 @@ impl Pg {
              benchledger schema version); nothing was changed. Give benchledger a database (or \
              a schema) of its own",
         )?;
-        let supported = super::super::schema_version();
-        if version < supported {
+        if version < super::super::schema_version() {
             self.migrate()?;
         }
         Ok(version == 0)
@@ -75,7 +71,7 @@ impl Pg {
         let mut client = self.client()?;
         let mut tx = self.begin_write(&mut client)?;
         tx.batch_execute(BOOTSTRAP).map_err(|e| self.err(e))?;
-        let now = applied(&mut tx).map_err(|e| self.err(e))?;
+        let now: i64 = Sql::server(&mut tx, &self.path).value(APPLIED, &[])?;
         for (i, sql) in migrations().iter().enumerate().skip(now as usize) {
             let version = (i + 1) as i64;
             tx.batch_execute(sql).map_err(|e| match e.code() {
@@ -90,65 +86,51 @@ impl Pg {
                 },
                 _ => self.err(e),
             })?;
-            tx.execute(
-                "INSERT INTO benchledger_migration(version) VALUES ($1)",
-                &[&version],
-            )
-            .map_err(|e| self.err(e))?;
+            let record = "INSERT INTO benchledger_migration(version) VALUES (?1)";
+            Sql::server(&mut tx, &self.path).execute(record, &values![version])?;
         }
         tx.commit().map_err(|e| self.err(e))
     }
 
     /// The schema version of this ledger: the last migration applied (0: none).
     pub(in crate::ledger) fn user_version(&self) -> Result<i64> {
-        let mut client = self.client()?;
-        let exists: bool = client
-            .query_one(
-                "SELECT to_regclass('benchledger_migration') IS NOT NULL",
-                &[],
-            )
-            .map_err(|e| self.err(e))?
-            .get(0);
-        if !exists {
-            return Ok(0);
-        }
-        applied(&mut *client).map_err(|e| self.err(e))
+        self.read(|sql| {
+            let exists = "SELECT to_regclass('benchledger_migration') IS NOT NULL";
+            match sql.value(exists, &[])? {
+                true => sql.value(APPLIED, &[]),
+                false => Ok(0),
+            }
+        })
     }
 
     /// How this ledger's schema differs from what `schema.pg.sql` makes (see the module's
     /// documentation). Empty when they are the same.
     pub(in crate::ledger) fn schema_differences(&self) -> Result<Vec<String>> {
-        let mut client = self.client()?;
-        let actual = objects(&mut *client, None).map_err(|e| self.err(e))?;
-        let version = {
-            drop(client);
-            self.user_version()?
-        };
+        let actual = self.read(|sql| objects(sql, None))?;
+        let version = self.user_version()?;
         let mut client = self.client()?;
         // The expected schema, made in the session's temporary schema and rolled back: a role
         // that may only read the ledger may still make temporary objects (PostgreSQL grants
         // TEMPORARY to every role by default), where it could not create a schema.
+        let mut tx = client.transaction().map_err(|e| self.err(e))?;
+        tx.batch_execute(&format!("SET LOCAL search_path = pg_temp; {BOOTSTRAP};"))
+            .map_err(|e| self.err(e))?;
+        for sql in migrations() {
+            // Functions in the temporary schema are found only by their qualified name.
+            let sql = sql.replace("benchledger_refuse(", "pg_temp.benchledger_refuse(");
+            tx.batch_execute(&sql).map_err(|e| self.err(e))?;
+        }
         let expected = {
-            let mut tx = client.transaction().map_err(|e| self.err(e))?;
-            tx.batch_execute(&format!("SET LOCAL search_path = pg_temp; {BOOTSTRAP};"))
-                .map_err(|e| self.err(e))?;
-            for sql in migrations() {
-                // Functions in the temporary schema are found only by their qualified name.
-                let sql = sql.replace("benchledger_refuse(", "pg_temp.benchledger_refuse(");
-                tx.batch_execute(&sql).map_err(|e| self.err(e))?;
-            }
-            let scratch: String = tx
-                .query_one("SELECT pg_my_temp_schema()::regnamespace::text", &[])
-                .map_err(|e| self.err(e))?
-                .get(0);
-            let expected = objects(&mut tx, Some(&scratch)).map_err(|e| self.err(e))?;
-            tx.rollback().map_err(|e| self.err(e))?;
-            // PostgreSQL names the temporary schema `pg_temp` in definitions.
-            expected
-                .into_iter()
-                .map(|(k, def)| (k, def.replace(" pg_temp.", " ").replace("(pg_temp.", "(")))
-                .collect()
+            let sql = &mut Sql::server(&mut tx, &self.path);
+            let scratch: String =
+                sql.value("SELECT pg_my_temp_schema()::regnamespace::text", &[])?;
+            objects(sql, Some(&scratch))?
         };
+        tx.rollback().map_err(|e| self.err(e))?;
+        // PostgreSQL names the temporary schema `pg_temp` in definitions.
+        let expected = (expected.into_iter())
+            .map(|(k, def)| (k, def.replace(" pg_temp.", " ").replace("(pg_temp.", "(")))
+            .collect();
         Ok(differences(
             version,
             &expected,
@@ -163,24 +145,15 @@ impl Pg {
 const DISABLED: &str = " [disabled]";
 
 /// The last migration recorded as applied.
-fn applied(c: &mut impl GenericClient) -> std::result::Result<i64, postgres::Error> {
-    Ok(c.query_one(
-        "SELECT coalesce(max(version), 0) FROM benchledger_migration",
-        &[],
-    )?
-    .get(0))
-}
+const APPLIED: &str = "SELECT coalesce(max(version), 0) FROM benchledger_migration";
 
 /// The schema objects of `schema` (the connection's current schema when `None`), each as
 /// PostgreSQL renders its definition, keyed by kind and name. The schema's own name is taken
 /// out of the definitions, so two schemas made alike compare equal.
-fn objects(
-    c: &mut impl GenericClient,
-    schema: Option<&str>,
-) -> std::result::Result<BTreeMap<(String, String), String>, postgres::Error> {
+fn objects(sql: &mut Sql<'_>, schema: Option<&str>) -> Result<Objects> {
     let schema: String = match schema {
         Some(s) => s.to_string(),
-        None => c.query_one("SELECT current_schema()::text", &[])?.get(0),
+        None => sql.value("SELECT current_schema()::text", &[])?,
     };
     let mut out = BTreeMap::new();
     let queries: [(&str, &str); 5] = [
@@ -197,20 +170,20 @@ fn objects(
              LEFT JOIN pg_collation co ON co.oid = a.attcollation AND a.attcollation <> 0
                  AND co.collname <> 'default'
              LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
-             WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+             WHERE n.nspname = ?1 AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
              GROUP BY c.relname, c.relkind",
         ),
         (
             "constraint",
             "SELECT cl.relname || '.' || con.conname, pg_get_constraintdef(con.oid)
              FROM pg_constraint con JOIN pg_class cl ON cl.oid = con.conrelid
-             JOIN pg_namespace n ON n.oid = cl.relnamespace WHERE n.nspname = $1",
+             JOIN pg_namespace n ON n.oid = cl.relnamespace WHERE n.nspname = ?1",
         ),
         (
             "index",
             "SELECT c.relname::text, pg_get_indexdef(c.oid)
              FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-             JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1",
+             JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ?1",
         ),
         (
             "trigger",
@@ -218,20 +191,20 @@ fn objects(
                  || CASE WHEN t.tgenabled = 'D' THEN ' [disabled]' ELSE '' END
              FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
              JOIN pg_namespace n ON n.oid = c.relnamespace
-             WHERE n.nspname = $1 AND NOT t.tgisinternal",
+             WHERE n.nspname = ?1 AND NOT t.tgisinternal",
         ),
         (
             "function",
             "SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')',
                  pg_get_functiondef(p.oid)
              FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-             WHERE n.nspname = $1 AND p.prokind = 'f'",
+             WHERE n.nspname = ?1 AND p.prokind = 'f'",
         ),
     ];
-    for (kind, sql) in queries {
-        for row in c.query(sql, &[&schema])? {
-            let name: String = row.get(0);
-            let def: String = row.get(1);
+    for (kind, query) in queries {
+        let rows = sql.rows(query, &values![&schema], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        for (name, def) in rows {
+            let def: String = def;
             let def = def
                 .replace(&format!(" {schema}."), " ")
                 .replace(&format!("({schema}."), "(");

@@ -1,6 +1,13 @@
-//! The connection's password, from libpq's sources when the URL gives none, so that a password
-//! need never be typed on a command line (where `ps` shows it to every user of the machine).
+//! A PostgreSQL ledger's credentials: where the connection's password comes from, and where it
+//! must never show. Rules, text and files only: the server's client fills in what this finds
+//! and decodes the URL's password (`pg/mod.rs`); nothing here needs a server or the client
+//! crate, and every rule is tested without either.
 //!
+//! **Where it never shows.** A message names a server's ledger by its URL without the password
+//! ([`redacted`]), however the URL spells it.
+//!
+//! **Where it comes from.** From libpq's sources when the URL gives none, so that a password
+//! need never be typed on a command line (where `ps` shows it to every user of the machine).
 //! In libpq's order: the URL's own password (`postgresql://USER:PASSWORD@…` or
 //! `?password=…`); else `PGPASSWORD`; else the password file, `PGPASSFILE` or `~/.pgpass`
 //! (`$HOME/.pgpass`). An empty password counts as none, as in libpq. The file is read as libpq
@@ -26,7 +33,71 @@ use std::ffi::OsString;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use postgres::config::Host;
+/// The URL as messages show it: without a password, wherever the URL holds one.
+///
+/// Read as the client library reads it: the credentials run to the first `@` (the user up to
+/// its first `:`, the rest the password); every `password` parameter of the query is left out.
+/// `password` (the URL's, as the client library decodes it) is then masked wherever it is
+/// still seen, so that no spelling of a URL puts its password in a message.
+pub(super) fn redacted(url: &str, password: Option<&str>) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let shown = match rest.split_once('@') {
+        Some((creds, after)) => {
+            let user = creds.split_once(':').map_or(creds, |(u, _)| u);
+            format!("{scheme}://{user}@{after}")
+        }
+        None => format!("{scheme}://{rest}"),
+    };
+    let mut shown = match shown.split_once('?') {
+        Some((before, query)) => {
+            let kept: Vec<&str> = query
+                .split('&')
+                .filter(|param| {
+                    let key = param.split_once('=').map_or(*param, |(k, _)| k);
+                    let key = percent_decode(key);
+                    key.trim() != "password"
+                })
+                .collect();
+            if kept.is_empty() {
+                before.to_string()
+            } else {
+                format!("{before}?{}", kept.join("&"))
+            }
+        }
+        None => shown,
+    };
+    if let Some(password) = password
+        && !password.is_empty()
+    {
+        shown = shown.replace(password, "***");
+    }
+    shown
+}
+
+/// `%XX` escapes decoded (as the client library decodes a URL's parameter names).
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                bytes.get(i + 1).copied().and_then(hex),
+                bytes.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
 
 /// Where the connection's password came from, for the error that reports it refused or
 /// missing.
@@ -94,36 +165,55 @@ impl Environment {
 /// Socket directories libpq builds treat as their default, matched as `localhost`.
 const DEFAULT_SOCKET_DIRS: [&str; 3] = ["/var/run/postgresql", "/run/postgresql", "/tmp"];
 
-/// Gives `config` a password from libpq's sources when its URL gave none, and says where the
-/// password came from.
-pub(super) fn fill(config: &mut postgres::Config, env: &Environment) -> Source {
-    if config.get_password().is_some_and(|p| !p.is_empty()) {
-        return Source::Url;
+/// A server the connection goes to, as the password file is searched for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Host {
+    /// A host name or address.
+    Tcp(String),
+    /// A Unix socket's directory.
+    Unix(PathBuf),
+}
+
+/// What a connection's URL says of where it goes and as whom, for the password file.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Target {
+    /// Whether the URL gave a (non-empty) password of its own.
+    pub has_password: bool,
+    pub hosts: Vec<Host>,
+    pub ports: Vec<u16>,
+    pub dbname: Option<String>,
+    pub user: Option<String>,
+}
+
+/// The password for a connection to `target` from libpq's sources when its URL gave none (the
+/// password, or `None` to keep the URL's or to go without), and where it came from.
+pub(super) fn find(target: &Target, env: &Environment) -> (Option<Vec<u8>>, Source) {
+    if target.has_password {
+        return (None, Source::Url);
     }
     if let Some(password) = &env.password {
-        config.password(password.as_encoded_bytes());
-        return Source::Environment;
+        return (
+            Some(password.as_encoded_bytes().to_vec()),
+            Source::Environment,
+        );
     }
     let file = match (&env.passfile, &env.home) {
         (Some(file), _) => file.clone(),
         (None, Some(home)) => home.join(".pgpass"),
-        (None, None) => return Source::Missing { skipped: None },
+        (None, None) => return (None, Source::Missing { skipped: None }),
     };
     let lines = match open(&file) {
         Ok(Some(lines)) => lines,
-        Ok(None) => return Source::Missing { skipped: None },
-        Err(why) => return Source::Missing { skipped: Some(why) },
+        Ok(None) => return (None, Source::Missing { skipped: None }),
+        Err(why) => return (None, Source::Missing { skipped: Some(why) }),
     };
-    let user = config
-        .get_user()
-        .map(str::to_owned)
+    let user = target
+        .user
+        .clone()
         .or_else(|| env.os_user.clone())
         .unwrap_or_default();
-    let dbname = config
-        .get_dbname()
-        .map_or_else(|| user.clone(), str::to_owned);
-    let keys = keys(config.get_hosts(), config.get_ports());
-    for (host, port) in &keys {
+    let dbname = target.dbname.clone().unwrap_or_else(|| user.clone());
+    for (host, port) in &keys(&target.hosts, &target.ports) {
         let wanted = [
             host.as_bytes(),
             port.as_bytes(),
@@ -131,11 +221,10 @@ pub(super) fn fill(config: &mut postgres::Config, env: &Environment) -> Source {
             user.as_bytes(),
         ];
         if let Some(password) = lines.iter().find_map(|line| matches(line, &wanted)) {
-            config.password(password);
-            return Source::File(file);
+            return (Some(password), Source::File(file));
         }
     }
-    Source::Missing { skipped: None }
+    (None, Source::Missing { skipped: None })
 }
 
 /// The (HOST, PORT) pairs the file is searched for, one per host in the URL's order.
@@ -274,8 +363,50 @@ fn field_matches<'a>(buf: &'a [u8], token: &[u8]) -> Option<&'a [u8]> {
 mod tests {
     use super::*;
 
-    fn config(url: &str) -> postgres::Config {
-        url.parse().unwrap()
+    /// The client's own decoding of each URL is `pg`'s test; here, what is cut and masked.
+    #[test]
+    fn a_url_is_shown_without_its_password_however_it_is_spelled() {
+        for (url, password, shown) in [
+            (
+                "postgresql://ann:pw@db/ledger?sslmode=disable",
+                Some("pw"),
+                "postgresql://ann@db/ledger?sslmode=disable",
+            ),
+            (
+                "postgresql://ann@db/ledger?a=1&%70assword=pw&b=2",
+                Some("pw"),
+                "postgresql://ann@db/ledger?a=1&b=2",
+            ),
+            (
+                "postgresql://ann@db/ledger?password=pw",
+                None,
+                "postgresql://ann@db/ledger",
+            ),
+            (
+                "postgresql://ann:pw@db/pw?x=pw",
+                Some("pw"),
+                "postgresql://ann@db/***?x=***",
+            ),
+            (
+                "postgresql://ann:@db/ledger",
+                Some(""),
+                "postgresql://ann@db/ledger",
+            ),
+            ("ledger.db", None, "ledger.db"),
+        ] {
+            assert_eq!(redacted(url, password), shown, "{url}");
+        }
+        assert_eq!(percent_decode("%70a%73s%zz%4"), "pass%zz%4");
+    }
+
+    /// What `postgresql://ann@db/ledger` asks for.
+    fn ann_at_db() -> Target {
+        Target {
+            hosts: vec![Host::Tcp("db".into())],
+            dbname: Some("ledger".into()),
+            user: Some("ann".into()),
+            ..Target::default()
+        }
     }
 
     fn env_with_file(text: &str, mode: u32) -> (tempfile::TempDir, Environment) {
@@ -295,22 +426,29 @@ mod tests {
         (dir, env)
     }
 
+    fn password(found: (Option<Vec<u8>>, Source)) -> Option<Vec<u8>> {
+        found.0
+    }
+
     #[test]
     fn libpq_password_order_url_then_pgpassword_then_file() {
         let (_dir, mut env) = env_with_file("*:*:*:*:fromfile\n", 0o600);
-        let mut c = config("postgresql://ann:inurl@db/ledger");
-        assert_eq!(fill(&mut c, &env), Source::Url);
-        assert_eq!(c.get_password(), Some(&b"inurl"[..]));
+        let given = Target {
+            has_password: true,
+            ..ann_at_db()
+        };
+        assert_eq!(find(&given, &env), (None, Source::Url));
 
         env.password = Some("fromenv".into());
-        let mut c = config("postgresql://ann@db/ledger");
-        assert_eq!(fill(&mut c, &env), Source::Environment);
-        assert_eq!(c.get_password(), Some(&b"fromenv"[..]));
+        assert_eq!(
+            find(&ann_at_db(), &env),
+            (Some(b"fromenv".to_vec()), Source::Environment)
+        );
 
         env.password = None;
-        let mut c = config("postgresql://ann:@db/ledger");
-        assert!(matches!(fill(&mut c, &env), Source::File(_)));
-        assert_eq!(c.get_password(), Some(&b"fromfile"[..]));
+        let (found, source) = find(&ann_at_db(), &env);
+        assert!(matches!(source, Source::File(_)), "{source:?}");
+        assert_eq!(found.as_deref(), Some(&b"fromfile"[..]));
     }
 
     #[test]
@@ -322,13 +460,21 @@ mod tests {
                     db:*:ledger:ann:pa\\:ss\\\\word:ignored\r\n\
                     *:*:*:*:fallback\n";
         let (_dir, env) = env_with_file(text, 0o600);
-        let mut c = config("postgresql://ann@db/ledger");
-        assert!(matches!(fill(&mut c, &env), Source::File(_)));
-        assert_eq!(c.get_password(), Some(&b"pa:ss\\word"[..]));
-
-        let mut c = config("postgresql://carol@elsewhere:6000/x");
-        fill(&mut c, &env);
-        assert_eq!(c.get_password(), Some(&b"fallback"[..]));
+        assert_eq!(
+            password(find(&ann_at_db(), &env)).as_deref(),
+            Some(&b"pa:ss\\word"[..])
+        );
+        let elsewhere = Target {
+            hosts: vec![Host::Tcp("elsewhere".into())],
+            ports: vec![6000],
+            dbname: Some("x".into()),
+            user: Some("carol".into()),
+            ..Target::default()
+        };
+        assert_eq!(
+            password(find(&elsewhere, &env)).as_deref(),
+            Some(&b"fallback"[..])
+        );
     }
 
     #[test]
@@ -337,17 +483,56 @@ mod tests {
                     /srv/pg/socket:5432:ledger:ann:socketpw\n\
                     localhost:5432:osuser:osuser:defaults\n";
         let (_dir, env) = env_with_file(text, 0o600);
-        // No host (the default socket), no port, no database, no user: localhost, 5432, the
-        // user's name twice.
-        let mut c = config("host=/var/run/postgresql");
-        fill(&mut c, &env);
-        assert_eq!(c.get_password(), Some(&b"defaults"[..]));
-        let mut c = config("postgresql://ann@%2Fsrv%2Fpg%2Fsocket/ledger");
-        fill(&mut c, &env);
-        assert_eq!(c.get_password(), Some(&b"socketpw"[..]));
-        let mut c = config("postgresql://ann@%2Fsrv%2Fpg%2Fsocket/other");
-        assert_eq!(fill(&mut c, &env), Source::Missing { skipped: None });
-        assert_eq!(c.get_password(), None);
+        // The usual socket directory, no port, no database, no user: localhost, 5432, the
+        // operating system's user name twice; no host at all means the same.
+        for hosts in [vec![Host::Unix("/var/run/postgresql".into())], vec![]] {
+            let target = Target {
+                hosts,
+                ..Target::default()
+            };
+            assert_eq!(
+                password(find(&target, &env)).as_deref(),
+                Some(&b"defaults"[..])
+            );
+        }
+        let socket = |db: &str| Target {
+            hosts: vec![Host::Unix("/srv/pg/socket".into())],
+            dbname: Some(db.into()),
+            user: Some("ann".into()),
+            ..Target::default()
+        };
+        assert_eq!(
+            password(find(&socket("ledger"), &env)).as_deref(),
+            Some(&b"socketpw"[..])
+        );
+        assert_eq!(
+            find(&socket("other"), &env),
+            (None, Source::Missing { skipped: None })
+        );
+        // An escaped `:` in the host field matches a host name holding one.
+        let odd = Target {
+            hosts: vec![Host::Tcp("h:x".into())],
+            user: Some("ann".into()),
+            ..Target::default()
+        };
+        assert_eq!(
+            password(find(&odd, &env)).as_deref(),
+            Some(&b"escapedhost"[..])
+        );
+    }
+
+    #[test]
+    fn libpq_passfile_with_several_hosts_takes_the_first_host_with_an_entry() {
+        let (_dir, env) = env_with_file("b:5433:ledger:ann:second\n", 0o600);
+        let target = Target {
+            hosts: vec![Host::Tcp("a".into()), Host::Tcp("b".into())],
+            ports: vec![5432, 5433],
+            ..ann_at_db()
+        };
+        assert_eq!(
+            password(find(&target, &env)).as_deref(),
+            Some(&b"second"[..])
+        );
     }
 
     #[cfg(unix)]
@@ -355,23 +540,20 @@ mod tests {
     fn libpq_passfile_with_group_or_world_access_is_not_read() {
         for mode in [0o640, 0o604, 0o610] {
             let (_dir, env) = env_with_file("*:*:*:*:secret\n", mode);
-            let mut c = config("postgresql://ann@db/ledger");
-            let Source::Missing { skipped: Some(why) } = fill(&mut c, &env) else {
+            let (None, Source::Missing { skipped: Some(why) }) = find(&ann_at_db(), &env) else {
                 panic!("mode {mode:o}: the file was read");
             };
             assert!(
                 why.contains("group or world access") && why.contains("0600"),
                 "{why}"
             );
-            assert_eq!(c.get_password(), None);
         }
         let dir = tempfile::tempdir().unwrap();
         let env = Environment {
             passfile: Some(dir.path().to_path_buf()),
             ..Environment::default()
         };
-        let mut c = config("postgresql://ann@db/ledger");
-        let Source::Missing { skipped: Some(why) } = fill(&mut c, &env) else {
+        let (None, Source::Missing { skipped: Some(why) }) = find(&ann_at_db(), &env) else {
             panic!("a directory was read as the password file");
         };
         assert!(why.contains("not a plain file"), "{why}");
@@ -384,8 +566,10 @@ mod tests {
             home: Some(dir.path().to_path_buf()),
             ..Environment::default()
         };
-        let mut c = config("postgresql://ann@db/ledger");
-        assert_eq!(fill(&mut c, &env), Source::Missing { skipped: None });
+        assert_eq!(
+            find(&ann_at_db(), &env),
+            (None, Source::Missing { skipped: None })
+        );
         let file = dir.path().join(".pgpass");
         std::fs::write(&file, "db:5432:ledger:ann:home\n").unwrap();
         #[cfg(unix)]
@@ -393,7 +577,9 @@ mod tests {
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
         }
-        assert_eq!(fill(&mut c, &env), Source::File(file));
-        assert_eq!(c.get_password(), Some(&b"home"[..]));
+        assert_eq!(
+            find(&ann_at_db(), &env),
+            (Some(b"home".to_vec()), Source::File(file))
+        );
     }
 }

@@ -1,0 +1,305 @@
+//! Claims read from the aggregate files of model-evaluation harnesses, apart from the agent
+//! leaderboards of [`super::from`] because their figures are means over instances rather than
+//! a leaderboard's columns:
+//!
+//! - **HELM** (a run directory's `stats.json`, HELM's `Stat` list: `name` {`name`, `split`,
+//!   `perturbation`, `sub_split`}, `count`, `sum`, `mean`, ...): of the unperturbed `test`
+//!   split, the main metric's mean (`exact_match`, or the one named) → `mean_outcome` (the
+//!   importer's outcome is that metric per instance), `num_prompt_tokens` →
+//!   `mean_input_tokens`, `num_completion_tokens` → `mean_output_tokens`,
+//!   `inference_runtime` → `mean_wall_s`, `num_instances` → `problems`. HELM writes its means
+//!   unrounded: ±10⁻⁹.
+//! - **Every Eval Ever** (an aggregate record `<id>.json`): one evaluation result's
+//!   `score_details.score` → `accuracy` where its metric is an accuracy (`metric_id`,
+//!   `metric_kind` or `metric_name`), else `mean_outcome`; scaled by 100 where `metric_unit` is
+//!   `percent`; at its written decimals. Its `uncertainty` (standard error, confidence
+//!   interval, standard deviation) is said in the claim's source, and its `num_samples` →
+//!   `attempts`.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::from::{FULL_PRECISION, claim, slug, written_decimals};
+use super::round::Precision;
+use super::spec::{Claim, ClaimsFile, Figure, Measure, SeatFigure};
+use crate::error::{Error, Location, Result};
+use crate::import::json::{describe, syntax};
+
+/// The most decimals a score is taken to have been rounded to; one written with more is claimed
+/// within ±10⁻⁹ ([`FULL_PRECISION`]).
+const ROUNDED_AT_MOST: u32 = 9;
+
+/// The metric HELM's run directory is claimed for when none is named, as the importer reads it.
+pub const HELM_METRIC: &str = "exact_match";
+
+/// The figures of a HELM run's `stats.json` (`path`, its `text`) as claims about one seat;
+/// `metric` is the run's main metric (default [`HELM_METRIC`]).
+pub fn helm(
+    path: &Path,
+    text: &str,
+    metric: Option<&str>,
+    wave: &str,
+    seat: &str,
+) -> Result<ClaimsFile> {
+    let v: Value = serde_json::from_str(text).map_err(|e| syntax(path, &e))?;
+    let stats = v.as_array().ok_or_else(|| {
+        Error::input(
+            Location::file(path),
+            format!("expected HELM's list of stats, got {}", describe(&v)),
+        )
+    })?;
+    // The unperturbed test split's mean of each stat, in the file's order.
+    let mut means: Vec<(String, f64)> = Vec::new();
+    for (i, s) in stats.iter().enumerate() {
+        let at = |k: &str| Location::file(path).field(format!("[{i}].{k}"));
+        let name = s
+            .get("name")
+            .ok_or_else(|| Error::input(at("name"), "missing"))?;
+        let plain = name.get("split").and_then(Value::as_str) == Some("test")
+            && name.get("perturbation").is_none_or(Value::is_null)
+            && name.get("sub_split").is_none_or(Value::is_null);
+        if !plain {
+            continue;
+        }
+        let n = name
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or_else(|| Error::input(at("name.name"), "missing: the stat has no name"))?;
+        let count = s.get("count").and_then(Value::as_f64).unwrap_or(0.0);
+        if count <= 0.0 {
+            continue;
+        }
+        let mean = match (s.get("mean"), s.get("sum")) {
+            (Some(m), _) if !m.is_null() => m.as_f64(),
+            (_, Some(x)) => x.as_f64().map(|x| x / count),
+            _ => None,
+        }
+        .filter(|x| x.is_finite())
+        .ok_or_else(|| {
+            Error::input(
+                at("mean"),
+                format!("expected the stat {n:?}'s mean as a finite number"),
+            )
+        })?;
+        means.push((n.to_string(), mean));
+    }
+    let metric = metric.unwrap_or(HELM_METRIC);
+    let get = |n: &str| means.iter().find(|(k, _)| k == n).map(|(_, m)| *m);
+    let Some(main) = get(metric) else {
+        let names: Vec<&str> = means.iter().map(|(k, _)| k.as_str()).collect();
+        return Err(Error::input(
+            Location::file(path).field(metric),
+            format!(
+                "missing: no stat {metric:?} on the unperturbed test split; its stats are {}; \
+                 name the run's main metric with --metric",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ),
+        ));
+    };
+    let unrounded = |figure: Figure, x: f64| {
+        claim(
+            wave,
+            seat,
+            figure,
+            x,
+            1.0,
+            Precision::Tolerance(FULL_PRECISION),
+        )
+    };
+    let mut claims = vec![unrounded(Figure::Mean(Measure::Outcome), main)];
+    for (stat, measure) in [
+        ("num_prompt_tokens", Measure::InputTokens),
+        ("num_completion_tokens", Measure::OutputTokens),
+        ("inference_runtime", Measure::WallS),
+    ] {
+        if let Some(x) = get(stat) {
+            claims.push(unrounded(Figure::Mean(measure), x));
+        }
+    }
+    if let Some(n) = get("num_instances") {
+        claims.push(claim(
+            wave,
+            seat,
+            Figure::Seat(SeatFigure::Problems),
+            n,
+            1.0,
+            Precision::Decimals(0),
+        ));
+    }
+    Ok(ClaimsFile {
+        name: slug(&format!("helm-{wave}-{seat}")),
+        version: 1,
+        source: format!("HELM run stats.json, the unperturbed test split, main metric {metric}"),
+        description: None,
+        claims,
+    })
+}
+
+/// The figures of one evaluation result of an Every Eval Ever aggregate record (`path`, its
+/// `text`) as claims about one seat: the result named `evaluation` (its `evaluation_name`),
+/// or the record's only one.
+pub fn eee(
+    path: &Path,
+    text: &str,
+    evaluation: Option<&str>,
+    wave: &str,
+    seat: &str,
+) -> Result<ClaimsFile> {
+    let v: Value = serde_json::from_str(text).map_err(|e| syntax(path, &e))?;
+    let at = |k: &str| Location::file(path).field(k);
+    let results = v
+        .get("evaluation_results")
+        .and_then(Value::as_array)
+        .ok_or_else(|| {
+            Error::input(
+                at("evaluation_results"),
+                "missing: not an Every Eval Ever aggregate record (an <id>.json with \
+                 evaluation_results)",
+            )
+        })?;
+    let name_of = |r: &Value| {
+        r.get("evaluation_name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    let names: Vec<String> = results.iter().map(name_of).collect();
+    let i = match evaluation {
+        Some(e) => names.iter().position(|n| n == e),
+        None if results.len() == 1 => Some(0),
+        None => None,
+    }
+    .ok_or_else(|| {
+        Error::input(
+            at("evaluation_results"),
+            format!(
+                "{}; the record's evaluations are: {}",
+                match evaluation {
+                    Some(e) => format!("missing: no evaluation named {e:?}"),
+                    None => format!(
+                        "the record holds {} evaluations: name one with --evaluation",
+                        results.len()
+                    ),
+                },
+                names.join(", ")
+            ),
+        )
+    })?;
+    let r = &results[i];
+    let at = |k: &str| Location::file(path).field(format!("evaluation_results[{i}].{k}"));
+    let details = r
+        .get("score_details")
+        .ok_or_else(|| Error::input(at("score_details"), "missing"))?;
+    let score = match details.get("score") {
+        Some(Value::Number(n)) => n.as_f64().filter(|x| x.is_finite()),
+        _ => None,
+    }
+    .ok_or_else(|| {
+        Error::input(
+            at("score_details.score"),
+            format!(
+                "expected the score as a number, got {}",
+                details.get("score").map_or("nothing".into(), describe)
+            ),
+        )
+    })?;
+    let config = r.get("metric_config");
+    let says = |k: &str| {
+        config
+            .and_then(|c| c.get(k))
+            .and_then(Value::as_str)
+            .map(str::to_ascii_lowercase)
+    };
+    let accuracy = ["metric_id", "metric_kind", "metric_name"]
+        .iter()
+        .any(|k| says(k).as_deref() == Some("accuracy"));
+    let scale = if says("metric_unit").as_deref() == Some("percent") {
+        100.0
+    } else {
+        1.0
+    };
+    let figure = if accuracy {
+        Figure::Seat(SeatFigure::Accuracy)
+    } else {
+        Figure::Mean(Measure::Outcome)
+    };
+    // A score written with more decimals than a person writes was written unrounded.
+    let decimals = written_decimals(score);
+    let precision = if decimals > ROUNDED_AT_MOST {
+        Precision::Tolerance(FULL_PRECISION)
+    } else {
+        Precision::Decimals(decimals)
+    };
+    let metric = says("metric_id")
+        .or_else(|| says("metric_name"))
+        .filter(|m| !accuracy && m != "mean_outcome");
+    let mut claims = vec![Claim {
+        metric,
+        source: uncertainty(details.get("uncertainty")),
+        ..claim(wave, seat, figure, score, scale, precision)
+    }];
+    if let Some(n) = details
+        .pointer("/uncertainty/num_samples")
+        .and_then(Value::as_u64)
+    {
+        claims.push(claim(
+            wave,
+            seat,
+            Figure::Seat(SeatFigure::Attempts),
+            n as f64,
+            1.0,
+            Precision::Decimals(0),
+        ));
+    }
+    let id = v
+        .get("evaluation_id")
+        .and_then(Value::as_str)
+        .unwrap_or("record");
+    Ok(ClaimsFile {
+        name: tidy(&slug(&format!("eee-{wave}-{seat}-{}", names[i]))),
+        version: 1,
+        source: format!("Every Eval Ever record {id}, evaluation {:?}", names[i]),
+        description: None,
+        claims,
+    })
+}
+
+/// A slug without runs of `-` or one at its end (`arith (correct)` → `arith-correct`).
+fn tidy(slug: &str) -> String {
+    let mut out = String::with_capacity(slug.len());
+    for c in slug.chars() {
+        if !(c == '-' && out.ends_with('-')) {
+            out.push(c);
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+/// An EEE `uncertainty` object in words: the standard error, the confidence interval with its
+/// level, the standard deviation, each as the record writes it.
+fn uncertainty(u: Option<&Value>) -> Option<String> {
+    let u = u?;
+    let n = |p: &str| u.pointer(p).and_then(Value::as_f64);
+    let mut parts = Vec::new();
+    if let Some(se) = n("/standard_error/value") {
+        parts.push(format!("standard error {se}"));
+    }
+    if let (Some(lo), Some(hi)) = (
+        n("/confidence_interval/lower"),
+        n("/confidence_interval/upper"),
+    ) {
+        let level = n("/confidence_interval/confidence_level")
+            .map(|l| format!("{}% ", l * 100.0))
+            .unwrap_or_default();
+        parts.push(format!("{level}confidence interval [{lo}, {hi}]"));
+    }
+    if let Some(sd) = n("/standard_deviation") {
+        parts.push(format!("standard deviation {sd}"));
+    }
+    (!parts.is_empty()).then(|| format!("uncertainty as published: {}", parts.join(", ")))
+}
