@@ -315,6 +315,12 @@ pub struct IngestArgs {
     /// `<subtask>/<doc_id>`), instead of each subtask a wave.
     #[arg(long, requires = "from")]
     pub group: bool,
+    /// With --from: show seat SEAT as NAME in tables and charts (its id stays the key). Give it
+    /// once per seat, SEAT being the id the seat gets (the model's name as a slug, as `ingest
+    /// --from` prints it); with files of several suites, every wave's seat of that id is named.
+    /// A SEAT no wave has is refused, naming the seats there are.
+    #[arg(long = "display-name", value_name = "SEAT=NAME", requires = "from")]
+    pub display_name: Vec<String>,
 }
 
 /// The flags of `waves` (its help text is the doc comment of [`Command::Waves`]).

@@ -165,9 +165,13 @@ pub fn to_text_in(t: &Table, layout: &mut Layout) -> String {
                 .max_by_key(|(_, c)| columns[**c].priority)
                 .map(|(k, _)| k);
             let Some(k) = drop else {
-                // Only essential columns are left and still too wide: long header words may
-                // break too, as a last resort.
-                lines = draw_with(&columns, &rows, &kept, Some(width), Floors::Cells);
+                // Only essential columns are left and still too wide: long header words break
+                // at their own separators (`session-` over `efficiency` over `@2`), then
+                // anywhere, as a last resort.
+                lines = draw_with(&columns, &rows, &kept, Some(width), Floors::Separators);
+                if widest(&lines).unwrap_or(0) > width {
+                    lines = draw_with(&columns, &rows, &kept, Some(width), Floors::Cells);
+                }
                 if widest(&lines).unwrap_or(0) > width {
                     // And then any word: a line never runs past the terminal.
                     lines = draw_with(&columns, &rows, &kept, Some(width), Floors::None);
@@ -258,6 +262,9 @@ fn draw(
 enum Floors {
     /// As wide as its longest header word and its cells (see [`draw`]).
     Words,
+    /// As wide as its cells and the longest piece of a header word cut at its separators
+    /// ([`header_pieces`]); the header is broken there.
+    Separators,
     /// As wide as its cells; header words may break.
     Cells,
     /// Any width: words break anywhere.
@@ -273,6 +280,10 @@ fn draw_with(
     floors: Floors,
 ) -> Vec<String> {
     use comfy_table::{ColumnConstraint, Width};
+    let floors_of: Vec<usize> = kept
+        .iter()
+        .map(|c| floor(columns[*c], rows, *c, floors))
+        .collect();
     let mut table = comfy_table::Table::new();
     table
         .load_style(
@@ -281,10 +292,14 @@ fn draw_with(
                 .bottom_border(LineStyle::none().fill('─').junction('─')),
         )
         .force_no_tty()
-        .set_header(
-            kept.iter()
-                .map(|c| shown(&columns[*c].header, false).into_owned()),
-        );
+        .set_header(kept.iter().zip(&floors_of).map(|(c, f)| {
+            let header = shown(&columns[*c].header, false);
+            if width.is_some() && floors == Floors::Separators {
+                broken_at_separators(&header, *f)
+            } else {
+                header.into_owned()
+            }
+        }));
     for row in rows {
         table.add_row(kept.iter().map(|c| row[*c].clone()));
     }
@@ -306,34 +321,8 @@ fn draw_with(
             col.set_cell_alignment(CellAlignment::Right);
         }
         if width.is_some() && floors != Floors::None {
-            // No word is ever cut: a column is at least as wide (with its padding of one space
-            // each side) as its longest header word,
-            // and, for a column of numbers or names, its widest cell.
-            let longest_word = |s: &str| s.split(' ').map(display_width).max().unwrap_or(0);
-            let cells = rows.iter().map(|r| r[*c].as_str());
-            let floor = if columns[*c].numeric || !rows.iter().any(|r| r[*c].contains(' ')) {
-                cells.map(display_width).max().unwrap_or(0)
-            } else {
-                // Text that wraps at spaces, but not into a column so narrow that it reads
-                // as a list of words.
-                let widest = rows
-                    .iter()
-                    .map(|r| display_width(&r[*c]))
-                    .max()
-                    .unwrap_or(0);
-                cells
-                    .map(longest_word)
-                    .max()
-                    .unwrap_or(0)
-                    .max(widest.min(24))
-            }
-            .max(if floors == Floors::Words {
-                longest_word(&shown(&columns[*c].header, false))
-            } else {
-                0
-            });
             col.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
-                u16::try_from(floor + 2).unwrap_or(u16::MAX),
+                u16::try_from(floors_of[i] + 2).unwrap_or(u16::MAX),
             )));
         }
     }
@@ -343,6 +332,81 @@ fn draw_with(
         .lines()
         .map(|l| l.trim_end().to_string())
         .collect()
+}
+
+/// How narrow column `c` may get under `floors`, padding aside. No word is ever cut: a column
+/// is at least as wide as its longest header word (or, under [`Floors::Separators`], the longest
+/// piece of one) and, for a column of numbers or names, its widest cell.
+fn floor(column: &Column, rows: &[Vec<String>], c: usize, floors: Floors) -> usize {
+    let longest_word = |s: &str| s.split(' ').map(display_width).max().unwrap_or(0);
+    let cells = rows.iter().map(|r| r[c].as_str());
+    let of_cells = if column.numeric || !rows.iter().any(|r| r[c].contains(' ')) {
+        cells.map(display_width).max().unwrap_or(0)
+    } else {
+        // Text that wraps at spaces, but not into a column so narrow that it reads as a list
+        // of words.
+        let widest = rows.iter().map(|r| display_width(&r[c])).max().unwrap_or(0);
+        cells
+            .map(longest_word)
+            .max()
+            .unwrap_or(0)
+            .max(widest.min(24))
+    };
+    let header = shown(&column.header, false);
+    of_cells.max(match floors {
+        Floors::Words => longest_word(&header),
+        Floors::Separators => header_pieces(&header)
+            .iter()
+            .map(|p| display_width(p))
+            .max()
+            .unwrap_or(0),
+        Floors::Cells | Floors::None => 0,
+    })
+}
+
+/// A header cut where its words may break: at spaces, after `-`, `_`, `/` and `.`, and before
+/// `@` (a rubric's `name@version` keeps its version together). `session-efficiency@2` is
+/// `session-`, `efficiency`, `@2`. The pieces keep their separators; spaces are dropped.
+fn header_pieces(header: &str) -> Vec<String> {
+    let mut pieces = Vec::new();
+    for word in header.split(' ').filter(|w| !w.is_empty()) {
+        let mut piece = String::new();
+        for ch in word.chars() {
+            if ch == '@' && !piece.is_empty() {
+                pieces.push(std::mem::take(&mut piece));
+            }
+            piece.push(ch);
+            if matches!(ch, '-' | '_' | '/' | '.') {
+                pieces.push(std::mem::take(&mut piece));
+            }
+        }
+        if !piece.is_empty() {
+            pieces.push(piece);
+        }
+    }
+    pieces
+}
+
+/// A header laid out in lines at most `width` wide, broken only between its
+/// [`header_pieces`]: a space between two pieces that were words, nothing between two pieces
+/// of one word.
+fn broken_at_separators(header: &str, width: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in header.split(' ').filter(|w| !w.is_empty()) {
+        for (k, piece) in header_pieces(word).into_iter().enumerate() {
+            let gap = if k == 0 && !line.is_empty() { " " } else { "" };
+            if !line.is_empty() && display_width(&line) + gap.len() + display_width(&piece) > width
+            {
+                lines.push(std::mem::take(&mut line));
+            } else {
+                line.push_str(gap);
+            }
+            line.push_str(&piece);
+        }
+    }
+    lines.push(line);
+    lines.join("\n")
 }
 
 /// Renders a listing in the chosen format.
@@ -444,6 +508,41 @@ mod tests {
         let full = to_text(&wide());
         assert!(full.contains("Provider") && !full.contains("Left out"));
         assert_eq!(full.matches("w1").count(), 1);
+    }
+
+    #[test]
+    fn a_long_header_breaks_at_its_own_separators_before_anywhere() {
+        assert_eq!(
+            header_pieces("session-efficiency@2 Δ"),
+            ["session-", "efficiency", "@2", "Δ"]
+        );
+        assert_eq!(
+            broken_at_separators("session-efficiency@2", 12),
+            "session-\nefficiency@2"
+        );
+        assert_eq!(broken_at_separators("cost per pass", 8), "cost per\npass");
+        // Two essential columns whose headers are rubric names, in a table too narrow for
+        // them whole: each header breaks after `-` and before `@`, never inside a word.
+        let mut t = Table::new(vec![
+            Column::text("Seat", "seat"),
+            Column::num("session-efficiency@1", "old").priority(ESSENTIAL),
+            Column::num("session-efficiency@2", "new").priority(ESSENTIAL),
+        ]);
+        t.rows.push(vec![
+            Cell::text("anthropic-hierarchical"),
+            Cell::text("125.00"),
+            Cell::text("100.00"),
+        ]);
+        let text = to_text_in(&t, &mut Layout::fit(50));
+        assert!(text.lines().all(|l| display_width(l) <= 50), "{text}");
+        for l in text.lines().take(3) {
+            for w in l.split_whitespace() {
+                assert!(
+                    ["Seat", "session-", "efficiency", "@1", "@2"].contains(&w),
+                    "{w:?} in\n{text}"
+                );
+            }
+        }
     }
 
     #[test]

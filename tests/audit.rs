@@ -716,7 +716,10 @@ fn verify_as_json_gives_each_entry_its_verdict_and_the_ledger_checks() {
     assert_eq!(doc["ok"], true);
     assert_eq!(doc["publications"]["reproduced"], 3);
     assert_eq!(doc["entries"].as_array().unwrap().len(), 4);
-    snapshot("audit__verify_json", &out.stdout);
+    snapshot(
+        "audit__verify_json",
+        &common::schema_version_named(&out.stdout),
+    );
 
     let id = xai_checkout_attempt(&env);
     tamper(

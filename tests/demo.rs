@@ -25,6 +25,7 @@ fn the_demo_tells_every_story_with_the_right_numbers() {
     assert!(stdout.contains("8 claims: 4 reproduced, 3 differ, 1 cannot be computed."));
     // Nothing is left behind in the working directory.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    let stdout = common::schema_version_named(&stdout);
     common::snapshot_settings().bind(|| insta::assert_snapshot!("demo", stdout));
 }
 

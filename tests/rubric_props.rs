@@ -221,6 +221,7 @@ fn attempt(unknowns: bool) -> impl Strategy<Value = Attempt> {
                     working_s: None,
                     infra_error: false,
                     end_reason: None,
+                    origin: None,
                 }
             },
         )
@@ -245,6 +246,7 @@ fn seat(i: usize) -> impl Strategy<Value = SeatData> {
                         "hierarchical-reactree".into()
                     },
                     config: None,
+                    display_name: None,
                 },
                 attempts,
             }
@@ -853,6 +855,7 @@ fn plain_attempt(problem: &str, correct: bool) -> Attempt {
         working_s: None,
         infra_error: false,
         end_reason: None,
+        origin: None,
     }
 }
 
@@ -864,6 +867,7 @@ fn named(id: &str, attempts: Vec<Attempt>) -> SeatData {
             provider: "p".into(),
             harness: "h".into(),
             config: None,
+            display_name: None,
         },
         attempts,
     }

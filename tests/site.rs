@@ -763,6 +763,11 @@ fn the_examples_charts_are_snapshotted() {
             "site__frontier_checkout_rematch",
             svg("waves/checkout-rematch.html", "frontier")
         );
+        // The suite's chart on the front page: rca-wave-1 and rca-wave-2's twelve seats.
+        insta::assert_snapshot!(
+            "site__frontier_suite_grafana_incident_rca",
+            svg("index.html", "frontier-grafana-incident-rca")
+        );
         insta::assert_snapshot!(
             "site__slope_checkout_rematch",
             svg(
@@ -935,6 +940,16 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     env.ingest(&[&common::crate_path(
         "tests/fixtures/import/inspect/wave.toml",
     )]);
+    // Ingested again with a display name for its seat: the wave is the same, the seat named.
+    let named = env.path().join("inspect-named");
+    common::copy_dir(&common::crate_path("tests/fixtures/import/inspect"), &named);
+    let manifest = named.join("wave.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap().replace(
+        "id = \"claude-react\"\n",
+        "id = \"claude-react\"\ndisplay_name = \"Claude Sonnet 4.5 (tools)\"\n",
+    );
+    std::fs::write(&manifest, text).unwrap();
+    env.ingest(&[&manifest]);
     let site = env.path().join("site");
     env.run([
         "site",
@@ -1004,6 +1019,31 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
         "{arith}"
     );
     screenshot(&chromium, &site.join("index.html"), "front");
+    // One cost–accuracy chart per suite across its current waves: rca-wave-1 and rca-wave-2
+    // side by side (6 seats each, every one costed), each point named with its wave and a link
+    // to its seat; the imported suite records no cost, and says so in words, with no frame.
+    let suite = between(
+        &index,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"frontier-grafana-incident-rca\"",
+        "</svg>",
+    );
+    assert_eq!(suite.matches("data-seat=").count(), 12, "{suite}");
+    assert!(suite.contains("data-seat=\"xai-hierarchical (rca-wave-1)\""));
+    assert!(suite.contains("<a href=\"seats/xai-hierarchical.html\">"));
+    // The named seat: its display name in the leaderboard, its id on hover and in the link.
+    assert!(
+        arith.contains(
+            "<a href=\"seats/claude-react.html\"><span title=\"claude-react\">Claude Sonnet \
+             4.5 (tools)</span></a>"
+        ),
+        "{arith}"
+    );
+    let arith_chart = between(&index, "arith-mini.html\">arith-mini</a></h2>", "<h2");
+    assert!(
+        arith_chart.contains("No cost–accuracy chart for this suite")
+            && !arith_chart.contains("<svg"),
+        "{arith_chart}"
+    );
 
     // Every sample one click away: the matrix of rca-wave-2 has a cell per problem and seat
     // (4 × 6), most-solved first; a problem's page lists every seat's attempt; what changed
@@ -1028,6 +1068,9 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     let rows = between(&problem, "<tbody>", "</tbody>");
     assert_eq!(rows.matches("<tr>").count(), 6, "{rows}");
     assert_eq!(rows.matches("not Correct").count(), 2, "{rows}");
+    the_named_imported_seat_and_where_its_attempts_came_from(&chromium, &site);
+    // A wave of native result lines keeps no origin: no such column.
+    assert!(!problem.contains("Came from"));
     let since = dom(
         &chromium,
         &site.join("waves/rca-wave-2/since-rca-wave-1.html"),
@@ -1040,6 +1083,32 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     assert!(!change.contains("id=\"slope-arith-mini\""));
     assert!(change.contains("id=\"slope-checkout-rematch\""));
     every_page_fits(&chromium, &site);
+}
+
+/// The imported wave of the front page's test, its seat named: the name in its matrix, and a
+/// problem page saying where each attempt came from (the log the manifest names, and the
+/// sample and epoch: sample 2 ran 2 epochs).
+fn the_named_imported_seat_and_where_its_attempts_came_from(chromium: &Path, site: &Path) {
+    // An imported wave's problem page says where each attempt came from: the log the
+    // manifest names, and the sample and epoch (sample 2 ran 2 epochs); its seat by name.
+    let imported = dom(chromium, &site.join("waves/arith-mini/problems/2.html"));
+    let rows = between(&imported, "<tbody>", "</tbody>");
+    assert_eq!(rows.matches("<tr>").count(), 2, "{rows}");
+    assert!(imported.contains(">Came from</th>"), "{imported}");
+    for epoch in [1, 2] {
+        assert!(
+            rows.contains(&format!(
+                "<code class=\"hash\">run.json</code><br>sample 2 epoch {epoch}"
+            )),
+            "{rows}"
+        );
+    }
+    assert!(rows.contains("Claude Sonnet 4.5 (tools)"), "{rows}");
+    let matrix = dom(chromium, &site.join("waves/arith-mini/problems.html"));
+    assert!(
+        matrix.contains("<span title=\"claude-react\">Claude Sonnet 4.5 (tools)</span>"),
+        "{matrix}"
+    );
 }
 
 #[test]

@@ -195,6 +195,13 @@ fn show_in_a_100_column_terminal_prints_no_line_over_100_characters() {
     );
     assert!(widest(&text) <= 80, "{text}");
     assert!(text.contains("Change") && text.contains("-12.19"), "{text}");
+    // Its rubric headers break at their own separators (`session-` over `efficiency` over
+    // `@1`), never mid-word.
+    assert!(
+        text.lines()
+            .any(|l| l.split_whitespace().filter(|w| *w == "efficiency").count() == 2),
+        "{text}"
+    );
     assert!(
         !text.contains("Left out to fit 80 columns: Change"),
         "{text}"

@@ -324,3 +324,30 @@ CREATE TRIGGER publication_envelope_no_truncate BEFORE TRUNCATE ON publication_e
 -- The duplicate index on attempt(seat_id, problem, trial) goes (schema.sql's migration 9): the
 -- UNIQUE constraint's own index serves every query that used it.
 DROP INDEX attempt_by_seat;
+
+-- migration 10
+-- A seat's display name and each attempt's origin (schema.sql's migration 10): raw facts kept
+-- outside the wave's content hash, append-only like the seats and attempts.
+CREATE TABLE seat_display_name (
+    seat_id bigint PRIMARY KEY REFERENCES seat(id),
+    name    text COLLATE "C" NOT NULL CHECK (length(name) > 0)
+);
+
+CREATE TABLE attempt_origin (
+    attempt_id bigint PRIMARY KEY REFERENCES attempt(id),
+    file       text COLLATE "C" NOT NULL CHECK (length(file) > 0),
+    record     text COLLATE "C"
+);
+
+CREATE TRIGGER seat_display_name_no_update BEFORE UPDATE ON seat_display_name FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: display names are append-only raw facts and cannot be changed');
+CREATE TRIGGER seat_display_name_no_delete BEFORE DELETE ON seat_display_name FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: display names are append-only raw facts and cannot be deleted');
+CREATE TRIGGER seat_display_name_no_truncate BEFORE TRUNCATE ON seat_display_name FOR EACH STATEMENT EXECUTE FUNCTION
+    benchledger_refuse('benchledger: display names are append-only raw facts and cannot be deleted');
+CREATE TRIGGER attempt_origin_no_update BEFORE UPDATE ON attempt_origin FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: attempt origins are append-only raw facts and cannot be changed');
+CREATE TRIGGER attempt_origin_no_delete BEFORE DELETE ON attempt_origin FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: attempt origins are append-only raw facts and cannot be deleted');
+CREATE TRIGGER attempt_origin_no_truncate BEFORE TRUNCATE ON attempt_origin FOR EACH STATEMENT EXECUTE FUNCTION
+    benchledger_refuse('benchledger: attempt origins are append-only raw facts and cannot be deleted');

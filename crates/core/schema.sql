@@ -404,3 +404,38 @@ BEGIN SELECT RAISE(ABORT, 'benchledger: publications are frozen and cannot be de
 -- ledger order, a seat's last attempt), so the copy goes: every ingest wrote each attempt into
 -- both.
 DROP INDEX attempt_by_seat;
+
+-- migration 10
+-- How people see a seat, and where each attempt came from: both raw facts beside the seat and
+-- the attempt, kept outside the wave's content hash (docs/formats.md, "Wave content": a wave
+-- hashed before this migration keeps its hash, and so does every publication, which shows
+-- seat ids only). Append-only like the seats: a display name, once given, is never changed; a
+-- re-ingest of a wave already held may give one to a seat that has none.
+--
+-- A seat's display name (a manifest's `display_name`, `ingest --from --display-name`): shown
+-- in tables and charts in place of the id, which stays the key.
+CREATE TABLE seat_display_name (
+    seat_id INTEGER PRIMARY KEY REFERENCES seat(id),
+    name    TEXT NOT NULL CHECK (length(name) > 0)
+) STRICT;
+
+-- Where an attempt was read from, as its importer found it: the file or directory (a results
+-- file as the manifest names it, relative to the manifest; a trial's directory for
+-- Terminal-Bench and Harbor) and, when that holds several attempts, the record in the format's
+-- own words ("sample 2 epoch 1"). Written for the attempts of the formats that name one (not
+-- for native JSON lines and CSV, whose seat names its file); none for a wave ingested before
+-- this migration.
+CREATE TABLE attempt_origin (
+    attempt_id INTEGER PRIMARY KEY REFERENCES attempt(id),
+    file       TEXT NOT NULL CHECK (length(file) > 0),
+    record     TEXT
+) STRICT;
+
+CREATE TRIGGER seat_display_name_no_update BEFORE UPDATE ON seat_display_name
+BEGIN SELECT RAISE(ABORT, 'benchledger: display names are append-only raw facts and cannot be changed'); END;
+CREATE TRIGGER seat_display_name_no_delete BEFORE DELETE ON seat_display_name
+BEGIN SELECT RAISE(ABORT, 'benchledger: display names are append-only raw facts and cannot be deleted'); END;
+CREATE TRIGGER attempt_origin_no_update BEFORE UPDATE ON attempt_origin
+BEGIN SELECT RAISE(ABORT, 'benchledger: attempt origins are append-only raw facts and cannot be changed'); END;
+CREATE TRIGGER attempt_origin_no_delete BEFORE DELETE ON attempt_origin
+BEGIN SELECT RAISE(ABORT, 'benchledger: attempt origins are append-only raw facts and cannot be deleted'); END;

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Sequence, Union
 
 from benchledger import _native
 from benchledger.errors import BadInput, CheckFailed, Error, Unavailable
@@ -144,6 +144,7 @@ class Ledger:
         harness: Optional[str] = None,
         provider: Optional[str] = None,
         allow_model_mismatch: bool = False,
+        display_names: Optional[Mapping[str, str]] = None,
     ) -> list[str]:
         """Ingests results files of a harness's own format as waves built from what they say
         (``benchledger ingest --from FORMAT``): one wave per suite, one seat per model.
@@ -153,7 +154,9 @@ class Ledger:
         earliest file; with several waves, their ids' prefix), ``manifest`` a wave manifest
         without seats for what the files cannot say. The keyword arguments are the command
         line's ``--suite``, ``--suite-problems``, ``--started-at``, ``--model``, ``--harness``,
-        ``--provider`` and ``--model-mismatch=allow``, for what the files do not name. A field
+        ``--provider`` and ``--model-mismatch=allow``, for what the files do not name;
+        ``display_names`` maps seat ids to the names shown for them (``--display-name
+        SEAT=NAME``, each). A field
         no file, flag or manifest gives raises :class:`BadInput` naming it. Returns the ids of
         the waves added."""
         args = ["ingest", "--from", format]
@@ -171,6 +174,8 @@ class Ledger:
                 args += [flag, value]
         if allow_model_mismatch:
             args.append("--model-mismatch=allow")
+        for seat, name in sorted((display_names or {}).items()):
+            args += ["--display-name", f"{seat}={name}"]
         _, added = self._run([*args, "--", *_paths(paths)])
         return added
 

@@ -612,6 +612,7 @@ mod tests {
                     provider: "p".into(),
                     harness: "h".into(),
                     config: None,
+                    display_name: None,
                 },
                 attempts: (0..5)
                     .map(|p| {

@@ -158,6 +158,12 @@ fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: &[Built]) -> Result<()> 
                  to do\n",
                 benchledger_core::digest::short(sha)
             )),
+            Ingested::Named(n) => msg.push_str(&format!(
+                "wave {id} is already in the ledger with the same content (sha256 {}); gave {n} \
+                 of its seats the display name{} the manifest names\n",
+                benchledger_core::digest::short(sha),
+                if n == 1 { "" } else { "s" }
+            )),
         }
     }
     ctx.write(&msg)
@@ -349,6 +355,7 @@ pub fn run_ingest(ctx: &mut Ctx<'_>, args: IngestArgs) -> Result<()> {
         provider,
         model_mismatch,
         group,
+        display_name,
     } = args;
     match from {
         None => ingest(ctx, &manifests),
@@ -364,6 +371,10 @@ pub fn run_ingest(ctx: &mut Ctx<'_>, args: IngestArgs) -> Result<()> {
                 harness,
                 model_mismatch_allowed: model_mismatch.is_some(),
                 group,
+                display_names: display_name
+                    .iter()
+                    .map(|a| from::display_name_arg(a))
+                    .collect::<Result<_>>()?,
             };
             ingest_from(ctx, &format, &manifests, &options)
         }

@@ -393,6 +393,17 @@ pub fn snapshot_settings() -> insta::Settings {
     s
 }
 
+/// `verify`'s words with the schema version this build writes named `[schema version]`: the
+/// version grows with every migration, and a snapshot of what a migration does not touch
+/// should not change with it.
+pub fn schema_version_named(s: &str) -> String {
+    let v = benchledger_core::ledger::schema_version();
+    s.replace(
+        &format!("match schema.sql (version {v})"),
+        "match schema.sql (version [schema version])",
+    )
+}
+
 /// Runs `benchledger ARGS...` (no `--db`) from `cwd` as `run_raw` does, but kills it if it runs
 /// past `limit`, failing the test: for a command that must be refused at once rather than hang.
 /// Its output is drained as it comes, so a long output cannot stall it.

@@ -304,6 +304,7 @@ fn attempt() -> impl Strategy<Value = Attempt> {
                     working_s,
                     infra_error,
                     end_reason,
+                    origin: None,
                 }
             },
         )
@@ -378,6 +379,7 @@ fn wave_data() -> impl Strategy<Value = WaveData> {
                     provider,
                     harness,
                     config,
+                    display_name: None,
                 },
                 attempts,
             },
@@ -553,6 +555,7 @@ fn wave_content_v1_is_written_as_documented() {
                 provider: "p".into(),
                 harness: "h".into(),
                 config: None,
+                display_name: None,
             },
             attempts: vec![Attempt {
                 problem: "p1".into(),

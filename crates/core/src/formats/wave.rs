@@ -396,6 +396,7 @@ pub(crate) fn decode_value(version: u32, d: &Decoder<'_>) -> Result<WaveData, Fo
                 } else {
                     None
                 },
+                origin: None,
             });
         }
         seats.push(SeatData {
@@ -405,6 +406,7 @@ pub(crate) fn decode_value(version: u32, d: &Decoder<'_>) -> Result<WaveData, Fo
                 provider: seat.field("provider")?.string()?,
                 harness: seat.field("harness")?.string()?,
                 config: seat.field("config")?.opt_string()?,
+                display_name: None,
             },
             attempts,
         });

@@ -65,6 +65,7 @@ impl Importer for Eee {
             records.push(Record {
                 at: Origin::Line(i + 1),
                 attempt: a,
+                file: None,
             });
             input.progress.advance(1);
         }

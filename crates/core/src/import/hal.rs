@@ -356,10 +356,12 @@ impl Upload {
                 working_s: None,
                 infra_error: false,
                 end_reason,
+                origin: None,
             };
             records.push(Record {
                 at: Origin::Record(format!("task {task}")),
                 attempt,
+                file: None,
             });
             progress.advance(1);
         }

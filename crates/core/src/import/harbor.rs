@@ -143,6 +143,8 @@ impl Importer for Harbor {
             records.push(Record {
                 at: Origin::Record(format!("trial {}", t.name)),
                 attempt,
+                // The trial's directory, which holds its logs and trajectory.
+                file: t.path.parent().map(Path::to_path_buf),
             });
         }
         let first = read.first();
@@ -299,6 +301,8 @@ struct Trial {
     model: Option<String>,
     provider: Option<String>,
     attempt: Attempt,
+    /// The trial's `result.json`; its directory holds the trial's logs and trajectory.
+    path: PathBuf,
 }
 
 /// A time as Harbor writes it: ISO 8601, with an offset or without (Python's naive
@@ -465,6 +469,7 @@ fn trial(src: &dyn Source, path: &Path) -> Result<Trial> {
         model,
         provider,
         attempt: a,
+        path: path.to_path_buf(),
     })
 }
 

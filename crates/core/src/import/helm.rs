@@ -80,6 +80,7 @@ impl Importer for Helm {
                         a.trial
                     )),
                     attempt: a,
+                    file: None,
                 });
             }
             input.progress.advance(1);

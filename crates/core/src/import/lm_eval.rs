@@ -207,6 +207,7 @@ fn samples(
         records.push(Record {
             at: Origin::Record(format!("line {} ({of}doc {doc}, filter {filter})", i + 1)),
             attempt: a,
+            file: None,
         });
         input.progress.advance(1);
     }

@@ -75,6 +75,10 @@ impl std::fmt::Display for Origin {
 pub struct Record {
     pub at: Origin,
     pub attempt: Attempt,
+    /// The file or directory that holds this attempt alone, when the format keeps one per
+    /// attempt (a Terminal-Bench or Harbor trial's directory): where a reader finds its logs.
+    /// `None`: the results file read.
+    pub file: Option<std::path::PathBuf>,
 }
 
 /// What a format says about its token accounting, and why: the rule the importer applied.

@@ -127,7 +127,9 @@ fn instance(path: &Path, id: String, value: &Value) -> Result<Record> {
             working_s: None,
             infra_error: false,
             end_reason: correct.is_none().then(|| "no verdict".to_string()),
+            origin: None,
         },
+        file: None,
     })
 }
 

@@ -215,7 +215,9 @@ impl Importer for SweBench {
                     working_s: None,
                     infra_error,
                     end_reason,
+                    origin: None,
                 },
+                file: None,
             });
             input.progress.advance(1);
         }

@@ -313,7 +313,9 @@ fn simulation(path: &Path, label: String, v: &Value) -> Result<Record> {
             working_s: None,
             infra_error,
             end_reason: Some(reason.to_string()),
+            origin: None,
         },
+        file: None,
     })
 }
 

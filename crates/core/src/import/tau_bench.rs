@@ -106,7 +106,9 @@ fn record(path: &std::path::Path, index: usize, value: &serde_json::Value) -> Re
             working_s: None,
             infra_error: false,
             end_reason: None,
+            origin: None,
         },
+        file: None,
     })
 }
 

@@ -125,6 +125,20 @@ impl Importer for TerminalBench {
     }
 }
 
+/// A trial's directory, where the harness keeps its logs: `<run>/<task>/<trial name>` beside
+/// the run's results.json, when task and trial name are plain names (a name that could step out
+/// of the run's directory names none).
+fn trial_dir(results: &Path, task: &str, name: &str) -> Option<std::path::PathBuf> {
+    let plain = |s: &str| !s.is_empty() && s != "." && s != ".." && !s.contains(['/', '\\', '\0']);
+    (plain(task) && plain(name)).then(|| {
+        results
+            .parent()
+            .unwrap_or(Path::new(""))
+            .join(task)
+            .join(name)
+    })
+}
+
 /// One trial, with what the run-wide checks need.
 struct Trial {
     record: Record,
@@ -172,6 +186,7 @@ fn trial(path: &Path, index: usize, value: &Value) -> Result<Trial> {
                 .map_err(|_| r.bad("n_commands", format!("{n} commands is past any real trial")))?,
         ),
     };
+    let file = trial_dir(path, &task, name);
     Ok(Trial {
         record: Record {
             at: Origin::Record(r.label.clone()),
@@ -193,7 +208,9 @@ fn trial(path: &Path, index: usize, value: &Value) -> Result<Trial> {
                 working_s,
                 infra_error: !correct && mode.is_some_and(|m| INFRASTRUCTURE.contains(&m)),
                 end_reason,
+                origin: None,
             },
+            file,
         },
         of,
         started,

@@ -53,6 +53,23 @@ pub struct FromOptions {
     /// For a format whose tasks come in groups (`lm-eval`): one wave per group, its seats
     /// reading every subtask, instead of each subtask a wave.
     pub group: bool,
+    /// Display names by seat id (`--display-name SEAT=NAME`): each seat of that id, in every
+    /// wave built, is shown as NAME. A seat id no wave has is refused.
+    pub display_names: Vec<(String, String)>,
+}
+
+/// A `--display-name` argument, `SEAT=NAME`, as (seat id, name): split at the first `=`
+/// (a seat id holds none; a name may).
+pub fn display_name_arg(arg: &str) -> Result<(String, String)> {
+    match arg.split_once('=') {
+        Some((seat, name)) if !seat.trim().is_empty() && !name.trim().is_empty() => {
+            Ok((seat.trim().to_string(), name.trim().to_string()))
+        }
+        _ => Err(Error::Usage(format!(
+            "--display-name {arg:?}: expected SEAT=NAME, the seat's id and the name to show it \
+             by, as in --display-name anthropic-claude-sonnet-4-5=\"Claude Sonnet 4.5\""
+        ))),
+    }
 }
 
 /// A wave manifest built in memory, read in place of the file at `path`.
@@ -121,6 +138,7 @@ pub fn ingest_from(
         }
     };
     let groups = group(&files, options, &base_wave, &mut notes)?;
+    let mut seat_ids: BTreeSet<String> = BTreeSet::new();
     let several = groups.len() > 1;
     let mut manifests = Vec::with_capacity(groups.len());
     for ((suite, flag), members) in &groups {
@@ -145,6 +163,11 @@ pub fn ingest_from(
             }
         }
         let seats = seats(importer, members, options, &mut notes, &mut recorded)?;
+        seat_ids.extend(
+            seats
+                .iter()
+                .filter_map(|s| s.get("id").and_then(Value::as_str).map(str::to_string)),
+        );
         let mut wave = wave;
         if !recorded.is_empty() {
             let mut text = wave
@@ -166,6 +189,21 @@ pub fn ingest_from(
             None => PathBuf::from(format!("--from {format}")),
         };
         manifests.push(Built { path, text });
+    }
+    if let Some((seat, _)) = options
+        .display_names
+        .iter()
+        .find(|(seat, _)| !seat_ids.contains(seat))
+    {
+        let known: Vec<&str> = seat_ids.iter().map(String::as_str).collect();
+        let hint = closest(seat, known.iter().copied())
+            .map(|c| format!(" (did you mean `{c}`?)"))
+            .unwrap_or_default();
+        return Err(Error::Usage(format!(
+            "--display-name names seat `{seat}`{hint}, which none of the waves built from these \
+             files has; their seats are: {}",
+            known.join(", ")
+        )));
     }
     Ok(Plan { manifests, notes })
 }
@@ -679,11 +717,15 @@ fn seats(
             id = format!("{id}-run{n}");
         }
         let results = results_path(f, options)?;
+        let shown_as = options.display_names.iter().find(|(s, _)| *s == id);
         let mut seat = Table::new();
         seat.insert("id".into(), Value::String(id));
         seat.insert("model".into(), Value::String(model));
         seat.insert("provider".into(), Value::String(provider));
         seat.insert("harness".into(), Value::String(harness));
+        if let Some((_, name)) = shown_as {
+            seat.insert("display_name".into(), Value::String(name.clone()));
+        }
         if of_model.len() > 1
             && let Some(c) = config
         {

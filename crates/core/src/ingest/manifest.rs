@@ -80,6 +80,9 @@ pub struct SeatSection {
     pub provider: String,
     pub harness: String,
     pub config: Option<String>,
+    /// How people see the seat in tables and charts; the id stays its key. Outside the wave's
+    /// content hash.
+    pub display_name: Option<Spanned<String>>,
     pub results: Spanned<String>,
     /// The results' format (see `crate::import`); default: by the file's extension.
     pub format: Option<Spanned<String>>,

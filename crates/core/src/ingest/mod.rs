@@ -123,6 +123,7 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
         .collect();
     let mut seats: BTreeMap<String, SeatData> = BTreeMap::new();
     let mut seat_lines: BTreeMap<String, usize> = BTreeMap::new();
+    let mut display_names: BTreeMap<String, String> = BTreeMap::new();
     for s in &m.seat {
         let line = line_of(&text, s.span().start);
         let s = s.get_ref();
@@ -137,6 +138,9 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
             if let Some(v) = v {
                 check_no_nul(Location::line(path, line).field(format!("seat.{field}")), v)?;
             }
+        }
+        if let Some(n) = &s.display_name {
+            check_display_name(at!(n, "display_name"), n.get_ref(), &mut display_names, id)?;
         }
         if let Some(first) = seat_lines.get(id) {
             return Err(Error::input(
@@ -155,6 +159,47 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
         }
     }
     Ok(wave)
+}
+
+/// The longest display name, in characters: a name, not a description.
+pub const MAX_DISPLAY_NAME: usize = 80;
+
+/// Checks a seat's display name: some text besides spaces, no control character, at most
+/// [`MAX_DISPLAY_NAME`] characters, and no other seat of the wave's (`taken`: each name given
+/// so far, trimmed, with its seat), since it tells seats apart where the id is not shown.
+pub fn check_display_name(
+    at: Location,
+    name: &str,
+    taken: &mut BTreeMap<String, String>,
+    seat: &str,
+) -> Result<()> {
+    let name = name.trim();
+    let wrong = if name.is_empty() {
+        Some("is empty: give the seat a name people read, or leave display_name out".to_string())
+    } else if let Some(c) = name.chars().find(|c| c.is_control()) {
+        Some(format!(
+            "{name:?} holds the control character {:?}: a display name is one line of text",
+            c
+        ))
+    } else if name.chars().count() > MAX_DISPLAY_NAME {
+        Some(format!(
+            "is {} characters long: a display name is at most {MAX_DISPLAY_NAME} (a name, not a \
+             description; the seat's config and notes hold the rest)",
+            name.chars().count()
+        ))
+    } else {
+        taken.get(name).map(|other| {
+            format!(
+                "{name:?} is already seat `{other}`'s display name: each seat of a wave needs \
+                 its own, or the two could not be told apart"
+            )
+        })
+    };
+    if let Some(why) = wrong {
+        return Err(Error::input(at, format!("the display name {why}")));
+    }
+    taken.insert(name.to_string(), seat.to_string());
+    Ok(())
 }
 
 /// The suite's declared problems: a count, a list read from a file, or none.
@@ -388,7 +433,7 @@ fn read_seat(
         agent_model: s.agent_model.as_ref().map(|x| x.get_ref().clone()),
     };
     let mut quiet = import::Quiet;
-    let imported = importer.read(&mut import::Input {
+    let mut imported = importer.read(&mut import::Input {
         src,
         path: &results_path,
         options: &options,
@@ -412,6 +457,13 @@ fn read_seat(
         ));
     }
     check_model(path, text, s, &results_path, imported.model.as_deref())?;
+    // Native result lines name no record worth keeping (the seat names its file): only a
+    // foreign format's attempts keep where they came from.
+    if !matches!(importer.name(), "jsonl" | "csv") {
+        for r in &mut imported.records {
+            r.attempt.origin = Some(origin(dir, s.results.get_ref(), r));
+        }
+    }
     let attempts = check_seat(&results_path, wave, imported.records)?;
     if attempts.is_empty() && wave.suite_problems.is_none() {
         return Err(Error::input(
@@ -427,9 +479,33 @@ fn read_seat(
             provider: s.provider.clone(),
             harness: s.harness.clone(),
             config: s.config.clone(),
+            display_name: s
+                .display_name
+                .as_ref()
+                .map(|n| n.get_ref().trim().to_string()),
         },
         attempts,
     })
+}
+
+/// Where a record came from, as the ledger keeps it: the file or directory that holds it alone
+/// (relative to the manifest's directory `dir` when inside it), with no record; else the
+/// results file as the manifest names it, and the record in the format's words.
+fn origin(dir: &Path, results: &str, r: &import::Record) -> crate::model::AttemptOrigin {
+    match &r.file {
+        Some(f) => crate::model::AttemptOrigin {
+            file: f
+                .strip_prefix(dir)
+                .unwrap_or(f)
+                .to_string_lossy()
+                .into_owned(),
+            record: None,
+        },
+        None => crate::model::AttemptOrigin {
+            file: results.to_string(),
+            record: Some(r.at.to_string()),
+        },
+    }
 }
 
 /// Whether a model named by a results file is the seat's: the same name, the same with the
@@ -859,6 +935,7 @@ mod tests {
             working_s: Some(0.5),
             infra_error: true,
             end_reason: Some("sandbox died".into()),
+            origin: None,
         };
         assert!(check_attempt(&at, &ok).is_ok());
         let cases: Vec<(crate::model::Attempt, &str)> = vec![

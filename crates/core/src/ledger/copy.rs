@@ -17,14 +17,16 @@ use super::{Ledger, Store, schema_version, sqlite};
 use crate::error::{Error, Result};
 
 /// The ledger's tables, each after those it refers to.
-pub const TABLES: [&str; 15] = [
+pub const TABLES: [&str; 17] = [
     "suite",
     "wave",
     "wave_problem",
     "wave_canary",
     "seat",
     "seat_tally",
+    "seat_display_name",
     "attempt",
+    "attempt_origin",
     "trace_step",
     "rubric",
     "score",

@@ -512,6 +512,7 @@ mod tests {
             working_s: Some(0.05 * n as f64),
             infra_error: n % 7 == 1 && !n.is_multiple_of(3),
             end_reason: (n % 7 == 1).then(|| "sandbox died".into()),
+            origin: None,
         }
     }
 
@@ -540,6 +541,7 @@ mod tests {
                         provider: "p".into(),
                         harness: "h".into(),
                         config: None,
+                        display_name: None,
                     },
                     attempts,
                 }

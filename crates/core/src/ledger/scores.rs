@@ -426,6 +426,7 @@ mod tests {
                 provider: "p".into(),
                 harness: "h".into(),
                 config: None,
+                display_name: None,
             },
             attempts: vec![Attempt {
                 problem: "p1".into(),

@@ -27,7 +27,8 @@ use crate::formats::json::HashSink;
 use crate::formats::wave::{ContentHash, Digest};
 use crate::model::{Attempt, SeatData, SuiteProblems, Wave};
 
-/// The scratch database's tables: the ledger's seat, seat tally, attempt and trace-step columns,
+/// The scratch database's tables: the ledger's seat, seat tally, display name, attempt, attempt
+/// origin and trace-step columns,
 /// with ids the staging assigns in ledger order and no index but the row id.
 const STAGE_SCHEMA: &str = "
 PRAGMA journal_mode = OFF;
@@ -49,6 +50,10 @@ CREATE TABLE trace_step (
 ) STRICT;
 CREATE TABLE seat_tally (
     seat_id INTEGER PRIMARY KEY, format INTEGER NOT NULL, tally TEXT NOT NULL
+) STRICT;
+CREATE TABLE seat_display_name (seat_id INTEGER PRIMARY KEY, name TEXT NOT NULL) STRICT;
+CREATE TABLE attempt_origin (
+    attempt_id INTEGER PRIMARY KEY, file TEXT NOT NULL, record TEXT
 ) STRICT;
 BEGIN;
 ";
@@ -95,6 +100,9 @@ pub(super) enum Staged {
         id: String,
         hash: ContentHash,
         supersedes: Option<String>,
+        /// The display names this copy gives its seats (seat id, name), which the ledger keeps
+        /// for seats that have none.
+        names: Vec<(String, String)>,
     },
     /// The same id as a wave staged before it in this ingest, with this hash: nothing is staged
     /// and the hashes, and what each supersedes, must agree.
@@ -208,6 +216,7 @@ impl Staging<'_> {
                 id: w.id.clone(),
                 hash,
                 supersedes: w.supersedes.clone(),
+                names: Vec::new(),
             });
             return Ok(format);
         }
@@ -237,7 +246,15 @@ impl Staging<'_> {
                 }
                 Ok(())
             }
-            Some(Staged::Present { .. } | Staged::Repeat { .. }) => Ok(()),
+            Some(Staged::Present { .. }) => {
+                if let (Some(Staged::Present { names, .. }), Some(name)) =
+                    (&mut self.current, &s.seat.display_name)
+                {
+                    names.push((s.seat.id.clone(), name.clone()));
+                }
+                Ok(())
+            }
+            Some(Staged::Repeat { .. }) => Ok(()),
             None => Err(Error::Ledger {
                 path: self.path().to_path_buf(),
                 message: format!("seat {} was given before its wave", s.seat.id),
@@ -398,6 +415,10 @@ fn stage_seat(
         conn.prepare_cached("INSERT INTO seat_tally(seat_id, format, tally) VALUES (?1, ?2, ?3)")?
             .execute(params![last.seat, crate::formats::tally::LATEST, tally])?;
     }
+    if let Some(name) = &s.seat.display_name {
+        conn.prepare_cached("INSERT INTO seat_display_name(seat_id, name) VALUES (?1, ?2)")?
+            .execute(params![last.seat, name])?;
+    }
     let mut attempt_stmt = conn.prepare_cached(
         "INSERT INTO attempt(id, seat_id, problem, trial, correct, outcome, input_tokens,
             output_tokens, input_tokens_cache_read, input_tokens_cache_write, wall_s, cost_usd,
@@ -408,6 +429,9 @@ fn stage_seat(
     let mut step_stmt = conn.prepare_cached(
         "INSERT INTO trace_step(id, attempt_id, idx, tool, ok, error)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    let mut origin_stmt = conn.prepare_cached(
+        "INSERT INTO attempt_origin(attempt_id, file, record) VALUES (?1, ?2, ?3)",
     )?;
     for a in &s.attempts {
         last.attempt += 1;
@@ -435,6 +459,9 @@ fn stage_seat(
             a.infra_error,
             a.end_reason,
         ])?;
+        if let Some(o) = &a.origin {
+            origin_stmt.execute(params![last.attempt, o.file, o.record])?;
+        }
         for (i, step) in a.trace.iter().flatten().enumerate() {
             last.step += 1;
             step_stmt.execute(params![
@@ -490,10 +517,14 @@ pub(super) fn decide(
                 id,
                 hash,
                 supersedes,
+                names,
             } => match content_hash_of(tx, id)? {
                 Some(now_there) if now_there == *hash => {
                     super::chain::check_supersedes(tx, id, supersedes.as_deref())?;
-                    Ingested::AlreadyPresent
+                    match super::waves::add_display_names(tx, id, names)? {
+                        0 => Ingested::AlreadyPresent,
+                        n => Ingested::Named(n),
+                    }
                 }
                 _ => {
                     return Err(Error::Ledger {
@@ -630,6 +661,18 @@ fn copy_rows(
          WHERE id > ?2 AND id <= ?3 ORDER BY id",
     )?
     .execute(params![attempt_offset, before.step, last.step])?;
+    tx.prepare(
+        "INSERT INTO main.seat_display_name(seat_id, name)
+         SELECT seat_id + ?1, name FROM stage.seat_display_name
+         WHERE seat_id > ?2 AND seat_id <= ?3 ORDER BY seat_id",
+    )?
+    .execute(params![seat_offset, before.seat, last.seat])?;
+    tx.prepare(
+        "INSERT INTO main.attempt_origin(attempt_id, file, record)
+         SELECT attempt_id + ?1, file, record FROM stage.attempt_origin
+         WHERE attempt_id > ?2 AND attempt_id <= ?3 ORDER BY attempt_id",
+    )?
+    .execute(params![attempt_offset, before.attempt, last.attempt])?;
     Ok(())
 }
 
@@ -704,6 +747,22 @@ const TRACE_STEPS: StagedTable = StagedTable {
 };
 
 #[cfg(feature = "postgres")]
+const DISPLAY_NAMES: StagedTable = StagedTable {
+    table: "seat_display_name",
+    columns: &["seat_id", "name"],
+    select: "SELECT seat_id, name FROM seat_display_name
+             WHERE seat_id > ?1 AND seat_id <= ?2 ORDER BY seat_id",
+};
+
+#[cfg(feature = "postgres")]
+const ORIGINS: StagedTable = StagedTable {
+    table: "attempt_origin",
+    columns: &["attempt_id", "file", "record"],
+    select: "SELECT attempt_id, file, record FROM attempt_origin
+             WHERE attempt_id > ?1 AND attempt_id <= ?2 ORDER BY attempt_id",
+};
+
+#[cfg(feature = "postgres")]
 /// The scratch database an ingest was staged in, and where it is (for its errors).
 pub(super) struct StageFile<'s> {
     pub(super) conn: &'s Connection,
@@ -768,7 +827,9 @@ impl StageFile<'_> {
         let ids = [before.attempt, last.attempt];
         self.copy(sql, &ATTEMPTS, &ids, &[attempt, seat])?;
         let steps = [before.step, last.step];
-        self.copy(sql, &TRACE_STEPS, &steps, &[attempt])
+        self.copy(sql, &TRACE_STEPS, &steps, &[attempt])?;
+        self.copy(sql, &DISPLAY_NAMES, &seats[..2], &[seat])?;
+        self.copy(sql, &ORIGINS, &ids, &[attempt])
     }
 }
 
@@ -821,6 +882,7 @@ mod tests {
                         provider: "p".into(),
                         harness: "h".into(),
                         config: None,
+                        display_name: None,
                     },
                     attempts: vec![attempt(0), attempt(1)],
                 })

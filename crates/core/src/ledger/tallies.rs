@@ -56,13 +56,14 @@ impl Ledger {
                 let rows = sql.rows(
                     &format!(
                         "SELECT s.wave_id, s.slug, s.model, s.provider, s.harness, s.config,
+                            (SELECT name FROM seat_display_name d WHERE d.seat_id = s.id),
                             t.tally
                          FROM seat s LEFT JOIN seat_tally t ON t.seat_id = s.id AND t.format = ?1
                          WHERE s.wave_id IN ({}) ORDER BY s.wave_id, s.slug",
                         slots.join(", ")
                     ),
                     &params,
-                    |r| Ok((r.get::<i64>(0)?, seat_at(r, 1)?, r.get(6)?)),
+                    |r| Ok((r.get::<i64>(0)?, seat_at(r, 1)?, r.get(7)?)),
                 )?;
                 for (wave, seat, text) in rows {
                     of_wave.entry(wave).or_default().push((seat, text));
@@ -133,6 +134,7 @@ mod tests {
                 provider: "p".into(),
                 harness: "h".into(),
                 config: None,
+                display_name: None,
             },
             attempts,
         };

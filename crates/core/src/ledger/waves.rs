@@ -7,8 +7,8 @@ use crate::error::{Error, Hint, Result};
 use crate::formats::wave::ContentHash;
 use crate::model::WaveRow;
 use crate::model::{
-    Accounting, Attempt, AttemptFields, Budget, ChecklistItem, Load, Provenance, Seat, SeatData,
-    SuiteProblems, TraceStep, Wave, WaveData,
+    Accounting, Attempt, AttemptFields, AttemptOrigin, Budget, ChecklistItem, Load, Provenance,
+    Seat, SeatData, SuiteProblems, TraceStep, Wave, WaveData,
 };
 
 /// What an ingest did with one wave.
@@ -18,6 +18,9 @@ pub enum Ingested {
     Added,
     /// The same wave (same content hash) was already in the ledger; nothing was written.
     AlreadyPresent,
+    /// The same wave was already in the ledger, and this many of its seats, which had no
+    /// display name, were given the one this ingest names; nothing else was written.
+    Named(usize),
 }
 
 impl Ledger {
@@ -131,13 +134,52 @@ impl Ledger {
             |_| Vec::new(),
             |v, a| v.push(a.clone()),
         )?;
-        Ok(WaveData {
-            wave,
-            seats: seats
-                .into_iter()
-                .map(|(seat, attempts)| SeatData { seat, attempts })
-                .collect(),
-        })
+        let mut seats: Vec<SeatData> = seats
+            .into_iter()
+            .map(|(seat, attempts)| SeatData { seat, attempts })
+            .collect();
+        self.fill_origins(slug, &mut seats)?;
+        Ok(WaveData { wave, seats })
+    }
+
+    /// Gives each attempt of a wave's `seats` (as [`Ledger::load_wave`] read them) where it
+    /// came from, when the ledger says (`attempt_origin`, written at ingest for the formats
+    /// that name one).
+    fn fill_origins(&self, slug: &str, seats: &mut [SeatData]) -> Result<()> {
+        let rowid = self.wave_rowid(slug)?;
+        let rows: Vec<(String, String, u32, AttemptOrigin)> = self.read(|sql| {
+            sql.rows(
+                "SELECT s.slug, a.problem, a.trial, o.file, o.record
+                 FROM attempt_origin o JOIN attempt a ON a.id = o.attempt_id
+                 JOIN seat s ON s.id = a.seat_id
+                 WHERE s.wave_id = ?1",
+                &values![rowid],
+                |r| {
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.unsigned(2, "attempt.trial")?,
+                        AttemptOrigin {
+                            file: r.get(3)?,
+                            record: r.get(4)?,
+                        },
+                    ))
+                },
+            )
+        })?;
+        let mut by_key: std::collections::HashMap<(String, String, u32), AttemptOrigin> = rows
+            .into_iter()
+            .map(|(seat, problem, trial, o)| ((seat, problem, trial), o))
+            .collect();
+        if by_key.is_empty() {
+            return Ok(());
+        }
+        for s in seats.iter_mut() {
+            for a in &mut s.attempts {
+                a.origin = by_key.remove(&(s.seat.id.clone(), a.problem.clone(), a.trial));
+            }
+        }
+        Ok(())
     }
 
     /// A wave's conditions: suite, declared problems, load, accounting, budget, provenance.
@@ -271,7 +313,8 @@ impl Ledger {
 /// A wave's seats, in ledger order (by slug), each with its row id.
 pub(super) fn seats_of(sql: &mut Sql<'_>, wave_rowid: i64) -> Result<Vec<(i64, Seat)>> {
     sql.rows(
-        "SELECT id, slug, model, provider, harness, config FROM seat
+        "SELECT id, slug, model, provider, harness, config,
+            (SELECT name FROM seat_display_name d WHERE d.seat_id = seat.id) FROM seat
          WHERE wave_id = ?1 ORDER BY slug",
         &values![wave_rowid],
         |r| Ok((r.get(0)?, seat_at(r, 1)?)),
@@ -628,8 +671,8 @@ fn small_at(r: &impl Cells, i: Option<usize>) -> rusqlite::Result<Option<u32>> {
     }
 }
 
-/// The seat whose slug, model, provider, harness and config are the columns of `r` from
-/// `first` on, in that order.
+/// The seat whose slug, model, provider, harness, config and display name are the columns of
+/// `r` from `first` on, in that order.
 pub(super) fn seat_at(r: &Row<'_>, first: usize) -> Result<Seat> {
     Ok(Seat {
         id: r.get(first)?,
@@ -637,7 +680,52 @@ pub(super) fn seat_at(r: &Row<'_>, first: usize) -> Result<Seat> {
         provider: r.get(first + 2)?,
         harness: r.get(first + 3)?,
         config: r.get(first + 4)?,
+        display_name: r.get(first + 5)?,
     })
+}
+
+/// Gives the seats of the wave `slug` the display names `names` (seat id, name) where they have
+/// none, inside an ingest's write transaction; returns how many were given. A seat whose name
+/// differs from the one it has is refused (display names, like seats, are never changed), and
+/// so is a seat the wave does not have (which its content hash already rules out).
+pub(super) fn add_display_names(
+    sql: &mut Sql<'_>,
+    slug: &str,
+    names: &[(String, String)],
+) -> Result<usize> {
+    let mut added = 0;
+    for (seat, name) in names {
+        let found: Option<(i64, Option<String>)> = sql.row(
+            "SELECT s.id, (SELECT name FROM seat_display_name d WHERE d.seat_id = s.id)
+             FROM seat s JOIN wave w ON w.id = s.wave_id WHERE w.slug = ?1 AND s.slug = ?2",
+            &values![slug, seat],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        match found {
+            None => {
+                return Err(Error::Conflict(format!(
+                    "wave `{slug}` in the ledger has no seat `{seat}` to give the display name \
+                     {name:?}"
+                )));
+            }
+            Some((_, Some(there))) if there == *name => {}
+            Some((_, Some(there))) => {
+                return Err(Error::Conflict(format!(
+                    "seat `{seat}` of wave `{slug}` is already shown as {there:?} in the ledger, \
+                     and this ingest names it {name:?}: display names, like seats, are never \
+                     changed. Keep {there:?} in the manifest (or leave display_name out)"
+                )));
+            }
+            Some((id, None)) => {
+                sql.execute(
+                    "INSERT INTO seat_display_name(seat_id, name) VALUES (?1, ?2)",
+                    &values![id, name],
+                )?;
+                added += 1;
+            }
+        }
+    }
+    Ok(added)
 }
 
 /// Writes the wave row `wave_id` (and its suite's, when the suite is new) and its canary
@@ -758,6 +846,7 @@ mod tests {
                 provider: "p".into(),
                 harness: "h".into(),
                 config: None,
+                display_name: None,
             },
             attempts,
         }

@@ -135,6 +135,17 @@ pub struct Seat {
     pub harness: String,
     /// Free-form configuration label (prompt variant, temperature, ...).
     pub config: Option<String>,
+    /// How people see the seat in tables and charts (a manifest's `display_name`), when it has
+    /// one; the id stays the key everywhere a machine reads it. Not part of the wave's content
+    /// hash, nor of any publication (docs/formats.md, "Wave content").
+    pub display_name: Option<String>,
+}
+
+impl Seat {
+    /// The seat as people read it: its display name, else its id.
+    pub fn shown(&self) -> &str {
+        self.display_name.as_deref().unwrap_or(&self.id)
+    }
 }
 
 /// One step of an agent's trace: a tool call and whether it succeeded.
@@ -183,6 +194,31 @@ pub struct Attempt {
     /// How the harness says the attempt ended, in its own words, when it says (Terminal-Bench's
     /// `failure_mode`, tau2-bench's `termination_reason`, Inspect's sample limit or error).
     pub end_reason: Option<String>,
+    /// Where the attempt was read from, when its importer says (see [`AttemptOrigin`]). Not
+    /// part of the wave's content hash; a reader of some fields never gets it
+    /// ([`AttemptFields`]), only a whole wave loaded from the ledger does.
+    pub origin: Option<AttemptOrigin>,
+}
+
+/// Where an attempt was read from: the file or directory, and the record in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttemptOrigin {
+    /// The results file as the manifest names it (relative to the manifest, or absolute), or
+    /// the trial's directory for harnesses that keep a directory per trial (Terminal-Bench,
+    /// Harbor), `/`-separated.
+    pub file: String,
+    /// Where in the file, in the format's own words ("sample 2 epoch 1"), when it holds several
+    /// attempts.
+    pub record: Option<String>,
+}
+
+impl std::fmt::Display for AttemptOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.record {
+            Some(r) => write!(f, "{}, {r}", self.file),
+            None => f.write_str(&self.file),
+        }
+    }
 }
 
 impl Attempt {
@@ -207,6 +243,7 @@ impl Attempt {
             working_s: None,
             infra_error: false,
             end_reason: None,
+            origin: None,
         }
     }
 
@@ -314,6 +351,7 @@ impl AttemptFields {
             working_s: keep(f.working_s, &a.working_s),
             infra_error: f.end && a.infra_error,
             end_reason: keep(f.end, &a.end_reason),
+            origin: None,
         }
     }
 

@@ -42,6 +42,7 @@ pub(crate) fn seat(id: &str, attempts: Vec<Attempt>) -> SeatData {
             provider: "p".into(),
             harness: "h".into(),
             config: None,
+            display_name: None,
         },
         attempts,
     }

@@ -112,6 +112,12 @@ pub fn render_text(s: Sources<'_>, input: &str) -> Result<String, String> {
         output_format,
         ..
     } = s;
+    // A publication shows seats by their ids alone: a display name is kept outside the wave's
+    // content hash and outside the publication's input, so a text that showed one could not
+    // be reproduced from what the publication records (docs/formats.md, "Wave content").
+    for s in &mut wave.seats {
+        s.seat.display_name = None;
+    }
     let pricing = match prices {
         None => None,
         Some((id, Some(table))) => Some(crate::prices::price_wave(

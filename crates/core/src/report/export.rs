@@ -141,6 +141,11 @@ pub const ATTEMPT_COLUMNS: &[&str] = &[
     "errors",
     "infra_error",
     "end_reason",
+    // Where the attempt came from (at the end, so that the columns before keep their places):
+    // its log file or trial directory, and the record in it; empty when its importer did not
+    // say, or the wave predates the ledger's keeping it.
+    "origin_file",
+    "origin_record",
 ];
 
 /// The columns of an attempts export.
@@ -153,7 +158,7 @@ pub fn attempt_kinds() -> Vec<ColumnKind> {
     use ColumnKind::{Bool, Int, Real, Text};
     vec![
         Text, Text, Text, Int, Bool, Real, Int, Int, Int, Int, Real, Real, Real, Int, Int, Bool,
-        Text,
+        Text, Text, Text,
     ]
 }
 
@@ -182,6 +187,11 @@ pub fn attempts(data: &WaveData) -> Rows {
                 int(a.errors.map(u64::from)),
                 Value::Bool(a.infra_error),
                 Value::opt(a.end_reason.clone(), Value::Text),
+                Value::opt(a.origin.as_ref().map(|o| o.file.clone()), Value::Text),
+                Value::opt(
+                    a.origin.as_ref().and_then(|o| o.record.clone()),
+                    Value::Text,
+                ),
             ]);
         }
     }

@@ -57,6 +57,29 @@ impl Cell {
     pub fn none() -> Cell {
         Cell::new("—", "")
     }
+
+    /// A seat as a cell: people read its display name (its id when it has none), a machine
+    /// its id, the key.
+    pub fn seat(seat: &crate::model::Seat) -> Cell {
+        Cell::new(seat.shown(), &seat.id)
+    }
+}
+
+/// The note under a table that shows seats by their display names, saying which id each name
+/// stands for (the id is what `--seat` and the JSON take); `None` when no seat has one.
+pub fn display_names_note<'a>(
+    seats: impl IntoIterator<Item = &'a crate::model::Seat>,
+) -> Option<Note> {
+    let named: Vec<String> = seats
+        .into_iter()
+        .filter_map(|s| s.display_name.as_ref().map(|n| format!("{n} is {}", s.id)))
+        .collect();
+    (!named.is_empty()).then(|| {
+        Note::Text(format!(
+            "Seats shown by their display names: {}.",
+            named.join("; ")
+        ))
+    })
 }
 
 #[derive(Debug, Clone, PartialEq)]

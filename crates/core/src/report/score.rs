@@ -230,7 +230,7 @@ pub fn leaderboard_with(
             continue;
         };
         let f = SeatFigures::of(&data.wave, seat);
-        let mut row = vec![Cell::text(&data.wave.id), Cell::text(&seat.seat.id)];
+        let mut row = vec![Cell::text(&data.wave.id), Cell::seat(&seat.seat)];
         row.extend(absolute_cells(&f, Detail::Leaderboard));
         if canaries.is_some() {
             row.push(canary_cell(&f));
@@ -263,6 +263,12 @@ pub fn leaderboard_with(
         figures.push(f);
     }
     t.notes = texts(absolute_notes(&data.wave, &figures, Detail::Leaderboard)).collect();
+    t.notes.extend(super::display_names_note(
+        scores
+            .seats
+            .iter()
+            .filter_map(|s| by_id.get(s.seat.as_str()).map(|d| &d.seat)),
+    ));
     t.notes.extend(texts(canary_notes(
         &data.wave,
         seats_json

@@ -89,7 +89,7 @@ pub fn trials(data: &WaveData, ks: &[u64]) -> (Table, TrialsJson) {
         any_left_out |= at.iter().any(|a| a.left_out > 0);
         let mut row = vec![
             Cell::text(&data.wave.id),
-            Cell::text(&s.seat.id),
+            Cell::seat(&s.seat),
             Cell::new(int(p.problems()), p.problems().to_string()),
             Cell::text(p.missing.to_string()),
             match range {

@@ -63,6 +63,9 @@ impl WaveJson {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct SeatJson {
     pub seat: String,
+    /// How people see the seat, when it has a display name; absent when it has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub display_name: Option<String>,
     pub model: String,
     pub provider: String,
     pub harness: String,
@@ -192,6 +195,7 @@ impl SeatJson {
     pub fn of(seat: &Seat, f: &SeatFigures) -> SeatJson {
         SeatJson {
             seat: seat.id.clone(),
+            display_name: seat.display_name.clone(),
             model: seat.model.clone(),
             provider: seat.provider.clone(),
             harness: seat.harness.clone(),
@@ -634,12 +638,18 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
     ));
     let canaries = canary_column(&data.wave);
     columns.extend(canaries.clone());
+    // A machine reads a seat by its id; its display name, where a seat has one, in a column
+    // of its own (CSV only), so a listing of seats without one keeps its columns.
+    let named = data.seats.iter().any(|s| s.seat.display_name.is_some());
+    if named {
+        columns.push(Column::machine_text("display_name"));
+    }
     let mut t = Table::new(columns);
     t.heading = wave_heading(&data.wave);
     for (s, f) in data.seats.iter().zip(&figures) {
         let mut row = vec![
             Cell::text(&data.wave.id),
-            Cell::text(&s.seat.id),
+            Cell::seat(&s.seat),
             Cell::text(&s.seat.model),
             Cell::text(&s.seat.provider),
             Cell::text(&s.seat.harness),
@@ -647,6 +657,9 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
         row.extend(absolute_cells(f, Detail::Full));
         if canaries.is_some() {
             row.push(canary_cell(f));
+        }
+        if named {
+            row.push(Cell::text(s.seat.display_name.as_deref().unwrap_or("")));
         }
         t.rows.push(row);
     }
@@ -658,6 +671,9 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
         &data.wave,
         data.seats.iter().map(|s| s.seat.id.as_str()).zip(&figures),
     )));
+    t.notes.extend(super::display_names_note(
+        data.seats.iter().map(|s| &s.seat),
+    ));
     if let Some(w) = intervals {
         add_interval_columns(&mut t, w, data.seats.iter().map(|s| s.seat.id.as_str()));
         t.heading.push(super::intervals::heading(w, false));
@@ -913,7 +929,7 @@ pub fn trace_table(data: &WaveData, free: u32) -> Table {
             let charged = crate::rubric::measure::errors_after_free_retries(a, free);
             t.rows.push(vec![
                 Cell::text(&data.wave.id),
-                Cell::text(&s.seat.id),
+                Cell::seat(&s.seat),
                 Cell::text(&a.problem),
                 match a.outcome {
                     Some(x) => Cell::new(fixed(x, 2), machine(x)),
@@ -1045,6 +1061,7 @@ mod tests {
                 provider: "p".into(),
                 harness: "h".into(),
                 config: None,
+                display_name: None,
             },
             &f,
         );

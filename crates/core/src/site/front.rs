@@ -11,9 +11,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use maud::{Markup, html};
 
+use super::Input;
 use super::boards::{Board, with_rank_ranges};
-use super::html::{count, notes, seat_href, table, wave_href};
-use super::{Input, WaveInput};
+use super::html::{conditions_line, count, notes, seat_href, table, wave_href};
 
 /// One suite on the front page: its latest current wave and the board it is ranked under.
 pub(super) struct Front<'a> {
@@ -23,29 +23,38 @@ pub(super) struct Front<'a> {
     pub(super) wave: Option<usize>,
     /// Index into that wave's boards, and why that rubric.
     pub(super) board: Option<(usize, String)>,
+    /// Indices into `input.waves` of every current wave of the suite, oldest first: the
+    /// suite's cost–accuracy figure sets them side by side.
+    pub(super) current: Vec<usize>,
 }
 
 /// The suites in the order their latest wave appears in the listing (oldest first), each with
 /// the wave and board the front page shows.
 pub(super) fn choose<'a>(input: &'a Input, scored: &[Vec<Board<'_>>]) -> Vec<Front<'a>> {
-    let mut latest: BTreeMap<&str, Option<usize>> = BTreeMap::new();
+    let mut current: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     let mut order: Vec<&str> = Vec::new();
     for (i, w) in input.waves.iter().enumerate() {
         let suite = w.data.wave.suite.as_str();
-        let slot = latest.entry(suite).or_insert_with(|| {
+        let slot = current.entry(suite).or_insert_with(|| {
             order.push(suite);
-            None
+            Vec::new()
         });
         if w.withdrawn.is_none() {
-            *slot = Some(i);
+            slot.push(i);
         }
     }
     order
         .into_iter()
         .map(|suite| {
-            let wave = latest[suite];
+            let current = current.remove(suite).unwrap_or_default();
+            let wave = current.last().copied();
             let board = wave.and_then(|i| pick(input, &scored[i]));
-            Front { suite, wave, board }
+            Front {
+                suite,
+                wave,
+                board,
+                current,
+            }
         })
         .collect()
 }
@@ -100,15 +109,6 @@ fn pick(input: &Input, boards: &[Board<'_>]) -> Option<(usize, String)> {
     })
 }
 
-/// The conditions of a wave in one line: suite, start, load, accounting, budget.
-fn conditions_line(w: &WaveInput) -> String {
-    crate::report::waves::wave_heading(&w.data.wave)
-        .into_iter()
-        .skip(1)
-        .collect::<Vec<_>>()
-        .join(" · ")
-}
-
 /// The front page's leaderboards, one per suite.
 pub(super) fn leaderboards(input: &Input, scored: &[Vec<Board<'_>>]) -> Markup {
     let fronts = choose(input, scored);
@@ -154,6 +154,8 @@ pub(super) fn leaderboards(input: &Input, scored: &[Vec<Board<'_>>]) -> Markup {
                             (notes(&t.notes, &mut seen))
                         }
                     }
+                    h3 { "Cost and accuracy across the suite" }
+                    (super::costs::suite_figure(input, scored, f.suite, &f.current))
                 }
             }
         }

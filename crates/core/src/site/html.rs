@@ -169,9 +169,15 @@ pub(super) fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) 
                                 @let cell = &row[*i];
                                 @let link = if k == 0 { links.get(r).cloned().flatten() } else { None };
                                 @if k == 0 {
+                                    // A seat shown by its display name has its id on hover.
+                                    @let shown = if cell.human != cell.machine && !cell.machine.is_empty() && shorten(&cell.human, ID_MAX).is_none() {
+                                        html! { span title=(cell.machine) { (cell.human) } }
+                                    } else {
+                                        id_text(&cell.human)
+                                    };
                                     td.id data-v=(cell.machine) {
-                                        @if let Some(href) = link { a href=(href) { (id_text(&cell.human)) } }
-                                        @else { (id_text(&cell.human)) }
+                                        @if let Some(href) = link { a href=(href) { (shown) } }
+                                        @else { (shown) }
                                     }
                                 } @else {
                                     td.num[c.numeric] data-v=(cell.machine) { (cell.human) }
@@ -228,6 +234,15 @@ pub(super) fn publication_file(id: i64) -> String {
 /// "1 seat", "2 seats".
 pub(super) fn count(n: u64, one: &str) -> String {
     format!("{n} {one}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The conditions of a wave in one line: suite, start, load, accounting, budget.
+pub(super) fn conditions_line(w: &super::WaveInput) -> String {
+    crate::report::waves::wave_heading(&w.data.wave)
+        .into_iter()
+        .skip(1)
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 #[cfg(test)]

@@ -10,7 +10,8 @@
 //! anywhere, so the site works from `file://` and from any static host, and a script that
 //! escaped the escaping still would not run. Every table is readable without script.
 //!
-//! Pages: `index.html` (waves with their conditions, withdrawn ones marked; rubrics and their
+//! Pages: `index.html` (each suite's latest current wave ranked, and the suite's cost–accuracy
+//! chart across its current waves; waves with their conditions, withdrawn ones marked; rubrics and their
 //! changes; seats; publications with their verification and the chain head), `waves/W.html`
 //! (conditions, absolute figures, the cost–accuracy chart with its frontier, the leaderboard
 //! under each registered rubric), `seats/S.html` (absolute figures wave over wave, each point
@@ -20,6 +21,7 @@
 
 mod boards;
 pub(crate) mod chart;
+mod costs;
 mod front;
 pub(crate) mod frontier;
 mod html;

@@ -6,14 +6,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use maud::{Markup, html};
 
-use super::boards::{Board, every_wave, uncertainty, with_rank_ranges};
-use super::chart::{self, Scatter, ScatterPoint, Slope, SlopeRow, Trend, TrendPoint};
-use super::frontier::{self, Point};
+use super::boards::{Board, every_wave, with_rank_ranges};
+use super::chart::{self, Slope, SlopeRow, Trend, TrendPoint};
+use super::costs::whole;
 use super::html::{count, layout, notes, publication_file, seat_href, table, wave_href};
 use super::samples;
 use super::{Input, Page, PublicationInput, WaveInput, file_name};
-use crate::figures::{Known, SeatFigures};
-use crate::number::{fixed, machine, percent, usd_significant};
+use crate::figures::SeatFigures;
+use crate::number::{fixed, percent};
 use crate::report::diff::{self, DiffRow};
 use crate::report::score::{RubricInfo, places};
 use crate::report::waves::{describe_load, wave_heading};
@@ -243,125 +243,9 @@ fn conditions(w: &WaveInput) -> Markup {
     }
 }
 
-/// A sum that covers every attempt, else `None`: a chart plots only whole figures.
-fn whole<T: Copy>(k: &Known<T>, attempts: u64) -> Option<T> {
-    (attempts > 0 && k.known == attempts).then_some(k.sum)
-}
-
-fn frontier_figure(w: &WaveInput, figures: &[SeatFigures], boards: &[Board<'_>]) -> Markup {
-    let wave = &w.data.wave;
-    let mut points = Vec::new();
-    let mut left_out = Vec::new();
-    for (s, f) in w.data.seats.iter().zip(figures) {
-        let interval = boards.iter().find_map(|b| {
-            b.json
-                .seats
-                .iter()
-                .find(|j| j.seat.seat == s.seat.id)
-                .and_then(|j| uncertainty(j).accuracy)
-        });
-        match (whole(&f.cost_usd, f.attempts), f.accuracy) {
-            (Some(cost), Some(accuracy)) if cost.is_finite() => points.push(ScatterPoint {
-                label: s.seat.id.clone(),
-                cost,
-                accuracy,
-                interval,
-                pareto: false,
-                href: Some(seat_href(1, &s.seat.id)),
-            }),
-            (None, _) => left_out.push(format!("{} (cost unknown for some attempts)", s.seat.id)),
-            _ => left_out.push(format!("{} (no accuracy)", s.seat.id)),
-        }
-    }
-    let pts: Vec<Point> = points
-        .iter()
-        .map(|p| Point {
-            cost: p.cost,
-            accuracy: p.accuracy,
-        })
-        .collect();
-    for (p, on) in points.iter_mut().zip(frontier::pareto(&pts)) {
-        p.pareto = on;
-    }
-    let front = frontier::hal_frontier(&pts);
-    let pareto: Vec<&str> = points
-        .iter()
-        .filter(|p| p.pareto)
-        .map(|p| p.label.as_str())
-        .collect();
-    let vertices: Vec<&str> = front.iter().map(|&i| points[i].label.as_str()).collect();
-    let desc = format!(
-        "Total cost in USD against accuracy for {} of wave {}. Pareto set: {}. Frontier \
-         (upper convex hull's Pareto-efficient vertices, cheapest first): {}.",
-        count(points.len() as u64, "seat"),
-        wave.id,
-        if pareto.is_empty() {
-            "none".into()
-        } else {
-            pareto.join(", ")
-        },
-        if vertices.is_empty() {
-            "none".into()
-        } else {
-            vertices.join(" → ")
-        },
-    );
-    let s = Scatter {
-        id: "frontier".into(),
-        title: format!("Cost and accuracy, wave {}", wave.id),
-        desc,
-        points,
-        frontier: front,
-    };
-    if s.points.is_empty() {
-        let none_known = figures.iter().all(|f| f.cost_usd.known == 0);
-        return html! {
-            p.no-chart {
-                @if none_known {
-                    "No cost–accuracy chart: no attempt of this wave records a cost (this format records none). Add a price table and fill the costs in from each attempt's tokens: "
-                    code { "benchledger prices add TABLE.toml" } ", then " code { "benchledger show " (wave.id) " --prices NAME@VERSION" } "."
-                } @else {
-                    "No cost–accuracy chart: no seat has a cost for every attempt. Not plotted: " (left_out.join(", ")) "."
-                }
-            }
-        };
-    }
-    html! {
-        figure {
-            (chart::scatter(&s))
-            figcaption {
-                (s.desc) " A seat is in the Pareto set (filled) when no other seat is at least as accurate for no more cost, one of them strictly. The line is the frontier as HAL draws it: the vertices of the upper convex hull of the points that are Pareto-efficient, so a Pareto seat below the hull (one a mix of two others beats) is filled but not on the line."
-                @if s.points.iter().any(|p| p.interval.is_some()) { " Whiskers: the leaderboard's accuracy interval." }
-                @if !left_out.is_empty() { " Not plotted: " (left_out.join(", ")) "." }
-            }
-            details {
-                summary { "The chart's data" }
-                div.scroll { table.sortable {
-                    thead { tr { th { "Seat" } th.num { "Total USD" } th.num { "Accuracy" } th { "Pareto set" } th { "Frontier vertex" } } }
-                    tbody { @for (i, p) in s.points.iter().enumerate() {
-                        tr {
-                            td data-v=(p.label) { (p.label) }
-                            td.num data-v=(machine(p.cost)) { (usd_significant(p.cost)) }
-                            td.num data-v=(machine(p.accuracy)) { (percent(p.accuracy)) }
-                            td data-v=(p.pareto) { (if p.pareto { "yes" } else { "no" }) }
-                            td data-v=(s.frontier.contains(&i)) { (if s.frontier.contains(&i) { "yes" } else { "no" }) }
-                        }
-                    } }
-                } }
-            }
-        }
-    }
-}
-
 fn wave_page(w: &WaveInput, boards: &[Board<'_>], previous: Option<&WaveInput>) -> String {
     let wave = &w.data.wave;
     let (show, _) = crate::report::waves::show(&w.data);
-    let figures: Vec<SeatFigures> = w
-        .data
-        .seats
-        .iter()
-        .map(|s| SeatFigures::of(wave, s))
-        .collect();
     let seat_links: Vec<Option<String>> = w
         .data
         .seats
@@ -383,7 +267,7 @@ fn wave_page(w: &WaveInput, boards: &[Board<'_>], previous: Option<&WaveInput>) 
         (table(&show, Some("Each seat's absolute figures"), &seat_links))
         (notes(&show.notes, &mut seen))
         h2 { "Cost and accuracy" }
-        (frontier_figure(w, &figures, boards))
+        (super::costs::wave_figure(w, boards))
         h2 { "Leaderboards" }
         @if boards.is_empty() {
             p { "No rubric is registered: register one with " code { "benchledger rubric add FILE" } "." }
@@ -547,8 +431,17 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)]) -> String {
         trend("trend-accuracy", "Accuracy", "Accuracy", true, accuracy),
     ];
     let mut seen = BTreeSet::new();
+    // The display names the seat has in its waves, each once, in wave order.
+    let mut names: Vec<&str> = Vec::new();
+    for (w, i) in appearances {
+        if let Some(n) = w.data.seats[*i].seat.display_name.as_deref()
+            && !names.contains(&n)
+        {
+            names.push(n);
+        }
+    }
     let body = html! {
-        h1 { "Seat " (seat) }
+        h1 { "Seat " (seat) @if !names.is_empty() { ": " (names.join(" / ")) } }
         p { "Absolute figures wave over wave. Each point is labelled with its wave's load — par: seats running in parallel; tool: sessions sharing the tool server; serial: a serial rerun — so a slowdown under heavier contention shows as such: wall seconds are the load's as much as the seat's. Lines join consecutive waves of the same suite only; a hollow point is a withdrawn wave; a figure some attempts lack is not plotted." }
         @if suites.len() > 1 { p.note { "This seat ran " (suites.len()) " suites: figures of different suites are not comparable." } }
         (table(&t, Some("The seat in each wave"), &links))

@@ -75,7 +75,7 @@ pub(super) fn matrix_page(w: &WaveInput, pages: bool) -> String {
             thead { tr {
                 th scope="col" { "Problem" }
                 th.num scope="col" { "Solved by" }
-                @for s in &m.seats { th scope="col" { a href=(seat_href(2, s)) { (id_text(s)) } } }
+                @for s in &m.seats { th scope="col" { a href=(seat_href(2, s)) { (seat_name(w, s)) } } }
             } }
             tbody { @for p in &m.problems {
                 tr {
@@ -93,6 +93,34 @@ pub(super) fn matrix_page(w: &WaveInput, pages: bool) -> String {
         } }
     };
     layout(&format!("Problems of wave {id}"), 2, body)
+}
+
+/// A seat of the wave as people read it: its display name (with its id on hover), else its id.
+fn seat_name(w: &WaveInput, id: &str) -> Markup {
+    match w
+        .data
+        .seats
+        .iter()
+        .find(|s| s.seat.id == id)
+        .and_then(|s| s.seat.display_name.as_deref())
+    {
+        Some(name) => html! { span title=(id) { (name) } },
+        None => id_text(id),
+    }
+}
+
+/// Where an attempt came from, when its importer said: the file or trial directory, and the
+/// record in it.
+fn origin(a: &Attempt) -> Markup {
+    html! {
+        @match &a.origin {
+            None => "—",
+            Some(o) => {
+                code.hash { (o.file) }
+                @if let Some(r) = &o.record { br; (r) }
+            }
+        }
+    }
 }
 
 /// An attempt's outcome in words.
@@ -128,19 +156,28 @@ fn trace(a: &Attempt) -> Markup {
 }
 
 /// One seat's attempts at one problem, as table rows.
-fn attempt_rows(seat: &SeatData, problem: &str, accounting: &crate::model::Accounting) -> Markup {
+fn attempt_rows(
+    seat: &SeatData,
+    problem: &str,
+    accounting: &crate::model::Accounting,
+    origins: bool,
+) -> Markup {
     let attempts: Vec<&Attempt> = seat
         .attempts
         .iter()
         .filter(|a| a.problem == problem)
         .collect();
+    let name = match &seat.seat.display_name {
+        Some(n) => html! { span title=(seat.seat.id) { (n) } },
+        None => id_text(&seat.seat.id),
+    };
     html! {
         @if attempts.is_empty() {
-            tr { td.id { a href=(seat_href(3, &seat.seat.id)) { (id_text(&seat.seat.id)) } } td colspan="9" { span.missing { "missing" } ": no attempt (counted as not Correct)" } }
+            tr { td.id { a href=(seat_href(3, &seat.seat.id)) { (name) } } td colspan=(if origins { "10" } else { "9" }) { span.missing { "missing" } ": no attempt (counted as not Correct)" } }
         }
         @for a in &attempts {
             tr {
-                td.id { a href=(seat_href(3, &seat.seat.id)) { (id_text(&seat.seat.id)) } }
+                td.id { a href=(seat_href(3, &seat.seat.id)) { (name) } }
                 td.num { (a.trial) }
                 td { (outcome(a)) }
                 td.num { (opt(a.tokens_total(accounting), int)) }
@@ -150,6 +187,7 @@ fn attempt_rows(seat: &SeatData, problem: &str, accounting: &crate::model::Accou
                 td.num { (opt(a.errors, |v| v.to_string())) }
                 td { (a.end_reason.as_deref().unwrap_or("—")) }
                 td { (trace(a)) }
+                @if origins { td { (origin(a)) } }
             }
         }
     }
@@ -158,6 +196,13 @@ fn attempt_rows(seat: &SeatData, problem: &str, accounting: &crate::model::Accou
 /// A problem's page: every seat's attempts at it.
 pub(super) fn problem_page(w: &WaveInput, problem: &str) -> String {
     let id = &w.data.wave.id;
+    // The column of where each attempt came from, when the wave's importer said for any.
+    let origins = w
+        .data
+        .seats
+        .iter()
+        .flat_map(|s| &s.attempts)
+        .any(|a| a.problem == problem && a.origin.is_some());
     let body = html! {
         h1 { "Problem " (problem) }
         p { "Wave " a href=(wave_href(3, id)) { (id) } " · " a href="../problems.html" { "all its problems" } ". Every seat's attempts at this problem, trial by trial, with the trace its importer kept (each tool call, and the error of each that failed)." }
@@ -167,10 +212,13 @@ pub(super) fn problem_page(w: &WaveInput, problem: &str) -> String {
                 th scope="col" { "Seat" } th.num scope="col" { "Trial" } th scope="col" { "Outcome" }
                 th.num scope="col" { "Tokens" } th.num scope="col" { "Wall s" } th.num scope="col" { "USD" }
                 th.num scope="col" { "Steps" } th.num scope="col" { "Errors" } th scope="col" { "End reason" } th scope="col" { "Trace" }
+                @if origins { th scope="col" { "Came from" } }
             } }
-            tbody { @for s in &w.data.seats { (attempt_rows(s, problem, &w.data.wave.accounting)) } }
+            tbody { @for s in &w.data.seats { (attempt_rows(s, problem, &w.data.wave.accounting, origins)) } }
         } }
-        p.note { "Tokens: input plus output, with cached reads and writes as this wave's accounting counts them; — when the harness did not say." }
+        p.note { "Tokens: input plus output, with cached reads and writes as this wave's accounting counts them; — when the harness did not say."
+            @if origins { " Came from: the log file and the record in it (Inspect's sample and epoch), or the trial's directory (Terminal-Bench, Harbor), as the wave's manifest names them, relative to it." }
+        }
     };
     layout(&format!("Problem {problem}, wave {id}"), 3, body)
 }

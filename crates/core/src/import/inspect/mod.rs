@@ -786,7 +786,9 @@ fn attempt(
             working_s,
             infra_error,
             end_reason,
+            origin: None,
         },
+        file: None,
     })
 }
 

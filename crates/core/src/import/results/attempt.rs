@@ -228,5 +228,6 @@ pub(super) fn attempt(at: &Location, mut fields: Fields) -> Result<Attempt> {
         working_s,
         infra_error,
         end_reason,
+        origin: None,
     })
 }

@@ -58,6 +58,7 @@ pub fn parse_csv(path: &Path, text: &str) -> Result<Vec<Line>> {
         out.push(Line {
             at: crate::import::Origin::Line(line),
             attempt: attempt(&at, fields)?,
+            file: None,
         });
     }
     Ok(out)

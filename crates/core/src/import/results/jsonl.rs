@@ -137,6 +137,7 @@ fn parse_line(path: &Path, line: usize, raw: &str) -> Result<Option<Line>> {
     Ok(Some(Line {
         at: crate::import::Origin::Line(line),
         attempt: attempt(&Location::line(path, line), fields)?,
+        file: None,
     }))
 }
 

@@ -1,0 +1,405 @@
+//! Display names and where each attempt came from (issue 19, items 5 and 7): a seat's
+//! `display_name` in a manifest or `ingest --from --display-name SEAT=NAME` is shown in
+//! tables, Markdown and JSON while the id stays the key; an attempt read by a foreign format's
+//! importer keeps its log file and record, or its trial directory. Neither is part of the
+//! wave's content hash, nor of any publication's text.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::Env;
+
+/// The checkout-rematch example copied into `dir`, with `names` (seat id, display name lines)
+/// added to its seats: each line is written into the seat's table as it is.
+fn checkout_with(dir: &Path, names: &[(&str, &str)]) -> PathBuf {
+    let from = common::crate_path("examples/checkout-rematch");
+    common::copy_dir(&from, dir);
+    let manifest = dir.join("wave.toml");
+    let mut text = std::fs::read_to_string(&manifest).unwrap();
+    for (seat, line) in names {
+        let key = format!("id = \"{seat}\"\n");
+        assert!(text.contains(&key), "no seat {seat}");
+        text = text.replacen(&key, &format!("{key}{line}\n"), 1);
+    }
+    std::fs::write(&manifest, text).unwrap();
+    manifest
+}
+
+fn content_sha256(env: &Env, wave: &str) -> String {
+    let waves = env.run(["waves", "--format", "json"]).ok().json();
+    waves["waves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["wave"] == wave)
+        .unwrap_or_else(|| panic!("no wave {wave} in {waves}"))["content_sha256"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_display_name_is_shown_by_people_and_the_id_stays_the_key() {
+    let env = Env::init().run_from_crate_root();
+    let manifest = checkout_with(
+        &env.path().join("named"),
+        &[
+            ("xai-hierarchical", "display_name = \"Grok 4 (ReAcTree)\""),
+            ("openai-react", "display_name = \"  GPT-5 <ReAct>  \""),
+        ],
+    );
+    env.ingest(&[&manifest]);
+    // The content hash is the one the example has without names: a display name is outside it.
+    let plain = Env::with_waves(&["examples/checkout-rematch/wave.toml"]);
+    assert_eq!(
+        content_sha256(&env, "checkout-rematch"),
+        content_sha256(&plain, "checkout-rematch")
+    );
+
+    // The table shows the names (trimmed), and says which id each stands for.
+    let show = env.run(["show", "checkout-rematch"]).ok().stdout;
+    assert!(show.contains(" Grok 4 (ReAcTree) "), "{show}");
+    assert!(show.contains(" GPT-5 <ReAct> "), "{show}");
+    assert!(!show.contains(" xai-hierarchical "), "{show}");
+    assert!(
+        show.contains(
+            "Seats shown by their display names: GPT-5 <ReAct> is openai-react; Grok 4 \
+             (ReAcTree) is xai-hierarchical."
+        ),
+        "{show}"
+    );
+    // Seats without one keep their ids.
+    assert!(show.contains(" google-react "), "{show}");
+    let md = env
+        .run(["show", "checkout-rematch", "--format", "md"])
+        .ok()
+        .stdout;
+    assert!(md.contains("| Grok 4 (ReAcTree) |"), "{md}");
+
+    // JSON keeps `seat` and gains `display_name`, only where there is one.
+    let json = env
+        .run(["show", "checkout-rematch", "--format", "json"])
+        .ok()
+        .json();
+    let seats = json["seats"].as_array().unwrap();
+    let xai = seats
+        .iter()
+        .find(|s| s["seat"] == "xai-hierarchical")
+        .unwrap();
+    assert_eq!(xai["display_name"], "Grok 4 (ReAcTree)");
+    let google = seats.iter().find(|s| s["seat"] == "google-react").unwrap();
+    assert!(google.get("display_name").is_none(), "{google}");
+
+    // CSV: the id under `seat`, the name in a column of its own.
+    let csv = env
+        .run(["show", "checkout-rematch", "--format", "csv"])
+        .ok()
+        .stdout;
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let seat = header.iter().position(|c| *c == "seat").unwrap();
+    let name = header.iter().position(|c| *c == "display_name").unwrap();
+    let xai_row: Vec<&str> = csv
+        .lines()
+        .find(|l| l.contains("xai-hierarchical"))
+        .unwrap()
+        .split(',')
+        .collect();
+    assert_eq!(xai_row[seat], "xai-hierarchical");
+    assert_eq!(xai_row[name], "Grok 4 (ReAcTree)");
+
+    // The leaderboard shows them too; `--seat` and every other key take the id.
+    let score = env
+        .run([
+            "score",
+            "--wave",
+            "checkout-rematch",
+            "--rubric",
+            "rubrics/session-efficiency.v2.toml",
+        ])
+        .ok();
+    assert!(score.stdout.contains(" GPT-5 <ReAct> "), "{}", score.stdout);
+    let trials = env.run(["trials", "checkout-rematch"]).ok().stdout;
+    assert!(trials.contains(" Grok 4 (ReAcTree) "), "{trials}");
+}
+
+#[test]
+fn a_publication_shows_ids_only_and_verifies() {
+    let env = Env::init().run_from_crate_root();
+    let manifest = checkout_with(
+        &env.path().join("named"),
+        &[("xai-hierarchical", "display_name = \"Grok 4 (ReAcTree)\"")],
+    );
+    env.ingest(&[&manifest]);
+    env.run(["rubric", "add", "rubrics/session-efficiency.v2.toml"])
+        .ok();
+    env.run([
+        "publish",
+        "--wave",
+        "checkout-rematch",
+        "--rubric",
+        "session-efficiency@2",
+        "--title",
+        "Checkout rematch",
+    ])
+    .ok();
+    // The same input and text, byte for byte, as the example's without names: their digests
+    // are equal.
+    let digests = |env: &Env| {
+        let p = env.run(["publications", "--format", "json"]).ok().json();
+        let p = &p["publications"][0];
+        (p["input_sha256"].clone(), p["output_sha256"].clone())
+    };
+    let plain = Env::with_waves(&["examples/checkout-rematch/wave.toml"]);
+    plain
+        .run(["rubric", "add", "rubrics/session-efficiency.v2.toml"])
+        .ok();
+    plain
+        .run([
+            "publish",
+            "--wave",
+            "checkout-rematch",
+            "--rubric",
+            "session-efficiency@2",
+            "--title",
+            "Checkout rematch",
+        ])
+        .ok();
+    assert_eq!(digests(&env), digests(&plain));
+    env.run(["verify", "--all", "--ledger"]).ok();
+}
+
+#[test]
+fn a_bad_display_name_is_refused_naming_line_and_field_and_the_ledger_is_unchanged() {
+    let env = Env::init();
+    let before = env.ledger_bytes();
+    let long = "x".repeat(81);
+    for (k, (names, says)) in [
+        (
+            vec![("openai-react", "display_name = \"   \"")],
+            "wave.toml:28: field `display_name`: the display name is empty",
+        ),
+        (
+            vec![
+                ("openai-react", "display_name = \"Frontier\""),
+                ("google-react", "display_name = \"Frontier \""),
+            ],
+            "is already seat `openai-react`'s display name",
+        ),
+        (
+            vec![("openai-react", "display_name = \"a\\tb\"")],
+            "holds the control character",
+        ),
+        (
+            vec![(
+                "openai-react",
+                Box::leak(format!("display_name = \"{long}\"").into_boxed_str()) as &str,
+            )],
+            "is 81 characters long: a display name is at most 80",
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let manifest = checkout_with(&env.path().join(format!("bad{k}")), &names);
+        let out = env.run(["ingest", manifest.to_str().unwrap()]).status(2);
+        assert!(out.stderr.contains(says), "{says:?} in {}", out.stderr);
+        assert!(out.stderr.contains("display_name"), "{}", out.stderr);
+        assert_eq!(env.ledger_bytes(), before, "{says}");
+    }
+}
+
+#[test]
+fn a_reingest_gives_names_to_seats_without_and_never_changes_one() {
+    let env = Env::init();
+    let plain = checkout_with(&env.path().join("plain"), &[]);
+    env.ingest(&[&plain]);
+    let sha = content_sha256(&env, "checkout-rematch");
+    let named = checkout_with(
+        &env.path().join("named"),
+        &[
+            ("xai-hierarchical", "display_name = \"Grok 4\""),
+            ("openai-react", "display_name = \"GPT-5\""),
+        ],
+    );
+    let out = env.ingest(&[&named]);
+    assert!(
+        out.stdout
+            .contains("gave 2 of its seats the display names the manifest names"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(content_sha256(&env, "checkout-rematch"), sha);
+    let show = env.run(["show", "checkout-rematch"]).ok().stdout;
+    assert!(
+        show.contains(" Grok 4 ") && show.contains(" GPT-5 "),
+        "{show}"
+    );
+    // Again: nothing to do.
+    let out = env.ingest(&[&named]);
+    assert!(out.stdout.contains("nothing to do"), "{}", out.stdout);
+    // Another name for a seat that has one: refused, nothing written.
+    let before = env.ledger_bytes();
+    let renamed = checkout_with(
+        &env.path().join("renamed"),
+        &[("xai-hierarchical", "display_name = \"Grok\"")],
+    );
+    let out = env.run(["ingest", renamed.to_str().unwrap()]).status(2);
+    assert!(
+        out.stderr.contains(
+            "seat `xai-hierarchical` of wave `checkout-rematch` is already shown as \"Grok 4\""
+        ),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(env.ledger_bytes(), before);
+}
+
+#[test]
+fn ingest_from_takes_display_names_by_seat_id() {
+    let env = Env::init().run_from_crate_root();
+    let log = "tests/fixtures/import/inspect/run.json";
+    let before = env.ledger_bytes();
+    // A seat no wave has: refused, naming the seats there are.
+    let out = env
+        .run([
+            "ingest",
+            "--from",
+            "inspect",
+            log,
+            "--display-name",
+            "claude=Claude",
+        ])
+        .status(2);
+    assert!(
+        out.stderr.contains(
+            "--display-name names seat `claude`, which none of the waves built from these \
+             files has; their seats are: anthropic-claude-sonnet-4-5"
+        ),
+        "{}",
+        out.stderr
+    );
+    let out = env
+        .run([
+            "ingest",
+            "--from",
+            "inspect",
+            log,
+            "--display-name",
+            "claude",
+        ])
+        .status(2);
+    assert!(out.stderr.contains("expected SEAT=NAME"), "{}", out.stderr);
+    assert_eq!(env.ledger_bytes(), before);
+    env.run([
+        "ingest",
+        "--from",
+        "inspect",
+        log,
+        "--display-name",
+        "anthropic-claude-sonnet-4-5=Claude Sonnet 4.5 = ReAct",
+    ])
+    .ok();
+    let wave = env.wave_ids().pop().unwrap();
+    let json = env.run(["show", &wave, "--format", "json"]).ok().json();
+    assert_eq!(json["seats"][0]["seat"], "anthropic-claude-sonnet-4-5");
+    assert_eq!(
+        json["seats"][0]["display_name"],
+        "Claude Sonnet 4.5 = ReAct"
+    );
+}
+
+/// The attempts export's last two columns.
+fn origins(env: &Env, wave: &str) -> Vec<(String, String, String, String)> {
+    let csv = env
+        .run([
+            "export", "--what", "attempts", "--format", "csv", "--wave", wave,
+        ])
+        .ok()
+        .stdout;
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header[header.len() - 2..], ["origin_file", "origin_record"]);
+    let at = |name: &str| header.iter().position(|c| *c == name).unwrap();
+    let (p, t, f, r) = (
+        at("problem"),
+        at("attempt"),
+        at("origin_file"),
+        at("origin_record"),
+    );
+    lines
+        .map(|l| {
+            let c: Vec<&str> = l.split(',').collect();
+            (
+                c[p].to_string(),
+                c[t].to_string(),
+                c[f].to_string(),
+                c[r].to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_imported_attempt_keeps_where_it_came_from_outside_the_content_hash() {
+    let env = Env::with_waves(&[
+        "tests/fixtures/import/inspect/wave.toml",
+        "tests/fixtures/import/terminal-bench/wave.toml",
+        "tests/fixtures/import/harbor/wave.toml",
+        "examples/checkout-rematch/wave.toml",
+    ]);
+    // Inspect: the log the manifest names (`results = "run.json"`), and each sample's id and
+    // epoch, for its 3 samples × 2 epochs.
+    let inspect = origins(&env, "arith-mini");
+    assert_eq!(inspect.len(), 6);
+    assert_eq!(
+        inspect[0],
+        (
+            "1".into(),
+            "1".into(),
+            "run.json".into(),
+            "sample 1 epoch 1".into()
+        )
+    );
+    assert_eq!(
+        inspect[5],
+        (
+            "q3".into(),
+            "2".into(),
+            "run.json".into(),
+            "sample q3 epoch 2".into()
+        )
+    );
+    // Terminal-Bench: each trial's directory, <run>/<task>/<trial name>, beside results.json.
+    let tb = origins(&env, "tb-mini");
+    assert_eq!(tb.len(), 10);
+    assert_eq!(
+        tb[0],
+        (
+            "fix-git".into(),
+            "1".into(),
+            "run/fix-git/fix-git.1-of-5.2025-06-01__10-00-00".into(),
+            String::new()
+        )
+    );
+    // Harbor: each trial's own directory in the job.
+    let harbor = origins(&env, "harbor-mini");
+    let dirs: Vec<&str> = harbor.iter().map(|o| o.2.as_str()).collect();
+    assert_eq!(
+        dirs,
+        [
+            "job/fix-git__g7H8i9",
+            "job/hello-world__a1B2c3",
+            "job/hello-world__d4E5f6"
+        ]
+    );
+    // Native result lines keep none: the seat names its file.
+    assert!(
+        origins(&env, "checkout-rematch")
+            .iter()
+            .all(|o| o.2.is_empty() && o.3.is_empty())
+    );
+    // The content hashes are the fixtures' own (the manifests' comments, tests/compat): a
+    // ledger that keeps no origin would hash these waves the same.
+    env.run(["verify", "--ledger"]).ok();
+}
