@@ -113,6 +113,9 @@ fn advises(a: &Advice) -> String {
             .into(),
         Advice::NoWaves => "No waves yet: add one with `benchledger ingest MANIFEST.toml`.".into(),
         Advice::Trials { summary, wave } => format!("{summary} See `benchledger trials {wave}`."),
+        Advice::Groups { summary, wave } => {
+            format!("{summary} Every pair: `benchledger versus --wave {wave} --all`.")
+        }
         Advice::CompareWaves => "Scores of different waves were made under different \
                                  conditions: compare them with `benchledger compare`, which puts \
                                  the absolutes and the load side by side."
@@ -166,6 +169,13 @@ mod tests {
                 wave: "w".into()
             })),
             "a: 2 trials. See `benchledger trials w`."
+        );
+        assert_eq!(
+            note(&Note::Advice(Advice::Groups {
+                summary: "Group: a.".into(),
+                wave: "w".into()
+            })),
+            "Group: a. Every pair: `benchledger versus --wave w --all`."
         );
     }
 

@@ -129,7 +129,7 @@ pub enum Command {
     Waves(WavesArgs),
 
     /// Show each seat's absolute figures in one wave (with --ci, accuracy and Cost-of-Pass
-    /// with their intervals).
+    /// with their intervals, and each seat's tie-group letters).
     Show(ShowArgs),
 
     /// Check, register and list rubrics.
@@ -150,7 +150,8 @@ pub enum Command {
     ///
     /// With --ci, each seat's accuracy, Cost-of-Pass and score carry an interval, and its rank
     /// a rank range; the seats whose range overlaps the leader's are marked as not separable
-    /// from it.
+    /// from it; and a Group column gives each seat the tie-group letters of `versus --all`
+    /// (seats sharing a letter cannot be told apart on accuracy).
     Score(ScoreArgs),
 
     /// Score every wave (or the named ones) under a registered rubric and store the scores,
@@ -698,10 +699,15 @@ pub struct SiteArgs {
     /// traces); every wave gets its problem × seat matrix.
     #[arg(long, value_name = "N", default_value_t = benchledger_core::site::PROBLEM_PAGES)]
     pub problem_pages: usize,
-    /// With --ci, every leaderboard carries intervals and rank ranges (a rank range column,
-    /// accuracy whiskers on the cost–accuracy chart), drawn as `score --ci` draws them.
+    /// Every leaderboard carries intervals, rank ranges and tie-group letters (interval and
+    /// rank range columns, a Group column, accuracy whiskers on the cost–accuracy chart), drawn
+    /// as `score --ci` draws them: at 95 % unless --ci LEVEL says otherwise (--ci alone
+    /// changes nothing), with --resamples and --seed as there.
     #[command(flatten)]
     pub ci: CiArgs,
+    /// Draw no intervals, rank ranges or letters: the site as it is without uncertainty.
+    #[arg(long, conflicts_with_all = ["level", "resamples", "seed"])]
+    pub no_ci: bool,
 }
 
 /// The flags of `demo` (its help text is the doc comment of [`Command::Demo`]).

@@ -794,6 +794,33 @@ proptest! {
         }
     }
 
+    /// What a bootstrap resample takes of a scoring (`Scorer::score_ranks`: each seat's score
+    /// and rank alone, in seat order) is what the listing's scoring gives each seat, to the bit.
+    #[test]
+    fn score_ranks_gives_each_seat_its_listed_score_and_rank(
+        rubric in any_rubric(),
+        data in wave(),
+    ) {
+        for r in covered().iter().map(|s| &s.rubric).chain([&rubric]) {
+            let mut scorer = Scorer::new(r, &data.wave);
+            let tally = |scorer: &Scorer| -> Vec<SeatTally> {
+                data.seats.iter().map(|s| scorer.tally_seat(&s.attempts)).collect()
+            };
+            if scorer.needs_medians_first() {
+                let first = tally(&scorer);
+                scorer.set_medians(&first);
+            }
+            let ids: Vec<&str> = data.seats.iter().map(|s| s.seat.id.as_str()).collect();
+            let lean = scorer.score_ranks(&ids, tally(&scorer));
+            let listed = score_wave(r, &data);
+            for (id, (score, rank)) in ids.iter().zip(&lean) {
+                let l = listed.seats.iter().find(|s| s.seat == *id).expect("every seat listed");
+                prop_assert_eq!(score.map(f64::to_bits), l.score.map(f64::to_bits), "{}", id);
+                prop_assert_eq!(*rank, l.rank, "{} {:?}", id, r);
+            }
+        }
+    }
+
     #[test]
     fn a_wave_streamed_out_of_the_ledger_scores_as_score_wave_bit_for_bit(
         rubric in any_rubric(),

@@ -791,10 +791,37 @@ fn the_examples_charts_are_snapshotted() {
 fn site_ci_gives_every_leaderboard_its_rank_ranges_and_the_chart_its_whiskers() {
     let env = example_ledger();
     let plain = env.path().join("plain");
-    env.run(["site", "--out", plain.to_str().unwrap()]).ok();
+    env.run(["site", "--out", plain.to_str().unwrap(), "--no-ci"])
+        .ok();
     let without = std::fs::read_to_string(plain.join("waves/rca-wave-2.html")).unwrap();
     assert!(!without.contains("Rank range"));
     assert!(!without.contains("class=\"whisker\""));
+    assert!(!without.contains(">Group<"));
+    // Intervals by default: at 95 %, 2,000 resamples, seed 0; `--ci` alone changes nothing.
+    let by_default = env.path().join("default");
+    env.run(["site", "--out", by_default.to_str().unwrap()])
+        .ok();
+    let default_page = std::fs::read_to_string(by_default.join("waves/rca-wave-2.html")).unwrap();
+    assert!(default_page.contains("Intervals: 95% level, 2,000 resamples, seed 0"));
+    assert!(default_page.contains(">Rank range<") && default_page.contains(">Group<"));
+    let asked = env.path().join("asked");
+    env.run(["site", "--out", asked.to_str().unwrap(), "--ci"])
+        .ok();
+    assert_eq!(
+        std::fs::read_to_string(asked.join("waves/rca-wave-2.html")).unwrap(),
+        default_page
+    );
+    let out = env
+        .run([
+            "site",
+            "--out",
+            asked.to_str().unwrap(),
+            "--no-ci",
+            "--seed",
+            "3",
+        ])
+        .status(2);
+    assert!(out.stderr.contains("--no-ci"), "{}", out.stderr);
 
     let site = env.path().join("ci");
     env.run([
@@ -851,6 +878,10 @@ fn site_ci_gives_every_leaderboard_its_rank_ranges_and_the_chart_its_whiskers() 
     }
     // The cost–accuracy chart draws a whisker per plotted seat.
     assert!(page.contains("class=\"whisker\""), "no whiskers");
+    // Every leaderboard prints the wave's tie-group letters, those of `versus --all`, in a
+    // Group column after the correct-rate's interval.
+    assert_eq!(page.matches(">Group<").count(), boards, "{text}");
+    the_letters_are_those_of_versus_all(&env, &page, "rca-wave-2");
 
     // And in the browser: the rank range columns are in the rendered tables, the whiskers on
     // the chart (one per seat plotted: all six have known costs), and a screenshot is kept.
@@ -865,6 +896,41 @@ fn site_ci_gives_every_leaderboard_its_rank_ranges_and_the_chart_its_whiskers() 
     let chart = between(&rendered, "<svg", "</svg>");
     assert_eq!(chart.matches("class=\"whisker\"").count(), 6, "{chart}");
     screenshot(&chromium, &wave, "wave-ci");
+}
+
+/// Each leaderboard of a wave's page holds, in its Group column right after the correct-rate's
+/// interval, each seat's letters as `versus --all` prints them.
+fn the_letters_are_those_of_versus_all(env: &Env, page: &str, wave: &str) {
+    for board in page.split("<h3>Under ").skip(1) {
+        board_letters_are_those_of_versus_all(env, between(board, "<table", "</table>"), wave);
+    }
+}
+
+/// One leaderboard's table (HTML) holds each seat's letters as `versus --all` prints them, in
+/// a Group column right after the correct-rate's interval.
+fn board_letters_are_those_of_versus_all(env: &Env, board: &str, wave: &str) {
+    let all = env
+        .run(["versus", "--wave", wave, "--all", "--format", "json"])
+        .ok()
+        .json();
+    let groups = all["groups"].as_object().unwrap();
+    let headers: Vec<String> = between(board, "<thead>", "</thead>")
+        .split("</th>")
+        .map(strip_tags)
+        .filter(|h| !h.is_empty())
+        .collect();
+    let at = headers.iter().position(|h| h == "Group").unwrap();
+    assert_eq!(headers[at - 1], "Correct 95% CI", "{headers:?}");
+    let mut rows = 0;
+    for row in between(board, "<tbody>", "</tbody>").split("</tr>") {
+        let cells: Vec<String> = row.split("</td>").map(strip_tags).collect();
+        if cells.len() <= at {
+            continue;
+        }
+        assert_eq!(groups[&cells[0]], cells[at].as_str(), "{row}");
+        rows += 1;
+    }
+    assert_eq!(rows, groups.len(), "{board}");
 }
 
 #[test]
@@ -911,6 +977,14 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
         "{page}"
     );
     assert!(page.contains("Every wave of this suite is withdrawn"));
+    // Intervals by default: each suite's leaderboard has its rank ranges and tie-group letters.
+    let rca = between(
+        &page,
+        "waves/rca-wave-2.html\">rca-wave-2</a></h2>",
+        "</table>",
+    );
+    assert!(rca.contains(">Rank range<"), "{rca}");
+    board_letters_are_those_of_versus_all(&env, rca, "rca-wave-2");
     let Some(chromium) = chromium() else { return };
     let index = dom(&chromium, &site.join("index.html"));
     // The checkout rematch under the rubric named: the seats tied at 100 ranked on wall

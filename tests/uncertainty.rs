@@ -375,6 +375,21 @@ fn suite_problems_has_no_cap_in_a_ledger_written_before_it() {
             assert_eq!(env.ledger_bytes(), before, "{args:?} changed the ledger");
         }
         assert!(!Path::new(site).exists(), "site --ci wrote a site");
+        // `site` draws intervals by default, not on request: it shows that wave without them
+        // and the other with them.
+        let drawn = env.path().join(format!("site-{n}"));
+        env.run([
+            "site",
+            "--out",
+            drawn.to_str().unwrap(),
+            "--resamples",
+            "100",
+        ])
+        .status(2);
+        env.run(["site", "--out", drawn.to_str().unwrap()]).ok();
+        let page = |w: &str| std::fs::read_to_string(drawn.join(format!("waves/{w}.html")));
+        assert!(!page("base").unwrap().contains(">Rank range<"));
+        assert!(page("again").unwrap().contains(">Rank range<"));
         // Without intervals the wave is listed as before: its declared problems counted, never
         // drawn.
         let show = env.run(["show", "base", "--format", "json"]).ok().json();
@@ -404,4 +419,123 @@ fn versus_all_prints_every_pair_and_the_tie_groups() {
         let share = la.chars().any(|c| lb.contains(c));
         assert_eq!(share, p["separable"] == false, "{p}");
     }
+}
+
+/// The tie-group letters of `score --ci`, `show --ci` and `versus --all`, worked out by hand on
+/// a wave of four seats over 40 problems, one trial each, each seat solving the first n
+/// problems: top n = 38, second 34, third 30, last 10.
+///
+/// Solved sets are nested, so for a pair k = n_a − n_b apart every d_p is 1 (k problems) or 0:
+/// d̄ = k/40, Σ (d − d̄)² = k (1 − k/40)² + (40 − k)(k/40)² = k (1 − k/40), se = sqrt(k (1 −
+/// k/40)) / 40 and z = d̄ / se = sqrt(k / (1 − k/40)).
+/// - top–second and second–third, k = 4: z = sqrt(4 / 0.9) = 2.108, p = 0.0350;
+/// - top–third, k = 8: z = sqrt(8 / 0.8) = √10 = 3.162, p = 0.00157;
+/// - each with last, k = 20, 24, 28: z ≥ sqrt(20 / 0.5) = 6.32, p < 1e-9.
+///
+/// Holm over 6 pairs: the three with last ×6, ×5, ×4 (still < 1e-8), top–third ×3 = 0.0047
+/// (separable), then the two at 0.0350 ×2 = 0.070 and ×1, held at 0.070 (not separable). So
+/// top and second tie, second and third tie, top and third are apart, and last is apart from
+/// all: top `a`, second `ab`, third `b`, last `c`.
+#[test]
+fn tie_group_letters_by_hand_in_score_show_and_versus_all() {
+    let env = Env::init().run_from_crate_root();
+    let solved = [("top", 38), ("second", 34), ("third", 30), ("last", 10)];
+    let mut manifest = "[wave]\nid = \"letters\"\nsuite = \"s\"\nstarted_at = \
+                        2026-01-01T00:00:00Z\nsuite_problems_file = \"problems.txt\"\n\n\
+                        [wave.accounting]\ninput_tokens_include_cache_reads = true\n"
+        .to_string();
+    let mut files = Vec::new();
+    for (seat, n) in solved {
+        manifest.push_str(&format!(
+            "\n[[seat]]\nid = \"{seat}\"\nmodel = \"m-{seat}\"\nprovider = \"p\"\nharness = \
+             \"h\"\nresults = \"{seat}.jsonl\"\n"
+        ));
+        let lines: String = (1..=40)
+            .map(|p| {
+                format!(
+                    "{{\"problem\": \"p{p:02}\", \"attempt\": 1, \"correct\": {}}}\n",
+                    p <= n
+                )
+            })
+            .collect();
+        files.push((format!("{seat}.jsonl"), lines));
+    }
+    let problems: String = (1..=40).map(|p| format!("p{p:02}\n")).collect();
+    files.push(("problems.txt".to_string(), problems));
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, c)| (n.as_str(), c.as_str()))
+        .collect();
+    let path = common::write_wave(&env.path().join("letters"), &manifest, &files);
+    env.ingest(&[&path]);
+    let want = json!({"top": "a", "second": "ab", "third": "b", "last": "c"});
+
+    let all = env
+        .run(["versus", "--wave", "letters", "--all", "--format", "json"])
+        .ok()
+        .json();
+    assert_eq!(all["groups"], want, "{all}");
+    let p_holm = |a: &str, b: &str| {
+        all["pairs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["a"] == a && p["b"] == b)
+            .unwrap_or_else(|| panic!("no pair {a} {b}"))["p_holm"]
+            .as_f64()
+            .unwrap()
+    };
+    // p for z = √10: erfc(√5) = 0.001565402258..., times 3.
+    assert!((p_holm("top", "third") / (3.0 * 0.001_565_402_258) - 1.0).abs() < 1e-6);
+    assert!((p_holm("top", "second") - 0.070).abs() < 5e-4);
+    assert_eq!(p_holm("top", "second"), p_holm("second", "third"));
+
+    let rubric = "rubrics/accuracy.v1.toml";
+    let score = env
+        .run([
+            "score", "--wave", "letters", "--rubric", rubric, "--ci", "--format", "json",
+        ])
+        .ok()
+        .json();
+    let show = env
+        .run(["show", "letters", "--ci", "--format", "json"])
+        .ok()
+        .json();
+    for listing in [&score, &show] {
+        assert_eq!(listing["groups"], want, "{listing}");
+        assert_eq!(listing["groups_alpha"], 0.05);
+        for (seat, letters) in want.as_object().unwrap() {
+            assert_eq!(&self::seat(listing, seat)["group"], letters);
+        }
+    }
+    let table = env
+        .run(["score", "--wave", "letters", "--rubric", rubric, "--ci"])
+        .ok()
+        .stdout;
+    snapshot("uncertainty__score_ci_groups", &table);
+    // Without --ci no letters: the listing is as it was.
+    let plain = env
+        .run([
+            "score", "--wave", "letters", "--rubric", rubric, "--format", "json",
+        ])
+        .ok()
+        .json();
+    assert!(plain.get("groups").is_none() && seat(&plain, "top").get("group").is_none());
+    // A publication with intervals carries no letters: its text is the frozen layout's.
+    env.run(["rubric", "add", rubric]).ok();
+    env.run([
+        "publish",
+        "--wave",
+        "letters",
+        "--rubric",
+        "accuracy@1",
+        "--ci",
+    ])
+    .ok();
+    let text = stored(&env.db, "output");
+    assert!(
+        text.contains("Rank range") && !text.contains("Group"),
+        "{text}"
+    );
+    env.run(["verify", "--all"]).ok();
 }

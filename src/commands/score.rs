@@ -8,6 +8,7 @@ use benchledger_core::error::Result;
 use benchledger_core::report;
 use benchledger_core::rubric::score_wave;
 use benchledger_core::stats::leaderboard::wave_intervals;
+use benchledger_core::stats::versus::TieGroups;
 
 pub fn score(
     ctx: &mut Ctx<'_>,
@@ -32,8 +33,12 @@ pub fn score(
     let intervals = settings
         .map(|s| wave_intervals(&data, Some(&info.rubric), &s))
         .transpose()?;
-    let (mut table, json) =
+    let (mut table, mut json) =
         report::score::leaderboard_with(&data, &info, &scores, intervals.as_ref());
+    if intervals.is_some() {
+        let groups = TieGroups::of(&data, report::groups::ALPHA);
+        report::score::add_groups(&mut table, &mut json, &groups);
+    }
     let json = report::prices::mark(&mut table, &json, pricing.as_ref());
     let json = report::intervals::caution(&mut table, &json, intervals.as_ref());
     let json = report::withdrawn::mark(&mut table, &json, &withdrawn.among([wave]));

@@ -26,16 +26,19 @@ use benchledger_core::site::{self, Input, Page, PublicationInput, WaveInput};
 /// The list of files a site directory holds, written last.
 pub const MARKER: &str = ".benchledger-site";
 
-/// What the site shows, read from the ledger.
+/// What the site shows, read from the ledger. With intervals `asked` for (any of `--ci`,
+/// `--resamples`, `--seed`), a wave whose suite is too large to resample is refused, as
+/// `score --ci` refuses it; drawn by default, such a wave is shown without them.
 pub fn load(
     ledger: &Ledger,
     intervals: Option<benchledger_core::stats::bootstrap::Settings>,
+    asked: bool,
 ) -> Result<Input> {
     let withdrawn = Withdrawn::load(ledger)?;
     let mut waves = Vec::new();
     for row in ledger.waves()? {
         let data = ledger.load_wave(&row.wave.id)?;
-        if intervals.is_some() {
+        if intervals.is_some() && asked {
             benchledger_core::stats::check_suite_size(&data.wave)?;
         }
         waves.push(WaveInput {
@@ -217,8 +220,16 @@ pub fn site(
     rubric: Option<&str>,
     problem_pages: usize,
     ci: crate::cli::CiArgs,
+    no_ci: bool,
 ) -> Result<()> {
-    let settings = super::interval_settings(ci, false)?;
+    // Intervals by default (the per-problem-sums bootstrap draws a 100-wave ledger's in a few
+    // seconds: bench/site); `--no-ci` leaves them out.
+    let settings = if no_ci {
+        None
+    } else {
+        super::interval_settings(ci, true)?
+    };
+    let asked = ci.level.is_some() || ci.resamples.is_some() || ci.seed.is_some();
     let ledger = ctx.open()?;
     if let Some(spec) = rubric {
         // A registered rubric, or the shipped accuracy one; an unknown one is an error naming
@@ -233,7 +244,7 @@ pub fn site(
             benchledger_core::registry::rubric_info(&ledger, name, version)?;
         }
     }
-    let mut input = load(&ledger, settings)?;
+    let mut input = load(&ledger, settings, asked)?;
     input.front_rubric = rubric.map(str::to_string);
     input.problem_pages = problem_pages;
     let pages = site::render(&input);
@@ -294,5 +305,6 @@ pub fn run(ctx: &mut Ctx<'_>, args: SiteArgs) -> Result<()> {
         args.rubric.as_deref(),
         args.problem_pages,
         args.ci,
+        args.no_ci,
     )
 }

@@ -6,7 +6,7 @@ use crate::cli::{CiArgs, Format, TrialsArgs, VersusArgs};
 use benchledger_core::error::{Error, Result};
 use benchledger_core::report;
 use benchledger_core::stats::trials::SeatProblems;
-use benchledger_core::stats::versus::Paired;
+use benchledger_core::stats::versus::{Paired, TieGroups};
 
 pub fn trials(ctx: &mut Ctx<'_>, wave: &str, k: &[u64], format: Format) -> Result<()> {
     if let Some(bad) = k.iter().find(|k| **k == 0) {
@@ -110,28 +110,8 @@ pub fn versus_all(ctx: &mut Ctx<'_>, wave: &str, alpha: f64, format: Format) -> 
     let ledger = ctx.open()?;
     ledger.load_wave_check(wave)?;
     let data = ledger.load_wave(wave)?;
-    let mut seats: Vec<(&str, SeatProblems)> = data
-        .seats
-        .iter()
-        .map(|s| {
-            (
-                s.seat.id.as_str(),
-                SeatProblems::of(&data.wave, &s.attempts),
-            )
-        })
-        .collect();
-    let mean = |p: &SeatProblems| p.clustered().map(|c| c.mean_per_problem);
-    seats.sort_by(|(ia, a), (ib, b)| {
-        let (ma, mb) = (mean(a).unwrap_or(-1.0), mean(b).unwrap_or(-1.0));
-        mb.total_cmp(&ma).then(ia.cmp(ib))
-    });
-    let problems: Vec<_> = seats.iter().map(|(_, p)| &p.attempted).collect();
-    let (rows, letters) = benchledger_core::stats::versus::all_pairs(&problems, alpha);
-    let listed: Vec<(&str, Option<f64>, u64)> = seats
-        .iter()
-        .map(|(id, p)| (*id, mean(p), p.attempted.len() as u64))
-        .collect();
-    let (table, json) = report::versus::versus_all(wave, &listed, &rows, &letters, alpha);
+    let groups = TieGroups::of(&data, alpha);
+    let (table, json) = report::versus::versus_all(wave, &groups);
     let text = ctx.render(format, "versus", &table, &json);
     ctx.write(&text)
 }

@@ -33,7 +33,11 @@ pub fn show(
     let intervals = settings
         .map(|s| benchledger_core::stats::leaderboard::wave_intervals(&data, None, &s))
         .transpose()?;
-    let (mut table, json) = report::waves::show_with(&data, intervals.as_ref());
+    let (mut table, mut json) = report::waves::show_with(&data, intervals.as_ref());
+    if intervals.is_some() {
+        let groups = benchledger_core::stats::versus::TieGroups::of(&data, report::groups::ALPHA);
+        report::waves::add_groups(&mut table, &mut json, &groups);
+    }
     let json = report::prices::mark(&mut table, &json, pricing.as_ref());
     let json = report::intervals::caution(&mut table, &json, intervals.as_ref());
     let withdrawn = super::Withdrawn::load(&ledger)?;

@@ -10,6 +10,7 @@ pub mod claims;
 pub mod compare;
 pub mod diff;
 pub mod export;
+pub mod groups;
 pub mod history;
 pub mod intervals;
 pub mod plan;
@@ -232,6 +233,9 @@ pub enum Advice {
     /// A seat's accuracy trial by trial (`summary`, a whole sentence); the wave's trials can
     /// be looked at one by one.
     Trials { summary: String, wave: String },
+    /// What a listing's tie-group letters mean (`summary`, a whole sentence); every pair of
+    /// the wave's seats can be looked at.
+    Groups { summary: String, wave: String },
     /// Scores of different waves were made under different conditions: compare the waves.
     CompareWaves,
     /// These waves (`waves`, listed) have no stored scores under `rubric`: rescore them.
@@ -254,7 +258,7 @@ impl std::fmt::Display for Advice {
             Advice::PricesShown => f.write_str("Prices are USD per million tokens."),
             Advice::NoRubrics => f.write_str("No rubrics registered."),
             Advice::NoWaves => f.write_str("No waves yet."),
-            Advice::Trials { summary, .. } => f.write_str(summary),
+            Advice::Trials { summary, .. } | Advice::Groups { summary, .. } => f.write_str(summary),
             Advice::CompareWaves => f.write_str(
                 "Scores of different waves were made under different conditions: compare the \
                  absolutes and the load side by side.",

@@ -89,6 +89,20 @@ pub struct ScoreJson {
     /// With `--ci`: how the intervals were drawn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interval: Option<super::versus::IntervalJson>,
+    /// With `--ci`: the tie groups as letters (see [`add_groups`]).
+    #[serde(flatten)]
+    pub tie_groups: Option<super::groups::GroupsJson>,
+}
+
+/// Adds the tie groups to a leaderboard (`score --ci`, the site; never a publication's text):
+/// the "Group" column beside the correct-rate (and its interval), the note saying what the
+/// letters mean, each seat's `group` and the leaderboard's `groups` in the JSON.
+pub fn add_groups(t: &mut Table, json: &mut ScoreJson, g: &crate::stats::versus::TieGroups) {
+    super::groups::add_column(t, g, &json.wave);
+    for s in &mut json.seats {
+        s.seat.group = g.letters(&s.seat.seat).map(str::to_string);
+    }
+    json.tie_groups = Some(super::groups::GroupsJson::of(g));
 }
 
 pub const RELATIVE_NOTE: &str = "relative: this score ranks seats against their own wave's \
@@ -292,6 +306,7 @@ pub fn leaderboard_with(
         relative_note: r.relative.then_some(RELATIVE_NOTE),
         seats: seats_json,
         interval: intervals.map(|w| intervals::settings_json(&w.settings)),
+        tie_groups: None,
     };
     (t, json)
 }

@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::{Cell, Column, Note, Table};
 use crate::number::{fixed, int, int_or_fixed, machine, signed};
 use crate::stats::bootstrap::{GENERATOR, METHOD, Settings};
-use crate::stats::versus::{FEW_DISCORDANT, Paired};
+use crate::stats::versus::{FEW_DISCORDANT, Paired, TieGroups};
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct IntervalJson {
@@ -246,15 +246,10 @@ pub struct VersusAllJson {
     pub warnings: Vec<String>,
 }
 
-/// `versus --all`: the seats (in order, with their per-problem means and problems), the pairs
-/// and letters of `stats::versus::all_pairs` over them.
-pub fn versus_all(
-    wave: &str,
-    seats: &[(&str, Option<f64>, u64)],
-    rows: &[crate::stats::versus::PairRow],
-    letters: &[String],
-    alpha: f64,
-) -> (Table, VersusAllJson) {
+/// `versus --all`: the seats in order, with their per-problem means, every pair and the
+/// letters ([`TieGroups`]).
+pub fn versus_all(wave: &str, groups: &TieGroups) -> (Table, VersusAllJson) {
+    let (seats, rows, alpha) = (&groups.seats, &groups.pairs, groups.alpha);
     let mut t = Table::new(vec![
         Column::text("A", "a"),
         Column::text("B", "b"),
@@ -279,7 +274,7 @@ pub fn versus_all(
     let points = |x: f64| format!("{} points", signed(x * 100.0, 1));
     let mut pairs = Vec::with_capacity(rows.len());
     for r in rows {
-        let (a, b) = (seats[r.a].0, seats[r.b].0);
+        let (a, b) = (seats[r.a].seat.as_str(), seats[r.b].seat.as_str());
         let test = r.test;
         t.rows.push(vec![
             Cell::text(a),
@@ -304,11 +299,10 @@ pub fn versus_all(
     }
     let ranked: Vec<RankedSeatJson> = seats
         .iter()
-        .zip(letters)
-        .map(|((id, mean, _), l)| RankedSeatJson {
-            seat: id.to_string(),
-            mean_per_problem: *mean,
-            group: l.clone(),
+        .map(|s| RankedSeatJson {
+            seat: s.seat.clone(),
+            mean_per_problem: s.mean_per_problem,
+            group: s.letters.clone(),
         })
         .collect();
     t.notes.push(Note::Text(format!(
@@ -333,7 +327,7 @@ pub fn versus_all(
          pairs; a pair is separable when its adjusted p is below α."
             .to_string(),
     ));
-    let few = seats.iter().map(|s| s.2).min().unwrap_or(0);
+    let few = seats.iter().map(|s| s.attempted).min().unwrap_or(0);
     let mut warnings = Vec::new();
     if !seats.is_empty() && few < FEW_PROBLEMS {
         warnings.push(format!(

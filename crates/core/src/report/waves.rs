@@ -107,6 +107,9 @@ pub struct SeatJson {
     /// With `--ci`: the intervals of the accuracy and the Cost-of-Pass.
     #[serde(flatten)]
     pub ci: Option<super::intervals::FiguresCiJson>,
+    /// With `--ci`: the seat's tie-group letters (`groups` in the listing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
     /// In `show`: the per-problem mean and its standard errors, and where infrastructure
     /// errors could put the accuracy.
     #[serde(flatten)]
@@ -226,6 +229,7 @@ impl SeatJson {
             errors_known_attempts: f.errors.known,
             canary_failures: f.canary_failures,
             ci: None,
+            group: None,
             per_problem: None,
         }
     }
@@ -251,6 +255,20 @@ pub struct ShowJson {
     /// With `--ci`: how the intervals were drawn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interval: Option<super::versus::IntervalJson>,
+    /// With `--ci`: the tie groups as letters (see [`add_groups`]).
+    #[serde(flatten)]
+    pub tie_groups: Option<super::groups::GroupsJson>,
+}
+
+/// Adds the tie groups to `show`: the "Group" column beside the correct-rate (and its
+/// interval), the note saying what the letters mean, each seat's `group` and the listing's
+/// `groups` in the JSON.
+pub fn add_groups(t: &mut Table, json: &mut ShowJson, g: &crate::stats::versus::TieGroups) {
+    super::groups::add_column(t, g, &json.wave.wave);
+    for s in &mut json.seats {
+        s.group = g.letters(&s.seat).map(str::to_string);
+    }
+    json.tie_groups = Some(super::groups::GroupsJson::of(g));
 }
 
 /// A Cost-of-Pass averaged over problems, with what it covers.
@@ -747,6 +765,7 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
         )
         .into(),
         interval: intervals.map(|w| super::intervals::settings_json(&w.settings)),
+        tie_groups: None,
     };
     (t, json)
 }

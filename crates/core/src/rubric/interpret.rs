@@ -314,16 +314,45 @@ fn seat_score(r: &Rubric, env: &Env<'_>, seat: &Seat, totals: &Totals) -> SeatSc
 }
 
 fn seat_score_raw(r: &Rubric, env: &Env<'_>, seat: &Seat, totals: &Totals) -> SeatScore {
-    let unit = Unit::Seat(totals);
-    let mut out = SeatScore {
+    let mut factors = BTreeMap::new();
+    let o = evaluate(r, env, totals, Some(&mut factors));
+    SeatScore {
         seat: seat.id.clone(),
-        score: None,
-        factors: BTreeMap::new(),
-        gate: None,
-        note: None,
+        score: o.score,
+        factors,
+        gate: o.gate,
+        note: o.note,
         rank: None,
         tie: None,
         rank_shared: false,
+    }
+}
+
+/// A seat's score alone, in canonical form (as [`seat_score`] gives it), without the named
+/// values that made it: what a bootstrap resample needs of each seat.
+pub(super) fn score_only(r: &Rubric, env: &Env<'_>, totals: &Totals) -> Option<f64> {
+    evaluate(r, env, totals, None).score.map(|x| x + 0.0)
+}
+
+/// What a seat's evaluation gives: its score, the gate it failed, why it is undefined.
+struct Outcome {
+    score: Option<f64>,
+    gate: Option<String>,
+    note: Option<String>,
+}
+
+/// Evaluates a seat under the rubric, recording the named values into `factors` when given.
+fn evaluate(
+    r: &Rubric,
+    env: &Env<'_>,
+    totals: &Totals,
+    mut factors: Option<&mut BTreeMap<String, f64>>,
+) -> Outcome {
+    let unit = Unit::Seat(totals);
+    let mut out = Outcome {
+        score: None,
+        gate: None,
+        note: None,
     };
     // Gates first: a seat that fails one gets the gate's score whatever else is known — even
     // when another gate cannot be decided (a seat 3× over its wall allowance fails the wall gate
@@ -333,8 +362,9 @@ fn seat_score_raw(r: &Rubric, env: &Env<'_>, seat: &Seat, totals: &Totals) -> Se
     for g in &r.gates {
         match env.gate(g, &unit) {
             Ok((value, failed)) => {
-                out.factors
-                    .insert(format!("gate.{}", g.name), finite_or_max(value));
+                if let Some(f) = factors.as_deref_mut() {
+                    f.insert(format!("gate.{}", g.name), finite_or_max(value));
+                }
                 if failed && out.gate.is_none() {
                     out.gate = Some(g.name.clone());
                     out.score = Some(g.score);
@@ -355,10 +385,12 @@ fn seat_score_raw(r: &Rubric, env: &Env<'_>, seat: &Seat, totals: &Totals) -> Se
         Per::Seat => {
             let mut values = Vec::new();
             let s = env.formula(r, &unit, &mut values);
-            out.factors.extend(value_names(r).zip(values));
+            if let Some(f) = factors {
+                f.extend(value_names(r).zip(values));
+            }
             s
         }
-        Per::Attempt => attempt_mean(r, totals, &mut out.factors),
+        Per::Attempt => attempt_mean(r, totals, factors),
     };
     match result {
         Ok(s) if out.gate.is_none() => {
@@ -388,7 +420,7 @@ fn finite_or_max(x: f64) -> f64 {
 fn attempt_mean(
     r: &Rubric,
     totals: &Totals,
-    factors: &mut BTreeMap<String, f64>,
+    factors: Option<&mut BTreeMap<String, f64>>,
 ) -> Result<f64, Undefined> {
     let figures = &totals.figures;
     if figures.denominator == 0 {
@@ -403,8 +435,10 @@ fn attempt_mean(
     }
     let total = sums.total + r.missing_score * figures.missing as f64;
     let n = figures.attempts as f64;
-    for (name, sum) in value_names(r).zip(&sums.named) {
-        factors.insert(name, sum / n);
+    if let Some(factors) = factors {
+        for (name, sum) in value_names(r).zip(&sums.named) {
+            factors.insert(name, sum / n);
+        }
     }
     Ok(total / figures.denominator as f64)
 }
@@ -446,28 +480,45 @@ pub(super) fn score_totals(r: &Rubric, wave: &Wave, totals: &[(Seat, Totals)]) -
         .iter()
         .map(|(s, t)| seat_score(r, &env, s, t))
         .collect();
-    let keys: BTreeMap<String, Vec<Option<f64>>> = totals
-        .iter()
-        .map(|(s, t)| {
-            (
-                s.id.clone(),
-                r.tie_break
-                    .iter()
-                    .map(|tb| {
-                        // Higher-first measures sort on their negation.
-                        tb.measure
-                            .of_seat(&t.figures)
-                            .map(|v| if tb.higher_first { -v } else { v })
-                    })
-                    .collect(),
-            )
-        })
-        .collect();
+    let keys: Vec<Vec<Option<f64>>> = figures.iter().map(|f| tie_keys(r, f)).collect();
     rank(&mut seats, &keys, &r.tie_break);
     WaveScores {
         wave: wave.id.clone(),
         seats,
     }
+}
+
+/// Scores finished tallies (seats in ledger order) and ranks them, giving each seat (in the
+/// same order) its score and rank alone: the same numbers as [`score_totals`], without the
+/// words and named values a listing prints, for the resamples of a bootstrap.
+pub(super) fn score_ranks(
+    r: &Rubric,
+    wave: &Wave,
+    ids: &[&str],
+    totals: &[Totals],
+) -> Vec<(Option<f64>, Option<u32>)> {
+    let figures: Vec<&SeatFigures> = totals.iter().map(|t| &t.figures).collect();
+    let env = Env {
+        wave,
+        medians: medians_of(r, &figures),
+    };
+    let scores: Vec<Option<f64>> = totals.iter().map(|t| score_only(r, &env, t)).collect();
+    let keys: Vec<Vec<Option<f64>>> = figures.iter().map(|f| tie_keys(r, f)).collect();
+    let ranked = Ranking::of(&scores, ids, &keys);
+    scores.into_iter().zip(ranked.rank).collect()
+}
+
+/// A seat's tie-break keys, in the rubric's order: each measure, a higher-first one negated.
+fn tie_keys(r: &Rubric, f: &SeatFigures) -> Vec<Option<f64>> {
+    r.tie_break
+        .iter()
+        .map(|tb| {
+            // Higher-first measures sort on their negation.
+            tb.measure
+                .of_seat(f)
+                .map(|v| if tb.higher_first { -v } else { v })
+        })
+        .collect()
 }
 
 /// Scores this close count as equal: a difference this small comes from the order in which
@@ -479,89 +530,115 @@ pub fn same_score(a: f64, b: f64) -> bool {
     (a - b).abs() <= TIE_TOLERANCE * a.abs().max(b.abs()).max(1.0)
 }
 
+/// Tie-break keys compared, lower first; an unknown one after every known one.
+fn key_order(ka: &[Option<f64>], kb: &[Option<f64>]) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    for (x, y) in ka.iter().zip(kb) {
+        let o = match (x, y) {
+            (Some(x), Some(y)) => x.total_cmp(y),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        };
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    Ordering::Equal
+}
+
+/// Seats ordered and ranked by index (see [`rank`]): `order` best first, and for each seat (in
+/// the order given) its group of equal scores (`usize::MAX` when undefined) and its rank.
+struct Ranking {
+    order: Vec<usize>,
+    group: Vec<usize>,
+    rank: Vec<Option<u32>>,
+}
+
+impl Ranking {
+    fn of(scores: &[Option<f64>], ids: &[&str], keys: &[Vec<Option<f64>>]) -> Ranking {
+        use std::cmp::Ordering;
+        let n = scores.len();
+        // Best score first, undefined last; then equal scores form groups, each group starting
+        // at its best score, so the grouping is as deterministic as the order.
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| match (scores[a], scores[b]) {
+            (Some(x), Some(y)) => y.total_cmp(&x).then_with(|| ids[a].cmp(ids[b])),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => ids[a].cmp(ids[b]),
+        });
+        let mut group = vec![usize::MAX; n];
+        let mut anchor: Option<f64> = None;
+        let mut g = 0;
+        for &s in &order {
+            if let Some(x) = scores[s] {
+                if anchor.is_some_and(|a| !same_score(a, x)) {
+                    g += 1;
+                    anchor = Some(x);
+                }
+                anchor.get_or_insert(x);
+                group[s] = g;
+            }
+        }
+        order.sort_by(|&a, &b| {
+            group[a]
+                .cmp(&group[b])
+                .then_with(|| {
+                    if scores[a].is_some() {
+                        key_order(&keys[a], &keys[b])
+                    } else {
+                        Ordering::Equal
+                    }
+                })
+                .then_with(|| ids[a].cmp(ids[b]))
+        });
+        // A seat's rank is one more than the seats ahead of it: in a lower group, or in its
+        // own with lesser keys. In `order` those are exactly the seats before the first one
+        // equal to it on group and keys.
+        let mut rank = vec![None; n];
+        let mut first = 0;
+        for (k, &s) in order.iter().enumerate() {
+            if scores[s].is_none() {
+                break;
+            }
+            if k > 0 {
+                let p = order[k - 1];
+                if group[p] != group[s] || key_order(&keys[p], &keys[s]) != Ordering::Equal {
+                    first = k;
+                }
+            }
+            rank[s] = Some(first as u32 + 1);
+        }
+        Ranking { order, group, rank }
+    }
+}
+
 /// Orders seats best first and assigns competition ranks (1, 1, 3): by score, higher first;
 /// then, among equal scores (see [`same_score`]), by each tie-break key, lower first (unknown
 /// last; a higher-first measure arrives negated). Seats equal on everything share a rank and are
-/// listed by id.
-fn rank(
-    seats: &mut [SeatScore],
-    keys: &BTreeMap<String, Vec<Option<f64>>>,
-    tie_break: &[TieBreak],
-) {
+/// listed by id. `keys` holds each seat's tie-break keys, in the order `seats` is given.
+fn rank(seats: &mut Vec<SeatScore>, keys: &[Vec<Option<f64>>], tie_break: &[TieBreak]) {
     use std::cmp::Ordering;
-    let key_cmp = |a: &SeatScore, b: &SeatScore| -> Ordering {
-        let (ka, kb) = (&keys[&a.seat], &keys[&b.seat]);
-        for (x, y) in ka.iter().zip(kb) {
-            let o = match (x, y) {
-                (Some(x), Some(y)) => x.total_cmp(y),
-                (Some(_), None) => Ordering::Less,
-                (None, Some(_)) => Ordering::Greater,
-                (None, None) => Ordering::Equal,
-            };
-            if o != Ordering::Equal {
-                return o;
-            }
-        }
-        Ordering::Equal
-    };
-    // Best score first, undefined last; then equal scores form groups, each group starting at
-    // its best score, so the grouping is as deterministic as the order.
-    seats.sort_by(|a, b| match (a.score, b.score) {
-        (Some(x), Some(y)) => y.total_cmp(&x).then_with(|| a.seat.cmp(&b.seat)),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => a.seat.cmp(&b.seat),
-    });
-    let mut group: BTreeMap<String, usize> = BTreeMap::new();
-    let mut anchor: Option<f64> = None;
-    let mut g = 0;
-    for s in seats.iter() {
-        if let Some(x) = s.score {
-            if anchor.is_some_and(|a| !same_score(a, x)) {
-                g += 1;
-                anchor = Some(x);
-            }
-            anchor.get_or_insert(x);
-            group.insert(s.seat.clone(), g);
-        }
-    }
-    let group_of = |s: &SeatScore| group.get(&s.seat).copied().unwrap_or(usize::MAX);
-    seats.sort_by(|a, b| {
-        group_of(a)
-            .cmp(&group_of(b))
-            .then_with(|| {
-                if a.score.is_some() {
-                    key_cmp(a, b)
-                } else {
-                    Ordering::Equal
-                }
-            })
-            .then_with(|| a.seat.cmp(&b.seat))
-    });
-    let snapshot: Vec<SeatScore> = seats.to_vec();
-    for s in seats.iter_mut() {
-        if s.score.is_none() {
+    let scores: Vec<Option<f64>> = seats.iter().map(|s| s.score).collect();
+    let ids: Vec<&str> = seats.iter().map(|s| s.seat.as_str()).collect();
+    let Ranking { order, group, rank } = Ranking::of(&scores, &ids, keys);
+    let n = seats.len();
+    let mut ties: Vec<(bool, Option<String>)> = vec![(false, None); n];
+    for s in 0..n {
+        if scores[s].is_none() {
             continue;
         }
-        let mine = group_of(s);
-        let better = snapshot
-            .iter()
-            .filter(|o| {
-                let theirs = group_of(o);
-                theirs < mine || (theirs == mine && key_cmp(o, s) == Ordering::Less)
-            })
-            .count();
-        s.rank = Some(better as u32 + 1);
-        let same: Vec<&SeatScore> = snapshot
-            .iter()
-            .filter(|o| o.seat != s.seat && group_of(o) == mine)
+        let same: Vec<usize> = (0..n)
+            .filter(|&o| ids[o] != ids[s] && group[o] == group[s])
             .collect();
         if same.is_empty() {
             continue;
         }
-        let still_tied = same.iter().any(|o| key_cmp(o, s) == Ordering::Equal);
-        s.rank_shared = still_tied;
-        s.tie = Some(if still_tied {
+        let still_tied = same
+            .iter()
+            .any(|&o| key_order(&keys[o], &keys[s]) == Ordering::Equal);
+        let tie = if still_tied {
             if tie_break.is_empty() {
                 "tied on score; the rubric declares no tie-break".into()
             } else {
@@ -569,18 +646,28 @@ fn rank(
             }
         } else {
             // Name the first tie-break that separates this seat from every seat it ties with.
-            let ka = &keys[&s.seat];
             let decisive = same
                 .iter()
-                .map(|o| {
-                    let kb = &keys[&o.seat];
-                    ka.iter().zip(kb).position(|(x, y)| x != y).unwrap_or(0)
+                .map(|&o| {
+                    keys[s]
+                        .iter()
+                        .zip(&keys[o])
+                        .position(|(x, y)| x != y)
+                        .unwrap_or(0)
                 })
                 .max()
                 .unwrap_or(0);
             let names: Vec<String> = tie_break[..=decisive].iter().map(|t| t.name()).collect();
             format!("tied on score; broken on {}", names.join(", then "))
-        });
+        };
+        ties[s] = (still_tied, Some(tie));
+    }
+    let mut slots: Vec<Option<SeatScore>> = std::mem::take(seats).into_iter().map(Some).collect();
+    for &s in &order {
+        let mut seat = slots[s].take().expect("each seat once");
+        seat.rank = rank[s];
+        (seat.rank_shared, seat.tie) = std::mem::take(&mut ties[s]);
+        seats.push(seat);
     }
 }
 
@@ -613,11 +700,7 @@ mod tests {
             rank_shared: false,
         };
         let mut seats = vec![seat("a-slow", a), seat("b-fast", b), seat("c-worse", 0.1)];
-        let keys = BTreeMap::from([
-            ("a-slow".to_string(), vec![Some(300.0)]),
-            ("b-fast".to_string(), vec![Some(30.0)]),
-            ("c-worse".to_string(), vec![Some(1.0)]),
-        ]);
+        let keys = [vec![Some(300.0)], vec![Some(30.0)], vec![Some(1.0)]];
         let tb = [TieBreak {
             measure: Measure::WallS,
             higher_first: false,
@@ -638,6 +721,64 @@ mod tests {
             Some("tied on score; broken on wall_s")
         );
         assert!(seats[2].tie.is_none());
+    }
+
+    /// Competition ranks by hand: three seats on 0.9, of which two also tie on the tie-break
+    /// (so they share rank 1, and the third is 3rd); then 0.5 (4th); an undefined score is
+    /// unranked and listed last. The same whether the seats come in this order or another.
+    #[test]
+    fn competition_ranks_by_hand() {
+        let scores = [Some(0.5), Some(0.9), None, Some(0.9), Some(0.9)];
+        let ids = ["d", "c", "e", "b", "a"];
+        let keys = [
+            vec![Some(0.0)],
+            vec![Some(2.0)],
+            vec![None],
+            vec![Some(1.0)],
+            vec![Some(1.0)],
+        ];
+        let r = Ranking::of(&scores, &ids, &keys);
+        let order: Vec<&str> = r.order.iter().map(|&i| ids[i]).collect();
+        assert_eq!(order, ["a", "b", "c", "d", "e"]);
+        assert_eq!(r.rank, [Some(4), Some(3), None, Some(1), Some(1)]);
+        let seat = |id: &str, score: Option<f64>| SeatScore {
+            seat: id.into(),
+            score,
+            factors: BTreeMap::new(),
+            gate: None,
+            note: None,
+            rank: None,
+            tie: None,
+            rank_shared: false,
+        };
+        let mut seats: Vec<SeatScore> = ids.iter().zip(scores).map(|(i, s)| seat(i, s)).collect();
+        let tb = [TieBreak {
+            measure: Measure::WallS,
+            higher_first: false,
+        }];
+        rank(&mut seats, &keys, &tb);
+        let listed: Vec<(&str, Option<u32>, bool)> = seats
+            .iter()
+            .map(|s| (s.seat.as_str(), s.rank, s.rank_shared))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                ("a", Some(1), true),
+                ("b", Some(1), true),
+                ("c", Some(3), false),
+                ("d", Some(4), false),
+                ("e", None, false)
+            ]
+        );
+        assert_eq!(
+            seats[2].tie.as_deref(),
+            Some("tied on score; broken on wall_s")
+        );
+        assert_eq!(
+            seats[0].tie.as_deref(),
+            Some("tied on score and on every tie-break")
+        );
     }
 
     #[test]

@@ -23,7 +23,9 @@
 
 use std::collections::BTreeMap;
 
-use super::interpret::{AttemptSums, Env, Totals, Unit, WaveScores, medians_of, score_totals};
+use super::interpret::{
+    AttemptSums, Env, Totals, Unit, WaveScores, medians_of, score_ranks, score_totals,
+};
 use super::measure::errors_after_free_retries;
 use super::spec::{Per, Rubric, Transform};
 use crate::figures::{Basis, FigureTally, Known, SeatFigures};
@@ -304,19 +306,29 @@ impl<'a> Scorer<'a> {
     pub fn score(&self, seats: Vec<(Seat, SeatTally)>) -> WaveScores {
         let totals: Vec<(Seat, Totals)> = seats
             .into_iter()
-            .map(|(seat, t)| {
-                let figures = self.figures(&t);
-                (
-                    seat,
-                    Totals {
-                        figures,
-                        free_errors: t.free_errors,
-                        per_attempt: t.per_attempt,
-                    },
-                )
-            })
+            .map(|(seat, t)| (seat, self.totals(t)))
             .collect();
         score_totals(self.rubric, self.env.wave, &totals)
+    }
+
+    /// Scores and ranks seats' tallies (in the order of their `ids`), giving each seat, in the
+    /// same order, its score and rank: those [`Scorer::score`] gives it, without the words and
+    /// named values a listing prints. What each resample of a bootstrap needs, many times over.
+    pub fn score_ranks(
+        &self,
+        ids: &[&str],
+        seats: impl IntoIterator<Item = SeatTally>,
+    ) -> Vec<(Option<f64>, Option<u32>)> {
+        let totals: Vec<Totals> = seats.into_iter().map(|t| self.totals(t)).collect();
+        score_ranks(self.rubric, self.env.wave, ids, &totals)
+    }
+
+    fn totals(&self, t: SeatTally) -> Totals {
+        Totals {
+            figures: self.figures(&t),
+            free_errors: t.free_errors,
+            per_attempt: t.per_attempt,
+        }
     }
 }
 

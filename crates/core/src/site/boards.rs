@@ -1,11 +1,12 @@
 //! A wave's leaderboards as the site shows them: one under each registered rubric (the shipped
-//! accuracy rubric when none scores the wave), with the intervals and rank ranges `site --ci`
-//! drew.
+//! accuracy rubric when none scores the wave), with the intervals, rank ranges and tie-group
+//! letters `site` draws unless told `--no-ci`.
 
 use super::{Input, WaveInput};
 use crate::report::score::{RubricInfo, ScoreJson, ScoredSeatJson};
 use crate::report::{Cell, Column, Table};
 use crate::rubric::{WaveScores, score_wave};
+use crate::stats::versus::TieGroups;
 
 /// A wave's leaderboard under one rubric.
 pub(super) struct Board<'a> {
@@ -89,15 +90,24 @@ pub(super) fn boards<'a>(
     w: &WaveInput,
     accuracy: &'a RubricInfo,
 ) -> Vec<Board<'a>> {
+    // The tie-group letters travel with the intervals; they are the wave's, whatever rubric.
+    let groups = input
+        .intervals
+        .as_ref()
+        .map(|_| TieGroups::of(&w.data, crate::report::groups::ALPHA));
     let board = |info: &'a RubricInfo| {
         let scores = score_wave(&info.rubric, &w.data);
-        // A wave whose suite is too large to resample has none (`benchledger site`
-        // refuses it before rendering: see `stats::check_suite_size`).
+        // A wave whose suite is too large to resample has none (`benchledger site` refuses it
+        // before rendering when intervals are asked for, and shows it without them when they
+        // are drawn by default: see `stats::check_suite_size`).
         let intervals = input.intervals.as_ref().and_then(|settings| {
             crate::stats::leaderboard::wave_intervals(&w.data, Some(&info.rubric), settings).ok()
         });
-        let (table, json) =
+        let (mut table, mut json) =
             crate::report::score::leaderboard_with(&w.data, info, &scores, intervals.as_ref());
+        if let (Some(_), Some(g)) = (&intervals, &groups) {
+            crate::report::score::add_groups(&mut table, &mut json, g);
+        }
         Board {
             info,
             scores,
@@ -114,6 +124,30 @@ pub(super) fn boards<'a>(
         boards.push(board(accuracy));
     }
     boards
+}
+
+/// Every wave's leaderboards ([`boards`]), in the waves' order. Drawing intervals is most of a
+/// site's work and each wave's are its own (seeded, over its own problems), so the waves are
+/// shared among the machine's cores: the same boards, sooner.
+pub(super) fn every_wave<'a>(input: &'a Input, accuracy: &'a RubricInfo) -> Vec<Vec<Board<'a>>> {
+    let one = |w: &'a WaveInput| boards(input, w, accuracy);
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let threads = cores.min(input.waves.len());
+    if input.intervals.is_none() || threads < 2 {
+        return input.waves.iter().map(one).collect();
+    }
+    let chunk = input.waves.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = input
+            .waves
+            .chunks(chunk)
+            .map(|waves| scope.spawn(move || waves.iter().map(one).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
 }
 
 impl Board<'_> {

@@ -1,6 +1,6 @@
 //! The front page's leaderboards: for each suite, its latest current wave ranked under one
-//! rubric, absolutes first, with rank, rank range and interval when `site --ci` drew them, and
-//! each seat a link to its page.
+//! rubric, absolutes first, with rank, rank range, interval and tie-group letters when `site`
+//! drew them (unless told `--no-ci`), and each seat a link to its page.
 //!
 //! Which rubric: the one `site --rubric NAME@VERSION` names, when it scores the wave; else the
 //! most recently registered rubric that scores it; else the shipped accuracy rubric, which

@@ -202,7 +202,7 @@ pub(super) fn notes(lines: &[Note], seen: &mut BTreeSet<String>) -> Markup {
 
 /// A note as the site prints it. The site is read beside the command line and names its
 /// commands on every page, so advice that can reach a site page (an empty waves listing, a
-/// seat's trials) is said with them, as the command line says it; the rest in the library's
+/// seat's trials, a leaderboard's tie groups) is said with them, as the command line says it; the rest in the library's
 /// own words.
 fn said(n: &Note) -> String {
     match n {
@@ -211,6 +211,9 @@ fn said(n: &Note) -> String {
         }
         Note::Advice(Advice::Trials { summary, wave }) => {
             format!("{summary} See `benchledger trials {wave}`.")
+        }
+        Note::Advice(Advice::Groups { summary, wave }) => {
+            format!("{summary} Every pair: `benchledger versus --wave {wave} --all`.")
         }
         n => n.to_string(),
     }

@@ -73,9 +73,10 @@ pub struct Input {
     pub publications: Vec<PublicationInput>,
     /// The record hash of the chain's last entry.
     pub head: Option<String>,
-    /// How the leaderboards' intervals and rank ranges are drawn (`site --ci`); none without.
-    /// A wave whose suite is too large to resample gets none (a caller refuses it first, with
-    /// [`crate::stats::check_suite_size`]).
+    /// How the leaderboards' intervals and rank ranges are drawn (`site` draws them unless told
+    /// `--no-ci`); none without. With them, each leaderboard also prints the wave's tie-group
+    /// letters. A wave whose suite is too large to resample gets none (a caller that was asked
+    /// for intervals refuses it first, with [`crate::stats::check_suite_size`]).
     pub intervals: Option<crate::stats::bootstrap::Settings>,
 }
 

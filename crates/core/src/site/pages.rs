@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use maud::{Markup, html};
 
-use super::boards::{Board, boards, with_rank_ranges};
+use super::boards::{Board, every_wave, with_rank_ranges};
 use super::chart::{self, Slope, SlopeRow, Trend, TrendPoint};
 use super::costs::whole;
 use super::html::{count, layout, notes, publication_file, seat_href, table, wave_href};
@@ -48,11 +48,7 @@ fn change_path(old: &RubricInfo, new: &RubricInfo) -> String {
 pub(super) fn all(input: &Input) -> Vec<Page> {
     let mut pages = Vec::new();
     let accuracy = crate::rubric::accuracy();
-    let scored: Vec<Vec<Board<'_>>> = input
-        .waves
-        .iter()
-        .map(|w| boards(input, w, &accuracy))
-        .collect();
+    let scored: Vec<Vec<Board<'_>>> = every_wave(input, &accuracy);
     pages.push(Page {
         path: "index.html".into(),
         body: index(input, &scored),
@@ -284,7 +280,8 @@ fn wave_page(w: &WaveInput, boards: &[Board<'_>], previous: Option<&WaveInput>) 
                 @if b.info.scale_violation { span.tag.bad { "fails rubric check" } }
             }
             @for line in crate::report::score::rubric_heading(b.info) { p.note { (line) } }
-            // With intervals (`site --ci`), the table's last heading line says how they were drawn.
+            // With intervals (drawn unless `site --no-ci`), the table's last heading line says
+            // how they were drawn.
             @if b.json.interval.is_some() {
                 @if let Some(line) = b.table.heading.last() { p.note { (line) } }
             }

@@ -147,14 +147,25 @@ pub fn each_resample(units: usize, settings: &Settings, mut each: impl FnMut(&[u
 
 /// The percentile interval of resampled values (the statistic where it was defined, one value
 /// per resample): their (1 − level)/2 and (1 + level)/2 quantiles by nearest rank. Values that
-/// are not finite are left out, as undefined. Sorts `values`; `None` when none is left.
+/// are not finite are left out, as undefined. Reorders `values`; `None` when none is left.
+///
+/// The two quantiles are those of the values sorted ([`super::quantile`]), found by selection
+/// rather than a whole sort: the same numbers, in a fraction of the time a leaderboard's many
+/// intervals took to sort.
 pub fn percentile(values: &mut Vec<f64>, level: f64) -> Option<Interval> {
     values.retain(|x| x.is_finite());
-    values.sort_by(f64::total_cmp);
     let alpha = 1.0 - level;
+    let lo = super::quantile_index(values.len(), alpha / 2.0)?;
+    let hi = super::quantile_index(values.len(), 1.0 - alpha / 2.0)?.max(lo);
+    let (below, &mut at_hi, _) = values.select_nth_unstable_by(hi, f64::total_cmp);
+    let at_lo = if lo < hi {
+        *below.select_nth_unstable_by(lo, f64::total_cmp).1
+    } else {
+        at_hi
+    };
     Some(Interval {
-        lo: super::quantile(values, alpha / 2.0)?,
-        hi: super::quantile(values, 1.0 - alpha / 2.0)?,
+        lo: at_lo,
+        hi: at_hi,
         defined: values.len() as u32,
     })
 }
@@ -175,6 +186,40 @@ pub fn interval(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Selection finds the quantiles a whole sort does, on values with ties, signed zeros and
+    /// undefined ones, at every level and size.
+    #[test]
+    fn percentile_by_selection_is_percentile_of_the_sorted_values() {
+        let mut world = Draws::new(11);
+        for _ in 0..2000 {
+            let n = world.below(40) as usize;
+            let values: Vec<f64> = (0..n)
+                .map(|_| match world.below(6) {
+                    0 => f64::NAN,
+                    1 => -0.0,
+                    2 => 0.0,
+                    k => (world.below(5) as f64 - 2.0) * k as f64,
+                })
+                .collect();
+            let level = [0.5001, 0.8, 0.9, 0.95, 0.99, 0.9999][world.below(6) as usize];
+            let mut sorted: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+            sorted.sort_by(f64::total_cmp);
+            let alpha = 1.0 - level;
+            let want = super::super::quantile(&sorted, alpha / 2.0).map(|lo| {
+                (
+                    lo.to_bits(),
+                    super::super::quantile(&sorted, 1.0 - alpha / 2.0)
+                        .unwrap()
+                        .to_bits(),
+                    sorted.len() as u32,
+                )
+            });
+            let got = percentile(&mut values.clone(), level)
+                .map(|i| (i.lo.to_bits(), i.hi.to_bits(), i.defined));
+            assert_eq!(got, want, "{values:?} {level}");
+        }
+    }
 
     #[test]
     fn the_generator_is_chacha20_keyed_by_the_seed() {

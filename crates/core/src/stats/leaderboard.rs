@@ -193,14 +193,11 @@ impl Drawn {
         self.cost_of_pass[s].extend(f.cost_of_pass_usd);
     }
 
-    /// A resampled wave's scores and ranks, by seat.
-    fn scores(&mut self, index: &BTreeMap<&str, usize>, scores: crate::rubric::WaveScores) {
-        for seat in scores.seats {
-            let Some(&s) = index.get(seat.seat.as_str()) else {
-                continue;
-            };
-            self.score[s].extend(seat.score);
-            self.rank[s].extend(seat.rank.map(f64::from));
+    /// A resampled wave's scores and ranks, in seat order.
+    fn scores(&mut self, scores: Vec<(Option<f64>, Option<u32>)>) {
+        for (s, (score, rank)) in scores.into_iter().enumerate() {
+            self.score[s].extend(score);
+            self.rank[s].extend(rank.map(f64::from));
         }
     }
 }
@@ -261,12 +258,8 @@ pub fn wave_intervals(
     })
 }
 
-fn seat_index(data: &WaveData) -> BTreeMap<&str, usize> {
-    data.seats
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.seat.id.as_str(), i))
-        .collect()
+fn seat_ids(data: &WaveData) -> Vec<&str> {
+    data.seats.iter().map(|s| s.seat.id.as_str()).collect()
 }
 
 /// [`Method::Attempts`]: every drawn attempt fed to its seat's tally in turn.
@@ -279,7 +272,7 @@ fn by_attempts(
     drawn: &mut Drawn,
 ) {
     let n = data.seats.len();
-    let index = seat_index(data);
+    let ids = seat_ids(data);
     let mut counts = vec![0u32; units.len];
     each_resample(units.len, settings, |picked| {
         counts.fill(0);
@@ -307,12 +300,12 @@ fn by_attempts(
                     scorer.set_medians(&first);
                 }
                 let mut seats = Vec::with_capacity(n);
-                for (s, seat) in data.seats.iter().enumerate() {
+                for s in 0..n {
                     let t = tally(&scorer, s);
                     drawn.figures(s, scorer.figures(&t));
-                    seats.push((seat.seat.clone(), t));
+                    seats.push(t);
                 }
-                drawn.scores(&index, scorer.score(seats));
+                drawn.scores(scorer.score_ranks(&ids, seats));
             }
         }
     });
@@ -331,7 +324,7 @@ fn by_sums(
     drawn: &mut Drawn,
 ) -> bool {
     let n = data.seats.len();
-    let index = seat_index(data);
+    let ids = seat_ids(data);
     let basis = Basis::of(resampled);
     let scorer = rubric.map(|r| Scorer::new(r, resampled));
     let mut fields = scorer.as_ref().map_or(AttemptFields::NONE, Scorer::fields);
@@ -391,9 +384,9 @@ fn by_sums(
                 sums.resample(&counts, &mut acc, &mut columns, |s, c, why| {
                     let t = scorer.tally_from_columns(c, why);
                     drawn.figures(s, scorer.figures(&t));
-                    tallies.push((data.seats[s].seat.clone(), t));
+                    tallies.push(t);
                 });
-                drawn.scores(&index, scorer.score(std::mem::take(&mut tallies)));
+                drawn.scores(scorer.score_ranks(&ids, tallies.drain(..)));
             }
         }
     });

@@ -112,12 +112,16 @@ pub fn mcnemar_exact(b: u64, c: u64) -> f64 {
 /// The `q` quantile (0 ≤ q ≤ 1) of sorted values, by the nearest-rank definition: the value
 /// at 1-based rank ⌈q · n⌉ (rank 1 for q = 0). `None` for no values.
 pub fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
-    if sorted.is_empty() {
+    Some(sorted[quantile_index(sorted.len(), q)?])
+}
+
+/// Where [`quantile`] reads among `n` sorted values: the index of the nearest rank
+/// ceil(q · n), clamped to 1..=n, less one. `None` when `n` is 0.
+pub fn quantile_index(n: usize, q: f64) -> Option<usize> {
+    if n == 0 {
         return None;
     }
-    let n = sorted.len();
-    let rank = ((q * n as f64).ceil() as usize).clamp(1, n);
-    Some(sorted[rank - 1])
+    Some(((q * n as f64).ceil() as usize).clamp(1, n) - 1)
 }
 
 #[cfg(test)]

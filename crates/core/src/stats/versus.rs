@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 
 use super::bootstrap::{Interval, Settings, interval};
 use super::mcnemar_exact;
-use super::trials::Problem;
+use super::trials::{Problem, SeatProblems};
+use crate::model::WaveData;
 
 /// The paired comparison.
 #[derive(Debug, Clone, PartialEq)]
@@ -198,6 +199,76 @@ pub fn all_pairs(seats: &[&BTreeMap<String, Problem>], alpha: f64) -> (Vec<PairR
     let apart = |i: usize, j: usize| rows.iter().any(|r| r.a == i && r.b == j && r.separable);
     let letters = super::multiple::letters(n, apart);
     (rows, letters)
+}
+
+/// A wave's seats in one order (highest per-problem mean first, ties by seat id), every pair
+/// compared ([`all_pairs`]) and the tie groups as letters: what `versus --all` prints, and the
+/// letters `score --ci`, `show --ci` and the site print beside each seat's accuracy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TieGroups {
+    pub alpha: f64,
+    /// In order.
+    pub seats: Vec<RankedSeat>,
+    /// Every pair, `a` and `b` indexing `seats`.
+    pub pairs: Vec<PairRow>,
+}
+
+/// One seat of [`TieGroups`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankedSeat {
+    pub seat: String,
+    /// The mean over the wave's problems of the seat's share of Correct trials (a missing
+    /// problem counts as 0); `None` with no problem at all.
+    pub mean_per_problem: Option<f64>,
+    /// Problems the seat attempted.
+    pub attempted: u64,
+    /// Its letters: two seats share a letter if and only if they are not separable.
+    pub letters: String,
+}
+
+impl TieGroups {
+    /// Every seat of `data` compared with every other at family-wise error rate `alpha`.
+    pub fn of(data: &WaveData, alpha: f64) -> TieGroups {
+        let mut seats: Vec<(&str, SeatProblems)> = data
+            .seats
+            .iter()
+            .map(|s| {
+                (
+                    s.seat.id.as_str(),
+                    SeatProblems::of(&data.wave, &s.attempts),
+                )
+            })
+            .collect();
+        let mean = |p: &SeatProblems| p.clustered().map(|c| c.mean_per_problem);
+        seats.sort_by(|(ia, a), (ib, b)| {
+            let (ma, mb) = (mean(a).unwrap_or(-1.0), mean(b).unwrap_or(-1.0));
+            mb.total_cmp(&ma).then(ia.cmp(ib))
+        });
+        let problems: Vec<_> = seats.iter().map(|(_, p)| &p.attempted).collect();
+        let (pairs, letters) = all_pairs(&problems, alpha);
+        TieGroups {
+            alpha,
+            seats: seats
+                .iter()
+                .zip(letters)
+                .map(|((id, p), letters)| RankedSeat {
+                    seat: id.to_string(),
+                    mean_per_problem: mean(p),
+                    attempted: p.attempted.len() as u64,
+                    letters,
+                })
+                .collect(),
+            pairs,
+        }
+    }
+
+    /// A seat's letters; `None` for a seat not in the wave.
+    pub fn letters(&self, seat: &str) -> Option<&str> {
+        self.seats
+            .iter()
+            .find(|s| s.seat == seat)
+            .map(|s| s.letters.as_str())
+    }
 }
 
 /// Per problem both attempted (in problem order), A's share of Correct trials minus B's.
