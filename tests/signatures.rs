@@ -481,3 +481,82 @@ fn the_site_shows_the_key_id_on_a_signed_publication_s_page() {
     let unsigned = page(2);
     assert!(!unsigned.contains("Signature"), "{unsigned}");
 }
+
+/// The head `publications --head` prints.
+fn chain_head(env: &Env) -> String {
+    let out = env.run(["publications", "--head"]).ok();
+    let h = out.stdout.trim().to_string();
+    assert_eq!(h.len(), 64, "{out:?}");
+    h
+}
+
+/// A signature is a log entry (`publish --sign` writes it after the publication's own; `sign`,
+/// later), so it moves the head; a publication's bundle ends at the head `publish` printed,
+/// and at its signature's, whether it was signed then or since.
+#[test]
+fn a_signature_is_logged_and_its_bundle_ends_at_either_head() {
+    let env = Env::init();
+    env.ingest(&[
+        &crate_path("examples/checkout-rematch/wave.toml"),
+        &crate_path("examples/rca-wave-1/wave.toml"),
+    ]);
+    env.run([
+        OsStr::new("rubric"),
+        OsStr::new("add"),
+        crate_path("rubrics/session-efficiency.v2.toml").as_os_str(),
+    ])
+    .ok();
+    let (private, _, _) = key_pair(env.path(), "signer", 1);
+    let out = env
+        .run([
+            OsStr::new("publish"),
+            OsStr::new("--wave"),
+            OsStr::new("checkout-rematch"),
+            OsStr::new("--rubric"),
+            OsStr::new(V2),
+            OsStr::new("--sign"),
+            private.as_os_str(),
+        ])
+        .ok();
+    let signed_at_publish = chain_head(&env);
+    contains(&out, &format!("  chain head    {signed_at_publish}"));
+    env.run(["publish", "--wave", "rca-wave-1", "--rubric", V2])
+        .ok();
+    let published = chain_head(&env);
+    let out = sign(&env, 2, &private).ok();
+    let signed_later = chain_head(&env);
+    contains(&out, &format!("  chain head    {signed_later}"));
+    assert_ne!(published, signed_later, "`sign` appends an entry");
+    let out = env
+        .run([
+            "verify",
+            "--all",
+            "--ledger",
+            "--expect-head",
+            &signed_later,
+        ])
+        .ok();
+    contains(&out, "chain head: OK");
+
+    let expect = |id: i64, head: &str| {
+        let dir = env.path().join(format!("bundle-{id}"));
+        if !dir.exists() {
+            bundle(&env, id, &dir).ok();
+        }
+        common::run_raw(
+            env.path(),
+            &[
+                OsStr::new("verify"),
+                OsStr::new("--bundle"),
+                dir.as_os_str(),
+                OsStr::new("--expect-head"),
+                OsStr::new(head),
+            ],
+            &[],
+        )
+    };
+    contains(&expect(1, &signed_at_publish).ok(), "chain head: OK");
+    contains(&expect(2, &published).ok(), "chain head: OK");
+    contains(&expect(2, &signed_later).ok(), "chain head: OK");
+    contains(&expect(1, &signed_later).status(1), "chain head: MISMATCH");
+}

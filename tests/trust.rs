@@ -1133,6 +1133,16 @@ fn every_edit_of_ledger_rows_is_caught_by_verify_all_ledger_expect_head() {
         .ok();
         env.run(["withdraw", "prices-csv", "--reason", "a broken harness"])
             .ok();
+        let key = env.path().join("signer");
+        env.run([OsStr::new("keygen"), OsStr::new("--out"), key.as_os_str()])
+            .ok();
+        env.run([
+            OsStr::new("sign"),
+            OsStr::new("1"),
+            OsStr::new("--key"),
+            key.as_os_str(),
+        ])
+        .ok();
         let h = head(&env);
         (env, h)
     };
@@ -1267,6 +1277,17 @@ fn raw_fact_edits() -> Vec<(&'static str, String, &'static str)> {
 fn registration_and_chain_edits() -> Vec<(&'static str, String, &'static str)> {
     let x = common::sha256_hex(b"x");
     vec![
+        (
+            "a publication's signed statement edited",
+            "UPDATE publication_envelope SET envelope = envelope || ' ' WHERE publication_id = 1"
+                .into(),
+            "the signature of publication #1 is in the ledger with envelope sha256",
+        ),
+        (
+            "a publication's signed statement deleted",
+            "DELETE FROM publication_envelope WHERE publication_id = 1".into(),
+            "the signature of publication #1 is not in the ledger",
+        ),
         (
             "an unscored rubric's text and sha256",
             format!("UPDATE rubric SET text = text || ' ', sha256 = '{x}' WHERE name = 'accuracy'"),

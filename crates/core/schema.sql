@@ -476,3 +476,44 @@ CREATE TRIGGER chain_entry_no_update BEFORE UPDATE ON chain_entry
 BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and cannot be changed'); END;
 CREATE TRIGGER chain_entry_no_delete BEFORE DELETE ON chain_entry
 BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and cannot be deleted'); END;
+
+-- migration 12
+-- The log names a publication's signed statement too (docs/formats.md, "Log entries"): a
+-- `signature` entry, written with the envelope (`publish --sign`, `sign`), gives the
+-- publication's id and the SHA-256 of the envelope's stored text. SQLite cannot change a CHECK,
+-- so the table is made again with the new kind and its entries copied as they are.
+CREATE TABLE chain_entry_v2 (
+    seq            INTEGER PRIMARY KEY CHECK (seq >= 1),
+    kind           TEXT NOT NULL
+        CHECK (kind IN ('ingest', 'rubric', 'price_table', 'publication', 'withdrawal',
+                        'signature')),
+    -- The wave's slug; the rubric's or price table's name; the publication's or withdrawal's
+    -- id, in decimal (a signature's: the signed publication's).
+    subject        TEXT NOT NULL CHECK (length(subject) > 0),
+    -- The wave's content format; the rubric's or price table's version; the record format of
+    -- the publication or withdrawal; 1 for a signature.
+    version        INTEGER NOT NULL CHECK (version >= 1),
+    -- The wave's content hash; the SHA-256 of the registered text; the record hash; the
+    -- SHA-256 of the signed statement's stored text.
+    subject_sha256 TEXT NOT NULL
+        CHECK (length(subject_sha256) = 64 AND subject_sha256 NOT GLOB '*[^0-9a-f]*'),
+    created_at     TEXT NOT NULL,
+    prev_sha256    TEXT
+        CHECK (length(prev_sha256) = 64 AND prev_sha256 NOT GLOB '*[^0-9a-f]*'),
+    -- The log entry format (docs/formats.md) `sha256` was computed in.
+    record_format  INTEGER NOT NULL CHECK (record_format >= 1),
+    sha256         TEXT NOT NULL UNIQUE
+        CHECK (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*')
+) STRICT;
+INSERT INTO chain_entry_v2
+    SELECT seq, kind, subject, version, subject_sha256, created_at, prev_sha256, record_format,
+        sha256
+    FROM chain_entry ORDER BY seq;
+DROP TABLE chain_entry;
+ALTER TABLE chain_entry_v2 RENAME TO chain_entry;
+CREATE INDEX chain_entry_by_subject ON chain_entry(kind, subject);
+
+CREATE TRIGGER chain_entry_no_update BEFORE UPDATE ON chain_entry
+BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and cannot be changed'); END;
+CREATE TRIGGER chain_entry_no_delete BEFORE DELETE ON chain_entry
+BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and cannot be deleted'); END;

@@ -418,8 +418,8 @@ fn copy_wave(
 }
 
 /// The log entries of the rows a bundle holds, in the log's order: its wave's ingest, its
-/// rubric's and price table's registrations, the publication itself (none for what was written
-/// before the log began).
+/// rubric's and price table's registrations, the publication itself and its signature (none for
+/// what was written before the log began).
 fn bundled_entries(
     ledger: &Ledger,
     row: &PublicationRow,
@@ -436,7 +436,7 @@ fn bundled_entries(
             LogKind::PriceTable => {
                 prices.is_some_and(|p| e.subject == p.name && e.version == p.version)
             }
-            LogKind::Publication => e.subject == id,
+            LogKind::Publication | LogKind::Signature => e.subject == id,
             LogKind::Withdrawal => false,
         })
         .collect())

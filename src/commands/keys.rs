@@ -162,14 +162,25 @@ pub fn sign(ctx: &mut Ctx<'_>, id: i64, key_file: &Path) -> Result<()> {
         }
     }
     let content = ledger.wave_content_hash(&row.wave)?;
-    ledger.sign_publication(id, &|row| {
-        signature::sign(&key, row, &row.rubric, &content.sha256)
-    })?;
-    ctx.write(&format!(
+    let now = super::now()?;
+    ledger.sign_publication(
+        id,
+        &|row| signature::sign(&key, row, &row.rubric, &content.sha256),
+        &now,
+    )?;
+    let mut msg = format!(
         "signed publication #{id} {:?}\n  key id {}\n",
         row.title,
         key.public().id()
-    ))
+    );
+    // The chain's head: the signature's log entry.
+    if let Some(head) = ledger.walk()?.last() {
+        msg.push_str(&format!(
+            "  chain head    {} (keep it outside the ledger: `verify --expect-head`)\n",
+            head.sha256()
+        ));
+    }
+    ctx.write(&msg)
 }
 
 /// `benchledger keygen`, from its flags.

@@ -183,7 +183,7 @@ fn published_message(
             None => " (first in the chain)".into(),
         }
     );
-    // The chain's head: the publication's log entry.
+    // The chain's head: the publication's log entry (its signature's, when signed).
     if let Some(head) = ledger.walk()?.last() {
         msg.push_str(&format!(
             "  chain head    {} (keep it outside the ledger: `verify --expect-head`)\n",

@@ -289,8 +289,8 @@ fn signed_summary(report: &mut Report, key: &PublicKey, signed: usize, total: us
 /// Checks that the chain ends exactly at `expected`, and that every link on the way holds:
 /// the publications' and withdrawals', and the log's that follows them. In a bundle
 /// (`in_bundle`), the links to entries outside it are not checked, and the head is its
-/// publication's log entry — or its record hash, which `publish` printed before the log began
-/// and which the log entry names.
+/// publication's log entry or its signature's ([`bundle_head_walk`]) — or its record hash,
+/// which `publish` printed before the log began and which the log entry names.
 ///
 /// Unless `entries_checked` (the log section of `--ledger` checks them), each log entry on the
 /// way is checked too, against its hash and the row it names: an entry naming a publication
@@ -314,6 +314,11 @@ fn verify_head(
     if !entries_checked {
         problems.extend(log_entry_problems(ledger, &records, &log)?);
     }
+    let walk = if in_bundle {
+        bundle_head_walk(walk, expected)
+    } else {
+        walk
+    };
     let names_expected = |e: &ChainEntry| {
         matches!(e, ChainEntry::Logged(l) if l.kind == LogKind::Publication
             && l.subject_sha256 == expected)
@@ -356,6 +361,25 @@ fn verify_head(
         }
     }
     Ok(())
+}
+
+/// A bundle's chain, up to the entry its head may be: the publication's signature entry (which
+/// `publish --sign` writes after the publication's own, and `sign` later) when `expected` is its
+/// hash; otherwise the entries before the trailing signature entries, so that the publication's
+/// log entry, or its record hash, is the head whether or not it was signed since.
+fn bundle_head_walk(mut walk: Vec<ChainEntry>, expected: &str) -> Vec<ChainEntry> {
+    let is_signature =
+        |e: &ChainEntry| matches!(e, ChainEntry::Logged(l) if l.kind == LogKind::Signature);
+    let signed_from = walk
+        .iter()
+        .rposition(|e| !is_signature(e))
+        .map_or(0, |i| i + 1);
+    let end = walk[signed_from..]
+        .iter()
+        .position(|e| e.sha256() == expected)
+        .map_or(signed_from, |i| signed_from + i + 1);
+    walk.truncate(end);
+    walk
 }
 
 /// Every broken link of the chain, labelled; in a bundle (`in_bundle`), the first entry's
@@ -794,11 +818,13 @@ fn log_entry_problems(
 ) -> Result<Vec<String>> {
     let (waves, rubrics, price_tables) =
         (ledger.waves()?, ledger.rubrics()?, ledger.price_tables()?);
+    let contents = ledger.logged_contents()?;
     let named = chain::Named {
         waves: &waves,
         rubrics: &rubrics,
         price_tables: &price_tables,
         records,
+        contents: &contents,
     }
     .index();
     let mut out = Vec::new();

@@ -172,13 +172,21 @@ pub struct Named<'a> {
     pub price_tables: &'a [PriceTableRow],
     /// The publications and withdrawals.
     pub records: &'a [ChainEntry],
+    /// The rows of the kinds whose entries record version 1 and no time of their own: a
+    /// publication's signed statement ([`Ledger::logged_contents`](crate::ledger::Ledger)).
+    pub contents: &'a [LoggedContent],
 }
+
+/// A row a signature entry names, as the ledger holds it now: the entry's kind, its subject
+/// (the publication's id, in decimal) and the SHA-256 of its content (the envelope's text).
+pub type LoggedContent = (LogKind, String, String);
 
 /// A name a log entry gives a row: its kind, its subject, and the version of a registered text.
 type Name = (LogKind, String, Option<u32>);
 
-/// What the ledger holds under a name: the row's hash, its version, when it was written.
-type Held<'a> = (&'a str, u32, &'a str);
+/// What the ledger holds under a name: the row's hash, its version, when it was written (if
+/// the row says).
+type Held<'a> = (&'a str, u32, Option<&'a str>);
 
 /// What the ledger holds under each name a log entry can give, built once from [`Named`].
 pub struct Index<'a>(HashMap<Name, Held<'a>>);
@@ -193,35 +201,46 @@ impl<'a> Named<'a> {
                 (
                     w.content.sha256.as_str(),
                     w.content.format,
-                    w.ingested_at.as_str(),
+                    Some(w.ingested_at.as_str()),
                 ),
             );
         }
         for r in self.rubrics {
             map.insert(
                 (LogKind::Rubric, r.name.clone(), Some(r.version)),
-                (r.sha256.as_str(), r.version, r.added_at.as_str()),
+                (r.sha256.as_str(), r.version, Some(r.added_at.as_str())),
             );
         }
         for t in self.price_tables {
             map.insert(
                 (LogKind::PriceTable, t.name.clone(), Some(t.version)),
-                (t.sha256.as_str(), t.version, t.added_at.as_str()),
+                (t.sha256.as_str(), t.version, Some(t.added_at.as_str())),
             );
         }
         for r in self.records {
             let (key, row) = match r {
                 ChainEntry::Publication(p) => (
                     (LogKind::Publication, p.id.to_string(), None),
-                    (p.sha256.as_str(), p.record_format, p.created_at.as_str()),
+                    (
+                        p.sha256.as_str(),
+                        p.record_format,
+                        Some(p.created_at.as_str()),
+                    ),
                 ),
                 ChainEntry::Withdrawal(w) => (
                     (LogKind::Withdrawal, w.id.to_string(), None),
-                    (w.sha256.as_str(), w.record_format, w.created_at.as_str()),
+                    (
+                        w.sha256.as_str(),
+                        w.record_format,
+                        Some(w.created_at.as_str()),
+                    ),
                 ),
                 ChainEntry::Logged(_) => continue,
             };
             map.insert(key, row);
+        }
+        for (kind, subject, sha) in self.contents {
+            map.insert((*kind, subject.clone(), None), (sha.as_str(), 1, None));
         }
         Index(map)
     }
@@ -229,7 +248,8 @@ impl<'a> Named<'a> {
 
 /// What is wrong with a log entry: its own hash, and the row it names, which must be in the
 /// ledger with the hash the entry recorded (a wave's content hash and format; a registered
-/// text's SHA-256; a publication's or withdrawal's record hash and format) and the time.
+/// text's SHA-256; a publication's or withdrawal's record hash and format; a signed
+/// statement's SHA-256) and the time, where the row keeps one.
 pub fn entry_problems(e: &LogEntryRow, named: &Index<'_>) -> Vec<String> {
     let mut out = Vec::new();
     match entry_sha256(e.record_format, e) {
@@ -257,6 +277,11 @@ pub fn entry_problems(e: &LogEntryRow, named: &Index<'_>) -> Vec<String> {
             "record format",
             "its row was deleted behind benchledger's back",
         ),
+        LogKind::Signature => (
+            "envelope sha256",
+            "version",
+            "its envelope was deleted behind benchledger's back",
+        ),
     };
     match now {
         None => out.push(format!(
@@ -276,7 +301,7 @@ pub fn entry_problems(e: &LogEntryRow, named: &Index<'_>) -> Vec<String> {
                 e.created_at
             ))
         }
-        Some((_, _, at)) if at != e.created_at => out.push(format!(
+        Some((_, _, Some(at))) if at != e.created_at => out.push(format!(
             "{what} is in the ledger as written on {at}, but the log recorded it on {}: its time \
              was rewritten behind benchledger's back",
             e.created_at
@@ -442,6 +467,7 @@ mod tests {
             rubrics: &rubrics,
             price_tables: &[],
             records: &records,
+            contents: &[],
         };
         assert!(entry_problems(&a, &named.index()).is_empty());
         let rewritten = [rubric(&"c".repeat(64))];

@@ -1,6 +1,6 @@
 //! The log (schema migration 11, [`LOG_SCHEMA_VERSION`]; docs/formats.md, "Log entries"):
 //! every write that adds a fact — an ingest, a rubric or price table registered, a publication,
-//! a withdrawal — appends an entry naming what it added and its hash, in the same transaction
+//! a withdrawal, a publication's signature — appends an entry naming what it added and its hash, in the same transaction
 //! as the write, so a row deleted or rewritten behind benchledger's back contradicts its entry,
 //! and an entry deleted or rewritten breaks the next link or moves the head. The entries follow the chain of
 //! publications and withdrawals: the first links to that chain's head as it then was.
@@ -200,6 +200,26 @@ impl Ledger {
                 |r| Ok([r.get(0)?, r.get(1)?, r.get(2)?]),
             )
         })
+    }
+
+    /// The rows of the kinds whose log entries name their content's SHA-256 and no time of
+    /// their own ([`crate::chain::Named::contents`]): each publication's signed statement, by
+    /// the publication's id.
+    pub fn logged_contents(&self) -> Result<Vec<crate::chain::LoggedContent>> {
+        let envelopes: Vec<(i64, String)> = self.read(|sql| {
+            sql.rows(
+                "SELECT publication_id, envelope FROM publication_envelope ORDER BY publication_id",
+                &[],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+        })?;
+        Ok(envelopes
+            .into_iter()
+            .map(|(id, text)| {
+                let sha = crate::digest::sha256_hex(text.as_bytes());
+                (LogKind::Signature, id.to_string(), sha)
+            })
+            .collect())
     }
 
     /// From now on, this ledger's writes append no log entries: for a bundle's ledger, which

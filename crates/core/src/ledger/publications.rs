@@ -98,13 +98,27 @@ fn insert_claims(sql: &mut Sql<'_>, id: i64, claims: &StoredClaims) -> Result<()
     .map(|_| ())
 }
 
-/// Writes a publication's signed statement (a DSSE envelope's JSON text).
-fn insert_envelope(sql: &mut Sql<'_>, id: i64, envelope: &str) -> Result<()> {
+/// Writes a publication's signed statement (a DSSE envelope's JSON text) and, when the
+/// ledger logs, its `signature` entry, at `at`, linked to the chain's head as it then is.
+fn insert_envelope(
+    sql: &mut Sql<'_>,
+    logging: bool,
+    id: i64,
+    envelope: &str,
+    at: &str,
+) -> Result<()> {
     sql.execute(
         "INSERT INTO publication_envelope(publication_id, envelope) VALUES (?1, ?2)",
         &values![id, envelope],
-    )
-    .map(|_| ())
+    )?;
+    let entry = NewLogEntry {
+        kind: LogKind::Signature,
+        subject: id.to_string(),
+        version: 1,
+        subject_sha256: crate::digest::sha256_hex(envelope.as_bytes()),
+        created_at: at.to_string(),
+    };
+    super::log::append_at_head(sql, logging, &entry)
 }
 
 /// Makes a publication's signed statement from the row the ledger is about to append (its id
@@ -150,9 +164,6 @@ impl Ledger {
                 None => StoredClaims::None,
             };
             insert_claims(sql, id, &claims)?;
-            if let Some(sign) = envelope {
-                insert_envelope(sql, id, &sign(&row))?;
-            }
             let entry = NewLogEntry {
                 kind: LogKind::Publication,
                 subject: id.to_string(),
@@ -161,16 +172,26 @@ impl Ledger {
                 created_at: row.created_at.clone(),
             };
             super::log::append(sql, logging, &entry, log_prev)?;
+            if let Some(sign) = envelope {
+                insert_envelope(sql, logging, id, &sign(&row), &row.created_at)?;
+            }
             Ok(id)
         })?;
         self.publication(id)
     }
 
     /// Keeps a signed statement beside publication `id`, made by `envelope` from its row as
-    /// stored; refused when it already has one (a publication carries one signature, frozen).
-    pub fn sign_publication(&mut self, id: i64, envelope: MakeEnvelope<'_>) -> Result<()> {
+    /// stored, at `at` (the time its log entry records); refused when it already has one (a
+    /// publication carries one signature, frozen).
+    pub fn sign_publication(
+        &mut self,
+        id: i64,
+        envelope: MakeEnvelope<'_>,
+        at: &str,
+    ) -> Result<()> {
         let row = self.publication(id)?;
         let path = self.path.clone();
+        let logging = self.logging();
         self.write(|sql| {
             let signed: Option<i64> = sql.row(
                 "SELECT publication_id FROM publication_envelope WHERE publication_id = ?1",
@@ -185,7 +206,7 @@ impl Ledger {
                     path.display()
                 )));
             }
-            insert_envelope(sql, id, &envelope(&row))
+            insert_envelope(sql, logging, id, &envelope(&row), at)
         })
     }
 
@@ -213,11 +234,12 @@ impl Ledger {
     ) -> Result<()> {
         let wave_id = self.wave_rowid(&p.wave)?;
         let rubric_id = self.rubric_rowid(&p.rubric_sha256)?;
+        let logging = self.logging();
         self.write(|sql| {
             insert(sql, wave_id, rubric_id, p)?;
             insert_claims(sql, p.id, claims)?;
             match envelope {
-                Some(text) => insert_envelope(sql, p.id, text),
+                Some(text) => insert_envelope(sql, logging, p.id, text, &p.created_at),
                 None => Ok(()),
             }
         })

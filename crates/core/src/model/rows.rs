@@ -82,15 +82,19 @@ pub enum LogKind {
     Publication,
     /// A withdrawal (or supersession) made: its id, record format and record hash.
     Withdrawal,
+    /// A publication's signed statement kept (`publish --sign`, `sign`): the publication's id,
+    /// version 1 and the SHA-256 of the envelope's stored text.
+    Signature,
 }
 
 impl LogKind {
-    pub const ALL: [LogKind; 5] = [
+    pub const ALL: [LogKind; 6] = [
         LogKind::Ingest,
         LogKind::Rubric,
         LogKind::PriceTable,
         LogKind::Publication,
         LogKind::Withdrawal,
+        LogKind::Signature,
     ];
 
     /// The name the ledger stores and the record hashes.
@@ -101,6 +105,7 @@ impl LogKind {
             LogKind::PriceTable => "price_table",
             LogKind::Publication => "publication",
             LogKind::Withdrawal => "withdrawal",
+            LogKind::Signature => "signature",
         }
     }
 
@@ -116,12 +121,13 @@ pub struct LogEntryRow {
     pub seq: i64,
     pub kind: LogKind,
     /// The wave's slug; the rubric's or price table's name; the publication's or withdrawal's
-    /// id, in decimal.
+    /// id, in decimal (also for a signature: the signed publication's).
     pub subject: String,
     /// The wave's content format; the rubric's or price table's version; the record format of
-    /// the publication or withdrawal.
+    /// the publication or withdrawal; 1 for a signature.
     pub version: u32,
-    /// The wave's content hash; the SHA-256 of the registered text; the record hash.
+    /// The wave's content hash; the SHA-256 of the registered text; the record hash; the
+    /// SHA-256 of the envelope's stored text.
     pub subject_sha256: String,
     pub created_at: String,
     pub prev_sha256: Option<String>,
@@ -139,6 +145,7 @@ impl LogEntryRow {
             LogKind::PriceTable => format!("price table {}@{}", self.subject, self.version),
             LogKind::Publication => format!("publication #{}", self.subject),
             LogKind::Withdrawal => format!("withdrawal #{}", self.subject),
+            LogKind::Signature => format!("the signature of publication #{}", self.subject),
         }
     }
 
@@ -149,6 +156,7 @@ impl LogEntryRow {
             LogKind::Rubric | LogKind::PriceTable => "registered",
             LogKind::Publication => "published",
             LogKind::Withdrawal => "made",
+            LogKind::Signature => "kept",
         };
         format!("log entry #{} ({} {did})", self.seq, self.subject_label())
     }
