@@ -50,6 +50,27 @@ fn a_display_name_is_shown_by_people_and_the_id_stays_the_key() {
         ],
     );
     env.ingest(&[&manifest]);
+    // The ingest logged each name it gave, by wave and seat, with the SHA-256 of the name.
+    let logged = env.rows(
+        "SELECT subject, subject_sha256 FROM chain_entry WHERE kind = 'display_name' ORDER BY seq",
+    );
+    let stored = env.rows(
+        "SELECT s.slug, d.name FROM seat_display_name d JOIN seat s ON s.id = d.seat_id \
+         ORDER BY s.id",
+    );
+    let expected: Vec<Vec<common::Cell>> = stored
+        .iter()
+        .map(|r| match r.as_slice() {
+            [common::Cell::Text(seat), common::Cell::Text(name)] => vec![
+                common::Cell::Text(format!("checkout-rematch/{seat}")),
+                common::Cell::Text(common::sha256_hex(name.as_bytes())),
+            ],
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(expected.len(), 2, "{stored:?}");
+    assert_eq!(logged, expected);
+    env.run(["verify", "--all", "--ledger"]).ok();
     // The content hash is the one the example has without names: a display name is outside it.
     let plain = Env::with_waves(&["examples/checkout-rematch/wave.toml"]);
     assert_eq!(

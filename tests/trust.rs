@@ -1143,6 +1143,16 @@ fn every_edit_of_ledger_rows_is_caught_by_verify_all_ledger_expect_head() {
             key.as_os_str(),
         ])
         .ok();
+        // A re-ingest that gives a seat of the published wave a display name.
+        let named = env.path().join("named");
+        common::copy_dir(&crate_path("examples/checkout-rematch"), &named);
+        let manifest = named.join("wave.toml");
+        let seat = "id = \"xai-hierarchical\"\n";
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        assert!(text.contains(seat), "{text}");
+        let text = text.replacen(seat, &format!("{seat}display_name = \"Grok 4\"\n"), 1);
+        std::fs::write(&manifest, text).unwrap();
+        env.ingest(&[&manifest]);
         let h = head(&env);
         (env, h)
     };
@@ -1282,6 +1292,17 @@ fn registration_and_chain_edits() -> Vec<(&'static str, String, &'static str)> {
             "UPDATE publication_envelope SET envelope = envelope || ' ' WHERE publication_id = 1"
                 .into(),
             "the signature of publication #1 is in the ledger with envelope sha256",
+        ),
+        (
+            "a seat's display name edited",
+            "UPDATE seat_display_name SET name = 'Grok 5'".into(),
+            "the display name of seat checkout-rematch/xai-hierarchical is in the ledger with \
+             name sha256",
+        ),
+        (
+            "a seat's display name deleted",
+            "DELETE FROM seat_display_name".into(),
+            "the display name of seat checkout-rematch/xai-hierarchical is not in the ledger",
         ),
         (
             "a publication's signed statement deleted",

@@ -173,12 +173,13 @@ pub struct Named<'a> {
     /// The publications and withdrawals.
     pub records: &'a [ChainEntry],
     /// The rows of the kinds whose entries record version 1 and no time of their own: a
-    /// publication's signed statement ([`Ledger::logged_contents`](crate::ledger::Ledger)).
+    /// publication's signed statement, a seat's display name ([`Ledger::logged_contents`](crate::ledger::Ledger)).
     pub contents: &'a [LoggedContent],
 }
 
-/// A row a signature entry names, as the ledger holds it now: the entry's kind, its subject
-/// (the publication's id, in decimal) and the SHA-256 of its content (the envelope's text).
+/// A row a signature or display name entry names, as the ledger holds it now: the entry's
+/// kind, its subject (the publication's id, in decimal; "WAVE/SEAT") and the SHA-256 of its
+/// content (the envelope's text; the name).
 pub type LoggedContent = (LogKind, String, String);
 
 /// A name a log entry gives a row: its kind, its subject, and the version of a registered text.
@@ -281,6 +282,11 @@ pub fn entry_problems(e: &LogEntryRow, named: &Index<'_>) -> Vec<String> {
             "envelope sha256",
             "version",
             "its envelope was deleted behind benchledger's back",
+        ),
+        LogKind::DisplayName => (
+            "name sha256",
+            "version",
+            "its row was deleted behind benchledger's back",
         ),
     };
     match now {

@@ -1,6 +1,6 @@
 //! The log (schema migration 11, [`LOG_SCHEMA_VERSION`]; docs/formats.md, "Log entries"):
 //! every write that adds a fact — an ingest, a rubric or price table registered, a publication,
-//! a withdrawal, a publication's signature — appends an entry naming what it added and its hash, in the same transaction
+//! a withdrawal, a publication's signature, a seat's display name — appends an entry naming what it added and its hash, in the same transaction
 //! as the write, so a row deleted or rewritten behind benchledger's back contradicts its entry,
 //! and an entry deleted or rewritten breaks the next link or moves the head. The entries follow the chain of
 //! publications and withdrawals: the first links to that chain's head as it then was.
@@ -204,7 +204,7 @@ impl Ledger {
 
     /// The rows of the kinds whose log entries name their content's SHA-256 and no time of
     /// their own ([`crate::chain::Named::contents`]): each publication's signed statement, by
-    /// the publication's id.
+    /// the publication's id; each seat's display name, by "WAVE/SEAT".
     pub fn logged_contents(&self) -> Result<Vec<crate::chain::LoggedContent>> {
         let envelopes: Vec<(i64, String)> = self.read(|sql| {
             sql.rows(
@@ -213,13 +213,22 @@ impl Ledger {
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
         })?;
-        Ok(envelopes
+        let names: Vec<(String, String, String)> = self.read(|sql| {
+            sql.rows(
+                "SELECT w.slug, s.slug, d.name FROM seat_display_name d
+                 JOIN seat s ON s.id = d.seat_id JOIN wave w ON w.id = s.wave_id ORDER BY s.id",
+                &[],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+        })?;
+        let sha = |text: &str| crate::digest::sha256_hex(text.as_bytes());
+        let signatures = envelopes
             .into_iter()
-            .map(|(id, text)| {
-                let sha = crate::digest::sha256_hex(text.as_bytes());
-                (LogKind::Signature, id.to_string(), sha)
-            })
-            .collect())
+            .map(|(id, text)| (LogKind::Signature, id.to_string(), sha(&text)));
+        let display_names = names
+            .into_iter()
+            .map(|(wave, seat, name)| (LogKind::DisplayName, format!("{wave}/{seat}"), sha(&name)));
+        Ok(signatures.chain(display_names).collect())
     }
 
     /// From now on, this ledger's writes append no log entries: for a bundle's ledger, which

@@ -524,7 +524,7 @@ pub(super) fn decide(
             } => match content_hash_of(tx, id)? {
                 Some(now_there) if now_there == *hash => {
                     super::chain::check_supersedes(tx, id, supersedes.as_deref())?;
-                    match super::waves::add_display_names(tx, id, names)? {
+                    match super::waves::add_display_names(tx, logging, id, names, now)? {
                         0 => Ingested::AlreadyPresent,
                         n => Ingested::Named(n),
                     }
@@ -571,6 +571,7 @@ pub(super) fn decide(
                             created_at: now.to_string(),
                         };
                         super::log::append_at_head(tx, logging, &entry)?;
+                        super::waves::log_display_names(tx, logging, &wave.id, now)?;
                         if let Some(old) = &wave.supersedes {
                             super::chain::supersede(tx, logging, &wave.id, old, now)?;
                         }

@@ -690,8 +690,10 @@ pub(super) fn seat_at(r: &Row<'_>, first: usize) -> Result<Seat> {
 /// so is a seat the wave does not have (which its content hash already rules out).
 pub(super) fn add_display_names(
     sql: &mut Sql<'_>,
+    logging: bool,
     slug: &str,
     names: &[(String, String)],
+    now: &str,
 ) -> Result<usize> {
     let mut added = 0;
     for (seat, name) in names {
@@ -721,11 +723,54 @@ pub(super) fn add_display_names(
                     "INSERT INTO seat_display_name(seat_id, name) VALUES (?1, ?2)",
                     &values![id, name],
                 )?;
+                log_display_name(sql, logging, slug, seat, name, now)?;
                 added += 1;
             }
         }
     }
     Ok(added)
+}
+
+/// Appends the `display_name` entry of seat `seat` of wave `slug`, named `name` at `now`.
+fn log_display_name(
+    sql: &mut Sql<'_>,
+    logging: bool,
+    slug: &str,
+    seat: &str,
+    name: &str,
+    now: &str,
+) -> Result<()> {
+    let entry = crate::model::NewLogEntry {
+        kind: crate::model::LogKind::DisplayName,
+        subject: format!("{slug}/{seat}"),
+        version: 1,
+        subject_sha256: crate::digest::sha256_hex(name.as_bytes()),
+        created_at: now.to_string(),
+    };
+    super::log::append_at_head(sql, logging, &entry)
+}
+
+/// Appends a `display_name` entry for each seat of the wave `slug` that has a display name, in
+/// seat order: the names a new wave's ingest wrote with it.
+pub(super) fn log_display_names(
+    sql: &mut Sql<'_>,
+    logging: bool,
+    slug: &str,
+    now: &str,
+) -> Result<()> {
+    if !logging {
+        return Ok(());
+    }
+    let named: Vec<(String, String)> = sql.rows(
+        "SELECT s.slug, d.name FROM seat_display_name d JOIN seat s ON s.id = d.seat_id
+         JOIN wave w ON w.id = s.wave_id WHERE w.slug = ?1 ORDER BY s.id",
+        &values![slug],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    for (seat, name) in named {
+        log_display_name(sql, logging, slug, &seat, &name, now)?;
+    }
+    Ok(())
 }
 
 /// Writes the wave row `wave_id` (and its suite's, when the suite is new) and its canary

@@ -85,16 +85,20 @@ pub enum LogKind {
     /// A publication's signed statement kept (`publish --sign`, `sign`): the publication's id,
     /// version 1 and the SHA-256 of the envelope's stored text.
     Signature,
+    /// A seat's display name given (at ingest, or by a later re-ingest): "WAVE/SEAT", version 1
+    /// and the SHA-256 of the name.
+    DisplayName,
 }
 
 impl LogKind {
-    pub const ALL: [LogKind; 6] = [
+    pub const ALL: [LogKind; 7] = [
         LogKind::Ingest,
         LogKind::Rubric,
         LogKind::PriceTable,
         LogKind::Publication,
         LogKind::Withdrawal,
         LogKind::Signature,
+        LogKind::DisplayName,
     ];
 
     /// The name the ledger stores and the record hashes.
@@ -106,6 +110,7 @@ impl LogKind {
             LogKind::Publication => "publication",
             LogKind::Withdrawal => "withdrawal",
             LogKind::Signature => "signature",
+            LogKind::DisplayName => "display_name",
         }
     }
 
@@ -146,6 +151,7 @@ impl LogEntryRow {
             LogKind::Publication => format!("publication #{}", self.subject),
             LogKind::Withdrawal => format!("withdrawal #{}", self.subject),
             LogKind::Signature => format!("the signature of publication #{}", self.subject),
+            LogKind::DisplayName => format!("the display name of seat {}", self.subject),
         }
     }
 
@@ -157,6 +163,7 @@ impl LogEntryRow {
             LogKind::Publication => "published",
             LogKind::Withdrawal => "made",
             LogKind::Signature => "kept",
+            LogKind::DisplayName => "given",
         };
         format!("log entry #{} ({} {did})", self.seq, self.subject_label())
     }
