@@ -369,6 +369,10 @@ fn every_imported_attempt_keeps_where_it_came_from_outside_the_content_hash() {
         "tests/fixtures/import/harbor/wave.toml",
         "examples/checkout-rematch/wave.toml",
     ]);
+    // Each imported wave's origins are logged with it (checkout-rematch has none), and verify.
+    let logged = env.rows("SELECT subject FROM chain_entry WHERE kind = 'origins' ORDER BY seq");
+    assert_eq!(logged.len(), 3, "{logged:?}");
+    env.run(["verify", "--all", "--ledger"]).ok();
     // Inspect: the log the manifest names (`results = "run.json"`), and each sample's id and
     // epoch, for its 3 samples × 2 epochs.
     let inspect = origins(&env, "arith-mini");

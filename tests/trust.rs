@@ -1153,6 +1153,8 @@ fn every_edit_of_ledger_rows_is_caught_by_verify_all_ledger_expect_head() {
         let text = text.replacen(seat, &format!("{seat}display_name = \"Grok 4\"\n"), 1);
         std::fs::write(&manifest, text).unwrap();
         env.ingest(&[&manifest]);
+        // A wave whose attempts keep where they came from.
+        env.ingest(&[&crate_path("tests/fixtures/import/inspect/wave.toml")]);
         let h = head(&env);
         (env, h)
     };
@@ -1292,6 +1294,18 @@ fn registration_and_chain_edits() -> Vec<(&'static str, String, &'static str)> {
             "UPDATE publication_envelope SET envelope = envelope || ' ' WHERE publication_id = 1"
                 .into(),
             "the signature of publication #1 is in the ledger with envelope sha256",
+        ),
+        (
+            "an attempt's origin edited",
+            "UPDATE attempt_origin SET file = 'elsewhere.json' WHERE attempt_id = \
+             (SELECT min(attempt_id) FROM attempt_origin)"
+                .into(),
+            "the origins of wave arith-mini is in the ledger with origins sha256",
+        ),
+        (
+            "a wave's origins deleted",
+            "DELETE FROM attempt_origin".into(),
+            "the origins of wave arith-mini is not in the ledger",
         ),
         (
             "a seat's display name edited",

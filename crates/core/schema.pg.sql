@@ -378,9 +378,10 @@ CREATE TRIGGER chain_entry_no_truncate BEFORE TRUNCATE ON chain_entry FOR EACH S
     benchledger_refuse('benchledger: log entries are entries of the chain and cannot be deleted');
 
 -- migration 12
--- The log names a publication's signed statement and a seat's display name too (schema.sql's migration 12): a
+-- The log names a publication's signed statement and a seat's display name and a wave's origins too (schema.sql's migration 12): a
 -- `signature` entry gives the publication's id and the SHA-256 of the envelope's stored text,
--- a `display_name` entry "WAVE/SEAT" and the SHA-256 of the name.
+-- a `display_name` entry "WAVE/SEAT" and the SHA-256 of the name, an `origins` entry the wave's
+-- id and the SHA-256 of its attempts' origins.
 ALTER TABLE chain_entry DROP CONSTRAINT chain_entry_kind_check, ADD CONSTRAINT chain_entry_kind_check
     CHECK (kind IN ('ingest', 'rubric', 'price_table', 'publication', 'withdrawal', 'signature',
-        'display_name'));
+        'display_name', 'origins'));

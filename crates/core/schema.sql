@@ -478,17 +478,18 @@ CREATE TRIGGER chain_entry_no_delete BEFORE DELETE ON chain_entry
 BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and cannot be deleted'); END;
 
 -- migration 12
--- The log names a publication's signed statement and a seat's display name too (docs/formats.md, "Log entries"): a
+-- The log names a publication's signed statement and a seat's display name and a wave's origins too (docs/formats.md, "Log entries"): a
 -- `signature` entry, written with the envelope (`publish --sign`, `sign`), gives the
 -- publication's id and the SHA-256 of the envelope's stored text; a `display_name` entry,
 -- written with the name (at ingest, or by a re-ingest that names a seat), gives "WAVE/SEAT"
--- and the SHA-256 of the name. SQLite cannot change a CHECK,
+-- and the SHA-256 of the name; an `origins` entry, written by the ingest that adds a wave whose
+-- attempts have origins, gives the wave's id and the SHA-256 of its origins. SQLite cannot change a CHECK,
 -- so the table is made again with the new kind and its entries copied as they are.
 CREATE TABLE chain_entry_v2 (
     seq            INTEGER PRIMARY KEY CHECK (seq >= 1),
     kind           TEXT NOT NULL
         CHECK (kind IN ('ingest', 'rubric', 'price_table', 'publication', 'withdrawal',
-                        'signature', 'display_name')),
+                        'signature', 'display_name', 'origins')),
     -- The wave's slug; the rubric's or price table's name; the publication's or withdrawal's
     -- id, in decimal (a signature's: the signed publication's).
     subject        TEXT NOT NULL CHECK (length(subject) > 0),

@@ -288,6 +288,11 @@ pub fn entry_problems(e: &LogEntryRow, named: &Index<'_>) -> Vec<String> {
             "version",
             "its row was deleted behind benchledger's back",
         ),
+        LogKind::Origins => (
+            "origins sha256",
+            "version",
+            "its rows were deleted behind benchledger's back",
+        ),
     };
     match now {
         None => out.push(format!(

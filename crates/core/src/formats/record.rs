@@ -207,6 +207,34 @@ fn write_log_entry<S: super::json::Sink>(j: &mut Json<S>, r: &LogEntry<'_>) {
     j.end_object();
 }
 
+/// One attempt's origin as an `origins` log entry hashes it (docs/formats.md, "Log entries").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    pub seat: String,
+    pub problem: String,
+    pub trial: u32,
+    pub file: String,
+    pub record: Option<String>,
+}
+
+/// The SHA-256 of a wave's origins, in attempt order: the canonical JSON array of one object
+/// per origin, `{"seat","problem","trial","file","record"}` in that order.
+pub fn origins_sha256(origins: &[Origin]) -> String {
+    sha256(|j| {
+        j.begin_array();
+        for o in origins {
+            j.begin_object();
+            j.key("seat").str(&o.seat);
+            j.key("problem").str(&o.problem);
+            j.key("trial").u64(u64::from(o.trial));
+            j.key("file").str(&o.file);
+            j.key("record").opt_str(o.record.as_deref());
+            j.end_object();
+        }
+        j.end_array();
+    })
+}
+
 fn check_log(version: u32) -> Result<(), FormatError> {
     check_in("log entry", version, LOG_VERSIONS, LOG_LATEST)
 }

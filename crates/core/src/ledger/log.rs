@@ -1,6 +1,6 @@
 //! The log (schema migration 11, [`LOG_SCHEMA_VERSION`]; docs/formats.md, "Log entries"):
 //! every write that adds a fact — an ingest, a rubric or price table registered, a publication,
-//! a withdrawal, a publication's signature, a seat's display name — appends an entry naming what it added and its hash, in the same transaction
+//! a withdrawal, a publication's signature, a seat's display name, a wave's origins — appends an entry naming what it added and its hash, in the same transaction
 //! as the write, so a row deleted or rewritten behind benchledger's back contradicts its entry,
 //! and an entry deleted or rewritten breaks the next link or moves the head. The entries follow the chain of
 //! publications and withdrawals: the first links to that chain's head as it then was.
@@ -204,7 +204,7 @@ impl Ledger {
 
     /// The rows of the kinds whose log entries name their content's SHA-256 and no time of
     /// their own ([`crate::chain::Named::contents`]): each publication's signed statement, by
-    /// the publication's id; each seat's display name, by "WAVE/SEAT".
+    /// the publication's id; each seat's display name, by "WAVE/SEAT"; each wave's origins.
     pub fn logged_contents(&self) -> Result<Vec<crate::chain::LoggedContent>> {
         let envelopes: Vec<(i64, String)> = self.read(|sql| {
             sql.rows(
@@ -228,7 +228,21 @@ impl Ledger {
         let display_names = names
             .into_iter()
             .map(|(wave, seat, name)| (LogKind::DisplayName, format!("{wave}/{seat}"), sha(&name)));
-        Ok(signatures.chain(display_names).collect())
+        let slugs: Vec<String> = self.read(|sql| {
+            sql.rows(
+                "SELECT DISTINCT w.slug FROM attempt_origin o JOIN attempt a ON a.id = o.attempt_id
+                 JOIN seat s ON s.id = a.seat_id JOIN wave w ON w.id = s.wave_id ORDER BY w.slug",
+                &[],
+                |r| r.get(0),
+            )
+        })?;
+        let mut out: Vec<crate::chain::LoggedContent> = signatures.chain(display_names).collect();
+        for slug in slugs {
+            let origins = self.read(|sql| super::waves::origins(sql, &slug))?;
+            let sha = crate::formats::record::origins_sha256(&origins);
+            out.push((LogKind::Origins, slug, sha));
+        }
+        Ok(out)
     }
 
     /// From now on, this ledger's writes append no log entries: for a bundle's ledger, which

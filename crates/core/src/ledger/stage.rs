@@ -572,6 +572,7 @@ pub(super) fn decide(
                         };
                         super::log::append_at_head(tx, logging, &entry)?;
                         super::waves::log_display_names(tx, logging, &wave.id, now)?;
+                        super::waves::log_origins(tx, logging, &wave.id, now)?;
                         if let Some(old) = &wave.supersedes {
                             super::chain::supersede(tx, logging, &wave.id, old, now)?;
                         }

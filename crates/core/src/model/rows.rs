@@ -88,10 +88,13 @@ pub enum LogKind {
     /// A seat's display name given (at ingest, or by a later re-ingest): "WAVE/SEAT", version 1
     /// and the SHA-256 of the name.
     DisplayName,
+    /// The origins of a new wave's attempts (written at ingest for the formats that name one):
+    /// the wave's id, version 1 and the SHA-256 of its origins in attempt order.
+    Origins,
 }
 
 impl LogKind {
-    pub const ALL: [LogKind; 7] = [
+    pub const ALL: [LogKind; 8] = [
         LogKind::Ingest,
         LogKind::Rubric,
         LogKind::PriceTable,
@@ -99,6 +102,7 @@ impl LogKind {
         LogKind::Withdrawal,
         LogKind::Signature,
         LogKind::DisplayName,
+        LogKind::Origins,
     ];
 
     /// The name the ledger stores and the record hashes.
@@ -111,6 +115,7 @@ impl LogKind {
             LogKind::Withdrawal => "withdrawal",
             LogKind::Signature => "signature",
             LogKind::DisplayName => "display_name",
+            LogKind::Origins => "origins",
         }
     }
 
@@ -152,6 +157,7 @@ impl LogEntryRow {
             LogKind::Withdrawal => format!("withdrawal #{}", self.subject),
             LogKind::Signature => format!("the signature of publication #{}", self.subject),
             LogKind::DisplayName => format!("the display name of seat {}", self.subject),
+            LogKind::Origins => format!("the origins of wave {}", self.subject),
         }
     }
 
@@ -164,6 +170,7 @@ impl LogEntryRow {
             LogKind::Withdrawal => "made",
             LogKind::Signature => "kept",
             LogKind::DisplayName => "given",
+            LogKind::Origins => "recorded",
         };
         format!("log entry #{} ({} {did})", self.seq, self.subject_label())
     }
