@@ -1173,9 +1173,10 @@ fn a_bundle_written_by_publish_verifies_in_a_fresh_directory() {
          rubrics: OK — 1 registered rubric text, each hashing to its registered sha256\n  \
          prices: OK — no price table registered\n  \
          scores: OK — 0 stored scores, each equal to a rescore under its rubric\n  \
-         chain: OK — 1 entry, every record and link intact; head \
-         08767e5415b644b5f9e0ec438f2a788032bb718cb1a65f941d2755c1071322bb (keep it outside the \
-         ledger and check it with --expect-head)\n",
+         chain: OK — 1 entry, every record and link intact\n  \
+         log: OK — 3 entries, every record and link intact, each naming a row as the ledger \
+         holds it; head 96dad4a7fe54e6d6a1360c8a14419db1df32465b25b9a241769d64012fa621e1 (keep \
+         it outside the ledger and check it with --expect-head)\n",
             benchledger_core::ledger::schema_version()
         )
     );

@@ -37,6 +37,10 @@ fn clean_report() -> String {
     )
 }
 
+/// The head of the clean bundle: its publication's log entry, which follows the entries of
+/// its wave's ingest and its rubric's registration.
+const BUNDLE_HEAD: &str = "37b6e84a3d19ecc1d057586059fe73a0f3b640161d1ad183045b36d3f6a56579";
+
 /// What `verify --bundle` says of the clean bundle's ledger, after its publications.
 fn ledger_report() -> String {
     format!(
@@ -48,9 +52,10 @@ fn ledger_report() -> String {
          rubrics: OK — 1 registered rubric text, each hashing to its registered sha256\n  \
          prices: OK — no price table registered\n  \
          scores: OK — 0 stored scores, each equal to a rescore under its rubric\n  \
-         chain: OK — 1 entry, every record and link intact; head \
-         be162c026e990c0f45d02075e9c7901c0c28a904cea75f15e472bf2aee7a43c5 (keep it outside the \
-         ledger and check it with --expect-head)\n",
+         chain: OK — 1 entry, every record and link intact\n  \
+         log: OK — 3 entries, every record and link intact, each naming a row as the ledger \
+         holds it; head {BUNDLE_HEAD} (keep it outside the ledger and check it with \
+         --expect-head)\n",
         benchledger_core::ledger::schema_version()
     )
 }
@@ -637,6 +642,38 @@ fn bundle_forged_seat_tally_or_stored_score_is_refused() {
     }
 }
 
+/// A bundle carries the log entries of its rows as the ledger made them (its wave's ingest, its
+/// rubric's registration, its publication's entry): the same rows as the ledger's; an entry
+/// edited, or one naming other content than the bundle's wave holds, fails `verify --bundle`.
+#[test]
+fn a_bundle_carries_its_rows_log_entries_and_an_edited_one_is_refused() {
+    let (env, bundle) = published();
+    let query = "SELECT seq, kind, subject, subject_sha256, prev_sha256, sha256 FROM chain_entry \
+                 WHERE kind <> 'withdrawal' ORDER BY seq";
+    let carried = common::Shell::open(&bundle.join("ledger.db")).rows(query);
+    assert_eq!(carried, env.rows(query));
+    assert_eq!(carried.len(), 3);
+    for (name, forged, says) in [
+        (
+            "time",
+            "UPDATE chain_entry SET created_at = '2020-01-01T00:00:00Z' WHERE kind = 'ingest'",
+            "the log entry was edited",
+        ),
+        (
+            "content",
+            "UPDATE chain_entry SET subject_sha256 = replace(subject_sha256, 'a', 'b') \
+             WHERE kind = 'ingest'",
+            "wave checkout-rematch is in the ledger with content hash",
+        ),
+    ] {
+        let (_root, dir) = copy_of(&bundle, name);
+        forge(&dir.join("ledger.db"), forged);
+        let out = verify_bundle(&dir).status(1);
+        assert_contains(&out.stdout, "  log: MISMATCH\n");
+        assert_contains(&out.stdout, says);
+    }
+}
+
 /// Issue 23, #5: a recursive view put in a table's place (verify used to write temporary
 /// data until the disk filled) and extra views and triggers are refused at once, before any
 /// table is read, exit status 1.
@@ -681,8 +718,9 @@ fn bundle_recursive_view_or_extra_schema_object_is_refused_fast() {
     }
 }
 
-/// Issue 23, #2: `verify --bundle DIR --expect-head H` passes when the bundle's publication
-/// record hashes to H (the head printed right after publishing it), fails on any other H,
+/// Issue 23, #2: `verify --bundle DIR --expect-head H` passes when H is the head printed right
+/// after publishing it (the publication's log entry, which the bundle carries) or the
+/// publication's record hash (the head before the log began), fails on any other H,
 /// and so catches a whole forgery: a bundle made from a fabricated ledger reproduces on its
 /// own, but its record is not the one whose hash the verifier trusts.
 #[test]
@@ -707,10 +745,25 @@ fn bundle_expect_head_pins_the_publication_and_catches_a_whole_forgery() {
     assert_eq!(
         out.stdout,
         format!(
-            "{}chain head: OK — the chain ends at {head} (publication #1), as \
-             expected\n",
+            "{}chain head: OK — the chain ends at {head} (log entry #3 (publication #1 \
+             published)), as expected\n",
             clean_report()
         )
+    );
+    // The publication's record hash, which the log entry names (and `publish` printed as the
+    // head before the log began), pins it too.
+    let list = env.run(["publications", "--format", "json"]).ok().json();
+    let record = list["publications"][0]["sha256"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let out = verify_pinned(&bundle, &record).ok();
+    assert_contains(
+        &out.stdout,
+        &format!(
+            "chain head: OK — the chain ends at {record} (the publication's record hash, which \
+             its log entry #3 (publication #1 published) names), as expected\n"
+        ),
     );
     let out = verify_pinned(&bundle, &"0".repeat(64)).status(1);
     assert_contains(&out.stdout, "chain head: MISMATCH\n");

@@ -236,6 +236,81 @@ fn a_v1_wave_reingested_with_canaries_is_refused_naming_the_field() {
     );
 }
 
+/// The signed-v1 ledger's chain head (its last log entry, the withdrawal's), as the build that
+/// wrote it printed it, and the key id of the key that signed its publication.
+const SIGNED_V1_HEAD: &str = "2184ae8ae992a5214559129894e14f0d63c8d682e29c0fa42b1d8410d1008f8e";
+const SIGNED_V1_BUNDLE_HEAD: &str =
+    "b74dc48872c32d66b1a71f8eaa99ff63bcb1a00b53a3ef6e04a9a4d4c9b60803";
+const SIGNED_V1_KEY_ID: &str = "9a36203d2470aedc6f25b9b4b3b3bf7d3ce0ad2acfd6c6486bf4327cae206eac";
+
+/// The first ledger with a log of every write and a signed publication: every later build
+/// walks its log to the head it printed and checks the envelope against the public key.
+#[test]
+fn the_signed_v1_ledger_verifies_its_log_and_its_signature() {
+    let env = Env::sqlite();
+    std::fs::copy(tests_dir("compat/signed-v1/ledger.db"), &env.db).expect("copying the ledger");
+    let key = tests_dir("compat/signed-v1/key.pub");
+    let out = env
+        .run([
+            "verify",
+            "--all",
+            "--ledger",
+            "--trusted-key",
+            key.to_str().unwrap(),
+            "--expect-head",
+            SIGNED_V1_HEAD,
+        ])
+        .ok();
+    for line in [
+        "1 of 1 publication reproduces".to_string(),
+        format!("1 of 1 publication signed by the trusted key {SIGNED_V1_KEY_ID}"),
+        "log: OK — 6 entries".to_string(),
+        "withdrawal #1 of wave prices-csv: OK".to_string(),
+    ] {
+        assert!(out.stdout.contains(&line), "{line}\n{}", out.stdout);
+    }
+}
+
+/// The signed-v1 bundle verifies pinned to the head printed when it was published and to its
+/// key; another key is refused, naming the publication.
+#[test]
+fn the_signed_v1_bundle_verifies_with_its_key_and_not_another() {
+    let env = Env::new();
+    let bundle = env.path().join("bundle");
+    copy_dir(&tests_dir("compat/signed-v1/bundle"), &bundle);
+    let key = tests_dir("compat/signed-v1/key.pub");
+    let b = bundle.to_str().unwrap();
+    let out = env
+        .run([
+            "verify",
+            "--bundle",
+            b,
+            "--trusted-key",
+            key.to_str().unwrap(),
+            "--expect-head",
+            SIGNED_V1_BUNDLE_HEAD,
+        ])
+        .ok();
+    assert!(
+        out.stdout.contains("signed by the trusted key"),
+        "{}",
+        out.stdout
+    );
+    let other = env.path().join("other");
+    env.run(["keygen", "--out", other.to_str().unwrap()]).ok();
+    let pub_key = env.path().join("other.pub");
+    let out = env
+        .run([
+            "verify",
+            "--bundle",
+            b,
+            "--trusted-key",
+            pub_key.to_str().unwrap(),
+        ])
+        .status(1);
+    assert!(out.stderr.contains("#1"), "{}\n{}", out.stdout, out.stderr);
+}
+
 /// A fixture's ledger, opened as an immutable file: read without a journal, so that reading it
 /// leaves no `-wal` or `-shm` file beside it in the source tree.
 fn open_fixture(path: &Path) -> rusqlite::Result<rusqlite::Connection> {

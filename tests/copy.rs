@@ -117,7 +117,7 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
     assert!(
         out.stdout.ends_with(
             ": 4 waves, 21 seats, 57 attempts, 27 trace steps, 1 rubric, 21 stored scores, \
-             0 price tables, 2 publications, 1 withdrawal\n"
+             0 price tables, 2 publications, 1 withdrawal, 8 log entries\n"
         ),
         "{}",
         out.stdout
@@ -127,9 +127,9 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
     copy(&file.db, &back.db).ok();
 
     let columns = tables(&file.db);
-    // Every table of the schema: 17 at migration 10, which added seat_display_name and
-    // attempt_origin.
-    assert_eq!(columns.len(), 17, "{columns:?}");
+    // Every table of the schema: 18 at migration 11 (migration 10 added seat_display_name
+    // and attempt_origin, 11 the log's chain_entry).
+    assert_eq!(columns.len(), 18, "{columns:?}");
     assert!(
         ["seat_display_name", "attempt_origin"]
             .iter()

@@ -88,8 +88,10 @@ fn contains(out: &Out, needle: &str) {
     );
 }
 
+/// The head is the chain's last entry: after a publication, its log entry, which names the
+/// publication's record hash.
 #[test]
-fn the_head_is_the_last_record_hash_and_an_empty_chain_has_none() {
+fn the_head_is_the_last_entry_and_an_empty_chain_has_none() {
     let env = Env::init();
     let out = env.run(["publications", "--head"]).status(2);
     contains(&out, "the chain of");
@@ -97,10 +99,28 @@ fn the_head_is_the_last_record_hash_and_an_empty_chain_has_none() {
     let env = published();
     let h = head(&env);
     let list = env.run(["publications", "--format", "json"]).ok().json();
-    assert_eq!(list["publications"][1]["sha256"], h.as_str());
     assert_eq!(list["head"], h.as_str());
+    let last = env.rows(
+        "SELECT kind, subject, subject_sha256, sha256 FROM chain_entry ORDER BY seq DESC LIMIT 1",
+    );
+    let record = list["publications"][1]["sha256"].as_str().unwrap();
+    assert_eq!(
+        last,
+        [[
+            common::Cell::Text("publication".into()),
+            common::Cell::Text("2".into()),
+            common::Cell::Text(record.into()),
+            common::Cell::Text(h.clone()),
+        ]]
+    );
     let out = env.run(["verify", "--expect-head", &h]).ok();
     contains(&out, &format!("chain head: OK — the chain ends at {h}"));
+    // The last publication's record hash is not the head: its log entry came after it.
+    let out = env.run(["verify", "--expect-head", record]).status(1);
+    contains(
+        &out,
+        &format!("{record} is the record hash of a publication, not a head"),
+    );
     // Not a hash at all: bad input.
     let out = env.run(["verify", "--expect-head", "HEAD"]).status(2);
     contains(&out, "is not a record hash");
@@ -116,14 +136,31 @@ fn deleting_the_last_publication_fails_the_expected_head() {
          DELETE FROM publication_claims WHERE publication_id = 2;
          DELETE FROM publication WHERE id = 2;",
     );
-    // What remains is a consistent chain: only the head kept outside shows the loss.
+    // What remains of the publications is a consistent chain; the log still names the one
+    // deleted, at the head.
     env.run(["verify", "--all"]).ok();
     let out = env.run(["verify", "--all", "--expect-head", &h]).status(1);
     contains(&out, "chain head: MISMATCH");
+    contains(
+        &out,
+        "(publication #2 published): publication #2 is not in the ledger, though the log \
+         recorded it on",
+    );
+    env.run(["verify", "--ledger"]).status(1);
+    // Its log entry deleted too: only the head kept outside shows the loss.
+    tamper(
+        &env.db,
+        "DROP TRIGGER chain_entry_no_delete;
+         DELETE FROM chain_entry WHERE kind = 'publication' AND subject = '2';",
+    );
+    // (verify --ledger names the dropped triggers, and nothing else.)
+    env.run(["verify", "--all"]).ok();
+    contains(&env.run(["verify", "--ledger"]).status(1), "  log: OK");
+    let out = env.run(["verify", "--all", "--expect-head", &h]).status(1);
     contains(&out, "is nowhere in it");
     tamper(
         &env.db,
-        "DELETE FROM publication_claims; DELETE FROM publication;",
+        "DELETE FROM publication_claims; DELETE FROM publication; DELETE FROM chain_entry;",
     );
     let out = env.run(["verify", "--expect-head", &h]).status(1);
     contains(&out, "the chain is empty, but it was expected to end at");
@@ -151,16 +188,17 @@ fn a_full_forgery_with_old_times_fails_the_expected_head() {
     let env = published();
     let h = head(&env);
     let times = texts(&env, "SELECT created_at FROM publication ORDER BY id");
-    // Edit the data of the second publication's wave, delete that publication, and publish
-    // it again at its old time: every hash is recomputed and consistent.
+    // Edit the data of the second publication's wave, delete that publication and its log
+    // entry, and publish it again at its old time: every hash is recomputed and consistent.
     tamper(
         &env.db,
         "DROP TRIGGER attempt_no_update; DROP TRIGGER publication_no_delete;
-         DROP TRIGGER publication_claims_no_delete;
+         DROP TRIGGER publication_claims_no_delete; DROP TRIGGER chain_entry_no_delete;
          UPDATE attempt SET correct = true WHERE seat_id IN
            (SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id WHERE w.slug = 'rca-wave-1');
          DELETE FROM publication_claims WHERE publication_id = 2;
-         DELETE FROM publication WHERE id = 2;",
+         DELETE FROM publication WHERE id = 2;
+         DELETE FROM chain_entry WHERE kind = 'publication' AND subject = '2';",
     );
     let out = common::run_raw(
         env.path(),
@@ -262,8 +300,8 @@ fn dropped_triggers_fail_verify_ledger_and_init() {
         },
     );
     // Every frozen table refuses UPDATE and DELETE (and, on PostgreSQL, TRUNCATE); migration 10
-    // added seat_display_name's and attempt_origin's.
-    assert_eq!(triggers.len(), if pg { 45 } else { 30 }, "{triggers:?}");
+    // added seat_display_name's and attempt_origin's, 11 chain_entry's.
+    assert_eq!(triggers.len(), if pg { 48 } else { 32 }, "{triggers:?}");
     let drops: String = triggers
         .iter()
         .map(|t| format!("DROP TRIGGER {t};"))
@@ -411,8 +449,12 @@ fn a_withdrawn_wave_leaves_the_leaderboards_and_its_publication_still_verifies()
     ])
     .ok();
     let list = env.run(["publications", "--format", "json"]).ok().json();
-    assert_eq!(list["publications"][2]["prev_sha256"], h1.as_str());
-    env.run(["verify", "--all"]).ok();
+    let withdrawal = texts(&env, "SELECT sha256 FROM withdrawal");
+    assert_eq!(
+        list["publications"][2]["prev_sha256"],
+        withdrawal[0].as_str()
+    );
+    env.run(["verify", "--all", "--ledger"]).ok();
 }
 
 /// After checkout-rematch is withdrawn: left out of score, rescore, history and diff by default,
@@ -535,8 +577,21 @@ fn an_edited_or_deleted_withdrawal_is_caught() {
         &env.db,
         "DROP TRIGGER withdrawal_no_delete; DELETE FROM withdrawal;",
     );
-    // The wave is back on the leaderboards; only the head shows it.
+    // The wave is back on the leaderboards; its log entry shows it is gone.
     env.run(["verify", "--all"]).ok();
+    let out = env.run(["verify", "--expect-head", &h]).status(1);
+    contains(
+        &out,
+        "(withdrawal #1 made): withdrawal #1 is not in the ledger, though the log recorded it",
+    );
+    // And with its log entry deleted, only the head kept outside.
+    tamper(
+        &env.db,
+        "DROP TRIGGER chain_entry_no_delete;
+         DELETE FROM chain_entry WHERE kind = 'withdrawal';",
+    );
+    env.run(["verify", "--all"]).ok();
+    contains(&env.run(["verify", "--ledger"]).status(1), "  log: OK");
     let out = env.run(["verify", "--expect-head", &h]).status(1);
     contains(&out, "is nowhere in it");
 }
@@ -605,8 +660,8 @@ fn a_corrected_wave_supersedes_the_old_one_in_the_same_ingest() {
     let env = Env::init();
     let old = small_wave(&env, "old", "w-old", None, 30.0);
     env.ingest(&[&old]);
-    let head_before = env.run(["publications", "--head"]).status(2);
-    contains(&head_before, "is empty");
+    // The ingest is in the log: the chain has a head.
+    let head_before = head(&env);
 
     // Bad references are refused and nothing is written.
     let before = env.ledger_bytes();
@@ -625,6 +680,10 @@ fn a_corrected_wave_supersedes_the_old_one_in_the_same_ingest() {
 
     let new = small_wave(&env, "new", "w-new", Some("w-old"), 3.0);
     env.ingest(&[&new]);
+    // The new wave's ingest, then the old one's withdrawal, in the log.
+    let kinds = texts(&env, "SELECT kind FROM chain_entry ORDER BY seq");
+    assert_eq!(kinds, ["ingest", "ingest", "withdrawal"]);
+    assert_ne!(head(&env), head_before);
     let waves = env.run(["waves", "--format", "json"]).ok().json();
     assert_eq!(waves["withdrawn"][0]["wave"], "w-old");
     assert_eq!(waves["withdrawn"][0]["superseded_by"], "w-new");
@@ -928,4 +987,367 @@ fn a_negative_zero_in_results_is_taken_as_zero_and_the_wave_verifies() {
     // The same file again is the same wave.
     let out = env.run([OsStr::new("ingest"), manifest.as_os_str()]).ok();
     contains(&out, "already");
+}
+
+/// Runs `sql` on the ledger as an editor who puts every protection back afterwards: on SQLite,
+/// every trigger dropped, the edit made (references unchecked), every trigger created again as
+/// it was; on PostgreSQL, in a session whose triggers and references are off. The schema is
+/// then what benchledger made, so only the log and the hashes can show the edit.
+fn behind_triggers(env: &Env, sql: &str) {
+    if common::postgres_backend() {
+        env.tamper(sql);
+        return;
+    }
+    let names = texts(
+        env,
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name",
+    );
+    let creates = texts(
+        env,
+        "SELECT sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name",
+    );
+    let drops: String = names
+        .iter()
+        .map(|n| format!("DROP TRIGGER {n};\n"))
+        .collect();
+    env.tamper(&format!(
+        "PRAGMA foreign_keys = OFF;\n{drops}{sql};\n{};",
+        creates.join(";\n")
+    ));
+}
+
+/// Every row of a wave, deleted as a thorough editor would: its scores, tallies, trace steps,
+/// attempts, seats, declared and canary problems, and the wave itself.
+fn delete_wave_sql(wave: &str) -> String {
+    let seats =
+        format!("SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id WHERE w.slug = '{wave}'");
+    format!(
+        "DELETE FROM score WHERE seat_id IN ({seats});
+         DELETE FROM seat_tally WHERE seat_id IN ({seats});
+         DELETE FROM trace_step WHERE attempt_id IN (SELECT id FROM attempt WHERE seat_id IN \
+         ({seats}));
+         DELETE FROM attempt WHERE seat_id IN ({seats});
+         DELETE FROM seat WHERE id IN ({seats});
+         DELETE FROM wave_problem WHERE wave_id IN (SELECT id FROM wave WHERE slug = '{wave}');
+         DELETE FROM wave_canary WHERE wave_id IN (SELECT id FROM wave WHERE slug = '{wave}');
+         DELETE FROM wave WHERE slug = '{wave}'"
+    )
+}
+
+/// Issue 23, #3: an unpublished wave's rows deleted (every one of them, the triggers put back
+/// after) used to pass every verify mode. Its ingest is in the log, so `verify --ledger` names
+/// it; with its log entry deleted too, the next link breaks; only a log rewritten from there on
+/// needs the head kept outside.
+#[test]
+fn issue_23_3_deleting_an_unpublished_waves_rows_is_caught() {
+    let env = published();
+    let h = head(&env);
+    behind_triggers(&env, &delete_wave_sql("rca-wave-2"));
+    env.run(["verify", "--all"]).ok();
+    let out = env.run(["verify", "--ledger"]).status(1);
+    contains(&out, "schema: OK");
+    contains(
+        &out,
+        "(wave rca-wave-2 ingested): wave rca-wave-2 is not in the ledger, though the log \
+         recorded it on",
+    );
+    contains(&out, "its rows were deleted behind benchledger's back");
+    let out = env
+        .run(["verify", "--all", "--ledger", "--expect-head", &h])
+        .status(1);
+    contains(&out, "wave rca-wave-2 is not in the ledger");
+
+    // Its log entry deleted as well: the entry after it names a predecessor that is gone.
+    behind_triggers(
+        &env,
+        "DELETE FROM chain_entry WHERE kind = 'ingest' AND subject = 'rca-wave-2'",
+    );
+    let out = env.run(["verify", "--ledger"]).status(1);
+    contains(&out, "the chain is broken: it names predecessor");
+    let out = env.run(["verify", "--expect-head", &h]).status(1);
+    contains(&out, "the chain is broken");
+}
+
+/// Registers the shipped accuracy rubric, scoring nothing with it.
+fn add_accuracy(env: &Env) {
+    env.run([
+        OsStr::new("rubric"),
+        OsStr::new("add"),
+        crate_path("rubrics/accuracy.v1.toml").as_os_str(),
+    ])
+    .ok();
+}
+
+/// Issue 23, #3: an unpublished, unscored rubric's text and sha256 rewritten together (its gate
+/// loosened: later rescores and publications would use the altered text under the same
+/// NAME@VERSION) used to pass every verify mode. Its registration is in the log, with the
+/// sha256 of the text registered.
+#[test]
+fn issue_23_3_rewriting_an_unpublished_unscored_rubrics_text_and_sha256_is_caught() {
+    let env = published();
+    add_accuracy(&env);
+    let h = head(&env);
+    let text = texts(&env, "SELECT text FROM rubric WHERE name = 'accuracy'").remove(0);
+    let altered = format!("{text}\n# loosened\n");
+    let sha = common::sha256_hex(altered.as_bytes());
+    behind_triggers(
+        &env,
+        &format!(
+            "UPDATE rubric SET text = '{}', sha256 = '{sha}' WHERE name = 'accuracy'",
+            altered.replace('\'', "''")
+        ),
+    );
+    // Nothing else shows it: the text hashes to its (new) sha256, and nothing was scored.
+    env.run(["verify", "--all"]).ok();
+    let out = env.run(["verify", "--ledger"]).status(1);
+    contains(&out, "schema: OK");
+    contains(&out, "rubrics: OK");
+    contains(
+        &out,
+        &format!(
+            "(rubric accuracy@1 registered): rubric accuracy@1 is in the ledger with text sha256 \
+             {} (version 1), but the log recorded",
+            &sha[..12]
+        ),
+    );
+    let out = env
+        .run(["verify", "--all", "--ledger", "--expect-head", &h])
+        .status(1);
+    contains(&out, "it was rewritten behind benchledger's back");
+}
+
+/// The tampering sweep: every kind of edit of the ledger's rows — raw facts, registered texts,
+/// derived rows, publications, withdrawals and the log itself; published or not — made with
+/// every protection put back afterwards, fails `verify --all --ledger --expect-head`, naming
+/// what changed (and never only because a trigger is missing).
+#[test]
+fn every_edit_of_ledger_rows_is_caught_by_verify_all_ledger_expect_head() {
+    let prepared = || {
+        let env = published();
+        add_accuracy(&env);
+        env.run([
+            OsStr::new("prices"),
+            OsStr::new("add"),
+            crate_path("prices/example-list.v1.toml").as_os_str(),
+        ])
+        .ok();
+        env.run(["withdraw", "prices-csv", "--reason", "a broken harness"])
+            .ok();
+        let h = head(&env);
+        (env, h)
+    };
+    let mut cases = raw_fact_edits();
+    cases.extend(registration_and_chain_edits());
+    for (what, sql, needle) in cases {
+        let (env, h) = prepared();
+        behind_triggers(&env, &sql);
+        let out = env.run(["verify", "--all", "--ledger", "--expect-head", &h]);
+        assert_eq!(out.status, 1, "{what}: {}", out.stdout);
+        assert!(
+            !out.stdout.contains("schema: MISMATCH"),
+            "{what}: the triggers were put back: {}",
+            out.stdout
+        );
+        assert!(
+            out.stdout.contains(needle),
+            "{what}: expected {needle:?} in {}",
+            out.stdout
+        );
+    }
+}
+
+/// A seat of the unpublished wave rca-wave-2, in SQL.
+const UNPUBLISHED_SEAT: &str = "(SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id \
+                                WHERE w.slug = 'rca-wave-2' ORDER BY s.id LIMIT 1)";
+
+/// The sweep's edits of raw facts and derived rows: (what, SQL, what verify must say).
+fn raw_fact_edits() -> Vec<(&'static str, String, &'static str)> {
+    let x = common::sha256_hex(b"x");
+    let unpublished_seat = UNPUBLISHED_SEAT;
+    let wave_columns = "slug, suite_id, started_at, notes, suite_problems, \
+                        suite_problems_listed, parallel_sessions, tool_server_sessions, \
+                        serial_rerun, input_tokens_include_cache_reads, price_source, \
+                        budget_tokens, budget_wall_s, budget_cost_usd, harness_version, producer, \
+                        producer_version, content_sha256, content_format, ingested_at";
+    vec![
+        (
+            "an unpublished wave's notes",
+            "UPDATE wave SET notes = 'x' WHERE slug = 'rca-wave-2'".into(),
+            "wave rca-wave-2: its rows no longer hash",
+        ),
+        (
+            "a wave's ingest time",
+            "UPDATE wave SET ingested_at = '2020-01-01T00:00:00Z' WHERE slug = 'rca-wave-2'".into(),
+            "its time was rewritten",
+        ),
+        (
+            "a wave's rows and stored hash together",
+            format!(
+                "DELETE FROM trace_step WHERE attempt_id IN (SELECT id FROM attempt WHERE \
+                 seat_id = {unpublished_seat});
+                 DELETE FROM attempt WHERE seat_id = {unpublished_seat};
+                 UPDATE wave SET content_sha256 = '{x}' WHERE slug = 'rca-wave-2'"
+            ),
+            "wave rca-wave-2 is in the ledger with content hash",
+        ),
+        (
+            "an unpublished wave, every row",
+            delete_wave_sql("rca-wave-2"),
+            "wave rca-wave-2 is not in the ledger",
+        ),
+        (
+            "a published wave, every row",
+            delete_wave_sql("checkout-rematch"),
+            "wave checkout-rematch is not in the ledger",
+        ),
+        (
+            "a withdrawn wave, every row",
+            delete_wave_sql("prices-csv"),
+            "wave prices-csv is not in the ledger",
+        ),
+        (
+            "a wave added behind benchledger's back",
+            format!(
+                "INSERT INTO wave (id, {wave_columns}) SELECT 99, 'forged', suite_id, \
+                 started_at, notes, suite_problems, suite_problems_listed, parallel_sessions, \
+                 tool_server_sessions, serial_rerun, input_tokens_include_cache_reads, \
+                 price_source, budget_tokens, budget_wall_s, budget_cost_usd, harness_version, \
+                 producer, producer_version, content_sha256, content_format, ingested_at FROM \
+                 wave WHERE slug = 'rca-wave-2'"
+            ),
+            "wave forged: no log entry names it",
+        ),
+        (
+            "a suite's name",
+            "UPDATE suite SET name = name || ' (renamed)'".into(),
+            "its rows no longer hash",
+        ),
+        (
+            "a seat's model",
+            format!("UPDATE seat SET model = 'm' WHERE id = {unpublished_seat}"),
+            "wave rca-wave-2: its rows no longer hash",
+        ),
+        (
+            "an attempt's verdict",
+            format!("UPDATE attempt SET correct = NOT correct WHERE seat_id = {unpublished_seat}"),
+            "wave rca-wave-2: its rows no longer hash",
+        ),
+        (
+            "an attempt deleted",
+            format!(
+                "DELETE FROM trace_step WHERE attempt_id IN (SELECT min(id) FROM attempt WHERE \
+                 seat_id = {unpublished_seat});
+                 DELETE FROM attempt WHERE id IN (SELECT min(id) FROM attempt WHERE seat_id = \
+                 {unpublished_seat})"
+            ),
+            "wave rca-wave-2: its rows no longer hash",
+        ),
+        (
+            "a seat's stored tally",
+            format!(
+                "UPDATE seat_tally SET tally = replace(tally, '1', '2') WHERE seat_id = \
+                 {unpublished_seat}"
+            ),
+            "stored tally",
+        ),
+        (
+            "a stored score",
+            format!("UPDATE score SET score = 1.5 WHERE seat_id = {unpublished_seat}"),
+            "stored, ",
+        ),
+        (
+            "a stored score deleted",
+            format!("DELETE FROM score WHERE seat_id = {unpublished_seat}"),
+            "its stored score is missing",
+        ),
+    ]
+}
+
+/// The sweep's edits of registered texts, publications, withdrawals and the log itself.
+fn registration_and_chain_edits() -> Vec<(&'static str, String, &'static str)> {
+    let x = common::sha256_hex(b"x");
+    vec![
+        (
+            "an unscored rubric's text and sha256",
+            format!("UPDATE rubric SET text = text || ' ', sha256 = '{x}' WHERE name = 'accuracy'"),
+            "rubric accuracy@1 is in the ledger with text sha256",
+        ),
+        (
+            "a rubric's scale-violation mark",
+            "UPDATE rubric SET scale_violation = NOT scale_violation WHERE name = 'accuracy'"
+                .into(),
+            "the mark was changed",
+        ),
+        (
+            "a rubric's registration time",
+            "UPDATE rubric SET added_at = '2020-01-01T00:00:00Z' WHERE name = 'accuracy'".into(),
+            "its time was rewritten",
+        ),
+        (
+            "a rubric deleted",
+            "DELETE FROM rubric WHERE name = 'accuracy'".into(),
+            "rubric accuracy@1 is not in the ledger",
+        ),
+        (
+            "a rubric added behind benchledger's back",
+            format!(
+                "INSERT INTO rubric (id, name, version, sha256, text, scale_violation, \
+                 added_at) SELECT 99, 'forged', 1, '{x}', 'x', scale_violation, added_at FROM \
+                 rubric WHERE name = 'accuracy'"
+            ),
+            "rubric forged@1: no log entry names it",
+        ),
+        (
+            "a price table's text and sha256",
+            format!("UPDATE price_table SET text = text || ' ', sha256 = '{x}'"),
+            "price table example-list@1 is in the ledger with text sha256",
+        ),
+        (
+            "a price table deleted",
+            "DELETE FROM price_table".into(),
+            "price table example-list@1 is not in the ledger",
+        ),
+        (
+            "a publication's title",
+            "UPDATE publication SET title = 'x' WHERE id = 1".into(),
+            "the publication record was edited",
+        ),
+        (
+            "the last publication",
+            "DELETE FROM publication_claims WHERE publication_id = 2;
+             DELETE FROM publication WHERE id = 2"
+                .into(),
+            "publication #2 is not in the ledger",
+        ),
+        (
+            "a publication's claims row",
+            "DELETE FROM publication_claims WHERE publication_id = 1".into(),
+            "publication #1 has no claims row",
+        ),
+        (
+            "a withdrawal's reason",
+            "UPDATE withdrawal SET reason = 'nothing'".into(),
+            "the withdrawal record was edited",
+        ),
+        (
+            "a withdrawal deleted",
+            "DELETE FROM withdrawal".into(),
+            "withdrawal #1 is not in the ledger",
+        ),
+        (
+            "a log entry's time",
+            "UPDATE chain_entry SET created_at = '2020-01-01T00:00:00Z' WHERE seq = 3".into(),
+            "the log entry was edited",
+        ),
+        (
+            "a log entry from the middle",
+            "DELETE FROM chain_entry WHERE seq = 3".into(),
+            "the chain is broken",
+        ),
+        (
+            "the last log entry",
+            "DELETE FROM chain_entry WHERE seq = (SELECT max(seq) FROM chain_entry)".into(),
+            "entries were removed or rewritten",
+        ),
+    ]
 }

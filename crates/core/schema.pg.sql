@@ -351,3 +351,28 @@ CREATE TRIGGER attempt_origin_no_delete BEFORE DELETE ON attempt_origin FOR EACH
     benchledger_refuse('benchledger: attempt origins are append-only raw facts and cannot be deleted');
 CREATE TRIGGER attempt_origin_no_truncate BEFORE TRUNCATE ON attempt_origin FOR EACH STATEMENT EXECUTE FUNCTION
     benchledger_refuse('benchledger: attempt origins are append-only raw facts and cannot be deleted');
+
+-- migration 11
+-- The log (schema.sql's migration 11): from this migration on, every write that adds a fact
+-- appends an entry, in the same transaction, hashed over its own fields and linked to the one
+-- before it. Frozen like the chain's other entries.
+CREATE TABLE chain_entry (
+    seq            bigint PRIMARY KEY CHECK (seq >= 1),
+    kind           text COLLATE "C" NOT NULL
+        CHECK (kind IN ('ingest', 'rubric', 'price_table', 'publication', 'withdrawal')),
+    subject        text COLLATE "C" NOT NULL CHECK (length(subject) > 0),
+    version        bigint NOT NULL CHECK (version >= 1),
+    subject_sha256 text COLLATE "C" NOT NULL CHECK (subject_sha256 ~ '^[0-9a-f]{64}$'),
+    created_at     text COLLATE "C" NOT NULL,
+    prev_sha256    text COLLATE "C" CHECK (prev_sha256 ~ '^[0-9a-f]{64}$'),
+    record_format  bigint NOT NULL CHECK (record_format >= 1),
+    sha256         text COLLATE "C" NOT NULL UNIQUE CHECK (sha256 ~ '^[0-9a-f]{64}$')
+);
+CREATE INDEX chain_entry_by_subject ON chain_entry(kind, subject);
+
+CREATE TRIGGER chain_entry_no_update BEFORE UPDATE ON chain_entry FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: log entries are entries of the chain and cannot be changed');
+CREATE TRIGGER chain_entry_no_delete BEFORE DELETE ON chain_entry FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: log entries are entries of the chain and cannot be deleted');
+CREATE TRIGGER chain_entry_no_truncate BEFORE TRUNCATE ON chain_entry FOR EACH STATEMENT EXECUTE FUNCTION
+    benchledger_refuse('benchledger: log entries are entries of the chain and cannot be deleted');

@@ -439,3 +439,40 @@ CREATE TRIGGER attempt_origin_no_update BEFORE UPDATE ON attempt_origin
 BEGIN SELECT RAISE(ABORT, 'benchledger: attempt origins are append-only raw facts and cannot be changed'); END;
 CREATE TRIGGER attempt_origin_no_delete BEFORE DELETE ON attempt_origin
 BEGIN SELECT RAISE(ABORT, 'benchledger: attempt origins are append-only raw facts and cannot be deleted'); END;
+
+-- migration 11
+-- The log: from this migration on, every write that adds a fact appends an entry here, in the
+-- same transaction (docs/formats.md, "Log entries"): an ingest (the wave's slug, content format
+-- and content hash), a rubric or price table registered (its name, version and the SHA-256 of
+-- its text), a publication or a withdrawal (its id, record format and record hash). Each entry
+-- is hashed over its own fields and links to the one before it (the first to the head of the
+-- chain of publications and withdrawals as it then was), so deleting or rewriting a logged row
+-- contradicts its entry, and deleting or rewriting an entry breaks the next link or moves the
+-- head. Rows written before this migration have no entry.
+CREATE TABLE chain_entry (
+    seq            INTEGER PRIMARY KEY CHECK (seq >= 1),
+    kind           TEXT NOT NULL
+        CHECK (kind IN ('ingest', 'rubric', 'price_table', 'publication', 'withdrawal')),
+    -- The wave's slug; the rubric's or price table's name; the publication's or withdrawal's
+    -- id, in decimal.
+    subject        TEXT NOT NULL CHECK (length(subject) > 0),
+    -- The wave's content format; the rubric's or price table's version; the record format of
+    -- the publication or withdrawal.
+    version        INTEGER NOT NULL CHECK (version >= 1),
+    -- The wave's content hash; the SHA-256 of the registered text; the record hash.
+    subject_sha256 TEXT NOT NULL
+        CHECK (length(subject_sha256) = 64 AND subject_sha256 NOT GLOB '*[^0-9a-f]*'),
+    created_at     TEXT NOT NULL,
+    prev_sha256    TEXT
+        CHECK (length(prev_sha256) = 64 AND prev_sha256 NOT GLOB '*[^0-9a-f]*'),
+    -- The log entry format (docs/formats.md) `sha256` was computed in.
+    record_format  INTEGER NOT NULL CHECK (record_format >= 1),
+    sha256         TEXT NOT NULL UNIQUE
+        CHECK (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*')
+) STRICT;
+CREATE INDEX chain_entry_by_subject ON chain_entry(kind, subject);
+
+CREATE TRIGGER chain_entry_no_update BEFORE UPDATE ON chain_entry
+BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and cannot be changed'); END;
+CREATE TRIGGER chain_entry_no_delete BEFORE DELETE ON chain_entry
+BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and cannot be deleted'); END;

@@ -19,7 +19,9 @@ use benchledger_core::attest;
 use benchledger_core::digest::sha256_hex;
 use benchledger_core::error::{Error, Location, Result};
 use benchledger_core::formats::input::PricesId;
-use benchledger_core::ledger::{IMAGE_MAX_BYTES, Ledger, PriceTableRow, PublicationRow, RubricRow};
+use benchledger_core::ledger::{
+    IMAGE_MAX_BYTES, Ledger, LogEntryRow, LogKind, PriceTableRow, PublicationRow, RubricRow,
+};
 use benchledger_core::publication;
 use benchledger_core::report;
 use benchledger_core::report::publication::ENVELOPE_FILE;
@@ -415,6 +417,31 @@ fn copy_wave(
     Ok(())
 }
 
+/// The log entries of the rows a bundle holds, in the log's order: its wave's ingest, its
+/// rubric's and price table's registrations, the publication itself (none for what was written
+/// before the log began).
+fn bundled_entries(
+    ledger: &Ledger,
+    row: &PublicationRow,
+    rubric: &RubricRow,
+    prices: Option<&PriceTableRow>,
+) -> Result<Vec<LogEntryRow>> {
+    let id = row.id.to_string();
+    Ok(ledger
+        .log()?
+        .into_iter()
+        .filter(|e| match e.kind {
+            LogKind::Ingest => e.subject == row.wave,
+            LogKind::Rubric => e.subject == rubric.name && e.version == rubric.version,
+            LogKind::PriceTable => {
+                prices.is_some_and(|p| e.subject == p.name && e.version == p.version)
+            }
+            LogKind::Publication => e.subject == id,
+            LogKind::Withdrawal => false,
+        })
+        .collect())
+}
+
 /// Writes a self-contained bundle into `dir` (see [`check_empty_dir`]): a small ledger holding
 /// only the publication (with its signed envelope, if any), its wave, its rubric and the price
 /// table its costs were filled in from (if any); the published text; the envelope file; the
@@ -431,6 +458,8 @@ pub(super) fn write_bundle(ledger: &Ledger, row: &PublicationRow, dir: &Path) ->
     // Claim the name first, so SQLite opens the file made here and nothing else.
     create_new(&db, b"")?;
     let (mut bundle, _) = Ledger::create(&db)?;
+    // The bundle carries the log entries of its rows as the ledger made them, not its own.
+    bundle.stop_logging();
     copy_wave(&bundle, &data, &content, &ingested_at)?;
     bundle.add_rubric(&rubric)?;
     if let Some((_, p)) = &prices {
@@ -442,6 +471,8 @@ pub(super) fn write_bundle(ledger: &Ledger, row: &PublicationRow, dir: &Path) ->
         &ledger.publication_claims(row.id)?,
         envelope.as_deref(),
     )?;
+    let entries = bundled_entries(ledger, row, &rubric, prices.as_ref().map(|(_, p)| p))?;
+    bundle.import_log_entries(&entries)?;
     drop(bundle);
     let write = |name: &str, text: &str| create_new(&dir.join(name), text.as_bytes());
     write(BUNDLE_OUTPUT, &row.output)?;

@@ -488,15 +488,16 @@ fn tour_anchor(ctx: &mut Ctx<'_>) -> Result<()> {
     section(
         ctx,
         "9. Anchor the chain, check the whole ledger, correct without rewriting",
-        "The chain's head goes outside the ledger (a git tag, a README badge): `verify \
-         --expect-head` then fails if a publication is later removed or re-forged at its old \
-         time. `verify --ledger` checks the schema, every wave, rubric and stored score against \
-         what they were derived from. A wave found wrong is withdrawn, never deleted: it leaves \
+        "The chain's head goes outside the ledger (a git tag, a README badge): every ingest, \
+         registration, publication and withdrawal is an entry of the chain, so `verify \
+         --expect-head` then fails if one is later removed or re-forged at its old time. \
+         `verify --ledger` checks the schema, every wave, rubric and stored score against what \
+         they were derived from, and every entry against the rows it names. A wave found wrong is withdrawn, never deleted: it leaves \
          the leaderboards and its publications still verify.",
     )?;
     let head = ctx
         .open()?
-        .chain()?
+        .walk()?
         .last()
         .map(|e| e.sha256().to_string())
         .unwrap_or_default();

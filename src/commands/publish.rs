@@ -183,6 +183,13 @@ fn published_message(
             None => " (first in the chain)".into(),
         }
     );
+    // The chain's head: the publication's log entry.
+    if let Some(head) = ledger.walk()?.last() {
+        msg.push_str(&format!(
+            "  chain head    {} (keep it outside the ledger: `verify --expect-head`)\n",
+            head.sha256()
+        ));
+    }
     if let Some(id) = signed_by {
         msg.push_str(&format!("  signed by key {id}\n"));
     }
@@ -252,7 +259,7 @@ fn check_out_file(file: &Path) -> Result<()> {
 
 pub fn publications(ctx: &mut Ctx<'_>, head: bool, format: Format) -> Result<()> {
     let ledger = ctx.open()?;
-    let chain = ledger.chain()?;
+    let chain = ledger.walk()?;
     if head {
         return match chain.last() {
             Some(last) => ctx.write(&format!("{}\n", last.sha256())),

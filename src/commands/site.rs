@@ -82,7 +82,7 @@ pub fn load(
         waves,
         rubrics,
         publications,
-        head: entries.last().map(|e| e.sha256().to_string()),
+        head: ledger.walk()?.last().map(|e| e.sha256().to_string()),
         intervals,
         rubric_added_at,
         front_rubric: None,

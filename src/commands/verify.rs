@@ -18,7 +18,8 @@ use benchledger_core::formats::json::HashSink;
 use benchledger_core::formats::tally;
 use benchledger_core::formats::wave::Digest;
 use benchledger_core::ledger::{
-    ChainEntry, Ledger, PublicationRow, RubricRow, WaveRow, WithdrawalRow,
+    ChainEntry, Ledger, LogEntryRow, LogKind, PublicationRow, RubricRow, StoredClaims, WaveRow,
+    WithdrawalRow,
 };
 use benchledger_core::model::{Attempt, AttemptFields, Seat, SeatData, SeatTotals, Wave};
 use benchledger_core::publication;
@@ -145,6 +146,8 @@ fn verify_publications(
                 });
             }
             ChainEntry::Withdrawal(w) => withdrawal_entry(w, &mut problems, report),
+            // `Ledger::chain` holds the publications and withdrawals only.
+            ChainEntry::Logged(_) => {}
         }
         for pr in problems {
             report.text.push_str(&format!("  - {pr}\n"));
@@ -283,27 +286,67 @@ fn signed_summary(report: &mut Report, key: &PublicKey, signed: usize, total: us
     });
 }
 
-/// Checks that the chain ends exactly at `expected`, and that every link on the way holds.
-/// In a bundle (`in_bundle`), the link of its first entry lies outside it, and the head is
-/// its publication's record hash.
+/// Checks that the chain ends exactly at `expected`, and that every link on the way holds:
+/// the publications' and withdrawals', and the log's that follows them. In a bundle
+/// (`in_bundle`), the links to entries outside it are not checked, and the head is its
+/// publication's log entry — or its record hash, which `publish` printed before the log began
+/// and which the log entry names.
+///
+/// Unless `entries_checked` (the log section of `--ledger` checks them), each log entry on the
+/// way is checked too, against its hash and the row it names: an entry naming a publication
+/// deleted behind benchledger's back still ends the chain, but no longer holds.
 fn verify_head(
     ledger: &Ledger,
     expected: &str,
     in_bundle: bool,
+    entries_checked: bool,
     report: &mut Report,
 ) -> Result<()> {
-    let entries = ledger.chain()?;
-    let mut problems = link_problems(&entries, in_bundle);
-    problems.extend(chain::head_problem(&entries, expected));
+    let records = ledger.chain()?;
+    let log = ledger.log()?;
+    let walk = chain::walk(&records, &log);
+    let mut problems = link_problems(&records, in_bundle);
+    problems.extend(
+        chain::log_links(&walk, in_bundle)
+            .into_iter()
+            .map(|(label, p)| format!("{label}: {p}")),
+    );
+    if !entries_checked {
+        problems.extend(log_entry_problems(ledger, &records, &log)?);
+    }
+    let names_expected = |e: &ChainEntry| {
+        matches!(e, ChainEntry::Logged(l) if l.kind == LogKind::Publication
+            && l.subject_sha256 == expected)
+    };
+    let bundled_record = in_bundle && walk.last().is_some_and(names_expected);
+    if !bundled_record {
+        let logged_record = walk.iter().find(|e| names_expected(e));
+        match (chain::head_problem(&walk, expected), logged_record) {
+            (Some(_), Some(entry)) => problems.push(format!(
+                "{expected} is the record hash of a publication, not a head: the chain went on \
+                 to its {}, and ends at {} ({}). Keep the head `publish` or `publications \
+                 --head` prints",
+                entry.label(),
+                walk.last().map_or("", ChainEntry::sha256),
+                walk.last().map_or(String::new(), ChainEntry::label)
+            )),
+            (problem, _) => problems.extend(problem),
+        }
+    }
     report.found.head = Some(Check::new(
         "head",
         format!("the chain ends at {expected}, as expected"),
         problems.clone(),
     ));
     if problems.is_empty() {
+        let at = walk.last().map_or(String::new(), ChainEntry::label);
+        let at = if bundled_record {
+            format!("the publication's record hash, which its {at} names")
+        } else {
+            at
+        };
         report.text.push_str(&format!(
-            "chain head: OK — the chain ends at {expected} ({}), as expected\n",
-            entries.last().map_or(String::new(), ChainEntry::label)
+            "chain head: OK — the chain ends at {expected} ({at}), as expected\n"
         ));
     } else {
         report.other_failed = true;
@@ -553,6 +596,21 @@ fn check_rubrics(rubrics: &[RubricRow], report: &mut Report) {
         let origin = std::path::PathBuf::from(format!("{} (registered text)", r.id()));
         if let Ok(parsed) = benchledger_core::rubric::parse(&origin, &r.text) {
             problems.extend(publication::rubric_name_problem(r, &parsed));
+            // Registered with --allow-scale-violation exactly when `rubric check` rejects it.
+            let proven = benchledger_core::rubric::check(&parsed).ok();
+            if proven == r.scale_violation {
+                problems.push(format!(
+                    "rubric {}: it is marked as {} a scale violation, but `rubric check` {} it: \
+                     the mark was changed behind benchledger's back",
+                    r.id(),
+                    if r.scale_violation {
+                        "registered with"
+                    } else {
+                        "free of"
+                    },
+                    if proven { "passes" } else { "rejects" }
+                ));
+            }
         }
         let sha = sha256_hex(r.text.as_bytes());
         if sha != r.sha256 {
@@ -686,9 +744,11 @@ fn check_scores(
     Ok(())
 }
 
-/// `verify --ledger`'s chain section: every entry's record hash and link.
+/// `verify --ledger`'s chain section: every publication's and withdrawal's record hash and
+/// link; then its log section ([`check_log`]).
 fn check_chain(ledger: &Ledger, report: &mut Report, in_bundle: bool) -> Result<()> {
     let entries = ledger.chain()?;
+    let log = ledger.log()?;
     let mut problems = link_problems(&entries, in_bundle);
     for e in &entries {
         match e {
@@ -702,22 +762,120 @@ fn check_chain(ledger: &Ledger, report: &mut Report, in_bundle: bool) -> Result<
                     problems.push(format!("{}: {problem}", e.label()));
                 }
             }
+            ChainEntry::Logged(_) => {}
         }
     }
     section(
         report,
         "chain",
-        match entries.last() {
-            Some(last) => format!(
+        match (entries.last(), log.is_empty()) {
+            (Some(last), true) => format!(
                 "{}, every record and link intact; head {} (keep it outside the ledger and \
                  check it with --expect-head)",
                 plural(entries.len(), "entry", "entries"),
                 last.sha256()
             ),
-            None => "empty".into(),
+            (Some(_), false) => format!(
+                "{}, every record and link intact",
+                plural(entries.len(), "entry", "entries")
+            ),
+            (None, _) => "empty".into(),
         },
         problems,
     );
+    check_log(ledger, &entries, &log, report, in_bundle)
+}
+
+/// What is wrong with each log entry, against its own hash and the row it names, labelled.
+fn log_entry_problems(
+    ledger: &Ledger,
+    records: &[ChainEntry],
+    log: &[LogEntryRow],
+) -> Result<Vec<String>> {
+    let (waves, rubrics, price_tables) =
+        (ledger.waves()?, ledger.rubrics()?, ledger.price_tables()?);
+    let named = chain::Named {
+        waves: &waves,
+        rubrics: &rubrics,
+        price_tables: &price_tables,
+        records,
+    }
+    .index();
+    let mut out = Vec::new();
+    for e in log {
+        let mut problems = chain::entry_problems(e, &named);
+        // A publication made since the log began was written with its claims row (schema
+        // version 7): without one, its claims would be read from its published text instead.
+        if e.kind == LogKind::Publication
+            && let Ok(id) = e.subject.parse::<i64>()
+            && problems.is_empty()
+            && ledger.publication_claims(id)? == StoredClaims::Unrecorded
+        {
+            problems.push(format!(
+                "publication #{id} has no claims row, though it was written with one (every \
+                 publication since schema version 7 is): the row was deleted behind \
+                 benchledger's back"
+            ));
+        }
+        out.extend(problems.into_iter().map(|p| format!("{}: {p}", e.label())));
+    }
+    Ok(out)
+}
+
+/// `verify --ledger`'s log section: every log entry's hash and link, each against the row it
+/// names (deleted, or rewritten with its hash), and the rows added after the log began that no
+/// entry names.
+fn check_log(
+    ledger: &Ledger,
+    records: &[ChainEntry],
+    log: &[LogEntryRow],
+    report: &mut Report,
+    in_bundle: bool,
+) -> Result<()> {
+    let walk = chain::walk(records, log);
+    let mut problems: Vec<String> = chain::log_links(&walk, in_bundle)
+        .into_iter()
+        .map(|(label, p)| format!("{label}: {p}"))
+        .collect();
+    problems.extend(log_entry_problems(ledger, records, log)?);
+    if !in_bundle {
+        problems.extend(ledger.unlogged()?.into_iter().map(|what| {
+            format!(
+                "{what}: no log entry names it, though it was added after the log began: it \
+                 was written behind benchledger's back"
+            )
+        }));
+    }
+    let [w, r, t] = ledger.unnamed_by_log()?;
+    let mut older = Vec::new();
+    for (n, one, many) in [
+        (w, "wave", "waves"),
+        (r, "rubric", "rubrics"),
+        (t, "price table", "price tables"),
+    ] {
+        if n > 0 {
+            older.push(plural(n as usize, one, many));
+        }
+    }
+    let mut ok = match walk.last() {
+        Some(last) if !log.is_empty() => format!(
+            "{}, every record and link intact, each naming a row as the ledger holds it; head \
+             {} (keep it outside the ledger and check it with --expect-head)",
+            plural(log.len(), "entry", "entries"),
+            last.sha256()
+        ),
+        _ => format!(
+            "no entries (nothing was written since the log began, at schema version {})",
+            benchledger_core::ledger::LOG_SCHEMA_VERSION
+        ),
+    };
+    if !older.is_empty() && !in_bundle {
+        ok.push_str(&format!(
+            "; {} from before the log began, checked against their own hashes only",
+            older.join(", ")
+        ));
+    }
+    section(report, "log", ok, problems);
     Ok(())
 }
 
@@ -818,7 +976,7 @@ pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
             // a bundle is someone else's file, edited with anything.
             ledger_integrity(&ledger, &mut report, true)?;
             if let Some(expected) = req.expect_head {
-                verify_head(&ledger, expected, true, &mut report)?;
+                verify_head(&ledger, expected, true, true, &mut report)?;
             }
         }
         None => {
@@ -842,7 +1000,7 @@ pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
                 verify_publications(&ledger, ids, None, &mut report)?;
             }
             if let Some(expected) = req.expect_head {
-                verify_head(&ledger, expected, false, &mut report)?;
+                verify_head(&ledger, expected, false, req.ledger, &mut report)?;
             }
             if req.ledger {
                 ledger_integrity(&ledger, &mut report, false)?;

@@ -25,9 +25,14 @@ pub fn withdraw(ctx: &mut Ctx<'_>, wave: &str, reason: &str) -> Result<()> {
         created_at: ctx.now.clone(),
     };
     let row = ledger.withdraw(&new, &|s: &WithdrawalSeal<'_>| seal_withdrawal(&new, s))?;
+    let head = ledger
+        .walk()?
+        .last()
+        .map_or(String::new(), |e| e.sha256().to_string());
     ctx.write(&format!(
-        "withdrew wave {}: {}\n  record sha256 {}{}\n  it is left out of score, rescore, history, \
-         diff and compare (--include-withdrawn shows it); its publications still verify\n",
+        "withdrew wave {}: {}\n  record sha256 {}{}\n  chain head    {head} (keep it outside the \
+         ledger: `verify --expect-head`)\n  it is left out of score, rescore, history, diff and \
+         compare (--include-withdrawn shows it); its publications still verify\n",
         row.wave,
         row.reason,
         row.sha256,

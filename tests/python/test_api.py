@@ -74,7 +74,7 @@ def test_verify_is_verify_all_ledger_as_json(demo):
     assert doc["kind"] == "verify" and doc["ok"] is True
     assert [e["entry"] for e in doc["entries"]] == ["publication", "withdrawal"]
     assert [c["check"] for c in doc["ledger"]] == [
-        "schema", "waves", "tallies", "rubrics", "prices", "scores", "chain",
+        "schema", "waves", "tallies", "rubrics", "prices", "scores", "chain", "log",
     ]
 
 

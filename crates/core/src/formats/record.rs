@@ -13,10 +13,20 @@ pub const LATEST: u32 = 1;
 pub const VERSIONS: &[u32] = &[1];
 
 fn check(what: &'static str, version: u32) -> Result<(), FormatError> {
-    if VERSIONS.contains(&version) {
+    check_in(what, version, VERSIONS, LATEST)
+}
+
+/// Whether `version` is one of `versions`, the formats of `what` this build writes.
+fn check_in(
+    what: &'static str,
+    version: u32,
+    versions: &[u32],
+    latest: u32,
+) -> Result<(), FormatError> {
+    if versions.contains(&version) {
         Ok(())
     } else {
-        Err(FormatError::unknown(what, version, LATEST))
+        Err(FormatError::unknown(what, version, latest))
     }
 }
 
@@ -164,4 +174,85 @@ pub fn decode_withdrawal(version: u32, text: &str) -> Result<WithdrawalFields, F
         after_publication: d.field("after_publication")?.i64()?,
         prev_sha256: d.field("prev_sha256")?.opt_string()?,
     })
+}
+
+/// The log entry format new entries are hashed in (docs/formats.md, "Log entries").
+pub const LOG_LATEST: u32 = 1;
+
+/// Every log entry format this build can write, oldest first.
+pub const LOG_VERSIONS: &[u32] = &[1];
+
+/// The fields of a log entry that its hash covers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogEntry<'a> {
+    /// `ingest`, `rubric`, `price_table`, `publication` or `withdrawal`.
+    pub kind: &'a str,
+    pub seq: i64,
+    pub subject: &'a str,
+    pub version: u32,
+    pub subject_sha256: &'a str,
+    pub created_at: &'a str,
+    pub prev_sha256: Option<&'a str>,
+}
+
+fn write_log_entry<S: super::json::Sink>(j: &mut Json<S>, r: &LogEntry<'_>) {
+    j.begin_object();
+    j.key("kind").str(r.kind);
+    j.key("seq").i64(r.seq);
+    j.key("subject").str(r.subject);
+    j.key("version").u64(u64::from(r.version));
+    j.key("subject_sha256").str(r.subject_sha256);
+    j.key("created_at").str(r.created_at);
+    j.key("prev_sha256").opt_str(r.prev_sha256);
+    j.end_object();
+}
+
+fn check_log(version: u32) -> Result<(), FormatError> {
+    check_in("log entry", version, LOG_VERSIONS, LOG_LATEST)
+}
+
+/// A log entry's record in a format version, as text.
+pub fn log_entry_text(version: u32, r: &LogEntry<'_>) -> Result<String, FormatError> {
+    check_log(version)?;
+    Ok(to_string(|j| write_log_entry(j, r)))
+}
+
+/// A log entry's hash in a format version.
+pub fn log_entry_sha256(version: u32, r: &LogEntry<'_>) -> Result<String, FormatError> {
+    check_log(version)?;
+    Ok(sha256(|j| write_log_entry(j, r)))
+}
+
+#[cfg(test)]
+mod log_tests {
+    use super::*;
+
+    /// The text of a log entry, and its hash, pinned: docs/formats.md shows this example.
+    #[test]
+    fn a_log_entry_is_written_as_documented() {
+        let e = LogEntry {
+            kind: "ingest",
+            seq: 1,
+            subject: "w",
+            version: 2,
+            subject_sha256: &"a".repeat(64),
+            created_at: "2026-12-02T00:00:00Z",
+            prev_sha256: None,
+        };
+        let text = log_entry_text(1, &e).unwrap();
+        assert_eq!(
+            text,
+            format!(
+                "{{\"kind\":\"ingest\",\"seq\":1,\"subject\":\"w\",\"version\":2,\
+                 \"subject_sha256\":\"{}\",\"created_at\":\"2026-12-02T00:00:00Z\",\
+                 \"prev_sha256\":null}}",
+                "a".repeat(64)
+            )
+        );
+        assert_eq!(
+            log_entry_sha256(1, &e).unwrap(),
+            crate::digest::sha256_hex(text.as_bytes())
+        );
+        assert!(log_entry_sha256(2, &e).is_err());
+    }
 }

@@ -172,6 +172,7 @@ impl Ledger {
             store: super::Store::Sqlite(conn),
             path: path.to_path_buf(),
             wait: Wait::default(),
+            logging: true,
         })
     }
 

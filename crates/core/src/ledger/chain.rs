@@ -7,19 +7,9 @@
 use super::Ledger;
 use super::sql::{Row, Sql, values};
 use crate::error::{Error, Hint, Result};
-use crate::model::{ChainEntry, NewWithdrawal, WithdrawalRow, WithdrawalSeal};
-
-/// The record hash of the chain's last entry, as a writer holding the write lock sees it.
-pub(super) fn head(sql: &mut Sql<'_>) -> Result<Option<String>> {
-    sql.row(HEAD, &[], |r| r.get(0))
-}
-
-/// The query giving the record hash of the chain's last entry (none: an empty chain).
-pub(super) const HEAD: &str = "SELECT sha256 FROM (
-         SELECT id AS pos, 0 AS kind, 0 AS sub, sha256 FROM publication
-         UNION ALL
-         SELECT after_publication, 1, id, sha256 FROM withdrawal) AS entries
-     ORDER BY pos DESC, kind DESC, sub DESC LIMIT 1";
+use crate::model::{
+    ChainEntry, LogKind, NewLogEntry, NewWithdrawal, WithdrawalRow, WithdrawalSeal,
+};
 
 // Outer joins, so that a withdrawal whose wave row was deleted behind benchledger's back is
 // still listed (and fails verification) rather than silently dropped.
@@ -46,9 +36,11 @@ fn from_row(r: &Row<'_>) -> Result<WithdrawalRow> {
 }
 
 /// Appends a withdrawal inside a write transaction already open (an ingest's, for a
-/// supersession, or `withdraw`'s own). `seal` computes the record hash once it is placed.
+/// supersession, or `withdraw`'s own), and its entry to the log (unless `logging` is off).
+/// `seal` computes the record hash once it is placed.
 pub(super) fn append_withdrawal(
     sql: &mut Sql<'_>,
+    logging: bool,
     w: &NewWithdrawal,
     seal: &dyn Fn(&WithdrawalSeal<'_>) -> String,
 ) -> Result<WithdrawalRow> {
@@ -63,7 +55,8 @@ pub(super) fn append_withdrawal(
     };
     let id = sql.next_id("withdrawal")?;
     let after: i64 = sql.value("SELECT coalesce(max(id), 0) FROM publication", &[])?;
-    let prev = head(sql)?;
+    let log_prev = super::log::head(sql)?;
+    let prev = super::log::record_head(sql)?;
     let sha256 = seal(&WithdrawalSeal {
         id,
         wave_content_sha256: &content,
@@ -87,6 +80,14 @@ pub(super) fn append_withdrawal(
             &sha256
         ],
     )?;
+    let entry = NewLogEntry {
+        kind: LogKind::Withdrawal,
+        subject: id.to_string(),
+        version: record_format,
+        subject_sha256: sha256.clone(),
+        created_at: w.created_at.clone(),
+    };
+    super::log::append(sql, logging, &entry, log_prev)?;
     Ok(WithdrawalRow {
         id,
         wave: w.wave.clone(),
@@ -110,6 +111,7 @@ impl Ledger {
         seal: &dyn Fn(&WithdrawalSeal<'_>) -> String,
     ) -> Result<WithdrawalRow> {
         self.wave_rowid(&w.wave)?;
+        let logging = self.logging();
         self.write(|sql| {
             let earlier: Option<(String, String)> = sql.row(
                 "SELECT d.reason, d.created_at FROM withdrawal d JOIN wave w ON w.id = d.wave_id
@@ -120,7 +122,7 @@ impl Ledger {
             if let Some((reason, at)) = earlier {
                 return Err(already_withdrawn(&w.wave, &reason, &at));
             }
-            append_withdrawal(sql, w, seal)
+            append_withdrawal(sql, logging, w, seal)
         })
     }
 
@@ -184,7 +186,13 @@ pub(super) fn check_supersedes(sql: &mut Sql<'_>, wave: &str, says: Option<&str>
 /// Records that the new wave `new` (just written in `tx`) supersedes `old`: a withdrawal of
 /// `old` appended to the chain, in the same transaction. `old` must be in the ledger (or
 /// written earlier in this transaction) and not already superseded.
-pub(super) fn supersede(sql: &mut Sql<'_>, new: &str, old: &str, now: &str) -> Result<()> {
+pub(super) fn supersede(
+    sql: &mut Sql<'_>,
+    logging: bool,
+    new: &str,
+    old: &str,
+    now: &str,
+) -> Result<()> {
     let exists: bool = sql.value(
         "SELECT EXISTS (SELECT 1 FROM wave WHERE slug = ?1)",
         &values![old],
@@ -208,7 +216,7 @@ pub(super) fn supersede(sql: &mut Sql<'_>, new: &str, old: &str, now: &str) -> R
         reason: format!("superseded by wave {new}"),
         created_at: now.to_string(),
     };
-    append_withdrawal(sql, &w, &|s| crate::chain::seal_withdrawal(&w, s))?;
+    append_withdrawal(sql, logging, &w, &|s| crate::chain::seal_withdrawal(&w, s))?;
     Ok(())
 }
 

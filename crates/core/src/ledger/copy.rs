@@ -17,7 +17,7 @@ use super::{Ledger, Store, schema_version, sqlite};
 use crate::error::{Error, Result};
 
 /// The ledger's tables, each after those it refers to.
-pub const TABLES: [&str; 17] = [
+pub const TABLES: [&str; 18] = [
     "suite",
     "wave",
     "wave_problem",
@@ -35,6 +35,7 @@ pub const TABLES: [&str; 17] = [
     "publication_claims",
     "publication_envelope",
     "withdrawal",
+    "chain_entry",
 ];
 
 /// Reads a table's rows, in one snapshot of the source.

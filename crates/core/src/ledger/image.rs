@@ -82,6 +82,7 @@ impl Ledger {
             store: super::Store::Sqlite(conn),
             path: origin.to_path_buf(),
             wait: super::Wait::default(),
+            logging: true,
         };
         let version: i64 = ledger
             .lite()?

@@ -20,6 +20,7 @@ pub(crate) mod copy;
 #[cfg(feature = "postgres")]
 mod credentials;
 mod image;
+mod log;
 #[cfg(feature = "postgres")]
 mod pg;
 mod prices;
@@ -46,6 +47,7 @@ use sql::Sql;
 
 pub use access::Wait;
 pub use image::IMAGE_MAX_BYTES;
+pub use log::LOG_SCHEMA_VERSION;
 pub use prices::PricesAdded;
 pub use publications::{MakeEnvelope, NewPublication};
 pub use rubrics::RubricAdded;
@@ -56,8 +58,8 @@ pub use waves::Ingested;
 // The rows the ledger stores are plain data, defined in the model; named here too, where a
 // caller of the ledger looks for them.
 pub use crate::model::{
-    ChainEntry, NewWithdrawal, PriceTableRow, PublicationRow, RubricRow, StoredClaims, WaveRow,
-    WithdrawalRow, WithdrawalSeal,
+    ChainEntry, LogEntryRow, LogKind, NewWithdrawal, PriceTableRow, PublicationRow, RubricRow,
+    StoredClaims, WaveRow, WithdrawalRow, WithdrawalSeal,
 };
 pub use crate::rubric::StoredScore;
 
@@ -115,6 +117,9 @@ pub struct Ledger {
     path: PathBuf,
     /// How long a write waits for another writer ([`Ledger::set_wait`]).
     wait: Wait,
+    /// Whether a write appends its entry to the log (`log.rs`): always, but in a bundle's
+    /// ledger, which takes its source's entries as they are ([`Ledger::stop_logging`]).
+    logging: bool,
 }
 
 /// What holds a ledger. Nothing outside this module knows which store it is talking to. Each
@@ -217,6 +222,7 @@ impl Ledger {
                 path: pg.path().to_path_buf(),
                 store: Store::Postgres(Box::new(pg)),
                 wait: Wait::default(),
+                logging: true,
             },
             created,
         ))
@@ -251,6 +257,7 @@ impl Ledger {
             store: Store::Sqlite(conn),
             path: path.to_path_buf(),
             wait: Wait::default(),
+            logging: true,
         };
         ledger
             .lite()?

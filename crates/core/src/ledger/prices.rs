@@ -6,7 +6,7 @@ use super::Ledger;
 use super::registered::Registered;
 use super::sql::{Row, Value, values};
 use crate::error::Result;
-use crate::model::PriceTableRow;
+use crate::model::{LogKind, PriceTableRow};
 
 /// What `prices add` did with one table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +71,7 @@ impl Ledger {
 impl Registered for PriceTableRow {
     const TABLE: &'static str = "price_table";
     const COLUMNS: &'static str = COLUMNS;
+    const KIND: LogKind = LogKind::PriceTable;
     const WHAT: &'static str = "price table ";
     fn name(&self) -> &str {
         &self.name
@@ -80,6 +81,9 @@ impl Registered for PriceTableRow {
     }
     fn sha256(&self) -> &str {
         &self.sha256
+    }
+    fn added_at(&self) -> &str {
+        &self.added_at
     }
     fn values(&self) -> Vec<Value<'_>> {
         values![

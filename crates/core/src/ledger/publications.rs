@@ -8,7 +8,7 @@
 use super::Ledger;
 use super::sql::{Row, Sql, values};
 use crate::error::{Error, Hint, Result};
-use crate::model::{PublicationRow, StoredClaims};
+use crate::model::{LogKind, NewLogEntry, PublicationRow, StoredClaims};
 
 /// A publication to add; the ledger assigns the id and the predecessor.
 #[derive(Debug, Clone, PartialEq)]
@@ -123,9 +123,11 @@ impl Ledger {
     ) -> Result<PublicationRow> {
         let wave_id = self.wave_rowid(&p.wave)?;
         let rubric_id = self.rubric_rowid(&p.rubric_sha256)?;
+        let logging = self.logging();
         let id = self.write(|sql| {
             let id = sql.next_id("publication")?;
-            let prev = super::chain::head(sql)?;
+            let log_prev = super::log::head(sql)?;
+            let prev = super::log::record_head(sql)?;
             let row = PublicationRow {
                 id,
                 wave: p.wave.clone(),
@@ -151,6 +153,14 @@ impl Ledger {
             if let Some(sign) = envelope {
                 insert_envelope(sql, id, &sign(&row))?;
             }
+            let entry = NewLogEntry {
+                kind: LogKind::Publication,
+                subject: id.to_string(),
+                version: row.record_format,
+                subject_sha256: row.sha256.clone(),
+                created_at: row.created_at.clone(),
+            };
+            super::log::append(sql, logging, &entry, log_prev)?;
             Ok(id)
         })?;
         self.publication(id)

@@ -6,6 +6,7 @@
 use super::Ledger;
 use super::sql::{Value, values};
 use crate::error::{Error, Result};
+use crate::model::{LogKind, NewLogEntry};
 
 /// A row of a table of registered texts.
 pub(super) trait Registered: Sized {
@@ -15,9 +16,12 @@ pub(super) trait Registered: Sized {
     /// What the row is called in messages, before its `name@version`: `"price table "`, or
     /// nothing for a rubric.
     const WHAT: &'static str;
+    /// The kind of the log entry its registration appends.
+    const KIND: LogKind;
     fn name(&self) -> &str;
     fn version(&self) -> u32;
     fn sha256(&self) -> &str;
+    fn added_at(&self) -> &str;
     /// The row's values, in the order of [`Registered::COLUMNS`].
     fn values(&self) -> Vec<Value<'_>>;
 
@@ -40,8 +44,10 @@ pub(super) trait Registered: Sized {
 impl Ledger {
     /// Registers `rows` in one transaction: all of them, or (on any conflict) none. Returns,
     /// for each, whether it was added (`false`: already registered, same text). A new row's id
-    /// is the largest so far plus one, read under the write lock.
+    /// is the largest so far plus one, read under the write lock. Each row added appends its
+    /// entry to the log, in the same transaction.
     pub(super) fn register<R: Registered>(&mut self, rows: &[R]) -> Result<Vec<bool>> {
+        let logging = self.logging();
         self.write(|sql| {
             let mut out = Vec::with_capacity(rows.len());
             for row in rows {
@@ -72,6 +78,14 @@ impl Ledger {
                     ),
                     &values,
                 )?;
+                let entry = NewLogEntry {
+                    kind: R::KIND,
+                    subject: row.name().to_string(),
+                    version: row.version(),
+                    subject_sha256: row.sha256().to_string(),
+                    created_at: row.added_at().to_string(),
+                };
+                super::log::append_at_head(sql, logging, &entry)?;
                 out.push(true);
             }
             Ok(out)

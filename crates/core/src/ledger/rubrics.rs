@@ -5,7 +5,7 @@ use super::Ledger;
 use super::registered::Registered;
 use super::sql::{Row, Value, values};
 use crate::error::Result;
-use crate::model::RubricRow;
+use crate::model::{LogKind, RubricRow};
 
 /// What `rubric add` did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +85,7 @@ impl Ledger {
 impl Registered for RubricRow {
     const TABLE: &'static str = "rubric";
     const COLUMNS: &'static str = COLUMNS;
+    const KIND: LogKind = LogKind::Rubric;
     const WHAT: &'static str = "";
     fn name(&self) -> &str {
         &self.name
@@ -94,6 +95,9 @@ impl Registered for RubricRow {
     }
     fn sha256(&self) -> &str {
         &self.sha256
+    }
+    fn added_at(&self) -> &str {
+        &self.added_at
     }
     fn values(&self) -> Vec<Value<'_>> {
         values![

@@ -161,7 +161,12 @@ enum RowOf<'r> {
     Server(&'r dyn ServerRow),
 }
 
-impl Row<'_> {
+impl<'r> Row<'r> {
+    /// The ledger the row was read from, as messages name it.
+    pub(super) fn path(&self) -> &'r Path {
+        self.path
+    }
+
     /// Column `i`, converted as rusqlite converts it.
     pub(super) fn get<T: Get>(&self, i: usize) -> Result<T> {
         match self.of {

@@ -25,7 +25,7 @@ use crate::error::{Error, Hint, Result};
 use crate::figures::{Basis, FigureTally};
 use crate::formats::json::HashSink;
 use crate::formats::wave::{ContentHash, Digest};
-use crate::model::{Attempt, SeatData, SuiteProblems, Wave};
+use crate::model::{Attempt, LogKind, NewLogEntry, SeatData, SuiteProblems, Wave};
 
 /// The scratch database's tables: the ledger's seat, seat tally, display name, attempt, attempt
 /// origin and trace-step columns,
@@ -329,7 +329,9 @@ impl Staging<'_> {
                 conn: &conn,
                 path: &file,
             };
-            decide(sql, &waves, now, &mut |sql, w, span| stage.copy_wave(sql, w, span))
+            decide(sql, ledger.logging(), &waves, now, &mut |sql, w, span| {
+                stage.copy_wave(sql, w, span)
+            })
         }));
         drop(conn);
         let Some(name) = file.to_str() else {
@@ -493,7 +495,7 @@ pub(super) type Bulk<'b> = dyn FnMut(&mut Sql<'_>, &Wave, Span) -> Result<()> + 
 /// The write transaction of [`Staging::commit`], with the scratch database attached as
 /// `stage`.
 fn copy_in(ledger: &Ledger, waves: &[Staged], now: &str) -> Result<Vec<Ingested>> {
-    ledger.write(|sql| decide(sql, waves, now, &mut copy_staged))
+    ledger.write(|sql| decide(sql, ledger.logging(), waves, now, &mut copy_staged))
 }
 
 /// What becomes of each staged wave, inside the write transaction `tx`: a new wave is copied
@@ -501,6 +503,7 @@ fn copy_in(ledger: &Ledger, waves: &[Staged], now: &str) -> Result<Vec<Ingested>
 /// each, in order; the caller commits.
 pub(super) fn decide(
     tx: &mut Sql<'_>,
+    logging: bool,
     waves: &[Staged],
     now: &str,
     bulk: &mut Bulk<'_>,
@@ -560,8 +563,16 @@ pub(super) fn decide(
                             last: *last,
                         };
                         bulk(tx, wave, span)?;
+                        let entry = NewLogEntry {
+                            kind: LogKind::Ingest,
+                            subject: wave.id.clone(),
+                            version: hash.format,
+                            subject_sha256: hash.sha256.clone(),
+                            created_at: now.to_string(),
+                        };
+                        super::log::append_at_head(tx, logging, &entry)?;
                         if let Some(old) = &wave.supersedes {
-                            super::chain::supersede(tx, &wave.id, old, now)?;
+                            super::chain::supersede(tx, logging, &wave.id, old, now)?;
                         }
                         Ingested::Added
                     }

@@ -12,8 +12,8 @@ pub(crate) mod testing;
 mod totals;
 
 pub use rows::{
-    ChainEntry, ContentHash, NewWithdrawal, PriceTableRow, PublicationRow, RubricRow, StoredClaims,
-    WaveRow, WithdrawalRow, WithdrawalSeal,
+    ChainEntry, ContentHash, LogEntryRow, LogKind, NewLogEntry, NewWithdrawal, PriceTableRow,
+    PublicationRow, RubricRow, StoredClaims, WaveRow, WithdrawalRow, WithdrawalSeal,
 };
 pub use totals::{Known, SeatTotals};
 

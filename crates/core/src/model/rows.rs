@@ -28,6 +28,8 @@ pub struct WithdrawalRow {
 pub enum ChainEntry {
     Publication(PublicationRow),
     Withdrawal(WithdrawalRow),
+    /// An entry of the log (schema migration 11): what a write added, by name and hash.
+    Logged(LogEntryRow),
 }
 
 impl ChainEntry {
@@ -35,6 +37,7 @@ impl ChainEntry {
         match self {
             ChainEntry::Publication(p) => &p.sha256,
             ChainEntry::Withdrawal(w) => &w.sha256,
+            ChainEntry::Logged(e) => &e.sha256,
         }
     }
 
@@ -42,6 +45,7 @@ impl ChainEntry {
         match self {
             ChainEntry::Publication(p) => p.prev_sha256.as_deref(),
             ChainEntry::Withdrawal(w) => w.prev_sha256.as_deref(),
+            ChainEntry::Logged(e) => e.prev_sha256.as_deref(),
         }
     }
 
@@ -50,17 +54,114 @@ impl ChainEntry {
         match self {
             ChainEntry::Publication(p) => format!("publication #{}", p.id),
             ChainEntry::Withdrawal(w) => format!("withdrawal #{} (wave {})", w.id, w.wave),
+            ChainEntry::Logged(e) => e.label(),
         }
     }
 
     /// The entry's place in the chain's order: publications by id, each followed by the
-    /// withdrawals made after it, by id.
+    /// withdrawals made after it, by id; the log after them all, by sequence number.
     pub(crate) fn order(&self) -> (i64, u8, i64) {
         match self {
             ChainEntry::Publication(p) => (p.id, 0, 0),
             ChainEntry::Withdrawal(w) => (w.after_publication, 1, w.id),
+            ChainEntry::Logged(e) => (i64::MAX, 2, e.seq),
         }
     }
+}
+
+/// What an entry of the log records (docs/formats.md, "Log entries").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LogKind {
+    /// A wave ingested: its slug, content format and content hash.
+    Ingest,
+    /// A rubric registered: its name, version and the SHA-256 of its text.
+    Rubric,
+    /// A price table registered: its name, version and the SHA-256 of its text.
+    PriceTable,
+    /// A publication made: its id, record format and record hash.
+    Publication,
+    /// A withdrawal (or supersession) made: its id, record format and record hash.
+    Withdrawal,
+}
+
+impl LogKind {
+    pub const ALL: [LogKind; 5] = [
+        LogKind::Ingest,
+        LogKind::Rubric,
+        LogKind::PriceTable,
+        LogKind::Publication,
+        LogKind::Withdrawal,
+    ];
+
+    /// The name the ledger stores and the record hashes.
+    pub fn name(self) -> &'static str {
+        match self {
+            LogKind::Ingest => "ingest",
+            LogKind::Rubric => "rubric",
+            LogKind::PriceTable => "price_table",
+            LogKind::Publication => "publication",
+            LogKind::Withdrawal => "withdrawal",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<LogKind> {
+        LogKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// An entry of the log, as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogEntryRow {
+    /// Its place in the log, from 1.
+    pub seq: i64,
+    pub kind: LogKind,
+    /// The wave's slug; the rubric's or price table's name; the publication's or withdrawal's
+    /// id, in decimal.
+    pub subject: String,
+    /// The wave's content format; the rubric's or price table's version; the record format of
+    /// the publication or withdrawal.
+    pub version: u32,
+    /// The wave's content hash; the SHA-256 of the registered text; the record hash.
+    pub subject_sha256: String,
+    pub created_at: String,
+    pub prev_sha256: Option<String>,
+    /// The log entry format `sha256` was computed in.
+    pub record_format: u32,
+    pub sha256: String,
+}
+
+impl LogEntryRow {
+    /// What the entry names, as a reader says it: "wave w", "rubric r@2", "publication #3".
+    pub fn subject_label(&self) -> String {
+        match self.kind {
+            LogKind::Ingest => format!("wave {}", self.subject),
+            LogKind::Rubric => format!("rubric {}@{}", self.subject, self.version),
+            LogKind::PriceTable => format!("price table {}@{}", self.subject, self.version),
+            LogKind::Publication => format!("publication #{}", self.subject),
+            LogKind::Withdrawal => format!("withdrawal #{}", self.subject),
+        }
+    }
+
+    /// How a reader names the entry: "log entry #4 (wave w ingested)".
+    pub fn label(&self) -> String {
+        let did = match self.kind {
+            LogKind::Ingest => "ingested",
+            LogKind::Rubric | LogKind::PriceTable => "registered",
+            LogKind::Publication => "published",
+            LogKind::Withdrawal => "made",
+        };
+        format!("log entry #{} ({} {did})", self.seq, self.subject_label())
+    }
+}
+
+/// A log entry to append; the ledger assigns its place and predecessor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewLogEntry {
+    pub kind: LogKind,
+    pub subject: String,
+    pub version: u32,
+    pub subject_sha256: String,
+    pub created_at: String,
 }
 
 /// A withdrawal to append; the ledger assigns its id, place and predecessor.
