@@ -672,3 +672,51 @@ results = "llama.jsonl"
     .ok();
     env.run(["verify", "1"]).ok();
 }
+
+/// The note under a wave of several trials gives each seat's Cost-of-Pass per problem; for a
+/// cheap eval it too prints three significant digits, never `$0.0000`. One problem, two trials
+/// of $0.0000152 each, one Correct: mean cost $0.0000152 over a success rate of 1/2, so
+/// $0.0000304.
+#[test]
+fn a_cheap_evals_cost_of_pass_per_problem_prints_with_significant_digits() {
+    let env = Env::init().run_from_crate_root();
+    let attempt = |trial: u32, correct: bool| {
+        format!(
+            "{{\"problem\":\"p1\",\"attempt\":{trial},\"correct\":{correct},\"input_tokens\":100,\
+             \"output_tokens\":10,\"wall_s\":1.5,\"cost_usd\":0.0000152}}\n"
+        )
+    };
+    let results = attempt(1, true) + &attempt(2, false);
+    let manifest = write_wave(
+        &env.path().join("cheap-trials"),
+        r#"[wave]
+id = "cheap-trials"
+suite = "cheap"
+started_at = 2026-05-01T00:00:00Z
+
+[wave.accounting]
+input_tokens_include_cache_reads = true
+
+[[seat]]
+id = "llama-405b"
+model = "llama"
+provider = "azureai"
+harness = "generate"
+results = "llama.jsonl"
+"#,
+        &[("llama.jsonl", &results)],
+    );
+    env.ingest(&[&manifest]);
+    for format in ["table", "md"] {
+        let out = env
+            .run(["show", "cheap-trials", "--format", format])
+            .ok()
+            .stdout;
+        assert!(out.contains("Cost-of-Pass per problem"), "{out}");
+        assert!(out.contains("llama-405b $0.0000304."), "{out}");
+        assert!(
+            !out.contains("$0.0000 ") && !out.contains("$0.0000."),
+            "{out}"
+        );
+    }
+}

@@ -307,16 +307,20 @@ fn md_escape(s: &str) -> String {
 
 /// The table with every cost restated with significant digits
 /// ([`crate::number::usd_significant`]): a cell whose text begins with its own value printed as
-/// [`crate::number::usd`] (`$0.0000`, or `$0.0000 (5 of 6)`) has that beginning replaced. The
-/// terminal, the site and `--format md` print tables through this; a publication's frozen text
-/// does not, so every publication still verifies byte for byte.
+/// [`crate::number::usd`] (`$0.0000`, or `$0.0000 (5 of 6)`) has that beginning replaced; an
+/// interval's cell (`$0.0000025–$0.0000`, its upper bound the next cell's value, as
+/// [`intervals::cells`] makes them) has its upper bound restated too. The terminal, the site
+/// and `--format md` print tables through this; a publication's frozen text does not, so every
+/// publication still verifies byte for byte.
 pub fn with_significant_costs(t: &Table) -> Table {
     let mut out = t.clone();
     for row in &mut out.rows {
-        for cell in row.iter_mut() {
-            let Ok(x) = cell.machine.parse::<f64>() else {
+        for i in 0..row.len() {
+            let Ok(x) = row[i].machine.parse::<f64>() else {
                 continue;
             };
+            let upper = row.get(i + 1).and_then(|c| c.machine.parse::<f64>().ok());
+            let cell = &mut row[i];
             let restated = [
                 (crate::number::usd(x), crate::number::usd_significant(x)),
                 (
@@ -325,10 +329,20 @@ pub fn with_significant_costs(t: &Table) -> Table {
                 ),
             ];
             for (fixed, significant) in restated {
-                if let Some(rest) = cell.human.strip_prefix(&fixed) {
-                    cell.human = format!("{significant}{rest}");
-                    break;
-                }
+                let Some(rest) = cell.human.strip_prefix(&fixed) else {
+                    continue;
+                };
+                let rest = match upper.and_then(|hi| {
+                    rest.strip_prefix(&format!("–{}", crate::number::usd(hi)))
+                        .map(|tail| (hi, tail))
+                }) {
+                    Some((hi, tail)) => {
+                        format!("–{}{tail}", crate::number::usd_significant(hi))
+                    }
+                    None => rest.to_string(),
+                };
+                cell.human = format!("{significant}{rest}");
+                break;
             }
         }
     }
@@ -452,6 +466,35 @@ mod tests {
         assert_eq!(s.rows[1][0].human, "-$0.00420");
         assert_eq!(s.rows[1][1].human, "$2.50");
         assert_eq!(s.rows[0][0].machine, "0.0000152");
+    }
+
+    /// An interval of cheap costs: both bounds restated, the upper read from the next cell
+    /// (the `_hi` column); an interval of other figures beside a number is left alone.
+    #[test]
+    fn both_bounds_of_a_cheap_cost_interval_are_restated() {
+        let mut t = super::Table::new(vec![
+            super::Column::num("Cost-of-Pass 95% CI", "cost_of_pass_lo"),
+            super::Column::machine("cost_of_pass_hi"),
+            super::Column::num("Correct 95% CI", "correct_lo"),
+            super::Column::machine("correct_hi"),
+        ]);
+        t.rows.push(vec![
+            super::Cell::new("$0.0000–$0.0000", "0.0000025"),
+            super::Cell::text("0.0000078"),
+            super::Cell::new("41.2–65.0%", "0.412"),
+            super::Cell::text("0.65"),
+        ]);
+        t.rows.push(vec![
+            super::Cell::new("$0.52–$0.91", "0.52"),
+            super::Cell::text("0.91"),
+            super::Cell::none(),
+            super::Cell::new("", ""),
+        ]);
+        let s = super::with_significant_costs(&t);
+        assert_eq!(s.rows[0][0].human, "$0.00000250–$0.00000780");
+        assert_eq!(s.rows[0][1].human, "0.0000078");
+        assert_eq!(s.rows[0][2].human, "41.2–65.0%");
+        assert_eq!(s.rows[1][0].human, "$0.52–$0.91");
     }
 
     use super::*;

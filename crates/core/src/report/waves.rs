@@ -10,6 +10,7 @@ use crate::model::WaveRow;
 use crate::model::{Accounting, Budget, Load, Seat, SuiteProblems, Wave, WaveData};
 use crate::number::{
     fixed, int, int_or_fixed, known_machine_f64, known_machine_u64, machine, partial, percent, usd,
+    usd_significant,
 };
 use crate::stats::leaderboard::WaveIntervals;
 
@@ -727,7 +728,7 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
                 format!(
                     "{} {}{}",
                     c.seat,
-                    c.summary.usd.map_or("—".into(), usd),
+                    c.summary.usd.map_or("—".into(), usd_significant),
                     if c.summary.never_passed > 0 {
                         format!(" ({} never passed)", c.summary.never_passed)
                     } else {
