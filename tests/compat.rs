@@ -236,12 +236,12 @@ fn a_v1_wave_reingested_with_canaries_is_refused_naming_the_field() {
     );
 }
 
-/// The signed-v1 ledger's chain head (its last log entry, the withdrawal's), as the build that
+/// The signed-v1 ledger's chain head (its last log entry, the Inspect wave's origins), as the build that
 /// wrote it printed it, and the key id of the key that signed its publication.
-const SIGNED_V1_HEAD: &str = "2184ae8ae992a5214559129894e14f0d63c8d682e29c0fa42b1d8410d1008f8e";
+const SIGNED_V1_HEAD: &str = "71054dd47bb865a7a559853bd1ce70e768abd15191dcf7873f06da7475ea8cbd";
 const SIGNED_V1_BUNDLE_HEAD: &str =
-    "b74dc48872c32d66b1a71f8eaa99ff63bcb1a00b53a3ef6e04a9a4d4c9b60803";
-const SIGNED_V1_KEY_ID: &str = "9a36203d2470aedc6f25b9b4b3b3bf7d3ce0ad2acfd6c6486bf4327cae206eac";
+    "8685f2beef429b37a657adb35a6d333f848d773dbc34169981ff35e3c3f04ba0";
+const SIGNED_V1_KEY_ID: &str = "84b1bdf5d883971482c7e20044bbdadb6e796232d29ecf698d3996ee784b3af6";
 
 /// The first ledger with a log of every write and a signed publication: every later build
 /// walks its log to the head it printed and checks the envelope against the public key.
@@ -264,7 +264,7 @@ fn the_signed_v1_ledger_verifies_its_log_and_its_signature() {
     for line in [
         "1 of 1 publication reproduces".to_string(),
         format!("1 of 1 publication signed by the trusted key {SIGNED_V1_KEY_ID}"),
-        "log: OK — 6 entries".to_string(),
+        "log: OK — 10 entries".to_string(),
         "withdrawal #1 of wave prices-csv: OK".to_string(),
     ] {
         assert!(out.stdout.contains(&line), "{line}\n{}", out.stdout);

@@ -127,8 +127,8 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
     copy(&file.db, &back.db).ok();
 
     let columns = tables(&file.db);
-    // Every table of the schema: 18 from migration 11 on (migration 10 added seat_display_name
-    // and attempt_origin, 11 the log's chain_entry, which 12 made again).
+    // Every table of the schema: 18 at migration 11 (migration 10 added seat_display_name
+    // and attempt_origin, 11 the log's chain_entry).
     assert_eq!(columns.len(), 18, "{columns:?}");
     assert!(
         ["seat_display_name", "attempt_origin"]

@@ -359,7 +359,8 @@ CREATE TRIGGER attempt_origin_no_truncate BEFORE TRUNCATE ON attempt_origin FOR 
 CREATE TABLE chain_entry (
     seq            bigint PRIMARY KEY CHECK (seq >= 1),
     kind           text COLLATE "C" NOT NULL
-        CHECK (kind IN ('ingest', 'rubric', 'price_table', 'publication', 'withdrawal')),
+        CHECK (kind IN ('ingest', 'rubric', 'price_table', 'publication', 'withdrawal',
+                        'signature', 'display_name', 'origins')),
     subject        text COLLATE "C" NOT NULL CHECK (length(subject) > 0),
     version        bigint NOT NULL CHECK (version >= 1),
     subject_sha256 text COLLATE "C" NOT NULL CHECK (subject_sha256 ~ '^[0-9a-f]{64}$'),
@@ -376,12 +377,3 @@ CREATE TRIGGER chain_entry_no_delete BEFORE DELETE ON chain_entry FOR EACH ROW E
     benchledger_refuse('benchledger: log entries are entries of the chain and cannot be deleted');
 CREATE TRIGGER chain_entry_no_truncate BEFORE TRUNCATE ON chain_entry FOR EACH STATEMENT EXECUTE FUNCTION
     benchledger_refuse('benchledger: log entries are entries of the chain and cannot be deleted');
-
--- migration 12
--- The log names a publication's signed statement and a seat's display name and a wave's origins too (schema.sql's migration 12): a
--- `signature` entry gives the publication's id and the SHA-256 of the envelope's stored text,
--- a `display_name` entry "WAVE/SEAT" and the SHA-256 of the name, an `origins` entry the wave's
--- id and the SHA-256 of its attempts' origins.
-ALTER TABLE chain_entry DROP CONSTRAINT chain_entry_kind_check, ADD CONSTRAINT chain_entry_kind_check
-    CHECK (kind IN ('ingest', 'rubric', 'price_table', 'publication', 'withdrawal', 'signature',
-        'display_name', 'origins'));

@@ -444,60 +444,26 @@ BEGIN SELECT RAISE(ABORT, 'benchledger: attempt origins are append-only raw fact
 -- The log: from this migration on, every write that adds a fact appends an entry here, in the
 -- same transaction (docs/formats.md, "Log entries"): an ingest (the wave's slug, content format
 -- and content hash), a rubric or price table registered (its name, version and the SHA-256 of
--- its text), a publication or a withdrawal (its id, record format and record hash). Each entry
--- is hashed over its own fields and links to the one before it (the first to the head of the
+-- its text), a publication or a withdrawal (its id, record format and record hash), a
+-- publication's signature (its id and the SHA-256 of the envelope), a seat's display name
+-- ("WAVE/SEAT" and the SHA-256 of the name), a wave's attempt origins (the wave's id and the
+-- SHA-256 of its origins). Each entry is hashed over its own fields and links to the one before it (the first to the head of the
 -- chain of publications and withdrawals as it then was), so deleting or rewriting a logged row
 -- contradicts its entry, and deleting or rewriting an entry breaks the next link or moves the
 -- head. Rows written before this migration have no entry.
 CREATE TABLE chain_entry (
     seq            INTEGER PRIMARY KEY CHECK (seq >= 1),
     kind           TEXT NOT NULL
-        CHECK (kind IN ('ingest', 'rubric', 'price_table', 'publication', 'withdrawal')),
-    -- The wave's slug; the rubric's or price table's name; the publication's or withdrawal's
-    -- id, in decimal.
-    subject        TEXT NOT NULL CHECK (length(subject) > 0),
-    -- The wave's content format; the rubric's or price table's version; the record format of
-    -- the publication or withdrawal.
-    version        INTEGER NOT NULL CHECK (version >= 1),
-    -- The wave's content hash; the SHA-256 of the registered text; the record hash.
-    subject_sha256 TEXT NOT NULL
-        CHECK (length(subject_sha256) = 64 AND subject_sha256 NOT GLOB '*[^0-9a-f]*'),
-    created_at     TEXT NOT NULL,
-    prev_sha256    TEXT
-        CHECK (length(prev_sha256) = 64 AND prev_sha256 NOT GLOB '*[^0-9a-f]*'),
-    -- The log entry format (docs/formats.md) `sha256` was computed in.
-    record_format  INTEGER NOT NULL CHECK (record_format >= 1),
-    sha256         TEXT NOT NULL UNIQUE
-        CHECK (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*')
-) STRICT;
-CREATE INDEX chain_entry_by_subject ON chain_entry(kind, subject);
-
-CREATE TRIGGER chain_entry_no_update BEFORE UPDATE ON chain_entry
-BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and cannot be changed'); END;
-CREATE TRIGGER chain_entry_no_delete BEFORE DELETE ON chain_entry
-BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and cannot be deleted'); END;
-
--- migration 12
--- The log names a publication's signed statement and a seat's display name and a wave's origins too (docs/formats.md, "Log entries"): a
--- `signature` entry, written with the envelope (`publish --sign`, `sign`), gives the
--- publication's id and the SHA-256 of the envelope's stored text; a `display_name` entry,
--- written with the name (at ingest, or by a re-ingest that names a seat), gives "WAVE/SEAT"
--- and the SHA-256 of the name; an `origins` entry, written by the ingest that adds a wave whose
--- attempts have origins, gives the wave's id and the SHA-256 of its origins. SQLite cannot change a CHECK,
--- so the table is made again with the new kind and its entries copied as they are.
-CREATE TABLE chain_entry_v2 (
-    seq            INTEGER PRIMARY KEY CHECK (seq >= 1),
-    kind           TEXT NOT NULL
         CHECK (kind IN ('ingest', 'rubric', 'price_table', 'publication', 'withdrawal',
                         'signature', 'display_name', 'origins')),
     -- The wave's slug; the rubric's or price table's name; the publication's or withdrawal's
-    -- id, in decimal (a signature's: the signed publication's).
+    -- id, in decimal (a signature's: the signed publication's); "WAVE/SEAT" for a display name.
     subject        TEXT NOT NULL CHECK (length(subject) > 0),
     -- The wave's content format; the rubric's or price table's version; the record format of
-    -- the publication or withdrawal; 1 for a signature.
+    -- the publication or withdrawal; 1 for a signature, a display name and origins.
     version        INTEGER NOT NULL CHECK (version >= 1),
     -- The wave's content hash; the SHA-256 of the registered text; the record hash; the
-    -- SHA-256 of the signed statement's stored text.
+    -- SHA-256 of the envelope, the name, or the origins (docs/formats.md).
     subject_sha256 TEXT NOT NULL
         CHECK (length(subject_sha256) = 64 AND subject_sha256 NOT GLOB '*[^0-9a-f]*'),
     created_at     TEXT NOT NULL,
@@ -508,12 +474,6 @@ CREATE TABLE chain_entry_v2 (
     sha256         TEXT NOT NULL UNIQUE
         CHECK (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*')
 ) STRICT;
-INSERT INTO chain_entry_v2
-    SELECT seq, kind, subject, version, subject_sha256, created_at, prev_sha256, record_format,
-        sha256
-    FROM chain_entry ORDER BY seq;
-DROP TABLE chain_entry;
-ALTER TABLE chain_entry_v2 RENAME TO chain_entry;
 CREATE INDEX chain_entry_by_subject ON chain_entry(kind, subject);
 
 CREATE TRIGGER chain_entry_no_update BEFORE UPDATE ON chain_entry
