@@ -1300,12 +1300,12 @@ fn registration_and_chain_edits() -> Vec<(&'static str, String, &'static str)> {
             "UPDATE attempt_origin SET file = 'elsewhere.json' WHERE attempt_id = \
              (SELECT min(attempt_id) FROM attempt_origin)"
                 .into(),
-            "the origins of wave arith-mini is in the ledger with origins sha256",
+            "the origin record of wave arith-mini is in the ledger with origins sha256",
         ),
         (
             "a wave's origins deleted",
             "DELETE FROM attempt_origin".into(),
-            "the origins of wave arith-mini is not in the ledger",
+            "the origin record of wave arith-mini is not in the ledger",
         ),
         (
             "a seat's display name edited",

@@ -185,7 +185,8 @@ pub const LOG_VERSIONS: &[u32] = &[1];
 /// The fields of a log entry that its hash covers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogEntry<'a> {
-    /// `ingest`, `rubric`, `price_table`, `publication` or `withdrawal`.
+    /// `ingest`, `rubric`, `price_table`, `publication`, `withdrawal`, `signature`,
+    /// `display_name` or `origins`.
     pub kind: &'a str,
     pub seq: i64,
     pub subject: &'a str,

@@ -157,7 +157,7 @@ impl LogEntryRow {
             LogKind::Withdrawal => format!("withdrawal #{}", self.subject),
             LogKind::Signature => format!("the signature of publication #{}", self.subject),
             LogKind::DisplayName => format!("the display name of seat {}", self.subject),
-            LogKind::Origins => format!("the origins of wave {}", self.subject),
+            LogKind::Origins => format!("the origin record of wave {}", self.subject),
         }
     }
 
