@@ -238,7 +238,7 @@ impl Ledger {
         })?;
         let mut out: Vec<crate::chain::LoggedContent> = signatures.chain(display_names).collect();
         for slug in slugs {
-            let origins = self.read(|sql| super::waves::origins(sql, &slug))?;
+            let origins = self.read(|sql| origins(sql, &slug))?;
             let sha = crate::formats::record::origins_sha256(&origins);
             out.push((LogKind::Origins, slug, sha));
         }
@@ -265,6 +265,30 @@ impl Ledger {
     pub(super) fn logging(&self) -> bool {
         self.logging
     }
+}
+
+/// The origins of the wave `slug`'s attempts, in attempt order (what its `origins` log entry
+/// hashes).
+pub(super) fn origins(
+    sql: &mut Sql<'_>,
+    slug: &str,
+) -> Result<Vec<crate::formats::record::Origin>> {
+    sql.rows(
+        "SELECT s.slug, a.problem, a.trial, o.file, o.record
+         FROM attempt_origin o JOIN attempt a ON a.id = o.attempt_id
+         JOIN seat s ON s.id = a.seat_id JOIN wave w ON w.id = s.wave_id
+         WHERE w.slug = ?1 ORDER BY a.id",
+        &values![slug],
+        |r| {
+            Ok(crate::formats::record::Origin {
+                seat: r.get(0)?,
+                problem: r.get(1)?,
+                trial: r.unsigned(2, "attempt.trial")?,
+                file: r.get(3)?,
+                record: r.get(4)?,
+            })
+        },
+    )
 }
 
 #[cfg(test)]

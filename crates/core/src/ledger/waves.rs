@@ -774,33 +774,12 @@ pub(super) fn log_display_names(
     Ok(())
 }
 
-/// The origins of the wave `slug`'s attempts, in attempt order (what its `origins` log entry
-/// hashes).
-pub(super) fn origins(sql: &mut Sql<'_>, slug: &str) -> Result<Vec<record::Origin>> {
-    sql.rows(
-        "SELECT s.slug, a.problem, a.trial, o.file, o.record
-         FROM attempt_origin o JOIN attempt a ON a.id = o.attempt_id
-         JOIN seat s ON s.id = a.seat_id JOIN wave w ON w.id = s.wave_id
-         WHERE w.slug = ?1 ORDER BY a.id",
-        &values![slug],
-        |r| {
-            Ok(record::Origin {
-                seat: r.get(0)?,
-                problem: r.get(1)?,
-                trial: r.unsigned(2, "attempt.trial")?,
-                file: r.get(3)?,
-                record: r.get(4)?,
-            })
-        },
-    )
-}
-
 /// Appends the `origins` entry of the new wave `slug`, when its attempts have origins.
 pub(super) fn log_origins(sql: &mut Sql<'_>, logging: bool, slug: &str, now: &str) -> Result<()> {
     if !logging {
         return Ok(());
     }
-    let origins = origins(sql, slug)?;
+    let origins = super::log::origins(sql, slug)?;
     if origins.is_empty() {
         return Ok(());
     }
