@@ -123,7 +123,30 @@ fn advises(a: &Advice) -> String {
         Advice::Rescore { waves, rubric } => {
             format!("No stored scores for {waves}: run `benchledger rescore --rubric {rubric}`.")
         }
+        Advice::Score { wave, rubric, ci } => {
+            let mut line = format!("benchledger score --wave {wave} --rubric {rubric}");
+            if let Some((level, resamples, seed)) = ci {
+                let default = benchledger_core::stats::bootstrap::Settings::default();
+                line.push_str(" --ci");
+                if *level != benchledger_core::report::intervals::level_text(&default) {
+                    line.push_str(&format!(" {level}"));
+                }
+                if *resamples != default.resamples {
+                    line.push_str(&format!(" --resamples {resamples}"));
+                }
+                if *seed != default.seed {
+                    line.push_str(&format!(" --seed {seed}"));
+                }
+            }
+            format!("The same leaderboard in the terminal: `{line}`.")
+        }
     }
+}
+
+/// Advice in the command line's words, for a face that renders the library's documents
+/// itself (the site): the same words [`note`] gives a table's advice.
+pub fn words(a: &Advice) -> String {
+    advises(a)
 }
 
 #[cfg(test)]

@@ -87,6 +87,7 @@ pub fn load(
         rubric_added_at,
         front_rubric: None,
         problem_pages: site::PROBLEM_PAGES,
+        advice: crate::advice::words,
     })
 }
 

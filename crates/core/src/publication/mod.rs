@@ -37,7 +37,7 @@ use crate::report;
 use crate::report::score::RubricInfo;
 use crate::rubric::WaveScores;
 use crate::stats::bootstrap::{GENERATOR, METHOD, METHOD_SUMS, Method, Settings};
-use crate::stats::leaderboard::{WaveIntervals, wave_intervals};
+use crate::stats::leaderboard::{WaveIntervals, published_intervals};
 
 /// The identity of a rubric as a publication's input names it.
 pub fn rubric_id(info: &RubricInfo) -> RubricId {
@@ -135,7 +135,7 @@ pub fn render_text(s: Sources<'_>, input: &str) -> Result<String, String> {
     };
     let settings = ci.as_ref().map(published_settings).transpose()?;
     let intervals = settings
-        .map(|s| wave_intervals(&wave, Some(&info.rubric), &s))
+        .map(|s| published_intervals(&wave, Some(&info.rubric), &s))
         .transpose()
         .map_err(|e| e.to_string())?;
     let scores = crate::rubric::score_wave(&info.rubric, &wave);
@@ -290,7 +290,7 @@ fn render_output(
     pricing: Option<&Pricing>,
     intervals: Option<&WaveIntervals>,
 ) -> String {
-    let (mut table, json) = report::score::leaderboard_with(data, info, scores, intervals);
+    let (mut table, json) = report::score::leaderboard_as_published(data, info, scores, intervals);
     report::prices::mark(&mut table, &json, pricing);
     let title = title.replace('\n', " ");
     let (title, leaderboard) = if format >= 2 {

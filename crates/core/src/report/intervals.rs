@@ -113,27 +113,46 @@ pub struct ScoreCiJson {
     pub rank_range: Option<[u32; 2]>,
     /// Whether the seat's rank range is apart from the leader's (the rank-1 seat's): false
     /// when they overlap, so that the data cannot tell the two apart; null for the leader
-    /// itself and for a seat without a rank range.
+    /// itself, for a seat tied with it for rank 1, and for a seat without a rank range.
     pub separable_from_leader: Option<bool>,
 }
 
-/// The leader of a leaderboard and its rank range: the first seat ranked 1.
+/// The leader of a leaderboard: the first seat ranked 1, its rank range, and the seats that
+/// share rank 1 with it (tied on the score and every tie-break, "1=").
+#[derive(Debug, Clone, PartialEq)]
+pub struct Leader<'a> {
+    pub id: &'a str,
+    pub range: RankRange,
+    pub tied: Vec<&'a str>,
+}
+
+/// The leader of a leaderboard (see [`Leader`]), when a seat is ranked 1 and has a rank range.
 pub fn leader<'a>(
     ranked: impl IntoIterator<Item = (&'a str, Option<u32>)>,
     w: &WaveIntervals,
-) -> Option<(&'a str, RankRange)> {
-    let (id, _) = ranked.into_iter().find(|(_, r)| *r == Some(1))?;
-    Some((id, w.seat(id).rank?))
+) -> Option<Leader<'a>> {
+    let mut first = ranked
+        .into_iter()
+        .filter(|(_, r)| *r == Some(1))
+        .map(|(id, _)| id);
+    let id = first.next()?;
+    Some(Leader {
+        id,
+        range: w.seat(id).rank?,
+        tied: first.collect(),
+    })
 }
 
-/// Whether a seat is separable from the leader: `None` for the leader itself and for a seat
-/// (or a leader) without a rank range.
-pub fn separable(seat: &str, s: &SeatIntervals, leader: Option<(&str, RankRange)>) -> Option<bool> {
-    let (id, range) = leader?;
-    if id == seat {
+/// Whether a seat is separable from the leader: `None` for the leader itself and the seats
+/// tied with it for rank 1 (leaders as much as it is: a mark saying the data cannot tell
+/// them from the leader would contradict their shared rank), and for a seat (or a leader)
+/// without a rank range.
+pub fn separable(seat: &str, s: &SeatIntervals, leader: Option<&Leader<'_>>) -> Option<bool> {
+    let l = leader?;
+    if l.id == seat || l.tied.contains(&seat) {
         return None;
     }
-    Some(!s.rank?.overlaps(&range))
+    Some(!s.rank?.overlaps(&l.range))
 }
 
 /// What an interval column shows: its human text, the columns it adds (the lower bound under
@@ -209,11 +228,12 @@ pub fn rank_cells(r: Option<RankRange>, separable: Option<bool>) -> [Cell; 3] {
 pub fn notes(
     w: &WaveIntervals,
     order: &[&str],
-    leader: Option<(&str, RankRange)>,
+    leader: Option<&Leader<'_>>,
     score_named: Option<&str>,
 ) -> Vec<String> {
     let mut notes = Vec::new();
-    if let Some((id, range)) = leader {
+    if let Some(l) = leader {
+        let (id, range) = (l.id, l.range);
         let close: Vec<&str> = order
             .iter()
             .copied()
@@ -221,11 +241,19 @@ pub fn notes(
             .collect();
         let ranked_others = order
             .iter()
-            .filter(|s| **s != id && w.seat(s).rank.is_some())
+            .filter(|s| separable(s, &w.seat(s), leader).is_some())
             .count();
+        let tied = if l.tied.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; tied with it for rank 1, and so not marked: {}",
+                l.tied.join(", ")
+            )
+        };
         if !close.is_empty() {
             notes.push(format!(
-                "{NOT_SEPARABLE} Not separable from the leader, {id} (rank range {}–{}): {}. \
+                "{NOT_SEPARABLE} Not separable from the leader, {id} (rank range {}–{}{tied}): {}. \
                  Their rank ranges overlap the leader's, so the data cannot tell them apart \
                  from it; overlapping ranges anywhere mark an order the data does not support.",
                 range.lo,
@@ -234,8 +262,13 @@ pub fn notes(
             ));
         } else if ranked_others > 0 {
             notes.push(format!(
-                "Every other seat's rank range lies apart from the leader's ({id}, {}–{}); \
+                "Every other seat's rank range lies apart from the leader's ({id}, {}–{}{tied}); \
                  overlapping ranges anywhere mark an order the data does not support.",
+                range.lo, range.hi
+            ));
+        } else if !l.tied.is_empty() {
+            notes.push(format!(
+                "The leader, {id} (rank range {}–{}{tied}).",
                 range.lo, range.hi
             ));
         }

@@ -240,6 +240,14 @@ pub enum Advice {
     CompareWaves,
     /// These waves (`waves`, listed) have no stored scores under `rubric`: rescore them.
     Rescore { waves: String, rubric: String },
+    /// A leaderboard shown elsewhere (the site's) is the one the terminal prints for `wave`
+    /// under `rubric` (`NAME@VERSION`), with the intervals drawn as `ci` says when it has them:
+    /// the level in percent, the resamples and the seed.
+    Score {
+        wave: String,
+        rubric: String,
+        ci: Option<(String, u32, u64)>,
+    },
 }
 
 impl std::fmt::Display for Advice {
@@ -265,6 +273,9 @@ impl std::fmt::Display for Advice {
             ),
             Advice::Rescore { waves, rubric } => {
                 write!(f, "No stored scores for {waves} under {rubric}.")
+            }
+            Advice::Score { wave, rubric, .. } => {
+                write!(f, "The same leaderboard: wave {wave} scored under {rubric}.")
             }
         }
     }

@@ -17,7 +17,7 @@ use crate::model::WaveData;
 use crate::number::{fixed, machine};
 use crate::rubric::spec::Rubric;
 use crate::rubric::{SeatScore, WaveScores};
-use crate::stats::leaderboard::{RankRange, WaveIntervals};
+use crate::stats::leaderboard::WaveIntervals;
 
 /// Which rubric made a leaderboard (defined with the rubric; named here, where the
 /// leaderboards that take it are).
@@ -202,6 +202,30 @@ pub fn leaderboard_with(
     scores: &WaveScores,
     intervals: Option<&WaveIntervals>,
 ) -> (Table, ScoreJson) {
+    leaderboard_of(data, info, scores, intervals, true)
+}
+
+/// [`leaderboard_with`] as a publication's text has always shown it: a seat tied with the
+/// leader for rank 1 is marked not separable from it when their rank ranges overlap. A
+/// published text is rendered again byte for byte by `verify`, so it keeps that rule.
+pub fn leaderboard_as_published(
+    data: &WaveData,
+    info: &RubricInfo,
+    scores: &WaveScores,
+    intervals: Option<&WaveIntervals>,
+) -> (Table, ScoreJson) {
+    leaderboard_of(data, info, scores, intervals, false)
+}
+
+/// The leaderboard; `co_leaders`: the seats tied with the leader for rank 1 are leaders too,
+/// never marked as not separable from it (see [`intervals::Leader`]).
+fn leaderboard_of(
+    data: &WaveData,
+    info: &RubricInfo,
+    scores: &WaveScores,
+    intervals: Option<&WaveIntervals>,
+    co_leaders: bool,
+) -> (Table, ScoreJson) {
     let r = &info.rubric;
     let by_id: BTreeMap<&str, &crate::model::SeatData> =
         data.seats.iter().map(|s| (s.seat.id.as_str(), s)).collect();
@@ -222,7 +246,13 @@ pub fn leaderboard_with(
     t.heading.extend(rubric_heading(info));
     let places = places(r);
     let leader = intervals
-        .and_then(|w| intervals::leader(scores.seats.iter().map(|s| (s.seat.as_str(), s.rank)), w));
+        .and_then(|w| intervals::leader(scores.seats.iter().map(|s| (s.seat.as_str(), s.rank)), w))
+        .map(|mut l| {
+            if !co_leaders {
+                l.tied.clear();
+            }
+            l
+        });
     let mut figures = Vec::new();
     let mut seats_json = Vec::new();
     for s in &scores.seats {
@@ -247,7 +277,7 @@ pub fn leaderboard_with(
             ci = Some(ScoreCiJson {
                 score_ci: i.score.map(|i| [i.lo, i.hi]),
                 rank_range: i.rank.map(|r| [r.lo, r.hi]),
-                separable_from_leader: intervals::separable(&s.seat, &i, leader),
+                separable_from_leader: intervals::separable(&s.seat, &i, leader.as_ref()),
             });
         }
         seats_json.push(ScoredSeatJson {
@@ -277,11 +307,11 @@ pub fn leaderboard_with(
             .zip(&figures),
     )));
     if let Some(w) = intervals {
-        add_score_interval_columns(&mut t, w, places, leader);
+        add_score_interval_columns(&mut t, w, places, leader.as_ref());
         t.heading.push(intervals::heading(w, true));
         let order: Vec<String> = seat_ids(&t);
         let order: Vec<&str> = order.iter().map(String::as_str).collect();
-        let notes = intervals::notes(w, &order, leader, Some("score"));
+        let notes = intervals::notes(w, &order, leader.as_ref(), Some("score"));
         t.notes.extend(texts(notes));
     }
     if r.relative {
@@ -327,7 +357,7 @@ fn add_score_interval_columns(
     t: &mut Table,
     w: &WaveIntervals,
     places: usize,
-    leader: Option<(&str, RankRange)>,
+    leader: Option<&intervals::Leader<'_>>,
 ) {
     let seats: Vec<String> = seat_ids(t);
     let level = intervals::level_text(&w.settings);

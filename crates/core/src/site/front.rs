@@ -109,6 +109,23 @@ fn pick(input: &Input, boards: &[Board<'_>]) -> Option<(usize, String)> {
     })
 }
 
+/// The command that prints this leaderboard in the terminal, with the intervals as the site drew
+/// them, in the face's words.
+fn in_the_terminal(input: &Input, wave: &str, rubric: &str, drawn: bool) -> String {
+    let ci = input.intervals.as_ref().filter(|_| drawn).map(|s| {
+        (
+            crate::report::intervals::level_text(s),
+            s.resamples,
+            s.seed,
+        )
+    });
+    (input.advice)(&crate::report::Advice::Score {
+        wave: wave.to_string(),
+        rubric: rubric.to_string(),
+        ci,
+    })
+}
+
 /// The front page's leaderboards, one per suite.
 pub(super) fn leaderboards(input: &Input, scored: &[Vec<Board<'_>>]) -> Markup {
     let fronts = choose(input, scored);
@@ -148,10 +165,11 @@ pub(super) fn leaderboards(input: &Input, scored: &[Vec<Board<'_>>]) -> Markup {
                             @if board.json.interval.is_some() {
                                 @if let Some(line) = board.table.heading.last() { p.note { (line) } }
                             }
+                            p.note.terminal { (in_the_terminal(input, id, &r.id(), board.json.interval.is_some())) }
                             @let t = with_rank_ranges(board);
                             @let links: Vec<Option<String>> = board.json.seats.iter().map(|s| Some(seat_href(0, &s.seat.seat))).collect();
                             (table(&t, Some(&format!("Leaderboard of wave {id}, best first: absolute figures, then the score and rank")), &links))
-                            (notes(&t.notes, &mut seen))
+                            (notes(&t.notes, &mut seen, input.advice))
                         }
                     }
                     h3 { "Cost and accuracy across the suite" }

@@ -25,10 +25,12 @@ th,td{padding:.25rem .45rem;border-bottom:1px solid #e4e7ec;text-align:left;vert
 th{background:#f8f9fb;vertical-align:bottom}
 .id{white-space:nowrap}
 code.hash{overflow-wrap:anywhere;word-break:break-all}
+.hash .short{display:none}@media (max-width:720px){.hash .whole{display:none}.hash .short{display:inline}}
 p,li,figcaption{overflow-wrap:break-word}
 table[data-sortable] th{cursor:pointer}
 th[data-dir=asc]::after{content:' \\25B2'}th[data-dir=desc]::after{content:' \\25BC'}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}td.num{white-space:nowrap}
+td.wrap{white-space:normal}td.wrap span{white-space:nowrap}
 .note{color:#475467;font-size:.88rem;margin:.2rem 0}
 .banner{background:#fff4e5;border:1px solid #f5b971;padding:.5rem .8rem;margin:1rem 0}
 .pass{color:#067647}.fail{color:#b42318}.missing{color:#667085;font-style:italic}
@@ -134,6 +136,21 @@ pub(super) fn id_text(id: &str) -> Markup {
     }
 }
 
+/// The characters of a digest a narrow window shows: its start and end around an ellipsis.
+const HASH_SHOWN: usize = 25;
+
+/// A digest (a SHA-256 in hex, a key id) as a page shows it: whole in a wide window, and in a
+/// narrow one (a phone's) shortened in the middle; whole on hover (`title`) and in the page's
+/// text either way, so it can be found and copied.
+pub(super) fn hash_text(h: &str) -> Markup {
+    match shorten(h, HASH_SHOWN) {
+        None => html! { code.hash { (h) } },
+        Some(short) => html! {
+            code.hash title=(h) { span.whole { (h) } span.short { (short) } }
+        },
+    }
+}
+
 /// `s` shortened in the middle to `max` characters, when it is longer.
 pub(super) fn shorten(s: &str, max: usize) -> Option<String> {
     let n = s.chars().count();
@@ -147,8 +164,76 @@ pub(super) fn shorten(s: &str, max: usize) -> Option<String> {
     Some(format!("{start}…{end}"))
 }
 
-/// A listing as an HTML table: the columns people see, each cell's unrounded value in
-/// `data-v` (what sorting uses), the first column linked where `links` says.
+/// How wide a table may be drawn, in pixels, so that it fits a 1400 px window beside the
+/// page's margins with room to spare ([`estimated_width`] errs wide).
+const TABLE_BUDGET: f64 = 1300.0;
+
+/// Roughly how wide a column is drawn at its narrowest, in pixels: its longest header word (a
+/// header breaks at spaces and hyphens) or its longest unbreakable cell piece ([`pieces`];
+/// a text column's words, which wrap), at 8 px a character (the body's 0.9 rem type errs
+/// wide at that), and the cell's padding. A text column that wraps is given at least 20
+/// characters, as a browser gives it room.
+fn estimated_width(c: &Column, cells: &[&str], first: bool) -> f64 {
+    let header = c
+        .header
+        .split([' ', '-'])
+        .map(|w| w.chars().count())
+        .max()
+        .unwrap_or(0);
+    let widest = cells
+        .iter()
+        .map(|text| {
+            let text = if first {
+                shorten(text, ID_MAX).unwrap_or_else(|| text.to_string())
+            } else {
+                text.to_string()
+            };
+            if first || c.numeric {
+                pieces(&text)
+                    .iter()
+                    .map(|p| p.chars().count())
+                    .max()
+                    .unwrap_or(0)
+            } else {
+                text.chars().count().min(20)
+            }
+        })
+        .max()
+        .unwrap_or(0);
+    header.max(widest) as f64 * 8.0 + 15.0
+}
+
+/// Which of a table's columns (indices into `cols`) go to the second table so that the first
+/// fits [`TABLE_BUDGET`]: the first column never; the least important first (the order a
+/// narrow terminal leaves them out in), the rightmost of equals first.
+fn folded(t: &Table, cols: &[(usize, &Column)]) -> Vec<usize> {
+    let widths: Vec<f64> = cols
+        .iter()
+        .enumerate()
+        .map(|(k, (i, c))| {
+            let cells: Vec<&str> = t.rows.iter().map(|r| r[*i].human.as_str()).collect();
+            estimated_width(c, &cells, k == 0)
+        })
+        .collect();
+    let mut total: f64 = widths.iter().sum();
+    let mut order: Vec<usize> = (1..cols.len()).collect();
+    order.sort_by(|&a, &b| cols[b].1.priority.cmp(&cols[a].1.priority).then(b.cmp(&a)));
+    let mut out = Vec::new();
+    for k in order {
+        if total <= TABLE_BUDGET {
+            break;
+        }
+        total -= widths[k];
+        out.push(k);
+    }
+    out.sort_unstable();
+    out
+}
+
+/// A listing as HTML tables: the columns people see, each cell's unrounded value in `data-v`
+/// (what sorting uses), the first column linked where `links` says. When the columns would
+/// not fit a 1400 px window, the least important ones ([`folded`]) go to a second table of
+/// the same rows under it, led by the same first column: nothing is hidden behind a scrollbar.
 pub(super) fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) -> Markup {
     let t = &crate::report::with_significant_costs(t);
     let cols: Vec<(usize, &Column)> = t
@@ -157,11 +242,43 @@ pub(super) fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) 
         .enumerate()
         .filter(|(_, c)| !c.machine_only)
         .collect();
+    let rest = folded(t, &cols);
+    if rest.is_empty() {
+        return one_table(t, caption, links, &cols);
+    }
+    let first: Vec<(usize, &Column)> = cols
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !rest.contains(k))
+        .map(|(_, c)| *c)
+        .collect();
+    let second: Vec<(usize, &Column)> = std::iter::once(cols[0])
+        .chain(rest.iter().map(|&k| cols[k]))
+        .collect();
+    let names: Vec<&str> = rest.iter().map(|&k| cols[k].1.header.as_str()).collect();
+    let more = format!(
+        "{}, continued: {}",
+        caption.unwrap_or("The table above"),
+        names.join(", ")
+    );
+    html! {
+        (one_table(t, caption, links, &first))
+        (one_table(t, Some(&more), links, &second))
+    }
+}
+
+/// One HTML table of `t`'s rows, in the columns `cols`, the first of them the row's name.
+fn one_table(
+    t: &Table,
+    caption: Option<&str>,
+    links: &[Option<String>],
+    cols: &[(usize, &Column)],
+) -> Markup {
     html! {
         div.scroll {
             table.sortable {
                 @if let Some(c) = caption { caption { (c) } }
-                thead { tr { @for (_, c) in &cols { th.num[c.numeric] scope="col" { (c.header) } } } }
+                thead { tr { @for (_, c) in cols { th.num[c.numeric] scope="col" { (c.header) } } } }
                 tbody {
                     @for (r, row) in t.rows.iter().enumerate() {
                         tr {
@@ -180,7 +297,17 @@ pub(super) fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) 
                                         @else { (shown) }
                                     }
                                 } @else {
-                                    td.num[c.numeric] data-v=(cell.machine) { (cell.human) }
+                                    @let pieces = if c.numeric { pieces(&cell.human) } else { vec![cell.human.as_str()] };
+                                    @if pieces.len() > 1 {
+                                        td.num[c.numeric].wrap data-v=(cell.machine) {
+                                            @for (k, p) in pieces.iter().enumerate() {
+                                                @if k > 0 && p.starts_with('(') { " " }
+                                                span { (p) }
+                                            }
+                                        }
+                                    } @else {
+                                        td.num[c.numeric] data-v=(cell.machine) { (cell.human) }
+                                    }
                                 }
                             }
                         }
@@ -191,31 +318,48 @@ pub(super) fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) 
     }
 }
 
+/// A cell's text in the pieces it may be broken into when its column must narrow: after an
+/// interval's dash (`$0.0000123–` `$0.0000280`) and before a parenthesis (`$0.0000550`
+/// `(5 of 6)`); each piece stays whole. One piece when there is nowhere to break.
+pub(super) fn pieces(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, ch) in text.char_indices() {
+        let cut = match ch {
+            '–' => Some(i + ch.len_utf8()),
+            '(' if i > 0 && text[..i].ends_with(' ') => Some(i),
+            _ => None,
+        };
+        if let Some(at) = cut
+            && at > start
+            && at < text.len()
+        {
+            out.push(text[start..at].trim_end());
+            start = at;
+        }
+    }
+    out.push(&text[start..]);
+    out
+}
+
 /// The notes under a table that this page has not printed yet: a footnote appears once per page.
-pub(super) fn notes(lines: &[Note], seen: &mut BTreeSet<String>) -> Markup {
+/// Advice is said in the words of the face that made the site (`words`, [`super::Input::advice`]).
+pub(super) fn notes(lines: &[Note], seen: &mut BTreeSet<String>, words: Words) -> Markup {
     html! {
-        @for n in lines.iter().map(said) {
+        @for n in lines.iter().map(|n| said(n, words)) {
             @if seen.insert(n.clone()) { p.note { (n) } }
         }
     }
 }
 
-/// A note as the site prints it. The site is read beside the command line and names its
-/// commands on every page, so advice that can reach a site page (an empty waves listing, a
-/// seat's trials, a leaderboard's tie groups) is said with them, as the command line says it; the rest in the library's
-/// own words.
-fn said(n: &Note) -> String {
+/// How a face words advice ([`super::Input::advice`]).
+pub(super) type Words = fn(&Advice) -> String;
+
+/// A note as the site prints it: advice in the face's words, the rest in the library's.
+fn said(n: &Note, words: Words) -> String {
     match n {
-        Note::Advice(Advice::NoWaves) => {
-            "No waves yet: add one with `benchledger ingest MANIFEST.toml`.".into()
-        }
-        Note::Advice(Advice::Trials { summary, wave }) => {
-            format!("{summary} See `benchledger trials {wave}`.")
-        }
-        Note::Advice(Advice::Groups { summary, wave }) => {
-            format!("{summary} Every pair: `benchledger versus --wave {wave} --all`.")
-        }
-        n => n.to_string(),
+        Note::Advice(a) => words(a),
+        Note::Text(s) => s.clone(),
     }
 }
 
@@ -258,6 +402,36 @@ mod tests {
         assert_eq!(s.chars().count(), 32);
         let page = id_text(long).into_string();
         assert!(page.contains(&format!("title=\"{long}\"")));
+    }
+
+    #[test]
+    fn a_cell_breaks_only_after_an_intervals_dash_and_before_a_parenthesis() {
+        assert_eq!(
+            pieces("$0.0000123–$0.0000280"),
+            ["$0.0000123–", "$0.0000280"]
+        );
+        assert_eq!(pieces("$0.0000550 (5 of 6)"), ["$0.0000550", "(5 of 6)"]);
+        assert_eq!(pieces("5/6 83.3%"), ["5/6 83.3%"]);
+        assert_eq!(pieces("1–3 ≈"), ["1–", "3 ≈"]);
+        assert_eq!(pieces("—"), ["—"]);
+        assert_eq!(pieces("(x)"), ["(x)"]);
+    }
+
+    #[test]
+    fn a_hash_is_whole_on_hover_and_shortened_in_the_middle_for_a_narrow_window() {
+        let h = "f1e2d5f4953cc72c51dc15820c5809510c51dac81ae044754eea684a52081b67";
+        assert_eq!(
+            hash_text(h).into_string(),
+            format!(
+                "<code class=\"hash\" title=\"{h}\"><span class=\"whole\">{h}</span>\
+                 <span class=\"short\">f1e2d5f4953c…a684a52081b67</span></code>"
+            )
+        );
+        assert!(STYLE.contains("@media (max-width:720px){.hash .whole{display:none}"));
+        assert_eq!(
+            hash_text("(none: the first)").into_string(),
+            "<code class=\"hash\">(none: the first)</code>"
+        );
     }
 
     #[test]

@@ -78,6 +78,10 @@ pub struct Input {
     /// letters. A wave whose suite is too large to resample gets none (a caller that was asked
     /// for intervals refuses it first, with [`crate::stats::check_suite_size`]).
     pub intervals: Option<crate::stats::bootstrap::Settings>,
+    /// How the site words a listing's advice (an empty listing, a seat's trials, the tie
+    /// groups, the command that prints a leaderboard): a face passes its own words, which name
+    /// its commands; by default the library's, which name none.
+    pub advice: fn(&crate::report::Advice) -> String,
 }
 
 /// How many problems a wave may have and still get a page per problem, unless told otherwise.
@@ -94,6 +98,7 @@ impl Default for Input {
             rubric_added_at: Vec::new(),
             front_rubric: None,
             problem_pages: PROBLEM_PAGES,
+            advice: |a| a.to_string(),
         }
     }
 }

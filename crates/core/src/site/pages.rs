@@ -9,7 +9,9 @@ use maud::{Markup, html};
 use super::boards::{Board, every_wave, with_rank_ranges};
 use super::chart::{self, Slope, SlopeRow, Trend, TrendPoint};
 use super::costs::whole;
-use super::html::{count, layout, notes, publication_file, seat_href, table, wave_href};
+use super::html::{
+    Words, count, hash_text, layout, notes, publication_file, seat_href, table, wave_href,
+};
 use super::samples;
 use super::{Input, Page, PublicationInput, WaveInput, file_name};
 use crate::figures::SeatFigures;
@@ -56,7 +58,7 @@ pub(super) fn all(input: &Input) -> Vec<Page> {
     for (i, (w, boards)) in input.waves.iter().zip(&scored).enumerate() {
         pages.push(Page {
             path: format!("waves/{}.html", file_name(&w.data.wave.id)),
-            body: wave_page(w, boards, samples::previous_current(input, i)),
+            body: wave_page(w, boards, samples::previous_current(input, i), input.advice),
         });
     }
     for (i, w) in input.waves.iter().enumerate() {
@@ -194,12 +196,12 @@ fn index(input: &Input, scored: &[Vec<Board<'_>>]) -> String {
                 } }
             } }
         }
-        p {
-            "Chain head: "
-            @match &input.head {
-                Some(h) => { code.hash { (h) } " — check that the chain still ends there with " code.hash { "benchledger verify --all --expect-head " (h) } "." }
-                None => { "none (nothing published or withdrawn yet)." }
+        @match &input.head {
+            Some(h) => {
+                p { "Chain head: " (hash_text(h)) " — check that the chain still ends there with:" }
+                pre { code { "benchledger verify --all --expect-head " (h) } }
             }
+            None => { p { "Chain head: none (nothing published or withdrawn yet)." } }
         }
     };
     layout("Leaderboard", 0, body)
@@ -238,12 +240,17 @@ fn conditions(w: &WaveInput) -> Markup {
                 li { "Produced by " (v) @if let Some(pv) = &wave.provenance.producer_version { " " (pv) } }
             }
             @if let Some(s) = &wave.supersedes { li { "Supersedes " a href=(wave_href(1, s)) { (s) } } }
-            li { (count(w.row.seats, "seat")) ", " (count(w.row.attempts, "attempt")) "; content sha256 " code.hash { (w.row.content.sha256) } }
+            li { (count(w.row.seats, "seat")) ", " (count(w.row.attempts, "attempt")) "; content sha256 " (hash_text(&w.row.content.sha256)) }
         }
     }
 }
 
-fn wave_page(w: &WaveInput, boards: &[Board<'_>], previous: Option<&WaveInput>) -> String {
+fn wave_page(
+    w: &WaveInput,
+    boards: &[Board<'_>],
+    previous: Option<&WaveInput>,
+    words: Words,
+) -> String {
     let wave = &w.data.wave;
     let (show, _) = crate::report::waves::show(&w.data);
     let seat_links: Vec<Option<String>> = w
@@ -265,7 +272,7 @@ fn wave_page(w: &WaveInput, boards: &[Board<'_>], previous: Option<&WaveInput>) 
         }
         h2 { "Absolute figures" }
         (table(&show, Some("Each seat's absolute figures"), &seat_links))
-        (notes(&show.notes, &mut seen))
+        (notes(&show.notes, &mut seen, words))
         h2 { "Cost and accuracy" }
         (super::costs::wave_figure(w, boards))
         h2 { "Leaderboards" }
@@ -288,7 +295,7 @@ fn wave_page(w: &WaveInput, boards: &[Board<'_>], previous: Option<&WaveInput>) 
             @let t = with_rank_ranges(b);
             @let links: Vec<Option<String>> = b.json.seats.iter().map(|s| Some(seat_href(1, &s.seat.seat))).collect();
             (table(&t, None, &links))
-            (notes(&t.notes, &mut seen))
+            (notes(&t.notes, &mut seen, words))
         }
     };
     layout(&format!("Wave {}", wave.id), 1, body)
@@ -317,11 +324,16 @@ fn seat_pages(input: &Input) -> Vec<(String, String)> {
     }
     by_seat
         .into_iter()
-        .map(|(seat, appearances)| (seat.to_string(), seat_page(seat, &appearances)))
+        .map(|(seat, appearances)| {
+            (
+                seat.to_string(),
+                seat_page(seat, &appearances, input.advice),
+            )
+        })
         .collect()
 }
 
-fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)]) -> String {
+fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> String {
     let mut t = Table::new(vec![
         Column::text("Wave", "wave"),
         Column::text("Suite", "suite"),
@@ -445,7 +457,7 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)]) -> String {
         p { "Absolute figures wave over wave. Each point is labelled with its wave's load — par: seats running in parallel; tool: sessions sharing the tool server; serial: a serial rerun — so a slowdown under heavier contention shows as such: wall seconds are the load's as much as the seat's. Lines join consecutive waves of the same suite only; a hollow point is a withdrawn wave; a figure some attempts lack is not plotted." }
         @if suites.len() > 1 { p.note { "This seat ran " (suites.len()) " suites: figures of different suites are not comparable." } }
         (table(&t, Some("The seat in each wave"), &links))
-        (notes(&[crate::report::waves::FIGURES_NOTE.into()], &mut seen))
+        (notes(&[crate::report::waves::FIGURES_NOTE.into()], &mut seen, words))
         @for c in &charts {
             h2 { (c.title.trim_start_matches(&format!("{seat}: "))) }
             figure { (chart::trend(c)) figcaption { (c.desc) } }
@@ -516,7 +528,7 @@ fn change_page(input: &Input, scored: &[Vec<Board<'_>>], old: usize, new: usize)
             }
             (table(&rows_of(&t, &wave.id), None, &[]))
         }
-        (notes(&t.notes, &mut seen))
+        (notes(&t.notes, &mut seen, input.advice))
     };
     layout(&format!("{} → {}", o.rubric.id(), n.rubric.id()), 1, body)
 }
@@ -603,13 +615,13 @@ fn publication_page(p: &PublicationInput) -> String {
         @if !p.signed_by.is_empty() {
             h2 { "Signature" }
             p { "Signed (a DSSE envelope holding an in-toto statement of its input and output texts, its rubric, wave and record; ed25519) by the key with id (the SHA-256 of its raw public key):" }
-            @for k in &p.signed_by { p { code.hash { (k) } } }
+            @for k in &p.signed_by { p { (hash_text(k)) } }
             p { "Check it with that key's public key file, obtained from its owner by a way you trust:" }
             pre { code { "benchledger verify " (r.id) " --trusted-key PUB" } }
         }
         h2 { "Digests (SHA-256)" }
         div.scroll { table {
-            tbody { @for (what, d) in &digests { tr { th scope="row" { (what) } td { code.hash { (d) } } } } }
+            tbody { @for (what, d) in &digests { tr { th scope="row" { (what) } td { (hash_text(d)) } } } }
         } }
         h2 { "The published text" }
         pre.published { (r.output) }

@@ -211,6 +211,26 @@ pub fn wave_intervals(
     rubric: Option<&Rubric>,
     settings: &Settings,
 ) -> Result<WaveIntervals> {
+    intervals_of(data, rubric, settings, false)
+}
+
+/// [`wave_intervals`] as a publication's text has always drawn them: with an interval around
+/// a Cost-of-Pass the wave leaves unknown, when some resamples define one. A published text
+/// is rendered again byte for byte by `verify`, so it keeps the rule it was published under.
+pub fn published_intervals(
+    data: &WaveData,
+    rubric: Option<&Rubric>,
+    settings: &Settings,
+) -> Result<WaveIntervals> {
+    intervals_of(data, rubric, settings, true)
+}
+
+fn intervals_of(
+    data: &WaveData,
+    rubric: Option<&Rubric>,
+    settings: &Settings,
+    as_published: bool,
+) -> Result<WaveIntervals> {
     super::check_suite_size(&data.wave)?;
     let units = Units::of(data);
     // A resample is a wave of as many problems as were drawn: the declared suite (when there
@@ -244,7 +264,15 @@ pub fn wave_intervals(
                 seat.seat.id.clone(),
                 SeatIntervals {
                     accuracy: percentile(&mut drawn.accuracy[s], level),
-                    cost_of_pass: percentile(&mut drawn.cost_of_pass[s], level),
+                    // No interval around a Cost-of-Pass the wave itself leaves unknown (a cost
+                    // some attempt lacks), though the resamples that miss that attempt would
+                    // draw one; a publication's text keeps what it was published with.
+                    cost_of_pass: (as_published
+                        || crate::figures::SeatFigures::of(&data.wave, seat)
+                            .cost_of_pass_usd
+                            .is_some())
+                    .then(|| percentile(&mut drawn.cost_of_pass[s], level))
+                    .flatten(),
                     score: rubric.and_then(|_| percentile(&mut drawn.score[s], level)),
                     rank: ranks,
                 },
