@@ -98,9 +98,10 @@ fn screenshot(chromium: &Path, page: &Path, name: &str) {
     );
 }
 
-/// What a page looks like in a window of this size: the window's width, the document's, and
-/// each table box (`.scroll`) whose table is wider than the box (its caption or first header,
-/// and the two widths). The page is framed, unchanged (its own policy and script in force), in
+/// What a page looks like in a window of this size: the window's width, the document's, each
+/// table box (`.scroll`) whose table is wider than the box (its caption or first header, and
+/// the two widths), and each hash broken over lines (`broken`: a hash is shown whole where it
+/// fits and shortened in the middle where it does not, never broken anywhere). The page is framed, unchanged (its own policy and script in force), in
 /// a page of the test's that measures it once it has loaded: headless Chromium's own window is
 /// never narrower than 500 px, a frame is.
 fn measure(chromium: &Path, page: &Path, width: u32, height: u32) -> serde_json::Value {
@@ -115,8 +116,10 @@ fn measure(chromium: &Path, page: &Path, width: u32, height: u32) -> serde_json:
              var w=this.contentWindow,d=w.document,o=[];\
              d.querySelectorAll('.scroll').forEach(function(b){{if(b.scrollWidth>b.clientWidth+1)\
              {{var c=b.querySelector('caption,th');o.push((c?c.textContent:'?')+' '+b.scrollWidth+'>'+b.clientWidth)}}}});\
+             var h=[];d.querySelectorAll('code.hash').forEach(function(c){{if(c.getClientRects().length>1)\
+             h.push(c.textContent)}});\
              document.getElementById('out').textContent=JSON.stringify({{window:w.innerWidth,\
-             document:d.documentElement.scrollWidth,clipped:o}})}}</script></body></html>",
+             document:d.documentElement.scrollWidth,clipped:o,broken:h}})}}</script></body></html>",
             page.display()
         ),
     )
@@ -276,6 +279,9 @@ fn every_page_fits(chromium: &Path, site: &Path) {
             "{} at 390 px: {phone}",
             page.display()
         );
+        for m in [&wide, &phone] {
+            assert_eq!(m["broken"], serde_json::json!([]), "{}: {m}", page.display());
+        }
     }
 }
 
@@ -950,6 +956,7 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     );
     std::fs::write(&manifest, text).unwrap();
     env.ingest(&[&manifest]);
+    env.ingest(&[&cheap_wave_with_long_ids(env.path())]);
     let site = env.path().join("site");
     env.run([
         "site",
@@ -972,7 +979,8 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
         [
             "Suite grafana-incident-rca: wave rca-wave-2",
             "Suite checkout-outage-rca: wave checkout-rematch",
-            "Suite arith: wave arith-mini"
+            "Suite arith: wave arith-mini",
+            "Suite arith-cheap: wave cheap-long-ids"
         ],
         "{page}"
     );
@@ -985,6 +993,7 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     );
     assert!(rca.contains(">Rank range<"), "{rca}");
     board_letters_are_those_of_versus_all(&env, rca, "rca-wave-2");
+    the_cheap_wave_with_long_ids_keeps_every_column_in_view(&page);
     let Some(chromium) = chromium() else { return };
     let index = dom(&chromium, &site.join("index.html"));
     // The checkout rematch under the rubric named: the seats tied at 100 ranked on wall
@@ -1085,6 +1094,133 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     every_page_fits(&chromium, &site);
 }
 
+/// A wave an importer could write: seat ids past 32 characters around a 40-character model
+/// id (`azureai-Meta-Llama-3-1-405B-Instruct-jqf`), display names on two seats, and costs
+/// under a cent, one of them unknown (`$0.0000550 (5 of 6)`), with a budget so that every
+/// efficiency rubric scores it: with intervals, the widest leaderboard of the site.
+fn cheap_wave_with_long_ids(dir: &Path) -> PathBuf {
+    // Six problems; the Llama seat's fourth attempt records no cost.
+    let lines = |costs: [Option<f64>; 6], correct: [bool; 6]| -> String {
+        (0..6)
+            .map(|i| {
+                let cost = costs[i].map_or(String::new(), |c| format!(",\"cost_usd\":{c}"));
+                format!(
+                    "{{\"problem\":\"sum-{}\",\"correct\":{},\"input_tokens\":{},\
+                     \"output_tokens\":{},\"wall_s\":{}{cost}}}\n",
+                    i + 1,
+                    correct[i],
+                    900 + 37 * i,
+                    120 + 11 * i,
+                    4.5 + i as f64
+                )
+            })
+            .collect()
+    };
+    let llama = lines(
+        [Some(9.2e-6), Some(8.8e-6), Some(1.01e-5), None, Some(7.9e-6), Some(1.9e-5)],
+        [true, true, false, true, true, true],
+    );
+    let mini = lines(
+        [Some(3.1e-6), Some(4.2e-6), Some(2.7e-6), Some(3.6e-6), Some(2.9e-6), Some(3.3e-6)],
+        [true, false, true, false, true, true],
+    );
+    let haiku = lines(
+        [Some(1.2e-5), Some(1.5e-5), Some(1.1e-5), Some(1.4e-5), Some(1.3e-5), Some(1.6e-5)],
+        [true, true, true, false, true, true],
+    );
+    common::write_wave(
+        &dir.join("cheap"),
+        r#"
+[wave]
+id = "cheap-long-ids"
+suite = "arith-cheap"
+started_at = 2026-05-02T08:00:00Z
+notes = "Cheap models with long ids from an importer: sub-cent costs, one cost unknown."
+
+[wave.load]
+parallel_sessions = 3
+tool_server_sessions = 3
+
+[wave.accounting]
+input_tokens_include_cache_reads = true
+
+[wave.budget]
+tokens = 20_000
+wall_s = 60
+
+[[seat]]
+id = "azureai-Meta-Llama-3-1-405B-Instruct-jqf-react-tools"
+display_name = "Llama 3.1 405B Instruct (react, tools)"
+model = "azureai-Meta-Llama-3-1-405B-Instruct-jqf"
+provider = "azureai"
+harness = "single-agent-react"
+results = "llama.jsonl"
+
+[[seat]]
+id = "openai-gpt-4o-mini-2024-07-18-react-tools-v2"
+model = "gpt-4o-mini-2024-07-18"
+provider = "openai"
+harness = "single-agent-react"
+results = "mini.jsonl"
+
+[[seat]]
+id = "anthropic-claude-3-5-haiku-20241022-react"
+display_name = "Claude 3.5 Haiku"
+model = "claude-3-5-haiku-20241022"
+provider = "anthropic"
+harness = "single-agent-react"
+results = "haiku.jsonl"
+"#,
+        &[
+            ("llama.jsonl", &llama),
+            ("mini.jsonl", &mini),
+            ("haiku.jsonl", &haiku),
+        ],
+    )
+}
+
+/// The cheap wave's leaderboard on the front page (HTML `page`): too wide for one table at
+/// 1400 px, it keeps the seat, the absolutes, the score, the rank and the rank range in the
+/// first table and folds the remark into a second table of the same seats; a Cost-of-Pass
+/// left unknown by a missing cost has no interval beside it; costs keep their digits.
+fn the_cheap_wave_with_long_ids_keeps_every_column_in_view(page: &str) {
+    let at = page.find("cheap-long-ids.html\">cheap-long-ids</a></h2>").unwrap();
+    let first = between(&page[at..], "<table", "</table>");
+    let headers = strip_tags(between(first, "<thead>", "</thead>"));
+    for h in ["Seat", "Correct", "USD", "Cost-of-Pass 95% CI", "Rank", "Rank range"] {
+        assert!(headers.contains(h), "{h}: {headers}");
+    }
+    assert!(!headers.contains("Remark"), "{headers}");
+    let rest = &page[at + page[at..].find("</table>").unwrap()..];
+    let second = between(rest, "<table", "</table>");
+    assert!(
+        second.contains("continued: Remark</caption>"),
+        "{second}"
+    );
+    assert_eq!(
+        strip_tags(between(second, "<thead>", "</thead>")),
+        "SeatRemark"
+    );
+    // The Llama seat: its display name, a cost of 5 of its 6 attempts, no Cost-of-Pass and no
+    // interval around it.
+    let row = between(first, "Llama 3.1 405B", "</tr>");
+    let cells: Vec<String> = row.split("</td>").map(strip_tags).collect();
+    assert!(
+        cells.iter().any(|c| c == "$0.0000550 (5 of 6)"),
+        "{cells:?}"
+    );
+    let cop = cells.iter().position(|c| c == "—").unwrap();
+    assert_eq!(cells[cop + 1], "—", "{cells:?}");
+    // The same leaderboard in the terminal, named under it.
+    assert!(
+        page.contains(
+            "The same leaderboard in the terminal: `benchledger score --wave cheap-long-ids \
+             --rubric session-efficiency@2 --ci`."
+        ),
+        "{page}"
+    );
+}
+
 /// The imported wave of the front page's test, its seat named: the name in its matrix, and a
 /// problem page saying where each attempt came from (the log the manifest names, and the
 /// sample and epoch: sample 2 ran 2 epochs).
@@ -1132,6 +1268,40 @@ fn a_wave_without_a_budget_is_ranked_on_plain_accuracy() {
     );
     let wave = std::fs::read_to_string(site.join("waves/arith-mini.html")).unwrap();
     assert!(wave.contains("<h3>Under accuracy@1"), "{wave}");
+    // The page names the command that prints this leaderboard, and it does, unregistered.
+    let command = "benchledger score --wave arith-mini --rubric accuracy@1 --ci";
+    assert!(
+        board.contains(&format!("The same leaderboard in the terminal: `{command}`.")),
+        "{board}"
+    );
+    let mut args: Vec<&str> = command.split(' ').skip(1).collect();
+    args.extend(["--format", "json"]);
+    let score = env.run(args).ok().json();
+    assert_eq!(
+        (&score["rubric"]["name"], &score["rubric"]["version"]),
+        (&serde_json::json!("accuracy"), &serde_json::json!(1)),
+        "{score}"
+    );
+    assert_eq!(score["rubric"]["registered"], false);
+    assert_eq!(score["seats"][0]["seat"], "claude-react");
+    assert_eq!(score["seats"][0]["rank"], 1);
+    assert!((score["seats"][0]["score"].as_f64().unwrap() - 2.0 / 6.0).abs() < 1e-12);
+    // Its interval around a Cost-of-Pass that one cost-less attempt leaves unknown: none.
+    assert_eq!(score["seats"][0]["cost_of_pass_usd"], serde_json::Value::Null);
+    assert_eq!(score["seats"][0]["cost_of_pass_ci"], serde_json::Value::Null);
+    // Found by name only to be scored: a publication still needs it registered.
+    let err = env
+        .run([
+            "publish",
+            "--wave",
+            "arith-mini",
+            "--rubric",
+            "accuracy@1",
+            "--title",
+            "t",
+        ])
+        .status(2);
+    assert!(err.stderr.contains("accuracy@1 is not registered"), "{}", err.stderr);
     // A rubric named on the command line must exist.
     let err = env
         .run([

@@ -341,3 +341,63 @@ pub fn caution<'a, T: Serialize>(
     }
     Cautioned { body, warnings }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ranked(lo: u32, hi: u32) -> SeatIntervals {
+        SeatIntervals {
+            rank: Some(RankRange {
+                lo,
+                hi,
+                defined: 2000,
+            }),
+            ..SeatIntervals::default()
+        }
+    }
+
+    /// Two seats tied for rank 1 on every resample (the same answers on every problem: rank
+    /// ranges 1–1 both) and a third behind, overlapping them: the tied one is a leader too and
+    /// carries no "≈" (which would say the data cannot tell it from the leader beside a range
+    /// of 1–1 and a rank of "1="); the one behind does.
+    #[test]
+    fn a_seat_tied_with_the_leader_is_a_leader_not_marked_close_to_it() {
+        let w = WaveIntervals {
+            settings: Settings::default(),
+            problems: 40,
+            seats: [("a", ranked(1, 1)), ("b", ranked(1, 1)), ("c", ranked(1, 3))]
+                .into_iter()
+                .map(|(id, s)| (id.to_string(), s))
+                .collect(),
+        };
+        let l = leader([("a", Some(1)), ("b", Some(1)), ("c", Some(3))], &w).unwrap();
+        assert_eq!(l.tied, ["b"]);
+        assert_eq!(separable("a", &w.seat("a"), Some(&l)), None);
+        assert_eq!(separable("b", &w.seat("b"), Some(&l)), None);
+        assert_eq!(separable("c", &w.seat("c"), Some(&l)), Some(false));
+        let [range, _, _] = rank_cells(w.seat("b").rank, separable("b", &w.seat("b"), Some(&l)));
+        assert_eq!(range.human, "1–1");
+        let [range, _, _] = rank_cells(w.seat("c").rank, separable("c", &w.seat("c"), Some(&l)));
+        assert_eq!(range.human, "1–3 ≈");
+        assert_eq!(
+            notes(&w, &["a", "b", "c"], Some(&l), None),
+            ["≈ Not separable from the leader, a (rank range 1–1; tied with it for rank 1, and \
+              so not marked: b): c. Their rank ranges overlap the leader's, so the data cannot \
+              tell them apart from it; overlapping ranges anywhere mark an order the data does \
+              not support."]
+        );
+        // As a publication has always shown it, no seat is tied: b is marked.
+        let published = Leader {
+            tied: Vec::new(),
+            ..l.clone()
+        };
+        assert_eq!(separable("b", &w.seat("b"), Some(&published)), Some(false));
+        // Everyone tied: one line naming them.
+        let two = leader([("a", Some(1)), ("b", Some(1))], &w).unwrap();
+        assert_eq!(
+            notes(&w, &["a", "b"], Some(&two), None),
+            ["The leader, a (rank range 1–1; tied with it for rank 1, and so not marked: b)."]
+        );
+    }
+}

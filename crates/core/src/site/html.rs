@@ -424,7 +424,7 @@ mod tests {
             hash_text(h).into_string(),
             format!(
                 "<code class=\"hash\" title=\"{h}\"><span class=\"whole\">{h}</span>\
-                 <span class=\"short\">f1e2d5f4953c…a684a52081b67</span></code>"
+                 <span class=\"short\">f1e2d5f4953c…684a52081b67</span></code>"
             )
         );
         assert!(STYLE.contains("@media (max-width:720px){.hash .whole{display:none}"));

@@ -536,6 +536,53 @@ mod tests {
         assert_eq!((ci.lo, ci.hi), (1.0, 1.0));
     }
 
+    /// A Cost-of-Pass the wave leaves unknown (one attempt of 10 has no cost: the listing
+    /// prints "—") gets no interval, though the resamples that miss that attempt define one;
+    /// a publication's text keeps drawing it, as it was published.
+    #[test]
+    fn no_interval_around_an_unknown_cost_of_pass() {
+        let mut attempts: Vec<Attempt> = (0..10)
+            .map(|i| attempt(&format!("p{i}"), 1, i % 2 == 0))
+            .collect();
+        attempts[3].cost_usd = None;
+        let data = wave(None, vec![seat("a", attempts)]);
+        assert_eq!(
+            crate::figures::SeatFigures::of(&data.wave, &data.seats[0]).cost_of_pass_usd,
+            None
+        );
+        let settings = Settings::default();
+        let w = wave_intervals(&data, None, &settings).unwrap();
+        assert_eq!(w.seat("a").cost_of_pass, None);
+        assert!(w.seat("a").accuracy.is_some());
+        let published = published_intervals(&data, None, &settings).unwrap();
+        let drawn = published.seat("a").cost_of_pass.unwrap();
+        // Defined only on the resamples that never draw p3: about (1 - 1/10)^10 of them.
+        assert!(drawn.defined > 0 && drawn.defined < 2000, "{drawn:?}");
+        // Every cost known: an interval, and the same both ways.
+        let known = wave(
+            None,
+            vec![seat(
+                "a",
+                (0..10)
+                    .map(|i| attempt(&format!("p{i}"), 1, i % 2 == 0))
+                    .collect(),
+            )],
+        );
+        assert_eq!(
+            wave_intervals(&known, None, &settings).unwrap().seat("a"),
+            published_intervals(&known, None, &settings)
+                .unwrap()
+                .seat("a")
+        );
+        assert!(
+            wave_intervals(&known, None, &settings)
+                .unwrap()
+                .seat("a")
+                .cost_of_pass
+                .is_some()
+        );
+    }
+
     #[test]
     fn rank_ranges_separate_a_clear_leader_and_overlap_a_close_one() {
         // Over 40 problems: `top` solves 38, `close` 37, `far` 10.
