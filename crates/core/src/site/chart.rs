@@ -106,11 +106,17 @@ fn text_width(s: &str) -> f64 {
     s.chars().count() as f64 * 6.2
 }
 
-/// Where labels go so that none covers another: each starts at its wanted spot and moves down a
-/// line at a time, past every label already placed that it would overlap. Boxes are `(x, y,
-/// width)`, `y` the baseline; returns each label's baseline, in the order given.
-/// `taken` holds boxes (the points themselves) that no label may cover either.
-pub fn place_labels_around(wanted: &[(f64, f64, f64)], taken: &[(f64, f64, f64)]) -> Vec<f64> {
+/// Where labels go so that none covers another: each starts at its wanted spot and, when that
+/// is taken, tries a line below, a line above, two below, two above, and so on (never above
+/// `top`), past every label already placed and every box in `taken` (the points themselves,
+/// the legend) that it would overlap. Boxes are `(x, y, width)`, `y` the baseline; labels are
+/// placed from the top of the chart down, and each one's baseline is returned in the order
+/// given.
+pub fn place_labels_around(
+    wanted: &[(f64, f64, f64)],
+    taken: &[(f64, f64, f64)],
+    top: f64,
+) -> Vec<f64> {
     const LINE: f64 = 13.0;
     let mut order: Vec<usize> = (0..wanted.len()).collect();
     order.sort_by(|&a, &b| {
@@ -123,13 +129,16 @@ pub fn place_labels_around(wanted: &[(f64, f64, f64)], taken: &[(f64, f64, f64)]
     let mut placed: Vec<(f64, f64, f64)> = taken.to_vec();
     let mut out = vec![0.0; wanted.len()];
     for i in order {
-        let (x, mut y, w) = wanted[i];
-        while placed
-            .iter()
-            .any(|&(px, py, pw)| x < px + pw && px < x + w && (y - py).abs() < LINE)
-        {
-            y += LINE;
-        }
+        let (x, y0, w) = wanted[i];
+        let free = |y: f64| {
+            !placed
+                .iter()
+                .any(|&(px, py, pw)| x < px + pw && px < x + w && (y - py).abs() < LINE)
+        };
+        let y = (0..)
+            .flat_map(|k| [y0 + LINE * k as f64, y0 - LINE * (k + 1) as f64])
+            .find(|&y| y >= top && free(y))
+            .unwrap_or(y0);
         placed.push((x, y, w));
         out[i] = y;
     }
@@ -214,6 +223,40 @@ fn cost_axis(points: &[ScatterPoint], from: f64, to: f64) -> (Axis, bool, Vec<(f
     (axis, false, labelled)
 }
 
+/// Where each point's label starts: right of the point, or left of it when it would run past
+/// the plot's right edge (`right`) into the legend; never left of `left`.
+fn label_x(cx: f64, width: f64, left: f64, right: f64) -> f64 {
+    if cx + 8.0 + width <= right {
+        cx + 8.0
+    } else {
+        (cx - 8.0 - width).max(left)
+    }
+}
+
+/// The legend, right of the plot: Pareto set, other seats, the frontier, and the interval
+/// whiskers when there are any. Returns it and the boxes it takes (for label placement).
+fn scatter_legend(x: f64, y: f64, whiskers: bool) -> (Markup, Vec<(f64, f64, f64)>) {
+    let rows = if whiskers { 4 } else { 3 };
+    let taken = (0..rows)
+        .map(|k| (x - 8.0, y + 4.0 + 20.0 * k as f64, 110.0))
+        .collect();
+    let legend = html! {
+        g.legend transform=(format!("translate({} {})", c(x), c(y))) {
+            circle.point.pareto.key cx="0" cy="0" r="5" {}
+            text x="10" y="4" { "Pareto set" }
+            circle.point.key cx="0" cy="20" r="5" {}
+            text x="10" y="24" { "other seats" }
+            line.frontier-key x1="-6" x2="6" y1="40" y2="40" {}
+            text x="10" y="44" { "frontier" }
+            @if whiskers {
+                line.whisker-key x1="0" x2="0" y1="53" y2="67" {}
+                text x="10" y="64" { "accuracy interval" }
+            }
+        }
+    };
+    (legend, taken)
+}
+
 pub fn scatter(s: &Scatter) -> Markup {
     let width = SCATTER_WIDTH;
     let (x, log, xt) = cost_axis(&s.points, LEFT, width - RIGHT);
@@ -230,35 +273,48 @@ pub fn scatter(s: &Scatter) -> Markup {
         .iter()
         .map(|p| (px(p.cost), y.at(p.accuracy)))
         .collect();
-    // Labels avoid each other and every point.
-    let taken: Vec<(f64, f64, f64)> = points
+    let whiskers = s.points.iter().any(|p| p.interval.is_some());
+    let (legend, legend_boxes) = scatter_legend(width - RIGHT + 14.0, TOP + 6.0, whiskers);
+    // Labels avoid each other, every point and the legend; a label moved off its spot is
+    // joined to its point by a leader line.
+    let mut taken: Vec<(f64, f64, f64)> = points
         .iter()
         .map(|&(cx, cy)| (cx - 6.0, cy + 5.0, 12.0))
         .collect();
-    let label_y = place_labels_around(
-        &s.points
-            .iter()
-            .zip(&points)
-            .map(|(p, &(cx, cy))| (cx + 8.0, cy - 8.0, text_width(&p.label)))
-            .collect::<Vec<_>>(),
-        &taken,
-    );
+    taken.extend(legend_boxes);
+    let wanted: Vec<(f64, f64, f64)> = s
+        .points
+        .iter()
+        .zip(&points)
+        .map(|(p, &(cx, cy))| {
+            let w = text_width(&p.label);
+            (label_x(cx, w, 4.0, width - RIGHT), cy - 8.0, w)
+        })
+        .collect();
+    let label_y = place_labels_around(&wanted, &taken, 12.0);
     let body = html! {
         (y_grid(y, width, &yt, pct_tick))
         @for (v, label) in &xt {
             text.tick x=(c(x.at(*v))) y=(c(HEIGHT - BOTTOM + 18.0)) text-anchor="middle" { (label) }
         }
+        @for (p, &(cx, _)) in s.points.iter().zip(&points) {
+            @if let Some((lo, hi)) = p.interval {
+                line.whisker x1=(c(cx)) x2=(c(cx)) y1=(c(y.at(lo))) y2=(c(y.at(hi))) {}
+                @for end in [lo, hi] {
+                    line.whisker-cap x1=(c(cx - 3.0)) x2=(c(cx + 3.0)) y1=(c(y.at(end))) y2=(c(y.at(end))) {}
+                }
+            }
+        }
         @for w in s.frontier.windows(2) {
             @let (a, b) = (points[w[0]], points[w[1]]);
             line.frontier-segment x1=(c(a.0)) y1=(c(a.1)) x2=(c(b.0)) y2=(c(b.1)) {}
         }
-        @for (p, &(cx, _)) in s.points.iter().zip(&points) {
-            @if let Some((lo, hi)) = p.interval {
-                line.whisker x1=(c(cx)) x2=(c(cx)) y1=(c(y.at(lo))) y2=(c(y.at(hi))) {}
-            }
-        }
-        @for ((p, ly), &(cx, cy)) in s.points.iter().zip(&label_y).zip(&points) {
+        @for (((p, ly), &(cx, cy)), &(lx, wy, lw)) in s.points.iter().zip(&label_y).zip(&points).zip(&wanted) {
             @let dot = html! {
+                @if (ly - wy).abs() > 0.05 {
+                    @let end = if lx > cx { lx - 2.0 } else { lx + lw + 2.0 };
+                    line.label-leader x1=(c(cx)) y1=(c(cy)) x2=(c(end)) y2=(c(ly - 4.0)) {}
+                }
                 circle.point.pareto[p.pareto] data-seat=(p.label) cx=(c(cx)) cy=(c(cy)) r="5" {
                     title {
                         (p.label) ": " (crate::number::usd_significant(p.cost)) ", "
@@ -266,18 +322,11 @@ pub fn scatter(s: &Scatter) -> Markup {
                         @if p.pareto { " (Pareto set)" }
                     }
                 }
-                text.point-label x=(c(cx + 8.0)) y=(c(*ly)) { (p.label) }
+                text.point-label x=(c(lx)) y=(c(*ly)) { (p.label) }
             };
             @if let Some(href) = &p.href { a href=(href) { (dot) } } @else { (dot) }
         }
-        g.legend transform=(format!("translate({} {})", c(width - RIGHT + 14.0), c(TOP + 6.0))) {
-            circle.point.pareto.key cx="0" cy="0" r="5" {}
-            text x="10" y="4" { "Pareto set" }
-            circle.point.key cx="0" cy="20" r="5" {}
-            text x="10" y="24" { "other seats" }
-            line.frontier-key x1="-6" x2="6" y1="40" y2="40" {}
-            text x="10" y="44" { "frontier" }
-        }
+        (legend)
     };
     let height = label_y.iter().fold(HEIGHT, |h, y| h.max(y + 8.0));
     frame(
@@ -561,10 +610,93 @@ mod tests {
 
     #[test]
     fn a_label_moves_off_a_point_it_would_cover() {
-        // A label wanted right over another seat's point moves down, a line at a time, until
-        // a line (13 px) clear of it: 50 → 63 (11 px away, still over it) → 76.
-        let y = place_labels_around(&[(100.0, 50.0, 60.0)], &[(120.0, 52.0, 12.0)]);
+        // A label wanted right over another seat's point (10 px above it) moves a line (13 px)
+        // down, clear of it.
+        let y = place_labels_around(&[(100.0, 50.0, 60.0)], &[(120.0, 40.0, 12.0)], 0.0);
+        assert_eq!(y, vec![63.0]);
+        // A line below still over it (11 px away): a line above is tried next, 50 → 63 → 37.
+        let y = place_labels_around(&[(100.0, 50.0, 60.0)], &[(120.0, 52.0, 12.0)], 0.0);
+        assert_eq!(y, vec![37.0]);
+        // Never above the top: two lines below, 76.
+        let y = place_labels_around(&[(100.0, 50.0, 60.0)], &[(120.0, 52.0, 12.0)], 45.0);
         assert_eq!(y, vec![76.0]);
+    }
+
+    /// Two waves of a suite side by side: long labels crowd the costliest corner, where the
+    /// legend is. No label runs into the legend or past the plot's right edge, none covers
+    /// another, and each moved off its spot has a leader line back to its point; whiskers
+    /// are drawn in their own grey, under the frontier, and keyed in the legend.
+    #[test]
+    fn crowded_labels_keep_clear_of_the_legend_and_each_other() {
+        let at = |label: &str, cost: f64, accuracy: f64| ScatterPoint {
+            label: label.into(),
+            cost,
+            accuracy,
+            interval: Some((accuracy - 0.2, (accuracy + 0.1).min(1.0))),
+            pareto: false,
+            href: None,
+        };
+        let s = Scatter {
+            id: "c".into(),
+            title: "t".into(),
+            desc: "d".into(),
+            points: vec![
+                at("anthropic-react (checkout-named)", 1.55, 1.0),
+                at("anthropic-react (checkout-rematch)", 1.55, 1.0),
+                at("xai-hierarchical (checkout-named)", 1.50, 1.0),
+                at("xai-hierarchical (checkout-rematch)", 1.50, 0.95),
+                at("openai-react (checkout-rematch)", 0.80, 1.0),
+                at("deepseek-react (checkout-rematch)", 0.46, 0.0),
+            ],
+            frontier: vec![5, 4],
+        };
+        let svg = scatter(&s).into_string();
+        let attr = |el: &str, name: &str| -> f64 {
+            let from = el.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            el[from..from + el[from..].find('"').unwrap()].parse().unwrap()
+        };
+        let labels: Vec<(f64, f64, f64)> = svg
+            .split("<text class=\"point-label\"")
+            .skip(1)
+            .map(|t| {
+                let text = &t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()];
+                (attr(t, "x"), attr(t, "y"), text_width(text))
+            })
+            .collect();
+        assert_eq!(labels.len(), 6);
+        let legend_x = SCATTER_WIDTH - RIGHT + 14.0 - 8.0;
+        for (i, &(x, y, w)) in labels.iter().enumerate() {
+            assert!(x + w <= legend_x, "label {i} runs into the legend: {labels:?}");
+            for &(x2, y2, w2) in &labels[i + 1..] {
+                let apart = x + w <= x2 || x2 + w2 <= x || (y - y2).abs() >= 13.0;
+                assert!(apart, "labels overlap: {labels:?}");
+            }
+        }
+        // Four labels want the same spot at the top right: three of them move, each with a
+        // leader line.
+        let wanted_top = TOP - 8.0;
+        let moved = labels
+            .iter()
+            .zip(&s.points)
+            .filter(|((_, y, _), p)| p.accuracy == 1.0 && (*y - wanted_top).abs() > 0.05)
+            .count();
+        assert!(moved >= 2, "{labels:?}");
+        assert_eq!(
+            svg.matches("<line class=\"label-leader\"").count(),
+            labels
+                .iter()
+                .zip(&s.points)
+                .filter(|((_, y, _), p)| {
+                    let wanted = HEIGHT - BOTTOM - p.accuracy * (HEIGHT - BOTTOM - TOP) - 8.0;
+                    (*y - wanted).abs() > 0.05
+                })
+                .count()
+        );
+        assert_eq!(svg.matches("<line class=\"whisker\"").count(), 6);
+        assert!(svg.find("class=\"whisker\"") < svg.find("class=\"frontier-segment\""));
+        assert!(svg.contains("accuracy interval"));
+        let style = super::super::html::STYLE;
+        assert!(style.contains("svg .whisker,svg .whisker-cap,svg .whisker-key{stroke:#98a2b3"));
     }
 
     #[test]
@@ -619,7 +751,8 @@ mod tests {
         assert_eq!(
             place_labels_around(
                 &[(10.0, 20.0, 50.0), (30.0, 22.0, 50.0), (300.0, 20.0, 50.0)],
-                &[]
+                &[],
+                0.0
             ),
             [20.0, 35.0, 20.0]
         );

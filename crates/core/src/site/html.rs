@@ -47,7 +47,8 @@ svg .point{fill:#fff;stroke:#2e5b9a;stroke-width:2}svg .point.pareto{fill:#2e5b9
 svg .point.withdrawn{fill:#fff;stroke:#98a2b3;stroke-dasharray:2 2}
 svg .point.violation{fill:#b42318;stroke:#b42318}
 svg .frontier-segment,svg .frontier-key{stroke:#2e5b9a;stroke-width:2}
-svg .whisker{stroke:#2e5b9a;stroke-width:1.5}
+svg .whisker,svg .whisker-cap,svg .whisker-key{stroke:#98a2b3;stroke-width:1.5}
+svg .label-leader{stroke:#98a2b3;stroke-width:1}
 svg .trend,svg .slope{stroke:#667085;stroke-width:1.5;fill:none}
 svg .scale-mark{stroke:#b42318;stroke-dasharray:5 4}svg .scale-label{fill:#b42318}
 svg .load{fill:#6941c6;font-size:10px}svg .point-label{fill:#1a1a1a}
