@@ -1234,7 +1234,7 @@ fn the_named_imported_seat_and_where_its_attempts_came_from(chromium: &Path, sit
     for epoch in [1, 2] {
         assert!(
             rows.contains(&format!(
-                "<code class=\"hash\">run.json</code><br>sample 2 epoch {epoch}"
+                "<code class=\"path\">run.json</code><br>sample 2 epoch {epoch}"
             )),
             "{rows}"
         );

@@ -25,7 +25,7 @@ th,td{padding:.25rem .45rem;border-bottom:1px solid #e4e7ec;text-align:left;vert
 th{background:#f8f9fb;vertical-align:bottom}
 .id{white-space:nowrap}
 code.hash{overflow-wrap:anywhere;word-break:break-all}
-.hash .short{display:none}@media (max-width:720px){.hash .whole{display:none}.hash .short{display:inline}}
+.hash .short{display:none;white-space:nowrap}@media (max-width:720px){.hash .whole{display:none}.hash .short{display:inline}}
 p,li,figcaption{overflow-wrap:break-word}
 table[data-sortable] th{cursor:pointer}
 th[data-dir=asc]::after{content:' \\25B2'}th[data-dir=desc]::after{content:' \\25BC'}

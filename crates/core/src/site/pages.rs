@@ -581,19 +581,17 @@ fn publication_page(p: &PublicationInput) -> String {
     let digests = [
         (
             "Output (the published text, publications/N.md)",
-            r.output_sha256.clone(),
+            Some(r.output_sha256.clone()),
         ),
         (
             "Input rows (canonical serialisation)",
-            r.input_sha256.clone(),
+            Some(r.input_sha256.clone()),
         ),
-        ("Rubric text", r.rubric_sha256.clone()),
-        ("Publication record", r.sha256.clone()),
+        ("Rubric text", Some(r.rubric_sha256.clone())),
+        ("Publication record", Some(r.sha256.clone())),
         (
             "Previous entry in the chain",
-            r.prev_sha256
-                .clone()
-                .unwrap_or_else(|| "(none: the first)".into()),
+            r.prev_sha256.clone(),
         ),
     ];
     let body = html! {
@@ -621,7 +619,7 @@ fn publication_page(p: &PublicationInput) -> String {
         }
         h2 { "Digests (SHA-256)" }
         div.scroll { table {
-            tbody { @for (what, d) in &digests { tr { th scope="row" { (what) } td { (hash_text(d)) } } } }
+            tbody { @for (what, d) in &digests { tr { th scope="row" { (what) } td { @match d { Some(d) => (hash_text(d)), None => "(none: the first)" } } } } }
         } }
         h2 { "The published text" }
         pre.published { (r.output) }

@@ -116,7 +116,8 @@ fn origin(a: &Attempt) -> Markup {
         @match &a.origin {
             None => "—",
             Some(o) => {
-                code.hash { (o.file) }
+                // A path breaks only after its slashes.
+                code.path { @for (k, part) in o.file.split('/').enumerate() { @if k > 0 { "/" wbr; } (part) } }
                 @if let Some(r) = &o.record { br; (r) }
             }
         }
