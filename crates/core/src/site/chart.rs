@@ -233,6 +233,23 @@ fn label_x(cx: f64, width: f64, left: f64, right: f64) -> f64 {
     }
 }
 
+/// The line from a point to its label `(x, baseline, width)` when the label was moved off its
+/// wanted baseline `wanted` and ends up far enough that it could be read as another point's:
+/// from the circle's edge to the label's near end.
+fn leader_line(
+    (cx, cy): (f64, f64),
+    (lx, ly, lw): (f64, f64, f64),
+    wanted: f64,
+) -> Option<((f64, f64), (f64, f64))> {
+    if (ly - wanted).abs() < 0.05 {
+        return None;
+    }
+    let end = (if lx > cx { lx - 2.0 } else { lx + lw + 2.0 }, ly - 4.0);
+    let (dx, dy) = (end.0 - cx, end.1 - cy);
+    let d = (dx * dx + dy * dy).sqrt();
+    (d > 12.0).then(|| ((cx + dx / d * 6.0, cy + dy / d * 6.0), end))
+}
+
 /// The legend, right of the plot: Pareto set, other seats, the frontier, and the interval
 /// whiskers when there are any. Returns it and the boxes it takes (for label placement).
 fn scatter_legend(x: f64, y: f64, whiskers: bool) -> (Markup, Vec<(f64, f64, f64)>) {
@@ -300,8 +317,10 @@ pub fn scatter(s: &Scatter) -> Markup {
         @for (p, &(cx, _)) in s.points.iter().zip(&points) {
             @if let Some((lo, hi)) = p.interval {
                 line.whisker x1=(c(cx)) x2=(c(cx)) y1=(c(y.at(lo))) y2=(c(y.at(hi))) {}
-                @for end in [lo, hi] {
-                    line.whisker-cap x1=(c(cx - 3.0)) x2=(c(cx + 3.0)) y1=(c(y.at(end))) y2=(c(y.at(end))) {}
+                @if hi > lo {
+                    @for end in [lo, hi] {
+                        line.whisker-cap x1=(c(cx - 3.0)) x2=(c(cx + 3.0)) y1=(c(y.at(end))) y2=(c(y.at(end))) {}
+                    }
                 }
             }
         }
@@ -311,9 +330,8 @@ pub fn scatter(s: &Scatter) -> Markup {
         }
         @for (((p, ly), &(cx, cy)), &(lx, wy, lw)) in s.points.iter().zip(&label_y).zip(&points).zip(&wanted) {
             @let dot = html! {
-                @if (ly - wy).abs() > 0.05 {
-                    @let end = if lx > cx { lx - 2.0 } else { lx + lw + 2.0 };
-                    line.label-leader x1=(c(cx)) y1=(c(cy)) x2=(c(end)) y2=(c(ly - 4.0)) {}
+                @if let Some((from, to)) = leader_line((cx, cy), (lx, *ly, lw), wy) {
+                    line.label-leader x1=(c(from.0)) y1=(c(from.1)) x2=(c(to.0)) y2=(c(to.1)) {}
                 }
                 circle.point.pareto[p.pareto] data-seat=(p.label) cx=(c(cx)) cy=(c(cy)) r="5" {
                     title {
@@ -681,21 +699,24 @@ mod tests {
             .filter(|((_, y, _), p)| p.accuracy == 1.0 && (*y - wanted_top).abs() > 0.05)
             .count();
         assert!(moved >= 2, "{labels:?}");
-        assert_eq!(
-            svg.matches("<line class=\"label-leader\"").count(),
-            labels
-                .iter()
-                .zip(&s.points)
-                .filter(|((_, y, _), p)| {
-                    let wanted = HEIGHT - BOTTOM - p.accuracy * (HEIGHT - BOTTOM - TOP) - 8.0;
-                    (*y - wanted).abs() > 0.05
-                })
-                .count()
-        );
+        let far = labels
+            .iter()
+            .zip(&s.points)
+            .filter(|((x, y, w), p)| {
+                let (cx, cy) = (
+                    LEFT + p.cost / 2.0 * (SCATTER_WIDTH - RIGHT - LEFT),
+                    HEIGHT - BOTTOM - p.accuracy * (HEIGHT - BOTTOM - TOP),
+                );
+                let end = if *x > cx { *x - 2.0 } else { *x + *w + 2.0 };
+                (*y - (cy - 8.0)).abs() > 0.05 && (end - cx).hypot(*y - 4.0 - cy) > 12.0
+            })
+            .count();
+        assert!(far >= 2, "{labels:?}");
+        assert_eq!(svg.matches("<line class=\"label-leader\"").count(), far);
         assert_eq!(svg.matches("<line class=\"whisker\"").count(), 6);
         assert!(svg.find("class=\"whisker\"") < svg.find("class=\"frontier-segment\""));
         assert!(svg.contains("accuracy interval"));
-        let style = super::super::html::STYLE;
+        let style = super::super::html::STYLE_CHARTS;
         assert!(style.contains("svg .whisker,svg .whisker-cap,svg .whisker-key{stroke:#98a2b3"));
     }
 

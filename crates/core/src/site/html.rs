@@ -27,8 +27,6 @@ th{background:#f8f9fb;vertical-align:bottom}
 code.hash{overflow-wrap:anywhere;word-break:break-all}
 .hash .short{display:none;white-space:nowrap}@media (max-width:720px){.hash .whole{display:none}.hash .short{display:inline}}
 p,li,figcaption{overflow-wrap:break-word}
-table[data-sortable] th{cursor:pointer}
-th[data-dir=asc]::after{content:' \\25B2'}th[data-dir=desc]::after{content:' \\25BC'}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}td.num{white-space:nowrap}
 td.wrap{white-space:normal}td.wrap span{white-space:nowrap}
 .note{color:#475467;font-size:.88rem;margin:.2rem 0}
@@ -36,10 +34,17 @@ td.wrap{white-space:normal}td.wrap span{white-space:nowrap}
 .pass{color:#067647}.fail{color:#b42318}.missing{color:#667085;font-style:italic}
 table.matrix td.pass{background:#ecfdf3}table.matrix td.fail{background:#fef3f2}
 ol.trace{margin:.2rem 0;padding-left:1.4rem}
+.attempts td:first-child{white-space:nowrap}
+.attempts td:nth-child(2),.attempts td:nth-child(n+4):nth-child(-n+8){text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.attempts td.gap{text-align:left;white-space:normal}
 .bad{color:#b42318;font-weight:600}.ok{color:#067647;font-weight:600}
 .tag{display:inline-block;font-size:.75rem;padding:0 .4rem;border:1px solid #98a2b3;border-radius:.6rem;margin-left:.4rem;vertical-align:middle;font-weight:400}
 pre{background:#f8f9fb;border:1px solid #e4e7ec;padding:.8rem;overflow-x:auto;font-size:.82rem}
 code{font-size:.88em}
+";
+
+/// The stylesheet's rules for charts, in a page that has one.
+pub(super) const STYLE_CHARTS: &str = "\
 figure{margin:1rem 0}figcaption{font-size:.88rem;color:#475467;max-width:60rem}
 svg.chart{width:100%;height:auto;font-size:11px;font-family:inherit}
 svg .grid{stroke:#e4e7ec}svg .tick{fill:#475467}svg .axis-label{fill:#1a1a1a;font-size:12px}
@@ -53,6 +58,12 @@ svg .trend,svg .slope{stroke:#667085;stroke-width:1.5;fill:none}
 svg .scale-mark{stroke:#b42318;stroke-dasharray:5 4}svg .scale-label{fill:#b42318}
 svg .load{fill:#6941c6;font-size:10px}svg .point-label{fill:#1a1a1a}
 details{margin:.5rem 0}summary{cursor:pointer;color:#2e5b9a}
+";
+
+/// The stylesheet's rules for sorting, in a page whose tables sort (and so carry the script).
+pub(super) const STYLE_SORTING: &str = "\
+table[data-sortable] th{cursor:pointer}
+th[data-dir=asc]::after{content:' \\25B2'}th[data-dir=desc]::after{content:' \\25BC'}
 ";
 
 /// Sorts a table by the column whose header is clicked (or activated with Enter), on each
@@ -91,33 +102,50 @@ pub(super) fn base64(bytes: &[u8]) -> String {
 }
 
 /// The page's Content-Security-Policy: nothing is fetched from anywhere, inline styles are
-/// allowed, and the only script that may run is the one above.
-pub(super) fn policy() -> String {
+/// allowed, and the only script that may run is the one above, in a page that carries it
+/// (`script`); none in a page that does not.
+pub(super) fn policy(script: bool) -> String {
+    let scripts = if script {
+        format!(
+            "'sha256-{}'",
+            base64(&sha2::Sha256::digest(SCRIPT.as_bytes()))
+        )
+    } else {
+        "'none'".to_string()
+    };
     format!(
         "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; \
-         form-action 'none'; script-src 'sha256-{}'",
-        base64(&sha2::Sha256::digest(SCRIPT.as_bytes()))
+         form-action 'none'; script-src {scripts}"
     )
 }
 
-/// A whole page: `depth` is how many directories below the site's root it lies.
+/// A whole page: `depth` is how many directories below the site's root it lies. Its
+/// stylesheet holds the rules for charts only when it draws one, and the sorting script (with
+/// its rules) only when a table of it sorts: a page per problem, of which a site holds
+/// thousands, carries neither.
 pub(super) fn layout(title: &str, depth: usize, body: Markup) -> String {
     let root = "../".repeat(depth);
+    let charts = body.0.contains("<svg");
+    let sorts = body.0.contains("class=\"sortable");
     html! {
         (DOCTYPE)
         html lang="en" {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
-                meta http-equiv="Content-Security-Policy" content=(policy());
+                meta http-equiv="Content-Security-Policy" content=(policy(sorts));
                 meta name="generator" content="benchledger";
                 title { (title) " · benchledger" }
-                style { (PreEscaped(STYLE)) }
+                style {
+                    (PreEscaped(STYLE))
+                    @if charts { (PreEscaped(STYLE_CHARTS)) }
+                    @if sorts { (PreEscaped(STYLE_SORTING)) }
+                }
             }
             body {
                 nav { a href=(format!("{root}index.html")) { "benchledger: all waves, rubrics, seats and publications" } }
                 main { (body) }
-                script { (PreEscaped(SCRIPT)) }
+                @if sorts { script { (PreEscaped(SCRIPT)) } }
             }
         }
     }
@@ -452,10 +480,19 @@ mod tests {
 
     #[test]
     fn the_policy_allows_only_the_pages_own_script() {
-        let p = policy();
+        let p = policy(true);
         assert!(p.starts_with("default-src 'none';"));
         assert!(!p.contains("unsafe-inline'; script") && !p.contains("script-src 'unsafe"));
-        let page = layout("t", 0, html! { p { "x" } });
+        let t = Table::new(vec![Column::text("Seat", "seat")]);
+        let page = layout("t", 0, table(&t, None, &[]));
         assert!(page.contains(&format!("<script>{SCRIPT}</script>")));
+        assert!(page.contains(&policy(true)) && page.contains(STYLE_SORTING));
+        // A page with nothing to sort runs no script at all, and its policy allows none.
+        let page = layout("t", 0, html! { p { "x" } });
+        assert!(!page.contains("<script"), "{page}");
+        assert!(page.contains("script-src 'none'") && !page.contains(STYLE_SORTING));
+        assert!(!page.contains(STYLE_CHARTS));
+        let page = layout("t", 0, html! { svg {} });
+        assert!(page.contains(STYLE_CHARTS));
     }
 }

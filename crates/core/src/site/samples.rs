@@ -174,18 +174,21 @@ fn attempt_rows(
     };
     html! {
         @if attempts.is_empty() {
-            tr { td.id { a href=(seat_href(3, &seat.seat.id)) { (name) } } td colspan=(if origins { "10" } else { "9" }) { span.missing { "missing" } ": no attempt (counted as not Correct)" } }
+            tr { td { a href=(seat_href(3, &seat.seat.id)) { (name) } } td.gap colspan=(if origins { "10" } else { "9" }) { span.missing { "missing" } ": no attempt (counted as not Correct)" } }
         }
+        // The table's stylesheet sets the numbers' columns (2, 4 to 8) right and unbroken, and
+        // the seat's unbroken: a wave's problem pages are most of a site, so no cell repeats
+        // a class.
         @for a in &attempts {
             tr {
-                td.id { a href=(seat_href(3, &seat.seat.id)) { (name) } }
-                td.num { (a.trial) }
+                td { a href=(seat_href(3, &seat.seat.id)) { (name) } }
+                td { (a.trial) }
                 td { (outcome(a)) }
-                td.num { (opt(a.tokens_total(accounting), int)) }
-                td.num { (opt(a.wall_s, |v| fixed(v, 1))) }
-                td.num { (opt(a.cost_usd, usd_significant)) }
-                td.num { (opt(a.steps, |v| v.to_string())) }
-                td.num { (opt(a.errors, |v| v.to_string())) }
+                td { (opt(a.tokens_total(accounting), int)) }
+                td { (opt(a.wall_s, |v| fixed(v, 1))) }
+                td { (opt(a.cost_usd, usd_significant)) }
+                td { (opt(a.steps, |v| v.to_string())) }
+                td { (opt(a.errors, |v| v.to_string())) }
                 td { (a.end_reason.as_deref().unwrap_or("—")) }
                 td { (trace(a)) }
                 @if origins { td { (origin(a)) } }
