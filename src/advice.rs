@@ -202,6 +202,33 @@ mod tests {
         );
     }
 
+    /// The command that prints a leaderboard the site shows: the intervals as drawn, each
+    /// setting named only when it is not the default.
+    #[test]
+    fn a_leaderboards_command_names_its_interval_settings_when_not_the_defaults() {
+        let score = |ci| {
+            words(&Advice::Score {
+                wave: "w".into(),
+                rubric: "accuracy@1".into(),
+                ci,
+            })
+        };
+        assert_eq!(
+            score(None),
+            "The same leaderboard in the terminal: `benchledger score --wave w --rubric accuracy@1`."
+        );
+        assert_eq!(
+            score(Some(("95".into(), 2000, 0))),
+            "The same leaderboard in the terminal: `benchledger score --wave w --rubric accuracy@1 \
+             --ci`."
+        );
+        assert_eq!(
+            score(Some(("90".into(), 200, 3))),
+            "The same leaderboard in the terminal: `benchledger score --wave w --rubric accuracy@1 \
+             --ci 90 --resamples 200 --seed 3`."
+        );
+    }
+
     /// A build without PostgreSQL says so in the library's words; the command line adds
     /// which flag to point elsewhere.
     #[test]

@@ -1054,11 +1054,23 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
         "{arith_chart}"
     );
 
-    // Every sample one click away: the matrix of rca-wave-2 has a cell per problem and seat
-    // (4 × 6), most-solved first; a problem's page lists every seat's attempt; what changed
-    // since rca-wave-1 (see tests/problems.rs for the hand count).
+    every_sample_is_one_click_away(&chromium, &site, &index);
+    // A wave no version of the rubric scores (no budget) gets its table, and no empty chart.
+    let change =
+        std::fs::read_to_string(site.join("changes/session-efficiency-v1-v2.html")).unwrap();
+    assert!(change.contains("Wave <a href=\"../waves/arith-mini.html\">arith-mini</a>"));
+    assert!(!change.contains("id=\"slope-arith-mini\""));
+    assert!(change.contains("id=\"slope-checkout-rematch\""));
+    every_page_fits(&chromium, &site);
+}
+
+/// Every sample one click away, in the front page's site (`index`, its DOM): the matrix of
+/// rca-wave-2 has a cell per problem and seat (4 × 6), most-solved first; a problem's page
+/// lists every seat's attempt; what changed since rca-wave-1 (see tests/problems.rs for the
+/// hand count).
+fn every_sample_is_one_click_away(chromium: &Path, site: &Path, index: &str) {
     assert!(index.contains("href=\"waves/rca-wave-2/problems.html\""));
-    let matrix = dom(&chromium, &site.join("waves/rca-wave-2/problems.html"));
+    let matrix = dom(chromium, &site.join("waves/rca-wave-2/problems.html"));
     let body = between(&matrix, "<tbody>", "</tbody>");
     let cells = [
         "<td class=\"pass\"",
@@ -1071,27 +1083,20 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     assert_eq!(cells, 4 * 6, "{body}");
     assert_eq!(first_cells(&matrix), ["rca-1", "rca-2", "rca-3", "rca-4"]);
     let problem = dom(
-        &chromium,
+        chromium,
         &site.join("waves/rca-wave-2/problems/rca-3.html"),
     );
     let rows = between(&problem, "<tbody>", "</tbody>");
     assert_eq!(rows.matches("<tr>").count(), 6, "{rows}");
     assert_eq!(rows.matches("not Correct").count(), 2, "{rows}");
-    the_named_imported_seat_and_where_its_attempts_came_from(&chromium, &site);
+    the_named_imported_seat_and_where_its_attempts_came_from(chromium, site);
     // A wave of native result lines keeps no origin: no such column.
     assert!(!problem.contains("Came from"));
     let since = dom(
-        &chromium,
+        chromium,
         &site.join("waves/rca-wave-2/since-rca-wave-1.html"),
     );
     assert!(strip_tags(&since).contains("1: rca-3"), "{since}");
-    // A wave no version of the rubric scores (no budget) gets its table, and no empty chart.
-    let change =
-        std::fs::read_to_string(site.join("changes/session-efficiency-v1-v2.html")).unwrap();
-    assert!(change.contains("Wave <a href=\"../waves/arith-mini.html\">arith-mini</a>"));
-    assert!(!change.contains("id=\"slope-arith-mini\""));
-    assert!(change.contains("id=\"slope-checkout-rematch\""));
-    every_page_fits(&chromium, &site);
 }
 
 /// A wave an importer could write: seat ids past 32 characters around a 40-character model

@@ -463,6 +463,27 @@ mod tests {
         );
     }
 
+    /// Advice is said in the words the face passes in (the command line's name its commands);
+    /// the library's own name none. A note appears once a page either way.
+    #[test]
+    fn advice_is_said_in_the_faces_words() {
+        let groups = Note::Advice(Advice::Groups {
+            summary: "Group: a.".into(),
+            wave: "w".into(),
+        });
+        let lines = [groups.clone(), Note::Text("plain".into()), groups];
+        fn cli(a: &Advice) -> String {
+            format!("{a} Every pair: `tool versus`.")
+        }
+        let page = notes(&lines, &mut BTreeSet::new(), cli).into_string();
+        assert_eq!(
+            page,
+            "<p class=\"note\">Group: a. Every pair: `tool versus`.</p><p class=\"note\">plain</p>"
+        );
+        let library = (super::super::Input::default().advice)(&Advice::NoWaves);
+        assert_eq!(library, "No waves yet.");
+    }
+
     #[test]
     fn base64_matches_the_standard_vectors() {
         for (raw, enc) in [
