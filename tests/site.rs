@@ -280,7 +280,12 @@ fn every_page_fits(chromium: &Path, site: &Path) {
             page.display()
         );
         for m in [&wide, &phone] {
-            assert_eq!(m["broken"], serde_json::json!([]), "{}: {m}", page.display());
+            assert_eq!(
+                m["broken"],
+                serde_json::json!([]),
+                "{}: {m}",
+                page.display()
+            );
         }
     }
 }
@@ -1082,10 +1087,7 @@ fn every_sample_is_one_click_away(chromium: &Path, site: &Path, index: &str) {
     .sum::<usize>();
     assert_eq!(cells, 4 * 6, "{body}");
     assert_eq!(first_cells(&matrix), ["rca-1", "rca-2", "rca-3", "rca-4"]);
-    let problem = dom(
-        chromium,
-        &site.join("waves/rca-wave-2/problems/rca-3.html"),
-    );
+    let problem = dom(chromium, &site.join("waves/rca-wave-2/problems/rca-3.html"));
     let rows = between(&problem, "<tbody>", "</tbody>");
     assert_eq!(rows.matches("<tr>").count(), 6, "{rows}");
     assert_eq!(rows.matches("not Correct").count(), 2, "{rows}");
@@ -1122,15 +1124,36 @@ fn cheap_wave_with_long_ids(dir: &Path) -> PathBuf {
             .collect()
     };
     let llama = lines(
-        [Some(9.2e-6), Some(8.8e-6), Some(1.01e-5), None, Some(7.9e-6), Some(1.9e-5)],
+        [
+            Some(9.2e-6),
+            Some(8.8e-6),
+            Some(1.01e-5),
+            None,
+            Some(7.9e-6),
+            Some(1.9e-5),
+        ],
         [true, true, false, true, true, true],
     );
     let mini = lines(
-        [Some(3.1e-6), Some(4.2e-6), Some(2.7e-6), Some(3.6e-6), Some(2.9e-6), Some(3.3e-6)],
+        [
+            Some(3.1e-6),
+            Some(4.2e-6),
+            Some(2.7e-6),
+            Some(3.6e-6),
+            Some(2.9e-6),
+            Some(3.3e-6),
+        ],
         [true, false, true, false, true, true],
     );
     let haiku = lines(
-        [Some(1.2e-5), Some(1.5e-5), Some(1.1e-5), Some(1.4e-5), Some(1.3e-5), Some(1.6e-5)],
+        [
+            Some(1.2e-5),
+            Some(1.5e-5),
+            Some(1.1e-5),
+            Some(1.4e-5),
+            Some(1.3e-5),
+            Some(1.6e-5),
+        ],
         [true, true, true, false, true, true],
     );
     common::write_wave(
@@ -1189,19 +1212,25 @@ results = "haiku.jsonl"
 /// first table and folds the remark into a second table of the same seats; a Cost-of-Pass
 /// left unknown by a missing cost has no interval beside it; costs keep their digits.
 fn the_cheap_wave_with_long_ids_keeps_every_column_in_view(page: &str) {
-    let at = page.find("cheap-long-ids.html\">cheap-long-ids</a></h2>").unwrap();
+    let at = page
+        .find("cheap-long-ids.html\">cheap-long-ids</a></h2>")
+        .unwrap();
     let first = between(&page[at..], "<table", "</table>");
     let headers = strip_tags(between(first, "<thead>", "</thead>"));
-    for h in ["Seat", "Correct", "USD", "Cost-of-Pass 95% CI", "Rank", "Rank range"] {
+    for h in [
+        "Seat",
+        "Correct",
+        "USD",
+        "Cost-of-Pass 95% CI",
+        "Rank",
+        "Rank range",
+    ] {
         assert!(headers.contains(h), "{h}: {headers}");
     }
     assert!(!headers.contains("Remark"), "{headers}");
     let rest = &page[at + page[at..].find("</table>").unwrap()..];
     let second = between(rest, "<table", "</table>");
-    assert!(
-        second.contains("continued: Remark</caption>"),
-        "{second}"
-    );
+    assert!(second.contains("continued: Remark</caption>"), "{second}");
     assert_eq!(
         strip_tags(between(second, "<thead>", "</thead>")),
         "SeatRemark"
@@ -1276,7 +1305,9 @@ fn a_wave_without_a_budget_is_ranked_on_plain_accuracy() {
     // The page names the command that prints this leaderboard, and it does, unregistered.
     let command = "benchledger score --wave arith-mini --rubric accuracy@1 --ci";
     assert!(
-        board.contains(&format!("The same leaderboard in the terminal: `{command}`.")),
+        board.contains(&format!(
+            "The same leaderboard in the terminal: `{command}`."
+        )),
         "{board}"
     );
     let mut args: Vec<&str> = command.split(' ').skip(1).collect();
@@ -1292,8 +1323,14 @@ fn a_wave_without_a_budget_is_ranked_on_plain_accuracy() {
     assert_eq!(score["seats"][0]["rank"], 1);
     assert!((score["seats"][0]["score"].as_f64().unwrap() - 2.0 / 6.0).abs() < 1e-12);
     // Its interval around a Cost-of-Pass that one cost-less attempt leaves unknown: none.
-    assert_eq!(score["seats"][0]["cost_of_pass_usd"], serde_json::Value::Null);
-    assert_eq!(score["seats"][0]["cost_of_pass_ci"], serde_json::Value::Null);
+    assert_eq!(
+        score["seats"][0]["cost_of_pass_usd"],
+        serde_json::Value::Null
+    );
+    assert_eq!(
+        score["seats"][0]["cost_of_pass_ci"],
+        serde_json::Value::Null
+    );
     // Found by name only to be scored: a publication still needs it registered.
     let err = env
         .run([
@@ -1306,7 +1343,11 @@ fn a_wave_without_a_budget_is_ranked_on_plain_accuracy() {
             "t",
         ])
         .status(2);
-    assert!(err.stderr.contains("accuracy@1 is not registered"), "{}", err.stderr);
+    assert!(
+        err.stderr.contains("accuracy@1 is not registered"),
+        "{}",
+        err.stderr
+    );
     // A rubric named on the command line must exist.
     let err = env
         .run([

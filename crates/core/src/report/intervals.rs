@@ -366,10 +366,14 @@ mod tests {
         let w = WaveIntervals {
             settings: Settings::default(),
             problems: 40,
-            seats: [("a", ranked(1, 1)), ("b", ranked(1, 1)), ("c", ranked(1, 3))]
-                .into_iter()
-                .map(|(id, s)| (id.to_string(), s))
-                .collect(),
+            seats: [
+                ("a", ranked(1, 1)),
+                ("b", ranked(1, 1)),
+                ("c", ranked(1, 3)),
+            ]
+            .into_iter()
+            .map(|(id, s)| (id.to_string(), s))
+            .collect(),
         };
         let l = leader([("a", Some(1)), ("b", Some(1)), ("c", Some(3))], &w).unwrap();
         assert_eq!(l.tied, ["b"]);
@@ -382,10 +386,12 @@ mod tests {
         assert_eq!(range.human, "1–3 ≈");
         assert_eq!(
             notes(&w, &["a", "b", "c"], Some(&l), None),
-            ["≈ Not separable from the leader, a (rank range 1–1; tied with it for rank 1, and \
+            [
+                "≈ Not separable from the leader, a (rank range 1–1; tied with it for rank 1, and \
               so not marked: b): c. Their rank ranges overlap the leader's, so the data cannot \
               tell them apart from it; overlapping ranges anywhere mark an order the data does \
-              not support."]
+              not support."
+            ]
         );
         // As a publication has always shown it, no seat is tied: b is marked.
         let published = Leader {

@@ -275,7 +275,10 @@ impl std::fmt::Display for Advice {
                 write!(f, "No stored scores for {waves} under {rubric}.")
             }
             Advice::Score { wave, rubric, .. } => {
-                write!(f, "The same leaderboard: wave {wave} scored under {rubric}.")
+                write!(
+                    f,
+                    "The same leaderboard: wave {wave} scored under {rubric}."
+                )
             }
         }
     }
@@ -559,6 +562,11 @@ mod tests {
             Advice::Rescore {
                 waves: "w1, w2".into(),
                 rubric: "r@1".into(),
+            },
+            Advice::Score {
+                wave: "w".into(),
+                rubric: "r@1".into(),
+                ci: Some(("95".into(), 2000, 0)),
             },
         ];
         for a in all {

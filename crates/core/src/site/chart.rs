@@ -671,7 +671,9 @@ mod tests {
         let svg = scatter(&s).into_string();
         let attr = |el: &str, name: &str| -> f64 {
             let from = el.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
-            el[from..from + el[from..].find('"').unwrap()].parse().unwrap()
+            el[from..from + el[from..].find('"').unwrap()]
+                .parse()
+                .unwrap()
         };
         let labels: Vec<(f64, f64, f64)> = svg
             .split("<text class=\"point-label\"")
@@ -684,7 +686,10 @@ mod tests {
         assert_eq!(labels.len(), 6);
         let legend_x = SCATTER_WIDTH - RIGHT + 14.0 - 8.0;
         for (i, &(x, y, w)) in labels.iter().enumerate() {
-            assert!(x + w <= legend_x, "label {i} runs into the legend: {labels:?}");
+            assert!(
+                x + w <= legend_x,
+                "label {i} runs into the legend: {labels:?}"
+            );
             for &(x2, y2, w2) in &labels[i + 1..] {
                 let apart = x + w <= x2 || x2 + w2 <= x || (y - y2).abs() >= 13.0;
                 assert!(apart, "labels overlap: {labels:?}");

@@ -112,13 +112,11 @@ fn pick(input: &Input, boards: &[Board<'_>]) -> Option<(usize, String)> {
 /// The command that prints this leaderboard in the terminal, with the intervals as the site drew
 /// them, in the face's words.
 fn in_the_terminal(input: &Input, wave: &str, rubric: &str, drawn: bool) -> String {
-    let ci = input.intervals.as_ref().filter(|_| drawn).map(|s| {
-        (
-            crate::report::intervals::level_text(s),
-            s.resamples,
-            s.seed,
-        )
-    });
+    let ci = input
+        .intervals
+        .as_ref()
+        .filter(|_| drawn)
+        .map(|s| (crate::report::intervals::level_text(s), s.resamples, s.seed));
     (input.advice)(&crate::report::Advice::Score {
         wave: wave.to_string(),
         rubric: rubric.to_string(),

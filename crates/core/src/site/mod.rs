@@ -4,9 +4,9 @@
 //! page as a path and its text, and the command writes them. Nothing is patched; the whole site
 //! is made again each time. Pages are HTML built with maud, which escapes every string by
 //! default, so a model named `<script>alert(1)</script>` is text on the page; charts are SVG
-//! drawn in `chart`, inline in the page. Each page carries its own small stylesheet and the few
-//! lines of script that sort its tables, allowed by a Content-Security-Policy that names that
-//! script's hash and nothing else: no fonts, scripts, styles or images are fetched from
+//! drawn in `chart`, inline in the page. Each page carries its own small stylesheet and, where a
+//! table sorts, the few lines of script that sort it, allowed by a Content-Security-Policy that
+//! names that script's hash and nothing else (a page with nothing to sort allows no script): no fonts, scripts, styles or images are fetched from
 //! anywhere, so the site works from `file://` and from any static host, and a script that
 //! escaped the escaping still would not run. Every table is readable without script.
 //!

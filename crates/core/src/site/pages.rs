@@ -589,10 +589,7 @@ fn publication_page(p: &PublicationInput) -> String {
         ),
         ("Rubric text", Some(r.rubric_sha256.clone())),
         ("Publication record", Some(r.sha256.clone())),
-        (
-            "Previous entry in the chain",
-            r.prev_sha256.clone(),
-        ),
+        ("Previous entry in the chain", r.prev_sha256.clone()),
     ];
     let body = html! {
         h1 { "Publication #" (r.id) ": " (r.title) }
