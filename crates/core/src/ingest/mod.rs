@@ -249,7 +249,8 @@ fn suite_problems_of(
     })
 }
 
-/// The load the wave ran under: sessions at a time and sharing the tool server.
+/// The load the wave ran under: sessions at a time and sharing the tool server, a serial
+/// rerun, the factor its timeouts were scaled by.
 fn load_of(path: &Path, text: &str, w: &manifest::WaveSection) -> Result<Load> {
     let positive = |v: &Option<toml::Spanned<i64>>, f: &str| -> Result<Option<u32>> {
         match v {
@@ -270,6 +271,20 @@ fn load_of(path: &Path, text: &str, w: &manifest::WaveSection) -> Result<Load> {
         parallel_sessions: positive(&w.load.parallel_sessions, "parallel_sessions")?,
         tool_server_sessions: positive(&w.load.tool_server_sessions, "tool_server_sessions")?,
         serial_rerun: w.load.serial_rerun,
+        timeout_multiplier: match &w.load.timeout_multiplier {
+            None => None,
+            Some(x) if x.get_ref().is_finite() && *x.get_ref() > 0.0 => Some(*x.get_ref() + 0.0),
+            Some(x) => {
+                return Err(Error::input(
+                    manifest::at(path, text, x, "timeout_multiplier"),
+                    format!(
+                        "expected the factor every timeout was scaled by, finite and above 0 \
+                         (1 for timeouts as the harness sets them), got {}",
+                        x.get_ref(),
+                    ),
+                ));
+            }
+        },
     })
 }
 

@@ -28,6 +28,12 @@ pub struct Load {
     pub tool_server_sessions: Option<u32>,
     /// Whether this wave was a serial rerun (seats one after another).
     pub serial_rerun: Option<bool>,
+    /// The factor every timeout of the run was scaled by (Harbor's `timeout_multiplier`): finite
+    /// and above 0. Part of the content hash from wave content format 3, which only a wave that
+    /// records one is hashed in; absent from JSON when unknown, so a wave without one reads as
+    /// it always did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_multiplier: Option<f64>,
 }
 
 /// How tokens were counted and where prices came from.

@@ -315,7 +315,7 @@ pub struct TrialAccuracyJson {
 }
 
 /// Words for a wave's load: "6 parallel sessions, 6 sharing the tool server, not a serial
-/// rerun".
+/// rerun", and ", timeouts × 2" when it records a timeout multiplier.
 pub fn describe_load(l: &Load) -> String {
     let parallel = match l.parallel_sessions {
         Some(1) => "1 session at a time".to_string(),
@@ -332,7 +332,11 @@ pub fn describe_load(l: &Load) -> String {
         Some(false) => "not a serial rerun",
         None => "serial rerun unknown",
     };
-    format!("{parallel}, {shared}, {serial}")
+    // Said only when recorded: most harnesses have no such factor.
+    match l.timeout_multiplier {
+        Some(x) => format!("{parallel}, {shared}, {serial}, timeouts × {}", machine(x)),
+        None => format!("{parallel}, {shared}, {serial}"),
+    }
 }
 
 /// Words for a wave's accounting.
@@ -846,6 +850,7 @@ pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
         Column::num("Parallel", "parallel_sessions"),
         Column::num("Tool server", "tool_server_sessions"),
         Column::text("Serial rerun", "serial_rerun"),
+        Column::num("Timeout ×", "timeout_multiplier").priority(DETAIL),
         Column::text(
             "Input incl. cached reads",
             "input_tokens_include_cache_reads",
@@ -874,6 +879,10 @@ pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
             opt(w.load.tool_server_sessions),
             match w.load.serial_rerun {
                 Some(b) => Cell::new(yes_no(b), b.to_string()),
+                None => Cell::none(),
+            },
+            match w.load.timeout_multiplier {
+                Some(x) => Cell::new(machine(x), machine(x)),
                 None => Cell::none(),
             },
             Cell::new(

@@ -294,7 +294,7 @@ fn wave_page(w: &WaveInput, boards: &[Board<'_>], previous: Option<&WaveInput>) 
     layout(&format!("Wave {}", wave.id), 1, body)
 }
 
-/// Load in a few words for a chart: "6 par · 6 tool · serial".
+/// Load in a few words for a chart: "6 par · 6 tool · serial" (and " · timeouts ×2").
 fn load_words(l: &crate::model::Load) -> String {
     let n = |v: Option<u32>| v.map_or("?".to_string(), |v| v.to_string());
     let mut s = format!(
@@ -304,6 +304,9 @@ fn load_words(l: &crate::model::Load) -> String {
     );
     if l.serial_rerun == Some(true) {
         s.push_str(" · serial");
+    }
+    if let Some(x) = l.timeout_multiplier {
+        s.push_str(&format!(" · timeouts ×{}", crate::number::machine(x)));
     }
     s
 }

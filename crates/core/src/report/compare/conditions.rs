@@ -14,6 +14,10 @@ use crate::report::score::RubricInfo;
 use crate::rubric::measure::Measure;
 use crate::rubric::spec::{Rubric, Transform};
 
+/// The key of the timeout multiplier, the one load condition most harnesses have no notion
+/// of: a wave that records none has not left its load unrecorded.
+pub(super) const TIMEOUT_MULTIPLIER: &str = "timeout_multiplier";
+
 /// A condition's value in one wave.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum CondValue {
@@ -192,6 +196,13 @@ pub(super) fn conditions(waves: &[WaveInput<'_>]) -> Vec<Condition> {
                     .serial_rerun
                     .map_or(CondValue::Unknown, CondValue::Bool)
             }),
+        ),
+        cond(
+            TIMEOUT_MULTIPLIER,
+            "timeout multiplier",
+            Kind::Load,
+            "none recorded",
+            each(&|w| opt_f64(w.data.wave.load.timeout_multiplier)),
         ),
         cond(
             "input_tokens_include_cache_reads",
