@@ -1155,6 +1155,17 @@ fn every_edit_of_ledger_rows_is_caught_by_verify_all_ledger_expect_head() {
         env.ingest(&[&manifest]);
         // A wave whose attempts keep where they came from.
         env.ingest(&[&crate_path("tests/fixtures/import/inspect/wave.toml")]);
+        // A wave that records a timeout multiplier (Harbor's config.json says 1): hashed in
+        // wave content format 3.
+        env.run([
+            OsStr::new("ingest"),
+            OsStr::new("--from"),
+            OsStr::new("harbor"),
+            OsStr::new("--started-at"),
+            OsStr::new("2025-11-01T10:00:00Z"),
+            crate_path("tests/fixtures/import/harbor/job").as_os_str(),
+        ])
+        .ok();
         let h = head(&env);
         (env, h)
     };
@@ -1196,6 +1207,18 @@ fn raw_fact_edits() -> Vec<(&'static str, String, &'static str)> {
             "an unpublished wave's notes",
             "UPDATE wave SET notes = 'x' WHERE slug = 'rca-wave-2'".into(),
             "wave rca-wave-2: its rows no longer hash",
+        ),
+        (
+            "a wave's timeout multiplier",
+            "UPDATE wave SET timeout_multiplier = 3 WHERE slug = 'terminal-bench-2025-11-01'"
+                .into(),
+            "wave terminal-bench-2025-11-01: its rows no longer hash",
+        ),
+        (
+            "a wave's timeout multiplier taken away",
+            "UPDATE wave SET timeout_multiplier = NULL WHERE slug = 'terminal-bench-2025-11-01'"
+                .into(),
+            "wave terminal-bench-2025-11-01: its rows no longer hash",
         ),
         (
             "a wave's ingest time",

@@ -25,6 +25,8 @@ pub(super) enum CondValue {
     Unknown,
     Int(u64),
     Num(f64),
+    /// A factor (the timeout multiplier): printed as written, `2.5` rather than `2.50`.
+    Factor(f64),
     Bool(bool),
     Text(String),
 }
@@ -34,7 +36,7 @@ impl CondValue {
         match self {
             CondValue::Unknown => Value::Null,
             CondValue::Int(n) => Value::from(*n),
-            CondValue::Num(x) => {
+            CondValue::Num(x) | CondValue::Factor(x) => {
                 serde_json::Number::from_f64(*x).map_or(Value::Null, Value::Number)
             }
             CondValue::Bool(b) => Value::Bool(*b),
@@ -46,7 +48,7 @@ impl CondValue {
         match self {
             CondValue::Unknown => String::new(),
             CondValue::Int(n) => n.to_string(),
-            CondValue::Num(x) => machine(*x),
+            CondValue::Num(x) | CondValue::Factor(x) => machine(*x),
             CondValue::Bool(b) => b.to_string(),
             CondValue::Text(s) => s.clone(),
         }
@@ -57,6 +59,7 @@ impl CondValue {
             CondValue::Unknown => unknown.to_string(),
             CondValue::Int(n) => int(*n),
             CondValue::Num(x) => int_or_fixed(*x, 2),
+            CondValue::Factor(x) => machine(*x),
             CondValue::Bool(b) => (if *b { "yes" } else { "no" }).to_string(),
             CondValue::Text(s) => s.clone(),
         }
@@ -202,7 +205,13 @@ pub(super) fn conditions(waves: &[WaveInput<'_>]) -> Vec<Condition> {
             "timeout multiplier",
             Kind::Load,
             "none recorded",
-            each(&|w| opt_f64(w.data.wave.load.timeout_multiplier)),
+            each(&|w| {
+                w.data
+                    .wave
+                    .load
+                    .timeout_multiplier
+                    .map_or(CondValue::Unknown, CondValue::Factor)
+            }),
         ),
         cond(
             "input_tokens_include_cache_reads",
