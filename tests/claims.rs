@@ -1438,6 +1438,21 @@ fn a_helm_or_eee_file_claims_from_cannot_read_is_named_and_nothing_is_written() 
     let text = std::fs::read_to_string(&eee).unwrap();
     std::fs::write(
         &eee,
+        text.replacen("\"value\": 25.0", "\"value\": \"25\"", 1),
+    )
+    .unwrap();
+    refused(
+        "eee",
+        &[
+            eee.as_os_str(),
+            OsStr::new("--evaluation"),
+            OsStr::new("arith (correct)"),
+        ],
+        "field `evaluation_results[1].score_details.uncertainty.standard_error.value`: expected \
+         the standard error as a number, 0 or more, got the string \"25\"",
+    );
+    std::fs::write(
+        &eee,
         text.replacen("\"score\": 33.3", "\"score\": \"33.3\"", 1),
     )
     .unwrap();

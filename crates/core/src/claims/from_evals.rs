@@ -249,44 +249,8 @@ pub fn eee(
         .and_then(Value::as_u64);
     // The standard error of an accuracy, claimed as the ledger's `accuracy_se` (of a mean
     // score, it is of the outcomes, which the ledger does not compute: said in words only).
-    if figure == Figure::Seat(SeatFigure::Accuracy)
-        && let Some(se) = details.pointer("/uncertainty/standard_error/value")
-    {
-        let se = se
-            .as_f64()
-            .filter(|x| x.is_finite() && *x >= 0.0)
-            .ok_or_else(|| {
-                Error::input(
-                    at("score_details.uncertainty.standard_error.value"),
-                    format!(
-                        "expected the standard error as a number, 0 or more, got {}",
-                        describe(se)
-                    ),
-                )
-            })?;
-        let decimals = written_decimals(se);
-        let method = details
-            .pointer("/uncertainty/standard_error/method")
-            .and_then(Value::as_str);
-        claims.push(Claim {
-            source: Some(format!(
-                "uncertainty.standard_error{}{}",
-                method.map_or(String::new(), |m| format!(" (method {m})")),
-                samples.map_or(String::new(), |n| format!(" over num_samples = {n}"))
-            )),
-            ..claim(
-                wave,
-                seat,
-                Figure::Seat(SeatFigure::AccuracySe),
-                se,
-                scale,
-                se_precision(
-                    se,
-                    samples,
-                    (decimals <= ROUNDED_AT_MOST).then_some(decimals),
-                ),
-            )
-        });
+    if figure == Figure::Seat(SeatFigure::Accuracy) {
+        claims.extend(standard_error(details, &at, samples, scale, wave, seat)?);
     }
     if let Some(n) = samples {
         claims.push(claim(
@@ -309,6 +273,57 @@ pub fn eee(
         description: None,
         claims,
     })
+}
+
+/// An accuracy's `uncertainty.standard_error` as an `accuracy_se` claim, at the score's
+/// `scale`, within [`se_precision`] at `samples` (EEE's `num_samples`); none when the record
+/// gives no standard error.
+fn standard_error(
+    details: &Value,
+    at: &dyn Fn(&str) -> Location,
+    samples: Option<u64>,
+    scale: f64,
+    wave: &str,
+    seat: &str,
+) -> Result<Option<Claim>> {
+    let Some(se) = details.pointer("/uncertainty/standard_error/value") else {
+        return Ok(None);
+    };
+    let se = se
+        .as_f64()
+        .filter(|x| x.is_finite() && *x >= 0.0)
+        .ok_or_else(|| {
+            Error::input(
+                at("score_details.uncertainty.standard_error.value"),
+                format!(
+                    "expected the standard error as a number, 0 or more, got {}",
+                    describe(se)
+                ),
+            )
+        })?;
+    let decimals = written_decimals(se);
+    let method = details
+        .pointer("/uncertainty/standard_error/method")
+        .and_then(Value::as_str);
+    Ok(Some(Claim {
+        source: Some(format!(
+            "uncertainty.standard_error{}{}",
+            method.map_or(String::new(), |m| format!(" (method {m})")),
+            samples.map_or(String::new(), |n| format!(" over num_samples = {n}"))
+        )),
+        ..claim(
+            wave,
+            seat,
+            Figure::Seat(SeatFigure::AccuracySe),
+            se,
+            scale,
+            se_precision(
+                se,
+                samples,
+                (decimals <= ROUNDED_AT_MOST).then_some(decimals),
+            ),
+        )
+    }))
 }
 
 /// A slug without runs of `-` or one at its end (`arith (correct)` → `arith-correct`).
