@@ -447,4 +447,16 @@ fn a_timeout_multiplier_that_differs_is_a_load_confounder() {
         })
         .collect();
     assert_eq!(formats, [("tm-1", 3), ("tm-2", 3), ("tm-none", 2)]);
+    // The site: the wave page's conditions, and the seat page's chart labels.
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let page = std::fs::read_to_string(site.join("waves/tm-2.html")).unwrap();
+    assert!(
+        page.contains("not a serial rerun, timeouts × 2.5</li>"),
+        "{page}"
+    );
+    let none = std::fs::read_to_string(site.join("waves/tm-none.html")).unwrap();
+    assert!(!none.contains("timeouts"), "{none}");
+    let seat = std::fs::read_to_string(site.join("seats/a.html")).unwrap();
+    assert!(seat.contains("2 par · 2 tool · timeouts ×2.5"), "{seat}");
 }
