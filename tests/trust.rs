@@ -1342,6 +1342,29 @@ fn registration_and_chain_edits() -> Vec<(&'static str, String, &'static str)> {
             "the display name of seat checkout-rematch/xai-hierarchical is not in the ledger",
         ),
         (
+            "a signature added behind benchledger's back",
+            "INSERT INTO publication_envelope (publication_id, envelope) \
+             SELECT 2, envelope FROM publication_envelope WHERE publication_id = 1"
+                .into(),
+            "the signature of publication #2: no log entry names it",
+        ),
+        (
+            "a display name added behind benchledger's back",
+            "INSERT INTO seat_display_name (seat_id, name) SELECT s.id, 'Forged' FROM seat s \
+             JOIN wave w ON w.id = s.wave_id WHERE w.slug = 'checkout-rematch' AND s.id NOT IN \
+             (SELECT seat_id FROM seat_display_name) ORDER BY s.slug LIMIT 1"
+                .into(),
+            "the display name of seat checkout-rematch/anthropic-react: no log entry names it",
+        ),
+        (
+            "origins added behind benchledger's back",
+            format!(
+                "INSERT INTO attempt_origin (attempt_id, file, record) SELECT min(id), \
+                 'forged.json', NULL FROM attempt WHERE seat_id = {UNPUBLISHED_SEAT}"
+            ),
+            "the origin record of wave rca-wave-2: no log entry names it",
+        ),
+        (
             "a publication's signed statement deleted",
             "DELETE FROM publication_envelope WHERE publication_id = 1".into(),
             "the signature of publication #1 is not in the ledger",
