@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::score::{RubricInfo, RubricJson, places, score_header};
-use super::{Cell, Column, DETAIL, ESSENTIAL, Note, Table};
+use super::{ASKED, Cell, Column, DETAIL, ESSENTIAL, Note, Table};
 use crate::number::{fixed, machine, machine_opt, signed};
 use crate::rubric::WaveScores;
 use crate::rubric::spec::Scale;
@@ -176,8 +176,10 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
     let mut t = Table::new(vec![
         Column::text("Wave", "wave").grouped(),
         Column::text("Seat", "seat").priority(ESSENTIAL),
-        Column::num(&score_header(&old.rubric), "old").priority(ESSENTIAL),
-        Column::num(&score_header(&new.rubric), "new").priority(ESSENTIAL),
+        // The two rubrics named: a narrow terminal keeps them after every optional column, and
+        // on one too narrow for them all, the Change before them.
+        Column::num(&score_header(&old.rubric), "old").priority(ASKED),
+        Column::num(&score_header(&new.rubric), "new").priority(ASKED),
         // The point of a diff: a narrow terminal keeps it beside the two scores.
         Column::num("Change", "delta").priority(ESSENTIAL),
         Column::text("Rank", "rank"),
