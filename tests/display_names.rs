@@ -13,7 +13,13 @@ use common::Env;
 /// The checkout-rematch example copied into `dir`, with `names` (seat id, display name lines)
 /// added to its seats: each line is written into the seat's table as it is.
 fn checkout_with(dir: &Path, names: &[(&str, &str)]) -> PathBuf {
-    let from = common::crate_path("examples/checkout-rematch");
+    example_with("checkout-rematch", dir, names)
+}
+
+/// The example `example` copied into `dir`, with `names` added to its seats as
+/// [`checkout_with`] adds them.
+fn example_with(example: &str, dir: &Path, names: &[(&str, &str)]) -> PathBuf {
+    let from = common::crate_path(&format!("examples/{example}"));
     common::copy_dir(&from, dir);
     let manifest = dir.join("wave.toml");
     let mut text = std::fs::read_to_string(&manifest).unwrap();
@@ -142,6 +148,175 @@ fn a_display_name_is_shown_by_people_and_the_id_stays_the_key() {
     assert!(score.stdout.contains(" GPT-5 <ReAct> "), "{}", score.stdout);
     let trials = env.run(["trials", "checkout-rematch"]).ok().stdout;
     assert!(trials.contains(" Grok 4 (ReAcTree) "), "{trials}");
+}
+
+/// A new user's check (issue 19, item 7): `problems`, `problems --regressions` and `diff`
+/// printed seat ids where `show` and `score` print display names. They show the names, with
+/// the note saying which id each stands for; JSON and CSV keep the ids as keys and add the
+/// names beside them.
+#[test]
+fn problems_regressions_and_diff_show_display_names_and_keep_ids_as_keys() {
+    let env = Env::init().run_from_crate_root();
+    let names = [
+        ("xai-hierarchical", "display_name = \"Grok 4 (ReAcTree)\""),
+        ("anthropic-react", "display_name = \"Claude / ReAct\""),
+    ];
+    let one = example_with("rca-wave-1", &env.path().join("one"), &names);
+    let two = example_with("rca-wave-2", &env.path().join("two"), &names);
+    env.ingest(&[&one, &two]);
+    let note = "Seats shown by their display names: Claude / ReAct is anthropic-react; Grok 4 \
+                (ReAcTree) is xai-hierarchical.";
+    let without_note = |text: &str| text.replace(note, "");
+
+    // The matrix: a column a seat, headed by its name.
+    let matrix = env.run(["problems", "rca-wave-1"]).ok().stdout;
+    assert!(matrix.contains(" Grok 4 (ReAcTree) "), "{matrix}");
+    assert!(matrix.contains(" Claude / ReAct "), "{matrix}");
+    assert!(matrix.contains(" openai-react "), "{matrix}");
+    assert!(matrix.contains(note), "{matrix}");
+    assert!(
+        !without_note(&matrix).contains("xai-hierarchical"),
+        "{matrix}"
+    );
+    let json = env
+        .run(["problems", "rca-wave-1", "--format", "json"])
+        .ok()
+        .json();
+    assert_eq!(json["seats"][4], "xai-hierarchical");
+    assert_eq!(
+        json["display_names"],
+        serde_json::json!({
+            "xai-hierarchical": "Grok 4 (ReAcTree)",
+            "anthropic-react": "Claude / ReAct"
+        })
+    );
+    assert!(
+        json["problems"][0]["seats"]["xai-hierarchical"]["trials"].is_u64(),
+        "{json}"
+    );
+    let csv = env
+        .run(["problems", "rca-wave-1", "--format", "csv"])
+        .ok()
+        .stdout;
+    assert!(
+        csv.lines().next().unwrap().contains(",xai-hierarchical,"),
+        "{csv}"
+    );
+    assert!(!csv.contains("Grok"), "{csv}");
+    // `--seat` takes the id.
+    let one_seat = env
+        .run(["problems", "rca-wave-1", "--seat", "xai-hierarchical"])
+        .ok()
+        .stdout;
+    assert!(one_seat.contains(" Grok 4 (ReAcTree) "), "{one_seat}");
+    assert!(
+        one_seat
+            .contains("Seats shown by their display names: Grok 4 (ReAcTree) is xai-hierarchical."),
+        "{one_seat}"
+    );
+    // The same wave without names prints ids and no note.
+    let plain = Env::with_waves(&["examples/rca-wave-1/wave.toml"]);
+    let plain_matrix = plain.run(["problems", "rca-wave-1"]).ok().stdout;
+    assert!(
+        plain_matrix.contains(" xai-hierarchical "),
+        "{plain_matrix}"
+    );
+    assert!(!plain_matrix.contains("display names"), "{plain_matrix}");
+
+    // Regressions: a row a seat, by its name.
+    let regressions = env
+        .run(["problems", "--regressions", "rca-wave-1", "rca-wave-2"])
+        .ok()
+        .stdout;
+    assert!(regressions.contains(" Claude / ReAct "), "{regressions}");
+    assert!(regressions.contains(note), "{regressions}");
+    assert!(
+        !without_note(&regressions).contains("anthropic-react"),
+        "{regressions}"
+    );
+    let json = env
+        .run([
+            "problems",
+            "--regressions",
+            "rca-wave-1",
+            "rca-wave-2",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    let react = json["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["seat"] == "anthropic-react")
+        .unwrap();
+    assert_eq!(react["display_name"], "Claude / ReAct");
+    assert_eq!(react["newly_solved"], serde_json::json!(["rca-2"]));
+    let plain_seat = json["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["seat"] == "openai-react")
+        .unwrap();
+    assert!(plain_seat.get("display_name").is_none(), "{plain_seat}");
+
+    // A rubric change: each row's seat by its name, the summary's too.
+    for r in ["session-efficiency.v2.toml", "session-efficiency.v1.toml"] {
+        env.run([
+            "rubric",
+            "add",
+            "--allow-scale-violation",
+            &format!("rubrics/{r}"),
+        ])
+        .ok();
+    }
+    let diff = env
+        .run(["diff", "session-efficiency@1", "session-efficiency@2"])
+        .ok()
+        .stdout;
+    assert!(diff.contains(" Grok 4 (ReAcTree) "), "{diff}");
+    assert!(
+        diff.contains("rca-wave-1/Grok 4 (ReAcTree) -25.00"),
+        "{diff}"
+    );
+    assert!(diff.contains(note), "{diff}");
+    assert!(!without_note(&diff).contains("xai-hierarchical"), "{diff}");
+    let json = env
+        .run([
+            "diff",
+            "session-efficiency@1",
+            "session-efficiency@2",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    let row = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["seat"] == "xai-hierarchical")
+        .unwrap();
+    assert_eq!(row["display_name"], "Grok 4 (ReAcTree)");
+    assert_eq!(
+        json["summary"]["largest_shifts"][0]["seat"],
+        "xai-hierarchical"
+    );
+    let csv = env
+        .run([
+            "diff",
+            "session-efficiency@1",
+            "session-efficiency@2",
+            "--format",
+            "csv",
+        ])
+        .ok()
+        .stdout;
+    assert!(
+        csv.contains(",xai-hierarchical,") && !csv.contains("Grok"),
+        "{csv}"
+    );
 }
 
 #[test]

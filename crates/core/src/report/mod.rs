@@ -70,10 +70,23 @@ impl Cell {
 pub fn display_names_note<'a>(
     seats: impl IntoIterator<Item = &'a crate::model::Seat>,
 ) -> Option<Note> {
-    let named: Vec<String> = seats
-        .into_iter()
-        .filter_map(|s| s.display_name.as_ref().map(|n| format!("{n} is {}", s.id)))
-        .collect();
+    names_note(
+        seats
+            .into_iter()
+            .filter_map(|s| Some((s.display_name.as_deref()?, s.id.as_str()))),
+    )
+}
+
+/// [`display_names_note`] from (display name, id) pairs, each said once however often it
+/// comes (a seat of several waves).
+pub fn names_note<'a>(names: impl IntoIterator<Item = (&'a str, &'a str)>) -> Option<Note> {
+    let mut named: Vec<String> = Vec::new();
+    for (name, id) in names {
+        let said = format!("{name} is {id}");
+        if !named.contains(&said) {
+            named.push(said);
+        }
+    }
     (!named.is_empty()).then(|| {
         Note::Text(format!(
             "Seats shown by their display names: {}.",
