@@ -603,3 +603,108 @@ fn every_imported_attempt_keeps_where_it_came_from_outside_the_content_hash() {
     // ledger that keeps no origin would hash these waves the same.
     env.run(["verify", "--ledger"]).ok();
 }
+
+/// The origin of each attempt of `wave` in `env`'s ledger (the attempts export's
+/// `origin_file`), deduplicated, in order.
+fn origin_files(env: &Env, wave: &str) -> Vec<String> {
+    let mut files: Vec<String> = origins(env, wave).into_iter().map(|o| o.2).collect();
+    files.dedup();
+    files
+}
+
+/// A new user's check (issue 19): an origin was stored as typed on the command line (`ingest
+/// --from --manifest` made it absolute, `/home/…/logs/../run.json`), though the docs say it is
+/// relative to the manifest. It is relative to the manifest's directory, whatever directory the
+/// ingest runs in; for `ingest --from`, to its `--manifest`'s directory, else to the directory
+/// it runs in; and the content hash is the one it always was.
+#[test]
+fn an_origin_is_relative_to_the_manifests_directory_wherever_the_ingest_runs() {
+    let env = Env::init();
+    let root = env.path();
+    common::copy_dir(
+        &common::tests_dir("fixtures/import/inspect"),
+        &root.join("data/sub/inspect"),
+    );
+    common::copy_dir(
+        &common::tests_dir("fixtures/import/terminal-bench"),
+        &root.join("data/sub/tb"),
+    );
+    let elsewhere = root.join("elsewhere");
+    std::fs::create_dir_all(elsewhere.join("logs")).unwrap();
+    std::fs::copy(
+        root.join("data/sub/inspect/run.json"),
+        elsewhere.join("logs/run.json"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("meta")).unwrap();
+    std::fs::write(
+        root.join("meta/wave.toml"),
+        "[wave]\nnotes = \"read from the logs\"\n",
+    )
+    .unwrap();
+    let db = env.db.to_str().unwrap().to_string();
+    let run = |args: &[&str]| {
+        let mut all = vec!["--db", db.as_str()];
+        all.extend(args);
+        common::run_raw(
+            &elsewhere,
+            &all,
+            &[("BENCHLEDGER_NOW", common::NOW.as_ref())],
+        )
+        .ok()
+    };
+    // Manifests in a subdirectory, ingested from another directory.
+    run(&[
+        "ingest",
+        "../data/sub/inspect/wave.toml",
+        "../data/sub/tb/wave.toml",
+    ]);
+    assert_eq!(origin_files(&env, "arith-mini"), ["run.json"]);
+    assert_eq!(
+        origin_files(&env, "tb-mini")[0],
+        "run/fix-git/fix-git.1-of-5.2025-06-01__10-00-00"
+    );
+    // `ingest --from`: relative to the directory it runs in, as the paths were given (`./`
+    // left out, an absolute one inside the directory made relative).
+    let inside = elsewhere.join("logs/run.json");
+    for (wave, path, manifest, expected) in [
+        (
+            "from-up",
+            "../data/sub/inspect/run.json",
+            None,
+            "../data/sub/inspect/run.json",
+        ),
+        ("from-dot", "./logs/run.json", None, "logs/run.json"),
+        ("from-abs", inside.to_str().unwrap(), None, "logs/run.json"),
+        // With a manifest: relative to its directory.
+        (
+            "from-meta",
+            "../data/sub/inspect/run.json",
+            Some("../meta/wave.toml"),
+            "../data/sub/inspect/run.json",
+        ),
+        (
+            "from-meta-logs",
+            "logs/run.json",
+            Some("../meta/wave.toml"),
+            "../elsewhere/logs/run.json",
+        ),
+    ] {
+        let mut args = vec!["ingest", "--from", "inspect", path, "--wave", wave];
+        if let Some(m) = manifest {
+            args.extend(["--manifest", m]);
+        }
+        run(&args);
+        assert_eq!(origin_files(&env, wave), [expected], "{args:?}");
+    }
+    // Origins are outside the content hash: the Inspect wave hashes as the same manifest
+    // ingested from the crate root does.
+    assert_eq!(
+        content_sha256(&env, "arith-mini"),
+        content_sha256(
+            &Env::with_waves(&["tests/fixtures/import/inspect/wave.toml"]),
+            "arith-mini"
+        )
+    );
+    env.run(["verify", "--ledger"]).ok();
+}
