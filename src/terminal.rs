@@ -210,10 +210,12 @@ fn fitted(
         if fits(&lines) {
             return lines;
         }
-        if !kept.iter().skip(1).any(|c| columns[*c].priority > ASKED) {
-            if let Some(lines) = draw_broken(columns, rows, kept, width) {
-                return lines;
-            }
+        // Only the columns asked for and the essential ones left: ids and headers break at
+        // their own separators before another column goes.
+        if !kept.iter().skip(1).any(|c| columns[*c].priority > ASKED)
+            && let Some(lines) = draw_broken(columns, rows, kept, width)
+        {
+            return lines;
         }
         // The rightmost of the columns of the highest priority number; `max_by_key` keeps the
         // last of equals.
