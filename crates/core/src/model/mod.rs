@@ -209,9 +209,10 @@ pub struct Attempt {
 /// Where an attempt was read from: the file or directory, and the record in it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AttemptOrigin {
-    /// The results file as the manifest names it (relative to the manifest, or absolute), or
-    /// the trial's directory for harnesses that keep a directory per trial (Terminal-Bench,
-    /// Harbor), `/`-separated.
+    /// The results file, or the trial's directory for harnesses that keep a directory per trial
+    /// (Terminal-Bench, Harbor): relative to the manifest's directory (for `ingest --from`, to
+    /// its `--manifest`'s, else to the directory it ran in), `/`-separated, with `..` when it
+    /// lies outside; absolute only when the two share nothing but the root.
     pub file: String,
     /// Where in the file, in the format's own words ("sample 2 epoch 1"), when it holds several
     /// attempts.

@@ -803,12 +803,10 @@ pub(crate) fn add_interval_columns<'a>(
         let Some(at) = t.columns.iter().position(|c| c.key == key) else {
             continue;
         };
-        let mut columns = columns(&header, ci_key);
-        if accuracy {
-            // What `--ci` is asked for first: a narrow terminal keeps the correct-rate's
-            // interval beside it before the ordinary columns to its right.
-            columns[0].priority = super::NORMAL;
-        }
+        // Asked for with `--ci`: a narrow terminal keeps both intervals after every other
+        // optional column ([`super::ASKED`]), the correct-rate's the longer (the rightmost of
+        // equals goes first).
+        let columns = columns(&header, ci_key);
         t.columns.splice(at + 1..at + 1, columns);
         for (row, id) in t.rows.iter_mut().zip(&seats) {
             let i = w.seat(id);

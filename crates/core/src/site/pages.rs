@@ -470,7 +470,11 @@ fn change_page(input: &Input, scored: &[Vec<Board<'_>>], old: usize, new: usize)
         .iter()
         .map(|(_, b)| (b[old].scores.clone(), b[new].scores.clone()))
         .collect();
-    let rows = diff::rows(o, n, &pairs);
+    let rows = diff::rows(o, n, &pairs, |wave, seat| {
+        let w = current.iter().find(|(w, _)| w.data.wave.id == wave)?;
+        let s = w.0.data.seats.iter().find(|s| s.seat.id == seat)?;
+        s.seat.display_name.clone()
+    });
     let (t, _) = diff::diff(o, n, rows.clone());
     let places = places(&o.rubric).max(places(&n.rubric));
     let marks = scale_marks(o, n, places);
@@ -497,7 +501,7 @@ fn change_page(input: &Input, scored: &[Vec<Board<'_>>], old: usize, new: usize)
                         wave.id,
                         wrows.iter().map(|r| format!(
                             "{} {} → {}{}",
-                            r.shift.seat,
+                            r.shift.shown(),
                             r.shift.old.map_or("undefined".into(), |v| fixed(v, places)),
                             r.shift.new.map_or("undefined".into(), |v| fixed(v, places)),
                             if r.old_outside_scale || r.new_outside_scale { " (outside its scale)" } else { "" }
@@ -508,7 +512,7 @@ fn change_page(input: &Input, scored: &[Vec<Board<'_>>], old: usize, new: usize)
                     places,
                     marks: marks.clone(),
                     rows: wrows.iter().map(|r| SlopeRow {
-                        label: r.shift.seat.clone(),
+                        label: r.shift.shown().to_string(),
                         old: r.shift.old,
                         new: r.shift.new,
                         old_violation: r.old_outside_scale,
