@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use benchledger_core::report::compare::Comparison;
 use benchledger_core::report::{
-    Column, ESSENTIAL, Table, to_csv, to_json, to_markdown, with_significant_costs,
+    ASKED, Column, Table, to_csv, to_json, to_markdown, with_significant_costs,
 };
 
 pub use crate::cli::Format;
@@ -126,10 +126,11 @@ pub fn to_text(t: &Table) -> String {
     to_text_in(t, &mut Layout::full())
 }
 
-/// Renders a table for a terminal as `layout` says. At a width, the table is fitted: its
-/// headers wrap at spaces first, then columns are left out, the highest `priority` number
-/// first and the rightmost of equals first, until it fits; a note under the table names the
-/// columns left out. Heading and notes wrap to the width. Grouped columns print their value
+/// Renders a table for a terminal as `layout` says. At a width, the table is fitted
+/// ([`fitted`]): its headers wrap at spaces first, then columns are left out, the highest
+/// `priority` number first and the rightmost of equals first, ids and headers breaking at their
+/// own separators before a column the user asked for goes, until it fits; a note under the
+/// table names the columns left out. Heading and notes wrap to the width. Grouped columns print their value
 /// on the first row of each run only, and a footnote already printed in this output is not
 /// printed again. A control character in a cell, header, heading or note is shown escaped,
 /// as `\u{1b}`, and printed never; a heading's or note's line breaks stay line breaks.
@@ -146,42 +147,11 @@ pub fn to_text_in(t: &Table, layout: &mut Layout) -> String {
     let columns: Vec<&Column> = t.human_columns().collect();
     let rows = grouped_rows(t);
     let mut kept: Vec<usize> = (0..columns.len()).collect();
-    let mut lines = draw(&columns, &rows, &kept, None);
     let mut left_out: Vec<usize> = Vec::new();
-    if let Some(width) = layout.width {
-        let widest = |lines: &[String]| lines.iter().map(|l| display_width(l)).max();
-        while widest(&lines).unwrap_or(0) > width {
-            lines = draw(&columns, &rows, &kept, Some(width));
-            if widest(&lines).unwrap_or(0) <= width {
-                break;
-            }
-            // The rightmost of the columns of the highest priority number; the first column
-            // (what a row is) and the essential ones stay.
-            let drop = kept
-                .iter()
-                .enumerate()
-                .skip(1)
-                .filter(|(_, c)| columns[**c].priority > ESSENTIAL)
-                .max_by_key(|(_, c)| columns[**c].priority)
-                .map(|(k, _)| k);
-            let Some(k) = drop else {
-                // Only essential columns are left and still too wide: long header words break
-                // at their own separators (`session-` over `efficiency` over `@2`), then
-                // anywhere, as a last resort.
-                lines = draw_with(&columns, &rows, &kept, Some(width), Floors::Separators);
-                if widest(&lines).unwrap_or(0) > width {
-                    lines = draw_with(&columns, &rows, &kept, Some(width), Floors::Cells);
-                }
-                if widest(&lines).unwrap_or(0) > width {
-                    // And then any word: a line never runs past the terminal.
-                    lines = draw_with(&columns, &rows, &kept, Some(width), Floors::None);
-                }
-                break;
-            };
-            // `max_by_key` keeps the last of equals: the rightmost.
-            left_out.push(kept.remove(k));
-        }
-    }
+    let lines = match layout.width {
+        Some(width) => fitted(&columns, &rows, &mut kept, &mut left_out, width),
+        None => draw(&columns, &rows, &kept, None),
+    };
     for line in &lines {
         out.push_str(line);
         out.push('\n');
@@ -214,6 +184,52 @@ pub fn to_text_in(t: &Table, layout: &mut Layout) -> String {
         }
     }
     out
+}
+
+/// The lines of a table fitted to `width`, the columns left out to fit it moved from `kept` to
+/// `left_out`. Columns wrap at spaces first (no word is cut); then the optional columns go, the
+/// highest `priority` number first and the rightmost of equals first; once only the columns
+/// asked for ([`ASKED`]) and the essential ones are left, ids and headers break at their own
+/// separators ([`broken_at_separators`]) before another column goes; the essential columns go
+/// last (the first column, what a row is, never). Only a first column that cannot fit alone has
+/// its words cut, so that a line never runs past the terminal.
+fn fitted(
+    columns: &[&Column],
+    rows: &[Vec<String>],
+    kept: &mut Vec<usize>,
+    left_out: &mut Vec<usize>,
+    width: usize,
+) -> Vec<String> {
+    let fits = |lines: &[String]| lines.iter().all(|l| display_width(l) <= width);
+    let lines = draw(columns, rows, kept, None);
+    if fits(&lines) {
+        return lines;
+    }
+    loop {
+        let lines = draw(columns, rows, kept, Some(width));
+        if fits(&lines) {
+            return lines;
+        }
+        // Only the columns asked for and the essential ones left: ids and headers break at
+        // their own separators before another column goes.
+        if !kept.iter().skip(1).any(|c| columns[*c].priority > ASKED)
+            && let Some(lines) = draw_broken(columns, rows, kept, width)
+        {
+            return lines;
+        }
+        // The rightmost of the columns of the highest priority number; `max_by_key` keeps the
+        // last of equals.
+        let drop = kept
+            .iter()
+            .enumerate()
+            .skip(1)
+            .max_by_key(|(_, c)| columns[**c].priority)
+            .map(|(k, _)| k);
+        let Some(k) = drop else {
+            return draw_with(columns, rows, kept, Some(width), Floors::None);
+        };
+        left_out.push(kept.remove(k));
+    }
 }
 
 /// The cells people read, row by row, with a grouped column's value blanked where it repeats
@@ -262,13 +278,50 @@ fn draw(
 enum Floors {
     /// As wide as its longest header word and its cells (see [`draw`]).
     Words,
-    /// As wide as its cells and the longest piece of a header word cut at its separators
-    /// ([`header_pieces`]); the header is broken there.
+    /// As wide as the longest piece of a header word or of an id in a cell, cut at its
+    /// separators ([`pieces`]); numbers stay whole.
     Separators,
-    /// As wide as its cells; header words may break.
-    Cells,
     /// Any width: words break anywhere.
     None,
+}
+
+/// A comfy-table of the `kept` columns with these headers and rows, in benchledger's style.
+fn comfy(
+    columns: &[&Column],
+    kept: &[usize],
+    headers: Vec<String>,
+    rows: impl Iterator<Item = Vec<String>>,
+) -> comfy_table::Table {
+    let mut table = comfy_table::Table::new();
+    table
+        .load_style(
+            TableStyle::new()
+                .header_separator(LineStyle::none().fill('─').junction('─'))
+                .bottom_border(LineStyle::none().fill('─').junction('─')),
+        )
+        .force_no_tty()
+        .set_header(headers);
+    for row in rows {
+        table.add_row(row);
+    }
+    for (i, c) in kept.iter().enumerate() {
+        if let Some(col) = table.column_mut(i)
+            && columns[*c].numeric
+        {
+            col.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    table
+}
+
+/// A table's lines, without the blanks comfy-table pads every line with to the table's width
+/// (noise in snapshots).
+fn lines_of(table: &comfy_table::Table) -> Vec<String> {
+    table
+        .to_string()
+        .lines()
+        .map(|l| l.trim_end().to_string())
+        .collect()
 }
 
 /// [`draw`], with columns as narrow as `floors` allows.
@@ -280,29 +333,17 @@ fn draw_with(
     floors: Floors,
 ) -> Vec<String> {
     use comfy_table::{ColumnConstraint, Width};
-    let floors_of: Vec<usize> = kept
+    let headers = kept
         .iter()
-        .map(|c| floor(columns[*c], rows, *c, floors))
+        .map(|c| shown(&columns[*c].header, false).into_owned())
         .collect();
-    let mut table = comfy_table::Table::new();
-    table
-        .load_style(
-            TableStyle::new()
-                .header_separator(LineStyle::none().fill('─').junction('─'))
-                .bottom_border(LineStyle::none().fill('─').junction('─')),
-        )
-        .force_no_tty()
-        .set_header(kept.iter().zip(&floors_of).map(|(c, f)| {
-            let header = shown(&columns[*c].header, false);
-            if width.is_some() && floors == Floors::Separators {
-                broken_at_separators(&header, *f)
-            } else {
-                header.into_owned()
-            }
-        }));
-    for row in rows {
-        table.add_row(kept.iter().map(|c| row[*c].clone()));
-    }
+    let mut table = comfy(
+        columns,
+        kept,
+        headers,
+        rows.iter()
+            .map(|row| kept.iter().map(|c| row[*c].clone()).collect()),
+    );
     match width {
         None => {
             table.set_content_arrangement(ContentArrangement::Disabled);
@@ -313,63 +354,150 @@ fn draw_with(
                 .set_width(u16::try_from(w).unwrap_or(u16::MAX));
         }
     }
-    for (i, c) in kept.iter().enumerate() {
-        let Some(col) = table.column_mut(i) else {
-            continue;
-        };
-        if columns[*c].numeric {
-            col.set_cell_alignment(CellAlignment::Right);
-        }
-        if width.is_some() && floors != Floors::None {
-            col.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
-                u16::try_from(floors_of[i] + 2).unwrap_or(u16::MAX),
-            )));
+    if width.is_some() && floors != Floors::None {
+        for (i, c) in kept.iter().enumerate() {
+            let least = floor(columns[*c], rows, *c, floors);
+            if let Some(col) = table.column_mut(i) {
+                col.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
+                    u16::try_from(least + 2).unwrap_or(u16::MAX),
+                )));
+            }
         }
     }
-    // comfy-table pads every line to the table's width; trailing blanks are noise in snapshots.
-    table
-        .to_string()
-        .lines()
-        .map(|l| l.trim_end().to_string())
-        .collect()
+    lines_of(&table)
+}
+
+/// The `kept` columns within `width` with headers and ids broken only at their own separators
+/// ([`broken_at_separators`]), never inside a word or a number; `None` when even that is too
+/// wide. Each column starts as narrow as its pieces allow; the room left goes first to keeping
+/// ids and header words whole, then headers on one line, the column that needs least first.
+fn draw_broken(
+    columns: &[&Column],
+    rows: &[Vec<String>],
+    kept: &[usize],
+    width: usize,
+) -> Option<Vec<String>> {
+    let mut widths: Vec<usize> = kept
+        .iter()
+        .map(|c| floor(columns[*c], rows, *c, Floors::Separators))
+        .collect();
+    // What the columns themselves do not take: padding and the gaps between them.
+    // (A table of one-character headers, less those characters.)
+    let bare = comfy(
+        columns,
+        kept,
+        vec!["x".into(); kept.len()],
+        std::iter::empty(),
+    );
+    let frame = lines_of(&bare)
+        .iter()
+        .map(|l| display_width(l))
+        .max()
+        .unwrap_or(0)
+        .saturating_sub(kept.len());
+    let mut room = width.checked_sub(frame + widths.iter().sum::<usize>())?;
+    // What each column takes for its cells whole, then its header's words whole too, then its
+    // header on one line.
+    let whole_cells: Vec<usize> = kept
+        .iter()
+        .zip(&widths)
+        .map(|(c, w)| cells_floor(columns[*c], rows, *c, Floors::Words).max(*w))
+        .collect();
+    let whole: Vec<usize> = kept
+        .iter()
+        .map(|c| floor(columns[*c], rows, *c, Floors::Words))
+        .collect();
+    let natural: Vec<usize> = kept
+        .iter()
+        .map(|c| {
+            let header = display_width(&shown(&columns[*c].header, false));
+            rows.iter()
+                .map(|r| display_width(&r[*c]))
+                .fold(header, usize::max)
+        })
+        .collect();
+    for want in [&whole_cells, &whole, &natural] {
+        let mut needy: Vec<usize> = (0..kept.len()).filter(|i| want[*i] > widths[*i]).collect();
+        needy.sort_by_key(|i| want[*i] - widths[*i]);
+        for i in needy {
+            let more = (want[i] - widths[i]).min(room);
+            widths[i] += more;
+            room -= more;
+        }
+    }
+    let headers = kept
+        .iter()
+        .zip(&widths)
+        .map(|(c, w)| broken_at_separators(&shown(&columns[*c].header, false), *w))
+        .collect();
+    let cells = rows.iter().map(|row| {
+        kept.iter()
+            .zip(&widths)
+            .map(|(c, w)| {
+                if columns[*c].numeric {
+                    row[*c].clone()
+                } else {
+                    broken_at_separators(&row[*c], *w)
+                }
+            })
+            .collect()
+    });
+    let mut table = comfy(columns, kept, headers, cells);
+    table.set_content_arrangement(ContentArrangement::Disabled);
+    let lines = lines_of(&table);
+    lines
+        .iter()
+        .all(|l| display_width(l) <= width)
+        .then_some(lines)
 }
 
 /// How narrow column `c` may get under `floors`, padding aside. No word is ever cut: a column
-/// is at least as wide as its longest header word (or, under [`Floors::Separators`], the longest
-/// piece of one) and, for a column of numbers or names, its widest cell.
+/// is at least as wide as its longest header word and, for a column of numbers or names, its
+/// widest cell (under [`Floors::Separators`], the longest piece of a header word or a name cut
+/// at its separators; a number stays whole).
 fn floor(column: &Column, rows: &[Vec<String>], c: usize, floors: Floors) -> usize {
-    let longest_word = |s: &str| s.split(' ').map(display_width).max().unwrap_or(0);
+    cells_floor(column, rows, c, floors).max(longest_piece(&shown(&column.header, false), floors))
+}
+
+/// The widest of the pieces of `text` that `floors` keeps whole: its words, or the pieces of
+/// its words.
+fn longest_piece(text: &str, floors: Floors) -> usize {
+    match floors {
+        Floors::Words => text.split(' ').map(display_width).max().unwrap_or(0),
+        Floors::Separators => pieces(text)
+            .iter()
+            .map(|p| display_width(p))
+            .max()
+            .unwrap_or(0),
+        Floors::None => 0,
+    }
+}
+
+/// [`floor`] for the cells of column `c` alone.
+fn cells_floor(column: &Column, rows: &[Vec<String>], c: usize, floors: Floors) -> usize {
     let cells = rows.iter().map(|r| r[c].as_str());
-    let of_cells = if column.numeric || !rows.iter().any(|r| r[c].contains(' ')) {
+    if column.numeric {
         cells.map(display_width).max().unwrap_or(0)
+    } else if !rows.iter().any(|r| r[c].contains(' ')) {
+        cells.map(|s| longest_piece(s, floors)).max().unwrap_or(0)
     } else {
         // Text that wraps at spaces, but not into a column so narrow that it reads as a list
         // of words.
         let widest = rows.iter().map(|r| display_width(&r[c])).max().unwrap_or(0);
         cells
-            .map(longest_word)
+            .map(|s| longest_piece(s, floors))
             .max()
             .unwrap_or(0)
             .max(widest.min(24))
-    };
-    let header = shown(&column.header, false);
-    of_cells.max(match floors {
-        Floors::Words => longest_word(&header),
-        Floors::Separators => header_pieces(&header)
-            .iter()
-            .map(|p| display_width(p))
-            .max()
-            .unwrap_or(0),
-        Floors::Cells | Floors::None => 0,
-    })
+    }
 }
 
-/// A header cut where its words may break: at spaces, after `-`, `_`, `/` and `.`, and before
-/// `@` (a rubric's `name@version` keeps its version together). `session-efficiency@2` is
+/// Text cut where its words may break: at spaces, after `-`, `_`, `/` and `.`, and before `@`
+/// (a rubric's `name@version` keeps its version together). `session-efficiency@2` is
 /// `session-`, `efficiency`, `@2`. The pieces keep their separators; spaces are dropped.
-fn header_pieces(header: &str) -> Vec<String> {
+fn pieces(text: &str) -> Vec<String> {
     let mut pieces = Vec::new();
-    for word in header.split(' ').filter(|w| !w.is_empty()) {
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
         let mut piece = String::new();
         for ch in word.chars() {
             if ch == '@' && !piece.is_empty() {
@@ -387,22 +515,31 @@ fn header_pieces(header: &str) -> Vec<String> {
     pieces
 }
 
-/// A header laid out in lines at most `width` wide, broken only between its
-/// [`header_pieces`]: a space between two pieces that were words, nothing between two pieces
-/// of one word.
-fn broken_at_separators(header: &str, width: usize) -> String {
+/// A header or a cell laid out in lines at most `width` wide (where its [`pieces`] allow):
+/// wrapped at spaces, and a word too long for a line of its own broken between its pieces.
+fn broken_at_separators(text: &str, width: usize) -> String {
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
-    for word in header.split(' ').filter(|w| !w.is_empty()) {
-        for (k, piece) in header_pieces(word).into_iter().enumerate() {
-            let gap = if k == 0 && !line.is_empty() { " " } else { "" };
-            if !line.is_empty() && display_width(&line) + gap.len() + display_width(&piece) > width
-            {
-                lines.push(std::mem::take(&mut line));
-            } else {
-                line.push_str(gap);
+    let fits = |line: &str, gap: usize, word: &str| {
+        display_width(line) + gap + display_width(word) <= width
+    };
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let gap = usize::from(!line.is_empty());
+        if fits(&line, gap, word) {
+            line.push_str(&" ".repeat(gap));
+            line.push_str(word);
+        } else if display_width(word) <= width {
+            lines.push(std::mem::replace(&mut line, word.to_string()));
+        } else {
+            for (k, piece) in pieces(word).into_iter().enumerate() {
+                let gap = usize::from(k == 0 && !line.is_empty());
+                if line.is_empty() || fits(&line, gap, &piece) {
+                    line.push_str(&" ".repeat(gap));
+                } else {
+                    lines.push(std::mem::take(&mut line));
+                }
+                line.push_str(&piece);
             }
-            line.push_str(&piece);
         }
     }
     lines.push(line);
@@ -453,7 +590,7 @@ pub fn render_comparison<T: Serialize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use benchledger_core::report::{Cell, DETAIL, EXTRA};
+    use benchledger_core::report::{Cell, DETAIL, ESSENTIAL, EXTRA};
 
     /// A table wider than 40 columns: a seat, two numbers, a detail and an extra.
     fn wide() -> Table {
@@ -513,7 +650,7 @@ mod tests {
     #[test]
     fn a_long_header_breaks_at_its_own_separators_before_anywhere() {
         assert_eq!(
-            header_pieces("session-efficiency@2 Δ"),
+            pieces("session-efficiency@2 Δ"),
             ["session-", "efficiency", "@2", "Δ"]
         );
         assert_eq!(
@@ -540,6 +677,89 @@ mod tests {
                 assert!(
                     ["Seat", "session-", "efficiency", "@1", "@2"].contains(&w),
                     "{w:?} in\n{text}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn ids_break_at_their_separators_and_a_column_goes_before_a_word_is_cut() {
+        assert_eq!(
+            broken_at_separators("anthropic-claude-sonnet-4-5", 17),
+            "anthropic-claude-\nsonnet-4-5"
+        );
+        // Words first: a word that fits on a line of its own is not broken.
+        assert_eq!(
+            broken_at_separators("Only in rca-wave-1", 10),
+            "Only in\nrca-wave-1"
+        );
+        let mut t = Table::new(vec![
+            Column::text("Seat", "seat"),
+            Column::num("Correct", "accuracy").priority(ESSENTIAL),
+            Column::num("Correct 95% CI", "accuracy_ci").priority(ASKED),
+            Column::text("Group", "group"),
+            Column::num("Rank", "rank").priority(ESSENTIAL),
+        ]);
+        t.rows.push(vec![
+            Cell::text("anthropic-claude-sonnet-4-5"),
+            Cell::text("2/6 33.3%"),
+            Cell::text("0.0–50.0%"),
+            Cell::text("a"),
+            Cell::text("1"),
+        ]);
+        // At 46 columns Group goes, then the id breaks after its hyphens so that the interval
+        // asked for stays.
+        let text = to_text_in(&t, &mut Layout::fit(46));
+        insta::assert_snapshot!(text, @r"
+         Seat           Correct     Correct   Rank
+                                     95% CI
+        ───────────────────────────────────────────
+         anthropic-   2/6 33.3%   0.0–50.0%      1
+         claude-
+         sonnet-4-5
+        ───────────────────────────────────────────
+
+        Left out to fit 46 columns: Group (--wide, or
+        output piped to a file, prints every column).
+        ");
+        // Narrower, the interval goes too, then the rightmost essential column, never a word
+        // cut.
+        let mut with_score = t.clone();
+        with_score
+            .columns
+            .insert(4, Column::num("Score", "score").priority(ESSENTIAL));
+        with_score.rows[0].insert(4, Cell::text("0.000–0.500"));
+        for (t, gone) in [
+            (&t, "Correct 95% CI, Group"),
+            (&with_score, "Correct 95% CI, Group, Rank"),
+        ] {
+            let width = 40;
+            let text = to_text_in(t, &mut Layout::fit(width));
+            assert!(text.lines().all(|l| display_width(l) <= width), "{text}");
+            assert!(
+                text.replace('\n', " ")
+                    .contains(&format!("Left out to fit {width} columns: {gone} (")),
+                "{text}"
+            );
+            let table = text.split("Left out").next().unwrap_or_default();
+            for w in table.split_whitespace().filter(|w| !w.starts_with('─')) {
+                assert!(
+                    [
+                        "Seat",
+                        "Correct",
+                        "Rank",
+                        "anthropic-",
+                        "anthropic-claude-",
+                        "claude-",
+                        "sonnet-4-5",
+                        "2/6",
+                        "33.3%",
+                        "Score",
+                        "0.000–0.500",
+                        "1"
+                    ]
+                    .contains(&w),
+                    "{w} in\n{text}"
                 );
             }
         }

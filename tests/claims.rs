@@ -1200,7 +1200,22 @@ fn claims_from_lm_eval_are_the_tasks_figures_and_reproduce() {
         }
         env.run(args).ok();
     }
-    // 2 of 4 and 3 of 4: the results' own 0.5 and 0.75.
+    // Each task's _stderr claimed as accuracy_se, within what ÷ n − 1 and ÷ n differ by at
+    // n = 4: strict sqrt(1/12) = 0.288675 × (sqrt(4/3) − 1) = 0.0447 → 0.045; flexible 0.25 ×
+    // 0.1547 = 0.0387 → 0.039.
+    let strict = std::fs::read_to_string(env.path().join("strict.toml")).unwrap();
+    assert_contains(
+        &strict,
+        "figure = \"accuracy_se\"\nvalue = 0.2886751345948129\ntolerance = 0.045\n",
+    );
+    let flexible = std::fs::read_to_string(env.path().join("flexible.toml")).unwrap();
+    assert_contains(
+        &flexible,
+        "figure = \"accuracy_se\"\nvalue = 0.25\ntolerance = 0.039\n",
+    );
+    // 2 of 4 and 3 of 4: the results' own 0.5 and 0.75. The standard errors: the ledger's
+    // (÷ P, doc 3 missing as a failure) sqrt(4 × 0.25) / 4 = 0.25 and sqrt(0.75) / 4 = 0.2165,
+    // inside those intervals.
     let out = env
         .run(["claims", "check", "strict.toml", "flexible.toml"])
         .ok();
@@ -1325,16 +1340,41 @@ fn claims_from_eee_are_the_records_scores_and_reproduce() {
     let written = std::fs::read_to_string(env.path().join("correct.toml")).unwrap();
     assert_contains(
         &written,
-        "uncertainty as published: 95% confidence interval [0, 86.7], standard deviation 0.47",
+        "uncertainty as published: standard error 25, 95% confidence interval [0, 86.7], \
+         standard deviation 0.47",
     );
     assert_contains(
         &written,
         "figure = \"accuracy\"\nvalue = 33.3\nscale = 100\ndecimals = 1",
     );
+    // Its standard error, 25.0 % with no num_samples: claimed as accuracy_se at its 0 decimals.
+    assert_contains(
+        &written,
+        "figure = \"accuracy_se\"\nvalue = 25.0\nscale = 100\ndecimals = 0\nsource = \
+         \"uncertainty.standard_error (method analytic)\"",
+    );
+    // The mean outcome's standard error (0.3) is of the outcomes: said, not claimed.
+    let mean = std::fs::read_to_string(env.path().join("mean.toml")).unwrap();
+    assert!(!mean.contains("figure = \"accuracy_se\""), "{mean}");
+    assert_contains(&mean, "uncertainty as published: standard error 0.3");
+    // The ledger's 17.68 % (clustered, ÷ P) rounds to 18, not 25; the sample variance (÷ P − 1)
+    // gives 25 and is named.
     let out = env
         .run(["claims", "check", "mean.toml", "correct.toml"])
-        .ok();
+        .status(1);
     snapshot("claims__from_eee_check", &out.stdout);
+    let json = env
+        .run(["claims", "check", "correct.toml", "--format", "json"])
+        .status(1)
+        .json();
+    let c = &claims(&json)[1];
+    assert_eq!(
+        (&c["figure"], &c["verdict"]),
+        (&"accuracy_se".into(), &"differs".into())
+    );
+    assert!((c["computed"].as_f64().unwrap() - 0.125f64.sqrt() / 2.0 * 100.0).abs() < 1e-12);
+    assert_eq!(c["causes"][0]["cause"], "sample_variance");
+    assert_eq!(c["causes"][0]["reproduces"], true);
 }
 
 #[test]
@@ -1396,6 +1436,21 @@ fn a_helm_or_eee_file_claims_from_cannot_read_is_named_and_nothing_is_written() 
          arith (correct)",
     );
     let text = std::fs::read_to_string(&eee).unwrap();
+    std::fs::write(
+        &eee,
+        text.replacen("\"value\": 25.0", "\"value\": \"25\"", 1),
+    )
+    .unwrap();
+    refused(
+        "eee",
+        &[
+            eee.as_os_str(),
+            OsStr::new("--evaluation"),
+            OsStr::new("arith (correct)"),
+        ],
+        "field `evaluation_results[1].score_details.uncertainty.standard_error.value`: expected \
+         the standard error as a number, 0 or more, got the string \"25\"",
+    );
     std::fs::write(
         &eee,
         text.replacen("\"score\": 33.3", "\"score\": \"33.3\"", 1),
@@ -1561,4 +1616,141 @@ fn claims_from_lm_eval_of_a_group_are_its_figure_over_all_its_tasks() {
         "{c:#}"
     );
     assert_eq!(cause_keys(c), ["over_attempted"]);
+}
+
+/// lm-evaluation-harness's own standard errors (../shared/data/lm-eval/pyfade, eee's
+/// tests/data/lm_eval): each `_stderr` is the sample-variance estimator of its task's 0/1
+/// values, sqrt(a (1 − a) / (n − 1)) from the file's own accuracy a and n, and `claims from
+/// lm-eval` claims it as accuracy_se within an interval that takes in the population estimator
+/// sqrt(a (1 − a) / n) on the same outcomes. The samples are trimmed (3 of 100 documents), so
+/// the ledger's accuracy_se, over the 3 and 97 missing, is its own and differs.
+#[test]
+fn shared_lm_eval_standard_errors_are_claimed_as_accuracy_se() {
+    let Some(root) = std::env::var_os("BENCHLEDGER_SHARED_DATA") else {
+        eprintln!("skipped: BENCHLEDGER_SHARED_DATA does not name the shared data directory");
+        return;
+    };
+    let root = PathBuf::from(root);
+    let dir = root.join("lm-eval/pyfade");
+    let env = Env::init();
+    env.run([
+        OsStr::new("ingest"),
+        OsStr::new("--from"),
+        OsStr::new("lm-eval"),
+        OsStr::new("--provider"),
+        OsStr::new("local"),
+        dir.as_os_str(),
+    ])
+    .ok();
+    let show = env
+        .run(["show", "gsm8k-2025-09-09", "--format", "json"])
+        .ok()
+        .json();
+    for (file, model, correct) in [
+        (
+            "results_2025-09-09T13-31-53.431753.json",
+            "gemma3:12b-u1",
+            1u32,
+        ),
+        (
+            "results_2025-09-09T13-42-42.857006.json",
+            "gemma3:12b-it-q4_K_M",
+            2,
+        ),
+    ] {
+        let results = dir.join(file);
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+        let a = v["results"]["gsm8k"]["exact_match,strict-match"]
+            .as_f64()
+            .unwrap();
+        let stderr = v["results"]["gsm8k"]["exact_match_stderr,strict-match"]
+            .as_f64()
+            .unwrap();
+        let n = v["n-samples"]["gsm8k"]["effective"].as_f64().unwrap();
+        assert_eq!(n, 100.0);
+        // The file's own estimator: ÷ n − 1.
+        assert!(
+            (stderr - (a * (1.0 - a) / (n - 1.0)).sqrt()).abs() < 1e-15,
+            "{file}"
+        );
+        let seat = show["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["model"] == model)
+            .unwrap_or_else(|| panic!("no seat of {model}: {show:#}"));
+        let seat = seat["seat"].as_str().unwrap();
+        claims_from(
+            &env,
+            "lm-eval",
+            &[
+                results.as_os_str(),
+                OsStr::new("--task"),
+                OsStr::new("gsm8k"),
+                OsStr::new("--wave"),
+                OsStr::new("gsm8k-2025-09-09"),
+                OsStr::new("--seat"),
+                OsStr::new(seat),
+                OsStr::new("--out"),
+                OsStr::new("c.toml"),
+            ],
+        )
+        .ok();
+        let out = env
+            .run(["claims", "check", "c.toml", "--format", "json"])
+            .status(1)
+            .json();
+        std::fs::remove_file(env.path().join("c.toml")).unwrap();
+        let c = &claims(&out)[1];
+        assert_eq!(c["figure"], "accuracy_se", "{c:#}");
+        assert_eq!(c["published"].as_f64(), Some(stderr));
+        // The interval: stderr × (sqrt(n / (n − 1)) − 1) + 1e-9, up to two digits; the
+        // population estimator on the file's own outcomes lies inside it.
+        let t = c["tolerance"].as_f64().expect("an interval");
+        let gap = stderr * ((n / (n - 1.0)).sqrt() - 1.0) + 1e-9;
+        assert!(t >= gap && t < gap * 1.1 + 1e-12, "{file}: {t} for {gap}");
+        assert!((stderr - (a * (1.0 - a) / n).sqrt()).abs() <= t);
+        // The ledger's, over its own data: `correct` of the 3 documents kept, 97 missing (each
+        // one failed trial): x̄ = c/100, Σ (m − x̄)² = c (1 − x̄)² + (100 − c) x̄², ÷ 100.
+        let x = f64::from(correct) / 100.0;
+        let spread = f64::from(correct) * (1.0 - x).powi(2) + (100.0 - f64::from(correct)) * x * x;
+        assert!(
+            (c["computed"].as_f64().unwrap() - spread.sqrt() / 100.0).abs() < 1e-15,
+            "{file}: {c:#}"
+        );
+        assert_eq!(c["verdict"], "differs");
+    }
+    // A task whose _stderr is 0 (nothing Correct of 5000) is not claimed; one of 0.0004 over
+    // 5000 is, as written.
+    let results = root.join("eee/tests/data/lm_eval/results_2026-01-21T03-44-18.458309.json");
+    for (task, se) in [
+        ("math_perturbed_full", None),
+        ("math_rephrased_full", Some("0.0002828144211304471")),
+    ] {
+        claims_from(
+            &env,
+            "lm-eval",
+            &[
+                results.as_os_str(),
+                OsStr::new("--task"),
+                OsStr::new(task),
+                OsStr::new("--wave"),
+                OsStr::new("m"),
+                OsStr::new("--seat"),
+                OsStr::new("s"),
+                OsStr::new("--out"),
+                OsStr::new("m.toml"),
+            ],
+        )
+        .ok();
+        let written = std::fs::read_to_string(env.path().join("m.toml")).unwrap();
+        std::fs::remove_file(env.path().join("m.toml")).unwrap();
+        match se {
+            None => assert!(!written.contains("figure = \"accuracy_se\""), "{written}"),
+            Some(v) => assert_contains(
+                &written,
+                &format!("figure = \"accuracy_se\"\nvalue = {v}\ntolerance = 0.00000003\n"),
+            ),
+        }
+    }
 }

@@ -364,3 +364,99 @@ fn fewer_than_two_waves_is_a_usage_error() {
     assert_eq!(out.status, 2, "{}", out.stderr);
     assert!(out.stderr.contains("named twice"), "{}", out.stderr);
 }
+
+/// Two waves of one seat whose only difference of load is the timeout multiplier (1 → 2.5):
+/// a load condition, so the comparison says "different load" and names it as a confounder of
+/// the wall time; `show` and `waves` print it, and the wave with none reads as before.
+#[test]
+fn a_timeout_multiplier_that_differs_is_a_load_confounder() {
+    let env = Env::init();
+    let wave = |dir: &str, id: &str, multiplier: &str, wall: u32| {
+        common::write_wave(
+            &env.path().join(dir),
+            &format!(
+                "[wave]\nid = \"{id}\"\nsuite = \"s\"\nstarted_at = 2026-05-0{wall}T00:00:00Z\n\
+                 suite_problems = 2\n\n[wave.load]\nparallel_sessions = 2\n\
+                 tool_server_sessions = 2\nserial_rerun = false\n{multiplier}\n\
+                 [wave.accounting]\ninput_tokens_include_cache_reads = false\n\n\
+                 [[seat]]\nid = \"a\"\nmodel = \"m\"\nprovider = \"p\"\nharness = \"h\"\n\
+                 results = \"a.jsonl\"\n"
+            ),
+            &[(
+                "a.jsonl",
+                &format!(
+                    "{{\"problem\":\"p1\",\"correct\":true,\"wall_s\":{wall}0}}\n\
+                     {{\"problem\":\"p2\",\"correct\":false,\"wall_s\":{wall}0}}\n"
+                ),
+            )],
+        )
+    };
+    let one = wave("one", "tm-1", "timeout_multiplier = 1", 1);
+    let two = wave("two", "tm-2", "timeout_multiplier = 2.5", 3);
+    let none = wave("none", "tm-none", "", 5);
+    env.ingest(&[&one, &two, &none]);
+    let out = env.run(["compare", "--seat", "a", "tm-1", "tm-2"]).ok();
+    snapshot("compare__timeout_multiplier_table", &out.stdout);
+    let json = env
+        .run(["compare", "--seat", "a", "tm-1", "tm-2", "--format", "json"])
+        .ok()
+        .json();
+    assert_eq!(
+        json["confounders"],
+        serde_json::json!([
+            {"condition": "timeout_multiplier", "values": [1.0, 2.5], "confounds": ["wall_s"]}
+        ])
+    );
+    // A wave with none against one with a factor: known against unknown is a difference too,
+    // but the load of a wave that records none is not "not fully recorded" on its account.
+    let text = env
+        .run(["compare", "--seat", "a", "tm-2", "tm-none"])
+        .ok()
+        .stdout;
+    assert!(
+        text.contains("under different load: timeout multiplier 2.5 → none recorded"),
+        "{text}"
+    );
+    let show = env.run(["show", "tm-2"]).ok().stdout;
+    assert!(
+        show.contains(
+            "Load: 2 parallel sessions, 2 sharing the tool server, not a serial rerun, \
+             timeouts × 2.5"
+        ),
+        "{show}"
+    );
+    let show = env.run(["show", "tm-none"]).ok().stdout;
+    assert!(
+        show.contains("Load: 2 parallel sessions, 2 sharing the tool server, not a serial rerun\n"),
+        "{show}"
+    );
+    let waves = env.run(["waves", "--format", "csv"]).ok().stdout;
+    snapshot("compare__timeout_multiplier_waves_csv", &waves);
+    let listed = env.run(["waves", "--format", "json"]).ok().json();
+    let formats: Vec<(&str, u64)> = listed["waves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            (
+                w["wave"]["wave"]
+                    .as_str()
+                    .unwrap_or_else(|| w["wave"].as_str().unwrap()),
+                w["content_format"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(formats, [("tm-1", 3), ("tm-2", 3), ("tm-none", 2)]);
+    // The site: the wave page's conditions, and the seat page's chart labels.
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let page = std::fs::read_to_string(site.join("waves/tm-2.html")).unwrap();
+    assert!(
+        page.contains("not a serial rerun, timeouts × 2.5</li>"),
+        "{page}"
+    );
+    let none = std::fs::read_to_string(site.join("waves/tm-none.html")).unwrap();
+    assert!(!none.contains("timeouts"), "{none}");
+    let seat = std::fs::read_to_string(site.join("seats/a.html")).unwrap();
+    assert!(seat.contains("2 par · 2 tool · timeouts ×2.5"), "{seat}");
+}

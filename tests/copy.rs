@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use common::{Cell, Env, Shell, crate_path};
 
 /// The four example waves, session-efficiency v2 registered and rescored, a price table, two
-/// publications and a withdrawal.
+/// publications and a withdrawal; then a Harbor job's wave, which records a timeout multiplier.
 fn published() -> Env {
     let env = Env::init();
     let mut manifests: Vec<PathBuf> = std::fs::read_dir(crate_path("examples"))
@@ -44,6 +44,17 @@ fn published() -> Env {
     }
     env.run(["withdraw", "rca-wave-2", "--reason", "a broken harness"])
         .ok();
+    // A wave that records a timeout multiplier (wave content format 3, migration 12's column):
+    // Harbor's job of 3 trials, 1 seat.
+    env.run([
+        OsStr::new("ingest"),
+        OsStr::new("--from"),
+        OsStr::new("harbor"),
+        OsStr::new("--started-at"),
+        OsStr::new("2025-11-01T10:00:00Z"),
+        crate_path("tests/fixtures/import/harbor/job").as_os_str(),
+    ])
+    .ok();
     env
 }
 
@@ -116,8 +127,8 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
     let out = copy(&env.db, &file.db).ok();
     assert!(
         out.stdout.ends_with(
-            ": 4 waves, 21 seats, 57 attempts, 27 trace steps, 1 rubric, 21 stored scores, \
-             0 price tables, 2 publications, 1 withdrawal, 8 log entries\n"
+            ": 5 waves, 22 seats, 60 attempts, 27 trace steps, 1 rubric, 21 stored scores, \
+             0 price tables, 2 publications, 1 withdrawal, 10 log entries\n"
         ),
         "{}",
         out.stdout
@@ -127,9 +138,15 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
     copy(&file.db, &back.db).ok();
 
     let columns = tables(&file.db);
-    // Every table of the schema: 18 at migration 11 (migration 10 added seat_display_name
-    // and attempt_origin, 11 the log's chain_entry).
+    // Every table of the schema: 18 at migration 12 (migration 10 added seat_display_name
+    // and attempt_origin, 11 the log's chain_entry, 12 a column of wave).
     assert_eq!(columns.len(), 18, "{columns:?}");
+    assert!(
+        columns
+            .iter()
+            .any(|(t, cols)| t == "wave" && cols.iter().any(|c| c == "timeout_multiplier")),
+        "{columns:?}"
+    );
     assert!(
         ["seat_display_name", "attempt_origin"]
             .iter()
@@ -140,7 +157,7 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
     assert!(
         original
             .iter()
-            .any(|(t, rows)| t == "attempt" && rows.len() == 57)
+            .any(|(t, rows)| t == "attempt" && rows.len() == 60)
     );
     // Each publication's claims row (none carries claims) goes over with it.
     assert!(

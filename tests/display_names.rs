@@ -13,7 +13,13 @@ use common::Env;
 /// The checkout-rematch example copied into `dir`, with `names` (seat id, display name lines)
 /// added to its seats: each line is written into the seat's table as it is.
 fn checkout_with(dir: &Path, names: &[(&str, &str)]) -> PathBuf {
-    let from = common::crate_path("examples/checkout-rematch");
+    example_with("checkout-rematch", dir, names)
+}
+
+/// The example `example` copied into `dir`, with `names` added to its seats as
+/// [`checkout_with`] adds them.
+fn example_with(example: &str, dir: &Path, names: &[(&str, &str)]) -> PathBuf {
+    let from = common::crate_path(&format!("examples/{example}"));
     common::copy_dir(&from, dir);
     let manifest = dir.join("wave.toml");
     let mut text = std::fs::read_to_string(&manifest).unwrap();
@@ -142,6 +148,175 @@ fn a_display_name_is_shown_by_people_and_the_id_stays_the_key() {
     assert!(score.stdout.contains(" GPT-5 <ReAct> "), "{}", score.stdout);
     let trials = env.run(["trials", "checkout-rematch"]).ok().stdout;
     assert!(trials.contains(" Grok 4 (ReAcTree) "), "{trials}");
+}
+
+/// A new user's check (issue 19, item 7): `problems`, `problems --regressions` and `diff`
+/// printed seat ids where `show` and `score` print display names. They show the names, with
+/// the note saying which id each stands for; JSON and CSV keep the ids as keys and add the
+/// names beside them.
+#[test]
+fn problems_regressions_and_diff_show_display_names_and_keep_ids_as_keys() {
+    let env = Env::init().run_from_crate_root();
+    let names = [
+        ("xai-hierarchical", "display_name = \"Grok 4 (ReAcTree)\""),
+        ("anthropic-react", "display_name = \"Claude / ReAct\""),
+    ];
+    let one = example_with("rca-wave-1", &env.path().join("one"), &names);
+    let two = example_with("rca-wave-2", &env.path().join("two"), &names);
+    env.ingest(&[&one, &two]);
+    let note = "Seats shown by their display names: Claude / ReAct is anthropic-react; Grok 4 \
+                (ReAcTree) is xai-hierarchical.";
+    let without_note = |text: &str| text.replace(note, "");
+
+    // The matrix: a column a seat, headed by its name.
+    let matrix = env.run(["problems", "rca-wave-1"]).ok().stdout;
+    assert!(matrix.contains(" Grok 4 (ReAcTree) "), "{matrix}");
+    assert!(matrix.contains(" Claude / ReAct "), "{matrix}");
+    assert!(matrix.contains(" openai-react "), "{matrix}");
+    assert!(matrix.contains(note), "{matrix}");
+    assert!(
+        !without_note(&matrix).contains("xai-hierarchical"),
+        "{matrix}"
+    );
+    let json = env
+        .run(["problems", "rca-wave-1", "--format", "json"])
+        .ok()
+        .json();
+    assert_eq!(json["seats"][4], "xai-hierarchical");
+    assert_eq!(
+        json["display_names"],
+        serde_json::json!({
+            "xai-hierarchical": "Grok 4 (ReAcTree)",
+            "anthropic-react": "Claude / ReAct"
+        })
+    );
+    assert!(
+        json["problems"][0]["seats"]["xai-hierarchical"]["trials"].is_u64(),
+        "{json}"
+    );
+    let csv = env
+        .run(["problems", "rca-wave-1", "--format", "csv"])
+        .ok()
+        .stdout;
+    assert!(
+        csv.lines().next().unwrap().contains(",xai-hierarchical,"),
+        "{csv}"
+    );
+    assert!(!csv.contains("Grok"), "{csv}");
+    // `--seat` takes the id.
+    let one_seat = env
+        .run(["problems", "rca-wave-1", "--seat", "xai-hierarchical"])
+        .ok()
+        .stdout;
+    assert!(one_seat.contains(" Grok 4 (ReAcTree) "), "{one_seat}");
+    assert!(
+        one_seat
+            .contains("Seats shown by their display names: Grok 4 (ReAcTree) is xai-hierarchical."),
+        "{one_seat}"
+    );
+    // The same wave without names prints ids and no note.
+    let plain = Env::with_waves(&["examples/rca-wave-1/wave.toml"]);
+    let plain_matrix = plain.run(["problems", "rca-wave-1"]).ok().stdout;
+    assert!(
+        plain_matrix.contains(" xai-hierarchical "),
+        "{plain_matrix}"
+    );
+    assert!(!plain_matrix.contains("display names"), "{plain_matrix}");
+
+    // Regressions: a row a seat, by its name.
+    let regressions = env
+        .run(["problems", "--regressions", "rca-wave-1", "rca-wave-2"])
+        .ok()
+        .stdout;
+    assert!(regressions.contains(" Claude / ReAct "), "{regressions}");
+    assert!(regressions.contains(note), "{regressions}");
+    assert!(
+        !without_note(&regressions).contains("anthropic-react"),
+        "{regressions}"
+    );
+    let json = env
+        .run([
+            "problems",
+            "--regressions",
+            "rca-wave-1",
+            "rca-wave-2",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    let react = json["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["seat"] == "anthropic-react")
+        .unwrap();
+    assert_eq!(react["display_name"], "Claude / ReAct");
+    assert_eq!(react["newly_solved"], serde_json::json!(["rca-2"]));
+    let plain_seat = json["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["seat"] == "openai-react")
+        .unwrap();
+    assert!(plain_seat.get("display_name").is_none(), "{plain_seat}");
+
+    // A rubric change: each row's seat by its name, the summary's too.
+    for r in ["session-efficiency.v2.toml", "session-efficiency.v1.toml"] {
+        env.run([
+            "rubric",
+            "add",
+            "--allow-scale-violation",
+            &format!("rubrics/{r}"),
+        ])
+        .ok();
+    }
+    let diff = env
+        .run(["diff", "session-efficiency@1", "session-efficiency@2"])
+        .ok()
+        .stdout;
+    assert!(diff.contains(" Grok 4 (ReAcTree) "), "{diff}");
+    assert!(
+        diff.contains("rca-wave-1/Grok 4 (ReAcTree) -25.00"),
+        "{diff}"
+    );
+    assert!(diff.contains(note), "{diff}");
+    assert!(!without_note(&diff).contains("xai-hierarchical"), "{diff}");
+    let json = env
+        .run([
+            "diff",
+            "session-efficiency@1",
+            "session-efficiency@2",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    let row = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["seat"] == "xai-hierarchical")
+        .unwrap();
+    assert_eq!(row["display_name"], "Grok 4 (ReAcTree)");
+    assert_eq!(
+        json["summary"]["largest_shifts"][0]["seat"],
+        "xai-hierarchical"
+    );
+    let csv = env
+        .run([
+            "diff",
+            "session-efficiency@1",
+            "session-efficiency@2",
+            "--format",
+            "csv",
+        ])
+        .ok()
+        .stdout;
+    assert!(
+        csv.contains(",xai-hierarchical,") && !csv.contains("Grok"),
+        "{csv}"
+    );
 }
 
 #[test]
@@ -426,5 +601,110 @@ fn every_imported_attempt_keeps_where_it_came_from_outside_the_content_hash() {
     );
     // The content hashes are the fixtures' own (the manifests' comments, tests/compat): a
     // ledger that keeps no origin would hash these waves the same.
+    env.run(["verify", "--ledger"]).ok();
+}
+
+/// The origin of each attempt of `wave` in `env`'s ledger (the attempts export's
+/// `origin_file`), deduplicated, in order.
+fn origin_files(env: &Env, wave: &str) -> Vec<String> {
+    let mut files: Vec<String> = origins(env, wave).into_iter().map(|o| o.2).collect();
+    files.dedup();
+    files
+}
+
+/// A new user's check (issue 19): an origin was stored as typed on the command line (`ingest
+/// --from --manifest` made it absolute, `/home/…/logs/../run.json`), though the docs say it is
+/// relative to the manifest. It is relative to the manifest's directory, whatever directory the
+/// ingest runs in; for `ingest --from`, to its `--manifest`'s directory, else to the directory
+/// it runs in; and the content hash is the one it always was.
+#[test]
+fn an_origin_is_relative_to_the_manifests_directory_wherever_the_ingest_runs() {
+    let env = Env::init();
+    let root = env.path();
+    common::copy_dir(
+        &common::tests_dir("fixtures/import/inspect"),
+        &root.join("data/sub/inspect"),
+    );
+    common::copy_dir(
+        &common::tests_dir("fixtures/import/terminal-bench"),
+        &root.join("data/sub/tb"),
+    );
+    let elsewhere = root.join("elsewhere");
+    std::fs::create_dir_all(elsewhere.join("logs")).unwrap();
+    std::fs::copy(
+        root.join("data/sub/inspect/run.json"),
+        elsewhere.join("logs/run.json"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("meta")).unwrap();
+    std::fs::write(
+        root.join("meta/wave.toml"),
+        "[wave]\nnotes = \"read from the logs\"\n",
+    )
+    .unwrap();
+    let db = env.db.to_str().unwrap().to_string();
+    let run = |args: &[&str]| {
+        let mut all = vec!["--db", db.as_str()];
+        all.extend(args);
+        common::run_raw(
+            &elsewhere,
+            &all,
+            &[("BENCHLEDGER_NOW", common::NOW.as_ref())],
+        )
+        .ok()
+    };
+    // Manifests in a subdirectory, ingested from another directory.
+    run(&[
+        "ingest",
+        "../data/sub/inspect/wave.toml",
+        "../data/sub/tb/wave.toml",
+    ]);
+    assert_eq!(origin_files(&env, "arith-mini"), ["run.json"]);
+    assert_eq!(
+        origin_files(&env, "tb-mini")[0],
+        "run/fix-git/fix-git.1-of-5.2025-06-01__10-00-00"
+    );
+    // `ingest --from`: relative to the directory it runs in, as the paths were given (`./`
+    // left out, an absolute one inside the directory made relative).
+    let inside = elsewhere.join("logs/run.json");
+    for (wave, path, manifest, expected) in [
+        (
+            "from-up",
+            "../data/sub/inspect/run.json",
+            None,
+            "../data/sub/inspect/run.json",
+        ),
+        ("from-dot", "./logs/run.json", None, "logs/run.json"),
+        ("from-abs", inside.to_str().unwrap(), None, "logs/run.json"),
+        // With a manifest: relative to its directory.
+        (
+            "from-meta",
+            "../data/sub/inspect/run.json",
+            Some("../meta/wave.toml"),
+            "../data/sub/inspect/run.json",
+        ),
+        (
+            "from-meta-logs",
+            "logs/run.json",
+            Some("../meta/wave.toml"),
+            "../elsewhere/logs/run.json",
+        ),
+    ] {
+        let mut args = vec!["ingest", "--from", "inspect", path, "--wave", wave];
+        if let Some(m) = manifest {
+            args.extend(["--manifest", m]);
+        }
+        run(&args);
+        assert_eq!(origin_files(&env, wave), [expected], "{args:?}");
+    }
+    // Origins are outside the content hash: the Inspect wave hashes as the same manifest
+    // ingested from the crate root does.
+    assert_eq!(
+        content_sha256(&env, "arith-mini"),
+        content_sha256(
+            &Env::with_waves(&["tests/fixtures/import/inspect/wave.toml"]),
+            "arith-mini"
+        )
+    );
     env.run(["verify", "--ledger"]).ok();
 }

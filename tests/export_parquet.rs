@@ -116,6 +116,8 @@ fn the_parquet_files_hold_every_attempt_the_figures_of_show_and_every_score() {
         ("wall_s", Value::from(132.0)),
         ("cost_usd", Value::from(0.91)),
         ("parallel_sessions", Value::from(5)),
+        // Recorded by no example wave: null, never 1.
+        ("timeout_multiplier", Value::Null),
         ("budget_tokens", Value::from(1_000_000.0)),
         ("budget_wall_s", Value::from(180.0)),
         ("input_tokens_include_cache_reads", Value::from(false)),

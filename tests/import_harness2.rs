@@ -403,6 +403,10 @@ fn a_harbor_job_lands_with_its_trials_as_attempts_and_its_exceptions_sorted() {
     );
     let waves = env.run(["waves", "--format", "json"]).ok().json();
     assert_eq!(waves["waves"][0]["load"]["parallel_sessions"], 2);
+    // The job's timeout_multiplier, 1 as Harbor writes its default: a condition the job
+    // states, so the wave is hashed in content format 3, which holds it.
+    assert_eq!(waves["waves"][0]["load"]["timeout_multiplier"], 1.0);
+    assert_eq!(waves["waves"][0]["content_format"], 3);
     assert_eq!(waves["waves"][0]["provenance"]["harness_version"], "2.0.0");
 }
 
@@ -433,6 +437,13 @@ fn a_bad_harbor_trial_is_named_and_nothing_is_written() {
             "\"model_info\": {\"name\": \"claude-sonnet-4-5\"",
             "\"model_info\": {\"name\": \"gpt-5\"",
             "the job ran 2 agents or models",
+        ),
+        (
+            "job/config.json",
+            "\"timeout_multiplier\": 1.0",
+            "\"timeout_multiplier\": 0",
+            "job/config.json: the job's config: field `timeout_multiplier`: expected a factor \
+             above 0, got 0",
         ),
     ] {
         let env = Env::init();
@@ -492,11 +503,18 @@ fn a_harbor_job_of_several_agents_is_a_seat_of_each() {
     want(&show, "openhands-claude-sonnet-4-5", 0, 1, 3000, 120.0);
     assert_eq!(seat(&show, "terminus-2-gpt-5")["provider"], "openai");
     assert_eq!(show["load"]["parallel_sessions"], 3);
-    // config.json's timeout_multiplier 2, which the load has no field for, is in the notes.
-    assert_eq!(
-        show["notes"],
-        "Harbor timeout multiplier 2 (config.json timeout_multiplier: every agent and verifier \
-         timeout of the job scaled by it)"
+    // config.json's timeout_multiplier 2 is the load's, hashed in wave content format 3.
+    assert_eq!(show["load"]["timeout_multiplier"], 2.0);
+    assert_eq!(show["notes"], serde_json::Value::Null);
+    let waves = env.run(["waves", "--format", "json"]).ok().json();
+    assert_eq!(waves["waves"][0]["content_format"], 3);
+    let text = env.run(["show", "terminal-bench-2025-11-02"]).ok().stdout;
+    assert!(
+        text.contains(
+            "Load: 3 parallel sessions, tool-server sharing unknown, serial rerun \
+                       unknown, timeouts × 2"
+        ),
+        "{text}"
     );
 }
 

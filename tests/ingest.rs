@@ -52,6 +52,9 @@ const REQUIRED: &[&str] = &[
     "csv-tokens-1e400",
     "manifest-budget-1e400",
     "suite-problems-above-the-cap",
+    "manifest-timeout-multiplier-zero",
+    "manifest-timeout-multiplier-nan",
+    "timeout-multiplier-on-a-wave-held-without-one",
 ];
 
 fn base_manifest() -> PathBuf {

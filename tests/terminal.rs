@@ -196,12 +196,24 @@ fn show_in_a_100_column_terminal_prints_no_line_over_100_characters() {
     assert!(widest(&text) <= 80, "{text}");
     assert!(text.contains("Change") && text.contains("-12.19"), "{text}");
     // Its rubric headers break at their own separators (`session-` over `efficiency` over
-    // `@1`), never mid-word.
+    // `@2`), never mid-word.
     assert!(
         text.lines()
-            .any(|l| l.split_whitespace().filter(|w| *w == "efficiency").count() == 2),
+            .any(|l| l.split_whitespace().any(|w| w == "efficiency")),
         "{text}"
     );
+    let wide = in_terminal(
+        &env,
+        80,
+        &[
+            "diff",
+            "session-efficiency@1",
+            "session-efficiency@2",
+            "--wide",
+        ],
+        &[],
+    );
+    assert_no_word_cut(&text, &wide, "diff");
     assert!(
         !text.contains("Left out to fit 80 columns: Change"),
         "{text}"
@@ -319,6 +331,222 @@ fn terminal_escapes_printed_raw_by_show_score_and_publications() {
                 text.contains(&format!("{what}{escaped}")),
                 "{args:?}: no escaped {what} in\n{text}"
             );
+        }
+    }
+}
+
+/// The pieces a word may break into: cut after `-`, `_`, `/` and `.`, and before `@` (the rule
+/// the terminal's tables follow, written again here).
+fn pieces(word: &str) -> Vec<String> {
+    let mut pieces = Vec::new();
+    let mut piece = String::new();
+    for ch in word.chars() {
+        if ch == '@' && !piece.is_empty() {
+            pieces.push(std::mem::take(&mut piece));
+        }
+        piece.push(ch);
+        if matches!(ch, '-' | '_' | '/' | '.') {
+            pieces.push(std::mem::take(&mut piece));
+        }
+    }
+    if !piece.is_empty() {
+        pieces.push(piece);
+    }
+    pieces
+}
+
+/// The words of the tables in a command's output: their header lines and rows (a table's
+/// header runs from the blank line above it to the rule under it; its rows to the next rule).
+fn table_words(text: &str) -> Vec<String> {
+    let rule = |l: &str| !l.trim().is_empty() && l.trim().chars().all(|c| c == '─');
+    let mut words = Vec::new();
+    let mut above: Vec<&str> = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        if rule(line) {
+            if !inside {
+                words.extend(
+                    above
+                        .drain(..)
+                        .flat_map(str::split_whitespace)
+                        .map(String::from),
+                );
+            }
+            inside = !inside;
+        } else if inside {
+            words.extend(line.split_whitespace().map(String::from));
+        } else if line.trim().is_empty() {
+            above.clear();
+        } else {
+            above.push(line);
+        }
+    }
+    words
+}
+
+/// Asserts that no word of the tables `narrow` prints is cut inside: each is a word of the
+/// same tables at full width (`wide`), or a run of that word's [`pieces`].
+#[track_caller]
+fn assert_no_word_cut(narrow: &str, wide: &str, what: &str) {
+    let mut allowed = std::collections::BTreeSet::new();
+    for word in table_words(wide) {
+        let p = pieces(&word);
+        for i in 0..p.len() {
+            for j in i + 1..=p.len() {
+                allowed.insert(p[i..j].concat());
+            }
+        }
+    }
+    let words = table_words(narrow);
+    assert!(!words.is_empty(), "`{what}` printed no table:\n{narrow}");
+    for w in words {
+        assert!(
+            allowed.contains(&w),
+            "`{what}` cut a word inside: {w:?} is no word of its table at full width, nor a \
+             run of one's pieces:\n{narrow}"
+        );
+    }
+}
+
+/// The examples, an Inspect AI log whose seat id is long (`anthropic-claude-sonnet-4-5`, as
+/// `ingest --from` names it), and the rubrics the listings take.
+fn examples_and_a_long_id() -> Env {
+    let env = examples();
+    env.run([
+        "ingest",
+        "--from",
+        "inspect",
+        common::tests_dir("fixtures/import/inspect/run.json")
+            .to_str()
+            .unwrap(),
+    ])
+    .ok();
+    for rubric in [
+        "rubrics/session-efficiency.v2.toml",
+        "rubrics/accuracy.v1.toml",
+    ] {
+        env.run([
+            "rubric",
+            "add",
+            &common::crate_path(rubric).to_string_lossy(),
+        ])
+        .ok();
+    }
+    env.run([
+        "rubric",
+        "add",
+        "--allow-scale-violation",
+        &common::crate_path("rubrics/session-efficiency.v1.toml").to_string_lossy(),
+    ])
+    .ok();
+    env.run(["rescore", "--rubric", "session-efficiency@2"])
+        .ok();
+    env
+}
+
+/// A new user's check (issue 19): in an 80-column terminal `score --ci` kept the tie groups'
+/// "Group" column and left out the Correct 95% CI the user asked for. The intervals asked for
+/// now outlast Group and every other optional column, in `score --ci` and `show --ci`.
+#[test]
+fn the_intervals_asked_for_outlast_group_and_every_other_optional_column() {
+    if !script_available() {
+        return;
+    }
+    let env = examples_and_a_long_id();
+    let wave = "arith-2026-05-01";
+    let text = in_terminal(
+        &env,
+        80,
+        &["score", "--wave", wave, "--rubric", "accuracy@1", "--ci"],
+        &[],
+    );
+    assert!(widest(&text) <= 80, "{text}");
+    let left_out = text
+        .split("Left out to fit 80 columns: ")
+        .nth(1)
+        .and_then(|t| t.split(" (--wide").next())
+        .unwrap_or_else(|| panic!("no columns left out:\n{text}"))
+        .replace('\n', " ");
+    // 2 of 6 trials Correct over 3 problems, its interval drawn 0.0–50.0%: kept, and Group (a
+    // letter a seat) left out before it, and the score's interval and rank range kept too.
+    assert!(left_out.contains("Group"), "{left_out}");
+    assert!(!left_out.contains("Correct 95% CI"), "{left_out}");
+    assert!(text.contains("0.0–50.0%"), "{text}");
+    assert!(
+        text.contains("0.000–0.500") && text.contains("1–1"),
+        "{text}"
+    );
+    // `show --ci` keeps both intervals and leaves Group out first when they do not all fit.
+    for cols in [80, 60] {
+        let text = in_terminal(&env, cols, &["show", "rca-wave-2", "--ci"], &[]);
+        assert!(widest(&text) <= cols, "{text}");
+        assert!(
+            text.contains("25.0–100.0%") && text.contains("$0.55–$2.91"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("95% CI,") && !text.contains("95% CI ("),
+            "{text}"
+        );
+        if cols == 60 {
+            assert!(
+                text.replace('\n', " ").contains("Harness, Group, Missing"),
+                "{text}"
+            );
+        }
+    }
+}
+
+/// A new user's check (issue 19): at 80 columns headers and ids broke mid-word (`Gro` over
+/// `up`, `anthropic-c` over `laude-sonne`). Every table the terminal prints breaks a header or
+/// an id only at its own separators, at 80 columns and narrower, and leaves a column out
+/// rather than cut a word.
+#[test]
+fn no_table_cuts_a_header_or_an_id_inside_a_word() {
+    if !script_available() {
+        return;
+    }
+    let env = examples_and_a_long_id();
+    let wave = "arith-2026-05-01";
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["score", "--wave", wave, "--rubric", "accuracy@1", "--ci"],
+        vec!["score", "--wave", wave, "--rubric", "accuracy@1"],
+        vec![
+            "score",
+            "--wave",
+            "rca-wave-2",
+            "--rubric",
+            "session-efficiency@2",
+            "--ci",
+        ],
+        vec!["show", wave, "--ci"],
+        vec!["show", "rca-wave-1"],
+        vec!["waves"],
+        vec!["diff", "session-efficiency@1", "session-efficiency@2"],
+        vec!["history", "--rubric", "session-efficiency@2"],
+        vec!["problems", wave],
+        vec!["problems", "rca-wave-1"],
+        vec!["problems", "--regressions", "rca-wave-1", "rca-wave-2"],
+        vec!["trials", wave],
+        vec!["versus", "--wave", "rca-wave-2", "--all"],
+        vec![
+            "compare",
+            "--seat",
+            "xai-hierarchical",
+            "rca-wave-1",
+            "rca-wave-2",
+        ],
+        vec!["rubric", "list"],
+    ];
+    for args in &commands {
+        let mut wide_args = args.clone();
+        wide_args.push("--wide");
+        let wide = in_terminal(&env, 80, &wide_args, &[]);
+        for cols in [80, 60] {
+            let text = in_terminal(&env, cols, args, &[]);
+            let what = format!("{} at {cols} columns", args.join(" "));
+            assert!(widest(&text) <= cols, "`{what}`:\n{text}");
+            assert_no_word_cut(&text, &wide, &what);
         }
     }
 }

@@ -1155,6 +1155,17 @@ fn every_edit_of_ledger_rows_is_caught_by_verify_all_ledger_expect_head() {
         env.ingest(&[&manifest]);
         // A wave whose attempts keep where they came from.
         env.ingest(&[&crate_path("tests/fixtures/import/inspect/wave.toml")]);
+        // A wave that records a timeout multiplier (Harbor's config.json says 1): hashed in
+        // wave content format 3.
+        env.run([
+            OsStr::new("ingest"),
+            OsStr::new("--from"),
+            OsStr::new("harbor"),
+            OsStr::new("--started-at"),
+            OsStr::new("2025-11-01T10:00:00Z"),
+            crate_path("tests/fixtures/import/harbor/job").as_os_str(),
+        ])
+        .ok();
         let h = head(&env);
         (env, h)
     };
@@ -1196,6 +1207,18 @@ fn raw_fact_edits() -> Vec<(&'static str, String, &'static str)> {
             "an unpublished wave's notes",
             "UPDATE wave SET notes = 'x' WHERE slug = 'rca-wave-2'".into(),
             "wave rca-wave-2: its rows no longer hash",
+        ),
+        (
+            "a wave's timeout multiplier",
+            "UPDATE wave SET timeout_multiplier = 3 WHERE slug = 'terminal-bench-2025-11-01'"
+                .into(),
+            "wave terminal-bench-2025-11-01: its rows no longer hash",
+        ),
+        (
+            "a wave's timeout multiplier taken away",
+            "UPDATE wave SET timeout_multiplier = NULL WHERE slug = 'terminal-bench-2025-11-01'"
+                .into(),
+            "wave terminal-bench-2025-11-01: its rows no longer hash",
         ),
         (
             "a wave's ingest time",
@@ -1317,6 +1340,29 @@ fn registration_and_chain_edits() -> Vec<(&'static str, String, &'static str)> {
             "a seat's display name deleted",
             "DELETE FROM seat_display_name".into(),
             "the display name of seat checkout-rematch/xai-hierarchical is not in the ledger",
+        ),
+        (
+            "a signature added behind benchledger's back",
+            "INSERT INTO publication_envelope (publication_id, envelope) \
+             SELECT 2, envelope FROM publication_envelope WHERE publication_id = 1"
+                .into(),
+            "the signature of publication #2: no log entry names it",
+        ),
+        (
+            "a display name added behind benchledger's back",
+            "INSERT INTO seat_display_name (seat_id, name) SELECT s.id, 'Forged' FROM seat s \
+             JOIN wave w ON w.id = s.wave_id WHERE w.slug = 'checkout-rematch' AND s.id NOT IN \
+             (SELECT seat_id FROM seat_display_name) ORDER BY s.slug LIMIT 1"
+                .into(),
+            "the display name of seat checkout-rematch/anthropic-react: no log entry names it",
+        ),
+        (
+            "origins added behind benchledger's back",
+            format!(
+                "INSERT INTO attempt_origin (attempt_id, file, record) SELECT min(id), \
+                 'forged.json', NULL FROM attempt WHERE seat_id = {UNPUBLISHED_SEAT}"
+            ),
+            "the origin record of wave rca-wave-2: no log entry names it",
         ),
         (
             "a publication's signed statement deleted",

@@ -377,3 +377,8 @@ CREATE TRIGGER chain_entry_no_delete BEFORE DELETE ON chain_entry FOR EACH ROW E
     benchledger_refuse('benchledger: log entries are entries of the chain and cannot be deleted');
 CREATE TRIGGER chain_entry_no_truncate BEFORE TRUNCATE ON chain_entry FOR EACH STATEMENT EXECUTE FUNCTION
     benchledger_refuse('benchledger: log entries are entries of the chain and cannot be deleted');
+
+-- migration 12
+-- A wave's timeout multiplier (schema.sql's migration 12): a load condition, in the content
+-- hash of wave content format 3 only.
+ALTER TABLE wave ADD COLUMN timeout_multiplier double precision CHECK (timeout_multiplier > 0);

@@ -480,3 +480,11 @@ CREATE TRIGGER chain_entry_no_update BEFORE UPDATE ON chain_entry
 BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and cannot be changed'); END;
 CREATE TRIGGER chain_entry_no_delete BEFORE DELETE ON chain_entry
 BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and cannot be deleted'); END;
+
+-- migration 12
+-- The factor every timeout of a run was scaled by (Harbor's `timeout_multiplier`), a load
+-- condition like the sessions beside it: finite and above 0, NULL when the wave records none
+-- (every wave ingested before this migration). Part of the wave's content hash in wave content
+-- format 3, the only format a wave that records one is hashed in (docs/formats.md), so no wave
+-- ingested before it changes its hash.
+ALTER TABLE wave ADD COLUMN timeout_multiplier REAL CHECK (timeout_multiplier > 0);

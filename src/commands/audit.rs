@@ -548,14 +548,23 @@ pub fn diff(
     let withdrawn = Withdrawn::load(&ledger)?;
     let ids = waves_to_visit(&ledger, waves, &withdrawn, include_withdrawn)?;
     let mut scores = Vec::with_capacity(ids.len());
+    // (wave, seat) → display name, for the seats that have one.
+    let mut names = std::collections::BTreeMap::new();
     for id in &ids {
         let data = ledger.load_wave(id)?;
         scores.push((
             score_wave(&old.rubric, &data),
             score_wave(&new.rubric, &data),
         ));
+        for s in &data.seats {
+            if let Some(n) = &s.seat.display_name {
+                names.insert((id.clone(), s.seat.id.clone()), n.clone());
+            }
+        }
     }
-    let rows = report::diff::rows(&old, &new, &scores);
+    let rows = report::diff::rows(&old, &new, &scores, |wave, seat| {
+        names.get(&(wave.to_string(), seat.to_string())).cloned()
+    });
     let (mut table, json) = report::diff::diff(&old, &new, rows);
     let json = report::withdrawn::mark(
         &mut table,

@@ -443,7 +443,9 @@ fn from_eee(
         format!(
             "Wave {wave}, seat {seat}: score_details.score → accuracy (an accuracy metric) or \
              mean_outcome, at its written decimals; its uncertainty is said in the claim's \
-             source; uncertainty.num_samples → attempts (docs/claims.md)."
+             source, and an accuracy's standard_error → accuracy_se, within what the sample and \
+             population estimators differ by; uncertainty.num_samples → attempts \
+             (docs/claims.md)."
         ),
     ];
     write_new(ctx, out, &file, &comments)
@@ -537,7 +539,8 @@ pub fn run(ctx: &mut Ctx<'_>, command: ClaimsCommand) -> Result<()> {
                     ),
                     format!(
                         "Wave {wave}, seat {seat}: task {task}'s figure → accuracy; published \
-                         unrounded, so within ±1e-9 (docs/claims.md)."
+                         unrounded, so within ±1e-9; its _stderr → accuracy_se, within what \
+                         ÷ n − 1 and ÷ n differ by (docs/claims.md)."
                     ),
                 ];
                 write_new(ctx, &out, &file, &comments)

@@ -106,6 +106,7 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
         };
         (id, Some(table))
     });
+    let input_format = benchledger_core::formats::input::for_wave(&data.wave);
     let Rendered {
         input,
         input_sha256,
@@ -114,7 +115,7 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
         title: &title,
         wave: data,
         rubric: &info,
-        input_format: benchledger_core::formats::input::LATEST,
+        input_format,
         prices,
         ci: settings.as_ref().map(ci_id),
         claims: claims.as_ref(),
@@ -126,7 +127,7 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
         rubric_sha256: info.sha256.clone(),
         title,
         created_at: ctx.now.clone(),
-        input_format: benchledger_core::formats::input::LATEST,
+        input_format,
         output_sha256: sha256_hex(output.as_bytes()),
         input,
         input_sha256,

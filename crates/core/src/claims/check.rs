@@ -163,6 +163,10 @@ pub struct Cause {
 pub fn cause_label(key: &str) -> &str {
     match key {
         "over_attempted" => "missing left out",
+        "sample_variance" => "sample variance (÷ P − 1)",
+        "unclustered" => "not clustered",
+        "unclustered_sample_variance" => "not clustered, ÷ n − 1",
+        "over_attempted_sample_variance" => "missing left out, ÷ P − 1",
         "without_infra_errors" => "infrastructure errors left out",
         "any_trial" => "any trial solves",
         "mean_of_trials" => "mean of trials",
@@ -393,6 +397,7 @@ pub fn check(claim: &Claim, ctx: &WaveCtx<'_>) -> Checked {
     if cmp.reproduced {
         out.verdict = Verdict::Reproduced;
         out.notes.extend(half_note(claim, x, &cmp));
+        out.notes.extend(se_note(claim, &view));
         out.notes.extend(partial.map(|c| c.says));
         out.notes.extend(disagrees.into_iter().map(|c| c.says));
         return out;
@@ -476,6 +481,24 @@ fn half_note(claim: &Claim, x: f64, cmp: &Comparison) -> Option<String> {
              give, rounds to {other}); either reproduces"
         )
     })
+}
+
+/// The note on a standard error that reproduces: which estimator the ledger's is, and what the
+/// sample variance gives beside it (the estimator lm-evaluation-harness and Inspect publish),
+/// so that a claim whose interval takes in both says which it matched.
+fn se_note(claim: &Claim, view: &SeatView<'_>) -> Option<String> {
+    if claim.figure != Figure::Seat(SeatFigure::AccuracySe) {
+        return None;
+    }
+    let sample = compute::alternatives(&claim.figure, view)
+        .into_iter()
+        .find(|a| a.key == "sample_variance")?;
+    let text = |x: f64| super::round::computed_text(x, claim.precision, claim.value);
+    Some(format!(
+        "the ledger's accuracy_se is clustered by problem with the population variance (÷ P, \
+         as show computes it); with the sample variance (÷ P − 1) it is {}",
+        text(sample.value * claim.scale)
+    ))
 }
 
 /// For an accuracy that differs: the other denominators that reproduce it with the ledger's
@@ -758,5 +781,43 @@ mod tests {
             ["the ledger's figure covers the 8 of 10 attempts whose value is known"]
         );
         assert!(!c.causes[0].reproduces);
+    }
+    #[test]
+    fn a_standard_error_of_the_other_estimator_is_named_or_taken_in_by_its_interval() {
+        // 10 problems, 4 Correct, one trial each: show's accuracy_se sqrt(0.4 × 0.6 / 10) =
+        // 0.154919...; lm-evaluation-harness's stderr, the sample standard deviation ÷ √10,
+        // sqrt(2.4 / 9) / sqrt(10) = 0.163299316...
+        let data = wave(10, 4, 0, 1.0, Some(10));
+        let se = Figure::Seat(SeatFigure::AccuracySe);
+        let published = 0.163_299_316_185_545_2;
+        // Claimed at full precision: differs, and the sample variance is named as reproducing.
+        let c = run(
+            &claim(se.clone(), published, 1.0, Precision::Tolerance(1e-9)),
+            &data,
+        );
+        assert_eq!(c.verdict, Verdict::Differs);
+        assert!((c.computed.unwrap() - (0.024f64).sqrt()).abs() < 1e-15);
+        assert_eq!(c.causes[0].key, "sample_variance");
+        assert!(c.causes[0].reproduces);
+        assert!(
+            c.causes[0]
+                .says
+                .starts_with("reproduces with the sample variance (÷ 9 rather than ÷ 10"),
+            "{}",
+            c.causes[0].says
+        );
+        // As `claims from` writes it, n = 10 known: 0.163299 × (sqrt(10/9) − 1) = 0.0088333 +
+        // 1e-9, up to two digits 0.0089, which takes in 0.154919 (0.00838 away).
+        let p = crate::claims::from::se_precision(published, Some(10), None);
+        assert_eq!(p, Precision::Tolerance(0.0089));
+        let c = run(&claim(se, published, 1.0, p), &data);
+        assert_eq!(c.verdict, Verdict::Reproduced);
+        assert_eq!(
+            c.notes,
+            [
+                "the ledger's accuracy_se is clustered by problem with the population variance (÷ \
+              P, as show computes it); with the sample variance (÷ P − 1) it is 0.163299"
+            ]
+        );
     }
 }

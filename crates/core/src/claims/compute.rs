@@ -212,6 +212,15 @@ pub fn primary(
                 .ok_or_else(|| {
                     "the seat has no attempts and its wave declares no problems".to_string()
                 }),
+            SeatFigure::AccuracySe => SeatProblems::of(view.wave, view.attempts())
+                .clustered()
+                .map(|c| Value {
+                    value: c.se,
+                    covers: None,
+                })
+                .ok_or_else(|| {
+                    "the seat has no attempts and its wave declares no problems".to_string()
+                }),
             SeatFigure::InputTokens => sum_u64(&f.input_tokens, n, "input tokens"),
             SeatFigure::OutputTokens => sum_u64(&f.output_tokens, n, "output tokens"),
             SeatFigure::InputTokensCacheRead => {
@@ -394,6 +403,7 @@ pub fn alternatives(figure: &Figure, view: &SeatView<'_>) -> Vec<Alternative> {
     let mut out = Found(Vec::new());
     match figure {
         Figure::Seat(SeatFigure::Accuracy) => accuracy_alternatives(&mut out, view),
+        Figure::Seat(SeatFigure::AccuracySe) => se_alternatives(&mut out, view),
         Figure::Mean(m) => mean_alternatives(&mut out, view, *m),
         Figure::Seat(SeatFigure::TokensTotal) => {
             for (key, says, rule) in token_rules(view.accounting()) {
@@ -528,6 +538,92 @@ fn accuracy_alternatives(out: &mut Found, view: &SeatView<'_>) {
             "mean_of_trials",
             "the mean of the accuracies trial by trial".into(),
             p.trial_accuracy().map(|(mean, _)| mean),
+        );
+    }
+}
+
+/// The standard error of the mean of `rates`, the last `missing` of them 0 besides: with the
+/// population variance (÷ P, as `show`'s `accuracy_se`), or the sample variance (÷ P − 1;
+/// `None` under two values). Summed in order, from +0.0, as `stats::trials` sums.
+fn se_of(rates: &[f64], missing: u64, sample: bool) -> Option<f64> {
+    let p = rates.len() as u64 + missing;
+    if p == 0 || (sample && p < 2) {
+        return None;
+    }
+    let mean = rates.iter().fold(0.0, |acc, r| acc + r) / p as f64;
+    let square = |d: f64| d * d;
+    let spread =
+        rates.iter().fold(0.0, |acc, r| acc + square(r - mean)) + missing as f64 * square(mean);
+    let d = if sample { (p - 1) as f64 } else { p as f64 };
+    Some((spread / d).sqrt() / (p as f64).sqrt())
+}
+
+/// The alternatives of the accuracy's standard error (`accuracy_se`, clustered by problem,
+/// ÷ P): the estimators other harnesses publish. With the sample variance (÷ P − 1, as
+/// lm-evaluation-harness's `_stderr` and Inspect's `stderr()` compute it); every attempt taken
+/// as independent (`show`'s `accuracy_se_naive`, and the same with ÷ n − 1); over the attempted
+/// problems only, the missing left out (and with ÷ P − 1).
+fn se_alternatives(out: &mut Found, view: &SeatView<'_>) {
+    let f = &view.figures;
+    let rates: Vec<f64> = view
+        .problems
+        .values()
+        .map(|t| t.passed as f64 / t.trials as f64)
+        .collect();
+    let p = rates.len() as u64 + f.missing;
+    out.push(
+        "sample_variance",
+        format!(
+            "with the sample variance (÷ {} rather than ÷ {p} problems: Bessel's correction, as \
+             lm-evaluation-harness's _stderr and Inspect's stderr() compute it)",
+            p.saturating_sub(1)
+        ),
+        se_of(&rates, f.missing, true),
+    );
+    let clustered = SeatProblems::of(view.wave, view.attempts()).clustered();
+    if view.multi_trial() {
+        out.push(
+            "unclustered",
+            format!(
+                "every attempt taken as independent, sqrt(x̄ (1 − x̄) / n) over the n = {} \
+                 attempts and missing problems (show's accuracy_se_naive), not clustered by \
+                 problem",
+                f.attempts + f.missing
+            ),
+            clustered.map(|c| c.se_naive),
+        );
+        let n = f.attempts + f.missing;
+        out.push(
+            "unclustered_sample_variance",
+            format!(
+                "every attempt taken as independent, with the sample variance of the {n} \
+                 outcomes (÷ {})",
+                n.saturating_sub(1)
+            ),
+            (n >= 2).then(|| {
+                let a = f.correct as f64 / n as f64;
+                (a * (1.0 - a) / (n - 1) as f64).max(0.0).sqrt()
+            }),
+        );
+    }
+    if f.missing > 0 {
+        out.push(
+            "over_attempted",
+            format!(
+                "over the {} attempted problems, leaving out the {}",
+                rates.len(),
+                count(f.missing, "missing problem", "missing problems")
+            ),
+            se_of(&rates, 0, false),
+        );
+        out.push(
+            "over_attempted_sample_variance",
+            format!(
+                "over the {} attempted problems with the sample variance (÷ {})",
+                rates.len(),
+                rates.len().saturating_sub(1)
+            ),
+            se_of(&rates, 0, true),
         );
     }
 }
@@ -805,6 +901,53 @@ mod tests {
         assert_eq!(
             primary(&Figure::PassAtK(6), &v, &BTreeMap::new()).unwrap_err(),
             "no problem has 6 trials (the most a problem has is 5), and none is missing"
+        );
+    }
+    #[test]
+    fn the_standard_error_is_shows_and_its_alternatives_are_the_other_estimators() {
+        // A suite of 4: p1 passed 2 of 2 trials (m = 1), p2 1 of 2 (0.5), p3 0 of 2 (0), p4
+        // missing (one failed trial, 0). x̄ = 1.5 / 4 = 0.375; the squared deviations 0.390625,
+        // 0.015625, 0.140625, 0.140625 sum to 0.6875, exactly.
+        let w = wave(Some(4));
+        let s = seat(vec![
+            attempt("p1", 1, true, None),
+            attempt("p1", 2, true, None),
+            attempt("p2", 1, true, None),
+            attempt("p2", 2, false, None),
+            attempt("p3", 1, false, None),
+            attempt("p3", 2, false, None),
+        ]);
+        let v = SeatView::new(&w, &s);
+        let f = Figure::Seat(SeatFigure::AccuracySe);
+        // show's accuracy_se: sqrt(0.6875) / 4 = 0.20728904939721...
+        let own = primary(&f, &v, &BTreeMap::new()).unwrap().value;
+        assert_eq!(own, 0.6875f64.sqrt() / 4.0);
+        assert!((own - 0.207_289_049_397_212_5).abs() < 1e-15);
+        let alts = alternatives(&f, &v);
+        let near = |key: &str, want: f64| {
+            let got = alt(&alts, key);
+            assert!((got - want).abs() < 1e-15, "{key}: {got} != {want}");
+        };
+        // ÷ P − 1: sqrt(0.6875 / 3) / sqrt(4) = sqrt(0.6875 / 12) = 0.23935677693908...
+        near("sample_variance", (0.6875f64 / 12.0).sqrt());
+        // Attempts as independent: sqrt(0.375 × 0.625 / 7), 6 attempts and 1 missing.
+        near("unclustered", (0.375f64 * 0.625 / 7.0).sqrt());
+        // The 7 outcomes' sample variance: 3 of 7 Correct, sqrt((3/7)(4/7) / 6).
+        near(
+            "unclustered_sample_variance",
+            (3.0f64 / 7.0 * (4.0 / 7.0) / 6.0).sqrt(),
+        );
+        // The 3 attempted problems alone: rates 1, 0.5, 0, mean 0.5, deviations² sum 0.5;
+        // sqrt(0.5 / 3) / sqrt(3) = sqrt(0.5) / 3, and ÷ 2: sqrt(0.5 / 2) / sqrt(3).
+        near("over_attempted", 0.5f64.sqrt() / 3.0);
+        near("over_attempted_sample_variance", 0.5 / 3.0f64.sqrt());
+        // No problem at all: no standard error.
+        let empty = seat(Vec::new());
+        let alone = wave(None);
+        let v = SeatView::new(&alone, &empty);
+        assert_eq!(
+            primary(&f, &v, &BTreeMap::new()).unwrap_err(),
+            "the seat has no attempts and its wave declares no problems"
         );
     }
 }

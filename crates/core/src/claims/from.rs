@@ -36,6 +36,36 @@ use crate::import::object::{Part, Take, walk};
 /// last bits a different order of summation leaves, and nothing else.
 pub const FULL_PRECISION: f64 = 1e-9;
 
+/// The precision a published standard error is claimed with (docs/claims.md, "Standard
+/// errors"). Harnesses publish the standard error with the sample variance (÷ n − 1: the
+/// sample standard deviation ÷ √n, lm-evaluation-harness's `_stderr`, Inspect's `stderr()`),
+/// and the ledger's `accuracy_se` is `show`'s, with the population variance (÷ n, clustered by
+/// problem): on the same n outcomes the first is the second times √(n / (n − 1)). With `n`
+/// known (two or more), the claim is an interval wide enough for that factor and for how the
+/// value was written (`decimals`, or unrounded: ±10⁻⁹), rounded up to two significant digits,
+/// so the two estimators on the same data reproduce and anything else (other data, other
+/// clustering) differs, with its cause named. Without `n`, the value at its written precision,
+/// where the estimator itself is named as the cause when it differs.
+pub(super) fn se_precision(value: f64, n: Option<u64>, decimals: Option<u32>) -> Precision {
+    let written = match decimals {
+        Some(d) => 0.5 / 10f64.powi(d as i32),
+        None => FULL_PRECISION,
+    };
+    let Some(n) = n.filter(|n| *n >= 2) else {
+        return match decimals {
+            Some(d) => Precision::Decimals(d),
+            None => Precision::Tolerance(FULL_PRECISION),
+        };
+    };
+    let gap = value.abs() * ((n as f64 / (n - 1) as f64).sqrt() - 1.0);
+    let t = written + gap;
+    // Up to two significant digits, as a person writes an interval.
+    let unit = 10f64.powi(t.log10().floor() as i32 - 1);
+    let up = (t / unit).ceil() * unit;
+    let text = format!("{up:.1e}");
+    Precision::Tolerance(text.parse::<f64>().ok().filter(|x| *x >= t).unwrap_or(up))
+}
+
 /// The decimals a value's shortest form has (76.8 → 1, 0.77 → 2, 207.0 → 0), at most
 /// [`MAX_DECIMALS`].
 pub(super) fn written_decimals(x: f64) -> u32 {
@@ -496,7 +526,8 @@ pub fn terminal_bench<R: Read>(
 /// `"METRIC,FILTER"` value (the task's first metric and filter unless `metric` names them),
 /// claimed as the seat's accuracy — a mean over the documents the run scored, which the ledger
 /// divides by the same count when the wave's suite size is the results' `n-samples.effective`
-/// (as `ingest --from lm-eval` sets it). Its `_stderr` is said in the file's source. A group
+/// (as `ingest --from lm-eval` sets it). Its `_stderr` is said in the file's source and
+/// claimed as the accuracy's standard error (`accuracy_se`, within [`se_precision`]). A group
 /// (`group_subtasks`, no config of its own) is claimed over all its tasks' documents, its
 /// figure the one `"METRIC,FILTER"` the results give it unless `metric` names one.
 pub fn lm_eval(
@@ -597,20 +628,39 @@ pub fn lm_eval(
     if let Some(n) = effective {
         source.push_str(&format!(" over {n} documents"));
     }
-    let c = claim(
+    let mut claims = vec![claim(
         wave,
         seat,
         Figure::Seat(SeatFigure::Accuracy),
         value,
         1.0,
         Precision::Tolerance(FULL_PRECISION),
-    );
+    )];
+    // The standard error as the accuracy's: the sample standard deviation of the documents'
+    // values ÷ √n (lm-eval's `mean_stderr`, or its pooled version for a group).
+    if let Some(e) = stderr.filter(|e| *e > 0.0) {
+        claims.push(Claim {
+            source: Some(format!(
+                "{name}_stderr,{filter}: the sample standard deviation ÷ √n{}; claimed within \
+                 the difference ÷ n − 1 and ÷ n make",
+                effective.map_or(String::new(), |n| format!(" over n = {n} documents"))
+            )),
+            ..claim(
+                wave,
+                seat,
+                Figure::Seat(SeatFigure::AccuracySe),
+                e,
+                1.0,
+                se_precision(e, effective, None),
+            )
+        });
+    }
     Ok(ClaimsFile {
         name: slug(&format!("lm-eval-{wave}-{seat}")),
         version: 1,
         source,
         description: None,
-        claims: vec![c],
+        claims,
     })
 }
 
@@ -807,6 +857,32 @@ pub fn hal<R: Read>(path: &Path, reader: R, wave: &str, seat: &str) -> Result<Cl
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_standard_error_is_claimed_within_what_the_two_estimators_differ_by() {
+        // n unknown: as written.
+        assert_eq!(se_precision(25.0, None, Some(0)), Precision::Decimals(0));
+        assert_eq!(
+            se_precision(0.25, None, None),
+            Precision::Tolerance(FULL_PRECISION)
+        );
+        assert_eq!(
+            se_precision(0.25, Some(1), None),
+            Precision::Tolerance(FULL_PRECISION)
+        );
+        // 1.23 at 2 decimals over n = 100: 0.005 + 1.23 × (sqrt(100/99) − 1) = 0.005 +
+        // 0.0061965 = 0.0111965, up to two digits 0.012.
+        assert_eq!(
+            se_precision(1.23, Some(100), Some(2)),
+            Precision::Tolerance(0.012)
+        );
+        // lm-eval's 0.2886751345948129 (sqrt(1/12), n = 4): × (sqrt(4/3) − 1) = 0.0446582 →
+        // 0.045, wide enough for the population estimator's 0.25 on the same outcomes.
+        assert_eq!(
+            se_precision(0.288_675_134_594_812_9, Some(4), None),
+            Precision::Tolerance(0.045)
+        );
+    }
 
     #[test]
     fn decimals_are_read_from_how_a_value_is_written() {

@@ -13,14 +13,15 @@
 //!   `score_details.score` → `accuracy` where its metric is an accuracy (`metric_id`,
 //!   `metric_kind` or `metric_name`), else `mean_outcome`; scaled by 100 where `metric_unit` is
 //!   `percent`; at its written decimals. Its `uncertainty` (standard error, confidence
-//!   interval, standard deviation) is said in the claim's source, and its `num_samples` →
-//!   `attempts`.
+//!   interval, standard deviation) is said in the claim's source; of an accuracy, its
+//!   `standard_error.value` → `accuracy_se` (same scale, within `from::se_precision`); its
+//!   `num_samples` → `attempts`.
 
 use std::path::Path;
 
 use serde_json::Value;
 
-use super::from::{FULL_PRECISION, claim, slug, written_decimals};
+use super::from::{FULL_PRECISION, claim, se_precision, slug, written_decimals};
 use super::round::Precision;
 use super::spec::{Claim, ClaimsFile, Figure, Measure, SeatFigure};
 use crate::error::{Error, Location, Result};
@@ -241,12 +242,17 @@ pub fn eee(
     let mut claims = vec![Claim {
         metric,
         source: uncertainty(details.get("uncertainty")),
-        ..claim(wave, seat, figure, score, scale, precision)
+        ..claim(wave, seat, figure.clone(), score, scale, precision)
     }];
-    if let Some(n) = details
+    let samples = details
         .pointer("/uncertainty/num_samples")
-        .and_then(Value::as_u64)
-    {
+        .and_then(Value::as_u64);
+    // The standard error of an accuracy, claimed as the ledger's `accuracy_se` (of a mean
+    // score, it is of the outcomes, which the ledger does not compute: said in words only).
+    if figure == Figure::Seat(SeatFigure::Accuracy) {
+        claims.extend(standard_error(details, &at, samples, scale, wave, seat)?);
+    }
+    if let Some(n) = samples {
         claims.push(claim(
             wave,
             seat,
@@ -267,6 +273,57 @@ pub fn eee(
         description: None,
         claims,
     })
+}
+
+/// An accuracy's `uncertainty.standard_error` as an `accuracy_se` claim, at the score's
+/// `scale`, within [`se_precision`] at `samples` (EEE's `num_samples`); none when the record
+/// gives no standard error.
+fn standard_error(
+    details: &Value,
+    at: &dyn Fn(&str) -> Location,
+    samples: Option<u64>,
+    scale: f64,
+    wave: &str,
+    seat: &str,
+) -> Result<Option<Claim>> {
+    let Some(se) = details.pointer("/uncertainty/standard_error/value") else {
+        return Ok(None);
+    };
+    let se = se
+        .as_f64()
+        .filter(|x| x.is_finite() && *x >= 0.0)
+        .ok_or_else(|| {
+            Error::input(
+                at("score_details.uncertainty.standard_error.value"),
+                format!(
+                    "expected the standard error as a number, 0 or more, got {}",
+                    describe(se)
+                ),
+            )
+        })?;
+    let decimals = written_decimals(se);
+    let method = details
+        .pointer("/uncertainty/standard_error/method")
+        .and_then(Value::as_str);
+    Ok(Some(Claim {
+        source: Some(format!(
+            "uncertainty.standard_error{}{}",
+            method.map_or(String::new(), |m| format!(" (method {m})")),
+            samples.map_or(String::new(), |n| format!(" over num_samples = {n}"))
+        )),
+        ..claim(
+            wave,
+            seat,
+            Figure::Seat(SeatFigure::AccuracySe),
+            se,
+            scale,
+            se_precision(
+                se,
+                samples,
+                (decimals <= ROUNDED_AT_MOST).then_some(decimals),
+            ),
+        )
+    }))
 }
 
 /// A slug without runs of `-` or one at its end (`arith (correct)` → `arith-correct`).

@@ -22,6 +22,9 @@ pub enum SeatFigure {
     Missing,
     Denominator,
     Accuracy,
+    /// The standard error of the accuracy, clustered by problem, as `show` computes it
+    /// (`accuracy_se`: docs/statistics.md).
+    AccuracySe,
     InputTokens,
     OutputTokens,
     InputTokensCacheRead,
@@ -38,13 +41,14 @@ pub enum SeatFigure {
 }
 
 impl SeatFigure {
-    pub const ALL: [SeatFigure; 19] = [
+    pub const ALL: [SeatFigure; 20] = [
         SeatFigure::Problems,
         SeatFigure::Attempts,
         SeatFigure::Correct,
         SeatFigure::Missing,
         SeatFigure::Denominator,
         SeatFigure::Accuracy,
+        SeatFigure::AccuracySe,
         SeatFigure::InputTokens,
         SeatFigure::OutputTokens,
         SeatFigure::InputTokensCacheRead,
@@ -70,6 +74,7 @@ impl SeatFigure {
             SeatFigure::Missing => "missing",
             SeatFigure::Denominator => "denominator",
             SeatFigure::Accuracy => "accuracy",
+            SeatFigure::AccuracySe => "accuracy_se",
             SeatFigure::InputTokens => "input_tokens",
             SeatFigure::OutputTokens => "output_tokens",
             SeatFigure::InputTokensCacheRead => "input_tokens_cache_read",

@@ -72,7 +72,7 @@ use Kind::{Flag, Int, Real, Text};
 
 /// The wave's columns, first in `attempts.parquet` and `seats.parquet`.
 #[cfg(feature = "parquet")]
-const WAVE_COLUMNS: usize = 13;
+const WAVE_COLUMNS: usize = 14;
 
 /// `attempts.parquet`.
 pub const ATTEMPTS: &[Column] = &[
@@ -83,6 +83,7 @@ pub const ATTEMPTS: &[Column] = &[
     col("parallel_sessions", Int),
     col("tool_server_sessions", Int),
     col("serial_rerun", Flag),
+    col("timeout_multiplier", Real),
     col("input_tokens_include_cache_reads", Flag),
     col("price_source", Text),
     col("budget_tokens", Real),
@@ -120,6 +121,7 @@ pub const SEATS: &[Column] = &[
     col("parallel_sessions", Int),
     col("tool_server_sessions", Int),
     col("serial_rerun", Flag),
+    col("timeout_multiplier", Real),
     col("input_tokens_include_cache_reads", Flag),
     col("price_source", Text),
     col("budget_tokens", Real),
@@ -199,6 +201,7 @@ pub fn parquet(ledger: &Ledger, dir: &Path) -> Result<Exported> {
             Value::int(wave.load.parallel_sessions),
             Value::int(wave.load.tool_server_sessions),
             Value::flag(wave.load.serial_rerun),
+            Value::real(wave.load.timeout_multiplier),
             Value::Flag(wave.accounting.input_tokens_include_cache_reads),
             Value::text(wave.accounting.price_source.as_deref()),
             Value::real(wave.budget.tokens),

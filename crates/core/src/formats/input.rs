@@ -8,11 +8,26 @@ use super::json::{Json, to_string};
 use super::{Decoder, FormatError, wave};
 use crate::model::WaveData;
 
-/// The input format new publications are written in.
+/// The input format new publications are written in, unless their wave records a condition
+/// only a later version holds ([`for_wave`]).
 pub const LATEST: u32 = 2;
 
+/// The newest version this build knows: version 2 embedding wave content format 3.
+pub const NEWEST: u32 = 3;
+
 /// Every version this build can write, oldest first.
-pub const VERSIONS: &[u32] = &[1, 2];
+pub const VERSIONS: &[u32] = &[1, 2, 3];
+
+/// The input format a new publication of `wave` is written in: [`LATEST`], or version 3 when
+/// the wave records a timeout multiplier (which only wave content format 3 holds), so that a
+/// publication of any other wave is written as it always was.
+pub fn for_wave(wave: &crate::model::Wave) -> u32 {
+    if wave::for_wave(wave) >= 3 {
+        NEWEST
+    } else {
+        LATEST
+    }
+}
 
 /// Which rubric a publication was computed with.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,13 +63,15 @@ fn content_version(version: u32) -> Result<u32, FormatError> {
     match version {
         1 => Ok(1),
         2 => Ok(2),
-        v => Err(FormatError::unknown("publication input", v, LATEST)),
+        3 => Ok(3),
+        v => Err(FormatError::unknown("publication input", v, NEWEST)),
     }
 }
 
 /// A publication's input in a format version:
 /// version 1 `{"format":1,"rubric":{…},"data":{…}}`;
-/// version 2 `{"format":2,"rubric":{…},"prices":{…}|null,"ci":{…}|null,"data":{…}}`.
+/// version 2 `{"format":2,"rubric":{…},"prices":{…}|null,"ci":{…}|null,"data":{…}}`;
+/// version 3 the same as version 2 with `"format":3` and its `data` in wave content format 3.
 /// Version 1 has no place for a price table or intervals: asking it to name one is an error.
 pub fn encode(
     version: u32,

@@ -347,6 +347,8 @@ fn wave_data() -> impl Strategy<Value = WaveData> {
                         parallel_sessions: p,
                         tool_server_sessions: t,
                         serial_rerun: s,
+                        // Only format 3 holds one (`with_multiplier`).
+                        timeout_multiplier: None,
                     },
                     accounting: Accounting {
                         input_tokens_include_cache_reads: incl,
@@ -537,6 +539,7 @@ fn wave_content_v1_is_written_as_documented() {
                 parallel_sessions: Some(6),
                 tool_server_sessions: None,
                 serial_rerun: Some(false),
+                timeout_multiplier: None,
             },
             accounting: Accounting::default(),
             budget: Budget {
@@ -613,10 +616,10 @@ fn an_unknown_version_is_refused_naming_it() {
         },
         seats: vec![],
     };
-    let e = wave::sha256(wave::LATEST + 1, &data)
+    let e = wave::sha256(wave::NEWEST + 1, &data)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("wave content format 3"), "{e}");
+    assert!(e.contains("wave content format 4"), "{e}");
     assert!(e.contains("newer benchledger"), "{e}");
     let rubric = RubricId {
         name: "r".into(),
@@ -668,4 +671,97 @@ proptest! {
             input::encode(1, &rubric, None, None, &data).unwrap()
         );
     }
+}
+
+/// A factor a timeout may be scaled by: finite, above 0.
+fn multiplier() -> impl Strategy<Value = f64> {
+    prop_oneof![Just(1.0), Just(2.0), Just(0.5), Just(1e-7), 1e-3..1e3f64]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// A wave that records no timeout multiplier is hashed in format 2, as every build before
+    /// format 3 hashed it: no existing wave's hash, nor any publication input of it, moves.
+    #[test]
+    fn a_wave_without_a_timeout_multiplier_hashes_as_before(data in wave_data()) {
+        prop_assert_eq!(wave::for_wave(&data.wave), 2);
+        prop_assert_eq!(input::for_wave(&data.wave), 2);
+    }
+
+    /// Format 3 is format 2 with `timeout_multiplier` at the end of `load`, and reads back; the
+    /// formats before it refuse a wave that records one rather than drop it.
+    #[test]
+    fn format_3_is_format_2_with_the_timeout_multiplier(data in wave_data(), x in multiplier()) {
+        let v2 = wave::encode(2, &data).unwrap();
+        let mut with = data.clone();
+        with.wave.load.timeout_multiplier = Some(x);
+        prop_assert_eq!(wave::for_wave(&with.wave), 3);
+        prop_assert_eq!(input::for_wave(&with.wave), 3);
+        let v3 = wave::encode(3, &with).unwrap();
+        let serial = match data.wave.load.serial_rerun {
+            Some(b) => b.to_string(),
+            None => "null".into(),
+        };
+        let key = format!(r#""serial_rerun":{serial}}}"#);
+        let x_text = super::json::to_string(|j| {
+            j.f64(x);
+        });
+        prop_assert_eq!(
+            &v3,
+            &v2.replacen(
+                &key,
+                &format!(r#""serial_rerun":{serial},"timeout_multiplier":{x_text}}}"#),
+                1
+            )
+        );
+        prop_assert_eq!(wave::decode(3, &v3).unwrap(), with.clone());
+        for v in [1, 2] {
+            let e = wave::sha256(v, &with).unwrap_err().to_string();
+            prop_assert!(e.contains("no place for a timeout multiplier"), "{}", e);
+        }
+        let rubric = RubricId { name: "r".into(), version: 1, sha256: "ef".repeat(32) };
+        let text = input::encode(3, &rubric, None, None, &with).unwrap();
+        prop_assert!(text.starts_with(r#"{"format":3,"#), "{}", text);
+        prop_assert_eq!(input::decode(3, &text).unwrap().data, with.clone());
+        prop_assert!(input::encode(2, &rubric, None, None, &with).is_err());
+    }
+}
+
+#[test]
+fn wave_content_v3_is_written_as_documented() {
+    // The example in docs/formats.md, "Wave content, version 3".
+    let data = WaveData {
+        wave: Wave {
+            id: "w".into(),
+            suite: "s".into(),
+            started_at: "2026-03-04T10:00:00Z".into(),
+            notes: None,
+            suite_problems: None,
+            load: Load {
+                parallel_sessions: Some(4),
+                tool_server_sessions: None,
+                serial_rerun: None,
+                timeout_multiplier: Some(2.0),
+            },
+            accounting: Accounting::default(),
+            budget: Budget::default(),
+            provenance: Provenance::default(),
+            supersedes: None,
+            canary_problems: Vec::new(),
+        },
+        seats: vec![],
+    };
+    assert_eq!(
+        wave::encode(3, &data).unwrap(),
+        concat!(
+            r#"{"wave":{"id":"w","suite":"s","started_at":"2026-03-04T10:00:00Z","notes":null,"#,
+            r#""suite_problems":null,"load":{"parallel_sessions":4,"tool_server_sessions":null,"#,
+            r#""serial_rerun":null,"timeout_multiplier":2.0},"accounting":"#,
+            r#"{"input_tokens_include_cache_reads":false,"price_source":null},"budget":"#,
+            r#"{"tokens":null,"wall_s":null,"cost_usd":null},"provenance":"#,
+            r#"{"harness_version":null,"producer":null,"producer_version":null},"#,
+            r#""canary_problems":[]},"seats":[]}"#
+        )
+    );
 }

@@ -5,9 +5,13 @@
 //! Version 1 lists the wave's conditions, then each seat with its attempts, in ledger order.
 //! Version 2 adds the wave's `canary_problems` after its `provenance`, and three keys to each
 //! attempt, after `trace`: `working_s`, `infra_error` and `end_reason` (what importers read
-//! from harness logs). Fields the model gains later are in neither: a wave hashed in a version
-//! keeps its hash for ever, whatever the model holds. Version 1 has no place for canary
-//! problems: a wave that declares some cannot be written in it.
+//! from harness logs). Version 3 adds `timeout_multiplier` to the wave's `load`, after
+//! `serial_rerun`, and is the version only a wave that records a timeout multiplier is hashed
+//! in ([`for_wave`]): every other wave is hashed in version 2 as before, so no existing hash
+//! moves. Fields the model gains later are in none: a wave hashed in a version keeps its hash
+//! for ever, whatever the model holds. Version 1 has no place for canary problems, and
+//! versions 1 and 2 none for a timeout multiplier: a wave that declares one cannot be written
+//! in them.
 
 use super::json::{HashSink, Json, Sink};
 use super::{Decoder, FormatError};
@@ -17,17 +21,32 @@ use crate::model::{
     TraceStep, Wave, WaveData,
 };
 
-/// The wave content format new waves are hashed in.
+/// The wave content format new waves are hashed in, unless they record a condition only a
+/// later version holds ([`for_wave`]).
 pub const LATEST: u32 = 2;
 
+/// The newest version this build knows: version 2 with the wave's timeout multiplier.
+pub const NEWEST: u32 = 3;
+
 /// Every version this build can write, oldest first.
-pub const VERSIONS: &[u32] = &[1, 2];
+pub const VERSIONS: &[u32] = &[1, 2, 3];
+
+/// The version a new wave is hashed in: [`LATEST`], or version 3 when it records a timeout
+/// multiplier (the only version that holds one), so that a wave without one hashes as it
+/// always has.
+pub fn for_wave(w: &Wave) -> u32 {
+    if w.load.timeout_multiplier.is_some() {
+        NEWEST
+    } else {
+        LATEST
+    }
+}
 
 fn check(version: u32) -> Result<(), FormatError> {
     if VERSIONS.contains(&version) {
         Ok(())
     } else {
-        Err(FormatError::unknown("wave content", version, LATEST))
+        Err(FormatError::unknown("wave content", version, NEWEST))
     }
 }
 
@@ -43,10 +62,20 @@ fn check_wave(version: u32, w: &Wave) -> Result<(), FormatError> {
             w.canary_problems.len()
         )));
     }
+    if version < 3
+        && let Some(x) = w.load.timeout_multiplier
+    {
+        return Err(FormatError::Malformed(format!(
+            "wave content format {version} has no place for a timeout multiplier, and wave {} \
+             records {x}: a wave with one is hashed in format 3",
+            w.id
+        )));
+    }
     Ok(())
 }
 
-/// The `wave` object of a version: version 1's keys, then (version 2) `canary_problems`.
+/// The `wave` object of a version: version 1's keys (version 3: `load` with
+/// `timeout_multiplier`), then (version 2 on) `canary_problems`.
 fn write_wave<S: Sink>(version: u32, j: &mut Json<S>, w: &Wave) {
     j.begin_object();
     j.key("id").str(&w.id);
@@ -76,6 +105,9 @@ fn write_wave<S: Sink>(version: u32, j: &mut Json<S>, w: &Wave) {
     j.key("tool_server_sessions")
         .opt_u64(l.tool_server_sessions.map(u64::from));
     j.key("serial_rerun").opt_bool(l.serial_rerun);
+    if version >= 3 {
+        j.key("timeout_multiplier").opt_f64(l.timeout_multiplier);
+    }
     j.end_object();
     let a = &w.accounting;
     j.key("accounting").begin_object();
@@ -119,7 +151,7 @@ pub(crate) fn write_checklist<S: Sink>(j: &mut Json<S>, items: &[ChecklistItem])
     j.end_array();
 }
 
-/// One seat object of a version (1 or 2, checked by the caller).
+/// One seat object of a version (checked by the caller); version 3's is version 2's.
 fn write_seat<S: Sink>(version: u32, j: &mut Json<S>, s: &SeatData) {
     j.begin_object();
     j.key("seat").begin_object();
@@ -314,6 +346,11 @@ pub(crate) fn decode_value(version: u32, d: &Decoder<'_>) -> Result<WaveData, Fo
             parallel_sessions: load.field("parallel_sessions")?.opt_u32()?,
             tool_server_sessions: load.field("tool_server_sessions")?.opt_u32()?,
             serial_rerun: load.field("serial_rerun")?.opt_bool()?,
+            timeout_multiplier: if version >= 3 {
+                load.field("timeout_multiplier")?.opt_f64()?
+            } else {
+                None
+            },
         },
         accounting: Accounting {
             input_tokens_include_cache_reads: acc

@@ -16,7 +16,7 @@
 //! - the trajectory's tool calls → steps (ATIF records no failure per call: errors unknown);
 //! - `agent_info.model_info` → the model; `agent_info` → the harness; `source` → the suite;
 //!   the job's `started_at` → the wave's start; `n_concurrent_trials` → parallel sessions;
-//!   `timeout_multiplier`, when not 1, → the wave's notes (the load has no field for it).
+//!   `timeout_multiplier` → the load's timeout multiplier (1 included: the job says it).
 //!
 //! A job of several agents or models (Harbor's `agents` list, each with its `model_name`) is
 //! one seat per agent and model: the seat's `agent` (and `agent_model`, where one agent ran
@@ -166,18 +166,8 @@ impl Importer for Harbor {
             provider: first.and_then(|t| t.provider.clone()),
             producer: Some("harbor".into()),
             parallel_sessions: parallel,
+            timeout_multiplier: multiplier,
             suite_problems: None,
-            // Harbor's default is 1: only another factor is a condition worth saying.
-            conditions: multiplier
-                .filter(|x| *x != 1.0)
-                .map(|x| {
-                    format!(
-                        "Harbor timeout multiplier {x} (config.json timeout_multiplier: every \
-                         agent and verifier timeout of the job scaled by it)"
-                    )
-                })
-                .into_iter()
-                .collect(),
             ..About::default()
         };
         Ok(Imported {

@@ -105,7 +105,7 @@ pub struct Imported {
 /// What a results file says of its run beyond its attempts and model: what `ingest --from`
 /// builds a wave manifest from. Every field is what the file states, or `None`; nothing is
 /// guessed (a wave's start is never a file's modification time).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct About {
     /// The suite (benchmark, task, dataset) the run was of.
     pub suite: Option<String>,
@@ -124,14 +124,16 @@ pub struct About {
     pub producer_version: Option<String>,
     /// Sessions run at a time.
     pub parallel_sessions: Option<u32>,
+    /// The factor every timeout of the run was scaled by (Harbor's `timeout_multiplier`).
+    pub timeout_multiplier: Option<f64>,
     /// How the model was configured (its generation settings) when the file says, as text:
     /// runs of one model under different settings are different seats.
     pub config: Option<String>,
     /// Whether any attempt counts cached reads (more than 0): a wave of files that state no
     /// token accounting can take either convention only when none does.
     pub counts_cached_reads: bool,
-    /// Conditions of the run that the wave's load has no field for, in words (Harbor's timeout
-    /// multiplier): a wave built from the file says them in its notes.
+    /// Conditions of the run that the wave's load has no field for, in words: a wave built
+    /// from the file says them in its notes.
     pub conditions: Vec<String>,
 }
 

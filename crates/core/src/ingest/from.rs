@@ -604,13 +604,21 @@ fn conditions(wave: &mut Table, flag: Option<bool>, members: &[&File]) {
         .entry("input_tokens_include_cache_reads")
         .or_insert(Value::Boolean(flag.unwrap_or(false)));
     wave.insert("accounting".into(), Value::Table(section));
+    let mut load = Table::new();
     if let Some(n) = common(members, |f| f.imported.about.parallel_sessions) {
-        let load = wave
+        load.insert("parallel_sessions".into(), Value::Integer(i64::from(n)));
+    }
+    if let Some(x) = common(members, |f| f.imported.about.timeout_multiplier) {
+        load.insert("timeout_multiplier".into(), Value::Float(x));
+    }
+    if !load.is_empty() {
+        let section = wave
             .entry("load")
             .or_insert_with(|| Value::Table(Table::new()));
-        if let Value::Table(t) = load {
-            t.entry("parallel_sessions")
-                .or_insert(Value::Integer(i64::from(n)));
+        if let Value::Table(t) = section {
+            for (k, v) in load {
+                t.entry(k).or_insert(v);
+            }
         }
     }
     let mut provenance = Table::new();

@@ -47,6 +47,8 @@ pub struct LoadSection {
     pub parallel_sessions: Option<Spanned<i64>>,
     pub tool_server_sessions: Option<Spanned<i64>>,
     pub serial_rerun: Option<bool>,
+    /// The factor every timeout of the run was scaled by: finite, above 0.
+    pub timeout_multiplier: Option<Spanned<f64>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -249,7 +249,8 @@ fn suite_problems_of(
     })
 }
 
-/// The load the wave ran under: sessions at a time and sharing the tool server.
+/// The load the wave ran under: sessions at a time and sharing the tool server, a serial
+/// rerun, the factor its timeouts were scaled by.
 fn load_of(path: &Path, text: &str, w: &manifest::WaveSection) -> Result<Load> {
     let positive = |v: &Option<toml::Spanned<i64>>, f: &str| -> Result<Option<u32>> {
         match v {
@@ -270,6 +271,20 @@ fn load_of(path: &Path, text: &str, w: &manifest::WaveSection) -> Result<Load> {
         parallel_sessions: positive(&w.load.parallel_sessions, "parallel_sessions")?,
         tool_server_sessions: positive(&w.load.tool_server_sessions, "tool_server_sessions")?,
         serial_rerun: w.load.serial_rerun,
+        timeout_multiplier: match &w.load.timeout_multiplier {
+            None => None,
+            Some(x) if x.get_ref().is_finite() && *x.get_ref() > 0.0 => Some(*x.get_ref() + 0.0),
+            Some(x) => {
+                return Err(Error::input(
+                    manifest::at(path, text, x, "timeout_multiplier"),
+                    format!(
+                        "expected the factor every timeout was scaled by, finite and above 0 \
+                         (1 for timeouts as the harness sets them), got {}",
+                        x.get_ref(),
+                    ),
+                ));
+            }
+        },
     })
 }
 
@@ -461,7 +476,7 @@ fn read_seat(
     // foreign format's attempts keep where they came from.
     if !matches!(importer.name(), "jsonl" | "csv") {
         for r in &mut imported.records {
-            r.attempt.origin = Some(origin(dir, s.results.get_ref(), r));
+            r.attempt.origin = Some(origin(dir, &results_path, r));
         }
     }
     let attempts = check_seat(&results_path, wave, imported.records)?;
@@ -489,22 +504,93 @@ fn read_seat(
 }
 
 /// Where a record came from, as the ledger keeps it: the file or directory that holds it alone
-/// (relative to the manifest's directory `dir` when inside it), with no record; else the
-/// results file as the manifest names it, and the record in the format's words.
-fn origin(dir: &Path, results: &str, r: &import::Record) -> crate::model::AttemptOrigin {
+/// (a trial's directory), with no record; else the results file, and the record in the
+/// format's words. The path is relative to the manifest's directory `dir` ([`relative_to`]),
+/// so that it names the same file on another machine that has the manifest and its files: for
+/// `ingest --from`, the directory of its `--manifest`, else the current directory (the built
+/// manifest's path has no directory), where the paths on the command line start.
+fn origin(dir: &Path, results: &Path, r: &import::Record) -> crate::model::AttemptOrigin {
     match &r.file {
         Some(f) => crate::model::AttemptOrigin {
-            file: f
-                .strip_prefix(dir)
-                .unwrap_or(f)
-                .to_string_lossy()
-                .into_owned(),
+            file: relative_to(dir, f),
             record: None,
         },
         None => crate::model::AttemptOrigin {
-            file: results.to_string(),
+            file: relative_to(dir, results),
             record: Some(r.at.to_string()),
         },
+    }
+}
+
+/// `path` relative to the directory `dir`, `/`-separated and without `.` components: the rest
+/// of it when it lies under `dir` as both are written; else, both made absolute against the
+/// current directory, the way from `dir` to it (`../logs/run.json`); absolute only when the two
+/// share nothing but the root. Paths are compared as written: `..` is taken lexically and no
+/// link is followed (the origin names a file; it is never read through).
+pub(crate) fn relative_to(dir: &Path, path: &Path) -> String {
+    use std::path::{Component, PathBuf};
+    let clean = |p: &Path| -> PathBuf {
+        p.components()
+            .filter(|c| !matches!(c, Component::CurDir))
+            .collect()
+    };
+    let (d, p) = (clean(dir), clean(path));
+    if d.is_absolute() == p.is_absolute()
+        && let Ok(rest) = p.strip_prefix(&d)
+    {
+        return slashed(rest);
+    }
+    // Each made absolute, `..` taken lexically: its names from the root.
+    let names = |p: &Path| -> Option<Vec<std::ffi::OsString>> {
+        let base = if p.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            p
+        };
+        let mut out = Vec::new();
+        for c in std::path::absolute(base).ok()?.components() {
+            match c {
+                Component::Normal(n) => out.push(n.to_os_string()),
+                Component::ParentDir => {
+                    out.pop();
+                }
+                Component::RootDir | Component::CurDir => {}
+                Component::Prefix(_) => return None,
+            }
+        }
+        Some(out)
+    };
+    let (Some(from), Some(to)) = (names(&d), names(&p)) else {
+        return slashed(&p);
+    };
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let rest = to[common..]
+        .iter()
+        .map(|n| n.to_string_lossy().into_owned());
+    if common == 0 {
+        return format!("/{}", rest.collect::<Vec<_>>().join("/"));
+    }
+    let mut parts: Vec<String> = vec!["..".into(); from.len() - common];
+    parts.extend(rest);
+    if parts.is_empty() {
+        return ".".into();
+    }
+    parts.join("/")
+}
+
+/// A path `/`-separated (`.` when it is empty).
+fn slashed(p: &Path) -> String {
+    let s: Vec<String> = p
+        .components()
+        .map(|c| match c {
+            std::path::Component::RootDir => String::new(),
+            c => c.as_os_str().to_string_lossy().into_owned(),
+        })
+        .collect();
+    if s.is_empty() {
+        ".".into()
+    } else {
+        s.join("/")
     }
 }
 
@@ -564,6 +650,37 @@ fn check_model(
             ),
         )),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod origin_tests {
+    use super::relative_to;
+    use std::path::Path;
+
+    #[test]
+    fn an_origin_is_relative_to_the_manifests_directory() {
+        let r = |d: &str, p: &str| relative_to(Path::new(d), Path::new(p));
+        // Under the directory, as both are written.
+        assert_eq!(r("sub/tb", "sub/tb/run/fix-git/t1"), "run/fix-git/t1");
+        assert_eq!(r("./sub", "./sub/./run.json"), "run.json");
+        assert_eq!(r("", "run.json"), "run.json");
+        assert_eq!(r("", "./logs/run.json"), "logs/run.json");
+        assert_eq!(r("/data/w", "/data/w/run.json"), "run.json");
+        // Outside it: the way there.
+        assert_eq!(r("/data/meta", "/data/logs/run.json"), "../logs/run.json");
+        assert_eq!(r("sub", "sub/../logs/run.json"), "../logs/run.json");
+        assert_eq!(r("/a/b/c", "/a/x"), "../../x");
+        // Sharing nothing but the root: absolute.
+        assert_eq!(r("/home/me", "/data/run.json"), "/data/run.json");
+        // One absolute, one relative: both made absolute against the current directory.
+        let here = std::env::current_dir().unwrap();
+        let inside = here.join("logs").join("run.json");
+        assert_eq!(r("", inside.to_str().unwrap()), "logs/run.json");
+        assert_eq!(r("..", inside.to_str().unwrap()), {
+            let name = here.file_name().unwrap().to_str().unwrap();
+            format!("{name}/logs/run.json")
+        });
     }
 }
 

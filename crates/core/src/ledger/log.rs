@@ -126,7 +126,10 @@ pub(super) fn append_at_head(sql: &mut Sql<'_>, logging: bool, new: &NewLogEntry
 
 /// What the log says of rows it does not name: the description of each wave, rubric, price
 /// table, publication and withdrawal without an entry although one of its table with a smaller
-/// row id has one — added after the log began, yet not through benchledger.
+/// row id has one — added after the log began, yet not through benchledger; and of each
+/// signature, display name and wave's origins without an entry although the publication or wave
+/// it belongs to has one (a row of these kinds for a publication or wave from before the log
+/// began cannot be told from one added by hand, and is not named).
 const UNLOGGED: &str = "
     SELECT 'wave ' || slug, id, 1 FROM wave x
     WHERE id > (SELECT min(w.id) FROM wave w JOIN chain_entry c
@@ -156,6 +159,25 @@ const UNLOGGED: &str = "
                 ON c.kind = 'withdrawal' AND c.subject = CAST(d.id AS TEXT))
       AND NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'withdrawal'
                       AND c.subject = CAST(x.id AS TEXT))
+    UNION ALL
+    SELECT 'the signature of publication #' || x.publication_id, x.publication_id, 6
+    FROM publication_envelope x
+    WHERE EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'publication'
+                  AND c.subject = CAST(x.publication_id AS TEXT))
+      AND NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'signature'
+                      AND c.subject = CAST(x.publication_id AS TEXT))
+    UNION ALL
+    SELECT 'the display name of seat ' || w.slug || '/' || s.slug, s.id, 7
+    FROM seat_display_name x JOIN seat s ON s.id = x.seat_id JOIN wave w ON w.id = s.wave_id
+    WHERE EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'ingest' AND c.subject = w.slug)
+      AND NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'display_name'
+                      AND c.subject = w.slug || '/' || s.slug)
+    UNION ALL
+    SELECT 'the origin record of wave ' || w.slug, w.id, 8 FROM wave w
+    WHERE EXISTS (SELECT 1 FROM attempt_origin o JOIN attempt a ON a.id = o.attempt_id
+                  JOIN seat s ON s.id = a.seat_id WHERE s.wave_id = w.id)
+      AND EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'ingest' AND c.subject = w.slug)
+      AND NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'origins' AND c.subject = w.slug)
     ORDER BY 3, 2";
 
 impl Ledger {

@@ -159,9 +159,11 @@ impl Staging<'_> {
 
     /// Starts a wave read from `origin` (its manifest, as errors name it), to be hashed in the
     /// wave content format the copy already in the ledger (or staged earlier in this ingest)
-    /// was hashed in, so that the two hashes compare, or else the latest. Returns that format.
+    /// was hashed in, so that the two hashes compare, or else the one a new wave is hashed in
+    /// (`formats::wave::for_wave`: the latest, or format 3 for a wave that records a timeout
+    /// multiplier). Returns that format.
     pub fn begin_wave(&mut self, w: &Wave, origin: &Path) -> Result<u32> {
-        self.begin_wave_in(w, origin, crate::formats::wave::LATEST)
+        self.begin_wave_in(w, origin, crate::formats::wave::for_wave(w))
     }
 
     /// [`begin_wave`](Staging::begin_wave), hashing a wave the ledger does not hold in
@@ -176,6 +178,16 @@ impl Staging<'_> {
                  content format 1 (ingested by a build before canary problems), which records \
                  none, and a wave keeps the conditions it was first ingested with: drop \
                  canary_problems here, or declare them in a new wave that supersedes it",
+                origin.display(),
+                w.id
+            )));
+        }
+        if format < 3 && w.load.timeout_multiplier.is_some() {
+            return Err(Error::Conflict(format!(
+                "{}: field `wave.load.timeout_multiplier`: wave {} is in the ledger hashed in \
+                 wave content format {format}, which records no timeout multiplier, and a wave \
+                 keeps the conditions it was first ingested with: drop timeout_multiplier \
+                 here, or record it in a new wave that supersedes it",
                 origin.display(),
                 w.id
             )));

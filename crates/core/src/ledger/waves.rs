@@ -431,8 +431,8 @@ pub(super) const WAVE_COLUMNS: &str =
     "w.id, w.slug, su.name, w.started_at, w.notes, w.suite_problems,
     w.suite_problems_listed, w.parallel_sessions, w.tool_server_sessions, w.serial_rerun,
     w.input_tokens_include_cache_reads, w.price_source, w.budget_tokens, w.budget_wall_s,
-    w.budget_cost_usd, w.harness_version, w.producer, w.producer_version";
-pub(super) const WAVE_COLUMN_COUNT: usize = 18;
+    w.budget_cost_usd, w.harness_version, w.producer, w.producer_version, w.timeout_multiplier";
+pub(super) const WAVE_COLUMN_COUNT: usize = 19;
 
 fn wave_from_row(r: &Row<'_>) -> Result<Wave> {
     let count: Option<u64> = r.unsigned_opt(5, "wave.suite_problems")?;
@@ -454,6 +454,7 @@ fn wave_from_row(r: &Row<'_>) -> Result<Wave> {
             parallel_sessions: r.unsigned_opt(7, "wave.parallel_sessions")?,
             tool_server_sessions: r.unsigned_opt(8, "wave.tool_server_sessions")?,
             serial_rerun: r.get(9)?,
+            timeout_multiplier: r.get(18)?,
         },
         accounting: Accounting {
             input_tokens_include_cache_reads: r.get(10)?,
@@ -829,9 +830,9 @@ pub(super) fn insert_wave_row(
             input_tokens_include_cache_reads, price_source,
             budget_tokens, budget_wall_s, budget_cost_usd,
             harness_version, producer, producer_version, content_sha256, content_format,
-            ingested_at)
+            ingested_at, timeout_multiplier)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-            ?19, ?20, ?21)",
+            ?19, ?20, ?21, ?22)",
         &values![
             wave_id,
             &w.id,
@@ -854,6 +855,7 @@ pub(super) fn insert_wave_row(
             &hash.sha256,
             hash.format,
             now,
+            w.load.timeout_multiplier,
         ],
     )?;
     for problem in &w.canary_problems {

@@ -28,6 +28,12 @@ pub struct Load {
     pub tool_server_sessions: Option<u32>,
     /// Whether this wave was a serial rerun (seats one after another).
     pub serial_rerun: Option<bool>,
+    /// The factor every timeout of the run was scaled by (Harbor's `timeout_multiplier`): finite
+    /// and above 0. Part of the content hash from wave content format 3, which only a wave that
+    /// records one is hashed in; absent from JSON when unknown, so a wave without one reads as
+    /// it always did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_multiplier: Option<f64>,
 }
 
 /// How tokens were counted and where prices came from.
@@ -203,9 +209,10 @@ pub struct Attempt {
 /// Where an attempt was read from: the file or directory, and the record in it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AttemptOrigin {
-    /// The results file as the manifest names it (relative to the manifest, or absolute), or
-    /// the trial's directory for harnesses that keep a directory per trial (Terminal-Bench,
-    /// Harbor), `/`-separated.
+    /// The results file, or the trial's directory for harnesses that keep a directory per trial
+    /// (Terminal-Bench, Harbor): relative to the manifest's directory (for `ingest --from`, to
+    /// its `--manifest`'s, else to the directory it ran in), `/`-separated, with `..` when it
+    /// lies outside; absolute only when the two share nothing but the root.
     pub file: String,
     /// Where in the file, in the format's own words ("sample 2 epoch 1"), when it holds several
     /// attempts.

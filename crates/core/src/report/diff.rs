@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::score::{RubricInfo, RubricJson, places, score_header};
-use super::{Cell, Column, DETAIL, ESSENTIAL, Note, Table};
+use super::{ASKED, Cell, Column, DETAIL, ESSENTIAL, Note, Table};
 use crate::number::{fixed, machine, machine_opt, signed};
 use crate::rubric::WaveScores;
 use crate::rubric::spec::Scale;
@@ -15,6 +15,10 @@ use crate::rubric::spec::Scale;
 pub struct Shift {
     pub wave: String,
     pub seat: String,
+    /// How people see the seat in this wave, when it has a display name; absent when it has
+    /// none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub display_name: Option<String>,
     /// Null when undefined, or when the rubric is relative (shown as a rank only).
     pub old: Option<f64>,
     pub new: Option<f64>,
@@ -56,6 +60,13 @@ pub struct DiffJson {
     pub summary: DiffSummary,
 }
 
+impl Shift {
+    /// The seat as people read it: its display name, else its id.
+    pub fn shown(&self) -> &str {
+        self.display_name.as_deref().unwrap_or(&self.seat)
+    }
+}
+
 fn outside(x: Option<f64>, s: &Scale) -> bool {
     let Some(x) = x else { return false };
     let tol = |b: f64| 1e-9 * b.abs().max(1.0);
@@ -70,11 +81,13 @@ fn shifts(rows: &[DiffRow], keep: impl Fn(&DiffRow) -> bool) -> Vec<Shift> {
         .collect()
 }
 
-/// Pairs the old and new scores of each wave, seat by seat.
+/// Pairs the old and new scores of each wave, seat by seat; `display_name` says how people see
+/// a seat of a wave (wave, seat), when it has a display name.
 pub fn rows(
     old: &RubricInfo,
     new: &RubricInfo,
     scores: &[(WaveScores, WaveScores)],
+    display_name: impl Fn(&str, &str) -> Option<String>,
 ) -> Vec<DiffRow> {
     // A relative score is shown only as a rank inside its wave: its value is left out, and a
     // change is computed only between two absolute scores.
@@ -92,6 +105,7 @@ pub fn rows(
                 shift: Shift {
                     wave: o.wave.clone(),
                     seat: seat.to_string(),
+                    display_name: display_name(&o.wave, seat),
                     old: old_score.filter(|_| !old.rubric.relative),
                     new: new_score.filter(|_| !new.rubric.relative),
                     delta: old_score
@@ -152,11 +166,12 @@ fn scale_words(s: &Scale) -> String {
     s.range_words()
 }
 
-/// The shifts for a summary note: "wave/seat what, wave/seat what".
+/// The shifts for a summary note: "wave/seat what, wave/seat what", each seat as people read
+/// it.
 fn list(shifts: &[Shift], what: impl Fn(&Shift) -> String) -> String {
     shifts
         .iter()
-        .map(|x| format!("{}/{} {}", x.wave, x.seat, what(x)))
+        .map(|x| format!("{}/{} {}", x.wave, x.shown(), what(x)))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -176,8 +191,10 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
     let mut t = Table::new(vec![
         Column::text("Wave", "wave").grouped(),
         Column::text("Seat", "seat").priority(ESSENTIAL),
-        Column::num(&score_header(&old.rubric), "old").priority(ESSENTIAL),
-        Column::num(&score_header(&new.rubric), "new").priority(ESSENTIAL),
+        // The two rubrics named: a narrow terminal keeps them after every optional column, and
+        // on one too narrow for them all, the Change before them.
+        Column::num(&score_header(&old.rubric), "old").priority(ASKED),
+        Column::num(&score_header(&new.rubric), "new").priority(ASKED),
         // The point of a diff: a narrow terminal keeps it beside the two scores.
         Column::num("Change", "delta").priority(ESSENTIAL),
         Column::text("Rank", "rank"),
@@ -214,7 +231,7 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
         }
         t.rows.push(vec![
             Cell::text(&r.shift.wave),
-            Cell::text(&r.shift.seat),
+            Cell::new(r.shift.shown(), &r.shift.seat),
             f(r.shift.old),
             f(r.shift.new),
             match r.shift.delta {
@@ -281,6 +298,10 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
             )));
         }
     }
+    t.notes
+        .extend(super::names_note(rows.iter().filter_map(|r| {
+            Some((r.shift.display_name.as_deref()?, r.shift.seat.as_str()))
+        })));
     if old.rubric.relative || new.rubric.relative {
         t.notes.push(
             "A relative score ranks seats against their own wave's medians: it is shown only as \

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Advice, Cell, Column, ESSENTIAL, Note, Table};
+use super::{Advice, Cell, Column, NORMAL, Note, Table};
 use crate::number::{int, machine};
 use crate::stats::versus::TieGroups;
 
@@ -49,9 +49,10 @@ pub fn add_column(t: &mut Table, g: &TieGroups, wave: &str) {
         .iter()
         .find_map(|key| t.columns.iter().position(|c| c.key == *key))
         .map_or(t.columns.len(), |i| i + 1);
-    // Short, and asked for with the intervals: a narrow terminal keeps it.
+    // Drawn with the intervals but not what `--ci` asks for: a narrow terminal keeps it after
+    // the ordinary columns to its right, and leaves it out before the intervals.
     t.columns
-        .insert(at, Column::text("Group", "group").priority(ESSENTIAL));
+        .insert(at, Column::text("Group", "group").priority(NORMAL));
     for row in &mut t.rows {
         let letters = g.letters(&row[seat_at].machine).unwrap_or("");
         row.insert(at, Cell::text(letters));

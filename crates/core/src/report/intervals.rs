@@ -158,10 +158,11 @@ pub fn separable(seat: &str, s: &SeatIntervals, leader: Option<&Leader<'_>>) -> 
 /// What an interval column shows: its human text, the columns it adds (the lower bound under
 /// `key_lo`, the upper, for CSV only, under `key_hi`).
 ///
-/// On a narrow terminal an interval is detail: it goes before the figure it qualifies.
+/// An interval is what `--ci` asked for: a narrow terminal keeps it after every other optional
+/// column (the tie groups' letters, the figures to its right).
 pub fn columns(header: &str, key: &str) -> [Column; 2] {
     [
-        Column::num(header, &format!("{key}_lo")).priority(super::DETAIL),
+        Column::num(header, &format!("{key}_lo")).priority(super::ASKED),
         Column::machine(&format!("{key}_hi")),
     ]
 }

@@ -70,10 +70,23 @@ impl Cell {
 pub fn display_names_note<'a>(
     seats: impl IntoIterator<Item = &'a crate::model::Seat>,
 ) -> Option<Note> {
-    let named: Vec<String> = seats
-        .into_iter()
-        .filter_map(|s| s.display_name.as_ref().map(|n| format!("{n} is {}", s.id)))
-        .collect();
+    names_note(
+        seats
+            .into_iter()
+            .filter_map(|s| Some((s.display_name.as_deref()?, s.id.as_str()))),
+    )
+}
+
+/// [`display_names_note`] from (display name, id) pairs, each said once however often it
+/// comes (a seat of several waves).
+pub fn names_note<'a>(names: impl IntoIterator<Item = (&'a str, &'a str)>) -> Option<Note> {
+    let mut named: Vec<String> = Vec::new();
+    for (name, id) in names {
+        let said = format!("{name} is {id}");
+        if !named.contains(&said) {
+            named.push(said);
+        }
+    }
     (!named.is_empty()).then(|| {
         Note::Text(format!(
             "Seats shown by their display names: {}.",
@@ -93,22 +106,26 @@ pub struct Column {
     /// Printed in CSV only: detail a machine needs that would crowd a table (counts behind a
     /// ratio, how many attempts a sum covers).
     pub machine_only: bool,
-    /// Which columns a narrow terminal loses first: [`ESSENTIAL`] never, then the highest
-    /// number first (the terminal table of the command line).
+    /// Which columns a narrow terminal loses first: the highest number first, [`ESSENTIAL`]
+    /// last (the terminal table of the command line).
     pub priority: u8,
     /// A column that groups the rows (a wave and its conditions): in a table for people its
     /// value is printed on the first row of each run of equal values only. CSV repeats it.
     pub grouped: bool,
 }
 
-/// A column a table is not read without: never left out to fit a terminal.
+/// A column a table is not read without: left out to fit a terminal only when nothing else is
+/// left and it still could not fit without cutting words.
 pub const ESSENTIAL: u8 = 0;
+/// A column the user asked for (an interval of `--ci`): left out after every other optional
+/// column, and only once ids and headers broken at their own separators still do not fit.
+pub const ASKED: u8 = 1;
 /// A column of ordinary importance.
-pub const NORMAL: u8 = 1;
+pub const NORMAL: u8 = 2;
 /// A column of detail: left out before the ordinary ones.
-pub const DETAIL: u8 = 2;
+pub const DETAIL: u8 = 3;
 /// A column that repeats what another says or the heading states: left out first.
-pub const EXTRA: u8 = 3;
+pub const EXTRA: u8 = 4;
 
 impl Column {
     pub fn text(header: &str, key: &str) -> Column {
@@ -123,7 +140,7 @@ impl Column {
     }
 
     /// The same column, left out to fit a terminal in the order of `priority` (see
-    /// [`ESSENTIAL`], [`NORMAL`], [`DETAIL`], [`EXTRA`]).
+    /// [`ESSENTIAL`], [`ASKED`], [`NORMAL`], [`DETAIL`], [`EXTRA`]).
     pub fn priority(self, priority: u8) -> Column {
         Column { priority, ..self }
     }

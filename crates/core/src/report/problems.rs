@@ -63,8 +63,28 @@ pub struct MatrixJson {
     pub wave: String,
     /// The seats shown, in ledger order.
     pub seats: Vec<String>,
+    /// How people see the seats that have a display name (seat → name); absent when none has.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub display_names: BTreeMap<String, String>,
     /// Most-solved first, then by problem id.
     pub problems: Vec<ProblemRow>,
+}
+
+/// A seat as people read it: its display name where `names` has one, its id else.
+fn shown<'a>(names: &'a BTreeMap<String, String>, id: &'a str) -> &'a str {
+    names.get(id).map_or(id, String::as_str)
+}
+
+/// The note under a table that shows the seats `ids` by the display names `names` has for
+/// them (see [`super::display_names_note`]).
+fn names_note<'a>(
+    names: &'a BTreeMap<String, String>,
+    ids: impl IntoIterator<Item = &'a str>,
+) -> Option<Note> {
+    super::names_note(
+        ids.into_iter()
+            .filter_map(|id| Some((names.get(id)?.as_str(), id))),
+    )
 }
 
 /// The problems of a wave: those it declares by id and those any seat attempted, sorted.
@@ -129,6 +149,10 @@ pub fn matrix(data: &WaveData, seats: &[String]) -> MatrixJson {
     MatrixJson {
         wave: data.wave.id.clone(),
         seats: shown.iter().map(|s| s.seat.id.clone()).collect(),
+        display_names: shown
+            .iter()
+            .filter_map(|s| Some((s.seat.id.clone(), s.seat.display_name.clone()?)))
+            .collect(),
         problems,
     }
 }
@@ -144,7 +168,12 @@ pub fn matrix_table(m: &MatrixJson) -> Table {
         Column::text("Problem", "problem"),
         Column::num("Solved by", "solved_by").priority(ESSENTIAL),
     ];
-    columns.extend(m.seats.iter().map(|s| Column::text(s, s)));
+    // People read a seat by its display name; CSV's header is its id, the key.
+    columns.extend(
+        m.seats
+            .iter()
+            .map(|s| Column::text(shown(&m.display_names, s), s)),
+    );
     let mut t = Table::new(columns);
     t.heading = vec![format!(
         "Wave {}: {} × {}, most-solved first",
@@ -179,6 +208,10 @@ pub fn matrix_table(m: &MatrixJson) -> Table {
          infrastructure error is an attempt that counts as not Correct."
             .into(),
     );
+    t.notes.extend(names_note(
+        &m.display_names,
+        m.seats.iter().map(String::as_str),
+    ));
     t
 }
 
@@ -186,6 +219,10 @@ pub fn matrix_table(m: &MatrixJson) -> Table {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct SeatRegressions {
     pub seat: String,
+    /// How people see the seat, when it has a display name (its name in the second wave, else
+    /// in the first); absent when it has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub display_name: Option<String>,
     /// Solved in the first wave, attempted and not solved in the second.
     pub newly_failed: Vec<String>,
     /// Not solved in the first wave, solved in the second.
@@ -224,6 +261,11 @@ pub fn regressions(a: &WaveData, b: &WaveData, seats: &[String]) -> RegressionsJ
         };
         out.push(SeatRegressions {
             seat: sa.seat.id.clone(),
+            display_name: sb
+                .seat
+                .display_name
+                .clone()
+                .or_else(|| sa.seat.display_name.clone()),
             newly_failed: ids(
                 &|p| ca[p].solves() && cb.get(p).is_some_and(|c| !c.solves()),
                 &ca,
@@ -268,7 +310,7 @@ pub fn regressions_table(r: &RegressionsJson) -> Table {
     )];
     for s in &r.seats {
         t.rows.push(vec![
-            Cell::text(&s.seat),
+            Cell::new(s.display_name.as_deref().unwrap_or(&s.seat), &s.seat),
             listed(&s.newly_failed),
             listed(&s.newly_solved),
             listed(&s.only_in_a),
@@ -282,6 +324,11 @@ pub fn regressions_table(r: &RegressionsJson) -> Table {
         a = r.wave_a,
         b = r.wave_b
     )));
+    t.notes.extend(super::names_note(
+        r.seats
+            .iter()
+            .filter_map(|s| Some((s.display_name.as_deref()?, s.seat.as_str()))),
+    ));
     t
 }
 

@@ -315,7 +315,7 @@ pub struct TrialAccuracyJson {
 }
 
 /// Words for a wave's load: "6 parallel sessions, 6 sharing the tool server, not a serial
-/// rerun".
+/// rerun", and ", timeouts × 2" when it records a timeout multiplier.
 pub fn describe_load(l: &Load) -> String {
     let parallel = match l.parallel_sessions {
         Some(1) => "1 session at a time".to_string(),
@@ -332,7 +332,11 @@ pub fn describe_load(l: &Load) -> String {
         Some(false) => "not a serial rerun",
         None => "serial rerun unknown",
     };
-    format!("{parallel}, {shared}, {serial}")
+    // Said only when recorded: most harnesses have no such factor.
+    match l.timeout_multiplier {
+        Some(x) => format!("{parallel}, {shared}, {serial}, timeouts × {}", machine(x)),
+        None => format!("{parallel}, {shared}, {serial}"),
+    }
 }
 
 /// Words for a wave's accounting.
@@ -799,12 +803,10 @@ pub(crate) fn add_interval_columns<'a>(
         let Some(at) = t.columns.iter().position(|c| c.key == key) else {
             continue;
         };
-        let mut columns = columns(&header, ci_key);
-        if accuracy {
-            // What `--ci` is asked for first: a narrow terminal keeps the correct-rate's
-            // interval beside it before the ordinary columns to its right.
-            columns[0].priority = super::NORMAL;
-        }
+        // Asked for with `--ci`: a narrow terminal keeps both intervals after every other
+        // optional column ([`super::ASKED`]), the correct-rate's the longer (the rightmost of
+        // equals goes first).
+        let columns = columns(&header, ci_key);
         t.columns.splice(at + 1..at + 1, columns);
         for (row, id) in t.rows.iter_mut().zip(&seats) {
             let i = w.seat(id);
@@ -846,6 +848,7 @@ pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
         Column::num("Parallel", "parallel_sessions"),
         Column::num("Tool server", "tool_server_sessions"),
         Column::text("Serial rerun", "serial_rerun"),
+        Column::num("Timeout ×", "timeout_multiplier").priority(DETAIL),
         Column::text(
             "Input incl. cached reads",
             "input_tokens_include_cache_reads",
@@ -874,6 +877,10 @@ pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
             opt(w.load.tool_server_sessions),
             match w.load.serial_rerun {
                 Some(b) => Cell::new(yes_no(b), b.to_string()),
+                None => Cell::none(),
+            },
+            match w.load.timeout_multiplier {
+                Some(x) => Cell::new(machine(x), machine(x)),
                 None => Cell::none(),
             },
             Cell::new(

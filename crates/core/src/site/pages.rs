@@ -301,7 +301,7 @@ fn wave_page(
     layout(&format!("Wave {}", wave.id), 1, body)
 }
 
-/// Load in a few words for a chart: "6 par · 6 tool · serial".
+/// Load in a few words for a chart: "6 par · 6 tool · serial" (and " · timeouts ×2").
 fn load_words(l: &crate::model::Load) -> String {
     let n = |v: Option<u32>| v.map_or("?".to_string(), |v| v.to_string());
     let mut s = format!(
@@ -311,6 +311,9 @@ fn load_words(l: &crate::model::Load) -> String {
     );
     if l.serial_rerun == Some(true) {
         s.push_str(" · serial");
+    }
+    if let Some(x) = l.timeout_multiplier {
+        s.push_str(&format!(" · timeouts ×{}", crate::number::machine(x)));
     }
     s
 }
@@ -479,7 +482,11 @@ fn change_page(input: &Input, scored: &[Vec<Board<'_>>], old: usize, new: usize)
         .iter()
         .map(|(_, b)| (b[old].scores.clone(), b[new].scores.clone()))
         .collect();
-    let rows = diff::rows(o, n, &pairs);
+    let rows = diff::rows(o, n, &pairs, |wave, seat| {
+        let w = current.iter().find(|(w, _)| w.data.wave.id == wave)?;
+        let s = w.0.data.seats.iter().find(|s| s.seat.id == seat)?;
+        s.seat.display_name.clone()
+    });
     let (t, _) = diff::diff(o, n, rows.clone());
     let places = places(&o.rubric).max(places(&n.rubric));
     let marks = scale_marks(o, n, places);
@@ -506,7 +513,7 @@ fn change_page(input: &Input, scored: &[Vec<Board<'_>>], old: usize, new: usize)
                         wave.id,
                         wrows.iter().map(|r| format!(
                             "{} {} → {}{}",
-                            r.shift.seat,
+                            r.shift.shown(),
                             r.shift.old.map_or("undefined".into(), |v| fixed(v, places)),
                             r.shift.new.map_or("undefined".into(), |v| fixed(v, places)),
                             if r.old_outside_scale || r.new_outside_scale { " (outside its scale)" } else { "" }
@@ -517,7 +524,7 @@ fn change_page(input: &Input, scored: &[Vec<Board<'_>>], old: usize, new: usize)
                     places,
                     marks: marks.clone(),
                     rows: wrows.iter().map(|r| SlopeRow {
-                        label: r.shift.seat.clone(),
+                        label: r.shift.shown().to_string(),
                         old: r.shift.old,
                         new: r.shift.new,
                         old_violation: r.old_outside_scale,

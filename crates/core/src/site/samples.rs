@@ -221,7 +221,7 @@ pub(super) fn problem_page(w: &WaveInput, problem: &str) -> String {
             tbody { @for s in &w.data.seats { (attempt_rows(s, problem, &w.data.wave.accounting, origins)) } }
         } }
         p.note { "Tokens: input plus output, with cached reads and writes as this wave's accounting counts them; — when the harness did not say."
-            @if origins { " Came from: the log file and the record in it (Inspect's sample and epoch), or the trial's directory (Terminal-Bench, Harbor), as the wave's manifest names them, relative to it." }
+            @if origins { " Came from: the log file and the record in it (Inspect's sample and epoch), or the trial's directory (Terminal-Bench, Harbor), relative to the directory of the wave's manifest (of a wave built by ingest --from, to the directory of its --manifest, else to the directory it ran in)." }
         }
     };
     layout(&format!("Problem {problem}, wave {id}"), 3, body)

@@ -31,6 +31,8 @@ pub mod multiple;
 pub mod normal;
 pub mod plan;
 mod sums;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod trials;
 pub mod versus;
 

@@ -124,14 +124,7 @@ pub fn plan(
 mod tests {
     use super::*;
     use crate::stats::bootstrap::Draws;
-
-    fn problems(outcomes: &[(u64, u64)]) -> BTreeMap<String, Problem> {
-        outcomes
-            .iter()
-            .enumerate()
-            .map(|(i, &(trials, passed))| (format!("p{i:02}"), Problem { trials, passed }))
-            .collect()
-    }
+    use crate::stats::testing::problems;
 
     #[test]
     fn a_plan_by_hand() {

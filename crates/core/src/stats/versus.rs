@@ -282,14 +282,7 @@ pub fn differences(a: &BTreeMap<String, Problem>, b: &BTreeMap<String, Problem>)
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn problems(outcomes: &[(u64, u64)]) -> BTreeMap<String, Problem> {
-        outcomes
-            .iter()
-            .enumerate()
-            .map(|(i, &(trials, passed))| (format!("p{i:02}"), Problem { trials, passed }))
-            .collect()
-    }
+    use crate::stats::testing::problems;
 
     #[test]
     fn a_clear_leader_and_a_tie() {

@@ -14,6 +14,10 @@ use crate::report::score::RubricInfo;
 use crate::rubric::measure::Measure;
 use crate::rubric::spec::{Rubric, Transform};
 
+/// The key of the timeout multiplier, the one load condition most harnesses have no notion
+/// of: a wave that records none has not left its load unrecorded.
+pub(super) const TIMEOUT_MULTIPLIER: &str = "timeout_multiplier";
+
 /// A condition's value in one wave.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum CondValue {
@@ -21,6 +25,8 @@ pub(super) enum CondValue {
     Unknown,
     Int(u64),
     Num(f64),
+    /// A factor (the timeout multiplier): printed as written, `2.5` rather than `2.50`.
+    Factor(f64),
     Bool(bool),
     Text(String),
 }
@@ -30,7 +36,7 @@ impl CondValue {
         match self {
             CondValue::Unknown => Value::Null,
             CondValue::Int(n) => Value::from(*n),
-            CondValue::Num(x) => {
+            CondValue::Num(x) | CondValue::Factor(x) => {
                 serde_json::Number::from_f64(*x).map_or(Value::Null, Value::Number)
             }
             CondValue::Bool(b) => Value::Bool(*b),
@@ -42,7 +48,7 @@ impl CondValue {
         match self {
             CondValue::Unknown => String::new(),
             CondValue::Int(n) => n.to_string(),
-            CondValue::Num(x) => machine(*x),
+            CondValue::Num(x) | CondValue::Factor(x) => machine(*x),
             CondValue::Bool(b) => b.to_string(),
             CondValue::Text(s) => s.clone(),
         }
@@ -53,6 +59,7 @@ impl CondValue {
             CondValue::Unknown => unknown.to_string(),
             CondValue::Int(n) => int(*n),
             CondValue::Num(x) => int_or_fixed(*x, 2),
+            CondValue::Factor(x) => machine(*x),
             CondValue::Bool(b) => (if *b { "yes" } else { "no" }).to_string(),
             CondValue::Text(s) => s.clone(),
         }
@@ -191,6 +198,19 @@ pub(super) fn conditions(waves: &[WaveInput<'_>]) -> Vec<Condition> {
                     .load
                     .serial_rerun
                     .map_or(CondValue::Unknown, CondValue::Bool)
+            }),
+        ),
+        cond(
+            TIMEOUT_MULTIPLIER,
+            "timeout multiplier",
+            Kind::Load,
+            "none recorded",
+            each(&|w| {
+                w.data
+                    .wave
+                    .load
+                    .timeout_multiplier
+                    .map_or(CondValue::Unknown, CondValue::Factor)
             }),
         ),
         cond(

@@ -2,7 +2,7 @@
 //! under what load, and on the same work or not. It is the first thing a reader sees.
 
 use super::Parts;
-use super::conditions::{CondValue, Kind, load_direction};
+use super::conditions::{CondValue, Kind, TIMEOUT_MULTIPLIER, load_direction};
 use super::text::relative;
 use super::wave_figures::Fig;
 use crate::number::{fixed, signed};
@@ -82,7 +82,7 @@ pub(super) fn verdict(p: &Parts<'_>) -> Vec<String> {
             let load_text = if load.is_empty() {
                 let all_known = conds
                     .iter()
-                    .filter(|c| c.kind == Kind::Load)
+                    .filter(|c| c.kind == Kind::Load && c.key != TIMEOUT_MULTIPLIER)
                     .all(|c| c.values[i] != CondValue::Unknown);
                 if all_known {
                     " under the same recorded load".to_string()
