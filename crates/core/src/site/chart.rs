@@ -122,12 +122,19 @@ pub fn place_labels_around(wanted: &[(f64, f64, f64)], taken: &[(f64, f64, f64)]
     });
     let mut placed: Vec<(f64, f64, f64)> = taken.to_vec();
     let mut out = vec![0.0; wanted.len()];
+    // The baselines of the boxes a label overlaps across: a label moves only down, so only
+    // these can stop it (a chart of thousands of points has most boxes elsewhere).
+    let mut across: Vec<f64> = Vec::new();
     for i in order {
         let (x, mut y, w) = wanted[i];
-        while placed
-            .iter()
-            .any(|&(px, py, pw)| x < px + pw && px < x + w && (y - py).abs() < LINE)
-        {
+        across.clear();
+        across.extend(
+            placed
+                .iter()
+                .filter(|&&(px, _, pw)| x < px + pw && px < x + w)
+                .map(|&(_, py, _)| py),
+        );
+        while across.iter().any(|&py| (y - py).abs() < LINE) {
             y += LINE;
         }
         placed.push((x, y, w));
