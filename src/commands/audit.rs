@@ -9,7 +9,7 @@ use benchledger_core::formats::tally;
 use benchledger_core::ledger::Ledger;
 use benchledger_core::model::{Attempt, AttemptFields, Seat, Wave};
 use benchledger_core::report;
-use benchledger_core::rubric::{Rubric, Scorer, SeatTally, WaveScores, score_wave};
+use benchledger_core::rubric::{Rubric, Scorer, SeatTally, SharedFactors, WaveScores, score_wave};
 
 /// The waves a command should visit: the named ones (checked to exist, and refused when
 /// withdrawn unless `include`; a wave named twice is visited once), else every wave but the
@@ -224,19 +224,9 @@ fn rescore_stored_in(
     } else {
         stored_figures(ledger, ids, fields)?
     };
-    let own_tallies = |w: usize| -> Vec<SeatTally> {
-        // Tallies of their own for those rubrics alone: a seat's are held until every wave is
-        // read.
-        keeping
-            .iter()
-            .map(|&j| scorers[w][one_pass[j]].tally())
-            .collect()
-    };
-    let add_own = |w: usize, own: &mut Vec<SeatTally>, a: &Attempt| {
-        for (t, &j) in own.iter_mut().zip(&keeping) {
-            scorers[w][one_pass[j]].add_own(t, a);
-        }
-    };
+    let own = OwnTallies::new(&scorers, &one_pass, &keeping);
+    let own_tallies = |w: usize| own.start(w);
+    let add_own = |w: usize, kept: &mut Own, a: &Attempt| own.add(w, kept, a);
     let seats = match stored {
         _ if one_pass.is_empty() => ids.iter().map(|_| Vec::new()).collect(),
         Some(stored) if keeping.is_empty() => stored,
@@ -253,15 +243,24 @@ fn rescore_stored_in(
             )?;
             with_own_tallies(ledger, stored, own)?
         }
-        None => ledger.fold_waves(
-            ids,
-            fields,
-            |w, _| (w, FigureTally::new(), own_tallies(w)),
-            |(w, figures, own), a| {
-                scorers[*w][one_pass[0]].add_figures(figures, a);
-                add_own(*w, own, a);
-            },
-        )?,
+        None => ledger
+            .fold_waves(
+                ids,
+                fields,
+                |w, _| (w, FigureTally::new(), own_tallies(w)),
+                |(w, figures, own), a| {
+                    scorers[*w][one_pass[0]].add_figures(figures, a);
+                    add_own(*w, own, a);
+                },
+            )?
+            .into_iter()
+            .map(|seats| {
+                seats
+                    .into_iter()
+                    .map(|(seat, (w, figures, (own, _)))| (seat, (w, figures, own)))
+                    .collect()
+            })
+            .collect(),
     };
     // A rubric whose formula needs the medians first is scored now, before the transaction.
     let mut apart = score_apart(ledger, rubrics, &one_pass, ids)?;
@@ -358,9 +357,77 @@ type Held = (usize, FigureTally, Vec<SeatTally>);
 /// Each wave's seats, as a rescore's one pass holds them.
 type HeldWaves = Vec<Vec<(Seat, Held)>>;
 
+/// What a seat keeps of its attempts for the rubrics that keep more than figures: their tallies,
+/// and (where some of them share their factors) the factors of the attempt at hand.
+type Own = (Vec<SeatTally>, Vec<SharedFactors>);
+
+/// The tallies of their own that a rescore's rubrics keeping more than figures make of each
+/// seat's attempts. Rubrics whose per-attempt formulas have the same factors (the two
+/// trace-holistic ones) compute them once an attempt.
+struct OwnTallies<'s, 'r> {
+    /// [wave][rubric]
+    scorers: &'s [Vec<Scorer<'r>>],
+    /// The rubrics that keep more than figures, as indices into `scorers[w]`.
+    rubrics: Vec<usize>,
+    /// For each of `rubrics`, the place among them of the first with the same factors, when
+    /// there is more than one such.
+    shares: Vec<Option<usize>>,
+}
+
+impl<'s, 'r> OwnTallies<'s, 'r> {
+    /// For the rubrics `one_pass[j]` for each j of `keeping`.
+    fn new(scorers: &'s [Vec<Scorer<'r>>], one_pass: &[usize], keeping: &[usize]) -> Self {
+        let rubrics: Vec<usize> = keeping.iter().map(|&j| one_pass[j]).collect();
+        let shares = match scorers.first() {
+            None => vec![None; rubrics.len()],
+            Some(first) => rubrics
+                .iter()
+                .map(|&k| {
+                    let same: Vec<usize> = (0..rubrics.len())
+                        .filter(|&o| first[k].same_factors(&first[rubrics[o]]))
+                        .collect();
+                    (same.len() > 1).then(|| same[0])
+                })
+                .collect(),
+        };
+        OwnTallies {
+            scorers,
+            rubrics,
+            shares,
+        }
+    }
+
+    /// A seat's, before its first attempt, in wave `w`: held until every wave is read.
+    fn start(&self, w: usize) -> Own {
+        let tallies = self
+            .rubrics
+            .iter()
+            .map(|&k| self.scorers[w][k].tally())
+            .collect();
+        let shared = if self.shares.iter().any(Option::is_some) {
+            vec![SharedFactors::default(); self.rubrics.len()]
+        } else {
+            Vec::new()
+        };
+        (tallies, shared)
+    }
+
+    /// Adds one attempt of a seat of wave `w`.
+    fn add(&self, w: usize, (tallies, shared): &mut Own, a: &Attempt) {
+        shared.iter_mut().for_each(SharedFactors::next);
+        for ((t, &k), share) in tallies.iter_mut().zip(&self.rubrics).zip(&self.shares) {
+            let scorer = &self.scorers[w][k];
+            match share {
+                Some(g) => scorer.add_own_sharing(t, a, &mut shared[*g]),
+                None => scorer.add_own(t, a),
+            }
+        }
+    }
+}
+
 /// Each wave's seats with their wave's index and the tallies of their own the rubrics that keep
 /// more than figures made of their attempts.
-type OwnWaves = Vec<Vec<(Seat, (usize, Vec<SeatTally>))>>;
+type OwnWaves = Vec<Vec<(Seat, (usize, Own))>>;
 
 /// Every seat's figures from the tallies the ledger keeps beside the seats
 /// ([`Ledger::seat_tallies`]), as reading their attempts with `fields` would make them, to the
@@ -430,7 +497,7 @@ fn with_own_tallies(ledger: &Ledger, stored: HeldWaves, own: OwnWaves) -> Result
             figures
                 .into_iter()
                 .zip(own)
-                .map(|((seat, (w, f, _)), (other, (_, own)))| {
+                .map(|((seat, (w, f, _)), (other, (_, (own, _))))| {
                     if seat.id == other.id {
                         Ok((seat, (w, f, own)))
                     } else {
@@ -636,7 +703,9 @@ mod tests {
                             input_tokens_cache_read: Some(10 * (k % 4)),
                             wall_s: Some(3.5 + (k % 11) as f64),
                             cost_usd: Some(0.01 * (k % 7) as f64),
-                            steps: Some((k % 9) as u32),
+                            // Unknown on some attempts: a per-attempt formula reading it is
+                            // then undefined for the seat.
+                            steps: (k % 13 != 5).then_some((k % 9) as u32),
                             errors: Some((k % 3) as u32),
                             trace: (k % 4 == 1).then(|| {
                                 (0..k % 5)
@@ -702,6 +771,44 @@ mod tests {
         rows.sort_by_key(RubricRow::id);
         ledger.add_rubrics(&rows).unwrap();
         (ledger, rows)
+    }
+
+    /// The two trace-holistic rubrics share their factors (outcome and steps), so `rescore
+    /// --all` computes them once an attempt; no other pair of shipped rubrics does.
+    #[test]
+    fn the_trace_holistic_rubrics_share_their_factors() {
+        let (_, rows) = ledger();
+        let rubrics: Vec<Rubric> = rows
+            .iter()
+            .map(|r| {
+                benchledger_core::rubric::parse(std::path::Path::new("r.toml"), &r.text).unwrap()
+            })
+            .collect();
+        let data = wave(0, 1);
+        let scorers: Vec<Scorer<'_>> = rubrics.iter().map(|r| Scorer::new(r, &data.wave)).collect();
+        let mut pairs = Vec::new();
+        for (i, a) in scorers.iter().enumerate() {
+            for (j, b) in scorers.iter().enumerate().skip(i + 1) {
+                if a.same_factors(b) {
+                    pairs.push((rubrics[i].id(), rubrics[j].id()));
+                }
+            }
+        }
+        assert_eq!(
+            pairs,
+            vec![(
+                "trace-holistic-retries@1".to_string(),
+                "trace-holistic@1".to_string()
+            )]
+        );
+        // The same factors on another wave are not shared (its budget may differ).
+        let other = wave(1, 1);
+        let k = rubrics
+            .iter()
+            .position(|r| r.id() == "trace-holistic@1")
+            .unwrap();
+        assert!(scorers[k].same_factors(&Scorer::new(&rubrics[k], &data.wave)));
+        assert!(!scorers[k].same_factors(&Scorer::new(&rubrics[k], &other.wave)));
     }
 
     /// Storing part by part, whatever the parts, stores for every wave and rubric the scores

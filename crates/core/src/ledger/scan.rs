@@ -27,9 +27,9 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags};
 
-use super::raw::{Cells, RawStatement};
+use super::raw::RawStatement;
 use super::sql::{Sql, Value};
-use super::waves::{Columns, read_attempt, read_step, seats_of, with_traces};
+use super::waves::{Columns, integer, read_attempt, read_step, seats_of, with_traces};
 use super::{Ledger, Store, sqlite};
 use crate::error::{Error, Result};
 use crate::model::{Attempt, AttemptFields, Seat};
@@ -415,7 +415,7 @@ fn scan_range<T>(
     };
     while let Some(r) = rows.next().map_err(err)? {
         let id: Option<i64> = match columns.id {
-            Some(i) => Some(r.get(i).map_err(err)?),
+            Some(i) => Some(integer(&r, i).map_err(err)?),
             None => None,
         };
         if fields.trace && pending.is_some_and(|(p, _)| p == id) {
@@ -425,7 +425,7 @@ fn scan_range<T>(
         if let Some((_, k)) = pending.take() {
             hand_on(&mut found, k, &mut attempt);
         }
-        let seat_id: i64 = r.get(seat_col).map_err(err)?;
+        let seat_id = integer(&r, seat_col).map_err(err)?;
         let Some(k) = visit.slot(seat_id) else {
             continue;
         };
@@ -448,8 +448,9 @@ fn scan_range<T>(
         // Strictly after the seat's previous attempt in (problem, trial), as the index orders
         // them (problems byte by byte, SQLite's BINARY collation). The first attempt has a
         // trial, from 1: 0 means none yet.
+        let order = attempt.problem.as_str().cmp(f.problem.as_str());
         let after = f.trial == 0
-            || match attempt.problem.as_str().cmp(f.problem.as_str()) {
+            || match order {
                 std::cmp::Ordering::Greater => true,
                 std::cmp::Ordering::Equal => attempt.trial > f.trial,
                 std::cmp::Ordering::Less => false,
@@ -458,8 +459,10 @@ fn scan_range<T>(
             f.in_order = false;
             continue;
         }
-        f.problem.clear();
-        f.problem.push_str(&attempt.problem);
+        if order != std::cmp::Ordering::Equal {
+            f.problem.clear();
+            f.problem.push_str(&attempt.problem);
+        }
         f.trial = attempt.trial;
         read_step(path, &columns, &r, &mut attempt)?;
         pending = Some((id, k));

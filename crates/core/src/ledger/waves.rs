@@ -602,7 +602,7 @@ impl Columns {
             _ => r.get(1)?,
         };
         a.trial = match self.trial {
-            Some(i) => r.get(i)?,
+            Some(i) => small(r, i)?,
             None => 0,
         };
         a.outcome = real_at(r, self.outcome)?;
@@ -667,9 +667,34 @@ fn real_at(r: &impl Cells, i: Option<usize>) -> rusqlite::Result<Option<f64>> {
 
 #[inline]
 fn small_at(r: &impl Cells, i: Option<usize>) -> rusqlite::Result<Option<u32>> {
+    use rusqlite::types::ValueRef;
     match i {
-        Some(i) => r.get(i),
+        Some(i) => match r.value(i)? {
+            ValueRef::Null => Ok(None),
+            ValueRef::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => Ok(Some(n as u32)),
+            _ => r.get(i),
+        },
         None => Ok(None),
+    }
+}
+
+/// `Row::get::<u32>`, the usual case (an integer in range) taken straight from the row.
+#[inline]
+fn small(r: &impl Cells, i: usize) -> rusqlite::Result<u32> {
+    match r.value(i)? {
+        rusqlite::types::ValueRef::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => {
+            Ok(n as u32)
+        }
+        _ => r.get(i),
+    }
+}
+
+/// `Row::get::<i64>`, the usual case (an integer) taken straight from the row.
+#[inline]
+pub(super) fn integer(r: &impl Cells, i: usize) -> rusqlite::Result<i64> {
+    match r.value(i)? {
+        rusqlite::types::ValueRef::Integer(n) => Ok(n),
+        _ => r.get(i),
     }
 }
 

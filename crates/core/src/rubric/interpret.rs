@@ -89,6 +89,26 @@ pub(super) struct AttemptSums {
     pub(super) undefined: Option<Undefined>,
 }
 
+impl AttemptSums {
+    /// Adds one attempt's formula: its score and the `values` it recorded, or the reason it
+    /// is undefined.
+    pub(super) fn add(&mut self, score: Result<f64, Undefined>, values: &[f64]) {
+        match score {
+            Ok(score) => {
+                self.total += score;
+                if self.named.is_empty() {
+                    self.named.extend_from_slice(values);
+                } else {
+                    for (sum, v) in self.named.iter_mut().zip(values) {
+                        *sum += v;
+                    }
+                }
+            }
+            Err(why) => self.undefined = Some(why),
+        }
+    }
+}
+
 /// A seat's tally, finished: everything its score is computed from.
 pub(super) struct Totals {
     pub(super) figures: SeatFigures,
@@ -248,6 +268,19 @@ impl Env<'_> {
         unit: &Unit<'_>,
         values: &mut Vec<f64>,
     ) -> Result<f64, Undefined> {
+        let core = self.factors(r, unit, values)?;
+        self.penalties(r, core, unit, values)
+    }
+
+    /// The formula's factors for one unit: Π multiply × Σ add / Σ divide, each factor's value
+    /// recorded in `values`. The same for two rubrics with the same factors on the same wave
+    /// (no factor of them a cohort ratio, which reads the medians of its own rubric's wave).
+    pub(super) fn factors(
+        &self,
+        r: &Rubric,
+        unit: &Unit<'_>,
+        values: &mut Vec<f64>,
+    ) -> Result<f64, Undefined> {
         let mut product = 1.0;
         let mut add: Option<f64> = None;
         let mut div: Option<f64> = None;
@@ -275,6 +308,18 @@ impl Env<'_> {
             }
             core /= d;
         }
+        Ok(core)
+    }
+
+    /// The rest of the formula, from its factors' `core` ([`Env::factors`]): multiplier × core
+    /// − penalties, clamped, each penalty's points recorded in `values`.
+    pub(super) fn penalties(
+        &self,
+        r: &Rubric,
+        core: f64,
+        unit: &Unit<'_>,
+        values: &mut Vec<f64>,
+    ) -> Result<f64, Undefined> {
         let mut score = r.multiplier * core;
         for (i, p) in r.penalties.iter().enumerate() {
             let points = self.penalty(i, p, unit)?;

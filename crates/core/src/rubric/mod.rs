@@ -34,7 +34,7 @@ pub use arith::pow;
 pub use check::{CheckReport, check};
 pub use interpret::{SeatScore, WaveScores};
 pub use spec::{Rubric, parse};
-pub use tally::{Scorer, SeatTally, score_wave};
+pub use tally::{Scorer, SeatTally, SharedFactors, score_wave};
 
 /// Which rubric made a leaderboard: the rubric, the hash of its text, and what the ledger
 /// knows of it.

@@ -27,7 +27,7 @@ use super::interpret::{
     AttemptSums, Env, Totals, Unit, WaveScores, medians_of, score_ranks, score_totals,
 };
 use super::measure::errors_after_free_retries;
-use super::spec::{Per, Rubric, Transform};
+use super::spec::{Factor, Per, Rubric, Transform};
 use crate::figures::{Basis, FigureTally, Known, SeatFigures};
 use crate::model::{Attempt, AttemptFields, Seat, Wave, WaveData};
 
@@ -158,6 +158,56 @@ impl<'a> Scorer<'a> {
         self.add_rest(t, a);
     }
 
+    /// Whether this scorer's per-attempt formula and `other`'s evaluate the same factors on
+    /// every attempt: two per-attempt rubrics of the same wave with the same factors, none of
+    /// them a cohort ratio. Then the factors computed for one of them serve both
+    /// ([`Scorer::add_own_sharing`]).
+    pub fn same_factors(&self, other: &Scorer<'_>) -> bool {
+        let (r, o) = (self.rubric, other.rubric);
+        r.per == Per::Attempt
+            && o.per == Per::Attempt
+            && std::ptr::eq(self.env.wave, other.env.wave)
+            && r.factors.len() == o.factors.len()
+            && r.factors
+                .iter()
+                .zip(&o.factors)
+                .all(|(f, g)| same_factor(f, g))
+            && !r
+                .factors
+                .iter()
+                .any(|f| f.transform == Transform::CohortRatio)
+    }
+
+    /// [`Scorer::add_own`], with the factors of the attempt's formula taken from `shared` when
+    /// a scorer with the same factors ([`Scorer::same_factors`]) has computed them for this
+    /// attempt, and left there for the next one otherwise. Call [`SharedFactors::next`]
+    /// before each attempt. The tally is the one [`Scorer::add_own`] makes, to the bit.
+    pub fn add_own_sharing(&self, t: &mut SeatTally, a: &Attempt, shared: &mut SharedFactors) {
+        self.add_free_errors(t, a);
+        if let Some(sums) = &mut t.per_attempt
+            && sums.undefined.is_none()
+        {
+            t.scratch.clear();
+            let unit = Unit::Attempt(a);
+            let core = match &shared.core {
+                Some(core) => {
+                    t.scratch.extend_from_slice(&shared.values);
+                    core.clone()
+                }
+                None => {
+                    let core = self.env.factors(self.rubric, &unit, &mut t.scratch);
+                    shared.values.clear();
+                    shared.values.extend_from_slice(&t.scratch);
+                    shared.core = Some(core.clone());
+                    core
+                }
+            };
+            let score =
+                core.and_then(|core| self.env.penalties(self.rubric, core, &unit, &mut t.scratch));
+            sums.add(score, &t.scratch);
+        }
+    }
+
     /// A tally fed by [`Scorer::add_own`], completed with the seat's shared figures.
     pub fn with_figures(&self, mut t: SeatTally, figures: FigureTally) -> SeatTally {
         t.figures = figures;
@@ -166,30 +216,23 @@ impl<'a> Scorer<'a> {
 
     /// What a rubric keeps of an attempt besides its figures.
     fn add_rest(&self, t: &mut SeatTally, a: &Attempt) {
-        for (slot, p) in t.free_errors.iter_mut().zip(&self.rubric.penalties) {
-            if let Some(k) = slot {
-                k.add(errors_after_free_retries(a, p.free_retries));
-            }
-        }
+        self.add_free_errors(t, a);
         if let Some(sums) = &mut t.per_attempt
             && sums.undefined.is_none()
         {
             t.scratch.clear();
-            match self
+            let score = self
                 .env
-                .formula(self.rubric, &Unit::Attempt(a), &mut t.scratch)
-            {
-                Ok(score) => {
-                    sums.total += score;
-                    if sums.named.is_empty() {
-                        sums.named.extend_from_slice(&t.scratch);
-                    } else {
-                        for (sum, v) in sums.named.iter_mut().zip(&t.scratch) {
-                            *sum += v;
-                        }
-                    }
-                }
-                Err(why) => sums.undefined = Some(why),
+                .formula(self.rubric, &Unit::Attempt(a), &mut t.scratch);
+            sums.add(score, &t.scratch);
+        }
+    }
+
+    /// A per-seat rubric's errors after free retries, penalty by penalty.
+    fn add_free_errors(&self, t: &mut SeatTally, a: &Attempt) {
+        for (slot, p) in t.free_errors.iter_mut().zip(&self.rubric.penalties) {
+            if let Some(k) = slot {
+                k.add(errors_after_free_retries(a, p.free_retries));
             }
         }
     }
@@ -329,6 +372,34 @@ impl<'a> Scorer<'a> {
             free_errors: t.free_errors,
             per_attempt: t.per_attempt,
         }
+    }
+}
+
+/// Whether two factors compute the same value under the same name, wherever their files
+/// declare them.
+fn same_factor(f: &Factor, g: &Factor) -> bool {
+    Factor {
+        line: 0,
+        ..f.clone()
+    } == Factor {
+        line: 0,
+        ..g.clone()
+    }
+}
+
+/// An attempt's factors under one rubric, kept for the next rubric of the wave with the same
+/// factors ([`Scorer::add_own_sharing`]).
+#[derive(Debug, Clone, Default)]
+pub struct SharedFactors {
+    /// What the factors gave on the attempt at hand, once computed; their values in `values`.
+    core: Option<Result<f64, String>>,
+    values: Vec<f64>,
+}
+
+impl SharedFactors {
+    /// Forgets the last attempt's factors: the next attempt's are computed afresh.
+    pub fn next(&mut self) {
+        self.core = None;
     }
 }
 

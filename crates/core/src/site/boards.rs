@@ -5,7 +5,8 @@
 use super::{Input, WaveInput};
 use crate::report::score::{RubricInfo, ScoreJson, ScoredSeatJson};
 use crate::report::{Cell, Column, Table};
-use crate::rubric::{WaveScores, score_wave};
+use crate::rubric::{Rubric, WaveScores, score_wave};
+use crate::stats::leaderboard::{WaveIntervals, wave_intervals, wave_intervals_under};
 use crate::stats::versus::TieGroups;
 
 /// A wave's leaderboard under one rubric.
@@ -95,14 +96,23 @@ pub(super) fn boards<'a>(
         .intervals
         .as_ref()
         .map(|_| TieGroups::of(&w.data, crate::report::groups::ALPHA));
-    let board = |info: &'a RubricInfo| {
+    // Every registered rubric's intervals drawn together: the same resamples, each seat's
+    // per-problem sums taken once for them all (`wave_intervals_under`). A wave whose suite is
+    // too large to resample has none (`benchledger site` refuses it before rendering when
+    // intervals are asked for, and shows it without them when they are drawn by default: see
+    // `stats::check_suite_size`).
+    let drawn: Vec<Option<WaveIntervals>> = match &input.intervals {
+        Some(settings) => {
+            let rubrics: Vec<&Rubric> = input.rubrics.iter().map(|r| &r.rubric).collect();
+            match wave_intervals_under(&w.data, &rubrics, settings) {
+                Ok(each) => each.into_iter().map(Some).collect(),
+                Err(_) => input.rubrics.iter().map(|_| None).collect(),
+            }
+        }
+        None => input.rubrics.iter().map(|_| None).collect(),
+    };
+    let board = |info: &'a RubricInfo, intervals: Option<WaveIntervals>| {
         let scores = score_wave(&info.rubric, &w.data);
-        // A wave whose suite is too large to resample has none (`benchledger site` refuses it
-        // before rendering when intervals are asked for, and shows it without them when they
-        // are drawn by default: see `stats::check_suite_size`).
-        let intervals = input.intervals.as_ref().and_then(|settings| {
-            crate::stats::leaderboard::wave_intervals(&w.data, Some(&info.rubric), settings).ok()
-        });
         let (mut table, mut json) =
             crate::report::score::leaderboard_with(&w.data, info, &scores, intervals.as_ref());
         if let (Some(_), Some(g)) = (&intervals, &groups) {
@@ -115,13 +125,22 @@ pub(super) fn boards<'a>(
             json,
         }
     };
-    let mut boards: Vec<Board<'a>> = input.rubrics.iter().map(board).collect();
+    let mut boards: Vec<Board<'a>> = input
+        .rubrics
+        .iter()
+        .zip(drawn)
+        .map(|(info, i)| board(info, i))
+        .collect();
     let accuracy_registered = input
         .rubrics
         .iter()
         .any(|r| r.rubric.id() == accuracy.rubric.id());
     if !accuracy_registered && !boards.iter().any(Board::scores_any) {
-        boards.push(board(accuracy));
+        let intervals = input
+            .intervals
+            .as_ref()
+            .and_then(|settings| wave_intervals(&w.data, Some(&accuracy.rubric), settings).ok());
+        boards.push(board(accuracy, intervals));
     }
     boards
 }

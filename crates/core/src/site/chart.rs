@@ -128,13 +128,19 @@ pub fn place_labels_around(
     });
     let mut placed: Vec<(f64, f64, f64)> = taken.to_vec();
     let mut out = vec![0.0; wanted.len()];
+    // The baselines of the boxes a label overlaps across: a label moves only up or down, so
+    // only these can stop it (a chart of thousands of points has most boxes elsewhere).
+    let mut across: Vec<f64> = Vec::new();
     for i in order {
         let (x, y0, w) = wanted[i];
-        let free = |y: f64| {
-            !placed
+        across.clear();
+        across.extend(
+            placed
                 .iter()
-                .any(|&(px, py, pw)| x < px + pw && px < x + w && (y - py).abs() < LINE)
-        };
+                .filter(|&&(px, _, pw)| x < px + pw && px < x + w)
+                .map(|&(_, py, _)| py),
+        );
+        let free = |y: f64| !across.iter().any(|&py| (y - py).abs() < LINE);
         let y = (0..)
             .flat_map(|k| [y0 + LINE * k as f64, y0 - LINE * (k + 1) as f64])
             .find(|&y| y >= top && free(y))

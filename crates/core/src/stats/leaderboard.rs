@@ -211,7 +211,8 @@ pub fn wave_intervals(
     rubric: Option<&Rubric>,
     settings: &Settings,
 ) -> Result<WaveIntervals> {
-    intervals_of(data, rubric, settings, false)
+    let mut one = intervals_under(data, &[rubric], settings, false)?;
+    Ok(one.pop().expect("the intervals of one rubric"))
 }
 
 /// [`wave_intervals`] as a publication's text has always drawn them: with an interval around
@@ -222,15 +223,33 @@ pub fn published_intervals(
     rubric: Option<&Rubric>,
     settings: &Settings,
 ) -> Result<WaveIntervals> {
-    intervals_of(data, rubric, settings, true)
+    let mut one = intervals_under(data, &[rubric], settings, true)?;
+    Ok(one.pop().expect("the intervals of one rubric"))
 }
 
-fn intervals_of(
+/// The wave's intervals under each of `rubrics` in turn: what [`wave_intervals`] gives under
+/// each, to the bit, for less than the work of drawing them one by one. Every rubric's
+/// resamples draw the same problems (one seed, one wave), and their figures' columns are
+/// mostly the same: each seat's per-problem sums are taken once over the columns of every
+/// rubric (a column that two rubrics share summed once), and each resample's sums then read
+/// by each rubric, which keeps its own reasons for a seat's undefined score.
+pub fn wave_intervals_under(
     data: &WaveData,
-    rubric: Option<&Rubric>,
+    rubrics: &[&Rubric],
+    settings: &Settings,
+) -> Result<Vec<WaveIntervals>> {
+    let rubrics: Vec<Option<&Rubric>> = rubrics.iter().map(|&r| Some(r)).collect();
+    intervals_under(data, &rubrics, settings, false)
+}
+
+/// [`wave_intervals`] under each of `rubrics` (`None`: the figures alone); `as_published`:
+/// as [`published_intervals`] draws them.
+fn intervals_under(
+    data: &WaveData,
+    rubrics: &[Option<&Rubric>],
     settings: &Settings,
     as_published: bool,
-) -> Result<WaveIntervals> {
+) -> Result<Vec<WaveIntervals>> {
     super::check_suite_size(&data.wave)?;
     let units = Units::of(data);
     // A resample is a wave of as many problems as were drawn: the declared suite (when there
@@ -243,47 +262,94 @@ fn intervals_of(
             .map(|_| SuiteProblems::Count(units.len as u64)),
         ..data.wave.clone()
     };
-    let mut drawn = Drawn::new(data.seats.len(), settings.resamples as usize);
-    let fast = settings.method == Method::ProblemSums
-        && !rubric.is_some_and(|r| Scorer::new(r, &resampled).needs_medians_first());
-    if !(fast && by_sums(data, &units, rubric, &resampled, settings, &mut drawn)) {
-        by_attempts(data, &units, rubric, &resampled, settings, &mut drawn);
-    }
-    let level = settings.level;
-    let seats = data
-        .seats
+    let mut drawn: Vec<Drawn> = rubrics
         .iter()
-        .enumerate()
-        .map(|(s, seat)| {
-            let ranks = percentile(&mut drawn.rank[s], level).map(|i| RankRange {
-                lo: i.lo as u32,
-                hi: i.hi as u32,
-                defined: i.defined,
-            });
-            (
-                seat.seat.id.clone(),
-                SeatIntervals {
-                    accuracy: percentile(&mut drawn.accuracy[s], level),
-                    // No interval around a Cost-of-Pass the wave itself leaves unknown (a cost
-                    // some attempt lacks), though the resamples that miss that attempt would
-                    // draw one; a publication's text keeps what it was published with.
-                    cost_of_pass: (as_published
-                        || crate::figures::SeatFigures::of(&data.wave, seat)
-                            .cost_of_pass_usd
-                            .is_some())
-                    .then(|| percentile(&mut drawn.cost_of_pass[s], level))
-                    .flatten(),
-                    score: rubric.and_then(|_| percentile(&mut drawn.score[s], level)),
-                    rank: ranks,
-                },
-            )
+        .map(|_| Drawn::new(data.seats.len(), settings.resamples as usize))
+        .collect();
+    // The rubrics drawn from per-problem sums: together when they can be, else each alone (a
+    // rubric whose sums could be inexact is drawn from its attempts, the others still from
+    // their sums, as each would be on its own).
+    let summed: Vec<usize> = (0..rubrics.len())
+        .filter(|&k| {
+            settings.method == Method::ProblemSums
+                && !rubrics[k].is_some_and(|r| Scorer::new(r, &resampled).needs_medians_first())
         })
         .collect();
-    Ok(WaveIntervals {
-        settings: *settings,
-        problems: units.len as u64,
-        seats,
-    })
+    let mut fed: Vec<usize> = (0..rubrics.len()).filter(|k| !summed.contains(k)).collect();
+    if !summed.is_empty()
+        && !by_sums(
+            data, &units, rubrics, &summed, &resampled, settings, &mut drawn,
+        )
+    {
+        for &k in &summed {
+            if summed.len() == 1
+                || !by_sums(
+                    data,
+                    &units,
+                    rubrics,
+                    &[k],
+                    &resampled,
+                    settings,
+                    &mut drawn,
+                )
+            {
+                fed.push(k);
+            }
+        }
+    }
+    for k in fed {
+        by_attempts(
+            data,
+            &units,
+            rubrics[k],
+            &resampled,
+            settings,
+            &mut drawn[k],
+        );
+    }
+    let level = settings.level;
+    let finish = |rubric: Option<&Rubric>, drawn: &mut Drawn| {
+        let seats = data
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(s, seat)| {
+                let ranks = percentile(&mut drawn.rank[s], level).map(|i| RankRange {
+                    lo: i.lo as u32,
+                    hi: i.hi as u32,
+                    defined: i.defined,
+                });
+                (
+                    seat.seat.id.clone(),
+                    SeatIntervals {
+                        accuracy: percentile(&mut drawn.accuracy[s], level),
+                        // No interval around a Cost-of-Pass the wave itself leaves unknown
+                        // (a cost some attempt lacks), though the resamples that miss that
+                        // attempt would draw one; a publication's text keeps what it was
+                        // published with.
+                        cost_of_pass: (as_published
+                            || crate::figures::SeatFigures::of(&data.wave, seat)
+                                .cost_of_pass_usd
+                                .is_some())
+                        .then(|| percentile(&mut drawn.cost_of_pass[s], level))
+                        .flatten(),
+                        score: rubric.and_then(|_| percentile(&mut drawn.score[s], level)),
+                        rank: ranks,
+                    },
+                )
+            })
+            .collect();
+        WaveIntervals {
+            settings: *settings,
+            problems: units.len as u64,
+            seats,
+        }
+    };
+    Ok(rubrics
+        .iter()
+        .zip(&mut drawn)
+        .map(|(&r, d)| finish(r, d))
+        .collect())
 }
 
 fn seat_ids(data: &WaveData) -> Vec<&str> {
@@ -339,45 +405,33 @@ fn by_attempts(
     });
 }
 
-/// [`Method::ProblemSums`]: each seat's totals per problem taken once (over the fields the
-/// rubric and the figures read), a resample's totals their weighted sum (see
-/// [`super::sums`]). False, with nothing drawn, when a resample's integer sums could be
-/// inexact as `f64`: the caller then feeds the attempts.
-fn by_sums(
-    data: &WaveData,
-    units: &Units<'_>,
-    rubric: Option<&Rubric>,
-    resampled: &Wave,
-    settings: &Settings,
-    drawn: &mut Drawn,
-) -> bool {
-    let n = data.seats.len();
-    let ids = seat_ids(data);
-    let basis = Basis::of(resampled);
-    let scorer = rubric.map(|r| Scorer::new(r, resampled));
-    let mut fields = scorer.as_ref().map_or(AttemptFields::NONE, Scorer::fields);
-    fields.cost_usd = true;
-    let integer = match &scorer {
-        Some(scorer) => scorer.integer_columns(),
-        None => {
-            let mut int = vec![true; FigureTally::COLUMNS];
-            for c in FigureTally::FLOAT_COLUMNS {
-                int[c] = false;
-            }
-            int
-        }
-    };
-    let sums = ProblemSums::new(n, units.len, &integer, |s, u, out| {
-        let attempts = units.on(s, u);
-        if attempts.is_empty() {
-            return None;
-        }
+/// One rubric's share of per-problem sums laid side by side ([`by_sums`]): its scorer (none:
+/// the figures alone), the fields it reads, and where its columns lie.
+struct Group<'a> {
+    /// The rubric's place in the list drawn for.
+    k: usize,
+    scorer: Option<Scorer<'a>>,
+    fields: AttemptFields,
+    /// Its columns: `at..at + width` of every seat's row.
+    at: usize,
+    width: usize,
+}
+
+impl Group<'_> {
+    /// A seat's totals on one problem (its attempts there), appended to `out` as columns; why
+    /// they are undefined, if they are.
+    fn columns(
+        &self,
+        basis: &Basis<'_>,
+        attempts: &[&Attempt],
+        out: &mut Vec<f64>,
+    ) -> Option<String> {
         let first = |k: usize| k == 0;
-        match &scorer {
+        match &self.scorer {
             Some(scorer) => {
                 let mut t = scorer.tally();
                 for (k, a) in attempts.iter().enumerate() {
-                    scorer.add_drawn(&mut t, &fields.read(a), first(k));
+                    scorer.add_drawn(&mut t, &self.fields.read(a), first(k));
                 }
                 scorer.columns(&t, out);
                 scorer.undefined(&t).map(str::to_string)
@@ -385,10 +439,69 @@ fn by_sums(
             None => {
                 let mut t = FigureTally::new();
                 for (k, a) in attempts.iter().enumerate() {
-                    t.add_drawn(&basis, &fields.read(a), first(k));
+                    t.add_drawn(basis, &self.fields.read(a), first(k));
                 }
                 t.columns(out);
                 None
+            }
+        }
+    }
+}
+
+/// [`Method::ProblemSums`], for the rubrics `which` of `rubrics` at once: each seat's totals
+/// per problem taken once (over the fields each rubric and the figures read, each rubric's
+/// columns beside the others', a column equal to another everywhere summed once), a
+/// resample's totals their weighted sum (see [`super::sums`]), read by each rubric from its
+/// own columns. Each column's sum is the one a rubric drawn alone sums, to the bit. False,
+/// with nothing drawn, when a resample's integer sums could be inexact as `f64`: the caller
+/// then draws them otherwise.
+fn by_sums(
+    data: &WaveData,
+    units: &Units<'_>,
+    rubrics: &[Option<&Rubric>],
+    which: &[usize],
+    resampled: &Wave,
+    settings: &Settings,
+    drawn: &mut [Drawn],
+) -> bool {
+    let n = data.seats.len();
+    let ids = seat_ids(data);
+    let basis = Basis::of(resampled);
+    let mut integer = Vec::new();
+    let groups: Vec<Group<'_>> = which
+        .iter()
+        .map(|&k| {
+            let scorer = rubrics[k].map(|r| Scorer::new(r, resampled));
+            let mut fields = scorer.as_ref().map_or(AttemptFields::NONE, Scorer::fields);
+            fields.cost_usd = true;
+            let at = integer.len();
+            match &scorer {
+                Some(scorer) => integer.extend(scorer.integer_columns()),
+                None => {
+                    let mut int = vec![true; FigureTally::COLUMNS];
+                    for c in FigureTally::FLOAT_COLUMNS {
+                        int[c] = false;
+                    }
+                    integer.extend(int);
+                }
+            }
+            Group {
+                k,
+                scorer,
+                fields,
+                at,
+                width: integer.len() - at,
+            }
+        })
+        .collect();
+    let sums = ProblemSums::new(n, units.len, &integer, |s, u, out, undefined| {
+        let attempts = units.on(s, u);
+        if attempts.is_empty() {
+            return;
+        }
+        for (g, group) in groups.iter().enumerate() {
+            if let Some(why) = group.columns(&basis, attempts, out) {
+                undefined.push((g, why));
             }
         }
     });
@@ -397,24 +510,29 @@ fn by_sums(
     };
     let mut counts = vec![0u32; units.len];
     let (mut acc, mut columns) = (Vec::new(), Vec::new());
-    let mut tallies = Vec::with_capacity(n);
+    let mut tallies: Vec<Vec<_>> = groups.iter().map(|_| Vec::with_capacity(n)).collect();
     each_resample(units.len, settings, |picked| {
         counts.fill(0);
         for &u in picked {
             counts[u] += 1;
         }
-        match &scorer {
-            None => sums.resample(&counts, &mut acc, &mut columns, |s, c, _| {
-                drawn.figures(s, FigureTally::from_columns(c).figures(&basis));
-            }),
-            Some(scorer) => {
-                tallies.clear();
-                sums.resample(&counts, &mut acc, &mut columns, |s, c, why| {
-                    let t = scorer.tally_from_columns(c, why);
-                    drawn.figures(s, scorer.figures(&t));
-                    tallies.push(t);
-                });
-                drawn.scores(scorer.score_ranks(&ids, tallies.drain(..)));
+        sums.resample(&counts, &mut acc, &mut columns, |s, c, undefined| {
+            for ((g, group), tallies) in groups.iter().enumerate().zip(&mut tallies) {
+                let c = &c[group.at..group.at + group.width];
+                let drawn = &mut drawn[group.k];
+                match &group.scorer {
+                    None => drawn.figures(s, FigureTally::from_columns(c).figures(&basis)),
+                    Some(scorer) => {
+                        let t = scorer.tally_from_columns(c, undefined.of(g));
+                        drawn.figures(s, scorer.figures(&t));
+                        tallies.push(t);
+                    }
+                }
+            }
+        });
+        for (group, tallies) in groups.iter().zip(&mut tallies) {
+            if let Some(scorer) = &group.scorer {
+                drawn[group.k].scores(scorer.score_ranks(&ids, tallies.drain(..)));
             }
         }
     });
@@ -717,6 +835,85 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Every shipped rubric's intervals drawn together are those each draws alone, to the bit:
+    /// per seat, relative and per-attempt rubrics, one whose formula is undefined on some
+    /// problems for some seats (its own reasons, not another rubric's), and one whose
+    /// medians are needed first (drawn from its attempts, beside the others).
+    #[test]
+    fn intervals_drawn_together_are_those_drawn_alone() {
+        let mut world = Draws::new(23);
+        let mut seats = Vec::new();
+        for id in ["a", "b", "c", "d", "e"] {
+            let attempts = (0..24)
+                .flat_map(|p| (1..=2).map(move |t| (p, t)))
+                .filter(|_| world.below(7) != 0)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .map(|(p, t)| {
+                    let mut a = attempt(&format!("p{p:02}"), t, world.below(3) != 0);
+                    a.wall_s = Some(world.below(1000) as f64 / 7.0);
+                    a.cost_usd = Some(world.below(1000) as f64 / 3000.0);
+                    a.steps = (world.below(15) != 0).then(|| world.below(12) as u32);
+                    a.errors = Some(world.below(3) as u32);
+                    a.outcome = Some(world.below(11) as f64 / 10.0);
+                    a
+                })
+                .collect();
+            seats.push(seat(id, attempts));
+        }
+        let data = wave(Some(SuiteProblems::Count(26)), seats);
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rubrics");
+        let mut rubrics = Vec::new();
+        for entry in std::fs::read_dir(root).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            rubrics.push(crate::rubric::parse(&path, &text).unwrap());
+        }
+        rubrics.sort_by_key(Rubric::id);
+        // A per-attempt rubric with a cohort factor: its medians come first, so it is drawn
+        // from its attempts.
+        let mut medians = rubric(
+            "name = \"m\"\nversion = 1\nper = \"attempt\"\nscale = { min = 0, max = 1 }\n[[factor]]\n\
+             name = \"accuracy\"\nmeasure = \"accuracy\"\n",
+        );
+        medians.factors.push(crate::rubric::spec::Factor {
+            name: "wall".into(),
+            transform: crate::rubric::spec::Transform::CohortRatio,
+            role: crate::rubric::spec::Role::Divide,
+            ..rubric(
+                "name = \"w\"\nversion = 1\nrelative = true\nscale = { min = 0 }\n[[factor]]\n\
+                 name = \"wall\"\nmeasure = \"wall_s\"\nrelative_to = \"median\"\n",
+            )
+            .factors[0]
+                .clone()
+        });
+        rubrics.push(medians);
+        let refs: Vec<&Rubric> = rubrics.iter().collect();
+        let s = Settings {
+            resamples: 300,
+            ..Settings::default()
+        };
+        let together = wave_intervals_under(&data, &refs, &s).unwrap();
+        assert_eq!(together.len(), refs.len());
+        for (r, t) in refs.iter().zip(&together) {
+            let alone = wave_intervals(&data, Some(r), &s).unwrap();
+            assert_eq!(t, &alone, "{}", r.id());
+        }
+        // The per-attempt rubrics reading steps are undefined on some resamples (a step count
+        // unknown), the others on none: each kept its own reasons.
+        let partial = |id: &str| {
+            let k = refs.iter().position(|r| r.id() == id).unwrap();
+            together[k]
+                .seats
+                .values()
+                .filter(|i| i.score.is_none_or(|i| i.defined < 300))
+                .count()
+        };
+        assert!(partial("trace-holistic@1") > 0);
+        assert!(partial("trace-holistic-retries@1") > 0);
+        assert_eq!(partial("session-efficiency@2"), 0);
     }
 
     #[test]

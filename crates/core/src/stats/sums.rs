@@ -37,22 +37,43 @@ pub(super) struct ProblemSums {
     copies: Vec<(usize, usize)>,
     /// Per problem: each live column's value for each seat, `[problem][live column][seat]`.
     rows: Vec<f64>,
-    /// Per seat: the problems on which its totals are undefined, and why, in problem order.
-    undefined: Vec<Vec<(usize, String)>>,
+    /// Per seat: the problems on which its totals are undefined, for which group of columns,
+    /// and why, in problem order.
+    undefined: Vec<Vec<(usize, usize, String)>>,
+}
+
+/// Why a seat's totals on a resample are undefined, group by group of columns (see
+/// [`ProblemSums::new`]): the reason met on the first problem drawn on which they are.
+pub(super) struct Undefined<'a> {
+    /// (problem, group, why), in problem order.
+    list: &'a [(usize, usize, String)],
+    counts: &'a [u32],
+}
+
+impl<'a> Undefined<'a> {
+    /// Why the totals of columns `group` are undefined on this resample, if they are.
+    pub(super) fn of(&self, group: usize) -> Option<&'a str> {
+        self.list
+            .iter()
+            .find(|(p, g, _)| *g == group && self.counts[*p] > 0)
+            .map(|(_, _, why)| why.as_str())
+    }
 }
 
 impl ProblemSums {
     /// The sums of `seats` seats on `problems` problems, each seat's totals laid out in
     /// `integer.len()` columns (`integer[c]`: whether column c holds a count or a sum of
-    /// integers). `cell(s, p, out)` appends seat s's columns on problem p, or nothing where it
-    /// has no attempt there (all 0), and says why its totals there are undefined, if they are.
-    /// It is called twice per cell. `None` when an integer column could pass 2⁵³ on some
-    /// resample.
+    /// integers). `cell(s, p, out, undefined)` appends seat s's columns on problem p, or
+    /// nothing where it has no attempt there (all 0), and pushes onto `undefined` why its
+    /// totals there are undefined, if they are, with the group of columns they are undefined
+    /// for (several rubrics' totals laid side by side, each its own group, each undefined for
+    /// its own reasons: see [`Undefined`]). It is called twice per cell. `None` when an
+    /// integer column could pass 2⁵³ on some resample.
     pub(super) fn new(
         seats: usize,
         problems: usize,
         integer: &[bool],
-        mut cell: impl FnMut(usize, usize, &mut Vec<f64>) -> Option<String>,
+        mut cell: impl FnMut(usize, usize, &mut Vec<f64>, &mut Vec<(usize, String)>),
     ) -> Option<ProblemSums> {
         let width = integer.len();
         // First pass: which columns are ever non-zero, which equal an earlier one everywhere,
@@ -63,12 +84,12 @@ impl ProblemSums {
         let mut undefined = vec![Vec::new(); seats];
         let mut buf = Vec::with_capacity(width);
         let zeros = vec![0.0; width];
+        let mut why = Vec::new();
         for p in 0..problems {
             for (s, seat_undefined) in undefined.iter_mut().enumerate() {
                 buf.clear();
-                if let Some(why) = cell(s, p, &mut buf) {
-                    seat_undefined.push((p, why));
-                }
+                cell(s, p, &mut buf, &mut why);
+                seat_undefined.extend(why.drain(..).map(|(g, why)| (p, g, why)));
                 let row = if buf.is_empty() { &zeros } else { &buf };
                 debug_assert_eq!(row.len(), width);
                 for (c, &v) in row.iter().enumerate() {
@@ -99,7 +120,8 @@ impl ProblemSums {
             let at = p * live.len() * seats;
             for s in 0..seats {
                 buf.clear();
-                cell(s, p, &mut buf);
+                cell(s, p, &mut buf, &mut why);
+                why.clear();
                 if buf.is_empty() {
                     continue;
                 }
@@ -119,14 +141,14 @@ impl ProblemSums {
     }
 
     /// The totals of every seat on a resample that drew problem p `counts[p]` times: for each
-    /// seat in turn, `each(seat, its columns, why its totals are undefined)` (the first
-    /// problem drawn on which they are). `acc` and `columns` are scratch space.
+    /// seat in turn, `each(seat, its columns, why its totals are undefined)` (group by group,
+    /// the first problem drawn on which they are). `acc` and `columns` are scratch space.
     pub(super) fn resample(
         &self,
         counts: &[u32],
         acc: &mut Vec<f64>,
         columns: &mut Vec<f64>,
-        mut each: impl FnMut(usize, &[f64], Option<&str>),
+        mut each: impl FnMut(usize, &[f64], &Undefined<'_>),
     ) {
         let stride = self.live.len() * self.seats;
         acc.clear();
@@ -151,11 +173,11 @@ impl ProblemSums {
             for &(c, j) in &self.copies {
                 columns[c] = columns[j];
             }
-            let why = self.undefined[s]
-                .iter()
-                .find(|(p, _)| counts[*p] > 0)
-                .map(|(_, why)| why.as_str());
-            each(s, columns, why);
+            let why = Undefined {
+                list: &self.undefined[s],
+                counts,
+            };
+            each(s, columns, &why);
         }
     }
 }
@@ -181,11 +203,18 @@ mod tests {
     }
 
     fn sums(cells: &[Vec<Option<[f64; 4]>>]) -> Option<ProblemSums> {
-        ProblemSums::new(2, 3, &[true, true, false, true], |s, p, out| {
+        // Two groups of columns, each undefined for its own reasons: group 0 for seat 1 on
+        // p1, group 1 for seat 0 on p2.
+        ProblemSums::new(2, 3, &[true, true, false, true], |s, p, out, why| {
             if let Some(row) = cells[s][p] {
                 out.extend(row);
             }
-            (s == 1 && p == 1).then(|| "undefined on p1".to_string())
+            if s == 1 && p == 1 {
+                why.push((0, "undefined on p1".to_string()));
+            }
+            if s == 0 && p == 2 {
+                why.push((1, "group 1 undefined on p2".to_string()));
+            }
         })
     }
 
@@ -198,18 +227,27 @@ mod tests {
         let (mut acc, mut cols) = (Vec::new(), Vec::new());
         let mut got = Vec::new();
         // p0 twice, p2 once.
+        let whys = |why: &Undefined<'_>| [0, 1].map(|g| why.of(g).map(str::to_string));
         sums.resample(&[2, 0, 1], &mut acc, &mut cols, |s, c, why| {
-            got.push((s, c.to_vec(), why.map(str::to_string)))
+            got.push((s, c.to_vec(), whys(why)))
         });
-        assert_eq!(got[0], (0, vec![5.0, 27.0, 2.0 * 0.1 + 0.7, 5.0], None));
-        assert_eq!(got[1], (1, vec![8.0, 0.0, 2.0 * 0.2 + 0.5, 8.0], None));
+        // p2 drawn: seat 0's group 1 is undefined, its group 0 is not.
+        let p2 = Some("group 1 undefined on p2".to_string());
+        assert_eq!(
+            got[0],
+            (0, vec![5.0, 27.0, 2.0 * 0.1 + 0.7, 5.0], [None, p2.clone()])
+        );
+        assert_eq!(
+            got[1],
+            (1, vec![8.0, 0.0, 2.0 * 0.2 + 0.5, 8.0], [None, None])
+        );
         got.clear();
-        // p1 drawn: seat 1 is undefined, seat 0 has no attempt there.
+        // p1 drawn: seat 1 is undefined in group 0 alone, seat 0 has no attempt there.
         sums.resample(&[0, 3, 0], &mut acc, &mut cols, |s, c, why| {
-            got.push((s, c.to_vec(), why.map(str::to_string)))
+            got.push((s, c.to_vec(), whys(why)))
         });
-        assert_eq!(got[0], (0, vec![0.0; 4], None));
-        assert_eq!(got[1].2.as_deref(), Some("undefined on p1"));
+        assert_eq!(got[0], (0, vec![0.0; 4], [None, None]));
+        assert_eq!(got[1].2, [Some("undefined on p1".to_string()), None]);
     }
 
     #[test]
