@@ -616,6 +616,50 @@ results = "evil.jsonl"
     screenshot(&chromium, &site.join("waves/hostile.html"), "hostile");
 }
 
+/// A new user's check (issue 19): `site --rubric accuracy@1`, the shipped accuracy rubric
+/// unregistered (as `score --rubric accuracy@1` takes it), ranked only the waves no registered
+/// rubric scores on it, and said of every other wave that accuracy@1 "gives no seat of this
+/// wave a score". Every suite is now ranked on it, for the reason given.
+#[test]
+fn site_rubric_accuracy_ranks_every_suite_on_accuracy_unregistered() {
+    let examples = common::examples();
+    let paths: Vec<&str> = examples.iter().map(|p| p.to_str().unwrap()).collect();
+    let env = Env::with_waves(&paths);
+    env.run([
+        "rubric",
+        "add",
+        &common::crate_path("rubrics/session-efficiency.v2.toml").to_string_lossy(),
+    ])
+    .ok();
+    let site = env.path().join("site");
+    env.run([
+        "site",
+        "--no-ci",
+        "--out",
+        site.to_str().unwrap(),
+        "--rubric",
+        "accuracy@1",
+    ])
+    .ok();
+    let page = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let ranked: Vec<String> = page
+        .split("<p class=\"ranked-by\">")
+        .skip(1)
+        .map(|p| strip_tags(between(p, "Ranked", "</p>")))
+        .collect();
+    assert_eq!(ranked.len(), 3, "{page}");
+    for r in &ranked {
+        assert!(
+            r.starts_with("Ranked under accuracy@1 ")
+                && r.ends_with("the rubric this site was made with (--rubric accuracy@1)."),
+            "{r}"
+        );
+    }
+    // The wave's own page has the leaderboard the front page shows.
+    let wave = std::fs::read_to_string(site.join("waves/rca-wave-2.html")).unwrap();
+    assert!(wave.contains("<h3>Under accuracy@1"), "{wave}");
+}
+
 #[test]
 fn the_site_replaces_its_own_files_and_refuses_a_directory_it_did_not_write() {
     let env = Env::with_waves(&["examples/checkout-rematch/wave.toml"]);
