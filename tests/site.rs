@@ -100,8 +100,10 @@ fn screenshot(chromium: &Path, page: &Path, name: &str) {
 
 /// What a page looks like in a window of this size: the window's width, the document's, each
 /// table box (`.scroll`) whose table is wider than the box (its caption or first header, and
-/// the two widths), and each hash broken over lines (`broken`: a hash is shown whole where it
-/// fits and shortened in the middle where it does not, never broken anywhere). The page is framed, unchanged (its own policy and script in force), in
+/// the two widths), each hash broken over lines (`broken`: a hash is shown whole where it
+/// fits and shortened in the middle where it does not, never broken anywhere), and each pair
+/// of texts in a chart whose boxes overlap (`overlaps`: an axis's label over its ticks, a
+/// slanted wave id over the axis's label). The page is framed, unchanged (its own policy and script in force), in
 /// a page of the test's that measures it once it has loaded: headless Chromium's own window is
 /// never narrower than 500 px, a frame is.
 fn measure(chromium: &Path, page: &Path, width: u32, height: u32) -> serde_json::Value {
@@ -118,8 +120,13 @@ fn measure(chromium: &Path, page: &Path, width: u32, height: u32) -> serde_json:
              {{var c=b.querySelector('caption,th');o.push((c?c.textContent:'?')+' '+b.scrollWidth+'>'+b.clientWidth)}}}});\
              var h=[];d.querySelectorAll('code.hash').forEach(function(c){{if(c.getClientRects().length>1)\
              h.push(c.textContent)}});\
+             var v=[];d.querySelectorAll('svg').forEach(function(s){{var t=[].slice.call(s.querySelectorAll('text'))\
+             .map(function(e){{return [e.textContent,e.getBoundingClientRect()]}}).filter(function(e){{return e[1].width>0}});\
+             t.forEach(function(a,i){{t.slice(i+1).forEach(function(b){{\
+             if(Math.min(a[1].right,b[1].right)-Math.max(a[1].left,b[1].left)>1&&Math.min(a[1].bottom,b[1].bottom)-Math.max(a[1].top,b[1].top)>1)\
+             v.push(a[0]+' / '+b[0])}})}})}});\
              document.getElementById('out').textContent=JSON.stringify({{window:w.innerWidth,\
-             document:d.documentElement.scrollWidth,clipped:o,broken:h}})}}</script></body></html>",
+             document:d.documentElement.scrollWidth,clipped:o,broken:h,overlaps:v}})}}</script></body></html>",
             page.display()
         ),
     )
@@ -282,6 +289,12 @@ fn every_page_fits(chromium: &Path, site: &Path) {
         for m in [&wide, &phone] {
             assert_eq!(
                 m["broken"],
+                serde_json::json!([]),
+                "{}: {m}",
+                page.display()
+            );
+            assert_eq!(
+                m["overlaps"],
                 serde_json::json!([]),
                 "{}: {m}",
                 page.display()
@@ -601,6 +614,50 @@ results = "evil.jsonl"
     assert!(d.contains("&lt;/style&gt;&lt;script&gt;"));
     assert!(d.contains("&lt;img src=x onerror="));
     screenshot(&chromium, &site.join("waves/hostile.html"), "hostile");
+}
+
+/// A new user's check (issue 19): `site --rubric accuracy@1`, the shipped accuracy rubric
+/// unregistered (as `score --rubric accuracy@1` takes it), ranked only the waves no registered
+/// rubric scores on it, and said of every other wave that accuracy@1 "gives no seat of this
+/// wave a score". Every suite is now ranked on it, for the reason given.
+#[test]
+fn site_rubric_accuracy_ranks_every_suite_on_accuracy_unregistered() {
+    let examples = common::examples();
+    let paths: Vec<&str> = examples.iter().map(|p| p.to_str().unwrap()).collect();
+    let env = Env::with_waves(&paths);
+    env.run([
+        "rubric",
+        "add",
+        &common::crate_path("rubrics/session-efficiency.v2.toml").to_string_lossy(),
+    ])
+    .ok();
+    let site = env.path().join("site");
+    env.run([
+        "site",
+        "--no-ci",
+        "--out",
+        site.to_str().unwrap(),
+        "--rubric",
+        "accuracy@1",
+    ])
+    .ok();
+    let page = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let ranked: Vec<String> = page
+        .split("<p class=\"ranked-by\">")
+        .skip(1)
+        .map(|p| strip_tags(between(p, "Ranked", "</p>")))
+        .collect();
+    assert_eq!(ranked.len(), 3, "{page}");
+    for r in &ranked {
+        assert!(
+            r.starts_with("Ranked under accuracy@1 ")
+                && r.ends_with("the rubric this site was made with (--rubric accuracy@1)."),
+            "{r}"
+        );
+    }
+    // The wave's own page has the leaderboard the front page shows.
+    let wave = std::fs::read_to_string(site.join("waves/rca-wave-2.html")).unwrap();
+    assert!(wave.contains("<h3>Under accuracy@1"), "{wave}");
 }
 
 #[test]
@@ -1067,6 +1124,18 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     assert!(!change.contains("id=\"slope-arith-mini\""));
     assert!(change.contains("id=\"slope-checkout-rematch\""));
     every_page_fits(&chromium, &site);
+    // A seat whose tokens run to millions: its tokens chart's axis label is clear of the ticks
+    // ("1,500,000"), at both sizes, and its description gives tokens as the table does.
+    let seat = site.join("seats/anthropic-hierarchical.html");
+    for (width, height) in [(1400, 900), (390, 844)] {
+        let m = measure(&chromium, &seat, width, height);
+        assert_eq!(m["overlaps"], serde_json::json!([]), "{m}");
+    }
+    let page = std::fs::read_to_string(&seat).unwrap();
+    assert!(
+        page.contains("wave's load: rca-wave-1 1,588,900 (4 par"),
+        "{page}"
+    );
 }
 
 /// Every sample one click away, in the front page's site (`index`, its DOM): the matrix of

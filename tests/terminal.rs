@@ -497,6 +497,53 @@ fn the_intervals_asked_for_outlast_group_and_every_other_optional_column() {
     }
 }
 
+/// A new user's check (issue 19): in an 80-column terminal `problems` left out the column of a
+/// seat with a long model id (`azureai-…-405B-Instruct-jqf`) although the matrix was 51 columns
+/// wide. A matrix is read by its seats: a seat's header breaks at its id's separators before
+/// any seat goes.
+#[test]
+fn the_matrix_keeps_every_seat_breaking_a_long_id_at_its_separators() {
+    if !script_available() {
+        return;
+    }
+    let env = examples();
+    // The Inspect fixture's log twice, the second for a model with a long id: one wave of two
+    // seats.
+    let logs = env.path().join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    let log =
+        std::fs::read_to_string(common::tests_dir("fixtures/import/inspect/run.json")).unwrap();
+    std::fs::write(logs.join("claude.json"), &log).unwrap();
+    std::fs::write(
+        logs.join("llama.json"),
+        log.replace(
+            "anthropic/claude-sonnet-4-5",
+            "azureai/Meta-Llama-3-1-405B-Instruct-jqf",
+        ),
+    )
+    .unwrap();
+    env.run(["ingest", "--from", "inspect", logs.to_str().unwrap()])
+        .ok();
+    let text = in_terminal(&env, 80, &["problems", "arith-2026-05-01"], &[]);
+    assert!(widest(&text) <= 80, "{text}");
+    assert!(!text.contains("Left out"), "{text}");
+    // Both seats' cells on every problem's row, and the long id whole, read down its header.
+    for problem in ["1", "2", "q3"] {
+        let row = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{problem} ")))
+            .unwrap_or_else(|| panic!("no row {problem}:\n{text}"));
+        assert_eq!(row.matches("fail").count(), 2, "{row}\n{text}");
+    }
+    let header: String = text
+        .lines()
+        .skip_while(|l| !l.contains("Problem"))
+        .take_while(|l| !l.starts_with('─'))
+        .filter_map(|l| l.split_whitespace().last())
+        .collect();
+    assert_eq!(header, "azureai-Meta-Llama-3-1-405B-Instruct-jqf", "{text}");
+}
+
 /// A new user's check (issue 19): at 80 columns headers and ids broke mid-word (`Gro` over
 /// `up`, `anthropic-c` over `laude-sonne`). Every table the terminal prints breaks a header or
 /// an id only at its own separators, at 80 columns and narrower, and leaves a column out

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use super::{Cell, Column, ESSENTIAL, Note, Table};
+use super::{ASKED, Cell, Column, ESSENTIAL, Note, Table};
 use crate::model::{SeatData, SuiteProblems, WaveData};
 
 /// One seat on one problem.
@@ -168,11 +168,13 @@ pub fn matrix_table(m: &MatrixJson) -> Table {
         Column::text("Problem", "problem"),
         Column::num("Solved by", "solved_by").priority(ESSENTIAL),
     ];
-    // People read a seat by its display name; CSV's header is its id, the key.
+    // People read a seat by its display name; CSV's header is its id, the key. A matrix is
+    // read by its seats: on a narrow terminal a seat's header breaks at its id's separators
+    // before any seat is left out.
     columns.extend(
         m.seats
             .iter()
-            .map(|s| Column::text(shown(&m.display_names, s), s)),
+            .map(|s| Column::text(shown(&m.display_names, s), s).priority(ASKED)),
     );
     let mut t = Table::new(columns);
     t.heading = vec![format!(

@@ -84,8 +84,8 @@ pub(super) fn with_rank_ranges(board: &Board<'_>) -> Table {
 }
 
 /// A wave's leaderboards: one under each registered rubric, and one under the shipped accuracy
-/// rubric when none of them scores the wave (a wave imported without a budget, say) and
-/// accuracy is not registered itself.
+/// rubric when none of them scores the wave (a wave imported without a budget, say) or the
+/// site ranks on it (`--rubric accuracy@1`), and accuracy is not registered itself.
 pub(super) fn boards<'a>(
     input: &'a Input,
     w: &WaveInput,
@@ -135,7 +135,10 @@ pub(super) fn boards<'a>(
         .rubrics
         .iter()
         .any(|r| r.rubric.id() == accuracy.rubric.id());
-    if !accuracy_registered && !boards.iter().any(Board::scores_any) {
+    // Also where the front page is to rank every suite on it (`site --rubric accuracy@1`,
+    // which takes it unregistered, as `score` does).
+    let named = input.front_rubric.as_deref() == Some(accuracy.rubric.id().as_str());
+    if !accuracy_registered && (named || !boards.iter().any(Board::scores_any)) {
         let intervals = input
             .intervals
             .as_ref()

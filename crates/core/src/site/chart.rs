@@ -78,6 +78,24 @@ fn frame(
     [title, desc, x_label, y_label]: [&str; 4],
     body: Markup,
 ) -> Markup {
+    frame_at(
+        id,
+        (width, height),
+        (LEFT, HEIGHT - 8.0),
+        [title, desc, x_label, y_label],
+        body,
+    )
+}
+
+/// [`frame`] with the plot's left edge at `left` (the x axis's label centred under the plot)
+/// and that label's baseline at `x_label_y`.
+fn frame_at(
+    id: &str,
+    (width, height): (f64, f64),
+    (left, x_label_y): (f64, f64),
+    [title, desc, x_label, y_label]: [&str; 4],
+    body: Markup,
+) -> Markup {
     // A chart whose points are links is a group of them, not one image (an image holds no
     // control a keyboard can reach).
     let interactive = body.0.contains("<a href=");
@@ -90,7 +108,7 @@ fn frame(
             role=(if interactive { "group" } else { "img" }) aria-labelledby=(format!("{t} {d}")) {
             title id=(t) { (title) }
             desc id=(d) { (desc) }
-            text.axis-label x=(c(LEFT + (width - LEFT - RIGHT) / 2.0)) y=(c(HEIGHT - 8.0))
+            text.axis-label x=(c(left + (width - left - RIGHT) / 2.0)) y=(c(x_label_y))
                 text-anchor="middle" { (x_label) }
             text.axis-label x="16" y=(c(TOP + (HEIGHT - TOP - BOTTOM) / 2.0)) text-anchor="middle"
                 transform=(format!("rotate(-90 16 {})", c(TOP + (HEIGHT - TOP - BOTTOM) / 2.0))) {
@@ -153,10 +171,21 @@ pub fn place_labels_around(
 
 /// Horizontal grid lines and labels for the y axis.
 fn y_grid(axis: Axis, width: f64, ticks: &[f64], label: impl Fn(f64) -> String) -> Markup {
+    y_grid_from(LEFT, axis, width, ticks, label)
+}
+
+/// [`y_grid`] for a plot whose left edge is at `left`.
+fn y_grid_from(
+    left: f64,
+    axis: Axis,
+    width: f64,
+    ticks: &[f64],
+    label: impl Fn(f64) -> String,
+) -> Markup {
     html! {
         @for &v in ticks {
-            line.grid x1=(c(LEFT)) x2=(c(width - RIGHT)) y1=(c(axis.at(v))) y2=(c(axis.at(v))) {}
-            text.tick x=(c(LEFT - 6.0)) y=(c(axis.at(v) + 4.0)) text-anchor="end" { (label(v)) }
+            line.grid x1=(c(left)) x2=(c(width - RIGHT)) y1=(c(axis.at(v))) y2=(c(axis.at(v))) {}
+            text.tick x=(c(left - 6.0)) y=(c(axis.at(v) + 4.0)) text-anchor="end" { (label(v)) }
         }
     }
 }
@@ -420,11 +449,6 @@ pub fn trend(t: &Trend) -> Markup {
         from: HEIGHT - BOTTOM,
         to: TOP + 24.0,
     };
-    let width = WIDTH.max(LEFT + RIGHT + TREND_STEP * t.points.len() as f64);
-    let n = t.points.len().max(1) as f64;
-    let xs: Vec<f64> = (0..t.points.len())
-        .map(|i| LEFT + (i as f64 + 0.5) * (width - LEFT - RIGHT) / n)
-        .collect();
     let label = |v: f64| {
         if t.share {
             pct_tick(v)
@@ -432,8 +456,21 @@ pub fn trend(t: &Trend) -> Markup {
             crate::number::int_or_fixed(v, yp)
         }
     };
+    // The plot starts right of its widest tick label, which stays clear of the y axis's
+    // label (drawn upright at x = 16, about 12 px wide).
+    let widest = yt
+        .iter()
+        .map(|&v| text_width(&label(v)))
+        .fold(0.0, f64::max);
+    let left = LEFT.max(widest + 34.0);
+    let width = WIDTH.max(left + RIGHT + TREND_STEP * t.points.len() as f64);
+    let n = t.points.len().max(1) as f64;
+    let xs: Vec<f64> = (0..t.points.len())
+        .map(|i| left + (i as f64 + 0.5) * (width - left - RIGHT) / n)
+        .collect();
+    let (height, x_label_y) = trend_x_label(t, &xs, left, width);
     let body = html! {
-        (y_grid(y, width, &yt, label))
+        (y_grid_from(left, y, width, &yt, label))
         @for (i, p) in t.points.iter().enumerate() {
             @if i > 0 && p.joined {
                 @if let (Some(a), Some(b)) = (t.points[i - 1].value, p.value) {
@@ -461,12 +498,41 @@ pub fn trend(t: &Trend) -> Markup {
             }
         }
     };
-    frame(
+    frame_at(
         &t.id,
-        (width, HEIGHT),
-        [&t.title, &t.desc, "Wave (oldest first)", &t.y_label],
+        (width, height),
+        (left, x_label_y),
+        [&t.title, &t.desc, TREND_X_LABEL, &t.y_label],
         body,
     )
+}
+
+/// The x axis's label of a trend.
+const TREND_X_LABEL: &str = "Wave (oldest first)";
+
+/// The height of a trend and the baseline of its x axis's label: below every wave's slanted
+/// label that reaches under it (a long wave id runs down past the usual baseline), the chart
+/// made taller by as much.
+fn trend_x_label(t: &Trend, xs: &[f64], left: f64, width: f64) -> (f64, f64) {
+    // The slant of the wave labels (20°), where they hang from, and the axis label's extent.
+    let (sin, cos) = 20f64.to_radians().sin_cos();
+    let hang = HEIGHT - BOTTOM + 16.0;
+    let centre = left + (width - left - RIGHT) / 2.0;
+    let half = text_width(TREND_X_LABEL) * 12.0 / 11.0 / 2.0;
+    // The lowest a slanted label under the axis label reaches (its descenders 4 px below).
+    let lowest = t
+        .points
+        .iter()
+        .zip(xs)
+        .filter(|(p, x)| {
+            let w = text_width(&p.wave);
+            *x - w * cos < centre + half && **x > centre - half
+        })
+        .map(|(p, _)| hang + text_width(&p.wave) * sin + 4.0)
+        .fold(0.0, f64::max);
+    // The axis label's top is 11 px above its baseline (12 px type); keep 3 px between.
+    let baseline = (HEIGHT - 8.0).max(lowest + 14.5);
+    (HEIGHT + baseline - (HEIGHT - 8.0), baseline)
 }
 
 impl Trend {
@@ -552,13 +618,24 @@ pub fn slope(s: &Slope) -> Markup {
         from: HEIGHT - BOTTOM,
         to: TOP,
     };
-    let (x0, x1) = (LEFT + 190.0, WIDTH - RIGHT - 60.0);
     let old = column_labels(&s.rows, |r| r.old, s.places);
     let new = column_labels(&s.rows, |r| r.new, s.places);
+    // The columns 228 px apart; the old one far enough right, and the chart wide enough, for
+    // the longest label on each side (a long seat id) to stay clear of the y axis and inside
+    // the chart.
+    let widest = |labels: &[(f64, String)]| {
+        labels
+            .iter()
+            .map(|(_, t)| text_width(t))
+            .fold(0.0, f64::max)
+    };
+    let x0 = LEFT + 190f64.max(widest(&old) + 18.0);
+    let x1 = x0 + 228.0;
+    let width = WIDTH.max(x1 + 18.0 + widest(&new)).max(x1 + 60.0 + RIGHT);
     let old_y = stack(&old.iter().map(|(v, _)| y.at(*v) + 4.0).collect::<Vec<_>>());
     let new_y = stack(&new.iter().map(|(v, _)| y.at(*v) + 4.0).collect::<Vec<_>>());
     let body = html! {
-        (y_grid(y, WIDTH, &yt, |v| fixed(v, yp)))
+        (y_grid(y, width, &yt, |v| fixed(v, yp)))
         @for (v, label) in &s.marks {
             // Between the two columns only, its label centred above it: the seats' labels
             // outside the columns are never struck through or run into.
@@ -597,7 +674,7 @@ pub fn slope(s: &Slope) -> Markup {
         .fold(HEIGHT, |h, y| h.max(y + 8.0));
     frame(
         &s.id,
-        (WIDTH, height),
+        (width, height),
         [&s.title, &s.desc, "Rubric version", "Score"],
         body,
     )
@@ -787,6 +864,103 @@ mod tests {
                 0.0
             ),
             [20.0, 35.0, 20.0]
+        );
+    }
+
+    /// The `x` (or `y`) attribute of the first element of `svg` whose text is `text`.
+    fn attr_of(svg: &str, text: &str, attr: &str) -> f64 {
+        let at = svg.find(&format!(">{text}<")).expect(text);
+        let tag = &svg[svg[..at].rfind('<').unwrap()..at];
+        let start = tag.find(&format!(" {attr}=\"")).expect(attr) + attr.len() + 3;
+        tag[start..start + tag[start..].find('"').unwrap()]
+            .parse()
+            .unwrap()
+    }
+
+    fn trend_of(points: &[(&str, f64)]) -> Trend {
+        Trend {
+            id: "t".into(),
+            title: "t".into(),
+            desc: "d".into(),
+            y_label: "Tokens (total, cached reads in)".into(),
+            share: false,
+            points: points
+                .iter()
+                .map(|&(wave, v)| TrendPoint {
+                    wave: wave.into(),
+                    load: "3 par".into(),
+                    value: Some(v),
+                    joined: true,
+                    withdrawn: false,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_trend_keeps_its_axis_labels_clear_of_ticks_and_wave_ids() {
+        // Tokens in millions: the widest tick ("2,000,000") ends 6 px left of the plot and
+        // starts right of the upright y axis label (x = 16, 12 px type: clear from x = 22).
+        let svg = trend(&trend_of(&[
+            ("rca-wave-1", 1_588_900.0),
+            ("rca-wave-2", 1_654_200.0),
+        ]))
+        .into_string();
+        let tick = attr_of(&svg, "2,000,000", "x");
+        assert!(tick - text_width("2,000,000") >= 22.0, "{tick}: {svg}");
+        // A long wave id slanted 20° under the x axis's label: the label's top (11 px above its
+        // baseline) is below the id's lowest point, and the chart taller by as much.
+        let id = "cheap-long-ids-2026-05-02";
+        let svg = trend(&trend_of(&[(id, 5.0)])).into_string();
+        let lowest = HEIGHT - BOTTOM + 16.0 + text_width(id) * 20f64.to_radians().sin() + 4.0;
+        let label = attr_of(&svg, TREND_X_LABEL, "y");
+        assert!(label - 11.0 > lowest, "{label} {lowest}: {svg}");
+        assert!(
+            svg.contains(&format!("viewBox=\"0 0 720.0 {}\"", c(label + 8.0))),
+            "{svg}"
+        );
+        // Short ids and small numbers: the chart as it always was.
+        let svg = trend(&trend_of(&[("w1", 5.0), ("w2", 7.0)])).into_string();
+        assert_eq!(attr_of(&svg, TREND_X_LABEL, "y"), HEIGHT - 8.0);
+        assert_eq!(attr_of(&svg, "8", "x"), LEFT - 6.0);
+    }
+
+    #[test]
+    fn a_slope_chart_makes_room_for_long_seat_ids() {
+        let long = "openai-gpt-4o-mini-2024-07-18-react-tools-v2";
+        let chart = Slope {
+            id: "s".into(),
+            title: "t".into(),
+            desc: "d".into(),
+            old_label: "r@1".into(),
+            new_label: "r@2".into(),
+            places: 2,
+            marks: vec![],
+            rows: vec![SlopeRow {
+                label: long.into(),
+                old: Some(83.33),
+                new: Some(80.0),
+                old_violation: false,
+                new_violation: false,
+            }],
+        };
+        let svg = slope(&chart).into_string();
+        // The old score's label (right-aligned 10 px left of its column) starts right of the
+        // y axis's ticks; the new one's ends inside the chart.
+        let old = format!("{long} 83.33");
+        let start = attr_of(&svg, &old, "x") - text_width(&old);
+        assert!(start >= LEFT, "{start}: {svg}");
+        let new = format!("{long} 80.00");
+        let width: f64 = svg
+            .split("viewBox=\"0 0 ")
+            .nth(1)
+            .and_then(|v| v.split(' ').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(
+            attr_of(&svg, &new, "x") + text_width(&new) <= width,
+            "{width}: {svg}"
         );
     }
 }

@@ -15,7 +15,7 @@ use super::html::{
 use super::samples;
 use super::{Input, Page, PublicationInput, WaveInput, file_name};
 use crate::figures::SeatFigures;
-use crate::number::{fixed, percent};
+use crate::number::{fixed, int_or_fixed, percent};
 use crate::report::diff::{self, DiffRow};
 use crate::report::score::{RubricInfo, places};
 use crate::report::waves::{describe_load, wave_heading};
@@ -399,18 +399,21 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
         .iter()
         .map(|(w, _)| w.data.wave.suite.as_str())
         .collect();
+    // Each value in the description as the seat's table prints it: wall seconds with one
+    // decimal, tokens whole and grouped, accuracy a percentage.
     let trend = |id: &str, what: &str, unit: &str, share: bool, points: Vec<TrendPoint>| {
+        let text = |v: f64| match (share, what) {
+            (true, _) => percent(v),
+            (false, "Tokens") => int_or_fixed(v, 1),
+            (false, _) => fixed(v, 1),
+        };
         let values: Vec<String> = points
             .iter()
             .map(|p| {
                 format!(
                     "{} {} ({})",
                     p.wave,
-                    p.value.map_or("unknown".into(), |v| if share {
-                        percent(v)
-                    } else {
-                        fixed(v, 1)
-                    }),
+                    p.value.map_or("unknown".into(), text),
                     p.load
                 )
             })
