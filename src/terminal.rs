@@ -127,7 +127,7 @@ pub fn to_text(t: &Table) -> String {
 }
 
 /// Renders a table for a terminal as `layout` says. At a width, the table is fitted
-/// ([`fitted`]): its headers wrap at spaces first, then columns are left out, the highest
+/// (`fitted`): its headers wrap at spaces first, then columns are left out, the highest
 /// `priority` number first and the rightmost of equals first, ids and headers breaking at their
 /// own separators before a column the user asked for goes, until it fits; a note under the
 /// table names the columns left out. Heading and notes wrap to the width. Grouped columns print their value

@@ -527,9 +527,10 @@ pub fn terminal_bench<R: Read>(
 /// claimed as the seat's accuracy — a mean over the documents the run scored, which the ledger
 /// divides by the same count when the wave's suite size is the results' `n-samples.effective`
 /// (as `ingest --from lm-eval` sets it). Its `_stderr` is said in the file's source and
-/// claimed as the accuracy's standard error (`accuracy_se`, within [`se_precision`]). A group
-/// (`group_subtasks`, no config of its own) is claimed over all its tasks' documents, its
-/// figure the one `"METRIC,FILTER"` the results give it unless `metric` names one.
+/// claimed as the accuracy's standard error (`accuracy_se`, within what the sample and
+/// population estimators differ by at the published n). A group (`group_subtasks`, no config
+/// of its own) is claimed over all its tasks' documents, its figure the one `"METRIC,FILTER"`
+/// the results give it unless `metric` names one.
 pub fn lm_eval(
     path: &Path,
     text: &str,
