@@ -103,7 +103,8 @@ fn screenshot(chromium: &Path, page: &Path, name: &str) {
 /// the two widths), each hash broken over lines (`broken`: a hash is shown whole where it
 /// fits and shortened in the middle where it does not, never broken anywhere), and each pair
 /// of texts in a chart whose boxes overlap (`overlaps`: an axis's label over its ticks, a
-/// slanted wave id over the axis's label). The page is framed, unchanged (its own policy and script in force), in
+/// slanted wave id over the axis's label), and the cost–accuracy charts narrower than their
+/// box (`narrow`). The page is framed, unchanged (its own policy and script in force), in
 /// a page of the test's that measures it once it has loaded: headless Chromium's own window is
 /// never narrower than 500 px, a frame is.
 fn measure(chromium: &Path, page: &Path, width: u32, height: u32) -> serde_json::Value {
@@ -125,8 +126,10 @@ fn measure(chromium: &Path, page: &Path, width: u32, height: u32) -> serde_json:
              t.forEach(function(a,i){{t.slice(i+1).forEach(function(b){{\
              if(Math.min(a[1].right,b[1].right)-Math.max(a[1].left,b[1].left)>1&&Math.min(a[1].bottom,b[1].bottom)-Math.max(a[1].top,b[1].top)>1)\
              v.push(a[0]+' / '+b[0])}})}})}});\
+             var n=[];d.querySelectorAll('svg.chart[id^=frontier]').forEach(function(s){{\
+             var r=s.getBoundingClientRect().width,p=s.parentElement.clientWidth;if(r<0.95*p)n.push(s.id+' '+r+'<'+p)}});\
              document.getElementById('out').textContent=JSON.stringify({{window:w.innerWidth,\
-             document:d.documentElement.scrollWidth,clipped:o,broken:h,overlaps:v}})}}</script></body></html>",
+             document:d.documentElement.scrollWidth,clipped:o,broken:h,overlaps:v,narrow:n}})}}</script></body></html>",
             page.display()
         ),
     )
@@ -276,6 +279,13 @@ fn every_page_fits(chromium: &Path, site: &Path) {
         assert_eq!(wide["window"], 1400, "{}: {wide}", page.display());
         assert!(
             wide["document"].as_u64() <= Some(1400) && wide["clipped"] == serde_json::json!([]),
+            "{} at 1400 px: {wide}",
+            page.display()
+        );
+        // A cost–accuracy chart uses the row's width (its own box, less a twentieth).
+        assert_eq!(
+            wide["narrow"],
+            serde_json::json!([]),
             "{} at 1400 px: {wide}",
             page.display()
         );

@@ -71,16 +71,17 @@ impl Axis {
 }
 
 /// The frame every chart shares: the `<svg>` element, its title and description, the axis
-/// labels, and the content.
+/// labels, and the content. The chart is drawn `width` wide and shown at most `widest` wide
+/// (the window's row permitting).
 fn frame(
     id: &str,
-    (width, height): (f64, f64),
+    (width, height, widest): (f64, f64, f64),
     [title, desc, x_label, y_label]: [&str; 4],
     body: Markup,
 ) -> Markup {
     frame_at(
         id,
-        (width, height),
+        (width, height, widest),
         (LEFT, HEIGHT - 8.0),
         [title, desc, x_label, y_label],
         body,
@@ -91,7 +92,7 @@ fn frame(
 /// and that label's baseline at `x_label_y`.
 fn frame_at(
     id: &str,
-    (width, height): (f64, f64),
+    (width, height, widest): (f64, f64, f64),
     (left, x_label_y): (f64, f64),
     [title, desc, x_label, y_label]: [&str; 4],
     body: Markup,
@@ -104,7 +105,7 @@ fn frame_at(
     html! {
         svg xmlns="http://www.w3.org/2000/svg" class="chart" id=(id)
             viewBox=(format!("0 0 {} {}", c(width), c(height)))
-            style=(format!("max-width:{}px", c(width)))
+            style=(format!("max-width:{}px", c(widest)))
             role=(if interactive { "group" } else { "img" }) aria-labelledby=(format!("{t} {d}")) {
             title id=(t) { (title) }
             desc id=(d) { (desc) }
@@ -223,6 +224,8 @@ fn pct_tick(v: f64) -> String {
 
 /// The cost–accuracy chart's width: wider than the others, since it holds a label a seat.
 const SCATTER_WIDTH: f64 = 1000.0;
+/// How far past [`SCATTER_WIDTH`] a cost–accuracy chart may grow to fill its row.
+const SCATTER_GROWTH: f64 = 1.4;
 
 /// The cost axis: linear from zero, or logarithmic when the costs span more than ten times
 /// (so that cheap seats do not pile up at the origin), with its ticks and their labels.
@@ -382,9 +385,11 @@ pub fn scatter(s: &Scatter) -> Markup {
         (legend)
     };
     let height = label_y.iter().fold(HEIGHT, |h, y| h.max(y + 8.0));
+    // It fills its row, as far as SCATTER_GROWTH × the size it is drawn at (a 1400 px window's
+    // whole row; its 11 px labels then read at 15 px); the other charts stop at their size.
     frame(
         &s.id,
-        (width, height),
+        (width, height, width * SCATTER_GROWTH),
         [
             &s.title,
             &s.desc,
@@ -500,7 +505,7 @@ pub fn trend(t: &Trend) -> Markup {
     };
     frame_at(
         &t.id,
-        (width, height),
+        (width, height, width),
         (left, x_label_y),
         [&t.title, &t.desc, TREND_X_LABEL, &t.y_label],
         body,
@@ -674,7 +679,7 @@ pub fn slope(s: &Slope) -> Markup {
         .fold(HEIGHT, |h, y| h.max(y + 8.0));
     frame(
         &s.id,
-        (width, height),
+        (width, height, width),
         [&s.title, &s.desc, "Rubric version", "Score"],
         body,
     )
