@@ -12,8 +12,8 @@ use super::frontier::{self, Point};
 use super::html::{Words, conditions_line, count, seat_href};
 use super::{Input, WaveInput};
 use crate::figures::{Known, SeatFigures};
-use crate::report::Advice;
 use crate::number::{machine, percent, usd_significant};
+use crate::report::Advice;
 
 /// A sum that covers every attempt, else `None`: a chart plots only whole figures.
 pub(super) fn whole<T: Copy>(k: &Known<T>, attempts: u64) -> Option<T> {

@@ -10,7 +10,8 @@ use super::boards::{Board, every_wave, with_rank_ranges};
 use super::chart::{self, Slope, SlopeRow, Trend, TrendPoint};
 use super::costs::whole;
 use super::html::{
-    Words, count, hash_text, priced_by, layout, notes, publication_file, seat_href, table, wave_href,
+    Words, count, hash_text, layout, notes, priced_by, publication_file, seat_href, table,
+    wave_href,
 };
 use super::samples;
 use super::{Input, Page, PublicationInput, WaveInput, file_name};
