@@ -108,6 +108,10 @@ fn advises(a: &Advice) -> String {
         Advice::PricesShown => "Prices are USD per million tokens; `benchledger prices show \
                                 NAME@VERSION` prints a table's rows."
             .into(),
+        Advice::NoCost => "Add a price table (`benchledger prices add TABLE.toml`) and render \
+                           with `benchledger site --prices NAME@VERSION`, which fills the costs \
+                           in from each attempt's tokens."
+            .into(),
         Advice::NoRubrics => "No rubrics registered: add one with `benchledger rubric add \
                               rubrics/NAME.vN.toml`."
             .into(),

@@ -708,6 +708,10 @@ pub struct SiteArgs {
     /// Draw no intervals, rank ranges or letters: the site as it is without uncertainty.
     #[arg(long, conflicts_with_all = ["level", "resamples", "seed"])]
     pub no_ci: bool,
+    /// Every wave's costs, before its leaderboards, charts and problem pages are made (each
+    /// page names the table). Publications are shown as they were frozen.
+    #[command(flatten)]
+    pub prices: PricesArg,
 }
 
 /// The flags of `demo` (its help text is the doc comment of [`Command::Demo`]).

@@ -1473,3 +1473,152 @@ fn a_wave_past_the_problem_page_limit_gets_its_matrix_and_no_page_per_problem() 
             .is_file()
     );
 }
+
+/// The numbers a stretch of a page keeps for sorting (`data-v`), where they are numbers.
+fn sort_values(s: &str) -> Vec<f64> {
+    s.split("data-v=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next()?.parse().ok())
+        .collect()
+}
+
+/// Whether `values` holds `x`, to the last bits of a sum.
+fn holds(values: &[f64], x: f64) -> bool {
+    values.iter().any(|v| (v - x).abs() < 1e-12)
+}
+
+#[test]
+fn site_prices_fills_the_costs_a_format_did_not_record() {
+    // recall-openai records no cost (Inspect 0.3.183 wrote none); arith-mini records 5 of 6.
+    // The hand-computed costs are in the price table fixture's comments.
+    let env = Env::with_waves(&[
+        "tests/fixtures/import/inspect/wave.toml",
+        "tests/fixtures/import/inspect/openai.toml",
+    ]);
+    env.run(["prices", "add", "tests/fixtures/prices/site-check.v1.toml"])
+        .ok();
+    let read = |site: &Path, page: &str| std::fs::read_to_string(site.join(page)).unwrap();
+    let advice = "Add a price table (`benchledger prices add TABLE.toml`) and render with \
+                  `benchledger site --prices NAME@VERSION`";
+
+    // Without --prices: no chart, and the advice names the command that draws one.
+    let plain = env.path().join("plain");
+    env.run(["site", "--no-ci", "--out", plain.to_str().unwrap()])
+        .ok();
+    let recall = read(&plain, "waves/recall-openai.html");
+    assert!(
+        recall.contains("no attempt of this wave records a cost"),
+        "{recall}"
+    );
+    assert!(recall.contains(advice), "{recall}");
+    assert!(!recall.contains("id=\"frontier\""));
+    assert!(!recall.contains("Prices: site-check@1"));
+    let arith = read(&plain, "waves/arith-mini.html");
+    assert!(
+        arith.contains("Not plotted: claude-react (cost unknown for some attempts). "),
+        "{arith}"
+    );
+    assert!(arith.contains(advice), "{arith}");
+    assert!(read(&plain, "index.html").contains(advice));
+
+    // With --prices: the costs are filled in before anything is ranked or drawn.
+    let priced = env.path().join("priced");
+    env.run([
+        "site",
+        "--no-ci",
+        "--prices",
+        "site-check@1",
+        "--out",
+        priced.to_str().unwrap(),
+    ])
+    .ok();
+    let recall = read(&priced, "waves/recall-openai.html");
+    assert!(recall.contains("<svg"), "{recall}");
+    assert!(recall.contains("id=\"frontier\""), "{recall}");
+    assert!(!recall.contains(advice));
+    // $0.00225 + $0.004125 = $0.006375, and 1 Correct: Cost-of-Pass the same.
+    let chart = between(&recall, "The chart's data", "</table>");
+    assert!(holds(&sort_values(chart), 0.006375), "{chart}");
+    let board = between(&recall, "<h3>Under accuracy@1", "</table>");
+    let values = sort_values(board);
+    assert_eq!(
+        values
+            .iter()
+            .filter(|v| (*v - 0.006375).abs() < 1e-12)
+            .count(),
+        2,
+        "USD and Cost-of-Pass: {board}"
+    );
+    assert!(
+        recall.contains(
+            "Prices: site-check@1 (sha256 1e30a488a0de), USD per million tokens, dated \
+             2026-05-01: filled in the cost of 2 attempts that lacked one; 0 recorded costs \
+             kept; 0 attempts left without a cost."
+        ),
+        "{recall}"
+    );
+    // arith-mini: its 5 recorded costs ($0.055) kept, the sixth filled ($0.0012): $0.0562,
+    // and 2 Correct: Cost-of-Pass $0.0281.
+    let arith = read(&priced, "waves/arith-mini.html");
+    let board = between(&arith, "<h3>Under accuracy@1", "</table>");
+    let values = sort_values(board);
+    assert!(
+        holds(&values, 0.0562) && holds(&values, 0.0281),
+        "{values:?}"
+    );
+    assert!(arith.contains("id=\"frontier\""), "{arith}");
+    // The note is the one `show --prices` prints, word for word.
+    let show = env
+        .run(["show", "arith-mini", "--prices", "site-check@1"])
+        .ok();
+    let line = show
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("Prices: "))
+        .unwrap();
+    assert!(
+        line.contains("filled in the cost of 1 attempt that lacked one; 5 recorded costs kept")
+    );
+    assert!(arith.contains(line), "{line}\n{arith}");
+    // A recorded cost is kept, never repriced (the table would make sample 1 epoch 1 $0.00481).
+    let problem = read(&priced, "waves/arith-mini/problems/1.html");
+    assert!(problem.contains("<td>$0.01</td>"), "{problem}");
+    assert!(!problem.contains("$0.00481"), "{problem}");
+    let q3 = read(&priced, "waves/arith-mini/problems/q3.html");
+    assert!(
+        q3.contains("<td>$0.00120</td>") && q3.contains(line),
+        "{q3}"
+    );
+    // Every other page that shows these costs names the table too: both suites' leaderboards
+    // on the front page, and each seat's page.
+    assert_eq!(
+        read(&priced, "index.html")
+            .matches("Prices: site-check@1")
+            .count(),
+        2
+    );
+    for seat in ["seats/gpt-4o.html", "seats/claude-react.html"] {
+        assert!(
+            read(&priced, seat).contains("Prices: site-check@1"),
+            "{seat}"
+        );
+    }
+
+    // An unknown table: exit 2 naming the registered ones, and nothing written.
+    let none = env.path().join("none");
+    let out = env
+        .run([
+            "site",
+            "--prices",
+            "nope@1",
+            "--out",
+            none.to_str().unwrap(),
+        ])
+        .status(2);
+    assert!(
+        out.stderr.contains("nope@1") && out.stderr.contains("registered: site-check@1"),
+        "{}",
+        out.stderr
+    );
+    assert!(!none.exists());
+}

@@ -16,10 +16,12 @@ use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
 
 use super::{Ctx, Withdrawn};
-use crate::cli::SiteArgs;
+use crate::cli::{PricesArg, SiteArgs};
 use benchledger_core::error::{Error, Result};
 use benchledger_core::ledger::{ChainEntry, Ledger};
+use benchledger_core::prices::{self, Costs};
 use benchledger_core::publication;
+use benchledger_core::registry;
 use benchledger_core::report::score::RubricInfo;
 use benchledger_core::site::{self, Input, Page, PublicationInput, WaveInput};
 
@@ -29,22 +31,44 @@ pub const MARKER: &str = ".benchledger-site";
 /// What the site shows, read from the ledger. With intervals `asked` for (any of `--ci`,
 /// `--resamples`, `--seed`), a wave whose suite is too large to resample is refused, as
 /// `score --ci` refuses it; drawn by default, such a wave is shown without them.
+///
+/// With `--prices`, every wave's costs are filled in from the registered table (with
+/// `--reprice`, every cost set from it), as `show --prices` fills them, before anything is
+/// ranked or drawn; an unknown table is refused before any wave is read.
 pub fn load(
     ledger: &Ledger,
     intervals: Option<benchledger_core::stats::bootstrap::Settings>,
     asked: bool,
+    prices: &PricesArg,
 ) -> Result<Input> {
+    let table = match prices.prices.as_deref() {
+        Some(spec) => {
+            let row = registry::price_table_row(ledger, spec)?;
+            let table = registry::parse_price_table(ledger, &row)?;
+            Some((table, row.sha256))
+        }
+        None => None,
+    };
+    let costs = if prices.reprice {
+        Costs::Reprice
+    } else {
+        Costs::Fill
+    };
     let withdrawn = Withdrawn::load(ledger)?;
     let mut waves = Vec::new();
     for row in ledger.waves()? {
-        let data = ledger.load_wave(&row.wave.id)?;
+        let mut data = ledger.load_wave(&row.wave.id)?;
         if intervals.is_some() && asked {
             benchledger_core::stats::check_suite_size(&data.wave)?;
         }
+        let pricing = table
+            .as_ref()
+            .map(|(t, sha256)| prices::price_wave(t, sha256, &mut data, costs));
         waves.push(WaveInput {
             withdrawn: withdrawn.get(&row.wave.id).cloned(),
             row,
             data,
+            pricing,
         });
     }
     let mut rubrics = Vec::new();
@@ -222,6 +246,7 @@ pub fn site(
     problem_pages: usize,
     ci: crate::cli::CiArgs,
     no_ci: bool,
+    prices: &PricesArg,
 ) -> Result<()> {
     // Intervals by default (the per-problem-sums bootstrap draws a 100-wave ledger's in a few
     // seconds: bench/site); `--no-ci` leaves them out.
@@ -245,7 +270,7 @@ pub fn site(
             benchledger_core::registry::rubric_info(&ledger, name, version)?;
         }
     }
-    let mut input = load(&ledger, settings, asked)?;
+    let mut input = load(&ledger, settings, asked, prices)?;
     input.front_rubric = rubric.map(str::to_string);
     input.problem_pages = problem_pages;
     let pages = site::render(&input);
@@ -307,5 +332,6 @@ pub fn run(ctx: &mut Ctx<'_>, args: SiteArgs) -> Result<()> {
         args.problem_pages,
         args.ci,
         args.no_ci,
+        &args.prices,
     )
 }

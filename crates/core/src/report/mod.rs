@@ -243,6 +243,9 @@ pub enum Advice {
     NoPrices,
     /// Prices are USD per million tokens, and one table's rows can be printed.
     PricesShown,
+    /// No attempt records a cost (the format records none): a price table can fill the costs
+    /// in from each attempt's tokens.
+    NoCost,
     /// The rubrics listing is empty: register one.
     NoRubrics,
     /// The waves listing is empty: add a wave.
@@ -281,6 +284,9 @@ impl std::fmt::Display for Advice {
             ),
             Advice::NoPrices => f.write_str("No price tables registered."),
             Advice::PricesShown => f.write_str("Prices are USD per million tokens."),
+            Advice::NoCost => {
+                f.write_str("Add a price table to fill the costs in from each attempt's tokens.")
+            }
             Advice::NoRubrics => f.write_str("No rubrics registered."),
             Advice::NoWaves => f.write_str("No waves yet."),
             Advice::Trials { summary, .. } | Advice::Groups { summary, .. } => f.write_str(summary),
@@ -569,6 +575,7 @@ mod tests {
             Advice::ChainHead("ab12".into()),
             Advice::NoPrices,
             Advice::PricesShown,
+            Advice::NoCost,
             Advice::NoRubrics,
             Advice::NoWaves,
             Advice::Trials {

@@ -9,10 +9,11 @@ use maud::{Markup, html};
 use super::boards::{Board, uncertainty};
 use super::chart::{self, Scatter, ScatterPoint};
 use super::frontier::{self, Point};
-use super::html::{conditions_line, count, seat_href};
+use super::html::{Words, conditions_line, count, seat_href};
 use super::{Input, WaveInput};
 use crate::figures::{Known, SeatFigures};
 use crate::number::{machine, percent, usd_significant};
+use crate::report::Advice;
 
 /// A sum that covers every attempt, else `None`: a chart plots only whole figures.
 pub(super) fn whole<T: Copy>(k: &Known<T>, attempts: u64) -> Option<T> {
@@ -94,7 +95,7 @@ fn listed(items: &[&str], sep: &str) -> String {
 }
 
 /// The cost–accuracy figure of one wave, for its page.
-pub(super) fn wave_figure(w: &WaveInput, boards: &[Board<'_>]) -> Markup {
+pub(super) fn wave_figure(w: &WaveInput, boards: &[Board<'_>], words: Words) -> Markup {
     let wave = &w.data.wave;
     let WavePoints {
         mut points,
@@ -113,11 +114,13 @@ pub(super) fn wave_figure(w: &WaveInput, boards: &[Board<'_>]) -> Markup {
     if s.points.is_empty() {
         return html! {
             p.no-chart {
-                @if none_known {
-                    "No cost–accuracy chart: no attempt of this wave records a cost (this format records none). Add a price table and fill the costs in from each attempt's tokens: "
-                    code { "benchledger prices add TABLE.toml" } ", then " code { "benchledger show " (wave.id) " --prices NAME@VERSION" } "."
+                @if let (true, Some(p)) = (none_known, &w.pricing) {
+                    "No cost–accuracy chart: no attempt of this wave records a cost, and " (p.id()) " priced none of them (see the prices note above)."
+                } @else if none_known {
+                    "No cost–accuracy chart: no attempt of this wave records a cost (this format records none). " (words(&Advice::NoCost))
                 } @else {
                     "No cost–accuracy chart: no seat has a cost for every attempt. Not plotted: " (left_out.join(", ")) "."
+                    @if w.pricing.is_none() { " " (words(&Advice::NoCost)) }
                 }
             }
         };
@@ -173,8 +176,7 @@ pub(super) fn suite_figure(
             p.no-chart {
                 "No cost–accuracy chart for this suite: "
                 @if none_known {
-                    "no attempt of its current waves records a cost (their format records none). Add a price table and fill the costs in from each attempt's tokens: "
-                    code { "benchledger prices add TABLE.toml" } "."
+                    "no attempt of its current waves records a cost (their format records none). " ((input.advice)(&Advice::NoCost))
                 } @else {
                     "no seat has a cost for every attempt. Not plotted: " (left_out.join(", ")) "."
                 }

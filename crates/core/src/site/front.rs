@@ -145,6 +145,7 @@ pub(super) fn leaderboards(input: &Input, scored: &[Vec<Board<'_>>]) -> Markup {
                         "Suite " (f.suite) ": wave " a href=(wave_href(0, id)) { (id) }
                     }
                     p.note { (conditions_line(w)) "; " (count(w.row.seats, "seat")) ", " (count(w.row.attempts, "attempt")) "." }
+                    (super::html::priced_by(w))
                     p.samples {
                         a href=(super::samples::matrix_path(id)) { "Every problem × seat" }
                         @if let Some(prev) = super::samples::previous_current(input, i) {
@@ -171,6 +172,11 @@ pub(super) fn leaderboards(input: &Input, scored: &[Vec<Board<'_>>]) -> Markup {
                         }
                     }
                     h3 { "Cost and accuracy across the suite" }
+                    // The figure's other waves, each with the table that priced it, if one did.
+                    @for o in f.current.iter().filter(|&&j| j != i).map(|&j| &input.waves[j]).filter(|o| o.pricing.is_some()) {
+                        p.note.prices { "Wave " (o.data.wave.id) ":" }
+                        (super::html::priced_by(o))
+                    }
                     (super::costs::suite_figure(input, scored, f.suite, &f.current))
                 }
             }

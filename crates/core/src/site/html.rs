@@ -381,6 +381,18 @@ pub(super) fn notes(lines: &[Note], seen: &mut BTreeSet<String>, words: Words) -
     }
 }
 
+/// Which price table filled in a wave's costs (`site --prices`), in the words a listing the
+/// table priced says it ([`crate::report::prices::mark`]): the table, what it set and its
+/// source, then each seat it could not price. Nothing when no table priced the wave.
+pub(super) fn priced_by(w: &super::WaveInput) -> Markup {
+    let mut t = Table::new(Vec::new());
+    crate::report::prices::mark(&mut t, &(), w.pricing.as_ref());
+    html! {
+        @for line in &t.heading { p.note.prices { (line) } }
+        @for n in &t.notes { p.note.prices { (n) } }
+    }
+}
+
 /// How a face words advice ([`super::Input::advice`]).
 pub(super) type Words = fn(&Advice) -> String;
 

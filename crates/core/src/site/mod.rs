@@ -40,6 +40,9 @@ pub struct WaveInput {
     pub data: WaveData,
     /// Its first withdrawal, when it is withdrawn or superseded.
     pub withdrawn: Option<WithdrawalRow>,
+    /// The price table that filled in `data`'s costs (`site --prices`), when one did: every
+    /// page that shows the wave's figures names it.
+    pub pricing: Option<crate::prices::Pricing>,
 }
 
 /// A publication and what verifying it found.

@@ -10,7 +10,8 @@ use super::boards::{Board, every_wave, with_rank_ranges};
 use super::chart::{self, Slope, SlopeRow, Trend, TrendPoint};
 use super::costs::whole;
 use super::html::{
-    Words, count, hash_text, layout, notes, publication_file, seat_href, table, wave_href,
+    Words, count, hash_text, layout, notes, priced_by, publication_file, seat_href, table,
+    wave_href,
 };
 use super::samples;
 use super::{Input, Page, PublicationInput, WaveInput, file_name};
@@ -264,6 +265,7 @@ fn wave_page(
         h1 { "Wave " (wave.id) @if w.withdrawn.is_some() { span.tag { "withdrawn" } } }
         (withdrawn_banner(w))
         (conditions(w))
+        (priced_by(w))
         p.samples {
             a href=(format!("{}/problems.html", file_name(&wave.id))) { "Every problem × seat" } " (which seat solved what, each attempt and its trace)"
             @if let Some(p) = previous {
@@ -274,7 +276,7 @@ fn wave_page(
         (table(&show, Some("Each seat's absolute figures"), &seat_links))
         (notes(&show.notes, &mut seen, words))
         h2 { "Cost and accuracy" }
-        (super::costs::wave_figure(w, boards))
+        (super::costs::wave_figure(w, boards, words))
         h2 { "Leaderboards" }
         @if boards.is_empty() {
             p { "No rubric is registered: register one with " code { "benchledger rubric add FILE" } "." }
@@ -464,6 +466,10 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
         @if suites.len() > 1 { p.note { "This seat ran " (suites.len()) " suites: figures of different suites are not comparable." } }
         (table(&t, Some("The seat in each wave"), &links))
         (notes(&[crate::report::waves::FIGURES_NOTE.into()], &mut seen, words))
+        @for (w, _) in appearances.iter().filter(|(w, _)| w.pricing.is_some()) {
+            p.note.prices { "Wave " (w.data.wave.id) ":" }
+            (priced_by(w))
+        }
         @for c in &charts {
             h2 { (c.title.trim_start_matches(&format!("{seat}: "))) }
             figure { (chart::trend(c)) figcaption { (c.desc) } }

@@ -210,6 +210,7 @@ pub(super) fn problem_page(w: &WaveInput, problem: &str) -> String {
     let body = html! {
         h1 { "Problem " (problem) }
         p { "Wave " a href=(wave_href(3, id)) { (id) } " · " a href="../problems.html" { "all its problems" } ". Every seat's attempts at this problem, trial by trial, with the trace its importer kept (each tool call, and the error of each that failed)." }
+        (super::html::priced_by(w))
         div.scroll { table.attempts {
             caption { "Attempts at " (problem) " in wave " (id) }
             thead { tr {
