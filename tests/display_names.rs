@@ -154,8 +154,9 @@ fn a_display_name_is_shown_by_people_and_the_id_stays_the_key() {
 /// printed seat ids where `show` and `score` print display names. They show the names, with
 /// the note saying which id each stands for; JSON and CSV keep the ids as keys and add the
 /// names beside them.
-#[test]
-fn problems_regressions_and_diff_show_display_names_and_keep_ids_as_keys() {
+///
+/// Its ledger: rca-wave-1 and rca-wave-2, two seats of each named.
+fn named_rca_waves() -> Env {
     let env = Env::init().run_from_crate_root();
     let names = [
         ("xai-hierarchical", "display_name = \"Grok 4 (ReAcTree)\""),
@@ -164,10 +165,21 @@ fn problems_regressions_and_diff_show_display_names_and_keep_ids_as_keys() {
     let one = example_with("rca-wave-1", &env.path().join("one"), &names);
     let two = example_with("rca-wave-2", &env.path().join("two"), &names);
     env.ingest(&[&one, &two]);
-    let note = "Seats shown by their display names: Claude / ReAct is anthropic-react; Grok 4 \
-                (ReAcTree) is xai-hierarchical.";
-    let without_note = |text: &str| text.replace(note, "");
+    env
+}
 
+/// The note under a table of [`named_rca_waves`]' seats.
+const NAMES_NOTE: &str = "Seats shown by their display names: Claude / ReAct is \
+                          anthropic-react; Grok 4 (ReAcTree) is xai-hierarchical.";
+
+fn without_note(text: &str) -> String {
+    text.replace(NAMES_NOTE, "")
+}
+
+#[test]
+fn the_problems_matrix_shows_display_names_and_keeps_ids_as_keys() {
+    let env = named_rca_waves();
+    let note = NAMES_NOTE;
     // The matrix: a column a seat, headed by its name.
     let matrix = env.run(["problems", "rca-wave-1"]).ok().stdout;
     assert!(matrix.contains(" Grok 4 (ReAcTree) "), "{matrix}");
@@ -222,7 +234,12 @@ fn problems_regressions_and_diff_show_display_names_and_keep_ids_as_keys() {
         "{plain_matrix}"
     );
     assert!(!plain_matrix.contains("display names"), "{plain_matrix}");
+}
 
+#[test]
+fn problems_regressions_show_display_names_and_keep_ids_as_keys() {
+    let env = named_rca_waves();
+    let note = NAMES_NOTE;
     // Regressions: a row a seat, by its name.
     let regressions = env
         .run(["problems", "--regressions", "rca-wave-1", "rca-wave-2"])
@@ -260,7 +277,12 @@ fn problems_regressions_and_diff_show_display_names_and_keep_ids_as_keys() {
         .find(|s| s["seat"] == "openai-react")
         .unwrap();
     assert!(plain_seat.get("display_name").is_none(), "{plain_seat}");
+}
 
+#[test]
+fn diff_shows_display_names_and_keeps_ids_as_keys() {
+    let env = named_rca_waves();
+    let note = NAMES_NOTE;
     // A rubric change: each row's seat by its name, the summary's too.
     for r in ["session-efficiency.v2.toml", "session-efficiency.v1.toml"] {
         env.run([
