@@ -105,6 +105,28 @@ pub fn usd_significant(x: f64) -> String {
     }
 }
 
+/// The two bounds of a cost interval as [`usd_significant`] prints them, but consistently: when
+/// either bound is below a cent (and not zero), both get three significant digits, never fewer
+/// than two places ("$0.00800–$0.0800", "$0.00500–$0.520", not "$0.00800–$0.08").
+pub fn usd_significant_interval(lo: f64, hi: f64) -> (String, String) {
+    let cheap = |x: f64| x.is_finite() && x != 0.0 && x.abs() < 0.01;
+    if !(cheap(lo) || cheap(hi)) {
+        return (usd_significant(lo), usd_significant(hi));
+    }
+    let three = |x: f64| {
+        if !x.is_finite() {
+            return "—".to_string();
+        }
+        if x == 0.0 {
+            return usd_significant(x);
+        }
+        let first = x.abs().log10().floor() as i32;
+        let places = usize::try_from(2 - first).unwrap_or(2).clamp(2, 20);
+        format!("${}", fixed(x, places))
+    };
+    (three(lo), three(hi))
+}
+
 /// [`signed_usd`] with significant digits below a cent: "+$0.0000152".
 pub(crate) fn signed_usd_significant(d: f64) -> String {
     let body = usd_significant(d.abs());
@@ -201,6 +223,18 @@ mod tests {
         assert_eq!(usd_significant(f64::NAN), "—");
         assert_eq!(usd_significant(1e-300), format!("${}", fixed(1e-300, 20)));
         assert_eq!(signed_usd_significant(-1.52e-5), "-$0.0000152");
+        let pair = |lo: f64, hi: f64| {
+            let (a, b) = usd_significant_interval(lo, hi);
+            format!("{a}–{b}")
+        };
+        assert_eq!(pair(0.008, 0.08), "$0.00800–$0.0800");
+        assert_eq!(pair(0.005, 0.52), "$0.00500–$0.520");
+        assert_eq!(pair(0.0042, 1.5), "$0.00420–$1.50");
+        assert_eq!(pair(0.0042, 12.5), "$0.00420–$12.50");
+        assert_eq!(pair(0.0, 0.0042), "$0.00–$0.00420");
+        assert_eq!(pair(2.5e-6, 7.8e-6), "$0.00000250–$0.00000780");
+        assert_eq!(pair(0.01, 0.08), "$0.01–$0.08");
+        assert_eq!(pair(0.52, 0.91), "$0.52–$0.91");
         assert_eq!(signed_usd_significant(0.25), "+$0.25");
     }
 

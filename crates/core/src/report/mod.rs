@@ -346,7 +346,9 @@ fn md_escape(s: &str) -> String {
 /// ([`crate::number::usd_significant`]): a cell whose text begins with its own value printed as
 /// [`crate::number::usd`] (`$0.0000`, or `$0.0000 (5 of 6)`) has that beginning replaced; an
 /// interval's cell (`$0.0000025–$0.0000`, its upper bound the next cell's value, as
-/// [`intervals::cells`] makes them) has its upper bound restated too. The terminal, the site
+/// [`intervals::cells`] makes them) has both bounds restated alike
+/// ([`crate::number::usd_significant_interval`]: `$0.00800–$0.0800`, not `$0.00800–$0.08`).
+/// The terminal, the site
 /// and `--format md` print tables through this; a publication's frozen text does not, so every
 /// publication still verifies byte for byte.
 pub fn with_significant_costs(t: &Table) -> Table {
@@ -374,7 +376,11 @@ pub fn with_significant_costs(t: &Table) -> Table {
                         .map(|tail| (hi, tail))
                 }) {
                     Some((hi, tail)) => {
-                        format!("–{}{tail}", crate::number::usd_significant(hi))
+                        // Both bounds alike: three significant digits on each when either
+                        // is below a cent.
+                        let (lo, hi) = crate::number::usd_significant_interval(x, hi);
+                        cell.human = format!("{lo}–{hi}{tail}");
+                        break;
                     }
                     None => rest.to_string(),
                 };
@@ -532,6 +538,28 @@ mod tests {
         assert_eq!(s.rows[0][1].human, "0.0000078");
         assert_eq!(s.rows[0][2].human, "41.2–65.0%");
         assert_eq!(s.rows[1][0].human, "$0.52–$0.91");
+    }
+
+    /// An interval whose lower bound is below a cent and upper is not: both bounds get three
+    /// significant digits, so the two read alike.
+    #[test]
+    fn an_interval_straddling_a_cent_prints_both_bounds_alike() {
+        let mut t = super::Table::new(vec![
+            super::Column::num("Cost-of-Pass 95% CI", "cost_of_pass_lo"),
+            super::Column::machine("cost_of_pass_hi"),
+        ]);
+        t.rows.push(vec![
+            super::Cell::new("$0.0080–$0.08", "0.008"),
+            super::Cell::text("0.08"),
+        ]);
+        t.rows.push(vec![
+            super::Cell::new("$0.0050–$0.52 †", "0.005"),
+            super::Cell::text("0.52"),
+        ]);
+        let s = super::with_significant_costs(&t);
+        assert_eq!(s.rows[0][0].human, "$0.00800–$0.0800");
+        assert_eq!(s.rows[1][0].human, "$0.00500–$0.520 †");
+        assert_eq!(s.rows[0][1].human, "0.08");
     }
 
     use super::*;
