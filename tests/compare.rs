@@ -366,10 +366,12 @@ fn fewer_than_two_waves_is_a_usage_error() {
 }
 
 /// Two waves of one seat whose only difference of load is the timeout multiplier (1 → 2.5):
-/// a load condition, so the comparison says "different load" and names it as a confounder of
-/// the wall time; `show` and `waves` print it, and the wave with none reads as before.
+/// a load condition, so the comparison says "different load", but unlike the rest of the load
+/// it is named a confounder of accuracy, tokens, wall time and USD (a longer timeout lets
+/// trials finish that would have timed out); `show` and `waves` print it, and the wave with
+/// none reads as before.
 #[test]
-fn a_timeout_multiplier_that_differs_is_a_load_confounder() {
+fn a_timeout_multiplier_that_differs_confounds_accuracy_tokens_wall_and_cost() {
     let env = Env::init();
     let wave = |dir: &str, id: &str, multiplier: &str, wall: u32| {
         common::write_wave(
@@ -404,8 +406,37 @@ fn a_timeout_multiplier_that_differs_is_a_load_confounder() {
     assert_eq!(
         json["confounders"],
         serde_json::json!([
-            {"condition": "timeout_multiplier", "values": [1.0, 2.5], "confounds": ["wall_s"]}
+            {
+                "condition": "timeout_multiplier",
+                "values": [1.0, 2.5],
+                "confounds": [
+                    "accuracy",
+                    "wall_s",
+                    "tokens_total",
+                    "new_input_tokens",
+                    "cost_usd",
+                    "cost_of_pass_usd"
+                ]
+            }
         ])
+    );
+    let notes: Vec<&str> = json["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n.as_str())
+        .collect();
+    assert!(
+        notes.contains(
+            &"Confounder: timeout multiplier 1 → 2.5 — the changes in accuracy, wall time, \
+              tokens and USD cannot be assigned to the seat alone (a longer timeout lets trials \
+              finish that would have timed out); repeat under the same timeouts to separate them."
+        ),
+        "{notes:?}"
+    );
+    assert!(
+        !notes.iter().any(|n| n.contains("comparable load")),
+        "no other load condition differs: {notes:?}"
     );
     // A wave with none against one with a factor: known against unknown is a difference too,
     // but the load of a wave that records none is not "not fully recorded" on its account.

@@ -18,6 +18,18 @@ use crate::rubric::spec::{Rubric, Transform};
 /// of: a wave that records none has not left its load unrecorded.
 pub(super) const TIMEOUT_MULTIPLIER: &str = "timeout_multiplier";
 
+/// What a different timeout multiplier confounds: not only the wall time, as the rest of the
+/// load does. A longer timeout lets trials finish that would have timed out, which moves the
+/// accuracy and the tokens and USD they spent.
+const TIMEOUT_FIGURES: &[&str] = &[
+    "accuracy",
+    "wall_s",
+    "tokens_total",
+    "new_input_tokens",
+    "cost_usd",
+    "cost_of_pass_usd",
+];
+
 /// A condition's value in one wave.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum CondValue {
@@ -137,6 +149,25 @@ pub(super) struct Condition {
 }
 
 impl Condition {
+    /// The figures a difference in this condition confounds: its kind's, except for the
+    /// timeout multiplier, a load condition that confounds more than wall time.
+    pub(super) fn figures(&self) -> &'static [&'static str] {
+        if self.key == TIMEOUT_MULTIPLIER {
+            TIMEOUT_FIGURES
+        } else {
+            self.kind.figures()
+        }
+    }
+
+    /// For people: what a difference in this condition confounds.
+    pub(super) fn confounds_text(&self) -> &'static str {
+        if self.key == TIMEOUT_MULTIPLIER {
+            "accuracy, wall, tokens, USD"
+        } else {
+            self.kind.confounds_text()
+        }
+    }
+
     pub(super) fn differs(&self) -> bool {
         self.values.windows(2).any(|w| w[0] != w[1])
     }
@@ -353,7 +384,7 @@ fn rubric_reads(r: &Rubric) -> (BTreeSet<&'static str>, bool) {
 /// What a differing condition confounds: its figures, and every absolute rubric that reads
 /// one of them (or, for a budget, holds anything against it).
 pub(super) fn confounds(c: &Condition, rubrics: &[RubricInfo]) -> Vec<String> {
-    let figs = c.kind.figures();
+    let figs = c.figures();
     let mut out: Vec<String> = figs.iter().map(|s| s.to_string()).collect();
     for info in rubrics.iter().filter(|i| !i.rubric.relative) {
         let (reads, budget) = rubric_reads(&info.rubric);

@@ -10,7 +10,8 @@
 //! - **Conditions travel with the numbers** (principle 4). The waves' load, accounting, budget,
 //!   suite and the seat's model, provider and harness stand side by side, and every condition
 //!   that differs — known against unknown included — is called out as a confounder of the
-//!   figures it can move: load confounds wall time, accounting confounds token totals, a price
+//!   figures it can move: load confounds wall time (a timeout multiplier also accuracy, tokens
+//!   and USD: a longer timeout lets trials finish), accounting confounds token totals, a price
 //!   source confounds USD, and a different budget, suite or seat confounds every figure.
 //!
 //! A rubric named with `--rubric` is scored in each wave. An absolute rubric shows its score in

@@ -2,7 +2,7 @@
 //! confound, how the figures are defined, and what each rubric's numbers may be used for.
 
 use super::Parts;
-use super::conditions::{Condition, Kind, confounds};
+use super::conditions::{Condition, Kind, TIMEOUT_MULTIPLIER, confounds};
 use super::rubrics::{CohortMedian, Medians};
 use super::text::{join_and, measure_text, relative};
 use crate::report::waves::FIGURES_NOTE;
@@ -105,39 +105,48 @@ pub(super) fn notes(p: &Parts<'_>) -> Vec<String> {
 }
 
 /// The confounders, grouped by what they confound: one note per group with a condition that
-/// differs.
+/// differs. The timeout multiplier, though a load condition, is a group of its own: it
+/// confounds more than the wall time.
 fn confounder_notes(conds: &[Condition]) -> Vec<String> {
     let mut notes = Vec::new();
-    let groups: [(&[Kind], &str); 5] = [
+    let timeout = |c: &Condition| c.key == TIMEOUT_MULTIPLIER;
+    let of = |kinds: &'static [Kind]| move |c: &Condition| kinds.contains(&c.kind) && !timeout(c);
+    let groups: [(&dyn Fn(&Condition) -> bool, &str); 6] = [
         (
-            &[Kind::Load],
+            &of(&[Kind::Load]),
             "the change in wall time cannot be assigned to the seat alone; repeat under \
              comparable load to separate them",
         ),
         (
-            &[Kind::CacheAccounting],
+            &timeout,
+            "the changes in accuracy, wall time, tokens and USD cannot be assigned to the seat \
+             alone (a longer timeout lets trials finish that would have timed out); repeat \
+             under the same timeouts to separate them",
+        ),
+        (
+            &of(&[Kind::CacheAccounting]),
             "the change in token totals is confounded by how tokens were counted (totals are \
              normalised, with cached reads added where input totals exclude them, but that rests \
              on each wave's declaration)",
         ),
         (
-            &[Kind::Prices],
+            &of(&[Kind::Prices]),
             "the change in USD and Cost-of-Pass is confounded by where prices came from",
         ),
         (
-            &[Kind::Budget],
+            &of(&[Kind::Budget]),
             "every change is confounded by what the seat was allowed (a seat may pace itself \
              to its budget, and a score held against the budget moves with it)",
         ),
         (
-            &[Kind::Identity, Kind::Attempts],
+            &of(&[Kind::Identity, Kind::Attempts]),
             "a different thing was measured and every change is confounded",
         ),
     ];
-    for (kinds, why) in groups {
+    for (member, why) in groups {
         let differing: Vec<String> = conds
             .iter()
-            .filter(|c| kinds.contains(&c.kind) && c.differs())
+            .filter(|c| member(c) && c.differs())
             .map(|c| c.across())
             .collect();
         if !differing.is_empty() {

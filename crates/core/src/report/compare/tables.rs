@@ -177,7 +177,7 @@ pub(super) fn conditions_table(p: &Parts<'_>, notes: &[String]) -> Table {
             r.push(Cell::text(v.human(c.unknown)));
         }
         r.push(Cell::text(if c.differs() {
-            c.kind.confounds_text()
+            c.confounds_text()
         } else if c.unknown == "unknown" && c.values.iter().all(|v| *v == CondValue::Unknown) {
             "not recorded in any wave"
         } else {
