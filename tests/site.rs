@@ -1622,3 +1622,70 @@ fn site_prices_fills_the_costs_a_format_did_not_record() {
     );
     assert!(!none.exists());
 }
+
+/// `site --prices T --reprice`: every cost comes from the table, recorded ones set aside, and
+/// the pages say so with the line `show --prices T --reprice` prints. By hand (prices in
+/// tests/fixtures/prices/site-check.v1.toml, tokens in tests/fixtures/import/inspect/wave.toml;
+/// claude-sonnet-4-5: input 3, output 15, cached read 0.3, cache write 3.75 per million):
+///   sample 1 epoch 1, recorded $0.010: 1000 × 3 + 100 × 15 + 400 × 0.3 + 50 × 3.75
+///     = 3000 + 1500 + 120 + 187.5 = 4807.5 → $0.0048075, printed $0.00481
+///   sample 1 epoch 2: 3600 + 2250 + 120 = 5970; sample 2 epoch 1: 2400 + 1200 + 375 = 3975;
+///   sample 2 epoch 2: 6000 + 4500 + 150 = 10650; q3 epoch 1: 1500 + 750 + 30 = 2280;
+///   q3 epoch 2: 900 + 300 = 1200
+///   total 28882.5 → $0.0288825; 2 Correct, so Cost-of-Pass $0.01444125
+#[test]
+fn site_reprice_replaces_recorded_costs_with_the_tables() {
+    let env = Env::with_waves(&[
+        "tests/fixtures/import/inspect/wave.toml",
+        "tests/fixtures/import/inspect/openai.toml",
+    ]);
+    env.run(["prices", "add", "tests/fixtures/prices/site-check.v1.toml"])
+        .ok();
+    let read = |site: &Path, page: &str| std::fs::read_to_string(site.join(page)).unwrap();
+    let site = env.path().join("repriced");
+    env.run([
+        "site",
+        "--no-ci",
+        "--prices",
+        "site-check@1",
+        "--reprice",
+        "--out",
+        site.to_str().unwrap(),
+    ])
+    .ok();
+    // The recorded $0.01 of sample 1 epoch 1 gives way to the table's.
+    let problem = read(&site, "waves/arith-mini/problems/1.html");
+    assert!(problem.contains("<td>$0.00481</td>"), "{problem}");
+    assert!(!problem.contains("<td>$0.01</td>"), "{problem}");
+    let arith = read(&site, "waves/arith-mini.html");
+    let board = between(&arith, "<h3>Under accuracy@1", "</table>");
+    let values = sort_values(board);
+    assert!(
+        holds(&values, 0.0288825) && holds(&values, 0.01444125),
+        "{values:?}"
+    );
+    assert!(!holds(&values, 0.0562), "the filled-in total: {values:?}");
+    // The note is the one `show --prices --reprice` prints, word for word.
+    let show = env
+        .run([
+            "show",
+            "arith-mini",
+            "--prices",
+            "site-check@1",
+            "--reprice",
+        ])
+        .ok();
+    let line = show
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("Prices: "))
+        .unwrap();
+    assert_eq!(
+        line,
+        "Prices: site-check@1 (sha256 1e30a488a0de), USD per million tokens, dated 2026-05-01: \
+         repriced every attempt, recorded costs set aside: 6 attempts priced; 0 attempts left \
+         without a cost."
+    );
+    assert!(arith.contains(line), "{line}\n{arith}");
+    assert!(problem.contains(line), "{line}\n{problem}");
+}
