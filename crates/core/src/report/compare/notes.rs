@@ -104,6 +104,9 @@ pub(super) fn notes(p: &Parts<'_>) -> Vec<String> {
     notes
 }
 
+/// Whether a condition belongs to a group of confounders.
+type Member<'a> = &'a dyn Fn(&Condition) -> bool;
+
 /// The confounders, grouped by what they confound: one note per group with a condition that
 /// differs. The timeout multiplier, though a load condition, is a group of its own: it
 /// confounds more than the wall time.
@@ -111,7 +114,7 @@ fn confounder_notes(conds: &[Condition]) -> Vec<String> {
     let mut notes = Vec::new();
     let timeout = |c: &Condition| c.key == TIMEOUT_MULTIPLIER;
     let of = |kinds: &'static [Kind]| move |c: &Condition| kinds.contains(&c.kind) && !timeout(c);
-    let groups: [(&dyn Fn(&Condition) -> bool, &str); 6] = [
+    let groups: [(Member<'_>, &str); 6] = [
         (
             &of(&[Kind::Load]),
             "the change in wall time cannot be assigned to the seat alone; repeat under \
