@@ -1633,6 +1633,8 @@ fn site_prices_fills_the_costs_a_format_did_not_record() {
 ///   sample 2 epoch 2: 6000 + 4500 + 150 = 10650; q3 epoch 1: 1500 + 750 + 30 = 2280;
 ///   q3 epoch 2: 900 + 300 = 1200
 ///   total 28882.5 → $0.0288825; 2 Correct, so Cost-of-Pass $0.01444125
+/// Its bootstrap interval ($0.00348 to $0.04) straddles a cent, so both bounds print with three
+/// significant digits.
 #[test]
 fn site_reprice_replaces_recorded_costs_with_the_tables() {
     let env = Env::with_waves(&[
@@ -1645,7 +1647,6 @@ fn site_reprice_replaces_recorded_costs_with_the_tables() {
     let site = env.path().join("repriced");
     env.run([
         "site",
-        "--no-ci",
         "--prices",
         "site-check@1",
         "--reprice",
@@ -1688,4 +1689,26 @@ fn site_reprice_replaces_recorded_costs_with_the_tables() {
     );
     assert!(arith.contains(line), "{line}\n{arith}");
     assert!(problem.contains(line), "{line}\n{problem}");
+    // The Cost-of-Pass interval straddles a cent: both bounds with three significant digits,
+    // in the site, the terminal and Markdown alike ("$0.0400", not "$0.04").
+    assert!(
+        board.contains("<span>$0.00348–</span><span>$0.0400</span>"),
+        "{board}"
+    );
+    for format in ["table", "md"] {
+        let out = env
+            .run([
+                "show",
+                "arith-mini",
+                "--prices",
+                "site-check@1",
+                "--reprice",
+                "--ci",
+                "--format",
+                format,
+            ])
+            .ok()
+            .stdout;
+        assert!(out.contains("$0.00348–$0.0400"), "{format}: {out}");
+    }
 }
