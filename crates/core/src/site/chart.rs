@@ -122,7 +122,7 @@ fn frame_at(
 
 /// The least a chart is scaled by, so that its smallest text (10 px) is drawn at 7 px: in a
 /// box narrower than that (a phone's), the chart keeps this width and its figure scrolls
-/// sideways (`figure{overflow-x:auto}`), the page staying as wide as the window.
+/// sideways in its box (`.chart-box`), the page staying as wide as the window.
 pub(super) const MIN_SCALE: f64 = 0.7;
 
 /// Roughly how wide a label is drawn, in pixels (11 px type).

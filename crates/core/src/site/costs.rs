@@ -218,7 +218,7 @@ fn description(points: &[ScatterPoint], frontier: &[usize], scope: &str) -> Stri
 fn figure(s: &Scatter, more: Markup, left_out: &[String]) -> Markup {
     html! {
         figure {
-            (chart::scatter(s))
+            div.chart-box { (chart::scatter(s)) }
             figcaption {
                 (s.desc) " A seat is in the Pareto set (filled) when no other seat is at least as accurate for no more cost, one of them strictly. The line is the frontier as HAL draws it: the vertices of the upper convex hull of the points that are Pareto-efficient, so a Pareto seat below the hull (one a mix of two others beats) is filled but not on the line."
                 @if s.points.iter().any(|p| p.interval.is_some()) { " Whiskers: the leaderboard's accuracy interval." }

@@ -45,7 +45,7 @@ code{font-size:.88em}
 
 /// The stylesheet's rules for charts, in a page that has one.
 pub(super) const STYLE_CHARTS: &str = "\
-figure{margin:1rem 0;overflow-x:auto}figcaption{font-size:.88rem;color:#475467;max-width:60rem}
+figure{margin:1rem 0}.chart-box{overflow-x:auto;max-width:100%}figcaption{font-size:.88rem;color:#475467;max-width:60rem}
 svg.chart{width:100%;height:auto;font-size:11px;font-family:inherit}
 svg .grid{stroke:#e4e7ec}svg .tick{fill:#475467}svg .axis-label{fill:#1a1a1a;font-size:12px}
 svg .point{fill:#fff;stroke:#2e5b9a;stroke-width:2}svg .point.pareto{fill:#2e5b9a}

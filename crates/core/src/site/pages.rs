@@ -488,7 +488,7 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
         }
         @for c in &charts {
             h2 { (c.title.trim_start_matches(&format!("{seat}: "))) }
-            figure { (chart::trend(c)) figcaption { (c.desc) } }
+            figure { div.chart-box { (chart::trend(c)) } figcaption { (c.desc) } }
         }
     };
     layout(&format!("Seat {seat}"), 1, body)
@@ -556,7 +556,7 @@ fn change_page(input: &Input, scored: &[Vec<Board<'_>>], old: usize, new: usize)
                         new_violation: r.new_outside_scale,
                     }).collect(),
                 };
-                figure { (chart::slope(&slope)) figcaption { (slope.desc) } }
+                figure { div.chart-box { (chart::slope(&slope)) } figcaption { (slope.desc) } }
             }
             (table(&rows_of(&t, &wave.id), None, &[]))
         }
