@@ -104,7 +104,8 @@ fn screenshot(chromium: &Path, page: &Path, name: &str) {
 /// fits and shortened in the middle where it does not, never broken anywhere), and each pair
 /// of texts in a chart whose boxes overlap (`overlaps`: an axis's label over its ticks, a
 /// slanted wave id over the axis's label), and the cost–accuracy charts narrower than their
-/// box (`narrow`). The page is framed, unchanged (its own policy and script in force), in
+/// box (`narrow`), and the charts drawn at less than 0.69 of their size (`small`: their 10 px
+/// text under 7 px; a chart keeps a width and scrolls in its figure instead). The page is framed, unchanged (its own policy and script in force), in
 /// a page of the test's that measures it once it has loaded: headless Chromium's own window is
 /// never narrower than 500 px, a frame is.
 fn measure(chromium: &Path, page: &Path, width: u32, height: u32) -> serde_json::Value {
@@ -128,8 +129,10 @@ fn measure(chromium: &Path, page: &Path, width: u32, height: u32) -> serde_json:
              v.push(a[0]+' / '+b[0])}})}})}});\
              var n=[];d.querySelectorAll('svg.chart[id^=frontier]').forEach(function(s){{\
              var r=s.getBoundingClientRect().width,p=s.parentElement.clientWidth;if(r<0.95*p)n.push(s.id+' '+r+'<'+p)}});\
+             var m=[];d.querySelectorAll('svg.chart').forEach(function(s){{\
+             var k=s.getBoundingClientRect().width/s.viewBox.baseVal.width;if(k<0.69)m.push(s.id+' '+k)}});\
              document.getElementById('out').textContent=JSON.stringify({{window:w.innerWidth,\
-             document:d.documentElement.scrollWidth,clipped:o,broken:h,overlaps:v,narrow:n}})}}</script></body></html>",
+             document:d.documentElement.scrollWidth,clipped:o,broken:h,overlaps:v,narrow:n,small:m}})}}</script></body></html>",
             page.display()
         ),
     )
@@ -309,6 +312,7 @@ fn every_page_fits(chromium: &Path, site: &Path) {
                 "{}: {m}",
                 page.display()
             );
+            assert_eq!(m["small"], serde_json::json!([]), "{}: {m}", page.display());
         }
     }
 }
@@ -1066,6 +1070,7 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     assert!(rca.contains(">Rank range<"), "{rca}");
     board_letters_are_those_of_versus_all(&env, rca, "rca-wave-2");
     the_cheap_wave_with_long_ids_keeps_every_column_in_view(&page);
+    the_seats_list_names_each_named_seat(&page);
     let Some(chromium) = chromium() else { return };
     let index = dom(&chromium, &site.join("index.html"));
     // The checkout rematch under the rubric named: the seats tied at 100 ranked on wall
@@ -1327,11 +1332,41 @@ fn the_cheap_wave_with_long_ids_keeps_every_column_in_view(page: &str) {
     // The same leaderboard in the terminal, named under it.
     assert!(
         page.contains(
-            "The same leaderboard in the terminal: `benchledger score --wave cheap-long-ids \
-             --rubric session-efficiency@2 --ci`."
+            "The same leaderboard in the terminal: <code>benchledger score --wave cheap-long-ids \
+             --rubric session-efficiency@2 --ci</code>."
         ),
         "{page}"
     );
+}
+
+/// The front page's list of every seat (HTML `page`): a named seat by its name, linked to its
+/// page, its id beside the name and on hover; a seat without a name by its id.
+fn the_seats_list_names_each_named_seat(page: &str) {
+    let list = between(page, "<h2>Seats</h2>", "</ul>");
+    let llama = "azureai-Meta-Llama-3-1-405B-Instruct-jqf-react-tools";
+    assert!(
+        list.contains(&format!(
+            "<a href=\"seats/{llama}.html\" title=\"{llama}\">Llama 3.1 405B Instruct (react, \
+             tools)</a> ({llama}, 1 wave)"
+        )),
+        "{list}"
+    );
+    let claude = "anthropic-claude-3-5-haiku-20241022-react";
+    assert!(
+        list.contains(&format!(
+            "title=\"{claude}\">Claude 3.5 Haiku</a> ({claude}, 1 wave)"
+        )),
+        "{list}"
+    );
+    let mini = "openai-gpt-4o-mini-2024-07-18-react-tools-v2";
+    assert!(
+        list.contains(&format!(
+            "<a href=\"seats/{mini}.html\">{mini}</a> (1 wave)"
+        )),
+        "{list}"
+    );
+    // No seat of the list is shown by its id alone when it has a name.
+    assert!(!list.contains(&format!(">{llama}</a>")), "{list}");
 }
 
 /// The imported wave of the front page's test, its seat named: the name in its matrix, and a
@@ -1385,7 +1420,7 @@ fn a_wave_without_a_budget_is_ranked_on_plain_accuracy() {
     let command = "benchledger score --wave arith-mini --rubric accuracy@1 --ci";
     assert!(
         board.contains(&format!(
-            "The same leaderboard in the terminal: `{command}`."
+            "The same leaderboard in the terminal: <code>{command}</code>."
         )),
         "{board}"
     );
@@ -1498,8 +1533,8 @@ fn site_prices_fills_the_costs_a_format_did_not_record() {
     env.run(["prices", "add", "tests/fixtures/prices/site-check.v1.toml"])
         .ok();
     let read = |site: &Path, page: &str| std::fs::read_to_string(site.join(page)).unwrap();
-    let advice = "Add a price table (`benchledger prices add TABLE.toml`) and render with \
-                  `benchledger site --prices NAME@VERSION`";
+    let advice = "Add a price table (<code>benchledger prices add TABLE.toml</code>) and render \
+                  with <code>benchledger site --prices NAME@VERSION</code>";
 
     // Without --prices: no chart, and the advice names the command that draws one.
     let plain = env.path().join("plain");

@@ -105,7 +105,7 @@ fn frame_at(
     html! {
         svg xmlns="http://www.w3.org/2000/svg" class="chart" id=(id)
             viewBox=(format!("0 0 {} {}", c(width), c(height)))
-            style=(format!("max-width:{}px", c(widest)))
+            style=(format!("max-width:{}px;min-width:{}px", c(widest), c(width * MIN_SCALE)))
             role=(if interactive { "group" } else { "img" }) aria-labelledby=(format!("{t} {d}")) {
             title id=(t) { (title) }
             desc id=(d) { (desc) }
@@ -119,6 +119,11 @@ fn frame_at(
         }
     }
 }
+
+/// The least a chart is scaled by, so that its smallest text (10 px) is drawn at 7 px: in a
+/// box narrower than that (a phone's), the chart keeps this width and its figure scrolls
+/// sideways in its box (`.chart-box`), the page staying as wide as the window.
+pub(super) const MIN_SCALE: f64 = 0.7;
 
 /// Roughly how wide a label is drawn, in pixels (11 px type).
 fn text_width(s: &str) -> f64 {

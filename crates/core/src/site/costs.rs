@@ -117,10 +117,10 @@ pub(super) fn wave_figure(w: &WaveInput, boards: &[Board<'_>], words: Words) -> 
                 @if let (true, Some(p)) = (none_known, &w.pricing) {
                     "No cost–accuracy chart: no attempt of this wave records a cost, and " (p.id()) " priced none of them (see the prices note above)."
                 } @else if none_known {
-                    "No cost–accuracy chart: no attempt of this wave records a cost (this format records none). " (words(&Advice::NoCost))
+                    "No cost–accuracy chart: no attempt of this wave records a cost (this format records none). " (super::html::code_spans(&words(&Advice::NoCost)))
                 } @else {
                     "No cost–accuracy chart: no seat has a cost for every attempt. Not plotted: " (left_out.join(", ")) "."
-                    @if w.pricing.is_none() { " " (words(&Advice::NoCost)) }
+                    @if w.pricing.is_none() { " " (super::html::code_spans(&words(&Advice::NoCost))) }
                 }
             }
         };
@@ -176,7 +176,7 @@ pub(super) fn suite_figure(
             p.no-chart {
                 "No cost–accuracy chart for this suite: "
                 @if none_known {
-                    "no attempt of its current waves records a cost (their format records none). " ((input.advice)(&Advice::NoCost))
+                    "no attempt of its current waves records a cost (their format records none). " (super::html::code_spans(&(input.advice)(&Advice::NoCost)))
                 } @else {
                     "no seat has a cost for every attempt. Not plotted: " (left_out.join(", ")) "."
                 }
@@ -218,7 +218,7 @@ fn description(points: &[ScatterPoint], frontier: &[usize], scope: &str) -> Stri
 fn figure(s: &Scatter, more: Markup, left_out: &[String]) -> Markup {
     html! {
         figure {
-            (chart::scatter(s))
+            div.chart-box { (chart::scatter(s)) }
             figcaption {
                 (s.desc) " A seat is in the Pareto set (filled) when no other seat is at least as accurate for no more cost, one of them strictly. The line is the frontier as HAL draws it: the vertices of the upper convex hull of the points that are Pareto-efficient, so a Pareto seat below the hull (one a mix of two others beats) is filled but not on the line."
                 @if s.points.iter().any(|p| p.interval.is_some()) { " Whiskers: the leaderboard's accuracy interval." }

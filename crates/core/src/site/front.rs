@@ -13,7 +13,7 @@ use maud::{Markup, html};
 
 use super::Input;
 use super::boards::{Board, with_rank_ranges};
-use super::html::{conditions_line, count, notes, seat_href, table, wave_href};
+use super::html::{code_spans, conditions_line, count, notes, seat_href, table, wave_href};
 
 /// One suite on the front page: its latest current wave and the board it is ranked under.
 pub(super) struct Front<'a> {
@@ -164,7 +164,7 @@ pub(super) fn leaderboards(input: &Input, scored: &[Vec<Board<'_>>]) -> Markup {
                             @if board.json.interval.is_some() {
                                 @if let Some(line) = board.table.heading.last() { p.note { (line) } }
                             }
-                            p.note.terminal { (in_the_terminal(input, id, &r.id(), board.json.interval.is_some())) }
+                            p.note.terminal { (code_spans(&in_the_terminal(input, id, &r.id(), board.json.interval.is_some()))) }
                             @let t = with_rank_ranges(board);
                             @let links: Vec<Option<String>> = board.json.seats.iter().map(|s| Some(seat_href(0, &s.seat.seat))).collect();
                             (table(&t, Some(&format!("Leaderboard of wave {id}, best first: absolute figures, then the score and rank")), &links))

@@ -45,7 +45,7 @@ code{font-size:.88em}
 
 /// The stylesheet's rules for charts, in a page that has one.
 pub(super) const STYLE_CHARTS: &str = "\
-figure{margin:1rem 0}figcaption{font-size:.88rem;color:#475467;max-width:60rem}
+figure{margin:1rem 0}.chart-box{overflow-x:auto;max-width:100%}figcaption{font-size:.88rem;color:#475467;max-width:60rem}
 svg.chart{width:100%;height:auto;font-size:11px;font-family:inherit}
 svg .grid{stroke:#e4e7ec}svg .tick{fill:#475467}svg .axis-label{fill:#1a1a1a;font-size:12px}
 svg .point{fill:#fff;stroke:#2e5b9a;stroke-width:2}svg .point.pareto{fill:#2e5b9a}
@@ -376,9 +376,41 @@ pub(super) fn pieces(text: &str) -> Vec<&str> {
 pub(super) fn notes(lines: &[Note], seen: &mut BTreeSet<String>, words: Words) -> Markup {
     html! {
         @for n in lines.iter().map(|n| said(n, words)) {
-            @if seen.insert(n.clone()) { p.note { (n) } }
+            @if seen.insert(n.clone()) { p.note { (code_spans(&n)) } }
         }
     }
+}
+
+/// A note's text with each span between a pair of backticks (a command, a file) set as
+/// `<code>`, as the rest of the site sets them; the text is escaped either way, and a backtick
+/// without a partner stays as it is.
+pub(super) fn code_spans(text: &str) -> Markup {
+    html! {
+        @for (code, s) in split_code(text) {
+            @if code { code { (s) } } @else { (s) }
+        }
+    }
+}
+
+/// `text` in its plain and code pieces (`true`: between a pair of backticks, which are
+/// dropped), in order; empty plain pieces are left out.
+pub(super) fn split_code(text: &str) -> Vec<(bool, &str)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('`') {
+        let Some(len) = rest[open + 1..].find('`') else {
+            break;
+        };
+        if open > 0 {
+            out.push((false, &rest[..open]));
+        }
+        out.push((true, &rest[open + 1..open + 1 + len]));
+        rest = &rest[open + 2 + len..];
+    }
+    if !rest.is_empty() {
+        out.push((false, rest));
+    }
+    out
 }
 
 /// Which price table filled in a wave's costs (`site --prices`), in the words a listing the
@@ -388,8 +420,8 @@ pub(super) fn priced_by(w: &super::WaveInput) -> Markup {
     let mut t = Table::new(Vec::new());
     crate::report::prices::mark(&mut t, &(), w.pricing.as_ref());
     html! {
-        @for line in &t.heading { p.note.prices { (line) } }
-        @for n in &t.notes { p.note.prices { (n) } }
+        @for line in &t.heading { p.note.prices { (code_spans(line)) } }
+        @for n in t.notes.iter().map(ToString::to_string) { p.note.prices { (code_spans(&n)) } }
     }
 }
 
@@ -490,10 +522,37 @@ mod tests {
         let page = notes(&lines, &mut BTreeSet::new(), cli).into_string();
         assert_eq!(
             page,
-            "<p class=\"note\">Group: a. Every pair: `tool versus`.</p><p class=\"note\">plain</p>"
+            "<p class=\"note\">Group: a. Every pair: <code>tool versus</code>.</p><p class=\"note\">plain</p>"
         );
         let library = (super::super::Input::default().advice)(&Advice::NoWaves);
         assert_eq!(library, "No waves yet.");
+    }
+
+    /// A pair of backticks sets its text as code, escaped; a backtick without a partner, and
+    /// text with none, are left as they are.
+    #[test]
+    fn backticked_spans_are_set_as_code() {
+        assert_eq!(
+            split_code("Run `a --b` then `c`."),
+            [
+                (false, "Run "),
+                (true, "a --b"),
+                (false, " then "),
+                (true, "c"),
+                (false, ".")
+            ]
+        );
+        assert_eq!(
+            split_code("`x` and ` alone"),
+            [(true, "x"), (false, " and ` alone")]
+        );
+        assert_eq!(split_code("no code here"), [(false, "no code here")]);
+        assert_eq!(split_code(""), Vec::<(bool, &str)>::new());
+        assert_eq!(
+            code_spans("Run `a <b> & c` or ` not").into_string(),
+            "Run <code>a &lt;b&gt; &amp; c</code> or ` not"
+        );
+        assert_eq!(code_spans("plain <i>").into_string(), "plain &lt;i&gt;");
     }
 
     #[test]

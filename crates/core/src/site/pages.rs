@@ -129,10 +129,17 @@ fn index(input: &Input, scored: &[Vec<Board<'_>>]) -> String {
         .iter()
         .map(|w| Some(wave_href(0, &w.data.wave.id)))
         .collect();
-    let mut seats: BTreeMap<&str, usize> = BTreeMap::new();
+    // Each seat: how many waves it ran, and its display names there, each once, in wave order.
+    let mut seats: BTreeMap<&str, (usize, Vec<&str>)> = BTreeMap::new();
     for w in &input.waves {
         for s in &w.data.seats {
-            *seats.entry(&s.seat.id).or_default() += 1;
+            let (n, names) = seats.entry(&s.seat.id).or_default();
+            *n += 1;
+            if let Some(name) = s.seat.display_name.as_deref()
+                && !names.contains(&name)
+            {
+                names.push(name);
+            }
         }
     }
     let body = html! {
@@ -176,8 +183,17 @@ fn index(input: &Input, scored: &[Vec<Board<'_>>]) -> String {
             }
         }
         h2 { "Seats" }
-        ul { @for (s, n) in &seats {
-            li { a href=(seat_href(0, s)) { (s) } " (" (n) (if *n == 1 { " wave" } else { " waves" }) ")" }
+        ul.seats { @for (s, (n, names)) in &seats {
+            // A named seat is listed by its name(s), its id beside them (as on its own page).
+            li {
+                @if names.is_empty() {
+                    a href=(seat_href(0, s)) { (s) }
+                    " (" (count(*n as u64, "wave")) ")"
+                } @else {
+                    a href=(seat_href(0, s)) title=(s) { (names.join(" / ")) }
+                    " (" (s) ", " (count(*n as u64, "wave")) ")"
+                }
+            }
         } }
         h2 { "Publications" }
         @if input.publications.is_empty() {
@@ -472,7 +488,7 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
         }
         @for c in &charts {
             h2 { (c.title.trim_start_matches(&format!("{seat}: "))) }
-            figure { (chart::trend(c)) figcaption { (c.desc) } }
+            figure { div.chart-box { (chart::trend(c)) } figcaption { (c.desc) } }
         }
     };
     layout(&format!("Seat {seat}"), 1, body)
@@ -540,7 +556,7 @@ fn change_page(input: &Input, scored: &[Vec<Board<'_>>], old: usize, new: usize)
                         new_violation: r.new_outside_scale,
                     }).collect(),
                 };
-                figure { (chart::slope(&slope)) figcaption { (slope.desc) } }
+                figure { div.chart-box { (chart::slope(&slope)) } figcaption { (slope.desc) } }
             }
             (table(&rows_of(&t, &wave.id), None, &[]))
         }
