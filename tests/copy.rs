@@ -44,17 +44,8 @@ fn published() -> Env {
     }
     env.run(["withdraw", "rca-wave-2", "--reason", "a broken harness"])
         .ok();
-    // A wave that records a timeout multiplier (wave content format 3, migration 12's column):
-    // Harbor's job of 3 trials, 1 seat.
-    env.run([
-        OsStr::new("ingest"),
-        OsStr::new("--from"),
-        OsStr::new("harbor"),
-        OsStr::new("--started-at"),
-        OsStr::new("2025-11-01T10:00:00Z"),
-        crate_path("tests/fixtures/import/harbor/job").as_os_str(),
-    ])
-    .ok();
+    // A wave that records a timeout multiplier (wave content format 3, migration 12's column).
+    env.ingest_harbor_job();
     env
 }
 

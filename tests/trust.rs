@@ -1155,17 +1155,8 @@ fn every_edit_of_ledger_rows_is_caught_by_verify_all_ledger_expect_head() {
         env.ingest(&[&manifest]);
         // A wave whose attempts keep where they came from.
         env.ingest(&[&crate_path("tests/fixtures/import/inspect/wave.toml")]);
-        // A wave that records a timeout multiplier (Harbor's config.json says 1): hashed in
-        // wave content format 3.
-        env.run([
-            OsStr::new("ingest"),
-            OsStr::new("--from"),
-            OsStr::new("harbor"),
-            OsStr::new("--started-at"),
-            OsStr::new("2025-11-01T10:00:00Z"),
-            crate_path("tests/fixtures/import/harbor/job").as_os_str(),
-        ])
-        .ok();
+        // A wave that records a timeout multiplier: hashed in wave content format 3.
+        env.ingest_harbor_job();
         let h = head(&env);
         (env, h)
     };

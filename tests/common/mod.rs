@@ -282,6 +282,20 @@ impl Env {
         self.run(args).ok()
     }
 
+    /// Ingests the Harbor job fixture (3 trials, 1 seat; its config.json says a timeout
+    /// multiplier of 1, so the wave is hashed in wave content format 3).
+    pub fn ingest_harbor_job(&self) -> Out {
+        self.run([
+            OsStr::new("ingest"),
+            OsStr::new("--from"),
+            OsStr::new("harbor"),
+            OsStr::new("--started-at"),
+            OsStr::new("2025-11-01T10:00:00Z"),
+            crate_path("tests/fixtures/import/harbor/job").as_os_str(),
+        ])
+        .ok()
+    }
+
     /// The ledger file's bytes. The binary closes its connection on exit, which checkpoints
     /// the WAL into the main file; this checks that no WAL with content is left behind, so the
     /// main file alone is the ledger's whole state.
