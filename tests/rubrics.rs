@@ -1196,3 +1196,35 @@ fn check_rejects_a_divisor_that_can_be_negative_or_near_zero() {
     close(score_of(&j, "google-react"), 1.0 / (1.0 - 9.0 * 0.15));
     assert!(score_of(&j, "google-react") < 0.0);
 }
+
+/// The advice `publish` and `rescore` give for the shipped accuracy rubric, which `score` finds
+/// by its name unregistered, works as written: `rubric add accuracy@1` registers the shipped
+/// text (the same sha256 as rubrics/accuracy.v1.toml), with no file of that name around.
+#[test]
+fn the_shipped_accuracy_rubric_is_registered_by_its_name() {
+    let env = Env::with_waves(&["examples/rca-wave-2/wave.toml"]);
+    let refused = env
+        .run(["publish", "--wave", "rca-wave-2", "--rubric", "accuracy@1"])
+        .status(2);
+    assert!(
+        refused
+            .stderr
+            .contains("Register it first with `benchledger rubric add accuracy@1`"),
+        "{}",
+        refused.stderr
+    );
+    let out = env.run(["rubric", "add", "accuracy@1"]).ok();
+    let file = std::fs::read(crate_root().join("rubrics/accuracy.v1.toml")).unwrap();
+    let short = &sha256_hex(&file)[..12];
+    assert!(
+        out.stdout
+            .contains(&format!("registered accuracy@1 (sha256 {short})")),
+        "{}",
+        out.stdout
+    );
+    env.run(["publish", "--wave", "rca-wave-2", "--rubric", "accuracy@1"])
+        .ok();
+    // Any other name that is no file is still refused, naming it.
+    let missing = env.run(["rubric", "add", "nosuch@1"]).status(2);
+    assert!(missing.stderr.contains("nosuch@1"), "{}", missing.stderr);
+}
