@@ -171,6 +171,24 @@ pub enum Command {
     /// side and every differing condition called out as a confounder.
     Compare(CompareArgs),
 
+    /// Review a submission before it joins the leaderboard: a run's files (a Harbor job
+    /// directory, Inspect logs, any --from format) checked under declared submission rules,
+    /// without writing to the ledger (docs/review.md).
+    ///
+    /// Every finding is printed with its evidence (file, problem, trial, step, a short
+    /// excerpt; keys and tokens masked), then the figures recomputed from the per-trial
+    /// verdicts, the claims checked, the cost and the position. The verdict is the worst
+    /// finding's: accept (exit 0), needs-review or reject (exit 1). A submission or rules file
+    /// that cannot be read exits 2, naming the file, line and field.
+    Review(ReviewArgs),
+
+    /// Check, register and list submission rules: versioned TOML files that say what
+    /// `review` checks (docs/review.md).
+    Rules {
+        #[command(subcommand)]
+        command: RulesCommand,
+    },
+
     /// Check numbers others published — a leaderboard's, a paper's — against the ledger, and
     /// write claims files from leaderboards' own files (docs/claims.md).
     Claims {
@@ -802,6 +820,92 @@ pub enum PricesCommand {
     Show {
         /// NAME@VERSION.
         prices: String,
+    },
+}
+
+/// How `review` prints its findings.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReviewFormat {
+    /// For people.
+    #[default]
+    Text,
+    /// For a pull request's comment: the verdict, a table of the rules, the findings.
+    Md,
+    /// For bots: the `review` document (docs/review.md).
+    Json,
+}
+
+/// The flags of `review` (its help text is the doc comment of [`Command::Review`]).
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
+    /// The submission: results files of the --from format, or directories holding them (a
+    /// Harbor job directory, a directory of Inspect logs).
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// The submission rules: a rules file, or NAME@VERSION (a registered version, or one that
+    /// benchledger ships: terminal-bench-2@1, swe-bench@1).
+    #[arg(long, value_name = "RULES")]
+    pub rules: String,
+    /// The submission's format, as `ingest --from` names it (default: harbor for a directory
+    /// holding a Harbor job, inspect for Inspect logs).
+    #[arg(long, value_name = "FORMAT")]
+    pub from: Option<String>,
+    /// A claims file naming the submission's wave and seats: the figures the submitter
+    /// claims, checked against the ones recomputed (default for a Harbor job: the figures of
+    /// its result.json).
+    #[arg(long, value_name = "CLAIMS.toml")]
+    pub claims: Option<PathBuf>,
+    /// A wave of the ledger: where the submission would rank on its problems, and whether the
+    /// data separate it from the leader and its neighbours.
+    #[arg(long, value_name = "WAVE")]
+    pub against: Option<String>,
+    /// A registered price table (NAME@VERSION): every attempt's cost recomputed from its
+    /// tokens, cached reads and writes at their own prices, beside the submission's own.
+    #[arg(long, value_name = "NAME@VERSION")]
+    pub prices: Option<String>,
+    /// The suite's size, for files that do not say it (missing problems count as not Correct).
+    #[arg(long, value_name = "N")]
+    pub suite_problems: Option<u64>,
+    /// Ingest the submission as a wave when the review accepts it, in the same step; the log
+    /// records the review (the rules' name, version and SHA-256, the verdict and the digest
+    /// of the findings).
+    #[arg(long)]
+    pub ingest: bool,
+    /// The wave's id (as `ingest --from --wave`).
+    #[arg(long, value_name = "ID")]
+    pub wave: Option<String>,
+    /// A wave manifest without seats, for what the files cannot say (as `ingest --from`).
+    #[arg(long, value_name = "M.toml")]
+    pub manifest: Option<PathBuf>,
+    /// The suite, for files that do not name it.
+    #[arg(long, value_name = "NAME")]
+    pub suite: Option<String>,
+    /// When the run started (RFC 3339 with its offset), for files that do not say.
+    #[arg(long, value_name = "TIME")]
+    pub started_at: Option<String>,
+    /// The model, for files that do not name it.
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<String>,
+    /// The model's provider, for files that do not name it.
+    #[arg(long, value_name = "NAME")]
+    pub provider: Option<String>,
+    /// The agent or harness, for files that do not name it.
+    #[arg(long, value_name = "NAME")]
+    pub harness: Option<String>,
+    /// How to print the review.
+    #[arg(long, value_enum, default_value_t = ReviewFormat::Text)]
+    pub format: ReviewFormat,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RulesCommand {
+    /// Parse submission rules files and print what each checks.
+    ///
+    /// Exits 2 when a file is not valid rules (an unknown key, a malformed pattern), naming
+    /// its line and field.
+    Check {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
     },
 }
 

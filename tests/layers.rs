@@ -33,8 +33,8 @@ const CORE_LAYERS: &[&[&str]] = &[
     &["claims", "ingest", "export", "registry"],
     // Every listing built as data, and its Markdown, CSV and JSON.
     &["report"],
-    // What a publication freezes, and the static site.
-    &["publication", "site"],
+    // What a publication freezes, and the static site; a submission reviewed.
+    &["publication", "site", "review"],
 ];
 
 /// The binary's modules, lowest first.

@@ -95,7 +95,7 @@ fn relocate(built: &[Built], e: Error) -> Error {
     }
 }
 
-fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: &[Built]) -> Result<()> {
+pub(super) fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: &[Built]) -> Result<()> {
     let ledger = match ctx.open_write() {
         Ok(l) => l,
         Err(e) => return Err(first_input_error(manifests, built).unwrap_or(e)),
@@ -169,13 +169,13 @@ fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: &[Built]) -> Result<()> 
     ctx.write(&msg)
 }
 
-/// The filesystem, which is where the ingest command reads waves from: regular files only,
-/// none held whole past its cap ([`files`]).
-struct Files<'a> {
+/// The filesystem, which is where the ingest command reads waves from (and `review` its
+/// submissions): regular files only, none held whole past its cap ([`files`]).
+pub(super) struct Files<'a> {
     /// The manifest being read (capped as a manifest; the files it names, as files read whole).
-    manifest: &'a Path,
+    pub(super) manifest: &'a Path,
     /// Manifests built in memory, read in place of their paths.
-    built: &'a [Built],
+    pub(super) built: &'a [Built],
 }
 
 impl Source for Files<'_> {
@@ -217,6 +217,26 @@ impl Source for Files<'_> {
             .map(|e| e.map(|e| e.path()))
             .collect::<std::io::Result<_>>()
             .map(Some)
+    }
+
+    fn entry(&self, path: &Path) -> std::io::Result<benchledger_core::import::Entry> {
+        use benchledger_core::import::Entry;
+        let meta = match std::fs::symlink_metadata(path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Entry::Missing),
+            Err(e) => return Err(e),
+        };
+        let t = meta.file_type();
+        Ok(if t.is_symlink() {
+            Entry::Link(std::fs::read_link(path)?)
+        } else if t.is_dir() {
+            Entry::Dir
+        } else {
+            match files::kind(t) {
+                None => Entry::File,
+                Some(kind) => Entry::Other(kind),
+            }
+        })
     }
 }
 

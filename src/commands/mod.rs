@@ -20,6 +20,7 @@ mod plan;
 mod prices;
 mod problems;
 mod publish;
+mod review;
 mod rubric;
 mod score;
 mod site;
@@ -341,6 +342,8 @@ pub fn run_for(cli: Cli, out: &mut dyn Write, s: Surroundings) -> Result<Outcome
         Command::History(args) => history::run(&mut ctx, args),
         Command::Diff(args) => audit::run_diff(&mut ctx, args),
         Command::Compare(args) => compare::run(&mut ctx, args),
+        Command::Review(args) => review::run(&mut ctx, args),
+        Command::Rules { command } => review::run_rules(&mut ctx, command),
         Command::Claims { command } => claims::run(&mut ctx, command),
         Command::Publish(args) => publish::run_publish(&mut ctx, args),
         Command::Publications(args) => publish::run_publications(&mut ctx, args),

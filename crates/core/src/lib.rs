@@ -16,7 +16,8 @@
 //!   value for machines) and rendered as Markdown, CSV or JSON; a terminal's tables are drawn
 //!   by the command line, which is the only face that has a terminal;
 //! - [`publication`]: what a publication freezes, rendered once for `publish` and `verify`;
-//! - [`site`]: the static site, pages and SVG charts as strings (pure).
+//! - [`site`]: the static site, pages and SVG charts as strings (pure);
+//! - [`review`]: a submission checked under declared rules before it joins the leaderboard.
 //!
 //! The library depends on no terminal or command-line crate: the `benchledger` binary, the
 //! Python package and the site are faces that call it (ARCHITECTURE.md).
@@ -45,6 +46,7 @@ pub mod prices;
 pub mod publication;
 pub mod registry;
 pub mod report;
+pub mod review;
 pub mod rubric;
 pub mod site;
 pub mod stats;

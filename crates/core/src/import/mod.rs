@@ -40,7 +40,7 @@ use crate::model::Attempt;
 
 #[cfg(test)]
 pub(crate) use source::Memory;
-pub use source::{ReadSeek, Source};
+pub use source::{Entry, ReadSeek, Source};
 
 /// Where a record came from, for its errors.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -29,6 +29,30 @@ pub trait Source {
         let _ = path;
         Ok(None)
     }
+    /// What is at `path`, a link not followed: how a review finds the links and special files
+    /// a submission holds without reading through them. By default what [`Source::list`] and
+    /// [`Source::is_file`] tell (a source that holds no links).
+    fn entry(&self, path: &Path) -> std::io::Result<Entry> {
+        Ok(if self.list(path)?.is_some() {
+            Entry::Dir
+        } else if self.is_file(path) {
+            Entry::File
+        } else {
+            Entry::Missing
+        })
+    }
+}
+
+/// What is at a path, as [`Source::entry`] tells it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    File,
+    Dir,
+    /// A symbolic link, and what it points to as written.
+    Link(std::path::PathBuf),
+    /// Something that is not a regular file, in words: "a FIFO (named pipe)".
+    Other(&'static str),
+    Missing,
 }
 
 /// A file that can be read and sought in.
