@@ -707,6 +707,25 @@ fn mean_alternatives(out: &mut Found, view: &SeatView<'_>, m: Measure) {
                     Some(f.correct as f64 / n as f64),
                 );
             }
+            // A harness that drops the runs that errored (inspect_ai #4286, tau2-bench #493)
+            // publishes the mean of the rest.
+            let kept: Vec<f64> = view
+                .attempts()
+                .iter()
+                .filter(|a| !a.infra_error)
+                .map(|a| a.outcome_or_verdict())
+                .collect();
+            let infra = n - kept.len() as u64;
+            if infra > 0 && !kept.is_empty() {
+                out.push(
+                    "without_infra_errors",
+                    format!(
+                        "leaving out the {} that ended in an infrastructure error",
+                        count(infra, "attempt", "attempts")
+                    ),
+                    Some(kept.iter().fold(0.0, |acc, x| acc + x) / kept.len() as f64),
+                );
+            }
         }
         Measure::CostUsd | Measure::InputTokens | Measure::OutputTokens => {}
     }

@@ -875,7 +875,7 @@ fn claims(
                     let why = if causes.is_empty() {
                         String::new()
                     } else {
-                        format!("; it reproduces {}", causes.join("; or "))
+                        format!("; it {}", causes.join("; or it "))
                     };
                     c.found(
                         Finding::new(

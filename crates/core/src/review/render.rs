@@ -61,10 +61,11 @@ fn md(s: &str) -> String {
     out
 }
 
-/// An excerpt as a Markdown code span: fenced by more backticks than it holds in a row, `|`
-/// written as its character reference so that it cannot end a table cell, HTML inert.
+/// An excerpt as a Markdown code span (where nothing is markup, HTML included), fenced by
+/// more backticks than it holds in a row, control characters escaped. Not for a table's cell
+/// unless it holds no `|`.
 fn code(s: &str) -> String {
-    let s = plain(s).replace('|', "&#124;").replace('<', "&lt;");
+    let s = plain(s);
     let mut run = 0;
     let mut longest = 0;
     for c in s.chars() {
@@ -172,7 +173,7 @@ pub fn text(r: &Review, table: &dyn Fn(&Table) -> String) -> String {
                 if c.causes.is_empty() {
                     String::new()
                 } else {
-                    format!(" (reproduces {})", plain(&c.causes.join("; or ")))
+                    format!(" ({})", plain(&c.causes.join("; or ")))
                 }
             ));
         }
@@ -296,8 +297,8 @@ pub fn markdown(r: &Review) -> String {
     }
     if !r.claims.is_empty() {
         out.push_str(
-            "\n### Claims\n\n| seat | figure | claimed | recomputed | outcome | reproduces \
-             |\n|---|---|---:|---:|---|---|\n",
+            "\n### Claims\n\n| seat | figure | claimed | recomputed | outcome | cause |\n\
+             |---|---|---:|---:|---|---|\n",
         );
         for c in &r.claims {
             out.push_str(&format!(
@@ -687,7 +688,8 @@ mod tests {
     #[test]
     fn markdown_cannot_be_broken_out_of() {
         assert_eq!(md("a|b <img> *x*"), "a\\|b &lt;img&gt; \\*x\\*");
-        assert_eq!(code("a`b|c"), "``a`b&#124;c``");
+        assert_eq!(code("a`b|c <i>"), "``a`b|c <i>``");
+        assert_eq!(code("`x"), "`` `x ``");
         assert_eq!(code("\u{1b}[2J"), "`\\u{1b}[2J`");
         assert_eq!(plain("x\u{202e}y"), "x\\u{202e}y");
     }
