@@ -139,10 +139,13 @@ pub enum Layout {
 /// A unit's place before its role is known: Inspect writes a message's `content` before its
 /// `role`, which decides whether the content is said (a message) or came back (a tool's
 /// output).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Spot {
     At(Place),
     ByRole,
+    /// In Inspect's `attachments` under this key: a message or tool call refers to it as
+    /// `attachment://KEY`, and it sits where that reference sits.
+    Attached(String),
 }
 
 /// Where a leaf sits: the trial (a sample of a log; 0 in a one-trial file), the step (unit)
@@ -167,15 +170,34 @@ fn index(path: &[Seg], i: usize) -> Option<usize> {
     }
 }
 
-/// A message of Inspect's at `path[at..]` (`messages[i]...`).
+/// A message of Inspect's at `path[at..]` (`messages[i]...`), the sample's `input`, or one of
+/// its `attachments`.
 fn inspect_message(path: &[Seg], at: usize, trial: usize) -> Located {
     let other = Located {
         trial,
         unit: None,
         spot: Spot::At(Place::Any),
     };
-    if key(path, at) != Some("messages") {
-        return other;
+    match key(path, at) {
+        Some("messages") => {}
+        Some("input") => {
+            return Located {
+                trial,
+                unit: None,
+                spot: Spot::At(Place::Messages),
+            };
+        }
+        Some("attachments") => {
+            return match key(path, at + 1) {
+                Some(k) => Located {
+                    trial,
+                    unit: None,
+                    spot: Spot::Attached(k.to_string()),
+                },
+                None => other,
+            };
+        }
+        _ => return other,
     }
     let Some(i) = index(path, at + 1) else {
         return other;
@@ -253,6 +275,8 @@ pub struct TrialFacts {
     pub epoch: Option<i64>,
     pub step_ids: std::collections::BTreeMap<usize, i64>,
     pub roles: std::collections::BTreeMap<usize, String>,
+    /// Inspect's `attachment://KEY` references: the message each sits in, and where in it.
+    refs: std::collections::BTreeMap<String, (usize, Spot)>,
 }
 
 fn learn(layout: Layout, path: &[Seg], leaf: Leaf<'_>, facts: &mut Vec<TrialFacts>) {
@@ -300,20 +324,36 @@ fn learn(layout: Layout, path: &[Seg], leaf: Leaf<'_>, facts: &mut Vec<TrialFact
                 facts[trial].roles.insert(*i, role.to_string());
             }
         }
+        (
+            Layout::InspectSample | Layout::InspectLog,
+            [Seg::Key(m), Seg::Index(i), Seg::Key(k), ..],
+        ) if m == "messages" => {
+            if let Leaf::Str(text) = leaf
+                && let Some(hash) = text.strip_prefix("attachment://")
+            {
+                let spot = if k == "tool_calls" {
+                    Spot::At(Place::Commands)
+                } else {
+                    Spot::ByRole
+                };
+                grow(facts);
+                facts[trial].refs.insert(hash.to_string(), (*i, spot));
+            }
+        }
         _ => {}
     }
 }
 
-/// A pattern's match in a trajectory, before its step's id or its message's role is known.
+/// A pattern's match in a trajectory, before its step's id, its message's role or the place
+/// of its attachment is known.
 #[derive(Debug, Clone)]
-pub struct RawHit {
+struct RawHit {
     /// Index of the scan in the rules.
-    pub scan: usize,
-    pub trial: usize,
-    pub unit: Option<usize>,
-    /// `None`: decided by the message's role.
-    pub place: Option<Place>,
-    pub excerpt: String,
+    scan: usize,
+    trial: usize,
+    unit: Option<usize>,
+    spot: Spot,
+    excerpt: String,
 }
 
 /// A pattern's match, placed.
@@ -348,18 +388,18 @@ impl<'r> Scanner<'r> {
         }
         for i in self.set.matches(s).iter() {
             let scan = &self.scans[i];
-            let place = match at.spot {
-                Spot::At(p) if scan.place.covers(p) => Some(p),
-                Spot::At(_) => continue,
-                // Decided once the message's role is known.
-                Spot::ByRole => None,
-            };
+            // A role or an attachment's place is decided once the walk is done.
+            if let Spot::At(p) = at.spot
+                && !scan.place.covers(p)
+            {
+                continue;
+            }
             if let Some(m) = scan.regex.find(s) {
                 out.push(RawHit {
                     scan: i,
                     trial: at.trial,
                     unit: at.unit,
-                    place,
+                    spot: at.spot.clone(),
                     excerpt: excerpt(s, m.start(), m.end()),
                 });
             }
@@ -383,28 +423,39 @@ impl<'r> Scanner<'r> {
         let mut hits: Vec<Hit> = Vec::with_capacity(raw.len());
         for h in raw {
             let f = facts.get(h.trial);
-            let place = match h.place {
-                Some(p) => p,
-                None => {
-                    let role = h.unit.and_then(|u| f.and_then(|f| f.roles.get(&u)));
-                    let p = if role.is_some_and(|r| r == "tool") {
+            let (unit, spot) = match &h.spot {
+                Spot::Attached(k) => match f.and_then(|f| f.refs.get(k)) {
+                    Some((u, spot)) => (Some(*u), spot.clone()),
+                    None => (None, Spot::At(Place::Any)),
+                },
+                spot => (h.unit, spot.clone()),
+            };
+            let place = match spot {
+                Spot::At(p) => p,
+                _ => {
+                    let role = unit.and_then(|u| f.and_then(|f| f.roles.get(&u)));
+                    if role.is_some_and(|r| r == "tool") {
                         Place::Outputs
                     } else {
                         Place::Messages
-                    };
-                    if !self.scans[h.scan].place.covers(p) {
-                        continue;
                     }
-                    p
                 }
             };
-            let step = h.unit.map(|u| match layout {
+            if !self.scans[h.scan].place.covers(place) {
+                continue;
+            }
+            let step = unit.map(|u| match layout {
                 Layout::Atif => {
                     let id = f.and_then(|f| f.step_ids.get(&u)).copied();
                     format!("step {}", id.unwrap_or(u as i64 + 1))
                 }
                 Layout::SweAgent => format!("step {}", u + 1),
                 Layout::InspectSample | Layout::InspectLog => format!("message {}", u + 1),
+            });
+            let step = step.or_else(|| {
+                (place == Place::Messages
+                    && matches!(layout, Layout::InspectSample | Layout::InspectLog))
+                .then(|| "input".to_string())
             });
             hits.push(Hit {
                 scan: h.scan,
@@ -546,6 +597,33 @@ mod tests {
         let got: Vec<(usize, Option<&str>)> =
             hits.iter().map(|h| (h.scan, h.step.as_deref())).collect();
         assert_eq!(got, vec![(0, Some("message 2")), (1, Some("message 1"))]);
+    }
+
+    #[test]
+    fn an_attachment_sits_where_its_reference_sits() {
+        // Inspect's .eval samples keep long texts in `attachments`, after the messages.
+        let json = r#"{"id": 1, "epoch": 1, "messages": [
+          {"content": "hi", "role": "user"},
+          {"content": "", "role": "assistant", "tool_calls": [
+             {"function": "bash", "arguments": {"cmd": "attachment://aa"}}]},
+          {"content": "attachment://bb", "role": "tool"}],
+          "attachments": {"aa": "git log --all", "bb": "git log --all printed", "cc": "git log --all"}}"#;
+        let s = scans(&[
+            ("c", "git log", Place::Commands),
+            ("o", "git log", Place::Outputs),
+        ]);
+        let hits = run(Layout::InspectSample, &s, json);
+        let got: Vec<(usize, Option<&str>, Place)> = hits
+            .iter()
+            .map(|h| (h.scan, h.step.as_deref(), h.place))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (0, Some("message 2"), Place::Commands),
+                (1, Some("message 3"), Place::Outputs)
+            ]
+        );
     }
 
     #[test]
