@@ -111,17 +111,16 @@ pub fn mask_all(text: &str) -> String {
 /// the count of all is returned beside them.
 pub fn search(mut reader: impl Read, limit: usize) -> std::io::Result<(Vec<Found>, u64)> {
     let p = pattern();
-    let mut buf: Vec<u8> = Vec::with_capacity(CHUNK + OVERLAP);
+    // Grown as the stream needs, never zero-filled: most files are far smaller than a chunk.
+    let mut buf: Vec<u8> = Vec::new();
     let mut found = Vec::new();
     let mut count = 0u64;
     // Lines before `buf[0]`.
     let mut line_base = 1u64;
     loop {
         let start = buf.len();
-        buf.resize(start + CHUNK, 0);
-        let n = read_full(&mut reader, &mut buf[start..])?;
-        buf.truncate(start + n);
-        let eof = n == 0;
+        let n = (&mut reader).take(CHUNK as u64).read_to_end(&mut buf)?;
+        let eof = n < CHUNK || buf.len() == start;
         // Matches starting before `cut` are taken now; the rest wait for the next chunk,
         // which starts with the overlap.
         let cut = if eof {
@@ -131,8 +130,7 @@ pub fn search(mut reader: impl Read, limit: usize) -> std::io::Result<(Vec<Found
         };
         let mut counted_to = 0usize;
         let mut line = line_base;
-        for caps in p.captures_iter(&buf) {
-            let m = caps.get(0).expect("the whole match");
+        for m in p.find_iter(&buf) {
             if m.start() >= cut {
                 break;
             }
@@ -146,8 +144,11 @@ pub fn search(mut reader: impl Read, limit: usize) -> std::io::Result<(Vec<Found
                     .filter(|b| **b == b'\n')
                     .count() as u64;
                 counted_to = m.start();
+                let kind = p
+                    .captures_at(&buf, m.start())
+                    .map_or("key", |caps| kind_of(&caps));
                 found.push(Found {
-                    kind: kind_of(&caps),
+                    kind,
                     line,
                     masked: mask(&String::from_utf8_lossy(m.as_bytes())),
                 });
@@ -159,20 +160,6 @@ pub fn search(mut reader: impl Read, limit: usize) -> std::io::Result<(Vec<Found
         line_base += buf[..cut].iter().filter(|b| **b == b'\n').count() as u64;
         buf.drain(..cut);
     }
-}
-
-/// Reads until `buf` is full or the stream ends; the bytes read.
-fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
 }
 
 #[cfg(test)]

@@ -383,7 +383,9 @@ impl<'r> Scanner<'r> {
     }
 
     fn search(&self, s: &str, at: &Located, out: &mut Vec<RawHit>) {
-        if s.is_empty() {
+        // Most strings match nothing: one pass that can stop early says so, before the pass
+        // that finds every pattern matching.
+        if s.is_empty() || !self.set.is_match(s) {
             return;
         }
         for i in self.set.matches(s).iter() {
