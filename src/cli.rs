@@ -842,8 +842,8 @@ pub struct ReviewArgs {
     /// Harbor job directory, a directory of Inspect logs).
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// The submission rules: a rules file, or NAME@VERSION (a registered version, or one that
-    /// benchledger ships: terminal-bench-2@1, swe-bench@1).
+    /// The submission rules: a rules file, or NAME@VERSION of rules benchledger ships
+    /// (terminal-bench-2@1, swe-bench@1).
     #[arg(long, value_name = "RULES")]
     pub rules: String,
     /// The submission's format, as `ingest --from` names it (default: harbor for a directory
@@ -866,9 +866,8 @@ pub struct ReviewArgs {
     /// The suite's size, for files that do not say it (missing problems count as not Correct).
     #[arg(long, value_name = "N")]
     pub suite_problems: Option<u64>,
-    /// Ingest the submission as a wave when the review accepts it, in the same step; the log
-    /// records the review (the rules' name, version and SHA-256, the verdict and the digest
-    /// of the findings).
+    /// Ingest the submission as a wave when the review accepts it, in the same step, as
+    /// `ingest --from` would (nothing is ingested otherwise).
     #[arg(long)]
     pub ingest: bool,
     /// The wave's id (as `ingest --from --wave`).

@@ -652,3 +652,65 @@ fn the_markdown_is_a_pull_request_comment() {
     let md = out.stdout.replace(&dir.display().to_string(), "JOB");
     common::snapshot_settings().bind(|| insta::assert_snapshot!("review_markdown", md));
 }
+
+#[test]
+fn a_cost_far_from_the_price_tables_needs_review() {
+    let (env, dir) = setup(&Job::clean());
+    let table = r#"name = "review-prices"
+version = 1
+date = 2026-12-01
+source = "made for this test"
+
+[[model]]
+model = "claude-sonnet-4-5"
+input = 3.0
+output = 15.0
+cache_read = 0.3
+"#;
+    std::fs::write(env.path().join("p.toml"), table).unwrap();
+    env.run(["prices", "add", env.path().join("p.toml").to_str().unwrap()])
+        .ok();
+    let rules = format!("{RULES}\n[cost]\ntolerance = 0.10\n");
+    std::fs::write(env.path().join("rules.toml"), rules).unwrap();
+    let out = review(
+        &env,
+        &dir,
+        &["--prices", "review-prices@1", "--format", "json"],
+    );
+    let j = out.json();
+    assert_eq!(out.status, 1);
+    assert_eq!(found(&j), vec![("cost".into(), "needs-review".into())]);
+    // Per trial: 800 new input × $3/M + 100 output × $15/M + 200 cached reads × $0.30/M =
+    // $0.00396; ten trials $0.0396, against the $0.10 the job records.
+    let c = &j["cost"]["seats"][0];
+    assert_eq!(j["cost"]["prices"], "review-prices@1");
+    assert_eq!(c["recorded_usd"].as_f64().unwrap(), 0.1);
+    assert!(
+        (c["recomputed_usd"].as_f64().unwrap() - 0.0396).abs() < 1e-12,
+        "{c}"
+    );
+    assert_eq!(c["priced_attempts"], 10);
+    let m = findings(&j, "cost")[0]["message"].as_str().unwrap();
+    assert!(
+        m.contains("is 2.53× the cost recomputed under review-prices@1"),
+        "{m}"
+    );
+}
+
+#[test]
+fn more_problems_than_the_rules_suite_reject() {
+    let (env, dir) = setup(&Job::clean());
+    std::fs::write(
+        env.path().join("rules.toml"),
+        RULES.replace("suite_problems = 2", "suite_problems = 1"),
+    )
+    .unwrap();
+    let (status, j) = json_review(&env, &dir);
+    assert_eq!(status, 1);
+    assert!(
+        found(&j).contains(&("require.suite_problems".into(), "reject".into())),
+        "{j:#}"
+    );
+    let e = &findings(&j, "require.suite_problems")[0]["evidence"][0];
+    assert_eq!(e["excerpt"], "wave terminal-bench-2025-11-01: 2 problems, the suite 1");
+}

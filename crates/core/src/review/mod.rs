@@ -214,11 +214,7 @@ pub fn review(src: &dyn Source, req: &Request<'_>) -> Result<Review> {
     let importer = from::format_named(req.format)?;
     let walked = walk::walk(src, req.paths);
     let confined = walk::Confined { inner: src };
-    let mut options = req.options.clone();
-    if options.suite_problems.is_none() {
-        options.suite_problems = rules.require.suite_problems;
-    }
-    let plan = from::ingest_from(&confined, req.format, req.paths, &options)?;
+    let plan = from::ingest_from(&confined, req.format, req.paths, &req.options)?;
     let served = WithBuilt {
         inner: &confined,
         built: &plan.manifests,
@@ -232,6 +228,7 @@ pub fn review(src: &dyn Source, req: &Request<'_>) -> Result<Review> {
             seats: c.seats,
         });
     }
+    let beyond = suite_of_rules(&mut waves, rules.require.suite_problems);
     let results: Vec<PathBuf> = walked
         .files
         .iter()
@@ -254,6 +251,17 @@ pub fn review(src: &dyn Source, req: &Request<'_>) -> Result<Review> {
         c.found(f);
     }
     integrity(&mut c, &run);
+    if !beyond.is_empty() {
+        c.found(
+            Finding::new(
+                "require.suite_problems",
+                Verdict::Reject,
+                "the submission holds problems beyond the suite's size the rules declare: it \
+                 was not run on the suite",
+            )
+            .with(beyond),
+        );
+    }
     require(&mut c, rules, &waves, &run, importer.name());
     let scored = scored(&waves, rules.errors_count_as_failures);
     score(&mut c, &waves, rules.errors_count_as_failures);
@@ -294,6 +302,35 @@ pub fn review(src: &dyn Source, req: &Request<'_>) -> Result<Review> {
         position,
         notes,
     })
+}
+
+/// The rules' suite size given to each wave that declares none, so that the problems it never
+/// ran count as missing; a wave with more problems than that keeps none, and is named.
+fn suite_of_rules(waves: &mut [WaveData], size: Option<u64>) -> Vec<Evidence> {
+    let Some(n) = size else {
+        return Vec::new();
+    };
+    let mut beyond = Vec::new();
+    for w in waves.iter_mut().filter(|w| w.wave.suite_problems.is_none()) {
+        let problems: std::collections::BTreeSet<&str> = w
+            .seats
+            .iter()
+            .flat_map(|s| s.attempts.iter().map(|a| a.problem.as_str()))
+            .collect();
+        if problems.len() as u64 <= n {
+            w.wave.suite_problems = Some(SuiteProblems::Count(n));
+        } else {
+            beyond.push(Evidence {
+                excerpt: Some(format!(
+                    "wave {}: {} problems, the suite {n}",
+                    w.wave.id,
+                    problems.len()
+                )),
+                ..Evidence::default()
+            });
+        }
+    }
+    beyond
 }
 
 /// The waves as the score counts them: every attempt, or (errors not counted as failures)

@@ -640,6 +640,19 @@ mod tests {
     }
 
     #[test]
+    fn a_swe_agent_action_is_a_command_and_its_observation_an_output() {
+        let json = r#"{"trajectory": [
+          {"thought": "look at history", "action": "git log --all --oneline", "observation": "abc"},
+          {"thought": "x", "action": "ls", "observation": "git log --all was run"}],
+          "history": [{"role": "assistant", "content": "git log --all --oneline"}]}"#;
+        let s = scans(&[("g", "git log --all", Place::Commands)]);
+        let hits = run(Layout::SweAgent, &s, json);
+        let got: Vec<(Option<&str>, Place)> =
+            hits.iter().map(|h| (h.step.as_deref(), h.place)).collect();
+        assert_eq!(got, vec![(Some("step 1"), Place::Commands)]);
+    }
+
+    #[test]
     fn an_excerpt_is_one_line_and_short() {
         let long = format!("{}git log --all\n{}", "a".repeat(100), "b".repeat(100));
         let e = excerpt(&long, 100, 113);
