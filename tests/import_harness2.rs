@@ -373,20 +373,11 @@ fn a_harbor_job_lands_with_its_trials_as_attempts_and_its_exceptions_sorted() {
         Some("EnvironmentStartTimeoutError")
     );
 
-    // --from: the suite, the harness, the model and the load come from the job; its start
-    // is written without an offset, so it is asked for.
+    // --from: the suite, the harness, the model and the load come from the job (its start,
+    // written without an offset, is read: harbor_job_start_as_harbor_writes_it_...).
     let env = Env::init();
     let manifest = fixture(&env, "harbor");
     let job = manifest.with_file_name("job");
-    let out = env
-        .run([
-            std::ffi::OsStr::new("ingest"),
-            "--from".as_ref(),
-            "harbor".as_ref(),
-            job.as_os_str(),
-        ])
-        .status(2);
-    assert!(out.stderr.contains("give it with --started-at"), "{out:#?}");
     let out = env
         .run([
             std::ffi::OsStr::new("ingest"),
@@ -408,6 +399,128 @@ fn a_harbor_job_lands_with_its_trials_as_attempts_and_its_exceptions_sorted() {
     assert_eq!(waves["waves"][0]["load"]["timeout_multiplier"], 1.0);
     assert_eq!(waves["waves"][0]["content_format"], 3);
     assert_eq!(waves["waves"][0]["provenance"]["harness_version"], "2.0.0");
+}
+
+/// Issue 32.10: Harbor writes a job's `started_at` with `datetime.now()`, naive local time, and
+/// `--from harbor` called it missing; and `cd JOB && ingest --from harbor .` found no job where
+/// the same directory by its absolute path ingested (`.`'s lexical parent is no directory, so
+/// the job's own result.json was taken for a job above it).
+#[test]
+fn harbor_job_start_as_harbor_writes_it_is_read_and_dot_is_the_job() {
+    // No trial states an offset: the start is taken as UTC, and a note says so.
+    let env = Env::init();
+    let job = fixture(&env, "harbor").with_file_name("job");
+    let out = common::run_raw(
+        &job,
+        &[
+            std::ffi::OsStr::new("--db"),
+            env.db.as_os_str(),
+            "ingest".as_ref(),
+            "--from".as_ref(),
+            "harbor".as_ref(),
+            ".".as_ref(),
+        ],
+        &[],
+    );
+    assert_eq!(out.status, 0, "{out:#?}");
+    assert!(
+        out.stdout.starts_with(
+            "note: ./result.json: the job's started_at \"2025-11-01T10:00:00.000000\" names no \
+             offset (Harbor writes local time) and no trial states one: taken as UTC, \
+             2025-11-01T10:00:00Z; give --started-at if the run was elsewhere\n"
+        ),
+        "{out:#?}"
+    );
+    assert!(
+        out.stdout
+            .contains("added wave terminal-bench-2025-11-01: 1 seats, 3 attempts"),
+        "{out:#?}"
+    );
+    let waves = env.run(["waves", "--format", "json"]).ok().json();
+    assert_eq!(waves["waves"][0]["started_at"], "2025-11-01T10:00:00Z");
+    // The same directory by its absolute path is the same wave; with --started-at, no note.
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "harbor".as_ref(),
+            "--started-at".as_ref(),
+            "2025-11-01T10:00:00Z".as_ref(),
+            job.as_os_str(),
+        ])
+        .ok();
+    assert!(
+        out.stdout
+            .starts_with("wave terminal-bench-2025-11-01 is already"),
+        "{out:#?}"
+    );
+    // From a trial's directory, `..` is the job.
+    let out = common::run_raw(
+        &job.join("fix-git__g7H8i9"),
+        &[
+            std::ffi::OsStr::new("--db"),
+            env.db.as_os_str(),
+            "ingest".as_ref(),
+            "--from".as_ref(),
+            "harbor".as_ref(),
+            "..".as_ref(),
+        ],
+        &[],
+    );
+    assert!(out.stdout.contains("is already in the ledger"), "{out:#?}");
+
+    // Trials that state their start in UTC pin the job's offset: the job's 12:00 local is
+    // 10:00 UTC when its first trial started at 10:00:01Z.
+    let env = Env::init();
+    let job = fixture(&env, "harbor").with_file_name("job");
+    spoil(
+        &job.join("result.json"),
+        "\"started_at\": \"2025-11-01T10:00:00.000000\"",
+        "\"started_at\": \"2025-11-01T12:00:00.000000\"",
+    );
+    for (trial, field, from, to) in [
+        (
+            "hello-world__a1B2c3",
+            "started_at",
+            "10:00:00.000000",
+            "10:00:01Z",
+        ),
+        (
+            "hello-world__a1B2c3",
+            "finished_at",
+            "10:01:00.000000",
+            "10:01:00Z",
+        ),
+        (
+            "hello-world__d4E5f6",
+            "started_at",
+            "10:02:00.000000",
+            "10:02:00+00:00",
+        ),
+    ] {
+        spoil(
+            &job.join(trial).join("result.json"),
+            &format!("\"{field}\": \"2025-11-01T{from}\""),
+            &format!("\"{field}\": \"2025-11-01T{to}\""),
+        );
+    }
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "harbor".as_ref(),
+            job.as_os_str(),
+        ])
+        .ok();
+    assert!(
+        out.stdout.contains(
+            "names no offset (Harbor writes local time); read as 2025-11-01T12:00:00+02:00, \
+             the offset its earliest trial's start (2025-11-01T10:00:01Z) pins"
+        ),
+        "{out:#?}"
+    );
+    let waves = env.run(["waves", "--format", "json"]).ok().json();
+    assert_eq!(waves["waves"][0]["started_at"], "2025-11-01T10:00:00Z");
 }
 
 #[test]

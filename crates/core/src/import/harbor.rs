@@ -16,6 +16,10 @@
 //! - the trajectory's tool calls → steps (ATIF records no failure per call: errors unknown);
 //! - `agent_info.model_info` → the model; `agent_info` → the harness; `source` → the suite;
 //!   the job's `started_at` → the wave's start; `n_concurrent_trials` → parallel sessions;
+//!   Harbor writes the job's start with `datetime.now()`, a naive local time: when trials
+//!   state their start with an offset, the earliest pins the job's offset (the smallest
+//!   whole quarter-hour that puts the job's start at or before it); else it is taken as UTC.
+//!   Either way a note says so;
 //!   `timeout_multiplier` → the load's timeout multiplier (1 included: the job says it).
 //!
 //! A job of several agents or models (Harbor's `agents` list, each with its `model_name`) is
@@ -32,7 +36,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, NaiveDateTime};
+use chrono::{DateTime, FixedOffset, NaiveDateTime, SecondsFormat, TimeZone, Utc};
 use serde_json::Value;
 
 use super::json::Rec;
@@ -69,14 +73,10 @@ impl Importer for Harbor {
     /// A job's `result.json`: beside `config.json`, with no job above it (a trial's own
     /// `result.json` sits in a job's directory).
     fn finds(&self, src: &dyn Source, path: &Path) -> bool {
-        let Some(dir) = path.parent() else {
-            return false;
-        };
+        let dir = job_dir(path);
         path.file_name().and_then(|n| n.to_str()) == Some("result.json")
             && src.is_file(&dir.join("config.json"))
-            && !dir
-                .parent()
-                .is_some_and(|up| src.is_file(&up.join("result.json")))
+            && !src.is_file(&above(&dir).join("result.json"))
     }
 
     fn has_agents(&self) -> bool {
@@ -84,9 +84,9 @@ impl Importer for Harbor {
     }
 
     fn agents(&self, src: &dyn Source, path: &Path) -> Result<Vec<(String, Option<String>)>> {
-        let dir = path.parent().unwrap_or(Path::new("."));
+        let dir = job_dir(path);
         let mut agents = std::collections::BTreeSet::new();
-        for t in trial_files(src, dir)? {
+        for t in trial_files(src, &dir)? {
             let t = trial(src, &t)?;
             agents.insert((t.agent, t.model));
         }
@@ -101,7 +101,8 @@ impl Importer for Harbor {
         let path = input.path;
         let job = read_json(input.src, path)?;
         let job_rec = Rec::new(path, "the job's result", &job)?;
-        let dir = path.parent().unwrap_or(Path::new("."));
+        let dir = job_dir(path);
+        let dir = dir.as_path();
         let config = dir.join("config.json");
         let (parallel, multiplier) = if input.src.is_file(&config) {
             let c = read_json(input.src, &config)?;
@@ -132,6 +133,7 @@ impl Importer for Harbor {
         }
         // Attempts: a task's trials in the order they started (then by name).
         read.sort_by(|a, b| (&a.task, a.started, &a.name).cmp(&(&b.task, b.started, &b.name)));
+        let (started_at, note) = job_start(&job_rec, &read)?;
         let mut records = Vec::with_capacity(read.len());
         let mut k: BTreeMap<String, u32> = BTreeMap::new();
         let read = chosen(path, read, input.options)?;
@@ -157,10 +159,8 @@ impl Importer for Harbor {
             });
         let about = About {
             suite: first.and_then(|t| t.source.clone()),
-            started_at: job_rec
-                .text("started_at")?
-                .filter(|s| DateTime::parse_from_rfc3339(s).is_ok())
-                .map(str::to_string),
+            started_at,
+            notes: note.into_iter().map(|n| ("started_at", n)).collect(),
             harness: first.map(|t| t.agent.clone()),
             harness_version: first.and_then(|t| t.agent_version.clone()),
             provider: first.and_then(|t| t.provider.clone()),
@@ -248,6 +248,79 @@ fn chosen(path: &Path, read: Vec<Trial>, options: &super::Options) -> Result<Vec
         .collect())
 }
 
+/// The directory of a job whose `result.json` is at `path` (`.` for a bare file name).
+fn job_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The directory above `dir`, as a path to read through: `dir/..` where `dir` ends in `.` or
+/// `..` (whose lexical parent is not the directory above: `cd JOB && ingest --from harbor .`).
+fn above(dir: &Path) -> PathBuf {
+    match dir.components().next_back() {
+        Some(std::path::Component::Normal(_)) => match dir.parent() {
+            Some(up) if !up.as_os_str().is_empty() => up.to_path_buf(),
+            _ => PathBuf::from("."),
+        },
+        _ => dir.join(".."),
+    }
+}
+
+/// The job's start as RFC 3339, and a note when it had to be read: Harbor writes it naive
+/// (`datetime.now()`, local time). The earliest trial start written with an offset pins the
+/// job's offset, the smallest whole quarter-hour that puts the job's start at or before that
+/// trial's; with no such trial it is taken as UTC.
+fn job_start(r: &Rec<'_>, trials: &[Trial]) -> Result<(Option<String>, Option<String>)> {
+    let Some(raw) = r.text("started_at")? else {
+        return Ok((None, None));
+    };
+    if DateTime::parse_from_rfc3339(raw).is_ok() {
+        return Ok((Some(raw.to_string()), None));
+    }
+    let Ok(naive) = raw.parse::<NaiveDateTime>() else {
+        return Err(r.bad(
+            "started_at",
+            format!("expected an ISO 8601 date-time, got {raw:?}"),
+        ));
+    };
+    const QUARTER: i64 = 15 * 60;
+    if let Some(first) = trials.iter().filter_map(|t| t.started_utc).min() {
+        let gap = (naive - first.naive_utc()).num_seconds();
+        let offset = gap.div_euclid(QUARTER) * QUARTER
+            + if gap.rem_euclid(QUARTER) == 0 {
+                0
+            } else {
+                QUARTER
+            };
+        if let Some(zone) = i32::try_from(offset)
+            .ok()
+            .filter(|s| s.abs() <= 14 * 3600)
+            .and_then(FixedOffset::east_opt)
+            && let Some(t) = zone.from_local_datetime(&naive).single()
+        {
+            let at = t.to_rfc3339_opts(SecondsFormat::AutoSi, false);
+            return Ok((
+                Some(at.clone()),
+                Some(format!(
+                    "the job's started_at {raw:?} names no offset (Harbor writes local time); \
+                     read as {at}, the offset its earliest trial's start ({}) pins",
+                    first.to_rfc3339_opts(SecondsFormat::AutoSi, true)
+                )),
+            ));
+        }
+    }
+    let at = naive.and_utc().to_rfc3339_opts(SecondsFormat::AutoSi, true);
+    Ok((
+        Some(at.clone()),
+        Some(format!(
+            "the job's started_at {raw:?} names no offset (Harbor writes local time) and no \
+             trial states one: taken as UTC, {at}; give --started-at if the run was elsewhere"
+        )),
+    ))
+}
+
 fn read_json(src: &dyn Source, path: &Path) -> Result<Value> {
     let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
     serde_json::from_str(&text).map_err(|e| syntax(path, &e))
@@ -285,6 +358,8 @@ struct Trial {
     task: String,
     name: String,
     started: Option<NaiveDateTime>,
+    /// Its start, when written with an offset.
+    started_utc: Option<DateTime<Utc>>,
     source: Option<String>,
     agent: String,
     agent_version: Option<String>,
@@ -453,6 +528,11 @@ fn trial(src: &dyn Source, path: &Path) -> Result<Trial> {
         task,
         name,
         started: time(&r, &v, "started_at")?,
+        started_utc: v
+            .get("started_at")
+            .and_then(Value::as_str)
+            .and_then(|s| DateTime::parse_from_rfc3339(s).ok())
+            .map(|t| t.with_timezone(&Utc)),
         source: r.text("source")?.map(str::to_string),
         agent,
         agent_version,

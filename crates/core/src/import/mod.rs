@@ -135,6 +135,11 @@ pub struct About {
     /// Conditions of the run that the wave's load has no field for, in words: a wave built
     /// from the file says them in its notes.
     pub conditions: Vec<String>,
+    /// What the importer had to decide in reading the file, for the user to hear once (a time
+    /// written without an offset, read at an offset the file's other times pin), each with the
+    /// field above it is about: `ingest --from` prints each as a note naming the file, unless
+    /// the field was given another way (`--started-at`).
+    pub notes: Vec<(&'static str, String)>,
 }
 
 /// Per-seat choices a manifest may make for an importer.

@@ -122,10 +122,6 @@ pub fn ingest_from(
         )));
     }
     let mut notes = Vec::new();
-    let mut files = described(src, importer, paths, &mut notes)?;
-    if options.group {
-        files = grouped(src, importer, files)?;
-    }
     let base = base_manifest(src, options)?;
     let base_wave = match base.as_ref().and_then(|(_, t)| t.get("wave")) {
         None => Table::new(),
@@ -137,6 +133,17 @@ pub fn ingest_from(
             ));
         }
     };
+    let mut files = described(
+        src,
+        importer,
+        paths,
+        options,
+        base.as_ref().map(|_| &base_wave),
+        &mut notes,
+    )?;
+    if options.group {
+        files = grouped(src, importer, files)?;
+    }
     let groups = group(&files, options, &base_wave, &mut notes)?;
     let mut seat_ids: BTreeSet<String> = BTreeSet::new();
     let several = groups.len() > 1;
@@ -292,6 +299,8 @@ fn described(
     src: &dyn Source,
     importer: &dyn Importer,
     paths: &[PathBuf],
+    options: &FromOptions,
+    base: Option<&Table>,
     notes: &mut Vec<String>,
 ) -> Result<Vec<File>> {
     let mut out = Vec::new();
@@ -324,6 +333,22 @@ fn described(
                     format!(": {}", notes[notes_before..].join("; "))
                 }
             )));
+        }
+    }
+    // What an importer decided in reading a file, once each: not of a field given otherwise.
+    let given = |field: &str| {
+        field == "started_at" && options.started_at.is_some()
+            || base.is_some_and(|w| w.contains_key(field))
+    };
+    for f in &out {
+        for (field, n) in &f.imported.about.notes {
+            if given(field) {
+                continue;
+            }
+            let note = format!("{}: {n}", f.path.display());
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
         }
     }
     if out.is_empty() {
