@@ -64,6 +64,10 @@ fn says(hint: &Hint) -> String {
                                       written (that copies them in), then read it here"
             .into(),
         Hint::ReadsStillWork => ". Commands that only read the ledger still work".into(),
+        Hint::ChooseScorer => "; choose the one that decides Correct with --scorer METRIC \
+                               (ingest --from), or scorer = \"METRIC\" beside the seat's results \
+                               (a wave manifest)"
+            .into(),
         Hint::Give(option) => format!(
             "; give it with --{} (or in the wave manifest given with --manifest)",
             option.replace('_', "-")

@@ -315,6 +315,10 @@ pub struct IngestArgs {
     /// `<subtask>/<doc_id>`), instead of each subtask a wave.
     #[arg(long, requires = "from")]
     pub group: bool,
+    /// With --from, for a format of several scorers or metrics (inspect, helm): the one whose
+    /// value decides Correct, for every file (default: the format's own, docs/importers.md).
+    #[arg(long, value_name = "NAME", requires = "from")]
+    pub scorer: Option<String>,
     /// With --from: show seat SEAT as NAME in tables and charts (its id stays the key). Give it
     /// once per seat, SEAT being the id the seat gets (the model's name as a slug, as `ingest
     /// --from` prints it); with files of several suites, every wave's seat of that id is named.

@@ -1074,6 +1074,127 @@ fn a_helm_run_lands_its_unperturbed_test_instances() {
     }
 }
 
+/// `ingest --from helm` on a run directory, from the test's directory.
+fn from_helm(env: &Env, run: &std::path::Path, extra: &[&str]) -> common::Out {
+    let mut args: Vec<&std::ffi::OsStr> = vec![
+        "ingest".as_ref(),
+        "--from".as_ref(),
+        "helm".as_ref(),
+        "--started-at".as_ref(),
+        "2025-01-01T00:00:00Z".as_ref(),
+    ];
+    args.extend(extra.iter().map(std::ffi::OsStr::new));
+    args.push(run.as_os_str());
+    env.run(args)
+}
+
+/// Issue 32.1: a HELM run evaluated on the `valid` split (HellaSwag's runs: `exact_match` on
+/// every instance, all in split `valid`) was refused as having no metric, with advice that
+/// named a manifest field to a `--from` call.
+#[test]
+fn a_helm_run_on_the_valid_split_lands_and_a_missing_metric_is_advised_by_flag() {
+    let env = Env::init();
+    let run = fixture(&env, "helm").with_file_name("run");
+    let stats = run.join("per_instance_stats.json");
+    let text = std::fs::read_to_string(&stats).unwrap();
+    std::fs::write(
+        &stats,
+        text.replace("\"split\": \"test\"", "\"split\": \"valid\""),
+    )
+    .unwrap();
+    let out = from_helm(&env, &run, &[]).ok();
+    assert!(
+        out.stdout.contains(
+            "per_instance_stats.json: no instance of the test split has exact_match: the run \
+             was evaluated on the valid split, whose instances are read"
+        ),
+        "{out:#?}"
+    );
+    let show = env
+        .run(["show", "arith-digits-2-2025-01-01", "--format", "json"])
+        .ok()
+        .json();
+    // Every unperturbed instance, id3 among them; the robustness copy still left out.
+    let s = &show["seats"][0];
+    assert_eq!(
+        (s["attempts"].as_u64(), s["correct"].as_u64()),
+        (Some(4), Some(3)),
+        "{s:#}"
+    );
+    assert_eq!(s["input_tokens"], 380);
+
+    // A metric no instance has: the error names the metrics there are, and with --from the
+    // flag that chooses one, not a manifest field.
+    let env = Env::init();
+    let run = fixture(&env, "helm").with_file_name("run");
+    let out = from_helm(&env, &run, &["--scorer", "f1_score"]).status(2);
+    assert!(
+        out.stderr.contains(
+            "no unperturbed instance has metric \"f1_score\", on any split; the instances' \
+             metrics are: exact_match, inference_runtime, num_completion_tokens, \
+             num_prompt_tokens; choose the one that decides Correct with --scorer METRIC"
+        ),
+        "{out:#?}"
+    );
+    // --scorer chooses it for every file: num_completion_tokens is no score, and says so.
+    let out = from_helm(&env, &run, &["--scorer", "num_completion_tokens"]).status(2);
+    assert!(
+        out.stderr
+            .contains("expected a score from 0 to 1, got 2: a metric that is not a score"),
+        "{out:#?}"
+    );
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "tau-bench".as_ref(),
+            "--scorer".as_ref(),
+            "x".as_ref(),
+            run.as_os_str(),
+        ])
+        .status(2);
+    assert!(
+        out.stderr
+            .contains("--scorer: results of format `tau-bench` have no scorers"),
+        "{out:#?}"
+    );
+}
+
+/// Issue 34.7: an instance of the evaluated split whose main metric is missing, or counted 0
+/// times, was dropped without a word (3 attempts became 2 and accuracy moved).
+#[test]
+fn a_helm_instance_without_its_metric_is_refused_not_dropped() {
+    // id2's unperturbed entry (its robustness copy sums 0).
+    let id2 = |name: &str, count: u32| {
+        format!(
+            "\"instance_id\": \"id2\",\n  \"train_trial_index\": 0,\n  \"stats\": [\n   {{\n    \
+             \"name\": {{\n     \"name\": \"{name}\",\n     \"split\": \"test\"\n    }},\n    \
+             \"count\": {count},\n    \"sum\": 1,"
+        )
+    };
+    // Counted 0 times; absent.
+    for (from, to) in [
+        (id2("exact_match", 1), id2("exact_match", 0)),
+        (id2("exact_match", 1), id2("other", 1)),
+    ] {
+        let (from, to) = (from.as_str(), to.as_str());
+        let env = Env::init();
+        let manifest = fixture(&env, "helm");
+        spoil(
+            &manifest.with_file_name("run/per_instance_stats.json"),
+            from,
+            to,
+        );
+        refused(
+            &env,
+            &manifest,
+            "per_instance_stats.json: entry 3: field `stats.exact_match`: instance id2 of the \
+             test split has no exact_match (absent, or counted 0 times): leaving it out would \
+             change the seat's accuracy",
+        );
+    }
+}
+
 /// HELM's own run directories (eee/tests/data/helm): the totals equal the run's stats.json
 /// (test split, unperturbed), which HELM writes as means over the instances.
 #[test]

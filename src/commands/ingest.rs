@@ -355,6 +355,7 @@ pub fn run_ingest(ctx: &mut Ctx<'_>, args: IngestArgs) -> Result<()> {
         provider,
         model_mismatch,
         group,
+        scorer,
         display_name,
     } = args;
     match from {
@@ -371,6 +372,7 @@ pub fn run_ingest(ctx: &mut Ctx<'_>, args: IngestArgs) -> Result<()> {
                 harness,
                 model_mismatch_allowed: model_mismatch.is_some(),
                 group,
+                scorer,
                 display_names: display_name
                     .iter()
                     .map(|a| from::display_name_arg(a))

@@ -159,6 +159,9 @@ pub enum Hint {
     /// say: give it as this option of [`crate::ingest::from::FromOptions`] (`model`,
     /// `provider`, `harness`, `suite`, `suite_problems`, `started_at`), or in a base manifest.
     Give(&'static str),
+    /// A format of several scorers or metrics read with one its results lack: choose the one
+    /// that decides Correct (a seat's `scorer`; `FromOptions::scorer`).
+    ChooseScorer,
     /// A server ledger was named and this build has no PostgreSQL support: name an SQLite
     /// ledger, or build with the feature.
     NoServerSupport,

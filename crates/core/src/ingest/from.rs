@@ -53,6 +53,9 @@ pub struct FromOptions {
     /// For a format whose tasks come in groups (`lm-eval`): one wave per group, its seats
     /// reading every subtask, instead of each subtask a wave.
     pub group: bool,
+    /// For a format of several scorers or metrics (Inspect, HELM): the one whose value decides
+    /// Correct, for every file (a seat's `scorer`).
+    pub scorer: Option<String>,
     /// Display names by seat id (`--display-name SEAT=NAME`): each seat of that id, in every
     /// wave built, is shown as NAME. A seat id no wave has is refused.
     pub display_names: Vec<(String, String)>,
@@ -121,6 +124,12 @@ pub fn ingest_from(
             importer.name()
         )));
     }
+    if options.scorer.is_some() && !importer.has_scorers() {
+        return Err(Error::Usage(format!(
+            "--scorer: results of format `{}` have no scorers to choose from",
+            importer.name()
+        )));
+    }
     let mut notes = Vec::new();
     let base = base_manifest(src, options)?;
     let base_wave = match base.as_ref().and_then(|(_, t)| t.get("wave")) {
@@ -142,7 +151,7 @@ pub fn ingest_from(
         &mut notes,
     )?;
     if options.group {
-        files = grouped(src, importer, files)?;
+        files = grouped(src, importer, files, options)?;
     }
     let groups = group(&files, options, &base_wave, &mut notes)?;
     let mut seat_ids: BTreeSet<String> = BTreeSet::new();
@@ -230,7 +239,12 @@ struct File {
 
 /// With `--group`: the files of tasks that belong to a group replaced by one file per group
 /// and run (the run's results file, read for the group); the others kept as they are.
-fn grouped(src: &dyn Source, importer: &dyn Importer, files: Vec<File>) -> Result<Vec<File>> {
+fn grouped(
+    src: &dyn Source,
+    importer: &dyn Importer,
+    files: Vec<File>,
+    options: &FromOptions,
+) -> Result<Vec<File>> {
     let mut out = Vec::with_capacity(files.len());
     let mut seen = BTreeSet::new();
     for f in files {
@@ -241,11 +255,12 @@ fn grouped(src: &dyn Source, importer: &dyn Importer, files: Vec<File>) -> Resul
         if !seen.insert((results.clone(), group.clone())) {
             continue;
         }
-        let options = crate::import::Options {
+        let chosen = crate::import::Options {
             group: Some(group.clone()),
+            scorer: options.scorer.clone(),
             ..Default::default()
         };
-        let imported = importer.about_with(src, &results, &options)?;
+        let imported = importer.about_with(src, &results, &chosen)?;
         out.push(File {
             path: results.clone(),
             results,
@@ -259,7 +274,16 @@ fn grouped(src: &dyn Source, importer: &dyn Importer, files: Vec<File>) -> Resul
 
 /// One results file described: as one file, or, holding several agents' results (a Harbor job
 /// of several agents or models), as one per agent and model, each read for its own.
-fn describe(src: &dyn Source, importer: &dyn Importer, path: &Path) -> Result<Vec<File>> {
+fn describe(
+    src: &dyn Source,
+    importer: &dyn Importer,
+    path: &Path,
+    options: &FromOptions,
+) -> Result<Vec<File>> {
+    let chosen = crate::import::Options {
+        scorer: options.scorer.clone(),
+        ..Default::default()
+    };
     let agents = if importer.has_agents() {
         importer.agents(src, path)?
     } else {
@@ -269,7 +293,7 @@ fn describe(src: &dyn Source, importer: &dyn Importer, path: &Path) -> Result<Ve
         return Ok(vec![File {
             path: path.to_path_buf(),
             results: path.to_path_buf(),
-            imported: importer.about(src, path)?,
+            imported: importer.about_with(src, path, &chosen)?,
             group: None,
             agent: None,
         }]);
@@ -280,7 +304,7 @@ fn describe(src: &dyn Source, importer: &dyn Importer, path: &Path) -> Result<Ve
             let options = crate::import::Options {
                 agent: Some(agent.clone()),
                 agent_model: model.clone(),
-                ..Default::default()
+                ..chosen.clone()
             };
             Ok(File {
                 path: path.to_path_buf(),
@@ -306,20 +330,29 @@ fn described(
     let mut out = Vec::new();
     for input in paths {
         let Some(found) = search(src, importer, input)? else {
-            out.extend(describe(src, importer, input)?);
+            out.extend(describe(src, importer, input, options)?);
             continue;
         };
         let before = out.len();
         let notes_before = notes.len();
+        let mut failed = Vec::new();
         for path in found {
-            match describe(src, importer, &path) {
+            match describe(src, importer, &path, options) {
                 Ok(files) => out.extend(files),
-                Err(e) => notes.push(format!(
-                    "skipped {}: not read as {} ({e})",
-                    path.display(),
-                    importer.name()
-                )),
+                Err(e) => {
+                    notes.push(format!(
+                        "skipped {}: not read as {} ({e})",
+                        path.display(),
+                        importer.name()
+                    ));
+                    failed.push(e);
+                }
             }
+        }
+        // The one file of the format's name there is, unread: its own error, with its advice.
+        if out.len() == before && failed.len() == 1 {
+            notes.truncate(notes_before);
+            return Err(failed.remove(0));
         }
         if out.len() == before {
             return Err(Error::Usage(format!(
@@ -768,6 +801,9 @@ fn seats(
         seat.insert("format".into(), Value::String(importer.name().into()));
         if let Some(g) = &f.group {
             seat.insert("group".into(), Value::String(g.clone()));
+        }
+        if let Some(sc) = &options.scorer {
+            seat.insert("scorer".into(), Value::String(sc.clone()));
         }
         if let Some((agent, model)) = &f.agent {
             seat.insert("agent".into(), Value::String(agent.clone()));
