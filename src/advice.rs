@@ -68,6 +68,14 @@ fn says(hint: &Hint) -> String {
                                (ingest --from), or scorer = \"METRIC\" beside the seat's results \
                                (a wave manifest)"
             .into(),
+        Hint::GiveAll(options) => format!(
+            "; give them with {} (or in the wave manifest given with --manifest)",
+            options
+                .iter()
+                .map(|o| format!("--{}", o.replace('_', "-")))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Hint::Give(option) => format!(
             "; give it with --{} (or in the wave manifest given with --manifest)",
             option.replace('_', "-")

@@ -141,6 +141,31 @@ fn hal_uploads_in_either_shape_land_one_attempt_per_task() {
     snapshot_settings().bind(|| insta::assert_snapshot!("import_harness2__hal_show", table));
 }
 
+/// Issue 32.4: `ingest --from hal FILE` stopped on `suite`, then on `started_at`: every
+/// missing field is named with its flag in one error.
+#[test]
+fn hal_missing_fields_are_named_with_their_flags_in_one_error() {
+    let env = Env::init();
+    let upload = fixture(&env, "hal").with_file_name("new-upload.json");
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "hal".as_ref(),
+            upload.as_os_str(),
+        ])
+        .status(2);
+    assert!(
+        out.stderr.contains(
+            "new-upload.json: missing 2 fields the files do not give: `started_at` (the file \
+             does not say when its run started), `provider` (the file names model \
+             \"gpt-4.1-2025-04-14\" without its provider); give them with --started-at, \
+             --provider (or in the wave manifest given with --manifest)"
+        ),
+        "{out:#?}"
+    );
+}
+
 #[test]
 fn a_bad_hal_record_is_named_and_nothing_is_written() {
     for (file, from, to, says) in [

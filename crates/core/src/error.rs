@@ -159,6 +159,8 @@ pub enum Hint {
     /// say: give it as this option of [`crate::ingest::from::FromOptions`] (`model`,
     /// `provider`, `harness`, `suite`, `suite_problems`, `started_at`), or in a base manifest.
     Give(&'static str),
+    /// As [`Hint::Give`], for several fields at once: every one the files do not say.
+    GiveAll(Vec<&'static str>),
     /// A format of several scorers or metrics read with one its results lack: choose the one
     /// that decides Correct (a seat's `scorer`; `FromOptions::scorer`).
     ChooseScorer,

@@ -153,6 +153,7 @@ pub fn ingest_from(
     if options.group {
         files = grouped(src, importer, files, options)?;
     }
+    every_missing(importer, &files, options, &base_wave)?;
     let groups = group(&files, options, &base_wave, &mut notes)?;
     let mut seat_ids: BTreeSet<String> = BTreeSet::new();
     let several = groups.len() > 1;
@@ -450,6 +451,145 @@ fn manifest_at(options: &FromOptions, field: &str) -> Location {
 fn missing(at: &Path, field: &'static str, why: &str) -> Error {
     Error::input(Location::file(at).field(field), format!("missing: {why}"))
         .hinted(Hint::Give(field))
+}
+
+/// The fields a file lacks, each with why.
+type Lacks = Vec<(&'static str, String)>;
+
+/// Every field no file gives and no option or base manifest supplies, in one error: naming
+/// each with its reason (what follows stops at the first). One field missing is the error
+/// [`missing`] makes; several, one error naming them all, each file with its own.
+fn every_missing(
+    importer: &dyn Importer,
+    files: &[File],
+    options: &FromOptions,
+    base_wave: &Table,
+) -> Result<()> {
+    let base_suite = base_wave.get("suite").and_then(Value::as_str);
+    let suite_of = |f: &File| {
+        options
+            .suite
+            .as_deref()
+            .or(base_suite)
+            .or(f.imported.about.suite.as_deref())
+            .map(str::to_string)
+    };
+    // The suites some file of which says when its run started.
+    let started: BTreeSet<Option<String>> = files
+        .iter()
+        .filter(|f| f.imported.about.started_at.is_some())
+        .map(suite_of)
+        .collect();
+    let start_given = options.started_at.is_some() || base_wave.contains_key("started_at");
+    let size_given = options.suite_problems.is_some()
+        || base_wave.contains_key("suite_problems")
+        || base_wave.contains_key("suite_problems_file");
+    let mut lacking: Vec<(&Path, Lacks)> = Vec::new();
+    for f in files {
+        let about = &f.imported.about;
+        let mut fields: Lacks = Vec::new();
+        let suite = suite_of(f);
+        if suite.is_none() {
+            fields.push((
+                "suite",
+                "the file does not name the suite it was run on".into(),
+            ));
+        }
+        if !start_given && !started.contains(&suite) {
+            fields.push((
+                "started_at",
+                "the file does not say when its run started".into(),
+            ));
+        }
+        let model = options.model.clone().or(f.imported.model.clone());
+        let prefixed = model
+            .as_deref()
+            .and_then(|m| m.split_once('/'))
+            .is_some_and(|(p, r)| !p.is_empty() && !r.is_empty());
+        let no_provider = options.provider.is_none() && about.provider.is_none();
+        match &model {
+            None => fields.push((
+                "model",
+                if no_provider {
+                    "the file does not name the model it evaluated, nor its provider: give it \
+                     as PROVIDER/MODEL"
+                } else {
+                    "the file does not name the model it evaluated"
+                }
+                .into(),
+            )),
+            Some(m) if no_provider && !prefixed => fields.push((
+                "provider",
+                format!("the file names model {m:?} without its provider"),
+            )),
+            Some(_) => {}
+        }
+        if options.harness.is_none() && about.harness.is_none() {
+            fields.push(("harness", "the file does not name its agent".into()));
+        }
+        if let Some(why) = importer.needs_suite_size()
+            && !size_given
+            && about.suite_problems.is_none()
+        {
+            fields.push((
+                "suite_problems",
+                format!("format `{}` needs the suite's size: {why}", importer.name()),
+            ));
+        }
+        if !fields.is_empty() && !lacking.iter().any(|(p, _)| *p == f.path.as_path()) {
+            lacking.push((&f.path, fields));
+        }
+    }
+    let mut all: Vec<&'static str> = Vec::new();
+    for (_, fields) in &lacking {
+        for (field, _) in fields {
+            if !all.contains(field) {
+                all.push(field);
+            }
+        }
+    }
+    match all.len() {
+        0 => Ok(()),
+        1 => {
+            let (path, fields) = &lacking[0];
+            Err(missing(path, fields[0].0, &fields[0].1))
+        }
+        n => {
+            // Files lacking the same, said once.
+            let mut alike: Vec<(&Lacks, Vec<&Path>)> = Vec::new();
+            for (path, fields) in &lacking {
+                match alike.iter_mut().find(|(f, _)| *f == fields) {
+                    Some((_, paths)) => paths.push(path),
+                    None => alike.push((fields, vec![path])),
+                }
+            }
+            let mut message = format!("missing {n} fields the files do not give: ");
+            for (i, (fields, paths)) in alike.iter().enumerate() {
+                if i > 0 {
+                    message.push_str("; ");
+                }
+                message.push_str(
+                    &fields
+                        .iter()
+                        .map(|(field, why)| format!("`{field}` ({why})"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                );
+                if alike.len() > 1 || paths.len() > 1 {
+                    let shown: Vec<String> = paths
+                        .iter()
+                        .take(3)
+                        .map(|p| p.display().to_string())
+                        .collect();
+                    message.push_str(&format!(" in {}", shown.join(", ")));
+                    if paths.len() > 3 {
+                        message.push_str(&format!(" and {} more", paths.len() - 3));
+                    }
+                }
+            }
+            Err(Error::input(Location::file(lacking[0].0), message).hinted(Hint::GiveAll(all)))
+        }
+    }
 }
 
 /// The files grouped into waves: by suite, then by the accounting they state (`None`: either).
@@ -997,6 +1137,54 @@ mod tests {
         }
         let e = ingest_from(&src, "json", &["a.json".into()], &options()).unwrap_err();
         assert!(e.to_string().contains("did you mean `jsonl`?"), "{e}");
+    }
+
+    /// Issue 32.4: `ingest --from hal` stopped on `suite`, then on `started_at`, then on
+    /// `provider`, one run at a time: every missing field is named, with its reason, at once.
+    #[test]
+    fn missing_fields_are_named_all_at_once_not_one_at_a_time() {
+        let src = Memory::new().with("d/a.json", TAU).with("d/b.json", TAU);
+        let e = ingest_from(&src, "tau-bench", &["d".into()], &FromOptions::default()).unwrap_err();
+        assert_eq!(
+            e.hint(),
+            Some(&Hint::GiveAll(vec![
+                "suite",
+                "started_at",
+                "model",
+                "harness"
+            ])),
+            "{e}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "d/a.json: missing 4 fields the files do not give: `suite` (the file does not name \
+             the suite it was run on), `started_at` (the file does not say when its run \
+             started), `model` (the file does not name the model it evaluated, nor its \
+             provider: give it as PROVIDER/MODEL), `harness` (the file does not name its agent) \
+             in d/a.json, d/b.json"
+        );
+        // What one option gives is no longer named; a model without its provider is.
+        let e = ingest_from(
+            &src,
+            "tau-bench",
+            &["d/a.json".into()],
+            &FromOptions {
+                model: Some("gpt-4o".into()),
+                suite: Some("s".into()),
+                ..FromOptions::default()
+            },
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.hint(),
+            Some(&Hint::GiveAll(vec!["started_at", "provider", "harness"])),
+            "{e}"
+        );
+        assert!(
+            e.to_string()
+                .contains("`provider` (the file names model \"gpt-4o\" without its provider)"),
+            "{e}"
+        );
     }
 
     #[test]
