@@ -64,6 +64,9 @@ fn says(hint: &Hint) -> String {
                                       written (that copies them in), then read it here"
             .into(),
         Hint::ReadsStillWork => ". Commands that only read the ledger still work".into(),
+        Hint::UseFormat(format) => {
+            format!("; this looks like {format}: use `--from {format}`")
+        }
         Hint::ChooseScorer => "; choose the one that decides Correct with --scorer METRIC \
                                (ingest --from), or scorer = \"METRIC\" beside the seat's results \
                                (a wave manifest)"

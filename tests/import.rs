@@ -80,3 +80,80 @@ fn an_unknown_format_is_named_with_the_formats_there_are() {
         "{out:#?}"
     );
 }
+
+/// Issue 32.7: the wrong format was met with errors about something else ("line 1 is not UTF-8
+/// text" for an `.eval` archive given as a manifest, "is a directory" with no hint, six skip
+/// notes advising `inspect eval-retry` for a Harbor job given to `--from inspect`): each now
+/// says what the input looks like and the `--from` that reads it.
+#[test]
+fn the_wrong_format_is_met_with_the_format_it_looks_like() {
+    let env = Env::init();
+    let job = fixture(&env, "harbor").with_file_name("job");
+    let eval = env.path().join("run.eval");
+    std::fs::write(&eval, b"PK\x03\x04\x14\x00\x00\x00 not read further").unwrap();
+    let before = env.ledger_bytes();
+    let refused = |args: &[&std::ffi::OsStr], says: &str| {
+        let out = env.run(args).status(2);
+        assert!(out.stderr.contains(says), "expected {says:?} in {out:#?}");
+    };
+    refused(
+        &["ingest".as_ref(), eval.as_os_str()],
+        "run.eval: is a results file, not a wave manifest (TOML); this looks like inspect: use \
+         `--from inspect`",
+    );
+    refused(
+        &["ingest".as_ref(), job.as_os_str()],
+        "job: is a directory, not a wave manifest (TOML); a directory of results files is read \
+         with the format they are in; this looks like harbor: use `--from harbor`",
+    );
+    refused(
+        &[
+            "ingest".as_ref(),
+            "--from".as_ref(),
+            "inspect".as_ref(),
+            job.as_os_str(),
+        ],
+        "job holds no results file of format `inspect` (6 files that might have been were \
+         not); this looks like harbor: use `--from harbor`",
+    );
+    refused(
+        &[
+            "ingest".as_ref(),
+            "--from".as_ref(),
+            "terminal-bench".as_ref(),
+            job.join("result.json").as_os_str(),
+        ],
+        "; this looks like harbor: use `--from harbor`",
+    );
+    refused(
+        &[
+            "ingest".as_ref(),
+            "--from".as_ref(),
+            "inspect-ai".as_ref(),
+            job.as_os_str(),
+        ],
+        "unknown results format \"inspect-ai\" (did you mean `inspect`?)",
+    );
+    refused(
+        &[
+            "ingest".as_ref(),
+            "--from".as_ref(),
+            "lm-evaluation-harness".as_ref(),
+            job.as_os_str(),
+        ],
+        "(did you mean `lm-eval`?)",
+    );
+    refused(
+        &[
+            "score".as_ref(),
+            "--wave".as_ref(),
+            "w".as_ref(),
+            "--rubric".as_ref(),
+            "accuracy".as_ref(),
+        ],
+        "no rubric file \"accuracy\" (did you mean `accuracy@1`?)",
+    );
+    assert_eq!(env.ledger_bytes(), before);
+    // A manifest is still read as one.
+    env.ingest(&[&job.with_file_name("wave.toml")]);
+}

@@ -56,6 +56,15 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
 /// missing ledger, a conflicting wave id or an SQL error, whichever manifest each is in (the
 /// rest are then only read and checked).
 pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
+    for m in manifests {
+        let files = Files {
+            manifest: m,
+            built: &[],
+        };
+        if let Some(e) = from::not_a_manifest(&files, m) {
+            return Err(e);
+        }
+    }
     run(ctx, manifests, &[])
 }
 
@@ -207,6 +216,10 @@ impl Source for Files<'_> {
         path: &Path,
     ) -> std::io::Result<Box<dyn benchledger_core::import::ReadSeek + '_>> {
         Ok(Box::new(files::open_regular(path)?))
+    }
+
+    fn is_link(&self, path: &Path) -> bool {
+        std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
     }
 
     fn list(&self, path: &Path) -> std::io::Result<Option<Vec<PathBuf>>> {

@@ -161,6 +161,8 @@ pub enum Hint {
     Give(&'static str),
     /// As [`Hint::Give`], for several fields at once: every one the files do not say.
     GiveAll(Vec<&'static str>),
+    /// The input looks like results of this format (`crate::import::sniff`): read it as such.
+    UseFormat(&'static str),
     /// A format of several scorers or metrics read with one its results lack: choose the one
     /// that decides Correct (a seat's `scorer`; `FromOptions::scorer`).
     ChooseScorer,

@@ -25,6 +25,7 @@ mod native;
 pub(crate) mod object;
 pub(crate) mod openhands;
 pub(crate) mod results;
+pub mod sniff;
 mod source;
 pub(crate) mod swe_bench;
 pub(crate) mod tau2_bench;
@@ -34,7 +35,6 @@ mod tokens;
 
 use std::path::{Path, PathBuf};
 
-use crate::diagnostics::closest;
 use crate::error::{Error, Location, Result};
 use crate::model::Attempt;
 
@@ -274,7 +274,7 @@ pub fn named(name: &str, at: Location) -> Result<&'static dyn Importer> {
         return Ok(*i);
     }
     let names: Vec<&str> = FORMATS.iter().map(|i| i.name()).collect();
-    let hint = closest(name, names.iter().copied())
+    let hint = crate::diagnostics::near_name(name, &names)
         .map(|c| format!(" (did you mean `{c}`?)"))
         .unwrap_or_default();
     Err(Error::input(

@@ -29,6 +29,12 @@ pub trait Source {
         let _ = path;
         Ok(None)
     }
+    /// Whether `path` is a symbolic link (to a directory or anything else): a directory walk
+    /// never follows one to a directory, which could lead back up the tree or anywhere else.
+    fn is_link(&self, path: &Path) -> bool {
+        let _ = path;
+        false
+    }
 }
 
 /// A file that can be read and sought in.

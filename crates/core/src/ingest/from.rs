@@ -98,14 +98,42 @@ pub fn format_named(format: &str) -> Result<&'static dyn Importer> {
         return Ok(*i);
     }
     let names: Vec<&str> = FORMATS.iter().map(|i| i.name()).collect();
-    let lower = format.to_ascii_lowercase();
-    let hint = closest(&lower, names.iter().copied())
+    let hint = crate::diagnostics::near_name(format, &names)
         .map(|c| format!(" (did you mean `{c}`?)"))
         .unwrap_or_default();
     Err(Error::Usage(format!(
         "unknown results format {format:?}{hint}; the formats are: {}",
         names.join(", ")
     )))
+}
+
+/// Why `path`, given as a wave manifest, is not one, when it is plainly something else: a
+/// directory, or a results file of a format benchledger reads (`ingest FILE.eval`), with the
+/// format to read it as. `None` for anything that may be a manifest (a `.toml` file, or one
+/// nothing recognises): reading it says what is wrong with it.
+pub fn not_a_manifest(src: &dyn Source, path: &Path) -> Option<Error> {
+    let dir = matches!(src.list(path), Ok(Some(_)));
+    let toml = path.extension().and_then(|e| e.to_str()) == Some("toml");
+    if !dir && (toml || !src.is_file(path)) {
+        return None;
+    }
+    let sniffed = crate::import::sniff::sniff(src, path);
+    let e = match (dir, sniffed) {
+        (true, _) => Error::input(
+            Location::file(path),
+            "is a directory, not a wave manifest (TOML); a directory of results files is read \
+             with the format they are in",
+        ),
+        (false, Some(_)) => Error::input(
+            Location::file(path),
+            "is a results file, not a wave manifest (TOML)",
+        ),
+        (false, None) => return None,
+    };
+    Some(match sniffed {
+        Some(f) => e.hinted(Hint::UseFormat(f)),
+        None => e,
+    })
 }
 
 /// Builds the wave manifests for the results files of `format` at `paths` (files, or
@@ -331,7 +359,13 @@ fn described(
     let mut out = Vec::new();
     for input in paths {
         let Some(found) = search(src, importer, input)? else {
-            out.extend(describe(src, importer, input, options)?);
+            let files = describe(src, importer, input, options).map_err(|e| {
+                match crate::import::sniff::sniff(src, input) {
+                    Some(other) if other != importer.name() => e.hinted(Hint::UseFormat(other)),
+                    _ => e,
+                }
+            })?;
+            out.extend(files);
             continue;
         };
         let before = out.len();
@@ -349,6 +383,23 @@ fn described(
                     failed.push(e);
                 }
             }
+        }
+        // A directory of another format's results: say which, not what each file was not.
+        if out.len() == before
+            && let Some(other) =
+                crate::import::sniff::sniff(src, input).filter(|other| *other != importer.name())
+        {
+            notes.truncate(notes_before);
+            return Err(Error::Usage(format!(
+                "{} holds no results file of format `{}`{}",
+                input.display(),
+                importer.name(),
+                match failed.len() {
+                    0 => String::new(),
+                    n => format!(" ({n} files that might have been were not)"),
+                }
+            ))
+            .hinted(Hint::UseFormat(other)));
         }
         // The one file of the format's name there is, unread: its own error, with its advice.
         if out.len() == before && failed.len() == 1 {
@@ -1022,6 +1073,10 @@ impl Source for WithBuilt<'_> {
 
     fn list(&self, path: &Path) -> std::io::Result<Option<Vec<PathBuf>>> {
         self.inner.list(path)
+    }
+
+    fn is_link(&self, path: &Path) -> bool {
+        self.inner.is_link(path)
     }
 }
 
