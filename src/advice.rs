@@ -64,6 +64,14 @@ fn says(hint: &Hint) -> String {
                                       written (that copies them in), then read it here"
             .into(),
         Hint::ReadsStillWork => ". Commands that only read the ledger still work".into(),
+        Hint::OwnWaveId => ": give the new wave its own id in [wave] id".into(),
+        Hint::AddSeats => {
+            ": a wave in the ledger cannot grow. To have these seats beside its own, \
+                           ingest them all at once under a new id: every results path in one \
+                           call, each with its model (--seat PATH=MODEL[@PROVIDER]), and --wave \
+                           NEW-ID (or a wave manifest, --manifest for its conditions)"
+                .into()
+        }
         Hint::UseFormat(format) => {
             format!("; this looks like {format}: use `--from {format}`")
         }

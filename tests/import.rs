@@ -157,3 +157,113 @@ fn the_wrong_format_is_met_with_the_format_it_looks_like() {
     // A manifest is still read as one.
     env.ingest(&[&job.with_file_name("wave.toml")]);
 }
+
+/// Issue 32.5: `--provider` and `--model` applied to every file, so the logs of several models
+/// could not make one wave without a hand-written manifest, and importing one model at a time
+/// collided on the wave id with advice that named a manifest field.
+#[test]
+fn several_models_make_one_from_wave_with_per_path_seats() {
+    let env = Env::init();
+    let results = fixture(&env, "tau-bench").with_file_name("results.json");
+    for dir in ["logs/gpt", "logs/claude/run1"] {
+        let d = env.path().join(dir);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::copy(&results, d.join("results.json")).unwrap();
+    }
+    let from = |extra: &[&str], paths: &[&str]| {
+        let mut args: Vec<String> = [
+            "ingest",
+            "--from",
+            "tau-bench",
+            "--suite",
+            "airline",
+            "--started-at",
+            "2024-06-01T00:00:00Z",
+            "--harness",
+            "tool-calling",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args.extend(
+            paths
+                .iter()
+                .map(|p| env.path().join(p).display().to_string()),
+        );
+        env.run(args)
+    };
+    let gpt = format!(
+        "--seat={}=gpt-4o@openai",
+        env.path().join("logs/gpt").display()
+    );
+    let claude = format!(
+        "--seat={}=claude-sonnet-4-5@anthropic",
+        env.path().join("logs/claude").display()
+    );
+    // One model at a time: the second collides, and the advice says how to add seats.
+    from(&[&gpt], &["logs/gpt"]).ok();
+    let out = from(&[&claude], &["logs/claude"]).status(2);
+    assert!(
+        out.stderr.contains(
+            "wave `airline-2024-06-01` is already in the ledger with different content"
+        ) && out.stderr.contains(
+            "Waves are append-only: a wave in the ledger cannot grow. To have these seats beside \
+             its own, ingest them all at once under a new id: every results path in one call, \
+             each with its model (--seat PATH=MODEL[@PROVIDER]), and --wave NEW-ID"
+        ),
+        "{out:#?}"
+    );
+    // Both at once, under a new id: one wave of two seats.
+    let out = from(&[&gpt, &claude, "--wave", "airline-both"], &["logs"]).ok();
+    assert!(
+        out.stdout
+            .contains("added wave airline-both: 2 seats, 8 attempts"),
+        "{out:#?}"
+    );
+    let show = env
+        .run(["show", "airline-both", "--format", "json"])
+        .ok()
+        .json();
+    let mut seats: Vec<(String, String, String)> = show["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["seat"].as_str().unwrap().to_string(),
+                s["model"].as_str().unwrap().to_string(),
+                s["provider"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    seats.sort();
+    assert_eq!(
+        seats,
+        [
+            (
+                "claude-sonnet-4-5".to_string(),
+                "claude-sonnet-4-5".to_string(),
+                "anthropic".to_string()
+            ),
+            (
+                "gpt-4o".to_string(),
+                "gpt-4o".to_string(),
+                "openai".to_string()
+            )
+        ]
+    );
+    // A --seat whose path holds no file read, and one not written PATH=MODEL, are refused.
+    let out = from(&[&gpt, "--seat=logs/nowhere=m@p"], &["logs/gpt"]).status(2);
+    assert!(
+        out.stderr
+            .contains("--seat logs/nowhere=m: no results file read is at logs/nowhere"),
+        "{out:#?}"
+    );
+    let out = from(&["--seat=logs/gpt"], &["logs/gpt"]).status(2);
+    assert!(
+        out.stderr
+            .contains("--seat \"logs/gpt\": expected PATH=MODEL or PATH=MODEL@PROVIDER"),
+        "{out:#?}"
+    );
+}

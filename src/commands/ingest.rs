@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Ctx, files};
 use crate::cli::IngestArgs;
-use benchledger_core::error::{Error, Result};
+use benchledger_core::error::{Error, Hint, Result};
 use benchledger_core::ingest::from::{self, Built, FromOptions};
 use benchledger_core::ingest::{Source, WaveVisitor, visit_wave};
 use benchledger_core::ledger::{Ingested, Ledger, Staging};
@@ -86,7 +86,14 @@ pub fn ingest_from(
         ctx.write(&format!("note: {note}\n"))?;
     }
     let paths: Vec<PathBuf> = plan.manifests.iter().map(|b| b.path.clone()).collect();
-    run(ctx, &paths, &plan.manifests).map_err(|e| relocate(&plan.manifests, e))
+    run(ctx, &paths, &plan.manifests).map_err(|e| match e {
+        // A wave built from files may have been meant as seats added to one there.
+        Error::Hinted { error, hint } if *hint == Hint::OwnWaveId => Error::Hinted {
+            error,
+            hint: Box::new(Hint::AddSeats),
+        },
+        e => relocate(&plan.manifests, e),
+    })
 }
 
 /// An error in a built manifest names its field, not a line of text the user never saw.
@@ -369,6 +376,7 @@ pub fn run_ingest(ctx: &mut Ctx<'_>, args: IngestArgs) -> Result<()> {
         model_mismatch,
         group,
         scorer,
+        seat,
         display_name,
     } = args;
     match from {
@@ -386,6 +394,10 @@ pub fn run_ingest(ctx: &mut Ctx<'_>, args: IngestArgs) -> Result<()> {
                 model_mismatch_allowed: model_mismatch.is_some(),
                 group,
                 scorer,
+                seats: seat
+                    .iter()
+                    .map(|a| from::seat_arg(a))
+                    .collect::<Result<_>>()?,
                 display_names: display_name
                     .iter()
                     .map(|a| from::display_name_arg(a))

@@ -56,6 +56,10 @@ pub struct FromOptions {
     /// For a format of several scorers or metrics (Inspect, HELM): the one whose value decides
     /// Correct, for every file (a seat's `scorer`).
     pub scorer: Option<String>,
+    /// Per-path seats (`--seat PATH=MODEL[@PROVIDER]`): the files at PATH (a file, or every
+    /// file under a directory) are of MODEL (and PROVIDER), in place of `model` and `provider`;
+    /// the deepest PATH holding a file is its. A PATH that holds no file read is refused.
+    pub seats: Vec<SeatArg>,
     /// Display names by seat id (`--display-name SEAT=NAME`): each seat of that id, in every
     /// wave built, is shown as NAME. A seat id no wave has is refused.
     pub display_names: Vec<(String, String)>,
@@ -72,6 +76,69 @@ pub fn display_name_arg(arg: &str) -> Result<(String, String)> {
             "--display-name {arg:?}: expected SEAT=NAME, the seat's id and the name to show it \
              by, as in --display-name anthropic-claude-sonnet-4-5=\"Claude Sonnet 4.5\""
         ))),
+    }
+}
+
+/// A `--seat` argument: the results at a path are of this model (and provider).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatArg {
+    pub path: PathBuf,
+    pub model: String,
+    pub provider: Option<String>,
+}
+
+/// A `--seat` argument, `PATH=MODEL[@PROVIDER]`: split at the last `=` (a path may hold one,
+/// as HELM's run directories do; a model does not), then the model at its last `@`.
+pub fn seat_arg(arg: &str) -> Result<SeatArg> {
+    let bad = || {
+        Error::Usage(format!(
+            "--seat {arg:?}: expected PATH=MODEL or PATH=MODEL@PROVIDER, the results file (or \
+             directory) and the model they are of, as in --seat logs/a=gpt-4o@openai"
+        ))
+    };
+    let (path, model) = arg.rsplit_once('=').ok_or_else(bad)?;
+    let (model, provider) = match model.rsplit_once('@') {
+        Some((m, p)) => (m.trim(), Some(p.trim())),
+        None => (model.trim(), None),
+    };
+    if path.trim().is_empty() || model.is_empty() || provider.is_some_and(str::is_empty) {
+        return Err(bad());
+    }
+    Ok(SeatArg {
+        path: lexical(Path::new(path.trim())),
+        model: model.to_string(),
+        provider: provider.map(str::to_string),
+    })
+}
+
+/// A path without its `.` components, so that `./a/b` and `a/b` name one place.
+fn lexical(path: &Path) -> PathBuf {
+    let out: PathBuf = path
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect();
+    if out.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        out
+    }
+}
+
+/// The `--seat` whose path holds this file: the deepest.
+fn seat_of<'o>(options: &'o FromOptions, file: &Path) -> Option<&'o SeatArg> {
+    let file = lexical(file);
+    options
+        .seats
+        .iter()
+        .filter(|s| s.path == Path::new(".") || file.starts_with(&s.path))
+        .max_by_key(|s| s.path.components().count())
+}
+
+/// The model and provider given for a file: its `--seat`'s, else `--model` and `--provider`.
+fn given_for(options: &FromOptions, file: &Path) -> (Option<String>, Option<String>) {
+    match seat_of(options, file) {
+        Some(s) => (Some(s.model.clone()), s.provider.clone()),
+        None => (options.model.clone(), options.provider.clone()),
     }
 }
 
@@ -180,6 +247,26 @@ pub fn ingest_from(
     )?;
     if options.group {
         files = grouped(src, importer, files, options)?;
+    }
+    if let Some(s) = options.seats.iter().find(|s| {
+        !files
+            .iter()
+            .any(|f| seat_of(options, &f.path).is_some_and(|o| o.path == s.path))
+    }) {
+        let read: Vec<String> = files
+            .iter()
+            .take(5)
+            .map(|f| f.path.display().to_string())
+            .collect();
+        return Err(Error::Usage(format!(
+            "--seat {}={}: no results file read is at {} (or under it, closer than another \
+             --seat's path); the files read are: {}{}",
+            s.path.display(),
+            s.model,
+            s.path.display(),
+            read.join(", "),
+            if files.len() > 5 { ", ..." } else { "" }
+        )));
     }
     every_missing(importer, &files, options, &base_wave)?;
     let groups = group(&files, options, &base_wave, &mut notes)?;
@@ -552,12 +639,13 @@ fn every_missing(
                 "the file does not say when its run started".into(),
             ));
         }
-        let model = options.model.clone().or(f.imported.model.clone());
+        let (given_model, given_provider) = given_for(options, &f.path);
+        let model = given_model.or(f.imported.model.clone());
         let prefixed = model
             .as_deref()
             .and_then(|m| m.split_once('/'))
             .is_some_and(|(p, r)| !p.is_empty() && !r.is_empty());
-        let no_provider = options.provider.is_none() && about.provider.is_none();
+        let no_provider = given_provider.is_none() && about.provider.is_none();
         match &model {
             None => fields.push((
                 "model",
@@ -910,7 +998,8 @@ fn seats(
     let mut rows = Vec::with_capacity(members.len());
     for f in members {
         let named = f.imported.model.clone();
-        let full = options.model.clone().or(named.clone()).ok_or_else(|| {
+        let (given_model, given_provider) = given_for(options, &f.path);
+        let full = given_model.clone().or(named.clone()).ok_or_else(|| {
             missing(
                 &f.path,
                 "model",
@@ -921,8 +1010,7 @@ fn seats(
             Some((p, r)) if !p.is_empty() && !r.is_empty() => (Some(p), r),
             _ => (None, full.as_str()),
         };
-        let provider = options
-            .provider
+        let provider = given_provider
             .clone()
             .or(f.imported.about.provider.clone())
             .or(prefix.map(str::to_string))
@@ -948,11 +1036,20 @@ fn seats(
             .entry(full.clone())
             .or_default()
             .insert(config.clone());
-        rows.push((f, full, provider, model, harness, config, named));
+        rows.push((
+            f,
+            full,
+            provider,
+            model,
+            harness,
+            config,
+            named,
+            given_model,
+        ));
     }
     let mut taken: BTreeMap<String, usize> = BTreeMap::new();
     let mut out = Vec::with_capacity(rows.len());
-    for (f, full, provider, model, harness, config, named) in rows {
+    for (f, full, provider, model, harness, config, named, given_model) in rows {
         let of_model = &configs[&full];
         // A job of several agents: each agent's seat is named after it too.
         let mut id = match &f.agent {
@@ -1003,7 +1100,7 @@ fn seats(
             }
         }
         if options.model_mismatch_allowed
-            && let (Some(n), Some(m)) = (&named, &options.model)
+            && let (Some(n), Some(m)) = (&named, &given_model)
             && n != m
         {
             recorded.push(format!(

@@ -369,10 +369,11 @@ impl Staging<'_> {
 pub(super) fn conflict(id: &str, there: &ContentHash, here: &ContentHash) -> Error {
     Error::Conflict(format!(
         "wave `{id}` is already in the ledger with different content (sha256 {} there, {} \
-         here). Waves are append-only: give the new wave its own id in [wave] id",
+         here). Waves are append-only",
         crate::digest::short(&there.sha256),
         crate::digest::short(&here.sha256)
     ))
+    .hinted(crate::error::Hint::OwnWaveId)
 }
 
 /// A seat's tally in the latest seat tally format: the totals of its attempts as the ledger
