@@ -1425,3 +1425,57 @@ fn shared_every_eval_ever_records_land_with_their_own_totals() {
         assert!(close(&s["wall_s"], wall), "{file}: {s:#}");
     }
 }
+
+/// Issue 34.6: a key written twice in one object resolved silently to the last in Harbor
+/// (`reward`, `task_name`), lm-eval (`exact_match`) and Every Eval Ever (`score`,
+/// `sample_id`); the native JSON-lines importer refused it. Every JSON importer now does,
+/// naming the file, the line and the key.
+#[test]
+fn a_json_key_given_twice_is_refused_in_every_json_importer() {
+    for (name, file, from, to, says) in [
+        (
+            "harbor",
+            "job/hello-world__a1B2c3/result.json",
+            "{\"reward\": 1.0}",
+            "{\"reward\": 1.0, \"reward\": 0.0}",
+            "hello-world__a1B2c3/result.json:4: field `reward`: the key appears twice in one \
+             object; keep one",
+        ),
+        (
+            "harbor",
+            "job/hello-world__a1B2c3/result.json",
+            "\"task_name\": \"hello-world\",",
+            "\"task_name\": \"hello-world\", \"task_name\": \"fix-git\",",
+            "hello-world__a1B2c3/result.json:1: field `task_name`: the key appears twice",
+        ),
+        (
+            "lm-eval",
+            "run/samples_arith_2025-01-02T03-04-05.000006.jsonl",
+            "\"filter\": \"strict-match\", \"metrics\": [\"exact_match\"], \"doc_hash\": \"h\", \
+             \"prompt_hash\": \"p\", \"target_hash\": \"t\", \"exact_match\": 0.0}",
+            "\"filter\": \"strict-match\", \"metrics\": [\"exact_match\"], \"doc_hash\": \"h\", \
+             \"prompt_hash\": \"p\", \"target_hash\": \"t\", \"exact_match\": 0.0, \"exact_match\": 1.0}",
+            "samples_arith_2025-01-02T03-04-05.000006.jsonl:2: field `exact_match`: the key \
+             appears twice in one object",
+        ),
+        (
+            "eee",
+            "run/0f0f0f0f-0000-4000-8000-000000000001_samples.jsonl",
+            "\"score\": 0.25,",
+            "\"score\": 0.25, \"score\": 1.0,",
+            "_samples.jsonl:2: field `score`: the key appears twice in one object",
+        ),
+        (
+            "eee",
+            "run/0f0f0f0f-0000-4000-8000-000000000001_samples.jsonl",
+            "\"sample_id\": \"s2\",",
+            "\"sample_id\": \"s2\", \"sample_id\": \"s1\",",
+            "_samples.jsonl:2: field `sample_id`: the key appears twice in one object",
+        ),
+    ] {
+        let env = Env::init();
+        let manifest = fixture(&env, name);
+        spoil(&manifest.with_file_name(file), from, to);
+        refused(&env, &manifest, says);
+    }
+}

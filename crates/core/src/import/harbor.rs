@@ -40,7 +40,7 @@ use chrono::{DateTime, FixedOffset, NaiveDateTime, SecondsFormat, TimeZone, Utc}
 use serde_json::Value;
 
 use super::json::Rec;
-use super::object::{describe, syntax};
+use super::object::describe;
 use super::{About, Imported, Importer, Input, Origin, Record, Source, Stated};
 use crate::error::{Error, Location, Result};
 use crate::model::Attempt;
@@ -323,7 +323,7 @@ fn job_start(r: &Rec<'_>, trials: &[Trial]) -> Result<(Option<String>, Option<St
 
 fn read_json(src: &dyn Source, path: &Path) -> Result<Value> {
     let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
-    serde_json::from_str(&text).map_err(|e| syntax(path, &e))
+    super::json::strict_str(path, &text)
 }
 
 /// The `result.json` of each trial directory of a job, sorted.

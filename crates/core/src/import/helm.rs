@@ -25,7 +25,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::json::Rec;
-use super::object::{describe, syntax};
+use super::object::describe;
 use super::{About, Imported, Importer, Input, Origin, Record, Source};
 use crate::error::{Error, Hint, Location, Result};
 use crate::model::Attempt;
@@ -112,7 +112,7 @@ impl Importer for Helm {
 
 fn read_json(src: &dyn Source, path: &Path) -> Result<Value> {
     let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
-    serde_json::from_str(&text).map_err(|e| syntax(path, &e))
+    super::json::strict_str(path, &text)
 }
 
 /// The mean of a stat of `split`, unperturbed, when the entry has it.

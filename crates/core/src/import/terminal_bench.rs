@@ -375,7 +375,7 @@ fn run_metadata(src: &dyn Source, results: &Path) -> Result<Meta> {
         return Ok(Meta::default());
     }
     let text = src.read_text(&path).map_err(|e| Error::io(&path, e))?;
-    let value: Value = serde_json::from_str(&text).map_err(|e| super::json::syntax(&path, &e))?;
+    let value: Value = super::json::strict_str(&path, &text)?;
     let Value::Object(map) = &value else {
         return Err(Error::input(
             Location::file(&path),
