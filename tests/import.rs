@@ -267,3 +267,44 @@ fn several_models_make_one_from_wave_with_per_path_seats() {
         "{out:#?}"
     );
 }
+
+/// Issue 34.4: `ingest --from` followed links to directories with no cycle check: `logs/a/up ->
+/// ..` imported one log 41 times (seats `-run2` ... `-run41`, exit 0), and a link to `/` walked
+/// for minutes. A link to a directory is never followed, said in a note.
+#[cfg(unix)]
+#[test]
+fn from_directory_walks_never_follow_a_link_to_a_directory() {
+    let env = Env::init();
+    let results = fixture(&env, "tau-bench").with_file_name("results.json");
+    let a = env.path().join("logs/a");
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::copy(&results, a.join("results.json")).unwrap();
+    std::os::unix::fs::symlink("..", a.join("up")).unwrap();
+    std::os::unix::fs::symlink("/", a.join("root")).unwrap();
+    let logs = env.path().join("logs");
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "tau-bench".as_ref(),
+            "--suite".as_ref(),
+            "airline".as_ref(),
+            "--started-at".as_ref(),
+            "2024-06-01T00:00:00Z".as_ref(),
+            "--model".as_ref(),
+            "openai/gpt-4o".as_ref(),
+            "--harness".as_ref(),
+            "tool-calling".as_ref(),
+            logs.as_os_str(),
+        ])
+        .ok();
+    assert!(
+        out.stdout
+            .contains("added wave airline-2024-06-01: 1 seats, 4 attempts"),
+        "{out:#?}"
+    );
+    assert!(
+        out.stdout.contains("a/up: a link to a directory") && out.stdout.contains("a/root: a link"),
+        "{out:#?}"
+    );
+}

@@ -51,6 +51,10 @@ pub struct Harbor;
 /// A reward this close to 1 is a pass (Harbor's pass@k counts a reward of exactly 1).
 const SUCCESS: f64 = 1.0 - 1e-6;
 
+/// The most files one trial's trajectory is read from (`trajectory.json` and its
+/// continuations): a chain longer than this is refused (README, limits).
+pub const MAX_CONTINUATIONS: usize = 100;
+
 /// The exceptions that are a trial's own outcome (Harbor's default `exclude_exceptions`).
 const OWN: [&str; 5] = [
     "AgentTimeoutError",
@@ -553,15 +557,31 @@ fn steps(src: &dyn Source, result: &Path) -> Result<Option<u32>> {
         return Ok(None);
     }
     let mut calls: u64 = 0;
-    let mut seen = 0;
+    let mut read: Vec<PathBuf> = Vec::new();
     while let Some(path) = next.take() {
-        seen += 1;
-        if seen > 1000 {
+        // A continuation naming one read already is a cycle: each file is read once.
+        if let Some(first) = read.iter().position(|p| *p == path) {
+            let from = read.last().unwrap_or(&path);
             return Err(Error::input(
-                Location::file(&path),
-                "more than 1000 continued trajectories: a continuation names an earlier one",
+                Location::file(from).field("continued_trajectory_ref"),
+                format!(
+                    "names {}, read already as continuation {} of this trajectory: the chain \
+                     is a cycle",
+                    path.display(),
+                    first + 1
+                ),
             ));
         }
+        if read.len() >= MAX_CONTINUATIONS {
+            return Err(Error::input(
+                Location::file(&path),
+                format!(
+                    "a trajectory continued more than {MAX_CONTINUATIONS} times: benchledger \
+                     reads at most {MAX_CONTINUATIONS} files of one trial's trajectory"
+                ),
+            ));
+        }
+        read.push(path.clone());
         let v = read_json(src, &path)?;
         let r = Rec::new(&path, "the trajectory", &v)?;
         for (i, step) in r.list("steps")?.into_iter().flatten().enumerate() {
@@ -582,4 +602,78 @@ fn steps(src: &dyn Source, result: &Path) -> Result<Option<u32>> {
             .filter(|p| src.is_file(p));
     }
     Ok(Some(u32::try_from(calls).unwrap_or(u32::MAX)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::Memory;
+
+    fn trajectory(calls: usize, next: Option<&str>) -> String {
+        let calls: Vec<String> = (0..calls)
+            .map(|i| format!(r#"{{"tool_call_id": "c{i}", "function_name": "bash"}}"#))
+            .collect();
+        let next = next
+            .map(|n| format!(r#", "continued_trajectory_ref": "{n}""#))
+            .unwrap_or_default();
+        format!(
+            r#"{{"steps": [{{"step_id": 1, "source": "agent", "tool_calls": [{}]}}]{next}}}"#,
+            calls.join(", ")
+        )
+    }
+
+    /// Issue 34.5: a trajectory whose `continued_trajectory_ref` names itself was read 1,000
+    /// times (a 40 MB file: 83 s). A continuation read already is a cycle, refused at once, and
+    /// a chain is read at most MAX_CONTINUATIONS files long.
+    #[test]
+    fn a_continued_trajectory_ref_cycle_is_refused_and_a_chain_capped() {
+        let result = Path::new("job/t__1/result.json");
+        let src = Memory::new()
+            .with(
+                "job/t__1/agent/trajectory.json",
+                trajectory(2, Some("cont-1.json")),
+            )
+            .with("job/t__1/agent/cont-1.json", trajectory(3, None));
+        assert_eq!(steps(&src, result).unwrap(), Some(5));
+        let src = Memory::new().with(
+            "job/t__1/agent/trajectory.json",
+            trajectory(1, Some("trajectory.json")),
+        );
+        assert_eq!(
+            steps(&src, result).unwrap_err().to_string(),
+            "job/t__1/agent/trajectory.json: field `continued_trajectory_ref`: names \
+             job/t__1/agent/trajectory.json, read already as continuation 1 of this \
+             trajectory: the chain is a cycle"
+        );
+        let src = Memory::new()
+            .with(
+                "job/t__1/agent/trajectory.json",
+                trajectory(1, Some("b.json")),
+            )
+            .with(
+                "job/t__1/agent/b.json",
+                trajectory(1, Some("trajectory.json")),
+            );
+        assert!(
+            steps(&src, result)
+                .unwrap_err()
+                .to_string()
+                .starts_with("job/t__1/agent/b.json: field `continued_trajectory_ref`"),
+        );
+        let mut src = Memory::new().with(
+            "job/t__1/agent/trajectory.json",
+            trajectory(1, Some("c1.json")),
+        );
+        for i in 1..=MAX_CONTINUATIONS {
+            src = src.with(
+                &format!("job/t__1/agent/c{i}.json"),
+                trajectory(1, Some(&format!("c{}.json", i + 1))),
+            );
+        }
+        let e = steps(&src, result).unwrap_err().to_string();
+        assert!(
+            e.contains("a trajectory continued more than 100 times"),
+            "{e}"
+        );
+    }
 }

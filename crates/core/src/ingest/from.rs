@@ -445,7 +445,7 @@ fn described(
 ) -> Result<Vec<File>> {
     let mut out = Vec::new();
     for input in paths {
-        let Some(found) = search(src, importer, input)? else {
+        let Some(found) = search(src, importer, input, notes)? else {
             let files = describe(src, importer, input, options).map_err(|e| {
                 match crate::import::sniff::sniff(src, input) {
                     Some(other) if other != importer.name() => e.hinted(Hint::UseFormat(other)),
@@ -532,14 +532,53 @@ fn described(
     Ok(out)
 }
 
-/// The format's files under `dir`, sorted, or `None` when it is not a directory.
-fn search(src: &dyn Source, importer: &dyn Importer, dir: &Path) -> Result<Option<Vec<PathBuf>>> {
+/// How deep `ingest --from` searches a directory it is given (README, limits).
+pub const WALK_DEPTH: usize = 32;
+/// How many entries (files and directories) it looks at, at most, under one directory given.
+pub const WALK_ENTRIES: usize = 100_000;
+
+/// The bounds of a directory walk.
+#[derive(Clone, Copy)]
+struct Walk {
+    depth: usize,
+    entries: usize,
+}
+
+/// The format's files under `dir`, sorted, or `None` when it is not a directory. A link to a
+/// directory is never followed (it could lead back up the tree, or to `/`), said in a note; a
+/// tree deeper than [`WALK_DEPTH`] or of more than [`WALK_ENTRIES`] entries is refused.
+fn search(
+    src: &dyn Source,
+    importer: &dyn Importer,
+    dir: &Path,
+    notes: &mut Vec<String>,
+) -> Result<Option<Vec<PathBuf>>> {
+    search_within(
+        src,
+        importer,
+        dir,
+        notes,
+        Walk {
+            depth: WALK_DEPTH,
+            entries: WALK_ENTRIES,
+        },
+    )
+}
+
+fn search_within(
+    src: &dyn Source,
+    importer: &dyn Importer,
+    dir: &Path,
+    notes: &mut Vec<String>,
+    walk: Walk,
+) -> Result<Option<Vec<PathBuf>>> {
     let Some(first) = src.list(dir).map_err(|e| Error::io(dir, e))? else {
         return Ok(None);
     };
     let mut found = Vec::new();
-    let mut stack = vec![first];
-    while let Some(entries) = stack.pop() {
+    let mut stack = vec![(first, 1usize)];
+    let mut seen = 0usize;
+    while let Some((entries, depth)) = stack.pop() {
         for p in entries {
             let hidden = p
                 .file_name()
@@ -548,8 +587,31 @@ fn search(src: &dyn Source, importer: &dyn Importer, dir: &Path) -> Result<Optio
             if hidden {
                 continue;
             }
+            seen += 1;
+            if seen > walk.entries {
+                return Err(Error::Usage(format!(
+                    "{} holds more than {} files and directories, more than ingest --from \
+                     searches: name the directories of the logs themselves",
+                    dir.display(),
+                    walk.entries
+                )));
+            }
             match src.list(&p).map_err(|e| Error::io(&p, e))? {
-                Some(inner) => stack.push(inner),
+                Some(_) if src.is_link(&p) => notes.push(format!(
+                    "did not follow {}: a link to a directory (name the directory itself to \
+                     read it)",
+                    p.display()
+                )),
+                Some(_) if depth >= walk.depth => {
+                    return Err(Error::Usage(format!(
+                        "{} is {} directories below {}, deeper than ingest --from searches: \
+                         name a directory nearer the logs",
+                        p.display(),
+                        depth,
+                        dir.display()
+                    )));
+                }
+                Some(inner) => stack.push((inner, depth + 1)),
                 None if importer.finds(src, &p) => found.push(p),
                 None => {}
             }
@@ -1337,6 +1399,37 @@ mod tests {
                 .contains("`provider` (the file names model \"gpt-4o\" without its provider)"),
             "{e}"
         );
+    }
+
+    /// Issue 34.4 (the bounds; the links are tests/import.rs): a walk stops, refused, past its
+    /// depth and its count of entries instead of walking for minutes.
+    #[test]
+    fn a_directory_walk_is_bounded_in_depth_and_entries() {
+        let deep = format!("d/{}a.json", "x/".repeat(5));
+        let src = Memory::new().with(&deep, TAU).with("d/b.json", TAU);
+        let mut notes = Vec::new();
+        let within = |depth, entries, notes: &mut Vec<String>| {
+            search_within(
+                &src,
+                format_named("tau-bench").unwrap(),
+                Path::new("d"),
+                notes,
+                Walk { depth, entries },
+            )
+        };
+        let found = within(6, 100, &mut notes).unwrap().unwrap();
+        assert_eq!(found.len(), 2);
+        let e = within(5, 100, &mut notes).unwrap_err().to_string();
+        assert!(
+            e.contains("d/x/x/x/x/x is 5 directories below d, deeper than ingest --from searches"),
+            "{e}"
+        );
+        let e = within(6, 4, &mut notes).unwrap_err().to_string();
+        assert!(
+            e.contains("d holds more than 4 files and directories, more than ingest --from"),
+            "{e}"
+        );
+        assert!(notes.is_empty());
     }
 
     #[test]
