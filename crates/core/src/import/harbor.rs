@@ -549,7 +549,7 @@ fn trial(src: &dyn Source, path: &Path) -> Result<Trial> {
 
 /// The tool calls of the agent's ATIF trajectory (`agent/trajectory.json` and its
 /// continuations, `continued_trajectory_ref`), leaving out steps copied into a continuation
-/// as context; `None` without a trajectory.
+/// as context; `None` without a trajectory. Each file is streamed a step at a time.
 fn steps(src: &dyn Source, result: &Path) -> Result<Option<u32>> {
     let dir = result.parent().unwrap_or(Path::new(".")).join("agent");
     let mut next = Some(dir.join("trajectory.json"));
@@ -582,17 +582,46 @@ fn steps(src: &dyn Source, result: &Path) -> Result<Option<u32>> {
             ));
         }
         read.push(path.clone());
-        let v = read_json(src, &path)?;
-        let r = Rec::new(&path, "the trajectory", &v)?;
-        for (i, step) in r.list("steps")?.into_iter().flatten().enumerate() {
-            let s = Rec::new(&path, format!("step {}", i + 1), step)?;
-            if s.text("source")? != Some("agent") || s.boolean("is_copied_context")? == Some(true) {
-                continue;
-            }
-            calls += s.list("tool_calls")?.map_or(0, |c| c.len() as u64);
-        }
-        next = r
-            .text("continued_trajectory_ref")?
+        // Streamed, a step at a time: a trajectory can be tens of megabytes.
+        let file = src.open(&path).map_err(|e| Error::io(&path, e))?;
+        let mut continued: Option<String> = None;
+        super::object::walk(
+            &path,
+            file,
+            "an ATIF trajectory, a JSON object with its steps",
+            |key| match key {
+                "steps" => super::object::Take::Elements,
+                "continued_trajectory_ref" => super::object::Take::Whole,
+                _ => super::object::Take::Skip,
+            },
+            |key, part| {
+                match part {
+                    super::object::Part::Element(i, step) => {
+                        let s = Rec::new(&path, format!("step {}", i + 1), &step)?;
+                        if s.text("source")? == Some("agent")
+                            && s.boolean("is_copied_context")? != Some(true)
+                        {
+                            calls += s.list("tool_calls")?.map_or(0, |c| c.len() as u64);
+                        }
+                    }
+                    super::object::Part::Whole(v) if key == "continued_trajectory_ref" => {
+                        continued = match v {
+                            Value::Null => None,
+                            Value::String(f) => Some(f),
+                            other => {
+                                return Err(Error::input(
+                                    Location::file(&path).field(key),
+                                    format!("expected a string, got {}", describe(&other)),
+                                ));
+                            }
+                        };
+                    }
+                    _ => {}
+                }
+                Ok(())
+            },
+        )?;
+        next = continued
             .filter(|f| {
                 !f.is_empty()
                     && f.chars()

@@ -24,8 +24,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::json::Rec;
-use super::object::describe;
+use super::json::{Rec, each_in_array};
+
 use super::{About, Imported, Importer, Input, Origin, Record, Source};
 use crate::error::{Error, Hint, Location, Result};
 use crate::model::Attempt;
@@ -63,21 +63,20 @@ impl Importer for Helm {
             .scorer
             .clone()
             .unwrap_or_else(|| DEFAULT_METRIC.into());
-        let v = read_json(input.src, path)?;
-        let Value::Array(entries) = &v else {
-            return Err(Error::input(
-                Location::file(path),
-                format!(
-                    "expected HELM's per-instance stats, a JSON list, got {}",
-                    describe(&v)
-                ),
-            ));
-        };
-        let split = evaluated_split(path, entries, &metric)?;
-        input.progress.total(entries.len() as u64);
-        let mut records = Vec::with_capacity(entries.len());
-        for (i, e) in entries.iter().enumerate() {
-            if let Some(a) = instance(path, i, e, &metric, &split)? {
+        // Two passes over a stream, an entry held at a time (the file is never held whole, nor
+        // as a document): the split that holds the metric, then the attempts of that split.
+        let open = || input.src.open(path).map_err(|e| Error::io(path, e));
+        let mut splits = Splits::default();
+        let entries = each_in_array(path, open()?, |_, e| {
+            splits.add(&e, &metric);
+            Ok(())
+        })?;
+        let split = splits.evaluated(path, &metric)?;
+        input.progress.total(entries as u64);
+        let mut records = Vec::new();
+        let progress = &mut *input.progress;
+        each_in_array(path, open()?, |i, e| {
+            if let Some(a) = instance(path, i, &e, &metric, &split)? {
                 records.push(Record {
                     at: Origin::Record(format!(
                         "entry {} (instance {} trial {})",
@@ -89,8 +88,9 @@ impl Importer for Helm {
                     file: None,
                 });
             }
-            input.progress.advance(1);
-        }
+            progress.advance(1);
+            Ok(())
+        })?;
         let (model, mut about) = run_spec(input.src, &path.with_file_name("run_spec.json"))?;
         if split != SPLIT {
             about.notes.push((
@@ -174,29 +174,24 @@ fn has_metric(e: &Value, metric: &str, split: &str) -> bool {
         })
 }
 
-/// The split the run was evaluated on: `test` where its instances have the metric, else the
-/// split whose instances do (`valid` before others, then by name). None holding it is an
-/// error naming the metrics they have.
-fn evaluated_split(path: &Path, entries: &[Value], metric: &str) -> Result<String> {
-    let mut holding = std::collections::BTreeSet::new();
-    for e in entries {
-        if let Some(split) = split_of(e)
-            && has_metric(e, metric, split)
-        {
-            holding.insert(split.to_string());
+/// What the entries say of their splits, gathered an entry at a time: the splits whose
+/// instances hold the metric, and every metric of each entry's own split (for the error when
+/// none holds it).
+#[derive(Default)]
+struct Splits {
+    holding: std::collections::BTreeSet<String>,
+    metrics: std::collections::BTreeSet<String>,
+}
+
+impl Splits {
+    fn add(&mut self, e: &Value, metric: &str) {
+        let Some(split) = split_of(e) else { return };
+        if has_metric(e, metric, split) {
+            self.holding.insert(split.to_string());
         }
-    }
-    for preferred in [SPLIT, "valid"] {
-        if holding.contains(preferred) {
-            return Ok(preferred.to_string());
+        if !self.holding.is_empty() {
+            return;
         }
-    }
-    if let Some(first) = holding.into_iter().next() {
-        return Ok(first);
-    }
-    let mut metrics = std::collections::BTreeSet::new();
-    for e in entries {
-        let Some(split) = split_of(e) else { continue };
         for s in e
             .get("stats")
             .and_then(Value::as_array)
@@ -206,26 +201,41 @@ fn evaluated_split(path: &Path, entries: &[Value], metric: &str) -> Result<Strin
             let n = s.get("name");
             if n.and_then(|n| n.get("split")).and_then(Value::as_str) == Some(split)
                 && let Some(name) = n.and_then(|n| n.get("name")).and_then(Value::as_str)
+                && !self.metrics.contains(name)
             {
-                metrics.insert(name.to_string());
+                self.metrics.insert(name.to_string());
             }
         }
     }
-    Err(Error::input(
-        Location::file(path),
-        format!(
-            "no unperturbed instance has metric {metric:?}, on any split{}",
-            if metrics.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "; the instances' metrics are: {}",
-                    metrics.into_iter().collect::<Vec<_>>().join(", ")
-                )
+
+    /// The split the run was evaluated on: `test` where its instances have the metric, else
+    /// the split whose instances do (`valid` before others, then by name). None holding it is
+    /// an error naming the metrics they have.
+    fn evaluated(self, path: &Path, metric: &str) -> Result<String> {
+        for preferred in [SPLIT, "valid"] {
+            if self.holding.contains(preferred) {
+                return Ok(preferred.to_string());
             }
-        ),
-    )
-    .hinted(Hint::ChooseScorer))
+        }
+        if let Some(first) = self.holding.into_iter().next() {
+            return Ok(first);
+        }
+        Err(Error::input(
+            Location::file(path),
+            format!(
+                "no unperturbed instance has metric {metric:?}, on any split{}",
+                if self.metrics.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; the instances' metrics are: {}",
+                        self.metrics.into_iter().collect::<Vec<_>>().join(", ")
+                    )
+                }
+            ),
+        )
+        .hinted(Hint::ChooseScorer))
+    }
 }
 
 /// One entry as an attempt; `None` for an entry of another split, or a perturbed one.
