@@ -1041,7 +1041,12 @@ mod tests {
         // Different content: the usual conflict.
         let (outcome, l, _dir) = raced(&w, &wave("w", 2, 0.2), latest);
         let err = outcome.unwrap_err();
-        assert!(matches!(err, Error::Conflict(_)), "{err}");
+        assert!(
+            matches!(&err, Error::Hinted { error, hint }
+                if matches!(**error, Error::Conflict(_))
+                    && **hint == crate::error::Hint::OwnWaveId),
+            "{err}"
+        );
         assert!(err.to_string().contains("different content"), "{err}");
         assert_eq!(ids(&l, "SELECT count(*), 0 FROM wave"), [(1, 0)]);
         // Hashed in another format: cannot be compared; run again.
