@@ -64,6 +64,29 @@ fn says(hint: &Hint) -> String {
                                       written (that copies them in), then read it here"
             .into(),
         Hint::ReadsStillWork => ". Commands that only read the ledger still work".into(),
+        Hint::OwnWaveId => ": give the new wave its own id in [wave] id".into(),
+        Hint::AddSeats => {
+            ": a wave in the ledger cannot grow. To have these seats beside its own, \
+                           ingest them all at once under a new id: every results path in one \
+                           call, each with its model (--seat PATH=MODEL[@PROVIDER]), and --wave \
+                           NEW-ID (or a wave manifest, --manifest for its conditions)"
+                .into()
+        }
+        Hint::UseFormat(format) => {
+            format!("; this looks like {format}: use `--from {format}`")
+        }
+        Hint::ChooseScorer => "; choose the one that decides Correct with --scorer METRIC \
+                               (ingest --from), or scorer = \"METRIC\" beside the seat's results \
+                               (a wave manifest)"
+            .into(),
+        Hint::GiveAll(options) => format!(
+            "; give them with {} (or in the wave manifest given with --manifest)",
+            options
+                .iter()
+                .map(|o| format!("--{}", o.replace('_', "-")))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Hint::Give(option) => format!(
             "; give it with --{} (or in the wave manifest given with --manifest)",
             option.replace('_', "-")

@@ -333,6 +333,15 @@ pub struct IngestArgs {
     /// `<subtask>/<doc_id>`), instead of each subtask a wave.
     #[arg(long, requires = "from")]
     pub group: bool,
+    /// With --from, for a format of several scorers or metrics (inspect, helm): the one whose
+    /// value decides Correct, for every file (default: the format's own, docs/importers.md).
+    #[arg(long, value_name = "NAME", requires = "from")]
+    pub scorer: Option<String>,
+    /// With --from: the results at PATH (a file, or every file under a directory) are of MODEL
+    /// (and PROVIDER), in place of --model and --provider, so that the logs of several models
+    /// make one wave: give it once per path. The deepest PATH holding a file is its.
+    #[arg(long, value_name = "PATH=MODEL[@PROVIDER]", requires = "from")]
+    pub seat: Vec<String>,
     /// With --from: show seat SEAT as NAME in tables and charts (its id stays the key). Give it
     /// once per seat, SEAT being the id the seat gets (the model's name as a slug, as `ingest
     /// --from` prints it); with files of several suites, every wave's seat of that id is named.

@@ -346,7 +346,7 @@ fn from_openhands_names_what_the_directory_cannot_say_and_the_model_is_checked()
     let manifest = fixture(&env, "openhands");
     let dir = manifest.with_file_name("claude-x");
     let before = env.ledger_bytes();
-    // The index names no provider and no start.
+    // The index names no provider and no start: both in one error (issue 32.4).
     let out = env
         .run([
             OsStr::new("ingest"),
@@ -356,8 +356,11 @@ fn from_openhands_names_what_the_directory_cannot_say_and_the_model_is_checked()
         ])
         .status(2);
     assert!(
-        out.stderr.contains("field `started_at`: missing")
-            && out.stderr.contains("give it with --started-at"),
+        out.stderr.contains(
+            "missing 2 fields the files do not give: `started_at` (the file does not say when \
+             its run started), `provider` (the file names model \"claude-x\" without its \
+             provider); give them with --started-at, --provider"
+        ),
         "{out:#?}"
     );
     let from = |extra: &[&str]| {

@@ -141,6 +141,31 @@ fn hal_uploads_in_either_shape_land_one_attempt_per_task() {
     snapshot_settings().bind(|| insta::assert_snapshot!("import_harness2__hal_show", table));
 }
 
+/// Issue 32.4: `ingest --from hal FILE` stopped on `suite`, then on `started_at`: every
+/// missing field is named with its flag in one error.
+#[test]
+fn hal_missing_fields_are_named_with_their_flags_in_one_error() {
+    let env = Env::init();
+    let upload = fixture(&env, "hal").with_file_name("new-upload.json");
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "hal".as_ref(),
+            upload.as_os_str(),
+        ])
+        .status(2);
+    assert!(
+        out.stderr.contains(
+            "new-upload.json: missing 2 fields the files do not give: `started_at` (the file \
+             does not say when its run started), `provider` (the file names model \
+             \"gpt-4.1-2025-04-14\" without its provider); give them with --started-at, \
+             --provider (or in the wave manifest given with --manifest)"
+        ),
+        "{out:#?}"
+    );
+}
+
 #[test]
 fn a_bad_hal_record_is_named_and_nothing_is_written() {
     for (file, from, to, says) in [
@@ -373,20 +398,11 @@ fn a_harbor_job_lands_with_its_trials_as_attempts_and_its_exceptions_sorted() {
         Some("EnvironmentStartTimeoutError")
     );
 
-    // --from: the suite, the harness, the model and the load come from the job; its start
-    // is written without an offset, so it is asked for.
+    // --from: the suite, the harness, the model and the load come from the job (its start,
+    // written without an offset, is read: harbor_job_start_as_harbor_writes_it_...).
     let env = Env::init();
     let manifest = fixture(&env, "harbor");
     let job = manifest.with_file_name("job");
-    let out = env
-        .run([
-            std::ffi::OsStr::new("ingest"),
-            "--from".as_ref(),
-            "harbor".as_ref(),
-            job.as_os_str(),
-        ])
-        .status(2);
-    assert!(out.stderr.contains("give it with --started-at"), "{out:#?}");
     let out = env
         .run([
             std::ffi::OsStr::new("ingest"),
@@ -408,6 +424,128 @@ fn a_harbor_job_lands_with_its_trials_as_attempts_and_its_exceptions_sorted() {
     assert_eq!(waves["waves"][0]["load"]["timeout_multiplier"], 1.0);
     assert_eq!(waves["waves"][0]["content_format"], 3);
     assert_eq!(waves["waves"][0]["provenance"]["harness_version"], "2.0.0");
+}
+
+/// Issue 32.10: Harbor writes a job's `started_at` with `datetime.now()`, naive local time, and
+/// `--from harbor` called it missing; and `cd JOB && ingest --from harbor .` found no job where
+/// the same directory by its absolute path ingested (`.`'s lexical parent is no directory, so
+/// the job's own result.json was taken for a job above it).
+#[test]
+fn harbor_job_start_as_harbor_writes_it_is_read_and_dot_is_the_job() {
+    // No trial states an offset: the start is taken as UTC, and a note says so.
+    let env = Env::init();
+    let job = fixture(&env, "harbor").with_file_name("job");
+    let out = common::run_raw(
+        &job,
+        &[
+            std::ffi::OsStr::new("--db"),
+            env.db.as_os_str(),
+            "ingest".as_ref(),
+            "--from".as_ref(),
+            "harbor".as_ref(),
+            ".".as_ref(),
+        ],
+        &[],
+    );
+    assert_eq!(out.status, 0, "{out:#?}");
+    assert!(
+        out.stdout.starts_with(
+            "note: ./result.json: the job's started_at \"2025-11-01T10:00:00.000000\" names no \
+             offset (Harbor writes local time) and no trial states one: taken as UTC, \
+             2025-11-01T10:00:00Z; give --started-at if the run was elsewhere\n"
+        ),
+        "{out:#?}"
+    );
+    assert!(
+        out.stdout
+            .contains("added wave terminal-bench-2025-11-01: 1 seats, 3 attempts"),
+        "{out:#?}"
+    );
+    let waves = env.run(["waves", "--format", "json"]).ok().json();
+    assert_eq!(waves["waves"][0]["started_at"], "2025-11-01T10:00:00Z");
+    // The same directory by its absolute path is the same wave; with --started-at, no note.
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "harbor".as_ref(),
+            "--started-at".as_ref(),
+            "2025-11-01T10:00:00Z".as_ref(),
+            job.as_os_str(),
+        ])
+        .ok();
+    assert!(
+        out.stdout
+            .starts_with("wave terminal-bench-2025-11-01 is already"),
+        "{out:#?}"
+    );
+    // From a trial's directory, `..` is the job.
+    let out = common::run_raw(
+        &job.join("fix-git__g7H8i9"),
+        &[
+            std::ffi::OsStr::new("--db"),
+            env.db.as_os_str(),
+            "ingest".as_ref(),
+            "--from".as_ref(),
+            "harbor".as_ref(),
+            "..".as_ref(),
+        ],
+        &[],
+    );
+    assert!(out.stdout.contains("is already in the ledger"), "{out:#?}");
+
+    // Trials that state their start in UTC pin the job's offset: the job's 12:00 local is
+    // 10:00 UTC when its first trial started at 10:00:01Z.
+    let env = Env::init();
+    let job = fixture(&env, "harbor").with_file_name("job");
+    spoil(
+        &job.join("result.json"),
+        "\"started_at\": \"2025-11-01T10:00:00.000000\"",
+        "\"started_at\": \"2025-11-01T12:00:00.000000\"",
+    );
+    for (trial, field, from, to) in [
+        (
+            "hello-world__a1B2c3",
+            "started_at",
+            "10:00:00.000000",
+            "10:00:01Z",
+        ),
+        (
+            "hello-world__a1B2c3",
+            "finished_at",
+            "10:01:00.000000",
+            "10:01:00Z",
+        ),
+        (
+            "hello-world__d4E5f6",
+            "started_at",
+            "10:02:00.000000",
+            "10:02:00+00:00",
+        ),
+    ] {
+        spoil(
+            &job.join(trial).join("result.json"),
+            &format!("\"{field}\": \"2025-11-01T{from}\""),
+            &format!("\"{field}\": \"2025-11-01T{to}\""),
+        );
+    }
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "harbor".as_ref(),
+            job.as_os_str(),
+        ])
+        .ok();
+    assert!(
+        out.stdout.contains(
+            "names no offset (Harbor writes local time); read as 2025-11-01T12:00:00+02:00, \
+             the offset its earliest trial's start (2025-11-01T10:00:01Z) pins"
+        ),
+        "{out:#?}"
+    );
+    let waves = env.run(["waves", "--format", "json"]).ok().json();
+    assert_eq!(waves["waves"][0]["started_at"], "2025-11-01T10:00:00Z");
 }
 
 #[test]
@@ -961,6 +1099,127 @@ fn a_helm_run_lands_its_unperturbed_test_instances() {
     }
 }
 
+/// `ingest --from helm` on a run directory, from the test's directory.
+fn from_helm(env: &Env, run: &std::path::Path, extra: &[&str]) -> common::Out {
+    let mut args: Vec<&std::ffi::OsStr> = vec![
+        "ingest".as_ref(),
+        "--from".as_ref(),
+        "helm".as_ref(),
+        "--started-at".as_ref(),
+        "2025-01-01T00:00:00Z".as_ref(),
+    ];
+    args.extend(extra.iter().map(std::ffi::OsStr::new));
+    args.push(run.as_os_str());
+    env.run(args)
+}
+
+/// Issue 32.1: a HELM run evaluated on the `valid` split (HellaSwag's runs: `exact_match` on
+/// every instance, all in split `valid`) was refused as having no metric, with advice that
+/// named a manifest field to a `--from` call.
+#[test]
+fn a_helm_run_on_the_valid_split_lands_and_a_missing_metric_is_advised_by_flag() {
+    let env = Env::init();
+    let run = fixture(&env, "helm").with_file_name("run");
+    let stats = run.join("per_instance_stats.json");
+    let text = std::fs::read_to_string(&stats).unwrap();
+    std::fs::write(
+        &stats,
+        text.replace("\"split\": \"test\"", "\"split\": \"valid\""),
+    )
+    .unwrap();
+    let out = from_helm(&env, &run, &[]).ok();
+    assert!(
+        out.stdout.contains(
+            "per_instance_stats.json: no instance of the test split has exact_match: the run \
+             was evaluated on the valid split, whose instances are read"
+        ),
+        "{out:#?}"
+    );
+    let show = env
+        .run(["show", "arith-digits-2-2025-01-01", "--format", "json"])
+        .ok()
+        .json();
+    // Every unperturbed instance, id3 among them; the robustness copy still left out.
+    let s = &show["seats"][0];
+    assert_eq!(
+        (s["attempts"].as_u64(), s["correct"].as_u64()),
+        (Some(4), Some(3)),
+        "{s:#}"
+    );
+    assert_eq!(s["input_tokens"], 380);
+
+    // A metric no instance has: the error names the metrics there are, and with --from the
+    // flag that chooses one, not a manifest field.
+    let env = Env::init();
+    let run = fixture(&env, "helm").with_file_name("run");
+    let out = from_helm(&env, &run, &["--scorer", "f1_score"]).status(2);
+    assert!(
+        out.stderr.contains(
+            "no unperturbed instance has metric \"f1_score\", on any split; the instances' \
+             metrics are: exact_match, inference_runtime, num_completion_tokens, \
+             num_prompt_tokens; choose the one that decides Correct with --scorer METRIC"
+        ),
+        "{out:#?}"
+    );
+    // --scorer chooses it for every file: num_completion_tokens is no score, and says so.
+    let out = from_helm(&env, &run, &["--scorer", "num_completion_tokens"]).status(2);
+    assert!(
+        out.stderr
+            .contains("expected a score from 0 to 1, got 2: a metric that is not a score"),
+        "{out:#?}"
+    );
+    let out = env
+        .run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "tau-bench".as_ref(),
+            "--scorer".as_ref(),
+            "x".as_ref(),
+            run.as_os_str(),
+        ])
+        .status(2);
+    assert!(
+        out.stderr
+            .contains("--scorer: results of format `tau-bench` have no scorers"),
+        "{out:#?}"
+    );
+}
+
+/// Issue 34.7: an instance of the evaluated split whose main metric is missing, or counted 0
+/// times, was dropped without a word (3 attempts became 2 and accuracy moved).
+#[test]
+fn a_helm_instance_without_its_metric_is_refused_not_dropped() {
+    // id2's unperturbed entry (its robustness copy sums 0).
+    let id2 = |name: &str, count: u32| {
+        format!(
+            "\"instance_id\": \"id2\",\n  \"train_trial_index\": 0,\n  \"stats\": [\n   {{\n    \
+             \"name\": {{\n     \"name\": \"{name}\",\n     \"split\": \"test\"\n    }},\n    \
+             \"count\": {count},\n    \"sum\": 1,"
+        )
+    };
+    // Counted 0 times; absent.
+    for (from, to) in [
+        (id2("exact_match", 1), id2("exact_match", 0)),
+        (id2("exact_match", 1), id2("other", 1)),
+    ] {
+        let (from, to) = (from.as_str(), to.as_str());
+        let env = Env::init();
+        let manifest = fixture(&env, "helm");
+        spoil(
+            &manifest.with_file_name("run/per_instance_stats.json"),
+            from,
+            to,
+        );
+        refused(
+            &env,
+            &manifest,
+            "per_instance_stats.json: entry 3: field `stats.exact_match`: instance id2 of the \
+             test split has no exact_match (absent, or counted 0 times): leaving it out would \
+             change the seat's accuracy",
+        );
+    }
+}
+
 /// HELM's own run directories (eee/tests/data/helm): the totals equal the run's stats.json
 /// (test split, unperturbed), which HELM writes as means over the instances.
 #[test]
@@ -1164,5 +1423,59 @@ fn shared_every_eval_ever_records_land_with_their_own_totals() {
         assert_eq!(s["correct"].as_u64(), Some(correct as u64), "{file}");
         assert_eq!(s["input_tokens"].as_u64(), Some(input), "{file}");
         assert!(close(&s["wall_s"], wall), "{file}: {s:#}");
+    }
+}
+
+/// Issue 34.6: a key written twice in one object resolved silently to the last in Harbor
+/// (`reward`, `task_name`), lm-eval (`exact_match`) and Every Eval Ever (`score`,
+/// `sample_id`); the native JSON-lines importer refused it. Every JSON importer now does,
+/// naming the file, the line and the key.
+#[test]
+fn a_json_key_given_twice_is_refused_in_every_json_importer() {
+    for (name, file, from, to, says) in [
+        (
+            "harbor",
+            "job/hello-world__a1B2c3/result.json",
+            "{\"reward\": 1.0}",
+            "{\"reward\": 1.0, \"reward\": 0.0}",
+            "hello-world__a1B2c3/result.json:4: field `reward`: the key appears twice in one \
+             object; keep one",
+        ),
+        (
+            "harbor",
+            "job/hello-world__a1B2c3/result.json",
+            "\"task_name\": \"hello-world\",",
+            "\"task_name\": \"hello-world\", \"task_name\": \"fix-git\",",
+            "hello-world__a1B2c3/result.json:1: field `task_name`: the key appears twice",
+        ),
+        (
+            "lm-eval",
+            "run/samples_arith_2025-01-02T03-04-05.000006.jsonl",
+            "\"filter\": \"strict-match\", \"metrics\": [\"exact_match\"], \"doc_hash\": \"h\", \
+             \"prompt_hash\": \"p\", \"target_hash\": \"t\", \"exact_match\": 0.0}",
+            "\"filter\": \"strict-match\", \"metrics\": [\"exact_match\"], \"doc_hash\": \"h\", \
+             \"prompt_hash\": \"p\", \"target_hash\": \"t\", \"exact_match\": 0.0, \"exact_match\": 1.0}",
+            "samples_arith_2025-01-02T03-04-05.000006.jsonl:2: field `exact_match`: the key \
+             appears twice in one object",
+        ),
+        (
+            "eee",
+            "run/0f0f0f0f-0000-4000-8000-000000000001_samples.jsonl",
+            "\"score\": 0.25,",
+            "\"score\": 0.25, \"score\": 1.0,",
+            "_samples.jsonl:2: field `score`: the key appears twice in one object",
+        ),
+        (
+            "eee",
+            "run/0f0f0f0f-0000-4000-8000-000000000001_samples.jsonl",
+            "\"sample_id\": \"s2\",",
+            "\"sample_id\": \"s2\", \"sample_id\": \"s1\",",
+            "_samples.jsonl:2: field `sample_id`: the key appears twice in one object",
+        ),
+    ] {
+        let env = Env::init();
+        let manifest = fixture(&env, name);
+        spoil(&manifest.with_file_name(file), from, to);
+        refused(&env, &manifest, says);
     }
 }

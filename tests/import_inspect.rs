@@ -565,9 +565,12 @@ fn a_wrong_format_lists_the_formats_and_a_missing_field_names_its_flag() {
         ])
         .status(2);
     assert!(
-        out.stderr
-            .contains("a.jsonl: field `suite`: missing: the file does not name the suite")
-            && out.stderr.contains("give it with --suite"),
+        out.stderr.contains(
+            "a.jsonl: missing 4 fields the files do not give: `suite` (the file does not name \
+             the suite it was run on)"
+        ) && out
+            .stderr
+            .contains("give them with --suite, --started-at, --model, --harness"),
         "{out:#?}"
     );
     assert_eq!(env.ledger_bytes(), before);

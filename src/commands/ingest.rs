@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Ctx, files};
 use crate::cli::IngestArgs;
-use benchledger_core::error::{Error, Result};
+use benchledger_core::error::{Error, Hint, Result};
 use benchledger_core::ingest::from::{self, Built, FromOptions};
 use benchledger_core::ingest::{Source, WaveVisitor, visit_wave};
 use benchledger_core::ledger::{Ingested, Ledger, Staging};
@@ -56,6 +56,15 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
 /// missing ledger, a conflicting wave id or an SQL error, whichever manifest each is in (the
 /// rest are then only read and checked).
 pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
+    for m in manifests {
+        let files = Files {
+            manifest: m,
+            built: &[],
+        };
+        if let Some(e) = from::not_a_manifest(&files, m) {
+            return Err(e);
+        }
+    }
     run(ctx, manifests, &[])
 }
 
@@ -77,7 +86,14 @@ pub fn ingest_from(
         ctx.write(&format!("note: {note}\n"))?;
     }
     let paths: Vec<PathBuf> = plan.manifests.iter().map(|b| b.path.clone()).collect();
-    run(ctx, &paths, &plan.manifests).map_err(|e| relocate(&plan.manifests, e))
+    run(ctx, &paths, &plan.manifests).map_err(|e| match e {
+        // A wave built from files may have been meant as seats added to one there.
+        Error::Hinted { error, hint } if *hint == Hint::OwnWaveId => Error::Hinted {
+            error,
+            hint: Box::new(Hint::AddSeats),
+        },
+        e => relocate(&plan.manifests, e),
+    })
 }
 
 /// An error in a built manifest names its field, not a line of text the user never saw.
@@ -375,6 +391,8 @@ pub fn run_ingest(ctx: &mut Ctx<'_>, args: IngestArgs) -> Result<()> {
         provider,
         model_mismatch,
         group,
+        scorer,
+        seat,
         display_name,
     } = args;
     match from {
@@ -391,6 +409,11 @@ pub fn run_ingest(ctx: &mut Ctx<'_>, args: IngestArgs) -> Result<()> {
                 harness,
                 model_mismatch_allowed: model_mismatch.is_some(),
                 group,
+                scorer,
+                seats: seat
+                    .iter()
+                    .map(|a| from::seat_arg(a))
+                    .collect::<Result<_>>()?,
                 display_names: display_name
                     .iter()
                     .map(|a| from::display_name_arg(a))

@@ -48,8 +48,11 @@ pub fn resolve(ledger: &Ledger, spec: &str) -> Result<RubricInfo> {
     }
     let Some((name, version)) = split_id(spec) else {
         return Err(Error::Usage(format!(
-            "no rubric file {spec:?}; name a rubric file, or a registered rubric as NAME@VERSION \
-             (see `benchledger rubric list`)"
+            "no rubric file {spec:?}{}; name a rubric file, or a registered rubric as \
+             NAME@VERSION (see `benchledger rubric list`)",
+            near_rubric(ledger, spec)?
+                .map(|id| format!(" (did you mean `{id}`?)"))
+                .unwrap_or_default()
         )));
     };
     // The shipped accuracy rubric, which the site ranks a wave under when no registered rubric
@@ -60,6 +63,32 @@ pub fn resolve(ledger: &Ledger, spec: &str) -> Result<RubricInfo> {
         return Ok(shipped);
     }
     registry::rubric_info(ledger, name, version)
+}
+
+/// The rubric a name without its version means: the latest registered version of that name
+/// (or the shipped accuracy rubric's), else the closest registered name.
+fn near_rubric(ledger: &Ledger, spec: &str) -> Result<Option<String>> {
+    let mut known: Vec<(String, u32)> = ledger
+        .rubrics()?
+        .into_iter()
+        .map(|r| (r.name, r.version))
+        .collect();
+    let shipped = rubric::accuracy();
+    known.push((shipped.rubric.name.clone(), shipped.rubric.version));
+    let bare = spec.trim();
+    let latest = |name: &str| {
+        known
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, v)| *v)
+            .max()
+            .map(|v| format!("{name}@{v}"))
+    };
+    if let Some(id) = latest(bare) {
+        return Ok(Some(id));
+    }
+    let names: Vec<&str> = known.iter().map(|(n, _)| n.as_str()).collect();
+    Ok(benchledger_core::diagnostics::closest(bare, names.iter().copied()).and_then(latest))
 }
 
 /// A note when a rubric file is not named `NAME.vVERSION.toml` after what it declares.

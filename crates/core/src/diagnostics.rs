@@ -202,6 +202,35 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, c)| c)
 }
 
+/// The name one not quite any means: the closest by spelling ([`closest`]), else the one a
+/// longer name begins with, separators and case aside (`inspect-ai` and `inspect_ai` are
+/// `inspect`), else the one whose words it spells out (`lm-evaluation-harness` is `lm-eval`).
+pub fn near_name<'a>(name: &str, names: &[&'a str]) -> Option<&'a str> {
+    let lower = name.to_ascii_lowercase();
+    if let Some(c) = closest(&lower, names.iter().copied()) {
+        return Some(c);
+    }
+    let bare = |s: &str| -> String { s.chars().filter(char::is_ascii_alphanumeric).collect() };
+    let given = bare(&lower);
+    let words: Vec<&str> = lower.split(['-', '_', ' ']).collect();
+    names
+        .iter()
+        .copied()
+        .filter(|n| {
+            let n = bare(n);
+            given.starts_with(&n) || (n.starts_with(&given) && given.len() >= 4)
+        })
+        .max_by_key(|n| n.len())
+        .or_else(|| {
+            names.iter().copied().find(|n| {
+                let parts: Vec<&str> = n.split('-').collect();
+                parts.len() > 1
+                    && words.len() >= parts.len()
+                    && parts.iter().zip(&words).all(|(p, w)| w.starts_with(p))
+            })
+        })
+}
+
 fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
@@ -219,6 +248,29 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_near_name_is_found_by_spelling_prefix_or_words() {
+        let names = [
+            "inspect",
+            "inspect-summaries",
+            "lm-eval",
+            "terminal-bench",
+            "harbor",
+        ];
+        for (given, near) in [
+            ("inspect-ai", Some("inspect")),
+            ("inspect_ai", Some("inspect")),
+            ("Inspect", Some("inspect")),
+            ("lm-evaluation-harness", Some("lm-eval")),
+            ("lm_eval", Some("lm-eval")),
+            ("terminal_bench", Some("terminal-bench")),
+            ("harbour", Some("harbor")),
+            ("xyz", None),
+        ] {
+            assert_eq!(near_name(given, &names), near, "{given}");
+        }
+    }
 
     #[test]
     fn a_byte_offset_is_on_its_one_based_line() {

@@ -159,6 +159,19 @@ pub enum Hint {
     /// say: give it as this option of [`crate::ingest::from::FromOptions`] (`model`,
     /// `provider`, `harness`, `suite`, `suite_problems`, `started_at`), or in a base manifest.
     Give(&'static str),
+    /// As [`Hint::Give`], for several fields at once: every one the files do not say.
+    GiveAll(Vec<&'static str>),
+    /// A wave id the ledger holds with other content: give the new wave its own id.
+    OwnWaveId,
+    /// As [`Hint::OwnWaveId`], for a wave built from results files (`ingest --from`), which a
+    /// user may have meant as seats added to the wave there: a wave cannot grow; ingest all its
+    /// seats at once, under a new id.
+    AddSeats,
+    /// The input looks like results of this format (`crate::import::sniff`): read it as such.
+    UseFormat(&'static str),
+    /// A format of several scorers or metrics read with one its results lack: choose the one
+    /// that decides Correct (a seat's `scorer`; `FromOptions::scorer`).
+    ChooseScorer,
     /// A server ledger was named and this build has no PostgreSQL support: name an SQLite
     /// ledger, or build with the feature.
     NoServerSupport,

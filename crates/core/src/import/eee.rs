@@ -21,7 +21,7 @@ use serde_json::Value;
 use super::json::Rec;
 use super::object::describe;
 use super::{About, Imported, Importer, Input, Origin, Record, Source};
-use crate::error::{Error, Location, Result};
+use crate::error::{Error, Result};
 use crate::model::Attempt;
 
 /// Every Eval Ever instance-level records.
@@ -53,8 +53,7 @@ impl Importer for Eee {
             if line.trim().is_empty() {
                 continue;
             }
-            let v: Value = serde_json::from_str(&line)
-                .map_err(|e| Error::input(Location::line(path, i + 1), format!("not JSON: {e}")))?;
+            let v: Value = super::json::strict_line(path, i + 1, &line)?;
             let r = Rec::new(path, format!("line {}", i + 1), &v)?;
             let mut a = sample(&r)?;
             let n = trials.entry(a.problem.clone()).or_default();
@@ -136,7 +135,7 @@ fn aggregate(src: &dyn Source, samples: &Path) -> Result<About> {
         return Ok(about);
     };
     let text = src.read_text(&path).map_err(|e| Error::io(&path, e))?;
-    let v: Value = serde_json::from_str(&text).map_err(|e| super::object::syntax(&path, &e))?;
+    let v: Value = super::json::strict_str(&path, &text)?;
     let r = Rec::new(&path, "the aggregate record", &v)?;
     about.started_at = r
         .text("evaluation_timestamp")?

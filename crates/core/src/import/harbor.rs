@@ -16,6 +16,10 @@
 //! - the trajectory's tool calls → steps (ATIF records no failure per call: errors unknown);
 //! - `agent_info.model_info` → the model; `agent_info` → the harness; `source` → the suite;
 //!   the job's `started_at` → the wave's start; `n_concurrent_trials` → parallel sessions;
+//!   Harbor writes the job's start with `datetime.now()`, a naive local time: when trials
+//!   state their start with an offset, the earliest pins the job's offset (the smallest
+//!   whole quarter-hour that puts the job's start at or before it); else it is taken as UTC.
+//!   Either way a note says so;
 //!   `timeout_multiplier` → the load's timeout multiplier (1 included: the job says it).
 //!
 //! A job of several agents or models (Harbor's `agents` list, each with its `model_name`) is
@@ -32,11 +36,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, NaiveDateTime};
+use chrono::{DateTime, FixedOffset, NaiveDateTime, SecondsFormat, TimeZone, Utc};
 use serde_json::Value;
 
 use super::json::Rec;
-use super::object::{describe, syntax};
+use super::object::describe;
 use super::{About, Imported, Importer, Input, Origin, Record, Source, Stated};
 use crate::error::{Error, Location, Result};
 use crate::model::Attempt;
@@ -46,6 +50,10 @@ pub struct Harbor;
 
 /// A reward this close to 1 is a pass (Harbor's pass@k counts a reward of exactly 1).
 const SUCCESS: f64 = 1.0 - 1e-6;
+
+/// The most files one trial's trajectory is read from (`trajectory.json` and its
+/// continuations): a chain longer than this is refused (README, limits).
+pub const MAX_CONTINUATIONS: usize = 100;
 
 /// The exceptions that are a trial's own outcome (Harbor's default `exclude_exceptions`).
 const OWN: [&str; 5] = [
@@ -69,14 +77,10 @@ impl Importer for Harbor {
     /// A job's `result.json`: beside `config.json`, with no job above it (a trial's own
     /// `result.json` sits in a job's directory).
     fn finds(&self, src: &dyn Source, path: &Path) -> bool {
-        let Some(dir) = path.parent() else {
-            return false;
-        };
+        let dir = job_dir(path);
         path.file_name().and_then(|n| n.to_str()) == Some("result.json")
             && src.is_file(&dir.join("config.json"))
-            && !dir
-                .parent()
-                .is_some_and(|up| src.is_file(&up.join("result.json")))
+            && !src.is_file(&above(&dir).join("result.json"))
     }
 
     fn has_agents(&self) -> bool {
@@ -84,9 +88,9 @@ impl Importer for Harbor {
     }
 
     fn agents(&self, src: &dyn Source, path: &Path) -> Result<Vec<(String, Option<String>)>> {
-        let dir = path.parent().unwrap_or(Path::new("."));
+        let dir = job_dir(path);
         let mut agents = std::collections::BTreeSet::new();
-        for t in trial_files(src, dir)? {
+        for t in trial_files(src, &dir)? {
             let t = trial(src, &t)?;
             agents.insert((t.agent, t.model));
         }
@@ -101,7 +105,8 @@ impl Importer for Harbor {
         let path = input.path;
         let job = read_json(input.src, path)?;
         let job_rec = Rec::new(path, "the job's result", &job)?;
-        let dir = path.parent().unwrap_or(Path::new("."));
+        let dir = job_dir(path);
+        let dir = dir.as_path();
         let config = dir.join("config.json");
         let (parallel, multiplier) = if input.src.is_file(&config) {
             let c = read_json(input.src, &config)?;
@@ -132,6 +137,7 @@ impl Importer for Harbor {
         }
         // Attempts: a task's trials in the order they started (then by name).
         read.sort_by(|a, b| (&a.task, a.started, &a.name).cmp(&(&b.task, b.started, &b.name)));
+        let (started_at, note) = job_start(&job_rec, &read)?;
         let mut records = Vec::with_capacity(read.len());
         let mut k: BTreeMap<String, u32> = BTreeMap::new();
         let read = chosen(path, read, input.options)?;
@@ -157,10 +163,8 @@ impl Importer for Harbor {
             });
         let about = About {
             suite: first.and_then(|t| t.source.clone()),
-            started_at: job_rec
-                .text("started_at")?
-                .filter(|s| DateTime::parse_from_rfc3339(s).is_ok())
-                .map(str::to_string),
+            started_at,
+            notes: note.into_iter().map(|n| ("started_at", n)).collect(),
             harness: first.map(|t| t.agent.clone()),
             harness_version: first.and_then(|t| t.agent_version.clone()),
             provider: first.and_then(|t| t.provider.clone()),
@@ -248,9 +252,82 @@ fn chosen(path: &Path, read: Vec<Trial>, options: &super::Options) -> Result<Vec
         .collect())
 }
 
+/// The directory of a job whose `result.json` is at `path` (`.` for a bare file name).
+fn job_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The directory above `dir`, as a path to read through: `dir/..` where `dir` ends in `.` or
+/// `..` (whose lexical parent is not the directory above: `cd JOB && ingest --from harbor .`).
+fn above(dir: &Path) -> PathBuf {
+    match dir.components().next_back() {
+        Some(std::path::Component::Normal(_)) => match dir.parent() {
+            Some(up) if !up.as_os_str().is_empty() => up.to_path_buf(),
+            _ => PathBuf::from("."),
+        },
+        _ => dir.join(".."),
+    }
+}
+
+/// The job's start as RFC 3339, and a note when it had to be read: Harbor writes it naive
+/// (`datetime.now()`, local time). The earliest trial start written with an offset pins the
+/// job's offset, the smallest whole quarter-hour that puts the job's start at or before that
+/// trial's; with no such trial it is taken as UTC.
+fn job_start(r: &Rec<'_>, trials: &[Trial]) -> Result<(Option<String>, Option<String>)> {
+    let Some(raw) = r.text("started_at")? else {
+        return Ok((None, None));
+    };
+    if DateTime::parse_from_rfc3339(raw).is_ok() {
+        return Ok((Some(raw.to_string()), None));
+    }
+    let Ok(naive) = raw.parse::<NaiveDateTime>() else {
+        return Err(r.bad(
+            "started_at",
+            format!("expected an ISO 8601 date-time, got {raw:?}"),
+        ));
+    };
+    const QUARTER: i64 = 15 * 60;
+    if let Some(first) = trials.iter().filter_map(|t| t.started_utc).min() {
+        let gap = (naive - first.naive_utc()).num_seconds();
+        let offset = gap.div_euclid(QUARTER) * QUARTER
+            + if gap.rem_euclid(QUARTER) == 0 {
+                0
+            } else {
+                QUARTER
+            };
+        if let Some(zone) = i32::try_from(offset)
+            .ok()
+            .filter(|s| s.abs() <= 14 * 3600)
+            .and_then(FixedOffset::east_opt)
+            && let Some(t) = zone.from_local_datetime(&naive).single()
+        {
+            let at = t.to_rfc3339_opts(SecondsFormat::AutoSi, false);
+            return Ok((
+                Some(at.clone()),
+                Some(format!(
+                    "the job's started_at {raw:?} names no offset (Harbor writes local time); \
+                     read as {at}, the offset its earliest trial's start ({}) pins",
+                    first.to_rfc3339_opts(SecondsFormat::AutoSi, true)
+                )),
+            ));
+        }
+    }
+    let at = naive.and_utc().to_rfc3339_opts(SecondsFormat::AutoSi, true);
+    Ok((
+        Some(at.clone()),
+        Some(format!(
+            "the job's started_at {raw:?} names no offset (Harbor writes local time) and no \
+             trial states one: taken as UTC, {at}; give --started-at if the run was elsewhere"
+        )),
+    ))
+}
+
 fn read_json(src: &dyn Source, path: &Path) -> Result<Value> {
     let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
-    serde_json::from_str(&text).map_err(|e| syntax(path, &e))
+    super::json::strict_str(path, &text)
 }
 
 /// The `result.json` of each trial directory of a job, sorted.
@@ -285,6 +362,8 @@ struct Trial {
     task: String,
     name: String,
     started: Option<NaiveDateTime>,
+    /// Its start, when written with an offset.
+    started_utc: Option<DateTime<Utc>>,
     source: Option<String>,
     agent: String,
     agent_version: Option<String>,
@@ -453,6 +532,11 @@ fn trial(src: &dyn Source, path: &Path) -> Result<Trial> {
         task,
         name,
         started: time(&r, &v, "started_at")?,
+        started_utc: v
+            .get("started_at")
+            .and_then(Value::as_str)
+            .and_then(|s| DateTime::parse_from_rfc3339(s).ok())
+            .map(|t| t.with_timezone(&Utc)),
         source: r.text("source")?.map(str::to_string),
         agent,
         agent_version,
@@ -465,7 +549,7 @@ fn trial(src: &dyn Source, path: &Path) -> Result<Trial> {
 
 /// The tool calls of the agent's ATIF trajectory (`agent/trajectory.json` and its
 /// continuations, `continued_trajectory_ref`), leaving out steps copied into a continuation
-/// as context; `None` without a trajectory.
+/// as context; `None` without a trajectory. Each file is streamed a step at a time.
 fn steps(src: &dyn Source, result: &Path) -> Result<Option<u32>> {
     let dir = result.parent().unwrap_or(Path::new(".")).join("agent");
     let mut next = Some(dir.join("trajectory.json"));
@@ -473,26 +557,71 @@ fn steps(src: &dyn Source, result: &Path) -> Result<Option<u32>> {
         return Ok(None);
     }
     let mut calls: u64 = 0;
-    let mut seen = 0;
+    let mut read: Vec<PathBuf> = Vec::new();
     while let Some(path) = next.take() {
-        seen += 1;
-        if seen > 1000 {
+        // A continuation naming one read already is a cycle: each file is read once.
+        if let Some(first) = read.iter().position(|p| *p == path) {
+            let from = read.last().unwrap_or(&path);
             return Err(Error::input(
-                Location::file(&path),
-                "more than 1000 continued trajectories: a continuation names an earlier one",
+                Location::file(from).field("continued_trajectory_ref"),
+                format!(
+                    "names {}, read already as continuation {} of this trajectory: the chain \
+                     is a cycle",
+                    path.display(),
+                    first + 1
+                ),
             ));
         }
-        let v = read_json(src, &path)?;
-        let r = Rec::new(&path, "the trajectory", &v)?;
-        for (i, step) in r.list("steps")?.into_iter().flatten().enumerate() {
-            let s = Rec::new(&path, format!("step {}", i + 1), step)?;
-            if s.text("source")? != Some("agent") || s.boolean("is_copied_context")? == Some(true) {
-                continue;
-            }
-            calls += s.list("tool_calls")?.map_or(0, |c| c.len() as u64);
+        if read.len() >= MAX_CONTINUATIONS {
+            return Err(Error::input(
+                Location::file(&path),
+                format!(
+                    "a trajectory continued more than {MAX_CONTINUATIONS} times: benchledger \
+                     reads at most {MAX_CONTINUATIONS} files of one trial's trajectory"
+                ),
+            ));
         }
-        next = r
-            .text("continued_trajectory_ref")?
+        read.push(path.clone());
+        // Streamed, a step at a time: a trajectory can be tens of megabytes.
+        let file = src.open(&path).map_err(|e| Error::io(&path, e))?;
+        let mut continued: Option<String> = None;
+        super::object::walk(
+            &path,
+            file,
+            "an ATIF trajectory, a JSON object with its steps",
+            |key| match key {
+                "steps" => super::object::Take::Elements,
+                "continued_trajectory_ref" => super::object::Take::Whole,
+                _ => super::object::Take::Skip,
+            },
+            |key, part| {
+                match part {
+                    super::object::Part::Element(i, step) => {
+                        let s = Rec::new(&path, format!("step {}", i + 1), &step)?;
+                        if s.text("source")? == Some("agent")
+                            && s.boolean("is_copied_context")? != Some(true)
+                        {
+                            calls += s.list("tool_calls")?.map_or(0, |c| c.len() as u64);
+                        }
+                    }
+                    super::object::Part::Whole(v) if key == "continued_trajectory_ref" => {
+                        continued = match v {
+                            Value::Null => None,
+                            Value::String(f) => Some(f),
+                            other => {
+                                return Err(Error::input(
+                                    Location::file(&path).field(key),
+                                    format!("expected a string, got {}", describe(&other)),
+                                ));
+                            }
+                        };
+                    }
+                    _ => {}
+                }
+                Ok(())
+            },
+        )?;
+        next = continued
             .filter(|f| {
                 !f.is_empty()
                     && f.chars()
@@ -502,4 +631,78 @@ fn steps(src: &dyn Source, result: &Path) -> Result<Option<u32>> {
             .filter(|p| src.is_file(p));
     }
     Ok(Some(u32::try_from(calls).unwrap_or(u32::MAX)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::Memory;
+
+    fn trajectory(calls: usize, next: Option<&str>) -> String {
+        let calls: Vec<String> = (0..calls)
+            .map(|i| format!(r#"{{"tool_call_id": "c{i}", "function_name": "bash"}}"#))
+            .collect();
+        let next = next
+            .map(|n| format!(r#", "continued_trajectory_ref": "{n}""#))
+            .unwrap_or_default();
+        format!(
+            r#"{{"steps": [{{"step_id": 1, "source": "agent", "tool_calls": [{}]}}]{next}}}"#,
+            calls.join(", ")
+        )
+    }
+
+    /// Issue 34.5: a trajectory whose `continued_trajectory_ref` names itself was read 1,000
+    /// times (a 40 MB file: 83 s). A continuation read already is a cycle, refused at once, and
+    /// a chain is read at most MAX_CONTINUATIONS files long.
+    #[test]
+    fn a_continued_trajectory_ref_cycle_is_refused_and_a_chain_capped() {
+        let result = Path::new("job/t__1/result.json");
+        let src = Memory::new()
+            .with(
+                "job/t__1/agent/trajectory.json",
+                trajectory(2, Some("cont-1.json")),
+            )
+            .with("job/t__1/agent/cont-1.json", trajectory(3, None));
+        assert_eq!(steps(&src, result).unwrap(), Some(5));
+        let src = Memory::new().with(
+            "job/t__1/agent/trajectory.json",
+            trajectory(1, Some("trajectory.json")),
+        );
+        assert_eq!(
+            steps(&src, result).unwrap_err().to_string(),
+            "job/t__1/agent/trajectory.json: field `continued_trajectory_ref`: names \
+             job/t__1/agent/trajectory.json, read already as continuation 1 of this \
+             trajectory: the chain is a cycle"
+        );
+        let src = Memory::new()
+            .with(
+                "job/t__1/agent/trajectory.json",
+                trajectory(1, Some("b.json")),
+            )
+            .with(
+                "job/t__1/agent/b.json",
+                trajectory(1, Some("trajectory.json")),
+            );
+        assert!(
+            steps(&src, result)
+                .unwrap_err()
+                .to_string()
+                .starts_with("job/t__1/agent/b.json: field `continued_trajectory_ref`"),
+        );
+        let mut src = Memory::new().with(
+            "job/t__1/agent/trajectory.json",
+            trajectory(1, Some("c1.json")),
+        );
+        for i in 1..=MAX_CONTINUATIONS {
+            src = src.with(
+                &format!("job/t__1/agent/c{i}.json"),
+                trajectory(1, Some(&format!("c{}.json", i + 1))),
+            );
+        }
+        let e = steps(&src, result).unwrap_err().to_string();
+        assert!(
+            e.contains("a trajectory continued more than 100 times"),
+            "{e}"
+        );
+    }
 }

@@ -5,25 +5,29 @@
 //! two real run directories of Every Eval Ever's test data:
 //!
 //! - `instance_id` → problem, `train_trial_index + 1` → attempt;
-//! - the run's main metric on the `test` split, unperturbed: its `sum / count` → outcome,
+//! - the run's main metric on its evaluated split, unperturbed: its `sum / count` → outcome,
 //!   Correct at 1. The run directory does not say which metric is main: `exact_match` where
-//!   the instances have it, else the seat's `scorer = "METRIC"`;
+//!   the instances have it, else the seat's `scorer = "METRIC"` (`--scorer` with `--from`);
 //! - `num_prompt_tokens`, `num_completion_tokens` → input and output tokens;
 //!   `inference_runtime` → wall seconds;
 //! - `run_spec.json`: `adapter_spec.model` → the model; its `name` without `model=` → the
 //!   suite.
 //!
-//! Instances of other splits (HELM's `valid`) and perturbed copies (robustness, fairness) are
-//! left out: HELM reports each apart, and its headline figure is the unperturbed test split.
+//! The evaluated split is `test` where its instances have the metric, else the split whose
+//! instances do (a run evaluated on `valid` alone, as HELM's HellaSwag runs are; a note says
+//! so). Instances of other splits and perturbed copies (robustness, fairness) are left out:
+//! HELM reports each apart, and its headline figure is the unperturbed evaluated split. An
+//! instance of the evaluated split without the metric (absent, or counted 0 times) is refused,
+//! naming it: leaving it out would change the seat's accuracy without a word.
 
 use std::path::Path;
 
 use serde_json::Value;
 
-use super::json::Rec;
-use super::object::{describe, syntax};
+use super::json::{Rec, each_in_array};
+
 use super::{About, Imported, Importer, Input, Origin, Record, Source};
-use crate::error::{Error, Location, Result};
+use crate::error::{Error, Hint, Location, Result};
 use crate::model::Attempt;
 
 /// A HELM run directory.
@@ -31,6 +35,7 @@ pub struct Helm;
 
 const SUCCESS: f64 = 1.0 - 1e-6;
 const DEFAULT_METRIC: &str = "exact_match";
+/// The split HELM's headline figures are of, chosen when its instances have the metric.
 const SPLIT: &str = "test";
 
 impl Importer for Helm {
@@ -58,20 +63,20 @@ impl Importer for Helm {
             .scorer
             .clone()
             .unwrap_or_else(|| DEFAULT_METRIC.into());
-        let v = read_json(input.src, path)?;
-        let Value::Array(entries) = &v else {
-            return Err(Error::input(
-                Location::file(path),
-                format!(
-                    "expected HELM's per-instance stats, a JSON list, got {}",
-                    describe(&v)
-                ),
-            ));
-        };
-        input.progress.total(entries.len() as u64);
-        let mut records = Vec::with_capacity(entries.len());
-        for (i, e) in entries.iter().enumerate() {
-            if let Some(a) = instance(path, i, e, &metric)? {
+        // Two passes over a stream, an entry held at a time (the file is never held whole, nor
+        // as a document): the split that holds the metric, then the attempts of that split.
+        let open = || input.src.open(path).map_err(|e| Error::io(path, e));
+        let mut splits = Splits::default();
+        let entries = each_in_array(path, open()?, |_, e| {
+            splits.add(&e, &metric);
+            Ok(())
+        })?;
+        let split = splits.evaluated(path, &metric)?;
+        input.progress.total(entries as u64);
+        let mut records = Vec::new();
+        let progress = &mut *input.progress;
+        each_in_array(path, open()?, |i, e| {
+            if let Some(a) = instance(path, i, &e, &metric, &split)? {
                 records.push(Record {
                     at: Origin::Record(format!(
                         "entry {} (instance {} trial {})",
@@ -83,18 +88,19 @@ impl Importer for Helm {
                     file: None,
                 });
             }
-            input.progress.advance(1);
-        }
-        if records.is_empty() {
-            return Err(Error::input(
-                Location::file(path),
+            progress.advance(1);
+            Ok(())
+        })?;
+        let (model, mut about) = run_spec(input.src, &path.with_file_name("run_spec.json"))?;
+        if split != SPLIT {
+            about.notes.push((
+                "",
                 format!(
-                    "no unperturbed instance of the {SPLIT} split has metric {metric:?}: name \
-                     the run's main metric with scorer = \"METRIC\""
+                    "no instance of the {SPLIT} split has {metric}: the run was evaluated on the \
+                     {split} split, whose instances are read"
                 ),
             ));
         }
-        let (model, about) = run_spec(input.src, &path.with_file_name("run_spec.json"))?;
         Ok(Imported {
             records,
             accounting: None,
@@ -106,15 +112,15 @@ impl Importer for Helm {
 
 fn read_json(src: &dyn Source, path: &Path) -> Result<Value> {
     let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
-    serde_json::from_str(&text).map_err(|e| syntax(path, &e))
+    super::json::strict_str(path, &text)
 }
 
-/// The mean of a stat of the test split, unperturbed, when the entry has it.
-fn stat(r: &Rec<'_>, stats: &[Value], name: &str) -> Result<Option<f64>> {
+/// The mean of a stat of `split`, unperturbed, when the entry has it.
+fn stat(r: &Rec<'_>, stats: &[Value], name: &str, split: &str) -> Result<Option<f64>> {
     for s in stats {
         let n = s.get("name");
         if n.and_then(|n| n.get("name")).and_then(Value::as_str) != Some(name)
-            || n.and_then(|n| n.get("split")).and_then(Value::as_str) != Some(SPLIT)
+            || n.and_then(|n| n.get("split")).and_then(Value::as_str) != Some(split)
             || n.and_then(|n| n.get("perturbation"))
                 .is_some_and(|p| !p.is_null())
         {
@@ -135,24 +141,138 @@ fn stat(r: &Rec<'_>, stats: &[Value], name: &str) -> Result<Option<f64>> {
     Ok(None)
 }
 
+/// The split an entry's unperturbed stats are of (HELM gives each instance one), `None` for a
+/// perturbed entry or one with no stats.
+fn split_of(e: &Value) -> Option<&str> {
+    if e.get("perturbation").is_some_and(|p| !p.is_null()) {
+        return None;
+    }
+    e.get("stats")?.as_array()?.iter().find_map(|s| {
+        let n = s.get("name")?;
+        if n.get("perturbation").is_some_and(|p| !p.is_null()) {
+            return None;
+        }
+        n.get("split")?.as_str()
+    })
+}
+
+/// Whether an entry has `metric` on `split`, unperturbed, counted at least once.
+fn has_metric(e: &Value, metric: &str, split: &str) -> bool {
+    e.get("stats")
+        .and_then(Value::as_array)
+        .is_some_and(|stats| {
+            stats.iter().any(|s| {
+                let n = s.get("name");
+                n.and_then(|n| n.get("name")).and_then(Value::as_str) == Some(metric)
+                    && n.and_then(|n| n.get("split")).and_then(Value::as_str) == Some(split)
+                    && n.and_then(|n| n.get("perturbation"))
+                        .is_none_or(Value::is_null)
+                    && s.get("count")
+                        .and_then(Value::as_f64)
+                        .is_some_and(|c| c > 0.0)
+            })
+        })
+}
+
+/// What the entries say of their splits, gathered an entry at a time: the splits whose
+/// instances hold the metric, and every metric of each entry's own split (for the error when
+/// none holds it).
+#[derive(Default)]
+struct Splits {
+    holding: std::collections::BTreeSet<String>,
+    metrics: std::collections::BTreeSet<String>,
+}
+
+impl Splits {
+    fn add(&mut self, e: &Value, metric: &str) {
+        let Some(split) = split_of(e) else { return };
+        if has_metric(e, metric, split) {
+            self.holding.insert(split.to_string());
+        }
+        if !self.holding.is_empty() {
+            return;
+        }
+        for s in e
+            .get("stats")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let n = s.get("name");
+            if n.and_then(|n| n.get("split")).and_then(Value::as_str) == Some(split)
+                && let Some(name) = n.and_then(|n| n.get("name")).and_then(Value::as_str)
+                && !self.metrics.contains(name)
+            {
+                self.metrics.insert(name.to_string());
+            }
+        }
+    }
+
+    /// The split the run was evaluated on: `test` where its instances have the metric, else
+    /// the split whose instances do (`valid` before others, then by name). None holding it is
+    /// an error naming the metrics they have.
+    fn evaluated(self, path: &Path, metric: &str) -> Result<String> {
+        for preferred in [SPLIT, "valid"] {
+            if self.holding.contains(preferred) {
+                return Ok(preferred.to_string());
+            }
+        }
+        if let Some(first) = self.holding.into_iter().next() {
+            return Ok(first);
+        }
+        Err(Error::input(
+            Location::file(path),
+            format!(
+                "no unperturbed instance has metric {metric:?}, on any split{}",
+                if self.metrics.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; the instances' metrics are: {}",
+                        self.metrics.into_iter().collect::<Vec<_>>().join(", ")
+                    )
+                }
+            ),
+        )
+        .hinted(Hint::ChooseScorer))
+    }
+}
+
 /// One entry as an attempt; `None` for an entry of another split, or a perturbed one.
-fn instance(path: &Path, i: usize, e: &Value, metric: &str) -> Result<Option<Attempt>> {
+fn instance(
+    path: &Path,
+    i: usize,
+    e: &Value,
+    metric: &str,
+    split: &str,
+) -> Result<Option<Attempt>> {
     let r = Rec::new(path, format!("entry {}", i + 1), e)?;
-    if r.get("perturbation").is_some() {
+    if r.get("perturbation").is_some() || split_of(e) != Some(split) {
         return Ok(None);
     }
     let stats = r.list("stats")?.map(Vec::as_slice).unwrap_or_default();
-    let Some(value) = stat(&r, stats, metric)? else {
-        return Ok(None);
+    let Some(value) = stat(&r, stats, metric, split)? else {
+        return Err(r
+            .bad(
+                &format!("stats.{metric}"),
+                format!(
+                    "instance {} of the {split} split has no {metric} (absent, or counted 0 \
+                     times): leaving it out would change the seat's accuracy",
+                    r.id("instance_id").unwrap_or_default()
+                ),
+            )
+            .hinted(Hint::ChooseScorer));
     };
     if !(0.0..=1.0).contains(&value) {
-        return Err(r.bad(
-            &format!("stats.{metric}"),
-            format!(
-                "expected a score from 0 to 1, got {value}: a metric that is not a score \
-                 cannot decide Correct; name another with scorer = \"METRIC\""
-            ),
-        ));
+        return Err(r
+            .bad(
+                &format!("stats.{metric}"),
+                format!(
+                    "expected a score from 0 to 1, got {value}: a metric that is not a score \
+                 cannot decide Correct"
+                ),
+            )
+            .hinted(Hint::ChooseScorer));
     }
     let trial = r.count("train_trial_index")?.unwrap_or(0);
     let mut a = Attempt::empty();
@@ -166,7 +286,7 @@ fn instance(path: &Path, i: usize, e: &Value, metric: &str) -> Result<Option<Att
     a.outcome = Some(value);
     a.correct = value >= SUCCESS;
     let tokens = |name: &str| -> Result<Option<u64>> {
-        match stat(&r, stats, name)? {
+        match stat(&r, stats, name, split)? {
             None => Ok(None),
             Some(x) if x >= 0.0 && x.fract() == 0.0 => Ok(Some(x as u64)),
             Some(x) => Err(r.bad(
@@ -177,7 +297,7 @@ fn instance(path: &Path, i: usize, e: &Value, metric: &str) -> Result<Option<Att
     };
     a.input_tokens = tokens("num_prompt_tokens")?;
     a.output_tokens = tokens("num_completion_tokens")?;
-    a.wall_s = stat(&r, stats, "inference_runtime")?.filter(|s| *s >= 0.0);
+    a.wall_s = stat(&r, stats, "inference_runtime", split)?.filter(|s| *s >= 0.0);
     Ok(Some(a))
 }
 

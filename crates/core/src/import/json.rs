@@ -31,7 +31,7 @@ pub fn each_in_array<R: Read>(
         }
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
             let mut n = 0;
-            while let Some(v) = seq.next_element::<Value>()? {
+            while let Some(v) = seq.next_element_seed(super::results::strict::Strict)? {
                 if let Err(e) = (self.each)(n, v) {
                     *self.failed = Some(e);
                     return Err(serde::de::Error::custom("stopped at a bad record"));
@@ -124,6 +124,42 @@ pub fn each_in_member<R: Read>(
         },
     )?;
     Ok(present.get().then_some(n))
+}
+
+/// A whole JSON text as a value, refusing a key given twice in any object (serde_json keeps the
+/// last without a word): the error names the file, the line and the key.
+pub fn strict_str(path: &Path, text: &str) -> Result<Value> {
+    use serde::de::DeserializeSeed;
+    let mut de = serde_json::Deserializer::from_str(text);
+    super::results::strict::Strict
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(|e| syntax(path, &e))
+}
+
+/// [`strict_str`] over a reader.
+pub fn strict_reader<R: Read>(path: &Path, reader: R) -> Result<Value> {
+    use serde::de::DeserializeSeed;
+    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(
+        256 * 1024,
+        reader,
+    ));
+    super::results::strict::Strict
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(|e| syntax(path, &e))
+}
+
+/// One line of a JSON-lines file as a value, refusing a key given twice: errors name the file,
+/// the line and the key.
+pub fn strict_line(path: &Path, line: usize, text: &str) -> Result<Value> {
+    strict_str(path, text).map_err(|e| match e {
+        Error::Input { mut at, message } => {
+            at.line = Some(line);
+            Error::Input { at, message }
+        }
+        e => e,
+    })
 }
 
 /// A JSON object read as one record: its fields, with errors that name the record.

@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::json::Rec;
-use super::object::{describe, syntax};
+use super::object::describe;
 use super::{About, Imported, Importer, Input, Origin, Record, Source};
 use crate::error::{Error, Location, Result};
 use crate::model::Attempt;
@@ -164,9 +164,7 @@ fn samples(
         if line.trim().is_empty() {
             continue;
         }
-        let at = Location::line(path, i + 1);
-        let v: Value = serde_json::from_str(&line)
-            .map_err(|e| Error::input(at.clone(), format!("not JSON: {e}")))?;
+        let v: Value = super::json::strict_line(path, i + 1, &line)?;
         let r = Rec::new(path, format!("line {}", i + 1), &v)?;
         if r.text("filter")?.unwrap_or("none") != filter {
             continue;
@@ -340,7 +338,7 @@ fn results_date(path: &Path) -> Option<String> {
 /// The results file, parsed.
 fn parse_results(src: &dyn Source, path: &Path) -> Result<Value> {
     let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
-    serde_json::from_str(&text).map_err(|e| syntax(path, &e))
+    super::json::strict_str(path, &text)
 }
 
 /// What the results file says of the run.

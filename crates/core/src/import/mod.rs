@@ -25,6 +25,7 @@ mod native;
 pub(crate) mod object;
 pub(crate) mod openhands;
 pub(crate) mod results;
+pub mod sniff;
 mod source;
 pub(crate) mod swe_bench;
 pub(crate) mod tau2_bench;
@@ -34,7 +35,6 @@ mod tokens;
 
 use std::path::{Path, PathBuf};
 
-use crate::diagnostics::closest;
 use crate::error::{Error, Location, Result};
 use crate::model::Attempt;
 
@@ -135,6 +135,11 @@ pub struct About {
     /// Conditions of the run that the wave's load has no field for, in words: a wave built
     /// from the file says them in its notes.
     pub conditions: Vec<String>,
+    /// What the importer had to decide in reading the file, for the user to hear once (a time
+    /// written without an offset, read at an offset the file's other times pin), each with the
+    /// field above it is about: `ingest --from` prints each as a note naming the file, unless
+    /// the field was given another way (`--started-at`).
+    pub notes: Vec<(&'static str, String)>,
 }
 
 /// Per-seat choices a manifest may make for an importer.
@@ -269,7 +274,7 @@ pub fn named(name: &str, at: Location) -> Result<&'static dyn Importer> {
         return Ok(*i);
     }
     let names: Vec<&str> = FORMATS.iter().map(|i| i.name()).collect();
-    let hint = closest(name, names.iter().copied())
+    let hint = crate::diagnostics::near_name(name, &names)
         .map(|c| format!(" (did you mean `{c}`?)"))
         .unwrap_or_default();
     Err(Error::input(

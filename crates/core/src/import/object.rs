@@ -11,6 +11,8 @@ use std::path::Path;
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use super::results::strict::Strict;
+
 use crate::error::{Error, Location, Result};
 
 /// What to do with the value of one top-level key.
@@ -122,7 +124,7 @@ where
                     map.next_value::<IgnoredAny>()?;
                 }
                 Take::Whole => {
-                    let v: Value = map.next_value()?;
+                    let v: Value = map.next_value_seed(Strict)?;
                     if let Err(e) = (self.on)(&key, Part::Whole(v)) {
                         return Err(stop(self.failed, e));
                     }
@@ -187,7 +189,7 @@ impl<'de, F: FnMut(&str, Part) -> Result<()>> Visitor<'de> for Parts<'_, F> {
 
     fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
         let mut i = 0;
-        while let Some(v) = seq.next_element::<Value>()? {
+        while let Some(v) = seq.next_element_seed(Strict)? {
             self.hand(Part::Element(i, v))?;
             i += 1;
         }
@@ -198,8 +200,14 @@ impl<'de, F: FnMut(&str, Part) -> Result<()>> Visitor<'de> for Parts<'_, F> {
         if self.only_list {
             return Err(self.not_a_list("an object"));
         }
+        let mut seen = BTreeSet::new();
         while let Some(k) = map.next_key::<String>()? {
-            let v: Value = map.next_value()?;
+            if !seen.insert(k.clone()) {
+                return Err(serde::de::Error::custom(format_args!(
+                    "duplicate field `{k}`"
+                )));
+            }
+            let v: Value = map.next_value_seed(Strict)?;
             self.hand(Part::Entry(k, v))?;
         }
         Ok(())
@@ -237,6 +245,18 @@ pub fn syntax(path: &Path, e: &serde_json::Error) -> Error {
     } else {
         Location::file(path)
     };
+    // A key given twice in one object (refused by `Strict`, where serde_json keeps the last).
+    let text = e.to_string();
+    if let Some(key) = text
+        .strip_prefix("duplicate field `")
+        .and_then(|r| r.split('`').next())
+    {
+        return Error::input(
+            at.field(key),
+            "the key appears twice in one object; keep one (a JSON reader would keep the last \
+             without a word)",
+        );
+    }
     Error::input(at, format!("not the JSON this format expects: {e}"))
 }
 

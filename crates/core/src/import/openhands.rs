@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::json::{Rec, describe, each_in_object, syntax};
+use super::json::{Rec, describe, each_in_object};
 use super::{Imported, Importer, Input, Origin, Record};
 use crate::error::{Error, Location, Result};
 use crate::import::Source;
@@ -158,7 +158,7 @@ fn metadata(src: &dyn Source, results: &Path) -> Result<(Option<String>, super::
         return Ok((None, about));
     };
     let text = src.read_text(&path).map_err(|e| Error::io(&path, e))?;
-    let value: Value = serde_json::from_str(&text).map_err(|e| syntax(&path, &e))?;
+    let value: Value = super::json::strict_str(&path, &text)?;
     let Value::Object(map) = &value else {
         return Err(Error::input(
             Location::file(&path),

@@ -41,6 +41,11 @@ pub trait Source {
             Entry::Missing
         })
     }
+    /// Whether `path` is a symbolic link (to a directory or anything else): a directory walk
+    /// never follows one to a directory, which could lead back up the tree or anywhere else.
+    fn is_link(&self, path: &Path) -> bool {
+        matches!(self.entry(path), Ok(Entry::Link(_)))
+    }
 }
 
 /// What is at a path, as [`Source::entry`] tells it.

@@ -25,7 +25,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::json::{Rec, describe, syntax};
+use super::json::{Rec, describe};
 use super::object::{Part, Take, walk};
 use super::tokens::{Tokens, count, sum};
 use super::{Imported, Importer, Input, Origin, Record, Stated};
@@ -205,8 +205,7 @@ fn indexed(src: &dyn super::Source, path: &Path, j: usize, entry: &Value) -> Res
             format!("cannot read its simulation file {}: {e}", file.display()),
         )
     })?;
-    let v: Value = serde_json::from_reader(std::io::BufReader::with_capacity(256 * 1024, reader))
-        .map_err(|e| syntax(&file, &e))?;
+    let v: Value = super::json::strict_reader(&file, reader)?;
     let record = simulation(&file, format!("simulation {id}"), &v)?;
     let sim = Rec::new(&file, format!("simulation {id}"), &v)?;
     if sim.text("id")? != Some(id) {

@@ -18,7 +18,10 @@
 //!   working seconds (the agent's phase: no container start, no tests), when both ends are given
 //!   (RFC 3339 times);
 //! - `total_input_tokens`, `total_output_tokens` → input and output tokens. Cached reads are not
-//!   reported, and whether the input total holds them depends on the agent: not stated;
+//!   reported, and whether the input total holds them depends on the agent: not stated. A run
+//!   whose every trial reports 0 of both recorded none (an agent that does not count them,
+//!   Goose): its tokens are unknown, not a known 0 a price table would price at $0, and a note
+//!   says so;
 //! - `n_commands` (recent harnesses, Terminus agents) → steps; `parser_results` (test name →
 //!   `passed` / `failed`) → the checklist, one item a test;
 //! - run_metadata.json's `model_name` → the model the file names. The rest of it, and of the
@@ -106,6 +109,22 @@ impl Importer for TerminalBench {
         // A run whose trials carry start times tells a trial that raised out of the harness
         // (none) from one whose agent failed (started).
         let timed = trials.iter().any(|t| t.started);
+        // Absent is not zero: a run that counted no token in any trial counted none.
+        let counted_none = !trials.is_empty()
+            && trials.iter().all(|t| {
+                let a = &t.record.attempt;
+                a.input_tokens.unwrap_or(0) == 0 && a.output_tokens.unwrap_or(0) == 0
+            })
+            && trials.iter().any(|t| {
+                let a = &t.record.attempt;
+                a.input_tokens.is_some() || a.output_tokens.is_some()
+            });
+        if counted_none {
+            for t in &mut trials {
+                t.record.attempt.input_tokens = None;
+                t.record.attempt.output_tokens = None;
+            }
+        }
         let records = trials
             .into_iter()
             .map(|mut t| {
@@ -116,11 +135,20 @@ impl Importer for TerminalBench {
                 t.record
             })
             .collect();
+        let mut about = meta.about;
+        if counted_none {
+            about.notes.push((
+                "",
+                "every trial reports 0 input and 0 output tokens: the agent counted none, so \
+                 its tokens are read as unknown, not as 0"
+                    .into(),
+            ));
+        }
         Ok(Imported {
             records,
             accounting: None,
             model: meta.model,
-            about: meta.about,
+            about,
         })
     }
 }
@@ -347,7 +375,7 @@ fn run_metadata(src: &dyn Source, results: &Path) -> Result<Meta> {
         return Ok(Meta::default());
     }
     let text = src.read_text(&path).map_err(|e| Error::io(&path, e))?;
-    let value: Value = serde_json::from_str(&text).map_err(|e| super::json::syntax(&path, &e))?;
+    let value: Value = super::json::strict_str(&path, &text)?;
     let Value::Object(map) = &value else {
         return Err(Error::input(
             Location::file(&path),
@@ -457,6 +485,38 @@ mod tests {
             r#"{{"id": "00000000-0000-4000-8000-000000000000", "trial_name": "{task}.{k}-of-2.2025-09-05__16-26-44",
                 "task_id": "{task}", "instruction": "do it"{more}}}"#
         )
+    }
+
+    /// Issue 32.6: a run whose every trial reports 0 tokens (Goose) was kept as a known 0, so a
+    /// price table priced it at $0.00: it counted none, so they are unknown.
+    #[test]
+    fn a_run_whose_every_trial_reports_0_tokens_has_unknown_tokens_not_zero() {
+        let zero = r#", "total_input_tokens": 0, "total_output_tokens": 0"#;
+        let results = format!(
+            r#"{{"results": [{}, {}]}}"#,
+            trial("a", 1, zero),
+            trial("a", 2, zero)
+        );
+        let got = read(&results).unwrap();
+        for r in &got.records {
+            assert_eq!(
+                (r.attempt.input_tokens, r.attempt.output_tokens),
+                (None, None)
+            );
+        }
+        assert_eq!(got.about.notes.len(), 1);
+        assert!(got.about.notes[0].1.contains("read as unknown, not as 0"));
+        // One trial that counted some: the others' 0 are counts.
+        let some = r#", "total_input_tokens": 7, "total_output_tokens": 0"#;
+        let results = format!(
+            r#"{{"results": [{}, {}]}}"#,
+            trial("a", 1, zero),
+            trial("a", 2, some)
+        );
+        let got = read(&results).unwrap();
+        assert_eq!(got.records[0].attempt.input_tokens, Some(0));
+        assert_eq!(got.records[1].attempt.input_tokens, Some(7));
+        assert!(got.about.notes.is_empty());
     }
 
     #[test]

@@ -53,6 +53,13 @@ pub struct FromOptions {
     /// For a format whose tasks come in groups (`lm-eval`): one wave per group, its seats
     /// reading every subtask, instead of each subtask a wave.
     pub group: bool,
+    /// For a format of several scorers or metrics (Inspect, HELM): the one whose value decides
+    /// Correct, for every file (a seat's `scorer`).
+    pub scorer: Option<String>,
+    /// Per-path seats (`--seat PATH=MODEL[@PROVIDER]`): the files at PATH (a file, or every
+    /// file under a directory) are of MODEL (and PROVIDER), in place of `model` and `provider`;
+    /// the deepest PATH holding a file is its. A PATH that holds no file read is refused.
+    pub seats: Vec<SeatArg>,
     /// Display names by seat id (`--display-name SEAT=NAME`): each seat of that id, in every
     /// wave built, is shown as NAME. A seat id no wave has is refused.
     pub display_names: Vec<(String, String)>,
@@ -69,6 +76,69 @@ pub fn display_name_arg(arg: &str) -> Result<(String, String)> {
             "--display-name {arg:?}: expected SEAT=NAME, the seat's id and the name to show it \
              by, as in --display-name anthropic-claude-sonnet-4-5=\"Claude Sonnet 4.5\""
         ))),
+    }
+}
+
+/// A `--seat` argument: the results at a path are of this model (and provider).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatArg {
+    pub path: PathBuf,
+    pub model: String,
+    pub provider: Option<String>,
+}
+
+/// A `--seat` argument, `PATH=MODEL[@PROVIDER]`: split at the last `=` (a path may hold one,
+/// as HELM's run directories do; a model does not), then the model at its last `@`.
+pub fn seat_arg(arg: &str) -> Result<SeatArg> {
+    let bad = || {
+        Error::Usage(format!(
+            "--seat {arg:?}: expected PATH=MODEL or PATH=MODEL@PROVIDER, the results file (or \
+             directory) and the model they are of, as in --seat logs/a=gpt-4o@openai"
+        ))
+    };
+    let (path, model) = arg.rsplit_once('=').ok_or_else(bad)?;
+    let (model, provider) = match model.rsplit_once('@') {
+        Some((m, p)) => (m.trim(), Some(p.trim())),
+        None => (model.trim(), None),
+    };
+    if path.trim().is_empty() || model.is_empty() || provider.is_some_and(str::is_empty) {
+        return Err(bad());
+    }
+    Ok(SeatArg {
+        path: lexical(Path::new(path.trim())),
+        model: model.to_string(),
+        provider: provider.map(str::to_string),
+    })
+}
+
+/// A path without its `.` components, so that `./a/b` and `a/b` name one place.
+fn lexical(path: &Path) -> PathBuf {
+    let out: PathBuf = path
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect();
+    if out.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        out
+    }
+}
+
+/// The `--seat` whose path holds this file: the deepest.
+fn seat_of<'o>(options: &'o FromOptions, file: &Path) -> Option<&'o SeatArg> {
+    let file = lexical(file);
+    options
+        .seats
+        .iter()
+        .filter(|s| s.path == Path::new(".") || file.starts_with(&s.path))
+        .max_by_key(|s| s.path.components().count())
+}
+
+/// The model and provider given for a file: its `--seat`'s, else `--model` and `--provider`.
+fn given_for(options: &FromOptions, file: &Path) -> (Option<String>, Option<String>) {
+    match seat_of(options, file) {
+        Some(s) => (Some(s.model.clone()), s.provider.clone()),
+        None => (options.model.clone(), options.provider.clone()),
     }
 }
 
@@ -95,14 +165,42 @@ pub fn format_named(format: &str) -> Result<&'static dyn Importer> {
         return Ok(*i);
     }
     let names: Vec<&str> = FORMATS.iter().map(|i| i.name()).collect();
-    let lower = format.to_ascii_lowercase();
-    let hint = closest(&lower, names.iter().copied())
+    let hint = crate::diagnostics::near_name(format, &names)
         .map(|c| format!(" (did you mean `{c}`?)"))
         .unwrap_or_default();
     Err(Error::Usage(format!(
         "unknown results format {format:?}{hint}; the formats are: {}",
         names.join(", ")
     )))
+}
+
+/// Why `path`, given as a wave manifest, is not one, when it is plainly something else: a
+/// directory, or a results file of a format benchledger reads (`ingest FILE.eval`), with the
+/// format to read it as. `None` for anything that may be a manifest (a `.toml` file, or one
+/// nothing recognises): reading it says what is wrong with it.
+pub fn not_a_manifest(src: &dyn Source, path: &Path) -> Option<Error> {
+    let dir = matches!(src.list(path), Ok(Some(_)));
+    let toml = path.extension().and_then(|e| e.to_str()) == Some("toml");
+    if !dir && (toml || !src.is_file(path)) {
+        return None;
+    }
+    let sniffed = crate::import::sniff::sniff(src, path);
+    let e = match (dir, sniffed) {
+        (true, _) => Error::input(
+            Location::file(path),
+            "is a directory, not a wave manifest (TOML); a directory of results files is read \
+             with the format they are in",
+        ),
+        (false, Some(_)) => Error::input(
+            Location::file(path),
+            "is a results file, not a wave manifest (TOML)",
+        ),
+        (false, None) => return None,
+    };
+    Some(match sniffed {
+        Some(f) => e.hinted(Hint::UseFormat(f)),
+        None => e,
+    })
 }
 
 /// Builds the wave manifests for the results files of `format` at `paths` (files, or
@@ -121,11 +219,13 @@ pub fn ingest_from(
             importer.name()
         )));
     }
-    let mut notes = Vec::new();
-    let mut files = described(src, importer, paths, &mut notes)?;
-    if options.group {
-        files = grouped(src, importer, files)?;
+    if options.scorer.is_some() && !importer.has_scorers() {
+        return Err(Error::Usage(format!(
+            "--scorer: results of format `{}` have no scorers to choose from",
+            importer.name()
+        )));
     }
+    let mut notes = Vec::new();
     let base = base_manifest(src, options)?;
     let base_wave = match base.as_ref().and_then(|(_, t)| t.get("wave")) {
         None => Table::new(),
@@ -137,6 +237,38 @@ pub fn ingest_from(
             ));
         }
     };
+    let mut files = described(
+        src,
+        importer,
+        paths,
+        options,
+        base.as_ref().map(|_| &base_wave),
+        &mut notes,
+    )?;
+    if options.group {
+        files = grouped(src, importer, files, options)?;
+    }
+    if let Some(s) = options.seats.iter().find(|s| {
+        !files
+            .iter()
+            .any(|f| seat_of(options, &f.path).is_some_and(|o| o.path == s.path))
+    }) {
+        let read: Vec<String> = files
+            .iter()
+            .take(5)
+            .map(|f| f.path.display().to_string())
+            .collect();
+        return Err(Error::Usage(format!(
+            "--seat {}={}: no results file read is at {} (or under it, closer than another \
+             --seat's path); the files read are: {}{}",
+            s.path.display(),
+            s.model,
+            s.path.display(),
+            read.join(", "),
+            if files.len() > 5 { ", ..." } else { "" }
+        )));
+    }
+    every_missing(importer, &files, options, &base_wave)?;
     let groups = group(&files, options, &base_wave, &mut notes)?;
     let mut seat_ids: BTreeSet<String> = BTreeSet::new();
     let several = groups.len() > 1;
@@ -223,7 +355,12 @@ struct File {
 
 /// With `--group`: the files of tasks that belong to a group replaced by one file per group
 /// and run (the run's results file, read for the group); the others kept as they are.
-fn grouped(src: &dyn Source, importer: &dyn Importer, files: Vec<File>) -> Result<Vec<File>> {
+fn grouped(
+    src: &dyn Source,
+    importer: &dyn Importer,
+    files: Vec<File>,
+    options: &FromOptions,
+) -> Result<Vec<File>> {
     let mut out = Vec::with_capacity(files.len());
     let mut seen = BTreeSet::new();
     for f in files {
@@ -234,11 +371,12 @@ fn grouped(src: &dyn Source, importer: &dyn Importer, files: Vec<File>) -> Resul
         if !seen.insert((results.clone(), group.clone())) {
             continue;
         }
-        let options = crate::import::Options {
+        let chosen = crate::import::Options {
             group: Some(group.clone()),
+            scorer: options.scorer.clone(),
             ..Default::default()
         };
-        let imported = importer.about_with(src, &results, &options)?;
+        let imported = importer.about_with(src, &results, &chosen)?;
         out.push(File {
             path: results.clone(),
             results,
@@ -252,7 +390,16 @@ fn grouped(src: &dyn Source, importer: &dyn Importer, files: Vec<File>) -> Resul
 
 /// One results file described: as one file, or, holding several agents' results (a Harbor job
 /// of several agents or models), as one per agent and model, each read for its own.
-fn describe(src: &dyn Source, importer: &dyn Importer, path: &Path) -> Result<Vec<File>> {
+fn describe(
+    src: &dyn Source,
+    importer: &dyn Importer,
+    path: &Path,
+    options: &FromOptions,
+) -> Result<Vec<File>> {
+    let chosen = crate::import::Options {
+        scorer: options.scorer.clone(),
+        ..Default::default()
+    };
     let agents = if importer.has_agents() {
         importer.agents(src, path)?
     } else {
@@ -262,7 +409,7 @@ fn describe(src: &dyn Source, importer: &dyn Importer, path: &Path) -> Result<Ve
         return Ok(vec![File {
             path: path.to_path_buf(),
             results: path.to_path_buf(),
-            imported: importer.about(src, path)?,
+            imported: importer.about_with(src, path, &chosen)?,
             group: None,
             agent: None,
         }]);
@@ -273,7 +420,7 @@ fn describe(src: &dyn Source, importer: &dyn Importer, path: &Path) -> Result<Ve
             let options = crate::import::Options {
                 agent: Some(agent.clone()),
                 agent_model: model.clone(),
-                ..Default::default()
+                ..chosen.clone()
             };
             Ok(File {
                 path: path.to_path_buf(),
@@ -292,25 +439,59 @@ fn described(
     src: &dyn Source,
     importer: &dyn Importer,
     paths: &[PathBuf],
+    options: &FromOptions,
+    base: Option<&Table>,
     notes: &mut Vec<String>,
 ) -> Result<Vec<File>> {
     let mut out = Vec::new();
     for input in paths {
-        let Some(found) = search(src, importer, input)? else {
-            out.extend(describe(src, importer, input)?);
+        let Some(found) = search(src, importer, input, notes)? else {
+            let files = describe(src, importer, input, options).map_err(|e| {
+                match crate::import::sniff::sniff(src, input) {
+                    Some(other) if other != importer.name() => e.hinted(Hint::UseFormat(other)),
+                    _ => e,
+                }
+            })?;
+            out.extend(files);
             continue;
         };
         let before = out.len();
         let notes_before = notes.len();
+        let mut failed = Vec::new();
         for path in found {
-            match describe(src, importer, &path) {
+            match describe(src, importer, &path, options) {
                 Ok(files) => out.extend(files),
-                Err(e) => notes.push(format!(
-                    "skipped {}: not read as {} ({e})",
-                    path.display(),
-                    importer.name()
-                )),
+                Err(e) => {
+                    notes.push(format!(
+                        "skipped {}: not read as {} ({e})",
+                        path.display(),
+                        importer.name()
+                    ));
+                    failed.push(e);
+                }
             }
+        }
+        // A directory of another format's results: say which, not what each file was not.
+        if out.len() == before
+            && let Some(other) =
+                crate::import::sniff::sniff(src, input).filter(|other| *other != importer.name())
+        {
+            notes.truncate(notes_before);
+            return Err(Error::Usage(format!(
+                "{} holds no results file of format `{}`{}",
+                input.display(),
+                importer.name(),
+                match failed.len() {
+                    0 => String::new(),
+                    n => format!(" ({n} files that might have been were not)"),
+                }
+            ))
+            .hinted(Hint::UseFormat(other)));
+        }
+        // The one file of the format's name there is, unread: its own error, with its advice.
+        if out.len() == before && failed.len() == 1 {
+            notes.truncate(notes_before);
+            return Err(failed.remove(0));
         }
         if out.len() == before {
             return Err(Error::Usage(format!(
@@ -326,6 +507,22 @@ fn described(
             )));
         }
     }
+    // What an importer decided in reading a file, once each: not of a field given otherwise.
+    let given = |field: &str| {
+        field == "started_at" && options.started_at.is_some()
+            || base.is_some_and(|w| w.contains_key(field))
+    };
+    for f in &out {
+        for (field, n) in &f.imported.about.notes {
+            if given(field) {
+                continue;
+            }
+            let note = format!("{}: {n}", f.path.display());
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+        }
+    }
     if out.is_empty() {
         return Err(Error::Usage(format!(
             "no results files given: name the {} files, or a directory of them",
@@ -335,14 +532,53 @@ fn described(
     Ok(out)
 }
 
-/// The format's files under `dir`, sorted, or `None` when it is not a directory.
-fn search(src: &dyn Source, importer: &dyn Importer, dir: &Path) -> Result<Option<Vec<PathBuf>>> {
+/// How deep `ingest --from` searches a directory it is given (README, limits).
+pub const WALK_DEPTH: usize = 32;
+/// How many entries (files and directories) it looks at, at most, under one directory given.
+pub const WALK_ENTRIES: usize = 100_000;
+
+/// The bounds of a directory walk.
+#[derive(Clone, Copy)]
+struct Walk {
+    depth: usize,
+    entries: usize,
+}
+
+/// The format's files under `dir`, sorted, or `None` when it is not a directory. A link to a
+/// directory is never followed (it could lead back up the tree, or to `/`), said in a note; a
+/// tree deeper than [`WALK_DEPTH`] or of more than [`WALK_ENTRIES`] entries is refused.
+fn search(
+    src: &dyn Source,
+    importer: &dyn Importer,
+    dir: &Path,
+    notes: &mut Vec<String>,
+) -> Result<Option<Vec<PathBuf>>> {
+    search_within(
+        src,
+        importer,
+        dir,
+        notes,
+        Walk {
+            depth: WALK_DEPTH,
+            entries: WALK_ENTRIES,
+        },
+    )
+}
+
+fn search_within(
+    src: &dyn Source,
+    importer: &dyn Importer,
+    dir: &Path,
+    notes: &mut Vec<String>,
+    walk: Walk,
+) -> Result<Option<Vec<PathBuf>>> {
     let Some(first) = src.list(dir).map_err(|e| Error::io(dir, e))? else {
         return Ok(None);
     };
     let mut found = Vec::new();
-    let mut stack = vec![first];
-    while let Some(entries) = stack.pop() {
+    let mut stack = vec![(first, 1usize)];
+    let mut seen = 0usize;
+    while let Some((entries, depth)) = stack.pop() {
         for p in entries {
             let hidden = p
                 .file_name()
@@ -351,8 +587,31 @@ fn search(src: &dyn Source, importer: &dyn Importer, dir: &Path) -> Result<Optio
             if hidden {
                 continue;
             }
+            seen += 1;
+            if seen > walk.entries {
+                return Err(Error::Usage(format!(
+                    "{} holds more than {} files and directories, more than ingest --from \
+                     searches: name the directories of the logs themselves",
+                    dir.display(),
+                    walk.entries
+                )));
+            }
             match src.list(&p).map_err(|e| Error::io(&p, e))? {
-                Some(inner) => stack.push(inner),
+                Some(_) if src.is_link(&p) => notes.push(format!(
+                    "did not follow {}: a link to a directory (name the directory itself to \
+                     read it)",
+                    p.display()
+                )),
+                Some(_) if depth >= walk.depth => {
+                    return Err(Error::Usage(format!(
+                        "{} is {} directories below {}, deeper than ingest --from searches: \
+                         name a directory nearer the logs",
+                        p.display(),
+                        depth,
+                        dir.display()
+                    )));
+                }
+                Some(inner) => stack.push((inner, depth + 1)),
                 None if importer.finds(src, &p) => found.push(p),
                 None => {}
             }
@@ -392,6 +651,146 @@ fn manifest_at(options: &FromOptions, field: &str) -> Location {
 fn missing(at: &Path, field: &'static str, why: &str) -> Error {
     Error::input(Location::file(at).field(field), format!("missing: {why}"))
         .hinted(Hint::Give(field))
+}
+
+/// The fields a file lacks, each with why.
+type Lacks = Vec<(&'static str, String)>;
+
+/// Every field no file gives and no option or base manifest supplies, in one error: naming
+/// each with its reason (what follows stops at the first). One field missing is the error
+/// [`missing`] makes; several, one error naming them all, each file with its own.
+fn every_missing(
+    importer: &dyn Importer,
+    files: &[File],
+    options: &FromOptions,
+    base_wave: &Table,
+) -> Result<()> {
+    let base_suite = base_wave.get("suite").and_then(Value::as_str);
+    let suite_of = |f: &File| {
+        options
+            .suite
+            .as_deref()
+            .or(base_suite)
+            .or(f.imported.about.suite.as_deref())
+            .map(str::to_string)
+    };
+    // The suites some file of which says when its run started.
+    let started: BTreeSet<Option<String>> = files
+        .iter()
+        .filter(|f| f.imported.about.started_at.is_some())
+        .map(suite_of)
+        .collect();
+    let start_given = options.started_at.is_some() || base_wave.contains_key("started_at");
+    let size_given = options.suite_problems.is_some()
+        || base_wave.contains_key("suite_problems")
+        || base_wave.contains_key("suite_problems_file");
+    let mut lacking: Vec<(&Path, Lacks)> = Vec::new();
+    for f in files {
+        let about = &f.imported.about;
+        let mut fields: Lacks = Vec::new();
+        let suite = suite_of(f);
+        if suite.is_none() {
+            fields.push((
+                "suite",
+                "the file does not name the suite it was run on".into(),
+            ));
+        }
+        if !start_given && !started.contains(&suite) {
+            fields.push((
+                "started_at",
+                "the file does not say when its run started".into(),
+            ));
+        }
+        let (given_model, given_provider) = given_for(options, &f.path);
+        let model = given_model.or(f.imported.model.clone());
+        let prefixed = model
+            .as_deref()
+            .and_then(|m| m.split_once('/'))
+            .is_some_and(|(p, r)| !p.is_empty() && !r.is_empty());
+        let no_provider = given_provider.is_none() && about.provider.is_none();
+        match &model {
+            None => fields.push((
+                "model",
+                if no_provider {
+                    "the file does not name the model it evaluated, nor its provider: give it \
+                     as PROVIDER/MODEL"
+                } else {
+                    "the file does not name the model it evaluated"
+                }
+                .into(),
+            )),
+            Some(m) if no_provider && !prefixed => fields.push((
+                "provider",
+                format!("the file names model {m:?} without its provider"),
+            )),
+            Some(_) => {}
+        }
+        if options.harness.is_none() && about.harness.is_none() {
+            fields.push(("harness", "the file does not name its agent".into()));
+        }
+        if let Some(why) = importer.needs_suite_size()
+            && !size_given
+            && about.suite_problems.is_none()
+        {
+            fields.push((
+                "suite_problems",
+                format!("format `{}` needs the suite's size: {why}", importer.name()),
+            ));
+        }
+        if !fields.is_empty() && !lacking.iter().any(|(p, _)| *p == f.path.as_path()) {
+            lacking.push((&f.path, fields));
+        }
+    }
+    let mut all: Vec<&'static str> = Vec::new();
+    for (_, fields) in &lacking {
+        for (field, _) in fields {
+            if !all.contains(field) {
+                all.push(field);
+            }
+        }
+    }
+    match all.len() {
+        0 => Ok(()),
+        1 => {
+            let (path, fields) = &lacking[0];
+            Err(missing(path, fields[0].0, &fields[0].1))
+        }
+        n => {
+            // Files lacking the same, said once.
+            let mut alike: Vec<(&Lacks, Vec<&Path>)> = Vec::new();
+            for (path, fields) in &lacking {
+                match alike.iter_mut().find(|(f, _)| *f == fields) {
+                    Some((_, paths)) => paths.push(path),
+                    None => alike.push((fields, vec![path])),
+                }
+            }
+            let mut message = format!("missing {n} fields the files do not give: ");
+            for (i, (fields, paths)) in alike.iter().enumerate() {
+                if i > 0 {
+                    message.push_str("; ");
+                }
+                message.push_str(
+                    &fields
+                        .iter()
+                        .map(|(field, why)| format!("`{field}` ({why})"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                );
+                if alike.len() > 1 || paths.len() > 1 {
+                    let shown: Vec<String> = paths
+                        .iter()
+                        .take(3)
+                        .map(|p| p.display().to_string())
+                        .collect();
+                    message.push_str(&format!(" in {}", shown.join(", ")));
+                    if paths.len() > 3 {
+                        message.push_str(&format!(" and {} more", paths.len() - 3));
+                    }
+                }
+            }
+            Err(Error::input(Location::file(lacking[0].0), message).hinted(Hint::GiveAll(all)))
+        }
+    }
 }
 
 /// The files grouped into waves: by suite, then by the accounting they state (`None`: either).
@@ -661,7 +1060,8 @@ fn seats(
     let mut rows = Vec::with_capacity(members.len());
     for f in members {
         let named = f.imported.model.clone();
-        let full = options.model.clone().or(named.clone()).ok_or_else(|| {
+        let (given_model, given_provider) = given_for(options, &f.path);
+        let full = given_model.clone().or(named.clone()).ok_or_else(|| {
             missing(
                 &f.path,
                 "model",
@@ -672,8 +1072,7 @@ fn seats(
             Some((p, r)) if !p.is_empty() && !r.is_empty() => (Some(p), r),
             _ => (None, full.as_str()),
         };
-        let provider = options
-            .provider
+        let provider = given_provider
             .clone()
             .or(f.imported.about.provider.clone())
             .or(prefix.map(str::to_string))
@@ -699,11 +1098,20 @@ fn seats(
             .entry(full.clone())
             .or_default()
             .insert(config.clone());
-        rows.push((f, full, provider, model, harness, config, named));
+        rows.push((
+            f,
+            full,
+            provider,
+            model,
+            harness,
+            config,
+            named,
+            given_model,
+        ));
     }
     let mut taken: BTreeMap<String, usize> = BTreeMap::new();
     let mut out = Vec::with_capacity(rows.len());
-    for (f, full, provider, model, harness, config, named) in rows {
+    for (f, full, provider, model, harness, config, named, given_model) in rows {
         let of_model = &configs[&full];
         // A job of several agents: each agent's seat is named after it too.
         let mut id = match &f.agent {
@@ -744,6 +1152,9 @@ fn seats(
         if let Some(g) = &f.group {
             seat.insert("group".into(), Value::String(g.clone()));
         }
+        if let Some(sc) = &options.scorer {
+            seat.insert("scorer".into(), Value::String(sc.clone()));
+        }
         if let Some((agent, model)) = &f.agent {
             seat.insert("agent".into(), Value::String(agent.clone()));
             if let Some(m) = model {
@@ -751,7 +1162,7 @@ fn seats(
             }
         }
         if options.model_mismatch_allowed
-            && let (Some(n), Some(m)) = (&named, &options.model)
+            && let (Some(n), Some(m)) = (&named, &given_model)
             && n != m
         {
             recorded.push(format!(
@@ -821,6 +1232,10 @@ impl Source for WithBuilt<'_> {
 
     fn list(&self, path: &Path) -> std::io::Result<Option<Vec<PathBuf>>> {
         self.inner.list(path)
+    }
+
+    fn is_link(&self, path: &Path) -> bool {
+        self.inner.is_link(path)
     }
 }
 
@@ -936,6 +1351,85 @@ mod tests {
         }
         let e = ingest_from(&src, "json", &["a.json".into()], &options()).unwrap_err();
         assert!(e.to_string().contains("did you mean `jsonl`?"), "{e}");
+    }
+
+    /// Issue 32.4: `ingest --from hal` stopped on `suite`, then on `started_at`, then on
+    /// `provider`, one run at a time: every missing field is named, with its reason, at once.
+    #[test]
+    fn missing_fields_are_named_all_at_once_not_one_at_a_time() {
+        let src = Memory::new().with("d/a.json", TAU).with("d/b.json", TAU);
+        let e = ingest_from(&src, "tau-bench", &["d".into()], &FromOptions::default()).unwrap_err();
+        assert_eq!(
+            e.hint(),
+            Some(&Hint::GiveAll(vec![
+                "suite",
+                "started_at",
+                "model",
+                "harness"
+            ])),
+            "{e}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "d/a.json: missing 4 fields the files do not give: `suite` (the file does not name \
+             the suite it was run on), `started_at` (the file does not say when its run \
+             started), `model` (the file does not name the model it evaluated, nor its \
+             provider: give it as PROVIDER/MODEL), `harness` (the file does not name its agent) \
+             in d/a.json, d/b.json"
+        );
+        // What one option gives is no longer named; a model without its provider is.
+        let e = ingest_from(
+            &src,
+            "tau-bench",
+            &["d/a.json".into()],
+            &FromOptions {
+                model: Some("gpt-4o".into()),
+                suite: Some("s".into()),
+                ..FromOptions::default()
+            },
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.hint(),
+            Some(&Hint::GiveAll(vec!["started_at", "provider", "harness"])),
+            "{e}"
+        );
+        assert!(
+            e.to_string()
+                .contains("`provider` (the file names model \"gpt-4o\" without its provider)"),
+            "{e}"
+        );
+    }
+
+    /// Issue 34.4 (the bounds; the links are tests/import.rs): a walk stops, refused, past its
+    /// depth and its count of entries instead of walking for minutes.
+    #[test]
+    fn a_directory_walk_is_bounded_in_depth_and_entries() {
+        let deep = format!("d/{}a.json", "x/".repeat(5));
+        let src = Memory::new().with(&deep, TAU).with("d/b.json", TAU);
+        let mut notes = Vec::new();
+        let within = |depth, entries, notes: &mut Vec<String>| {
+            search_within(
+                &src,
+                format_named("tau-bench").unwrap(),
+                Path::new("d"),
+                notes,
+                Walk { depth, entries },
+            )
+        };
+        let found = within(6, 100, &mut notes).unwrap().unwrap();
+        assert_eq!(found.len(), 2);
+        let e = within(5, 100, &mut notes).unwrap_err().to_string();
+        assert!(
+            e.contains("d/x/x/x/x/x is 5 directories below d, deeper than ingest --from searches"),
+            "{e}"
+        );
+        let e = within(6, 4, &mut notes).unwrap_err().to_string();
+        assert!(
+            e.contains("d holds more than 4 files and directories, more than ingest --from"),
+            "{e}"
+        );
+        assert!(notes.is_empty());
     }
 
     #[test]

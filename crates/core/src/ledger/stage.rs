@@ -369,10 +369,11 @@ impl Staging<'_> {
 pub(super) fn conflict(id: &str, there: &ContentHash, here: &ContentHash) -> Error {
     Error::Conflict(format!(
         "wave `{id}` is already in the ledger with different content (sha256 {} there, {} \
-         here). Waves are append-only: give the new wave its own id in [wave] id",
+         here). Waves are append-only",
         crate::digest::short(&there.sha256),
         crate::digest::short(&here.sha256)
     ))
+    .hinted(crate::error::Hint::OwnWaveId)
 }
 
 /// A seat's tally in the latest seat tally format: the totals of its attempts as the ledger
@@ -1040,7 +1041,12 @@ mod tests {
         // Different content: the usual conflict.
         let (outcome, l, _dir) = raced(&w, &wave("w", 2, 0.2), latest);
         let err = outcome.unwrap_err();
-        assert!(matches!(err, Error::Conflict(_)), "{err}");
+        assert!(
+            matches!(&err, Error::Hinted { error, hint }
+                if matches!(**error, Error::Conflict(_))
+                    && **hint == crate::error::Hint::OwnWaveId),
+            "{err}"
+        );
         assert!(err.to_string().contains("different content"), "{err}");
         assert_eq!(ids(&l, "SELECT count(*), 0 FROM wave"), [(1, 0)]);
         // Hashed in another format: cannot be compared; run again.

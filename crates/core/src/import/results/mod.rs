@@ -21,7 +21,7 @@ mod attempt;
 mod csv_file;
 mod fields;
 mod jsonl;
-mod strict;
+pub(crate) mod strict;
 
 pub use csv_file::parse_csv;
 pub use fields::MAX_COUNT;

@@ -35,9 +35,10 @@ pub(super) fn strict_json(raw: &str) -> serde_json::Result<Value> {
     Ok(v)
 }
 
-/// A [`Value`] builder that refuses duplicate keys, at any depth.
+/// A [`Value`] builder that refuses duplicate keys, at any depth: what every JSON importer
+/// reads a value with (`import::json::strict_str`), so that no format keeps the last of two.
 #[derive(Clone, Copy)]
-struct Strict;
+pub(crate) struct Strict;
 
 impl<'de> serde::de::DeserializeSeed<'de> for Strict {
     type Value = Value;
