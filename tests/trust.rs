@@ -1444,3 +1444,71 @@ fn registration_and_chain_edits() -> Vec<(&'static str, String, &'static str)> {
         ),
     ]
 }
+
+/// Issue 34, #1: a whole wave added through benchledger itself (its content hash right), moved
+/// to row id 0 or below and its log entry dropped, passed `verify --all --ledger --expect-head`
+/// as "from before the log began" in a ledger made after the log existed; so did a rubric moved
+/// to id 0 and a price table to a negative id. What the log names decides now, not row ids:
+/// this ledger's log began at its creation, so nothing in it is older than the log.
+#[test]
+fn issue_34_1_fabricated_rows_moved_below_the_logged_ids_fail_the_expected_head() {
+    let seats = "SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id WHERE w.slug = 'planted'";
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "a wave at id 0",
+            format!(
+                "UPDATE score SET seat_id = -seat_id WHERE seat_id IN ({seats});
+                 UPDATE seat_tally SET seat_id = -seat_id WHERE seat_id IN ({seats});
+                 UPDATE attempt SET seat_id = -seat_id WHERE seat_id IN ({seats});
+                 UPDATE seat SET id = -id, wave_id = 0 WHERE id IN ({seats});
+                 UPDATE wave SET id = 0 WHERE slug = 'planted';
+                 DELETE FROM chain_entry WHERE kind = 'ingest' AND subject = 'planted'"
+            ),
+            "wave planted: no log entry names it",
+        ),
+        (
+            "a rubric at id 0",
+            "UPDATE rubric SET id = 0 WHERE name = 'accuracy';
+             DELETE FROM chain_entry WHERE kind = 'rubric' AND subject = 'accuracy'"
+                .into(),
+            "rubric accuracy@1: no log entry names it",
+        ),
+        (
+            "a price table at id -3",
+            "UPDATE price_table SET id = -3 WHERE name = 'example-list';
+             DELETE FROM chain_entry WHERE kind = 'price_table' AND subject = 'example-list'"
+                .into(),
+            "price table example-list@1: no log entry names it",
+        ),
+    ];
+    for (what, sql, needle) in cases {
+        let env = published();
+        let h = head(&env);
+        // Added through benchledger, so every hash is right; the entry is the log's last.
+        match what {
+            "a wave at id 0" => {
+                let wave = small_wave(&env, "planted", "planted", None, 3.0);
+                env.ingest(&[&wave]);
+            }
+            "a rubric at id 0" => add_accuracy(&env),
+            _ => {
+                env.run([
+                    OsStr::new("prices"),
+                    OsStr::new("add"),
+                    crate_path("prices/example-list.v1.toml").as_os_str(),
+                ])
+                .ok();
+            }
+        }
+        behind_triggers(&env, &sql);
+        assert_eq!(head(&env), h, "{what}: the log is as it was");
+        let out = env.run(["verify", "--all", "--ledger", "--expect-head", &h]);
+        assert_eq!(out.status, 1, "{what}: {}{}", out.stdout, out.stderr);
+        assert!(out.stdout.contains(needle), "{what}: {}", out.stdout);
+        assert!(
+            !out.stdout.contains("from before the log began,"),
+            "{what}: {}",
+            out.stdout
+        );
+    }
+}

@@ -864,23 +864,24 @@ fn check_log(
         .map(|(label, p)| format!("{label}: {p}"))
         .collect();
     problems.extend(log_entry_problems(ledger, records, log)?);
+    let coverage = ledger.log_coverage()?;
     if !in_bundle {
-        problems.extend(ledger.unlogged()?.into_iter().map(|what| {
+        problems.extend(coverage.unaccounted.iter().map(|what| {
             format!(
-                "{what}: no log entry names it, though it was added after the log began: it \
-                 was written behind benchledger's back"
+                "{what}: no log entry names it, and nothing from before the log began does \
+                 (no publication or withdrawal the log's first entry links to): it was added \
+                 behind benchledger's back, or nothing shows it is older than the log"
             )
         }));
     }
-    let [w, r, t] = ledger.unnamed_by_log()?;
     let mut older = Vec::new();
     for (n, one, many) in [
-        (w, "wave", "waves"),
-        (r, "rubric", "rubrics"),
-        (t, "price table", "price tables"),
+        (coverage.older[0], "wave", "waves"),
+        (coverage.older[1], "rubric", "rubrics"),
+        (coverage.older[2], "price table", "price tables"),
     ] {
         if n > 0 {
-            older.push(plural(n as usize, one, many));
+            older.push(plural(n, one, many));
         }
     }
     let mut ok = match walk.last() {
@@ -897,7 +898,8 @@ fn check_log(
     };
     if !older.is_empty() && !in_bundle {
         ok.push_str(&format!(
-            "; {} from before the log began, checked against their own hashes only",
+            "; {} from before the log began (named by the chain the log's first entry links \
+             to), checked against their own hashes only",
             older.join(", ")
         ));
     }

@@ -47,7 +47,7 @@ use sql::Sql;
 
 pub use access::Wait;
 pub use image::IMAGE_MAX_BYTES;
-pub use log::LOG_SCHEMA_VERSION;
+pub use log::{LOG_SCHEMA_VERSION, LogCoverage};
 pub use prices::PricesAdded;
 pub use publications::{MakeEnvelope, NewPublication};
 pub use rubrics::RubricAdded;
