@@ -1512,3 +1512,44 @@ fn issue_34_1_fabricated_rows_moved_below_the_logged_ids_fail_the_expected_head(
         );
     }
 }
+
+/// Issue 34, #2: rows naming ids that do not exist (yet) passed `verify --all --ledger
+/// --expect-head`, then broke the next write: a claims row for the next publication made
+/// `publish` fail on a UNIQUE constraint, a planted envelope attached itself to the next
+/// unsigned publication, a display name or origin row waited for the next ingest's seat or
+/// attempt. `verify --ledger` sweeps every reference now.
+#[test]
+fn issue_34_2_dangling_rows_fail_verify_ledger() {
+    let cases = [
+        (
+            "INSERT INTO seat_display_name(seat_id, name) VALUES (9999, 'Planted')",
+            "seat_display_name.seat_id: 1 row names seat id 9999 that does not exist",
+        ),
+        (
+            "INSERT INTO attempt_origin(attempt_id, file, record) VALUES (999999, 'f', NULL)",
+            "attempt_origin.attempt_id: 1 row names attempt id 999999 that does not exist",
+        ),
+        (
+            "INSERT INTO publication_claims(publication_id, text) VALUES (3, NULL)",
+            "publication_claims.publication_id: 1 row names publication id 3 that does not exist",
+        ),
+        (
+            "INSERT INTO publication_envelope(publication_id, envelope) VALUES (3, '{}')",
+            "publication_envelope.publication_id: 1 row names publication id 3 that does not \
+             exist",
+        ),
+    ];
+    for (sql, needle) in cases {
+        let env = published();
+        let h = head(&env);
+        behind_triggers(&env, sql);
+        let out = env.run(["verify", "--all", "--ledger", "--expect-head", &h]);
+        assert_eq!(out.status, 1, "{sql}: {}{}", out.stdout, out.stderr);
+        assert!(out.stdout.contains(needle), "{sql}: {}", out.stdout);
+        assert!(out.stdout.contains("references: "), "{sql}: {}", out.stdout);
+    }
+    // An honest ledger's references hold.
+    let env = published();
+    let out = env.run(["verify", "--ledger"]).ok();
+    contains(&out, "references: OK — every row names rows that exist");
+}

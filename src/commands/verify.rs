@@ -423,6 +423,8 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 ///
 /// - the schema, against what `schema.sql` makes of a new ledger (a dropped trigger, a
 ///   changed CHECK);
+/// - every reference between rows: a row naming an id its table does not hold (a display
+///   name, an envelope, an origin planted ahead of the row it names) is named;
 /// - every wave's rows, against the content hash stored when it was ingested;
 /// - every seat's stored tally, against a tally of its attempts (a rescore reads the tally in
 ///   their place);
@@ -449,6 +451,12 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report, in_bundle: bool) -> Re
             benchledger_core::ledger::schema_version()
         ),
         schema,
+    );
+    section(
+        report,
+        "references",
+        "every row names rows that exist".into(),
+        ledger.dangling_references()?,
     );
     let waves = ledger.waves()?;
     check_waves(ledger, &waves, report)?;

@@ -26,6 +26,7 @@ mod pg;
 mod prices;
 mod publications;
 mod raw;
+mod references;
 mod registered;
 mod rubrics;
 mod scan;
