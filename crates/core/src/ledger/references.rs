@@ -87,6 +87,63 @@ impl Ledger {
     }
 }
 
+impl Ledger {
+    /// Seat tallies in a format no benchledger writes, as "wave W, seat S: a stored tally of
+    /// format N, ...": a rescore never reads them, so nothing else shows them (issue 34).
+    pub fn tallies_of_unknown_formats(&self) -> Result<Vec<String>> {
+        let rows: Vec<(String, String, i64)> = self.read(|sql| {
+            sql.rows(
+                "SELECT w.slug, s.slug, t.format FROM seat_tally t
+                 JOIN seat s ON s.id = t.seat_id JOIN wave w ON w.id = s.wave_id
+                 ORDER BY w.slug, s.slug, t.format",
+                &[],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+        })?;
+        let known = crate::formats::tally::VERSIONS;
+        Ok(rows
+            .into_iter()
+            .filter(|(_, _, f)| !u32::try_from(*f).is_ok_and(|f| known.contains(&f)))
+            .map(|(wave, seat, format)| {
+                format!(
+                    "wave {wave}, seat {seat}: a stored tally of format {format}, which no \
+                     benchledger writes (formats {}): it was written behind benchledger's back",
+                    known
+                        .iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })
+            .collect())
+    }
+
+    /// Declared problems stored for a wave that declares no list of them (its manifest gave a
+    /// count, or nothing): its content hash does not cover them, yet they would be read as
+    /// its problem list (issue 34).
+    pub fn problems_of_unlisted_waves(&self) -> Result<Vec<String>> {
+        let rows: Vec<(String, i64)> = self.read(|sql| {
+            sql.rows(
+                "SELECT w.slug, count(*) FROM wave_problem p JOIN wave w ON w.id = p.wave_id
+                 WHERE NOT w.suite_problems_listed GROUP BY w.slug ORDER BY w.slug",
+                &[],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+        })?;
+        Ok(rows
+            .into_iter()
+            .map(|(wave, n)| {
+                format!(
+                    "wave {wave} declares no problem list, yet {n} declared problem{} {} \
+                     stored for it: written behind benchledger's back",
+                    if n == 1 { "" } else { "s" },
+                    if n == 1 { "is" } else { "are" }
+                )
+            })
+            .collect())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
