@@ -48,6 +48,7 @@ pub mod report;
 pub mod rubric;
 pub mod site;
 pub mod stats;
+pub mod text;
 
 pub use error::{Error, Hint, Result};
 pub use ledger::Ledger;
