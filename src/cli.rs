@@ -224,8 +224,8 @@ pub enum Command {
     /// of k trials passes) and pass^k (that all k pass).
     Trials(TrialsArgs),
 
-    /// Every sample one click away: a wave's problem × seat matrix (pass / fail / missing, k of
-    /// n trials passed, infrastructure errors), most-solved problems first. A seat solves a
+    /// A wave's problem × seat matrix (pass / fail / missing, k of n trials passed,
+    /// infrastructure errors), most-solved problems first. A seat solves a
     /// problem when more than half of its trials there are Correct. With --regressions A B:
     /// for every seat in both waves, the problems it solves in one and not the other.
     Problems(ProblemsArgs),

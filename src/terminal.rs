@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use benchledger_core::report::compare::Comparison;
 use benchledger_core::report::{
-    ASKED, Column, Table, to_csv, to_json, to_markdown, with_significant_costs,
+    ASKED, Column, Table, to_csv, to_json, to_markdown_shown, with_significant_costs,
 };
 
 pub use crate::cli::Format;
@@ -70,24 +70,13 @@ impl Layout {
 }
 
 /// Text of a listing as a terminal is given it: a control character (Unicode's category Cc:
-/// U+0000 to U+001F, U+007F to U+009F) is shown escaped, as `\u{1b}`, so that nothing a ledger
-/// holds (a model's name, a wave's notes) can clear the screen, move the cursor or ring the
-/// bell. A line break is kept where `breaks` says the text is laid out in lines (a heading, a
+/// U+0000 to U+001F, U+007F to U+009F) or a bidirectional formatting character (U+202A to
+/// U+202E, U+2066 to U+2069, …: `benchledger_core::text`) is shown escaped, as `\u{1b}`, so
+/// that nothing a ledger holds (a model's name, a wave's notes) can clear the screen, move the
+/// cursor, ring the bell or reorder a name to spoof another. A line break is kept where `breaks` says the text is laid out in lines (a heading, a
 /// note); in a cell it is escaped too.
 fn shown(text: &str, breaks: bool) -> std::borrow::Cow<'_, str> {
-    let escaped = |c: char| c.is_control() && !(breaks && c == '\n');
-    if !text.chars().any(escaped) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if escaped(c) {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
+    benchledger_core::text::shown_keeping(text, |c| breaks && c == '\n')
 }
 
 /// How many terminal columns a text takes.
@@ -561,7 +550,7 @@ pub fn render_in<T: Serialize>(
 ) -> String {
     match format {
         Format::Table => to_text_in(table, layout),
-        Format::Md => to_markdown(&with_significant_costs(&crate::advice::worded(table))),
+        Format::Md => to_markdown_shown(&with_significant_costs(&crate::advice::worded(table))),
         Format::Csv => to_csv(table),
         Format::Json => to_json(kind, json),
     }

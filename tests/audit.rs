@@ -1168,6 +1168,7 @@ fn a_bundle_written_by_publish_verifies_in_a_fresh_directory() {
          the bundle's ledger, against what it was derived from (as verify --ledger checks a \
          ledger):\n  \
          schema: OK — tables, CHECKs, indexes and triggers match schema.sql (version {})\n  \
+         references: OK — every row names rows that exist\n  \
          waves: OK — 1 wave, each one's rows hashing to its stored content hash\n  \
          tallies: OK — 5 stored seat tallies, each what its seat's attempts add up to\n  \
          rubrics: OK — 1 registered rubric text, each hashing to its registered sha256\n  \

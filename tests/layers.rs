@@ -17,8 +17,8 @@ use common::crate_path;
 /// benchledger-core's top-level modules, lowest layer first. A module imports only modules of
 /// lower layers; a new module goes into a layer here, which is a decision written down.
 const CORE_LAYERS: &[&[&str]] = &[
-    // Plain data, errors, digests: what everything shares.
-    &["model", "error", "digest"],
+    // Plain data, errors, digests, text as people are shown it: what everything shares.
+    &["model", "error", "digest", "text"],
     // How bad input is reported; the absolute figures; the hashed formats.
     &["diagnostics", "figures", "formats"],
     // Numbers for people; price tables; foreign results files; the chain's records; signed

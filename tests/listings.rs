@@ -720,3 +720,37 @@ results = "llama.jsonl"
         );
     }
 }
+
+/// Issue 32, #3: `show` printed `x̄ ± SE` only in a note, and only for seats whose per-problem
+/// mean differs from their accuracy: a seat of many problems read `64.2%` with no error bar
+/// anywhere. Every accuracy in `show`'s table has its clustered standard error beside it (with
+/// `--ci`, its interval).
+#[test]
+fn issue_32_3_show_prints_an_error_bar_beside_every_accuracy() {
+    let env = Env::with_waves(&["examples/rca-wave-2/wave.toml"]);
+    let out = env.run(["show", "rca-wave-2"]).ok();
+    let json = env
+        .run(["show", "rca-wave-2", "--format", "json"])
+        .ok()
+        .json();
+    let seats = json["seats"].as_array().unwrap();
+    assert!(!seats.is_empty());
+    for s in seats {
+        let se = s["accuracy_se"].as_f64().unwrap();
+        let shown = format!("± {:.1}", se * 100.0);
+        let line = out
+            .stdout
+            .lines()
+            .find(|l| l.contains(s["seat"].as_str().unwrap()) && l.contains('%'))
+            .unwrap_or_else(|| panic!("no row for {s} in {}", out.stdout));
+        assert!(line.contains(&shown), "{shown} not in {line:?}");
+    }
+    assert!(
+        out.stdout.contains("Correct ± SE: the standard error"),
+        "{}",
+        out.stdout
+    );
+    // CSV keeps its columns: the error bar is for people; JSON has `accuracy_se`.
+    let csv = env.run(["show", "rca-wave-2", "--format", "csv"]).ok();
+    assert!(!csv.stdout.contains('±'), "{}", csv.stdout);
+}

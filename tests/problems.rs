@@ -184,3 +184,16 @@ fn an_unknown_wave_or_seat_or_a_withdrawn_wave_is_refused_naming_what_is_known()
         .stdout;
     assert!(shown.contains("withdrawn"), "{shown}");
 }
+
+/// Issue 32, #9: `problems --help` opened with a slogan ("Every sample one click away") rather
+/// than with what the command prints.
+#[test]
+fn issue_32_9_problems_help_opens_with_what_it_prints() {
+    let out = Env::new().run(["problems", "--help"]).ok();
+    assert!(
+        out.stdout.starts_with("A wave's problem × seat matrix"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("one click away"), "{}", out.stdout);
+}

@@ -1747,3 +1747,30 @@ fn site_reprice_replaces_recorded_costs_with_the_tables() {
         assert!(out.contains("$0.00348–$0.0400"), "{format}: {out}");
     }
 }
+
+/// Issue 34, #8: a wave whose costs are all at or below 1e-308 (a value ingest accepts) made
+/// `site` abort (a capacity overflow computing the cost axis's ticks, exit 101).
+#[test]
+fn issue_34_8_site_renders_a_wave_whose_costs_are_all_below_1e_308() {
+    let env = Env::init();
+    let line = |p: &str, ok: bool| {
+        format!(
+            "{{\"problem\":\"{p}\",\"correct\":{ok},\"input_tokens\":10,\"output_tokens\":1,\
+             \"wall_s\":1.0,\"cost_usd\":1e-308}}\n"
+        )
+    };
+    let a = format!("{}{}", line("p1", true), line("p2", false));
+    let b = format!("{}{}", line("p1", true), line("p2", true));
+    let wave = common::write_wave(
+        &env.path().join("tiny"),
+        "[wave]\nid = \"tiny\"\nsuite = \"s\"\nstarted_at = 2026-05-01T00:00:00Z\n\n\
+         [wave.accounting]\ninput_tokens_include_cache_reads = false\n\n\
+         [[seat]]\nid = \"a\"\nmodel = \"m\"\nprovider = \"p\"\nharness = \"h\"\nresults = \"a.jsonl\"\n\n\
+         [[seat]]\nid = \"b\"\nmodel = \"n\"\nprovider = \"p\"\nharness = \"h\"\nresults = \"b.jsonl\"\n",
+        &[("a.jsonl", &a), ("b.jsonl", &b)],
+    );
+    env.ingest(&[&wave]);
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    assert!(site.join("index.html").is_file());
+}

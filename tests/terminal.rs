@@ -295,6 +295,8 @@ fn terminal_escapes_printed_raw_by_show_score_and_publications() {
     env.run(["rubric", "add", "rubrics/session-efficiency.v2.toml"])
         .ok();
     let title = format!("title{hostile}");
+    // Such a title is refused now (issue 32, #2); one published before is still listed, so
+    // the row is given one behind benchledger's back.
     env.run([
         "publish",
         "--wave",
@@ -304,7 +306,19 @@ fn terminal_escapes_printed_raw_by_show_score_and_publications() {
         "--title",
         &title,
     ])
+    .status(2);
+    env.run([
+        "publish",
+        "--wave",
+        "hostile",
+        "--rubric",
+        "session-efficiency@2",
+    ])
     .ok();
+    env.tamper(&format!(
+        "DROP TRIGGER publication_no_update; UPDATE publication SET title = {}",
+        common::sql_text(&title)
+    ));
     for (args, shows) in [
         (&["show", "hostile"][..], &["model", "notes"][..]),
         (

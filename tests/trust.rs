@@ -1444,3 +1444,170 @@ fn registration_and_chain_edits() -> Vec<(&'static str, String, &'static str)> {
         ),
     ]
 }
+
+/// Issue 34, #1: a whole wave added through benchledger itself (its content hash right), moved
+/// to row id 0 or below and its log entry dropped, passed `verify --all --ledger --expect-head`
+/// as "from before the log began" in a ledger made after the log existed; so did a rubric moved
+/// to id 0 and a price table to a negative id. What the log names decides now, not row ids:
+/// this ledger's log began at its creation, so nothing in it is older than the log.
+#[test]
+fn issue_34_1_fabricated_rows_moved_below_the_logged_ids_fail_the_expected_head() {
+    let seats = "SELECT s.id FROM seat s JOIN wave w ON w.id = s.wave_id WHERE w.slug = 'planted'";
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "a wave at id 0",
+            format!(
+                "UPDATE score SET seat_id = -seat_id WHERE seat_id IN ({seats});
+                 UPDATE seat_tally SET seat_id = -seat_id WHERE seat_id IN ({seats});
+                 UPDATE attempt SET seat_id = -seat_id WHERE seat_id IN ({seats});
+                 UPDATE seat SET id = -id, wave_id = 0 WHERE id IN ({seats});
+                 UPDATE wave SET id = 0 WHERE slug = 'planted';
+                 DELETE FROM chain_entry WHERE kind = 'ingest' AND subject = 'planted'"
+            ),
+            "wave planted: no log entry names it",
+        ),
+        (
+            "a rubric at id 0",
+            "UPDATE rubric SET id = 0 WHERE name = 'accuracy';
+             DELETE FROM chain_entry WHERE kind = 'rubric' AND subject = 'accuracy'"
+                .into(),
+            "rubric accuracy@1: no log entry names it",
+        ),
+        (
+            "a price table at id -3",
+            "UPDATE price_table SET id = -3 WHERE name = 'example-list';
+             DELETE FROM chain_entry WHERE kind = 'price_table' AND subject = 'example-list'"
+                .into(),
+            "price table example-list@1: no log entry names it",
+        ),
+    ];
+    for (what, sql, needle) in cases {
+        let env = published();
+        let h = head(&env);
+        // Added through benchledger, so every hash is right; the entry is the log's last.
+        match what {
+            "a wave at id 0" => {
+                let wave = small_wave(&env, "planted", "planted", None, 3.0);
+                env.ingest(&[&wave]);
+            }
+            "a rubric at id 0" => add_accuracy(&env),
+            _ => {
+                env.run([
+                    OsStr::new("prices"),
+                    OsStr::new("add"),
+                    crate_path("prices/example-list.v1.toml").as_os_str(),
+                ])
+                .ok();
+            }
+        }
+        behind_triggers(&env, &sql);
+        assert_eq!(head(&env), h, "{what}: the log is as it was");
+        let out = env.run(["verify", "--all", "--ledger", "--expect-head", &h]);
+        assert_eq!(out.status, 1, "{what}: {}{}", out.stdout, out.stderr);
+        assert!(out.stdout.contains(needle), "{what}: {}", out.stdout);
+        assert!(
+            !out.stdout.contains("from before the log began,"),
+            "{what}: {}",
+            out.stdout
+        );
+    }
+}
+
+/// Issue 34, #2: rows naming ids that do not exist (yet) passed `verify --all --ledger
+/// --expect-head`, then broke the next write: a claims row for the next publication made
+/// `publish` fail on a UNIQUE constraint, a planted envelope attached itself to the next
+/// unsigned publication, a display name or origin row waited for the next ingest's seat or
+/// attempt. `verify --ledger` sweeps every reference now.
+#[test]
+fn issue_34_2_dangling_rows_fail_verify_ledger() {
+    let cases = [
+        (
+            "INSERT INTO seat_display_name(seat_id, name) VALUES (9999, 'Planted')",
+            "seat_display_name.seat_id: 1 row names seat id 9999 that does not exist",
+        ),
+        (
+            "INSERT INTO attempt_origin(attempt_id, file, record) VALUES (999999, 'f', NULL)",
+            "attempt_origin.attempt_id: 1 row names attempt id 999999 that does not exist",
+        ),
+        (
+            "INSERT INTO publication_claims(publication_id, text) VALUES (3, NULL)",
+            "publication_claims.publication_id: 1 row names publication id 3 that does not exist",
+        ),
+        (
+            "INSERT INTO publication_envelope(publication_id, envelope) VALUES (3, '{}')",
+            "publication_envelope.publication_id: 1 row names publication id 3 that does not \
+             exist",
+        ),
+    ];
+    for (sql, needle) in cases {
+        let env = published();
+        let h = head(&env);
+        behind_triggers(&env, sql);
+        let out = env.run(["verify", "--all", "--ledger", "--expect-head", &h]);
+        assert_eq!(out.status, 1, "{sql}: {}{}", out.stdout, out.stderr);
+        assert!(out.stdout.contains(needle), "{sql}: {}", out.stdout);
+        assert!(out.stdout.contains("references: "), "{sql}: {}", out.stdout);
+    }
+    // An honest ledger's references hold.
+    let env = published();
+    let out = env.run(["verify", "--ledger"]).ok();
+    contains(&out, "references: OK — every row names rows that exist");
+}
+
+/// Issue 34, the smaller ones: rows only an editor with the store's CHECKs off can write. A
+/// negative count made `verify` exit 2 with "Integer -5 out of range at index 2", naming no
+/// table; `correct = 2`, a tally of format 99 and declared problems on a wave that declares no
+/// list went unnoticed. Each is named now, with its table and column, and verify exits 1.
+#[test]
+fn issue_34_rows_written_with_checks_off_are_named_by_verify_ledger() {
+    let first_attempt = "(SELECT min(id) FROM attempt)";
+    let cases = [
+        (
+            format!("UPDATE attempt SET trial = -5 WHERE id = {first_attempt}"),
+            "attempt.trial holds -5",
+        ),
+        (
+            format!("UPDATE attempt SET input_tokens = -5 WHERE id = {first_attempt}"),
+            "attempt.input_tokens holds -5",
+        ),
+        (
+            "UPDATE wave SET parallel_sessions = -5 WHERE slug = 'rca-wave-2'".into(),
+            "wave.parallel_sessions holds -5",
+        ),
+        (
+            format!("UPDATE attempt SET correct = 2 WHERE id = {first_attempt}"),
+            "attempt.correct holds 2",
+        ),
+        (
+            "INSERT INTO seat_tally(seat_id, format, tally) \
+             SELECT seat_id, 99, tally FROM seat_tally ORDER BY seat_id LIMIT 1"
+                .into(),
+            "a stored tally of format 99, which no benchledger writes",
+        ),
+        (
+            "INSERT INTO wave_problem(wave_id, problem) \
+             SELECT id, 'planted' FROM wave WHERE slug = 'prices-csv'"
+                .into(),
+            "wave prices-csv declares no problem list, yet 1 declared problem is stored",
+        ),
+    ];
+    // The first four break a CHECK. PostgreSQL enforces CHECKs even in a session whose
+    // triggers are off: only dropping the constraint writes them there, and the schema check
+    // names that. SQLite's shell writes them with `ignore_check_constraints`.
+    for (n, (sql, needle)) in cases.into_iter().enumerate() {
+        let checks_off = n < 4;
+        if checks_off && common::postgres_backend() {
+            continue;
+        }
+        let env = published();
+        let sql = if checks_off {
+            format!("PRAGMA ignore_check_constraints = 1; {sql}")
+        } else {
+            sql
+        };
+        behind_triggers(&env, &sql);
+        let out = env.run(["verify", "--ledger"]);
+        assert_eq!(out.status, 1, "{sql}: {}{}", out.stdout, out.stderr);
+        assert!(out.stdout.contains(needle), "{sql}: {}", out.stdout);
+    }
+}

@@ -39,6 +39,12 @@ def _paths(paths: Union[Path, Iterable[Path]]) -> list[str]:
     return [os.fspath(p) for p in paths]
 
 
+def _flag(flag: str, value: Any) -> str:
+    """``--flag=VALUE``, one argument: a value is never read as an option of its own, whatever
+    it begins with (``--db=victim.db`` given as a wave id stays a wave id)."""
+    return f"{flag}={value}"
+
+
 def _interval_flags(ci: Union[bool, float], resamples: int, seed: int) -> list[str]:
     """The command line's --ci, --resamples and --seed. Resamples and seed other than the
     defaults without an interval are refused, as the command line refuses them."""
@@ -46,18 +52,18 @@ def _interval_flags(ci: Union[bool, float], resamples: int, seed: int) -> list[s
     if ci is True:
         flags.append("--ci")
     elif ci is not False and ci is not None:
-        flags += ["--ci", repr(float(ci))]
+        flags.append(_flag("--ci", repr(float(ci))))
     if ci or resamples != _RESAMPLES:
-        flags += ["--resamples", str(resamples)]
+        flags.append(_flag("--resamples", int(resamples)))
     if ci or seed != _SEED:
-        flags += ["--seed", str(seed)]
+        flags.append(_flag("--seed", int(seed)))
     return flags
 
 
 def _prices_flags(prices: Optional[str], reprice: bool) -> list[str]:
     flags: list[str] = []
     if prices is not None:
-        flags += ["--prices", prices]
+        flags.append(_flag("--prices", prices))
     if reprice:
         flags.append("--reprice")
     return flags
@@ -87,7 +93,7 @@ class Ledger:
         """Creates a new ledger at ``db`` (``benchledger init``) and returns it. An existing,
         up-to-date ledger is opened as it is; one whose schema differs raises
         :class:`CheckFailed`."""
-        _native.run(os.fspath(db), ["--wait", str(int(wait)), "init"])
+        _native.run(os.fspath(db), [_flag("--wait", int(wait)), "init"])
         return cls(db, wait)
 
     @property
@@ -112,10 +118,13 @@ class Ledger:
     def _run(self, args: Sequence[str]) -> tuple[str, list[str]]:
         if self._closed:
             raise ValueError(f"ledger {self._db} is closed")
-        return _native.run(self._db, ["--wait", str(self._wait), *args])
+        return _native.run(self._db, [_flag("--wait", self._wait), *args])
 
-    def _document(self, args: Sequence[str]) -> dict[str, Any]:
-        output, _ = self._run([*args, "--format", "json"])
+    def _document(self, args: Sequence[str], operands: Sequence[str] = ()) -> dict[str, Any]:
+        """The JSON document of a command: ``args`` its options (each value joined to its flag
+        by ``=``), ``operands`` its waves, seats or paths, after ``--`` so that none is ever
+        read as an option, whatever it begins with."""
+        output, _ = self._run([*args, "--format=json", "--", *operands])
         document: dict[str, Any] = json.loads(output)
         return document
 
@@ -127,7 +136,7 @@ class Ledger:
         waves added, in order; a wave already in the ledger with the same content is not
         among them. Bad input raises :class:`BadInput` naming file, line and field, the
         ledger unchanged."""
-        _, added = self._run(["ingest", *_paths(manifest)])
+        _, added = self._run(["ingest", "--", *_paths(manifest)])
         return added
 
     def ingest_from(
@@ -159,7 +168,12 @@ class Ledger:
         SEAT=NAME``, each). A field
         no file, flag or manifest gives raises :class:`BadInput` naming it. Returns the ids of
         the waves added."""
-        args = ["ingest", "--from", format]
+        if display_names is not None and not isinstance(display_names, Mapping):
+            raise BadInput(
+                f"display_names={display_names!r}: give a mapping of seat ids to the names "
+                "shown for them, such as {\"xai-react\": \"Grok 4\"}"
+            )
+        args = ["ingest", _flag("--from", format)]
         for flag, value in (
             ("--wave", wave),
             ("--manifest", None if manifest is None else os.fspath(manifest)),
@@ -171,11 +185,11 @@ class Ledger:
             ("--provider", provider),
         ):
             if value is not None:
-                args += [flag, value]
+                args.append(_flag(flag, value))
         if allow_model_mismatch:
             args.append("--model-mismatch=allow")
         for seat, name in sorted((display_names or {}).items()):
-            args += ["--display-name", f"{seat}={name}"]
+            args.append(_flag("--display-name", f"{seat}={name}"))
         _, added = self._run([*args, "--", *_paths(paths)])
         return added
 
@@ -199,7 +213,8 @@ class Ledger:
         ``seed`` set how they are drawn. ``prices`` (``NAME@VERSION``) fills in missing costs
         from a registered price table; ``reprice`` prices every attempt from it."""
         return self._document(
-            ["show", wave, *_interval_flags(ci, resamples, seed), *_prices_flags(prices, reprice)]
+            ["show", *_interval_flags(ci, resamples, seed), *_prices_flags(prices, reprice)],
+            [wave],
         )
 
     def score(
@@ -216,7 +231,7 @@ class Ledger:
         """A wave's leaderboard under a rubric (``benchledger score --format json``):
         ``rubric`` is a registered ``NAME@VERSION`` or a rubric file's path. The other
         arguments are :meth:`show`'s; ``include_withdrawn`` shows a withdrawn wave, marked."""
-        args = ["score", "--wave", wave, "--rubric", os.fspath(rubric)]
+        args = ["score", _flag("--wave", wave), _flag("--rubric", os.fspath(rubric))]
         args += _interval_flags(ci, resamples, seed) + _prices_flags(prices, reprice)
         if include_withdrawn:
             args.append("--include-withdrawn")
@@ -225,10 +240,10 @@ class Ledger:
     def trials(self, wave: str, k: Optional[Sequence[int]] = None) -> dict[str, Any]:
         """Repeated trials per seat: pass@k and pass^k (``benchledger trials --format
         json``); ``k`` the k to show (default: 1 up to the fewest trials of a problem)."""
-        args = ["trials", wave]
+        args = ["trials"]
         if k:
-            args += ["--k", ",".join(str(int(n)) for n in k)]
-        return self._document(args)
+            args.append(_flag("--k", ",".join(str(int(n)) for n in k)))
+        return self._document(args, [wave])
 
     def versus(
         self,
@@ -243,14 +258,14 @@ class Ledger:
         its bootstrap interval (at ``ci`` percent), McNemar's exact test, and a verdict
         (``benchledger versus --format json``)."""
         return self._document(
-            ["versus", "--wave", wave, a, b, *_interval_flags(ci, resamples, seed)]
+            ["versus", _flag("--wave", wave), *_interval_flags(ci, resamples, seed)], [a, b]
         )
 
     def claims_check(self, path: Union[Path, Iterable[Path]]) -> dict[str, Any]:
         """Each claim of claims files checked against the ledger (``benchledger claims check
         --format json``). A claim that differs raises :class:`CheckFailed`, its ``document``
         holding every verdict."""
-        return self._document(["claims", "check", *_paths(path)])
+        return self._document(["claims", "check"], _paths(path))
 
     def verify(self, trusted_key: Optional[Path] = None) -> dict[str, Any]:
         """Every publication recomputed and compared byte for byte, and the ledger checked
@@ -259,7 +274,7 @@ class Ledger:
         checks. With ``trusted_key`` (a public key file, PEM), every publication must also be
         signed by that key (``--trusted-key``; docs/trust.md). Anything that does not pass
         raises :class:`CheckFailed`, its ``document`` holding the whole report."""
-        key = [] if trusted_key is None else ["--trusted-key", os.fspath(trusted_key)]
+        key = [] if trusted_key is None else [_flag("--trusted-key", os.fspath(trusted_key))]
         return self._document(["verify", "--all", "--ledger", *key])
 
     # Tables.

@@ -92,6 +92,22 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
     let claims = claims
         .map(|p| super::claims::for_publication(p, &data, &info.rubric.id()))
         .transpose()?;
+    // A title is frozen into the record hash and the published text, and printed wherever
+    // the publication is listed: one with a control or bidirectional formatting character
+    // (`\u{1b}[2J`, a right-to-left override) is refused rather than escaped, so that what was
+    // typed is what is published, byte for byte, and no frozen text can act on a terminal or
+    // spoof a name (issue 32, #2). Publications made before keep their titles and verify.
+    if let Some(t) = title
+        && let Some(c) = t.chars().find(|&c| benchledger_core::text::is_active(c))
+    {
+        return Err(Error::Usage(format!(
+            "--title {:?} holds the character {}, which would act on a terminal or reorder \
+             the text around it rather than be read: give a title without control or \
+             bidirectional formatting characters",
+            benchledger_core::text::shown(t),
+            c.escape_unicode()
+        )));
+    }
     let title = title
         .map(str::to_string)
         .unwrap_or_else(|| format!("{} under {}", data.wave.id, info.rubric.id()));
@@ -226,8 +242,12 @@ fn published_message(
             msg.push_str(&format!("  published text written to {}\n", file.display()));
         }
         None => {
+            // Shown as a terminal is given text: a control character in a note or model's
+            // name escaped (issue 32, #2). `--out` and the bundle keep the published bytes.
             msg.push('\n');
-            msg.push_str(&row.output);
+            msg.push_str(&benchledger_core::text::shown_keeping(&row.output, |c| {
+                c == '\n'
+            }));
         }
     }
     Ok(msg)

@@ -74,7 +74,7 @@ def test_verify_is_verify_all_ledger_as_json(demo):
     assert doc["kind"] == "verify" and doc["ok"] is True
     assert [e["entry"] for e in doc["entries"]] == ["publication", "withdrawal"]
     assert [c["check"] for c in doc["ledger"]] == [
-        "schema", "waves", "tallies", "rubrics", "prices", "scores", "chain", "log",
+        "schema", "references", "waves", "tallies", "rubrics", "prices", "scores", "chain", "log",
     ]
 
 
@@ -202,3 +202,42 @@ def test_ingest_from_builds_the_wave_the_command_line_builds(tmp_path):
     assert added == ["hb"]
     assert ledger.show("hb") == cli_json(tmp_path / "cli.db", "show", "hb")
     assert ledger.attempts().to_pylist() == benchledger.Ledger(tmp_path / "cli.db").attempts().to_pylist()
+
+
+def test_issue_34_10_no_path_or_id_is_ever_read_as_an_option(demo, tmp_path, monkeypatch):
+    """Issue 34, #10: ``Ledger("a.db").ingest([m, "--db=victim.db"])`` wrote into victim.db
+    and returned success; only ``ingest_from`` passed ``--``. Every path, wave, seat and value
+    is now an operand after ``--`` or joined to its flag by ``=``."""
+    monkeypatch.chdir(tmp_path)
+    examples = demo / "files" / "examples"
+    m = examples / "rca-wave-1" / "wave.toml"
+    ledger = benchledger.Ledger.create(tmp_path / "a.db")
+    victim = tmp_path / "victim.db"
+    with pytest.raises(benchledger.BadInput):
+        ledger.ingest([m, "--db=victim.db"])
+    assert not victim.exists()
+    assert ledger.waves()["waves"] == []
+    for call in (
+        lambda: ledger.show("--db=victim.db"),
+        lambda: ledger.trials("--db=victim.db"),
+        lambda: ledger.score("--db=victim.db", RUBRIC),
+        lambda: ledger.score("rca-wave-1", "--db=victim.db"),
+        lambda: ledger.versus("rca-wave-1", "--db=victim.db", "--db=victim.db"),
+        lambda: ledger.claims_check("--db=victim.db"),
+        lambda: ledger.ingest_from("harbor", "--db=victim.db", wave="--db=victim.db"),
+    ):
+        with pytest.raises(benchledger.BadInput):
+            call()
+        assert not victim.exists()
+    # The same calls on a ledger that holds the wave still work.
+    assert ledger.ingest(m) == ["rca-wave-1"]
+    assert ledger.show("rca-wave-1") == cli_json(tmp_path / "a.db", "show", "rca-wave-1")
+
+
+def test_issue_34_display_names_that_are_not_a_mapping_are_bad_input(tmp_path):
+    """Issue 34 (smaller): ``ingest_from(display_names="ab")`` raised AttributeError."""
+    ledger = benchledger.Ledger.create(tmp_path / "l.db")
+    job = Path(__file__).parents[1] / "fixtures" / "import" / "harbor" / "job"
+    with pytest.raises(benchledger.BadInput) as e:
+        ledger.ingest_from("harbor", job, display_names="ab")
+    assert "display_names" in str(e.value)

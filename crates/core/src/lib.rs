@@ -50,6 +50,7 @@ pub mod review;
 pub mod rubric;
 pub mod site;
 pub mod stats;
+pub mod text;
 
 pub use error::{Error, Hint, Result};
 pub use ledger::Ledger;

@@ -138,6 +138,16 @@ pub(crate) fn signed_usd_significant(d: f64) -> String {
 }
 
 /// A share as a percentage: 0.5358 → "53.6%".
+/// A p-value for people: four places, or `< 0.0001` where four places would print `0.0000`
+/// (issue 32, #9), which reads as impossible rather than small.
+pub fn p_value(p: f64) -> String {
+    if p < 0.00005 {
+        "< 0.0001".into()
+    } else {
+        format!("{p:.4}")
+    }
+}
+
 pub fn percent(x: f64) -> String {
     if !x.is_finite() {
         return "—".into();
@@ -273,5 +283,18 @@ mod tests {
         assert_eq!(known_machine_u64(&k(0, 0)), "");
         assert_eq!(known_machine_u64(&k(7, 1)), "7");
         assert_eq!(known_machine_f64(&Known { sum: 1.5, known: 1 }), "1.5");
+    }
+}
+
+#[cfg(test)]
+mod p_value_tests {
+    /// Issue 32, #9: `versus --all` printed p-values as `0.0000`.
+    #[test]
+    fn issue_32_9_a_p_value_below_the_fourth_place_reads_less_than_0_0001() {
+        assert_eq!(super::p_value(0.0), "< 0.0001");
+        assert_eq!(super::p_value(3e-7), "< 0.0001");
+        assert_eq!(super::p_value(0.00005), "0.0001");
+        assert_eq!(super::p_value(0.0312), "0.0312");
+        assert_eq!(super::p_value(1.0), "1.0000");
     }
 }

@@ -35,8 +35,8 @@ fn main(py: Python<'_>, argv: Vec<String>) -> u8 {
 fn run(py: Python<'_>, db: Option<String>, args: Vec<String>) -> PyResult<(String, Vec<String>)> {
     let mut argv = vec!["benchledger".to_string()];
     if let Some(db) = db {
-        argv.push("--db".into());
-        argv.push(db);
+        // One argument, so that no path or URL is ever read as an option of its own.
+        argv.push(format!("--db={db}"));
     }
     argv.extend(args);
     let result = py.detach(move || -> Result<(String, Vec<String>), Failure> {

@@ -124,61 +124,129 @@ pub(super) fn append_at_head(sql: &mut Sql<'_>, logging: bool, new: &NewLogEntry
     append(sql, logging, new, prev)
 }
 
-/// What the log says of rows it does not name: the description of each wave, rubric, price
-/// table, publication and withdrawal without an entry although one of its table with a smaller
-/// row id has one — added after the log began, yet not through benchledger; and of each
-/// signature, display name and wave's origins without an entry although the publication or wave
-/// it belongs to has one (a row of these kinds for a publication or wave from before the log
-/// began cannot be told from one added by hand, and is not named).
-const UNLOGGED: &str = "
-    SELECT 'wave ' || slug, id, 1 FROM wave x
-    WHERE id > (SELECT min(w.id) FROM wave w JOIN chain_entry c
-                ON c.kind = 'ingest' AND c.subject = w.slug)
-      AND NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'ingest' AND c.subject = x.slug)
+/// Every row of a logged kind that no log entry names, as (how a reader names it, its kind's
+/// number, the key by which something older than the log may name it): a wave by its slug, a
+/// rubric by its text's SHA-256, a price table by "NAME@VERSION SHA256", a publication or
+/// withdrawal by its record hash, a signature by its publication's id, a display name or a
+/// wave's origins by the wave's slug. Row ids play no part: an editor chooses them (issue 34,
+/// #1: rows moved to id 0 and below passed as "older than the log").
+const UNNAMED: &str = "
+    SELECT 'wave ' || slug, '1', slug, id FROM wave x
+    WHERE NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'ingest' AND c.subject = x.slug)
     UNION ALL
-    SELECT 'rubric ' || name || '@' || version, id, 2 FROM rubric x
-    WHERE id > (SELECT min(r.id) FROM rubric r JOIN chain_entry c
-                ON c.kind = 'rubric' AND c.subject = r.name AND c.version = r.version)
-      AND NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'rubric'
+    SELECT 'rubric ' || name || '@' || version, '2', sha256, id FROM rubric x
+    WHERE NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'rubric'
                       AND c.subject = x.name AND c.version = x.version)
     UNION ALL
-    SELECT 'price table ' || name || '@' || version, id, 3 FROM price_table x
-    WHERE id > (SELECT min(r.id) FROM price_table r JOIN chain_entry c
-                ON c.kind = 'price_table' AND c.subject = r.name AND c.version = r.version)
-      AND NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'price_table'
+    SELECT 'price table ' || name || '@' || version, '3',
+           name || '@' || CAST(version AS TEXT) || ' ' || sha256, id FROM price_table x
+    WHERE NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'price_table'
                       AND c.subject = x.name AND c.version = x.version)
     UNION ALL
-    SELECT 'publication #' || id, id, 4 FROM publication x
-    WHERE id > (SELECT min(p.id) FROM publication p JOIN chain_entry c
-                ON c.kind = 'publication' AND c.subject = CAST(p.id AS TEXT))
-      AND NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'publication'
+    SELECT 'publication #' || id, '4', sha256, id FROM publication x
+    WHERE NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'publication'
                       AND c.subject = CAST(x.id AS TEXT))
     UNION ALL
-    SELECT 'withdrawal #' || id, id, 5 FROM withdrawal x
-    WHERE id > (SELECT min(d.id) FROM withdrawal d JOIN chain_entry c
-                ON c.kind = 'withdrawal' AND c.subject = CAST(d.id AS TEXT))
-      AND NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'withdrawal'
+    SELECT 'withdrawal #' || id, '5', sha256, id FROM withdrawal x
+    WHERE NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'withdrawal'
                       AND c.subject = CAST(x.id AS TEXT))
     UNION ALL
-    SELECT 'the signature of publication #' || x.publication_id, x.publication_id, 6
+    SELECT 'the signature of publication #' || x.publication_id, '6',
+           CAST(x.publication_id AS TEXT), x.publication_id
     FROM publication_envelope x
-    WHERE EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'publication'
-                  AND c.subject = CAST(x.publication_id AS TEXT))
-      AND NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'signature'
+    WHERE NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'signature'
                       AND c.subject = CAST(x.publication_id AS TEXT))
     UNION ALL
-    SELECT 'the display name of seat ' || w.slug || '/' || s.slug, s.id, 7
+    SELECT 'the display name of seat ' || w.slug || '/' || s.slug, '7', w.slug, s.id
     FROM seat_display_name x JOIN seat s ON s.id = x.seat_id JOIN wave w ON w.id = s.wave_id
-    WHERE EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'ingest' AND c.subject = w.slug)
-      AND NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'display_name'
+    WHERE NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'display_name'
                       AND c.subject = w.slug || '/' || s.slug)
     UNION ALL
-    SELECT 'the origin record of wave ' || w.slug, w.id, 8 FROM wave w
+    SELECT 'the origin record of wave ' || w.slug, '8', w.slug, w.id FROM wave w
     WHERE EXISTS (SELECT 1 FROM attempt_origin o JOIN attempt a ON a.id = o.attempt_id
                   JOIN seat s ON s.id = a.seat_id WHERE s.wave_id = w.id)
-      AND EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'ingest' AND c.subject = w.slug)
       AND NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'origins' AND c.subject = w.slug)
-    ORDER BY 3, 2";
+    ORDER BY 2, 4";
+
+/// What the log covers ([`Ledger::log_coverage`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LogCoverage {
+    /// The rows no entry names and nothing from before the log began names either, as a
+    /// reader names them ("wave w", "rubric r@2", "publication #3"): each was added behind
+    /// benchledger's back, or (in a ledger older than the log) is older than the log but
+    /// nothing shows it.
+    pub unaccounted: Vec<String>,
+    /// How many waves, rubrics and price tables no entry names that a publication or
+    /// withdrawal from before the log began does: provably older than the log, checked against
+    /// their own hashes only.
+    pub older: [usize; 3],
+}
+
+/// What the chain from before the log began names: the records the log's first entry links
+/// to, and everything before them, pinned by that link.
+#[derive(Default)]
+struct Older {
+    waves: std::collections::BTreeSet<String>,
+    rubrics: std::collections::BTreeSet<String>,
+    price_tables: std::collections::BTreeSet<String>,
+    records: std::collections::BTreeSet<String>,
+    publications: std::collections::BTreeSet<String>,
+}
+
+impl Older {
+    /// `chain` is the publications and withdrawals in chain order; `first_link` the log's
+    /// first entry's link (`None`: the log is empty, so every record is older than it;
+    /// `Some(None)`: the log began before any record, so none is). A ledger whose log began
+    /// at its creation has no record older than the log, so nothing is older.
+    fn of(chain: &[crate::model::ChainEntry], first_link: Option<Option<&str>>) -> Older {
+        use crate::model::ChainEntry;
+        let before: &[ChainEntry] = match first_link {
+            None => chain,
+            Some(None) => &[],
+            Some(Some(link)) => match chain.iter().position(|e| e.sha256() == link) {
+                Some(at) => &chain[..=at],
+                // The link names no record: the chain check says so; nothing is older.
+                None => &[],
+            },
+        };
+        let mut out = Older::default();
+        for e in before {
+            out.records.insert(e.sha256().to_string());
+            match e {
+                ChainEntry::Publication(p) => {
+                    out.waves.insert(p.wave.clone());
+                    out.rubrics.insert(p.rubric_sha256.clone());
+                    out.publications.insert(p.id.to_string());
+                    if let Ok(input) = crate::formats::input::decode(p.input_format, &p.input)
+                        && let Some(t) = input.prices
+                    {
+                        out.price_tables
+                            .insert(format!("{}@{} {}", t.name, t.version, t.sha256));
+                    }
+                }
+                ChainEntry::Withdrawal(w) => {
+                    out.waves.insert(w.wave.clone());
+                    out.waves.extend(w.superseded_by.clone());
+                }
+                ChainEntry::Logged(_) => {}
+            }
+        }
+        out
+    }
+
+    /// Whether the row of kind `kind` (as [`UNNAMED`] numbers them) keyed `key` is named by
+    /// something older than the log.
+    fn names(&self, kind: i64, key: &str) -> bool {
+        match kind {
+            1 | 7 | 8 => self.waves.contains(key),
+            2 => self.rubrics.contains(key),
+            3 => self.price_tables.contains(key),
+            4 | 5 => self.records.contains(key),
+            6 => self.publications.contains(key),
+            _ => false,
+        }
+    }
+}
 
 impl Ledger {
     /// Every entry of the log, in order.
@@ -198,30 +266,37 @@ impl Ledger {
         Ok(crate::chain::walk(&self.chain()?, &self.log()?))
     }
 
-    /// The rows no log entry names although one of their table with a smaller row id has one —
-    /// added after the log began, yet not through benchledger — as a reader names them: "wave
-    /// w", "rubric r@2", "publication #3".
-    pub fn unlogged(&self) -> Result<Vec<String>> {
-        self.read(|sql| sql.rows(UNLOGGED, &[], |r| r.get(0)))
-    }
-
-    /// How many waves, rubrics and price tables no entry names (those from before the log
-    /// began, and any added behind benchledger's back: [`Ledger::unlogged`]).
-    pub fn unnamed_by_log(&self) -> Result<[i64; 3]> {
-        self.read(|sql| {
-            sql.one(
-                "SELECT
-                   (SELECT count(*) FROM wave x WHERE NOT EXISTS (SELECT 1 FROM chain_entry c
-                      WHERE c.kind = 'ingest' AND c.subject = x.slug)),
-                   (SELECT count(*) FROM rubric x WHERE NOT EXISTS (SELECT 1 FROM chain_entry c
-                      WHERE c.kind = 'rubric' AND c.subject = x.name AND c.version = x.version)),
-                   (SELECT count(*) FROM price_table x WHERE NOT EXISTS (SELECT 1 FROM
-                      chain_entry c WHERE c.kind = 'price_table' AND c.subject = x.name
-                      AND c.version = x.version))",
+    /// What the log covers: every row of every logged kind is named by an entry, or named
+    /// by a publication or withdrawal from before the log began (the chain the log's first
+    /// entry links to), or it is unaccounted for. Row ids and times decide nothing: an editor
+    /// chooses both.
+    pub fn log_coverage(&self) -> Result<LogCoverage> {
+        let first_link: Option<Option<String>> = self.read(|sql| {
+            sql.row(
+                "SELECT prev_sha256 FROM chain_entry ORDER BY seq LIMIT 1",
                 &[],
-                |r| Ok([r.get(0)?, r.get(1)?, r.get(2)?]),
+                |r| r.get(0),
             )
-        })
+        })?;
+        let chain = self.chain()?;
+        let older = Older::of(&chain, first_link.as_ref().map(Option::as_deref));
+        let rows: Vec<(String, String, String)> =
+            self.read(|sql| sql.rows(UNNAMED, &[], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))))?;
+        let mut out = LogCoverage::default();
+        for (what, kind, key) in rows {
+            let kind: i64 = kind.parse().unwrap_or(0);
+            if older.names(kind, &key) {
+                if let Some(n) = usize::try_from(kind - 1)
+                    .ok()
+                    .and_then(|i| out.older.get_mut(i))
+                {
+                    *n += 1;
+                }
+            } else {
+                out.unaccounted.push(what);
+            }
+        }
+        Ok(out)
     }
 
     /// The rows of the kinds whose log entries name their content's SHA-256 and no time of

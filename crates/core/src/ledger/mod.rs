@@ -26,6 +26,7 @@ mod pg;
 mod prices;
 mod publications;
 mod raw;
+mod references;
 mod registered;
 mod rubrics;
 mod scan;
@@ -47,7 +48,7 @@ use sql::Sql;
 
 pub use access::Wait;
 pub use image::IMAGE_MAX_BYTES;
-pub use log::LOG_SCHEMA_VERSION;
+pub use log::{LOG_SCHEMA_VERSION, LogCoverage};
 pub use prices::PricesAdded;
 pub use publications::{MakeEnvelope, NewPublication};
 pub use rubrics::RubricAdded;

@@ -183,26 +183,27 @@ impl<'r> Row<'r> {
 
     /// Column `i`, an unsigned number: as rusqlite converts it on SQLite; from the `bigint`
     /// PostgreSQL stores it as, out of range an error naming `what`.
-    #[cfg_attr(not(feature = "postgres"), allow(unused_variables))]
     pub(super) fn unsigned<T>(&self, i: usize, what: &str) -> Result<T>
     where
         T: rusqlite::types::FromSql + TryFrom<i64>,
     {
         match self.of {
-            RowOf::Lite(r) => r.get(i).map_err(|e| super::sqlite(self.path, e)),
+            RowOf::Lite(_) => unsigned(self.path, what, self.get(i)?),
             #[cfg(feature = "postgres")]
             RowOf::Server(_) => unsigned(self.path, what, self.get(i)?),
         }
     }
 
     /// [`Row::unsigned`] for a column that may be NULL.
-    #[cfg_attr(not(feature = "postgres"), allow(unused_variables))]
     pub(super) fn unsigned_opt<T>(&self, i: usize, what: &str) -> Result<Option<T>>
     where
         T: rusqlite::types::FromSql + TryFrom<i64>,
     {
         match self.of {
-            RowOf::Lite(r) => r.get(i).map_err(|e| super::sqlite(self.path, e)),
+            RowOf::Lite(_) => self
+                .get::<Option<i64>>(i)?
+                .map(|v| unsigned(self.path, what, v))
+                .transpose(),
             #[cfg(feature = "postgres")]
             RowOf::Server(_) => self
                 .get::<Option<i64>>(i)?
@@ -248,8 +249,8 @@ impl super::raw::Cells for Row<'_> {
     }
 }
 
-/// A count or id read from a `bigint` column, as the unsigned type the model holds.
-#[cfg(feature = "postgres")]
+/// A count or id read from an integer column, as the unsigned type the model holds: out of
+/// range (a negative count edited in with the store's CHECKs off), an error naming the column.
 pub(super) fn unsigned<T: TryFrom<i64>>(path: &Path, what: &str, v: i64) -> Result<T> {
     T::try_from(v).map_err(|_| crate::error::Error::Ledger {
         path: path.to_path_buf(),

@@ -384,7 +384,29 @@ pub(super) fn read_attempt(
         let text: Option<String> = r.get(i).map_err(|e| sqlite(path, e))?;
         attempt.checklist = checklist(path, id, text)?;
     }
-    columns.read(r, attempt).map_err(|e| sqlite(path, e))?;
+    columns.read(r, attempt).map_err(|e| match e {
+        // A count or trial below 0 (or past its type) can only have been written by hand,
+        // with the store's CHECKs off: name the column (issue 34), not an index.
+        rusqlite::Error::IntegralValueOutOfRange(i, n) => {
+            let column = columns.names.get(i).map_or_else(
+                || format!("column {i}"),
+                |c| match (c.strip_prefix("a."), c.strip_prefix("t.")) {
+                    (Some(c), _) => format!("attempt.{c}"),
+                    (_, Some(c)) => format!("trace_step.{c}"),
+                    _ => c.to_string(),
+                },
+            );
+            crate::error::Error::Ledger {
+                path: path.to_path_buf(),
+                message: format!(
+                    "{column} holds {n}{}, which is out of range: the row was edited behind \
+                     benchledger's back",
+                    id.map_or(String::new(), |id| format!(" in attempt {id}"))
+                ),
+            }
+        }
+        e => sqlite(path, e),
+    })?;
     attempt.trace = None;
     Ok(())
 }
@@ -502,6 +524,8 @@ pub(super) struct Columns {
     pub(super) seat: Option<usize>,
     /// The first of the step's tool, ok and error.
     pub(super) trace: Option<usize>,
+    /// Each column's name, as the query names it (`a.input_tokens`): for an error naming it.
+    pub(super) names: Vec<&'static str>,
 }
 
 /// Which attempts a [`Columns`] query reads.
@@ -560,6 +584,7 @@ impl Columns {
             checklist: cols(f.checklist, &["a.checklist"]),
             seat: cols(rows != Rows::OneSeat, &["a.seat_id"]),
             trace: cols(f.trace, &["t.tool"]),
+            names: Vec::new(),
         };
         if f.trace {
             names.extend(["t.ok", "t.error"]);
@@ -581,6 +606,7 @@ impl Columns {
                 names.join(", ")
             )
         };
+        c.names = names;
         c
     }
 
@@ -599,6 +625,9 @@ impl Columns {
         }
         a.correct = match r.value(1)? {
             ValueRef::Integer(n @ (0 | 1)) => n == 1,
+            // Any other integer is no verdict (written with the store's CHECKs off), not
+            // "true" as SQLite's conversion would read it (issue 34).
+            ValueRef::Integer(n) => return Err(rusqlite::Error::IntegralValueOutOfRange(1, n)),
             _ => r.get(1)?,
         };
         a.trial = match self.trial {

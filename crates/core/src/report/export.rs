@@ -76,7 +76,7 @@ impl Value {
             Value::Int(i) => i.to_string(),
             Value::Float(x) => machine(*x),
             Value::Bool(b) => b.to_string(),
-            Value::Text(s) => s.clone(),
+            Value::Text(s) => super::csv_shown(s).into_owned(),
         }
     }
 

@@ -397,6 +397,15 @@ pub fn to_markdown(t: &Table) -> String {
     markdown(t, &md_escape)
 }
 
+/// [`to_markdown`] as a person is shown it (`--format md`): every control and bidirectional
+/// formatting character written as `\u{…}` ([`crate::text::shown`]), so that a note's or
+/// title's `\u{1b}[2J` clears no screen it is printed on (issue 32, #2). Never what a
+/// publication freezes: [`to_markdown`] and [`to_markdown_html_safe`] stay as every
+/// publication made with them was rendered, so each still verifies byte for byte.
+pub fn to_markdown_shown(t: &Table) -> String {
+    markdown(t, &|s| crate::text::shown(&md_escape(s)).into_owned())
+}
+
 /// [`to_markdown`] with the characters HTML gives meaning to (`&`, `<`, `>`) written as
 /// character references in every heading, header, cell and note, so that a renderer that
 /// passes HTML through shows a model named `<img src=x onerror=…>` as text. What a
@@ -442,6 +451,13 @@ fn markdown(t: &Table, md_escape: &dyn Fn(&str) -> String) -> String {
 /// output that silently lost a row or turned into `null` would hide it: it panics instead.
 pub(crate) const RENDERING_CANNOT_FAIL: &str = "rendering plain data into memory cannot fail";
 
+/// A CSV field as it is written: every control and bidirectional formatting character but a
+/// line break or tab (which CSV quotes) escaped as `\u{…}`, so that `cat`ting an export rings
+/// no bell and clears no screen (issue 34). JSON and Parquet keep every character.
+pub fn csv_shown(s: &str) -> std::borrow::Cow<'_, str> {
+    crate::text::shown_keeping(s, |c| c == '\n' || c == '\t')
+}
+
 /// Renders a table as CSV: the stable column keys, then unrounded values.
 ///
 /// # Panics
@@ -459,7 +475,7 @@ pub fn to_csv(t: &Table) -> String {
             t.columns.len(),
             "a row's cells match its columns"
         );
-        w.write_record(row.iter().map(|c| c.machine.as_str()))
+        w.write_record(row.iter().map(|c| csv_shown(&c.machine).into_owned()))
             .expect(RENDERING_CANNOT_FAIL);
     }
     let bytes = w.into_inner().expect(RENDERING_CANNOT_FAIL);

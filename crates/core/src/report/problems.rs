@@ -256,10 +256,13 @@ pub fn regressions(a: &WaveData, b: &WaveData, seats: &[String]) -> RegressionsJ
         };
         let (ca, cb) = (seat_cells(sa), seat_cells(sb));
         let ids = |f: &dyn Fn(&str) -> bool, from: &BTreeMap<&str, SeatCell>| -> Vec<String> {
-            from.keys()
+            let mut ids: Vec<String> = from
+                .keys()
                 .filter(|p| f(p))
                 .map(|p| p.to_string())
-                .collect()
+                .collect();
+            ids.sort_by(|a, b| natural(a, b));
+            ids
         };
         out.push(SeatRegressions {
             seat: sa.seat.id.clone(),
@@ -284,6 +287,39 @@ pub fn regressions(a: &WaveData, b: &WaveData, seats: &[String]) -> RegressionsJ
         wave_a: a.wave.id.clone(),
         wave_b: b.wave.id.clone(),
         seats: out,
+    }
+}
+
+/// Problem ids in natural order: runs of digits compared as numbers, so `p2` before `p11`
+/// and `11` before `100` (issue 32, #9: `100, 11, 12` read as text).
+pub(crate) fn natural(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (mut x, mut y) = (a, b);
+    loop {
+        match (x.chars().next(), y.chars().next()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let run = |s: &str| s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+                let (i, j) = (run(x), run(y));
+                let (m, n) = (
+                    x[..i].trim_start_matches('0'),
+                    y[..j].trim_start_matches('0'),
+                );
+                let by = m.len().cmp(&n.len()).then_with(|| m.cmp(n));
+                if by != Ordering::Equal {
+                    return by;
+                }
+                (x, y) = (&x[i..], &y[j..]);
+            }
+            (Some(c), Some(d)) => {
+                if c != d {
+                    return c.cmp(&d);
+                }
+                (x, y) = (&x[c.len_utf8()..], &y[d.len_utf8()..]);
+            }
+        }
     }
 }
 
@@ -337,6 +373,17 @@ pub fn regressions_table(r: &RegressionsJson) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 32, #9: `problems --regressions` listed 90 ids sorted as text (`100, 11, 12`).
+    #[test]
+    fn issue_32_9_regressions_list_problem_ids_in_natural_order() {
+        let mut ids = vec!["100", "11", "12", "p10", "p9", "2", "p9a", "b", "a", "010"];
+        ids.sort_by(|a, b| natural(a, b));
+        assert_eq!(
+            ids,
+            ["2", "010", "11", "12", "100", "a", "b", "p9", "p9a", "p10"]
+        );
+    }
 
     #[test]
     fn a_seat_solves_with_more_than_half_its_trials() {

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::{Cell, Column, Note, Table};
-use crate::number::{fixed, int, int_or_fixed, machine, signed};
+use crate::number::{fixed, int, int_or_fixed, machine, p_value, signed};
 use crate::stats::bootstrap::{GENERATOR, METHOD, Settings};
 use crate::stats::versus::{FEW_DISCORDANT, Paired, TieGroups};
 
@@ -134,7 +134,7 @@ pub fn versus(wave: &str, a: &str, b: &str, p: &Paired, s: &Settings) -> (Table,
     });
     t.rows.push(row(
         "McNemar exact p",
-        format!("{:.4}", p.mcnemar_p),
+        p_value(p.mcnemar_p),
         machine(p.mcnemar_p),
     ));
     if let Some(test) = &p.test {
@@ -157,7 +157,7 @@ pub fn versus(wave: &str, a: &str, b: &str, p: &Paired, s: &Settings) -> (Table,
             format!("{} {}", machine(test.ci95[0]), machine(test.ci95[1])),
         ));
         t.rows
-            .push(row("Paired p", format!("{:.4}", test.p), machine(test.p)));
+            .push(row("Paired p", p_value(test.p), machine(test.p)));
     }
     t.notes.push(Note::Text(format!(
         "Verdict: {} ({}).",
@@ -282,8 +282,8 @@ pub fn versus_all(wave: &str, groups: &TieGroups) -> (Table, VersusAllJson) {
             Cell::new(int(r.shared), r.shared.to_string()),
             opt(test.map(|t| t.mean_diff), &points),
             opt(test.map(|t| t.se), &|x| fixed(x * 100.0, 1)),
-            opt(test.map(|t| t.p), &|x| format!("{x:.4}")),
-            Cell::new(format!("{:.4}", r.p_holm), machine(r.p_holm)),
+            opt(test.map(|t| t.p), &p_value),
+            Cell::new(p_value(r.p_holm), machine(r.p_holm)),
             Cell::text(if r.separable { "yes" } else { "no" }),
         ]);
         pairs.push(PairJson {

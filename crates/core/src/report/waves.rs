@@ -152,6 +152,10 @@ impl PerProblemJson {
     }
 }
 
+/// What `show`'s `± SE` beside each accuracy is.
+const ERROR_BAR_NOTE: &str = "Correct ± SE: the standard error of the per-problem mean in \
+     points, clustered by problem (Miller 2024); about 2 SE either side is a 95% interval.";
+
 /// The notes `show` adds for a seat: its per-problem mean ± clustered SE where that is not the
 /// printed accuracy (trials differ between problems, or problems are missing), and how far
 /// infrastructure errors could move its accuracy.
@@ -651,7 +655,14 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
     }
     let mut t = Table::new(columns);
     t.heading = wave_heading(&data.wave);
-    for (s, f) in data.seats.iter().zip(&figures) {
+    let problems: Vec<crate::stats::trials::SeatProblems> = data
+        .seats
+        .iter()
+        .map(|s| crate::stats::trials::SeatProblems::of(&data.wave, &s.attempts))
+        .collect();
+    let correct_at = t.columns.iter().position(|c| c.key == "accuracy");
+    let mut with_error_bar = false;
+    for ((s, f), p) in data.seats.iter().zip(&figures).zip(&problems) {
         let mut row = vec![
             Cell::text(&data.wave.id),
             Cell::seat(&s.seat),
@@ -660,6 +671,16 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
             Cell::text(&s.seat.harness),
         ];
         row.extend(absolute_cells(f, Detail::Full));
+        // An error bar beside every accuracy (issue 32, #3; Miller 2024): the standard error
+        // clustered by problem, in points, in the table itself and not only in a note. With
+        // `--ci` the accuracy's interval stands beside it instead.
+        if let (Some(i), Some(c), Some(_), None) =
+            (correct_at, p.clustered(), f.accuracy, intervals)
+        {
+            let cell = &mut row[i];
+            cell.human = format!("{} ± {}", cell.human, fixed(c.se * 100.0, 1));
+            with_error_bar = true;
+        }
         if canaries.is_some() {
             row.push(canary_cell(f));
         }
@@ -686,10 +707,12 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
         t.notes
             .extend(texts(super::intervals::notes(w, &order, None, None)));
     }
+    if with_error_bar {
+        t.notes.push(Note::Text(ERROR_BAR_NOTE.into()));
+    }
     let mut trials = Vec::new();
     let mut by_problem = Vec::with_capacity(data.seats.len());
-    for s in &data.seats {
-        let p = crate::stats::trials::SeatProblems::of(&data.wave, &s.attempts);
+    for (s, p) in data.seats.iter().zip(problems) {
         t.notes.extend(texts(per_problem_notes(&s.seat.id, &p)));
         by_problem.push(PerProblemJson::of(&p));
         if let Some((mean, spread)) = p.trial_accuracy() {

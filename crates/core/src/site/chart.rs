@@ -27,27 +27,67 @@ fn c(x: f64) -> String {
     fixed(x, 1)
 }
 
+/// The most decimal places a tick's label is given: past it, the axis is labelled at its two
+/// ends ([`ticks`]).
+const TICK_PLACES_MAX: usize = 12;
+
+/// The most ticks an axis is given.
+const TICKS_MAX: f64 = 50.0;
+
 /// Evenly spaced "nice" ticks (1, 2 or 5 × 10^k) covering [lo, hi], and the decimal places
-/// their labels need.
+/// their labels need. Total for every pair of values (issue 34, #8: costs all at or below
+/// 1e-308 made the step underflow to 0 and the tick count overflow): a range too narrow for
+/// [`TICK_PLACES_MAX`] places, or too wide to step through, is labelled at its two ends; a
+/// value that is not finite is taken as the range [0, 1].
 pub fn ticks(lo: f64, hi: f64) -> (Vec<f64>, usize) {
-    let (lo, hi) = if hi > lo { (lo, hi) } else { (lo, lo + 1.0) };
-    let raw = (hi - lo) / 5.0;
-    let mag = 10f64.powi(raw.log10().floor() as i32);
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * mag);
-    let first = (lo / step).floor();
-    let last = (hi / step).ceil();
-    let places = if step >= 1.0 {
-        0
+    let (lo, hi) = if lo.is_finite() && hi.is_finite() {
+        (lo, hi)
     } else {
-        (-step.log10().floor()) as usize
+        (0.0, 1.0)
     };
+    let (lo, hi) = if hi > lo { (lo, hi) } else { (lo, lo + 1.0) };
+    if hi <= lo {
+        // lo + 1 rounds back to lo: a value too large for a unit step.
+        return (vec![lo], 0);
+    }
+    // A fifth of the span, computed without overflowing at f64::MAX.
+    let raw = hi / 5.0 - lo / 5.0;
+    let exp = raw.log10().floor();
+    let ends = |places: usize| (vec![lo, hi], places);
+    if !raw.is_normal() || !exp.is_finite() || exp < -(TICK_PLACES_MAX as f64) || exp > 300.0 {
+        return ends(if exp > 0.0 { 0 } else { TICK_PLACES_MAX });
+    }
+    let n = exp as i32;
+    // m × 10^n, dividing by a power of ten rather than multiplying by its inverse, so that
+    // 3 × 0.2 is 0.6.
+    let at = |m: f64| {
+        if n >= 0 {
+            m * 10f64.powi(n)
+        } else {
+            m / 10f64.powi(-n)
+        }
+    };
+    let m = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .find(|m| at(*m) >= raw)
+        .unwrap_or(10.0);
+    let step = at(m);
+    let mut first = (lo / step).floor();
+    let mut last = (hi / step).ceil();
+    // A quotient rounded to 0 (a bound far smaller than the step) is stepped past.
+    if at(first * m) > lo {
+        first -= 1.0;
+    }
+    if at(last * m) < hi {
+        last += 1.0;
+    }
+    if !(first.is_finite() && last.is_finite()) || last - first > TICKS_MAX {
+        return ends(0);
+    }
+    let magnitude = if m == 10.0 { n + 1 } else { n };
+    let places = usize::try_from(-magnitude).unwrap_or(0);
     let ticks = (first as i64..=last as i64)
-        // Rounded to well past any printed place, so that 3 × 0.2 is 0.6.
-        .map(|k| (k as f64 * step * 1e9).round() / 1e9)
+        .map(|k| at(k as f64 * m))
         .collect();
     (ticks, places)
 }
@@ -824,6 +864,45 @@ mod tests {
         assert_eq!(ticks(0.0, 262.0).0.last(), Some(&300.0));
         assert_eq!(ticks(0.0, 125.0).0, [0.0, 50.0, 100.0, 150.0]);
         assert_eq!(ticks(0.0, 0.0).0, [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]);
+        assert_eq!(ticks(0.0, 0.003), (vec![0.0, 0.001, 0.002, 0.003], 3));
+    }
+
+    /// Issue 34, #8: costs all at or below 1e-308 (a value ingest accepts) made the step
+    /// underflow and `site` abort with a capacity overflow. Every pair of values gives a few
+    /// finite ticks covering it.
+    #[test]
+    fn issue_34_8_ticks_are_total_for_every_value() {
+        let values = [
+            0.0,
+            1e-320,
+            2e-320,
+            1e-308,
+            f64::MIN_POSITIVE,
+            1e-13,
+            1e-9,
+            0.5,
+            1.0,
+            1e12,
+            1e300,
+            f64::MAX,
+            -1e-308,
+            -1.0,
+            -f64::MAX,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        for &lo in &values {
+            for &hi in &values {
+                let (t, places) = ticks(lo, hi);
+                assert!(!t.is_empty() && t.len() <= 52, "{lo} {hi}: {t:?}");
+                assert!(t.iter().all(|x| x.is_finite()), "{lo} {hi}: {t:?}");
+                assert!(places <= TICK_PLACES_MAX, "{lo} {hi}: {places}");
+                if lo.is_finite() && hi.is_finite() && hi > lo {
+                    assert!(t[0] <= lo && *t.last().unwrap() >= hi, "{lo} {hi}: {t:?}");
+                }
+            }
+        }
     }
 
     #[test]

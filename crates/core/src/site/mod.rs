@@ -115,8 +115,23 @@ pub struct Page {
 }
 
 /// Every page of the site.
+///
+/// Every control and bidirectional formatting character in a page's HTML (from a model's name,
+/// a wave's notes, a title) is written as the text `\u{…}`, as the terminal shows it, so that
+/// no stored string reorders what is printed beside it to pass for another name (issue 34);
+/// only the line breaks and tabs of the HTML's own layout stay. Other files (a publication's
+/// Markdown, byte for byte as published) are as they are.
 pub fn render(input: &Input) -> Vec<Page> {
-    pages::all(input)
+    let mut pages = pages::all(input);
+    for p in &mut pages {
+        if p.path.ends_with(".html")
+            && let std::borrow::Cow::Owned(shown) =
+                crate::text::shown_keeping(&p.body, |c| matches!(c, '\n' | '\t' | '\r'))
+        {
+            p.body = shown;
+        }
+    }
+    pages
 }
 
 /// The file name a stored string gets: itself when it is a slug (letters, digits, `.`, `_`,

@@ -75,7 +75,9 @@ pub fn quantile(p: f64) -> Option<f64> {
     // One Halley step on f(x) = Φ(x) − p.
     let e = cdf(x) - p;
     let u = e * (2.0 * PI).sqrt() * (x * x / 2.0).exp();
-    Some(x - u / (1.0 + x * u / 2.0))
+    let stepped = x - u / (1.0 + x * u / 2.0);
+    // Far in a tail (p near the smallest double) the step overflows: Acklam's x stands.
+    Some(if stepped.is_finite() { stepped } else { x })
 }
 
 #[cfg(test)]

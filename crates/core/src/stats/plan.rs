@@ -81,7 +81,9 @@ pub fn plan(
     if d.is_empty() {
         return None;
     }
-    let z_sum = super::normal::quantile(1.0 - alpha / 2.0)? + super::normal::quantile(power)?;
+    // z₁₋α/₂ as −z_α/₂: 1 − α/2 rounds to 1 for α below about 1e-16, which made a tiny α
+    // read as "no shared problem" (issue 34).
+    let z_sum = -super::normal::quantile(alpha / 2.0)? + super::normal::quantile(power)?;
     let p = d.len() as f64;
     let mean = d.iter().fold(0.0, |acc, x| acc + x) / p;
     let v = d.iter().fold(0.0, |acc, x| acc + (x - mean) * (x - mean)) / p;
@@ -164,6 +166,25 @@ mod tests {
         );
         assert_eq!(one.problems_needed, None);
         assert!(plan(&a, &BTreeMap::new(), 0.05, 0.8, None).is_none());
+    }
+
+    /// Issue 34 (smaller): `plan --alpha 1e-17` said the seats "share no attempted problem":
+    /// 1 − α/2 rounded to 1, whose quantile is none. Every α in (0, 1) plans, with a finite
+    /// MDE, as long as the seats share a problem.
+    #[test]
+    fn issue_34_a_tiny_alpha_plans_rather_than_claiming_no_shared_problem() {
+        let a = problems(&[(2, 2), (2, 1)]);
+        let b = problems(&[(2, 0), (2, 1)]);
+        for alpha in [1e-10, 1e-16, 1e-17, 1e-100, 1e-300, f64::MIN_POSITIVE] {
+            let p = plan(&a, &b, alpha, 0.8, Some(0.1))
+                .unwrap_or_else(|| panic!("alpha {alpha}: no plan"));
+            assert!(
+                p.z_sum.is_finite() && p.z_sum > 7.0,
+                "alpha {alpha}: {}",
+                p.z_sum
+            );
+            assert!(p.mde.is_finite(), "alpha {alpha}");
+        }
     }
 
     /// A design of the size `problems_needed` names detects a true difference δ about `power`

@@ -87,8 +87,8 @@ impl Comparison {
         figures.heading.retain(|h| !h.is_empty());
         format!(
             "{}\n{}",
-            super::to_markdown(&figures),
-            super::to_markdown(&super::with_significant_costs(&self.conditions))
+            super::to_markdown_shown(&figures),
+            super::to_markdown_shown(&super::with_significant_costs(&self.conditions))
         )
     }
 }
