@@ -659,14 +659,14 @@ pub struct BundleArgs {
 /// The flags of `export` (its help text is the doc comment of [`Command::Export`]).
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// csv, jsonl or parquet.
+    /// csv, jsonl, parquet or eee.
     #[arg(long, value_enum)]
     pub format: ExportFormat,
     /// attempts, seats or scores (csv and jsonl).
     #[arg(long, value_enum)]
     pub what: Option<ExportWhat>,
-    /// The directory to write the Parquet files into (parquet only; made if missing, the
-    /// three files replaced).
+    /// The directory to write the files into (parquet and eee; made if missing, the files
+    /// of the export replaced).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Only these waves (repeatable), in the order given. Default: every wave not
@@ -987,6 +987,9 @@ pub enum ExportFormat {
     Jsonl,
     /// Apache Parquet files (attempts, seats, scores) written into --out DIR.
     Parquet,
+    /// Every Eval Ever records (schema 0.3.0) written into --out DIR: per wave and seat an
+    /// aggregate record `WAVE/SEAT.json` and its attempts as `WAVE/SEAT_samples.jsonl`.
+    Eee,
 }
 
 impl From<ExportFormat> for benchledger_core::report::export::ExportFormat {
@@ -996,6 +999,7 @@ impl From<ExportFormat> for benchledger_core::report::export::ExportFormat {
             ExportFormat::Csv => Core::Csv,
             ExportFormat::Jsonl => Core::Jsonl,
             ExportFormat::Parquet => Core::Parquet,
+            ExportFormat::Eee => Core::Eee,
         }
     }
 }

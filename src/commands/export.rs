@@ -33,9 +33,13 @@ pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
     if r.format == ExportFormat::Parquet {
         return parquet(ctx, &r);
     }
+    if r.format == ExportFormat::Eee {
+        return eee(ctx, &r);
+    }
     if r.out.is_some() {
         return Err(Error::Usage(
-            "--out goes with --format parquet only: csv and jsonl are written to stdout".into(),
+            "--out goes with --format parquet and eee only: csv and jsonl are written to stdout"
+                .into(),
         ));
     }
     let Some(what) = r.what else {
@@ -102,7 +106,9 @@ pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
         ctx.write(&match r.format {
             ExportFormat::Csv => report::export::to_csv(&rows, header),
             ExportFormat::Jsonl => report::export::to_jsonl(&rows),
-            ExportFormat::Parquet => unreachable!("written by `parquet`"),
+            ExportFormat::Parquet | ExportFormat::Eee => {
+                unreachable!("written into --out by `parquet` and `eee`")
+            }
         })?;
         header = false;
     }
@@ -188,6 +194,64 @@ fn parquet(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
         n.attempts,
         n.seats,
         n.scores
+    ))
+}
+
+/// The directory --out names, made if missing; refused when it is a file.
+fn out_dir<'a>(r: &Request<'a>, what: &str) -> Result<&'a Path> {
+    let Some(out) = r.out else {
+        return Err(Error::Usage(format!(
+            "--format {what} needs --out DIR: the directory to write the files into"
+        )));
+    };
+    if out.exists() && !out.is_dir() {
+        return Err(Error::Usage(format!(
+            "--out {} is not a directory: give a directory to write the files into",
+            out.display()
+        )));
+    }
+    Ok(out)
+}
+
+/// `--format eee --out DIR`: per wave and seat an Every Eval Ever record and its instance rows
+/// (`benchledger_core::export::eee`). Every file is built before the first is written, so a
+/// wave the library cannot export leaves DIR as it was.
+fn eee(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
+    if r.what.is_some() || r.rubric.is_some() {
+        return Err(Error::Usage(
+            "--format eee writes each seat's figures, stored rubric scores and attempts: \
+             --what and --rubric go with csv and jsonl"
+                .into(),
+        ));
+    }
+    let out = out_dir(r, "eee")?;
+    let ledger = ctx.open()?;
+    let ids = chosen_waves(&ledger, r.waves, r.include_withdrawn)?;
+    let mut waves = Vec::with_capacity(ids.len());
+    for id in &ids {
+        waves.push(benchledger_core::export::eee::wave(&ledger, id)?);
+    }
+    let (mut records, mut rows) = (0, 0);
+    for w in &waves {
+        for f in &w.files {
+            let path = out.join(&f.path);
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            }
+            std::fs::write(&path, &f.bytes).map_err(|e| Error::io(&path, e))?;
+        }
+        records += w.records;
+        rows += w.rows;
+    }
+    ctx.write(&format!(
+        "exported {} wave{} to {}: {records} Every Eval Ever record{} (schema {}), {rows} \
+         instance row{}\n",
+        ids.len(),
+        if ids.len() == 1 { "" } else { "s" },
+        out.display(),
+        if records == 1 { "" } else { "s" },
+        benchledger_core::export::eee::SCHEMA_VERSION,
+        if rows == 1 { "" } else { "s" },
     ))
 }
 

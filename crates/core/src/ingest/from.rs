@@ -608,6 +608,12 @@ fn conditions(wave: &mut Table, flag: Option<bool>, members: &[&File]) {
     if let Some(n) = common(members, |f| f.imported.about.parallel_sessions) {
         load.insert("parallel_sessions".into(), Value::Integer(i64::from(n)));
     }
+    if let Some(n) = common(members, |f| f.imported.about.tool_server_sessions) {
+        load.insert("tool_server_sessions".into(), Value::Integer(i64::from(n)));
+    }
+    if let Some(b) = common(members, |f| f.imported.about.serial_rerun) {
+        load.insert("serial_rerun".into(), Value::Boolean(b));
+    }
     if let Some(x) = common(members, |f| f.imported.about.timeout_multiplier) {
         load.insert("timeout_multiplier".into(), Value::Float(x));
     }

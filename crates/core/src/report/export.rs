@@ -33,6 +33,8 @@ pub enum ExportFormat {
     Jsonl,
     /// Apache Parquet files (attempts, seats, scores) written into --out DIR.
     Parquet,
+    /// Every Eval Ever records, one per wave and seat, written into --out DIR.
+    Eee,
 }
 
 /// One value of an exported row.
