@@ -659,14 +659,14 @@ pub struct BundleArgs {
 /// The flags of `export` (its help text is the doc comment of [`Command::Export`]).
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// csv, jsonl, parquet or eee.
+    /// csv, jsonl, parquet, eee or hf-eval-results.
     #[arg(long, value_enum)]
     pub format: ExportFormat,
     /// attempts, seats or scores (csv and jsonl).
     #[arg(long, value_enum)]
     pub what: Option<ExportWhat>,
-    /// The directory to write the files into (parquet and eee; made if missing, the files
-    /// of the export replaced).
+    /// The directory to write the files into (parquet, eee and hf-eval-results; made if
+    /// missing, the files of the export replaced).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Only these waves (repeatable), in the order given. Default: every wave not
@@ -682,6 +682,15 @@ pub struct ExportArgs {
     /// Leave out the CSV header row (to append to an export made before).
     #[arg(long)]
     pub no_header: bool,
+    /// With hf-eval-results: the Hub benchmark dataset of a suite, SUITE=OWNER/NAME or
+    /// SUITE=OWNER/NAME:TASK (the task of its eval.yaml; default `default`). Repeatable; a suite
+    /// not named keeps its own name as the dataset id.
+    #[arg(long = "hf-dataset", value_name = "SUITE=OWNER/NAME[:TASK]")]
+    pub hf_dataset: Vec<String>,
+    /// With hf-eval-results: a link to the results (a repository of the ledger, a site), written
+    /// as each entry's `source.url`.
+    #[arg(long, value_name = "URL")]
+    pub source_url: Option<String>,
 }
 
 /// The flags of `site` (its help text is the doc comment of [`Command::Site`]).
@@ -988,8 +997,11 @@ pub enum ExportFormat {
     /// Apache Parquet files (attempts, seats, scores) written into --out DIR.
     Parquet,
     /// Every Eval Ever records (schema 0.3.0) written into --out DIR: per wave and seat an
-    /// aggregate record `WAVE/SEAT.json` and its attempts as `WAVE/SEAT_samples.jsonl`.
+    /// aggregate record and its attempts as instance rows, in EEE's `data/` layout.
     Eee,
+    /// Hugging Face `.eval_results/` YAML files written into --out DIR: per model
+    /// (`PROVIDER/MODEL/.eval_results/`), a file per wave and seat with its Correct-rate.
+    HfEvalResults,
 }
 
 impl From<ExportFormat> for benchledger_core::report::export::ExportFormat {
@@ -1000,6 +1012,7 @@ impl From<ExportFormat> for benchledger_core::report::export::ExportFormat {
             ExportFormat::Jsonl => Core::Jsonl,
             ExportFormat::Parquet => Core::Parquet,
             ExportFormat::Eee => Core::Eee,
+            ExportFormat::HfEvalResults => Core::HfEvalResults,
         }
     }
 }

@@ -8,6 +8,7 @@ use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
 use crate::cli::ExportArgs;
 use benchledger_core::error::{Error, Result};
+use benchledger_core::export::hf;
 use benchledger_core::ledger::Ledger;
 use benchledger_core::report;
 use benchledger_core::report::export::{ExportFormat, Rows, Value, What};
@@ -27,6 +28,10 @@ pub struct Request<'a> {
     pub include_withdrawn: bool,
     /// Write the CSV header row.
     pub header: bool,
+    /// hf-eval-results: `SUITE=OWNER/NAME[:TASK]`, as typed.
+    pub hf_datasets: &'a [String],
+    /// hf-eval-results: each entry's `source.url`.
+    pub source_url: Option<&'a str>,
 }
 
 pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
@@ -36,9 +41,18 @@ pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
     if r.format == ExportFormat::Eee {
         return eee(ctx, &r);
     }
+    if r.format == ExportFormat::HfEvalResults {
+        return hf(ctx, &r);
+    }
+    if !r.hf_datasets.is_empty() || r.source_url.is_some() {
+        return Err(Error::Usage(
+            "--hf-dataset and --source-url go with --format hf-eval-results".into(),
+        ));
+    }
     if r.out.is_some() {
         return Err(Error::Usage(
-            "--out goes with --format parquet and eee only: csv and jsonl are written to stdout"
+            "--out goes with --format parquet, eee and hf-eval-results only: csv and jsonl are \
+             written to stdout"
                 .into(),
         ));
     }
@@ -106,8 +120,8 @@ pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
         ctx.write(&match r.format {
             ExportFormat::Csv => report::export::to_csv(&rows, header),
             ExportFormat::Jsonl => report::export::to_jsonl(&rows),
-            ExportFormat::Parquet | ExportFormat::Eee => {
-                unreachable!("written into --out by `parquet` and `eee`")
+            ExportFormat::Parquet | ExportFormat::Eee | ExportFormat::HfEvalResults => {
+                unreachable!("written into --out by `parquet`, `eee` and `hf`")
             }
         })?;
         header = false;
@@ -224,6 +238,11 @@ fn eee(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
                 .into(),
         ));
     }
+    if !r.hf_datasets.is_empty() || r.source_url.is_some() {
+        return Err(Error::Usage(
+            "--hf-dataset and --source-url go with --format hf-eval-results".into(),
+        ));
+    }
     let out = out_dir(r, "eee")?;
     let ledger = ctx.open()?;
     let ids = chosen_waves(&ledger, r.waves, r.include_withdrawn)?;
@@ -255,6 +274,90 @@ fn eee(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
     ))
 }
 
+/// `SUITE=OWNER/NAME[:TASK]` of `--hf-dataset`.
+fn hub_dataset(s: &str) -> Result<(String, hf::HubDataset)> {
+    let bad = || {
+        Error::Usage(format!(
+            "--hf-dataset {s:?}: expected SUITE=OWNER/NAME or SUITE=OWNER/NAME:TASK, e.g. \
+             gpqa=Idavidrein/gpqa:gpqa_diamond"
+        ))
+    };
+    let (suite, rest) = s.split_once('=').ok_or_else(bad)?;
+    let (id, task) = match rest.split_once(':') {
+        Some((id, task)) => (id, task),
+        None => (rest, "default"),
+    };
+    let ok = |t: &str| !t.trim().is_empty() && t.trim() == t;
+    if !ok(suite) || !ok(task) || id.split('/').count() != 2 || !id.split('/').all(ok) {
+        return Err(bad());
+    }
+    Ok((
+        suite.to_string(),
+        hf::HubDataset {
+            id: id.to_string(),
+            task_id: task.to_string(),
+        },
+    ))
+}
+
+/// `--format hf-eval-results --out DIR`: per model a `.eval_results/` directory, a YAML file per
+/// wave and seat (`benchledger_core::export::hf`). Built whole before anything is written.
+fn hf(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
+    if r.what.is_some() || r.rubric.is_some() {
+        return Err(Error::Usage(
+            "--format hf-eval-results writes each seat's Correct-rate: --what and --rubric go \
+             with csv and jsonl"
+                .into(),
+        ));
+    }
+    let mut options = hf::Options {
+        source_url: r.source_url.map(str::to_string),
+        ..hf::Options::default()
+    };
+    for d in r.hf_datasets {
+        let (suite, dataset) = hub_dataset(d)?;
+        options.datasets.insert(suite, dataset);
+    }
+    let out = out_dir(r, "hf-eval-results")?;
+    let ledger = ctx.open()?;
+    let ids = chosen_waves(&ledger, r.waves, r.include_withdrawn)?;
+    let suites: std::collections::BTreeSet<String> = ledger
+        .waves()?
+        .into_iter()
+        .filter(|w| ids.contains(&w.wave.id))
+        .map(|w| w.wave.suite)
+        .collect();
+    if let Some(s) = options.datasets.keys().find(|s| !suites.contains(*s)) {
+        return Err(Error::Usage(format!(
+            "--hf-dataset names suite {s:?}, which no exported wave is of; the suites: {}",
+            suites.iter().cloned().collect::<Vec<_>>().join(", ")
+        )));
+    }
+    let mut files = Vec::new();
+    for id in &ids {
+        files.extend(hf::wave(&ledger, id, &options)?);
+    }
+    let mut models = std::collections::BTreeSet::new();
+    for f in &files {
+        let path = out.join(&f.path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            models.insert(dir.to_path_buf());
+        }
+        std::fs::write(&path, &f.bytes).map_err(|e| Error::io(&path, e))?;
+    }
+    ctx.write(&format!(
+        "exported {} wave{} to {}: {} .eval_results file{} for {} model{}\n",
+        ids.len(),
+        if ids.len() == 1 { "" } else { "s" },
+        out.display(),
+        files.len(),
+        if files.len() == 1 { "" } else { "s" },
+        models.len(),
+        if models.len() == 1 { "" } else { "s" },
+    ))
+}
+
 /// `benchledger export`, from its flags.
 pub fn run(ctx: &mut Ctx<'_>, args: ExportArgs) -> Result<()> {
     let ExportArgs {
@@ -265,6 +368,8 @@ pub fn run(ctx: &mut Ctx<'_>, args: ExportArgs) -> Result<()> {
         rubric,
         include_withdrawn,
         no_header,
+        hf_dataset,
+        source_url,
     } = args;
     export(
         ctx,
@@ -276,6 +381,8 @@ pub fn run(ctx: &mut Ctx<'_>, args: ExportArgs) -> Result<()> {
             rubric: rubric.as_deref(),
             include_withdrawn,
             header: !no_header,
+            hf_datasets: &hf_dataset,
+            source_url: source_url.as_deref(),
         },
     )
 }

@@ -161,7 +161,7 @@ fn uuid(of: &str) -> String {
 
 /// A name safe as a file name on every system: letters, digits, `.`, `_` and `-` kept, anything
 /// else `_`.
-fn file_name(id: &str) -> String {
+pub(crate) fn file_name(id: &str) -> String {
     let s: String = id
         .chars()
         .map(|c| {

@@ -1,5 +1,5 @@
 //! Exporting a ledger: for analysts, Parquet (below); for the places the community gathers
-//! results, Every Eval Ever records ([`eee`]).
+//! results, Every Eval Ever records ([`eee`]) and Hugging Face's `.eval_results/` files ([`hf`]).
 //!
 //! `benchledger export --format parquet --out DIR` writes three
 //! Parquet files that DuckDB, Spark or pandas read directly, their columns documented in
@@ -15,6 +15,7 @@
 //! bounded whatever the ledger's size. Behind the cargo feature `parquet`.
 
 pub mod eee;
+pub mod hf;
 #[cfg(feature = "parquet")]
 mod parquet;
 

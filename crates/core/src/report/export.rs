@@ -35,6 +35,8 @@ pub enum ExportFormat {
     Parquet,
     /// Every Eval Ever records, one per wave and seat, written into --out DIR.
     Eee,
+    /// Hugging Face `.eval_results/` YAML files, per model, written into --out DIR.
+    HfEvalResults,
 }
 
 /// One value of an exported row.
