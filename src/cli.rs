@@ -188,6 +188,12 @@ pub enum Command {
     /// List the publications.
     Publications(PublicationsArgs),
 
+    /// List the shipped model alias table (models/aliases.v1.toml): each model's canonical id,
+    /// family and provider, and the names harnesses, gateways and clouds give it. Ingest reads
+    /// it: a results file naming an alias of its seat's model is not a mismatch, and a model
+    /// named without its provider gets the provider here. Seats keep the name their files used.
+    Models(ModelsArgs),
+
     /// Write a new ed25519 key pair to sign publications with: KEY, the private key (PKCS#8
     /// PEM, mode 0600), and KEY.pub, the public key (SubjectPublicKeyInfo PEM) to publish.
     /// Never replaces a file. docs/trust.md says what a signature proves.
@@ -731,6 +737,13 @@ pub struct DemoArgs {
     /// session runs from DIR.
     #[arg(long, value_name = "DIR")]
     pub write: Option<PathBuf>,
+}
+
+/// The flags of `models` (its help text is the doc comment of [`Command::Models`]).
+#[derive(Debug, Args)]
+pub struct ModelsArgs {
+    #[command(flatten)]
+    pub format: FormatArg,
 }
 
 /// The flags of `completions` (its help text is the doc comment of [`Command::Completions`]).

@@ -678,18 +678,40 @@ fn seats(
             Some((p, r)) if !p.is_empty() && !r.is_empty() => (Some(p), r),
             _ => (None, full.as_str()),
         };
-        let provider = options
+        let known = crate::models::table().resolve(&full);
+        let provider = match options
             .provider
             .clone()
             .or(f.imported.about.provider.clone())
             .or(prefix.map(str::to_string))
-            .ok_or_else(|| {
-                missing(
-                    &f.path,
-                    "provider",
-                    &format!("the file names model {full:?} without its provider"),
-                )
-            })?;
+        {
+            Some(p) => p,
+            // The provider the file leaves unsaid, from the alias table: said in the wave's
+            // notes, beside the name the file used.
+            None => match known {
+                Some(e) => {
+                    let said = format!(
+                        "model {full:?} is {}'s {} (benchledger's model alias table v{}), its \
+                         provider taken from there",
+                        e.provider,
+                        e.canonical,
+                        crate::models::table().version
+                    );
+                    notes.push(format!("{}: {said}", f.path.display()));
+                    if !recorded.contains(&said) {
+                        recorded.push(said);
+                    }
+                    e.provider.clone()
+                }
+                None => {
+                    return Err(missing(
+                        &f.path,
+                        "provider",
+                        &format!("the file names model {full:?} without its provider"),
+                    ));
+                }
+            },
+        };
         let model = if prefix == Some(provider.as_str()) {
             rest.to_string()
         } else {
