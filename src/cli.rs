@@ -247,7 +247,10 @@ pub enum Command {
     /// concatenate into one table; integers stay integers; unknown is an empty cell (CSV) or
     /// null (JSON). The column order is documented in the README. `--format parquet --out DIR`
     /// writes attempts, seats and scores as three Parquet files into DIR instead (columns in
-    /// docs/export.md; a build with the cargo feature `parquet`).
+    /// docs/export.md; a build with the cargo feature `parquet`); `--format eee --out DIR`,
+    /// each seat of each wave as an Every Eval Ever record with its attempts; `--format
+    /// hf-eval-results --out DIR`, each seat's Correct-rate as a Hugging Face model
+    /// repository's `.eval_results/` file (docs/export.md).
     Export(ExportArgs),
 
     /// Write a static site of the ledger: every wave with its conditions and leaderboards, a

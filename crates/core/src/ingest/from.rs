@@ -949,7 +949,8 @@ mod tests {
             (
                 "provider",
                 FromOptions {
-                    model: Some("gpt-4o".into()),
+                    // A model the alias table does not know: one it knows gets its provider.
+                    model: Some("in-house-model".into()),
                     ..options()
                 },
             ),
