@@ -206,6 +206,12 @@ pub enum Command {
     /// List the publications.
     Publications(PublicationsArgs),
 
+    /// List the shipped model alias table (models/aliases.v1.toml): each model's canonical id,
+    /// family and provider, and the names harnesses, gateways and clouds give it. Ingest reads
+    /// it: a results file naming an alias of its seat's model is not a mismatch, and a model
+    /// named without its provider gets the provider here. Seats keep the name their files used.
+    Models(ModelsArgs),
+
     /// Write a new ed25519 key pair to sign publications with: KEY, the private key (PKCS#8
     /// PEM, mode 0600), and KEY.pub, the public key (SubjectPublicKeyInfo PEM) to publish.
     /// Never replaces a file. docs/trust.md says what a signature proves.
@@ -259,7 +265,10 @@ pub enum Command {
     /// concatenate into one table; integers stay integers; unknown is an empty cell (CSV) or
     /// null (JSON). The column order is documented in the README. `--format parquet --out DIR`
     /// writes attempts, seats and scores as three Parquet files into DIR instead (columns in
-    /// docs/export.md; a build with the cargo feature `parquet`).
+    /// docs/export.md; a build with the cargo feature `parquet`); `--format eee --out DIR`,
+    /// each seat of each wave as an Every Eval Ever record with its attempts; `--format
+    /// hf-eval-results --out DIR`, each seat's Correct-rate as a Hugging Face model
+    /// repository's `.eval_results/` file (docs/export.md).
     Export(ExportArgs),
 
     /// Write a static site of the ledger: every wave with its conditions and leaderboards, a
@@ -686,14 +695,14 @@ pub struct BundleArgs {
 /// The flags of `export` (its help text is the doc comment of [`Command::Export`]).
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// csv, jsonl or parquet.
+    /// csv, jsonl, parquet, eee or hf-eval-results.
     #[arg(long, value_enum)]
     pub format: ExportFormat,
     /// attempts, seats or scores (csv and jsonl).
     #[arg(long, value_enum)]
     pub what: Option<ExportWhat>,
-    /// The directory to write the Parquet files into (parquet only; made if missing, the
-    /// three files replaced).
+    /// The directory to write the files into (parquet, eee and hf-eval-results; made if
+    /// missing, the files of the export replaced).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Only these waves (repeatable), in the order given. Default: every wave not
@@ -709,6 +718,15 @@ pub struct ExportArgs {
     /// Leave out the CSV header row (to append to an export made before).
     #[arg(long)]
     pub no_header: bool,
+    /// With hf-eval-results: the Hub benchmark dataset of a suite, SUITE=OWNER/NAME or
+    /// SUITE=OWNER/NAME:TASK (the task of its eval.yaml; default `default`). Repeatable; a suite
+    /// not named keeps its own name as the dataset id.
+    #[arg(long = "hf-dataset", value_name = "SUITE=OWNER/NAME[:TASK]")]
+    pub hf_dataset: Vec<String>,
+    /// With hf-eval-results: a link to the results (a repository of the ledger, a site), written
+    /// as each entry's `source.url`.
+    #[arg(long, value_name = "URL")]
+    pub source_url: Option<String>,
 }
 
 /// The flags of `site` (its help text is the doc comment of [`Command::Site`]).
@@ -749,6 +767,13 @@ pub struct DemoArgs {
     /// session runs from DIR.
     #[arg(long, value_name = "DIR")]
     pub write: Option<PathBuf>,
+}
+
+/// The flags of `models` (its help text is the doc comment of [`Command::Models`]).
+#[derive(Debug, Args)]
+pub struct ModelsArgs {
+    #[command(flatten)]
+    pub format: FormatArg,
 }
 
 /// The flags of `completions` (its help text is the doc comment of [`Command::Completions`]).
@@ -1099,6 +1124,12 @@ pub enum ExportFormat {
     Jsonl,
     /// Apache Parquet files (attempts, seats, scores) written into --out DIR.
     Parquet,
+    /// Every Eval Ever records (schema 0.3.0) written into --out DIR: per wave and seat an
+    /// aggregate record and its attempts as instance rows, in EEE's `data/` layout.
+    Eee,
+    /// Hugging Face `.eval_results/` YAML files written into --out DIR: per model
+    /// (`PROVIDER/MODEL/.eval_results/`), a file per wave and seat with its Correct-rate.
+    HfEvalResults,
 }
 
 impl From<ExportFormat> for benchledger_core::report::export::ExportFormat {
@@ -1108,6 +1139,8 @@ impl From<ExportFormat> for benchledger_core::report::export::ExportFormat {
             ExportFormat::Csv => Core::Csv,
             ExportFormat::Jsonl => Core::Jsonl,
             ExportFormat::Parquet => Core::Parquet,
+            ExportFormat::Eee => Core::Eee,
+            ExportFormat::HfEvalResults => Core::HfEvalResults,
         }
     }
 }

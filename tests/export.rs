@@ -248,7 +248,7 @@ fn an_export_asked_wrongly_is_refused() {
         (vec!["--format", "csv"], "--what is missing"),
         (
             vec!["--format", "jsonl", "--what", "seats", "--out", "d"],
-            "--out goes with --format parquet only",
+            "--out goes with --format parquet, eee and hf-eval-results only",
         ),
         (
             vec!["--format", "parquet"],

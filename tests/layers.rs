@@ -19,8 +19,9 @@ use common::crate_path;
 const CORE_LAYERS: &[&[&str]] = &[
     // Plain data, errors, digests, text as people are shown it: what everything shares.
     &["model", "error", "digest", "text"],
-    // How bad input is reported; the absolute figures; the hashed formats.
-    &["diagnostics", "figures", "formats"],
+    // How bad input is reported; the absolute figures; the hashed formats; the model alias
+    // table.
+    &["diagnostics", "figures", "formats", "models"],
     // Numbers for people; price tables; foreign results files; the chain's records; signed
     // statements of publications.
     &["number", "prices", "import", "chain", "attest"],

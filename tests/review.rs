@@ -712,5 +712,8 @@ fn more_problems_than_the_rules_suite_reject() {
         "{j:#}"
     );
     let e = &findings(&j, "require.suite_problems")[0]["evidence"][0];
-    assert_eq!(e["excerpt"], "wave terminal-bench-2025-11-01: 2 problems, the suite 1");
+    assert_eq!(
+        e["excerpt"],
+        "wave terminal-bench-2025-11-01: 2 problems, the suite 1"
+    );
 }

@@ -8,6 +8,7 @@ use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
 use crate::cli::ExportArgs;
 use benchledger_core::error::{Error, Result};
+use benchledger_core::export::hf;
 use benchledger_core::ledger::Ledger;
 use benchledger_core::report;
 use benchledger_core::report::export::{ExportFormat, Rows, Value, What};
@@ -27,15 +28,32 @@ pub struct Request<'a> {
     pub include_withdrawn: bool,
     /// Write the CSV header row.
     pub header: bool,
+    /// hf-eval-results: `SUITE=OWNER/NAME[:TASK]`, as typed.
+    pub hf_datasets: &'a [String],
+    /// hf-eval-results: each entry's `source.url`.
+    pub source_url: Option<&'a str>,
 }
 
 pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
     if r.format == ExportFormat::Parquet {
         return parquet(ctx, &r);
     }
+    if r.format == ExportFormat::Eee {
+        return eee(ctx, &r);
+    }
+    if r.format == ExportFormat::HfEvalResults {
+        return hf(ctx, &r);
+    }
+    if !r.hf_datasets.is_empty() || r.source_url.is_some() {
+        return Err(Error::Usage(
+            "--hf-dataset and --source-url go with --format hf-eval-results".into(),
+        ));
+    }
     if r.out.is_some() {
         return Err(Error::Usage(
-            "--out goes with --format parquet only: csv and jsonl are written to stdout".into(),
+            "--out goes with --format parquet, eee and hf-eval-results only: csv and jsonl are \
+             written to stdout"
+                .into(),
         ));
     }
     let Some(what) = r.what else {
@@ -102,7 +120,9 @@ pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
         ctx.write(&match r.format {
             ExportFormat::Csv => report::export::to_csv(&rows, header),
             ExportFormat::Jsonl => report::export::to_jsonl(&rows),
-            ExportFormat::Parquet => unreachable!("written by `parquet`"),
+            ExportFormat::Parquet | ExportFormat::Eee | ExportFormat::HfEvalResults => {
+                unreachable!("written into --out by `parquet`, `eee` and `hf`")
+            }
         })?;
         header = false;
     }
@@ -191,6 +211,153 @@ fn parquet(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
     ))
 }
 
+/// The directory --out names, made if missing; refused when it is a file.
+fn out_dir<'a>(r: &Request<'a>, what: &str) -> Result<&'a Path> {
+    let Some(out) = r.out else {
+        return Err(Error::Usage(format!(
+            "--format {what} needs --out DIR: the directory to write the files into"
+        )));
+    };
+    if out.exists() && !out.is_dir() {
+        return Err(Error::Usage(format!(
+            "--out {} is not a directory: give a directory to write the files into",
+            out.display()
+        )));
+    }
+    Ok(out)
+}
+
+/// `--format eee --out DIR`: per wave and seat an Every Eval Ever record and its instance rows
+/// (`benchledger_core::export::eee`). Every file is built before the first is written, so a
+/// wave the library cannot export leaves DIR as it was.
+fn eee(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
+    if r.what.is_some() || r.rubric.is_some() {
+        return Err(Error::Usage(
+            "--format eee writes each seat's figures, stored rubric scores and attempts: \
+             --what and --rubric go with csv and jsonl"
+                .into(),
+        ));
+    }
+    if !r.hf_datasets.is_empty() || r.source_url.is_some() {
+        return Err(Error::Usage(
+            "--hf-dataset and --source-url go with --format hf-eval-results".into(),
+        ));
+    }
+    let out = out_dir(r, "eee")?;
+    let ledger = ctx.open()?;
+    let ids = chosen_waves(&ledger, r.waves, r.include_withdrawn)?;
+    let mut waves = Vec::with_capacity(ids.len());
+    for id in &ids {
+        waves.push(benchledger_core::export::eee::wave(&ledger, id)?);
+    }
+    let (mut records, mut rows) = (0, 0);
+    for w in &waves {
+        for f in &w.files {
+            let path = out.join(&f.path);
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            }
+            std::fs::write(&path, &f.bytes).map_err(|e| Error::io(&path, e))?;
+        }
+        records += w.records;
+        rows += w.rows;
+    }
+    ctx.write(&format!(
+        "exported {} wave{} to {}: {records} Every Eval Ever record{} (schema {}), {rows} \
+         instance row{}\n",
+        ids.len(),
+        if ids.len() == 1 { "" } else { "s" },
+        out.display(),
+        if records == 1 { "" } else { "s" },
+        benchledger_core::export::eee::SCHEMA_VERSION,
+        if rows == 1 { "" } else { "s" },
+    ))
+}
+
+/// `SUITE=OWNER/NAME[:TASK]` of `--hf-dataset`.
+fn hub_dataset(s: &str) -> Result<(String, hf::HubDataset)> {
+    let bad = || {
+        Error::Usage(format!(
+            "--hf-dataset {s:?}: expected SUITE=OWNER/NAME or SUITE=OWNER/NAME:TASK, e.g. \
+             gpqa=Idavidrein/gpqa:gpqa_diamond"
+        ))
+    };
+    let (suite, rest) = s.split_once('=').ok_or_else(bad)?;
+    let (id, task) = match rest.split_once(':') {
+        Some((id, task)) => (id, task),
+        None => (rest, "default"),
+    };
+    let ok = |t: &str| !t.trim().is_empty() && t.trim() == t;
+    if !ok(suite) || !ok(task) || id.split('/').count() != 2 || !id.split('/').all(ok) {
+        return Err(bad());
+    }
+    Ok((
+        suite.to_string(),
+        hf::HubDataset {
+            id: id.to_string(),
+            task_id: task.to_string(),
+        },
+    ))
+}
+
+/// `--format hf-eval-results --out DIR`: per model a `.eval_results/` directory, a YAML file per
+/// wave and seat (`benchledger_core::export::hf`). Built whole before anything is written.
+fn hf(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
+    if r.what.is_some() || r.rubric.is_some() {
+        return Err(Error::Usage(
+            "--format hf-eval-results writes each seat's Correct-rate: --what and --rubric go \
+             with csv and jsonl"
+                .into(),
+        ));
+    }
+    let mut options = hf::Options {
+        source_url: r.source_url.map(str::to_string),
+        ..hf::Options::default()
+    };
+    for d in r.hf_datasets {
+        let (suite, dataset) = hub_dataset(d)?;
+        options.datasets.insert(suite, dataset);
+    }
+    let out = out_dir(r, "hf-eval-results")?;
+    let ledger = ctx.open()?;
+    let ids = chosen_waves(&ledger, r.waves, r.include_withdrawn)?;
+    let suites: std::collections::BTreeSet<String> = ledger
+        .waves()?
+        .into_iter()
+        .filter(|w| ids.contains(&w.wave.id))
+        .map(|w| w.wave.suite)
+        .collect();
+    if let Some(s) = options.datasets.keys().find(|s| !suites.contains(*s)) {
+        return Err(Error::Usage(format!(
+            "--hf-dataset names suite {s:?}, which no exported wave is of; the suites: {}",
+            suites.iter().cloned().collect::<Vec<_>>().join(", ")
+        )));
+    }
+    let mut files = Vec::new();
+    for id in &ids {
+        files.extend(hf::wave(&ledger, id, &options)?);
+    }
+    let mut models = std::collections::BTreeSet::new();
+    for f in &files {
+        let path = out.join(&f.path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            models.insert(dir.to_path_buf());
+        }
+        std::fs::write(&path, &f.bytes).map_err(|e| Error::io(&path, e))?;
+    }
+    ctx.write(&format!(
+        "exported {} wave{} to {}: {} .eval_results file{} for {} model{}\n",
+        ids.len(),
+        if ids.len() == 1 { "" } else { "s" },
+        out.display(),
+        files.len(),
+        if files.len() == 1 { "" } else { "s" },
+        models.len(),
+        if models.len() == 1 { "" } else { "s" },
+    ))
+}
+
 /// `benchledger export`, from its flags.
 pub fn run(ctx: &mut Ctx<'_>, args: ExportArgs) -> Result<()> {
     let ExportArgs {
@@ -201,6 +368,8 @@ pub fn run(ctx: &mut Ctx<'_>, args: ExportArgs) -> Result<()> {
         rubric,
         include_withdrawn,
         no_header,
+        hf_dataset,
+        source_url,
     } = args;
     export(
         ctx,
@@ -212,6 +381,8 @@ pub fn run(ctx: &mut Ctx<'_>, args: ExportArgs) -> Result<()> {
             rubric: rubric.as_deref(),
             include_withdrawn,
             header: !no_header,
+            hf_datasets: &hf_dataset,
+            source_url: source_url.as_deref(),
         },
     )
 }

@@ -16,6 +16,7 @@ mod history;
 mod ingest;
 mod keys;
 mod memory;
+mod models;
 mod plan;
 mod prices;
 mod problems;
@@ -347,6 +348,7 @@ pub fn run_for(cli: Cli, out: &mut dyn Write, s: Surroundings) -> Result<Outcome
         Command::Claims { command } => claims::run(&mut ctx, command),
         Command::Publish(args) => publish::run_publish(&mut ctx, args),
         Command::Publications(args) => publish::run_publications(&mut ctx, args),
+        Command::Models(args) => models::run(&mut ctx, args),
         Command::Keygen(args) => keys::run_keygen(&mut ctx, args),
         Command::Sign(args) => keys::run_sign(&mut ctx, args),
         Command::Verify(args) => verify::run(&mut ctx, args),

@@ -41,6 +41,7 @@ pub mod import;
 pub mod ingest;
 pub mod ledger;
 pub mod model;
+pub mod models;
 pub mod number;
 pub mod prices;
 pub mod publication;

@@ -1,4 +1,7 @@
-//! Exporting a ledger for analysts (`benchledger export --format parquet --out DIR`): three
+//! Exporting a ledger: for analysts, Parquet (below); for the places the community gathers
+//! results, Every Eval Ever records ([`eee`]) and Hugging Face's `.eval_results/` files ([`hf`]).
+//!
+//! `benchledger export --format parquet --out DIR` writes three
 //! Parquet files that DuckDB, Spark or pandas read directly, their columns documented in
 //! docs/export.md (and listed once, here, in [`ATTEMPTS`], [`SEATS`] and [`SCORES`]).
 //!
@@ -11,6 +14,8 @@
 //! streamed from the ledger a seat at a time and written a row group at a time, so memory stays
 //! bounded whatever the ledger's size. Behind the cargo feature `parquet`.
 
+pub mod eee;
+pub mod hf;
 #[cfg(feature = "parquet")]
 mod parquet;
 

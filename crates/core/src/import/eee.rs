@@ -11,6 +11,14 @@
 //! - `evaluation.tool_calls_count` → steps; `error` → end reason;
 //! - `model_id` → the model, `evaluation_name` → the suite; the aggregate record beside it:
 //!   `evaluation_timestamp` → the start, `eval_library` → the producer.
+//!
+//! And what benchledger's own export (`export --format eee`, `crate::export::eee`) writes where
+//! the schema has no field: in a row's `metadata`, `benchledger.cost_usd`, `.errors`,
+//! `.working_s`, `.infra_error`, `.trial`, `.outcome` (`unknown`: the score is the verdict) and
+//! the token counts whose partner is unknown; in the aggregate record, the wave's accounting,
+//! load (parallel and tool-server sessions, serial rerun, timeout multiplier) (`generation_config.additional_details`), the
+//! suite's size (`source_data.additional_details.suite_problems`, else a Hugging Face
+//! dataset's `samples_number`) and the seat's config (`model_info.additional_details`).
 
 use std::collections::BTreeMap;
 use std::io::BufRead;
@@ -20,9 +28,13 @@ use serde_json::Value;
 
 use super::json::Rec;
 use super::object::describe;
-use super::{About, Imported, Importer, Input, Origin, Record, Source};
+use super::{About, Imported, Importer, Input, Origin, Record, Source, Stated};
 use crate::error::{Error, Result};
 use crate::model::Attempt;
+
+/// The prefix of the `metadata` keys benchledger's export writes (`crate::export::eee::META`,
+/// which cannot be imported here: exports sit above importers).
+const META: &str = "benchledger.";
 
 /// Every Eval Ever instance-level records.
 pub struct Eee;
@@ -58,7 +70,9 @@ impl Importer for Eee {
             let mut a = sample(&r)?;
             let n = trials.entry(a.problem.clone()).or_default();
             *n += 1;
-            a.trial = *n;
+            if a.trial == 0 {
+                a.trial = *n;
+            }
             model = model.or(r.text("model_id")?.map(str::to_string));
             suite = suite.or(r.text("evaluation_name")?.map(str::to_string));
             records.push(Record {
@@ -68,11 +82,11 @@ impl Importer for Eee {
             });
             input.progress.advance(1);
         }
-        let mut about = aggregate(input.src, path)?;
+        let (mut about, accounting) = aggregate(input.src, path)?;
         about.suite = suite;
         Ok(Imported {
             records,
-            accounting: None,
+            accounting,
             model,
             about,
         })
@@ -121,18 +135,79 @@ fn sample(r: &Rec<'_>) -> Result<Attempt> {
         Some(Value::String(s)) => Some(s.chars().take(80).collect()),
         Some(other) => Some(describe(other)),
     };
+    if let Some(m) = r.get("metadata") {
+        benchledger_metadata(r, m, &mut a)?;
+    }
     Ok(a)
 }
 
+/// What benchledger's export keeps in a row's `metadata` (string values, under
+/// `benchledger.` keys): the fields the schema has no room for. A token count here never
+/// overrides `token_usage`.
+fn benchledger_metadata(r: &Rec<'_>, m: &Value, a: &mut Attempt) -> Result<()> {
+    let get = |k: &str| {
+        m.get(format!("{META}{k}"))
+            .and_then(Value::as_str)
+            .map(|v| (format!("metadata.{META}{k}"), v))
+    };
+    let number = |k: &str| -> Result<Option<f64>> {
+        match get(k) {
+            None => Ok(None),
+            Some((field, v)) => v
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .map(Some)
+                .ok_or_else(|| r.bad(&field, format!("expected a number, 0 or more, got {v:?}"))),
+        }
+    };
+    let count = |k: &str| -> Result<Option<u64>> {
+        match get(k) {
+            None => Ok(None),
+            Some((field, v)) => v.parse::<u64>().map(Some).map_err(|_| {
+                r.bad(
+                    &field,
+                    format!("expected a whole number, 0 or more, got {v:?}"),
+                )
+            }),
+        }
+    };
+    a.cost_usd = a.cost_usd.or(number("cost_usd")?);
+    a.working_s = a.working_s.or(number("working_s")?);
+    a.errors = a
+        .errors
+        .or(count("errors")?.map(|n| u32::try_from(n).unwrap_or(u32::MAX)));
+    a.input_tokens = a.input_tokens.or(count("input_tokens")?);
+    a.output_tokens = a.output_tokens.or(count("output_tokens")?);
+    a.input_tokens_cache_read = a
+        .input_tokens_cache_read
+        .or(count("input_tokens_cache_read")?);
+    a.input_tokens_cache_write = a
+        .input_tokens_cache_write
+        .or(count("input_tokens_cache_write")?);
+    if let Some(t) = count("trial")? {
+        a.trial = u32::try_from(t)
+            .ok()
+            .filter(|t| *t > 0)
+            .ok_or_else(|| r.bad(&format!("metadata.{META}trial"), "expected 1 or more"))?;
+    }
+    a.infra_error = get("infra_error").is_some_and(|(_, v)| v == "true");
+    if get("outcome").is_some_and(|(_, v)| v == "unknown") {
+        a.outcome = None;
+    }
+    Ok(())
+}
+
 /// What the aggregate record beside the samples (`<id>.json` for `<id>_samples.jsonl`) says of
-/// the run, when it is there.
-fn aggregate(src: &dyn Source, samples: &Path) -> Result<About> {
+/// the run, when it is there, and the token accounting it states (benchledger's export states
+/// it).
+fn aggregate(src: &dyn Source, samples: &Path) -> Result<(About, Option<Stated>)> {
     let mut about = About {
         producer: Some("every_eval_ever".into()),
         ..About::default()
     };
     let Some(path) = aggregate_path(samples).filter(|p| src.is_file(p)) else {
-        return Ok(about);
+        return Ok((about, None));
     };
     let text = src.read_text(&path).map_err(|e| Error::io(&path, e))?;
     let v: Value = super::json::strict_str(&path, &text)?;
@@ -150,7 +225,36 @@ fn aggregate(src: &dyn Source, samples: &Path) -> Result<About> {
     };
     about.harness = library("name");
     about.harness_version = library("version");
-    Ok(about)
+    about.config = v
+        .pointer("/model_info/additional_details/benchledger_config")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    // The first result's source and conditions: benchledger writes the same in every result.
+    let first = |p: &str| v.pointer(&format!("/evaluation_results/0/{p}"));
+    about.suite_problems = first("source_data/additional_details/suite_problems")
+        .and_then(Value::as_str)
+        .and_then(|n| n.parse::<u64>().ok())
+        .or_else(|| first("source_data/samples_number").and_then(Value::as_u64));
+    let condition = |k: &str| {
+        first(&format!("generation_config/additional_details/{k}")).and_then(Value::as_str)
+    };
+    about.parallel_sessions = condition("parallel_sessions").and_then(|n| n.parse().ok());
+    about.tool_server_sessions = condition("tool_server_sessions").and_then(|n| n.parse().ok());
+    about.serial_rerun = condition("serial_rerun").and_then(|b| b.parse().ok());
+    about.timeout_multiplier = condition("timeout_multiplier")
+        .and_then(|n| n.parse::<f64>().ok())
+        .filter(|x| x.is_finite() && *x > 0.0);
+    let accounting = match condition("input_tokens_include_cache_reads") {
+        Some(b @ ("true" | "false")) => Some(Stated {
+            input_tokens_include_cache_reads: b == "true",
+            why: format!(
+                "{} says input_tokens_include_cache_reads = {b} (generation_config)",
+                path.display()
+            ),
+        }),
+        _ => None,
+    };
+    Ok((about, accounting))
 }
 
 fn aggregate_path(samples: &Path) -> Option<PathBuf> {

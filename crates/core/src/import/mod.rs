@@ -124,6 +124,10 @@ pub struct About {
     pub producer_version: Option<String>,
     /// Sessions run at a time.
     pub parallel_sessions: Option<u32>,
+    /// Sessions that shared the tool server.
+    pub tool_server_sessions: Option<u32>,
+    /// Whether stragglers were rerun serially.
+    pub serial_rerun: Option<bool>,
     /// The factor every timeout of the run was scaled by (Harbor's `timeout_multiplier`).
     pub timeout_multiplier: Option<f64>,
     /// How the model was configured (its generation settings) when the file says, as text:

@@ -719,10 +719,13 @@ fn every_missing(
                 }
                 .into(),
             )),
-            Some(m) if no_provider && !prefixed => fields.push((
-                "provider",
-                format!("the file names model {m:?} without its provider"),
-            )),
+            // A model the alias table knows brings its provider.
+            Some(m) if no_provider && !prefixed && crate::models::table().resolve(m).is_none() => {
+                fields.push((
+                    "provider",
+                    format!("the file names model {m:?} without its provider"),
+                ))
+            }
             Some(_) => {}
         }
         if options.harness.is_none() && about.harness.is_none() {
@@ -1007,6 +1010,12 @@ fn conditions(wave: &mut Table, flag: Option<bool>, members: &[&File]) {
     if let Some(n) = common(members, |f| f.imported.about.parallel_sessions) {
         load.insert("parallel_sessions".into(), Value::Integer(i64::from(n)));
     }
+    if let Some(n) = common(members, |f| f.imported.about.tool_server_sessions) {
+        load.insert("tool_server_sessions".into(), Value::Integer(i64::from(n)));
+    }
+    if let Some(b) = common(members, |f| f.imported.about.serial_rerun) {
+        load.insert("serial_rerun".into(), Value::Boolean(b));
+    }
     if let Some(x) = common(members, |f| f.imported.about.timeout_multiplier) {
         load.insert("timeout_multiplier".into(), Value::Float(x));
     }
@@ -1072,17 +1081,39 @@ fn seats(
             Some((p, r)) if !p.is_empty() && !r.is_empty() => (Some(p), r),
             _ => (None, full.as_str()),
         };
-        let provider = given_provider
+        let known = crate::models::table().resolve(&full);
+        let provider = match given_provider
             .clone()
             .or(f.imported.about.provider.clone())
             .or(prefix.map(str::to_string))
-            .ok_or_else(|| {
-                missing(
-                    &f.path,
-                    "provider",
-                    &format!("the file names model {full:?} without its provider"),
-                )
-            })?;
+        {
+            Some(p) => p,
+            // The provider the file leaves unsaid, from the alias table: said in the wave's
+            // notes, beside the name the file used.
+            None => match known {
+                Some(e) => {
+                    let said = format!(
+                        "model {full:?} is {}'s {} (benchledger's model alias table v{}), its \
+                         provider taken from there",
+                        e.provider,
+                        e.canonical,
+                        crate::models::table().version
+                    );
+                    notes.push(format!("{}: {said}", f.path.display()));
+                    if !recorded.contains(&said) {
+                        recorded.push(said);
+                    }
+                    e.provider.clone()
+                }
+                None => {
+                    return Err(missing(
+                        &f.path,
+                        "provider",
+                        &format!("the file names model {full:?} without its provider"),
+                    ));
+                }
+            },
+        };
         let model = if prefix == Some(provider.as_str()) {
             rest.to_string()
         } else {
@@ -1336,7 +1367,8 @@ mod tests {
             (
                 "provider",
                 FromOptions {
-                    model: Some("gpt-4o".into()),
+                    // A model the alias table does not know: one it knows gets its provider.
+                    model: Some("in-house-model".into()),
                     ..options()
                 },
             ),

@@ -598,8 +598,13 @@ fn slashed(p: &Path) -> String {
 /// provider's prefix (`openai/gpt-4o` for provider `openai`, model `gpt-4o`), or the same last
 /// part of a path-like name (`openrouter/anthropic/claude-x` and `anthropic/claude-x`), or a
 /// dated snapshot of it (`claude-sonnet-4-20250514`, `gpt-4o-2024-08-06` for `claude-sonnet-4`,
-/// `gpt-4o`).
+/// `gpt-4o`), or a name of the same model in the alias table (`crate::models`:
+/// `us.anthropic.claude-sonnet-4-5-20250929-v1:0` for `claude-sonnet-4.5`).
 fn same_model(named: &str, provider: &str, model: &str) -> bool {
+    let aliases = crate::models::table();
+    if aliases.same(named, model) || aliases.same(named, &format!("{provider}/{model}")) {
+        return true;
+    }
     let last = |s: &str| s.rsplit('/').next().unwrap_or(s).to_string();
     let (named_last, model_last) = (last(named), last(model));
     let dated = named_last

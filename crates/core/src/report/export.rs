@@ -33,6 +33,10 @@ pub enum ExportFormat {
     Jsonl,
     /// Apache Parquet files (attempts, seats, scores) written into --out DIR.
     Parquet,
+    /// Every Eval Ever records, one per wave and seat, written into --out DIR.
+    Eee,
+    /// Hugging Face `.eval_results/` YAML files, per model, written into --out DIR.
+    HfEvalResults,
 }
 
 /// One value of an exported row.

@@ -13,6 +13,7 @@ pub mod export;
 pub mod groups;
 pub mod history;
 pub mod intervals;
+pub mod models;
 pub mod plan;
 pub mod prices;
 pub mod problems;
