@@ -10,27 +10,33 @@
 //! anywhere, so the site works from `file://` and from any static host, and a script that
 //! escaped the escaping still would not run. Every table is readable without script.
 //!
-//! Pages: `index.html` (each suite's latest current wave ranked, and the suite's cost–accuracy
+//! Pages: `index.html` (a table of contents, then each suite's latest current wave ranked,
+//! suites with the newest latest wave first or as `site.toml` pins them, and the suite's cost–accuracy
 //! chart across its current waves; waves with their conditions, withdrawn ones marked; rubrics and their
 //! changes; seats; publications with their verification and the chain head), `waves/W.html`
 //! (conditions, absolute figures, the cost–accuracy chart with its frontier, the leaderboard
 //! under each registered rubric), `seats/S.html` (absolute figures wave over wave, each point
 //! annotated with its wave's load), `changes/R-vA-vB.html` (old → new score per seat under a
 //! rubric change, scale violations marked) and `publications/N.html` (the published text, its
-//! digests and the command that verifies it, beside the text itself as `N.md`).
+//! digests and the command that verifies it, beside the text itself as `N.md`), and
+//! `how-to-read.html`, every explanation the boards' one-line notes link to, written once.
 
 mod boards;
 pub(crate) mod chart;
+pub mod config;
 mod costs;
 mod front;
 pub(crate) mod frontier;
 mod html;
+mod manual;
 mod pages;
 mod samples;
 
 use crate::model::WaveData;
 use crate::model::{PublicationRow, WaveRow, WithdrawalRow};
 use crate::report::score::RubricInfo;
+
+pub use config::SiteConfig;
 
 /// A wave as the site shows it.
 #[derive(Debug, Clone)]
@@ -85,6 +91,9 @@ pub struct Input {
     /// groups, the command that prints a leaderboard): a face passes its own words, which name
     /// its commands; by default the library's, which name none.
     pub advice: fn(&crate::report::Advice) -> String,
+    /// What `site.toml` declares (`site --config`): the front page's title and description,
+    /// pinned and hidden suites. The default declares nothing.
+    pub config: SiteConfig,
 }
 
 /// How many problems a wave may have and still get a page per problem, unless told otherwise.
@@ -102,6 +111,7 @@ impl Default for Input {
             front_rubric: None,
             problem_pages: PROBLEM_PAGES,
             advice: |a| a.to_string(),
+            config: SiteConfig::default(),
         }
     }
 }

@@ -56,6 +56,10 @@ pub(super) fn all(input: &Input) -> Vec<Page> {
         path: "index.html".into(),
         body: index(input, &scored),
     });
+    pages.push(Page {
+        path: super::manual::PATH.into(),
+        body: super::manual::page(input),
+    });
     for (i, (w, boards)) in input.waves.iter().zip(&scored).enumerate() {
         pages.push(Page {
             path: format!("waves/{}.html", file_name(&w.data.wave.id)),
@@ -142,9 +146,11 @@ fn index(input: &Input, scored: &[Vec<Board<'_>>]) -> String {
             }
         }
     }
+    let title = input.config.title.as_deref().unwrap_or("Leaderboard");
     let body = html! {
-        h1 { "Leaderboard" }
-        p { "Each suite's latest current wave, best first: correct-rate, wall seconds, tokens and dollars before any score, then the score and the rank. Every seat links to its figures wave over wave, every wave to its samples. Older waves, the registered rubrics and every publication follow." }
+        h1 { (title) }
+        @if let Some(d) = &input.config.description { p.description { (d) } }
+        p { "Each suite's latest current wave, best first: correct-rate, wall seconds, tokens and dollars before any score, then the score and the rank. Every seat links to its figures wave over wave, every wave to its samples. Older waves, the registered rubrics and every publication follow. " (super::manual::link(0, "ranking", "How to read this site")) "." }
         (super::front::leaderboards(input, scored))
         h2 { "Waves" }
         (table(&waves, Some("Every wave, oldest first, with its load, accounting and budget"), &wave_links))
@@ -221,7 +227,7 @@ fn index(input: &Input, scored: &[Vec<Board<'_>>]) -> String {
             None => { p { "Chain head: none (nothing published or withdrawn yet)." } }
         }
     };
-    layout("Leaderboard", 0, body)
+    layout(title, 0, body)
 }
 
 fn kind(r: &RubricInfo) -> &'static str {
@@ -293,7 +299,8 @@ fn wave_page(
         (notes(&show.notes, &mut seen, words))
         h2 { "Cost and accuracy" }
         (super::costs::wave_figure(w, boards, words))
-        h2 { "Leaderboards" }
+        h2 id="leaderboards" { "Leaderboards" }
+        p.note { (super::manual::link(1, "absolutes", "How to read these boards")) }
         @if boards.is_empty() {
             p { "No rubric is registered: register one with " code { "benchledger rubric add FILE" } "." }
         }
