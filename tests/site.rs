@@ -1645,6 +1645,117 @@ fn the_index_leads_with_the_newest_suite_under_its_contents_and_site_toml_reorde
     }
 }
 
+/// Every HTML page under `site`, sorted.
+fn every_page(site: &Path) -> Vec<PathBuf> {
+    let mut pages = Vec::new();
+    let mut dirs = vec![site.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "html") {
+                pages.push(p);
+            }
+        }
+    }
+    pages.sort();
+    pages
+}
+
+/// Issue 31, item 2: the waves table folded a second table off just to show a `Timeout ×`
+/// column whose every cell was `—`. No table of any page, as Chromium lays it out, has a
+/// column whose every cell is unknown; the waves table is one table, and one note under it
+/// says what no wave records; the terminal's table leaves the column out alike.
+#[test]
+fn no_page_shows_a_column_no_row_records() {
+    let env = example_ledger();
+    env.ingest(&[&common::crate_path(
+        "tests/fixtures/import/inspect/wave.toml",
+    )]);
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let page = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let waves = between(&page, "<h2>Waves</h2>", "<h2>Rubrics</h2>");
+    assert_eq!(waves.matches("<table").count(), 1, "{waves}");
+    assert!(!waves.contains("Timeout ×</th>"), "{waves}");
+    assert_eq!(
+        waves
+            .matches(
+                "<p class=\"note unrecorded\">Unknown for every wave, so left out: Timeout ×.</p>"
+            )
+            .count(),
+        1,
+        "{waves}"
+    );
+    let terminal = env.run(["waves"]).ok().stdout;
+    assert!(
+        !terminal.lines().next().unwrap().contains("Timeout"),
+        "{terminal}"
+    );
+    assert!(
+        terminal.contains("Unknown for every wave, so left out: Timeout ×."),
+        "{terminal}"
+    );
+    // The CSV keeps every column, for machines.
+    let csv = env.run(["waves", "--format", "csv"]).ok().stdout;
+    assert!(csv.lines().next().unwrap().contains("timeout"), "{csv}");
+    // A problem's page: the imported wave records no end reason for problem 1; the native
+    // rca-wave-2 no end reason and no trace for rca-1. The numbers' columns are still set right
+    // (the page's own rule, for the columns it shows).
+    let problem = std::fs::read_to_string(site.join("waves/arith-mini/problems/1.html")).unwrap();
+    assert!(!problem.contains(">End reason</th>"));
+    assert!(problem.contains("Unknown for every attempt, so left out: End reason."));
+    assert!(problem.contains("<table class=\"attempts trimmed\">"));
+    let problem =
+        std::fs::read_to_string(site.join("waves/rca-wave-2/problems/rca-1.html")).unwrap();
+    assert!(problem.contains("Unknown for every attempt, so left out: End reason and Trace."));
+    let Some(chromium) = chromium() else { return };
+    let right = probe(
+        &chromium,
+        &site.join("waves/rca-wave-2/problems/rca-1.html"),
+        1400,
+        900,
+        "[].slice.call(d.querySelector('table.attempts').tBodies[0].rows[0].cells)\
+         .map(function(c){return w.getComputedStyle(c).textAlign})",
+    );
+    // Seat, Trial, Outcome, Tokens, Wall s, USD, Steps, Errors.
+    assert_eq!(
+        right,
+        serde_json::json!([
+            "left", "right", "left", "right", "right", "right", "right", "right"
+        ])
+    );
+    // Every page but the problems' (one of each wave's is enough: they are built alike).
+    let mut empty = Vec::new();
+    let mut waves_seen = std::collections::BTreeSet::new();
+    let pages = every_page(&site).into_iter().filter(|p| {
+        let problems = p.parent().and_then(|d| d.file_name()) == Some("problems".as_ref());
+        !problems || waves_seen.insert(p.parent().unwrap().to_path_buf())
+    });
+    for p in pages {
+        let found = probe(
+            &chromium,
+            &p,
+            1400,
+            900,
+            "(function(){var o=[];[].slice.call(d.querySelectorAll('table')).forEach(function(t){\
+             var hs=t.tHead?t.tHead.rows[0].cells:[];if(!t.tBodies[0])return;\
+             var rs=[].slice.call(t.tBodies[0].rows).filter(function(r){return r.cells.length===hs.length});\
+             if(!rs.length)return;for(var i=1;i<hs.length;i++){\
+             if(rs.every(function(r){var x=r.cells[i].textContent.trim();return x===''||x==='—'}))\
+             o.push((t.caption?t.caption.textContent:'')+': '+hs[i].textContent)}});return o})()",
+        );
+        if found != serde_json::json!([]) {
+            empty.push(format!(
+                "{}: {found}",
+                p.strip_prefix(&site).unwrap().display()
+            ));
+        }
+    }
+    assert!(empty.is_empty(), "{empty:#?}");
+}
+
 #[test]
 fn a_wave_without_a_budget_is_ranked_on_plain_accuracy() {
     // No rubric registered at all: the imported wave still has a leaderboard, on accuracy.

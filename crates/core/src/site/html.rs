@@ -35,8 +35,8 @@ td.wrap{white-space:normal}td.wrap span{white-space:nowrap}
 table.matrix td.pass{background:#ecfdf3}table.matrix td.fail{background:#fef3f2}
 ol.trace{margin:.2rem 0;padding-left:1.4rem}
 .attempts td:first-child{white-space:nowrap}
-.attempts td:nth-child(2),.attempts td:nth-child(n+4):nth-child(-n+8){text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.attempts td.gap{text-align:left;white-space:normal}
+table.attempts:not(.trimmed) td:nth-child(2),table.attempts:not(.trimmed) td:nth-child(4),table.attempts:not(.trimmed) td:nth-child(5),table.attempts:not(.trimmed) td:nth-child(6),table.attempts:not(.trimmed) td:nth-child(7),table.attempts:not(.trimmed) td:nth-child(8){text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+table.attempts td.gap.gap:nth-child(2){text-align:left;white-space:normal}
 .bad{color:#b42318;font-weight:600}.ok{color:#067647;font-weight:600}
 .tag{display:inline-block;font-size:.75rem;padding:0 .4rem;border:1px solid #98a2b3;border-radius:.6rem;margin-left:.4rem;vertical-align:middle;font-weight:400}
 pre{background:#f8f9fb;border:1px solid #e4e7ec;padding:.8rem;overflow-x:auto;font-size:.82rem}
@@ -78,6 +78,15 @@ r.sort(function(x,y){var a=x.cells[i].getAttribute('data-v'),c=y.cells[i].getAtt
 if(!a)return c?1:0;if(!c)return -1;var p=Number(a),q=Number(c);\
 return (isNaN(p)||isNaN(q)?a.localeCompare(c):p-q)*d});r.forEach(function(x){b.appendChild(x)})}\
 h.addEventListener('click',go);h.addEventListener('keydown',function(e){if(e.key==='Enter')go()})})});";
+
+/// A list in words: "a", "a or b", "a, b or c".
+pub(super) fn words_list(items: &[&str], and: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [init @ .., last] => format!("{} {and} {last}", init.join(", ")),
+    }
+}
 
 /// Standard base64 of some bytes (for the script's hash in the page's policy).
 pub(super) fn base64(bytes: &[u8]) -> String {
@@ -124,6 +133,11 @@ pub(super) fn policy(script: bool) -> String {
 /// its rules) only when a table of it sorts: a page per problem, of which a site holds
 /// thousands, carries neither.
 pub(super) fn layout(title: &str, depth: usize, body: Markup) -> String {
+    layout_styled(title, depth, body, None)
+}
+
+/// [`layout`], with a rule of the page's own after the stylesheet (`own`).
+pub(super) fn layout_styled(title: &str, depth: usize, body: Markup, own: Option<&str>) -> String {
     let root = "../".repeat(depth);
     let charts = body.0.contains("<svg");
     let sorts = body.0.contains("class=\"sortable");
@@ -140,6 +154,7 @@ pub(super) fn layout(title: &str, depth: usize, body: Markup) -> String {
                     (PreEscaped(STYLE))
                     @if charts { (PreEscaped(STYLE_CHARTS)) }
                     @if sorts { (PreEscaped(STYLE_SORTING)) }
+                    @if let Some(own) = own { (PreEscaped(own)) }
                 }
             }
             body {
@@ -263,8 +278,12 @@ fn folded(t: &Table, cols: &[(usize, &Column)]) -> Vec<usize> {
 /// (what sorting uses), the first column linked where `links` says. When the columns would
 /// not fit a 1400 px window, the least important ones ([`folded`]) go to a second table of
 /// the same rows under it, led by the same first column: nothing is hidden behind a scrollbar.
+/// A column no row records is left out ([`Table::without_unknown_columns`]), with its note.
 pub(super) fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) -> Markup {
-    let t = &crate::report::with_significant_costs(t);
+    // A column no row records is left out, and one note under the table says so.
+    let (t, unrecorded) = t.without_unknown_columns();
+    let unrecorded = html! { @if let Some(n) = unrecorded { p.note.unrecorded { (n) } } };
+    let t = &crate::report::with_significant_costs(&t);
     let cols: Vec<(usize, &Column)> = t
         .columns
         .iter()
@@ -273,7 +292,7 @@ pub(super) fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) 
         .collect();
     let rest = folded(t, &cols);
     if rest.is_empty() {
-        return one_table(t, caption, links, &cols);
+        return html! { (one_table(t, caption, links, &cols)) (unrecorded) };
     }
     let first: Vec<(usize, &Column)> = cols
         .iter()
@@ -293,6 +312,7 @@ pub(super) fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) 
     html! {
         (one_table(t, caption, links, &first))
         (one_table(t, Some(&more), links, &second))
+        (unrecorded)
     }
 }
 
