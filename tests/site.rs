@@ -1756,6 +1756,79 @@ fn no_page_shows_a_column_no_row_records() {
     assert!(empty.is_empty(), "{empty:#?}");
 }
 
+/// Issue 31, item 3: on rca-wave-2's page the board under session-efficiency@1 (which fails
+/// `rubric check` and prints 125 on 0–100) sat above the v2 one. Under each wave, the boards of
+/// rubrics that pass come first; a failing rubric's after them, collapsed and marked.
+#[test]
+fn a_failing_rubrics_board_comes_after_the_passing_ones_collapsed() {
+    let env = example_ledger();
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let page = std::fs::read_to_string(site.join("waves/rca-wave-2.html")).unwrap();
+    let heads: Vec<String> = page
+        .split("<h3>Under ")
+        .skip(1)
+        .map(|h| strip_tags(&format!("Under {}", between(h, "", "</h3>"))))
+        .collect();
+    assert_eq!(heads.len(), 8, "{heads:?}");
+    let failing: Vec<usize> = (0..heads.len())
+        .filter(|&i| heads[i].contains("fails rubric check"))
+        .collect();
+    assert_eq!(failing, [7], "{heads:?}");
+    assert!(
+        heads[7].starts_with("Under session-efficiency@1"),
+        "{heads:?}"
+    );
+    let v1 = page.find("<h3>Under session-efficiency@1").unwrap();
+    let v2 = page.find("<h3>Under session-efficiency@2").unwrap();
+    assert!(v2 < v1);
+    // Collapsed: inside a closed <details>, its heading the summary.
+    let details = &page[page[..v1].rfind("<details").unwrap()..v1];
+    assert_eq!(details, "<details class=\"failing\"><summary>", "{details}");
+    // The front page ranks on a rubric that passes.
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let board = between(&index, "rca-wave-2.html\">rca-wave-2</a></h2>", "</table>");
+    assert!(!board.contains("session-efficiency@1"), "{board}");
+    let Some(chromium) = chromium() else { return };
+    let wave = site.join("waves/rca-wave-2.html");
+    let shown = probe(
+        &chromium,
+        &wave,
+        1400,
+        900,
+        "[].slice.call(d.querySelectorAll('h3')).filter(function(h){return /^Under /.test(h.textContent)})\
+         .map(function(h){var t=h.closest('details');var b=(t||h.parentNode).querySelector('table');\
+         return [h.textContent.split(' ')[1], t?t.open:null, h.getBoundingClientRect().height>0]})",
+    );
+    let shown = shown.as_array().unwrap();
+    assert_eq!(shown.len(), 8);
+    assert_eq!(
+        shown[7],
+        serde_json::json!(["session-efficiency@1fails", false, true]),
+        "{shown:?}"
+    );
+    // The collapsed board's table takes no room until it is opened.
+    let hidden = probe(
+        &chromium,
+        &wave,
+        1400,
+        900,
+        "(function(){var x=d.querySelector('details.failing'),t=x.querySelector('table');\
+         var before=[t.checkVisibility(),x.getBoundingClientRect().height];x.open=true;\
+         return [before[0],before[1]<80,t.checkVisibility(),x.getBoundingClientRect().height>before[1]+100]})()",
+    );
+    assert_eq!(
+        hidden,
+        serde_json::json!([false, true, true, true]),
+        "{hidden}"
+    );
+    framed_screenshot(&chromium, &wave, "wave-failing-board-1400", 1400, 900);
+    if let Some(axe) = axe_core() {
+        let found = axe_violations(&chromium, &axe, &wave);
+        assert!(found.is_empty(), "rca-wave-2: axe-core finds {found:?}");
+    }
+}
+
 #[test]
 fn a_wave_without_a_budget_is_ranked_on_plain_accuracy() {
     // No rubric registered at all: the imported wave still has a leaderboard, on accuracy.
