@@ -1829,6 +1829,78 @@ fn a_failing_rubrics_board_comes_after_the_passing_ones_collapsed() {
     }
 }
 
+/// Issue 31, item 7: bench/site was 63 MB, every page carrying its own stylesheet and script.
+/// The whole site shares one stylesheet and one script, loaded from `file://` in Chromium under
+/// each page's policy; no page carries an inline script or the stylesheet's rules, and a
+/// problem's page carries nothing but what it shows (its frame under 800 bytes).
+#[test]
+fn one_stylesheet_and_one_script_serve_the_whole_site_from_file() {
+    let env = example_ledger();
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let css = std::fs::read_to_string(site.join("style.css")).unwrap();
+    assert!(css.contains("svg .whisker") && css.contains("th[data-dir=asc]"));
+    let js = std::fs::read_to_string(site.join("site.js")).unwrap();
+    assert!(js.contains("table.sortable"));
+    for page in every_page(&site) {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let depth = page.strip_prefix(&site).unwrap().components().count() - 1;
+        let root = "../".repeat(depth);
+        assert!(
+            text.contains(&format!(
+                "<link rel=\"stylesheet\" href=\"{root}style.css\">"
+            )),
+            "{}",
+            page.display()
+        );
+        assert!(!text.contains("<script>"), "{}", page.display());
+        assert!(
+            !text.contains("font-family:system-ui"),
+            "{}",
+            page.display()
+        );
+        let sorts = text.contains("class=\"sortable");
+        assert_eq!(
+            text.contains(&format!("<script src=\"{root}site.js\"></script>")),
+            sorts,
+            "{}",
+            page.display()
+        );
+    }
+    // A problem's page: everything outside its <main> is its head (with, as here, where it
+    // leaves columns out, its own rule for the numbers' columns) and the link home.
+    let problem =
+        std::fs::read_to_string(site.join("waves/rca-wave-2/problems/rca-3.html")).unwrap();
+    let main = between(&problem, "<main>", "</main>").len();
+    assert!(
+        problem.len() - main < 800,
+        "{} bytes of frame: {problem}",
+        problem.len() - main
+    );
+    let Some(chromium) = chromium() else { return };
+    // From file://: the stylesheet applies (the navigation's background) and the script runs
+    // (it marks each table it wires), on a page two folders down as on the index.
+    for page in [
+        "index.html",
+        "waves/rca-wave-2/problems.html",
+        "waves/rca-wave-2/problems/rca-3.html",
+    ] {
+        let got = probe(
+            &chromium,
+            &site.join(page),
+            1400,
+            900,
+            "[w.getComputedStyle(d.querySelector('nav')).backgroundColor,\
+             d.querySelectorAll('table.sortable').length===d.querySelectorAll('table[data-sortable]').length]",
+        );
+        assert_eq!(
+            got,
+            serde_json::json!(["rgb(242, 244, 247)", true]),
+            "{page}: {got}"
+        );
+    }
+}
+
 #[test]
 fn a_wave_without_a_budget_is_ranked_on_plain_accuracy() {
     // No rubric registered at all: the imported wave still has a leaderboard, on accuracy.

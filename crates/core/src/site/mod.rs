@@ -4,11 +4,14 @@
 //! page as a path and its text, and the command writes them. Nothing is patched; the whole site
 //! is made again each time. Pages are HTML built with maud, which escapes every string by
 //! default, so a model named `<script>alert(1)</script>` is text on the page; charts are SVG
-//! drawn in `chart`, inline in the page. Each page carries its own small stylesheet and, where a
-//! table sorts, the few lines of script that sort it, allowed by a Content-Security-Policy that
-//! names that script's hash and nothing else (a page with nothing to sort allows no script): no fonts, scripts, styles or images are fetched from
-//! anywhere, so the site works from `file://` and from any static host, and a script that
-//! escaped the escaping still would not run. Every table is readable without script.
+//! drawn in `chart`, inline in the page. The whole site shares one stylesheet (`style.css`) and
+//! one script (`site.js`, which sorts tables, linked only by a page with a table that sorts),
+//! allowed by a Content-Security-Policy that lets a page load nothing but the site's own files
+//! (`'self'`) and run no inline script (a page with nothing to sort allows no script at all):
+//! no fonts, scripts, styles or images are fetched from anywhere else, so the site works from
+//! `file://` and from any static host, and a script that escaped the escaping still would not
+//! run. Every table is readable without script. A page per problem, of which a site holds
+//! thousands, carries nothing but what it shows.
 //!
 //! Pages: `index.html` (a table of contents, then each suite's latest current wave ranked,
 //! suites with the newest latest wave first or as `site.toml` pins them, and the suite's cost–accuracy

@@ -60,6 +60,15 @@ pub(super) fn all(input: &Input) -> Vec<Page> {
         path: super::manual::PATH.into(),
         body: super::manual::page(input),
     });
+    // One stylesheet and one script for the whole site (issue 31: every page carried its own).
+    pages.push(Page {
+        path: super::html::STYLESHEET_PATH.into(),
+        body: super::html::stylesheet(),
+    });
+    pages.push(Page {
+        path: super::html::SCRIPT_PATH.into(),
+        body: super::html::SCRIPT.into(),
+    });
     for (i, (w, boards)) in input.waves.iter().zip(&scored).enumerate() {
         pages.push(Page {
             path: format!("waves/{}.html", file_name(&w.data.wave.id)),

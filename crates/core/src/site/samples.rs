@@ -246,16 +246,33 @@ impl Col {
 /// and a page that leaves a column out ([`Col::known`]) carries its own (`table.attempts.trimmed`).
 pub(super) fn attempts_rule(cols: &[bool], trimmed: bool) -> String {
     let table = if trimmed {
-        "table.attempts.trimmed"
+        ".attempts.trimmed"
     } else {
-        "table.attempts:not(.trimmed)"
+        ".attempts:not(.trimmed)"
     };
-    let cells: Vec<String> = cols
+    // Each run of numbers' columns as one selector (`:nth-child(n+4):nth-child(-n+8)`).
+    let positions: Vec<usize> = cols
         .iter()
         .enumerate()
         .filter(|(_, numeric)| **numeric)
-        .map(|(k, _)| format!("{table} td:nth-child({})", k + 2))
+        .map(|(k, _)| k + 2)
         .collect();
+    let mut cells: Vec<String> = Vec::new();
+    let mut k = 0;
+    while k < positions.len() {
+        let start = positions[k];
+        let mut end = start;
+        while k + 1 < positions.len() && positions[k + 1] == end + 1 {
+            k += 1;
+            end += 1;
+        }
+        cells.push(if start == end {
+            format!("{table} td:nth-child({start})")
+        } else {
+            format!("{table} td:nth-child(n+{start}):nth-child(-n+{end})")
+        });
+        k += 1;
+    }
     format!(
         "{}{{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}}",
         cells.join(",")
@@ -382,8 +399,9 @@ mod tests {
     fn the_stylesheet_holds_the_full_attempts_tables_rule() {
         assert!(super::super::html::STYLE.contains(&full_attempts_rule()));
         assert_eq!(
-            attempts_rule(&[true, false, true], true),
-            "table.attempts.trimmed td:nth-child(2),table.attempts.trimmed td:nth-child(4)\
+            attempts_rule(&[true, false, true, true, false, true], true),
+            ".attempts.trimmed td:nth-child(2),.attempts.trimmed td:nth-child(n+4):nth-child(-n+5),\
+             .attempts.trimmed td:nth-child(7)\
              {text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
         );
     }
