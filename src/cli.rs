@@ -740,6 +740,11 @@ pub struct SiteArgs {
     /// registered rubric that scores the suite's latest wave, else plain accuracy).
     #[arg(long, value_name = "NAME@VERSION")]
     pub rubric: Option<String>,
+    /// The site's site.toml: the front page's title and description, suites pinned first or
+    /// hidden, the artifacts base URL (README: "site.toml"). Without it, suites go newest
+    /// latest wave first and every one is shown.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     /// A wave of at most N problems gets a page per problem (every seat's attempts and
     /// traces); every wave gets its problem × seat matrix.
     #[arg(long, value_name = "N", default_value_t = benchledger_core::site::PROBLEM_PAGES)]

@@ -124,7 +124,9 @@ pub fn to_text(t: &Table) -> String {
 /// printed again. A control character in a cell, header, heading or note is shown escaped,
 /// as `\u{1b}`, and printed never; a heading's or note's line breaks stay line breaks.
 pub fn to_text_in(t: &Table, layout: &mut Layout) -> String {
-    let t = &with_significant_costs(t);
+    // A column no row records is left out, and said so under the table (issue 31).
+    let (t, unrecorded) = t.without_unknown_columns();
+    let t = &with_significant_costs(&t);
     let mut out = String::new();
     for h in &t.heading {
         out.push_str(&layout.wrap(&shown(h, true)));
@@ -145,7 +147,7 @@ pub fn to_text_in(t: &Table, layout: &mut Layout) -> String {
         out.push_str(line);
         out.push('\n');
     }
-    let mut notes: Vec<String> = Vec::new();
+    let mut notes: Vec<String> = unrecorded.into_iter().collect();
     if !left_out.is_empty() {
         left_out.sort_unstable();
         let names: Vec<std::borrow::Cow<'_, str>> = left_out

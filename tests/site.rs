@@ -155,6 +155,42 @@ fn measure(chromium: &Path, page: &Path, width: u32, height: u32) -> serde_json:
     serde_json::from_str(&json).unwrap_or_else(|e| panic!("{}: {e}: {out}", page.display()))
 }
 
+/// The value of `script`, a JavaScript expression over the window `w` and the document `d` of
+/// a page framed at this size once it has loaded (as [`measure`] frames it: the page's own
+/// policy and script in force), as JSON.
+fn probe(chromium: &Path, page: &Path, width: u32, height: u32, script: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let frame = dir.path().join("frame.html");
+    std::fs::write(
+        &frame,
+        format!(
+            "<!DOCTYPE html><html><body style=\"margin:0\"><iframe id=f src=\"file://{}\" \
+             width={width} height={height} style=\"border:0\"></iframe><pre id=out></pre>\
+             <script>document.getElementById('f').onload=function(){{\
+             var w=this.contentWindow,d=w.document;\
+             document.getElementById('out').textContent=JSON.stringify({script})}}</script></body></html>",
+            page.display()
+        ),
+    )
+    .unwrap();
+    let out = browse(
+        chromium,
+        &frame,
+        &[
+            "--allow-file-access-from-files",
+            &format!("--window-size={},{}", width + 100, height + 100),
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+        ],
+    );
+    let json = between(&out, "<pre id=\"out\">", "</pre>")
+        .trim_start_matches("<pre id=\"out\">")
+        .replace("&gt;", ">")
+        .replace("&lt;", "<")
+        .replace("&amp;", "&");
+    serde_json::from_str(&json).unwrap_or_else(|e| panic!("{}: {e}: {json}", page.display()))
+}
+
 /// axe-core's script, installed by scripts/test under the target directory (or `$AXE_CORE`);
 /// `None`, having said why, when it is not there and this is not CI.
 fn axe_core() -> Option<PathBuf> {
@@ -1043,8 +1079,9 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     ])
     .ok();
     let page = std::fs::read_to_string(site.join("index.html")).unwrap();
-    // Each suite's latest current wave: rca-wave-2 (not rca-wave-1), checkout-rematch, and the
-    // imported arith-mini; the withdrawn prices-csv suite has none.
+    // Each suite's latest current wave, the newest first: cheap-long-ids (May 2), the imported
+    // arith-mini (May 1), checkout-rematch (March), rca-wave-2 (not rca-wave-1; February); the
+    // withdrawn prices-csv suite has none, and comes last.
     let heads: Vec<String> = page
         .split("<h2 id=\"suite-")
         .skip(1)
@@ -1053,12 +1090,13 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     assert_eq!(
         heads,
         [
-            "Suite grafana-incident-rca: wave rca-wave-2",
-            "Suite checkout-outage-rca: wave checkout-rematch",
+            "Suite arith-cheap: wave cheap-long-ids",
             "Suite arith: wave arith-mini",
-            "Suite arith-cheap: wave cheap-long-ids"
+            "Suite checkout-outage-rca: wave checkout-rematch",
+            "Suite grafana-incident-rca: wave rca-wave-2",
+            "Suite competitor-prices-csv",
         ],
-        "{page}"
+        "heads"
     );
     assert!(page.contains("Every wave of this suite is withdrawn"));
     // Intervals by default: each suite's leaderboard has its rank ranges and tie-group letters.
@@ -1395,6 +1433,474 @@ fn the_named_imported_seat_and_where_its_attempts_came_from(chromium: &Path, sit
     );
 }
 
+/// The cells' texts of each body row of the first table in `s`, tags stripped.
+fn rows_of(s: &str) -> Vec<Vec<String>> {
+    between(s, "<tbody>", "</tbody>")
+        .split("</tr>")
+        .filter(|r| r.contains("<td"))
+        .map(|r| {
+            r.split("</td>")
+                .filter(|c| c.contains("<td"))
+                .map(strip_tags)
+                .collect()
+        })
+        .collect()
+}
+
+/// The suites' headings on a front page, in order.
+fn suite_heads(page: &str) -> Vec<String> {
+    page.split("<h2 id=\"suite-")
+        .skip(1)
+        .map(|h| strip_tags(between(h, ">", "</h2>")))
+        .collect()
+}
+
+/// Issue 31, item 1: the front page leads with the suite whose latest wave is newest, under a
+/// table of contents (suite, latest wave, its leader and score, seats); each board carries one
+/// line of notes linking to the one page that explains them all; `site.toml` titles the page,
+/// pins and hides suites, and a mistake in it is named by file, line and field before anything
+/// is written.
+#[test]
+fn the_index_leads_with_the_newest_suite_under_its_contents_and_site_toml_reorders_it() {
+    let env = example_ledger();
+    env.ingest(&[&common::crate_path(
+        "tests/fixtures/import/inspect/wave.toml",
+    )]);
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let page = std::fs::read_to_string(site.join("index.html")).unwrap();
+    // arith-mini started on May 1, checkout-rematch in March, rca-wave-2 in February; every
+    // wave of competitor-prices-csv is withdrawn.
+    assert_eq!(
+        suite_heads(&page),
+        [
+            "Suite arith: wave arith-mini",
+            "Suite checkout-outage-rca: wave checkout-rematch",
+            "Suite grafana-incident-rca: wave rca-wave-2",
+            "Suite competitor-prices-csv",
+        ]
+    );
+    // The contents come first, a row per suite in the same order, each naming the seat its
+    // board ranks first and that seat's score as the board prints it.
+    let contents = between(&page, "<table class=\"contents\">", "</table>");
+    assert!(page.find("<table class=\"contents\">") < page.find("<h2 id=\"suite-"));
+    let rows = rows_of(contents);
+    let suites: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(
+        suites,
+        [
+            "arith",
+            "checkout-outage-rca",
+            "grafana-incident-rca",
+            "competitor-prices-csv"
+        ]
+    );
+    for (row, wave) in rows
+        .iter()
+        .zip(["arith-mini", "checkout-rematch", "rca-wave-2"])
+    {
+        assert_eq!(row[1], wave, "{row:?}");
+        let board = between(&page, &format!("{wave}.html\">{wave}</a></h2>"), "</table>");
+        let first = &rows_of(board)[0];
+        let headers: Vec<String> = between(board, "<thead>", "</thead>")
+            .split("</th>")
+            .map(strip_tags)
+            .filter(|h| !h.is_empty())
+            .collect();
+        let under = between(board, "Ranked under <strong>", "</strong>")
+            .trim_start_matches("Ranked under <strong>")
+            .to_string();
+        let score = headers.iter().position(|h| *h == under).unwrap();
+        // A seat tied with others for the first rank says so ("google-react (tied with 1 more)").
+        assert!(row[2].starts_with(&first[0]), "{row:?} {first:?}");
+        assert_eq!((&row[3], &row[4]), (&first[score], &under), "{row:?}");
+        assert!(contents.contains(&format!("href=\"#suite-{}\"", row[0])));
+    }
+    assert_eq!(rows[1][2], "google-react (tied with 1 more)");
+    assert_eq!(rows[3][1], "every wave withdrawn");
+    // Each explanation once, on the page every board's note links to; the front page says
+    // none of them at length.
+    let manual = std::fs::read_to_string(site.join("how-to-read.html")).unwrap();
+    for (long, anchor) in [
+        ("Holm-corrected", "groups"),
+        ("a percentile bootstrap over problems", "intervals"),
+        (
+            "upper convex hull of the points that are Pareto-efficient",
+            "frontier",
+        ),
+        (
+            "Cost-of-Pass</strong>: total USD / number Correct",
+            "absolutes",
+        ),
+    ] {
+        assert!(!page.contains(long), "{long}");
+        assert!(manual.contains(long), "{long}");
+        assert!(manual.contains(&format!("id=\"{anchor}\"")), "{anchor}");
+    }
+    assert_eq!(page.matches("<p class=\"note board-note\">").count(), 3);
+    assert_eq!(
+        page.matches("<a href=\"how-to-read.html#absolutes\">How to read this board</a>")
+            .count(),
+        3
+    );
+    if let Some(chromium) = chromium() {
+        // One line each at 1400 px: a note's box no taller than one and a half of its lines.
+        let tall = probe(
+            &chromium,
+            &site.join("index.html"),
+            1400,
+            900,
+            "[].slice.call(d.querySelectorAll('p.board-note')).map(function(p){\
+             var h=p.getBoundingClientRect().height,l=parseFloat(w.getComputedStyle(p).lineHeight);\
+             return h>1.5*l?p.textContent+' '+h+'>'+l:''}).filter(String)",
+        );
+        assert_eq!(tall, serde_json::json!([]), "{tall}");
+        framed_screenshot(
+            &chromium,
+            &site.join("index.html"),
+            "index-contents-1400",
+            1400,
+            900,
+        );
+        framed_screenshot(
+            &chromium,
+            &site.join("how-to-read.html"),
+            "how-to-read-1400",
+            1400,
+            900,
+        );
+        if let Some(axe) = axe_core() {
+            let found = axe_violations(&chromium, &axe, &site.join("how-to-read.html"));
+            assert!(
+                found.is_empty(),
+                "how-to-read.html: axe-core finds {found:?}"
+            );
+        }
+    }
+
+    // site.toml: a title and a description; grafana pinned first, checkout hidden (its wave
+    // still listed and paged).
+    let config = env.path().join("site.toml");
+    std::fs::write(
+        &config,
+        "title = \"RCA <leaderboard>\"\ndescription = \"Incidents, monthly.\"\n\
+         pinned = [\"grafana-incident-rca\"]\nhidden = [\"checkout-outage-rca\"]\n\
+         artifacts = \"https://example.org/runs/\"\n",
+    )
+    .unwrap();
+    env.run([
+        "site",
+        "--out",
+        site.to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
+    ])
+    .ok();
+    let page = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert_eq!(
+        suite_heads(&page),
+        [
+            "Suite grafana-incident-rca: wave rca-wave-2",
+            "Suite arith: wave arith-mini",
+            "Suite competitor-prices-csv",
+        ]
+    );
+    assert!(page.contains("<h1>RCA &lt;leaderboard&gt;</h1>"));
+    assert!(page.contains("<title>RCA &lt;leaderboard&gt; · benchledger</title>"));
+    assert!(page.contains("<p class=\"description\">Incidents, monthly.</p>"));
+    let contents = between(&page, "<table class=\"contents\">", "</table>");
+    assert!(!contents.contains("checkout"), "{contents}");
+    assert!(page.contains("<a href=\"waves/checkout-rematch.html\">checkout-rematch</a>"));
+    assert!(site.join("waves/checkout-rematch.html").is_file());
+
+    // Mistakes: each named by file, line and field; nothing written.
+    for (text, want) in [
+        (
+            "title = \"x\"\n\ncolour = \"red\"\n",
+            "site.toml:3: field `colour`: unknown field `colour`",
+        ),
+        (
+            "pinned = [\"nope\"]\n",
+            "site.toml:1: field `pinned`: the ledger holds no suite \"nope\" (its suites: arith, \
+             checkout-outage-rca, competitor-prices-csv, grafana-incident-rca)",
+        ),
+        (
+            "pinned = [\"arith\"]\nhidden = [\"arith\"]\n",
+            "site.toml:2: field `hidden`: suite \"arith\" is both pinned and hidden",
+        ),
+    ] {
+        std::fs::write(&config, text).unwrap();
+        let fresh = env.path().join("fresh");
+        let out = env
+            .run([
+                "site",
+                "--out",
+                fresh.to_str().unwrap(),
+                "--config",
+                config.to_str().unwrap(),
+            ])
+            .status(2);
+        assert!(out.stderr.contains(want), "{text:?}: {}", out.stderr);
+        assert!(!fresh.exists(), "{text:?}");
+    }
+}
+
+/// Every HTML page under `site`, sorted.
+fn every_page(site: &Path) -> Vec<PathBuf> {
+    let mut pages = Vec::new();
+    let mut dirs = vec![site.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "html") {
+                pages.push(p);
+            }
+        }
+    }
+    pages.sort();
+    pages
+}
+
+/// Issue 31, item 2: the waves table folded a second table off just to show a `Timeout ×`
+/// column whose every cell was `—`. No table of any page, as Chromium lays it out, has a
+/// column whose every cell is unknown; the waves table is one table, and one note under it
+/// says what no wave records; the terminal's table leaves the column out alike.
+#[test]
+fn no_page_shows_a_column_no_row_records() {
+    let env = example_ledger();
+    env.ingest(&[&common::crate_path(
+        "tests/fixtures/import/inspect/wave.toml",
+    )]);
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let page = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let waves = between(&page, "<h2>Waves</h2>", "<h2>Rubrics</h2>");
+    assert_eq!(waves.matches("<table").count(), 1, "{waves}");
+    assert!(!waves.contains("Timeout ×</th>"), "{waves}");
+    assert_eq!(
+        waves
+            .matches(
+                "<p class=\"note unrecorded\">Unknown for every wave, so left out: Timeout ×.</p>"
+            )
+            .count(),
+        1,
+        "{waves}"
+    );
+    let terminal = env.run(["waves"]).ok().stdout;
+    assert!(
+        !terminal.lines().next().unwrap().contains("Timeout"),
+        "{terminal}"
+    );
+    assert!(
+        terminal.contains("Unknown for every wave, so left out: Timeout ×."),
+        "{terminal}"
+    );
+    // The CSV keeps every column, for machines.
+    let csv = env.run(["waves", "--format", "csv"]).ok().stdout;
+    assert!(csv.lines().next().unwrap().contains("timeout"), "{csv}");
+    // A problem's page: the imported wave records no end reason for problem 1; the native
+    // rca-wave-2 no end reason and no trace for rca-1. The numbers' columns are still set right
+    // (the page's own rule, for the columns it shows).
+    let problem = std::fs::read_to_string(site.join("waves/arith-mini/problems/1.html")).unwrap();
+    assert!(!problem.contains(">End reason</th>"));
+    assert!(problem.contains("Unknown for every attempt, so left out: End reason."));
+    assert!(problem.contains("<table class=\"attempts trimmed\">"));
+    let problem =
+        std::fs::read_to_string(site.join("waves/rca-wave-2/problems/rca-1.html")).unwrap();
+    assert!(problem.contains("Unknown for every attempt, so left out: End reason and Trace."));
+    let Some(chromium) = chromium() else { return };
+    let right = probe(
+        &chromium,
+        &site.join("waves/rca-wave-2/problems/rca-1.html"),
+        1400,
+        900,
+        "[].slice.call(d.querySelector('table.attempts').tBodies[0].rows[0].cells)\
+         .map(function(c){return w.getComputedStyle(c).textAlign})",
+    );
+    // Seat, Trial, Outcome, Tokens, Wall s, USD, Steps, Errors.
+    assert_eq!(
+        right,
+        serde_json::json!([
+            "left", "right", "left", "right", "right", "right", "right", "right"
+        ])
+    );
+    // Every page but the problems' (one of each wave's is enough: they are built alike).
+    let mut empty = Vec::new();
+    let mut waves_seen = std::collections::BTreeSet::new();
+    let pages = every_page(&site).into_iter().filter(|p| {
+        let problems = p.parent().and_then(|d| d.file_name()) == Some("problems".as_ref());
+        !problems || waves_seen.insert(p.parent().unwrap().to_path_buf())
+    });
+    for p in pages {
+        let found = probe(
+            &chromium,
+            &p,
+            1400,
+            900,
+            "(function(){var o=[];[].slice.call(d.querySelectorAll('table')).forEach(function(t){\
+             var hs=t.tHead?t.tHead.rows[0].cells:[];if(!t.tBodies[0])return;\
+             var rs=[].slice.call(t.tBodies[0].rows).filter(function(r){return r.cells.length===hs.length});\
+             if(!rs.length)return;for(var i=1;i<hs.length;i++){\
+             if(rs.every(function(r){var x=r.cells[i].textContent.trim();return x===''||x==='—'}))\
+             o.push((t.caption?t.caption.textContent:'')+': '+hs[i].textContent)}});return o})()",
+        );
+        if found != serde_json::json!([]) {
+            empty.push(format!(
+                "{}: {found}",
+                p.strip_prefix(&site).unwrap().display()
+            ));
+        }
+    }
+    assert!(empty.is_empty(), "{empty:#?}");
+}
+
+/// Issue 31, item 3: on rca-wave-2's page the board under session-efficiency@1 (which fails
+/// `rubric check` and prints 125 on 0–100) sat above the v2 one. Under each wave, the boards of
+/// rubrics that pass come first; a failing rubric's after them, collapsed and marked.
+#[test]
+fn a_failing_rubrics_board_comes_after_the_passing_ones_collapsed() {
+    let env = example_ledger();
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let page = std::fs::read_to_string(site.join("waves/rca-wave-2.html")).unwrap();
+    let heads: Vec<String> = page
+        .split("<h3>Under ")
+        .skip(1)
+        .map(|h| strip_tags(&format!("Under {}", between(h, "", "</h3>"))))
+        .collect();
+    assert_eq!(heads.len(), 8, "{heads:?}");
+    let failing: Vec<usize> = (0..heads.len())
+        .filter(|&i| heads[i].contains("fails rubric check"))
+        .collect();
+    assert_eq!(failing, [7], "{heads:?}");
+    assert!(
+        heads[7].starts_with("Under session-efficiency@1"),
+        "{heads:?}"
+    );
+    let v1 = page.find("<h3>Under session-efficiency@1").unwrap();
+    let v2 = page.find("<h3>Under session-efficiency@2").unwrap();
+    assert!(v2 < v1);
+    // Collapsed: inside a closed <details>, its heading the summary.
+    let details = &page[page[..v1].rfind("<details").unwrap()..v1];
+    assert_eq!(details, "<details class=\"failing\"><summary>", "{details}");
+    // The front page ranks on a rubric that passes.
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let board = between(&index, "rca-wave-2.html\">rca-wave-2</a></h2>", "</table>");
+    assert!(!board.contains("session-efficiency@1"), "{board}");
+    let Some(chromium) = chromium() else { return };
+    let wave = site.join("waves/rca-wave-2.html");
+    let shown = probe(
+        &chromium,
+        &wave,
+        1400,
+        900,
+        "[].slice.call(d.querySelectorAll('h3')).filter(function(h){return /^Under /.test(h.textContent)})\
+         .map(function(h){var t=h.closest('details');var b=(t||h.parentNode).querySelector('table');\
+         return [h.textContent.split(' ')[1], t?t.open:null, h.getBoundingClientRect().height>0]})",
+    );
+    let shown = shown.as_array().unwrap();
+    assert_eq!(shown.len(), 8);
+    assert_eq!(
+        shown[7],
+        serde_json::json!(["session-efficiency@1fails", false, true]),
+        "{shown:?}"
+    );
+    // The collapsed board's table takes no room until it is opened.
+    let hidden = probe(
+        &chromium,
+        &wave,
+        1400,
+        900,
+        "(function(){var x=d.querySelector('details.failing'),t=x.querySelector('table');\
+         var before=[t.checkVisibility(),x.getBoundingClientRect().height];x.open=true;\
+         return [before[0],before[1]<80,t.checkVisibility(),x.getBoundingClientRect().height>before[1]+100]})()",
+    );
+    assert_eq!(
+        hidden,
+        serde_json::json!([false, true, true, true]),
+        "{hidden}"
+    );
+    framed_screenshot(&chromium, &wave, "wave-failing-board-1400", 1400, 900);
+    if let Some(axe) = axe_core() {
+        let found = axe_violations(&chromium, &axe, &wave);
+        assert!(found.is_empty(), "rca-wave-2: axe-core finds {found:?}");
+    }
+}
+
+/// Issue 31, item 7: bench/site was 63 MB, every page carrying its own stylesheet and script.
+/// The whole site shares one stylesheet and one script, loaded from `file://` in Chromium under
+/// each page's policy; no page carries an inline script or the stylesheet's rules, and a
+/// problem's page carries nothing but what it shows (its frame under 800 bytes).
+#[test]
+fn one_stylesheet_and_one_script_serve_the_whole_site_from_file() {
+    let env = example_ledger();
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let css = std::fs::read_to_string(site.join("style.css")).unwrap();
+    assert!(css.contains("svg .whisker") && css.contains("th[data-dir=asc]"));
+    let js = std::fs::read_to_string(site.join("site.js")).unwrap();
+    assert!(js.contains("table.sortable"));
+    for page in every_page(&site) {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let depth = page.strip_prefix(&site).unwrap().components().count() - 1;
+        let root = "../".repeat(depth);
+        assert!(
+            text.contains(&format!(
+                "<link rel=\"stylesheet\" href=\"{root}style.css\">"
+            )),
+            "{}",
+            page.display()
+        );
+        assert!(!text.contains("<script>"), "{}", page.display());
+        assert!(
+            !text.contains("font-family:system-ui"),
+            "{}",
+            page.display()
+        );
+        let sorts = text.contains("class=\"sortable");
+        assert_eq!(
+            text.contains(&format!("<script src=\"{root}site.js\"></script>")),
+            sorts,
+            "{}",
+            page.display()
+        );
+    }
+    // A problem's page: everything outside its <main> is its head (with, as here, where it
+    // leaves columns out, its own rule for the numbers' columns) and the link home.
+    let problem =
+        std::fs::read_to_string(site.join("waves/rca-wave-2/problems/rca-3.html")).unwrap();
+    let main = between(&problem, "<main>", "</main>").len();
+    assert!(
+        problem.len() - main < 800,
+        "{} bytes of frame: {problem}",
+        problem.len() - main
+    );
+    let Some(chromium) = chromium() else { return };
+    // From file://: the stylesheet applies (the navigation's background) and the script runs
+    // (it marks each table it wires), on a page two folders down as on the index.
+    for page in [
+        "index.html",
+        "waves/rca-wave-2/problems.html",
+        "waves/rca-wave-2/problems/rca-3.html",
+    ] {
+        let got = probe(
+            &chromium,
+            &site.join(page),
+            1400,
+            900,
+            "[w.getComputedStyle(d.querySelector('nav')).backgroundColor,\
+             d.querySelectorAll('table.sortable').length===d.querySelectorAll('table[data-sortable]').length]",
+        );
+        assert_eq!(
+            got,
+            serde_json::json!(["rgb(242, 244, 247)", true]),
+            "{page}: {got}"
+        );
+    }
+}
+
 #[test]
 fn a_wave_without_a_budget_is_ranked_on_plain_accuracy() {
     // No rubric registered at all: the imported wave still has a leaderboard, on accuracy.
@@ -1402,7 +1908,7 @@ fn a_wave_without_a_budget_is_ranked_on_plain_accuracy() {
     let site = env.path().join("site");
     env.run(["site", "--out", site.to_str().unwrap()]).ok();
     let index = std::fs::read_to_string(site.join("index.html")).unwrap();
-    let board = between(&index, "arith-mini.html\">arith-mini</a></h2>", "</table>");
+    let board = between(&index, "arith-mini.html\">arith-mini</a></h2>", "</figure>");
     assert!(
         board.contains("Ranked under <strong>accuracy@1</strong>"),
         "{board}"

@@ -45,6 +45,13 @@ pub const PRICES: Cap = Cap {
     advice: "check the path",
 };
 
+/// The site's `site.toml`, read whole.
+pub const SITE_CONFIG: Cap = Cap {
+    bytes: 1024 * 1024,
+    what: "a site.toml",
+    advice: "site.toml holds a title, a description and lists of suites; check the path",
+};
+
 /// A signing key or a public key file (PEM), read whole.
 pub const KEY: Cap = Cap {
     bytes: 64 * 1024,

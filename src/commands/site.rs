@@ -112,6 +112,7 @@ pub fn load(
         front_rubric: None,
         problem_pages: site::PROBLEM_PAGES,
         advice: crate::advice::words,
+        config: site::SiteConfig::default(),
     })
 }
 
@@ -239,15 +240,27 @@ fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
         .map_err(|e| Error::io(path, e))
 }
 
-pub fn site(
-    ctx: &mut Ctx<'_>,
-    out: &Path,
-    rubric: Option<&str>,
-    problem_pages: usize,
-    ci: crate::cli::CiArgs,
-    no_ci: bool,
-    prices: &PricesArg,
-) -> Result<()> {
+/// `benchledger site`, from its flags.
+pub fn run(ctx: &mut Ctx<'_>, args: SiteArgs) -> Result<()> {
+    let SiteArgs {
+        out,
+        rubric,
+        config,
+        problem_pages,
+        ci,
+        no_ci,
+        prices,
+    } = args;
+    let (out, rubric, prices) = (out.as_path(), rubric.as_deref(), &prices);
+    // site.toml first: a mistake in it is named before the ledger is read.
+    let config = match config.as_deref() {
+        Some(path) => {
+            let text = super::files::read_text(path, super::files::SITE_CONFIG)
+                .map_err(|e| Error::io(path, e))?;
+            site::SiteConfig::parse(path, &text)?
+        }
+        None => site::SiteConfig::default(),
+    };
     // Intervals by default (the per-problem-sums bootstrap draws a 100-wave ledger's in a few
     // seconds: bench/site); `--no-ci` leaves them out.
     let settings = if no_ci {
@@ -271,6 +284,8 @@ pub fn site(
         }
     }
     let mut input = load(&ledger, settings, asked, prices)?;
+    config.check(input.waves.iter().map(|w| w.data.wave.suite.as_str()))?;
+    input.config = config;
     input.front_rubric = rubric.map(str::to_string);
     input.problem_pages = problem_pages;
     let pages = site::render(&input);
@@ -321,17 +336,4 @@ pub fn site(
         },
         out.join("index.html").display()
     ))
-}
-
-/// `benchledger site`, from its flags.
-pub fn run(ctx: &mut Ctx<'_>, args: SiteArgs) -> Result<()> {
-    site(
-        ctx,
-        &args.out,
-        args.rubric.as_deref(),
-        args.problem_pages,
-        args.ci,
-        args.no_ci,
-        &args.prices,
-    )
 }

@@ -328,6 +328,67 @@ impl Table {
             .filter(|(_, c)| !c.machine_only)
             .map(|(cell, _)| cell)
     }
+
+    /// The table as people see it, without each column (but the first people see) whose every
+    /// cell people see is unknown (`—` or empty), and a note naming them in the words of the
+    /// rows: "Unknown for every wave, so left out: Timeout ×." (issue 31).
+    /// The note is `None`, and the table the same, when no column is left out or there are no
+    /// rows. CSV, JSON and Markdown keep every column: they are for machines, and a
+    /// publication's text is frozen.
+    pub fn without_unknown_columns(&self) -> (Table, Option<String>) {
+        let first = self.columns.iter().position(|c| !c.machine_only);
+        let unknown = |k: usize| {
+            self.rows
+                .iter()
+                .all(|r| r.get(k).is_none_or(|c| matches!(c.human.trim(), "" | "—")))
+        };
+        let gone: Vec<usize> = (0..self.columns.len())
+            .filter(|&k| {
+                !self.columns[k].machine_only
+                    && Some(k) != first
+                    && !self.rows.is_empty()
+                    && unknown(k)
+            })
+            .collect();
+        if gone.is_empty() {
+            return (self.clone(), None);
+        }
+        let mut t = self.clone();
+        t.columns = keep(&self.columns, &gone);
+        t.rows = self.rows.iter().map(|r| keep(r, &gone)).collect();
+        let names: Vec<&str> = gone
+            .iter()
+            .map(|&k| self.columns[k].header.as_str())
+            .collect();
+        // The rows' noun: the first column's header when it is a word ("Wave", "Seat").
+        let noun = first
+            .map(|k| self.columns[k].header.to_lowercase())
+            .filter(|h| !h.is_empty() && h.chars().all(char::is_alphabetic))
+            .unwrap_or_else(|| "row".to_string());
+        let every = if noun == "row" {
+            "in every row".to_string()
+        } else {
+            format!("for every {noun}")
+        };
+        let note = format!(
+            "Unknown {every}, so left out: {}.",
+            match names.as_slice() {
+                [init @ .., last] if !init.is_empty() => format!("{} and {last}", init.join(", ")),
+                _ => names.join(""),
+            }
+        );
+        (t, Some(note))
+    }
+}
+
+/// `items` without the positions in `gone` (ascending).
+fn keep<T: Clone>(items: &[T], gone: &[usize]) -> Vec<T> {
+    items
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| gone.binary_search(k).is_err())
+        .map(|(_, x)| x.clone())
+        .collect()
 }
 
 /// The sentence-case of a phrase: its first letter upper-case.
@@ -506,6 +567,50 @@ pub fn to_json<T: Serialize>(kind: &str, body: &T) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// Issue 31 item 2: the waves table folded a second table off just to show a `Timeout ×`
+    /// column whose every cell was `—`. Such a column is left out, and one note names it; a
+    /// column with one known cell, the first column and machine-only columns stay.
+    #[test]
+    fn a_column_no_row_records_is_left_out_with_one_note() {
+        use super::{Cell, Column, Table};
+        let mut t = Table::new(vec![
+            Column::text("Wave", "wave"),
+            Column::num("Timeout ×", "timeout_multiplier"),
+            Column::num("Parallel", "parallel"),
+            Column::text("Remark", "remark"),
+            Column::machine("n"),
+        ]);
+        for (w, p) in [("w1", Cell::none()), ("w2", Cell::text("4"))] {
+            t.rows.push(vec![
+                Cell::text(w),
+                Cell::none(),
+                p,
+                Cell::text(""),
+                Cell::none(),
+            ]);
+        }
+        let (out, note) = t.without_unknown_columns();
+        let keys: Vec<&str> = out.columns.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(keys, ["wave", "parallel", "n"]);
+        assert_eq!(out.rows[1].len(), 3);
+        assert_eq!(out.rows[1][1].human, "4");
+        assert_eq!(
+            note.as_deref(),
+            Some("Unknown for every wave, so left out: Timeout × and Remark.")
+        );
+        t.columns.remove(3);
+        for r in &mut t.rows {
+            r.remove(3);
+        }
+        assert_eq!(
+            t.without_unknown_columns().1.as_deref(),
+            Some("Unknown for every wave, so left out: Timeout ×.")
+        );
+        // No rows: nothing is unknown.
+        t.rows.clear();
+        assert_eq!(t.without_unknown_columns(), (t.clone(), None));
+    }
+
     #[test]
     fn costs_are_restated_with_significant_digits_and_nothing_else() {
         let mut t = super::Table::new(vec![

@@ -125,7 +125,7 @@ pub(super) fn wave_figure(w: &WaveInput, boards: &[Board<'_>], words: Words) -> 
             }
         };
     }
-    figure(&s, html! {}, &left_out)
+    figure(&s, html! {}, &left_out, 1)
 }
 
 /// The cost–accuracy figure of a suite across its current waves (`waves`, indices into
@@ -194,7 +194,7 @@ pub(super) fn suite_figure(
             "."
         }
     };
-    figure(&s, conditions, &left_out)
+    figure(&s, conditions, &left_out, 0)
 }
 
 /// What the chart shows, in words: its `<desc>` and the start of its caption.
@@ -215,13 +215,14 @@ fn description(points: &[ScatterPoint], frontier: &[usize], scope: &str) -> Stri
 }
 
 /// The chart, its caption (with `more` after the explanation) and its data as a table.
-fn figure(s: &Scatter, more: Markup, left_out: &[String]) -> Markup {
+fn figure(s: &Scatter, more: Markup, left_out: &[String], depth: usize) -> Markup {
     html! {
         figure {
             div.chart-box { (chart::scatter(s)) }
             figcaption {
-                (s.desc) " A seat is in the Pareto set (filled) when no other seat is at least as accurate for no more cost, one of them strictly. The line is the frontier as HAL draws it: the vertices of the upper convex hull of the points that are Pareto-efficient, so a Pareto seat below the hull (one a mix of two others beats) is filled but not on the line."
-                @if s.points.iter().any(|p| p.interval.is_some()) { " Whiskers: the leaderboard's accuracy interval." }
+                (s.desc) " Filled: the Pareto set; the line: the frontier as HAL draws it"
+                @if s.points.iter().any(|p| p.interval.is_some()) { "; whiskers: the leaderboard's accuracy interval" }
+                " (" (super::manual::link(depth, "frontier", "how to read this chart")) ")."
                 (more)
                 @if !left_out.is_empty() { " Not plotted: " (left_out.join(", ")) "." }
             }

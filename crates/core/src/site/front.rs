@@ -7,13 +7,13 @@
 //! scores every wave (a wave imported without a budget has no efficiency score). The page says
 //! which was chosen and why, so a reader never takes one rubric's order for another's.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use maud::{Markup, html};
 
 use super::Input;
 use super::boards::{Board, with_rank_ranges};
-use super::html::{code_spans, conditions_line, count, notes, seat_href, table, wave_href};
+use super::html::{code_spans, conditions_line, count, seat_href, table, wave_href};
 
 /// One suite on the front page: its latest current wave and the board it is ranked under.
 pub(super) struct Front<'a> {
@@ -28,8 +28,10 @@ pub(super) struct Front<'a> {
     pub(super) current: Vec<usize>,
 }
 
-/// The suites in the order their latest wave appears in the listing (oldest first), each with
-/// the wave and board the front page shows.
+/// The suites the front page shows, each with the wave and board it shows: the suites
+/// `site.toml` pins first, in its order; then the rest with the newest latest wave first (the
+/// listing's order is by start, so the latest is the last); a suite whose every wave is
+/// withdrawn last. A suite `site.toml` hides is left out.
 pub(super) fn choose<'a>(input: &'a Input, scored: &[Vec<Board<'_>>]) -> Vec<Front<'a>> {
     let mut current: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     let mut order: Vec<&str> = Vec::new();
@@ -43,8 +45,9 @@ pub(super) fn choose<'a>(input: &'a Input, scored: &[Vec<Board<'_>>]) -> Vec<Fro
             slot.push(i);
         }
     }
-    order
+    let mut fronts: Vec<Front<'a>> = order
         .into_iter()
+        .filter(|suite| !input.config.hides(suite))
         .map(|suite| {
             let current = current.remove(suite).unwrap_or_default();
             let wave = current.last().copied();
@@ -56,7 +59,20 @@ pub(super) fn choose<'a>(input: &'a Input, scored: &[Vec<Board<'_>>]) -> Vec<Fro
                 current,
             }
         })
-        .collect()
+        .collect();
+    // Pinned first (in their order), then the latest wave that started last (of equal starts,
+    // the later listed); `Reverse(None)` sorts after every `Reverse(Some)`, so a suite with no
+    // current wave comes last.
+    fronts.sort_by_key(|f| {
+        (
+            input.config.pin(f.suite).unwrap_or(usize::MAX),
+            std::cmp::Reverse(
+                f.wave
+                    .map(|i| (input.waves[i].data.wave.started_at.clone(), i)),
+            ),
+        )
+    });
+    fronts
 }
 
 /// The board a wave is ranked under on the front page, and why.
@@ -76,6 +92,8 @@ fn pick(input: &Input, boards: &[Board<'_>]) -> Option<(usize, String)> {
             }
         }
     }
+    // A rubric that keeps its scale before one that fails `rubric check`, then the most
+    // recently registered.
     let registered = boards
         .iter()
         .enumerate()
@@ -89,13 +107,18 @@ fn pick(input: &Input, boards: &[Board<'_>]) -> Option<(usize, String)> {
                     .and_then(|p| input.rubric_added_at.get(p).cloned())
                     .unwrap_or_default()
             };
-            added(a).cmp(&added(b)).then(i.cmp(j))
+            (!a.info.scale_violation, added(a))
+                .cmp(&(!b.info.scale_violation, added(b)))
+                .then(i.cmp(j))
         });
-    if let Some((i, _)) = registered {
-        return Some((
-            i,
-            format!("{passed_over}the most recently registered rubric that scores this wave"),
-        ));
+    if let Some((i, b)) = registered {
+        let why = if b.info.scale_violation {
+            "the most recently registered rubric that scores this wave (no registered rubric \
+             that passes `rubric check` scores it; this one fails it)"
+        } else {
+            "the most recently registered rubric that passes `rubric check` and scores this wave"
+        };
+        return Some((i, format!("{passed_over}{why}")));
     }
     boards.iter().position(Board::scores_any).map(|i| {
         (
@@ -124,24 +147,116 @@ fn in_the_terminal(input: &Input, wave: &str, rubric: &str, drawn: bool) -> Stri
     })
 }
 
-/// The front page's leaderboards, one per suite.
+/// The seat a board ranks first (its display name, as the table shows it), and its score as the
+/// table prints it: the first row's cells.
+fn leader(board: &Board<'_>) -> Option<(String, String, String)> {
+    let t = &board.table;
+    let row = t.rows.first()?;
+    let at = |key: &str| t.columns.iter().position(|c| c.key == key);
+    let seat = board.json.seats.first()?.seat.seat.clone();
+    let shown = at("seat").map_or_else(|| seat.clone(), |k| row[k].human.clone());
+    let score = at("score").map_or_else(|| "—".to_string(), |k| row[k].human.clone());
+    // Seats tied with it for the first rank ("1="), said beside it.
+    let tied = at("rank").map_or(0, |k| {
+        let first = &row[k].human;
+        if first.ends_with('=') {
+            t.rows
+                .iter()
+                .skip(1)
+                .filter(|r| &r[k].human == first)
+                .count()
+        } else {
+            0
+        }
+    });
+    let shown = match tied {
+        0 => shown,
+        n => format!("{shown} (tied with {n} more)"),
+    };
+    Some((seat, shown, score))
+}
+
+/// The front page's table of contents: a row per suite, in the order the boards follow — the
+/// suite (to its board), its latest current wave, the seat that leads it and its score, and
+/// how many seats it has.
+fn contents(input: &Input, scored: &[Vec<Board<'_>>], fronts: &[Front<'_>]) -> Markup {
+    html! {
+        div.scroll { table.contents {
+            caption { "Contents: each suite's latest current wave and its leader" }
+            thead { tr {
+                th scope="col" { "Suite" } th scope="col" { "Latest wave" } th scope="col" { "Leader" }
+                th.num scope="col" { "Score" } th scope="col" { "Under" } th.num scope="col" { "Seats" }
+            } }
+            tbody { @for f in fronts {
+                tr {
+                    td.id { a href=(format!("#{}", suite_anchor(f.suite))) { (f.suite) } }
+                    @match f.wave {
+                        None => { td colspan="5" { "every wave withdrawn" } }
+                        Some(i) => {
+                            @let w = &input.waves[i];
+                            td.id { a href=(wave_href(0, &w.data.wave.id)) { (w.data.wave.id) } }
+                            @match f.board.as_ref().and_then(|(b, _)| leader(&scored[i][*b]).map(|l| (l, &scored[i][*b]))) {
+                                Some(((seat, shown, score), board)) => {
+                                    td.id { a href=(seat_href(0, &seat)) { (shown) } }
+                                    td.num { (score) }
+                                    td { (board.info.rubric.id()) }
+                                }
+                                None => { td { "—" } td.num { "—" } td { "—" } }
+                            }
+                            td.num { (w.row.seats) }
+                        }
+                    }
+                }
+            } }
+        } }
+    }
+}
+
+/// The anchor of a suite's board on the front page.
+fn suite_anchor(suite: &str) -> String {
+    format!("suite-{}", super::file_name(suite))
+}
+
+/// The one line of notes under a front-page board: the command that prints it in the terminal
+/// (with the intervals as the site drew them, which the explanations page states once), and
+/// links to what its marks mean and to every note of it on the wave's page.
+fn board_line(input: &Input, board: &Board<'_>, wave: &str) -> Markup {
+    let drawn = board.json.interval.is_some();
+    let terminal = in_the_terminal(input, wave, &board.info.rubric.id(), drawn);
+    html! {
+        p.note.board-note {
+            (code_spans(&terminal)) " "
+            (super::manual::link(0, "absolutes", "How to read this board"))
+            " · " a href=(format!("{}#leaderboards", wave_href(0, wave))) { "all its notes" }
+        }
+    }
+}
+
+/// The front page: the title and description `site.toml` gives, the contents, then a
+/// leaderboard per suite.
 pub(super) fn leaderboards(input: &Input, scored: &[Vec<Board<'_>>]) -> Markup {
     let fronts = choose(input, scored);
-    let mut seen = BTreeSet::new();
+    let hidden = input.config.hidden.len();
     html! {
         @if fronts.is_empty() {
-            p { "The ledger holds no wave yet: " code { "benchledger ingest wave.toml" } "." }
+            @if hidden > 0 {
+                p { "Every suite of the ledger is hidden by " code { "site.toml" } "." }
+            } @else {
+                p { "The ledger holds no wave yet: " code { "benchledger ingest wave.toml" } "." }
+            }
+        } @else {
+            (contents(input, scored, &fronts))
         }
         @for f in &fronts {
             @match f.wave {
                 None => {
-                    h2 { "Suite " (f.suite) }
+                    h2 id=(suite_anchor(f.suite)) { "Suite " (f.suite) }
                     p { "Every wave of this suite is withdrawn: it has no current leaderboard." }
                 }
                 Some(i) => {
                     @let w = &input.waves[i];
                     @let id = &w.data.wave.id;
-                    h2 id=(format!("suite-{}", super::file_name(f.suite))) {
+                    h2 id=(suite_anchor(f.suite)) {
                         "Suite " (f.suite) ": wave " a href=(wave_href(0, id)) { (id) }
                     }
                     p.note { (conditions_line(w)) "; " (count(w.row.seats, "seat")) ", " (count(w.row.attempts, "attempt")) "." }
@@ -158,17 +273,14 @@ pub(super) fn leaderboards(input: &Input, scored: &[Vec<Board<'_>>]) -> Markup {
                             @let board = &scored[i][*b];
                             @let r = &board.info.rubric;
                             p.ranked-by {
-                                "Ranked under " strong { (r.id()) } " (" (r.description.as_deref().unwrap_or("")) "): " (why) "."
+                                "Ranked under " strong { (r.id()) } " (" (r.description.as_deref().unwrap_or("")) "): " (code_spans(why)) "."
                                 @if r.relative { " " span.tag { "relative: a rank inside this wave only" } }
+                                @if board.info.scale_violation { " " span.tag.bad { "fails rubric check" } }
                             }
-                            @if board.json.interval.is_some() {
-                                @if let Some(line) = board.table.heading.last() { p.note { (line) } }
-                            }
-                            p.note.terminal { (code_spans(&in_the_terminal(input, id, &r.id(), board.json.interval.is_some()))) }
                             @let t = with_rank_ranges(board);
                             @let links: Vec<Option<String>> = board.json.seats.iter().map(|s| Some(seat_href(0, &s.seat.seat))).collect();
                             (table(&t, Some(&format!("Leaderboard of wave {id}, best first: absolute figures, then the score and rank")), &links))
-                            (notes(&t.notes, &mut seen, input.advice))
+                            (board_line(input, board, id))
                         }
                     }
                     h3 { "Cost and accuracy across the suite" }

@@ -6,7 +6,6 @@
 use std::collections::BTreeSet;
 
 use maud::{DOCTYPE, Markup, PreEscaped, html};
-use sha2::Digest;
 
 use super::file_name;
 use crate::report::{Advice, Column, Note, Table};
@@ -35,9 +34,10 @@ td.wrap{white-space:normal}td.wrap span{white-space:nowrap}
 table.matrix td.pass{background:#ecfdf3}table.matrix td.fail{background:#fef3f2}
 ol.trace{margin:.2rem 0;padding-left:1.4rem}
 .attempts td:first-child{white-space:nowrap}
-.attempts td:nth-child(2),.attempts td:nth-child(n+4):nth-child(-n+8){text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.attempts td.gap{text-align:left;white-space:normal}
+.attempts:not(.trimmed) td:nth-child(2),.attempts:not(.trimmed) td:nth-child(n+4):nth-child(-n+8){text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+table.attempts td.gap.gap:nth-child(2){text-align:left;white-space:normal}
 .bad{color:#b42318;font-weight:600}.ok{color:#067647;font-weight:600}
+details.failing>summary h3{display:inline-block;margin:1rem 0 .4rem}
 .tag{display:inline-block;font-size:.75rem;padding:0 .4rem;border:1px solid #98a2b3;border-radius:.6rem;margin-left:.4rem;vertical-align:middle;font-weight:400}
 pre{background:#f8f9fb;border:1px solid #e4e7ec;padding:.8rem;overflow-x:auto;font-size:.82rem}
 code{font-size:.88em}
@@ -79,53 +79,46 @@ if(!a)return c?1:0;if(!c)return -1;var p=Number(a),q=Number(c);\
 return (isNaN(p)||isNaN(q)?a.localeCompare(c):p-q)*d});r.forEach(function(x){b.appendChild(x)})}\
 h.addEventListener('click',go);h.addEventListener('keydown',function(e){if(e.key==='Enter')go()})})});";
 
-/// Standard base64 of some bytes (for the script's hash in the page's policy).
-pub(super) fn base64(bytes: &[u8]) -> String {
-    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for k in 0..4 {
-            if k <= chunk.len() {
-                out.push(A[((n >> (18 - 6 * k)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
+/// A list in words: "a", "a or b", "a, b or c".
+pub(super) fn words_list(items: &[&str], and: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [init @ .., last] => format!("{} {and} {last}", init.join(", ")),
     }
-    out
 }
 
-/// The page's Content-Security-Policy: nothing is fetched from anywhere, inline styles are
-/// allowed, and the only script that may run is the one above, in a page that carries it
-/// (`script`); none in a page that does not.
+/// The page's Content-Security-Policy: nothing is fetched from anywhere but the site itself
+/// (its one stylesheet and, where a table sorts, its one script, `'self'`), inline styles are
+/// allowed (a chart's size, a page's own rule), and no inline script runs; a page with nothing
+/// to sort (`script` false) allows no script at all.
 pub(super) fn policy(script: bool) -> String {
-    let scripts = if script {
-        format!(
-            "'sha256-{}'",
-            base64(&sha2::Sha256::digest(SCRIPT.as_bytes()))
-        )
-    } else {
-        "'none'".to_string()
-    };
+    let scripts = if script { "'self'" } else { "'none'" };
     format!(
-        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; \
+        "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src data:; base-uri 'none'; \
          form-action 'none'; script-src {scripts}"
     )
 }
 
-/// A whole page: `depth` is how many directories below the site's root it lies. Its
-/// stylesheet holds the rules for charts only when it draws one, and the sorting script (with
-/// its rules) only when a table of it sorts: a page per problem, of which a site holds
-/// thousands, carries neither.
+/// The site's one stylesheet (`style.css`), every page's rules and the charts' and sorting's.
+pub(super) fn stylesheet() -> String {
+    format!("{STYLE}{STYLE_CHARTS}{STYLE_SORTING}")
+}
+
+/// Where the stylesheet and the script are, from the site's root.
+pub(super) const STYLESHEET_PATH: &str = "style.css";
+pub(super) const SCRIPT_PATH: &str = "site.js";
+
+/// A whole page: `depth` is how many directories below the site's root it lies. It links the
+/// site's one stylesheet, and its one script only when a table of it sorts: a page per
+/// problem, of which a site holds thousands, carries nothing but what it shows.
 pub(super) fn layout(title: &str, depth: usize, body: Markup) -> String {
+    layout_styled(title, depth, body, None)
+}
+
+/// [`layout`], with a rule of the page's own after the stylesheet (`own`).
+pub(super) fn layout_styled(title: &str, depth: usize, body: Markup, own: Option<&str>) -> String {
     let root = "../".repeat(depth);
-    let charts = body.0.contains("<svg");
     let sorts = body.0.contains("class=\"sortable");
     html! {
         (DOCTYPE)
@@ -134,18 +127,14 @@ pub(super) fn layout(title: &str, depth: usize, body: Markup) -> String {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 meta http-equiv="Content-Security-Policy" content=(policy(sorts));
-                meta name="generator" content="benchledger";
                 title { (title) " · benchledger" }
-                style {
-                    (PreEscaped(STYLE))
-                    @if charts { (PreEscaped(STYLE_CHARTS)) }
-                    @if sorts { (PreEscaped(STYLE_SORTING)) }
-                }
+                link rel="stylesheet" href=(format!("{root}{STYLESHEET_PATH}"));
+                @if let Some(own) = own { style { (PreEscaped(own)) } }
             }
             body {
                 nav { a href=(format!("{root}index.html")) { "benchledger: all waves, rubrics, seats and publications" } }
                 main { (body) }
-                @if sorts { script { (PreEscaped(SCRIPT)) } }
+                @if sorts { script src=(format!("{root}{SCRIPT_PATH}")) {} }
             }
         }
     }
@@ -263,8 +252,12 @@ fn folded(t: &Table, cols: &[(usize, &Column)]) -> Vec<usize> {
 /// (what sorting uses), the first column linked where `links` says. When the columns would
 /// not fit a 1400 px window, the least important ones ([`folded`]) go to a second table of
 /// the same rows under it, led by the same first column: nothing is hidden behind a scrollbar.
+/// A column no row records is left out ([`Table::without_unknown_columns`]), with its note.
 pub(super) fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) -> Markup {
-    let t = &crate::report::with_significant_costs(t);
+    // A column no row records is left out, and one note under the table says so.
+    let (t, unrecorded) = t.without_unknown_columns();
+    let unrecorded = html! { @if let Some(n) = unrecorded { p.note.unrecorded { (n) } } };
+    let t = &crate::report::with_significant_costs(&t);
     let cols: Vec<(usize, &Column)> = t
         .columns
         .iter()
@@ -273,7 +266,7 @@ pub(super) fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) 
         .collect();
     let rest = folded(t, &cols);
     if rest.is_empty() {
-        return one_table(t, caption, links, &cols);
+        return html! { (one_table(t, caption, links, &cols)) (unrecorded) };
     }
     let first: Vec<(usize, &Column)> = cols
         .iter()
@@ -293,6 +286,7 @@ pub(super) fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) 
     html! {
         (one_table(t, caption, links, &first))
         (one_table(t, Some(&more), links, &second))
+        (unrecorded)
     }
 }
 
@@ -556,35 +550,35 @@ mod tests {
     }
 
     #[test]
-    fn base64_matches_the_standard_vectors() {
-        for (raw, enc) in [
-            ("", ""),
-            ("f", "Zg=="),
-            ("fo", "Zm8="),
-            ("foo", "Zm9v"),
-            ("foob", "Zm9vYg=="),
-            ("fooba", "Zm9vYmE="),
-            ("foobar", "Zm9vYmFy"),
-        ] {
-            assert_eq!(base64(raw.as_bytes()), enc);
-        }
-    }
-
-    #[test]
-    fn the_policy_allows_only_the_pages_own_script() {
+    fn the_policy_allows_only_the_sites_own_script() {
         let p = policy(true);
         assert!(p.starts_with("default-src 'none';"));
-        assert!(!p.contains("unsafe-inline'; script") && !p.contains("script-src 'unsafe"));
+        assert!(p.ends_with("script-src 'self'"), "{p}");
+        assert!(!p.contains("script-src 'unsafe"));
         let t = Table::new(vec![Column::text("Seat", "seat")]);
-        let page = layout("t", 0, table(&t, None, &[]));
-        assert!(page.contains(&format!("<script>{SCRIPT}</script>")));
-        assert!(page.contains(&policy(true)) && page.contains(STYLE_SORTING));
+        let page = layout("t", 2, table(&t, None, &[]));
+        assert!(
+            page.contains("<script src=\"../../site.js\"></script>"),
+            "{page}"
+        );
+        assert!(page.contains("<link rel=\"stylesheet\" href=\"../../style.css\">"));
+        assert!(page.contains(&policy(true)));
+        // No inline script or stylesheet: the site's own files hold them.
+        assert!(
+            !page.contains("<script>") && !page.contains("<style>"),
+            "{page}"
+        );
         // A page with nothing to sort runs no script at all, and its policy allows none.
         let page = layout("t", 0, html! { p { "x" } });
         assert!(!page.contains("<script"), "{page}");
-        assert!(page.contains("script-src 'none'") && !page.contains(STYLE_SORTING));
-        assert!(!page.contains(STYLE_CHARTS));
-        let page = layout("t", 0, html! { svg {} });
-        assert!(page.contains(STYLE_CHARTS));
+        assert!(page.contains("script-src 'none'"));
+        // A page's own rule, after the stylesheet.
+        let page = layout_styled("t", 0, html! { p { "x" } }, Some("p{color:red}"));
+        assert!(
+            page.contains("href=\"style.css\"><style>p{color:red}</style>"),
+            "{page}"
+        );
+        let css = stylesheet();
+        assert!(css.contains(STYLE) && css.contains(STYLE_CHARTS) && css.contains(STYLE_SORTING));
     }
 }

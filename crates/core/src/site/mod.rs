@@ -4,33 +4,42 @@
 //! page as a path and its text, and the command writes them. Nothing is patched; the whole site
 //! is made again each time. Pages are HTML built with maud, which escapes every string by
 //! default, so a model named `<script>alert(1)</script>` is text on the page; charts are SVG
-//! drawn in `chart`, inline in the page. Each page carries its own small stylesheet and, where a
-//! table sorts, the few lines of script that sort it, allowed by a Content-Security-Policy that
-//! names that script's hash and nothing else (a page with nothing to sort allows no script): no fonts, scripts, styles or images are fetched from
-//! anywhere, so the site works from `file://` and from any static host, and a script that
-//! escaped the escaping still would not run. Every table is readable without script.
+//! drawn in `chart`, inline in the page. The whole site shares one stylesheet (`style.css`) and
+//! one script (`site.js`, which sorts tables, linked only by a page with a table that sorts),
+//! allowed by a Content-Security-Policy that lets a page load nothing but the site's own files
+//! (`'self'`) and run no inline script (a page with nothing to sort allows no script at all):
+//! no fonts, scripts, styles or images are fetched from anywhere else, so the site works from
+//! `file://` and from any static host, and a script that escaped the escaping still would not
+//! run. Every table is readable without script. A page per problem, of which a site holds
+//! thousands, carries nothing but what it shows.
 //!
-//! Pages: `index.html` (each suite's latest current wave ranked, and the suite's cost–accuracy
+//! Pages: `index.html` (a table of contents, then each suite's latest current wave ranked,
+//! suites with the newest latest wave first or as `site.toml` pins them, and the suite's cost–accuracy
 //! chart across its current waves; waves with their conditions, withdrawn ones marked; rubrics and their
 //! changes; seats; publications with their verification and the chain head), `waves/W.html`
 //! (conditions, absolute figures, the cost–accuracy chart with its frontier, the leaderboard
 //! under each registered rubric), `seats/S.html` (absolute figures wave over wave, each point
 //! annotated with its wave's load), `changes/R-vA-vB.html` (old → new score per seat under a
 //! rubric change, scale violations marked) and `publications/N.html` (the published text, its
-//! digests and the command that verifies it, beside the text itself as `N.md`).
+//! digests and the command that verifies it, beside the text itself as `N.md`), and
+//! `how-to-read.html`, every explanation the boards' one-line notes link to, written once.
 
 mod boards;
 pub(crate) mod chart;
+pub mod config;
 mod costs;
 mod front;
 pub(crate) mod frontier;
 mod html;
+mod manual;
 mod pages;
 mod samples;
 
 use crate::model::WaveData;
 use crate::model::{PublicationRow, WaveRow, WithdrawalRow};
 use crate::report::score::RubricInfo;
+
+pub use config::SiteConfig;
 
 /// A wave as the site shows it.
 #[derive(Debug, Clone)]
@@ -85,6 +94,9 @@ pub struct Input {
     /// groups, the command that prints a leaderboard): a face passes its own words, which name
     /// its commands; by default the library's, which name none.
     pub advice: fn(&crate::report::Advice) -> String,
+    /// What `site.toml` declares (`site --config`): the front page's title and description,
+    /// pinned and hidden suites. The default declares nothing.
+    pub config: SiteConfig,
 }
 
 /// How many problems a wave may have and still get a page per problem, unless told otherwise.
@@ -102,6 +114,7 @@ impl Default for Input {
             front_rubric: None,
             problem_pages: PROBLEM_PAGES,
             advice: |a| a.to_string(),
+            config: SiteConfig::default(),
         }
     }
 }

@@ -56,6 +56,19 @@ pub(super) fn all(input: &Input) -> Vec<Page> {
         path: "index.html".into(),
         body: index(input, &scored),
     });
+    pages.push(Page {
+        path: super::manual::PATH.into(),
+        body: super::manual::page(input),
+    });
+    // One stylesheet and one script for the whole site (issue 31: every page carried its own).
+    pages.push(Page {
+        path: super::html::STYLESHEET_PATH.into(),
+        body: super::html::stylesheet(),
+    });
+    pages.push(Page {
+        path: super::html::SCRIPT_PATH.into(),
+        body: super::html::SCRIPT.into(),
+    });
     for (i, (w, boards)) in input.waves.iter().zip(&scored).enumerate() {
         pages.push(Page {
             path: format!("waves/{}.html", file_name(&w.data.wave.id)),
@@ -142,9 +155,11 @@ fn index(input: &Input, scored: &[Vec<Board<'_>>]) -> String {
             }
         }
     }
+    let title = input.config.title.as_deref().unwrap_or("Leaderboard");
     let body = html! {
-        h1 { "Leaderboard" }
-        p { "Each suite's latest current wave, best first: correct-rate, wall seconds, tokens and dollars before any score, then the score and the rank. Every seat links to its figures wave over wave, every wave to its samples. Older waves, the registered rubrics and every publication follow." }
+        h1 { (title) }
+        @if let Some(d) = &input.config.description { p.description { (d) } }
+        p { "Each suite's latest current wave, best first: correct-rate, wall seconds, tokens and dollars before any score, then the score and the rank. Every seat links to its figures wave over wave, every wave to its samples. Older waves, the registered rubrics and every publication follow. " (super::manual::link(0, "ranking", "How to read this site")) "." }
         (super::front::leaderboards(input, scored))
         h2 { "Waves" }
         (table(&waves, Some("Every wave, oldest first, with its load, accounting and budget"), &wave_links))
@@ -221,7 +236,7 @@ fn index(input: &Input, scored: &[Vec<Board<'_>>]) -> String {
             None => { p { "Chain head: none (nothing published or withdrawn yet)." } }
         }
     };
-    layout("Leaderboard", 0, body)
+    layout(title, 0, body)
 }
 
 fn kind(r: &RubricInfo) -> &'static str {
@@ -293,30 +308,64 @@ fn wave_page(
         (notes(&show.notes, &mut seen, words))
         h2 { "Cost and accuracy" }
         (super::costs::wave_figure(w, boards, words))
-        h2 { "Leaderboards" }
+        h2 id="leaderboards" { "Leaderboards" }
+        p.note { (super::manual::link(1, "absolutes", "How to read these boards")) }
         @if boards.is_empty() {
             p { "No rubric is registered: register one with " code { "benchledger rubric add FILE" } "." }
         }
-        @for b in boards {
-            @let r = &b.info.rubric;
-            h3 {
-                "Under " (r.id())
-                @if r.relative { span.tag { "relative: a rank inside this wave only" } }
-                @if b.info.scale_violation { span.tag.bad { "fails rubric check" } }
+        // The boards of rubrics that pass `rubric check` first; a failing rubric's after them,
+        // collapsed and marked (issue 31: session-efficiency@1, which prints 125 on 0–100,
+        // led rca-wave-2's page).
+        @for b in boards.iter().filter(|b| !b.info.scale_violation) {
+            (wave_board(b, &mut seen, words))
+        }
+        @for b in boards.iter().filter(|b| b.info.scale_violation) {
+            details.failing {
+                summary { (board_heading(b)) }
+                (wave_board_body(b, &mut seen, words))
             }
-            @for line in crate::report::score::rubric_heading(b.info) { p.note { (line) } }
-            // With intervals (drawn unless `site --no-ci`), the table's last heading line says
-            // how they were drawn.
-            @if b.json.interval.is_some() {
-                @if let Some(line) = b.table.heading.last() { p.note { (line) } }
-            }
-            @let t = with_rank_ranges(b);
-            @let links: Vec<Option<String>> = b.json.seats.iter().map(|s| Some(seat_href(1, &s.seat.seat))).collect();
-            (table(&t, None, &links))
-            (notes(&t.notes, &mut seen, words))
         }
     };
     layout(&format!("Wave {}", wave.id), 1, body)
+}
+
+/// A wave page's heading of one board: its rubric, marked relative or failing its check.
+fn board_heading(b: &Board<'_>) -> Markup {
+    let r = &b.info.rubric;
+    html! {
+        h3 {
+            "Under " (r.id())
+            @if r.relative { span.tag { "relative: a rank inside this wave only" } }
+            @if b.info.scale_violation { span.tag.bad { "fails rubric check" } }
+        }
+    }
+}
+
+/// One board of a wave's page: its heading, then [`wave_board_body`].
+fn wave_board(b: &Board<'_>, seen: &mut BTreeSet<String>, words: Words) -> Markup {
+    html! { (board_heading(b)) (wave_board_body(b, seen, words)) }
+}
+
+/// One board of a wave's page under its heading: the rubric's lines, how the intervals were
+/// drawn, the table and the notes this page has not printed yet.
+fn wave_board_body(b: &Board<'_>, seen: &mut BTreeSet<String>, words: Words) -> Markup {
+    let t = with_rank_ranges(b);
+    let links: Vec<Option<String>> = b
+        .json
+        .seats
+        .iter()
+        .map(|s| Some(seat_href(1, &s.seat.seat)))
+        .collect();
+    html! {
+        @for line in crate::report::score::rubric_heading(b.info) { p.note { (line) } }
+        // With intervals (drawn unless `site --no-ci`), the table's last heading line says
+        // how they were drawn.
+        @if b.json.interval.is_some() {
+            @if let Some(line) = b.table.heading.last() { p.note { (line) } }
+        }
+        (table(&t, None, &links))
+        (notes(&t.notes, seen, words))
+    }
 }
 
 /// Load in a few words for a chart: "6 par · 6 tool · serial" (and " · timeouts ×2").

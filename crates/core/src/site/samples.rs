@@ -156,12 +156,142 @@ fn trace(a: &Attempt) -> Markup {
     }
 }
 
-/// One seat's attempts at one problem, as table rows.
+/// A column of a problem's attempts table after the seat's.
+#[derive(Clone, Copy, PartialEq)]
+enum Col {
+    Trial,
+    Outcome,
+    Tokens,
+    Wall,
+    Usd,
+    Steps,
+    Errors,
+    End,
+    Trace,
+    Origin,
+}
+
+impl Col {
+    const ALL: [Col; 10] = [
+        Col::Trial,
+        Col::Outcome,
+        Col::Tokens,
+        Col::Wall,
+        Col::Usd,
+        Col::Steps,
+        Col::Errors,
+        Col::End,
+        Col::Trace,
+        Col::Origin,
+    ];
+
+    fn header(self) -> &'static str {
+        match self {
+            Col::Trial => "Trial",
+            Col::Outcome => "Outcome",
+            Col::Tokens => "Tokens",
+            Col::Wall => "Wall s",
+            Col::Usd => "USD",
+            Col::Steps => "Steps",
+            Col::Errors => "Errors",
+            Col::End => "End reason",
+            Col::Trace => "Trace",
+            Col::Origin => "Came from",
+        }
+    }
+
+    fn numeric(self) -> bool {
+        matches!(
+            self,
+            Col::Trial | Col::Tokens | Col::Wall | Col::Usd | Col::Steps | Col::Errors
+        )
+    }
+
+    /// Whether an attempt records this column's value (the seat, trial and outcome always).
+    fn known(self, a: &Attempt, accounting: &crate::model::Accounting) -> bool {
+        match self {
+            Col::Trial | Col::Outcome => true,
+            Col::Tokens => a.tokens_total(accounting).is_some(),
+            Col::Wall => a.wall_s.is_some(),
+            Col::Usd => a.cost_usd.is_some(),
+            Col::Steps => a.steps.is_some(),
+            Col::Errors => a.errors.is_some(),
+            Col::End => a.end_reason.is_some(),
+            Col::Trace => a.trace.is_some(),
+            Col::Origin => a.origin.is_some(),
+        }
+    }
+
+    fn cell(self, a: &Attempt, accounting: &crate::model::Accounting) -> Markup {
+        html! {
+            @match self {
+                Col::Trial => (a.trial),
+                Col::Outcome => (outcome(a)),
+                Col::Tokens => (opt(a.tokens_total(accounting), int)),
+                Col::Wall => (opt(a.wall_s, |v| fixed(v, 1))),
+                Col::Usd => (opt(a.cost_usd, usd_significant)),
+                Col::Steps => (opt(a.steps, |v| v.to_string())),
+                Col::Errors => (opt(a.errors, |v| v.to_string())),
+                Col::End => (a.end_reason.as_deref().unwrap_or("—")),
+                Col::Trace => (trace(a)),
+                Col::Origin => (origin(a)),
+            }
+        }
+    }
+}
+
+/// The stylesheet's rule for the columns of a problem's attempts table as shown: the numbers'
+/// right and unbroken. A wave's problem pages are most of a site, so no cell repeats a class;
+/// the site's stylesheet holds this rule for the table with every column (`table.attempts`),
+/// and a page that leaves a column out ([`Col::known`]) carries its own (`table.attempts.trimmed`).
+pub(super) fn attempts_rule(cols: &[bool], trimmed: bool) -> String {
+    let table = if trimmed {
+        ".attempts.trimmed"
+    } else {
+        ".attempts:not(.trimmed)"
+    };
+    // Each run of numbers' columns as one selector (`:nth-child(n+4):nth-child(-n+8)`).
+    let positions: Vec<usize> = cols
+        .iter()
+        .enumerate()
+        .filter(|(_, numeric)| **numeric)
+        .map(|(k, _)| k + 2)
+        .collect();
+    let mut cells: Vec<String> = Vec::new();
+    let mut k = 0;
+    while k < positions.len() {
+        let start = positions[k];
+        let mut end = start;
+        while k + 1 < positions.len() && positions[k + 1] == end + 1 {
+            k += 1;
+            end += 1;
+        }
+        cells.push(if start == end {
+            format!("{table} td:nth-child({start})")
+        } else {
+            format!("{table} td:nth-child(n+{start}):nth-child(-n+{end})")
+        });
+        k += 1;
+    }
+    format!(
+        "{}{{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}}",
+        cells.join(",")
+    )
+}
+
+/// The rule for the attempts table with every column (the site's stylesheet holds it).
+#[cfg(test)]
+pub(super) fn full_attempts_rule() -> String {
+    let numeric: Vec<bool> = Col::ALL.iter().map(|c| c.numeric()).collect();
+    attempts_rule(&numeric, false)
+}
+
+/// One seat's attempts at one problem, as table rows in the columns `cols`.
 fn attempt_rows(
     seat: &SeatData,
     problem: &str,
     accounting: &crate::model::Accounting,
-    origins: bool,
+    cols: &[Col],
 ) -> Markup {
     let attempts: Vec<&Attempt> = seat
         .attempts
@@ -174,58 +304,70 @@ fn attempt_rows(
     };
     html! {
         @if attempts.is_empty() {
-            tr { td { a href=(seat_href(3, &seat.seat.id)) { (name) } } td.gap colspan=(if origins { "10" } else { "9" }) { span.missing { "missing" } ": no attempt (counted as not Correct)" } }
+            tr { td { a href=(seat_href(3, &seat.seat.id)) { (name) } } td.gap colspan=(cols.len()) { span.missing { "missing" } ": no attempt (counted as not Correct)" } }
         }
-        // The table's stylesheet sets the numbers' columns (2, 4 to 8) right and unbroken, and
-        // the seat's unbroken: a wave's problem pages are most of a site, so no cell repeats
-        // a class.
         @for a in &attempts {
             tr {
                 td { a href=(seat_href(3, &seat.seat.id)) { (name) } }
-                td { (a.trial) }
-                td { (outcome(a)) }
-                td { (opt(a.tokens_total(accounting), int)) }
-                td { (opt(a.wall_s, |v| fixed(v, 1))) }
-                td { (opt(a.cost_usd, usd_significant)) }
-                td { (opt(a.steps, |v| v.to_string())) }
-                td { (opt(a.errors, |v| v.to_string())) }
-                td { (a.end_reason.as_deref().unwrap_or("—")) }
-                td { (trace(a)) }
-                @if origins { td { (origin(a)) } }
+                @for c in cols { td { (c.cell(a, accounting)) } }
             }
         }
     }
 }
 
-/// A problem's page: every seat's attempts at it.
+/// A problem's page: every seat's attempts at it, in the columns some attempt records (a
+/// column no attempt at it records is left out, and a note says so).
 pub(super) fn problem_page(w: &WaveInput, problem: &str) -> String {
     let id = &w.data.wave.id;
-    // The column of where each attempt came from, when the wave's importer said for any.
-    let origins = w
+    let accounting = &w.data.wave.accounting;
+    let here: Vec<&Attempt> = w
         .data
         .seats
         .iter()
         .flat_map(|s| &s.attempts)
-        .any(|a| a.problem == problem && a.origin.is_some());
+        .filter(|a| a.problem == problem)
+        .collect();
+    let (cols, gone): (Vec<Col>, Vec<Col>) = Col::ALL
+        .iter()
+        .partition(|c| here.iter().any(|a| c.known(a, accounting)));
+    // Where each attempt came from is a column only for a wave whose importer says, so it is
+    // never named as left out.
+    let gone: Vec<&str> = gone
+        .iter()
+        .filter(|c| **c != Col::Origin)
+        .map(|c| c.header())
+        .collect();
+    let origins = cols.contains(&Col::Origin);
+    let trimmed = !gone.is_empty();
+    let rule =
+        trimmed.then(|| attempts_rule(&cols.iter().map(|c| c.numeric()).collect::<Vec<_>>(), true));
     let body = html! {
         h1 { "Problem " (problem) }
         p { "Wave " a href=(wave_href(3, id)) { (id) } " · " a href="../problems.html" { "all its problems" } ". Every seat's attempts at this problem, trial by trial, with the trace its importer kept (each tool call, and the error of each that failed)." }
         (super::html::priced_by(w))
-        div.scroll { table.attempts {
+        div.scroll { table.attempts.trimmed[trimmed] {
             caption { "Attempts at " (problem) " in wave " (id) }
             thead { tr {
-                th scope="col" { "Seat" } th.num scope="col" { "Trial" } th scope="col" { "Outcome" }
-                th.num scope="col" { "Tokens" } th.num scope="col" { "Wall s" } th.num scope="col" { "USD" }
-                th.num scope="col" { "Steps" } th.num scope="col" { "Errors" } th scope="col" { "End reason" } th scope="col" { "Trace" }
-                @if origins { th scope="col" { "Came from" } }
+                th scope="col" { "Seat" }
+                @for c in &cols { th.num[c.numeric()] scope="col" { (c.header()) } }
             } }
-            tbody { @for s in &w.data.seats { (attempt_rows(s, problem, &w.data.wave.accounting, origins)) } }
+            tbody { @for s in &w.data.seats { (attempt_rows(s, problem, accounting, &cols)) } }
         } }
+        @if trimmed {
+            p.note.unrecorded {
+                "Unknown for every attempt, so left out: " (super::html::words_list(&gone, "and")) "."
+            }
+        }
         p.note { "Tokens: input plus output, with cached reads and writes as this wave's accounting counts them; — when the harness did not say."
             @if origins { " Came from: the log file and the record in it (Inspect's sample and epoch), or the trial's directory (Terminal-Bench, Harbor), relative to the directory of the wave's manifest (of a wave built by ingest --from, to the directory of its --manifest, else to the directory it ran in)." }
         }
     };
-    layout(&format!("Problem {problem}, wave {id}"), 3, body)
+    super::html::layout_styled(
+        &format!("Problem {problem}, wave {id}"),
+        3,
+        body,
+        rule.as_deref(),
+    )
 }
 
 /// What each seat newly failed and newly solved from wave `a` to wave `b`.
@@ -245,4 +387,22 @@ pub(super) fn since_page(a: &WaveInput, b: &WaveInput) -> String {
         @for n in &t.notes { p.note { (n) } }
     };
     layout(&format!("What changed, {ia} → {ib}"), 2, body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The site's stylesheet sets the numbers' columns of a problem's table with every column;
+    /// a page that leaves some out carries its own rule, for the columns it shows.
+    #[test]
+    fn the_stylesheet_holds_the_full_attempts_tables_rule() {
+        assert!(super::super::html::STYLE.contains(&full_attempts_rule()));
+        assert_eq!(
+            attempts_rule(&[true, false, true, true, false, true], true),
+            ".attempts.trimmed td:nth-child(2),.attempts.trimmed td:nth-child(n+4):nth-child(-n+5),\
+             .attempts.trimmed td:nth-child(7)\
+             {text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
+        );
+    }
 }

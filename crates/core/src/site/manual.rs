@@ -1,0 +1,72 @@
+//! `how-to-read.html`: every explanation the site's boards would otherwise repeat, written
+//! once. A board on the front page carries one line of notes, linking here; a chart's caption
+//! says what it shows and links here for what its marks mean.
+
+use maud::{Markup, html};
+
+use super::Input;
+use super::html::{code_spans, layout};
+
+/// The page's path from the site's root.
+pub(super) const PATH: &str = "how-to-read.html";
+
+/// A link to one of the page's sections (`anchor`, without `#`) from a page `depth`
+/// directories below the root.
+pub(super) fn href(depth: usize, anchor: &str) -> String {
+    format!("{}{PATH}#{anchor}", "../".repeat(depth))
+}
+
+/// "How to read this", linked to a section of the page.
+pub(super) fn link(depth: usize, anchor: &str, words: &str) -> Markup {
+    html! { a href=(href(depth, anchor)) { (words) } }
+}
+
+pub(super) fn page(input: &Input) -> String {
+    let level = input
+        .intervals
+        .as_ref()
+        .map(crate::report::intervals::level_text);
+    let body = html! {
+        h1 { "How to read this site" }
+        p { "What every leaderboard, chart and note of this site means, said once. Each board's note links to the part that explains it." }
+        ul.sections {
+            li { a href="#ranking" { "Which rubric ranks a suite" } }
+            li { a href="#absolutes" { "Absolute figures first" } }
+            li { a href="#intervals" { "Intervals and rank ranges" } }
+            li { a href="#groups" { "Tie groups and ≈" } }
+            li { a href="#frontier" { "The cost–accuracy chart" } }
+            li { a href="#conditions" { "Conditions: load, accounting, budget" } }
+            li { a href="#unknown" { "Unknown values and left-out columns" } }
+            li { a href="#rubrics" { "Rubrics that fail their check" } }
+        }
+        h2 id="ranking" { "Which rubric ranks a suite" }
+        p { "The front page shows each suite's latest current wave (a withdrawn or superseded wave is never a current result). It ranks it under the rubric " code { "site --rubric NAME@VERSION" } " names when that rubric scores the wave; else under the most recently registered rubric that keeps its scale (passes " code { "rubric check" } ") and scores the wave; else under a failing one, marked; else on plain accuracy, the shipped " code { "rubrics/accuracy.v1.toml" } " (an efficiency rubric needs a budget, prices or medians a wave may not declare). Each board says which rubric it is under and why, and the command that prints the same board in the terminal. A wave's own page shows its board under every registered rubric." }
+        p { "Suites are listed with the newest latest wave first, unless the site's " code { "site.toml" } " pins some (they lead, in its order) or hides some (they get no board on the front page; their waves keep their pages)." }
+        h2 id="absolutes" { "Absolute figures first" }
+        p { "Every board prints the absolutes before any score: Correct with its denominator, wall seconds, tokens and dollars, then Cost-of-Pass, then the score and the rank." }
+        ul {
+            li { strong { "Correct" } ": Correct / (attempts + missing). Where a suite declares its problems, a problem a seat never attempted counts as one attempt that is not Correct (missing)." }
+            li { strong { "Tokens" } ": where a wave's input totals exclude cached reads, the cached reads and cache writes are added, so that totals compare across waves; the column's header says which." }
+            li { strong { "Cost-of-Pass" } ": total USD / number Correct, pooled over the seat's attempts (as seed 000 defines it, not the per-problem mean of Erol et al. 2025). Undefined (—) when nothing is Correct or a cost is unknown." }
+            li { strong { "Relative scores" } ": a cohort-relative rubric's score ranks seats inside their own wave only; it is shown as a rank and never compared across waves." }
+        }
+        h2 id="intervals" { "Intervals and rank ranges" }
+        @match (&level, &input.intervals) {
+            (Some(level), Some(s)) => p { "This site drew every interval at " (level) "% over " (crate::number::int(u64::from(s.resamples))) " resamples from seed " (s.seed) " (ChaCha20: the same ledger gives the same interval on every machine)." }
+            _ => p { "This site was made without intervals (" code { "site --no-ci" } "): its boards have no interval, rank range or group columns." }
+        }
+        p { "An interval is a percentile bootstrap over problems: each resample draws the wave's problems with replacement, every seat on the same draws, all trials of a problem together, from per-problem sums. A seat's " strong { "rank range" } " is the lower and upper quantile of its rank over the resamples (at 95 %, the 2.5 % and 97.5 % quantiles). A figure undefined on a resample (a Cost-of-Pass with nothing Correct) is left out of that resample, and a board names the intervals that rest on fewer resamples." }
+        h2 id="groups" { "Tie groups and ≈" }
+        p { "The " strong { "Group" } " column's letters come from the paired test on every trial: per shared problem, the difference of two seats' shares of Correct trials, Holm-corrected over every pair at α = 0.05. Seats sharing a letter cannot be told apart on accuracy; letters follow the per-problem mean, highest first." }
+        p { "A seat marked " strong { "≈" } " is not separable from the leader: their rank ranges overlap, so the data cannot tell them apart. Overlapping ranges anywhere mark an order the data does not support. A seat tied with the leader for rank 1 is not marked." }
+        h2 id="frontier" { "The cost–accuracy chart" }
+        p { "Total cost in USD against accuracy, a point per seat (per seat and wave on the front page). A seat is in the " strong { "Pareto set" } " (filled) when no other seat is at least as accurate for no more cost, one of them strictly. The line is the " strong { "frontier as HAL draws it" } ": the vertices of the upper convex hull of the points that are Pareto-efficient, joined cheapest first, so a Pareto seat below the hull (one a mix of two others beats) is filled but not on the line. Grey whiskers are the leaderboard's accuracy interval. A seat whose cost is unknown for some attempt is not plotted, and named. The cost axis is logarithmic when costs span more than 10×. Every chart's data is in a table beside it." }
+        h2 id="conditions" { "Conditions: load, accounting, budget" }
+        p { "Each wave records its load (seats running in parallel, sessions sharing the tool server, whether it was a serial rerun, a timeout multiplier when recorded), its accounting (whether input token totals include cached reads) and its budget (tokens and wall seconds per problem). Wall seconds are the load's as much as the seat's: compare absolutes across waves only with their conditions beside them. On a seat's page each point is labelled with its wave's load (par: parallel seats; tool: sessions sharing the tool server; serial: a serial rerun)." }
+        h2 id="unknown" { "Unknown values and left-out columns" }
+        p { "Absent is not zero: an unknown cost, token count or wall time is shown as —, and a figure built on it says how many attempts it covers. A column whose every cell is unknown (no wave records it) is left out of the table, and a note under it says so." }
+        h2 id="rubrics" { "Rubrics that fail their check" }
+        p { (code_spans("A rubric declares its scale, and `rubric check` proves the range its score can take. One whose score can leave its scale (the flawed session-efficiency v1 prints 125 on 0–100) can be registered only with `--allow-scale-violation`. On a wave's page its board comes after the boards of the rubrics that pass, collapsed and marked; it never ranks the front page while a passing rubric scores the wave.")) }
+    };
+    layout("How to read this site", 0, body)
+}
