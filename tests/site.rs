@@ -1901,6 +1901,55 @@ fn one_stylesheet_and_one_script_serve_the_whole_site_from_file() {
     }
 }
 
+/// Issue 31, item 6: the front page's boards and seats list, and a wave's matrix, filter as one
+/// types (by seat, and in the seats list by model, provider or harness; by problem in the
+/// matrix), with the site's one script; without it there is no box and every row shows.
+#[test]
+fn boards_seats_and_the_matrix_filter_as_one_types() {
+    let env = example_ledger();
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(!index.contains("<input"), "the boxes are the script's");
+    assert!(index.contains("data-filter=\"seat, model, provider or harness\""));
+    let Some(chromium) = chromium() else { return };
+    let got = probe(
+        &chromium,
+        &site.join("index.html"),
+        1400,
+        900,
+        "(function(){var o={};function type(i,v){i.value=v;i.dispatchEvent(new w.Event('input'))}\
+         function shown(rows){return [].slice.call(rows).filter(function(r){return !r.hidden})}\
+         var box=[].slice.call(d.querySelectorAll('[data-filter]')).filter(function(x){var c=x.querySelector('caption');\
+         return c&&c.textContent.indexOf('wave rca-wave-2')>=0})[0];\
+         type(box.previousElementSibling,'Hierarchical');\
+         o.board=shown(box.querySelector('tbody').rows).map(function(r){return r.cells[0].textContent}).sort();\
+         var ul=d.querySelector('ul.seats'),j=ul.previousElementSibling;o.label=j.getAttribute('aria-label');\
+         type(j,'grok');o.grok=shown(ul.children).map(function(l){return l.querySelector('a').textContent});\
+         type(j,'');o.all=shown(ul.children).length;return o})()",
+    );
+    assert_eq!(
+        got,
+        serde_json::json!({
+            "board": ["anthropic-hierarchical", "openai-hierarchical", "xai-hierarchical"],
+            "label": "Filter by seat, model, provider or harness",
+            "grok": ["five-repeats", "xai-hierarchical", "xai-react"],
+            "all": 12,
+        }),
+        "{got}"
+    );
+    let matrix = probe(
+        &chromium,
+        &site.join("waves/rca-wave-2/problems.html"),
+        1400,
+        900,
+        "(function(){var x=d.querySelector('[data-filter]'),i=x.previousElementSibling;i.value='rca-3';\
+         i.dispatchEvent(new w.Event('input'));return [].slice.call(x.querySelector('tbody').rows)\
+         .filter(function(r){return !r.hidden}).map(function(r){return r.cells[0].textContent})})()",
+    );
+    assert_eq!(matrix, serde_json::json!(["rca-3"]), "{matrix}");
+}
+
 #[test]
 fn a_wave_without_a_budget_is_ranked_on_plain_accuracy() {
     // No rubric registered at all: the imported wave still has a leaderboard, on accuracy.

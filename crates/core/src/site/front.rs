@@ -279,7 +279,9 @@ pub(super) fn leaderboards(input: &Input, scored: &[Vec<Board<'_>>]) -> Markup {
                             }
                             @let t = with_rank_ranges(board);
                             @let links: Vec<Option<String>> = board.json.seats.iter().map(|s| Some(seat_href(0, &s.seat.seat))).collect();
-                            (table(&t, Some(&format!("Leaderboard of wave {id}, best first: absolute figures, then the score and rank")), &links))
+                            div data-filter="seat" {
+                                (table(&t, Some(&format!("Leaderboard of wave {id}, best first: absolute figures, then the score and rank")), &links))
+                            }
                             (board_line(input, board, id))
                         }
                     }

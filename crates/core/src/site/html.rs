@@ -37,6 +37,7 @@ ol.trace{margin:.2rem 0;padding-left:1.4rem}
 .attempts:not(.trimmed) td:nth-child(2),.attempts:not(.trimmed) td:nth-child(n+4):nth-child(-n+8){text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 table.attempts td.gap.gap:nth-child(2){text-align:left;white-space:normal}
 .bad{color:#b42318;font-weight:600}.ok{color:#067647;font-weight:600}
+input.filter{margin:.4rem 0;padding:.25rem .5rem;font:inherit;font-size:.9rem;max-width:100%}
 details.failing>summary h3{display:inline-block;margin:1rem 0 .4rem}
 .tag{display:inline-block;font-size:.75rem;padding:0 .4rem;border:1px solid #98a2b3;border-radius:.6rem;margin-left:.4rem;vertical-align:middle;font-weight:400}
 pre{background:#f8f9fb;border:1px solid #e4e7ec;padding:.8rem;overflow-x:auto;font-size:.82rem}
@@ -68,7 +69,11 @@ th[data-dir=asc]::after{content:' \\25B2'}th[data-dir=desc]::after{content:' \\2
 
 /// Sorts a table by the column whose header is clicked (or activated with Enter), on each
 /// cell's unrounded value (`data-v`); unknown values sort last. Marks each table it wires with
-/// `data-sortable`, so a test can tell that the page's own script ran.
+/// `data-sortable`, so a test can tell that the page's own script ran. Then, before each
+/// element marked `data-filter` (a front-page board, the seats list, a matrix), a search box
+/// that hides, as one types, the rows or items whose text, hover titles (a seat's id beside its
+/// name) and `data-f` (a seat's models, providers and harnesses) do not hold what is typed.
+/// Without the script there is no box and everything shows.
 pub(super) const SCRIPT: &str = "\
 document.querySelectorAll('table.sortable').forEach(function(t){t.setAttribute('data-sortable','');\
 t.querySelectorAll('thead th').forEach(function(h,i){h.tabIndex=0;function go(){\
@@ -77,7 +82,12 @@ t.querySelectorAll('thead th').forEach(function(o){o.removeAttribute('data-dir')
 r.sort(function(x,y){var a=x.cells[i].getAttribute('data-v'),c=y.cells[i].getAttribute('data-v');\
 if(!a)return c?1:0;if(!c)return -1;var p=Number(a),q=Number(c);\
 return (isNaN(p)||isNaN(q)?a.localeCompare(c):p-q)*d});r.forEach(function(x){b.appendChild(x)})}\
-h.addEventListener('click',go);h.addEventListener('keydown',function(e){if(e.key==='Enter')go()})})});";
+h.addEventListener('click',go);h.addEventListener('keydown',function(e){if(e.key==='Enter')go()})})});\
+document.querySelectorAll('[data-filter]').forEach(function(x){var i=document.createElement('input'),w='Filter by '+x.getAttribute('data-filter');\
+i.type='search';i.className='filter';i.placeholder=w;i.setAttribute('aria-label',w);x.parentNode.insertBefore(i,x);\
+i.addEventListener('input',function(){var q=i.value.trim().toLowerCase();x.querySelectorAll('tbody tr,li').forEach(function(r){\
+var t=(r.textContent+' '+(r.getAttribute('data-f')||'')+' '+[].map.call(r.querySelectorAll('[title]'),function(e){return e.title}).join(' ')).toLowerCase();\
+r.hidden=q!==''&&t.indexOf(q)<0})})});";
 
 /// A list in words: "a", "a or b", "a, b or c".
 pub(super) fn words_list(items: &[&str], and: &str) -> String {

@@ -144,8 +144,15 @@ fn index(input: &Input, scored: &[Vec<Board<'_>>]) -> String {
         .collect();
     // Each seat: how many waves it ran, and its display names there, each once, in wave order.
     let mut seats: BTreeMap<&str, (usize, Vec<&str>)> = BTreeMap::new();
+    // What the seats list's filter also matches: each seat's models, providers and harnesses.
+    let mut terms: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
     for w in &input.waves {
         for s in &w.data.seats {
+            terms.entry(&s.seat.id).or_default().extend([
+                s.seat.model.as_str(),
+                s.seat.provider.as_str(),
+                s.seat.harness.as_str(),
+            ]);
             let (n, names) = seats.entry(&s.seat.id).or_default();
             *n += 1;
             if let Some(name) = s.seat.display_name.as_deref()
@@ -198,9 +205,9 @@ fn index(input: &Input, scored: &[Vec<Board<'_>>]) -> String {
             }
         }
         h2 { "Seats" }
-        ul.seats { @for (s, (n, names)) in &seats {
+        ul.seats data-filter="seat, model, provider or harness" { @for (s, (n, names)) in &seats {
             // A named seat is listed by its name(s), its id beside them (as on its own page).
-            li {
+            li data-f=(terms.get(s).map(|t| t.iter().copied().collect::<Vec<_>>().join(" ")).unwrap_or_default()) {
                 @if names.is_empty() {
                     a href=(seat_href(0, s)) { (s) }
                     " (" (count(*n as u64, "wave")) ")"

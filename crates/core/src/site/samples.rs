@@ -70,7 +70,7 @@ pub(super) fn matrix_page(w: &WaveInput, pages: bool) -> String {
             @if pages { " Each problem links to every seat's attempts on it." }
             @else { " This wave has too many problems for a page each (" code { "site --problem-pages N" } " raises the limit); " code { "benchledger problems " (id) } " prints the same matrix." }
         }
-        div.scroll { table.sortable.matrix {
+        div data-filter="problem" { div.scroll { table.sortable.matrix {
             caption { "Problem × seat matrix of wave " (id) }
             thead { tr {
                 th scope="col" { "Problem" }
@@ -90,7 +90,7 @@ pub(super) fn matrix_page(w: &WaveInput, pages: bool) -> String {
                     }
                 }
             } }
-        } }
+        } } }
     };
     layout(&format!("Problems of wave {id}"), 2, body)
 }
