@@ -65,6 +65,15 @@ pub fn add_column(t: &mut Table, g: &TieGroups, wave: &str) {
 
 /// What the letters mean, in words (the advice that goes with it names `versus --all`).
 pub fn summary(g: &TieGroups) -> String {
+    if g.skipped_pairs > 0 {
+        return format!(
+            "Group: not drawn: {} seats are more than the {} whose every pair is compared; the \
+             {} pairs were skipped, and no seat is told apart from another.",
+            int(g.seats.len() as u64),
+            int(crate::stats::versus::PAIRWISE_SEATS_MAX as u64),
+            int(g.skipped_pairs)
+        );
+    }
     let pairs = g.pairs.len() as u64;
     if pairs == 0 {
         return "Group: one seat, with no other to be told apart from.".to_string();
@@ -98,6 +107,7 @@ mod tests {
                 })
                 .collect(),
             pairs: Vec::new(),
+            skipped_pairs: 0,
         }
     }
 

@@ -267,6 +267,9 @@ pub fn versus_all(wave: &str, groups: &TieGroups) -> (Table, VersusAllJson) {
         if rows.len() == 1 { "" } else { "s" },
         machine(alpha)
     ));
+    if groups.skipped_pairs > 0 {
+        t.notes.push(Note::Text(super::groups::summary(groups)));
+    }
     let opt = |x: Option<f64>, human: &dyn Fn(f64) -> String| match x {
         Some(x) => Cell::new(human(x), machine(x)),
         None => Cell::none(),

@@ -196,10 +196,20 @@ pub fn all_pairs(seats: &[&BTreeMap<String, Problem>], alpha: f64) -> (Vec<PairR
         r.p_holm = adjusted;
         r.separable = adjusted < alpha;
     }
-    let apart = |i: usize, j: usize| rows.iter().any(|r| r.a == i && r.b == j && r.separable);
+    // Row of pair (i, j), i < j, by its place in the order they were pushed: a lookup, not a
+    // scan of every pair for every pair (issue 34, #9: that made the letters quartic in seats).
+    let at = |i: usize, j: usize| i * (2 * n - i - 1) / 2 + (j - i - 1);
+    let apart = |i: usize, j: usize| rows[at(i, j)].separable;
     let letters = super::multiple::letters(n, apart);
     (rows, letters)
 }
+
+/// The most seats whose every pair is compared ([`TieGroups::of`]): 300 seats are 44,850 pairs.
+/// Past it the pairwise statistics (the tie groups of `score --ci`, `show --ci`, `waves`,
+/// `trials` and the site, and `versus --all`) are not computed, and say so: they need every
+/// pair, which grows with the square of the seats (issue 34, #9: 1,000 seats took minutes,
+/// 10,000 ran out of memory). README, "Limits".
+pub const PAIRWISE_SEATS_MAX: usize = 300;
 
 /// A wave's seats in one order (highest per-problem mean first, ties by seat id), every pair
 /// compared ([`all_pairs`]) and the tie groups as letters: what `versus --all` prints, and the
@@ -211,6 +221,9 @@ pub struct TieGroups {
     pub seats: Vec<RankedSeat>,
     /// Every pair, `a` and `b` indexing `seats`.
     pub pairs: Vec<PairRow>,
+    /// The pairs not compared, when the wave has more than [`PAIRWISE_SEATS_MAX`] seats (then
+    /// `pairs` is empty and every seat's letters too); 0 otherwise.
+    pub skipped_pairs: u64,
 }
 
 /// One seat of [`TieGroups`].
@@ -245,7 +258,14 @@ impl TieGroups {
             mb.total_cmp(&ma).then(ia.cmp(ib))
         });
         let problems: Vec<_> = seats.iter().map(|(_, p)| &p.attempted).collect();
-        let (pairs, letters) = all_pairs(&problems, alpha);
+        let n = problems.len();
+        let (pairs, letters, skipped_pairs) = if n > PAIRWISE_SEATS_MAX {
+            let m = n as u64 * (n as u64 - 1) / 2;
+            (Vec::new(), vec![String::new(); n], m)
+        } else {
+            let (pairs, letters) = all_pairs(&problems, alpha);
+            (pairs, letters, 0)
+        };
         TieGroups {
             alpha,
             seats: seats
@@ -259,6 +279,7 @@ impl TieGroups {
                 })
                 .collect(),
             pairs,
+            skipped_pairs,
         }
     }
 
@@ -282,6 +303,40 @@ pub fn differences(a: &BTreeMap<String, Problem>, b: &BTreeMap<String, Problem>)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 34, #9: the seat-pair statistics were quadratic in seats with no bound, and the
+    /// tie letters looked each pair up by scanning every pair (quartic). Past
+    /// [`PAIRWISE_SEATS_MAX`] seats no pair is compared and the count skipped is said; up to it,
+    /// 300 seats' letters come back in well under the time a scan took.
+    #[test]
+    fn issue_34_9_pairwise_statistics_are_bounded_and_say_what_they_skipped() {
+        use crate::model::testing;
+        let wave_of = |seats: usize| {
+            let all = (0..seats)
+                .map(|i| {
+                    let attempts = (0..4)
+                        .map(|p| testing::attempt(&format!("p{p}"), 1, (i + p) % 3 == 0))
+                        .collect();
+                    testing::seat(&format!("s{i:05}"), attempts)
+                })
+                .collect();
+            testing::wave_data(testing::wave_of(None), all)
+        };
+        let big = TieGroups::of(&wave_of(PAIRWISE_SEATS_MAX + 1), 0.05);
+        let n = (PAIRWISE_SEATS_MAX + 1) as u64;
+        assert_eq!(big.skipped_pairs, n * (n - 1) / 2);
+        assert!(big.pairs.is_empty() && big.seats.iter().all(|s| s.letters.is_empty()));
+        let start = std::time::Instant::now();
+        let at = TieGroups::of(&wave_of(PAIRWISE_SEATS_MAX), 0.05);
+        assert_eq!(at.skipped_pairs, 0);
+        assert_eq!(
+            at.pairs.len(),
+            PAIRWISE_SEATS_MAX * (PAIRWISE_SEATS_MAX - 1) / 2
+        );
+        assert!(at.seats.iter().all(|s| !s.letters.is_empty()));
+        // Not a benchmark: a bound far above what the lookup takes, far below the scan.
+        assert!(start.elapsed().as_secs() < 60, "{:?}", start.elapsed());
+    }
     use crate::stats::testing::problems;
 
     #[test]
