@@ -684,7 +684,10 @@ cache_read = 0.3
     // $0.00396; ten trials $0.0396, against the $0.10 the job records.
     let c = &j["cost"]["seats"][0];
     assert_eq!(j["cost"]["prices"], "review-prices@1");
-    assert!((c["recorded_usd"].as_f64().unwrap() - 0.1).abs() < 1e-12, "{c}");
+    assert!(
+        (c["recorded_usd"].as_f64().unwrap() - 0.1).abs() < 1e-12,
+        "{c}"
+    );
     assert!(
         (c["recomputed_usd"].as_f64().unwrap() - 0.0396).abs() < 1e-12,
         "{c}"

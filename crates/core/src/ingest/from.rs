@@ -1415,7 +1415,8 @@ mod tests {
             "tau-bench",
             &["d/a.json".into()],
             &FromOptions {
-                model: Some("gpt-4o".into()),
+                // A model the alias table does not know: one it knows brings its provider.
+                model: Some("house-model-7".into()),
                 suite: Some("s".into()),
                 ..FromOptions::default()
             },
@@ -1427,8 +1428,9 @@ mod tests {
             "{e}"
         );
         assert!(
-            e.to_string()
-                .contains("`provider` (the file names model \"gpt-4o\" without its provider)"),
+            e.to_string().contains(
+                "`provider` (the file names model \"house-model-7\" without its provider)"
+            ),
             "{e}"
         );
     }
