@@ -720,3 +720,18 @@ fn more_problems_than_the_rules_suite_reject() {
         "wave terminal-bench-2025-11-01: 2 problems, the suite 1"
     );
 }
+
+#[test]
+fn without_from_a_submission_that_is_no_harbor_job_is_named_by_what_it_looks_like() {
+    let env = Env::new();
+    std::fs::write(env.path().join("rules.toml"), RULES).unwrap();
+    let dir = crate_path("tests/fixtures/import/openhands/claude-x");
+    let out = review(&env, &dir, &[]);
+    assert_eq!(out.status, 2, "{out:#?}");
+    assert!(
+        out.stderr
+            .contains("(this looks like openhands: use --from openhands)"),
+        "{}",
+        out.stderr
+    );
+}

@@ -74,12 +74,15 @@ fn sniff(src: &dyn Source, paths: &[PathBuf]) -> Result<String> {
             return Ok("inspect".into());
         }
     }
-    Err(Error::Usage(
-        "say which format the submission is in with --from FORMAT (harbor, inspect, openhands, \
-         terminal-bench, swe-bench, hal, ...: the formats of `ingest --from`); without it, a \
-         review reads a Harbor job directory or Inspect logs"
-            .into(),
-    ))
+    let looks = paths
+        .iter()
+        .find_map(|p| benchledger_core::import::sniff::sniff(src, p))
+        .map(|f| format!(" (this looks like {f}: use --from {f})"))
+        .unwrap_or_default();
+    Err(Error::Usage(format!(
+        "say which format the submission is in with --from FORMAT{looks}; without it, a review \
+         reads a Harbor job directory or Inspect logs (the formats are those of `ingest --from`)"
+    )))
 }
 
 pub fn run(ctx: &mut Ctx<'_>, args: ReviewArgs) -> Result<()> {

@@ -3,10 +3,10 @@
 //! or logs given to the wrong `--from` (a Harbor job to `--from inspect`). Only advice: a guess
 //! here never decides how anything is read.
 //!
-//! A directory is searched (never through a link to a directory, at most [`DEPTH`] deep and
-//! [`ENTRIES`] entries) for a file one format's own name finds (`result.json` beside
+//! A directory is searched (never through a link to a directory, at most `DEPTH` deep and
+//! `ENTRIES` entries) for a file one format's own name finds (`result.json` beside
 //! `config.json`, `per_instance_stats.json` beside `run_spec.json`, ...); a file, by its own name
-//! the same way, else by the keys its first [`HEAD`] bytes hold.
+//! the same way, else by the keys its first `HEAD` bytes hold.
 
 use std::io::Read;
 use std::path::Path;

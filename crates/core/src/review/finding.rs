@@ -73,7 +73,7 @@ pub struct Finding {
     pub verdict: Verdict,
     pub message: String,
     pub evidence: Vec<Evidence>,
-    /// Evidence past [`EVIDENCE`], counted and left out.
+    /// Evidence past `EVIDENCE` (20), counted and left out.
     pub more_evidence: u64,
 }
 
@@ -88,7 +88,7 @@ impl Finding {
         }
     }
 
-    /// Adds evidence, keeping the first [`EVIDENCE`].
+    /// Adds evidence, keeping the first `EVIDENCE` (20).
     pub fn with(mut self, evidence: impl IntoIterator<Item = Evidence>) -> Finding {
         for e in evidence {
             if self.evidence.len() < EVIDENCE {

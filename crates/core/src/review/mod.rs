@@ -7,7 +7,7 @@
 //! What a review checks, each a rule of its own in the output:
 //!
 //! - `integrity`: links (never followed), special files, unreadable entries, duplicated trials
-//!   ([`walk`]); `completeness`: trial directories without their result;
+//!   (`walk.rs`); `completeness`: trial directories without their result;
 //! - `require.*`: trials per problem, every problem, the timeout multiplier, overrides in the
 //!   run's configuration, the share of infrastructure errors, the model, trajectories;
 //! - `score`: the figures recomputed from the per-trial verdicts, errored and missing trials
@@ -15,9 +15,9 @@
 //! - `claims`: the submission's own figures (a claims file, or what `claims from` reads from a
 //!   Harbor job) checked as `claims check` checks them, its causes named;
 //! - `cost`: the cost recomputed cache-aware under a price table, beside the submission's own;
-//! - `scan.ID`: patterns searched in every trajectory ([`trajectory`]);
+//! - `scan.ID`: patterns searched in every trajectory (`trajectory.rs`);
 //! - `secrets`: keys and tokens anywhere in the submission's files, never shown whole
-//!   ([`secrets`]);
+//!   (`secrets.rs`);
 //! - with a wave to compare against: where the submission would rank on its problems, and
 //!   whether it is separable from the leader and its neighbours (a note, never a rejection).
 //!
