@@ -263,47 +263,48 @@ struct Metric<'a> {
     description: String,
 }
 
-fn aggregate(
-    data: &WaveData,
-    row: &WaveRow,
+/// The seat's Correct-rate, with its standard error clustered by problem.
+fn accuracy_metric(
+    w: &crate::model::Wave,
     seat: &SeatData,
-    scores: &[Scores],
-    samples: Option<(&str, &String, usize)>,
-) -> String {
-    let w = &data.wave;
-    let f = SeatFigures::of(w, seat);
-    let mut metrics: Vec<Metric<'_>> = Vec::new();
-    let unbounded = || json!("Infinity");
-    if let Some(acc) = f.accuracy.filter(|a| a.is_finite()) {
-        let p = crate::stats::trials::SeatProblems::of(w, &seat.attempts);
-        let uncertainty = p.clustered().filter(|c| c.se.is_finite()).map(|c| {
-            json!({
-                "standard_error": {"value": c.se, "method": "clustered by problem"},
-                "num_samples": p.problems(),
-            })
-        });
-        metrics.push(Metric {
-            id: ACCURACY_RESULT.into(),
-            name: "Correct-rate".into(),
-            kind: "accuracy",
-            unit: "proportion",
-            lower_is_better: false,
-            min: json!(0.0),
-            max: json!(1.0),
-            score: acc,
-            details: text_map([
-                ("correct", Some(f.correct.to_string())),
-                ("denominator", Some(f.denominator.to_string())),
-                ("attempts", Some(f.attempts.to_string())),
-                ("problems", Some(f.problems.to_string())),
-                ("missing", Some(f.missing.to_string())),
-            ]),
-            uncertainty,
-            description: "Share of attempts Correct; each problem of the suite the seat never \
+    f: &SeatFigures,
+) -> Option<Metric<'static>> {
+    let acc = f.accuracy.filter(|a| a.is_finite())?;
+    let p = crate::stats::trials::SeatProblems::of(w, &seat.attempts);
+    let uncertainty = p.clustered().filter(|c| c.se.is_finite()).map(|c| {
+        json!({
+            "standard_error": {"value": c.se, "method": "clustered by problem"},
+            "num_samples": p.problems(),
+        })
+    });
+    Some(Metric {
+        id: ACCURACY_RESULT.into(),
+        name: "Correct-rate".into(),
+        kind: "accuracy",
+        unit: "proportion",
+        lower_is_better: false,
+        min: json!(0.0),
+        max: json!(1.0),
+        score: acc,
+        details: text_map([
+            ("correct", Some(f.correct.to_string())),
+            ("denominator", Some(f.denominator.to_string())),
+            ("attempts", Some(f.attempts.to_string())),
+            ("problems", Some(f.problems.to_string())),
+            ("missing", Some(f.missing.to_string())),
+        ]),
+        uncertainty,
+        description: "Share of attempts Correct; each problem of the suite the seat never \
                           attempted counts as one attempt not Correct"
-                .into(),
-        });
-    }
+            .into(),
+    })
+}
+
+/// The seat's absolute sums (cost, wall time, tokens) and its Cost-of-Pass, each where some
+/// attempt knows it.
+fn absolute_metrics(f: &SeatFigures) -> Vec<Metric<'static>> {
+    let mut metrics = Vec::new();
+    let unbounded = || json!("Infinity");
     let known = |k: u64| {
         text_map([
             ("known_attempts", Some(k.to_string())),
@@ -380,6 +381,12 @@ fn aggregate(
             description: "Pooled Cost-of-Pass: total USD / number Correct".into(),
         });
     }
+    metrics
+}
+
+/// The seat's stored score under each rubric rescored over its wave.
+fn score_metrics(seat: &SeatData, scores: &[Scores]) -> Vec<Metric<'static>> {
+    let mut metrics = Vec::new();
     for r in scores {
         let Some(s) = r.seats.iter().find(|s| s.score.seat == seat.seat.id) else {
             continue;
@@ -429,6 +436,13 @@ fn aggregate(
             },
         });
     }
+    metrics
+}
+
+/// Each metric as one of the record's `evaluation_results`, with the suite as its source and
+/// the wave's conditions as its generation config.
+fn evaluation_results(data: &WaveData, metrics: Vec<Metric<'_>>) -> Vec<Value> {
+    let w = &data.wave;
     let mut source = Map::new();
     source.insert("dataset_name".into(), json!(w.suite));
     source.insert("source_type".into(), json!("other"));
@@ -439,7 +453,7 @@ fn aggregate(
         );
     }
     let generation = json!({ "additional_details": conditions(data) });
-    let results: Vec<Value> = metrics
+    metrics
         .into_iter()
         .map(|m| {
             let config = json!({
@@ -475,7 +489,22 @@ fn aggregate(
             }
             v
         })
-        .collect();
+        .collect()
+}
+
+fn aggregate(
+    data: &WaveData,
+    row: &WaveRow,
+    seat: &SeatData,
+    scores: &[Scores],
+    samples: Option<(&str, &String, usize)>,
+) -> String {
+    let w = &data.wave;
+    let f = SeatFigures::of(w, seat);
+    let mut metrics: Vec<Metric<'_>> = accuracy_metric(w, seat, &f).into_iter().collect();
+    metrics.extend(absolute_metrics(&f));
+    metrics.extend(score_metrics(seat, scores));
+    let results = evaluation_results(data, metrics);
     let mut model_details = Map::new();
     model_details.insert("deployment_type".into(), json!("unknown"));
     model_details.insert("model_availability".into(), json!("unknown"));
