@@ -627,13 +627,9 @@ fn trials_summary(
     )
 }
 
-/// The `show` listing, with each seat's intervals when they were drawn (`show --ci`).
-pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, ShowJson) {
-    let figures: Vec<SeatFigures> = data
-        .seats
-        .iter()
-        .map(|s| SeatFigures::of(&data.wave, s))
-        .collect();
+/// The columns of `show`: the seat, its absolute figures, its canaries where the wave
+/// declares some, its display name (for machines) where a seat has one.
+fn show_columns(data: &WaveData, canaries: Option<Column>, named: bool) -> Vec<Column> {
     let mut columns = vec![
         Column::machine_text("wave"),
         Column::text("Seat", "seat"),
@@ -645,14 +641,81 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
         data.wave.accounting.input_tokens_include_cache_reads,
         Detail::Full,
     ));
-    let canaries = canary_column(&data.wave);
-    columns.extend(canaries.clone());
-    // A machine reads a seat by its id; its display name, where a seat has one, in a column
-    // of its own (CSV only), so a listing of seats without one keeps its columns.
-    let named = data.seats.iter().any(|s| s.seat.display_name.is_some());
+    columns.extend(canaries);
     if named {
         columns.push(Column::machine_text("display_name"));
     }
+    columns
+}
+
+/// Per seat, the notes on its problems and trials (in `t`), its per-problem figures and its
+/// accuracy trial by trial, for the JSON.
+fn trial_notes(
+    t: &mut Table,
+    data: &WaveData,
+    problems: Vec<crate::stats::trials::SeatProblems>,
+) -> (Vec<TrialAccuracyJson>, Vec<PerProblemJson>) {
+    let mut trials = Vec::new();
+    let mut by_problem = Vec::with_capacity(data.seats.len());
+    for (s, p) in data.seats.iter().zip(problems) {
+        t.notes.extend(texts(per_problem_notes(&s.seat.id, &p)));
+        by_problem.push(PerProblemJson::of(&p));
+        if let Some((mean, spread)) = p.trial_accuracy() {
+            t.notes.push(Note::Advice(Advice::Trials {
+                summary: trials_summary(&s.seat.id, &p, mean, spread),
+                wave: data.wave.id.clone(),
+            }));
+            trials.push(TrialAccuracyJson {
+                seat: s.seat.id.clone(),
+                by_trial: p
+                    .trial_accuracies()
+                    .into_iter()
+                    .map(|(t, a)| (t.to_string(), a))
+                    .collect(),
+                trial_accuracy_mean: mean,
+                trial_accuracy_spread: spread,
+            });
+        }
+    }
+    (trials, by_problem)
+}
+
+/// The note giving each seat's Cost-of-Pass per problem (the paper's), beside the pooled one.
+fn cost_of_pass_note(per_problem: &[CostOfPassJson]) -> Note {
+    let line = per_problem
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {}{}",
+                c.seat,
+                c.summary.usd.map_or("—".into(), usd_significant),
+                if c.summary.never_passed > 0 {
+                    format!(" ({} never passed)", c.summary.never_passed)
+                } else {
+                    String::new()
+                }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    Note::Text(format!(
+        "Cost-of-Pass per problem (mean cost of an attempt ÷ its success rate, averaged over \
+         the problems passed; problems never passed counted apart): {line}."
+    ))
+}
+
+/// The `show` listing, with each seat's intervals when they were drawn (`show --ci`).
+pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, ShowJson) {
+    let figures: Vec<SeatFigures> = data
+        .seats
+        .iter()
+        .map(|s| SeatFigures::of(&data.wave, s))
+        .collect();
+    let canaries = canary_column(&data.wave);
+    // A machine reads a seat by its id; its display name, where a seat has one, in a column
+    // of its own (CSV only), so a listing of seats without one keeps its columns.
+    let named = data.seats.iter().any(|s| s.seat.display_name.is_some());
+    let columns = show_columns(data, canaries.clone(), named);
     let mut t = Table::new(columns);
     t.heading = wave_heading(&data.wave);
     let problems: Vec<crate::stats::trials::SeatProblems> = data
@@ -710,28 +773,7 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
     if with_error_bar {
         t.notes.push(Note::Text(ERROR_BAR_NOTE.into()));
     }
-    let mut trials = Vec::new();
-    let mut by_problem = Vec::with_capacity(data.seats.len());
-    for (s, p) in data.seats.iter().zip(problems) {
-        t.notes.extend(texts(per_problem_notes(&s.seat.id, &p)));
-        by_problem.push(PerProblemJson::of(&p));
-        if let Some((mean, spread)) = p.trial_accuracy() {
-            t.notes.push(Note::Advice(Advice::Trials {
-                summary: trials_summary(&s.seat.id, &p, mean, spread),
-                wave: data.wave.id.clone(),
-            }));
-            trials.push(TrialAccuracyJson {
-                seat: s.seat.id.clone(),
-                by_trial: p
-                    .trial_accuracies()
-                    .into_iter()
-                    .map(|(t, a)| (t.to_string(), a))
-                    .collect(),
-                trial_accuracy_mean: mean,
-                trial_accuracy_spread: spread,
-            });
-        }
-    }
+    let (trials, by_problem) = trial_notes(&mut t, data, problems);
     use crate::stats::cost_of_pass::{frontier, per_problem, summarise};
     let costs: Vec<_> = data
         .seats
@@ -749,26 +791,7 @@ pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, 
         })
         .collect();
     if !trials.is_empty() {
-        let line = cost_of_pass_per_problem
-            .iter()
-            .map(|c| {
-                format!(
-                    "{} {}{}",
-                    c.seat,
-                    c.summary.usd.map_or("—".into(), usd_significant),
-                    if c.summary.never_passed > 0 {
-                        format!(" ({} never passed)", c.summary.never_passed)
-                    } else {
-                        String::new()
-                    }
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(", ");
-        t.notes.push(Note::Text(format!(
-            "Cost-of-Pass per problem (mean cost of an attempt ÷ its success rate, averaged over \
-             the problems passed; problems never passed counted apart): {line}."
-        )));
+        t.notes.push(cost_of_pass_note(&cost_of_pass_per_problem));
     }
     let json = ShowJson {
         wave: WaveJson::of(&data.wave),
