@@ -945,6 +945,28 @@ pub enum RulesCommand {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
     },
+
+    /// Register submission rules files in the ledger as NAME@VERSION, with their SHA-256 and
+    /// verbatim text. Registered rules are immutable: other text under the same NAME@VERSION
+    /// is refused (bump `version`), and so is other text under a name@version that ships
+    /// with benchledger.
+    Add {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+
+    /// List the registered submission rules and those that ship with benchledger, with how
+    /// many waves a review under each let in (`review --ingest`).
+    List {
+        #[command(flatten)]
+        format: FormatArg,
+    },
+
+    /// Print submission rules' verbatim text, with its hash: registered rules, else shipped.
+    Show {
+        /// NAME@VERSION.
+        rules: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -44,8 +44,24 @@ fn published() -> Env {
     }
     env.run(["withdraw", "rca-wave-2", "--reason", "a broken harness"])
         .ok();
-    // A wave that records a timeout multiplier (wave content format 3, migration 12's column).
-    env.ingest_harbor_job();
+    // A wave that records a timeout multiplier (wave content format 3, migration 12's column),
+    // let in by a review recorded with it and its rules registered (migration 13's tables).
+    let rules = env.path().join("rules.toml");
+    std::fs::write(
+        &rules,
+        "[rules]\nname = \"copy-test\"\nversion = 1\n\n[secrets]\nverdict = \"reject\"\n",
+    )
+    .unwrap();
+    env.run([
+        OsStr::new("review"),
+        crate_path("tests/fixtures/import/harbor/job").as_os_str(),
+        OsStr::new("--rules"),
+        rules.as_os_str(),
+        OsStr::new("--started-at"),
+        OsStr::new("2025-11-01T10:00:00Z"),
+        OsStr::new("--ingest"),
+    ])
+    .ok();
     env
 }
 
@@ -119,7 +135,7 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
     assert!(
         out.stdout.ends_with(
             ": 5 waves, 22 seats, 60 attempts, 27 trace steps, 1 rubric, 21 stored scores, \
-             0 price tables, 2 publications, 1 withdrawal, 10 log entries\n"
+             0 price tables, 2 publications, 1 withdrawal, 1 review, 12 log entries\n"
         ),
         "{}",
         out.stdout
@@ -129,9 +145,10 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
     copy(&file.db, &back.db).ok();
 
     let columns = tables(&file.db);
-    // Every table of the schema: 18 at migration 12 (migration 10 added seat_display_name
-    // and attempt_origin, 11 the log's chain_entry, 12 a column of wave).
-    assert_eq!(columns.len(), 18, "{columns:?}");
+    // Every table of the schema: 20 at migration 13 (migration 10 added seat_display_name
+    // and attempt_origin, 11 the log's chain_entry, 12 a column of wave, 13 submission_rules
+    // and wave_review).
+    assert_eq!(columns.len(), 20, "{columns:?}");
     assert!(
         columns
             .iter()
@@ -156,6 +173,14 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
             .iter()
             .any(|(t, rows)| t == "publication_claims" && rows.len() == 2)
     );
+    for table in ["submission_rules", "wave_review"] {
+        assert!(
+            original
+                .iter()
+                .any(|(t, rows)| t == table && rows.len() == 1),
+            "{table}"
+        );
+    }
     assert_eq!(all_rows(&file.db, &columns), original);
     assert_eq!(all_rows(&back.db, &columns), original);
 

@@ -735,3 +735,187 @@ fn without_from_a_submission_that_is_no_harbor_job_is_named_by_what_it_looks_lik
         out.stderr
     );
 }
+
+/// `rules add` registers a file's rules once, immutably; `rules list` shows them beside the
+/// shipped ones; `rules show` prints the text back; `review --rules NAME@VERSION` then finds
+/// them in the ledger with the file gone.
+#[test]
+fn rules_are_registered_once_and_found_by_name_and_version() {
+    let (env, dir) = setup(&Job::clean());
+    let file = env.path().join("rules.toml");
+    let file = file.to_str().unwrap();
+    let out = env.run(["rules", "add", file]).ok();
+    assert!(
+        out.stdout
+            .starts_with("registered rules test-board@1 (sha256 "),
+        "{}",
+        out.stdout
+    );
+    let out = env.run(["rules", "add", file]).ok();
+    assert_eq!(
+        out.stdout,
+        "rules test-board@1 are already registered with the same text; nothing to do\n"
+    );
+    // Other text under the same name@version: refused, naming the file; nothing changes.
+    std::fs::write(file, RULES.replace("the tests' own rules", "edited")).unwrap();
+    let before = env.ledger_bytes();
+    let out = env.run(["rules", "add", file]);
+    assert_eq!(out.status, 2, "{out:#?}");
+    assert!(
+        out.stderr
+            .contains("rules.toml: rules test-board@1 are already registered with different text"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(env.ledger_bytes(), before);
+    // A shipped name@version with other text is refused too.
+    let spoof = env.path().join("spoof.toml");
+    std::fs::write(
+        &spoof,
+        RULES.replace("name = \"test-board\"", "name = \"terminal-bench-2\""),
+    )
+    .unwrap();
+    let out = env.run(["rules", "add", spoof.to_str().unwrap()]);
+    assert_eq!(out.status, 2, "{out:#?}");
+    assert!(
+        out.stderr
+            .contains("rules terminal-bench-2@1 ship with benchledger with other text"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(env.ledger_bytes(), before);
+
+    let j = env.run(["rules", "list", "--format", "json"]).ok().json();
+    let listed: Vec<(String, bool, bool)> = j["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["rules"].as_str().unwrap().to_string(),
+                r["registered"].as_bool().unwrap(),
+                r["shipped"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        vec![
+            ("swe-bench@1".to_string(), false, true),
+            ("terminal-bench-2@1".to_string(), false, true),
+            ("test-board@1".to_string(), true, false),
+        ]
+    );
+    let out = env.run(["rules", "show", "test-board@1"]).ok();
+    let (head, text) = out.stdout.split_once('\n').unwrap();
+    assert!(head.starts_with("# test-board@1 · sha256 "), "{head}");
+    assert_eq!(text, RULES);
+
+    std::fs::remove_file(file).unwrap();
+    let out = review(&env, &dir, &[]);
+    assert_eq!(out.status, 2, "the file is gone: {out:#?}");
+    let out = env.run([
+        "review",
+        dir.to_str().unwrap(),
+        "--rules",
+        "test-board@1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status, 0, "{out:#?}");
+    assert_eq!(
+        out.json()["rules"]["sha256"],
+        common::sha256_hex(RULES.as_bytes())
+    );
+}
+
+/// `review --ingest` records the review with the wave in the log, registering its rules in the
+/// same transaction; `rules list` counts the wave; `verify --ledger` checks the review and
+/// finds its findings edited behind benchledger's back.
+#[test]
+fn an_ingested_review_is_recorded_in_the_log_and_verified() {
+    let (env, dir) = setup(&Job::clean());
+    let out = review(&env, &dir, &["--ingest", "--wave", "sub-1"]);
+    assert_eq!(out.status, 0, "{out:#?}");
+    assert!(
+        out.stdout.contains(
+            "recorded the review of wave sub-1 under rules test-board@1 (accept, sha256 "
+        ),
+        "{}",
+        out.stdout
+    );
+    let j = env.run(["rules", "list", "--format", "json"]).ok().json();
+    let board = j["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["rules"] == "test-board@1")
+        .unwrap();
+    assert_eq!(board["registered"], true);
+    assert_eq!(board["waves"], 1);
+    let out = env.run(["verify", "--ledger"]).ok();
+    assert!(
+        out.stdout
+            .contains("reviews: OK — 1 registered rules text and 1 review"),
+        "{}",
+        out.stdout
+    );
+    // The log names the registration and the review.
+    let kinds: Vec<String> = env
+        .rows("SELECT kind, subject FROM chain_entry ORDER BY seq")
+        .iter()
+        .map(|r| match r.as_slice() {
+            [common::Cell::Text(k), common::Cell::Text(s)] => format!("{k}:{s}"),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert!(kinds.contains(&"rules:test-board".to_string()), "{kinds:?}");
+    assert!(
+        kinds.contains(&"review:sub-1/test-board@1".to_string()),
+        "{kinds:?}"
+    );
+
+    // A second ingest of the same submission keeps the first review.
+    let out = review(&env, &dir, &["--ingest", "--wave", "sub-1"]);
+    assert_eq!(out.status, 0, "{out:#?}");
+    assert_eq!(env.count("SELECT count(*) FROM wave_review"), 1);
+
+    env.tamper("DROP TRIGGER wave_review_no_update; UPDATE wave_review SET findings = '[{}]'");
+    let out = env.run(["verify", "--ledger"]);
+    assert_eq!(out.status, 1, "{out:#?}");
+    assert!(
+        out.stdout
+            .contains("the review of wave sub-1 under rules test-board@1: its findings hash to"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("the review of wave sub-1 under rules test-board@1 is in the ledger"),
+        "{}",
+        out.stdout
+    );
+}
+
+/// With `--format json`, standard output is the one document a bot parses, `--ingest` or not:
+/// what the ingest did is said on standard error.
+#[test]
+fn a_json_review_that_ingests_prints_one_document() {
+    let (env, dir) = setup(&Job::clean());
+    let out = review(
+        &env,
+        &dir,
+        &["--format", "json", "--ingest", "--wave", "sub-1"],
+    );
+    assert_eq!(out.status, 0, "{out:#?}");
+    assert_eq!(out.json()["verdict"], "accept");
+    assert!(
+        out.stderr.contains("added wave sub-1")
+            && out.stderr.contains("recorded the review of wave sub-1"),
+        "{}",
+        out.stderr
+    );
+    let waves = env.run(["waves", "--format", "json"]).ok().json();
+    assert_eq!(waves["waves"][0]["reviews"][0]["rules"], "test-board@1");
+    assert_eq!(waves["waves"][0]["reviews"][0]["verdict"], "accept");
+}

@@ -382,3 +382,49 @@ CREATE TRIGGER chain_entry_no_truncate BEFORE TRUNCATE ON chain_entry FOR EACH S
 -- A wave's timeout multiplier (schema.sql's migration 12): a load condition, in the content
 -- hash of wave content format 3 only.
 ALTER TABLE wave ADD COLUMN timeout_multiplier double precision CHECK (timeout_multiplier > 0);
+
+-- migration 13
+-- Submission rules and reviews (schema.sql's migration 13): registered rules frozen like
+-- rubrics; a review recorded with the wave it let in, append-only; the log's kinds gain
+-- `rules` and `review`.
+CREATE TABLE submission_rules (
+    id       bigint PRIMARY KEY,
+    name     text COLLATE "C" NOT NULL CHECK (length(name) > 0),
+    version  bigint NOT NULL CHECK (version >= 1),
+    sha256   text COLLATE "C" NOT NULL UNIQUE CHECK (sha256 ~ '^[0-9a-f]{64}$'),
+    text     text COLLATE "C" NOT NULL,
+    added_at text COLLATE "C" NOT NULL,
+    UNIQUE (name, version)
+);
+
+CREATE TRIGGER submission_rules_no_update BEFORE UPDATE ON submission_rules FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: registered submission rules are immutable; register a new version instead');
+CREATE TRIGGER submission_rules_no_delete BEFORE DELETE ON submission_rules FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: registered submission rules are immutable and cannot be deleted');
+CREATE TRIGGER submission_rules_no_truncate BEFORE TRUNCATE ON submission_rules FOR EACH STATEMENT EXECUTE FUNCTION
+    benchledger_refuse('benchledger: registered submission rules are immutable and cannot be deleted');
+
+CREATE TABLE wave_review (
+    id              bigint PRIMARY KEY,
+    wave_id         bigint NOT NULL REFERENCES wave(id),
+    rules_name      text COLLATE "C" NOT NULL CHECK (length(rules_name) > 0),
+    rules_version   bigint NOT NULL CHECK (rules_version >= 1),
+    rules_sha256    text COLLATE "C" NOT NULL CHECK (rules_sha256 ~ '^[0-9a-f]{64}$'),
+    verdict         text COLLATE "C" NOT NULL CHECK (verdict IN ('accept', 'needs-review', 'reject')),
+    findings        text COLLATE "C" NOT NULL,
+    findings_sha256 text COLLATE "C" NOT NULL CHECK (findings_sha256 ~ '^[0-9a-f]{64}$'),
+    reviewed_at     text COLLATE "C" NOT NULL,
+    UNIQUE (wave_id, rules_sha256)
+);
+
+CREATE TRIGGER wave_review_no_update BEFORE UPDATE ON wave_review FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: reviews are append-only raw facts and cannot be changed');
+CREATE TRIGGER wave_review_no_delete BEFORE DELETE ON wave_review FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: reviews are append-only raw facts and cannot be deleted');
+CREATE TRIGGER wave_review_no_truncate BEFORE TRUNCATE ON wave_review FOR EACH STATEMENT EXECUTE FUNCTION
+    benchledger_refuse('benchledger: reviews are append-only raw facts and cannot be deleted');
+
+ALTER TABLE chain_entry DROP CONSTRAINT chain_entry_kind_check;
+ALTER TABLE chain_entry ADD CONSTRAINT chain_entry_kind_check
+    CHECK (kind IN ('ingest', 'rubric', 'price_table', 'publication', 'withdrawal',
+                    'signature', 'display_name', 'origins', 'rules', 'review'));

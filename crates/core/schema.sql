@@ -488,3 +488,81 @@ BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and
 -- format 3, the only format a wave that records one is hashed in (docs/formats.md), so no wave
 -- ingested before it changes its hash.
 ALTER TABLE wave ADD COLUMN timeout_multiplier REAL CHECK (timeout_multiplier > 0);
+
+-- migration 13
+-- Submission rules and reviews (docs/review.md). Registered submission rules (`rules add`): a
+-- `name@version` with its SHA-256 and verbatim text, frozen like rubrics and price tables.
+-- A review recorded with the wave it let in (`review --ingest`): the rules it ran under (name,
+-- version and SHA-256 of their text, which are registered in the same transaction), its
+-- verdict, its findings (the review document's `findings`, as JSON) and their SHA-256. A raw
+-- fact, append-only; a wave holds at most one review under each rules text. The log's kinds
+-- gain `rules` (a registration) and `review` (a recorded review: "WAVE/NAME@VERSION", version
+-- 1 and the SHA-256 of the review's record, docs/formats.md), so `chain_entry` is rebuilt with
+-- the longer list (SQLite cannot change a CHECK in place); its rows go over as they are.
+CREATE TABLE submission_rules (
+    id       INTEGER PRIMARY KEY,
+    name     TEXT NOT NULL CHECK (length(name) > 0),
+    version  INTEGER NOT NULL CHECK (version >= 1),
+    sha256   TEXT NOT NULL UNIQUE
+        CHECK (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*'),
+    -- The rules file's text, verbatim, so a review recorded under it reproduces after the file
+    -- changes.
+    text     TEXT NOT NULL,
+    added_at TEXT NOT NULL,
+    UNIQUE (name, version)
+) STRICT;
+
+CREATE TRIGGER submission_rules_no_update BEFORE UPDATE ON submission_rules
+BEGIN SELECT RAISE(ABORT, 'benchledger: registered submission rules are immutable; register a new version instead'); END;
+CREATE TRIGGER submission_rules_no_delete BEFORE DELETE ON submission_rules
+BEGIN SELECT RAISE(ABORT, 'benchledger: registered submission rules are immutable and cannot be deleted'); END;
+
+CREATE TABLE wave_review (
+    id              INTEGER PRIMARY KEY,
+    wave_id         INTEGER NOT NULL REFERENCES wave(id),
+    rules_name      TEXT NOT NULL CHECK (length(rules_name) > 0),
+    rules_version   INTEGER NOT NULL CHECK (rules_version >= 1),
+    rules_sha256    TEXT NOT NULL
+        CHECK (length(rules_sha256) = 64 AND rules_sha256 NOT GLOB '*[^0-9a-f]*'),
+    verdict         TEXT NOT NULL CHECK (verdict IN ('accept', 'needs-review', 'reject')),
+    -- The review document's `findings` array (JSON), and its SHA-256.
+    findings        TEXT NOT NULL,
+    findings_sha256 TEXT NOT NULL
+        CHECK (length(findings_sha256) = 64 AND findings_sha256 NOT GLOB '*[^0-9a-f]*'),
+    reviewed_at     TEXT NOT NULL,
+    UNIQUE (wave_id, rules_sha256)
+) STRICT;
+
+CREATE TRIGGER wave_review_no_update BEFORE UPDATE ON wave_review
+BEGIN SELECT RAISE(ABORT, 'benchledger: reviews are append-only raw facts and cannot be changed'); END;
+CREATE TRIGGER wave_review_no_delete BEFORE DELETE ON wave_review
+BEGIN SELECT RAISE(ABORT, 'benchledger: reviews are append-only raw facts and cannot be deleted'); END;
+
+CREATE TABLE chain_entry_v13 (
+    seq            INTEGER PRIMARY KEY CHECK (seq >= 1),
+    kind           TEXT NOT NULL
+        CHECK (kind IN ('ingest', 'rubric', 'price_table', 'publication', 'withdrawal',
+                        'signature', 'display_name', 'origins', 'rules', 'review')),
+    subject        TEXT NOT NULL CHECK (length(subject) > 0),
+    version        INTEGER NOT NULL CHECK (version >= 1),
+    subject_sha256 TEXT NOT NULL
+        CHECK (length(subject_sha256) = 64 AND subject_sha256 NOT GLOB '*[^0-9a-f]*'),
+    created_at     TEXT NOT NULL,
+    prev_sha256    TEXT
+        CHECK (length(prev_sha256) = 64 AND prev_sha256 NOT GLOB '*[^0-9a-f]*'),
+    record_format  INTEGER NOT NULL CHECK (record_format >= 1),
+    sha256         TEXT NOT NULL UNIQUE
+        CHECK (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*')
+) STRICT;
+INSERT INTO chain_entry_v13
+    SELECT seq, kind, subject, version, subject_sha256, created_at, prev_sha256, record_format,
+        sha256
+    FROM chain_entry;
+DROP TABLE chain_entry;
+ALTER TABLE chain_entry_v13 RENAME TO chain_entry;
+CREATE INDEX chain_entry_by_subject ON chain_entry(kind, subject);
+
+CREATE TRIGGER chain_entry_no_update BEFORE UPDATE ON chain_entry
+BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and cannot be changed'); END;
+CREATE TRIGGER chain_entry_no_delete BEFORE DELETE ON chain_entry
+BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and cannot be deleted'); END;

@@ -267,6 +267,52 @@ class Ledger:
         holding every verdict."""
         return self._document(["claims", "check"], _paths(path))
 
+    def review(
+        self,
+        paths: Union[Path, Iterable[Path]],
+        rules: Union[str, Path],
+        *,
+        format: Optional[str] = None,
+        claims: Optional[Path] = None,
+        prices: Optional[str] = None,
+        against: Optional[str] = None,
+        suite_problems: Optional[int] = None,
+        ingest: bool = False,
+        wave: Optional[str] = None,
+        started_at: Optional[str] = None,
+        model: Optional[str] = None,
+        harness: Optional[str] = None,
+        provider: Optional[str] = None,
+    ) -> dict[str, Any]:
+        """A submission reviewed under submission rules (``benchledger review --format
+        json``; docs/review.md): ``paths`` its files or directories, ``rules`` a rules file or
+        ``NAME@VERSION`` (registered in the ledger, else shipped), ``format`` the format as
+        ``ingest --from`` names it (default: a Harbor job or Inspect logs, recognised).
+        ``claims``, ``prices``, ``against`` and ``suite_problems`` are the command line's
+        ``--claims``, ``--prices``, ``--against`` and ``--suite-problems``. Nothing is written
+        unless ``ingest`` is true: then an accepted submission is added as a wave (``wave`` its
+        id) with the review recorded beside it. A verdict other than ``accept`` raises
+        :class:`CheckFailed`, its ``document`` holding the whole review; a submission or rules
+        that cannot be read raise :class:`BadInput` naming file, line and field."""
+        args = ["review", _flag("--rules", os.fspath(rules))]
+        for flag, value in (
+            ("--from", format),
+            ("--claims", None if claims is None else os.fspath(claims)),
+            ("--prices", prices),
+            ("--against", against),
+            ("--suite-problems", None if suite_problems is None else str(int(suite_problems))),
+            ("--wave", wave),
+            ("--started-at", started_at),
+            ("--model", model),
+            ("--harness", harness),
+            ("--provider", provider),
+        ):
+            if value is not None:
+                args.append(_flag(flag, value))
+        if ingest:
+            args.append("--ingest")
+        return self._document(args, _paths(paths))
+
     def verify(self, trusted_key: Optional[Path] = None) -> dict[str, Any]:
         """Every publication recomputed and compared byte for byte, and the ledger checked
         against what it was derived from (``benchledger verify --all --ledger --format

@@ -437,7 +437,11 @@ fn bundled_entries(
                 prices.is_some_and(|p| e.subject == p.name && e.version == p.version)
             }
             LogKind::Publication | LogKind::Signature => e.subject == id,
-            LogKind::Withdrawal | LogKind::DisplayName | LogKind::Origins => false,
+            LogKind::Withdrawal
+            | LogKind::DisplayName
+            | LogKind::Origins
+            | LogKind::Rules
+            | LogKind::Review => false,
         })
         .collect())
 }

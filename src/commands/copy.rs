@@ -58,7 +58,7 @@ pub fn copy(ctx: &mut Ctx<'_>, from: &Path, to: &Path) -> Result<()> {
     };
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     ctx.write(&format!(
-        "copied {} to {}: {}, {}, {}, {}, {}, {}, {}, {}, {}, {}\n",
+        "copied {} to {}: {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}\n",
         src.path().display(),
         Ledger::shown(to).display(),
         plural(n("wave"), "wave", "waves"),
@@ -70,6 +70,7 @@ pub fn copy(ctx: &mut Ctx<'_>, from: &Path, to: &Path) -> Result<()> {
         plural(n("price_table"), "price table", "price tables"),
         plural(n("publication"), "publication", "publications"),
         plural(n("withdrawal"), "withdrawal", "withdrawals"),
+        plural(n("wave_review"), "review", "reviews"),
         plural(n("chain_entry"), "log entry", "log entries"),
     ))
 }

@@ -8,7 +8,7 @@ use crate::cli::IngestArgs;
 use benchledger_core::error::{Error, Hint, Result};
 use benchledger_core::ingest::from::{self, Built, FromOptions};
 use benchledger_core::ingest::{Source, WaveVisitor, visit_wave};
-use benchledger_core::ledger::{Ingested, Ledger, Staging};
+use benchledger_core::ledger::{Ingested, Ledger, RulesRow, Staging, WaveReviewRow};
 use benchledger_core::model::{SeatData, Wave};
 
 pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
@@ -65,7 +65,8 @@ pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
             return Err(e);
         }
     }
-    run(ctx, manifests, &[])
+    let said = run(ctx, manifests, &[], Vec::new())?;
+    ctx.write(&said)
 }
 
 /// `ingest --from FORMAT PATH...`: the wave manifests built from the files' own words
@@ -86,14 +87,15 @@ pub fn ingest_from(
         ctx.write(&format!("note: {note}\n"))?;
     }
     let paths: Vec<PathBuf> = plan.manifests.iter().map(|b| b.path.clone()).collect();
-    run(ctx, &paths, &plan.manifests).map_err(|e| match e {
+    let said = run(ctx, &paths, &plan.manifests, Vec::new()).map_err(|e| match e {
         // A wave built from files may have been meant as seats added to one there.
         Error::Hinted { error, hint } if *hint == Hint::OwnWaveId => Error::Hinted {
             error,
             hint: Box::new(Hint::AddSeats),
         },
         e => relocate(&plan.manifests, e),
-    })
+    })?;
+    ctx.write(&said)
 }
 
 /// An error in a built manifest names its field, not a line of text the user never saw.
@@ -111,7 +113,15 @@ fn relocate(built: &[Built], e: Error) -> Error {
     }
 }
 
-pub(super) fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: &[Built]) -> Result<()> {
+/// Ingests `manifests` (`built` read in place of their paths) in one transaction, with
+/// `reviews` recorded beside the waves they name (`review --ingest`). Returns what it did, a
+/// line per wave and per review, for the caller to print.
+pub(super) fn run(
+    ctx: &mut Ctx<'_>,
+    manifests: &[PathBuf],
+    built: &[Built],
+    reviews: Vec<(WaveReviewRow, RulesRow)>,
+) -> Result<String> {
     let ledger = match ctx.open_write() {
         Ok(l) => l,
         Err(e) => return Err(first_input_error(manifests, built).unwrap_or(e)),
@@ -158,6 +168,10 @@ pub(super) fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: &[Built]) -> 
     if let Some(e) = sink.failed {
         return Err(e);
     }
+    let reviewed: Vec<WaveReviewRow> = reviews.iter().map(|(r, _)| r.clone()).collect();
+    for (review, rules) in reviews {
+        sink.staging.review(review, rules);
+    }
     let outcomes = sink.staging.commit(&ctx.now)?;
     let mut msg = String::new();
     for ((id, seats, attempts, sha), o) in staged.iter().zip(outcomes) {
@@ -182,7 +196,32 @@ pub(super) fn run(ctx: &mut Ctx<'_>, manifests: &[PathBuf], built: &[Built]) -> 
             )),
         }
     }
-    ctx.write(&msg)
+    for r in &reviewed {
+        let kept = ledger
+            .wave_reviews(&r.wave)?
+            .into_iter()
+            .find(|k| k.rules_sha256 == r.rules_sha256);
+        msg.push_str(&match kept {
+            Some(k) if k.reviewed_at == r.reviewed_at && k.findings_sha256 == r.findings_sha256 => {
+                format!(
+                    "recorded the review of wave {} under rules {} ({}, sha256 {}) in the log\n",
+                    r.wave,
+                    r.rules(),
+                    r.verdict,
+                    benchledger_core::digest::short(&r.rules_sha256)
+                )
+            }
+            Some(k) => format!(
+                "wave {} already holds a review under rules {} ({}, {}); kept that one\n",
+                r.wave,
+                r.rules(),
+                k.verdict,
+                k.reviewed_at
+            ),
+            None => String::new(),
+        });
+    }
+    Ok(msg)
 }
 
 /// The filesystem, which is where the ingest command reads waves from (and `review` its

@@ -23,6 +23,7 @@ mod problems;
 mod publish;
 mod review;
 mod rubric;
+mod rules;
 mod score;
 mod site;
 mod trials;
@@ -344,7 +345,7 @@ pub fn run_for(cli: Cli, out: &mut dyn Write, s: Surroundings) -> Result<Outcome
         Command::Diff(args) => audit::run_diff(&mut ctx, args),
         Command::Compare(args) => compare::run(&mut ctx, args),
         Command::Review(args) => review::run(&mut ctx, args),
-        Command::Rules { command } => review::run_rules(&mut ctx, command),
+        Command::Rules { command } => rules::run(&mut ctx, command),
         Command::Claims { command } => claims::run(&mut ctx, command),
         Command::Publish(args) => publish::run_publish(&mut ctx, args),
         Command::Publications(args) => publish::run_publications(&mut ctx, args),

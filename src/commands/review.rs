@@ -4,57 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Ctx, files, ingest};
-use crate::cli::{ReviewArgs, ReviewFormat, RulesCommand};
+use super::{Ctx, files, ingest, rules};
+use crate::cli::{ReviewArgs, ReviewFormat};
 use benchledger_core::error::{Error, Result};
 use benchledger_core::ingest::Source;
 use benchledger_core::ingest::from::FromOptions;
 use benchledger_core::registry;
-use benchledger_core::review::{self, Request, Rules, Verdict, render, rules};
-
-/// A rules file, read whole.
-const RULES: files::Cap = files::Cap {
-    bytes: 16 * 1024 * 1024,
-    what: "a rules file",
-    advice: "check the path",
-};
-
-/// The rules `spec` names: a file, or shipped rules `NAME@VERSION`. Their text, and the path
-/// errors name.
-fn rules_text(spec: &str) -> Result<(PathBuf, String)> {
-    let path = Path::new(spec);
-    if let Some((name, version)) = registry::split_id(spec)
-        && !path.exists()
-    {
-        if let Some(text) = rules::shipped(name, version) {
-            return Ok((
-                PathBuf::from(format!("shipped rules {spec}")),
-                text.to_string(),
-            ));
-        }
-        let shipped: Vec<String> = rules::SHIPPED
-            .iter()
-            .map(|(n, v, _)| format!("{n}@{v}"))
-            .collect();
-        return Err(Error::Usage(format!(
-            "--rules {spec}: no rules {spec} ship with benchledger (they are {}), and no file \
-             is at that path",
-            shipped.join(", ")
-        )));
-    }
-    let text = files::read_text(path, RULES).map_err(|e| Error::io(path, e))?;
-    Ok((path.to_path_buf(), text))
-}
-
-/// Reads and parses the rules `spec` names, with the SHA-256 of their text.
-fn load_rules(spec: &str) -> Result<(Rules, String)> {
-    let (path, text) = rules_text(spec)?;
-    let parsed = review::parse_rules(&path, &text)?;
-    Ok((
-        parsed,
-        benchledger_core::digest::sha256_hex(text.as_bytes()),
-    ))
-}
+use benchledger_core::review::{self, Request, Verdict, render};
 
 /// The format of a submission given without --from: a Harbor job's directory, or Inspect
 /// logs.
@@ -86,7 +42,8 @@ fn sniff(src: &dyn Source, paths: &[PathBuf]) -> Result<String> {
 }
 
 pub fn run(ctx: &mut Ctx<'_>, args: ReviewArgs) -> Result<()> {
-    let (rules, sha256) = load_rules(&args.rules)?;
+    let loaded = rules::load(ctx, &args.rules)?;
+    let (rules, sha256) = (&loaded.rules, &loaded.sha256);
     let claims = args
         .claims
         .as_deref()
@@ -135,8 +92,8 @@ pub fn run(ctx: &mut Ctx<'_>, args: ReviewArgs) -> Result<()> {
         paths: &args.paths,
         format: &format,
         options,
-        rules: &rules,
-        rules_sha256: &sha256,
+        rules,
+        rules_sha256: sha256,
         claims: claims.as_ref().map(|(p, t)| (p.as_path(), t.as_str())),
         prices: prices.as_ref().map(|(t, s)| (t, s.as_str())),
         against: against.as_ref(),
@@ -172,29 +129,30 @@ pub fn run(ctx: &mut Ctx<'_>, args: ReviewArgs) -> Result<()> {
         )));
     }
     if args.ingest {
+        // The review goes into the log with each wave it lets in, in the ingest's
+        // transaction, and the rules it ran under are registered there too.
+        let origin = Path::new(&args.rules);
+        let registered = rules::row(&loaded, &ctx.now);
+        rules::shipped_conflict(origin, &registered)?;
+        let reviews = done
+            .waves
+            .iter()
+            .map(|w| {
+                (
+                    review::recorded(&done, &w.wave.id, &ctx.now),
+                    registered.clone(),
+                )
+            })
+            .collect();
         let paths: Vec<PathBuf> = done.plan.manifests.iter().map(|b| b.path.clone()).collect();
-        ingest::run(ctx, &paths, &done.plan.manifests)?;
+        let said = ingest::run(ctx, &paths, &done.plan.manifests, reviews)?;
+        if args.format == ReviewFormat::Json {
+            // Standard output holds the one JSON document a bot parses; what the ingest did
+            // goes beside it, for people.
+            eprint!("{said}");
+        } else {
+            ctx.write(&said)?;
+        }
     }
     Ok(())
-}
-
-/// `rules check`: each file parsed, and what it checks said in a line per rule.
-fn check(ctx: &mut Ctx<'_>, paths: &[PathBuf]) -> Result<()> {
-    let mut out = String::new();
-    for p in paths {
-        let text = files::read_text(p, RULES).map_err(|e| Error::io(p, e))?;
-        let r = review::parse_rules(p, &text)?;
-        out.push_str(&render::rules(
-            &r,
-            &benchledger_core::digest::sha256_hex(text.as_bytes()),
-        ));
-    }
-    ctx.write(&out)
-}
-
-/// `benchledger rules`: its subcommands.
-pub fn run_rules(ctx: &mut Ctx<'_>, command: RulesCommand) -> Result<()> {
-    match command {
-        RulesCommand::Check { files } => check(ctx, &files),
-    }
 }

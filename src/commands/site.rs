@@ -66,6 +66,7 @@ pub fn load(
             .map(|(t, sha256)| prices::price_wave(t, sha256, &mut data, costs));
         waves.push(WaveInput {
             withdrawn: withdrawn.get(&row.wave.id).cloned(),
+            reviews: ledger.wave_reviews(&row.wave.id)?,
             row,
             data,
             pricing,

@@ -430,6 +430,9 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 ///   their place);
 /// - every registered rubric's text, against its SHA-256;
 /// - every registered price table's text, against its SHA-256;
+/// - every set of registered submission rules, against its SHA-256, and every review recorded
+///   with a wave, its findings against their SHA-256 and its rules registered (a section
+///   printed only when the ledger holds either);
 /// - every stored score, against a rescore of its wave under its rubric;
 /// - every entry of the chain: its record hash and its link.
 ///
@@ -467,6 +470,7 @@ fn ledger_integrity(ledger: &Ledger, report: &mut Report, in_bundle: bool) -> Re
         let rubrics = ledger.rubrics()?;
         check_rubrics(&rubrics, report);
         check_prices(ledger, report)?;
+        check_reviews(ledger, report)?;
         check_scores(ledger, &rubrics, &waves, report)?;
         check_chain(ledger, report, in_bundle)
     })();
@@ -734,6 +738,78 @@ fn check_prices(ledger: &Ledger, report: &mut Report) -> Result<()> {
     Ok(())
 }
 
+/// `verify --ledger`'s reviews section, when the ledger holds submission rules or reviews:
+/// each registered rules text against its SHA-256 and its own name@version, and each review's
+/// findings against their SHA-256, its rules registered under the hash it names.
+fn check_reviews(ledger: &Ledger, report: &mut Report) -> Result<()> {
+    let (rules, reviews) = (ledger.rules_rows()?, ledger.reviews()?);
+    if rules.is_empty() && reviews.is_empty() {
+        return Ok(());
+    }
+    let mut problems = Vec::new();
+    for r in &rules {
+        let origin = std::path::PathBuf::from(format!("rules {} (registered text)", r.id()));
+        match benchledger_core::review::parse_rules(&origin, &r.text) {
+            Ok(p) if (p.name.as_str(), p.version) != (r.name.as_str(), r.version) => {
+                problems.push(format!(
+                    "rules {}: the registered text says it is {}@{}",
+                    r.id(),
+                    p.name,
+                    p.version
+                ))
+            }
+            Ok(_) => {}
+            Err(e) => problems.push(format!("rules {}: its text no longer parses: {e}", r.id())),
+        }
+        let sha = sha256_hex(r.text.as_bytes());
+        if sha != r.sha256 {
+            problems.push(format!(
+                "rules {}: their text hashes to {}, not to their registered sha256 {}: it was \
+                 edited behind benchledger's back",
+                r.id(),
+                short(&sha),
+                short(&r.sha256)
+            ));
+        }
+    }
+    for v in &reviews {
+        let sha = sha256_hex(v.findings.as_bytes());
+        if sha != v.findings_sha256 {
+            problems.push(format!(
+                "the review of wave {} under rules {}: its findings hash to {}, not to the \
+                 recorded {}: they were edited behind benchledger's back",
+                v.wave,
+                v.rules(),
+                short(&sha),
+                short(&v.findings_sha256)
+            ));
+        }
+        if !rules.iter().any(|r| r.sha256 == v.rules_sha256) {
+            problems.push(format!(
+                "the review of wave {} names rules {} with sha256 {}, which are not registered",
+                v.wave,
+                v.rules(),
+                short(&v.rules_sha256)
+            ));
+        }
+    }
+    section(
+        report,
+        "reviews",
+        format!(
+            "{} and {}, each hashing to its recorded sha256",
+            plural(
+                rules.len(),
+                "registered rules text",
+                "registered rules texts"
+            ),
+            plural(reviews.len(), "review", "reviews")
+        ),
+        problems,
+    );
+    Ok(())
+}
+
 /// `verify --ledger`'s scores section: every stored score against a rescore of its wave under
 /// its rubric.
 fn check_scores(
@@ -845,11 +921,13 @@ fn log_entry_problems(
 ) -> Result<Vec<String>> {
     let (waves, rubrics, price_tables) =
         (ledger.waves()?, ledger.rubrics()?, ledger.price_tables()?);
+    let rules = ledger.rules_rows()?;
     let contents = ledger.logged_contents()?;
     let named = chain::Named {
         waves: &waves,
         rubrics: &rubrics,
         price_tables: &price_tables,
+        rules: &rules,
         records,
         contents: &contents,
     }

@@ -8,7 +8,7 @@ use benchledger_core::report;
 pub fn waves(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
     let ledger = ctx.open()?;
     let rows = ledger.waves()?;
-    let (mut table, json) = report::waves::waves(&rows);
+    let (mut table, json) = report::waves::waves(&rows, &ledger.reviews()?);
     let withdrawn = super::Withdrawn::load(&ledger)?;
     let json = report::withdrawn::mark(
         &mut table,

@@ -243,3 +243,43 @@ def test_issue_34_display_names_that_are_not_a_mapping_are_bad_input(tmp_path):
     with pytest.raises(benchledger.BadInput) as e:
         ledger.ingest_from("harbor", job, display_names="ab")
     assert "display_names" in str(e.value)
+
+
+RULES = """[rules]
+name = "api-board"
+version = 1
+
+[require]
+trials_per_problem = 2
+
+[secrets]
+verdict = "reject"
+"""
+
+
+def test_review_equals_the_command_line_and_ingests_with_its_record(tmp_path):
+    job = Path(__file__).parents[1] / "fixtures" / "import" / "harbor" / "job"
+    rules = tmp_path / "rules.toml"
+    rules.write_text(RULES)
+    ledger = benchledger.Ledger.create(tmp_path / "api.db")
+    cli("--db", tmp_path / "cli.db", "init")
+    # Two trials of every task: the job has one task with a single trial, so it is rejected,
+    # and the API raises CheckFailed holding the document the command line prints.
+    out = cli("--db", tmp_path / "cli.db", "review", job, "--rules", rules, "--format", "json")
+    assert out.status == 1, out.stderr
+    with pytest.raises(benchledger.CheckFailed) as e:
+        ledger.review(job, rules)
+    assert e.value.document == json.loads(out.stdout)
+    assert e.value.document["verdict"] == "reject"
+    assert ledger.waves()["waves"] == []
+
+    rules.write_text(RULES.replace("trials_per_problem = 2", "trials_per_problem = 1"))
+    doc = ledger.review(
+        [job], rules, format="harbor", ingest=True, wave="hb", started_at="2026-03-04T10:00:00Z"
+    )
+    assert doc["verdict"] == "accept"
+    [wave] = ledger.waves()["waves"]
+    assert wave["id"] == "hb"
+    assert [(r["rules"], r["verdict"]) for r in wave["reviews"]] == [("api-board@1", "accept")]
+    checks = ledger.verify()["ledger"]
+    assert "reviews" in [c["check"] for c in checks]

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use crate::digest::short;
 use crate::formats::{FormatError, record};
 use crate::model::{
-    ChainEntry, LogEntryRow, LogKind, NewWithdrawal, PriceTableRow, RubricRow, WaveRow,
+    ChainEntry, LogEntryRow, LogKind, NewWithdrawal, PriceTableRow, RubricRow, RulesRow, WaveRow,
     WithdrawalRow, WithdrawalSeal,
 };
 
@@ -170,6 +170,8 @@ pub struct Named<'a> {
     pub waves: &'a [WaveRow],
     pub rubrics: &'a [RubricRow],
     pub price_tables: &'a [PriceTableRow],
+    /// The registered submission rules.
+    pub rules: &'a [RulesRow],
     /// The publications and withdrawals.
     pub records: &'a [ChainEntry],
     /// The rows of the kinds whose entries record version 1 and no time of their own: a
@@ -218,6 +220,12 @@ impl<'a> Named<'a> {
                 (t.sha256.as_str(), t.version, Some(t.added_at.as_str())),
             );
         }
+        for r in self.rules {
+            map.insert(
+                (LogKind::Rules, r.name.clone(), Some(r.version)),
+                (r.sha256.as_str(), r.version, Some(r.added_at.as_str())),
+            );
+        }
         for r in self.records {
             let (key, row) = match r {
                 ChainEntry::Publication(p) => (
@@ -259,7 +267,11 @@ pub fn entry_problems(e: &LogEntryRow, named: &Index<'_>) -> Vec<String> {
             .push("the log entry was edited: its fields no longer hash to its sha256".to_string()),
         Err(err) => out.push(format!("its record cannot be checked: {err}")),
     }
-    let version = matches!(e.kind, LogKind::Rubric | LogKind::PriceTable).then_some(e.version);
+    let version = matches!(
+        e.kind,
+        LogKind::Rubric | LogKind::PriceTable | LogKind::Rules
+    )
+    .then_some(e.version);
     let now = named.0.get(&(e.kind, e.subject.clone(), version)).copied();
     let what = e.subject_label();
     let (hash_name, version_name, deleted) = match e.kind {
@@ -268,7 +280,7 @@ pub fn entry_problems(e: &LogEntryRow, named: &Index<'_>) -> Vec<String> {
             "content format",
             "its rows were deleted behind benchledger's back",
         ),
-        LogKind::Rubric | LogKind::PriceTable => (
+        LogKind::Rubric | LogKind::PriceTable | LogKind::Rules => (
             "text sha256",
             "version",
             "its row was deleted behind benchledger's back",
@@ -292,6 +304,11 @@ pub fn entry_problems(e: &LogEntryRow, named: &Index<'_>) -> Vec<String> {
             "origins sha256",
             "version",
             "its rows were deleted behind benchledger's back",
+        ),
+        LogKind::Review => (
+            "record sha256",
+            "version",
+            "its row was deleted behind benchledger's back",
         ),
     };
     match now {
@@ -477,6 +494,7 @@ mod tests {
             waves: &[],
             rubrics: &rubrics,
             price_tables: &[],
+            rules: &[],
             records: &records,
             contents: &[],
         };

@@ -236,6 +236,24 @@ pub fn origins_sha256(origins: &[Origin]) -> String {
     })
 }
 
+/// The SHA-256 of a recorded review (what its `review` log entry names): the canonical JSON
+/// object `{"wave","rules":{"name","version","sha256"},"verdict","findings_sha256"}` in that
+/// order. The findings are named by their own SHA-256, which the row keeps beside their text.
+pub fn review_sha256(r: &crate::model::WaveReviewRow) -> String {
+    sha256(|j| {
+        j.begin_object();
+        j.key("wave").str(&r.wave);
+        j.key("rules").begin_object();
+        j.key("name").str(&r.rules_name);
+        j.key("version").u64(u64::from(r.rules_version));
+        j.key("sha256").str(&r.rules_sha256);
+        j.end_object();
+        j.key("verdict").str(&r.verdict);
+        j.key("findings_sha256").str(&r.findings_sha256);
+        j.end_object();
+    })
+}
+
 fn check_log(version: u32) -> Result<(), FormatError> {
     check_in("log entry", version, LOG_VERSIONS, LOG_LATEST)
 }

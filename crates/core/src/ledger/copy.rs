@@ -17,7 +17,7 @@ use super::{Ledger, Store, schema_version, sqlite};
 use crate::error::{Error, Result};
 
 /// The ledger's tables, each after those it refers to.
-pub const TABLES: [&str; 18] = [
+pub const TABLES: [&str; 20] = [
     "suite",
     "wave",
     "wave_problem",
@@ -35,6 +35,8 @@ pub const TABLES: [&str; 18] = [
     "publication_claims",
     "publication_envelope",
     "withdrawal",
+    "submission_rules",
+    "wave_review",
     "chain_entry",
 ];
 

@@ -128,44 +128,56 @@ pub(super) fn append_at_head(sql: &mut Sql<'_>, logging: bool, new: &NewLogEntry
 /// number, the key by which something older than the log may name it): a wave by its slug, a
 /// rubric by its text's SHA-256, a price table by "NAME@VERSION SHA256", a publication or
 /// withdrawal by its record hash, a signature by its publication's id, a display name or a
-/// wave's origins by the wave's slug. Row ids play no part: an editor chooses them (issue 34,
+/// wave's origins by the wave's slug; submission rules and reviews (migration 13, after the
+/// log began) by their own keys, which nothing older than the log names. Row ids play no part: an editor chooses them (issue 34,
 /// #1: rows moved to id 0 and below passed as "older than the log").
 const UNNAMED: &str = "
-    SELECT 'wave ' || slug, '1', slug, id FROM wave x
+    SELECT 'wave ' || slug, '01', slug, id FROM wave x
     WHERE NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'ingest' AND c.subject = x.slug)
     UNION ALL
-    SELECT 'rubric ' || name || '@' || version, '2', sha256, id FROM rubric x
+    SELECT 'rubric ' || name || '@' || version, '02', sha256, id FROM rubric x
     WHERE NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'rubric'
                       AND c.subject = x.name AND c.version = x.version)
     UNION ALL
-    SELECT 'price table ' || name || '@' || version, '3',
+    SELECT 'price table ' || name || '@' || version, '03',
            name || '@' || CAST(version AS TEXT) || ' ' || sha256, id FROM price_table x
     WHERE NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'price_table'
                       AND c.subject = x.name AND c.version = x.version)
     UNION ALL
-    SELECT 'publication #' || id, '4', sha256, id FROM publication x
+    SELECT 'publication #' || id, '04', sha256, id FROM publication x
     WHERE NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'publication'
                       AND c.subject = CAST(x.id AS TEXT))
     UNION ALL
-    SELECT 'withdrawal #' || id, '5', sha256, id FROM withdrawal x
+    SELECT 'withdrawal #' || id, '05', sha256, id FROM withdrawal x
     WHERE NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'withdrawal'
                       AND c.subject = CAST(x.id AS TEXT))
     UNION ALL
-    SELECT 'the signature of publication #' || x.publication_id, '6',
+    SELECT 'the signature of publication #' || x.publication_id, '06',
            CAST(x.publication_id AS TEXT), x.publication_id
     FROM publication_envelope x
     WHERE NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'signature'
                       AND c.subject = CAST(x.publication_id AS TEXT))
     UNION ALL
-    SELECT 'the display name of seat ' || w.slug || '/' || s.slug, '7', w.slug, s.id
+    SELECT 'the display name of seat ' || w.slug || '/' || s.slug, '07', w.slug, s.id
     FROM seat_display_name x JOIN seat s ON s.id = x.seat_id JOIN wave w ON w.id = s.wave_id
     WHERE NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'display_name'
                       AND c.subject = w.slug || '/' || s.slug)
     UNION ALL
-    SELECT 'the origin record of wave ' || w.slug, '8', w.slug, w.id FROM wave w
+    SELECT 'the origin record of wave ' || w.slug, '08', w.slug, w.id FROM wave w
     WHERE EXISTS (SELECT 1 FROM attempt_origin o JOIN attempt a ON a.id = o.attempt_id
                   JOIN seat s ON s.id = a.seat_id WHERE s.wave_id = w.id)
       AND NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'origins' AND c.subject = w.slug)
+    UNION ALL
+    SELECT 'submission rules ' || name || '@' || version, '09', sha256, id FROM submission_rules x
+    WHERE NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'rules'
+                      AND c.subject = x.name AND c.version = x.version)
+    UNION ALL
+    SELECT 'the review of wave ' || w.slug || ' under rules ' || x.rules_name || '@'
+           || CAST(x.rules_version AS TEXT), '10', w.slug, x.id
+    FROM wave_review x JOIN wave w ON w.id = x.wave_id
+    WHERE NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'review'
+                      AND c.subject = w.slug || '/' || x.rules_name || '@'
+                                      || CAST(x.rules_version AS TEXT))
     ORDER BY 2, 4";
 
 /// What the log covers ([`Ledger::log_coverage`]).
@@ -234,7 +246,7 @@ impl Older {
         out
     }
 
-    /// Whether the row of kind `kind` (as [`UNNAMED`] numbers them) keyed `key` is named by
+    /// Whether the row of kind `kind` (as [`UNNAMED`] numbers them, from `01`) keyed `key` is named by
     /// something older than the log.
     fn names(&self, kind: i64, key: &str) -> bool {
         match kind {
@@ -334,6 +346,19 @@ impl Ledger {
             )
         })?;
         let mut out: Vec<crate::chain::LoggedContent> = signatures.chain(display_names).collect();
+        for mut r in self.reviews()? {
+            // The entry names the findings by their SHA-256: a findings text edited away from
+            // the hash beside it makes a record no entry names.
+            let findings = sha(&r.findings);
+            if findings != r.findings_sha256 {
+                r.findings_sha256 = format!("{} (findings hash to {findings})", r.findings_sha256);
+            }
+            out.push((
+                LogKind::Review,
+                r.subject(),
+                crate::formats::record::review_sha256(&r),
+            ));
+        }
         for slug in slugs {
             let origins = self.read(|sql| origins(sql, &slug))?;
             let sha = crate::formats::record::origins_sha256(&origins);

@@ -28,6 +28,7 @@ mod publications;
 mod raw;
 mod references;
 mod registered;
+mod reviews;
 mod rubrics;
 mod scan;
 #[cfg(test)]
@@ -60,7 +61,7 @@ pub use waves::Ingested;
 // caller of the ledger looks for them.
 pub use crate::model::{
     ChainEntry, LogEntryRow, LogKind, NewWithdrawal, PriceTableRow, PublicationRow, RubricRow,
-    StoredClaims, WaveRow, WithdrawalRow, WithdrawalSeal,
+    RulesRow, StoredClaims, WaveReviewRow, WaveRow, WithdrawalRow, WithdrawalSeal,
 };
 pub use crate::rubric::StoredScore;
 

@@ -31,6 +31,7 @@ pub(super) const REFERENCES: &[(&str, &str, &str)] = &[
     ("publication_envelope", "publication_id", "publication"),
     ("withdrawal", "wave_id", "wave"),
     ("withdrawal", "superseded_by", "wave"),
+    ("wave_review", "wave_id", "wave"),
 ];
 
 /// How many dangling ids of one reference are named one by one; the rest are counted.

@@ -4,7 +4,7 @@
 //! is left as it is, with other text it is refused, and a call registers all its rows or none.
 
 use super::Ledger;
-use super::sql::{Value, values};
+use super::sql::{Sql, Value, values};
 use crate::error::{Error, Result};
 use crate::model::{LogKind, NewLogEntry};
 
@@ -43,52 +43,60 @@ pub(super) trait Registered: Sized {
 
 impl Ledger {
     /// Registers `rows` in one transaction: all of them, or (on any conflict) none. Returns,
-    /// for each, whether it was added (`false`: already registered, same text). A new row's id
-    /// is the largest so far plus one, read under the write lock. Each row added appends its
-    /// entry to the log, in the same transaction.
+    /// for each, whether it was added (`false`: already registered, same text). Each row added
+    /// appends its entry to the log, in the same transaction.
     pub(super) fn register<R: Registered>(&mut self, rows: &[R]) -> Result<Vec<bool>> {
         let logging = self.logging();
         self.write(|sql| {
-            let mut out = Vec::with_capacity(rows.len());
-            for row in rows {
-                let there: Option<String> = sql.row(
-                    &format!(
-                        "SELECT sha256 FROM {} WHERE name = ?1 AND version = ?2",
-                        R::TABLE
-                    ),
-                    &values![row.name(), row.version()],
-                    |r| r.get(0),
-                )?;
-                if let Some(there) = there {
-                    if there == row.sha256() {
-                        out.push(false);
-                        continue;
-                    }
-                    return Err(row.conflict(&there));
-                }
-                let values = row.values();
-                let slots: Vec<String> = (1..=values.len()).map(|i| format!("?{i}")).collect();
-                sql.execute(
-                    &format!(
-                        "INSERT INTO {table}(id, {}) VALUES ((SELECT coalesce(max(id), 0) + 1 \
-                         FROM {table}), {})",
-                        R::COLUMNS,
-                        slots.join(", "),
-                        table = R::TABLE,
-                    ),
-                    &values,
-                )?;
-                let entry = NewLogEntry {
-                    kind: R::KIND,
-                    subject: row.name().to_string(),
-                    version: row.version(),
-                    subject_sha256: row.sha256().to_string(),
-                    created_at: row.added_at().to_string(),
-                };
-                super::log::append_at_head(sql, logging, &entry)?;
-                out.push(true);
-            }
-            Ok(out)
+            rows.iter()
+                .map(|row| register_in(sql, logging, row))
+                .collect()
         })
     }
+}
+
+/// Registers `row` inside a write transaction already open: whether it was added (`false`:
+/// already registered, same text); a conflict is an error, and the caller's transaction rolls
+/// back. A new row's id is the largest so far plus one, read under the write lock; its log
+/// entry is appended in the same transaction.
+pub(super) fn register_in<R: Registered>(
+    sql: &mut Sql<'_>,
+    logging: bool,
+    row: &R,
+) -> Result<bool> {
+    let there: Option<String> = sql.row(
+        &format!(
+            "SELECT sha256 FROM {} WHERE name = ?1 AND version = ?2",
+            R::TABLE
+        ),
+        &values![row.name(), row.version()],
+        |r| r.get(0),
+    )?;
+    if let Some(there) = there {
+        if there == row.sha256() {
+            return Ok(false);
+        }
+        return Err(row.conflict(&there));
+    }
+    let values = row.values();
+    let slots: Vec<String> = (1..=values.len()).map(|i| format!("?{i}")).collect();
+    sql.execute(
+        &format!(
+            "INSERT INTO {table}(id, {}) VALUES ((SELECT coalesce(max(id), 0) + 1 \
+             FROM {table}), {})",
+            R::COLUMNS,
+            slots.join(", "),
+            table = R::TABLE,
+        ),
+        &values,
+    )?;
+    let entry = NewLogEntry {
+        kind: R::KIND,
+        subject: row.name().to_string(),
+        version: row.version(),
+        subject_sha256: row.sha256().to_string(),
+        created_at: row.added_at().to_string(),
+    };
+    super::log::append_at_head(sql, logging, &entry)?;
+    Ok(true)
 }

@@ -5,8 +5,8 @@
 //!
 //! The SQLite side is read from a ledger the migrations made (its catalogue holds each table's
 //! final `CREATE TABLE`); the PostgreSQL side is `schema.pg.sql`'s statements played in order
-//! (`CREATE TABLE`, `ALTER TABLE … ADD COLUMN | ADD CONSTRAINT | ALTER COLUMN … DROP DEFAULT`,
-//! `CREATE INDEX`, `DROP INDEX`, `CREATE TRIGGER`), so no server is needed. A statement the
+//! (`CREATE TABLE`, `ALTER TABLE … ADD COLUMN | ADD CONSTRAINT | DROP CONSTRAINT | ALTER COLUMN
+//! … DROP DEFAULT`, `CREATE INDEX`, `DROP INDEX`, `CREATE TRIGGER`), so no server is needed. A statement the
 //! player does not know fails the test: teach it, rather than let the schemas drift unseen.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -242,6 +242,17 @@ fn postgres() -> Schema {
                     t.add_column(col);
                 } else if upper.contains(" ADD CONSTRAINT ") && upper.contains(" CHECK ") {
                     t.checks.push(action.to_string());
+                } else if let Some(name) = action.strip_prefix("DROP CONSTRAINT ") {
+                    // PostgreSQL names a column's own CHECK `TABLE_COLUMN_check`.
+                    let column = name
+                        .trim()
+                        .strip_prefix(&format!("{}_", word(2)))
+                        .and_then(|n| n.strip_suffix("_check"))
+                        .filter(|c| t.columns.contains_key(*c))
+                        .unwrap_or_else(|| panic!("the schema test does not know: {stmt}"));
+                    let before = t.checks.len();
+                    t.checks.retain(|c| !names_word(c, column));
+                    assert!(t.checks.len() < before, "a dropped CHECK exists: {stmt}");
                 } else if upper.ends_with("DROP DEFAULT") {
                     t.columns.get_mut(&word(5)).expect("the column").default = false;
                 } else {

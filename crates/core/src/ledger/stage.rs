@@ -25,7 +25,9 @@ use crate::error::{Error, Hint, Result};
 use crate::figures::{Basis, FigureTally};
 use crate::formats::json::HashSink;
 use crate::formats::wave::{ContentHash, Digest};
-use crate::model::{Attempt, LogKind, NewLogEntry, SeatData, SuiteProblems, Wave};
+use crate::model::{
+    Attempt, LogKind, NewLogEntry, RulesRow, SeatData, SuiteProblems, Wave, WaveReviewRow,
+};
 
 /// The scratch database's tables: the ledger's seat, seat tally, display name, attempt, attempt
 /// origin and trace-step columns,
@@ -74,6 +76,8 @@ pub struct Staging<'l> {
     digest: Option<(u32, Digest)>,
     /// The last id given to a staged seat, attempt and trace step.
     last: Ids,
+    /// The reviews to record with the waves staged, each with the rules it ran under.
+    reviews: Vec<(WaveReviewRow, RulesRow)>,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -138,6 +142,7 @@ impl Ledger {
             current: None,
             digest: None,
             last: Ids::default(),
+            reviews: Vec::new(),
         })
     }
 
@@ -274,6 +279,14 @@ impl Staging<'_> {
         }
     }
 
+    /// Records `review` with the wave it names, in the commit's transaction, and registers the
+    /// `rules` it ran under there too ([`Ledger::add_rules`]'s refusal of other text under a
+    /// registered name@version fails the whole commit). The wave must be staged in this ingest
+    /// or held by the ledger; one holding a review under the same rules text keeps that one.
+    pub fn review(&mut self, review: WaveReviewRow, rules: RulesRow) {
+        self.reviews.push((review, rules));
+    }
+
     /// Ends a wave and returns its content hash, computed from the seats staged. When its id
     /// is already in the ledger, or earlier in this ingest, the hashes are compared: the same,
     /// and it will be reported as already present; different, and the ingest is refused.
@@ -331,6 +344,7 @@ impl Staging<'_> {
             conn,
             file,
             waves,
+            reviews,
             ..
         } = self;
         conn.execute_batch("COMMIT").map_err(|e| sqlite(&file, e))?;
@@ -341,7 +355,7 @@ impl Staging<'_> {
                 conn: &conn,
                 path: &file,
             };
-            decide(sql, ledger.logging(), &waves, now, &mut |sql, w, span| {
+            decide(sql, ledger.logging(), (&waves, &reviews), now, &mut |sql, w, span| {
                 stage.copy_wave(sql, w, span)
             })
         }));
@@ -355,7 +369,7 @@ impl Staging<'_> {
         };
         lite.execute("ATTACH DATABASE ?1 AS stage", [name])
             .map_err(|e| ledger.err(e))?;
-        let outcome = copy_in(ledger, &waves, now);
+        let outcome = copy_in(ledger, (&waves, &reviews), now);
         let detached = lite
             .execute_batch("DETACH DATABASE stage")
             .map_err(|e| ledger.err(e));
@@ -507,17 +521,20 @@ pub(super) type Bulk<'b> = dyn FnMut(&mut Sql<'_>, &Wave, Span) -> Result<()> + 
 
 /// The write transaction of [`Staging::commit`], with the scratch database attached as
 /// `stage`.
-fn copy_in(ledger: &Ledger, waves: &[Staged], now: &str) -> Result<Vec<Ingested>> {
-    ledger.write(|sql| decide(sql, ledger.logging(), waves, now, &mut copy_staged))
+fn copy_in(ledger: &Ledger, staged: Commit<'_>, now: &str) -> Result<Vec<Ingested>> {
+    ledger.write(|sql| decide(sql, ledger.logging(), staged, now, &mut copy_staged))
 }
 
+/// What a commit writes: the waves staged, and the reviews to record with them.
+pub(super) type Commit<'c> = (&'c [Staged], &'c [(WaveReviewRow, RulesRow)]);
+
 /// What becomes of each staged wave, inside the write transaction `tx`: a new wave is copied
-/// in (and its supersession recorded), one already there compared. Returns the outcome of
-/// each, in order; the caller commits.
+/// in (and its supersession recorded), one already there compared; then each review is
+/// recorded with its wave. Returns the outcome of each wave, in order; the caller commits.
 pub(super) fn decide(
     tx: &mut Sql<'_>,
     logging: bool,
-    waves: &[Staged],
+    (waves, reviews): Commit<'_>,
     now: &str,
     bulk: &mut Bulk<'_>,
 ) -> Result<Vec<Ingested>> {
@@ -617,6 +634,9 @@ pub(super) fn decide(
             }
         };
         out.push(outcome);
+    }
+    for (review, rules) in reviews {
+        super::reviews::record(tx, logging, review, rules)?;
     }
     Ok(out)
 }

@@ -13,7 +13,8 @@ mod totals;
 
 pub use rows::{
     ChainEntry, ContentHash, LogEntryRow, LogKind, NewLogEntry, NewWithdrawal, PriceTableRow,
-    PublicationRow, RubricRow, StoredClaims, WaveRow, WithdrawalRow, WithdrawalSeal,
+    PublicationRow, RubricRow, RulesRow, StoredClaims, WaveReviewRow, WaveRow, WithdrawalRow,
+    WithdrawalSeal,
 };
 pub use totals::{Known, SeatTotals};
 

@@ -91,10 +91,16 @@ pub enum LogKind {
     /// The origins of a new wave's attempts (written at ingest for the formats that name one):
     /// the wave's id, version 1 and the SHA-256 of its origins in attempt order.
     Origins,
+    /// Submission rules registered (`rules add`, or with the review they ran): their name,
+    /// version and the SHA-256 of their text.
+    Rules,
+    /// A review recorded with the wave it let in (`review --ingest`): "WAVE/NAME@VERSION" (the
+    /// rules'), version 1 and the SHA-256 of the review's record (docs/formats.md).
+    Review,
 }
 
 impl LogKind {
-    pub const ALL: [LogKind; 8] = [
+    pub const ALL: [LogKind; 10] = [
         LogKind::Ingest,
         LogKind::Rubric,
         LogKind::PriceTable,
@@ -103,6 +109,8 @@ impl LogKind {
         LogKind::Signature,
         LogKind::DisplayName,
         LogKind::Origins,
+        LogKind::Rules,
+        LogKind::Review,
     ];
 
     /// The name the ledger stores and the record hashes.
@@ -115,6 +123,8 @@ impl LogKind {
             LogKind::Withdrawal => "withdrawal",
             LogKind::Signature => "signature",
             LogKind::DisplayName => "display_name",
+            LogKind::Rules => "rules",
+            LogKind::Review => "review",
             LogKind::Origins => "origins",
         }
     }
@@ -158,6 +168,11 @@ impl LogEntryRow {
             LogKind::Signature => format!("the signature of publication #{}", self.subject),
             LogKind::DisplayName => format!("the display name of seat {}", self.subject),
             LogKind::Origins => format!("the origin record of wave {}", self.subject),
+            LogKind::Rules => format!("submission rules {}@{}", self.subject, self.version),
+            LogKind::Review => match self.subject.split_once('/') {
+                Some((wave, rules)) => format!("the review of wave {wave} under rules {rules}"),
+                None => format!("the review {}", self.subject),
+            },
         }
     }
 
@@ -165,12 +180,12 @@ impl LogEntryRow {
     pub fn label(&self) -> String {
         let did = match self.kind {
             LogKind::Ingest => "ingested",
-            LogKind::Rubric | LogKind::PriceTable => "registered",
+            LogKind::Rubric | LogKind::PriceTable | LogKind::Rules => "registered",
             LogKind::Publication => "published",
             LogKind::Withdrawal => "made",
             LogKind::Signature => "kept",
             LogKind::DisplayName => "given",
-            LogKind::Origins => "recorded",
+            LogKind::Origins | LogKind::Review => "recorded",
         };
         format!("log entry #{} ({} {did})", self.seq, self.subject_label())
     }
@@ -218,6 +233,53 @@ pub struct PriceTableRow {
 impl PriceTableRow {
     pub fn id(&self) -> String {
         format!("{}@{}", self.name, self.version)
+    }
+}
+
+/// Registered submission rules (`rules add`; docs/review.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesRow {
+    pub name: String,
+    pub version: u32,
+    pub sha256: String,
+    /// The rules file's text, verbatim.
+    pub text: String,
+    pub added_at: String,
+}
+
+impl RulesRow {
+    pub fn id(&self) -> String {
+        format!("{}@{}", self.name, self.version)
+    }
+}
+
+/// A review recorded with the wave it let in (`review --ingest`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaveReviewRow {
+    /// The wave's slug.
+    pub wave: String,
+    pub rules_name: String,
+    pub rules_version: u32,
+    /// The SHA-256 of the rules' text.
+    pub rules_sha256: String,
+    /// `accept`, `needs-review` or `reject`.
+    pub verdict: String,
+    /// The review document's `findings` array, as JSON.
+    pub findings: String,
+    /// The SHA-256 of `findings`.
+    pub findings_sha256: String,
+    pub reviewed_at: String,
+}
+
+impl WaveReviewRow {
+    /// The rules it ran under, `NAME@VERSION`.
+    pub fn rules(&self) -> String {
+        format!("{}@{}", self.rules_name, self.rules_version)
+    }
+
+    /// The subject of its log entry: "WAVE/NAME@VERSION".
+    pub fn subject(&self) -> String {
+        format!("{}/{}", self.wave, self.rules())
     }
 }
 

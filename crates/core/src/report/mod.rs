@@ -365,10 +365,11 @@ impl Table {
             .map(|k| self.columns[k].header.to_lowercase())
             .filter(|h| !h.is_empty() && h.chars().all(char::is_alphabetic))
             .unwrap_or_else(|| "row".to_string());
-        let every = if noun == "row" {
-            "in every row".to_string()
-        } else {
-            format!("for every {noun}")
+        // A plural header ("Rules") names the rows as a whole.
+        let every = match noun.as_str() {
+            "row" => "in every row".to_string(),
+            n if n.ends_with('s') => format!("for all {n}"),
+            n => format!("for every {n}"),
         };
         let note = format!(
             "Unknown {every}, so left out: {}.",

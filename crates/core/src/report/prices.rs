@@ -141,14 +141,15 @@ pub fn list(rows: &[(PriceTableRow, Option<PriceTable>)]) -> (Table, PriceListJs
 
 /// `prices show`: a header with the hash, then the verbatim registered text.
 pub fn show(row: &PriceTableRow) -> String {
-    let mut out = format!(
-        "# {} · sha256 {} · registered {}\n",
-        row.id(),
-        row.sha256,
-        row.added_at
-    );
-    out.push_str(&row.text);
-    if !row.text.ends_with('\n') {
+    registered_text(&row.id(), &row.sha256, &row.added_at, &row.text)
+}
+
+/// A registered text (a price table, submission rules) printed back: a line naming it, its
+/// SHA-256 and when it was registered, then the text verbatim, ending in a newline.
+pub fn registered_text(id: &str, sha256: &str, added_at: &str, text: &str) -> String {
+    let mut out = format!("# {id} · sha256 {sha256} · registered {added_at}\n");
+    out.push_str(text);
+    if !text.ends_with('\n') {
         out.push('\n');
     }
     out

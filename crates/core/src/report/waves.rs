@@ -6,8 +6,8 @@ use serde::Serialize;
 use super::intervals::FiguresCiJson;
 use super::{Advice, Cell, Column, DETAIL, ESSENTIAL, EXTRA, Note, Table, texts};
 use crate::figures::{Known, SeatFigures};
-use crate::model::WaveRow;
 use crate::model::{Accounting, Budget, Load, Seat, SuiteProblems, Wave, WaveData};
+use crate::model::{WaveReviewRow, WaveRow};
 use crate::number::{
     fixed, int, int_or_fixed, known_machine_f64, known_machine_u64, machine, partial, percent, usd,
     usd_significant,
@@ -881,10 +881,44 @@ pub struct WaveListJson {
     pub content_sha256: String,
     /// The wave content format `content_sha256` was computed in (docs/formats.md).
     pub content_format: u32,
+    /// The reviews recorded with the wave (`review --ingest`), in the order they were made;
+    /// left out when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reviews: Vec<WaveReviewJson>,
 }
 
-/// The `waves` listing.
-pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
+/// A review recorded with a wave: the rules it ran under and its verdict.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct WaveReviewJson {
+    /// NAME@VERSION.
+    pub rules: String,
+    pub rules_sha256: String,
+    pub verdict: String,
+    pub findings: usize,
+    pub reviewed_at: String,
+}
+
+impl WaveReviewJson {
+    pub fn of(r: &WaveReviewRow) -> WaveReviewJson {
+        WaveReviewJson {
+            rules: r.rules(),
+            rules_sha256: r.rules_sha256.clone(),
+            verdict: r.verdict.clone(),
+            findings: serde_json::from_str::<Vec<serde_json::Value>>(&r.findings)
+                .map_or(0, |f| f.len()),
+            reviewed_at: r.reviewed_at.clone(),
+        }
+    }
+
+    /// How a table cell says it: "terminal-bench-2@1: accept".
+    pub fn cell(&self) -> String {
+        format!("{}: {}", self.rules, self.verdict)
+    }
+}
+
+/// The `waves` listing; a column of the rules each wave's submission was reviewed under when
+/// any wave has a review recorded (`reviews`, in any order).
+pub fn waves(rows: &[WaveRow], reviews: &[WaveReviewRow]) -> (Table, WavesJson) {
     let mut t = Table::new(vec![
         Column::text("Wave", "wave"),
         Column::text("Suite", "suite").priority(DETAIL),
@@ -940,6 +974,25 @@ pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
     if rows.is_empty() {
         t.notes.push(Note::Advice(Advice::NoWaves));
     }
+    let reviewed = |id: &str| -> Vec<WaveReviewJson> {
+        reviews
+            .iter()
+            .filter(|r| r.wave == id)
+            .map(WaveReviewJson::of)
+            .collect()
+    };
+    if !reviews.is_empty() {
+        t.columns
+            .push(Column::text("Reviewed under", "reviews").priority(DETAIL));
+        for (row, r) in t.rows.iter_mut().zip(rows) {
+            let cells: Vec<String> = reviewed(&r.wave.id).iter().map(|j| j.cell()).collect();
+            row.push(if cells.is_empty() {
+                Cell::none()
+            } else {
+                Cell::text(cells.join(", "))
+            });
+        }
+    }
     let json = WavesJson {
         waves: rows
             .iter()
@@ -949,6 +1002,7 @@ pub fn waves(rows: &[WaveRow]) -> (Table, WavesJson) {
                 attempts: r.attempts,
                 content_sha256: r.content.sha256.clone(),
                 content_format: r.content.format,
+                reviews: reviewed(&r.wave.id),
             })
             .collect(),
     };

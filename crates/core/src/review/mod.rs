@@ -207,6 +207,23 @@ impl WaveVisitor for Collect {
     }
 }
 
+/// The review as the ledger records it with the wave `wave` it lets in (`review --ingest`;
+/// [`crate::ledger::Staging::review`]): the rules it ran under, its verdict, and its findings
+/// as the review document's `findings` JSON, with their SHA-256.
+pub fn recorded(r: &Review, wave: &str, reviewed_at: &str) -> crate::model::WaveReviewRow {
+    let findings = render::findings_json(&r.findings);
+    crate::model::WaveReviewRow {
+        wave: wave.to_string(),
+        rules_name: r.rules.name.clone(),
+        rules_version: r.rules.version,
+        rules_sha256: r.rules.sha256.clone(),
+        verdict: r.verdict.key().to_string(),
+        findings_sha256: crate::digest::sha256_hex(findings.as_bytes()),
+        findings,
+        reviewed_at: reviewed_at.to_string(),
+    }
+}
+
 /// Reviews a submission. Errors are for input that cannot be read (the submission, the claims
 /// file), naming the file, line and field; everything else is a finding.
 pub fn review(src: &dyn Source, req: &Request<'_>) -> Result<Review> {

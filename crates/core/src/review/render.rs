@@ -352,6 +352,93 @@ pub fn markdown(r: &Review) -> String {
     out
 }
 
+/// Findings as the review document's `findings` array (compact JSON): what the ledger keeps of
+/// a review recorded with its wave.
+pub fn findings_json(findings: &[Finding]) -> String {
+    serde_json::to_string(findings).expect("findings serialise")
+}
+
+/// One set of submission rules as `rules list` shows it: registered in the ledger (with its
+/// row), shipped with benchledger, or both (the same name@version and text).
+#[derive(Debug, Clone)]
+pub struct Listed {
+    pub name: String,
+    pub version: u32,
+    pub sha256: String,
+    pub description: Option<String>,
+    /// When it was registered in the ledger; none: shipped only.
+    pub added_at: Option<String>,
+    pub shipped: bool,
+    /// How many waves the ledger holds that a review under these rules let in.
+    pub waves: u64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct RulesListJson {
+    pub rules: Vec<RulesListEntry>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct RulesListEntry {
+    /// NAME@VERSION.
+    pub rules: String,
+    pub name: String,
+    pub version: u32,
+    pub sha256: String,
+    pub registered: bool,
+    pub added_at: Option<String>,
+    pub shipped: bool,
+    pub waves: u64,
+    pub description: Option<String>,
+}
+
+/// `rules list`: the registered rules and those shipped with benchledger, by name then version.
+pub fn rules_list(rows: &[Listed]) -> (Table, RulesListJson) {
+    use crate::report::{Cell, Column};
+    let mut t = Table::new(vec![
+        Column::text("Rules", "rules"),
+        Column::text("SHA-256", "sha256"),
+        Column::text("Registered", "added_at"),
+        Column::text("Shipped", "shipped"),
+        Column::num("Waves", "waves"),
+        Column::text("Description", "description"),
+    ]);
+    for r in rows {
+        t.rows.push(vec![
+            Cell::text(format!("{}@{}", r.name, r.version)),
+            Cell::new(crate::digest::short(&r.sha256), &r.sha256),
+            r.added_at
+                .as_deref()
+                .map_or_else(|| Cell::new("no", ""), Cell::text),
+            Cell::new(if r.shipped { "yes" } else { "no" }, r.shipped.to_string()),
+            Cell::text(r.waves.to_string()),
+            r.description.as_deref().map_or_else(Cell::none, Cell::text),
+        ]);
+    }
+    let json = RulesListJson {
+        rules: rows
+            .iter()
+            .map(|r| RulesListEntry {
+                rules: format!("{}@{}", r.name, r.version),
+                name: r.name.clone(),
+                version: r.version,
+                sha256: r.sha256.clone(),
+                registered: r.added_at.is_some(),
+                added_at: r.added_at.clone(),
+                shipped: r.shipped,
+                waves: r.waves,
+                description: r.description.clone(),
+            })
+            .collect(),
+    };
+    (t, json)
+}
+
+/// `rules show`: registered rules' verbatim text under a line naming them and their hash.
+pub fn rules_show(row: &crate::model::RulesRow) -> String {
+    crate::report::prices::registered_text(&row.id(), &row.sha256, &row.added_at, &row.text)
+}
+
 /// What a rules file checks, a line each (`rules check`).
 pub fn rules(r: &super::Rules, sha256: &str) -> String {
     let q = &r.require;

@@ -52,6 +52,9 @@ pub struct WaveInput {
     /// The price table that filled in `data`'s costs (`site --prices`), when one did: every
     /// page that shows the wave's figures names it.
     pub pricing: Option<crate::prices::Pricing>,
+    /// The reviews recorded with it (`review --ingest`): the index says which rules its
+    /// submission passed.
+    pub reviews: Vec<crate::model::WaveReviewRow>,
 }
 
 /// A publication and what verifying it found.

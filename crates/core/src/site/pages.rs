@@ -132,7 +132,12 @@ fn status_cell(w: &WaveInput) -> Cell {
 
 fn index(input: &Input, scored: &[Vec<Board<'_>>]) -> String {
     let rows: Vec<_> = input.waves.iter().map(|w| w.row.clone()).collect();
-    let (mut waves, _) = crate::report::waves::waves(&rows);
+    let reviews: Vec<_> = input
+        .waves
+        .iter()
+        .flat_map(|w| w.reviews.iter().cloned())
+        .collect();
+    let (mut waves, _) = crate::report::waves::waves(&rows, &reviews);
     waves.columns.push(Column::text("Status", "status"));
     for (row, w) in waves.rows.iter_mut().zip(&input.waves) {
         row.push(status_cell(w));
