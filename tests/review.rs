@@ -918,4 +918,10 @@ fn a_json_review_that_ingests_prints_one_document() {
     let waves = env.run(["waves", "--format", "json"]).ok().json();
     assert_eq!(waves["waves"][0]["reviews"][0]["rules"], "test-board@1");
     assert_eq!(waves["waves"][0]["reviews"][0]["verdict"], "accept");
+    // The site's index says it too.
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains("Reviewed under"), "{index}");
+    assert!(index.contains("test-board@1: accept"), "{index}");
 }

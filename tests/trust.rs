@@ -309,8 +309,15 @@ fn dropped_triggers_fail_verify_ledger_and_init() {
         .collect();
     tamper(&env.db, &drops);
     let out = env.run(["verify", "--ledger"]).status(1);
-    for t in &triggers {
-        contains(&out, &format!("trigger `{t}` is missing"));
+    // Each is named, up to the section's first 50 problems; the rest are counted.
+    let named = triggers
+        .iter()
+        .filter(|t| out.stdout.contains(&format!("trigger `{t}` is missing")))
+        .count();
+    let more = triggers.len() - named;
+    assert!(named >= 36.min(triggers.len()), "{}", out.stdout);
+    if more > 0 {
+        contains(&out, &format!("… and {more} more"));
     }
     let out = env.run(["init"]).status(1);
     contains(&out, "its schema differs from schema.sql");
