@@ -24,7 +24,14 @@ from benchledger.errors import BadInput, CheckFailed, Error, Unavailable
 if TYPE_CHECKING:
     import pyarrow
 
-__all__ = ["Ledger", "Error", "BadInput", "CheckFailed", "Unavailable"]
+__all__ = ["Ledger", "Error", "BadInput", "CheckFailed", "Unavailable", "__version__"]
+
+try:
+    from importlib.metadata import PackageNotFoundError, version as _version
+
+    __version__: str = _version("benchledger")
+except PackageNotFoundError:  # run from a source tree without the package installed
+    __version__ = "0+unknown"
 
 Path = Union[str, "os.PathLike[str]"]
 
@@ -260,6 +267,117 @@ class Ledger:
         return self._document(
             ["versus", _flag("--wave", wave), *_interval_flags(ci, resamples, seed)], [a, b]
         )
+
+    def versus_all(
+        self,
+        wave: str,
+        alpha: Optional[float] = None,
+        ci: float = 95.0,
+        resamples: int = _RESAMPLES,
+        seed: int = _SEED,
+    ) -> dict[str, Any]:
+        """Every pair of a wave's seats compared as :meth:`versus` compares two, with the groups
+        the data cannot separate (``benchledger versus --all --format json``); ``alpha`` the
+        family-wise error rate (the command line's default when ``None``)."""
+        args = ["versus", _flag("--wave", wave), "--all"]
+        if alpha is not None:
+            args.append(_flag("--alpha", repr(float(alpha))))
+        return self._document([*args, *_interval_flags(ci, resamples, seed)])
+
+    def problems(
+        self,
+        wave: str,
+        against: Optional[str] = None,
+        *,
+        regressions: bool = False,
+        seats: Optional[Iterable[str]] = None,
+        include_withdrawn: bool = False,
+    ) -> dict[str, Any]:
+        """A wave's problems by seat: each attempt's verdict, and the problems no seat or every
+        seat solved (``benchledger problems --format json``); with ``against`` (an older wave)
+        and ``regressions``, what each seat solved there and no longer does. ``seats`` keeps
+        only those seats."""
+        args = ["problems"]
+        if regressions:
+            args.append("--regressions")
+        args += [_flag("--seat", s) for s in (seats or [])]
+        if include_withdrawn:
+            args.append("--include-withdrawn")
+        return self._document(args, [wave] if against is None else [against, wave])
+
+    def plan(
+        self,
+        wave: str,
+        seat: str,
+        vs: str,
+        delta: Optional[float] = None,
+        alpha: float = 0.05,
+        power: float = 0.8,
+    ) -> dict[str, Any]:
+        """How many problems and trials a rematch of two seats needs to tell a difference of
+        ``delta`` apart at ``alpha`` with ``power`` (``benchledger plan --format json``)."""
+        args = [
+            "plan", _flag("--wave", wave), _flag("--seat", seat), _flag("--vs", vs),
+            _flag("--alpha", repr(float(alpha))), _flag("--power", repr(float(power))),
+        ]
+        if delta is not None:
+            args.append(_flag("--delta", repr(float(delta))))
+        return self._document(args)
+
+    def diff(
+        self,
+        old: str,
+        new: str,
+        waves: Optional[Iterable[str]] = None,
+        include_withdrawn: bool = False,
+    ) -> dict[str, Any]:
+        """Two rubrics' leaderboards over all of history (or ``waves``), seat by seat
+        (``benchledger diff --format json``): what a rubric change moves."""
+        args = ["diff", *[_flag("--wave", w) for w in (waves or [])]]
+        if include_withdrawn:
+            args.append("--include-withdrawn")
+        return self._document(args, [old, new])
+
+    def compare(
+        self,
+        seat: str,
+        waves: Iterable[str],
+        rubrics: Optional[Iterable[str]] = None,
+        include_withdrawn: bool = False,
+    ) -> dict[str, Any]:
+        """One seat across waves, absolutes beside the conditions that shape them
+        (``benchledger compare --format json``); ``rubrics`` adds each one's score."""
+        args = ["compare", _flag("--seat", seat), *[_flag("--rubric", r) for r in (rubrics or [])]]
+        if include_withdrawn:
+            args.append("--include-withdrawn")
+        return self._document(args, list(waves))
+
+    def history(
+        self,
+        rubric: str,
+        seat: Optional[str] = None,
+        waves: Optional[Iterable[str]] = None,
+        include_withdrawn: bool = False,
+    ) -> dict[str, Any]:
+        """A rubric's scores wave by wave (``benchledger history --format json``), for one
+        ``seat`` or all."""
+        args = ["history", _flag("--rubric", rubric)]
+        if seat is not None:
+            args.append(_flag("--seat", seat))
+        args += [_flag("--wave", w) for w in (waves or [])]
+        if include_withdrawn:
+            args.append("--include-withdrawn")
+        return self._document(args)
+
+    def publications(self) -> dict[str, Any]:
+        """Every publication and withdrawal of the chain (``benchledger publications --format
+        json``)."""
+        return self._document(["publications"])
+
+    def rules(self) -> dict[str, Any]:
+        """Submission rules registered in the ledger and shipped with benchledger, with the
+        waves each let in (``benchledger rules list --format json``)."""
+        return self._document(["rules", "list"])
 
     def claims_check(self, path: Union[Path, Iterable[Path]]) -> dict[str, Any]:
         """Each claim of claims files checked against the ledger (``benchledger claims check

@@ -279,7 +279,39 @@ def test_review_equals_the_command_line_and_ingests_with_its_record(tmp_path):
     )
     assert doc["verdict"] == "accept"
     [wave] = ledger.waves()["waves"]
-    assert wave["id"] == "hb"
+    assert wave["wave"] == "hb"
     assert [(r["rules"], r["verdict"]) for r in wave["reviews"]] == [("api-board@1", "accept")]
     checks = ledger.verify()["ledger"]
     assert "reviews" in [c["check"] for c in checks]
+
+
+def test_the_other_documents_equal_the_command_lines(demo):
+    db = demo / "demo.db"
+    ledger = benchledger.Ledger(db)
+    assert ledger.versus_all("checkout-rematch") == cli_json(
+        db, "versus", "--wave", "checkout-rematch", "--all"
+    )
+    assert ledger.versus_all("rca-wave-2", alpha=0.1, seed=3) == cli_json(
+        db, "versus", "--wave", "rca-wave-2", "--all", "--alpha", "0.1", "--seed", "3"
+    )
+    assert ledger.problems("checkout-rematch") == cli_json(db, "problems", "checkout-rematch")
+    assert ledger.problems(
+        "rca-wave-2", "rca-wave-1", regressions=True, include_withdrawn=True
+    ) == cli_json(db, "problems", "rca-wave-1", "rca-wave-2", "--regressions", "--include-withdrawn")
+    assert ledger.plan("checkout-rematch", "openai-react", "xai-hierarchical", delta=0.2) == cli_json(
+        db, "plan", "--wave", "checkout-rematch", "--seat", "openai-react",
+        "--vs", "xai-hierarchical", "--delta", "0.2",
+    )
+    assert ledger.history(RUBRIC) == cli_json(db, "history", "--rubric", RUBRIC)
+    assert ledger.diff("session-efficiency@1", RUBRIC) == cli_json(
+        db, "diff", "session-efficiency@1", RUBRIC
+    )
+    assert ledger.compare(
+        "openai-react", ["rca-wave-1", "rca-wave-2"], [RUBRIC], include_withdrawn=True
+    ) == cli_json(
+        db, "compare", "--seat", "openai-react", "rca-wave-1", "rca-wave-2", "--rubric", RUBRIC,
+        "--include-withdrawn",
+    )
+    assert ledger.publications() == cli_json(db, "publications")
+    assert ledger.rules() == cli_json(db, "rules", "list")
+    assert benchledger.__version__ == cli("--version").stdout.split()[1]
