@@ -170,47 +170,154 @@ fn text_width(s: &str) -> f64 {
     s.chars().count() as f64 * 6.2
 }
 
-/// Where labels go so that none covers another: each starts at its wanted spot and, when that
-/// is taken, tries a line below, a line above, two below, two above, and so on (never above
-/// `top`), past every label already placed and every box in `taken` (the points themselves,
-/// the legend) that it would overlap. Boxes are `(x, y, width)`, `y` the baseline; labels are
-/// placed from the top of the chart down, and each one's baseline is returned in the order
-/// given.
-pub fn place_labels_around(
-    wanted: &[(f64, f64, f64)],
-    taken: &[(f64, f64, f64)],
-    top: f64,
-) -> Vec<f64> {
-    const LINE: f64 = 13.0;
+/// How far a label's text reaches above its baseline and below it, in pixels (11 px type: its
+/// box, as Chromium measures it, from 10.3 above to 2.9 below; two labels a [`LINE`] apart
+/// touch and do not overlap).
+const ASCENT: f64 = 10.3;
+const DESCENT: f64 = 2.7;
+/// The step between two placements of a label, up or down.
+const LINE: f64 = 13.0;
+
+/// Something a label keeps clear of, in the chart's coordinates (issue 31.4): a box (a point,
+/// the legend, a tick's label, a label already placed) or a line (a whisker, its caps, a
+/// segment of the frontier), which a label must not cross.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Obstacle {
+    /// Left, top, right, bottom.
+    Box(f64, f64, f64, f64),
+    /// From one end to the other, with the half of its stroke's width it is drawn with.
+    Line((f64, f64), (f64, f64), f64),
+}
+
+impl Obstacle {
+    /// The box of a label (or of text like it) starting at `x`, `width` wide, on `baseline`.
+    pub fn text(x: f64, baseline: f64, width: f64) -> Obstacle {
+        Obstacle::Box(x, baseline - ASCENT, x + width, baseline + DESCENT)
+    }
+
+    /// The heights it takes between `x0` and `x1` (top, bottom), when it reaches across them.
+    fn across(&self, x0: f64, x1: f64) -> Option<(f64, f64)> {
+        match *self {
+            Obstacle::Box(l, t, r, b) => (l < x1 && x0 < r).then_some((t, b)),
+            Obstacle::Line((ax, ay), (bx, by), half) => {
+                let (x0, x1) = (x0 - half, x1 + half);
+                let (t0, t1) = if ax == bx {
+                    if ax < x0 || ax > x1 {
+                        return None;
+                    }
+                    (0.0, 1.0)
+                } else {
+                    let (u, v) = ((x0 - ax) / (bx - ax), (x1 - ax) / (bx - ax));
+                    (u.min(v).max(0.0), u.max(v).min(1.0))
+                };
+                if t0 > t1 {
+                    return None;
+                }
+                let (ya, yb) = (ay + (by - ay) * t0, ay + (by - ay) * t1);
+                Some((ya.min(yb) - half, ya.max(yb) + half))
+            }
+        }
+    }
+}
+
+/// Where a label may go: its start left of its point or right of it, and its wanted baseline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Wanted {
+    /// Where the label may start, in the order tried (right of its point first), each with the
+    /// way away from its point (1 rightwards, -1 leftwards), in which it may also slide.
+    pub starts: Vec<(f64, f64)>,
+    pub baseline: f64,
+    pub width: f64,
+}
+
+/// The part of a chart its labels are placed in first: left, top, right, bottom.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Area {
+    pub left: f64,
+    pub top: f64,
+    pub right: f64,
+    pub bottom: f64,
+}
+
+/// How far a label slides sideways, away from its point, at each step, and how many steps.
+const SLIDE: f64 = 16.0;
+const SLIDES: usize = 8;
+
+/// Where labels go so that none covers another or crosses what is drawn (issue 31.4). Each
+/// takes the free spot inside `area` nearest its wanted one: on either side of its point, up
+/// or down a line at a time, or slid sideways away from it; past every label already placed
+/// and every obstacle in `taken` (points, the legend, ticks' labels, whiskers, the frontier).
+/// When `area` has no room, it goes down a line at a time below it until it is clear (never
+/// above `area.top`). Labels are placed from the top of the chart down; each one's start and
+/// baseline are returned in the order given.
+pub fn place_labels_around(wanted: &[Wanted], taken: &[Obstacle], area: Area) -> Vec<(f64, f64)> {
     let mut order: Vec<usize> = (0..wanted.len()).collect();
     order.sort_by(|&a, &b| {
         wanted[a]
-            .1
-            .total_cmp(&wanted[b].1)
-            .then(wanted[a].0.total_cmp(&wanted[b].0))
+            .baseline
+            .total_cmp(&wanted[b].baseline)
+            .then(wanted[a].starts[0].0.total_cmp(&wanted[b].starts[0].0))
             .then(a.cmp(&b))
     });
-    let mut placed: Vec<(f64, f64, f64)> = taken.to_vec();
-    let mut out = vec![0.0; wanted.len()];
-    // The baselines of the boxes a label overlaps across: a label moves only up or down, so
-    // only these can stop it (a chart of thousands of points has most boxes elsewhere).
-    let mut across: Vec<f64> = Vec::new();
+    let mut placed: Vec<Obstacle> = taken.to_vec();
+    let mut out = vec![(0.0, 0.0); wanted.len()];
     for i in order {
-        let (x, y0, w) = wanted[i];
-        across.clear();
-        across.extend(
-            placed
+        let w = &wanted[i];
+        // Every start a label may take, and the heights taken across it (computed when first
+        // needed: a label moves only up or down from a start, so only these can stop it).
+        let mut xs: Vec<(f64, f64)> = Vec::new();
+        for (k, &(x, away)) in w.starts.iter().enumerate() {
+            for j in 0..=SLIDES {
+                let x = x + away * SLIDE * j as f64;
+                let inside = x >= area.left && x + w.width <= area.right;
+                if j == 0 || inside {
+                    xs.push((x, SLIDE * j as f64 + k as f64 * 0.5));
+                }
+            }
+        }
+        let mut across: Vec<Option<Vec<(f64, f64)>>> = vec![None; xs.len()];
+        let mut free = |k: usize, y: f64| {
+            let x = xs[k].0;
+            let taken = across[k].get_or_insert_with(|| {
+                placed
+                    .iter()
+                    .filter_map(|o| o.across(x, x + w.width))
+                    .collect()
+            });
+            !taken
                 .iter()
-                .filter(|&&(px, _, pw)| x < px + pw && px < x + w)
-                .map(|&(_, py, _)| py),
-        );
-        let free = |y: f64| !across.iter().any(|&py| (y - py).abs() < LINE);
-        let y = (0..)
-            .flat_map(|k| [y0 + LINE * k as f64, y0 - LINE * (k + 1) as f64])
-            .find(|&y| y >= top && free(y))
-            .unwrap_or(y0);
-        placed.push((x, y, w));
-        out[i] = y;
+                .any(|&(t, b)| t < y + DESCENT && b > y - ASCENT)
+        };
+        // The spots inside the area, nearest first (of two as near, the lower).
+        let lines = ((area.bottom - area.top) / LINE).ceil() as i64 + 1;
+        let mut spots: Vec<(f64, usize, f64)> = (-lines..=lines)
+            .map(|m| w.baseline + LINE * m as f64)
+            .filter(|&y| y >= area.top && y + DESCENT <= area.bottom)
+            .flat_map(|y| {
+                let xs = &xs;
+                (0..xs.len()).map(move |k| ((y - w.baseline).abs() + xs[k].1, k, y))
+            })
+            .collect();
+        spots.sort_by(|a, b| {
+            a.0.total_cmp(&b.0)
+                .then(a.1.cmp(&b.1))
+                .then(b.2.total_cmp(&a.2))
+        });
+        let near = spots.into_iter().find(|&(_, k, y)| free(k, y));
+        // Below the area, a line at a time: far enough down, nothing is in the way (the bound
+        // only makes the search total).
+        let below = w.baseline + LINE * ((area.bottom - w.baseline) / LINE).ceil().max(0.0);
+        let spot = near.map(|(_, k, y)| (xs[k].0, y)).or_else(|| {
+            (0..4096).map(|m| below + LINE * m as f64).find_map(|y| {
+                (0..xs.len())
+                    .filter(|&k| xs[k].1 < SLIDE)
+                    .find(|&k| free(k, y))
+                    .map(|k| (xs[k].0, y))
+            })
+        });
+        let spot = spot.unwrap_or((w.starts[0].0, w.baseline));
+        placed.push(Obstacle::text(spot.0, spot.1, w.width));
+        out[i] = spot;
     }
     out
 }
@@ -335,10 +442,10 @@ fn leader_line(
 
 /// The legend, right of the plot: Pareto set, other seats, the frontier, and the interval
 /// whiskers when there are any. Returns it and the boxes it takes (for label placement).
-fn scatter_legend(x: f64, y: f64, whiskers: bool) -> (Markup, Vec<(f64, f64, f64)>) {
+fn scatter_legend(x: f64, y: f64, whiskers: bool) -> (Markup, Vec<Obstacle>) {
     let rows = if whiskers { 4 } else { 3 };
     let taken = (0..rows)
-        .map(|k| (x - 8.0, y + 4.0 + 20.0 * k as f64, 110.0))
+        .map(|k| Obstacle::text(x - 8.0, y + 4.0 + 20.0 * k as f64, 110.0))
         .collect();
     let legend = html! {
         g.legend transform=(format!("translate({} {})", c(x), c(y))) {
@@ -355,6 +462,62 @@ fn scatter_legend(x: f64, y: f64, whiskers: bool) -> (Markup, Vec<(f64, f64, f64
         }
     };
     (legend, taken)
+}
+
+/// What a cost–accuracy chart's labels keep clear of: every point, whisker (and its caps) and
+/// segment of the frontier, the legend, and the axes' ticks and labels.
+fn scatter_obstacles(
+    s: &Scatter,
+    points: &[(f64, f64)],
+    y: Axis,
+    (x, xt): (&Axis, &[(f64, String)]),
+    legend: Vec<Obstacle>,
+) -> Vec<Obstacle> {
+    let mut taken: Vec<Obstacle> = points
+        .iter()
+        .map(|&(cx, cy)| Obstacle::Box(cx - 6.0, cy - 6.0, cx + 6.0, cy + 6.0))
+        .collect();
+    for (p, &(cx, _)) in s.points.iter().zip(points) {
+        if let Some((lo, hi)) = p.interval {
+            let (top, bottom) = (y.at(hi), y.at(lo));
+            taken.push(Obstacle::Line((cx, top), (cx, bottom), 0.75));
+            for end in [top, bottom] {
+                taken.push(Obstacle::Line((cx - 3.0, end), (cx + 3.0, end), 0.75));
+            }
+        }
+    }
+    for w in s.frontier.windows(2) {
+        taken.push(Obstacle::Line(points[w[0]], points[w[1]], 1.0));
+    }
+    taken.extend(legend);
+    for k in 0..=5 {
+        let label = pct_tick(k as f64 * 0.2);
+        let w = text_width(&label);
+        taken.push(Obstacle::text(
+            LEFT - 6.0 - w,
+            y.at(k as f64 * 0.2) + 4.0,
+            w,
+        ));
+    }
+    for (v, label) in xt {
+        let w = text_width(label);
+        taken.push(Obstacle::text(
+            x.at(*v) - w / 2.0,
+            HEIGHT - BOTTOM + 18.0,
+            w,
+        ));
+    }
+    // The x axis's label (12 px type, centred under the plot) and the y axis's, upright.
+    let w = text_width("Total cost (USD, log scale)") * 12.0 / 11.0;
+    let centre = LEFT + (SCATTER_WIDTH - LEFT - RIGHT) / 2.0;
+    taken.push(Obstacle::Box(
+        centre - w / 2.0,
+        HEIGHT - 20.0,
+        centre + w / 2.0,
+        HEIGHT - 5.0,
+    ));
+    taken.push(Obstacle::Box(4.0, TOP, 22.0, HEIGHT - BOTTOM));
+    taken
 }
 
 pub fn scatter(s: &Scatter) -> Markup {
@@ -375,23 +538,42 @@ pub fn scatter(s: &Scatter) -> Markup {
         .collect();
     let whiskers = s.points.iter().any(|p| p.interval.is_some());
     let (legend, legend_boxes) = scatter_legend(width - RIGHT + 14.0, TOP + 6.0, whiskers);
-    // Labels avoid each other, every point and the legend; a label moved off its spot is
-    // joined to its point by a leader line.
-    let mut taken: Vec<(f64, f64, f64)> = points
-        .iter()
-        .map(|&(cx, cy)| (cx - 6.0, cy + 5.0, 12.0))
-        .collect();
-    taken.extend(legend_boxes);
-    let wanted: Vec<(f64, f64, f64)> = s
+    // Labels avoid each other, every point, whisker and frontier segment, the legend and the
+    // axes' labels (issue 31.4); a label moved off its spot is joined to its point by a leader
+    // line.
+    let taken = scatter_obstacles(s, &points, y, (&x, &xt), legend_boxes);
+    let wanted: Vec<Wanted> = s
         .points
         .iter()
         .zip(&points)
         .map(|(p, &(cx, cy))| {
             let w = text_width(&p.label);
-            (label_x(cx, w, 4.0, width - RIGHT), cy - 8.0, w)
+            let (right, left) = (cx + 8.0, cx - 8.0 - w);
+            let mut starts = Vec::new();
+            if right + w <= width - RIGHT {
+                starts.push((right, 1.0));
+            }
+            if left >= 4.0 {
+                starts.push((left, -1.0));
+            }
+            if starts.is_empty() {
+                starts.push((label_x(cx, w, 4.0, width - RIGHT), 1.0));
+            }
+            Wanted {
+                starts,
+                baseline: cy - 8.0,
+                width: w,
+            }
         })
         .collect();
-    let label_y = place_labels_around(&wanted, &taken, 12.0);
+    let area = Area {
+        left: 4.0,
+        top: 12.0,
+        right: width - RIGHT,
+        bottom: HEIGHT - BOTTOM,
+    };
+    let spots = place_labels_around(&wanted, &taken, area);
+    let label_y: Vec<f64> = spots.iter().map(|s| s.1).collect();
     let body = html! {
         (y_grid(y, width, &yt, pct_tick))
         @for (v, label) in &xt {
@@ -411,9 +593,9 @@ pub fn scatter(s: &Scatter) -> Markup {
             @let (a, b) = (points[w[0]], points[w[1]]);
             line.frontier-segment x1=(c(a.0)) y1=(c(a.1)) x2=(c(b.0)) y2=(c(b.1)) {}
         }
-        @for (((p, ly), &(cx, cy)), &(lx, wy, lw)) in s.points.iter().zip(&label_y).zip(&points).zip(&wanted) {
+        @for (((p, &(lx, ly)), &(cx, cy)), w) in s.points.iter().zip(&spots).zip(&points).zip(&wanted) {
             @let dot = html! {
-                @if let Some((from, to)) = leader_line((cx, cy), (lx, *ly, lw), wy) {
+                @if let Some((from, to)) = leader_line((cx, cy), (lx, ly, w.width), w.baseline) {
                     line.label-leader x1=(c(from.0)) y1=(c(from.1)) x2=(c(to.0)) y2=(c(to.1)) {}
                 }
                 circle.point.pareto[p.pareto] data-seat=(p.label) cx=(c(cx)) cy=(c(cy)) r="5" {
@@ -423,7 +605,7 @@ pub fn scatter(s: &Scatter) -> Markup {
                         @if p.pareto { " (Pareto set)" }
                     }
                 }
-                text.point-label x=(c(lx)) y=(c(*ly)) { (p.label) }
+                text.point-label x=(c(lx)) y=(c(ly)) { (p.label) }
             };
             @if let Some(href) = &p.href { a href=(href) { (dot) } } @else { (dot) }
         }
@@ -759,18 +941,86 @@ mod tests {
         assert!(!log);
     }
 
+    /// A chart's area from `top` down, wider and taller than any label here needs.
+    fn area(top: f64) -> Area {
+        Area {
+            left: 0.0,
+            top,
+            right: 1000.0,
+            bottom: 1000.0,
+        }
+    }
+
+    /// The baselines [`place_labels_around`] gives labels `(start, baseline, width)` that may
+    /// go only where they start, among text boxes `(x, baseline, width)`.
+    fn baselines(wanted: &[(f64, f64, f64)], taken: &[(f64, f64, f64)], top: f64) -> Vec<f64> {
+        let wanted: Vec<Wanted> = wanted
+            .iter()
+            .map(|&(x, baseline, width)| Wanted {
+                starts: vec![(x, 1.0)],
+                baseline,
+                width,
+            })
+            .collect();
+        let taken: Vec<Obstacle> = taken
+            .iter()
+            .map(|&(x, y, w)| Obstacle::text(x, y, w))
+            .collect();
+        place_labels_around(&wanted, &taken, area(top))
+            .into_iter()
+            .map(|s| s.1)
+            .collect()
+    }
+
     #[test]
     fn a_label_moves_off_a_point_it_would_cover() {
         // A label wanted right over another seat's point (10 px above it) moves a line (13 px)
         // down, clear of it.
-        let y = place_labels_around(&[(100.0, 50.0, 60.0)], &[(120.0, 40.0, 12.0)], 0.0);
+        let y = baselines(&[(100.0, 50.0, 60.0)], &[(120.0, 40.0, 12.0)], 0.0);
         assert_eq!(y, vec![63.0]);
         // A line below still over it (11 px away): a line above is tried next, 50 → 63 → 37.
-        let y = place_labels_around(&[(100.0, 50.0, 60.0)], &[(120.0, 52.0, 12.0)], 0.0);
+        let y = baselines(&[(100.0, 50.0, 60.0)], &[(120.0, 52.0, 12.0)], 0.0);
         assert_eq!(y, vec![37.0]);
         // Never above the top: two lines below, 76.
-        let y = place_labels_around(&[(100.0, 50.0, 60.0)], &[(120.0, 52.0, 12.0)], 45.0);
+        let y = baselines(&[(100.0, 50.0, 60.0)], &[(120.0, 52.0, 12.0)], 45.0);
         assert_eq!(y, vec![76.0]);
+    }
+
+    /// Issue 31.4: interval whiskers ran through seat labels (`openai-react`, `xai-react`).
+    /// A whisker or a frontier segment is an obstacle like a point: a label crossed by one on
+    /// its right goes to its point's left, and when both sides are crossed, down a line.
+    #[test]
+    fn issue_31_4_whiskers_and_the_frontier_do_not_cross_a_label() {
+        let label = |starts: Vec<(f64, f64)>| Wanted {
+            starts,
+            baseline: 100.0,
+            width: 60.0,
+        };
+        let whisker = Obstacle::Line((150.0, 40.0), (150.0, 200.0), 0.75);
+        assert_eq!(
+            place_labels_around(
+                &[label(vec![(108.0, 1.0), (32.0, -1.0)])],
+                &[whisker],
+                area(0.0)
+            ),
+            [(32.0, 100.0)]
+        );
+        // A frontier segment rising across the left side too, from 114.5 to 83.5 under the
+        // label: both sides are crossed at 100, a line up (87) and a line down (113); two
+        // lines away the left side is clear of it, up (74) and down (126): of two spots as
+        // near, the lower.
+        let frontier = Obstacle::Line((20.0, 120.0), (100.0, 80.0), 1.0);
+        assert_eq!(
+            place_labels_around(
+                &[label(vec![(108.0, 1.0), (32.0, -1.0)])],
+                &[whisker, frontier],
+                area(0.0)
+            ),
+            [(32.0, 126.0)]
+        );
+        // A sloped line takes, across a span, only the heights of its part over that span
+        // (and half its stroke): from x = 59 to 81, 100.5 to 89.5.
+        assert_eq!(frontier.across(60.0, 80.0), Some((88.5, 101.5)));
     }
 
     /// Two waves of a suite side by side: long labels crowd the costliest corner, where the
@@ -947,7 +1197,7 @@ mod tests {
         assert_eq!(stack(&[50.0, 50.0, 55.0, 200.0]), [50.0, 63.0, 76.0, 200.0]);
         // Beside points: a label moves down past one it would cover, not past one elsewhere.
         assert_eq!(
-            place_labels_around(
+            baselines(
                 &[(10.0, 20.0, 50.0), (30.0, 22.0, 50.0), (300.0, 20.0, 50.0)],
                 &[],
                 0.0

@@ -1,7 +1,8 @@
 //! What every page of the site shares: the stylesheet, the sorting script and the policy that
 //! allows only it, the page's frame, tables built from a report's `Table`, and the links between
 //! pages. The only markup written as it is (`PreEscaped`) is the stylesheet and the script,
-//! which are constants of this file.
+//! which are constants of this file, and rows maud rendered with their end tags taken out
+//! ([`without_end_tags`]).
 
 use std::collections::BTreeSet;
 
@@ -42,6 +43,7 @@ details.failing>summary h3{display:inline-block;margin:1rem 0 .4rem}
 .tag{display:inline-block;font-size:.75rem;padding:0 .4rem;border:1px solid #98a2b3;border-radius:.6rem;margin-left:.4rem;vertical-align:middle;font-weight:400}
 pre{background:#f8f9fb;border:1px solid #e4e7ec;padding:.8rem;overflow-x:auto;font-size:.82rem}
 code{font-size:.88em}
+@media (max-width:720px){.scroll th,.scroll td{white-space:nowrap}.scroll caption{position:sticky;left:0;max-width:calc(100vw - 2.5rem)}}
 ";
 
 /// The stylesheet's rules for charts, in a page that has one.
@@ -149,6 +151,15 @@ pub(super) fn layout_styled(title: &str, depth: usize, body: Markup, own: Option
         }
     }
     .into_string()
+}
+
+/// Table rows without the end tags HTML lets a reader infer (`</td>`, `</tr>`: a cell ends
+/// where the next cell or row begins, a row where the next row or the body's end does), a fifth
+/// of a row's bytes on a page of numbers such as a problem's, of which a site holds thousands
+/// (issue 31.7). Only the markup's own tags are taken out: every string from the ledger in it
+/// is escaped, so no text holds a `<`.
+pub(super) fn without_end_tags(rows: Markup) -> Markup {
+    PreEscaped(rows.0.replace("</td>", "").replace("</tr>", ""))
 }
 
 /// The longest id shown whole; a longer one is shortened in the middle.

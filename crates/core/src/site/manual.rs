@@ -38,6 +38,7 @@ pub(super) fn page(input: &Input) -> String {
             li { a href="#conditions" { "Conditions: load, accounting, budget" } }
             li { a href="#unknown" { "Unknown values and left-out columns" } }
             li { a href="#rubrics" { "Rubrics that fail their check" } }
+            li { a href="#attempts" { "A problem's attempts" } }
         }
         h2 id="ranking" { "Which rubric ranks a suite" }
         p { "The front page shows each suite's latest current wave (a withdrawn or superseded wave is never a current result). It ranks it under the rubric " code { "site --rubric NAME@VERSION" } " names when that rubric scores the wave; else under the most recently registered rubric that keeps its scale (passes " code { "rubric check" } ") and scores the wave; else under a failing one, marked; else on plain accuracy, the shipped " code { "rubrics/accuracy.v1.toml" } " (an efficiency rubric needs a budget, prices or medians a wave may not declare). Each board says which rubric it is under and why, and the command that prints the same board in the terminal. A wave's own page shows its board under every registered rubric." }
@@ -67,6 +68,9 @@ pub(super) fn page(input: &Input) -> String {
         p { "Absent is not zero: an unknown cost, token count or wall time is shown as —, and a figure built on it says how many attempts it covers. A column whose every cell is unknown (no wave records it) is left out of the table, and a note under it says so." }
         h2 id="rubrics" { "Rubrics that fail their check" }
         p { (code_spans("A rubric declares its scale, and `rubric check` proves the range its score can take. One whose score can leave its scale (the flawed session-efficiency v1 prints 125 on 0–100) can be registered only with `--allow-scale-violation`. On a wave's page its board comes after the boards of the rubrics that pass, collapsed and marked; it never ranks the front page while a passing rubric scores the wave.")) }
+        h2 id="attempts" { "A problem's attempts" }
+        p { "A problem's page lists every seat's attempts at it, trial by trial, with the trace its importer kept (each tool call, and the error of each that failed). Tokens are input plus output, with cached reads and writes as the wave's accounting counts them; — when the harness did not say. A column no attempt at the problem records is left out, and a note says so." }
+        p { "Came from: the log file and the record in it (Inspect's sample and epoch), or the trial's directory (Terminal-Bench, Harbor), relative to the directory of the wave's manifest (of a wave built by " code { "ingest --from" } ", to the directory of its " code { "--manifest" } ", else to the directory it ran in)." }
     };
     layout("How to read this site", 0, body)
 }

@@ -337,13 +337,12 @@ pub(super) fn problem_page(w: &WaveInput, problem: &str) -> String {
         .filter(|c| **c != Col::Origin)
         .map(|c| c.header())
         .collect();
-    let origins = cols.contains(&Col::Origin);
     let trimmed = !gone.is_empty();
     let rule =
         trimmed.then(|| attempts_rule(&cols.iter().map(|c| c.numeric()).collect::<Vec<_>>(), true));
     let body = html! {
         h1 { "Problem " (problem) }
-        p { "Wave " a href=(wave_href(3, id)) { (id) } " · " a href="../problems.html" { "all its problems" } ". Every seat's attempts at this problem, trial by trial, with the trace its importer kept (each tool call, and the error of each that failed)." }
+        p { "Wave " a href=(wave_href(3, id)) { (id) } " · " a href="../problems.html" { "all its problems" } " · " (super::manual::link(3, "attempts", "how to read this table")) }
         (super::html::priced_by(w))
         div.scroll { table.attempts.trimmed[trimmed] {
             caption { "Attempts at " (problem) " in wave " (id) }
@@ -351,15 +350,12 @@ pub(super) fn problem_page(w: &WaveInput, problem: &str) -> String {
                 th scope="col" { "Seat" }
                 @for c in &cols { th.num[c.numeric()] scope="col" { (c.header()) } }
             } }
-            tbody { @for s in &w.data.seats { (attempt_rows(s, problem, accounting, &cols)) } }
+            tbody { (super::html::without_end_tags(html! { @for s in &w.data.seats { (attempt_rows(s, problem, accounting, &cols)) } })) }
         } }
         @if trimmed {
             p.note.unrecorded {
                 "Unknown for every attempt, so left out: " (super::html::words_list(&gone, "and")) "."
             }
-        }
-        p.note { "Tokens: input plus output, with cached reads and writes as this wave's accounting counts them; — when the harness did not say."
-            @if origins { " Came from: the log file and the record in it (Inspect's sample and epoch), or the trial's directory (Terminal-Bench, Harbor), relative to the directory of the wave's manifest (of a wave built by ingest --from, to the directory of its --manifest, else to the directory it ran in)." }
         }
     };
     super::html::layout_styled(
