@@ -442,6 +442,73 @@ decimals = 2
 "#;
 
 #[test]
+fn claims_resolve_a_seat_named_by_its_model_s_alias_in_the_alias_table() {
+    // A claims file written from a leaderboard names its seat after the model
+    // (`claude-sonnet-4-5`, an OpenHands index's model directory); checkout-rematch's one seat
+    // on that model is anthropic-react, whose files say `claude-sonnet-4.5`. The claim is checked
+    // against that seat, as ingest matches a results file's model to its seat's, and says so.
+    let env = ledger();
+    let head = "name = \"x\"\nversion = 1\nsource = \"a leaderboard\"\n\n";
+    let claim = |wave: &str, seat: &str| {
+        format!(
+            "[[claim]]\nwave = \"{wave}\"\nseat = \"{seat}\"\nfigure = \"accuracy\"\n\
+             value = 50\nscale = 100\ndecimals = 0\n"
+        )
+    };
+    let body = format!(
+        "{head}{}\n{}",
+        claim("checkout-rematch", "anthropic-react"),
+        claim("checkout-rematch", "anthropic/claude-sonnet-4-5-20250929")
+    );
+    let path = write_claims(&env, "alias.toml", &body);
+    let out = env.run([
+        OsStr::new("claims"),
+        OsStr::new("check"),
+        path.as_os_str(),
+        OsStr::new("--format"),
+        OsStr::new("json"),
+    ]);
+    let json = out.json();
+    let list = claims(&json);
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0]["computed"], list[1]["computed"]);
+    assert_eq!(list[0]["verdict"], list[1]["verdict"]);
+    assert_eq!(list[1]["seat"], "anthropic/claude-sonnet-4-5-20250929");
+    assert!(
+        strs(&list[1]["notes"]).contains(
+            &"seat anthropic/claude-sonnet-4-5-20250929 is anthropic-react by the model alias \
+              table: its model claude-sonnet-4.5 is claude-sonnet-4-5"
+        ),
+        "{}",
+        list[1]
+    );
+
+    // The table says so too, under the claim that differs (the seat's accuracy is 1 of 1).
+    let table = env
+        .run([OsStr::new("claims"), OsStr::new("check"), path.as_os_str()])
+        .status(1);
+    assert_contains(&table.stdout, "is anthropic-react by the model alias");
+
+    // rca-wave-1 runs the model in two seats: the name does not say which, and nothing is
+    // checked.
+    let path = write_claims(
+        &env,
+        "ambiguous.toml",
+        &format!("{head}{}", claim("rca-wave-1", "claude-sonnet-4-5")),
+    );
+    let out = env
+        .run([OsStr::new("claims"), OsStr::new("check"), path.as_os_str()])
+        .status(2);
+    assert_contains(
+        &out.stderr,
+        "ambiguous.toml:7: field `seat`: wave rca-wave-1 has no seat `claude-sonnet-4-5`, and by \
+         the model alias table (claude-sonnet-4-5) it is the model of 2 of its seats: \
+         anthropic-hierarchical, anthropic-react; name one by its id",
+    );
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+}
+
+#[test]
 fn a_cost_or_token_count_that_differs_names_the_cached_reads_or_cache_write_pricing() {
     let env = Env::init();
     let manifest = common::write_wave(

@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 
 use super::{Ctx, Withdrawn, files};
 use crate::cli::{ClaimsCommand, ClaimsFrom, Format, PricesArg};
-use benchledger_core::claims::check::{Variant, WaveCtx, check as check_claim, pricing_variants};
+use benchledger_core::claims::check::{
+    Variant, WaveCtx, check as check_claim, pricing_variants, seat_missing, seat_of,
+};
 use benchledger_core::claims::{ClaimsFile, Figure, Verdict, from, from_evals, write};
 use benchledger_core::error::{Error, Location, Result};
 use benchledger_core::ledger::Ledger;
@@ -58,19 +60,10 @@ fn check_references(
             };
             return Err(Error::input(at(c.lines.wave, "wave"), message));
         };
-        if !data.seats.iter().any(|s| s.seat.id == c.seat) {
+        if let Err(fits) = seat_of(data, &c.seat) {
             return Err(Error::input(
                 at(c.lines.seat, "seat"),
-                format!(
-                    "wave {} has no seat `{}`; its seats: {}",
-                    c.wave,
-                    c.seat,
-                    data.seats
-                        .iter()
-                        .map(|s| s.seat.id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                seat_missing(data, &c.seat, &fits, true),
             ));
         }
         if let Figure::Score { name, version } = &c.figure

@@ -146,6 +146,42 @@ mod tests {
     }
 
     #[test]
+    fn bedrock_ids_of_claude_opus_4_6_resolve() {
+        // Bedrock names Opus 4.6 without a date: `anthropic.claude-opus-4-6-v1` (Anthropic's
+        // model table once printed it with `:0`, which Bedrock refuses), with a region's or
+        // the global inference profile's prefix. None resolved before.
+        let t = table();
+        for name in [
+            "anthropic.claude-opus-4-6-v1",
+            "anthropic.claude-opus-4-6-v1:0",
+            "us.anthropic.claude-opus-4-6-v1",
+            "global.anthropic.claude-opus-4-6-v1",
+            "bedrock/global.anthropic.claude-opus-4-6-v1",
+        ] {
+            assert_eq!(
+                t.resolve(name).map(|e| e.canonical.as_str()),
+                Some("claude-opus-4-6"),
+                "{name}"
+            );
+        }
+        for (name, canonical) in [
+            (
+                "global.anthropic.claude-haiku-4-5-20251001-v1:0",
+                "claude-haiku-4-5",
+            ),
+            (
+                "eu.anthropic.claude-sonnet-4-20250514-v1:0",
+                "claude-sonnet-4",
+            ),
+        ] {
+            assert_eq!(
+                t.resolve(name).map(|e| e.canonical.as_str()),
+                Some(canonical)
+            );
+        }
+    }
+
+    #[test]
     fn a_name_resolves_with_or_without_its_provider_in_any_case_and_dated() {
         let t = table();
         for name in [

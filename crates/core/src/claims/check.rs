@@ -24,9 +24,80 @@ use super::compute::{self, Covers, SeatView};
 use super::round::{Comparison, Precision, compare};
 use super::spec::{Claim, Figure, Measure, SeatFigure};
 use crate::figures::SeatFigures;
-use crate::model::WaveData;
+use crate::model::{SeatData, WaveData};
 use crate::prices::{Costs, ModelPrice, PriceTable, price_wave};
 use crate::rubric::WaveScores;
+
+/// The seat a claim names: the wave's seat of that id, else the one seat whose model the name
+/// is of in the model alias table (`crate::models`), as ingest matches a results file's model
+/// to its seat's: `claude-sonnet-4-5` (the seat an OpenHands index's model directory is named
+/// after) is the seat running `claude-sonnet-4.5` or `anthropic/claude-sonnet-4-5-20250929`.
+/// `Err` holds the seats whose model the name is of when that is not exactly one (none: the
+/// wave has no such seat; more: the name does not say which).
+pub fn seat_of<'a>(
+    data: &'a WaveData,
+    name: &str,
+) -> std::result::Result<&'a SeatData, Vec<&'a SeatData>> {
+    if let Some(s) = data.seats.iter().find(|s| s.seat.id == name) {
+        return Ok(s);
+    }
+    let table = crate::models::table();
+    if table.resolve(name).is_none() {
+        return Err(Vec::new());
+    }
+    let fits: Vec<&SeatData> = data
+        .seats
+        .iter()
+        .filter(|s| {
+            let with_provider = format!("{}/{}", s.seat.provider, s.seat.model);
+            [s.seat.id.as_str(), s.seat.model.as_str(), &with_provider]
+                .iter()
+                .any(|m| table.same(name, m))
+        })
+        .collect();
+    match fits.as_slice() {
+        [one] => Ok(one),
+        _ => Err(fits),
+    }
+}
+
+/// Why a claim's seat is refused: the wave has no such seat (its seats named), or the name is of
+/// the model of several seats (those named).
+pub fn seat_missing(data: &WaveData, name: &str, fits: &[&SeatData], quote: bool) -> String {
+    let q = |s: &str| {
+        if quote {
+            format!("`{s}`")
+        } else {
+            s.to_string()
+        }
+    };
+    if fits.is_empty() {
+        return format!(
+            "wave {} has no seat {}; its seats: {}",
+            data.wave.id,
+            q(name),
+            data.seats
+                .iter()
+                .map(|s| s.seat.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let canonical = crate::models::table()
+        .resolve(name)
+        .map_or(name, |e| e.canonical.as_str());
+    format!(
+        "wave {} has no seat {}, and by the model alias table ({canonical}) it is the model of \
+         {} of its seats: {}; name one by its id",
+        data.wave.id,
+        q(name),
+        fits.len(),
+        fits.iter()
+            .map(|s| s.seat.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
 
 /// The wave's data under another pricing convention, for the causes of a cost that differs.
 #[derive(Debug, Clone)]
@@ -213,7 +284,8 @@ pub struct Checked {
     pub causes: Vec<Cause>,
     /// Every other convention tried (for a claim that does not reproduce).
     pub tried: Vec<Tried>,
-    /// Notes on a claim that reproduces (at a half, a partial sum, counts that disagree).
+    /// Notes on a claim that reproduces (at a half, a partial sum, counts that disagree), and,
+    /// whatever the verdict, the seat the alias table found for it.
     pub notes: Vec<String>,
 }
 
@@ -247,7 +319,7 @@ fn tried(claim: &Claim, view: &SeatView<'_>, ctx: &WaveCtx<'_>, own: Option<f64>
         .collect();
     if priced(&claim.figure) {
         for v in ctx.variants {
-            let Some(seat) = v.data.seats.iter().find(|s| s.seat.id == claim.seat) else {
+            let Ok(seat) = seat_of(&v.data, &claim.seat) else {
                 continue;
             };
             let other = SeatView::new(&v.data.wave, seat);
@@ -336,13 +408,31 @@ pub fn check(claim: &Claim, ctx: &WaveCtx<'_>) -> Checked {
         tried: Vec::new(),
         notes: Vec::new(),
     };
-    let Some(seat) = ctx.data.seats.iter().find(|s| s.seat.id == claim.seat) else {
-        out.reason = Some(format!(
-            "wave {} has no seat {}",
-            ctx.data.wave.id, claim.seat
-        ));
-        return out;
+    let seat = match seat_of(ctx.data, &claim.seat) {
+        Ok(seat) => seat,
+        Err(fits) if fits.is_empty() => {
+            out.reason = Some(format!(
+                "wave {} has no seat {}",
+                ctx.data.wave.id, claim.seat
+            ));
+            return out;
+        }
+        Err(fits) => {
+            out.reason = Some(seat_missing(ctx.data, &claim.seat, &fits, false));
+            return out;
+        }
     };
+    if seat.seat.id != claim.seat {
+        out.notes.push(format!(
+            "seat {} is {} by the model alias table: its model {} is {}",
+            claim.seat,
+            seat.seat.id,
+            seat.seat.model,
+            crate::models::table()
+                .resolve(&claim.seat)
+                .map_or(claim.seat.as_str(), |e| e.canonical.as_str())
+        ));
+    }
     let view = SeatView::new(&ctx.data.wave, seat);
     let f = &view.figures;
     // What the claim says that disagrees with the ledger, whatever the verdict.
@@ -733,6 +823,52 @@ mod tests {
         assert_eq!(
             run(&other, &data).reason.as_deref(),
             Some("wave w has no seat nobody")
+        );
+    }
+
+    #[test]
+    fn claims_resolve_a_seat_named_by_its_model_s_alias_as_ingest_does() {
+        // Before, a claim's seat was its id alone: a claims file written from an OpenHands
+        // index names its seat after the model directory (`claude-sonnet-4-5`), which a wave
+        // whose seat runs `claude-sonnet-4.5` did not have.
+        let mut data = wave(4, 2, 0, 1.0, None);
+        data.seats[0].seat.model = "claude-sonnet-4.5".into();
+        data.seats[0].seat.provider = "anthropic".into();
+        for name in [
+            "claude-sonnet-4-5",
+            "anthropic/claude-sonnet-4-5-20250929",
+            "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+        ] {
+            let mut c = claim(ACC, 50.0, 100.0, Precision::Decimals(0));
+            c.seat = name.into();
+            let checked = run(&c, &data);
+            assert_eq!(checked.verdict, Verdict::Reproduced, "{name}");
+            assert_eq!(
+                checked.notes,
+                [format!(
+                    "seat {name} is s by the model alias table: its model claude-sonnet-4.5 is \
+                     claude-sonnet-4-5"
+                )]
+            );
+        }
+        // Another model of the table, or a name it does not know, is no seat of the wave.
+        for name in ["claude-sonnet-4", "sonnet"] {
+            assert!(seat_of(&data, name).unwrap_err().is_empty(), "{name}");
+        }
+        // Two seats on the model: the name does not say which, and both are named.
+        let mut two = data.seats[0].clone();
+        two.seat.id = "t".into();
+        data.seats.push(two);
+        let mut c = claim(ACC, 50.0, 100.0, Precision::Decimals(0));
+        c.seat = "claude-sonnet-4-5".into();
+        let checked = run(&c, &data);
+        assert_eq!(checked.verdict, Verdict::CannotBeComputed);
+        assert_eq!(
+            checked.reason.as_deref(),
+            Some(
+                "wave w has no seat claude-sonnet-4-5, and by the model alias table \
+                 (claude-sonnet-4-5) it is the model of 2 of its seats: s, t; name one by its id"
+            )
         );
     }
 

@@ -367,7 +367,11 @@ impl Ctx<'_> {
         let line = line_of(self.text, c.span().start);
         let r = c.get_ref();
         check_slug(self.at(&r.wave, "wave"), "wave id", r.wave.get_ref())?;
-        check_slug(self.at(&r.seat, "seat"), "seat id", r.seat.get_ref())?;
+        // A seat's id, or a name of its model the alias table knows (which may hold `/`, `:`
+        // or `@`: `us.anthropic.claude-sonnet-4-5-20250929-v1:0`); `check::seat_of` finds it.
+        if crate::models::table().resolve(r.seat.get_ref()).is_none() {
+            check_slug(self.at(&r.seat, "seat"), "seat id", r.seat.get_ref())?;
+        }
         let figure = Figure::parse(r.figure.get_ref())
             .map_err(|e| Error::input(self.at(&r.figure, "figure"), e))?;
         let value = self.number(&r.value, "value", "the published number")?;

@@ -23,7 +23,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::claims::check::{WaveCtx, check};
+use crate::claims::check::{WaveCtx, check, seat_missing, seat_of};
 use crate::claims::spec::{ClaimsFile, Figure, parse};
 use crate::error::{Error, Location, Result};
 use crate::model::{StoredClaims, WaveData};
@@ -69,19 +69,10 @@ pub fn check_fits(path: &Path, file: &ClaimsFile, data: &WaveData, rubric_id: &s
                 ),
             ));
         }
-        if !data.seats.iter().any(|s| s.seat.id == c.seat) {
+        if let Err(fits) = seat_of(data, &c.seat) {
             return Err(Error::input(
                 at(c.lines.seat, "seat"),
-                format!(
-                    "wave {} has no seat {}; its seats: {}",
-                    data.wave.id,
-                    c.seat,
-                    data.seats
-                        .iter()
-                        .map(|s| s.seat.id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                seat_missing(data, &c.seat, &fits, false),
             ));
         }
     }

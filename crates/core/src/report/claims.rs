@@ -241,6 +241,8 @@ fn why(n: usize, c: &Claim, k: &Checked, digits: Digits) -> Option<String> {
                 });
             }
             parts.extend(k.causes.iter().map(|c| c.says.clone()));
+            // Only a seat found by the alias table leaves a note on a claim that differs.
+            parts.extend(k.notes.iter().cloned());
             format!(
                 " by {}: {}",
                 difference_text(k.difference.unwrap_or(0.0), c.precision, c.value, digits),
@@ -250,6 +252,7 @@ fn why(n: usize, c: &Claim, k: &Checked, digits: Digits) -> Option<String> {
         Verdict::CannotBeComputed => {
             let mut parts: Vec<String> = k.reason.iter().cloned().collect();
             parts.extend(k.causes.iter().map(|c| c.says.clone()));
+            parts.extend(k.notes.iter().cloned());
             format!(": {}", parts.join("; "))
         }
     };
