@@ -21,10 +21,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::from::{FULL_PRECISION, claim, se_precision, slug, written_decimals};
 use super::round::Precision;
 use super::spec::{Claim, ClaimsFile, Figure, Measure, SeatFigure};
 use crate::error::{Error, Location, Result};
+use crate::import::claims::{FULL_PRECISION, claim, se_precision, slug, written_decimals};
 use crate::import::json::{describe, syntax};
 
 /// The most decimals a score is taken to have been rounded to; one written with more is claimed

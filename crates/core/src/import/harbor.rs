@@ -33,6 +33,8 @@
 //! build, a cancelled trial, the agent's setup timing out) is infrastructure: never Correct,
 //! and a reward the verifier still left is recorded in the end reason, not scored.
 
+pub mod claims;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -325,9 +327,22 @@ fn job_start(r: &Rec<'_>, trials: &[Trial]) -> Result<(Option<String>, Option<St
     ))
 }
 
-/// What is read of a job's `result.json`: its start. The rest (`stats`, which names every
-/// trial under each reward) is skipped unread.
-const JOB: Shape = Shape::Fields(&[("started_at", Shape::Whole)]);
+/// What is read of a job's `result.json`, by the importer and by [`claims`]: its start, and
+/// the figures of each of its evals (`stats.evals`: `metrics`, `pass_at_k`). The rest (each
+/// eval's `reward_stats` and `exception_stats`, which name every trial) is skipped unread.
+const JOB: Shape = Shape::Fields(&[
+    ("started_at", Shape::Whole),
+    (
+        "stats",
+        Shape::Fields(&[(
+            "evals",
+            Shape::Each(&Shape::Fields(&[
+                ("metrics", Shape::Whole),
+                ("pass_at_k", Shape::Whole),
+            ])),
+        )]),
+    ),
+]);
 
 /// What is read of a job's `config.json`.
 const CONFIG: Shape = Shape::Fields(&[
