@@ -24,6 +24,8 @@
 //!
 //! Not in the files: tokens, cost, time per document (never 0: unknown).
 
+pub mod claims;
+
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
@@ -349,11 +351,12 @@ const CONFIG: Shape = Shape::Fields(&[
     ),
 ]);
 
-/// What is read of a results file: the model, the date and version, the groups, and each
-/// task's metric, filter and document count. The rest (each task's whole configuration, with
-/// its prompts and few-shot examples, the figures, samples a file may carry) is skipped
-/// unread.
+/// What is read of a results file, by the importer and by [`claims`]: the model, the date and
+/// version, the groups, each task's metric, filter and document count, and the figures
+/// (`results`). The rest (each task's whole configuration, with its prompts and few-shot
+/// examples, samples a file may carry) is skipped unread.
 const RESULTS: Shape = Shape::Fields(&[
+    ("results", Shape::Whole),
     ("model_name", Shape::Whole),
     ("config", Shape::Fields(&[("model_args", Shape::Whole)])),
     ("date", Shape::Whole),
