@@ -3,9 +3,13 @@
 //! a published number is claimed with, a slug of a publisher's names, and the fields of a
 //! JSON object read with errors that name them.
 
+use std::io::Read;
+use std::path::Path;
+
 use serde_json::Value;
 
 use super::json::describe;
+use super::object::{Part, Take, walk};
 use crate::error::{Error, Location, Result};
 use crate::model::claims::{Claim, Figure, MAX_DECIMALS, Precision};
 
@@ -139,6 +143,36 @@ pub fn count(
             )
         }),
     }
+}
+
+/// The figures of a JSON file that is one object, read from its top-level keys (the rest
+/// skipped unread).
+pub fn top_level<R: Read>(
+    path: &Path,
+    reader: R,
+    expecting: &'static str,
+    keys: &[&str],
+) -> Result<serde_json::Map<String, Value>> {
+    let mut got = serde_json::Map::new();
+    walk(
+        path,
+        reader,
+        expecting,
+        |key| {
+            if keys.contains(&key) {
+                Take::Whole
+            } else {
+                Take::Skip
+            }
+        },
+        |key, part| {
+            if let Part::Whole(v) = part {
+                got.insert(key.to_string(), v);
+            }
+            Ok(())
+        },
+    )?;
+    Ok(got)
 }
 
 #[cfg(test)]
