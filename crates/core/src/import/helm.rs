@@ -20,6 +20,8 @@
 //! instance of the evaluated split without the metric (absent, or counted 0 times) is refused,
 //! naming it: leaving it out would change the seat's accuracy without a word.
 
+pub mod claims;
+
 use std::path::Path;
 
 use serde_json::Value;
