@@ -9,64 +9,14 @@
 //! archive holds in a few kilobytes: enough to tell a member held whole (32 MiB and more) from
 //! one streamed (under 300 KiB), and quick.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{Cursor, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use benchledger_core::import::inspect::Inspect;
 use benchledger_core::import::{Importer, Input, Options, Quiet, ReadSeek, Source};
 
-/// The system allocator, counting the bytes held and the most held at once.
-struct Counting;
-
-static HELD: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn more(n: usize) {
-    let now = HELD.fetch_add(n, Ordering::SeqCst) + n;
-    PEAK.fetch_max(now, Ordering::SeqCst);
-}
-
-fn less(n: usize) {
-    HELD.fetch_sub(n, Ordering::SeqCst);
-}
-
-// SAFETY: every call is passed on to the system allocator unchanged; only counts are kept.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            more(layout.size());
-        }
-        p
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            more(layout.size());
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        less(layout.size());
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            more(new_size);
-            less(layout.size());
-        }
-        p
-    }
-}
-
-#[global_allocator]
-static COUNTING: Counting = Counting;
+#[path = "common/counting.rs"]
+mod counting;
 
 const MIB: usize = 1024 * 1024;
 
@@ -151,19 +101,18 @@ fn a_memory_bomb_in_the_eval_error_path() {
             "{bomb}: the archive is {} bytes",
             src.0.len()
         );
-        let before = HELD.load(Ordering::SeqCst);
-        PEAK.store(before, Ordering::SeqCst);
-        let e = Inspect
-            .read(&mut Input {
-                src: &src,
-                path: Path::new("l.eval"),
-                options: &Options::default(),
-                progress: &mut Quiet,
-            })
-            .map(|_| ())
-            .unwrap_err()
-            .to_string();
-        let peak = PEAK.load(Ordering::SeqCst) - before;
+        let (e, peak) = counting::peak_during(|| {
+            Inspect
+                .read(&mut Input {
+                    src: &src,
+                    path: Path::new("l.eval"),
+                    options: &Options::default(),
+                    progress: &mut Quiet,
+                })
+                .map(|_| ())
+                .unwrap_err()
+                .to_string()
+        });
         assert_eq!(
             e,
             format!("l.eval:1: {expected} at line 1 column {}", BLANKS + 2)

@@ -22,9 +22,11 @@ const CORE_LAYERS: &[&[&str]] = &[
     // How bad input is reported; the absolute figures; the hashed formats; the model alias
     // table.
     &["diagnostics", "figures", "formats", "models"],
-    // Numbers for people; price tables; foreign results files; the chain's records; signed
-    // statements of publications.
-    &["number", "prices", "import", "chain", "attest"],
+    // Numbers for people; price tables; the chain's records; signed statements of
+    // publications.
+    &["number", "prices", "chain", "attest"],
+    // Foreign results files, one module per format: its importer and its claims extractor.
+    &["import"],
     // The rubric language and its interpreter.
     &["rubric"],
     // Statistics over scores; the ledger, the only module that speaks SQL.

@@ -3,10 +3,14 @@ written, so the ledger is fed without anyone remembering to.
 
 Inspect loads this module through the package's ``inspect_ai`` entry point. The hook is inert
 unless ``BENCHLEDGER_DB`` names a ledger (created when it does not exist yet). At the end of
-each task, the task's log is ingested as ``benchledger ingest --from inspect`` would: into the
-wave ``BENCHLEDGER_WAVE`` when set, else a wave named from the run (the task and the run's id).
-A log that cannot be ingested (an eval that failed, a wave id already taken by other content)
-is reported as a warning and never fails the evaluation.
+each task, the task's log is ingested as ``benchledger ingest --from inspect`` ingests it: into
+the wave ``BENCHLEDGER_WAVE`` when set, else into the wave ``ingest --from`` names, the task
+(after its last ``/``: ``inspect_evals/gsm8k`` is ``gsm8k``) and the day the run started, in
+UTC (``gsm8k-2026-01-02``). The name is not made here: the library makes it, for the hook and
+the command alike. Each log ingested is logged in one line (the wave, its seats and samples);
+a log that cannot be ingested (an eval that failed, a wave id already taken by other content,
+such as another run of the task that day without ``BENCHLEDGER_WAVE``) is reported as a
+warning and never fails the evaluation.
 """
 
 from __future__ import annotations
@@ -14,10 +18,17 @@ from __future__ import annotations
 import logging
 import os
 import warnings
+from typing import Optional
 
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
 
 import benchledger
+
+
+# Inspect shows the records of its own loggers only (its handler is on `inspect_ai`, which does
+# not propagate to the root), at the level `--log-level` sets: a record of this child is shown
+# where Inspect shows its own, and kept in its log file.
+_logger = logging.getLogger("inspect_ai.benchledger")
 
 
 def _log_path(location: str) -> str:
@@ -29,15 +40,25 @@ def _log_path(location: str) -> str:
     return location
 
 
-def ingest_log(db: str, location: str, wave: str) -> list[str]:
-    """Ingests the Inspect log at ``location`` into the ledger ``db`` as the wave ``wave``,
-    creating the ledger when there is none; returns the waves added."""
+def ingest_log(db: str, location: str, wave: Optional[str] = None) -> list[tuple[str, int, int]]:
+    """Ingests the Inspect log at ``location`` into the ledger ``db``, creating the ledger
+    when there is none: as the wave ``wave``, else as ``ingest --from inspect`` names it.
+    Returns each wave added with its number of seats and of samples (attempts)."""
     if db.startswith(("postgresql://", "postgres://")) or os.path.exists(db):
         ledger = benchledger.Ledger(db)
     else:
         ledger = benchledger.Ledger.create(db)
     with ledger:
-        return ledger.ingest_from("inspect", [_log_path(location)], wave=wave)
+        added = ledger.ingest_from("inspect", [_log_path(location)], wave=wave)
+        out = []
+        for w in added:
+            seats = ledger.show(w).get("seats", [])
+            out.append((w, len(seats), sum(int(s.get("attempts") or 0) for s in seats)))
+        return out
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 @hooks(
@@ -55,7 +76,7 @@ class BenchledgerHook(Hooks):
         log = data.log
         if not db or not log.location:
             return
-        wave = os.environ.get("BENCHLEDGER_WAVE") or f"{log.eval.task}-{log.eval.run_id}"
+        wave = os.environ.get("BENCHLEDGER_WAVE") or None
         try:
             import anyio.to_thread
 
@@ -68,7 +89,15 @@ class BenchledgerHook(Hooks):
                 stacklevel=1,
             )
             return
-        if added:
-            logging.getLogger(__name__).info(
-                "benchledger: wave %s added to %s", ", ".join(added), db
+        say = _logger.info
+        if not added:
+            say("benchledger: %s already in %s: no wave added", log.location, db)
+        for w, seats, samples in added:
+            say(
+                "benchledger: wave %s added to %s: %s, %s (%s)",
+                w,
+                db,
+                _plural(seats, "seat"),
+                _plural(samples, "sample"),
+                log.location,
             )

@@ -1,7 +1,9 @@
 """Runs a tiny Inspect AI task on mockllm/model with fixed outputs carrying token usage (so
 that no tokenizer is downloaded), its logs in the directory argv[1]. Run by test_inspect_hook
-in a process of its own, with BENCHLEDGER_DB and BENCHLEDGER_WAVE as the test sets them."""
+in a process of its own, with BENCHLEDGER_DB and BENCHLEDGER_WAVE as the test sets them, and the
+task's name TASK_NAME (default ``arith``)."""
 
+import os
 import sys
 
 from inspect_ai import Task, eval
@@ -23,7 +25,7 @@ def outputs():
 
 
 task = Task(
-    name="arith",
+    name=os.environ.get("TASK_NAME", "arith"),
     dataset=[Sample(input=q, target=t) for q, t, _ in SAMPLES],
     solver=generate(),
     scorer=match(),

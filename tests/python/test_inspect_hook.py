@@ -56,12 +56,71 @@ def test_each_finished_log_lands_in_the_ledger_with_its_own_figures(tmp_path):
     assert ledger.verify()["ok"] is True
 
 
-def test_without_a_wave_named_the_run_names_it(tmp_path):
+def the_day_it_started(log) -> str:
+    """The day, in UTC, a log's run started: what ``ingest --from`` names a wave after."""
+    from datetime import datetime, timezone
+
+    return datetime.fromisoformat(log.eval.created).astimezone(timezone.utc).date().isoformat()
+
+
+def test_without_a_wave_named_the_hook_names_it_as_ingest_from_does(tmp_path):
     db = tmp_path / "ledger.db"
     location, _ = run_eval(tmp_path, BENCHLEDGER_DB=db)
     log = read_eval_log(location, header_only=True)
     [wave] = benchledger.Ledger(db).waves()["waves"]
-    assert wave["wave"] == f"arith-{log.eval.run_id}"
+    assert wave["wave"] == f"arith-{the_day_it_started(log)}"
+    # The same log through ingest --from is the same wave, already there.
+    other = benchledger.Ledger.create(tmp_path / "other.db")
+    assert other.ingest_from("inspect", [location]) == [wave["wave"]]
+
+
+def test_a_task_named_suite_slash_task_is_ingested_and_logged(tmp_path):
+    """Issue 30.7: the hook named the wave ``TASK-RUN_ID``, and a task of a registry
+    (``inspect_evals/gsm8k``) made an id with a slash, refused ("wave id ... is not a valid
+    id"): the log was dropped with a warning. The wave is named as ``ingest --from`` names it,
+    and the hook logs one line per log it ingested."""
+    import logging
+
+    import anyio
+    from benchledger.inspect_hook import BenchledgerHook
+
+    db = tmp_path / "ledger.db"
+    location, stderr = run_eval(tmp_path, BENCHLEDGER_DB=db, TASK_NAME="suite/task")
+    assert "was not ingested" not in stderr, stderr
+    log = read_eval_log(location, header_only=True)
+    assert log.eval.task == "suite/task"
+    id = f"task-{the_day_it_started(log)}"
+    [wave] = benchledger.Ledger(db).waves()["waves"]
+    assert wave["wave"] == id
+
+    # The line it logs: the hook run here, on the same log, into another ledger.
+    class Data:
+        pass
+
+    Data.log = log
+    lines = []
+
+    class Lines(logging.Handler):
+        def emit(self, record):
+            lines.append(record.getMessage())
+
+    other = tmp_path / "other.db"
+    logger = logging.getLogger("inspect_ai.benchledger")
+    handler, level = Lines(), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    os.environ["BENCHLEDGER_DB"] = str(other)
+    try:
+        anyio.run(BenchledgerHook().on_task_end, Data())
+        anyio.run(BenchledgerHook().on_task_end, Data())
+    finally:
+        del os.environ["BENCHLEDGER_DB"]
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    assert lines == [
+        f"benchledger: wave {id} added to {other}: 1 seat, 4 samples ({log.location})",
+        f"benchledger: {log.location} already in {other}: no wave added",
+    ]
 
 
 def test_the_hook_is_inert_without_benchledger_db(tmp_path):

@@ -944,7 +944,7 @@ mod tests {
         );
         // As `claims from` writes it, n = 10 known: 0.163299 × (sqrt(10/9) − 1) = 0.0088333 +
         // 1e-9, up to two digits 0.0089, which takes in 0.154919 (0.00838 away).
-        let p = crate::claims::from::se_precision(published, Some(10), None);
+        let p = crate::import::claims::se_precision(published, Some(10), None);
         assert_eq!(p, Precision::Tolerance(0.0089));
         let c = run(&claim(se, published, 1.0, p), &data);
         assert_eq!(c.verdict, Verdict::Reproduced);

@@ -18,6 +18,10 @@
 //! - [`from_evals`]: claims read from model-evaluation harnesses' aggregates (HELM, Every Eval
 //!   Ever);
 //!
+//! Both only re-export: each format's claims extractor lives beside its importer, in
+//! `import/<format>/claims.rs`, so that one module knows a format's files. A claim's types live
+//! in `model::claims`, below the importers, and are re-exported by `spec` and `round`.
+//!
 //! All of it is pure: texts and data in, data out. Reading files is the commands' job.
 
 pub mod check;

@@ -19,17 +19,7 @@
 //! Values are compared in whole units of the last decimal (`i128`), never as decimals in
 //! binary, so 0.1 + 0.2 rounded to one decimal is 0.3 and nothing else.
 
-/// How precisely a number was published.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Precision {
-    /// Rounded to this many decimals.
-    Decimals(u32),
-    /// Anything within this distance of the published value.
-    Tolerance(f64),
-}
-
-/// The most decimals a claim can give.
-pub const MAX_DECIMALS: u32 = 12;
+pub use crate::model::claims::{MAX_DECIMALS, Precision};
 
 /// How close to a half, relative to the value in units of its last decimal, counts as at a
 /// half: the noise of a long floating-point sum (millions of attempts) is below this.

@@ -20,6 +20,8 @@
 //! suite's size (`source_data.additional_details.suite_problems`, else a Hugging Face
 //! dataset's `samples_number`) and the seat's config (`model_info.additional_details`).
 
+pub mod claims;
+
 use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};

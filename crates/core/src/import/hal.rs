@@ -20,6 +20,8 @@
 //! An upload of a prompt-sensitivity run (each task under several prompts) and one written by
 //! HAL's Inspect runner (its logs are an Inspect log) are refused, saying why.
 
+pub mod claims;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 

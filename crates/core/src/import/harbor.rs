@@ -33,13 +33,15 @@
 //! build, a cancelled trial, the agent's setup timing out) is infrastructure: never Correct,
 //! and a reward the verifier still left is recorded in the end reason, not scored.
 
+pub mod claims;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, FixedOffset, NaiveDateTime, SecondsFormat, TimeZone, Utc};
 use serde_json::Value;
 
-use super::json::Rec;
+use super::json::{Rec, Shape};
 use super::object::describe;
 use super::{About, Imported, Importer, Input, Origin, Record, Source, Stated};
 use crate::error::{Error, Location, Result};
@@ -103,13 +105,13 @@ impl Importer for Harbor {
 
     fn read(&self, input: &mut Input<'_>) -> Result<Imported> {
         let path = input.path;
-        let job = read_json(input.src, path)?;
+        let job = read_json(input.src, path, JOB)?;
         let job_rec = Rec::new(path, "the job's result", &job)?;
         let dir = job_dir(path);
         let dir = dir.as_path();
         let config = dir.join("config.json");
         let (parallel, multiplier) = if input.src.is_file(&config) {
-            let c = read_json(input.src, &config)?;
+            let c = read_json(input.src, &config, CONFIG)?;
             let r = Rec::new(&config, "the job's config", &c)?;
             let multiplier = match r.number("timeout_multiplier")? {
                 Some(x) if x > 0.0 => Some(x),
@@ -325,9 +327,79 @@ fn job_start(r: &Rec<'_>, trials: &[Trial]) -> Result<(Option<String>, Option<St
     ))
 }
 
-fn read_json(src: &dyn Source, path: &Path) -> Result<Value> {
-    let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
-    super::json::strict_str(path, &text)
+/// What is read of a job's `result.json`, by the importer and by [`claims`]: its start, and
+/// the figures of each of its evals (`stats.evals`: `metrics`, `pass_at_k`). The rest (each
+/// eval's `reward_stats` and `exception_stats`, which name every trial) is skipped unread.
+const JOB: Shape = Shape::Fields(&[
+    ("started_at", Shape::Whole),
+    (
+        "stats",
+        Shape::Fields(&[(
+            "evals",
+            Shape::Each(&Shape::Fields(&[
+                ("metrics", Shape::Whole),
+                ("pass_at_k", Shape::Whole),
+            ])),
+        )]),
+    ),
+]);
+
+/// What is read of a job's `config.json`.
+const CONFIG: Shape = Shape::Fields(&[
+    ("timeout_multiplier", Shape::Whole),
+    ("n_concurrent_trials", Shape::Whole),
+]);
+
+/// What is read of an `AgentContext`: its counts, not its `rollout_details` (token ids and log
+/// probabilities of every turn) nor its `metadata`.
+const CONTEXT: Shape = Shape::Fields(&[
+    ("n_input_tokens", Shape::Whole),
+    ("n_cache_tokens", Shape::Whole),
+    ("n_output_tokens", Shape::Whole),
+    ("cost_usd", Shape::Whole),
+]);
+
+/// Seconds of a trial or one of its phases.
+const SPAN: Shape = Shape::Fields(&[("started_at", Shape::Whole), ("finished_at", Shape::Whole)]);
+
+/// What is read of a trial's `result.json` (a `TrialResult`); the rest is skipped unread.
+const TRIAL: Shape = Shape::Fields(&[
+    ("task_name", Shape::Whole),
+    ("trial_name", Shape::Whole),
+    ("source", Shape::Whole),
+    ("started_at", Shape::Whole),
+    ("finished_at", Shape::Whole),
+    (
+        "agent_info",
+        Shape::Fields(&[
+            ("name", Shape::Whole),
+            ("version", Shape::Whole),
+            (
+                "model_info",
+                Shape::Fields(&[("name", Shape::Whole), ("provider", Shape::Whole)]),
+            ),
+        ]),
+    ),
+    ("agent_result", CONTEXT),
+    (
+        "step_results",
+        Shape::Each(&Shape::Fields(&[("agent_result", CONTEXT)])),
+    ),
+    ("agent_execution", SPAN),
+    (
+        "verifier_result",
+        Shape::Fields(&[("rewards", Shape::Whole)]),
+    ),
+    (
+        "exception_info",
+        Shape::Fields(&[("exception_type", Shape::Whole)]),
+    ),
+]);
+
+/// The parts of a Harbor JSON file that `shape` names, streamed (issue 34.3: a trial's
+/// `result.json` read as a document grew about twelve times its size in memory).
+fn read_json(src: &dyn Source, path: &Path, shape: Shape) -> Result<Value> {
+    super::json::shaped_file(src, path, shape)
 }
 
 /// The `result.json` of each trial directory of a job, sorted.
@@ -480,7 +552,7 @@ fn reward(r: &Rec<'_>) -> Result<Option<f64>> {
 }
 
 fn trial(src: &dyn Source, path: &Path) -> Result<Trial> {
-    let v = read_json(src, path)?;
+    let v = read_json(src, path, TRIAL)?;
     let r = Rec::new(path, "the trial", &v)?;
     let task = r.id("task_name")?;
     let name = r.text("trial_name")?.unwrap_or(&task).to_string();

@@ -20,11 +20,13 @@
 //! instance of the evaluated split without the metric (absent, or counted 0 times) is refused,
 //! naming it: leaving it out would change the seat's accuracy without a word.
 
+pub mod claims;
+
 use std::path::Path;
 
 use serde_json::Value;
 
-use super::json::{Rec, each_in_array};
+use super::json::{Rec, Shape, each_in_array};
 
 use super::{About, Imported, Importer, Input, Origin, Record, Source};
 use crate::error::{Error, Hint, Location, Result};
@@ -110,10 +112,12 @@ impl Importer for Helm {
     }
 }
 
-fn read_json(src: &dyn Source, path: &Path) -> Result<Value> {
-    let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
-    super::json::strict_str(path, &text)
-}
+/// What is read of `run_spec.json`: its name and the adapter's model. The rest (the scenario's
+/// arguments, the adapter's instructions and prompts, the metric specs) is skipped unread.
+const RUN_SPEC: Shape = Shape::Fields(&[
+    ("name", Shape::Whole),
+    ("adapter_spec", Shape::Fields(&[("model", Shape::Whole)])),
+]);
 
 /// The mean of a stat of `split`, unperturbed, when the entry has it.
 fn stat(r: &Rec<'_>, stats: &[Value], name: &str, split: &str) -> Result<Option<f64>> {
@@ -311,7 +315,7 @@ fn run_spec(src: &dyn Source, path: &Path) -> Result<(Option<String>, About)> {
     if !src.is_file(path) {
         return Ok((None, about));
     }
-    let v = read_json(src, path)?;
+    let v = super::json::shaped_file(src, path, RUN_SPEC)?;
     let r = Rec::new(path, "the run spec", &v)?;
     let model = v
         .pointer("/adapter_spec/model")

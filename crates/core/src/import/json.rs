@@ -6,7 +6,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use serde::de::{DeserializeSeed, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use super::object::{Part, Take, walk};
@@ -160,6 +160,112 @@ pub fn strict_line(path: &Path, line: usize, text: &str) -> Result<Value> {
         }
         e => e,
     })
+}
+
+/// The parts of a JSON document an importer reads; every other part is skipped unread
+/// (`serde::de::IgnoredAny`), so a file's size bounds memory only through the parts kept: the
+/// small files beside a format's results (a Harbor trial's `result.json`, lm-eval's results,
+/// HELM's `run_spec.json`) can carry megabytes the importer never looks at (token ids and log
+/// probabilities, task configurations, few-shot examples). A part kept is read as a [`Value`],
+/// so that the importer's fields give the errors they gave when the file was read whole.
+#[derive(Debug, Clone, Copy)]
+pub enum Shape {
+    /// The value whole; a key given twice in any of its objects is refused.
+    Whole,
+    /// An object's named members, each in its own shape, every other member skipped unread; a
+    /// named member given twice is refused. A list where the object should be is kept empty
+    /// (its elements unread: "expected an object, got a list" needs none of them).
+    Fields(&'static [(&'static str, Shape)]),
+    /// Every element of a list, or the value of every member of an object (a map keyed by
+    /// task), in one shape; a member given twice is refused.
+    Each(&'static Shape),
+}
+
+/// The parts of the JSON document `reader` holds that `shape` names, as a value, streamed
+/// (the document is never held whole, only the parts kept). Errors name the file, the line
+/// and, for a key given twice, the key.
+pub fn shaped<R: Read>(path: &Path, reader: R, shape: Shape) -> Result<Value> {
+    let mut de =
+        serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(64 * 1024, reader));
+    shape
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(|e| syntax(path, &e))
+}
+
+/// [`shaped`] over the file at `path` of `src`, opened as a stream.
+pub fn shaped_file(src: &dyn super::Source, path: &Path, shape: Shape) -> Result<Value> {
+    let file = src.open(path).map_err(|e| Error::io(path, e))?;
+    shaped(path, file, shape)
+}
+
+impl<'de> DeserializeSeed<'de> for Shape {
+    type Value = Value;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        match self {
+            Shape::Whole => super::results::strict::Strict.deserialize(d),
+            _ => d.deserialize_any(self),
+        }
+    }
+}
+
+impl<'de> Visitor<'de> for Shape {
+    type Value = Value;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::from(n))
+    }
+    fn visit_f64<E>(self, x: f64) -> Result<Value, E> {
+        Ok(Value::from(x))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_string()))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        match self {
+            Shape::Each(inner) => {
+                while let Some(v) = seq.next_element_seed(*inner)? {
+                    out.push(v);
+                }
+            }
+            _ => while seq.next_element::<IgnoredAny>()?.is_some() {},
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let part = match self {
+                Shape::Fields(fields) => fields.iter().find(|(k, _)| *k == key).map(|(_, s)| *s),
+                Shape::Each(inner) => Some(*inner),
+                Shape::Whole => Some(Shape::Whole),
+            };
+            let Some(part) = part else {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            };
+            if out.contains_key(&key) {
+                return Err(serde::de::Error::custom(format_args!(
+                    "duplicate field `{key}`"
+                )));
+            }
+            let v = map.next_value_seed(part)?;
+            out.insert(key, v);
+        }
+        Ok(Value::Object(out))
+    }
 }
 
 /// A JSON object read as one record: its fields, with errors that name the record.
@@ -431,6 +537,64 @@ mod tests {
                 .to_string();
             assert!(e.contains(says), "{e}");
         }
+    }
+
+    #[test]
+    fn a_shape_keeps_the_parts_it_names_and_skips_the_rest_unread() {
+        const INNER: Shape = Shape::Fields(&[("k", Shape::Whole)]);
+        const SHAPE: Shape = Shape::Fields(&[
+            ("a", Shape::Whole),
+            ("o", INNER),
+            ("l", Shape::Each(&INNER)),
+            ("m", Shape::Each(&INNER)),
+            ("wrong", INNER),
+        ]);
+        let v = shaped(
+            Path::new("f.json"),
+            &br#"{"a": {"x": [1]}, "skip": {"big": [1, 2, {"d": 1, "d": 2}]},
+                  "o": {"k": 1, "no": [2]}, "l": [{"k": 2, "no": 3}, 4],
+                  "m": {"t1": {"k": 5, "no": 6}}, "wrong": [1, 2], "skip": 1}"#[..],
+            SHAPE,
+        )
+        .unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"a": {"x": [1]}, "o": {"k": 1}, "l": [{"k": 2}, 4],
+                               "m": {"t1": {"k": 5}}, "wrong": []})
+        );
+        for (text, says) in [
+            (
+                &br#"{"a": 1, "a": 2}"#[..],
+                "f.json:1: field `a`: the key appears twice in one object",
+            ),
+            (
+                &b"{\"o\": {\"k\": 1,\n \"k\": 2}}"[..],
+                "f.json:2: field `k`: the key appears twice",
+            ),
+            (
+                &br#"{"a": {"x": 1, "x": 2}}"#[..],
+                "f.json:1: field `x`: the key appears twice",
+            ),
+            (
+                &br#"{"m": {"t": {}, "t": {}}}"#[..],
+                "f.json:1: field `t`: the key appears twice",
+            ),
+            (
+                &br#"{"a": 1"#[..],
+                "f.json:1: not the JSON this format expects",
+            ),
+            (&br#"{"a": 1} 2"#[..], "trailing characters"),
+        ] {
+            let e = shaped(Path::new("f.json"), text, SHAPE)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(says), "{e}");
+        }
+        // A value that is not an object is kept as it is, for the importer to refuse.
+        assert_eq!(
+            shaped(Path::new("f.json"), &b"7"[..], SHAPE).unwrap(),
+            Value::from(7)
+        );
     }
 
     #[test]

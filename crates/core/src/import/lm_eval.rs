@@ -24,12 +24,14 @@
 //!
 //! Not in the files: tokens, cost, time per document (never 0: unknown).
 
+pub mod claims;
+
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::json::Rec;
+use super::json::{Rec, Shape};
 use super::object::describe;
 use super::{About, Imported, Importer, Input, Origin, Record, Source};
 use crate::error::{Error, Location, Result};
@@ -64,8 +66,7 @@ impl Importer for LmEval {
 
     fn group_of(&self, src: &dyn Source, path: &Path) -> Option<(PathBuf, String)> {
         let (task, results) = split(path)?;
-        let text = src.read_text(&results).ok()?;
-        let v: Value = serde_json::from_str(&text).ok()?;
+        let v = super::json::shaped_file(src, &results, GROUPS).ok()?;
         let groups = v.get("group_subtasks")?.as_object()?;
         // The outermost group holding the task: climb while a group holds the one found.
         let holder = |t: &str| {
@@ -335,10 +336,43 @@ fn results_date(path: &Path) -> Option<String> {
     (!date.is_empty()).then(|| date.to_string())
 }
 
-/// The results file, parsed.
+/// What is read of a results file to find the group a task is in.
+const GROUPS: Shape = Shape::Fields(&[("group_subtasks", Shape::Whole)]);
+
+/// What is read of a task's configuration: its first metric and filter are what is used.
+const CONFIG: Shape = Shape::Fields(&[
+    (
+        "metric_list",
+        Shape::Each(&Shape::Fields(&[("metric", Shape::Whole)])),
+    ),
+    (
+        "filter_list",
+        Shape::Each(&Shape::Fields(&[("name", Shape::Whole)])),
+    ),
+]);
+
+/// What is read of a results file, by the importer and by [`claims`]: the model, the date and
+/// version, the groups, each task's metric, filter and document count, and the figures
+/// (`results`). The rest (each task's whole configuration, with its prompts and few-shot
+/// examples, samples a file may carry) is skipped unread.
+const RESULTS: Shape = Shape::Fields(&[
+    ("results", Shape::Whole),
+    ("model_name", Shape::Whole),
+    ("config", Shape::Fields(&[("model_args", Shape::Whole)])),
+    ("date", Shape::Whole),
+    ("lm_eval_version", Shape::Whole),
+    ("group_subtasks", Shape::Whole),
+    ("configs", Shape::Each(&CONFIG)),
+    (
+        "n-samples",
+        Shape::Each(&Shape::Fields(&[("effective", Shape::Whole)])),
+    ),
+]);
+
+/// The results file, streamed: what [`RESULTS`] names (issue 34.3: read as a document, a
+/// results file grew about twelve times its size in memory).
 fn parse_results(src: &dyn Source, path: &Path) -> Result<Value> {
-    let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
-    super::json::strict_str(path, &text)
+    super::json::shaped_file(src, path, RESULTS)
 }
 
 /// What the results file says of the run.

@@ -14,6 +14,7 @@
 //!
 //! Nothing here opens a file: the caller's [`Source`] does, as for every input of ingest.
 
+pub(crate) mod claims;
 pub(crate) mod eee;
 pub(crate) mod hal;
 pub(crate) mod harbor;

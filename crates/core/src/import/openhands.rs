@@ -17,6 +17,8 @@
 //!
 //! Not in the file: tokens, wall time, steps. Token accounting: not stated.
 
+pub mod claims;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;

@@ -29,6 +29,8 @@
 //!   recomputes from the trials. `instruction`, `id`, `recording_path` and the test phase's times
 //!   are dropped.
 
+pub mod claims;
+
 use std::path::Path;
 
 use chrono::{DateTime, FixedOffset};

@@ -6,6 +6,7 @@
 //! is derived from them. "Absent is not zero": every quantity a result file may leave out is an
 //! `Option`, and `None` means *unknown*, never 0.
 
+pub mod claims;
 mod rows;
 #[cfg(test)]
 pub(crate) mod testing;
