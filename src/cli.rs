@@ -41,16 +41,16 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "PATH")]
     pub db: Option<PathBuf>,
 
-    /// How long a command that writes waits for another writer to finish with the ledger,
-    /// in seconds. When the wait runs out it exits with status 3, having written nothing.
+    /// How long a command that writes (ingest, rubric add, prices add, rescore, publish, sign,
+    /// withdraw, copy) waits for another writer to finish with the ledger, in seconds (default
+    /// 600). When the wait runs out it exits with status 3, having written nothing. Those
+    /// commands also take it after their name; commands that only read never wait.
     #[arg(
         long,
-        global = true,
         value_name = "SECONDS",
-        default_value_t = 600,
         value_parser = clap::value_parser!(u64).range(0..=MAX_WAIT_SECONDS)
     )]
-    pub wait: u64,
+    pub wait: Option<u64>,
 
     /// Print tables at full width, every column, even on a narrow terminal. (Output piped or
     /// redirected is always full width; on a terminal, tables fit its width, leaving out
@@ -64,6 +64,23 @@ pub struct Cli {
 
 /// The longest `--wait` (SQLite counts its wait in milliseconds, in 31 bits): 24 days.
 pub const MAX_WAIT_SECONDS: u64 = 2_000_000;
+
+/// How long `--wait` waits when it is not given.
+pub const DEFAULT_WAIT_SECONDS: u64 = 600;
+
+/// `--wait`, offered by the commands that write to the ledger (and before the command's name,
+/// for any): a command that only reads never waits, so it does not take it.
+#[derive(Debug, Args, Clone, Copy, Default)]
+pub struct WaitArg {
+    /// How long to wait for another writer to finish with the ledger, in seconds (default
+    /// 600). When the wait runs out it exits with status 3, having written nothing.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        value_parser = clap::value_parser!(u64).range(0..=MAX_WAIT_SECONDS)
+    )]
+    pub wait: Option<u64>,
+}
 
 /// How intervals are drawn: a percentile bootstrap over problems, from a seeded, named
 /// generator, so that the same ledger gives the same interval on every machine.
@@ -294,6 +311,27 @@ pub enum Command {
     Man(ManArgs),
 }
 
+impl Command {
+    /// The `--wait` given after the command's name, for a command that writes.
+    pub fn wait(&self) -> Option<u64> {
+        match self {
+            Command::Ingest(a) => a.wait.wait,
+            Command::Rescore(a) => a.wait.wait,
+            Command::Publish(a) => a.wait.wait,
+            Command::Sign(a) => a.wait.wait,
+            Command::Withdraw(a) => a.wait.wait,
+            Command::Copy(a) => a.wait.wait,
+            Command::Rubric {
+                command: RubricCommand::Add { wait, .. },
+            }
+            | Command::Prices {
+                command: PricesCommand::Add { wait, .. },
+            } => wait.wait,
+            _ => None,
+        }
+    }
+}
+
 /// The flags of `ingest` (its help text is the doc comment of [`Command::Ingest`]).
 #[derive(Debug, Args)]
 pub struct IngestArgs {
@@ -357,6 +395,8 @@ pub struct IngestArgs {
     /// A SEAT no wave has is refused, naming the seats there are.
     #[arg(long = "display-name", value_name = "SEAT=NAME", requires = "from")]
     pub display_name: Vec<String>,
+    #[command(flatten)]
+    pub wait: WaitArg,
 }
 
 /// The flags of `waves` (its help text is the doc comment of [`Command::Waves`]).
@@ -415,6 +455,8 @@ pub struct RescoreArgs {
     /// Also rescore withdrawn and superseded waves.
     #[arg(long)]
     pub include_withdrawn: bool,
+    #[command(flatten)]
+    pub wait: WaitArg,
 }
 
 /// The flags of `history` (its help text is the doc comment of [`Command::History`]).
@@ -508,6 +550,8 @@ pub struct PublishArgs {
     /// and chain record, kept beside it in the ledger and carried by its bundle.
     #[arg(long, value_name = "KEY")]
     pub sign: Option<PathBuf>,
+    #[command(flatten)]
+    pub wait: WaitArg,
 }
 
 /// The flags of `keygen` (its help text is the doc comment of [`Command::Keygen`]).
@@ -527,6 +571,8 @@ pub struct SignArgs {
     /// The private key file (from `benchledger keygen`).
     #[arg(long, value_name = "KEY")]
     pub key: PathBuf,
+    #[command(flatten)]
+    pub wait: WaitArg,
 }
 
 /// The flags of `publications` (its help text is the doc comment of [`Command::Publications`]).
@@ -668,6 +714,8 @@ pub struct WithdrawArgs {
     /// Why it is withdrawn (a wrong budget, a broken harness, ...); kept in the chain.
     #[arg(long)]
     pub reason: String,
+    #[command(flatten)]
+    pub wait: WaitArg,
 }
 
 /// The flags of `copy` (its help text is the doc comment of [`Command::Copy`]).
@@ -679,6 +727,8 @@ pub struct CopyArgs {
     /// Where to copy it: a new file, or an empty PostgreSQL database.
     #[arg(long, value_name = "LEDGER")]
     pub to: PathBuf,
+    #[command(flatten)]
+    pub wait: WaitArg,
 }
 
 /// The flags of `bundle` (its help text is the doc comment of [`Command::Bundle`]).
@@ -817,6 +867,8 @@ pub enum RubricCommand {
         /// is marked as such wherever it is shown.
         #[arg(long)]
         allow_scale_violation: bool,
+        #[command(flatten)]
+        wait: WaitArg,
     },
 
     /// List the registered rubrics.
@@ -847,6 +899,8 @@ pub enum PricesCommand {
     Add {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
+        #[command(flatten)]
+        wait: WaitArg,
     },
 
     /// List the registered price tables.

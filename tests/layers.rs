@@ -53,16 +53,168 @@ const FACE_CRATES: &[&str] = &[
     "terminal_size",
 ];
 
+/// The loops between a folder's `mod.rs` and its children that the code held when the test
+/// first saw them (issue 30 item 4): shared items defined in a `mod.rs` that its children
+/// import while it calls them. ARCHITECTURE.md forbids them; they are listed so that no new
+/// one appears and none grows, and each fixed one must leave this list (the test fails on a
+/// listed loop it no longer finds). Each circle as the checker names it.
+const KNOWN_LOOPS: &[&str] = &[
+    "import circle: export -> export::parquet",
+    "import circle: formats -> formats::read",
+    "import circle: import -> import::eee -> import::hal -> import::harbor -> import::helm -> \
+     import::inspect -> import::json -> import::lm_eval -> import::native -> import::object -> \
+     import::openhands -> import::results -> import::swe_bench -> import::tau2_bench -> \
+     import::tau_bench -> import::terminal_bench -> import::tokens",
+    "import circle: import::inspect -> import::inspect::archive -> import::inspect::json_log -> \
+     import::inspect::wave",
+    "import circle: import::results -> import::results::csv_file -> import::results::jsonl",
+    "import circle: ledger -> ledger::access -> ledger::chain -> ledger::image -> ledger::log -> \
+     ledger::pg -> ledger::prices -> ledger::publications -> ledger::registered -> \
+     ledger::rubrics -> ledger::scores -> ledger::sql -> ledger::stage -> ledger::tallies -> \
+     ledger::waves",
+    "import circle: ledger::pg -> ledger::pg::conn",
+    "import circle: model -> model::rows",
+    "import circle: report::compare -> report::compare::conditions -> report::compare::json -> \
+     report::compare::notes -> report::compare::shift -> report::compare::verdict",
+    "import circle: review -> review::scans",
+    "import circle: site -> site::boards -> site::costs -> site::front -> site::html -> \
+     site::manual -> site::pages -> site::samples",
+    "import circle: commands -> commands::audit -> commands::bundle -> commands::claims -> \
+     commands::compare -> commands::completions -> commands::copy -> commands::demo -> \
+     commands::export -> commands::history -> commands::ingest -> commands::keys -> \
+     commands::models -> commands::plan -> commands::prices -> commands::problems -> \
+     commands::publish -> commands::review -> commands::rubric -> commands::score -> \
+     commands::site -> commands::trials -> commands::verify -> commands::waves -> \
+     commands::withdraw",
+];
+
+/// The problems less the known loops of [`KNOWN_LOOPS`] found in `src`; a known loop of a
+/// module of `src` no longer found is a problem too (take it off the list).
+fn less_known_loops(src: &Path, problems: Vec<String>) -> Vec<String> {
+    let modules: BTreeSet<String> = rust_files(src)
+        .iter()
+        .map(|f| module_of(src, f).join("::"))
+        .collect();
+    let mut out: Vec<String> = problems
+        .iter()
+        .filter(|p| !KNOWN_LOOPS.contains(&p.as_str()))
+        .cloned()
+        .collect();
+    for known in KNOWN_LOOPS {
+        let first = known
+            .trim_start_matches("import circle: ")
+            .split(" -> ")
+            .next()
+            .unwrap_or_default();
+        if modules.contains(first) && !problems.iter().any(|p| p == known) {
+            out.push(format!("no longer found, take it off KNOWN_LOOPS: {known}"));
+        }
+    }
+    out
+}
+
+/// Crates the library must not name: the command line's own (it depends on the library, so
+/// the library naming it would be an import from above every layer).
+const ABOVE_CORE: &[&str] = &["benchledger"];
+
 #[test]
 fn core_modules_import_only_lower_layers_and_no_circles() {
-    let problems = check_crate(&crate_path("crates/core/src"), CORE_LAYERS);
+    let src = crate_path("crates/core/src");
+    let problems = less_known_loops(&src, check_crate(&src, CORE_LAYERS, ABOVE_CORE));
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
 }
 
 #[test]
 fn cli_modules_import_only_lower_layers_and_no_circles() {
-    let problems = check_crate(&crate_path("src"), CLI_LAYERS);
+    let src = crate_path("src");
+    let problems = less_known_loops(&src, check_crate(&src, CLI_LAYERS, &[]));
     assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+/// Issue 30 item 4: the checker could be walked around. Each way is planted in a copy of the
+/// library's real source and must be caught: a root re-export used from a lower layer
+/// (`use crate::Ledger;` inside `model/`), a loop between a folder's `mod.rs` and one of its
+/// children, and the library importing the command line's `commands`.
+#[test]
+fn the_layering_test_cannot_be_walked_around() {
+    let plant = |rel: &str, append: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path().join("src");
+        common::copy_dir(&crate_path("crates/core/src"), &src);
+        let file = src.join(rel);
+        let mut text = std::fs::read_to_string(&file).unwrap_or_default();
+        text.push_str(append);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, text).unwrap();
+        let problems = less_known_loops(&src, check_crate(&src, CORE_LAYERS, ABOVE_CORE));
+        (dir, problems)
+    };
+    // The copy as it is passes.
+    let (_dir, clean) = plant("model/mod.rs", "");
+    assert!(clean.is_empty(), "{clean:#?}");
+    // A root re-export of `ledger` (a higher layer), from `model`.
+    let (_dir, problems) = plant("model/mod.rs", "\nuse crate::Ledger;\n");
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("model/mod.rs") && p.contains("crate::ledger")),
+        "{problems:#?}"
+    );
+    // The same, grouped and through `super` from a child.
+    let (_dir, problems) = plant("stats/plan.rs", "\nuse super::super::{Ledger as L};\n");
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("stats/plan.rs") && p.contains("crate::ledger")),
+        "{problems:#?}"
+    );
+    // An item of the root itself, from below it.
+    let (_dir, problems) = plant("model/mod.rs", "\nfn f() { crate::made_up_root_fn(); }\n");
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("model/mod.rs") && p.contains("crate root")),
+        "{problems:#?}"
+    );
+    // A child of `rubric/` importing its `mod.rs`, which imports the child.
+    let (_dir, problems) = plant(
+        "rubric/loop_child.rs",
+        "pub fn g() {}\nfn h() { super::parse_all(); }\n",
+    );
+    let (_dir2, problems2) = {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path().join("src");
+        common::copy_dir(&crate_path("crates/core/src"), &src);
+        let mod_rs = src.join("rubric/mod.rs");
+        let text = std::fs::read_to_string(&mod_rs).unwrap()
+            + "\nmod loop_child;\npub fn parse_all() { loop_child::g(); }\n";
+        std::fs::write(&mod_rs, text).unwrap();
+        std::fs::write(
+            src.join("rubric/loop_child.rs"),
+            "pub fn g() {}\nfn h() { super::parse_all(); }\n",
+        )
+        .unwrap();
+        let problems = less_known_loops(&src, check_crate(&src, CORE_LAYERS, ABOVE_CORE));
+        (dir, problems)
+    };
+    assert!(
+        problems.is_empty(),
+        "a child importing mod.rs alone is no loop: {problems:#?}"
+    );
+    assert!(
+        problems2
+            .iter()
+            .any(|p| p.contains("circle") && p.contains("rubric -> rubric::loop_child")),
+        "{problems2:#?}"
+    );
+    // The library importing the command line.
+    let (_dir, problems) = plant("report/mod.rs", "\nuse benchledger::commands::Ctx;\n");
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("report/mod.rs") && p.contains("benchledger::commands")),
+        "{problems:#?}"
+    );
 }
 
 #[test]
@@ -123,7 +275,7 @@ fn the_checker_names_an_upward_import_and_a_circle() {
         // upward import, were it read.
         "pub struct Thing;\n#[cfg(test)]\nmod tests {\n    use crate::low::a;\n}\n",
     );
-    let problems = check_crate(src, &[&["low"], &["high"]]);
+    let problems = check_crate(src, &[&["low"], &["high"]], &[]);
     assert_eq!(problems.len(), 2, "{problems:#?}");
     assert!(
         problems[0].contains("low/mod.rs") && problems[0].contains("crate::high"),
@@ -137,8 +289,9 @@ fn the_checker_names_an_upward_import_and_a_circle() {
     );
 }
 
-/// What is wrong with a crate's imports, one line each.
-fn check_crate(src: &Path, layers: &[&[&str]]) -> Vec<String> {
+/// What is wrong with a crate's imports, one line each. `above`: crates the crate must not
+/// name at all.
+fn check_crate(src: &Path, layers: &[&[&str]], above: &[&str]) -> Vec<String> {
     let files = rust_files(src);
     let modules: BTreeMap<Vec<String>, PathBuf> = files
         .iter()
@@ -146,22 +299,57 @@ fn check_crate(src: &Path, layers: &[&[&str]]) -> Vec<String> {
         .collect();
     let layer_of = |m: &str| layers.iter().position(|l| l.contains(&m));
     let mut problems = Vec::new();
+    // The crate root's re-exports (`pub use model::{Wave, …}`): the name at the root -> the
+    // module it comes from. A path through the root is an import of that module.
+    let root_code = modules
+        .get(&Vec::new())
+        .map(|f| without_cfg_test(&strip(&std::fs::read_to_string(f).unwrap())))
+        .unwrap_or_default();
+    let mut reexports: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for p in paths(&root_code, &[], &modules) {
+        if let (Some(name), Some(m)) = (p.last(), longest_module(&p, &modules))
+            && !m.is_empty()
+        {
+            reexports.insert(name.clone(), m);
+        }
+    }
     // Imports between modules, each resolved to the longest module path it goes through.
     let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
     for (module, file) in &modules {
         let text = std::fs::read_to_string(file).unwrap();
         let code = without_cfg_test(&strip(&text));
-        let targets: BTreeSet<Vec<String>> = paths(&code, module)
-            .into_iter()
-            .filter_map(|p| {
-                (1..=p.len())
-                    .rev()
-                    .map(|k| p[..k].to_vec())
-                    .find(|k| modules.contains_key(k))
-            })
-            .filter(|t| t != module)
-            .collect();
         let rel = file.strip_prefix(src).unwrap().display().to_string();
+        for name in above {
+            for p in crate_paths(&code, name) {
+                problems.push(format!(
+                    "{rel}: imports {name}::{}, a crate above every layer of this one",
+                    p.join("::")
+                ));
+            }
+        }
+        let mut targets: BTreeSet<Vec<String>> = BTreeSet::new();
+        for p in paths(&code, module, &modules) {
+            let Some(mut t) = longest_module(&p, &modules) else {
+                continue;
+            };
+            if t.is_empty() && !module.is_empty() {
+                // Through the crate root: the module a re-export there comes from, else the
+                // root itself, which sits above every layer.
+                match p.first().and_then(|name| reexports.get(name)) {
+                    Some(m) => t = m.clone(),
+                    None => {
+                        problems.push(format!(
+                            "{rel}: imports crate::{} from the crate root, above every layer",
+                            p.join("::")
+                        ));
+                        continue;
+                    }
+                }
+            }
+            if t != *module {
+                targets.insert(t);
+            }
+        }
         if let Some(top) = module.first() {
             match layer_of(top) {
                 None => problems.push(format!(
@@ -194,8 +382,15 @@ fn check_crate(src: &Path, layers: &[&[&str]]) -> Vec<String> {
         .collect();
     for folder in folders {
         let d = folder.len();
-        let child =
-            |m: &Vec<String>| (m.len() > d && m[..d] == folder[..]).then(|| m[..=d].to_vec());
+        // The folder's own module (its mod.rs) is one of the nodes: a loop between it and a
+        // child is a circle like any other.
+        let child = |m: &Vec<String>| {
+            if *m == folder {
+                Some(folder.clone())
+            } else {
+                (m.len() > d && m[..d] == folder[..]).then(|| m[..=d].to_vec())
+            }
+        };
         let mut graph: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
         for (m, ts) in &edges {
             let Some(a) = child(m) else { continue };
@@ -213,6 +408,32 @@ fn check_crate(src: &Path, layers: &[&[&str]]) -> Vec<String> {
         }
     }
     problems
+}
+
+/// The longest prefix of `p` that is a module (the root, an empty path, at the shortest).
+fn longest_module(p: &[String], modules: &BTreeMap<Vec<String>, PathBuf>) -> Option<Vec<String>> {
+    (0..=p.len())
+        .rev()
+        .map(|k| p[..k].to_vec())
+        .find(|k| modules.contains_key(k))
+}
+
+/// Every path `name::…` in the code, where `name` starts a path (an extern crate's name).
+fn crate_paths(code: &str, name: &str) -> Vec<Vec<String>> {
+    let compact = compact(code);
+    let b = compact.as_bytes();
+    let start = format!("{name}::");
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(k) = compact[from..].find(&start) {
+        let at = from + k;
+        from = at + start.len();
+        if at > 0 && (is_ident(b[at - 1]) || b[at - 1] == b':') {
+            continue;
+        }
+        expand(&compact, from, &[], &mut out);
+    }
+    out
 }
 
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
@@ -361,11 +582,9 @@ fn without_cfg_test(code: &str) -> String {
     out
 }
 
-/// Every `crate::…`, `super::…` and `self::…` path in the code, absolute from the crate root,
-/// grouped lists expanded.
-fn paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
-    // `a :: b` and `a::b` alike.
-    let compact: String = {
+/// The code with whitespace next to `::`, `{`, `}` and `,` dropped: `a :: b` and `a::b` alike.
+fn compact(code: &str) -> String {
+    {
         let mut s = String::with_capacity(code.len());
         let mut chars = code.chars().peekable();
         while let Some(c) = chars.next() {
@@ -385,9 +604,36 @@ fn paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
             }
         }
         s
-    };
+    }
+}
+
+/// Every `crate::…`, `super::…` and `self::…` path in the code, absolute from the crate root,
+/// grouped lists expanded; and every path that starts with the name of a child of `module`
+/// (`use child::Item;`, `child::f()`), which names that child as `self::child` would.
+fn paths(
+    code: &str,
+    module: &[String],
+    modules: &BTreeMap<Vec<String>, PathBuf>,
+) -> Vec<Vec<String>> {
+    let compact = compact(code);
     let b = compact.as_bytes();
     let mut out = Vec::new();
+    let children: Vec<String> = modules
+        .keys()
+        .filter(|m| m.len() == module.len() + 1 && m[..module.len()] == *module)
+        .map(|m| format!("{}::", m[module.len()]))
+        .collect();
+    for child in &children {
+        let mut from = 0;
+        while let Some(k) = compact[from..].find(child.as_str()) {
+            let at = from + k;
+            from = at + child.len();
+            if at > 0 && (is_ident(b[at - 1]) || b[at - 1] == b':') {
+                continue;
+            }
+            expand(&compact, at, module, &mut out);
+        }
+    }
     for start in ["crate::", "super::", "self::"] {
         let mut from = 0;
         while let Some(k) = compact[from..].find(start) {
@@ -445,8 +691,7 @@ fn expand(s: &str, mut i: usize, base: &[String], out: &mut Vec<Vec<String>>) ->
             i += 1;
         }
         let name = &s[start..i];
-        if !name.is_empty() && name != "self" && !name.starts_with(|c: char| c.is_ascii_uppercase())
-        {
+        if !name.is_empty() && name != "self" && name != "super" {
             path.push(name.to_string());
         }
         if s[i..].starts_with("::") {

@@ -380,3 +380,56 @@ fn a_full_disk_under_the_output_exits_3() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Issue 32 item 9: `--wait` says how long a write waits for another writer, so only the
+/// commands that write offer it (after their name; before it, as ever, for any); a command that
+/// only reads never waits, and refuses it.
+#[test]
+fn wait_is_offered_only_by_commands_that_write() {
+    use benchledger::cli::Cli;
+    use clap::{CommandFactory, Parser};
+    let writers = [
+        "ingest",
+        "rubric add",
+        "prices add",
+        "rescore",
+        "publish",
+        "sign",
+        "withdraw",
+        "copy",
+    ];
+    let mut offering = Vec::new();
+    fn walk(cmd: &clap::Command, path: &str, offering: &mut Vec<String>) {
+        for sub in cmd.get_subcommands() {
+            let name = if path.is_empty() {
+                sub.get_name().to_string()
+            } else {
+                format!("{path} {}", sub.get_name())
+            };
+            if sub.get_arguments().any(|a| a.get_long() == Some("wait")) {
+                offering.push(name.clone());
+            }
+            walk(sub, &name, offering);
+        }
+    }
+    walk(&Cli::command(), "", &mut offering);
+    assert_eq!(offering, writers, "the commands that offer --wait");
+    for read in [
+        &["show", "--wait", "1", "--wave", "w"][..],
+        &["trials", "--wait", "1", "--wave", "w"],
+        &["rubric", "list", "--wait", "1"],
+    ] {
+        let args = std::iter::once("benchledger").chain(read.iter().copied());
+        let e = Cli::try_parse_from(args).unwrap_err();
+        assert!(e.to_string().contains("'--wait'"), "{read:?}: {e}");
+    }
+    for (args, wait) in [
+        (&["ingest", "--wait", "7", "m.toml"][..], 7),
+        (&["--wait", "5", "ingest", "m.toml"], 5),
+        (&["--wait", "5", "rescore", "--all", "--wait", "3"], 3),
+    ] {
+        let cli = Cli::try_parse_from(std::iter::once("benchledger").chain(args.iter().copied()))
+            .unwrap();
+        assert_eq!(cli.command.wait().or(cli.wait), Some(wait), "{args:?}");
+    }
+}

@@ -295,3 +295,47 @@ fn plan_works_out_power_from_the_waves_own_variance() {
         assert!(out.stderr.contains(says), "{out:#?}");
     }
 }
+
+/// Issue 32 item 9: one seat of a single trial a problem made `trials` show k = 1 alone,
+/// hiding the other seats' pass@k. Every k some seat allows is shown; a seat that cannot reach
+/// a k has no figure there, marked with its trials.
+#[test]
+fn trials_shows_every_k_another_seat_allows_marking_a_single_trial_seat() {
+    let env = Env::init();
+    let manifest = "[wave]\nid = \"mixed\"\nsuite = \"s\"\nstarted_at = 2026-05-01T00:00:00Z\n\n\
+                    [wave.accounting]\ninput_tokens_include_cache_reads = false\n\n\
+                    [[seat]]\nid = \"many\"\nmodel = \"m1\"\nprovider = \"p\"\nharness = \"h\"\n\
+                    results = \"many.jsonl\"\n\n\
+                    [[seat]]\nid = \"once\"\nmodel = \"m2\"\nprovider = \"p\"\nharness = \"h\"\n\
+                    results = \"once.jsonl\"\n";
+    let mut many = String::new();
+    for p in ["p1", "p2"] {
+        for t in 1..=3 {
+            many.push_str(&format!(
+                "{{\"problem\": \"{p}\", \"attempt\": {t}, \"correct\": {}}}\n",
+                t == 1
+            ));
+        }
+    }
+    let once = "{\"problem\": \"p1\", \"attempt\": 1, \"correct\": true}\n\
+                {\"problem\": \"p2\", \"attempt\": 1, \"correct\": false}\n";
+    let path = common::write_wave(
+        &env.path().join("mixed"),
+        manifest,
+        &[("many.jsonl", &many), ("once.jsonl", once)],
+    );
+    env.ingest(&[&path]);
+    let out = env.run(["trials", "mixed", "--format", "json"]).ok().json();
+    assert_eq!(out["k"], json!([1, 2, 3]));
+    assert_eq!(out["seats"][0]["seat"], "many");
+    // many: each problem passes 1 of 3: pass@2 = 1 − C(2,2)/C(3,2) = 2/3, pass@3 = 1.
+    assert_eq!(out["seats"][0]["pass_at_k"]["3"], 1.0);
+    assert_eq!(
+        out["seats"][1]["pass_at_k"],
+        json!({"1": 0.5, "2": null, "3": null})
+    );
+    let table = env.run(["trials", "mixed"]).ok().stdout;
+    assert!(table.contains("pass@3"), "{table}");
+    assert!(table.contains("— (1 trial)"), "{table}");
+    assert!(table.contains("ran at most n trials"), "{table}");
+}

@@ -649,6 +649,7 @@ pub fn run_rescore(ctx: &mut Ctx<'_>, args: RescoreArgs) -> Result<()> {
         all,
         waves,
         include_withdrawn,
+        wait: _,
     } = args;
     match (rubric, all) {
         (Some(rubric), false) => rescore(ctx, &rubric, &waves, include_withdrawn),

@@ -433,6 +433,7 @@ pub fn run_ingest(ctx: &mut Ctx<'_>, args: IngestArgs) -> Result<()> {
         scorer,
         seat,
         display_name,
+        wait: _,
     } = args;
     match from {
         None => ingest(ctx, &manifests),

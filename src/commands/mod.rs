@@ -328,7 +328,12 @@ pub fn run_for(cli: Cli, out: &mut dyn Write, s: Surroundings) -> Result<Outcome
         interactive: s.interactive,
         stderr_terminal: s.stderr_terminal,
         db_env: s.db_env,
-        wait: Duration::from_secs(cli.wait),
+        wait: Duration::from_secs(
+            cli.command
+                .wait()
+                .or(cli.wait)
+                .unwrap_or(crate::cli::DEFAULT_WAIT_SECONDS),
+        ),
         layout,
         outcome: Outcome::default(),
     };

@@ -175,7 +175,7 @@ pub fn show(ctx: &mut Ctx<'_>, spec: &str) -> Result<()> {
 pub fn run(ctx: &mut Ctx<'_>, command: PricesCommand) -> Result<()> {
     match command {
         PricesCommand::Check { files } => check(ctx, &files),
-        PricesCommand::Add { files } => add(ctx, &files),
+        PricesCommand::Add { files, .. } => add(ctx, &files),
         PricesCommand::List { format } => list(ctx, format.format),
         PricesCommand::Show { prices: spec } => show(ctx, &spec),
     }

@@ -311,6 +311,7 @@ pub fn run_publish(ctx: &mut Ctx<'_>, args: PublishArgs) -> Result<()> {
         out,
         claims,
         sign,
+        wait: _,
     } = args;
     publish(
         ctx,

@@ -247,6 +247,7 @@ pub fn run(ctx: &mut Ctx<'_>, command: RubricCommand) -> Result<()> {
         RubricCommand::Add {
             files,
             allow_scale_violation,
+            ..
         } => add(ctx, &files, allow_scale_violation),
         RubricCommand::List { format } => list(ctx, format.format),
         RubricCommand::Show { rubric } => show(ctx, &rubric),

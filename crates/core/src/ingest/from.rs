@@ -1054,6 +1054,82 @@ fn conditions(wave: &mut Table, flag: Option<bool>, members: &[&File]) {
     }
 }
 
+/// The model a file's seat is of, and its provider.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ModelOf {
+    /// The model as given or named in full (`openai/gpt-4o`): the seat's id is made from it.
+    full: String,
+    provider: String,
+    /// The model as the seat records it: without the provider's prefix when the prefix is
+    /// the provider.
+    model: String,
+}
+
+/// Resolves a file's model and provider: the given ones (`--model`, `--provider`, a `--seat`
+/// of its path) over what the file names; a provider the file leaves unsaid from the prefix of
+/// the model's name, else from the model alias table (said in `notes` beside the file, and once
+/// in `recorded`), else missing, named with its flag.
+fn model_of(
+    f: &File,
+    given_model: Option<String>,
+    given_provider: Option<String>,
+    notes: &mut Vec<String>,
+    recorded: &mut Vec<String>,
+) -> Result<ModelOf> {
+    let full = given_model.or(f.imported.model.clone()).ok_or_else(|| {
+        missing(
+            &f.path,
+            "model",
+            "the file does not name the model it evaluated",
+        )
+    })?;
+    let (prefix, rest) = match full.split_once('/') {
+        Some((p, r)) if !p.is_empty() && !r.is_empty() => (Some(p), r),
+        _ => (None, full.as_str()),
+    };
+    let provider = match given_provider
+        .or(f.imported.about.provider.clone())
+        .or(prefix.map(str::to_string))
+    {
+        Some(p) => p,
+        // The provider the file leaves unsaid, from the alias table: said in the wave's
+        // notes, beside the name the file used.
+        None => match crate::models::table().resolve(&full) {
+            Some(e) => {
+                let said = format!(
+                    "model {full:?} is {}'s {} (benchledger's model alias table v{}), its \
+                     provider taken from there",
+                    e.provider,
+                    e.canonical,
+                    crate::models::table().version
+                );
+                notes.push(format!("{}: {said}", f.path.display()));
+                if !recorded.contains(&said) {
+                    recorded.push(said);
+                }
+                e.provider.clone()
+            }
+            None => {
+                return Err(missing(
+                    &f.path,
+                    "provider",
+                    &format!("the file names model {full:?} without its provider"),
+                ));
+            }
+        },
+    };
+    let model = if prefix == Some(provider.as_str()) {
+        rest.to_string()
+    } else {
+        full.clone()
+    };
+    Ok(ModelOf {
+        full,
+        provider,
+        model,
+    })
+}
+
 /// One seat per file: a model and its provider, a harness, the file, and an id from the
 /// model; runs of one model under different generation configs, or twice under one, get ids
 /// that tell them apart.
@@ -1070,55 +1146,11 @@ fn seats(
     for f in members {
         let named = f.imported.model.clone();
         let (given_model, given_provider) = given_for(options, &f.path);
-        let full = given_model.clone().or(named.clone()).ok_or_else(|| {
-            missing(
-                &f.path,
-                "model",
-                "the file does not name the model it evaluated",
-            )
-        })?;
-        let (prefix, rest) = match full.split_once('/') {
-            Some((p, r)) if !p.is_empty() && !r.is_empty() => (Some(p), r),
-            _ => (None, full.as_str()),
-        };
-        let known = crate::models::table().resolve(&full);
-        let provider = match given_provider
-            .clone()
-            .or(f.imported.about.provider.clone())
-            .or(prefix.map(str::to_string))
-        {
-            Some(p) => p,
-            // The provider the file leaves unsaid, from the alias table: said in the wave's
-            // notes, beside the name the file used.
-            None => match known {
-                Some(e) => {
-                    let said = format!(
-                        "model {full:?} is {}'s {} (benchledger's model alias table v{}), its \
-                         provider taken from there",
-                        e.provider,
-                        e.canonical,
-                        crate::models::table().version
-                    );
-                    notes.push(format!("{}: {said}", f.path.display()));
-                    if !recorded.contains(&said) {
-                        recorded.push(said);
-                    }
-                    e.provider.clone()
-                }
-                None => {
-                    return Err(missing(
-                        &f.path,
-                        "provider",
-                        &format!("the file names model {full:?} without its provider"),
-                    ));
-                }
-            },
-        };
-        let model = if prefix == Some(provider.as_str()) {
-            rest.to_string()
-        } else {
-            full.clone()
-        };
+        let ModelOf {
+            full,
+            provider,
+            model,
+        } = model_of(f, given_model.clone(), given_provider, notes, recorded)?;
         let harness = options
             .harness
             .clone()
@@ -1286,6 +1318,69 @@ mod tests {
             harness: Some("tool-calling".into()),
             ..FromOptions::default()
         }
+    }
+
+    /// `seats` was 150 lines; resolving a file's model and provider is a step of its own
+    /// (`model_of`), which this pins: the given model over the named one, the provider from
+    /// the given one, the file, the model's prefix (dropped from the model), then the alias
+    /// table (said in a note), else missing with its flag.
+    #[test]
+    fn ingest_from_seats_resolves_each_files_model_and_provider_in_a_step_of_its_own() {
+        let file = |model: Option<&str>, provider: Option<&str>| File {
+            path: "r/a.json".into(),
+            results: "r/a.json".into(),
+            imported: Imported {
+                model: model.map(str::to_string),
+                about: crate::import::About {
+                    provider: provider.map(str::to_string),
+                    ..Default::default()
+                },
+                ..Default::default()
+            },
+            group: None,
+            agent: None,
+        };
+        let (mut notes, mut recorded) = (Vec::new(), Vec::new());
+        let mut of = |f: &File, m: Option<&str>, p: Option<&str>| {
+            model_of(
+                f,
+                m.map(str::to_string),
+                p.map(str::to_string),
+                &mut notes,
+                &mut recorded,
+            )
+            .map(|m| (m.full, m.provider, m.model))
+        };
+        let said = |full: &str, provider: &str, model: &str| {
+            Some((full.to_string(), provider.to_string(), model.to_string()))
+        };
+        let named = file(Some("openai/gpt-4o"), None);
+        assert_eq!(
+            of(&named, None, None).ok(),
+            said("openai/gpt-4o", "openai", "gpt-4o")
+        );
+        assert_eq!(
+            of(&named, Some("acme/m1"), Some("hosted")).ok(),
+            said("acme/m1", "hosted", "acme/m1")
+        );
+        assert_eq!(
+            of(&file(Some("m2"), Some("p2")), None, None).ok(),
+            said("m2", "p2", "m2")
+        );
+        let e = of(&file(None, None), None, None).unwrap_err().to_string();
+        assert!(e.contains("model"), "{e}");
+        let e = of(&file(Some("no-such-model-anywhere"), None), None, None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("provider"), "{e}");
+        let (full, provider, _) = of(&file(Some("gpt-4o"), None), None, None).unwrap();
+        assert_eq!((full.as_str(), provider.as_str()), ("gpt-4o", "openai"));
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].starts_with("r/a.json: model \"gpt-4o\""),
+            "{notes:?}"
+        );
+        assert_eq!(recorded.len(), 1, "{recorded:?}");
     }
 
     #[test]

@@ -36,6 +36,29 @@ pub(super) trait Cells {
 
     /// The value of column `i` converted to `T`, with `Row::get`'s errors.
     fn get<T: FromSql>(&self, i: usize) -> rusqlite::Result<T>;
+
+    /// Column `i` when it holds a number or NULL, for the fast paths of the readers of
+    /// counts and reals; [`Number::Other`] for anything else (text, a blob, no such column,
+    /// a failure), which the caller reads through [`Cells::get`] for its conversions and
+    /// errors.
+    #[inline]
+    fn number(&self, i: usize) -> Number {
+        match self.value(i) {
+            Ok(ValueRef::Null) => Number::Null,
+            Ok(ValueRef::Integer(n)) => Number::Integer(n),
+            Ok(ValueRef::Real(x)) => Number::Real(x),
+            _ => Number::Other,
+        }
+    }
+}
+
+/// What [`Cells::number`] found in a column.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Number {
+    Null,
+    Integer(i64),
+    Real(f64),
+    Other,
 }
 
 impl Cells for rusqlite::Row<'_> {
@@ -139,6 +162,26 @@ impl RawRow<'_> {
 }
 
 impl Cells for RawRow<'_> {
+    /// Straight from SQLite's value, without building a [`ValueRef`] or a `Result`: the
+    /// commonest read of a rescore, several a row (issue 32 item 11).
+    #[inline]
+    fn number(&self, i: usize) -> Number {
+        if i >= self.stmt.columns {
+            return Number::Other;
+        }
+        // SAFETY: the statement stands on a row (a `RawRow` exists only then) and `i` is one of
+        // its columns; the value is read before the next step, as for `value`.
+        unsafe {
+            let v = ffi::sqlite3_column_value(self.stmt.stmt, i as c_int);
+            match ffi::sqlite3_value_type(v) {
+                ffi::SQLITE_INTEGER => Number::Integer(ffi::sqlite3_value_int64(v)),
+                ffi::SQLITE_FLOAT => Number::Real(ffi::sqlite3_value_double(v)),
+                ffi::SQLITE_NULL => Number::Null,
+                _ => Number::Other,
+            }
+        }
+    }
+
     #[inline]
     fn value(&self, i: usize) -> rusqlite::Result<ValueRef<'_>> {
         if i >= self.stmt.columns {

@@ -1,6 +1,6 @@
 //! Storing and loading waves: the raw facts.
 
-use super::raw::Cells;
+use super::raw::{Cells, Number};
 use super::sql::{Row, Sql, values};
 use super::{Ledger, sqlite};
 use crate::error::{Error, Hint, Result};
@@ -613,7 +613,6 @@ impl Columns {
     /// Reads an attempt's problem, verdict and the fields asked for into `a`, reusing its
     /// buffers; the fields not asked for are `None` (the trial 0).
     fn read(&self, r: &impl Cells, a: &mut Attempt) -> rusqlite::Result<()> {
-        use rusqlite::types::ValueRef;
         // The problem's text copied into the buffer; anything else through `get`, for its
         // errors.
         match r.value(0)?.as_str() {
@@ -623,11 +622,11 @@ impl Columns {
             }
             Err(_) => a.problem = r.get(0)?,
         }
-        a.correct = match r.value(1)? {
-            ValueRef::Integer(n @ (0 | 1)) => n == 1,
+        a.correct = match r.number(1) {
+            Number::Integer(n @ (0 | 1)) => n == 1,
             // Any other integer is no verdict (written with the store's CHECKs off), not
             // "true" as SQLite's conversion would read it (issue 34).
-            ValueRef::Integer(n) => return Err(rusqlite::Error::IntegralValueOutOfRange(1, n)),
+            Number::Integer(n) => return Err(rusqlite::Error::IntegralValueOutOfRange(1, n)),
             _ => r.get(1)?,
         };
         a.trial = match self.trial {
@@ -658,20 +657,18 @@ impl Columns {
 
 #[inline]
 fn count(r: &impl Cells, i: usize) -> rusqlite::Result<Option<u64>> {
-    use rusqlite::types::ValueRef;
-    match r.value(i)? {
-        ValueRef::Null => Ok(None),
-        ValueRef::Integer(n) if n >= 0 => Ok(Some(n as u64)),
+    match r.number(i) {
+        Number::Null => Ok(None),
+        Number::Integer(n) if n >= 0 => Ok(Some(n as u64)),
         _ => r.get(i),
     }
 }
 
 #[inline]
 fn real(r: &impl Cells, i: usize) -> rusqlite::Result<Option<f64>> {
-    use rusqlite::types::ValueRef;
-    match r.value(i)? {
-        ValueRef::Null => Ok(None),
-        ValueRef::Real(x) => Ok(Some(x)),
+    match r.number(i) {
+        Number::Null => Ok(None),
+        Number::Real(x) => Ok(Some(x)),
         _ => r.get(i),
     }
 }
@@ -696,11 +693,10 @@ fn real_at(r: &impl Cells, i: Option<usize>) -> rusqlite::Result<Option<f64>> {
 
 #[inline]
 fn small_at(r: &impl Cells, i: Option<usize>) -> rusqlite::Result<Option<u32>> {
-    use rusqlite::types::ValueRef;
     match i {
-        Some(i) => match r.value(i)? {
-            ValueRef::Null => Ok(None),
-            ValueRef::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => Ok(Some(n as u32)),
+        Some(i) => match r.number(i) {
+            Number::Null => Ok(None),
+            Number::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => Ok(Some(n as u32)),
             _ => r.get(i),
         },
         None => Ok(None),
@@ -710,10 +706,8 @@ fn small_at(r: &impl Cells, i: Option<usize>) -> rusqlite::Result<Option<u32>> {
 /// `Row::get::<u32>`, the usual case (an integer in range) taken straight from the row.
 #[inline]
 fn small(r: &impl Cells, i: usize) -> rusqlite::Result<u32> {
-    match r.value(i)? {
-        rusqlite::types::ValueRef::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => {
-            Ok(n as u32)
-        }
+    match r.number(i) {
+        Number::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => Ok(n as u32),
         _ => r.get(i),
     }
 }
@@ -721,8 +715,8 @@ fn small(r: &impl Cells, i: usize) -> rusqlite::Result<u32> {
 /// `Row::get::<i64>`, the usual case (an integer) taken straight from the row.
 #[inline]
 pub(super) fn integer(r: &impl Cells, i: usize) -> rusqlite::Result<i64> {
-    match r.value(i)? {
-        rusqlite::types::ValueRef::Integer(n) => Ok(n),
+    match r.number(i) {
+        Number::Integer(n) => Ok(n),
         _ => r.get(i),
     }
 }

@@ -120,12 +120,21 @@ pub fn plan(
         ));
     }
     if p.omega2_diff.is_none() {
-        notes.push(
-            "One trial a problem: the variance within a problem cannot be told from the \
-             variance between problems, so the plan uses the variance of the differences whole \
-             and cannot say what more trials would buy."
-                .to_string(),
-        );
+        let who = if p.trials_a.round() == p.trials_b.round() {
+            "One trial a problem".to_string()
+        } else {
+            format!(
+                "{} has one trial a problem",
+                if p.sigma2_within_a.is_none() { a } else { b }
+            )
+        };
+        notes.push(format!(
+            "{who}: the variance within a problem cannot be told from the variance between \
+             problems, so the plan uses the variance of the differences whole, at these trials \
+             ({} / {}), and cannot say what more trials would buy.",
+            machine(p.trials_a),
+            machine(p.trials_b)
+        ));
     }
     t.notes.extend(notes.iter().cloned().map(Note::Text));
     t.notes.push(Note::Text(

@@ -33,14 +33,16 @@ pub struct TrialsJson {
     pub seats: Vec<SeatTrialsJson>,
 }
 
-/// The k to show: the asked ones, else 1 up to the fewest trials any seat ran of a problem.
+/// The k to show when none is asked: 1 up to the most any seat allows on every problem it
+/// attempted (its fewest trials of a problem), so that one seat of a single trial does not
+/// hide the others' pass@k (issue 32 item 9); a seat that cannot reach a k is marked there.
 pub fn default_k(seats: &[SeatProblems]) -> Vec<u64> {
-    let fewest = seats
+    let most = seats
         .iter()
         .filter_map(|s| s.trial_range().map(|(lo, _)| lo))
-        .min()
+        .max()
         .unwrap_or(1);
-    (1..=fewest.max(1)).collect()
+    (1..=most.max(1)).collect()
 }
 
 pub fn trials(data: &WaveData, ks: &[u64]) -> (Table, TrialsJson) {
@@ -82,11 +84,31 @@ pub fn trials(data: &WaveData, ks: &[u64]) -> (Table, TrialsJson) {
         None => Cell::none(),
     };
     let mut seats = Vec::new();
-    let mut any_left_out = false;
+    let (mut any_left_out, mut any_short) = (false, false);
     for (s, p) in data.seats.iter().zip(&problems) {
         let range = p.trial_range();
-        let at: Vec<AtK> = ks.iter().map(|k| p.at(*k)).collect();
-        any_left_out |= at.iter().any(|a| a.left_out > 0);
+        // A k beyond every problem's trials of this seat: no figure, marked as out of reach.
+        let short = |k: u64| range.is_some_and(|(_, hi)| hi < k);
+        let at: Vec<AtK> = ks
+            .iter()
+            .map(|k| {
+                let mut a = p.at(*k);
+                if short(*k) {
+                    a.pass_at_k = None;
+                    a.pass_hat_k = None;
+                }
+                a
+            })
+            .collect();
+        any_left_out |= at.iter().any(|a| a.left_out > 0 && !short(a.k));
+        any_short |= ks.iter().any(|k| short(*k));
+        let cell = |x: Option<f64>, a: &AtK| match range {
+            Some((_, hi)) if hi < a.k => Cell::new(
+                format!("— ({hi} trial{})", if hi == 1 { "" } else { "s" }),
+                String::new(),
+            ),
+            _ => cell(x, a),
+        };
         let mut row = vec![
             Cell::text(&data.wave.id),
             Cell::seat(&s.seat),
@@ -122,6 +144,13 @@ pub fn trials(data: &WaveData, ks: &[u64]) -> (Table, TrialsJson) {
          failing every trial; an infrastructure error is a failed trial."
             .into(),
     );
+    if any_short {
+        t.notes.push(
+            "— (n trials): the seat ran at most n trials of a problem, fewer than k, so it has \
+             no figure at that k."
+                .into(),
+        );
+    }
     if any_left_out {
         t.notes.push(
             "(k of n): problems with fewer than k trials are left out of that k; the figure \

@@ -112,10 +112,60 @@ impl Draws {
         }
     }
 
-    /// A resample of `n` units: n indices in 0..n, with replacement.
+    /// A resample of `n` units: n indices in 0..n, with replacement. The same indices as
+    /// `below(n)` drawn n times, with the rejection zone and the division by n worked out once.
     pub fn resample(&mut self, n: usize, into: &mut Vec<usize>) {
         into.clear();
-        into.extend((0..n).map(|_| self.below(n as u64) as usize));
+        if n == 0 {
+            return;
+        }
+        let below = Below::new(n as u64);
+        into.extend((0..n).map(|_| below.draw(self) as usize));
+    }
+}
+
+/// Uniform indices below one n, drawn as [`Draws::below`] draws them: the zone ⌊2⁶⁴ / n⌋ · n
+/// taken once, and w mod n by multiplication with ⌈2¹²⁸ / n⌉ (Lemire, Kaser and Kurz, "Faster
+/// remainder by direct computation", 2019: exact for every 64-bit w and n), not by a division
+/// a draw.
+struct Below {
+    n: u64,
+    zone: u64,
+    /// ⌈2¹²⁸ / n⌉ (0 for n = 1, whose remainders are all 0).
+    m: u128,
+}
+
+impl Below {
+    fn new(n: u64) -> Below {
+        assert!(n > 0, "an index below 0 cannot be drawn");
+        Below {
+            n,
+            zone: (u64::MAX / n) * n,
+            m: if n == 1 {
+                0
+            } else {
+                u128::MAX / u128::from(n) + 1
+            },
+        }
+    }
+
+    /// w mod n.
+    fn rem(&self, w: u64) -> u64 {
+        let low = self.m.wrapping_mul(u128::from(w));
+        // The high 128 bits of low · n, of which the top 64 are the remainder.
+        let n = u128::from(self.n);
+        let bottom = (u128::from(low as u64) * n) >> 64;
+        let top = (low >> 64) * n;
+        ((bottom + top) >> 64) as u64
+    }
+
+    fn draw(&self, draws: &mut Draws) -> u64 {
+        loop {
+            let w = draws.word();
+            if w < self.zone {
+                return self.rem(w);
+            }
+        }
     }
 }
 
@@ -142,6 +192,35 @@ pub fn each_resample(units: usize, settings: &Settings, mut each: impl FnMut(&[u
     for _ in 0..settings.resamples {
         draws.resample(units, &mut idx);
         each(&idx);
+    }
+}
+
+/// [`each_resample`] by batches: each resample as its count of draws of each unit (`units`
+/// counts), up to `batch` resamples one after another in the slice handed to `each`. The same
+/// resamples, in the same order.
+pub fn each_resample_counts(
+    units: usize,
+    settings: &Settings,
+    batch: usize,
+    mut each: impl FnMut(&[u32]),
+) {
+    let batch = batch.max(1);
+    let mut counts = vec![0u32; units * batch];
+    let mut held = 0;
+    each_resample(units, settings, |picked| {
+        let these = &mut counts[held * units..(held + 1) * units];
+        these.fill(0);
+        for &u in picked {
+            these[u] += 1;
+        }
+        held += 1;
+        if held == batch {
+            each(&counts);
+            held = 0;
+        }
+    });
+    if held > 0 {
+        each(&counts[..held * units]);
     }
 }
 
@@ -186,6 +265,37 @@ pub fn interval(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 32 item 11: a resample's indices are drawn with the division by n taken out of
+    /// the loop; they are the indices `below` draws, and its remainder is `%`'s, for every n
+    /// and word (edges and random ones).
+    #[test]
+    fn the_remainder_by_multiplication_is_the_division_s() {
+        let mut world = Draws::new(7);
+        let mut ns = vec![1, 2, 3, 7, 10, 1000, 2000, 1 << 32, (1 << 32) + 1, u64::MAX];
+        ns.extend([u64::MAX - 1, 1 << 63, (1 << 63) + 1, 6_700_417, 999_999_937]);
+        ns.extend(
+            (0..2000)
+                .map(|_| world.word() >> world.below(64))
+                .filter(|&n| n > 0),
+        );
+        for n in ns {
+            let below = Below::new(n);
+            let mut words = vec![0, 1, n - 1, n, n.wrapping_add(1), u64::MAX, u64::MAX - 1];
+            words.extend((0..200).map(|_| world.word()));
+            words.extend((0..50).map(|_| world.word() % n.saturating_mul(3).max(1)));
+            for w in words {
+                assert_eq!(below.rem(w), w % n, "{w} mod {n}");
+            }
+        }
+        for (seed, n) in [(0, 1), (1, 2), (2, 3), (3, 2000), (4, 100_000), (5, 12_345)] {
+            let (mut one, mut many) = (Draws::new(seed), Draws::new(seed));
+            let mut got = Vec::new();
+            many.resample(n, &mut got);
+            let want: Vec<usize> = (0..n).map(|_| one.below(n as u64) as usize).collect();
+            assert_eq!(got, want, "n = {n}");
+        }
+    }
 
     /// Selection finds the quantiles a whole sort does, on values with ties, signed zeros and
     /// undefined ones, at every level and size.

@@ -31,7 +31,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::bootstrap::{Interval, Method, Settings, each_resample, percentile};
+use super::bootstrap::{
+    Interval, Method, Settings, each_resample, each_resample_counts, percentile,
+};
 use super::sums::ProblemSums;
 use crate::error::Result;
 use crate::figures::{Basis, FigureTally};
@@ -508,31 +510,32 @@ fn by_sums(
     let Some(sums) = sums else {
         return false;
     };
-    let mut counts = vec![0u32; units.len];
     let (mut acc, mut columns) = (Vec::new(), Vec::new());
     let mut tallies: Vec<Vec<_>> = groups.iter().map(|_| Vec::with_capacity(n)).collect();
-    each_resample(units.len, settings, |picked| {
-        counts.fill(0);
-        for &u in picked {
-            counts[u] += 1;
-        }
-        sums.resample(&counts, &mut acc, &mut columns, |s, c, undefined| {
-            for ((g, group), tallies) in groups.iter().enumerate().zip(&mut tallies) {
-                let c = &c[group.at..group.at + group.width];
-                let drawn = &mut drawn[group.k];
-                match &group.scorer {
-                    None => drawn.figures(s, FigureTally::from_columns(c).figures(&basis)),
-                    Some(scorer) => {
-                        let t = scorer.tally_from_columns(c, undefined.of(g));
-                        drawn.figures(s, scorer.figures(&t));
-                        tallies.push(t);
+    let stride = sums.stride();
+    // Resamples summed eight at a time: each row of per-problem sums read once for the eight.
+    each_resample_counts(units.len, settings, 8, |batch| {
+        sums.sum_resamples(batch, &mut acc);
+        for (r, counts) in batch.chunks_exact(units.len).enumerate() {
+            let acc = &acc[r * stride..(r + 1) * stride];
+            sums.each_seat(counts, acc, &mut columns, |s, c, undefined| {
+                for ((g, group), tallies) in groups.iter().enumerate().zip(&mut tallies) {
+                    let c = &c[group.at..group.at + group.width];
+                    let drawn = &mut drawn[group.k];
+                    match &group.scorer {
+                        None => drawn.figures(s, FigureTally::from_columns(c).figures(&basis)),
+                        Some(scorer) => {
+                            let t = scorer.tally_from_columns(c, undefined.of(g));
+                            drawn.figures(s, scorer.figures(&t));
+                            tallies.push(t);
+                        }
                     }
                 }
-            }
-        });
-        for (group, tallies) in groups.iter().zip(&mut tallies) {
-            if let Some(scorer) = &group.scorer {
-                drawn[group.k].scores(scorer.score_ranks(&ids, tallies.drain(..)));
+            });
+            for (group, tallies) in groups.iter().zip(&mut tallies) {
+                if let Some(scorer) = &group.scorer {
+                    drawn[group.k].scores(scorer.score_ranks(&ids, tallies.drain(..)));
+                }
             }
         }
     });

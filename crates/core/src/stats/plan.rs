@@ -38,7 +38,8 @@ pub struct Plan {
     /// The smallest difference this design detects.
     pub mde: f64,
     /// K → the MDE with K trials each on the same problems (the wave's own K alone when the
-    /// within and between parts cannot be told apart).
+    /// within and between parts cannot be told apart, and nothing then when the two seats'
+    /// own trials differ).
     pub mde_by_trials: BTreeMap<u64, f64>,
     /// With a target difference: the problems needed at the wave's trials.
     pub problems_needed: Option<u64>,
@@ -100,8 +101,15 @@ pub fn plan(
             (omega2 + sa / ka + sb / kb, Some(omega2), by)
         }
         _ => {
-            let own = ((ka + kb) / 2.0).round().max(1.0) as u64;
-            (v, None, BTreeMap::from([(own, mde_at(v))]))
+            // The wave's own design, named by its trials only when both seats have the same:
+            // a 5-trial seat against a 1-trial one has no "K trials each" (issue 32 item 9).
+            let (own_a, own_b) = (ka.round().max(1.0) as u64, kb.round().max(1.0) as u64);
+            let by = if own_a == own_b {
+                BTreeMap::from([(own_a, mde_at(v))])
+            } else {
+                BTreeMap::new()
+            };
+            (v, None, by)
         }
     };
     let problems_needed = delta
@@ -166,6 +174,30 @@ mod tests {
         );
         assert_eq!(one.problems_needed, None);
         assert!(plan(&a, &BTreeMap::new(), 0.05, 0.8, None).is_none());
+    }
+
+    /// Issue 32 item 9: a seat of 5 trials a problem against one of a single trial planned
+    /// "with 3 trials each", a design neither seat ran. Without a within-problem variance for
+    /// both, only the wave's own design is planned, and it is named by trials only when the two
+    /// seats share it.
+    #[test]
+    fn issue_32_plan_names_no_trial_count_the_seats_do_not_share() {
+        let five = problems(&[(5, 3), (5, 1), (5, 5)]);
+        let one = problems(&[(1, 1), (1, 0), (1, 1)]);
+        let p = plan(&five, &one, 0.05, 0.8, Some(0.1)).unwrap();
+        assert_eq!((p.trials_a, p.trials_b), (5.0, 1.0));
+        assert_eq!(p.omega2_diff, None);
+        assert!(p.mde_by_trials.is_empty(), "{:?}", p.mde_by_trials);
+        let (t, json) = crate::report::plan::plan("w", "a", "b", 0.05, 0.8, Some(0.1), &p);
+        let text = format!("{t:?} {json:?}");
+        assert!(!text.contains("trials each"), "{text}");
+        assert!(
+            json.notes
+                .iter()
+                .any(|n| n.contains("at these trials (5 / 1)")),
+            "{:?}",
+            json.notes
+        );
     }
 
     /// Issue 34 (smaller): `plan --alpha 1e-17` said the seats "share no attempted problem":

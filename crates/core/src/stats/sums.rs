@@ -143,27 +143,55 @@ impl ProblemSums {
     /// The totals of every seat on a resample that drew problem p `counts[p]` times: for each
     /// seat in turn, `each(seat, its columns, why its totals are undefined)` (group by group,
     /// the first problem drawn on which they are). `acc` and `columns` are scratch space.
+    #[cfg(test)]
     pub(super) fn resample(
         &self,
         counts: &[u32],
         acc: &mut Vec<f64>,
         columns: &mut Vec<f64>,
+        each: impl FnMut(usize, &[f64], &Undefined<'_>),
+    ) {
+        self.sum_resamples(counts, acc);
+        self.each_seat(counts, acc, columns, each);
+    }
+
+    /// The summed live columns of several resamples at once: `counts` holds one count per
+    /// problem for each resample, one resample after another, and `acc` gets each resample's
+    /// sums in turn (`stride()` numbers each). Each row of the table is read once for all of
+    /// them, which is what keeps a resample's cost off the memory bus; each resample's sums
+    /// are added in problem order, as one resample alone adds them, so they are the same bits.
+    pub(super) fn sum_resamples(&self, counts: &[u32], acc: &mut Vec<f64>) {
+        let stride = self.stride();
+        let problems = self.rows.len().checked_div(stride).unwrap_or(0);
+        let resamples = counts.len().checked_div(problems).unwrap_or(1);
+        acc.clear();
+        acc.resize(stride * resamples, 0.0);
+        if stride == 0 {
+            return;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: the processor has AVX, checked just now.
+            return unsafe { sum_rows_avx(&self.rows, stride, problems, counts, acc) };
+        }
+        sum_rows(&self.rows, stride, problems, counts, acc);
+    }
+
+    /// How many numbers one resample's sums take in [`ProblemSums::sum_resamples`].
+    pub(super) fn stride(&self) -> usize {
+        self.live.len() * self.seats
+    }
+
+    /// The totals of every seat on one resample (its `counts` per problem, `acc` its sums from
+    /// [`ProblemSums::sum_resamples`]): for each seat in turn, `each(seat, its columns, why its
+    /// totals are undefined)`. `columns` is scratch space.
+    pub(super) fn each_seat(
+        &self,
+        counts: &[u32],
+        acc: &[f64],
+        columns: &mut Vec<f64>,
         mut each: impl FnMut(usize, &[f64], &Undefined<'_>),
     ) {
-        let stride = self.live.len() * self.seats;
-        acc.clear();
-        acc.resize(stride, 0.0);
-        if stride > 0 {
-            for (row, &n) in self.rows.chunks_exact(stride).zip(counts) {
-                if n == 0 {
-                    continue;
-                }
-                let n = f64::from(n);
-                for (a, &v) in acc.iter_mut().zip(row) {
-                    *a += n * v;
-                }
-            }
-        }
         for s in 0..self.seats {
             columns.clear();
             columns.resize(self.width, 0.0);
@@ -180,6 +208,42 @@ impl ProblemSums {
             each(s, columns, &why);
         }
     }
+}
+
+/// [`ProblemSums::sum_resamples`]'s loop: for each problem in order, each resample's sums
+/// plus (times drawn) × (the problem's row). Every product and sum is rounded once, as IEEE 754
+/// rounds it, whatever the width of the registers it is done in (Rust never fuses a multiply
+/// and an add), so the AVX build of it below gives the same bits.
+#[inline(always)]
+fn sum_rows(rows: &[f64], stride: usize, problems: usize, counts: &[u32], acc: &mut [f64]) {
+    for (p, row) in rows.chunks_exact(stride).enumerate() {
+        for (r, acc) in acc.chunks_exact_mut(stride).enumerate() {
+            let n = counts[r * problems + p];
+            if n == 0 {
+                continue;
+            }
+            let n = f64::from(n);
+            for (a, &v) in acc.iter_mut().zip(row) {
+                *a += n * v;
+            }
+        }
+    }
+}
+
+/// [`sum_rows`] compiled for AVX: four sums at once where the baseline build does two.
+///
+/// # Safety
+/// The processor must have AVX.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+unsafe fn sum_rows_avx(
+    rows: &[f64],
+    stride: usize,
+    problems: usize,
+    counts: &[u32],
+    acc: &mut [f64],
+) {
+    sum_rows(rows, stride, problems, counts, acc);
 }
 
 #[cfg(test)]
@@ -248,6 +312,32 @@ mod tests {
         });
         assert_eq!(got[0], (0, vec![0.0; 4], [None, None]));
         assert_eq!(got[1].2, [Some("undefined on p1".to_string()), None]);
+    }
+
+    /// Issue 32 item 11: resamples summed together (eight at a time, with AVX where the
+    /// processor has it) are the bits of each summed alone by the plain loop.
+    #[test]
+    fn resamples_summed_together_are_each_summed_alone() {
+        let (seats, problems, width) = (3, 50, 4);
+        let mut world = crate::stats::bootstrap::Draws::new(3);
+        let mut real = || (world.word() >> 11) as f64 / (1u64 << 53) as f64 * 1e3;
+        let values: Vec<f64> = (0..seats * problems * width).map(|_| real()).collect();
+        let sums = ProblemSums::new(seats, problems, &[false; 4], |s, p, out, _| {
+            let at = (s * problems + p) * width;
+            out.extend_from_slice(&values[at..at + width]);
+        })
+        .unwrap();
+        let mut draws = crate::stats::bootstrap::Draws::new(9);
+        let counts: Vec<u32> = (0..8 * problems).map(|_| draws.below(4) as u32).collect();
+        let mut together = Vec::new();
+        sums.sum_resamples(&counts, &mut together);
+        let stride = sums.stride();
+        for (r, counts) in counts.chunks_exact(problems).enumerate() {
+            let mut alone = vec![0.0; stride];
+            sum_rows(&sums.rows, stride, problems, counts, &mut alone);
+            let bits = |x: &[f64]| x.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&together[r * stride..(r + 1) * stride]), bits(&alone));
+        }
     }
 
     #[test]
