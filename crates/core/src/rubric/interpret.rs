@@ -329,6 +329,82 @@ impl Env<'_> {
         Ok(clip(score, r.clamp_min, r.clamp_max))
     }
 
+    /// [`Env::factors`] on one attempt where every step is defined, without the reasons it
+    /// would give otherwise: the same operations in the same order, so the same bits and the
+    /// same `values`. `None` where any step is undefined, not finite, or a cohort ratio (then
+    /// `values` holds a part, to clear, and [`Env::factors`] says why). The per-attempt
+    /// formula runs on every attempt of a rescore, and the reasons' `Result<f64, String>` at
+    /// every step were a good part of its cost (issue 32 item 11).
+    #[inline]
+    pub(super) fn attempt_factors(
+        &self,
+        r: &Rubric,
+        a: &Attempt,
+        values: &mut Vec<f64>,
+    ) -> Option<f64> {
+        let mut product = 1.0;
+        let mut add: Option<f64> = None;
+        let mut div: Option<f64> = None;
+        for f in &r.factors {
+            let m = f.measure.of_attempt(a, self.wave)?;
+            let raw = match f.transform {
+                Transform::Value => m,
+                Transform::AllowanceRatio(al) => {
+                    let allowance = al.per_problem(&self.wave.budget)?;
+                    if m == 0.0 {
+                        f.cap.unwrap_or(f64::MAX)
+                    } else {
+                        allowance / m
+                    }
+                }
+                Transform::Linear { expected, slope } => 1.0 - (m - expected) * slope,
+                Transform::CohortRatio => return None,
+            };
+            let v = pow(clip(raw, f.floor, f.cap), f.exponent);
+            if !v.is_finite() {
+                return None;
+            }
+            values.push(v);
+            match f.role {
+                Role::Multiply => product *= v,
+                Role::Add => *add.get_or_insert(0.0) += f.weight * v,
+                Role::Divide => *div.get_or_insert(0.0) += f.weight * v,
+            }
+        }
+        let mut core = product * add.unwrap_or(1.0);
+        if let Some(d) = div {
+            if d == 0.0 {
+                return None;
+            }
+            core /= d;
+        }
+        Some(core)
+    }
+
+    /// [`Env::penalties`] on one attempt where every penalty is defined, as
+    /// [`Env::attempt_factors`] is [`Env::factors`]'s: `None` where one is not.
+    #[inline]
+    pub(super) fn attempt_penalties(
+        &self,
+        r: &Rubric,
+        core: f64,
+        a: &Attempt,
+        values: &mut Vec<f64>,
+    ) -> Option<f64> {
+        let mut score = r.multiplier * core;
+        for p in &r.penalties {
+            let amount = if p.forgives_retries() {
+                errors_after_free_retries(a, p.free_retries)?
+            } else {
+                p.measure.of_attempt(a, self.wave)?
+            };
+            let points = p.per_unit * amount;
+            values.push(points);
+            score -= points;
+        }
+        Some(clip(score, r.clamp_min, r.clamp_max))
+    }
+
     fn gate(&self, g: &Gate, unit: &Unit<'_>) -> Result<(f64, bool), Undefined> {
         let m = self.measure(g.measure, unit)?;
         let value = match g.allowance {
