@@ -195,15 +195,32 @@ impl<'a> Scorer<'a> {
                     core.clone()
                 }
                 None => {
-                    let core = self.env.factors(self.rubric, &unit, &mut t.scratch);
+                    let core = match self.env.attempt_factors(self.rubric, a, &mut t.scratch) {
+                        Some(core) => Ok(core),
+                        None => {
+                            t.scratch.clear();
+                            self.env.factors(self.rubric, &unit, &mut t.scratch)
+                        }
+                    };
                     shared.values.clear();
                     shared.values.extend_from_slice(&t.scratch);
                     shared.core = Some(core.clone());
                     core
                 }
             };
-            let score =
-                core.and_then(|core| self.env.penalties(self.rubric, core, &unit, &mut t.scratch));
+            let score = core.and_then(|core| {
+                let at = t.scratch.len();
+                match self
+                    .env
+                    .attempt_penalties(self.rubric, core, a, &mut t.scratch)
+                {
+                    Some(score) => Ok(score),
+                    None => {
+                        t.scratch.truncate(at);
+                        self.env.penalties(self.rubric, core, &unit, &mut t.scratch)
+                    }
+                }
+            });
             sums.add(score, &t.scratch);
         }
     }
@@ -221,9 +238,21 @@ impl<'a> Scorer<'a> {
             && sums.undefined.is_none()
         {
             t.scratch.clear();
-            let score = self
+            let fast = self
                 .env
-                .formula(self.rubric, &Unit::Attempt(a), &mut t.scratch);
+                .attempt_factors(self.rubric, a, &mut t.scratch)
+                .and_then(|core| {
+                    self.env
+                        .attempt_penalties(self.rubric, core, a, &mut t.scratch)
+                });
+            let score = match fast {
+                Some(score) => Ok(score),
+                None => {
+                    t.scratch.clear();
+                    self.env
+                        .formula(self.rubric, &Unit::Attempt(a), &mut t.scratch)
+                }
+            };
             sums.add(score, &t.scratch);
         }
     }
