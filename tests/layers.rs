@@ -61,7 +61,7 @@ const FACE_CRATES: &[&str] = &[
 const KNOWN_LOOPS: &[&str] = &[
     "import circle: export -> export::parquet",
     "import circle: formats -> formats::read",
-    "import circle: import -> import::eee -> import::hal -> import::harbor -> import::helm -> \
+    "import circle: import -> import::claims -> import::eee -> import::hal -> import::harbor -> import::helm -> \
      import::inspect -> import::json -> import::lm_eval -> import::native -> import::object -> \
      import::openhands -> import::results -> import::swe_bench -> import::tau2_bench -> \
      import::tau_bench -> import::terminal_bench -> import::tokens",
@@ -70,20 +70,20 @@ const KNOWN_LOOPS: &[&str] = &[
     "import circle: import::results -> import::results::csv_file -> import::results::jsonl",
     "import circle: ledger -> ledger::access -> ledger::chain -> ledger::image -> ledger::log -> \
      ledger::pg -> ledger::prices -> ledger::publications -> ledger::registered -> \
-     ledger::rubrics -> ledger::scores -> ledger::sql -> ledger::stage -> ledger::tallies -> \
+     ledger::reviews -> ledger::rubrics -> ledger::scores -> ledger::sql -> ledger::stage -> ledger::tallies -> \
      ledger::waves",
     "import circle: ledger::pg -> ledger::pg::conn",
     "import circle: model -> model::rows",
     "import circle: report::compare -> report::compare::conditions -> report::compare::json -> \
      report::compare::notes -> report::compare::shift -> report::compare::verdict",
-    "import circle: review -> review::scans",
+    "import circle: review -> review::render -> review::scans",
     "import circle: site -> site::boards -> site::costs -> site::front -> site::html -> \
      site::manual -> site::pages -> site::samples",
     "import circle: commands -> commands::audit -> commands::bundle -> commands::claims -> \
      commands::compare -> commands::completions -> commands::copy -> commands::demo -> \
      commands::export -> commands::history -> commands::ingest -> commands::keys -> \
      commands::models -> commands::plan -> commands::prices -> commands::problems -> \
-     commands::publish -> commands::review -> commands::rubric -> commands::score -> \
+     commands::publish -> commands::review -> commands::rubric -> commands::rules -> commands::score -> \
      commands::site -> commands::trials -> commands::verify -> commands::waves -> \
      commands::withdraw",
 ];

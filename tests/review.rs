@@ -925,3 +925,67 @@ fn a_json_review_that_ingests_prints_one_document() {
     assert!(index.contains("Reviewed under"), "{index}");
     assert!(index.contains("test-board@1: accept"), "{index}");
 }
+
+/// Every real Inspect log in `$BENCHLEDGER_SHARED_DATA/inspect` reviews with the figures
+/// `ingest --from inspect` gives it: the review's recomputed document equals `show --format
+/// json` of the wave the ingest adds (or both refuse the log, exit 2). A developer's check:
+/// the logs are other projects' and are not committed.
+#[test]
+fn every_shared_inspect_log_reviews_with_the_figures_its_ingest_gives() {
+    let Some(root) = std::env::var_os("BENCHLEDGER_SHARED_DATA") else {
+        eprintln!("skipped: BENCHLEDGER_SHARED_DATA does not name the shared data directory");
+        return;
+    };
+    let mut files = Vec::new();
+    let mut stack = vec![PathBuf::from(root).join("inspect")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if !p.to_string_lossy().ends_with(".expected.json") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(
+        !files.is_empty(),
+        "no logs under $BENCHLEDGER_SHARED_DATA/inspect"
+    );
+    let (mut same, mut refused) = (0, 0);
+    for f in &files {
+        let env = Env::init();
+        std::fs::write(
+            env.path().join("rules.toml"),
+            "[rules]\nname = \"real\"\nversion = 1\n\n[secrets]\nverdict = \"reject\"\n",
+        )
+        .unwrap();
+        let reviewed = review(&env, f, &["--from", "inspect", "--format", "json"]);
+        let ingested = env.run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "inspect".as_ref(),
+            f.as_os_str(),
+        ]);
+        if ingested.status != 0 {
+            assert_eq!(ingested.status, 2, "{}: {ingested:#?}", f.display());
+            assert_eq!(reviewed.status, 2, "{}: {reviewed:#?}", f.display());
+            refused += 1;
+            continue;
+        }
+        assert!(reviewed.status <= 1, "{}: {reviewed:#?}", f.display());
+        let j = reviewed.json();
+        for shown in j["recomputed"].as_array().unwrap() {
+            let wave = shown["wave"].as_str().unwrap_or_else(|| panic!("{shown}"));
+            let mut show = env.run(["show", wave, "--format", "json"]).ok().json();
+            // The document's envelope is the command's, not the wave's.
+            let body = show.as_object_mut().unwrap();
+            body.remove("format_version");
+            body.remove("kind");
+            assert_eq!(shown, &show, "{}: wave {wave}", f.display());
+        }
+        same += 1;
+    }
+    eprintln!("{same} logs reviewed with their ingest's figures, {refused} refused by both");
+}
