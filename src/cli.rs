@@ -649,6 +649,10 @@ pub struct ProblemsArgs {
     /// Only this seat (repeat for more).
     #[arg(long, value_name = "SEAT")]
     pub seat: Vec<String>,
+    /// One problem's sample: every seat's attempts at it with the texts the log recorded
+    /// (input, target, answer, the scorer's explanation).
+    #[arg(long, value_name = "ID", conflicts_with = "regressions")]
+    pub problem: Option<String>,
     /// Show a withdrawn wave too (marked as withdrawn).
     #[arg(long)]
     pub include_withdrawn: bool,

@@ -62,6 +62,12 @@ fn published() -> Env {
         OsStr::new("--ingest"),
     ])
     .ok();
+    // A wave whose attempts keep their origins and texts (migration 14's table).
+    env.run([
+        OsStr::new("ingest"),
+        crate_path("tests/fixtures/import/inspect/wave.toml").as_os_str(),
+    ])
+    .ok();
     env
 }
 
@@ -134,8 +140,9 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
     let out = copy(&env.db, &file.db).ok();
     assert!(
         out.stdout.ends_with(
-            ": 5 waves, 22 seats, 60 attempts, 27 trace steps, 1 rubric, 21 stored scores, \
-             0 price tables, 2 publications, 1 withdrawal, 1 review, 12 log entries\n"
+            ": 6 waves, 23 seats, 66 attempts, 36 trace steps, 6 attempts with texts, 1 rubric, \
+             21 stored scores, 0 price tables, 2 publications, 1 withdrawal, 1 review, \
+             15 log entries\n"
         ),
         "{}",
         out.stdout
@@ -145,10 +152,10 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
     copy(&file.db, &back.db).ok();
 
     let columns = tables(&file.db);
-    // Every table of the schema: 20 at migration 13 (migration 10 added seat_display_name
+    // Every table of the schema: 21 at migration 14 (migration 10 added seat_display_name
     // and attempt_origin, 11 the log's chain_entry, 12 a column of wave, 13 submission_rules
-    // and wave_review).
-    assert_eq!(columns.len(), 20, "{columns:?}");
+    // and wave_review, 14 attempt_text).
+    assert_eq!(columns.len(), 21, "{columns:?}");
     assert!(
         columns
             .iter()
@@ -156,7 +163,7 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
         "{columns:?}"
     );
     assert!(
-        ["seat_display_name", "attempt_origin"]
+        ["seat_display_name", "attempt_origin", "attempt_text"]
             .iter()
             .all(|t| columns.iter().any(|(c, _)| c == t)),
         "{columns:?}"
@@ -165,7 +172,12 @@ fn a_copy_holds_the_same_rows_and_verifies_with_the_same_head_both_ways() {
     assert!(
         original
             .iter()
-            .any(|(t, rows)| t == "attempt" && rows.len() == 60)
+            .any(|(t, rows)| t == "attempt" && rows.len() == 66)
+    );
+    assert!(
+        original
+            .iter()
+            .any(|(t, rows)| t == "attempt_text" && rows.len() == 6)
     );
     // Each publication's claims row (none carries claims) goes over with it.
     assert!(

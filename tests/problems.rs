@@ -197,3 +197,247 @@ fn issue_32_9_problems_help_opens_with_what_it_prints() {
     );
     assert!(!out.stdout.contains("one click away"), "{}", out.stdout);
 }
+
+/// Issue 31, #5: `problems WAVE --problem ID` prints every seat's attempts at one problem with
+/// the texts the Inspect log recorded (tests/fixtures/import/inspect/run.json, by hand):
+/// problem 1's input "What is 6 * 7? Use the tools." and target "42" are shared by both
+/// trials, so said once; trial 1 answered "42" (Correct), trial 2 "41" (not Correct, the
+/// `match` scorer's explanation "41 is not the target 42."). Problem q3's trials were asked
+/// differently (chat messages, then a string), so each trial shows its own input; trial 2
+/// errored and has no explanation.
+#[test]
+fn issue_31_5_a_problems_sample_is_what_the_log_recorded() {
+    let env = Env::with_waves(&["tests/fixtures/import/inspect/wave.toml"]);
+    let before = env.ledger_bytes();
+    let text = env
+        .run(["problems", "arith-mini", "--problem", "1"])
+        .ok()
+        .stdout;
+    let q3 = env
+        .run(["problems", "arith-mini", "--problem", "q3"])
+        .ok()
+        .stdout;
+    snapshot_settings().bind(|| {
+        insta::assert_snapshot!("problems__sample_arith_1", text);
+        insta::assert_snapshot!("problems__sample_arith_q3", q3);
+    });
+    let j = env
+        .run([
+            "problems",
+            "arith-mini",
+            "--problem",
+            "1",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    assert_eq!(j["kind"], "problem-sample");
+    assert_eq!(j["wave"], "arith-mini");
+    let attempts = j["attempts"].as_array().unwrap();
+    assert_eq!(attempts.len(), 2, "{j}");
+    assert_eq!(attempts[0]["answer"], "42");
+    assert_eq!(attempts[0]["correct"], true);
+    assert_eq!(attempts[1]["answer"], "41");
+    assert_eq!(attempts[1]["correct"], false);
+    assert_eq!(attempts[1]["explanation"], "41 is not the target 42.");
+    for a in attempts {
+        assert_eq!(a["input"], "What is 6 * 7? Use the tools.");
+        assert_eq!(a["target"], "42");
+    }
+    let j = env
+        .run([
+            "problems",
+            "arith-mini",
+            "--problem",
+            "q3",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    assert_eq!(
+        j["attempts"][0]["input"],
+        "system: Answer with a number.\n\nuser: What is 6 * 7?"
+    );
+    assert_eq!(j["attempts"][0]["target"], "42\nforty-two");
+    assert_eq!(j["attempts"][1]["explanation"], Value::Null);
+    let csv = env
+        .run([
+            "problems",
+            "arith-mini",
+            "--problem",
+            "1",
+            "--format",
+            "csv",
+        ])
+        .ok()
+        .stdout;
+    assert!(
+        csv.starts_with("seat,trial,outcome,input,target,answer,explanation\n")
+            && csv.contains(",41,41 is not the target 42.\n"),
+        "{csv}"
+    );
+    // A problem no seat attempted, and --problem beside --regressions, are refused.
+    let out = env
+        .run(["problems", "arith-mini", "--problem", "nope"])
+        .status(2);
+    assert!(
+        out.stderr.contains("--problem nope") && out.stderr.contains("1, 2, q3"),
+        "{}",
+        out.stderr
+    );
+    env.run([
+        "problems",
+        "--regressions",
+        "arith-mini",
+        "arith-mini",
+        "--problem",
+        "1",
+    ])
+    .status(2);
+    assert_eq!(env.ledger_bytes(), before);
+}
+
+/// Issue 31, #5, on real logs: every `.json` Inspect log in `$BENCHLEDGER_SHARED_DATA/inspect`
+/// that ingests, its samples' texts as `problems --problem` prints them equal to the log's own,
+/// read here with serde_json alone (a string input, the first choice's string content, a string
+/// target; each cut as the importer cuts it), and its answer on the site's problem page. A
+/// developer's check: the logs are other projects' and are not committed.
+#[test]
+fn every_shared_inspect_logs_samples_are_shown_as_the_log_wrote_them() {
+    let Some(root) = std::env::var_os("BENCHLEDGER_SHARED_DATA") else {
+        eprintln!("skipped: BENCHLEDGER_SHARED_DATA does not name the shared data directory");
+        return;
+    };
+    let cap = |t: &str| -> String {
+        let n = t.chars().count();
+        if n <= 4000 {
+            t.to_string()
+        } else {
+            let kept: String = t.chars().take(4000).collect();
+            format!("{kept}\n[cut: the text ran to {n} characters; the first 4000 are kept]")
+        }
+    };
+    let mut logs = Vec::new();
+    let mut stack = vec![std::path::PathBuf::from(root).join("inspect")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "json")
+                && !p.to_string_lossy().ends_with(".expected.json")
+            {
+                logs.push(p);
+            }
+        }
+    }
+    logs.sort();
+    let (mut checked, mut texts, mut on_pages) = (0, 0, 0);
+    for log in &logs {
+        let env = Env::init();
+        let out = env.run([
+            std::ffi::OsStr::new("ingest"),
+            "--from".as_ref(),
+            "inspect".as_ref(),
+            log.as_os_str(),
+        ]);
+        if out.status != 0 {
+            continue;
+        }
+        let own: Value = serde_json::from_slice(&std::fs::read(log).unwrap()).unwrap();
+        let wave = env.run(["waves", "--format", "json"]).ok().json()["waves"][0]["wave"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let site = env.path().join("site");
+        env.run([
+            std::ffi::OsStr::new("site"),
+            "--out".as_ref(),
+            site.as_os_str(),
+        ])
+        .ok();
+        for s in own["samples"].as_array().into_iter().flatten() {
+            let id = match &s["id"] {
+                Value::String(x) => x.clone(),
+                x => x.to_string(),
+            };
+            let j = env
+                .run(["problems", &wave, "--problem", &id, "--format", "json"])
+                .ok()
+                .json();
+            let epoch = s["epoch"].as_u64().unwrap_or(1);
+            let a = j["attempts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|a| a["trial"].as_u64() == Some(epoch))
+                .unwrap_or_else(|| panic!("{}: sample {id} epoch {epoch}: {j}", log.display()));
+            let file = site.join(format!("waves/{wave}/problems/{id}.html"));
+            let page = std::fs::read_to_string(&file).unwrap_or_default();
+            // A message's content: a string, or its parts' texts one per line.
+            let content = |c: &Value| -> Option<String> {
+                match c {
+                    Value::String(t) => Some(t.clone()),
+                    Value::Array(parts) => Some(
+                        parts
+                            .iter()
+                            .filter_map(|p| match p["type"].as_str() {
+                                Some("text") => p["text"].as_str().map(str::to_string),
+                                Some("reasoning") | None => None,
+                                Some(kind) => Some(format!("[{kind}]")),
+                            })
+                            .collect::<Vec<_>>()
+                            .join("\n"),
+                    ),
+                    _ => None,
+                }
+            };
+            let answer = match s["output"]["completion"].as_str().filter(|c| !c.is_empty()) {
+                Some(c) => Some(c.to_string()),
+                None => content(&s["output"]["choices"][0]["message"]["content"]),
+            };
+            let own = [
+                ("input", s["input"].as_str().map(str::to_string)),
+                ("target", s["target"].as_str().map(str::to_string)),
+                ("answer", answer),
+            ];
+            for (name, text) in own {
+                let Some(text) = text.filter(|t| !t.trim().is_empty()) else {
+                    continue;
+                };
+                let text = cap(&text);
+                assert_eq!(
+                    a[name],
+                    text.as_str(),
+                    "{}: sample {id} {name}",
+                    log.display()
+                );
+                texts += 1;
+                if !page.is_empty() {
+                    let escaped = text
+                        .replace('&', "&amp;")
+                        .replace('<', "&lt;")
+                        .replace('>', "&gt;")
+                        .replace('"', "&quot;");
+                    assert!(
+                        page.contains(&format!("<pre class=\"sample\">{escaped}</pre>")),
+                        "{}: sample {id} {name}: {escaped}",
+                        log.display()
+                    );
+                    on_pages += 1;
+                }
+            }
+        }
+        checked += 1;
+    }
+    assert!(
+        checked > 0 && on_pages > 0,
+        "{checked} logs, {on_pages} pages"
+    );
+    eprintln!(
+        "{checked} logs, {texts} texts equal to the log's own, {on_pages} found on their \
+         problem pages"
+    );
+}

@@ -222,6 +222,7 @@ fn attempt(unknowns: bool) -> impl Strategy<Value = Attempt> {
                     infra_error: false,
                     end_reason: None,
                     origin: None,
+                    texts: None,
                 }
             },
         )
@@ -856,6 +857,7 @@ fn plain_attempt(problem: &str, correct: bool) -> Attempt {
         infra_error: false,
         end_reason: None,
         origin: None,
+        texts: None,
     }
 }
 

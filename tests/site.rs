@@ -1498,6 +1498,30 @@ fn the_named_imported_seat_and_where_its_attempts_came_from(chromium: &Path, sit
         );
     }
     assert!(rows.contains("Claude Sonnet 4.5 (tools)"), "{rows}");
+    // Issue 31, #5: the sample itself, under the attempts: problem 1's input and target once
+    // (both trials share them), then each trial collapsed with its answer and the deciding
+    // scorer's explanation (trial 2 answered 41).
+    let one = dom(chromium, &site.join("waves/arith-mini/problems/1.html"));
+    let sample = between(&one, "<h2>The sample</h2>", "</main>");
+    assert!(
+        sample.contains("<h3>Input</h3><pre class=\"sample\">What is 6 * 7? Use the tools.</pre>")
+            && sample.contains("<h3>Target</h3><pre class=\"sample\">42</pre>"),
+        "{sample}"
+    );
+    assert_eq!(
+        sample.matches("<details class=\"sample\">").count(),
+        2,
+        "{sample}"
+    );
+    assert!(
+        !sample.contains("<details class=\"sample\" open"),
+        "{sample}"
+    );
+    assert!(
+        sample.contains("<dt>Answer</dt><dd><pre class=\"sample\">41</pre></dd>")
+            && sample.contains("41 is not the target 42."),
+        "{sample}"
+    );
     let matrix = dom(chromium, &site.join("waves/arith-mini/problems.html"));
     assert!(
         matrix.contains("<span title=\"claude-react\">Claude Sonnet 4.5 (tools)</span>"),

@@ -301,8 +301,8 @@ fn dropped_triggers_fail_verify_ledger_and_init() {
     );
     // Every frozen table refuses UPDATE and DELETE (and, on PostgreSQL, TRUNCATE); migration 10
     // added seat_display_name's and attempt_origin's, 11 chain_entry's, 13 submission_rules'
-    // and wave_review's.
-    assert_eq!(triggers.len(), if pg { 54 } else { 36 }, "{triggers:?}");
+    // and wave_review's, 14 attempt_text's.
+    assert_eq!(triggers.len(), if pg { 57 } else { 38 }, "{triggers:?}");
     let drops: String = triggers
         .iter()
         .map(|t| format!("DROP TRIGGER {t};"))
@@ -315,7 +315,7 @@ fn dropped_triggers_fail_verify_ledger_and_init() {
         .filter(|t| out.stdout.contains(&format!("trigger `{t}` is missing")))
         .count();
     let more = triggers.len() - named;
-    assert!(named >= 36.min(triggers.len()), "{}", out.stdout);
+    assert!(named >= 38.min(triggers.len()), "{}", out.stdout);
     if more > 0 {
         contains(&out, &format!("… and {more} more"));
     }
@@ -1328,6 +1328,27 @@ fn registration_and_chain_edits() -> Vec<(&'static str, String, &'static str)> {
             "a wave's origins deleted",
             "DELETE FROM attempt_origin".into(),
             "the origin record of wave arith-mini is not in the ledger",
+        ),
+        (
+            "an attempt's texts edited",
+            "UPDATE attempt_text SET answer = '41' WHERE attempt_id = \
+             (SELECT min(attempt_id) FROM attempt_text)"
+                .into(),
+            "the text record of wave arith-mini is in the ledger with texts sha256",
+        ),
+        (
+            "a wave's texts deleted",
+            "DELETE FROM attempt_text".into(),
+            "the text record of wave arith-mini is not in the ledger",
+        ),
+        (
+            "texts added behind benchledger's back",
+            format!(
+                "INSERT INTO attempt_text (attempt_id, input, target, answer, explanation) \
+                 SELECT min(id), 'forged', NULL, NULL, NULL FROM attempt \
+                 WHERE seat_id = {UNPUBLISHED_SEAT}"
+            ),
+            "the text record of wave rca-wave-2: no log entry names it",
         ),
         (
             "a seat's display name edited",

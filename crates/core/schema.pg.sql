@@ -428,3 +428,28 @@ ALTER TABLE chain_entry DROP CONSTRAINT chain_entry_kind_check;
 ALTER TABLE chain_entry ADD CONSTRAINT chain_entry_kind_check
     CHECK (kind IN ('ingest', 'rubric', 'price_table', 'publication', 'withdrawal',
                     'signature', 'display_name', 'origins', 'rules', 'review'));
+
+-- migration 14
+-- An attempt's sample (schema.sql's migration 14): input, target, answer and the scorer's
+-- explanation, each cut to 4,000 characters; outside the content hash, covered by the wave's
+-- `texts` log entry. The log's kinds gain `texts`.
+CREATE TABLE attempt_text (
+    attempt_id  bigint PRIMARY KEY REFERENCES attempt(id),
+    input       text COLLATE "C",
+    target      text COLLATE "C",
+    answer      text COLLATE "C",
+    explanation text COLLATE "C",
+    CHECK (coalesce(input, target, answer, explanation) IS NOT NULL)
+);
+
+CREATE TRIGGER attempt_text_no_update BEFORE UPDATE ON attempt_text FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: attempt texts are append-only raw facts and cannot be changed');
+CREATE TRIGGER attempt_text_no_delete BEFORE DELETE ON attempt_text FOR EACH ROW EXECUTE FUNCTION
+    benchledger_refuse('benchledger: attempt texts are append-only raw facts and cannot be deleted');
+CREATE TRIGGER attempt_text_no_truncate BEFORE TRUNCATE ON attempt_text FOR EACH STATEMENT EXECUTE FUNCTION
+    benchledger_refuse('benchledger: attempt texts are append-only raw facts and cannot be deleted');
+
+ALTER TABLE chain_entry DROP CONSTRAINT chain_entry_kind_check;
+ALTER TABLE chain_entry ADD CONSTRAINT chain_entry_kind_check
+    CHECK (kind IN ('ingest', 'rubric', 'price_table', 'publication', 'withdrawal',
+                    'signature', 'display_name', 'origins', 'rules', 'review', 'texts'));

@@ -566,3 +566,54 @@ CREATE TRIGGER chain_entry_no_update BEFORE UPDATE ON chain_entry
 BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and cannot be changed'); END;
 CREATE TRIGGER chain_entry_no_delete BEFORE DELETE ON chain_entry
 BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and cannot be deleted'); END;
+
+-- migration 14
+-- An attempt's sample, as its importer read it (docs/formats.md, "Attempt texts"): what the
+-- model was asked, the target, what it answered and the scorer's explanation, each absent when
+-- the format records none and each cut to 4,000 characters with the cut said at its end.
+-- Evidence beside the numbers: outside the wave's content hash (no wave's hash or publication
+-- moves), covered by the wave's `texts` log entry (its id and the SHA-256 of its texts, written
+-- with its ingest). None for a wave ingested before this migration. The log's kinds gain
+-- `texts`, so `chain_entry` is rebuilt with the longer list; its rows go over as they are.
+CREATE TABLE attempt_text (
+    attempt_id  INTEGER PRIMARY KEY REFERENCES attempt(id),
+    input       TEXT,
+    target      TEXT,
+    answer      TEXT,
+    explanation TEXT,
+    CHECK (coalesce(input, target, answer, explanation) IS NOT NULL)
+) STRICT;
+
+CREATE TRIGGER attempt_text_no_update BEFORE UPDATE ON attempt_text
+BEGIN SELECT RAISE(ABORT, 'benchledger: attempt texts are append-only raw facts and cannot be changed'); END;
+CREATE TRIGGER attempt_text_no_delete BEFORE DELETE ON attempt_text
+BEGIN SELECT RAISE(ABORT, 'benchledger: attempt texts are append-only raw facts and cannot be deleted'); END;
+
+CREATE TABLE chain_entry_v14 (
+    seq            INTEGER PRIMARY KEY CHECK (seq >= 1),
+    kind           TEXT NOT NULL
+        CHECK (kind IN ('ingest', 'rubric', 'price_table', 'publication', 'withdrawal',
+                        'signature', 'display_name', 'origins', 'rules', 'review', 'texts')),
+    subject        TEXT NOT NULL CHECK (length(subject) > 0),
+    version        INTEGER NOT NULL CHECK (version >= 1),
+    subject_sha256 TEXT NOT NULL
+        CHECK (length(subject_sha256) = 64 AND subject_sha256 NOT GLOB '*[^0-9a-f]*'),
+    created_at     TEXT NOT NULL,
+    prev_sha256    TEXT
+        CHECK (length(prev_sha256) = 64 AND prev_sha256 NOT GLOB '*[^0-9a-f]*'),
+    record_format  INTEGER NOT NULL CHECK (record_format >= 1),
+    sha256         TEXT NOT NULL UNIQUE
+        CHECK (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*')
+) STRICT;
+INSERT INTO chain_entry_v14
+    SELECT seq, kind, subject, version, subject_sha256, created_at, prev_sha256, record_format,
+        sha256
+    FROM chain_entry;
+DROP TABLE chain_entry;
+ALTER TABLE chain_entry_v14 RENAME TO chain_entry;
+CREATE INDEX chain_entry_by_subject ON chain_entry(kind, subject);
+
+CREATE TRIGGER chain_entry_no_update BEFORE UPDATE ON chain_entry
+BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and cannot be changed'); END;
+CREATE TRIGGER chain_entry_no_delete BEFORE DELETE ON chain_entry
+BEGIN SELECT RAISE(ABORT, 'benchledger: log entries are entries of the chain and cannot be deleted'); END;

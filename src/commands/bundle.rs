@@ -440,6 +440,7 @@ fn bundled_entries(
             LogKind::Withdrawal
             | LogKind::DisplayName
             | LogKind::Origins
+            | LogKind::Texts
             | LogKind::Rules
             | LogKind::Review => false,
         })

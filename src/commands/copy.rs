@@ -58,13 +58,18 @@ pub fn copy(ctx: &mut Ctx<'_>, from: &Path, to: &Path) -> Result<()> {
     };
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     ctx.write(&format!(
-        "copied {} to {}: {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}\n",
+        "copied {} to {}: {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}\n",
         src.path().display(),
         Ledger::shown(to).display(),
         plural(n("wave"), "wave", "waves"),
         plural(n("seat"), "seat", "seats"),
         plural(n("attempt"), "attempt", "attempts"),
         plural(n("trace_step"), "trace step", "trace steps"),
+        plural(
+            n("attempt_text"),
+            "attempt with texts",
+            "attempts with texts"
+        ),
         plural(n("rubric"), "rubric", "rubrics"),
         plural(n("score"), "stored score", "stored scores"),
         plural(n("price_table"), "price table", "price tables"),

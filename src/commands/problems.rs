@@ -3,7 +3,7 @@
 //! ([`benchledger_core::report::problems`]); this checks what was named and prints.
 
 use super::{Ctx, Withdrawn};
-use crate::cli::ProblemsArgs;
+use crate::cli::{Format, ProblemsArgs};
 use benchledger_core::error::{Error, Result};
 use benchledger_core::ledger::Ledger;
 use benchledger_core::model::WaveData;
@@ -46,6 +46,45 @@ fn check_seats(seats: &[String], waves: &[&WaveData]) -> Result<()> {
     Ok(())
 }
 
+/// `--problem ID`: the problem's attempts with their texts, in the chosen format.
+fn sample(
+    ctx: &mut Ctx<'_>,
+    wave: &WaveData,
+    problem: &str,
+    args: &ProblemsArgs,
+) -> Result<String> {
+    let Some(s) = benchledger_core::report::sample::sample(wave, problem, &args.seat) else {
+        let known = problems::wave_problems(wave);
+        let shown: Vec<&str> = known.iter().take(20).map(String::as_str).collect();
+        return Err(Error::Usage(format!(
+            "--problem {problem}: no seat of wave {} attempted it; its problems are: {}{}",
+            wave.wave.id,
+            shown.join(", "),
+            if known.len() > shown.len() {
+                format!(" (and {} more)", known.len() - shown.len())
+            } else {
+                String::new()
+            }
+        )));
+    };
+    use benchledger_core::report::sample::{sample_table, sample_text};
+    Ok(match args.format.format {
+        Format::Table => sample_text(&s),
+        Format::Md => {
+            // A fence longer than any run of backticks in the texts.
+            let text = sample_text(&s);
+            let mut fence = String::from("```");
+            while text.contains(fence.as_str()) {
+                fence.push('`');
+            }
+            format!("{fence}text\n{text}{fence}\n")
+        }
+        Format::Csv | Format::Json => {
+            ctx.render(args.format.format, "problem-sample", &sample_table(&s), &s)
+        }
+    })
+}
+
 pub fn run(ctx: &mut Ctx<'_>, args: ProblemsArgs) -> Result<()> {
     let want = if args.regressions { 2 } else { 1 };
     if args.waves.len() != want {
@@ -64,6 +103,10 @@ pub fn run(ctx: &mut Ctx<'_>, args: ProblemsArgs) -> Result<()> {
         .collect::<Result<_>>()?;
     let refs: Vec<&WaveData> = waves.iter().collect();
     check_seats(&args.seat, &refs)?;
+    if let Some(problem) = &args.problem {
+        let text = sample(ctx, &waves[0], problem, &args)?;
+        return ctx.write(&text);
+    }
     let marks = withdrawn.among(args.waves.iter().map(String::as_str));
     let text = if args.regressions {
         let r = problems::regressions(&waves[0], &waves[1], &args.seat);

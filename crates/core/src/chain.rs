@@ -305,6 +305,11 @@ pub fn entry_problems(e: &LogEntryRow, named: &Index<'_>) -> Vec<String> {
             "version",
             "its rows were deleted behind benchledger's back",
         ),
+        LogKind::Texts => (
+            "texts sha256",
+            "version",
+            "its rows were deleted behind benchledger's back",
+        ),
         LogKind::Review => (
             "record sha256",
             "version",

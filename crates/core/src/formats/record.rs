@@ -236,6 +236,36 @@ pub fn origins_sha256(origins: &[Origin]) -> String {
     })
 }
 
+/// One attempt's texts as a `texts` log entry hashes them (docs/formats.md, "Log entries").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Texts {
+    pub seat: String,
+    pub problem: String,
+    pub trial: u32,
+    pub texts: crate::model::AttemptTexts,
+}
+
+/// The SHA-256 of a wave's attempt texts, in attempt order: the canonical JSON array of one
+/// object per attempt that has texts, `{"seat","problem","trial","input","target","answer",
+/// "explanation"}` in that order (an absent text is `null`).
+pub fn texts_sha256(texts: &[Texts]) -> String {
+    sha256(|j| {
+        j.begin_array();
+        for t in texts {
+            j.begin_object();
+            j.key("seat").str(&t.seat);
+            j.key("problem").str(&t.problem);
+            j.key("trial").u64(u64::from(t.trial));
+            j.key("input").opt_str(t.texts.input.as_deref());
+            j.key("target").opt_str(t.texts.target.as_deref());
+            j.key("answer").opt_str(t.texts.answer.as_deref());
+            j.key("explanation").opt_str(t.texts.explanation.as_deref());
+            j.end_object();
+        }
+        j.end_array();
+    })
+}
+
 /// The SHA-256 of a recorded review (what its `review` log entry names): the canonical JSON
 /// object `{"wave","rules":{"name","version","sha256"},"verdict","findings_sha256"}` in that
 /// order. The findings are named by their own SHA-256, which the row keeps beside their text.

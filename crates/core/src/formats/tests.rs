@@ -305,6 +305,7 @@ fn attempt() -> impl Strategy<Value = Attempt> {
                     infra_error,
                     end_reason,
                     origin: None,
+                    texts: None,
                 }
             },
         )

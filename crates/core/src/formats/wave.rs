@@ -434,6 +434,7 @@ pub(crate) fn decode_value(version: u32, d: &Decoder<'_>) -> Result<WaveData, Fo
                     None
                 },
                 origin: None,
+                texts: None,
             });
         }
         seats.push(SeatData {

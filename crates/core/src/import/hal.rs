@@ -359,6 +359,7 @@ impl Upload {
                 infra_error: false,
                 end_reason,
                 origin: None,
+                texts: None,
             };
             records.push(Record {
                 at: Origin::Record(format!("task {task}")),

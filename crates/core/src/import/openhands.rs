@@ -130,6 +130,7 @@ fn instance(path: &Path, id: String, value: &Value) -> Result<Record> {
             infra_error: false,
             end_reason: correct.is_none().then(|| "no verdict".to_string()),
             origin: None,
+            texts: None,
         },
         file: None,
     })

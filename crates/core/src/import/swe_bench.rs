@@ -216,6 +216,7 @@ impl Importer for SweBench {
                     infra_error,
                     end_reason,
                     origin: None,
+                    texts: None,
                 },
                 file: None,
             });

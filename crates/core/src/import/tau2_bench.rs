@@ -313,6 +313,7 @@ fn simulation(path: &Path, label: String, v: &Value) -> Result<Record> {
             infra_error,
             end_reason: Some(reason.to_string()),
             origin: None,
+            texts: None,
         },
         file: None,
     })

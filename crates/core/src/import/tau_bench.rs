@@ -107,6 +107,7 @@ fn record(path: &std::path::Path, index: usize, value: &serde_json::Value) -> Re
             infra_error: false,
             end_reason: None,
             origin: None,
+            texts: None,
         },
         file: None,
     })

@@ -239,6 +239,7 @@ fn trial(path: &Path, index: usize, value: &Value) -> Result<Trial> {
                 infra_error: !correct && mode.is_some_and(|m| INFRASTRUCTURE.contains(&m)),
                 end_reason,
                 origin: None,
+                texts: None,
             },
             file,
         },

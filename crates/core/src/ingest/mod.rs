@@ -1058,6 +1058,7 @@ mod tests {
             infra_error: true,
             end_reason: Some("sandbox died".into()),
             origin: None,
+            texts: None,
         };
         assert!(check_attempt(&at, &ok).is_ok());
         let cases: Vec<(crate::model::Attempt, &str)> = vec![

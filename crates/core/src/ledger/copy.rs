@@ -17,7 +17,7 @@ use super::{Ledger, Store, schema_version, sqlite};
 use crate::error::{Error, Result};
 
 /// The ledger's tables, each after those it refers to.
-pub const TABLES: [&str; 20] = [
+pub const TABLES: [&str; 21] = [
     "suite",
     "wave",
     "wave_problem",
@@ -27,6 +27,7 @@ pub const TABLES: [&str; 20] = [
     "seat_display_name",
     "attempt",
     "attempt_origin",
+    "attempt_text",
     "trace_step",
     "rubric",
     "score",

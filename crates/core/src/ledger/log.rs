@@ -178,6 +178,11 @@ const UNNAMED: &str = "
     WHERE NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'review'
                       AND c.subject = w.slug || '/' || x.rules_name || '@'
                                       || CAST(x.rules_version AS TEXT))
+    UNION ALL
+    SELECT 'the text record of wave ' || w.slug, '11', w.slug, w.id FROM wave w
+    WHERE EXISTS (SELECT 1 FROM attempt_text t JOIN attempt a ON a.id = t.attempt_id
+                  JOIN seat s ON s.id = a.seat_id WHERE s.wave_id = w.id)
+      AND NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'texts' AND c.subject = w.slug)
     ORDER BY 2, 4";
 
 /// What the log covers ([`Ledger::log_coverage`]).
@@ -364,6 +369,19 @@ impl Ledger {
             let sha = crate::formats::record::origins_sha256(&origins);
             out.push((LogKind::Origins, slug, sha));
         }
+        let slugs: Vec<String> = self.read(|sql| {
+            sql.rows(
+                "SELECT DISTINCT w.slug FROM attempt_text t JOIN attempt a ON a.id = t.attempt_id
+                 JOIN seat s ON s.id = a.seat_id JOIN wave w ON w.id = s.wave_id ORDER BY w.slug",
+                &[],
+                |r| r.get(0),
+            )
+        })?;
+        for slug in slugs {
+            let texts = self.read(|sql| texts(sql, &slug))?;
+            let sha = crate::formats::record::texts_sha256(&texts);
+            out.push((LogKind::Texts, slug, sha));
+        }
         Ok(out)
     }
 
@@ -408,6 +426,31 @@ pub(super) fn origins(
                 trial: r.unsigned(2, "attempt.trial")?,
                 file: r.get(3)?,
                 record: r.get(4)?,
+            })
+        },
+    )
+}
+
+/// The texts of the wave `slug`'s attempts, in attempt order (what its `texts` log entry
+/// hashes).
+pub(super) fn texts(sql: &mut Sql<'_>, slug: &str) -> Result<Vec<crate::formats::record::Texts>> {
+    sql.rows(
+        "SELECT s.slug, a.problem, a.trial, t.input, t.target, t.answer, t.explanation
+         FROM attempt_text t JOIN attempt a ON a.id = t.attempt_id
+         JOIN seat s ON s.id = a.seat_id JOIN wave w ON w.id = s.wave_id
+         WHERE w.slug = ?1 ORDER BY a.id",
+        &values![slug],
+        |r| {
+            Ok(crate::formats::record::Texts {
+                seat: r.get(0)?,
+                problem: r.get(1)?,
+                trial: r.unsigned(2, "attempt.trial")?,
+                texts: crate::model::AttemptTexts {
+                    input: r.get(3)?,
+                    target: r.get(4)?,
+                    answer: r.get(5)?,
+                    explanation: r.get(6)?,
+                },
             })
         },
     )

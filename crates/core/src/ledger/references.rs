@@ -22,6 +22,7 @@ pub(super) const REFERENCES: &[(&str, &str, &str)] = &[
     ("seat_tally", "seat_id", "seat"),
     ("attempt", "seat_id", "seat"),
     ("attempt_origin", "attempt_id", "attempt"),
+    ("attempt_text", "attempt_id", "attempt"),
     ("trace_step", "attempt_id", "attempt"),
     ("score", "rubric_id", "rubric"),
     ("score", "seat_id", "seat"),

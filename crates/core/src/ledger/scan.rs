@@ -516,6 +516,7 @@ mod tests {
             infra_error: n % 7 == 1 && !n.is_multiple_of(3),
             end_reason: (n % 7 == 1).then(|| "sandbox died".into()),
             origin: None,
+            texts: None,
         }
     }
 

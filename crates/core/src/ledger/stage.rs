@@ -57,6 +57,9 @@ CREATE TABLE seat_display_name (seat_id INTEGER PRIMARY KEY, name TEXT NOT NULL)
 CREATE TABLE attempt_origin (
     attempt_id INTEGER PRIMARY KEY, file TEXT NOT NULL, record TEXT
 ) STRICT;
+CREATE TABLE attempt_text (
+    attempt_id INTEGER PRIMARY KEY, input TEXT, target TEXT, answer TEXT, explanation TEXT
+) STRICT;
 BEGIN;
 ";
 
@@ -462,6 +465,10 @@ fn stage_seat(
     let mut origin_stmt = conn.prepare_cached(
         "INSERT INTO attempt_origin(attempt_id, file, record) VALUES (?1, ?2, ?3)",
     )?;
+    let mut text_stmt = conn.prepare_cached(
+        "INSERT INTO attempt_text(attempt_id, input, target, answer, explanation)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
     for a in &s.attempts {
         last.attempt += 1;
         let checklist = a
@@ -490,6 +497,15 @@ fn stage_seat(
         ])?;
         if let Some(o) = &a.origin {
             origin_stmt.execute(params![last.attempt, o.file, o.record])?;
+        }
+        if let Some(t) = &a.texts {
+            text_stmt.execute(params![
+                last.attempt,
+                t.input,
+                t.target,
+                t.answer,
+                t.explanation
+            ])?;
         }
         for (i, step) in a.trace.iter().flatten().enumerate() {
             last.step += 1;
@@ -603,6 +619,7 @@ pub(super) fn decide(
                         super::log::append_at_head(tx, logging, &entry)?;
                         super::waves::log_display_names(tx, logging, &wave.id, now)?;
                         super::waves::log_origins(tx, logging, &wave.id, now)?;
+                        super::waves::log_texts(tx, logging, &wave.id, now)?;
                         if let Some(old) = &wave.supersedes {
                             super::chain::supersede(tx, logging, &wave.id, old, now)?;
                         }
@@ -719,6 +736,12 @@ fn copy_rows(
          WHERE attempt_id > ?2 AND attempt_id <= ?3 ORDER BY attempt_id",
     )?
     .execute(params![attempt_offset, before.attempt, last.attempt])?;
+    tx.prepare(
+        "INSERT INTO main.attempt_text(attempt_id, input, target, answer, explanation)
+         SELECT attempt_id + ?1, input, target, answer, explanation FROM stage.attempt_text
+         WHERE attempt_id > ?2 AND attempt_id <= ?3 ORDER BY attempt_id",
+    )?
+    .execute(params![attempt_offset, before.attempt, last.attempt])?;
     Ok(())
 }
 
@@ -809,6 +832,14 @@ const ORIGINS: StagedTable = StagedTable {
 };
 
 #[cfg(feature = "postgres")]
+const TEXTS: StagedTable = StagedTable {
+    table: "attempt_text",
+    columns: &["attempt_id", "input", "target", "answer", "explanation"],
+    select: "SELECT attempt_id, input, target, answer, explanation FROM attempt_text
+             WHERE attempt_id > ?1 AND attempt_id <= ?2 ORDER BY attempt_id",
+};
+
+#[cfg(feature = "postgres")]
 /// The scratch database an ingest was staged in, and where it is (for its errors).
 pub(super) struct StageFile<'s> {
     pub(super) conn: &'s Connection,
@@ -875,7 +906,8 @@ impl StageFile<'_> {
         let steps = [before.step, last.step];
         self.copy(sql, &TRACE_STEPS, &steps, &[attempt])?;
         self.copy(sql, &DISPLAY_NAMES, &seats[..2], &[seat])?;
-        self.copy(sql, &ORIGINS, &ids, &[attempt])
+        self.copy(sql, &ORIGINS, &ids, &[attempt])?;
+        self.copy(sql, &TEXTS, &ids, &[attempt])
     }
 }
 

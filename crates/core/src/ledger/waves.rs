@@ -8,8 +8,8 @@ use crate::formats::record;
 use crate::formats::wave::ContentHash;
 use crate::model::WaveRow;
 use crate::model::{
-    Accounting, Attempt, AttemptFields, AttemptOrigin, Budget, ChecklistItem, Load, Provenance,
-    Seat, SeatData, SuiteProblems, TraceStep, Wave, WaveData,
+    Accounting, Attempt, AttemptFields, AttemptOrigin, AttemptTexts, Budget, ChecklistItem, Load,
+    Provenance, Seat, SeatData, SuiteProblems, TraceStep, Wave, WaveData,
 };
 
 /// What an ingest did with one wave.
@@ -140,7 +140,28 @@ impl Ledger {
             .map(|(seat, attempts)| SeatData { seat, attempts })
             .collect();
         self.fill_origins(slug, &mut seats)?;
+        self.fill_texts(slug, &mut seats)?;
         Ok(WaveData { wave, seats })
+    }
+
+    /// Gives each attempt of a wave's `seats` (as [`Ledger::load_wave`] read them) its texts,
+    /// when the ledger keeps them (`attempt_text`, written at ingest for the formats that
+    /// record the sample).
+    fn fill_texts(&self, slug: &str, seats: &mut [SeatData]) -> Result<()> {
+        let rows = self.read(|sql| super::log::texts(sql, slug))?;
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let mut by_key: std::collections::HashMap<(String, String, u32), AttemptTexts> = rows
+            .into_iter()
+            .map(|t| ((t.seat, t.problem, t.trial), t.texts))
+            .collect();
+        for s in seats.iter_mut() {
+            for a in &mut s.attempts {
+                a.texts = by_key.remove(&(s.seat.id.clone(), a.problem.clone(), a.trial));
+            }
+        }
+        Ok(())
     }
 
     /// Gives each attempt of a wave's `seats` (as [`Ledger::load_wave`] read them) where it
@@ -837,6 +858,25 @@ pub(super) fn log_origins(sql: &mut Sql<'_>, logging: bool, slug: &str, now: &st
         subject: slug.to_string(),
         version: 1,
         subject_sha256: record::origins_sha256(&origins),
+        created_at: now.to_string(),
+    };
+    super::log::append_at_head(sql, logging, &entry)
+}
+
+/// Appends the `texts` entry of the new wave `slug`, when its attempts have texts.
+pub(super) fn log_texts(sql: &mut Sql<'_>, logging: bool, slug: &str, now: &str) -> Result<()> {
+    if !logging {
+        return Ok(());
+    }
+    let texts = super::log::texts(sql, slug)?;
+    if texts.is_empty() {
+        return Ok(());
+    }
+    let entry = crate::model::NewLogEntry {
+        kind: crate::model::LogKind::Texts,
+        subject: slug.to_string(),
+        version: 1,
+        subject_sha256: record::texts_sha256(&texts),
         created_at: now.to_string(),
     };
     super::log::append_at_head(sql, logging, &entry)

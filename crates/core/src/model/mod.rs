@@ -206,6 +206,76 @@ pub struct Attempt {
     /// part of the wave's content hash; a reader of some fields never gets it
     /// ([`AttemptFields`]), only a whole wave loaded from the ledger does.
     pub origin: Option<AttemptOrigin>,
+    /// What the attempt was asked and answered, when its importer reads them (see
+    /// [`AttemptTexts`]). Like `origin`, not part of the wave's content hash; its own log
+    /// entry covers it.
+    pub texts: Option<AttemptTexts>,
+}
+
+/// An attempt's sample as its log records it: what the model was asked, the target, what it
+/// answered and the scorer's explanation, each as the format gives it (absent when the format
+/// records none) and each cut to [`AttemptTexts::CAP`] characters, the cut said in words at its
+/// end. Evidence beside the numbers, shown on the site's problem pages and by `problems
+/// --problem`; no score reads it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AttemptTexts {
+    pub input: Option<String>,
+    pub target: Option<String>,
+    pub answer: Option<String>,
+    pub explanation: Option<String>,
+}
+
+impl AttemptTexts {
+    /// The most characters of each text kept (docs/formats.md and the README's limits).
+    pub const CAP: usize = 4000;
+
+    /// The texts, each cut to [`Self::CAP`] characters; an empty text is absent. `None` when
+    /// every text is absent.
+    pub fn capped(
+        input: Option<String>,
+        target: Option<String>,
+        answer: Option<String>,
+        explanation: Option<String>,
+    ) -> Option<AttemptTexts> {
+        let t = AttemptTexts {
+            input: input.and_then(Self::cap),
+            target: target.and_then(Self::cap),
+            answer: answer.and_then(Self::cap),
+            explanation: explanation.and_then(Self::cap),
+        };
+        (t != AttemptTexts::default()).then_some(t)
+    }
+
+    /// `text` cut to [`Self::CAP`] characters, with a line saying how long it was; `None` when
+    /// it holds nothing but white space.
+    pub fn cap(text: String) -> Option<String> {
+        if text.trim().is_empty() {
+            return None;
+        }
+        let total = text.chars().count();
+        if total <= Self::CAP {
+            return Some(text);
+        }
+        let kept: String = text.chars().take(Self::CAP).collect();
+        Some(format!(
+            "{kept}\n[cut: the text ran to {total} characters; the first {} are kept]",
+            Self::CAP
+        ))
+    }
+
+    /// The texts with their names, in the order they are shown: input, target, answer,
+    /// explanation; absent ones left out.
+    pub fn named(&self) -> Vec<(&'static str, &str)> {
+        [
+            ("input", &self.input),
+            ("target", &self.target),
+            ("answer", &self.answer),
+            ("explanation", &self.explanation),
+        ]
+        .into_iter()
+        .filter_map(|(n, t)| t.as_deref().map(|t| (n, t)))
+        .collect()
+    }
 }
 
 /// Where an attempt was read from: the file or directory, and the record in it.
@@ -253,6 +323,7 @@ impl Attempt {
             infra_error: false,
             end_reason: None,
             origin: None,
+            texts: None,
         }
     }
 
@@ -361,6 +432,7 @@ impl AttemptFields {
             infra_error: f.end && a.infra_error,
             end_reason: keep(f.end, &a.end_reason),
             origin: None,
+            texts: None,
         }
     }
 

@@ -97,10 +97,13 @@ pub enum LogKind {
     /// A review recorded with the wave it let in (`review --ingest`): "WAVE/NAME@VERSION" (the
     /// rules'), version 1 and the SHA-256 of the review's record (docs/formats.md).
     Review,
+    /// The texts of a new wave's attempts (written at ingest for the formats that record the
+    /// sample): the wave's id, version 1 and the SHA-256 of its texts in attempt order.
+    Texts,
 }
 
 impl LogKind {
-    pub const ALL: [LogKind; 10] = [
+    pub const ALL: [LogKind; 11] = [
         LogKind::Ingest,
         LogKind::Rubric,
         LogKind::PriceTable,
@@ -111,6 +114,7 @@ impl LogKind {
         LogKind::Origins,
         LogKind::Rules,
         LogKind::Review,
+        LogKind::Texts,
     ];
 
     /// The name the ledger stores and the record hashes.
@@ -126,6 +130,7 @@ impl LogKind {
             LogKind::Rules => "rules",
             LogKind::Review => "review",
             LogKind::Origins => "origins",
+            LogKind::Texts => "texts",
         }
     }
 
@@ -168,6 +173,7 @@ impl LogEntryRow {
             LogKind::Signature => format!("the signature of publication #{}", self.subject),
             LogKind::DisplayName => format!("the display name of seat {}", self.subject),
             LogKind::Origins => format!("the origin record of wave {}", self.subject),
+            LogKind::Texts => format!("the text record of wave {}", self.subject),
             LogKind::Rules => format!("submission rules {}@{}", self.subject, self.version),
             LogKind::Review => match self.subject.split_once('/') {
                 Some((wave, rules)) => format!("the review of wave {wave} under rules {rules}"),
@@ -185,7 +191,7 @@ impl LogEntryRow {
             LogKind::Withdrawal => "made",
             LogKind::Signature => "kept",
             LogKind::DisplayName => "given",
-            LogKind::Origins | LogKind::Review => "recorded",
+            LogKind::Origins | LogKind::Review | LogKind::Texts => "recorded",
         };
         format!("log entry #{} ({} {did})", self.seq, self.subject_label())
     }

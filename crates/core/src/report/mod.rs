@@ -19,6 +19,7 @@ pub mod prices;
 pub mod problems;
 pub mod publication;
 pub mod rubric;
+pub mod sample;
 pub mod score;
 pub mod trials;
 pub mod verify;

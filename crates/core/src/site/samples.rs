@@ -9,7 +9,7 @@ use maud::{Markup, html};
 
 use super::html::{count, id_text, layout, seat_href, table, wave_href};
 use super::{Input, WaveInput, file_name};
-use crate::model::{Attempt, SeatData};
+use crate::model::{Attempt, AttemptTexts, SeatData};
 use crate::number::{fixed, int, usd_significant};
 use crate::report::problems::{self, MatrixJson, SeatCell};
 
@@ -286,6 +286,14 @@ pub(super) fn full_attempts_rule() -> String {
     attempts_rule(&numeric, false)
 }
 
+/// A seat as its rows name it: its display name (its id on hover), else its id.
+fn seat_label(seat: &SeatData) -> Markup {
+    match &seat.seat.display_name {
+        Some(n) => html! { span title=(seat.seat.id) { (n) } },
+        None => id_text(&seat.seat.id),
+    }
+}
+
 /// One seat's attempts at one problem, as table rows in the columns `cols`.
 fn attempt_rows(
     seat: &SeatData,
@@ -298,10 +306,7 @@ fn attempt_rows(
         .iter()
         .filter(|a| a.problem == problem)
         .collect();
-    let name = match &seat.seat.display_name {
-        Some(n) => html! { span title=(seat.seat.id) { (n) } },
-        None => id_text(&seat.seat.id),
-    };
+    let name = seat_label(seat);
     html! {
         @if attempts.is_empty() {
             tr { td { a href=(seat_href(3, &seat.seat.id)) { (name) } } td.gap colspan=(cols.len()) { span.missing { "missing" } ": no attempt (counted as not Correct)" } }
@@ -357,6 +362,7 @@ pub(super) fn problem_page(w: &WaveInput, problem: &str) -> String {
                 "Unknown for every attempt, so left out: " (super::html::words_list(&gone, "and")) "."
             }
         }
+        (sample_section(w, problem))
     };
     super::html::layout_styled(
         &format!("Problem {problem}, wave {id}"),
@@ -364,6 +370,61 @@ pub(super) fn problem_page(w: &WaveInput, problem: &str) -> String {
         body,
         rule.as_deref(),
     )
+}
+
+/// The sample itself, when the importer kept it (docs/formats.md, "Attempt texts"): what was
+/// asked and the target once when every attempt shares them, then each attempt's answer and the
+/// scorer's explanation, collapsed per trial. Empty when no attempt at the problem has texts.
+fn sample_section(w: &WaveInput, problem: &str) -> Markup {
+    let with_texts: Vec<(&SeatData, &Attempt, &AttemptTexts)> = w
+        .data
+        .seats
+        .iter()
+        .flat_map(|s| s.attempts.iter().map(move |a| (s, a)))
+        .filter(|(_, a)| a.problem == problem)
+        .filter_map(|(s, a)| a.texts.as_ref().map(|t| (s, a, t)))
+        .collect();
+    if with_texts.is_empty() {
+        return html! {};
+    }
+    // A text every attempt with texts gives alike is shown once, above them.
+    let shared = |f: fn(&AttemptTexts) -> &Option<String>| -> Option<&str> {
+        let first = f(with_texts[0].2).as_deref()?;
+        with_texts
+            .iter()
+            .all(|(_, _, t)| f(t).as_deref() == Some(first))
+            .then_some(first)
+    };
+    let input = shared(|t| &t.input);
+    let target = shared(|t| &t.target);
+    html! {
+        h2 { "The sample" }
+        p.note { "As the log recorded it, each text cut to " (int(AttemptTexts::CAP as u64)) " characters (the cut said where made)." }
+        @if let Some(i) = input { h3 { "Input" } pre.sample { (i) } }
+        @if let Some(t) = target { h3 { "Target" } pre.sample { (t) } }
+        @for (s, a, t) in &with_texts {
+            details.sample {
+                summary { (seat_label(s)) " · trial " (a.trial) " · " (outcome(a)) }
+                dl {
+                    @for (name, text) in t.named() {
+                        @if !((name == "input" && input.is_some()) || (name == "target" && target.is_some())) {
+                            dt { (text_name(name)) } dd { pre.sample { (text) } }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A text's name as a heading says it.
+fn text_name(name: &str) -> &'static str {
+    match name {
+        "input" => "Input",
+        "target" => "Target",
+        "answer" => "Answer",
+        _ => "Explanation",
+    }
 }
 
 /// What each seat newly failed and newly solved from wave `a` to wave `b`.

@@ -121,6 +121,17 @@ pub struct Sample {
     pub completed: Option<Value>,
     /// The tool calls of its events, in order; `None` when the sample had no events.
     pub trace: Option<Vec<TraceStep>>,
+    /// What the model was asked (a string or chat messages), the target (a string or a list of
+    /// them) and its output (`completion`, or the first choice's message), as written; read
+    /// into an attempt's texts by [`super::texts`].
+    pub input: Option<Value>,
+    pub target: Option<Value>,
+    pub output: Option<Value>,
+    /// Each scorer's explanation, when it gives one as a string, in the sample's order.
+    pub explanations: Vec<(String, String)>,
+    /// The attachments the input, target or output above refer to (`attachment://…`), when
+    /// the sample lists them after those; every other attachment is scanned past unread.
+    pub attachments: BTreeMap<String, String>,
 }
 
 impl Sample {
@@ -138,8 +149,17 @@ impl Sample {
             working_time,
             limit,
             completed,
-            trace
+            trace,
+            input,
+            target,
+            output
         );
+        if self.explanations.is_empty() {
+            self.explanations = other.explanations;
+        }
+        if self.attachments.is_empty() {
+            self.attachments = other.attachments;
+        }
         match (&self.error, other.error) {
             (None, e) => self.error = e,
             (Some(mine), Some(theirs)) if !mine.from_traceback && theirs.from_traceback => {
@@ -234,6 +254,10 @@ enum SampleField {
     Completed,
     Events,
     Transcript,
+    Input,
+    Target,
+    Output,
+    Attachments,
     #[serde(other)]
     Other,
 }
@@ -268,9 +292,24 @@ impl<'de> DeserializeSeed<'de> for SampleSeed {
                         SampleField::Id => s.id = map.next_value()?,
                         SampleField::Epoch => s.epoch = map.next_value()?,
                         SampleField::Scores => {
-                            s.scores = map
-                                .next_value::<Option<Ordered<ScoreEntry>>>()?
-                                .map(|o| o.0.into_iter().map(|(k, v)| (k, v.value)).collect())
+                            let scores = map.next_value::<Option<Ordered<ScoreEntry>>>()?;
+                            s.scores = scores.map(|o| {
+                                o.0.into_iter()
+                                    .map(|(k, v)| {
+                                        if let Some(Value::String(e)) = v.explanation {
+                                            s.explanations.push((k.clone(), e));
+                                        }
+                                        (k, v.value)
+                                    })
+                                    .collect()
+                            })
+                        }
+                        SampleField::Input => s.input = map.next_value()?,
+                        SampleField::Target => s.target = map.next_value()?,
+                        SampleField::Output => s.output = map.next_value()?,
+                        SampleField::Attachments => {
+                            let wanted = attachments_named(&s);
+                            s.attachments = map.next_value_seed(Wanted(&wanted))?;
                         }
                         SampleField::ModelUsage => {
                             s.model_usage = map.next_value::<Option<Ordered<Usage>>>()?.map(|o| o.0)
@@ -312,10 +351,70 @@ impl<'de> DeserializeSeed<'de> for SampleSeed {
     }
 }
 
-/// A score: only its value is read (an explanation can be a grader's whole answer).
+/// How a sample refers to one of its attachments: `attachment://NAME`.
+pub const ATTACHMENT: &str = "attachment://";
+
+/// The `attachment://` names the sample's input, target and output refer to.
+pub fn attachments_named(s: &Sample) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut stack: Vec<&Value> = [&s.input, &s.target, &s.output]
+        .into_iter()
+        .flatten()
+        .collect();
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(t) => {
+                if let Some(name) = t.strip_prefix(ATTACHMENT) {
+                    out.insert(name.to_string());
+                }
+            }
+            Value::Array(a) => stack.extend(a),
+            Value::Object(o) => stack.extend(o.values()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A score: its value, and its explanation (kept as an attempt's text, cut to its cap).
 #[derive(Deserialize)]
 struct ScoreEntry {
     value: Option<Value>,
+    explanation: Option<Value>,
+}
+
+/// A sample's `attachments`, of which only the entries named in `self.0` are kept (each a
+/// string); the rest are scanned past unread.
+struct Wanted<'a>(&'a std::collections::BTreeSet<String>);
+
+impl<'de> DeserializeSeed<'de> for Wanted<'_> {
+    type Value = BTreeMap<String, String>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        struct V<'a>(&'a std::collections::BTreeSet<String>);
+        impl<'de> Visitor<'de> for V<'_> {
+            type Value = BTreeMap<String, String>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object of attachments")
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(BTreeMap::new())
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = BTreeMap::new();
+                while let Some(k) = map.next_key::<String>()? {
+                    if self.0.contains(&k) {
+                        if let Value::String(v) = map.next_value::<Value>()? {
+                            out.insert(k, v);
+                        }
+                    } else {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_any(V(self.0))
+    }
 }
 
 /// A JSON object's entries in the order written.

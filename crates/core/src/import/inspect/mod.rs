@@ -17,7 +17,9 @@
 //! - tool events → the trace (named by function, failed when the event has an error, its
 //!   `type` the step's error), hence steps and errors;
 //! - `error` → an infrastructure failure, never Correct, its exception class in
-//!   `end_reason`; `limit` → `end_reason` ("token limit").
+//!   `end_reason`; `limit` → `end_reason` ("token limit");
+//! - `input`, `target`, `output` and the deciding scorer's `explanation` → the attempt's texts
+//!   ([`texts`]), each cut to 4,000 characters.
 //!
 //! Whole-log checks: the run must have succeeded (`status`), hold samples, and its samples'
 //! usage of the evaluated model must add up to the log's own `stats.model_usage`. The token
@@ -28,6 +30,7 @@ pub(crate) mod accounting;
 mod archive;
 mod json_log;
 pub(crate) mod log;
+mod texts;
 pub mod wave;
 
 use std::io::{Read, Seek, SeekFrom};
@@ -759,6 +762,7 @@ fn attempt(
             (correct, Some(outcome), false, limit(s.limit.as_ref()))
         }
     };
+    let texts = texts::of(&s, choice.map(|c| c.scorer.as_str()));
     let (steps, errors) = match &s.trace {
         Some(t) => (
             Some(small(&at, "events", t.len())?),
@@ -787,6 +791,7 @@ fn attempt(
             infra_error,
             end_reason,
             origin: None,
+            texts,
         },
         file: None,
     })

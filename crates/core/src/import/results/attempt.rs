@@ -229,5 +229,6 @@ pub(super) fn attempt(at: &Location, mut fields: Fields) -> Result<Attempt> {
         infra_error,
         end_reason,
         origin: None,
+        texts: None,
     })
 }
