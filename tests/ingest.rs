@@ -506,3 +506,35 @@ fn a_command_asked_to_stop_exits_130_and_leaves_the_ledger_as_it_was() {
     }
     assert_eq!(env.wave_ids(), ["rca-wave-1"]);
 }
+
+/// Issue 34, at the commit: an ingest staged whole and asked to stop before its commit is rolled
+/// back on either store (SQLite's copy from the scratch file, or the server's bulk load), and
+/// the ledger's bytes are as they were.
+#[test]
+fn a_staged_ingest_asked_to_stop_before_its_commit_writes_nothing() {
+    use benchledger_core::ledger::Ledger;
+    let env = Env::with_waves(&["examples/rca-wave-1/wave.toml"]);
+    let before = env.ledger_bytes();
+    let mut copy = {
+        let ledger = Ledger::open(&env.db).unwrap();
+        ledger.load_wave("rca-wave-1").unwrap()
+    };
+    copy.wave.id = "rca-wave-1-copy".into();
+    let cancel = benchledger_core::cancel::Cancel::new();
+    let mut ledger = Ledger::open(&env.db).unwrap();
+    ledger.set_cancel(cancel.clone());
+    let mut staging = ledger.stage_ingest(env.path()).unwrap();
+    staging
+        .begin_wave(&copy.wave, Path::new("copy.toml"))
+        .unwrap();
+    for seat in &copy.seats {
+        staging.add_seat(seat).unwrap();
+    }
+    staging.finish_wave(&copy.wave).unwrap();
+    cancel.cancel();
+    let err = staging.commit(common::NOW).unwrap_err();
+    assert!(matches!(err, benchledger_core::Error::Interrupted), "{err}");
+    drop(ledger);
+    assert_eq!(env.ledger_bytes(), before);
+    assert_eq!(env.wave_ids(), ["rca-wave-1"]);
+}
