@@ -1,9 +1,12 @@
 """Ctrl-C during a long call (issue 34): the call stops before its transaction commits, raises
-KeyboardInterrupt soon after the signal, and leaves the ledger as it was."""
+KeyboardInterrupt soon after the signal, and leaves the ledger as it was: during an ingest of many
+files, and while a write waits for another writer's lock."""
 
 import os
 import signal
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 
@@ -128,3 +131,54 @@ def test_a_call_that_is_not_interrupted_returns_as_before(tmp_path):
         ledger.waves()
     per_call = (time.monotonic() - start) / 20
     assert per_call < 0.05, per_call
+
+
+def test_ctrl_c_while_a_write_waits_for_another_writers_lock(tmp_path):
+    """A write waiting for another writer (here for up to 60 s) stops waiting at Ctrl-C."""
+    db = tmp_path / "l.db"
+    ledger = benchledger.Ledger.create(db, wait=60)
+    ledger.ingest(wave_of_many_files(tmp_path / "first", "first", 2))
+    before = state(ledger, db)
+    # Another process holds the write lock (in this one, POSIX locks would not keep the module's
+    # own SQLite out: a process never conflicts with its own locks).
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys\n"
+            "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+            "c.execute('BEGIN IMMEDIATE')\n"
+            "print('held', flush=True)\n"
+            "sys.stdin.read()\n"
+            "c.execute('COMMIT')\n",
+            str(db),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout.readline().strip() == "held"
+    sent = []
+
+    def interrupt():
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(0.5, interrupt)
+    start = time.monotonic()
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            ledger.ingest(wave_of_many_files(tmp_path / "second", "second", 2))
+        returned = time.monotonic()
+    finally:
+        timer.cancel()
+        timer.join()
+        holder.stdin.close()
+        assert holder.wait(timeout=30) == 0
+    assert sent, "the call returned before the signal was sent"
+    assert returned - sent[0] < PROMPT, returned - sent[0]
+    assert returned - start < 5, returned - start
+    assert state(ledger, db) == before
+    after = 1000 * (returned - sent[0])
+    print(f"\nwaiting for the lock: KeyboardInterrupt {after:.0f} ms after SIGINT")
