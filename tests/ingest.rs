@@ -12,6 +12,7 @@
 
 mod common;
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use common::{Env, copy_dir, tests_dir, write_wave};
@@ -449,4 +450,91 @@ fn wave_written_as_a_list_of_tables_names_the_field_and_the_fix() {
         let out = env.run(["ingest".as_ref(), path.as_os_str()]).status(2);
         assert!(out.stderr.contains(says), "{says}\n{}", out.stderr);
     }
+}
+
+/// Issue 34: a command whose caller asked it to stop (the Python module does, on Ctrl-C, through
+/// `Surroundings::cancel`) fails with exit status 130 and writes nothing, whether it is an
+/// ingest (stopped before its first seat) or a rescore (stopped before its scores are stored):
+/// the ledger's bytes are as they were.
+#[test]
+fn a_command_asked_to_stop_exits_130_and_leaves_the_ledger_as_it_was() {
+    use benchledger::commands::{Surroundings, run_in};
+    use clap::Parser;
+    let env = Env::with_waves(&["examples/rca-wave-1/wave.toml"]);
+    env.run(["rubric", "add", "rubrics/session-efficiency.v2.toml"])
+        .ok();
+    let before = env.ledger_bytes();
+    let cancel = benchledger_core::cancel::Cancel::new();
+    cancel.cancel();
+    let manifest = common::crate_path("examples/checkout-rematch/wave.toml");
+    let runs: [&[&OsStr]; 2] = [
+        &[OsStr::new("ingest"), manifest.as_os_str()],
+        &[
+            OsStr::new("rescore"),
+            OsStr::new("--rubric"),
+            OsStr::new("session-efficiency@2"),
+        ],
+    ];
+    for args in runs {
+        let argv = [
+            OsStr::new("benchledger"),
+            OsStr::new("--db"),
+            env.db.as_os_str(),
+        ]
+        .into_iter()
+        .chain(args.iter().copied());
+        let cli = benchledger::cli::Cli::try_parse_from(argv).unwrap();
+        let surroundings = Surroundings {
+            now: common::NOW.into(),
+            db_env: None,
+            interactive: false,
+            stderr_terminal: false,
+            width: None,
+            cancel: cancel.clone(),
+        };
+        let err = run_in(cli, &mut Vec::new(), surroundings).unwrap_err();
+        assert!(
+            matches!(err, benchledger_core::Error::Interrupted),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.exit_code(), 130);
+        assert_eq!(
+            benchledger::advice::message(&err),
+            "interrupted: nothing was written, the ledger is as it was"
+        );
+        assert_eq!(env.ledger_bytes(), before, "{args:?}");
+    }
+    assert_eq!(env.wave_ids(), ["rca-wave-1"]);
+}
+
+/// Issue 34, at the commit: an ingest staged whole and asked to stop before its commit is rolled
+/// back on either store (SQLite's copy from the scratch file, or the server's bulk load), and
+/// the ledger's bytes are as they were.
+#[test]
+fn a_staged_ingest_asked_to_stop_before_its_commit_writes_nothing() {
+    use benchledger_core::ledger::Ledger;
+    let env = Env::with_waves(&["examples/rca-wave-1/wave.toml"]);
+    let before = env.ledger_bytes();
+    let mut copy = {
+        let ledger = Ledger::open(&env.db).unwrap();
+        ledger.load_wave("rca-wave-1").unwrap()
+    };
+    copy.wave.id = "rca-wave-1-copy".into();
+    let cancel = benchledger_core::cancel::Cancel::new();
+    let mut ledger = Ledger::open(&env.db).unwrap();
+    ledger.set_cancel(cancel.clone());
+    let mut staging = ledger.stage_ingest(env.path()).unwrap();
+    staging
+        .begin_wave(&copy.wave, Path::new("copy.toml"))
+        .unwrap();
+    for seat in &copy.seats {
+        staging.add_seat(seat).unwrap();
+    }
+    staging.finish_wave(&copy.wave).unwrap();
+    cancel.cancel();
+    let err = staging.commit(common::NOW).unwrap_err();
+    assert!(matches!(err, benchledger_core::Error::Interrupted), "{err}");
+    drop(ledger);
+    assert_eq!(env.ledger_bytes(), before);
+    assert_eq!(env.wave_ids(), ["rca-wave-1"]);
 }

@@ -20,8 +20,8 @@ const CORE_LAYERS: &[&[&str]] = &[
     // Plain data, errors, digests, text as people are shown it: what everything shares.
     &["model", "error", "digest", "text"],
     // How bad input is reported; the absolute figures; the hashed formats; the model alias
-    // table.
-    &["diagnostics", "figures", "formats", "models"],
+    // table; a caller's request that a long write stop.
+    &["diagnostics", "figures", "formats", "models", "cancel"],
     // Numbers for people; price tables; the chain's records; signed statements of
     // publications.
     &["number", "prices", "chain", "attest"],

@@ -9,7 +9,9 @@ by the same code in this process (no ``benchledger`` binary is called); ``attemp
 ``seats()`` are the rows of ``export --what attempts|seats`` as Arrow tables, typed and handed
 over without copying. Errors raise :class:`BadInput`, :class:`CheckFailed` or
 :class:`Unavailable` (all :class:`Error`) with the command line's messages. Long work releases
-the GIL. docs/python.md has the whole API and the Inspect AI hook.
+the GIL. Ctrl-C stops a call: ``KeyboardInterrupt`` is raised and what the call was writing is
+rolled back, so an interrupted ``ingest`` adds no wave. docs/python.md has the whole API, what
+Ctrl-C does, and the Inspect AI hook.
 """
 
 from __future__ import annotations

@@ -8,7 +8,9 @@ def main(argv: list[str]) -> int:
 
 def run(db: Optional[str], args: list[str]) -> tuple[str, list[str]]:
     """Runs one command against the ledger ``db`` with its output captured: returns the output
-    and the waves it added. Raises :class:`benchledger.Error`'s subclass for its exit status."""
+    and the waves it added. Raises :class:`benchledger.Error`'s subclass for its exit status.
+    Ctrl-C (on the main thread) stops the command before it commits and raises
+    ``KeyboardInterrupt``: the ledger is as it was."""
 
 def open(db: str) -> None:
     """Checks that the ledger ``db`` opens to read."""
@@ -16,7 +18,8 @@ def open(db: str) -> None:
 def table(
     db: str, what: str, waves: Optional[list[str]] = None, include_withdrawn: bool = False
 ) -> Table:
-    """The rows of ``export --what attempts|seats`` as an Arrow stream."""
+    """The rows of ``export --what attempts|seats`` as an Arrow stream. Ctrl-C (on the main
+    thread) stops the reading and raises ``KeyboardInterrupt``."""
 
 class Table:
     """An export's rows, read by ``pyarrow.table(t)`` through ``__arrow_c_stream__``."""

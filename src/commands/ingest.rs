@@ -315,6 +315,10 @@ impl WaveVisitor for Sink<'_> {
         Some(&mut self.bar)
     }
 
+    fn cancel(&self) -> Option<&benchledger_core::cancel::Cancel> {
+        Some(self.staging.cancel())
+    }
+
     fn wave(&mut self, wave: &Wave) {
         if self.failed.is_some() {
             return;

@@ -37,6 +37,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::cli::{Cli, Command};
+use benchledger_core::cancel::Cancel;
 use benchledger_core::error::{Error, Result};
 use benchledger_core::ledger::{Ledger, Wait};
 
@@ -63,6 +64,10 @@ pub struct Ctx<'a> {
     pub layout: crate::terminal::Layout,
     /// What the command did besides its output, for a caller in the same process.
     pub outcome: Outcome,
+    /// What asks the command's ledger work to stop before it commits (see
+    /// [`Surroundings::cancel`]): handed to every ledger [`Ctx::open`] and [`Ctx::open_write`]
+    /// open.
+    pub cancel: Cancel,
 }
 
 /// What a command did besides printing, for a caller that runs it in-process and needs it as
@@ -90,6 +95,7 @@ impl Ctx<'_> {
     pub fn open(&self) -> Result<Ledger> {
         let mut ledger = Ledger::open_for_reading(&self.ledger_file()?)?;
         ledger.set_wait(self.wait())?;
+        ledger.set_cancel(self.cancel.clone());
         Ok(ledger)
     }
 
@@ -98,6 +104,7 @@ impl Ctx<'_> {
     pub fn open_write(&self) -> Result<Ledger> {
         let mut ledger = Ledger::open_for_writing(&self.ledger_file()?)?;
         ledger.set_wait(self.wait())?;
+        ledger.set_cancel(self.cancel.clone());
         Ok(ledger)
     }
 
@@ -246,7 +253,7 @@ pub(crate) fn interval_settings(
 /// What a command takes from its surroundings besides its arguments. [`run`] reads them from
 /// the process; a caller that runs commands in-process (the tests) gives them, so that no
 /// command reads the environment, the clock or the terminal itself.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Surroundings {
     /// "Now", as RFC 3339: $BENCHLEDGER_NOW, else the clock.
     pub now: String,
@@ -258,6 +265,12 @@ pub struct Surroundings {
     pub stderr_terminal: bool,
     /// The terminal's width in columns, when it says (or $COLUMNS).
     pub width: Option<usize>,
+    /// What asks the command to stop, writing nothing: a caller that runs the command on a
+    /// thread of its own sets it (the Python module, on Ctrl-C), and the ledger's work stops
+    /// at its next check with [`Error::Interrupted`] (`benchledger_core::cancel`). The command
+    /// line never sets it: Ctrl-C ends its process, and the store undoes a write that had not
+    /// committed.
+    pub cancel: Cancel,
 }
 
 impl Surroundings {
@@ -272,6 +285,7 @@ impl Surroundings {
             interactive: std::io::stdout().is_terminal(),
             stderr_terminal: std::io::stderr().is_terminal(),
             width: terminal_width(),
+            cancel: Cancel::new(),
         })
     }
 }
@@ -336,6 +350,7 @@ pub fn run_for(cli: Cli, out: &mut dyn Write, s: Surroundings) -> Result<Outcome
         ),
         layout,
         outcome: Outcome::default(),
+        cancel: s.cancel,
     };
     let done = match cli.command {
         Command::Init => ingest::init(&mut ctx),

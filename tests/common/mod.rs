@@ -104,6 +104,7 @@ pub fn run_in_process<S: AsRef<OsStr>>(args: &[S]) -> Option<Out> {
         interactive: false,
         stderr_terminal: false,
         width: None,
+        cancel: benchledger_core::cancel::Cancel::new(),
     };
     let mut stdout = Vec::new();
     let (status, stderr) = match benchledger::commands::run_in(cli, &mut stdout, surroundings) {

@@ -4,7 +4,9 @@
 //! flag, the wave or the rubric version — and, where there is one, what to do next. The
 //! variant decides the exit status: 2 for bad input or usage, 1 for a check that failed
 //! (`rubric check`, `verify`), 3 for a command that could not complete through no fault of its
-//! input (the ledger busy past `--wait`, read-only, or the disk failing), which wrote nothing.
+//! input (the ledger busy past `--wait`, read-only, or the disk failing), which wrote nothing,
+//! and 130 (128 + SIGINT, as a shell reports a command Ctrl-C ended) for a write its caller
+//! asked to stop ([`crate::cancel`]), which wrote nothing either.
 
 use std::path::{Path, PathBuf};
 
@@ -117,6 +119,11 @@ pub enum Error {
     /// error's own; each face adds the hint in its own words.
     #[error("{error}")]
     Hinted { error: Box<Error>, hint: Box<Hint> },
+
+    /// The caller asked the work to stop ([`crate::cancel::Cancel`]), and it stopped before its
+    /// transaction committed: nothing was written.
+    #[error("interrupted: nothing was written, the ledger is as it was")]
+    Interrupted,
 }
 
 /// What the user can do next, named rather than said: each face (the command line, a library
@@ -223,12 +230,14 @@ impl Error {
 
     /// The process exit status this error maps to: 1 for a failed check; 3 when the command
     /// could not complete through no fault of its input (the ledger busy, read-only or failing
-    /// underneath, or a disk full, read-only or failing as a file was read or written); 2
-    /// otherwise (bad input or usage).
+    /// underneath, or a disk full, read-only or failing as a file was read or written); 130
+    /// when the caller asked the work to stop ([`Error::Interrupted`]); 2 otherwise (bad input
+    /// or usage).
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::CheckFailed(_) => 1,
             Error::Unavailable { .. } => 3,
+            Error::Interrupted => 130,
             Error::Hinted { error, .. } => error.exit_code(),
             Error::Io { source, .. } if io_unavailable(source) => 3,
             _ => 2,
@@ -280,5 +289,6 @@ mod tests {
         assert_eq!(io(std::io::ErrorKind::InvalidData.into()), 2);
         assert_eq!(Error::CheckFailed(String::new()).exit_code(), 1);
         assert_eq!(Error::Usage(String::new()).exit_code(), 2);
+        assert_eq!(Error::Interrupted.exit_code(), 130);
     }
 }

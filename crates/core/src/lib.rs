@@ -29,6 +29,7 @@
 //! not public.
 
 pub mod attest;
+pub mod cancel;
 pub mod chain;
 pub mod claims;
 pub mod diagnostics;

@@ -10,14 +10,31 @@
 //! Every call releases the GIL while it works, so other Python threads run during a long
 //! ingest, rescore or bootstrap. An error becomes one of `benchledger.errors`' exceptions,
 //! chosen by the command line's exit status and carrying its message.
+//!
+//! Ctrl-C stops `run` and `table` (issue 34). Python runs its signal handlers only on the
+//! main thread and only when asked, so a call that did its work on the calling thread heard
+//! Ctrl-C only once the work had returned, committed. The work now runs on a thread of its own
+//! (`interruptible`) while the calling thread waits, without the GIL, in slices of `SLICE`,
+//! asking Python for its signals between them. When a handler raises (Ctrl-C's
+//! `KeyboardInterrupt`), the call sets its own [`Cancel`] token, which the library checks
+//! between batches (the seats an ingest reads, the waves a command reads, scores or stores, the
+//! wait for another writer's lock) and last before a write commits; it waits for the work to
+//! stop, rolled back, and raises the handler's exception. The token is the call's own: a
+//! `KeyboardInterrupt` stops only the call made on the main thread that Python raised it in,
+//! never another thread's. `main`, the command line, keeps the command line's behaviour: the
+//! package's `benchledger` command ends at Ctrl-C (`benchledger._cli` restores the default
+//! handler), and `benchledger.main()` raises it once the command returns.
 
 mod arrow;
 
 use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::Duration;
 
 use benchledger::commands::{self, Surroundings};
+use benchledger_core::cancel::Cancel;
 use benchledger_core::error::Error;
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -39,22 +56,26 @@ fn run(py: Python<'_>, db: Option<String>, args: Vec<String>) -> PyResult<(Strin
         argv.push(format!("--db={db}"));
     }
     argv.extend(args);
-    let result = py.detach(move || -> Result<(String, Vec<String>), Failure> {
-        use clap::Parser;
-        let cli = benchledger::cli::Cli::try_parse_from(argv).map_err(Failure::Usage)?;
-        let mut out = Vec::new();
-        let done = quiet_surroundings()
-            .and_then(|s| commands::run_for(cli, &mut out, s))
-            .map_err(|e| Failure::Command(Box::new(e), out.clone()))?;
-        Ok((String::from_utf8_lossy(&out).into_owned(), done.added_waves))
-    });
+    let result = interruptible(
+        py,
+        move |cancel| -> Result<(String, Vec<String>), Failure> {
+            use clap::Parser;
+            let cli = benchledger::cli::Cli::try_parse_from(argv).map_err(Failure::Usage)?;
+            let mut out = Vec::new();
+            let done = quiet_surroundings(cancel)
+                .and_then(|s| commands::run_for(cli, &mut out, s))
+                .map_err(|e| Failure::Command(Box::new(e), out.clone()))?;
+            Ok((String::from_utf8_lossy(&out).into_owned(), done.added_waves))
+        },
+    )?;
     result.map_err(|f| f.raise(py))
 }
 
-/// Checks that `db` opens as a ledger to read, as every command that reads it opens it.
+/// Checks that `db` opens as a ledger to read, as every command that reads it opens it. It has
+/// no batches to stop between, so it runs as it did: Ctrl-C is raised once it returns.
 #[pyfunction]
 fn open(py: Python<'_>, db: String) -> PyResult<()> {
-    py.detach(move || with_ledger(&db, |_| Ok(())))
+    py.detach(move || with_ledger(&db, Cancel::new(), |_| Ok(())))
         .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
 }
 
@@ -79,27 +100,101 @@ fn table(
         }
     };
     let waves = waves.unwrap_or_default();
-    py.detach(move || {
-        with_ledger(&db, |ledger| {
+    interruptible(py, move |cancel| {
+        with_ledger(&db, cancel.clone(), |ledger| {
             let ids = commands::export::chosen_waves(ledger, &waves, include_withdrawn)?;
             let mut all = Vec::with_capacity(ids.len());
             for id in &ids {
+                cancel.check()?;
                 all.push(commands::export::wave_rows(ledger, &source, id)?);
             }
             Ok(all)
         })
-    })
+    })?
     .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
     .and_then(|rows| arrow::Table::of(&rows, what).map_err(PyRuntimeError::new_err))
 }
 
+/// How long the calling thread waits for a call's work, without the GIL, before it asks Python
+/// whether a signal came: the longest a Ctrl-C waits to be heard.
+const SLICE: Duration = Duration::from_millis(50);
+
+/// The stack of the thread a call's work runs on: a main thread's on Linux, where the work ran
+/// before it had a thread of its own (a spawned thread's default is 2 MiB).
+const WORKER_STACK: usize = 8 << 20;
+
+/// Runs `work` on a thread of its own, handing it the call's [`Cancel`] token, while this
+/// thread waits for it without the GIL in slices of [`SLICE`] and runs Python's signal handlers
+/// between them (`PyErr_CheckSignals`, which does so only on the main thread). When a handler
+/// raises (Ctrl-C's `KeyboardInterrupt`), the token is set, the work is waited for (the library
+/// stops it at its next check, rolled back, with `Error::Interrupted`) and its result dropped,
+/// and the handler's exception is returned. Work that committed before the token was set stays
+/// committed; the exception is raised all the same, as it would be had Ctrl-C come a moment
+/// after the call returned. A panic in the work is resumed here, as were it this thread's.
+fn interruptible<T: Send>(py: Python<'_>, work: impl FnOnce(Cancel) -> T + Send) -> PyResult<T> {
+    let cancel = Cancel::new();
+    let token = cancel.clone();
+    std::thread::scope(|scope| {
+        let (done, mut rx) = mpsc::channel();
+        let worker = std::thread::Builder::new()
+            .name("benchledger".into())
+            .stack_size(WORKER_STACK)
+            .spawn_scoped(scope, move || {
+                // The receiver is gone only if this thread panicked: nothing waits for it.
+                let _ = done.send(work(token));
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+        loop {
+            let got;
+            (rx, got) = receive(py, rx, Some(SLICE));
+            match got {
+                Ok(result) => return Ok(result),
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            if let Err(raised) = py.check_signals() {
+                cancel.cancel();
+                // Dropped: an `Interrupted` that wrote nothing, or work that committed first.
+                let _ = receive(py, rx, None);
+                let _ = worker.join();
+                return Err(raised);
+            }
+        }
+        // The work sent nothing: it panicked.
+        match worker.join() {
+            Err(panic) => std::panic::resume_unwind(panic),
+            Ok(()) => Err(PyRuntimeError::new_err(
+                "the call's work ended without a result",
+            )),
+        }
+    })
+}
+
+/// Waits up to `timeout` (for ever when `None`) for the work's result, without the GIL. The
+/// receiver goes to the wait and comes back: it cannot be shared (it is not `Sync`), and only
+/// what is `Send` may go where the GIL is released.
+fn receive<T: Send>(
+    py: Python<'_>,
+    rx: mpsc::Receiver<T>,
+    timeout: Option<Duration>,
+) -> (mpsc::Receiver<T>, Result<T, mpsc::RecvTimeoutError>) {
+    py.detach(move || {
+        let got = match timeout {
+            Some(t) => rx.recv_timeout(t),
+            None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        };
+        (rx, got)
+    })
+}
+
 /// Opens the ledger at `db` to read, as the commands do (refusing what is not a regular file),
-/// and hands it to `f`.
+/// and hands it to `f`; the ledger stops its work once `cancel` is set.
 fn with_ledger<T>(
     db: &str,
+    cancel: Cancel,
     f: impl FnOnce(&benchledger_core::ledger::Ledger) -> Result<T, Error>,
 ) -> Result<T, Error> {
-    let s = quiet_surroundings()?;
+    let s = quiet_surroundings(cancel)?;
     let mut sink = std::io::sink();
     let ctx = commands::Ctx {
         out: &mut sink,
@@ -111,19 +206,22 @@ fn with_ledger<T>(
         wait: std::time::Duration::from_secs(600),
         layout: benchledger::terminal::Layout::full(),
         outcome: commands::Outcome::default(),
+        cancel: s.cancel,
     };
     f(&ctx.open()?)
 }
 
 /// A command's surroundings in a library call: no terminal (no progress bars, full-width
-/// output), the ledger always named, "now" from the clock or $BENCHLEDGER_NOW.
-fn quiet_surroundings() -> Result<Surroundings, Error> {
+/// output), the ledger always named, "now" from the clock or $BENCHLEDGER_NOW, and the call's
+/// `cancel` token.
+fn quiet_surroundings(cancel: Cancel) -> Result<Surroundings, Error> {
     Ok(Surroundings {
         now: commands::now()?,
         db_env: None,
         interactive: false,
         stderr_terminal: false,
         width: None,
+        cancel,
     })
 }
 
@@ -140,6 +238,13 @@ impl Failure {
     /// `Unavailable` (3) or `BadInput` (2), its message the command line's, with `exit_code`
     /// and the `output` printed before the failure.
     fn raise(self, py: Python<'_>) -> PyErr {
+        // Only a call whose token was set stops so, and it raises the signal handler's own
+        // exception instead ([`interruptible`]); should one ever come here, it is Ctrl-C's.
+        if let Failure::Command(e, _) = &self
+            && matches!(**e, Error::Interrupted)
+        {
+            return PyKeyboardInterrupt::new_err(e.to_string());
+        }
         let (code, message, output) = match self {
             Failure::Usage(e) => (2, e.render().to_string().trim().to_string(), Vec::new()),
             Failure::Command(e, out) => (e.exit_code(), benchledger::advice::message(&e), out),

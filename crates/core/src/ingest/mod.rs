@@ -39,6 +39,12 @@ pub trait WaveVisitor {
     fn progress(&mut self) -> Option<&mut dyn crate::import::Progress> {
         None
     }
+    /// What asks the reading to stop ([`crate::cancel`]): checked before each seat's results
+    /// are read, so that [`visit_wave`] returns [`Error::Interrupted`] at the next seat once it
+    /// is set. None by default: the reading runs to its end.
+    fn cancel(&self) -> Option<&crate::cancel::Cancel> {
+        None
+    }
 }
 
 /// Reads a wave manifest and its result files, handing each seat to `v` as soon as it and every
@@ -149,6 +155,9 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
             ));
         }
         seat_lines.insert(id.clone(), line);
+        if let Some(cancel) = v.cancel() {
+            cancel.check()?;
+        }
         let data = read_seat(src, path, &text, &wave, &accounting_at, s, v)?;
         seats.insert(id.clone(), data);
         while let Some(next) = pending.first()

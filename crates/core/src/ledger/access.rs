@@ -7,10 +7,12 @@
 //!
 //! A write (`BEGIN IMMEDIATE`, [`Ledger::begin_write`]) waits for another writer's lock as long
 //! as [`Ledger::set_wait`] allows, tells its [`Wait::announce`] hook once when it has to wait,
-//! and when the wait runs out fails with [`Error::Unavailable`], having written nothing.
+//! and when the wait runs out fails with [`Error::Unavailable`], having written nothing. On
+//! SQLite it stops waiting, with [`Error::Interrupted`], when its caller asks it to
+//! ([`Ledger::set_cancel`]).
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
@@ -41,6 +43,10 @@ impl Default for Wait {
 
 /// The busy timeout a connection starts with.
 const DEFAULT_WAIT: Duration = Duration::from_secs(10);
+
+/// How long SQLite waits for another writer's lock at a time, before a write checks whether its
+/// caller asked it to stop ([`crate::cancel`]) and waits again.
+const LOCK_SLICE: Duration = Duration::from_millis(100);
 
 impl Ledger {
     /// Opens the ledger at `path`, which must exist, for a command that writes: read-write,
@@ -173,6 +179,7 @@ impl Ledger {
             path: path.to_path_buf(),
             wait: Wait::default(),
             logging: true,
+            cancel: crate::cancel::Cancel::default(),
         })
     }
 
@@ -193,22 +200,41 @@ impl Ledger {
 
     /// Starts a write transaction (`BEGIN IMMEDIATE`). When another writer holds the lock, it
     /// tells the [`Wait::announce`] hook once and waits up to the [`Wait::limit`]; when the
-    /// wait runs out, the error says how long it waited and that nothing was written.
+    /// wait runs out, the error says how long it waited and that nothing was written. It waits
+    /// in slices of [`LOCK_SLICE`], and stops between them with [`Error::Interrupted`] once its
+    /// caller asks it to ([`Ledger::set_cancel`]): a wait may last minutes.
     pub(crate) fn begin_write(&self) -> Result<Transaction<'_>> {
         let limit = self.wait.limit;
         let conn = self.lite()?;
         conn.busy_timeout(Duration::ZERO).map_err(|e| self.err(e))?;
-        let tx = match Transaction::new_unchecked(conn, TransactionBehavior::Immediate) {
-            Err(e) if is_busy(&e) && !limit.is_zero() => {
-                if let Some(announce) = &self.wait.announce {
-                    announce(&self.path, limit);
-                }
-                conn.busy_timeout(limit).map_err(|e| self.err(e))?;
-                Transaction::new_unchecked(conn, TransactionBehavior::Immediate)
+        let mut tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate);
+        let mut interrupted = false;
+        if matches!(&tx, Err(e) if is_busy(e)) && !limit.is_zero() {
+            if let Some(announce) = &self.wait.announce {
+                announce(&self.path, limit);
             }
-            other => other,
-        };
+            let until = Instant::now() + limit;
+            loop {
+                if self.cancel.is_cancelled() {
+                    interrupted = true;
+                    break;
+                }
+                let left = until.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    break;
+                }
+                conn.busy_timeout(left.min(LOCK_SLICE))
+                    .map_err(|e| self.err(e))?;
+                tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate);
+                if !matches!(&tx, Err(e) if is_busy(e)) {
+                    break;
+                }
+            }
+        }
         conn.busy_timeout(limit).map_err(|e| self.err(e))?;
+        if interrupted {
+            return Err(Error::Interrupted);
+        }
         tx.map_err(|e| {
             if is_busy(&e) {
                 busy(&self.path, limit)
@@ -399,6 +425,43 @@ mod tests {
         let tx = ledger.begin_write().unwrap();
         tx.commit().unwrap();
         release.join().unwrap();
+    }
+
+    /// A write waiting for another writer's lock stops waiting soon after its caller asks it to
+    /// (issue 34), rather than at the end of its wait, and writes nothing.
+    #[test]
+    fn a_write_asked_to_stop_stops_waiting_for_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("l.db");
+        drop(Ledger::create(&path).unwrap());
+        let mut ledger = Ledger::open_for_writing(&path).unwrap();
+        ledger
+            .set_wait(Wait {
+                limit: Duration::from_secs(60),
+                announce: None,
+            })
+            .unwrap();
+        let cancel = crate::cancel::Cancel::new();
+        ledger.set_cancel(cancel.clone());
+        let other = Connection::open(&path).unwrap();
+        other.execute_batch("BEGIN IMMEDIATE").unwrap();
+        let asked = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            cancel.cancel();
+        });
+        let started = Instant::now();
+        let err = ledger.begin_write().unwrap_err();
+        let waited = started.elapsed();
+        asked.join().unwrap();
+        assert!(matches!(err, Error::Interrupted), "{err}");
+        assert!(
+            waited >= Duration::from_millis(150) && waited < Duration::from_secs(5),
+            "{waited:?}"
+        );
+        // The connection waits as long as before for what it does next.
+        other.execute_batch("COMMIT").unwrap();
+        ledger.set_cancel(crate::cancel::Cancel::new());
+        ledger.begin_write().unwrap().commit().unwrap();
     }
 
     #[test]

@@ -83,6 +83,7 @@ impl Ledger {
             path: origin.to_path_buf(),
             wait: super::Wait::default(),
             logging: true,
+            cancel: crate::cancel::Cancel::default(),
         };
         let version: i64 = ledger
             .lite()?

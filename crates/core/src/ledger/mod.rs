@@ -44,6 +44,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
+use crate::cancel::Cancel;
 use crate::error::{Error, Hint, Result};
 use sql::Sql;
 
@@ -122,6 +123,9 @@ pub struct Ledger {
     /// Whether a write appends its entry to the log (`log.rs`): always, but in a bundle's
     /// ledger, which takes its source's entries as they are ([`Ledger::stop_logging`]).
     logging: bool,
+    /// What stops a long write before it commits ([`Ledger::set_cancel`]): never set unless
+    /// a caller hands one in.
+    cancel: Cancel,
 }
 
 /// What holds a ledger. Nothing outside this module knows which store it is talking to. Each
@@ -225,6 +229,7 @@ impl Ledger {
                 store: Store::Postgres(Box::new(pg)),
                 wait: Wait::default(),
                 logging: true,
+                cancel: Cancel::default(),
             },
             created,
         ))
@@ -260,6 +265,7 @@ impl Ledger {
             path: path.to_path_buf(),
             wait: Wait::default(),
             logging: true,
+            cancel: Cancel::default(),
         };
         ledger
             .lite()?
@@ -446,7 +452,15 @@ impl Ledger {
     /// Runs `f` in a write transaction holding the ledger's write lock (`BEGIN IMMEDIATE`, or
     /// the server's advisory lock: see [`Ledger::begin_write`] and `pg::Pg::write`), and
     /// commits what it did; an error leaves the ledger as it was.
+    ///
+    /// A write whose [`Cancel`] is set by the time `f` returns is rolled back: its caller
+    /// asked it to stop ([`Error::Interrupted`]).
     fn write<T>(&self, f: impl FnOnce(&mut Sql<'_>) -> Result<T>) -> Result<T> {
+        let f = |sql: &mut Sql<'_>| {
+            let out = f(sql)?;
+            self.cancel.check()?;
+            Ok(out)
+        };
         match &self.store {
             Store::Sqlite(_) => {
                 let tx = self.begin_write()?;
@@ -457,6 +471,13 @@ impl Ledger {
             #[cfg(feature = "postgres")]
             Store::Postgres(pg) => pg.write(f),
         }
+    }
+
+    /// Has every long write on this ledger stop, writing nothing, once `cancel` is set: between
+    /// batches (the seats of an ingest, the waves of a rescore) and last before its transaction
+    /// commits, with [`Error::Interrupted`] (see [`crate::cancel`]).
+    pub fn set_cancel(&mut self, cancel: Cancel) {
+        self.cancel = cancel;
     }
 
     fn err(&self, e: rusqlite::Error) -> Error {

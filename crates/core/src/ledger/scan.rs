@@ -72,7 +72,8 @@ impl Ledger {
     /// attempts (see the module docs of `ledger::scan`). `start` makes a seat's value, given the index in
     /// `slugs` of its wave; `add` takes each of the seat's attempts in ledger order. Both may
     /// be called from several threads at once. Returns each wave's seats with their values, in
-    /// the order of `slugs`.
+    /// the order of `slugs`. Asked to stop ([`Ledger::set_cancel`]), it does not start, or
+    /// (reading wave by wave) stops before the next seat, with [`crate::Error::Interrupted`].
     pub fn fold_waves<T: Send>(
         &self,
         slugs: &[String],
@@ -80,6 +81,7 @@ impl Ledger {
         start: impl Fn(usize, &Seat) -> T + Sync,
         add: impl Fn(&mut T, &Attempt) + Sync,
     ) -> Result<Vec<Vec<(Seat, T)>>> {
+        self.cancel.check()?;
         let threads = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
         let ranges = Ranges {
             most: threads.min(RANGES_MAX),

@@ -7,6 +7,7 @@ use rusqlite::params;
 
 use super::sql::{Cell, Sql, Value, values};
 use super::{Ledger, sqlite};
+use crate::cancel::Cancel;
 use crate::error::{Error, Hint, Result};
 use crate::rubric::StoredScore;
 use crate::rubric::{SeatScore, WaveScores};
@@ -61,6 +62,8 @@ pub struct ScoreWriter<'l> {
     rubric_ids: Vec<i64>,
     /// How many seats' scores were put under each rubric.
     counts: Vec<u64>,
+    /// The ledger's request to stop, checked before each wave's scores are put.
+    cancel: &'l Cancel,
 }
 
 enum Parts<'l> {
@@ -81,7 +84,11 @@ enum Parts<'l> {
 impl ScoreWriter<'_> {
     /// Puts one wave's scores under the `k`th rubric named: they replace the wave's stored
     /// scores under it whole (a seat they leave out keeps none from before).
+    ///
+    /// Fails with [`Error::Interrupted`], and the whole transaction with it, once the ledger's
+    /// work was asked to stop ([`Ledger::set_cancel`]).
     pub fn put(&mut self, k: usize, wave: WaveScores) -> Result<()> {
+        self.cancel.check()?;
         let seats = wave.seats.len() as u64;
         match &mut self.to {
             Parts::Sqlite {
@@ -112,7 +119,9 @@ impl Ledger {
     /// is [`ScoreWriter::put`]'s `k`), all in one transaction: every wave's scores land, or
     /// none do. On SQLite each wave's are written as they are put, so a caller making them
     /// part by part holds one part at a time. Returns how many seats' scores were stored under
-    /// each rubric, and what `fill` returned.
+    /// each rubric, and what `fill` returned. Once the ledger's writes are asked to stop
+    /// ([`Ledger::set_cancel`]), the next wave put, or else the commit, fails with
+    /// [`Error::Interrupted`] and nothing is stored.
     pub fn store_scores_in_parts<T>(
         &mut self,
         rubric_sha256s: &[&str],
@@ -129,6 +138,7 @@ impl Ledger {
                 to: Parts::Postgres(vec![Vec::new(); n]),
                 rubric_ids,
                 counts: vec![0; n],
+                cancel: &self.cancel,
             };
             let made = fill(&mut w)?;
             let Parts::Postgres(parts) = &w.to else {
@@ -140,7 +150,12 @@ impl Ledger {
                 .zip(parts)
                 .map(|(&id, waves)| (id, waves.as_slice()))
                 .collect();
-            return Ok((pg.write(|sql| store_gathered(sql, &sets))?, made));
+            let stored = pg.write(|sql| {
+                let stored = store_gathered(sql, &sets)?;
+                self.cancel.check()?;
+                Ok(stored)
+            })?;
+            return Ok((stored, made));
         }
         let path = self.path.clone();
         let tx = self.begin_write()?;
@@ -154,8 +169,11 @@ impl Ledger {
             },
             rubric_ids,
             counts: vec![0; n],
+            cancel: &self.cancel,
         };
         let made = fill(&mut w)?;
+        // The last check before the commit: a rescore asked to stop is rolled back.
+        self.cancel.check()?;
         #[cfg_attr(
             not(feature = "postgres"),
             allow(clippy::infallible_destructuring_match)
@@ -546,6 +564,45 @@ mod tests {
             .unwrap_err();
         assert!(e.to_string().contains("wave w has no seat zz"), "{e}");
         assert_eq!(stored(&ledger, &sha), before);
+    }
+
+    /// A rescore asked to stop (issue 34) stores nothing: not when asked after its first wave
+    /// (the next wave put is refused), nor when asked once every wave is put (the commit is).
+    #[test]
+    fn a_rescore_asked_to_stop_stores_nothing() {
+        let (mut ledger, sha) = ledger();
+        ledger
+            .store_scores(&sha, &[scores(&[("a", 3.0), ("b", 2.0), ("c", 1.0)])])
+            .unwrap();
+        let before = stored(&ledger, &sha);
+        let log = ledger.log().unwrap();
+        let cancel = Cancel::new();
+        ledger.set_cancel(cancel.clone());
+        let after_first = ledger.store_scores_in_parts(&[&sha], |w| {
+            w.put(0, scores(&[("a", 9.0), ("b", 8.0), ("c", 7.0)]))?;
+            cancel.cancel();
+            w.put(0, scores(&[("a", 6.0)]))
+        });
+        assert!(
+            matches!(after_first, Err(Error::Interrupted)),
+            "{after_first:?}"
+        );
+        assert_eq!(stored(&ledger, &sha), before);
+        let at_commit = ledger.store_scores_in_parts(&[&sha], |w| {
+            w.put(0, scores(&[("a", 9.0), ("b", 8.0), ("c", 7.0)]))?;
+            cancel.cancel();
+            Ok(())
+        });
+        assert!(
+            matches!(at_commit, Err(Error::Interrupted)),
+            "{at_commit:?}"
+        );
+        assert_eq!(stored(&ledger, &sha), before);
+        assert_eq!(ledger.log().unwrap(), log);
+        // A token never set stops nothing.
+        ledger.set_cancel(Cancel::new());
+        ledger.store_scores(&sha, &[scores(&[("a", 9.0)])]).unwrap();
+        assert_eq!(stored(&ledger, &sha)[0].1, Some(9.0));
     }
 
     /// The server's way of storing scores, gathered and written a rubric at a time, stores

@@ -66,7 +66,9 @@ BEGIN;
 /// An ingest being staged (see the module's documentation). For each wave:
 /// [`begin_wave`](Staging::begin_wave), [`add_seat`](Staging::add_seat) for each seat in ledger
 /// order, [`finish_wave`](Staging::finish_wave); then [`commit`](Staging::commit). Dropped
-/// without a commit, it leaves the ledger untouched and deletes its scratch file.
+/// without a commit, it leaves the ledger untouched and deletes its scratch file. Once the
+/// ledger's work was asked to stop ([`Ledger::set_cancel`]), its next `begin_wave`, `add_seat`
+/// or `commit` fails with [`Error::Interrupted`], and the ledger is untouched.
 pub struct Staging<'l> {
     ledger: &'l Ledger,
     conn: Connection,
@@ -178,6 +180,7 @@ impl Staging<'_> {
     /// `format` rather than the latest: a copy of a wave keeps the format it was first hashed
     /// in.
     pub fn begin_wave_in(&mut self, w: &Wave, origin: &Path, format: u32) -> Result<u32> {
+        self.ledger.cancel.check()?;
         self.digest = None;
         let format = self.choose_format(w, format)?;
         if format < 2 && !w.canary_problems.is_empty() {
@@ -250,8 +253,10 @@ impl Staging<'_> {
     }
 
     /// Stages one seat and its attempts (nothing, when the wave is already present), and adds
-    /// it to the wave's content hash.
+    /// it to the wave's content hash. [`Error::Interrupted`] once the ledger's writes were asked
+    /// to stop ([`Ledger::set_cancel`]): the staging is then void.
     pub fn add_seat(&mut self, s: &SeatData) -> Result<()> {
+        self.ledger.cancel.check()?;
         if let Some((_, d)) = &mut self.digest {
             d.seat(s);
         }
@@ -280,6 +285,12 @@ impl Staging<'_> {
                 message: format!("seat {} was given before its wave", s.seat.id),
             }),
         }
+    }
+
+    /// The ledger's request to stop ([`Ledger::set_cancel`]), for a reader feeding the staging
+    /// to check between the seats it reads.
+    pub fn cancel(&self) -> &crate::cancel::Cancel {
+        &self.ledger.cancel
     }
 
     /// Records `review` with the wave it names, in the commit's transaction, and registers the
@@ -340,7 +351,9 @@ impl Staging<'_> {
 
     /// Takes the ledger's write lock (waiting as the ledger's [`super::Wait`] allows), checks
     /// that the ledger still holds what staging saw, and writes every new wave, all in one
-    /// transaction. Returns what became of each wave, in the order they were staged.
+    /// transaction. Returns what became of each wave, in the order they were staged. Once the
+    /// ledger's writes were asked to stop ([`Ledger::set_cancel`]), the transaction is rolled
+    /// back before it commits, with [`Error::Interrupted`].
     pub fn commit(self, now: &str) -> Result<Vec<Ingested>> {
         let Staging {
             ledger,
@@ -1050,6 +1063,58 @@ mod tests {
         drop(staging);
         assert!(!file.exists(), "the scratch file outlived its staging");
         assert!(l.wave_ids().unwrap().is_empty());
+    }
+
+    /// An ingest asked to stop (issue 34) writes nothing: not when asked between two seats (the
+    /// next seat is refused and the staging is void), nor when asked once every wave is staged
+    /// (the commit's transaction is rolled back before it commits). The ledger keeps its waves,
+    /// its log and its head, and takes the same ingest whole once no one asks it to stop.
+    #[test]
+    fn an_ingest_asked_to_stop_writes_nothing() {
+        let (_dir, mut l) = file_ledger();
+        let a = wave("a", 2, 0.1);
+        l.add_waves(std::slice::from_ref(&a), NOW).unwrap();
+        let (b, c) = (wave("b", 3, 0.1), wave("c", 1, 0.1));
+        let log = l.log().unwrap();
+        let unchanged = |l: &Ledger| {
+            assert_eq!(l.wave_ids().unwrap(), ["a"]);
+            assert_eq!(l.log().unwrap(), log);
+            assert_eq!(ids(l, "SELECT count(*), max(id) FROM seat"), [(2, 2)]);
+            assert_eq!(l.integrity_check().unwrap(), ["ok"]);
+        };
+        let interrupted = |r: Result<_>| match r {
+            Err(Error::Interrupted) => {}
+            Err(e) => panic!("expected Interrupted, got {e}"),
+            Ok(_) => panic!("expected Interrupted, got a success"),
+        };
+
+        let cancel = crate::cancel::Cancel::new();
+        l.set_cancel(cancel.clone());
+        let mut staging = l.stage_ingest(&std::env::temp_dir()).unwrap();
+        staging.begin_wave(&b.wave, Path::new("b.toml")).unwrap();
+        staging.add_seat(&b.seats[0]).unwrap();
+        cancel.cancel();
+        interrupted(staging.add_seat(&b.seats[1]).map(|()| Vec::new()));
+        interrupted(
+            staging
+                .begin_wave(&c.wave, Path::new("c.toml"))
+                .map(|_| Vec::new()),
+        );
+        interrupted(staging.commit(NOW));
+        unchanged(&l);
+
+        let cancel = crate::cancel::Cancel::new();
+        l.set_cancel(cancel.clone());
+        let staging = stage(&l, &[&b, &c]).unwrap();
+        cancel.cancel();
+        interrupted(staging.commit(NOW));
+        unchanged(&l);
+
+        l.set_cancel(crate::cancel::Cancel::new());
+        let outcomes = stage(&l, &[&b, &c]).unwrap().commit(NOW).unwrap();
+        assert_eq!(outcomes, [Ingested::Added, Ingested::Added]);
+        assert_eq!(l.wave_ids().unwrap(), ["a", "b", "c"]);
+        assert_eq!(l.log().unwrap().len(), log.len() + 2);
     }
 
     /// Stages `w`, then lets another writer add `meanwhile` under the same id before the

@@ -230,7 +230,8 @@ impl Ledger {
     ///
     /// Each attempt is what [`Ledger::load_wave`] gives, with only the `fields` asked for
     /// (the others `None`: see [`AttemptFields`]). It is lent to `add` for the call: the next
-    /// row is read into the same buffers.
+    /// row is read into the same buffers. It stops before each seat once the ledger's work was
+    /// asked to stop ([`Ledger::set_cancel`]), with [`crate::Error::Interrupted`].
     pub fn fold_wave<T>(
         &self,
         slug: &str,
@@ -247,6 +248,7 @@ impl Ledger {
             let mut attempt = Attempt::empty();
             let mut out = Vec::with_capacity(seats.len());
             for (seat_id, seat) in seats {
+                self.cancel.check()?;
                 let mut value = start(&seat);
                 // With traces, an attempt comes as one row per step (one row with no step when
                 // it has none), its rows together. Either way an attempt is handed on when the
