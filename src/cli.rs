@@ -799,6 +799,10 @@ pub struct SiteArgs {
     /// latest wave first and every one is shown.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// The base URL where the attempts' origins are published: a problem page's "Came from"
+    /// links each attempt's file under it (instead of site.toml's `artifacts`).
+    #[arg(long, value_name = "URL")]
+    pub artifacts: Option<String>,
     /// A wave of at most N problems gets a page per problem (every seat's attempts and
     /// traces); every wave gets its problem × seat matrix.
     #[arg(long, value_name = "N", default_value_t = benchledger_core::site::PROBLEM_PAGES)]

@@ -769,6 +769,48 @@ fn site_rubric_accuracy_ranks_every_suite_on_accuracy_unregistered() {
     assert!(wave.contains("<h3>Under accuracy@1"), "{wave}");
 }
 
+/// Issue 31, #5: with an artifacts base, "Came from" links each attempt's log under it
+/// (`site --artifacts`, over site.toml's); a base that is not an http(s) URL is refused with
+/// nothing written.
+#[test]
+fn came_from_links_each_origin_under_the_artifacts_base() {
+    let env = Env::with_waves(&["tests/fixtures/import/inspect/wave.toml"]);
+    let site = env.path().join("site");
+    let toml = env.path().join("site.toml");
+    std::fs::write(&toml, "artifacts = \"https://example.org/other/\"\n").unwrap();
+    let out = env
+        .run([
+            "site",
+            "--out",
+            site.to_str().unwrap(),
+            "--artifacts",
+            "javascript:alert(1)",
+        ])
+        .status(2);
+    assert!(out.stderr.contains("--artifacts"), "{}", out.stderr);
+    assert!(!site.exists());
+    env.run([
+        "site",
+        "--out",
+        site.to_str().unwrap(),
+        "--config",
+        toml.to_str().unwrap(),
+        "--artifacts",
+        "https://example.org/runs",
+    ])
+    .ok();
+    let page = std::fs::read_to_string(site.join("waves/arith-mini/problems/1.html")).unwrap();
+    assert_eq!(
+        page.matches(
+            "<a href=\"https://example.org/runs/run.json\"><code class=\"path\">run.json</code></a>"
+        )
+        .count(),
+        2,
+        "{page}"
+    );
+    assert!(!page.contains("example.org/other"), "{page}");
+}
+
 #[test]
 fn the_site_replaces_its_own_files_and_refuses_a_directory_it_did_not_write() {
     let env = Env::with_waves(&["examples/checkout-rematch/wave.toml"]);

@@ -247,6 +247,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: SiteArgs) -> Result<()> {
         out,
         rubric,
         config,
+        artifacts,
         problem_pages,
         ci,
         no_ci,
@@ -254,7 +255,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: SiteArgs) -> Result<()> {
     } = args;
     let (out, rubric, prices) = (out.as_path(), rubric.as_deref(), &prices);
     // site.toml first: a mistake in it is named before the ledger is read.
-    let config = match config.as_deref() {
+    let mut config = match config.as_deref() {
         Some(path) => {
             let text = super::files::read_text(path, super::files::SITE_CONFIG)
                 .map_err(|e| Error::io(path, e))?;
@@ -262,6 +263,12 @@ pub fn run(ctx: &mut Ctx<'_>, args: SiteArgs) -> Result<()> {
         }
         None => site::SiteConfig::default(),
     };
+    if let Some(url) = artifacts {
+        config.artifacts = Some(
+            site::config::base_url(&url)
+                .map_err(|why| Error::Usage(format!("--artifacts: {why}")))?,
+        );
+    }
     // Intervals by default (the per-problem-sums bootstrap draws a 100-wave ledger's in a few
     // seconds: bench/site); `--no-ci` leaves them out.
     let settings = if no_ci {

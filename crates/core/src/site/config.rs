@@ -2,7 +2,8 @@
 //! optional. Its title and a short description head the front page; pinned suites lead it, in
 //! the order written, before the rest (newest latest wave first); hidden suites get no
 //! leaderboard there (their waves are still listed and have their pages); `artifacts` is the
-//! base URL where each attempt's origin is published, kept for the pages that will link to it.
+//! base URL where each attempt's origin is published: a problem page's "Came from" links each
+//! attempt's file under it ([`artifact_link`]).
 //!
 //! ```toml
 //! title = "Incident RCA leaderboard"
@@ -130,25 +131,10 @@ impl SiteConfig {
         }
         let artifacts = match &raw.artifacts {
             None => None,
-            Some(v) => {
-                let url = v.get_ref().trim();
-                let scheme = url.starts_with("https://") || url.starts_with("http://");
-                if !scheme
-                    || url.len() <= "https://".len()
-                    || url
-                        .chars()
-                        .any(|c| c.is_whitespace() || c.is_control() || "\"'<>`".contains(c))
-                {
-                    return Err(Error::input(
-                        at("artifacts", v.span()),
-                        format!(
-                            "{url:?} is not a base URL: expected http:// or https:// and no \
-                             spaces or quotes, such as \"https://example.org/runs/\""
-                        ),
-                    ));
-                }
-                Some(url.to_string())
-            }
+            Some(v) => Some(
+                base_url(v.get_ref())
+                    .map_err(|why| Error::input(at("artifacts", v.span()), why))?,
+            ),
         };
         Ok(SiteConfig {
             path: path.to_path_buf(),
@@ -195,6 +181,51 @@ impl SiteConfig {
     pub fn pin(&self, suite: &str) -> Option<usize> {
         self.pinned.iter().position(|(s, _)| s == suite)
     }
+}
+
+/// `url` as an artifacts base (`site.toml`'s `artifacts`, `site --artifacts`): http:// or
+/// https://, with no white space, control character or quote; else why not, in words.
+pub fn base_url(url: &str) -> Result<String, String> {
+    let url = url.trim();
+    let scheme = url.starts_with("https://") || url.starts_with("http://");
+    if !scheme
+        || url.len() <= "https://".len()
+        || url
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || "\"'<>`".contains(c))
+    {
+        return Err(format!(
+            "{url:?} is not a base URL: expected http:// or https:// and no spaces or quotes, \
+             such as \"https://example.org/runs/\""
+        ));
+    }
+    Ok(url.to_string())
+}
+
+/// Where an attempt's origin `file` (relative to the manifest, `/`-separated) is published
+/// under the artifacts `base`: each segment percent-encoded but for letters, digits and
+/// `-._~`. `None` for a file that is not below the base (absolute, or climbing with `..`).
+pub fn artifact_link(base: &str, file: &str) -> Option<String> {
+    if file.starts_with('/') || file.split('/').any(|s| s == ".." || s.is_empty()) {
+        return None;
+    }
+    let mut out = base.to_string();
+    if !out.ends_with('/') {
+        out.push('/');
+    }
+    for (k, segment) in file.split('/').enumerate() {
+        if k > 0 {
+            out.push('/');
+        }
+        for b in segment.bytes() {
+            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                out.push(char::from(b));
+            } else {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    Some(out)
 }
 
 #[cfg(test)]
@@ -280,5 +311,26 @@ mod tests {
             "{e}"
         );
         assert!(c.check(["a", "zz"].iter().copied()).is_ok());
+    }
+
+    #[test]
+    fn an_origin_links_under_the_base_each_segment_encoded_and_never_above_it() {
+        assert_eq!(
+            artifact_link("https://example.org/runs", "tb/run 1/hello#world/").as_deref(),
+            None,
+            "an empty segment"
+        );
+        assert_eq!(
+            artifact_link("https://example.org/runs/", "tb/run 1/hello#wörld").as_deref(),
+            Some("https://example.org/runs/tb/run%201/hello%23w%C3%B6rld")
+        );
+        assert_eq!(
+            artifact_link("https://example.org/runs", "logs/a.eval").as_deref(),
+            Some("https://example.org/runs/logs/a.eval")
+        );
+        assert_eq!(artifact_link("https://x.org/", "../outside/a.json"), None);
+        assert_eq!(artifact_link("https://x.org/", "/abs/a.json"), None);
+        assert!(base_url("javascript:alert(1)").is_err());
+        assert!(base_url("https://a b/").is_err());
     }
 }

@@ -86,7 +86,7 @@ pub(super) fn all(input: &Input) -> Vec<Page> {
             for p in crate::report::problems::wave_problems(&w.data) {
                 pages.push(Page {
                     path: samples::problem_path(id, &p),
-                    body: samples::problem_page(w, &p),
+                    body: samples::problem_page(w, &p, input.config.artifacts.as_deref()),
                 });
             }
         }

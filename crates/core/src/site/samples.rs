@@ -110,14 +110,19 @@ fn seat_name(w: &WaveInput, id: &str) -> Markup {
 }
 
 /// Where an attempt came from, when its importer said: the file or trial directory, and the
-/// record in it.
-fn origin(a: &Attempt) -> Markup {
+/// record in it; a link to it under the artifacts base, when the site has one and the file
+/// lies below it.
+fn origin(a: &Attempt, artifacts: Option<&str>) -> Markup {
     html! {
         @match &a.origin {
             None => "—",
             Some(o) => {
                 // A path breaks only after its slashes.
-                code.path { @for (k, part) in o.file.split('/').enumerate() { @if k > 0 { "/" wbr; } (part) } }
+                @let path = html! { code.path { @for (k, part) in o.file.split('/').enumerate() { @if k > 0 { "/" wbr; } (part) } } };
+                @match artifacts.and_then(|base| super::config::artifact_link(base, &o.file)) {
+                    Some(href) => a href=(href) { (path) },
+                    None => (path),
+                }
                 @if let Some(r) = &o.record { br; (r) }
             }
         }
@@ -222,7 +227,12 @@ impl Col {
         }
     }
 
-    fn cell(self, a: &Attempt, accounting: &crate::model::Accounting) -> Markup {
+    fn cell(
+        self,
+        a: &Attempt,
+        accounting: &crate::model::Accounting,
+        artifacts: Option<&str>,
+    ) -> Markup {
         html! {
             @match self {
                 Col::Trial => (a.trial),
@@ -234,7 +244,7 @@ impl Col {
                 Col::Errors => (opt(a.errors, |v| v.to_string())),
                 Col::End => (a.end_reason.as_deref().unwrap_or("—")),
                 Col::Trace => (trace(a)),
-                Col::Origin => (origin(a)),
+                Col::Origin => (origin(a, artifacts)),
             }
         }
     }
@@ -300,6 +310,7 @@ fn attempt_rows(
     problem: &str,
     accounting: &crate::model::Accounting,
     cols: &[Col],
+    artifacts: Option<&str>,
 ) -> Markup {
     let attempts: Vec<&Attempt> = seat
         .attempts
@@ -314,7 +325,7 @@ fn attempt_rows(
         @for a in &attempts {
             tr {
                 td { a href=(seat_href(3, &seat.seat.id)) { (name) } }
-                @for c in cols { td { (c.cell(a, accounting)) } }
+                @for c in cols { td { (c.cell(a, accounting, artifacts)) } }
             }
         }
     }
@@ -322,7 +333,7 @@ fn attempt_rows(
 
 /// A problem's page: every seat's attempts at it, in the columns some attempt records (a
 /// column no attempt at it records is left out, and a note says so).
-pub(super) fn problem_page(w: &WaveInput, problem: &str) -> String {
+pub(super) fn problem_page(w: &WaveInput, problem: &str, artifacts: Option<&str>) -> String {
     let id = &w.data.wave.id;
     let accounting = &w.data.wave.accounting;
     let here: Vec<&Attempt> = w
@@ -355,7 +366,7 @@ pub(super) fn problem_page(w: &WaveInput, problem: &str) -> String {
                 th scope="col" { "Seat" }
                 @for c in &cols { th.num[c.numeric()] scope="col" { (c.header()) } }
             } }
-            tbody { (super::html::without_end_tags(html! { @for s in &w.data.seats { (attempt_rows(s, problem, accounting, &cols)) } })) }
+            tbody { (super::html::without_end_tags(html! { @for s in &w.data.seats { (attempt_rows(s, problem, accounting, &cols, artifacts)) } })) }
         } }
         @if trimmed {
             p.note.unrecorded {
