@@ -748,6 +748,45 @@ fn lm_eval_samples_land_one_attempt_a_document_with_the_rest_of_the_suite_missin
         assert_eq!(s["input_tokens_known_attempts"], 0, "{id}");
         assert_eq!(s["cost_known_attempts"], 0, "{id}");
     }
+    // Issue 31, #5: document 0's prompt (its first request's first argument), target and
+    // filtered response are kept as its texts; document 1's request is empty, so it has none.
+    let sample = env
+        .run([
+            "problems",
+            "lm-mini",
+            "--problem",
+            "0",
+            "--seat",
+            "strict",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    let a = &sample["attempts"][0];
+    assert_eq!(a["input"], "Question: 0+1\nAnswer:", "{sample}");
+    assert_eq!(a["target"], "1", "{sample}");
+    assert_eq!(a["answer"], "1", "{sample}");
+    assert_eq!(a["explanation"], serde_json::Value::Null, "{sample}");
+    let sample = env
+        .run([
+            "problems",
+            "lm-mini",
+            "--problem",
+            "1",
+            "--seat",
+            "strict",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    assert_eq!(
+        sample["attempts"][0]["input"],
+        serde_json::Value::Null,
+        "{sample}"
+    );
+    assert_eq!(sample["attempts"][0]["target"], "2", "{sample}");
     // --from: the suite, its size, the model and the start come from the results file.
     let env = Env::init();
     let manifest = fixture(&env, "lm-eval");

@@ -22,6 +22,9 @@
 //! suite the group and its size the subtasks' `effective` summed; a subtask whose samples file
 //! is absent has all its documents missing.
 //!
+//! - the first request's prompt, `target` and the filtered response (a generation's) → the
+//!   attempt's texts ([`texts`]), each cut to 4,000 characters.
+//!
 //! Not in the files: tokens, cost, time per document (never 0: unknown).
 
 pub mod claims;
@@ -202,6 +205,7 @@ fn samples(
         a.trial = 1;
         a.outcome = Some(value);
         a.correct = value >= SUCCESS;
+        a.texts = texts(&v);
         let of = prefix.map(|p| format!("{p}, ")).unwrap_or_default();
         records.push(Record {
             at: Origin::Record(format!("line {} ({of}doc {doc}, filter {filter})", i + 1)),
@@ -220,6 +224,63 @@ fn samples(
         ));
     }
     Ok(())
+}
+
+/// A sample line's texts: the prompt (the first request's first argument: `arguments` as
+/// `{"gen_args_0": {"arg_0": PROMPT, …}}`, or as `[[PROMPT, …], …]` before 0.4.3; a chat
+/// model's as its messages), the
+/// `target` (a string, a number such as a choice's index, or a list one per line) and the
+/// filtered response when it is text (a generation's; a multiple-choice task's responses are
+/// log-likelihoods, not an answer in words, and are not kept).
+fn texts(v: &Value) -> Option<crate::model::AttemptTexts> {
+    let first_request = match v.get("arguments") {
+        Some(Value::Object(o)) => o
+            .get("gen_args_0")
+            .or_else(|| o.values().next())
+            .and_then(|g| g.get("arg_0")),
+        Some(Value::Array(a)) => a.first().and_then(|r| r.get(0)),
+        _ => None,
+    };
+    // A chat model's request is its messages, as a list holding their JSON (written by
+    // `apply_chat_template`): shown as "role: content", a blank line between.
+    let input = match first_request {
+        Some(Value::String(t)) => Some(t.clone()),
+        Some(Value::Array(a)) => a.first().and_then(Value::as_str).map(|t| {
+            match serde_json::from_str::<Vec<serde_json::Map<String, Value>>>(t) {
+                Ok(messages) if !messages.is_empty() => messages
+                    .iter()
+                    .map(|m| {
+                        let role = m.get("role").and_then(Value::as_str).unwrap_or("message");
+                        let content = m.get("content").and_then(Value::as_str).unwrap_or("");
+                        format!("{role}: {content}")
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n\n"),
+                _ => t.to_string(),
+            }
+        }),
+        _ => None,
+    };
+    let scalar = |x: &Value| match x {
+        Value::String(t) => Some(t.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    };
+    let target = match v.get("target") {
+        Some(Value::Array(ts)) => {
+            let all: Vec<String> = ts.iter().filter_map(scalar).collect();
+            (!all.is_empty()).then(|| all.join("\n"))
+        }
+        Some(x) => scalar(x),
+        None => None,
+    };
+    let answer = match v.get("filtered_resps") {
+        Some(Value::Array(r)) => r.first().and_then(Value::as_str).map(str::to_string),
+        Some(Value::String(t)) => Some(t.clone()),
+        _ => None,
+    };
+    crate::model::AttemptTexts::capped(input, target, answer, None)
 }
 
 /// A group read whole from the run's results file (`group = "NAME"`): every subtask under it,
