@@ -384,6 +384,12 @@ fn a_harbor_job_lands_with_its_trials_as_attempts_and_its_exceptions_sorted() {
     let first = attempt(&wave, "terminus-2-claude-sonnet-4-5", "hello-world", 1);
     assert!(first.correct && first.outcome == Some(1.0));
     assert_eq!(first.working_s, Some(40.0));
+    // Issue 31, #5: its trajectory's first user message and the agent's last one are its texts;
+    // a trial without a trajectory has none.
+    let texts = first.texts.clone().expect("the first trial's texts");
+    assert_eq!(texts.input.as_deref(), Some("Create hello.txt"));
+    assert_eq!(texts.answer.as_deref(), Some("Done."));
+    assert_eq!((texts.target, texts.explanation), (None, None));
     let second = attempt(&wave, "terminus-2-claude-sonnet-4-5", "hello-world", 2);
     assert!(!second.correct && !second.infra_error);
     assert_eq!(second.outcome, Some(0.0));
@@ -391,6 +397,7 @@ fn a_harbor_job_lands_with_its_trials_as_attempts_and_its_exceptions_sorted() {
     assert_eq!(second.working_s, Some(60.0));
     let infra = attempt(&wave, "terminus-2-claude-sonnet-4-5", "fix-git", 1);
     assert!(!infra.correct && infra.infra_error);
+    assert_eq!(infra.texts, None);
     assert_eq!(infra.outcome, None);
     assert_eq!(infra.input_tokens, None);
     assert_eq!(

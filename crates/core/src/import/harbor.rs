@@ -14,6 +14,8 @@
 //! - `exception_info.exception_type` → end reason; infrastructure unless it is one of the
 //!   exceptions Harbor's retry policy treats as the trial's own outcome (below);
 //! - the trajectory's tool calls → steps (ATIF records no failure per call: errors unknown);
+//!   its first user message (the instruction as given) and the agent's last message → the
+//!   attempt's texts, input and answer, each cut to 4,000 characters;
 //! - `agent_info.model_info` → the model; `agent_info` → the harness; `source` → the suite;
 //!   the job's `started_at` → the wave's start; `n_concurrent_trials` → parallel sessions;
 //!   Harbor writes the job's start with `datetime.now()`, a naive local time: when trials
@@ -45,7 +47,7 @@ use super::json::{Rec, Shape};
 use super::object::describe;
 use super::{About, Imported, Importer, Input, Origin, Record, Source, Stated};
 use crate::error::{Error, Location, Result};
-use crate::model::Attempt;
+use crate::model::{Attempt, AttemptTexts};
 
 /// A Harbor job directory.
 pub struct Harbor;
@@ -599,7 +601,9 @@ fn trial(src: &dyn Source, path: &Path) -> Result<Trial> {
                 .or_else(|| reward.is_none().then(|| "no reward".into()));
         }
     }
-    a.steps = steps(src, path)?;
+    let (steps, texts) = trajectory(src, path)?;
+    a.steps = steps;
+    a.texts = texts;
     Ok(Trial {
         task,
         name,
@@ -621,14 +625,17 @@ fn trial(src: &dyn Source, path: &Path) -> Result<Trial> {
 
 /// The tool calls of the agent's ATIF trajectory (`agent/trajectory.json` and its
 /// continuations, `continued_trajectory_ref`), leaving out steps copied into a continuation
-/// as context; `None` without a trajectory. Each file is streamed a step at a time.
-fn steps(src: &dyn Source, result: &Path) -> Result<Option<u32>> {
+/// as context, and its texts: the first user message (the task's instruction, as the agent
+/// was given it) and the agent's last message; `None` without a trajectory. Each file is
+/// streamed a step at a time.
+fn trajectory(src: &dyn Source, result: &Path) -> Result<(Option<u32>, Option<AttemptTexts>)> {
     let dir = result.parent().unwrap_or(Path::new(".")).join("agent");
     let mut next = Some(dir.join("trajectory.json"));
     if !next.as_ref().is_some_and(|p| src.is_file(p)) {
-        return Ok(None);
+        return Ok((None, None));
     }
     let mut calls: u64 = 0;
+    let (mut instruction, mut last): (Option<String>, Option<String>) = (None, None);
     let mut read: Vec<PathBuf> = Vec::new();
     while let Some(path) = next.take() {
         // A continuation naming one read already is a cycle: each file is read once.
@@ -670,10 +677,18 @@ fn steps(src: &dyn Source, result: &Path) -> Result<Option<u32>> {
                 match part {
                     super::object::Part::Element(i, step) => {
                         let s = Rec::new(&path, format!("step {}", i + 1), &step)?;
-                        if s.text("source")? == Some("agent")
-                            && s.boolean("is_copied_context")? != Some(true)
-                        {
-                            calls += s.list("tool_calls")?.map_or(0, |c| c.len() as u64);
+                        let own = s.boolean("is_copied_context")? != Some(true);
+                        match s.text("source")? {
+                            Some("agent") if own => {
+                                calls += s.list("tool_calls")?.map_or(0, |c| c.len() as u64);
+                                if let Some(m) = message(&step) {
+                                    last = Some(m);
+                                }
+                            }
+                            Some("user") if own && instruction.is_none() => {
+                                instruction = message(&step);
+                            }
+                            _ => {}
                         }
                     }
                     super::object::Part::Whole(v) if key == "continued_trajectory_ref" => {
@@ -702,7 +717,29 @@ fn steps(src: &dyn Source, result: &Path) -> Result<Option<u32>> {
             .map(|f| dir.join(f))
             .filter(|p| src.is_file(p));
     }
-    Ok(Some(u32::try_from(calls).unwrap_or(u32::MAX)))
+    Ok((
+        Some(u32::try_from(calls).unwrap_or(u32::MAX)),
+        AttemptTexts::capped(instruction, None, last, None),
+    ))
+}
+
+/// An ATIF step's `message`: a string, or a list of content parts whose text parts are joined
+/// (another part named in words); `None` when it says nothing.
+fn message(step: &Value) -> Option<String> {
+    let text = match step.get("message")? {
+        Value::String(t) => t.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| match p.get("type").and_then(Value::as_str) {
+                Some("text") => p.get("text").and_then(Value::as_str).map(str::to_string),
+                Some(kind) => Some(format!("[{kind}]")),
+                None => p.as_str().map(str::to_string),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => return None,
+    };
+    (!text.trim().is_empty()).then_some(text)
 }
 
 #[cfg(test)]
@@ -735,13 +772,13 @@ mod tests {
                 trajectory(2, Some("cont-1.json")),
             )
             .with("job/t__1/agent/cont-1.json", trajectory(3, None));
-        assert_eq!(steps(&src, result).unwrap(), Some(5));
+        assert_eq!(super::trajectory(&src, result).unwrap().0, Some(5));
         let src = Memory::new().with(
             "job/t__1/agent/trajectory.json",
             trajectory(1, Some("trajectory.json")),
         );
         assert_eq!(
-            steps(&src, result).unwrap_err().to_string(),
+            super::trajectory(&src, result).unwrap_err().to_string(),
             "job/t__1/agent/trajectory.json: field `continued_trajectory_ref`: names \
              job/t__1/agent/trajectory.json, read already as continuation 1 of this \
              trajectory: the chain is a cycle"
@@ -756,7 +793,7 @@ mod tests {
                 trajectory(1, Some("trajectory.json")),
             );
         assert!(
-            steps(&src, result)
+            super::trajectory(&src, result)
                 .unwrap_err()
                 .to_string()
                 .starts_with("job/t__1/agent/b.json: field `continued_trajectory_ref`"),
@@ -771,7 +808,7 @@ mod tests {
                 trajectory(1, Some(&format!("c{}.json", i + 1))),
             );
         }
-        let e = steps(&src, result).unwrap_err().to_string();
+        let e = super::trajectory(&src, result).unwrap_err().to_string();
         assert!(
             e.contains("a trajectory continued more than 100 times"),
             "{e}"
