@@ -23,7 +23,7 @@
 //! is absent has all its documents missing.
 //!
 //! - the first request's prompt, `target` and the filtered response (a generation's) → the
-//!   attempt's texts ([`texts`]), each cut to 4,000 characters.
+//!   attempt's texts, each cut to 4,000 characters.
 //!
 //! Not in the files: tokens, cost, time per document (never 0: unknown).
 

@@ -19,7 +19,7 @@
 //! - `error` → an infrastructure failure, never Correct, its exception class in
 //!   `end_reason`; `limit` → `end_reason` ("token limit");
 //! - `input`, `target`, `output` and the deciding scorer's `explanation` → the attempt's texts
-//!   ([`texts`]), each cut to 4,000 characters.
+//!   (the `texts` module), each cut to 4,000 characters.
 //!
 //! Whole-log checks: the run must have succeeded (`status`), hold samples, and its samples'
 //! usage of the evaluated model must add up to the log's own `stats.model_usage`. The token
