@@ -294,14 +294,19 @@ class Ledger:
         regressions: bool = False,
         seats: Optional[Iterable[str]] = None,
         include_withdrawn: bool = False,
+        problem: Optional[str] = None,
     ) -> dict[str, Any]:
         """A wave's problems by seat: each attempt's verdict, and the problems no seat or every
         seat solved (``benchledger problems --format json``); with ``against`` (an older wave)
         and ``regressions``, what each seat solved there and no longer does. ``seats`` keeps
-        only those seats."""
+        only those seats. With ``problem``, that problem's sample: every seat's attempts at it
+        with the texts the log recorded (input, target, answer, the scorer's explanation;
+        ``problems WAVE --problem ID``)."""
         args = ["problems"]
         if regressions:
             args.append("--regressions")
+        if problem is not None:
+            args.append(_flag("--problem", problem))
         args += [_flag("--seat", s) for s in (seats or [])]
         if include_withdrawn:
             args.append("--include-withdrawn")

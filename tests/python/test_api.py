@@ -298,6 +298,9 @@ def test_the_other_documents_equal_the_command_lines(demo):
     assert ledger.problems(
         "rca-wave-2", "rca-wave-1", regressions=True, include_withdrawn=True
     ) == cli_json(db, "problems", "rca-wave-1", "rca-wave-2", "--regressions", "--include-withdrawn")
+    assert ledger.problems("checkout-rematch", problem="checkout-outage") == cli_json(
+        db, "problems", "checkout-rematch", "--problem", "checkout-outage"
+    )
     assert ledger.plan("checkout-rematch", "openai-react", "xai-hierarchical", delta=0.2) == cli_json(
         db, "plan", "--wave", "checkout-rematch", "--seat", "openai-react",
         "--vs", "xai-hierarchical", "--delta", "0.2",
