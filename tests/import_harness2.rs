@@ -1121,6 +1121,24 @@ fn a_helm_run_lands_its_unperturbed_test_instances() {
         .load_wave("helm-mini")
         .unwrap();
     assert_eq!(attempt(&wave, "tiny", "id1", 2).outcome, Some(0.0));
+    // Issue 31, #5: the texts of scenario_state.json's unperturbed test states (by hand: a
+    // multiple-choice letter with its option; every correct reference one per line); the
+    // perturbed copy, the state for one reference alone and the valid split's give none.
+    let texts = |problem: &str, trial: u32| {
+        attempt(&wave, "tiny", problem, trial)
+            .texts
+            .clone()
+            .unwrap()
+    };
+    let first = texts("id1", 1);
+    assert_eq!(first.input.as_deref(), Some("What is 2 + 2?"));
+    assert_eq!(first.target.as_deref(), Some("4"));
+    assert_eq!(first.answer.as_deref(), Some("B (4)"));
+    assert_eq!(texts("id1", 2).answer.as_deref(), Some("A (3)"));
+    let prime = texts("id2", 1);
+    assert_eq!(prime.input.as_deref(), Some("Name a prime."));
+    assert_eq!(prime.target.as_deref(), Some("2\n3"));
+    assert_eq!(prime.answer.as_deref(), Some(" 3"));
     // A metric that is not a score, or none there, is named.
     for (from, to, says) in [
         (

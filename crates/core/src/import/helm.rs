@@ -11,7 +11,11 @@
 //! - `num_prompt_tokens`, `num_completion_tokens` → input and output tokens;
 //!   `inference_runtime` → wall seconds;
 //! - `run_spec.json`: `adapter_spec.model` → the model; its `name` without `model=` → the
-//!   suite.
+//!   suite;
+//! - `scenario_state.json`, when beside them: each unperturbed request state's instance input,
+//!   its correct references and the first completion (a multiple-choice letter with the
+//!   option it maps to) → the attempt's texts, each cut to 4,000 characters; streamed, a
+//!   request state at a time.
 //!
 //! The evaluated split is `test` where its instances have the metric, else the split whose
 //! instances do (a run evaluated on `valid` alone, as HELM's HellaSwag runs are; a note says
@@ -30,7 +34,7 @@ use super::json::{Rec, Shape, each_in_array};
 
 use super::{About, Imported, Importer, Input, Origin, Record, Source};
 use crate::error::{Error, Hint, Location, Result};
-use crate::model::Attempt;
+use crate::model::{Attempt, AttemptTexts};
 
 /// A HELM run directory.
 pub struct Helm;
@@ -93,6 +97,14 @@ impl Importer for Helm {
             progress.advance(1);
             Ok(())
         })?;
+        let mut texts = texts(
+            input.src,
+            &path.with_file_name("scenario_state.json"),
+            &split,
+        )?;
+        for r in &mut records {
+            r.attempt.texts = texts.remove(&(r.attempt.problem.clone(), r.attempt.trial));
+        }
         let (model, mut about) = run_spec(input.src, &path.with_file_name("run_spec.json"))?;
         if split != SPLIT {
             about.notes.push((
@@ -110,6 +122,97 @@ impl Importer for Helm {
             about,
         })
     }
+}
+
+/// The texts of the run's instances on `split`, by instance id and trial, from its
+/// `scenario_state.json` (`path`) when there: streamed, a request state at a time. A state of
+/// a perturbed instance, of another split or for one reference alone (a multiple-choice
+/// method that asks once per option) gives none.
+fn texts(
+    src: &dyn Source,
+    path: &Path,
+    split: &str,
+) -> Result<std::collections::HashMap<(String, u32), AttemptTexts>> {
+    let mut out = std::collections::HashMap::new();
+    if !src.is_file(path) {
+        return Ok(out);
+    }
+    let file = src.open(path).map_err(|e| Error::io(path, e))?;
+    super::object::walk(
+        path,
+        file,
+        "HELM's scenario state, a JSON object with its request_states",
+        |key| match key {
+            "request_states" => super::object::Take::Elements,
+            _ => super::object::Take::Skip,
+        },
+        |_, part| {
+            if let super::object::Part::Element(_, state) = part
+                && let Some((key, t)) = state_texts(&state, split)
+            {
+                out.entry(key).or_insert(t);
+            }
+            Ok(())
+        },
+    )?;
+    Ok(out)
+}
+
+/// One request state's texts, keyed by its instance's id and trial (see [`texts`]).
+fn state_texts(s: &Value, split: &str) -> Option<((String, u32), AttemptTexts)> {
+    let instance = s.get("instance")?;
+    if instance.get("perturbation").is_some_and(|p| !p.is_null())
+        || instance.get("split").and_then(Value::as_str) != Some(split)
+        || s.get("reference_index").is_some_and(|r| !r.is_null())
+    {
+        return None;
+    }
+    let id = instance.get("id")?.as_str()?.to_string();
+    let trial = u32::try_from(
+        s.get("train_trial_index")
+            .and_then(Value::as_u64)
+            .unwrap_or(0),
+    )
+    .ok()?
+    .checked_add(1)?;
+    let input = instance
+        .get("input")
+        .and_then(|i| i.get("text"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let correct: Vec<&str> = instance
+        .get("references")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|r| {
+            r.get("tags")
+                .and_then(Value::as_array)
+                .is_some_and(|t| t.iter().any(|x| x == "correct"))
+        })
+        .filter_map(|r| r.get("output")?.get("text")?.as_str())
+        .collect();
+    let target = (!correct.is_empty()).then(|| correct.join("\n"));
+    let answer = s
+        .get("result")
+        .and_then(|r| r.get("completions"))
+        .and_then(|c| c.get(0))
+        .and_then(|c| c.get("text"))
+        .and_then(Value::as_str)
+        .map(|completion| {
+            let mapped = s
+                .get("output_mapping")
+                .and_then(|m| m.get(completion.trim()))
+                .and_then(Value::as_str);
+            match mapped {
+                Some(option) => format!("{} ({option})", completion.trim()),
+                None => completion.to_string(),
+            }
+        });
+    Some((
+        (id, trial),
+        AttemptTexts::capped(input, target, answer, None)?,
+    ))
 }
 
 /// What is read of `run_spec.json`: its name and the adapter's model. The rest (the scenario's
