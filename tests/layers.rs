@@ -23,8 +23,8 @@ const CORE_LAYERS: &[&[&str]] = &[
     // table; a caller's request that a long write stop.
     &["diagnostics", "figures", "formats", "models", "cancel"],
     // Numbers for people; price tables; the chain's records; signed statements of
-    // publications.
-    &["number", "prices", "chain", "attest"],
+    // publications; the files a caller names, read with a cap.
+    &["number", "prices", "chain", "attest", "files"],
     // Foreign results files, one module per format: its importer and its claims extractor.
     &["import"],
     // The rubric language and its interpreter.

@@ -1,13 +1,13 @@
 //! `benchledger init` and `benchledger ingest`.
 
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use super::{Ctx, files};
+use super::Ctx;
 use crate::cli::IngestArgs;
 use benchledger_core::error::{Error, Hint, Result};
+use benchledger_core::ingest::files::Files;
 use benchledger_core::ingest::from::{self, Built, FromOptions};
-use benchledger_core::ingest::{Source, WaveVisitor, visit_wave};
+use benchledger_core::ingest::{WaveVisitor, visit_wave};
 use benchledger_core::ledger::{Ingested, Ledger, RulesRow, Staging, WaveReviewRow};
 use benchledger_core::model::{SeatData, Wave};
 
@@ -222,77 +222,6 @@ pub(super) fn run(
         });
     }
     Ok(msg)
-}
-
-/// The filesystem, which is where the ingest command reads waves from (and `review` its
-/// submissions): regular files only, none held whole past its cap ([`files`]).
-pub(super) struct Files<'a> {
-    /// The manifest being read (capped as a manifest; the files it names, as files read whole).
-    pub(super) manifest: &'a Path,
-    /// Manifests built in memory, read in place of their paths.
-    pub(super) built: &'a [Built],
-}
-
-impl Source for Files<'_> {
-    fn is_file(&self, path: &Path) -> bool {
-        // Whatever is there is for the read to accept or refuse, saying what it is.
-        std::fs::metadata(path).is_ok()
-    }
-
-    fn read_text(&self, path: &Path) -> std::io::Result<String> {
-        if let Some(b) = self.built.iter().find(|b| b.path == path) {
-            return Ok(b.text.clone());
-        }
-        let cap = if path == self.manifest {
-            files::MANIFEST
-        } else {
-            files::WHOLE
-        };
-        files::read_text(path, cap)
-    }
-
-    fn open_lines(&self, path: &Path) -> std::io::Result<Box<dyn BufRead + '_>> {
-        // Large reads: a results file can hold a million lines, read twice (counted, then
-        // parsed).
-        Ok(Box::new(files::open_lines(path, 256 * 1024)?))
-    }
-
-    fn open(
-        &self,
-        path: &Path,
-    ) -> std::io::Result<Box<dyn benchledger_core::import::ReadSeek + '_>> {
-        Ok(Box::new(files::open_regular(path)?))
-    }
-
-    fn list(&self, path: &Path) -> std::io::Result<Option<Vec<PathBuf>>> {
-        if !path.is_dir() {
-            return Ok(None);
-        }
-        std::fs::read_dir(path)?
-            .map(|e| e.map(|e| e.path()))
-            .collect::<std::io::Result<_>>()
-            .map(Some)
-    }
-
-    fn entry(&self, path: &Path) -> std::io::Result<benchledger_core::import::Entry> {
-        use benchledger_core::import::Entry;
-        let meta = match std::fs::symlink_metadata(path) {
-            Ok(m) => m,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Entry::Missing),
-            Err(e) => return Err(e),
-        };
-        let t = meta.file_type();
-        Ok(if t.is_symlink() {
-            Entry::Link(std::fs::read_link(path)?)
-        } else if t.is_dir() {
-            Entry::Dir
-        } else {
-            match files::kind(t) {
-                None => Entry::File,
-                Some(kind) => Entry::Other(kind),
-            }
-        })
-    }
 }
 
 /// Where a wave's seats go as they are read: into its content hash and the staging. After a

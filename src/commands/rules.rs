@@ -1,7 +1,8 @@
 //! `benchledger rules`: submission rules checked (`check`), registered in the ledger as
 //! `NAME@VERSION` with their SHA-256 and verbatim text, immutable after (`add`), listed beside
-//! those that ship with benchledger (`list`) and printed back (`show`); and how `review
-//! --rules SPEC` finds the rules it names: a file, registered rules, or shipped rules.
+//! those that ship with benchledger (`list`) and printed back (`show`). How `review --rules
+//! SPEC` finds the rules it names (a file, registered rules, or shipped rules) is the
+//! library's ([`submission::load_rules`]).
 
 use std::path::{Path, PathBuf};
 
@@ -9,121 +10,23 @@ use super::{Ctx, files};
 use crate::cli::{Format, RulesCommand};
 use benchledger_core::digest::{sha256_hex, short};
 use benchledger_core::error::{Error, Result};
-use benchledger_core::ledger::RulesRow;
 use benchledger_core::registry;
-use benchledger_core::review::{self, Rules, render, rules};
-
-/// A rules file, read whole.
-pub(super) const RULES: files::Cap = files::Cap {
-    bytes: 16 * 1024 * 1024,
-    what: "a rules file",
-    advice: "check the path",
-};
-
-/// Rules as a review runs under them: parsed, with their text and where it came from.
-pub(super) struct Loaded {
-    pub(super) rules: Rules,
-    pub(super) text: String,
-    pub(super) sha256: String,
-}
+use benchledger_core::review::submission::{self, LoadedRules};
+use benchledger_core::review::{self, render, rules};
 
 /// Whether the ledger `--db` names is there to be read (a server, or a file that exists):
 /// `review` needs no ledger, and must not make one.
-fn ledger_present(ctx: &Ctx<'_>) -> bool {
+pub(super) fn ledger_present(ctx: &Ctx<'_>) -> bool {
     let path = ctx.db_path();
     let s = path.to_string_lossy();
     s.starts_with("postgres://") || s.starts_with("postgresql://") || path.is_file()
-}
-
-/// The rules `spec` names: a file; else `NAME@VERSION` registered in the ledger; else shipped
-/// with benchledger. Their text, and the path errors name.
-fn rules_text(ctx: &Ctx<'_>, spec: &str) -> Result<(PathBuf, String)> {
-    let path = Path::new(spec);
-    let Some((name, version)) = registry::split_id(spec).filter(|_| !path.exists()) else {
-        let text = files::read_text(path, RULES).map_err(|e| Error::io(path, e))?;
-        return Ok((path.to_path_buf(), text));
-    };
-    let mut registered = Vec::new();
-    if ledger_present(ctx) {
-        let ledger = ctx.open()?;
-        if let Some(row) = ledger.rules_row(name, version)? {
-            return Ok((
-                PathBuf::from(format!(
-                    "rules {spec} registered in {}",
-                    ledger.path().display()
-                )),
-                row.text,
-            ));
-        }
-        registered = ledger.rules_rows()?.iter().map(RulesRow::id).collect();
-    }
-    if let Some(text) = rules::shipped(name, version) {
-        return Ok((
-            PathBuf::from(format!("shipped rules {spec}")),
-            text.to_string(),
-        ));
-    }
-    let shipped: Vec<String> = rules::SHIPPED
-        .iter()
-        .map(|(n, v, _)| format!("{n}@{v}"))
-        .collect();
-    let registered = if registered.is_empty() {
-        "none are registered in the ledger".to_string()
-    } else {
-        format!("the ledger has {}", registered.join(", "))
-    };
-    Err(Error::Usage(format!(
-        "--rules {spec}: no file is at that path, no rules {spec} are registered ({registered}), \
-         and none ship with benchledger under that name (they are {}). Register a rules file \
-         with `benchledger rules add FILE`, or give its path",
-        shipped.join(", ")
-    )))
-}
-
-/// Reads and parses the rules `spec` names ([`rules_text`]).
-pub(super) fn load(ctx: &Ctx<'_>, spec: &str) -> Result<Loaded> {
-    let (path, text) = rules_text(ctx, spec)?;
-    let rules = review::parse_rules(&path, &text)?;
-    Ok(Loaded {
-        rules,
-        sha256: sha256_hex(text.as_bytes()),
-        text,
-    })
-}
-
-/// The row registering `loaded` now.
-pub(super) fn row(loaded: &Loaded, now: &str) -> RulesRow {
-    RulesRow {
-        name: loaded.rules.name.clone(),
-        version: loaded.rules.version,
-        sha256: loaded.sha256.clone(),
-        text: loaded.text.clone(),
-        added_at: now.to_string(),
-    }
-}
-
-/// Rules that claim a shipped name@version with other text: refused, so a name that ships
-/// means the same text in every ledger.
-pub(super) fn shipped_conflict(origin: &Path, row: &RulesRow) -> Result<()> {
-    match rules::shipped(&row.name, row.version) {
-        Some(text) if sha256_hex(text.as_bytes()) != row.sha256 => Err(Error::Conflict(format!(
-            "{}: rules {} ship with benchledger with other text (sha256 {} shipped, {} \
-                 here); give your own rules another name, or a version of their own. Nothing \
-                 was registered",
-            origin.display(),
-            row.id(),
-            short(&sha256_hex(text.as_bytes())),
-            short(&row.sha256)
-        ))),
-        _ => Ok(()),
-    }
 }
 
 /// `rules check`: each file parsed, and what it checks said in a line per rule.
 fn check(ctx: &mut Ctx<'_>, paths: &[PathBuf]) -> Result<()> {
     let mut out = String::new();
     for p in paths {
-        let text = files::read_text(p, RULES).map_err(|e| Error::io(p, e))?;
+        let text = files::read_text(p, submission::RULES).map_err(|e| Error::io(p, e))?;
         let r = review::parse_rules(p, &text)?;
         out.push_str(&render::rules(&r, &sha256_hex(text.as_bytes())));
     }
@@ -134,17 +37,15 @@ fn check(ctx: &mut Ctx<'_>, paths: &[PathBuf]) -> Result<()> {
 fn add(ctx: &mut Ctx<'_>, paths: &[PathBuf]) -> Result<()> {
     let mut rows = Vec::with_capacity(paths.len());
     for p in paths {
-        let text = files::read_text(p, RULES).map_err(|e| Error::io(p, e))?;
+        let text = files::read_text(p, submission::RULES).map_err(|e| Error::io(p, e))?;
         let rules = review::parse_rules(p, &text)?;
-        let row = row(
-            &Loaded {
-                rules,
-                sha256: sha256_hex(text.as_bytes()),
-                text,
-            },
-            &ctx.now,
-        );
-        shipped_conflict(p, &row)?;
+        let row = LoadedRules {
+            rules,
+            sha256: sha256_hex(text.as_bytes()),
+            text,
+        }
+        .row(&ctx.now);
+        submission::shipped_conflict(p, &row)?;
         rows.push(row);
     }
     let mut ledger = ctx.open_write()?;

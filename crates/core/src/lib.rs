@@ -37,6 +37,7 @@ pub mod digest;
 pub mod error;
 pub mod export;
 pub mod figures;
+pub mod files;
 pub mod formats;
 pub mod import;
 pub mod ingest;

@@ -12,6 +12,7 @@
 //! (the `ingest` command reads the filesystem; tests hold files in memory), and the paths are
 //! what errors name.
 
+pub mod files;
 pub mod from;
 pub(crate) mod manifest;
 

@@ -124,6 +124,12 @@ pub fn sample_text(s: &SampleJson) -> String {
         out.push('\n');
         block(&mut out, "", "Target", t);
     }
+    let none = s.attempts.iter().all(|a| a.texts().named().is_empty());
+    if none {
+        out.push_str(
+            "\nNo texts: the log records none, or the wave was ingested before they were kept.\n",
+        );
+    }
     for a in &s.attempts {
         out.push_str(&format!(
             "\n{} · trial {} · {}\n",
@@ -133,7 +139,7 @@ pub fn sample_text(s: &SampleJson) -> String {
         ));
         let texts = a.texts();
         let named = texts.named();
-        if named.is_empty() {
+        if named.is_empty() && !none {
             out.push_str("  no texts: the log records none, or the wave was ingested before they were kept\n");
         }
         for (name, text) in named {

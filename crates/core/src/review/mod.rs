@@ -31,6 +31,7 @@ pub mod rules;
 mod runs;
 mod scans;
 mod secrets;
+pub mod submission;
 mod trajectory;
 mod verdict;
 mod walk;

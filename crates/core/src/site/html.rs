@@ -42,7 +42,7 @@ input.filter{margin:.4rem 0;padding:.25rem .5rem;font:inherit;font-size:.9rem;ma
 details.failing>summary h3{display:inline-block;margin:1rem 0 .4rem}
 .tag{display:inline-block;font-size:.75rem;padding:0 .4rem;border:1px solid #98a2b3;border-radius:.6rem;margin-left:.4rem;vertical-align:middle;font-weight:400}
 pre{background:#f8f9fb;border:1px solid #e4e7ec;padding:.8rem;overflow-x:auto;font-size:.82rem}
-pre.sample{white-space:pre-wrap;overflow-wrap:anywhere;max-height:24rem;overflow-y:auto;margin:.3rem 0}
+pre.sample{white-space:pre-wrap;overflow-wrap:anywhere;margin:.3rem 0}
 details.sample{margin:.3rem 0}details.sample dl{margin:.3rem 0 .6rem 1rem}details.sample dd{margin:0}
 code{font-size:.88em}
 @media (max-width:720px){.scroll th,.scroll td{white-space:nowrap}.scroll caption{position:sticky;left:0;max-width:calc(100vw - 2.5rem)}}

@@ -373,6 +373,12 @@ pub(super) fn problem_page(w: &WaveInput, problem: &str, artifacts: Option<&str>
                 "Unknown for every attempt, so left out: " (super::html::words_list(&gone, "and")) "."
             }
         }
+        @if let Some(base) = artifacts {
+            @let unlinked = here.iter().filter(|a| a.origin.as_ref().is_some_and(|o| super::config::artifact_link(base, &o.file).is_none())).count();
+            @if unlinked > 0 {
+                p.note { (count(unlinked as u64, "attempt")) " with a path outside the manifest's directory (absolute, or climbing out with ..): not linked under the artifacts base " code { (base) } "." }
+            }
+        }
         (sample_section(w, problem))
     };
     super::html::layout_styled(
@@ -410,7 +416,7 @@ fn sample_section(w: &WaveInput, problem: &str) -> Markup {
     let target = shared(|t| &t.target);
     html! {
         h2 { "The sample" }
-        p.note { "As the log recorded it, each text cut to " (int(AttemptTexts::CAP as u64)) " characters (the cut said where made)." }
+        p.note { "As the log recorded it, each text cut to " (int(AttemptTexts::CAP as u64)) " characters (the cut said where made) · " (super::manual::link(3, "sample", "how to read this")) }
         @if let Some(i) = input { h3 { "Input" } pre.sample { (i) } }
         @if let Some(t) = target { h3 { "Target" } pre.sample { (t) } }
         @for (s, a, t) in &with_texts {

@@ -136,8 +136,8 @@ pub struct Sample {
 
 impl Sample {
     /// Fills what this sample lacks from the same sample read elsewhere (a summary from its
-    /// sample file). What this one has is kept, except an error, which a sample file tells
-    /// more fully than a summary.
+    /// sample file). What this one has is kept, except an error and the texts, which a sample
+    /// file tells more fully than a summary.
     pub fn fill_from(&mut self, other: Sample) {
         macro_rules! fill {
             ($($f:ident),*) => { $( if self.$f.is_none() { self.$f = other.$f; } )* };
@@ -149,15 +149,23 @@ impl Sample {
             working_time,
             limit,
             completed,
-            trace,
-            input,
-            target,
-            output
+            trace
         );
-        if self.explanations.is_empty() {
+        // The texts a sample file holds are whole where a summary's are shortened (inspect_ai
+        // cuts a summary's input, target and explanations): the sample file's win.
+        if other.input.is_some() {
+            self.input = other.input;
+        }
+        if other.target.is_some() {
+            self.target = other.target;
+        }
+        if other.output.is_some() {
+            self.output = other.output;
+        }
+        if !other.explanations.is_empty() {
             self.explanations = other.explanations;
         }
-        if self.attachments.is_empty() {
+        if !other.attachments.is_empty() {
             self.attachments = other.attachments;
         }
         match (&self.error, other.error) {
@@ -678,6 +686,30 @@ mod tests {
                 kind: "openai.RateLimitError".into(),
                 from_traceback: true
             })
+        );
+        // A summary's texts are inspect_ai's shortened ones: the sample file's are kept.
+        let mut summary: Sample = serde_json::from_str(
+            r#"{"id": 3, "epoch": 1, "input": "Why?", "target": "Because",
+                "scores": {"m": {"value": "C", "explanation": "The submission elaborates..."}}}"#,
+        )
+        .unwrap();
+        let full: Sample = serde_json::from_str(
+            r#"{"id": 3, "epoch": 1, "input": "Why?",
+                "scores": {"m": {"value": "C", "explanation": "The submission elaborates.\nGRADE: C"}}}"#,
+        )
+        .unwrap();
+        summary.fill_from(full);
+        assert_eq!(
+            summary.explanations,
+            [(
+                "m".to_string(),
+                "The submission elaborates.\nGRADE: C".to_string()
+            )]
+        );
+        assert_eq!(
+            summary.target,
+            Some(Value::String("Because".into())),
+            "kept"
         );
         let odd: Sample =
             serde_json::from_str(r#"{"error": {"message": "it broke badly"}}"#).unwrap();
