@@ -419,6 +419,28 @@ class Ledger:
         id) with the review recorded beside it. A verdict other than ``accept`` raises
         :class:`CheckFailed`, its ``document`` holding the whole review; a submission or rules
         that cannot be read raise :class:`BadInput` naming file, line and field."""
+        if not ingest:
+            # The library's own operation: nothing is parsed as a command line.
+            if self._closed:
+                raise ValueError(f"ledger {self._db} is closed")
+            document: dict[str, Any] = json.loads(
+                _native.review(
+                    self._db,
+                    _paths(paths),
+                    os.fspath(rules),
+                    from_=format,
+                    claims=None if claims is None else os.fspath(claims),
+                    against=against,
+                    prices=prices,
+                    wave=wave,
+                    suite_problems=None if suite_problems is None else int(suite_problems),
+                    started_at=started_at,
+                    model=model,
+                    provider=provider,
+                    harness=harness,
+                )
+            )
+            return document
         args = ["review", _flag("--rules", os.fspath(rules))]
         for flag, value in (
             ("--from", format),

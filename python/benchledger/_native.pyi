@@ -21,6 +21,29 @@ def table(
     """The rows of ``export --what attempts|seats`` as an Arrow stream. Ctrl-C (on the main
     thread) stops the reading and raises ``KeyboardInterrupt``."""
 
+def review(
+    db: str,
+    paths: list[str],
+    rules: str,
+    *,
+    from_: Optional[str] = None,
+    claims: Optional[str] = None,
+    against: Optional[str] = None,
+    prices: Optional[str] = None,
+    wave: Optional[str] = None,
+    manifest: Optional[str] = None,
+    suite: Optional[str] = None,
+    suite_problems: Optional[int] = None,
+    started_at: Optional[str] = None,
+    model: Optional[str] = None,
+    provider: Optional[str] = None,
+    harness: Optional[str] = None,
+) -> str:
+    """A submission reviewed under ``rules`` by the library's operation (no command line is
+    parsed): the review's JSON document. Reads the ledger ``db`` when it is there or needed,
+    writes nothing. A verdict other than ``accept`` raises :class:`benchledger.CheckFailed`
+    with the document as its output."""
+
 class Table:
     """An export's rows, read by ``pyarrow.table(t)`` through ``__arrow_c_stream__``."""
 

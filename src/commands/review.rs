@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 
 use super::{Ctx, ingest, rules};
 use crate::cli::{ReviewArgs, ReviewFormat};
-use benchledger_core::error::{Error, Result};
+use benchledger_core::error::Result;
 use benchledger_core::ingest::from::FromOptions;
 use benchledger_core::review::submission::{self, Reviewed, Submission};
-use benchledger_core::review::{self, Verdict, render};
+use benchledger_core::review::{self, render};
 
 pub fn run(ctx: &mut Ctx<'_>, args: ReviewArgs) -> Result<()> {
     let submission = Submission {
@@ -58,20 +58,8 @@ pub fn run(ctx: &mut Ctx<'_>, args: ReviewArgs) -> Result<()> {
         ReviewFormat::Json => render::json(&done),
     };
     ctx.write(&text)?;
-    if done.verdict != Verdict::Accept {
-        let findings = done.findings.len();
-        return Err(Error::CheckFailed(format!(
-            "the review's verdict is {}: {findings} finding{} under rules {}@{} (see above){}",
-            done.verdict.key(),
-            if findings == 1 { "" } else { "s" },
-            rules.name,
-            rules.version,
-            if args.ingest {
-                "; nothing was ingested"
-            } else {
-                ""
-            }
-        )));
+    if let Some(refused) = submission::verdict_error(&done, rules, args.ingest) {
+        return Err(refused);
     }
     if args.ingest {
         // The review goes into the log with each wave it lets in, in the ingest's

@@ -115,6 +115,76 @@ fn table(
     .and_then(|rows| arrow::Table::of(&rows, what).map_err(PyRuntimeError::new_err))
 }
 
+/// A submission reviewed under `rules` (`benchledger review --format json`), bound to the
+/// library's operation ([`benchledger_core::review::submission::submit`]) rather than to the
+/// command line: no argument is parsed, so no path or id is ever read as an option. The
+/// ledger `db` is read when it is there (registered rules) or needed (`against`, `prices`);
+/// nothing is written. Returns the review's JSON document; a verdict other than `accept`
+/// raises `CheckFailed` with the document as its `output`.
+#[pyfunction]
+#[pyo3(signature = (db, paths, rules, *, from_=None, claims=None, against=None, prices=None,
+    wave=None, manifest=None, suite=None, suite_problems=None, started_at=None, model=None,
+    provider=None, harness=None))]
+#[allow(clippy::too_many_arguments)]
+fn review(
+    py: Python<'_>,
+    db: String,
+    paths: Vec<PathBuf>,
+    rules: String,
+    from_: Option<String>,
+    claims: Option<PathBuf>,
+    against: Option<String>,
+    prices: Option<String>,
+    wave: Option<String>,
+    manifest: Option<PathBuf>,
+    suite: Option<String>,
+    suite_problems: Option<u64>,
+    started_at: Option<String>,
+    model: Option<String>,
+    provider: Option<String>,
+    harness: Option<String>,
+) -> PyResult<String> {
+    use benchledger_core::review::{render, submission};
+    let needs_ledger = against.is_some() || prices.is_some();
+    let s = submission::Submission {
+        paths,
+        from: from_,
+        rules,
+        claims,
+        against,
+        prices,
+        options: benchledger_core::ingest::from::FromOptions {
+            wave,
+            manifest,
+            suite,
+            suite_problems,
+            started_at,
+            model,
+            provider,
+            harness,
+            ..Default::default()
+        },
+    };
+    let present = db.starts_with("postgres://")
+        || db.starts_with("postgresql://")
+        || std::path::Path::new(&db).is_file();
+    interruptible(py, move |cancel| -> Result<String, Failure> {
+        let fail = |e: Error| Failure::Command(Box::new(e), Vec::new());
+        let done = if present || needs_ledger {
+            with_ledger(&db, cancel, |ledger| submission::submit(Some(ledger), &s))
+        } else {
+            submission::submit(None, &s)
+        }
+        .map_err(fail)?;
+        let document = render::json(&done.review);
+        match submission::verdict_error(&done.review, &done.rules.rules, false) {
+            Some(refused) => Err(Failure::Command(Box::new(refused), document.into_bytes())),
+            None => Ok(document),
+        }
+    })?
+    .map_err(|f| f.raise(py))
+}
+
 /// How long the calling thread waits for a call's work, without the GIL, before it asks Python
 /// whether a signal came: the longest a Ctrl-C waits to be heard.
 const SLICE: Duration = Duration::from_millis(50);
@@ -273,6 +343,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_function(wrap_pyfunction!(table, m)?)?;
+    m.add_function(wrap_pyfunction!(review, m)?)?;
     m.add_class::<arrow::Table>()?;
     Ok(())
 }

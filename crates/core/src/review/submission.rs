@@ -138,6 +138,24 @@ pub fn submit(ledger: Option<&Ledger>, s: &Submission) -> Result<Reviewed> {
     })
 }
 
+/// The error a review whose verdict is not `accept` ends in (exit status 1), saying the
+/// verdict, how many findings and the rules; `ingested`: whether an ingest was asked for (and
+/// so not done). `None` for an accepted submission.
+pub fn verdict_error(review: &Review, rules: &Rules, ingest: bool) -> Option<Error> {
+    if review.verdict == super::Verdict::Accept {
+        return None;
+    }
+    let findings = review.findings.len();
+    Some(Error::CheckFailed(format!(
+        "the review's verdict is {}: {findings} finding{} under rules {}@{} (see above){}",
+        review.verdict.key(),
+        if findings == 1 { "" } else { "s" },
+        rules.name,
+        rules.version,
+        if ingest { "; nothing was ingested" } else { "" }
+    )))
+}
+
 /// The format of a submission named without one: a Harbor job's directory, or Inspect logs;
 /// else an error saying to name it (and what it looks like, when it plainly is another
 /// format).
