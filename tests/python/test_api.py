@@ -285,6 +285,24 @@ def test_review_equals_the_command_line_and_ingests_with_its_record(tmp_path):
     assert "reviews" in [c["check"] for c in checks]
 
 
+def test_review_is_the_librarys_own_call_and_reads_no_path_as_an_option(tmp_path, monkeypatch):
+    job = Path(__file__).parents[1] / "fixtures" / "import" / "harbor" / "job"
+    rules = tmp_path / "rules.toml"
+    rules.write_text(RULES.replace("trials_per_problem = 2", "trials_per_problem = 1"))
+    ledger = benchledger.Ledger.create(tmp_path / "api.db")
+    out = cli("--db", tmp_path / "api.db", "review", job, "--rules", rules, "--format", "json")
+    assert out.status == 0, out.stderr
+    assert ledger.review(job, rules) == json.loads(out.stdout)
+    # No command line is parsed: a relative path that reads like an option is a path.
+    monkeypatch.chdir(tmp_path)
+    Path("--db=victim.db").mkdir()
+    with pytest.raises(benchledger.BadInput) as e:
+        ledger.review("--db=victim.db", rules, format="harbor")
+    assert "--db=victim.db" in str(e.value)
+    assert not (tmp_path / "victim.db").exists()
+    assert ledger.waves()["waves"] == []
+
+
 def test_the_other_documents_equal_the_command_lines(demo):
     db = demo / "demo.db"
     ledger = benchledger.Ledger(db)
