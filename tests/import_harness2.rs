@@ -794,6 +794,19 @@ fn lm_eval_samples_land_one_attempt_a_document_with_the_rest_of_the_suite_missin
         "{sample}"
     );
     assert_eq!(sample["attempts"][0]["target"], "2", "{sample}");
+    // The suite's fourth document was attempted by no seat: declared by count, it has no row
+    // in the matrix, and the matrix says so.
+    let matrix = env
+        .run(["problems", "lm-mini", "--format", "json"])
+        .ok()
+        .json();
+    assert_eq!(matrix["unlisted"], 1, "{matrix}");
+    assert_eq!(matrix["problems"].as_array().unwrap().len(), 3, "{matrix}");
+    let table = env.run(["problems", "lm-mini"]).ok().stdout;
+    assert!(
+        table.contains("1 more problem the wave declares by count was attempted by no seat"),
+        "{table}"
+    );
     // --from: the suite, its size, the model and the start come from the results file.
     let env = Env::init();
     let manifest = fixture(&env, "lm-eval");

@@ -3,9 +3,10 @@
 //! never attempted), most-solved problems first; and between two waves, the problems each seat
 //! solves in one and not the other.
 //!
-//! A seat *solves* a problem when more than half of its trials there are Correct. A problem the
-//! wave declares (`suite_problems` by id) that a seat never attempted is *missing* for it, and
-//! not solved.
+//! A seat *solves* a problem when more than half of its trials there are Correct. Problems
+//! that tie go in natural order, runs of digits compared as numbers (`2` before `10`). A
+//! problem the wave declares (`suite_problems` by id) that a seat never attempted is
+//! *missing* for it, and not solved.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -68,6 +69,11 @@ pub struct MatrixJson {
     pub display_names: BTreeMap<String, String>,
     /// Most-solved first, then by problem id.
     pub problems: Vec<ProblemRow>,
+    /// Problems the wave declares by count alone that no seat attempted: their ids are not
+    /// recorded, so they have no row, and each counts as missing (not Correct) for every seat.
+    /// Absent when there are none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unlisted: Option<u64>,
 }
 
 /// A seat as people read it: its display name where `names` has one, its id else.
@@ -87,7 +93,8 @@ fn names_note<'a>(
     )
 }
 
-/// The problems of a wave: those it declares by id and those any seat attempted, sorted.
+/// The problems of a wave: those it declares by id and those any seat attempted, in natural
+/// order (`2` before `10`).
 pub fn wave_problems(data: &WaveData) -> Vec<String> {
     let mut all: BTreeSet<&str> = BTreeSet::new();
     if let Some(SuiteProblems::Ids(ids)) = &data.wave.suite_problems {
@@ -96,7 +103,9 @@ pub fn wave_problems(data: &WaveData) -> Vec<String> {
     for s in &data.seats {
         all.extend(s.attempts.iter().map(|a| a.problem.as_str()));
     }
-    all.into_iter().map(str::to_string).collect()
+    let mut all: Vec<String> = all.into_iter().map(str::to_string).collect();
+    all.sort_by(|a, b| natural(a, b));
+    all
 }
 
 /// A seat's cell on each problem it attempted.
@@ -144,9 +153,14 @@ pub fn matrix(data: &WaveData, seats: &[String]) -> MatrixJson {
     problems.sort_by(|a, b| {
         b.solved_by
             .cmp(&a.solved_by)
-            .then(a.problem.cmp(&b.problem))
+            .then(natural(&a.problem, &b.problem))
     });
+    let unlisted = match data.wave.suite_problems {
+        Some(SuiteProblems::Count(n)) => n.checked_sub(problems.len() as u64).filter(|u| *u > 0),
+        _ => None,
+    };
     MatrixJson {
+        unlisted,
         wave: data.wave.id.clone(),
         seats: shown.iter().map(|s| s.seat.id.clone()).collect(),
         display_names: shown
@@ -210,11 +224,29 @@ pub fn matrix_table(m: &MatrixJson) -> Table {
          infrastructure error is an attempt that counts as not Correct."
             .into(),
     );
+    if let Some(n) = m.unlisted {
+        t.notes.push(unlisted_note(n).into());
+    }
     t.notes.extend(names_note(
         &m.display_names,
         m.seats.iter().map(String::as_str),
     ));
     t
+}
+
+/// What the matrix cannot show of a wave that declares its problems by count alone: `n` that
+/// no seat attempted.
+pub fn unlisted_note(n: u64) -> String {
+    if n == 1 {
+        "1 more problem the wave declares by count was attempted by no seat: its id is not \
+         recorded, so it has no row; it is missing, not Correct, for every seat."
+            .into()
+    } else {
+        format!(
+            "{n} more problems the wave declares by count were attempted by no seat: their ids \
+             are not recorded, so they have no row; each is missing, not Correct, for every seat."
+        )
+    }
 }
 
 /// What changed for one seat between two waves.

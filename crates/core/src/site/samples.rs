@@ -67,6 +67,7 @@ pub(super) fn matrix_page(w: &WaveInput, pages: bool) -> String {
     let body = html! {
         h1 { "Problems of wave " a href=(wave_href(2, id)) { (id) } }
         p { (count(m.problems.len() as u64, "problem")) " × " (count(m.seats.len() as u64, "seat")) ", the problems most seats solve first. A seat solves a problem when more than half of its trials there are Correct: " span.pass { "pass" } " or " span.fail { "fail" } ", with how many of its trials passed when it ran more than one; " span.missing { "missing" } ": no attempt (counted as not Correct); infrastructure errors are named (an attempt that counts as not Correct)."
+            @if let Some(n) = m.unlisted { " " (problems::unlisted_note(n)) }
             @if pages { " Each problem links to every seat's attempts on it." }
             @else { " This wave has too many problems for a page each (" code { "site --problem-pages N" } " raises the limit); " code { "benchledger problems " (id) } " prints the same matrix." }
         }
