@@ -441,3 +441,79 @@ fn every_shared_inspect_logs_samples_are_shown_as_the_log_wrote_them() {
          problem pages"
     );
 }
+
+/// Issue 31, #5: the native formats carry a sample too (`input`, `target`, `answer`,
+/// `explanation`, each a string, cut to 4,000 characters): a JSON line and a CSV row, read as
+/// written; a text that is not a string is refused naming its field, and nothing is written.
+#[test]
+fn native_results_carry_their_sample_texts() {
+    let env = Env::init();
+    let dir = env.path().join("w");
+    let manifest = common::write_wave(
+        &dir,
+        "[wave]\nid = \"native\"\nsuite = \"s\"\nstarted_at = 2026-03-02T09:00:00Z\n\n\
+         [wave.accounting]\ninput_tokens_include_cache_reads = false\n\n\
+         [[seat]]\nid = \"a\"\nmodel = \"m\"\nprovider = \"p\"\nharness = \"h\"\nresults = \"a.jsonl\"\n\n\
+         [[seat]]\nid = \"b\"\nmodel = \"m\"\nprovider = \"p\"\nharness = \"h\"\nresults = \"b.csv\"\n",
+        &[
+            (
+                "a.jsonl",
+                "{\"problem\": \"p1\", \"correct\": true, \"input\": \"What is 6 * 7?\", \
+                 \"target\": \"42\", \"answer\": \"42\", \"explanation\": \"exact\"}\n\
+                 {\"problem\": \"p2\", \"correct\": false, \"answer\": \"\"}\n",
+            ),
+            (
+                "b.csv",
+                "problem,correct,input,answer\np1,false,What is 6 * 7?,\"41, I think\"\n",
+            ),
+        ],
+    );
+    env.ingest(&[&manifest]);
+    let j = env
+        .run(["problems", "native", "--problem", "p1", "--format", "json"])
+        .ok()
+        .json();
+    let a = &j["attempts"][0];
+    assert_eq!(
+        (&a["input"], &a["target"], &a["answer"], &a["explanation"]),
+        (
+            &Value::from("What is 6 * 7?"),
+            &Value::from("42"),
+            &Value::from("42"),
+            &Value::from("exact")
+        ),
+        "{j}"
+    );
+    let b = &j["attempts"][1];
+    assert_eq!(b["seat"], "b");
+    assert_eq!(b["answer"], "41, I think");
+    assert_eq!(b["target"], Value::Null);
+    // An empty answer is none: p2 has no texts.
+    let j = env
+        .run(["problems", "native", "--problem", "p2", "--format", "json"])
+        .ok()
+        .json();
+    assert_eq!(j["attempts"][0]["answer"], Value::Null, "{j}");
+    // Not a string: refused, naming the field; the ledger unchanged.
+    let before = env.ledger_bytes();
+    let bad = common::write_wave(
+        &env.path().join("bad"),
+        "[wave]\nid = \"bad\"\nsuite = \"s\"\nstarted_at = 2026-03-02T09:00:00Z\n\n\
+         [wave.accounting]\ninput_tokens_include_cache_reads = false\n\n\
+         [[seat]]\nid = \"a\"\nmodel = \"m\"\nprovider = \"p\"\nharness = \"h\"\nresults = \"a.jsonl\"\n",
+        &[(
+            "a.jsonl",
+            "{\"problem\": \"p1\", \"correct\": true, \"answer\": 42}\n",
+        )],
+    );
+    let out = env
+        .run([std::ffi::OsStr::new("ingest"), bad.as_os_str()])
+        .status(2);
+    assert!(
+        out.stderr
+            .contains("a.jsonl:1: field `answer`: expected a string, got 42"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(env.ledger_bytes(), before);
+}

@@ -6,9 +6,10 @@
 use serde_json::Value;
 
 use super::fields::{
-    ATTEMPT, CACHE_READ, CACHE_WRITE, CHECKLIST, CORRECT, COST_USD, END_REASON, ERRORS, FIELDS,
-    Fields, INFRA_ERROR, INPUT_TOKENS, Kind, OUTCOME, OUTPUT_TOKENS, PROBLEM, STEPS, TRACE, WALL_S,
-    WORKING_S, amount, bad, count, describe, small, unknown_field,
+    ANSWER, ATTEMPT, CACHE_READ, CACHE_WRITE, CHECKLIST, CORRECT, COST_USD, END_REASON, ERRORS,
+    EXPLANATION, FIELDS, Fields, INFRA_ERROR, INPUT, INPUT_TOKENS, Kind, OUTCOME, OUTPUT_TOKENS,
+    PROBLEM, STEPS, TARGET, TRACE, WALL_S, WORKING_S, amount, bad, count, describe, small,
+    unknown_field,
 };
 use crate::error::{Error, Location, Result};
 use crate::model::{Attempt, ChecklistItem, TraceStep};
@@ -201,6 +202,20 @@ pub(super) fn attempt(at: &Location, mut fields: Fields) -> Result<Attempt> {
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
         Some(v) => return Err(bad(at, "end_reason", Kind::Text, v)),
     };
+    // The sample's texts: strings, each cut to its cap; an empty one, or null, is none.
+    let text = |i: usize, name: &str| -> Result<Option<String>> {
+        match get(i) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(v) => Err(bad(at, name, Kind::Sample, v)),
+        }
+    };
+    let texts = crate::model::AttemptTexts::capped(
+        text(INPUT, "input")?,
+        text(TARGET, "target")?,
+        text(ANSWER, "answer")?,
+        text(EXPLANATION, "explanation")?,
+    );
     if let (Some(s), Some(e)) = (steps, errors)
         && e > s
     {
@@ -229,6 +244,6 @@ pub(super) fn attempt(at: &Location, mut fields: Fields) -> Result<Attempt> {
         infra_error,
         end_reason,
         origin: None,
-        texts: None,
+        texts,
     })
 }

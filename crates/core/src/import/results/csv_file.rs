@@ -135,7 +135,7 @@ impl<'a> LineIndex<'a> {
 fn csv_cell(at: &Location, i: usize, cell: &str) -> Result<Value> {
     let (field, kind) = FIELDS[i];
     let parsed = match kind {
-        Kind::Text => None,
+        Kind::Text | Kind::Sample => None,
         Kind::Bool => match cell.to_ascii_lowercase().as_str() {
             "true" | "1" => Some(Value::Bool(true)),
             "false" | "0" => Some(Value::Bool(false)),

@@ -16,6 +16,8 @@ pub(super) enum Kind {
     Fraction,
     Checklist,
     Trace,
+    /// A text of the attempt's sample: a string, kept cut to its cap (empty: none).
+    Sample,
 }
 
 /// The fields a result line may carry, and what each must hold.
@@ -37,6 +39,10 @@ pub(super) const FIELDS: &[(&str, Kind)] = &[
     ("working_s", Kind::Amount),
     ("infra_error", Kind::Bool),
     ("end_reason", Kind::Text),
+    ("input", Kind::Sample),
+    ("target", Kind::Sample),
+    ("answer", Kind::Sample),
+    ("explanation", Kind::Sample),
 ];
 
 pub(super) fn kind_of(field: &str) -> Option<Kind> {
@@ -65,6 +71,10 @@ pub(super) const TRACE: usize = 13;
 pub(super) const WORKING_S: usize = 14;
 pub(super) const INFRA_ERROR: usize = 15;
 pub(super) const END_REASON: usize = 16;
+pub(super) const INPUT: usize = 17;
+pub(super) const TARGET: usize = 18;
+pub(super) const ANSWER: usize = 19;
+pub(super) const EXPLANATION: usize = 20;
 
 /// One result line's fields, by position in [`FIELDS`] (`Some(Null)` for a field given as
 /// `null`), and the names of any unknown fields. What a JSON object of the line would hold,
@@ -78,6 +88,7 @@ pub(super) struct Fields {
 pub(super) fn expected(kind: Kind) -> &'static str {
     match kind {
         Kind::Text => "a non-empty string",
+        Kind::Sample => "a string",
         Kind::Bool => "true or false",
         Kind::Count => "a whole number, 0 or more",
         Kind::Trial => "a whole number, 1 or more",
@@ -219,6 +230,10 @@ mod tests {
             (WORKING_S, "working_s"),
             (INFRA_ERROR, "infra_error"),
             (END_REASON, "end_reason"),
+            (INPUT, "input"),
+            (TARGET, "target"),
+            (ANSWER, "answer"),
+            (EXPLANATION, "explanation"),
         ];
         assert_eq!(named.len(), FIELDS.len());
         for (i, name) in named {
