@@ -989,3 +989,42 @@ fn every_shared_inspect_log_reviews_with_the_figures_its_ingest_gives() {
     }
     eprintln!("{same} logs reviewed with their ingest's figures, {refused} refused by both");
 }
+
+/// Issue 33, #3 (left last stop): a claims file may name its seat by a model alias, as `claims
+/// check` takes it: `us.anthropic.claude-sonnet-4-5-v1:0` (Bedrock's id) fits the job's one
+/// seat, whose model is `claude-sonnet-4-5`; a name that fits no seat is refused as before.
+#[test]
+fn a_claim_may_name_its_seat_by_a_model_alias() {
+    let (env, dir) = setup(&Job::clean());
+    let (_, j) = json_review(&env, &dir);
+    let wave = j["recomputed"][0]["wave"].as_str().unwrap().to_string();
+    let claims = env.path().join("claims.toml");
+    let write = |seat: &str| {
+        std::fs::write(
+            &claims,
+            format!(
+                "name = \"sub\"\nversion = 1\nsource = \"by hand: 7 of 10\"\n\n[[claim]]\n\
+                 wave = \"{wave}\"\nseat = \"{seat}\"\nfigure = \"correct\"\nvalue = 7\n\
+                 decimals = 0\n"
+            ),
+        )
+        .unwrap();
+    };
+    write("us.anthropic.claude-sonnet-4-5-v1:0");
+    let out = review(
+        &env,
+        &dir,
+        &["--claims", claims.to_str().unwrap(), "--format", "json"],
+    );
+    let j = out.json();
+    assert_eq!(out.status, 0, "{j:#}");
+    assert_eq!(j["claims"][0]["outcome"], "reproduced", "{j:#}");
+    write("nobody");
+    let out = review(&env, &dir, &["--claims", claims.to_str().unwrap()]);
+    assert_eq!(out.status, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("has no seat `nobody`"),
+        "{}",
+        out.stderr
+    );
+}

@@ -805,7 +805,28 @@ fn claims_file(
                     ),
                 ));
             };
-            if !w.seats.iter().any(|s| s.seat.id == claim.seat) {
+            // A claim names its seat by id, or by a model alias that fits one seat only
+            // (as `claims check` finds it).
+            let fits = crate::claims::check::seat_of(w, &claim.seat);
+            if let Err(several) = &fits
+                && several.len() > 1
+            {
+                return Err(Error::input(
+                    at(claim.lines.seat, "seat"),
+                    format!(
+                        "`{}` fits {} seats of wave {} ({}): name one by its id",
+                        claim.seat,
+                        several.len(),
+                        claim.wave,
+                        several
+                            .iter()
+                            .map(|s| s.seat.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ));
+            }
+            if fits.is_err() {
                 return Err(Error::input(
                     at(claim.lines.seat, "seat"),
                     format!(
