@@ -33,8 +33,12 @@ pub fn run(ctx: &mut Ctx<'_>, args: ReviewArgs) -> Result<()> {
         },
     };
     // Registered rules, a wave to rank against and a price table are found in the ledger;
-    // a review needs none, and must not make one.
-    let ledger = if rules::ledger_present(ctx) || args.against.is_some() || args.prices.is_some() {
+    // a review needs none otherwise, and must not make one (nor open one it does not need).
+    let registered = submission::names_registered_rules(&args.rules);
+    let ledger = if (registered && rules::ledger_present(ctx))
+        || args.against.is_some()
+        || args.prices.is_some()
+    {
         Some(ctx.open()?)
     } else {
         None

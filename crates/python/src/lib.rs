@@ -118,7 +118,8 @@ fn table(
 /// A submission reviewed under `rules` (`benchledger review --format json`), bound to the
 /// library's operation ([`benchledger_core::review::submission::submit`]) rather than to the
 /// command line: no argument is parsed, so no path or id is ever read as an option. The
-/// ledger `db` is read when it is there (registered rules) or needed (`against`, `prices`);
+/// ledger `db` is read when the rules may be registered there (`NAME@VERSION`) or it is
+/// needed (`against`, `prices`);
 /// nothing is written. Returns the review's JSON document; a verdict other than `accept`
 /// raises `CheckFailed` with the document as its `output`.
 #[pyfunction]
@@ -146,6 +147,7 @@ fn review(
 ) -> PyResult<String> {
     use benchledger_core::review::{render, submission};
     let needs_ledger = against.is_some() || prices.is_some();
+    let registered = submission::names_registered_rules(&rules);
     let s = submission::Submission {
         paths,
         from: from_,
@@ -170,7 +172,7 @@ fn review(
         || std::path::Path::new(&db).is_file();
     interruptible(py, move |cancel| -> Result<String, Failure> {
         let fail = |e: Error| Failure::Command(Box::new(e), Vec::new());
-        let done = if present || needs_ledger {
+        let done = if (present && registered) || needs_ledger {
             with_ledger(&db, cancel, |ledger| submission::submit(Some(ledger), &s))
         } else {
             submission::submit(None, &s)

@@ -186,6 +186,12 @@ pub fn sniff(src: &dyn Source, paths: &[PathBuf]) -> Result<String> {
     )))
 }
 
+/// Whether `spec` names rules the ledger may hold (`NAME@VERSION`, with no file at that
+/// path): only then does finding them read the ledger.
+pub fn names_registered_rules(spec: &str) -> bool {
+    crate::registry::split_id(spec).is_some() && !Path::new(spec).exists()
+}
+
 /// The rules `spec` names: a file; else `NAME@VERSION` registered in `ledger`; else shipped
 /// with benchledger. Their text, and the path errors name.
 fn rules_text(ledger: Option<&Ledger>, spec: &str) -> Result<(PathBuf, String)> {
