@@ -1,15 +1,13 @@
 //! `benchledger init` and `benchledger ingest`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::Ctx;
 use crate::cli::IngestArgs;
-use benchledger_core::error::{Error, Hint, Result};
-use benchledger_core::ingest::files::Files;
+use benchledger_core::error::Result;
 use benchledger_core::ingest::from::{self, Built, FromOptions};
-use benchledger_core::ingest::{WaveVisitor, visit_wave};
-use benchledger_core::ledger::{Ingested, Ledger, RulesRow, Staging, WaveReviewRow};
-use benchledger_core::model::{SeatData, Wave};
+use benchledger_core::ingest::run;
+use benchledger_core::ledger::{Ledger, RulesRow, WaveReviewRow};
 
 pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
     let path = ctx.ledger_file()?;
@@ -56,15 +54,7 @@ pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
 /// missing ledger, a conflicting wave id or an SQL error, whichever manifest each is in (the
 /// rest are then only read and checked).
 pub fn ingest(ctx: &mut Ctx<'_>, manifests: &[PathBuf]) -> Result<()> {
-    for m in manifests {
-        let files = Files {
-            manifest: m,
-            built: &[],
-        };
-        if let Some(e) = from::not_a_manifest(&files, m) {
-            return Err(e);
-        }
-    }
+    run::check_manifests(manifests)?;
     let said = run(ctx, manifests, &[], Vec::new())?;
     ctx.write(&said)
 }
@@ -78,44 +68,18 @@ pub fn ingest_from(
     inputs: &[PathBuf],
     options: &FromOptions,
 ) -> Result<()> {
-    let files = Files {
-        manifest: options.manifest.as_deref().unwrap_or(Path::new("")),
-        built: &[],
-    };
-    let plan = from::ingest_from(&files, format, inputs, options)?;
+    let plan = run::plan_from_files(format, inputs, options)?;
     for note in &plan.notes {
         ctx.write(&format!("note: {note}\n"))?;
     }
-    let paths: Vec<PathBuf> = plan.manifests.iter().map(|b| b.path.clone()).collect();
-    let said = run(ctx, &paths, &plan.manifests, Vec::new()).map_err(|e| match e {
-        // A wave built from files may have been meant as seats added to one there.
-        Error::Hinted { error, hint } if *hint == Hint::OwnWaveId => Error::Hinted {
-            error,
-            hint: Box::new(Hint::AddSeats),
-        },
-        e => relocate(&plan.manifests, e),
-    })?;
+    let said = run(ctx, &[], &plan.manifests, Vec::new())?;
     ctx.write(&said)
 }
 
-/// An error in a built manifest names its field, not a line of text the user never saw.
-fn relocate(built: &[Built], e: Error) -> Error {
-    match e {
-        Error::Input { mut at, message } if built.iter().any(|b| b.path == at.path) => {
-            at.line = None;
-            Error::Input { at, message }
-        }
-        Error::Hinted { error, hint } => Error::Hinted {
-            error: Box::new(relocate(built, *error)),
-            hint,
-        },
-        other => other,
-    }
-}
-
-/// Ingests `manifests` (`built` read in place of their paths) in one transaction, with
-/// `reviews` recorded beside the waves they name (`review --ingest`). Returns what it did, a
-/// line per wave and per review, for the caller to print.
+/// Ingests `manifests`, or the manifests `built` in memory, in one transaction (the library's
+/// [`run`]), with `reviews` recorded beside the waves they name (`review --ingest`). Returns
+/// what it did, a line per wave and per review, for the caller to print; the waves added go
+/// into the command's outcome.
 pub(super) fn run(
     ctx: &mut Ctx<'_>,
     manifests: &[PathBuf],
@@ -124,153 +88,20 @@ pub(super) fn run(
 ) -> Result<String> {
     let ledger = match ctx.open_write() {
         Ok(l) => l,
-        Err(e) => return Err(first_input_error(manifests, built).unwrap_or(e)),
+        Err(e) => {
+            let paths: Vec<PathBuf> = built.iter().map(|b| b.path.clone()).collect();
+            let all = if built.is_empty() { manifests } else { &paths };
+            return Err(run::first_input_error(all, built).unwrap_or(e));
+        }
     };
-    let staging = match ledger.stage_ingest(&std::env::temp_dir()) {
-        Ok(s) => s,
-        Err(e) => return Err(first_input_error(manifests, built).unwrap_or(e)),
+    let mut bar = Bar::new(ctx.stderr_terminal);
+    let report = if built.is_empty() {
+        run::manifests(&ledger, manifests, &ctx.now, &mut bar)?
+    } else {
+        run::built(&ledger, built, reviews, &ctx.now, &mut bar)?
     };
-    let mut sink = Sink {
-        manifest: PathBuf::new(),
-        staging,
-        begun: false,
-        failed: None,
-        seats: 0,
-        attempts: 0,
-        bar: Bar::new(ctx.stderr_terminal),
-    };
-    // (wave id, seats, attempts, sha256) of each wave staged, in order.
-    let mut staged = Vec::with_capacity(manifests.len());
-    for m in manifests {
-        sink.seats = 0;
-        sink.attempts = 0;
-        sink.manifest.clone_from(m);
-        // An error reading this manifest is the first input error: report it (dropping the
-        // staging leaves the ledger untouched).
-        let wave = visit_wave(&Files { manifest: m, built }, m, &mut sink)?;
-        if sink.failed.is_some() {
-            continue;
-        }
-        if !std::mem::take(&mut sink.begun) {
-            // `visit_wave` names the wave before it returns it.
-            sink.failed = Some(Error::Usage(format!(
-                "wave {} was read without its conditions",
-                wave.id
-            )));
-            continue;
-        }
-        match sink.staging.finish_wave(&wave) {
-            Ok(hash) => staged.push((wave.id, sink.seats, sink.attempts, hash.sha256)),
-            Err(e) => sink.failed = Some(e),
-        }
-    }
-    sink.bar.clear();
-    if let Some(e) = sink.failed {
-        return Err(e);
-    }
-    let reviewed: Vec<WaveReviewRow> = reviews.iter().map(|(r, _)| r.clone()).collect();
-    for (review, rules) in reviews {
-        sink.staging.review(review, rules);
-    }
-    let outcomes = sink.staging.commit(&ctx.now)?;
-    let mut msg = String::new();
-    for ((id, seats, attempts, sha), o) in staged.iter().zip(outcomes) {
-        match o {
-            Ingested::Added => {
-                ctx.outcome.added_waves.push(id.clone());
-                msg.push_str(&format!(
-                    "added wave {id}: {seats} seats, {attempts} attempts (sha256 {})\n",
-                    benchledger_core::digest::short(sha)
-                ));
-            }
-            Ingested::AlreadyPresent => msg.push_str(&format!(
-                "wave {id} is already in the ledger with the same content (sha256 {}); nothing \
-                 to do\n",
-                benchledger_core::digest::short(sha)
-            )),
-            Ingested::Named(n) => msg.push_str(&format!(
-                "wave {id} is already in the ledger with the same content (sha256 {}); gave {n} \
-                 of its seats the display name{} the manifest names\n",
-                benchledger_core::digest::short(sha),
-                if n == 1 { "" } else { "s" }
-            )),
-        }
-    }
-    for r in &reviewed {
-        let kept = ledger
-            .wave_reviews(&r.wave)?
-            .into_iter()
-            .find(|k| k.rules_sha256 == r.rules_sha256);
-        msg.push_str(&match kept {
-            Some(k) if k.reviewed_at == r.reviewed_at && k.findings_sha256 == r.findings_sha256 => {
-                format!(
-                    "recorded the review of wave {} under rules {} ({}, sha256 {}) in the log\n",
-                    r.wave,
-                    r.rules(),
-                    r.verdict,
-                    benchledger_core::digest::short(&r.rules_sha256)
-                )
-            }
-            Some(k) => format!(
-                "wave {} already holds a review under rules {} ({}, {}); kept that one\n",
-                r.wave,
-                r.rules(),
-                k.verdict,
-                k.reviewed_at
-            ),
-            None => String::new(),
-        });
-    }
-    Ok(msg)
-}
-
-/// Where a wave's seats go as they are read: into its content hash and the staging. After a
-/// ledger error it only lets the seats pass, so the rest of the input is still checked.
-struct Sink<'l> {
-    /// The manifest being read.
-    manifest: PathBuf,
-    staging: Staging<'l>,
-    /// The wave being read was begun in the staging.
-    begun: bool,
-    failed: Option<Error>,
-    seats: usize,
-    attempts: usize,
-    /// How far a long results file has been read, on a terminal.
-    bar: Bar,
-}
-
-impl WaveVisitor for Sink<'_> {
-    fn progress(&mut self) -> Option<&mut dyn benchledger_core::import::Progress> {
-        Some(&mut self.bar)
-    }
-
-    fn cancel(&self) -> Option<&benchledger_core::cancel::Cancel> {
-        Some(self.staging.cancel())
-    }
-
-    fn wave(&mut self, wave: &Wave) {
-        if self.failed.is_some() {
-            return;
-        }
-        match self.staging.begin_wave(wave, &self.manifest) {
-            Ok(_) => self.begun = true,
-            Err(e) => self.failed = Some(e),
-        }
-    }
-
-    fn seat(&mut self, _: &Wave, seat: SeatData) {
-        self.bar.clear();
-        self.seats += 1;
-        self.attempts += seat.attempts.len();
-        if self.failed.is_some() {
-            return;
-        }
-        if let Err(e) = self.staging.add_seat(&seat) {
-            self.failed = Some(e);
-        }
-        drop(seat);
-        super::memory::release_freed();
-    }
+    ctx.outcome.added_waves.extend(report.added());
+    Ok(report.lines())
 }
 
 /// How far an importer has read a results file: a bar on stderr, drawn only when stderr is a
@@ -330,22 +161,18 @@ impl benchledger_core::import::Progress for Bar {
     }
 }
 
+impl run::Watch for Bar {
+    /// A seat read: its bar cleared, and the memory it took handed back.
+    fn seat_done(&mut self) {
+        self.clear();
+        super::memory::release_freed();
+    }
+}
+
 impl Drop for Bar {
     fn drop(&mut self) {
         self.clear();
     }
-}
-
-/// The first error in reading and checking these manifests, if any.
-fn first_input_error(manifests: &[PathBuf], built: &[Built]) -> Option<Error> {
-    struct Check;
-    impl WaveVisitor for Check {
-        fn wave(&mut self, _: &Wave) {}
-        fn seat(&mut self, _: &Wave, _: SeatData) {}
-    }
-    manifests
-        .iter()
-        .find_map(|m| visit_wave(&Files { manifest: m, built }, m, &mut Check).err())
 }
 
 /// `benchledger ingest`: wave manifests, or with `--from`, logs of that format.

@@ -15,6 +15,7 @@
 pub mod files;
 pub mod from;
 pub(crate) mod manifest;
+pub mod run;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
