@@ -124,9 +124,12 @@ class Ledger:
     def __repr__(self) -> str:
         return f"Ledger({self._db!r})"
 
-    def _run(self, args: Sequence[str]) -> tuple[str, list[str]]:
+    def _check_open(self) -> None:
         if self._closed:
             raise ValueError(f"ledger {self._db} is closed")
+
+    def _run(self, args: Sequence[str]) -> tuple[str, list[str]]:
+        self._check_open()
         return _native.run(self._db, [_flag("--wait", self._wait), *args])
 
     def _document(self, args: Sequence[str], operands: Sequence[str] = ()) -> dict[str, Any]:
@@ -145,7 +148,8 @@ class Ledger:
         waves added, in order; a wave already in the ledger with the same content is not
         among them. Bad input raises :class:`BadInput` naming file, line and field, the
         ledger unchanged."""
-        _, added = self._run(["ingest", "--", *_paths(manifest)])
+        self._check_open()
+        added: list[str] = _native.ingest(self._db, _paths(manifest), wait=self._wait)
         return added
 
     def ingest_from(
@@ -182,24 +186,31 @@ class Ledger:
                 f"display_names={display_names!r}: give a mapping of seat ids to the names "
                 "shown for them, such as {\"xai-react\": \"Grok 4\"}"
             )
-        args = ["ingest", _flag("--from", format)]
-        for flag, value in (
-            ("--wave", wave),
-            ("--manifest", None if manifest is None else os.fspath(manifest)),
-            ("--suite", suite),
-            ("--suite-problems", None if suite_problems is None else str(int(suite_problems))),
-            ("--started-at", started_at),
-            ("--model", model),
-            ("--harness", harness),
-            ("--provider", provider),
-        ):
-            if value is not None:
-                args.append(_flag(flag, value))
-        if allow_model_mismatch:
-            args.append("--model-mismatch=allow")
+        names = []
         for seat, name in sorted((display_names or {}).items()):
-            args.append(_flag("--display-name", f"{seat}={name}"))
-        _, added = self._run([*args, "--", *_paths(paths)])
+            if not str(seat).strip() or not str(name).strip():
+                raise BadInput(
+                    f"display_names: {seat!r}: {name!r}: give each seat's id and the name to "
+                    "show it by, neither empty"
+                )
+            names.append((str(seat).strip(), str(name).strip()))
+        self._check_open()
+        added: list[str] = _native.ingest_from(
+            self._db,
+            format,
+            _paths(paths),
+            wave=wave,
+            manifest=None if manifest is None else os.fspath(manifest),
+            suite=suite,
+            suite_problems=None if suite_problems is None else int(suite_problems),
+            started_at=started_at,
+            model=model,
+            provider=provider,
+            harness=harness,
+            allow_model_mismatch=allow_model_mismatch,
+            display_names=names,
+            wait=self._wait,
+        )
         return added
 
     # Documents, each as its command prints it with --format json.
@@ -421,8 +432,7 @@ class Ledger:
         that cannot be read raise :class:`BadInput` naming file, line and field."""
         if not ingest:
             # The library's own operation: nothing is parsed as a command line.
-            if self._closed:
-                raise ValueError(f"ledger {self._db} is closed")
+            self._check_open()
             document: dict[str, Any] = json.loads(
                 _native.review(
                     self._db,

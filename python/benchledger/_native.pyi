@@ -44,6 +44,30 @@ def review(
     writes nothing. A verdict other than ``accept`` raises :class:`benchledger.CheckFailed`
     with the document as its output."""
 
+def ingest(db: str, manifests: list[str], wait: float = 600.0) -> list[str]:
+    """Ingests wave manifests in one transaction by the library's operation (no command line
+    is parsed); returns the waves added."""
+
+def ingest_from(
+    db: str,
+    format: str,
+    paths: list[str],
+    *,
+    wave: Optional[str] = None,
+    manifest: Optional[str] = None,
+    suite: Optional[str] = None,
+    suite_problems: Optional[int] = None,
+    started_at: Optional[str] = None,
+    model: Optional[str] = None,
+    provider: Optional[str] = None,
+    harness: Optional[str] = None,
+    allow_model_mismatch: bool = False,
+    display_names: list[tuple[str, str]] = ...,
+    wait: float = 600.0,
+) -> list[str]:
+    """``ingest --from`` by the library's operation: waves built from a harness's files,
+    ingested in one transaction; returns the waves added."""
+
 class Table:
     """An export's rows, read by ``pyarrow.table(t)`` through ``__arrow_c_stream__``."""
 

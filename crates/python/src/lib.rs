@@ -5,7 +5,9 @@
 //! - [`main`] is the package's `benchledger` command: the whole command line, exit status kept;
 //! - [`run`] runs one command against a ledger with its output captured, for the API's
 //!   documents (each the `--format json` document of its command, built by the same code);
-//! - [`table`] hands `export --what attempts|seats` over as Arrow arrays ([`arrow`]).
+//! - [`table`] hands `export --what attempts|seats` over as Arrow arrays ([`arrow`]);
+//! - [`ingest`], [`ingest_from`] and [`review`] call the library's operations directly
+//!   (`ingest::run`, `review::submission::submit`): no command line is built or parsed.
 //!
 //! Every call releases the GIL while it works, so other Python threads run during a long
 //! ingest, rescore or bootstrap. An error becomes one of `benchledger.errors`' exceptions,
@@ -187,6 +189,90 @@ fn review(
     .map_err(|f| f.raise(py))
 }
 
+/// Ingests the wave manifests `manifests` into the ledger `db` in one transaction, bound to
+/// the library's operation ([`benchledger_core::ingest::run::manifests`]): no command line is
+/// parsed, so no path is ever read as an option. A write waits up to `wait` seconds for
+/// another writer. Returns the waves added, in order.
+#[pyfunction]
+#[pyo3(signature = (db, manifests, wait=600.0))]
+fn ingest(py: Python<'_>, db: String, manifests: Vec<PathBuf>, wait: f64) -> PyResult<Vec<String>> {
+    use benchledger_core::ingest::run;
+    interruptible(py, move |cancel| {
+        run::check_manifests(&manifests)?;
+        // A ledger that cannot be opened is named after any bad input.
+        let (ledger, now) = open_write(&db, wait, cancel)
+            .map_err(|e| run::first_input_error(&manifests, &[]).unwrap_or(e))?;
+        run::manifests(
+            &ledger,
+            &manifests,
+            &now,
+            &mut benchledger_core::import::Quiet,
+        )
+        .map(|report| report.added())
+    })?
+    .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+}
+
+/// `ingest --from FORMAT PATHS...` bound to the library's operation
+/// ([`benchledger_core::ingest::run::from_files`]): the waves built from the files' own words,
+/// ingested in one transaction. `display_names` maps seat ids to names shown for them.
+/// Returns the waves added, in order.
+#[pyfunction]
+#[pyo3(signature = (db, format, paths, *, wave=None, manifest=None, suite=None,
+    suite_problems=None, started_at=None, model=None, provider=None, harness=None,
+    allow_model_mismatch=false, display_names=Vec::new(), wait=600.0))]
+#[allow(clippy::too_many_arguments)]
+fn ingest_from(
+    py: Python<'_>,
+    db: String,
+    format: String,
+    paths: Vec<PathBuf>,
+    wave: Option<String>,
+    manifest: Option<PathBuf>,
+    suite: Option<String>,
+    suite_problems: Option<u64>,
+    started_at: Option<String>,
+    model: Option<String>,
+    provider: Option<String>,
+    harness: Option<String>,
+    allow_model_mismatch: bool,
+    display_names: Vec<(String, String)>,
+    wait: f64,
+) -> PyResult<Vec<String>> {
+    use benchledger_core::ingest::{from, run};
+    let options = from::FromOptions {
+        wave,
+        manifest,
+        suite,
+        suite_problems,
+        started_at,
+        model,
+        provider,
+        harness,
+        model_mismatch_allowed: allow_model_mismatch,
+        display_names,
+        ..Default::default()
+    };
+    interruptible(py, move |cancel| {
+        // The manifests are built, and checked, before the ledger is opened: bad input is
+        // named first.
+        let plan = run::plan_from_files(&format, &paths, &options)?;
+        let built = plan.manifests;
+        let paths: Vec<PathBuf> = built.iter().map(|b| b.path.clone()).collect();
+        let (ledger, now) = open_write(&db, wait, cancel)
+            .map_err(|e| run::first_input_error(&paths, &built).unwrap_or(e))?;
+        run::built(
+            &ledger,
+            &built,
+            Vec::new(),
+            &now,
+            &mut benchledger_core::import::Quiet,
+        )
+        .map(|report| report.added())
+    })?
+    .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+}
+
 /// How long the calling thread waits for a call's work, without the GIL, before it asks Python
 /// whether a signal came: the longest a Ctrl-C waits to be heard.
 const SLICE: Duration = Duration::from_millis(50);
@@ -283,6 +369,36 @@ fn with_ledger<T>(
     f(&ctx.open()?)
 }
 
+/// Opens the ledger at `db` to write, as the commands do (a write waits up to `wait` seconds
+/// for another writer, and stops once `cancel` is set); returns it with "now".
+fn open_write(
+    db: &str,
+    wait: f64,
+    cancel: Cancel,
+) -> Result<(benchledger_core::ledger::Ledger, String), Error> {
+    if !(wait.is_finite() && wait >= 0.0) {
+        return Err(Error::Usage(format!(
+            "wait={wait}: give the seconds a write waits for another writer, 0 or more"
+        )));
+    }
+    let s = quiet_surroundings(cancel)?;
+    let mut sink = std::io::sink();
+    let ctx = commands::Ctx {
+        out: &mut sink,
+        db_flag: Some(PathBuf::from(db)),
+        now: s.now,
+        interactive: false,
+        stderr_terminal: false,
+        db_env: None,
+        wait: std::time::Duration::from_secs_f64(wait),
+        layout: benchledger::terminal::Layout::full(),
+        outcome: commands::Outcome::default(),
+        cancel: s.cancel,
+    };
+    let ledger = ctx.open_write()?;
+    Ok((ledger, ctx.now.clone()))
+}
+
 /// A command's surroundings in a library call: no terminal (no progress bars, full-width
 /// output), the ledger always named, "now" from the clock or $BENCHLEDGER_NOW, and the call's
 /// `cancel` token.
@@ -346,6 +462,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_function(wrap_pyfunction!(table, m)?)?;
     m.add_function(wrap_pyfunction!(review, m)?)?;
+    m.add_function(wrap_pyfunction!(ingest, m)?)?;
+    m.add_function(wrap_pyfunction!(ingest_from, m)?)?;
     m.add_class::<arrow::Table>()?;
     Ok(())
 }
