@@ -217,7 +217,9 @@ class Ledger:
 
     def waves(self) -> dict[str, Any]:
         """Every wave with its conditions (``benchledger waves --format json``)."""
-        return self._document(["waves"])
+        self._check_open()
+        document: dict[str, Any] = json.loads(_native.waves(self._db))
+        return document
 
     def show(
         self,

@@ -44,6 +44,9 @@ def review(
     writes nothing. A verdict other than ``accept`` raises :class:`benchledger.CheckFailed`
     with the document as its output."""
 
+def waves(db: str) -> str:
+    """The ``waves --format json`` document, built by the library (no command line parsed)."""
+
 def ingest(db: str, manifests: list[str], wait: float = 600.0) -> list[str]:
     """Ingests wave manifests in one transaction by the library's operation (no command line
     is parsed); returns the waves added."""

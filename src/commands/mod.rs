@@ -166,46 +166,8 @@ fn announce_wait(ledger: &Path, limit: Duration) {
     );
 }
 
-/// The withdrawn (or superseded) waves of a ledger, each with its first withdrawal: what
-/// `score`, `rescore`, `history`, `diff` and `compare` leave out unless told
-/// `--include-withdrawn`.
-pub(crate) struct Withdrawn(
-    std::collections::BTreeMap<String, benchledger_core::ledger::WithdrawalRow>,
-);
-
-impl Withdrawn {
-    pub(crate) fn load(ledger: &Ledger) -> Result<Withdrawn> {
-        let mut map = std::collections::BTreeMap::new();
-        for w in ledger.withdrawals()? {
-            map.entry(w.wave.clone()).or_insert(w);
-        }
-        Ok(Withdrawn(map))
-    }
-
-    pub(crate) fn get(&self, wave: &str) -> Option<&benchledger_core::ledger::WithdrawalRow> {
-        self.0.get(wave)
-    }
-
-    /// A wave the user named: refused when withdrawn, unless `include`.
-    pub(crate) fn check_named(&self, wave: &str, include: bool) -> Result<()> {
-        match self.0.get(wave) {
-            Some(w) if !include => Err(Error::Usage(format!(
-                "wave {wave} was {}; it is left out of leaderboards. Pass --include-withdrawn \
-                 to show it anyway (marked as withdrawn)",
-                benchledger_core::report::withdrawn::describe(w)
-            ))),
-            _ => Ok(()),
-        }
-    }
-
-    /// Of these waves, the withdrawals of those that are withdrawn.
-    pub(crate) fn among<'a>(
-        &'a self,
-        waves: impl IntoIterator<Item = &'a str>,
-    ) -> Vec<&'a benchledger_core::ledger::WithdrawalRow> {
-        waves.into_iter().filter_map(|w| self.0.get(w)).collect()
-    }
-}
+/// The withdrawn (or superseded) waves of a ledger (the library's).
+pub(crate) use benchledger_core::report::withdrawn::Withdrawn;
 
 /// The interval settings `--ci`, `--resamples` and `--seed` ask for, checked: `None` when no
 /// interval is asked for (`--ci` not given, unless `always`: `versus` always draws its one).

@@ -7,14 +7,7 @@ use benchledger_core::report;
 
 pub fn waves(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
     let ledger = ctx.open()?;
-    let rows = ledger.waves()?;
-    let (mut table, json) = report::waves::waves(&rows, &ledger.reviews()?);
-    let withdrawn = super::Withdrawn::load(&ledger)?;
-    let json = report::withdrawn::mark(
-        &mut table,
-        &json,
-        &withdrawn.among(rows.iter().map(|r| r.wave.id.as_str())),
-    );
+    let (table, json) = report::waves::listing(&ledger)?;
     let text = ctx.render(format, "waves", &table, &json);
     ctx.write(&text)
 }

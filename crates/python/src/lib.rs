@@ -6,8 +6,9 @@
 //! - [`run`] runs one command against a ledger with its output captured, for the API's
 //!   documents (each the `--format json` document of its command, built by the same code);
 //! - [`table`] hands `export --what attempts|seats` over as Arrow arrays ([`arrow`]);
-//! - [`ingest`], [`ingest_from`] and [`review`] call the library's operations directly
-//!   (`ingest::run`, `review::submission::submit`): no command line is built or parsed.
+//! - [`ingest`], [`ingest_from`], [`review`] and [`waves`] call the library's operations
+//!   directly (`ingest::run`, `review::submission::submit`, `report::waves::listing`): no
+//!   command line is built or parsed.
 //!
 //! Every call releases the GIL while it works, so other Python threads run during a long
 //! ingest, rescore or bootstrap. An error becomes one of `benchledger.errors`' exceptions,
@@ -187,6 +188,21 @@ fn review(
         }
     })?
     .map_err(|f| f.raise(py))
+}
+
+/// Every wave of the ledger `db` with its conditions, withdrawn ones marked: the JSON document
+/// of `waves --format json`, built by the library ([`benchledger_core::report::waves::listing`])
+/// with no command line parsed.
+#[pyfunction]
+fn waves(py: Python<'_>, db: String) -> PyResult<String> {
+    use benchledger_core::report;
+    interruptible(py, move |cancel| {
+        with_ledger(&db, cancel, |ledger| {
+            let (_, json) = report::waves::listing(ledger)?;
+            Ok(report::to_json("waves", &json))
+        })
+    })?
+    .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
 }
 
 /// Ingests the wave manifests `manifests` into the ledger `db` in one transaction, bound to
@@ -463,6 +479,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(table, m)?)?;
     m.add_function(wrap_pyfunction!(review, m)?)?;
     m.add_function(wrap_pyfunction!(ingest, m)?)?;
+    m.add_function(wrap_pyfunction!(waves, m)?)?;
     m.add_function(wrap_pyfunction!(ingest_from, m)?)?;
     m.add_class::<arrow::Table>()?;
     Ok(())

@@ -1,5 +1,5 @@
 //! Ingest as one library operation: wave manifests (or manifests built from a harness's files,
-//! [`from`](super::from)) read, checked, staged and committed in one transaction, with any
+//! [`from`]) read, checked, staged and committed in one transaction, with any
 //! reviews recorded beside the waves they let in. `benchledger ingest`, `ingest --from`,
 //! `review --ingest` and the Python package's `Ledger.ingest` / `ingest_from` all call
 //! [`manifests`] and [`from_files`]; each says what happened in its own way.

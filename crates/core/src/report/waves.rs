@@ -601,6 +601,21 @@ pub fn absolute_notes(w: &Wave, figures: &[SeatFigures], detail: Detail) -> Vec<
     notes
 }
 
+/// The `waves` listing of `ledger`, its withdrawn waves marked: the table for people and the
+/// JSON body (`waves --format json` is [`super::to_json`]`("waves", …)` of it).
+pub fn listing(ledger: &crate::ledger::Ledger) -> crate::error::Result<(Table, serde_json::Value)> {
+    let rows = ledger.waves()?;
+    let (mut table, json) = waves(&rows, &ledger.reviews()?);
+    let withdrawn = super::withdrawn::Withdrawn::load(ledger)?;
+    let marked = super::withdrawn::mark(
+        &mut table,
+        &json,
+        &withdrawn.among(rows.iter().map(|r| r.wave.id.as_str())),
+    );
+    let json = serde_json::to_value(&marked).expect(super::RENDERING_CANNOT_FAIL);
+    Ok((table, json))
+}
+
 /// The `show` listing.
 pub fn show(data: &WaveData) -> (Table, ShowJson) {
     show_with(data, None)

@@ -2,9 +2,13 @@
 //! listings that leave it out unless told `--include-withdrawn`): a line under the table, and a
 //! `withdrawn` list in the JSON.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use super::{Note, Table};
+use crate::error::{Error, Result};
+use crate::ledger::Ledger;
 use crate::model::WithdrawalRow;
 
 /// A withdrawal, as JSON shows it.
@@ -27,6 +31,42 @@ impl From<&WithdrawalRow> for WithdrawnJson {
             superseded_by: w.superseded_by.clone(),
             sha256: w.sha256.clone(),
         }
+    }
+}
+
+/// The withdrawn (or superseded) waves of a ledger, each with its first withdrawal: what
+/// `score`, `rescore`, `history`, `diff` and `compare` leave out unless told
+/// `--include-withdrawn`, and what every listing marks.
+pub struct Withdrawn(BTreeMap<String, WithdrawalRow>);
+
+impl Withdrawn {
+    pub fn load(ledger: &Ledger) -> Result<Withdrawn> {
+        let mut map = BTreeMap::new();
+        for w in ledger.withdrawals()? {
+            map.entry(w.wave.clone()).or_insert(w);
+        }
+        Ok(Withdrawn(map))
+    }
+
+    pub fn get(&self, wave: &str) -> Option<&WithdrawalRow> {
+        self.0.get(wave)
+    }
+
+    /// A wave the user named: refused when withdrawn, unless `include`.
+    pub fn check_named(&self, wave: &str, include: bool) -> Result<()> {
+        match self.0.get(wave) {
+            Some(w) if !include => Err(Error::Usage(format!(
+                "wave {wave} was {}; it is left out of leaderboards. Pass --include-withdrawn \
+                 to show it anyway (marked as withdrawn)",
+                describe(w)
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// Of these waves, the withdrawals of those that are withdrawn.
+    pub fn among<'a>(&'a self, waves: impl IntoIterator<Item = &'a str>) -> Vec<&'a WithdrawalRow> {
+        waves.into_iter().filter_map(|w| self.0.get(w)).collect()
     }
 }
 
