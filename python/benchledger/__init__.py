@@ -432,45 +432,28 @@ class Ledger:
         id) with the review recorded beside it. A verdict other than ``accept`` raises
         :class:`CheckFailed`, its ``document`` holding the whole review; a submission or rules
         that cannot be read raise :class:`BadInput` naming file, line and field."""
-        if not ingest:
-            # The library's own operation: nothing is parsed as a command line.
-            self._check_open()
-            document: dict[str, Any] = json.loads(
-                _native.review(
-                    self._db,
-                    _paths(paths),
-                    os.fspath(rules),
-                    from_=format,
-                    claims=None if claims is None else os.fspath(claims),
-                    against=against,
-                    prices=prices,
-                    wave=wave,
-                    suite_problems=None if suite_problems is None else int(suite_problems),
-                    started_at=started_at,
-                    model=model,
-                    provider=provider,
-                    harness=harness,
-                )
+        # The library's own operation: nothing is parsed as a command line.
+        self._check_open()
+        document: dict[str, Any] = json.loads(
+            _native.review(
+                self._db,
+                _paths(paths),
+                os.fspath(rules),
+                from_=format,
+                claims=None if claims is None else os.fspath(claims),
+                against=against,
+                prices=prices,
+                wave=wave,
+                suite_problems=None if suite_problems is None else int(suite_problems),
+                started_at=started_at,
+                model=model,
+                provider=provider,
+                harness=harness,
+                ingest=ingest,
+                wait=self._wait,
             )
-            return document
-        args = ["review", _flag("--rules", os.fspath(rules))]
-        for flag, value in (
-            ("--from", format),
-            ("--claims", None if claims is None else os.fspath(claims)),
-            ("--prices", prices),
-            ("--against", against),
-            ("--suite-problems", None if suite_problems is None else str(int(suite_problems))),
-            ("--wave", wave),
-            ("--started-at", started_at),
-            ("--model", model),
-            ("--harness", harness),
-            ("--provider", provider),
-        ):
-            if value is not None:
-                args.append(_flag(flag, value))
-        if ingest:
-            args.append("--ingest")
-        return self._document(args, _paths(paths))
+        )
+        return document
 
     def verify(self, trusted_key: Optional[Path] = None) -> dict[str, Any]:
         """Every publication recomputed and compared byte for byte, and the ledger checked

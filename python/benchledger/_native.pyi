@@ -38,11 +38,14 @@ def review(
     model: Optional[str] = None,
     provider: Optional[str] = None,
     harness: Optional[str] = None,
+    ingest: bool = False,
+    wait: float = 600.0,
 ) -> str:
     """A submission reviewed under ``rules`` by the library's operation (no command line is
-    parsed): the review's JSON document. Reads the ledger ``db`` when it is there or needed,
-    writes nothing. A verdict other than ``accept`` raises :class:`benchledger.CheckFailed`
-    with the document as its output."""
+    parsed): the review's JSON document. Reads the ledger ``db`` when it is there or needed;
+    writes only with ``ingest``, an accepted submission's waves with their review. A verdict
+    other than ``accept`` raises :class:`benchledger.CheckFailed` with the document as its
+    output, and ingests nothing."""
 
 def waves(db: str) -> str:
     """The ``waves --format json`` document, built by the library (no command line parsed)."""

@@ -3,14 +3,14 @@
 //! with `--ingest`, an accepted submission added as `ingest --from` adds it, its review
 //! recorded with it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::{Ctx, ingest, rules};
 use crate::cli::{ReviewArgs, ReviewFormat};
 use benchledger_core::error::Result;
 use benchledger_core::ingest::from::FromOptions;
-use benchledger_core::review::submission::{self, Reviewed, Submission};
-use benchledger_core::review::{self, render};
+use benchledger_core::review::render;
+use benchledger_core::review::submission::{self, Submission};
 
 pub fn run(ctx: &mut Ctx<'_>, args: ReviewArgs) -> Result<()> {
     let submission = Submission {
@@ -43,46 +43,31 @@ pub fn run(ctx: &mut Ctx<'_>, args: ReviewArgs) -> Result<()> {
     } else {
         None
     };
-    let Reviewed {
-        review: done,
-        rules: loaded,
-    } = submission::submit(ledger.as_ref(), &submission)?;
-    let rules = &loaded.rules;
+    let reviewed = submission::submit(ledger.as_ref(), &submission)?;
+    let (done, rules) = (&reviewed.review, &reviewed.rules.rules);
     let text = match args.format {
         ReviewFormat::Text => {
             let layout = &mut ctx.layout;
-            render::text(&done, &|t| {
+            render::text(done, &|t| {
                 crate::terminal::to_text_in(
                     &benchledger_core::report::with_significant_costs(t),
                     &mut layout.clone(),
                 )
             })
         }
-        ReviewFormat::Md => render::markdown(&done),
-        ReviewFormat::Json => render::json(&done),
+        ReviewFormat::Md => render::markdown(done),
+        ReviewFormat::Json => render::json(done),
     };
     ctx.write(&text)?;
-    if let Some(refused) = submission::verdict_error(&done, rules, args.ingest) {
+    if let Some(refused) = submission::verdict_error(done, rules, args.ingest) {
         return Err(refused);
     }
     if args.ingest {
         // The review goes into the log with each wave it lets in, in the ingest's
         // transaction, and the rules it ran under are registered there too.
-        let origin = Path::new(&args.rules);
-        let registered = loaded.row(&ctx.now);
-        submission::shipped_conflict(origin, &registered)?;
-        let reviews = done
-            .waves
-            .iter()
-            .map(|w| {
-                (
-                    review::recorded(&done, &w.wave.id, &ctx.now),
-                    registered.clone(),
-                )
-            })
-            .collect();
-        let paths: Vec<PathBuf> = done.plan.manifests.iter().map(|b| b.path.clone()).collect();
-        let said = ingest::run(ctx, &paths, &done.plan.manifests, reviews)?;
+        let reviews = reviewed.records(Path::new(&args.rules), &ctx.now)?;
+        let manifests = &reviewed.review.plan.manifests;
+        let said = ingest::run(ctx, &[], manifests, reviews)?;
         if args.format == ReviewFormat::Json {
             // Standard output holds the one JSON document a bot parses; what the ingest did
             // goes beside it, for people.

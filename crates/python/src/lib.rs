@@ -122,13 +122,15 @@ fn table(
 /// library's operation ([`benchledger_core::review::submission::submit`]) rather than to the
 /// command line: no argument is parsed, so no path or id is ever read as an option. The
 /// ledger `db` is read when the rules may be registered there (`NAME@VERSION`) or it is
-/// needed (`against`, `prices`);
-/// nothing is written. Returns the review's JSON document; a verdict other than `accept`
-/// raises `CheckFailed` with the document as its `output`.
+/// needed (`against`, `prices`). Nothing is written unless `ingest`: then an accepted
+/// submission's waves are ingested with the review recorded beside each and its rules
+/// registered, in one transaction (`review --ingest`, [`benchledger_core::ingest::run::built`]).
+/// Returns the review's JSON document; a verdict other than `accept` raises `CheckFailed` with
+/// the document as its `output`, and ingests nothing.
 #[pyfunction]
 #[pyo3(signature = (db, paths, rules, *, from_=None, claims=None, against=None, prices=None,
     wave=None, manifest=None, suite=None, suite_problems=None, started_at=None, model=None,
-    provider=None, harness=None))]
+    provider=None, harness=None, ingest=false, wait=600.0))]
 #[allow(clippy::too_many_arguments)]
 fn review(
     py: Python<'_>,
@@ -147,10 +149,13 @@ fn review(
     model: Option<String>,
     provider: Option<String>,
     harness: Option<String>,
+    ingest: bool,
+    wait: f64,
 ) -> PyResult<String> {
     use benchledger_core::review::{render, submission};
     let needs_ledger = against.is_some() || prices.is_some();
     let registered = submission::names_registered_rules(&rules);
+    let origin = PathBuf::from(&rules);
     let s = submission::Submission {
         paths,
         from: from_,
@@ -176,16 +181,31 @@ fn review(
     interruptible(py, move |cancel| -> Result<String, Failure> {
         let fail = |e: Error| Failure::Command(Box::new(e), Vec::new());
         let done = if (present && registered) || needs_ledger {
-            with_ledger(&db, cancel, |ledger| submission::submit(Some(ledger), &s))
+            with_ledger(&db, cancel.clone(), |ledger| {
+                submission::submit(Some(ledger), &s)
+            })
         } else {
             submission::submit(None, &s)
         }
         .map_err(fail)?;
         let document = render::json(&done.review);
-        match submission::verdict_error(&done.review, &done.rules.rules, false) {
-            Some(refused) => Err(Failure::Command(Box::new(refused), document.into_bytes())),
-            None => Ok(document),
+        if let Some(refused) = submission::verdict_error(&done.review, &done.rules.rules, ingest) {
+            return Err(Failure::Command(Box::new(refused), document.into_bytes()));
         }
+        if ingest {
+            let (ledger, now) = open_write(&db, wait, cancel).map_err(fail)?;
+            let records = done.records(&origin, &now).map_err(fail)?;
+            let manifests = &done.review.plan.manifests;
+            benchledger_core::ingest::run::built(
+                &ledger,
+                manifests,
+                records,
+                &now,
+                &mut benchledger_core::import::Quiet,
+            )
+            .map_err(fail)?;
+        }
+        Ok(document)
     })?
     .map_err(|f| f.raise(py))
 }

@@ -16,6 +16,7 @@ use crate::ingest::Source;
 use crate::ingest::files::Files;
 use crate::ingest::from::FromOptions;
 use crate::ledger::{Ledger, RulesRow};
+use crate::model::WaveReviewRow;
 
 /// A rules file, read whole.
 pub const RULES: Cap = Cap {
@@ -77,6 +78,27 @@ impl LoadedRules {
 pub struct Reviewed {
     pub review: Review,
     pub rules: LoadedRules,
+}
+
+impl Reviewed {
+    /// What `review --ingest` records with the waves it lets in, at `now`: for each wave, its
+    /// review and the rules it ran under (registered in the same transaction). Rules that claim
+    /// a shipped name with other text are refused ([`shipped_conflict`]; `origin` names them).
+    pub fn records(&self, origin: &Path, now: &str) -> Result<Vec<(WaveReviewRow, RulesRow)>> {
+        let registered = self.rules.row(now);
+        shipped_conflict(origin, &registered)?;
+        Ok(self
+            .review
+            .waves
+            .iter()
+            .map(|w| {
+                (
+                    super::recorded(&self.review, &w.wave.id, now),
+                    registered.clone(),
+                )
+            })
+            .collect())
+    }
 }
 
 /// Reviews the submission `s` without writing anything. `ledger` is where registered rules,
