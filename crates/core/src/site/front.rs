@@ -124,9 +124,8 @@ fn pick(input: &Input, boards: &[Board<'_>]) -> Option<(usize, String)> {
         (
             i,
             format!(
-                "{passed_over}no registered rubric scores this wave (an efficiency rubric needs \
-                 a budget, prices or medians this wave does not declare), so it is ranked on \
-                 plain accuracy, the shipped rubrics/accuracy.v1.toml"
+                "{passed_over}no registered rubric scores this wave, so it is ranked on plain \
+                 accuracy (the shipped rubrics/accuracy.v1.toml)"
             ),
         )
     })

@@ -49,7 +49,7 @@ pub(super) fn page(input: &Input) -> String {
         ul {
             li { strong { "Correct" } ": Correct / (attempts + missing). Where a suite declares its problems, a problem a seat never attempted counts as one attempt that is not Correct (missing)." }
             li { strong { "Tokens" } ": where a wave's input totals exclude cached reads, the cached reads and cache writes are added, so that totals compare across waves; the column's header says which." }
-            li { strong { "Cost-of-Pass" } ": total USD / number Correct, pooled over the seat's attempts (as seed 000 defines it, not the per-problem mean of Erol et al. 2025). Undefined (—) when nothing is Correct or a cost is unknown." }
+            li { strong { "Cost-of-Pass" } ": total USD / number Correct, pooled over the seat's attempts (the dollars spent per Correct answer; not the per-problem mean of Erol et al. 2025). Undefined (—) when nothing is Correct or a cost is unknown." }
             li { strong { "Relative scores" } ": a cohort-relative rubric's score ranks seats inside their own wave only; it is shown as a rank and never compared across waves." }
         }
         h2 id="intervals" { "Intervals and rank ranges" }
