@@ -381,6 +381,29 @@ fn receive<T: Send>(
     })
 }
 
+/// The commands' context for a library call on the ledger `db`, its output discarded: a write
+/// waits up to `wait` for another writer; the ledger stops its work once `cancel` is set.
+fn quiet_ctx<'o>(
+    out: &'o mut std::io::Sink,
+    db: &str,
+    wait: std::time::Duration,
+    cancel: Cancel,
+) -> Result<commands::Ctx<'o>, Error> {
+    let s = quiet_surroundings(cancel)?;
+    Ok(commands::Ctx {
+        out,
+        db_flag: Some(PathBuf::from(db)),
+        now: s.now,
+        interactive: false,
+        stderr_terminal: false,
+        db_env: None,
+        wait,
+        layout: benchledger::terminal::Layout::full(),
+        outcome: commands::Outcome::default(),
+        cancel: s.cancel,
+    })
+}
+
 /// Opens the ledger at `db` to read, as the commands do (refusing what is not a regular file),
 /// and hands it to `f`; the ledger stops its work once `cancel` is set.
 fn with_ledger<T>(
@@ -388,20 +411,8 @@ fn with_ledger<T>(
     cancel: Cancel,
     f: impl FnOnce(&benchledger_core::ledger::Ledger) -> Result<T, Error>,
 ) -> Result<T, Error> {
-    let s = quiet_surroundings(cancel)?;
     let mut sink = std::io::sink();
-    let ctx = commands::Ctx {
-        out: &mut sink,
-        db_flag: Some(PathBuf::from(db)),
-        now: s.now,
-        interactive: false,
-        stderr_terminal: false,
-        db_env: None,
-        wait: std::time::Duration::from_secs(600),
-        layout: benchledger::terminal::Layout::full(),
-        outcome: commands::Outcome::default(),
-        cancel: s.cancel,
-    };
+    let ctx = quiet_ctx(&mut sink, db, std::time::Duration::from_secs(600), cancel)?;
     f(&ctx.open()?)
 }
 
@@ -417,20 +428,13 @@ fn open_write(
             "wait={wait}: give the seconds a write waits for another writer, 0 or more"
         )));
     }
-    let s = quiet_surroundings(cancel)?;
     let mut sink = std::io::sink();
-    let ctx = commands::Ctx {
-        out: &mut sink,
-        db_flag: Some(PathBuf::from(db)),
-        now: s.now,
-        interactive: false,
-        stderr_terminal: false,
-        db_env: None,
-        wait: std::time::Duration::from_secs_f64(wait),
-        layout: benchledger::terminal::Layout::full(),
-        outcome: commands::Outcome::default(),
-        cancel: s.cancel,
-    };
+    let ctx = quiet_ctx(
+        &mut sink,
+        db,
+        std::time::Duration::from_secs_f64(wait),
+        cancel,
+    )?;
     let ledger = ctx.open_write()?;
     Ok((ledger, ctx.now.clone()))
 }
