@@ -228,6 +228,21 @@ pub struct Wanted {
     pub starts: Vec<(f64, f64)>,
     pub baseline: f64,
     pub width: f64,
+    /// How far from its point the label may go before it goes without a spot.
+    pub reach: Reach,
+}
+
+/// How far a label may go from its wanted spot (issue 31's new-user check: a suite's chart of
+/// 2,000 points sent labels thousands of pixels below its axis on leader lines as long).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Reach {
+    /// Anywhere: drawn even when the area has no room for it (below the area, then).
+    Anywhere,
+    /// Anywhere inside the area, else nowhere.
+    Inside,
+    /// Only near its wanted spot ([`NEAR`]), where no long leader line is needed to tell whose
+    /// it is, else nowhere.
+    Near,
 }
 
 /// The part of a chart its labels are placed in first: left, top, right, bottom.
@@ -242,25 +257,33 @@ pub struct Area {
 /// How far a label slides sideways, away from its point, at each step, and how many steps.
 const SLIDE: f64 = 16.0;
 const SLIDES: usize = 8;
+/// How far from its wanted spot a label of [`Reach::Near`] may go: two lines up or down, or two
+/// slides sideways (or one of each).
+const NEAR: f64 = 2.0 * SLIDE + 1.0;
 
 /// Where labels go so that none covers another or crosses what is drawn (issue 31.4). Each
 /// takes the free spot inside `area` nearest its wanted one: on either side of its point, up
 /// or down a line at a time, or slid sideways away from it; past every label already placed
-/// and every obstacle in `taken` (points, the legend, ticks' labels, whiskers, the frontier).
-/// When `area` has no room, it goes down a line at a time below it until it is clear (never
-/// above `area.top`). Labels are placed from the top of the chart down; each one's start and
-/// baseline are returned in the order given.
-pub fn place_labels_around(wanted: &[Wanted], taken: &[Obstacle], area: Area) -> Vec<(f64, f64)> {
+/// and every obstacle in `taken` (points, the legend, ticks' labels, whiskers, the frontier),
+/// as far as its [`Reach`] lets it. When `area` has no room, a label of [`Reach::Anywhere`]
+/// goes down a line at a time below it until it is clear (never above `area.top`), and any
+/// other gets no spot (`None`). Those labels are placed first, then the others, each from the
+/// top of the chart down; each one's start and baseline are returned in the order given.
+pub fn place_labels_around(
+    wanted: &[Wanted],
+    taken: &[Obstacle],
+    area: Area,
+) -> Vec<Option<(f64, f64)>> {
     let mut order: Vec<usize> = (0..wanted.len()).collect();
     order.sort_by(|&a, &b| {
-        wanted[a]
-            .baseline
-            .total_cmp(&wanted[b].baseline)
+        (wanted[a].reach != Reach::Anywhere)
+            .cmp(&(wanted[b].reach != Reach::Anywhere))
+            .then(wanted[a].baseline.total_cmp(&wanted[b].baseline))
             .then(wanted[a].starts[0].0.total_cmp(&wanted[b].starts[0].0))
             .then(a.cmp(&b))
     });
     let mut placed: Vec<Obstacle> = taken.to_vec();
-    let mut out = vec![(0.0, 0.0); wanted.len()];
+    let mut out = vec![None; wanted.len()];
     for i in order {
         let w = &wanted[i];
         // Every start a label may take, and the heights taken across it (computed when first
@@ -303,7 +326,13 @@ pub fn place_labels_around(wanted: &[Wanted], taken: &[Obstacle], area: Area) ->
                 .then(a.1.cmp(&b.1))
                 .then(b.2.total_cmp(&a.2))
         });
-        let near = spots.into_iter().find(|&(_, k, y)| free(k, y));
+        let near = spots
+            .into_iter()
+            .take_while(|&(d, _, _)| w.reach != Reach::Near || d <= NEAR)
+            .find(|&(_, k, y)| free(k, y));
+        if near.is_none() && w.reach != Reach::Anywhere {
+            continue;
+        }
         // Below the area, a line at a time: far enough down, nothing is in the way (the bound
         // only makes the search total).
         let below = w.baseline + LINE * ((area.bottom - w.baseline) / LINE).ceil().max(0.0);
@@ -317,7 +346,7 @@ pub fn place_labels_around(wanted: &[Wanted], taken: &[Obstacle], area: Area) ->
         });
         let spot = spot.unwrap_or((w.starts[0].0, w.baseline));
         placed.push(Obstacle::text(spot.0, spot.1, w.width));
-        out[i] = spot;
+        out[i] = Some(spot);
     }
     out
 }
@@ -520,7 +549,15 @@ fn scatter_obstacles(
     taken
 }
 
-pub fn scatter(s: &Scatter) -> Markup {
+/// How many points a cost–accuracy chart may hold and still label each one anywhere inside its
+/// plot; past this, a point outside the Pareto set is labelled only near it.
+const CROWDED: usize = 40;
+
+/// The cost–accuracy chart, and how many of its points go without a label: every point of the
+/// Pareto set is labelled, below the plot when it has no room; another only where the plot has
+/// room for it (near its point, in a chart of more than [`CROWDED`]: a suite's chart across a
+/// hundred waves holds thousands of points). Each point names its seat when pointed at.
+pub fn scatter(s: &Scatter) -> (Markup, usize) {
     let width = SCATTER_WIDTH;
     let (x, log, xt) = cost_axis(&s.points, LEFT, width - RIGHT);
     let px = |cost: f64| x.at(if log { cost.log10() } else { cost });
@@ -563,6 +600,13 @@ pub fn scatter(s: &Scatter) -> Markup {
                 starts,
                 baseline: cy - 8.0,
                 width: w,
+                reach: if p.pareto {
+                    Reach::Anywhere
+                } else if s.points.len() > CROWDED {
+                    Reach::Near
+                } else {
+                    Reach::Inside
+                },
             }
         })
         .collect();
@@ -573,7 +617,8 @@ pub fn scatter(s: &Scatter) -> Markup {
         bottom: HEIGHT - BOTTOM,
     };
     let spots = place_labels_around(&wanted, &taken, area);
-    let label_y: Vec<f64> = spots.iter().map(|s| s.1).collect();
+    let unlabelled = spots.iter().filter(|s| s.is_none()).count();
+    let label_y: Vec<f64> = spots.iter().flatten().map(|s| s.1).collect();
     let body = html! {
         (y_grid(y, width, &yt, pct_tick))
         @for (v, label) in &xt {
@@ -593,9 +638,9 @@ pub fn scatter(s: &Scatter) -> Markup {
             @let (a, b) = (points[w[0]], points[w[1]]);
             line.frontier-segment x1=(c(a.0)) y1=(c(a.1)) x2=(c(b.0)) y2=(c(b.1)) {}
         }
-        @for (((p, &(lx, ly)), &(cx, cy)), w) in s.points.iter().zip(&spots).zip(&points).zip(&wanted) {
+        @for (((p, spot), &(cx, cy)), w) in s.points.iter().zip(&spots).zip(&points).zip(&wanted) {
             @let dot = html! {
-                @if let Some((from, to)) = leader_line((cx, cy), (lx, ly, w.width), w.baseline) {
+                @if let Some((from, to)) = spot.and_then(|(lx, ly)| leader_line((cx, cy), (lx, ly, w.width), w.baseline)) {
                     line.label-leader x1=(c(from.0)) y1=(c(from.1)) x2=(c(to.0)) y2=(c(to.1)) {}
                 }
                 circle.point.pareto[p.pareto] data-seat=(p.label) cx=(c(cx)) cy=(c(cy)) r="5" {
@@ -605,7 +650,9 @@ pub fn scatter(s: &Scatter) -> Markup {
                         @if p.pareto { " (Pareto set)" }
                     }
                 }
-                text.point-label x=(c(lx)) y=(c(ly)) { (p.label) }
+                @if let Some(&(lx, ly)) = spot.as_ref() {
+                    text.point-label x=(c(lx)) y=(c(ly)) { (p.label) }
+                }
             };
             @if let Some(href) = &p.href { a href=(href) { (dot) } } @else { (dot) }
         }
@@ -614,7 +661,7 @@ pub fn scatter(s: &Scatter) -> Markup {
     let height = label_y.iter().fold(HEIGHT, |h, y| h.max(y + 8.0));
     // It fills its row, as far as SCATTER_GROWTH × the size it is drawn at (a 1400 px window's
     // whole row; its 11 px labels then read at 15 px); the other charts stop at their size.
-    frame(
+    let chart = frame(
         &s.id,
         (width, height, width * SCATTER_GROWTH),
         [
@@ -628,7 +675,8 @@ pub fn scatter(s: &Scatter) -> Markup {
             "Accuracy",
         ],
         body,
-    )
+    );
+    (chart, unlabelled)
 }
 
 /// One wave's value in a seat's trend.
@@ -960,6 +1008,7 @@ mod tests {
                 starts: vec![(x, 1.0)],
                 baseline,
                 width,
+                reach: Reach::Anywhere,
             })
             .collect();
         let taken: Vec<Obstacle> = taken
@@ -968,7 +1017,7 @@ mod tests {
             .collect();
         place_labels_around(&wanted, &taken, area(top))
             .into_iter()
-            .map(|s| s.1)
+            .map(|s| s.unwrap().1)
             .collect()
     }
 
@@ -995,6 +1044,7 @@ mod tests {
             starts,
             baseline: 100.0,
             width: 60.0,
+            reach: Reach::Anywhere,
         };
         let whisker = Obstacle::Line((150.0, 40.0), (150.0, 200.0), 0.75);
         assert_eq!(
@@ -1003,7 +1053,7 @@ mod tests {
                 &[whisker],
                 area(0.0)
             ),
-            [(32.0, 100.0)]
+            [Some((32.0, 100.0))]
         );
         // A frontier segment rising across the left side too, from 114.5 to 83.5 under the
         // label: both sides are crossed at 100, a line up (87) and a line down (113); two
@@ -1016,11 +1066,56 @@ mod tests {
                 &[whisker, frontier],
                 area(0.0)
             ),
-            [(32.0, 126.0)]
+            [Some((32.0, 126.0))]
         );
         // A sloped line takes, across a span, only the heights of its part over that span
         // (and half its stroke): from x = 59 to 81, 100.5 to 89.5.
         assert_eq!(frontier.across(60.0, 80.0), Some((88.5, 101.5)));
+    }
+
+    /// A suite's chart across a hundred waves held 2,000 points, and every label went somewhere:
+    /// thousands of pixels below the axis, on leader lines as long (the new-user check of issue
+    /// 31). Now a label goes only where the plot has room near its point, except the Pareto
+    /// set's, which are always drawn; the rest are counted, and their points keep their names.
+    #[test]
+    fn a_crowded_chart_labels_only_what_fits_and_every_pareto_point() {
+        let points: Vec<ScatterPoint> = (0..400)
+            .map(|i| ScatterPoint {
+                label: format!("seat-{i:03} (wave-{i:03})"),
+                cost: 1.0 + (i % 40) as f64 * 0.05,
+                accuracy: 0.3 + (i % 7) as f64 * 0.05,
+                interval: None,
+                pareto: i % 97 == 0,
+                href: None,
+            })
+            .collect();
+        let pareto = points.iter().filter(|p| p.pareto).count();
+        let s = Scatter {
+            id: "c".into(),
+            title: "t".into(),
+            desc: "d".into(),
+            points,
+            frontier: vec![],
+        };
+        let (svg, unlabelled) = scatter(&s);
+        let svg = svg.into_string();
+        let labels = svg.matches("<text class=\"point-label\"").count();
+        assert!(unlabelled > 300, "{unlabelled}");
+        assert_eq!(labels + unlabelled, 400);
+        assert_eq!(
+            svg.matches("<circle class=\"point").count(),
+            400 + 1 /* legend's */ + 1
+        );
+        for p in s.points.iter().filter(|p| p.pareto) {
+            assert!(svg.contains(&format!(">{}</text>", p.label)), "{}", p.label);
+        }
+        assert!(pareto == 5);
+        // No label below the plot: the chart keeps its height.
+        assert!(
+            svg.contains(&format!("viewBox=\"0 0 {SCATTER_WIDTH:.1} {HEIGHT:.1}\"")),
+            "{}",
+            &svg[..300]
+        );
     }
 
     /// Two waves of a suite side by side: long labels crowd the costliest corner, where the
@@ -1051,7 +1146,7 @@ mod tests {
             ],
             frontier: vec![5, 4],
         };
-        let svg = scatter(&s).into_string();
+        let svg = scatter(&s).0.into_string();
         let attr = |el: &str, name: &str| -> f64 {
             let from = el.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
             el[from..from + el[from..].find('"').unwrap()]
@@ -1171,7 +1266,7 @@ mod tests {
             }],
             frontier: vec![0],
         };
-        let svg = scatter(&s).into_string();
+        let svg = scatter(&s).0.into_string();
         assert!(!svg.contains("<script>"), "{svg}");
         assert!(svg.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert!(svg.contains("<title id=\"c-title\">&lt;b&gt;t&lt;/b&gt;</title>"));

@@ -216,13 +216,18 @@ fn description(points: &[ScatterPoint], frontier: &[usize], scope: &str) -> Stri
 
 /// The chart, its caption (with `more` after the explanation) and its data as a table.
 fn figure(s: &Scatter, more: Markup, left_out: &[String], depth: usize) -> Markup {
+    let (chart, unlabelled) = chart::scatter(s);
     html! {
         figure {
-            div.chart-box { (chart::scatter(s)) }
+            div.chart-box { (chart) }
             figcaption {
                 (s.desc) " Filled: the Pareto set; the line: the frontier as HAL draws it"
                 @if s.points.iter().any(|p| p.interval.is_some()) { "; whiskers: the leaderboard's accuracy interval" }
                 " (" (super::manual::link(depth, "frontier", "how to read this chart")) ")."
+                @if unlabelled > 0 {
+                    " " (count(unlabelled as u64, "point")) " of " (s.points.len())
+                    " go unlabelled for want of room near them: each names its seat when pointed at, and the chart's data below lists every one."
+                }
                 (more)
                 @if !left_out.is_empty() { " Not plotted: " (left_out.join(", ")) "." }
             }
