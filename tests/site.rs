@@ -627,13 +627,17 @@ fn the_examples_site_renders_in_chromium_with_its_charts_and_tables() {
 /// The seat whose wall time rose 141 → 262 s under heavier load: its page, in the examples'
 /// site at `site`.
 fn the_seat_page_shows_its_load_on_every_trend(chromium: &Path, site: &Path) {
-    // The seat whose wall time rose 141 → 262 s under heavier load: three charts of three waves,
-    // each point labelled with its wave's load.
+    // The seat whose wall time rose 141 → 262 s under heavier load: it ran two suites, and
+    // each suite has its three charts (a line that broke wherever the other suite's wave fell
+    // between two points said nothing: issue 31's new-user check), each point labelled with its
+    // wave's load.
     let seat = site.join("seats/xai-hierarchical.html");
     let page = dom(chromium, &seat);
-    assert_eq!(page.matches("<svg").count(), 3);
-    let wall = between(&page, "id=\"trend-wall\"", "</svg>");
-    assert_eq!(wall.matches("<circle class=\"point").count(), 3);
+    assert_eq!(page.matches("<svg").count(), 6);
+    assert!(page.contains("<h2>Wall seconds, suite grafana-incident-rca</h2>"));
+    assert!(page.contains("<h2>Accuracy, suite checkout-outage-rca</h2>"));
+    let wall = between(&page, "id=\"trend-wall-grafana-incident-rca\"", "</svg>");
+    assert_eq!(wall.matches("<circle class=\"point").count(), 2);
     assert!(
         wall.contains(
             "rca-wave-1 141.0 (4 par · 4 tool · serial); rca-wave-2 262.0 (6 par · 6 tool)"
@@ -652,16 +656,13 @@ fn the_seat_page_shows_its_load_on_every_trend(chromium: &Path, site: &Path) {
             lines.join(" · ")
         })
         .collect();
-    assert_eq!(
-        loads,
-        [
-            "4 par · 4 tool · serial",
-            "6 par · 6 tool",
-            "5 par · 5 tool"
-        ]
-    );
-    // Different suites are not joined.
+    assert_eq!(loads, ["4 par · 4 tool · serial", "6 par · 6 tool"]);
+    // The suite's two waves are joined.
     assert_eq!(wall.matches("<line class=\"trend\"").count(), 1);
+    let other = between(&page, "id=\"trend-wall-checkout-outage-rca\"", "</svg>");
+    assert_eq!(other.matches("<circle class=\"point").count(), 1);
+    assert!(other.contains("(5 par · 5 tool)"), "{other}");
+    assert!(!other.contains("<line class=\"trend\""));
     screenshot(chromium, &seat, "seat");
 }
 
@@ -996,7 +997,10 @@ fn the_examples_charts_are_snapshotted() {
         );
         insta::assert_snapshot!(
             "site__trend_wall_xai_hierarchical",
-            svg("seats/xai-hierarchical.html", "trend-wall")
+            svg(
+                "seats/xai-hierarchical.html",
+                "trend-wall-grafana-incident-rca"
+            )
         );
         let publication = read("publications/1.html");
         insta::assert_snapshot!(

@@ -429,10 +429,10 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
         Column::num("USD", "cost_usd"),
     ]);
     let mut links = Vec::new();
-    let mut wall = Vec::new();
-    let mut tokens = Vec::new();
-    let mut accuracy = Vec::new();
-    let mut prev_suite: Option<&str> = None;
+    // A suite's waves, in the order the seat first ran each suite: each suite gets its own
+    // charts, since figures of different suites are not comparable (and a line that had to
+    // break wherever another suite's wave fell between two of a suite's said nothing).
+    let mut suites: Vec<(&str, [Vec<TrendPoint>; 3])> = Vec::new();
     for (w, i) in appearances {
         let wave = &w.data.wave;
         let s = &w.data.seats[*i];
@@ -461,8 +461,15 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
             cell("cost_usd"),
         ]);
         links.push(Some(wave_href(1, &wave.id)));
-        let joined = prev_suite == Some(wave.suite.as_str());
-        prev_suite = Some(&wave.suite);
+        let k = match suites.iter().position(|(id, _)| *id == wave.suite) {
+            Some(k) => k,
+            None => {
+                suites.push((&wave.suite, Default::default()));
+                suites.len() - 1
+            }
+        };
+        let [wall, tokens, accuracy] = &mut suites[k].1;
+        let joined = !wall.is_empty();
         let point = |value: Option<f64>| TrendPoint {
             wave: wave.id.clone(),
             load: load_words(&wave.load),
@@ -474,59 +481,36 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
         tokens.push(point(whole(&f.tokens_total, f.attempts).map(|v| v as f64)));
         accuracy.push(point(f.accuracy));
     }
-    let suites: BTreeSet<&str> = appearances
-        .iter()
-        .map(|(w, _)| w.data.wave.suite.as_str())
+    let several = suites.len() > 1;
+    let charts: Vec<Trend> = suites
+        .into_iter()
+        .flat_map(|(suite, [wall, tokens, accuracy])| {
+            let of = several.then_some(suite);
+            [
+                trend(
+                    seat,
+                    of,
+                    ("trend-wall", "Wall seconds", "Wall seconds (total)"),
+                    false,
+                    wall,
+                ),
+                trend(
+                    seat,
+                    of,
+                    ("trend-tokens", "Tokens", "Tokens (total, cached reads in)"),
+                    false,
+                    tokens,
+                ),
+                trend(
+                    seat,
+                    of,
+                    ("trend-accuracy", "Accuracy", "Accuracy"),
+                    true,
+                    accuracy,
+                ),
+            ]
+        })
         .collect();
-    // Each value in the description as the seat's table prints it: wall seconds with one
-    // decimal, tokens whole and grouped, accuracy a percentage.
-    let trend = |id: &str, what: &str, unit: &str, share: bool, points: Vec<TrendPoint>| {
-        let text = |v: f64| match (share, what) {
-            (true, _) => percent(v),
-            (false, "Tokens") => int_or_fixed(v, 1),
-            (false, _) => fixed(v, 1),
-        };
-        let values: Vec<String> = points
-            .iter()
-            .map(|p| {
-                format!(
-                    "{} {} ({})",
-                    p.wave,
-                    p.value.map_or("unknown".into(), text),
-                    p.load
-                )
-            })
-            .collect();
-        Trend {
-            id: id.into(),
-            title: format!("{seat}: {what}, wave over wave"),
-            desc: format!(
-                "{what} of seat {seat} in each wave, oldest first, each point labelled with its \
-                 wave's load: {}.",
-                values.join("; ")
-            ),
-            y_label: unit.into(),
-            share,
-            points,
-        }
-    };
-    let charts = [
-        trend(
-            "trend-wall",
-            "Wall seconds",
-            "Wall seconds (total)",
-            false,
-            wall,
-        ),
-        trend(
-            "trend-tokens",
-            "Tokens",
-            "Tokens (total, cached reads in)",
-            false,
-            tokens,
-        ),
-        trend("trend-accuracy", "Accuracy", "Accuracy", true, accuracy),
-    ];
     let mut seen = BTreeSet::new();
     // The display names the seat has in its waves, each once, in wave order.
     let mut names: Vec<&str> = Vec::new();
@@ -539,8 +523,8 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
     }
     let body = html! {
         h1 { "Seat " (seat) @if !names.is_empty() { ": " (names.join(" / ")) } }
-        p { "Absolute figures wave over wave. Each point is labelled with its wave's load — par: seats running in parallel; tool: sessions sharing the tool server; serial: a serial rerun — so a slowdown under heavier contention shows as such: wall seconds are the load's as much as the seat's. Lines join consecutive waves of the same suite only; a hollow point is a withdrawn wave; a figure some attempts lack is not plotted." }
-        @if suites.len() > 1 { p.note { "This seat ran " (suites.len()) " suites: figures of different suites are not comparable." } }
+        p { "Absolute figures wave over wave. Each point is labelled with its wave's load — par: seats running in parallel; tool: sessions sharing the tool server; serial: a serial rerun — so a slowdown under heavier contention shows as such: wall seconds are the load's as much as the seat's. A hollow point is a withdrawn wave; a figure some attempts lack is not plotted." }
+        @if several { p.note { "This seat ran " (charts.len() / 3) " suites: figures of different suites are not comparable, so each suite has its charts." } }
         (table(&t, Some("The seat in each wave"), &links))
         (notes(&[crate::report::waves::FIGURES_NOTE.into()], &mut seen, words))
         @for (w, _) in appearances.iter().filter(|(w, _)| w.pricing.is_some()) {
@@ -548,11 +532,64 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
             (priced_by(w))
         }
         @for c in &charts {
-            h2 { (c.title.trim_start_matches(&format!("{seat}: "))) }
+            h2 { (c.title.trim_start_matches(&format!("{seat}: ")).trim_end_matches(", wave over wave")) }
             figure { div.chart-box { (chart::trend(c)) } figcaption { (c.desc) } }
         }
     };
     layout(&format!("Seat {seat}"), 1, body)
+}
+
+/// One of a seat's trend charts: `what` (its id, its name, its axis's label) of the seat in
+/// each wave of one suite (`suite`, named when the seat ran several), oldest first. Each value
+/// in the description as the seat's table prints it: wall seconds with one decimal, tokens
+/// whole and grouped, accuracy a percentage.
+fn trend(
+    seat: &str,
+    suite: Option<&str>,
+    (id, what, unit): (&str, &str, &str),
+    share: bool,
+    points: Vec<TrendPoint>,
+) -> Trend {
+    let text = |v: f64| match (share, what) {
+        (true, _) => percent(v),
+        (false, "Tokens") => int_or_fixed(v, 1),
+        (false, _) => fixed(v, 1),
+    };
+    let values: Vec<String> = points
+        .iter()
+        .map(|p| {
+            format!(
+                "{} {} ({})",
+                p.wave,
+                p.value.map_or("unknown".into(), text),
+                p.load
+            )
+        })
+        .collect();
+    let (id, of, title) = match suite {
+        Some(suite) => (
+            format!("{id}-{}", super::file_name(suite)),
+            format!(" of suite {suite}"),
+            format!("{seat}: {what}, suite {suite}, wave over wave"),
+        ),
+        None => (
+            id.to_string(),
+            String::new(),
+            format!("{seat}: {what}, wave over wave"),
+        ),
+    };
+    Trend {
+        id,
+        title,
+        desc: format!(
+            "{what} of seat {seat} in each wave{of}, oldest first, each point labelled with its \
+             wave's load: {}.",
+            values.join("; ")
+        ),
+        y_label: unit.into(),
+        share,
+        points,
+    }
 }
 
 fn change_page(input: &Input, scored: &[Vec<Board<'_>>], old: usize, new: usize) -> String {
