@@ -46,6 +46,7 @@ pre.sample{white-space:pre-wrap;overflow-wrap:anywhere;margin:.3rem 0}
 details.sample{margin:.3rem 0}details.sample dl{margin:.3rem 0 .6rem 1rem}details.sample dd{margin:0}
 code{font-size:.88em}
 @media (max-width:720px){.scroll th,.scroll td{white-space:nowrap}.scroll caption{position:sticky;left:0;max-width:calc(100vw - 2.5rem)}}
+.scroll,.chart-box{background:linear-gradient(to right,#fff 30%,#fff0) 0 0/2rem 100% no-repeat local,linear-gradient(to left,#fff 30%,#fff0) 100% 0/2rem 100% no-repeat local,radial-gradient(farthest-side at 0 50%,#0003,#0000) 0 0/.8rem 100% no-repeat scroll,radial-gradient(farthest-side at 100% 50%,#0003,#0000) 100% 0/.8rem 100% no-repeat scroll}
 ";
 
 /// The stylesheet's rules for charts, in a page that has one.
