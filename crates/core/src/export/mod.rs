@@ -196,28 +196,11 @@ pub fn parquet(ledger: &Ledger, dir: &Path) -> Result<Exported> {
     let mut attempts = parquet::Writer::create(&dir.join("attempts.parquet"), "attempt", ATTEMPTS)?;
     let mut seats = parquet::Writer::create(&dir.join("seats.parquet"), "seat", SEATS)?;
     for w in ledger.waves()? {
-        let wave = &w.wave;
-        let gone = withdrawn.contains(&wave.id);
-        let head: [Value<'_>; WAVE_COLUMNS] = [
-            Value::Text(&wave.id),
-            Value::Text(&wave.suite),
-            Value::Text(&wave.started_at),
-            Value::Flag(gone),
-            Value::int(wave.load.parallel_sessions),
-            Value::int(wave.load.tool_server_sessions),
-            Value::flag(wave.load.serial_rerun),
-            Value::real(wave.load.timeout_multiplier),
-            Value::Flag(wave.accounting.input_tokens_include_cache_reads),
-            Value::text(wave.accounting.price_source.as_deref()),
-            Value::real(wave.budget.tokens),
-            Value::real(wave.budget.wall_s),
-            Value::real(wave.budget.cost_usd),
-            Value::Text(&w.content.sha256),
-        ];
-        let basis = Basis::of(wave);
+        let head = wave_cells(&w, withdrawn.contains(&w.wave.id));
+        let basis = Basis::of(&w.wave);
         let mut failed: Option<Error> = None;
         let tallies = ledger.fold_wave(
-            &wave.id,
+            &w.wave.id,
             AttemptFields {
                 checklist: false,
                 trace: false,
@@ -226,33 +209,9 @@ pub fn parquet(ledger: &Ledger, dir: &Path) -> Result<Exported> {
             |seat| (seat.clone(), FigureTally::new()),
             |(seat, tally), a| {
                 tally.add(&basis, a);
-                if failed.is_some() {
-                    return;
-                }
-                let mut row: Vec<Value<'_>> = Vec::with_capacity(ATTEMPTS.len());
-                row.extend_from_slice(&head);
-                row.extend([
-                    Value::Text(&seat.id),
-                    Value::Text(&seat.model),
-                    Value::Text(&seat.provider),
-                    Value::Text(&seat.harness),
-                    Value::Text(&a.problem),
-                    Value::int(Some(a.trial)),
-                    Value::Flag(a.correct),
-                    Value::real(a.outcome),
-                    Value::int(a.input_tokens),
-                    Value::int(a.output_tokens),
-                    Value::int(a.input_tokens_cache_read),
-                    Value::int(a.input_tokens_cache_write),
-                    Value::real(a.wall_s),
-                    Value::real(a.cost_usd),
-                    Value::int(a.steps),
-                    Value::int(a.errors),
-                    Value::real(a.working_s),
-                    Value::Flag(a.infra_error),
-                    Value::text(a.end_reason.as_deref()),
-                ]);
-                if let Err(e) = attempts.push(&row) {
+                if failed.is_none()
+                    && let Err(e) = attempts.push(&attempt_row(&head, seat, a))
+                {
                     failed = Some(e);
                 }
             },
@@ -261,48 +220,112 @@ pub fn parquet(ledger: &Ledger, dir: &Path) -> Result<Exported> {
             return Err(e);
         }
         for (_, (seat, tally)) in &tallies {
-            let f = tally.figures(&basis);
-            let mut row: Vec<Value<'_>> = head.to_vec();
-            row.extend([
-                Value::Text(&seat.id),
-                Value::Text(&seat.model),
-                Value::Text(&seat.provider),
-                Value::Text(&seat.harness),
-                Value::int(Some(f.problems)),
-                Value::int(Some(f.attempts)),
-                Value::int(Some(f.correct)),
-                Value::int(Some(f.missing)),
-                Value::real(f.accuracy),
-                known(
-                    f.tokens_total.known,
-                    Value::Int(i64::try_from(f.tokens_total.sum).unwrap_or(i64::MAX)),
-                ),
-                Value::int(Some(f.tokens_total.known)),
-                known(
-                    f.new_input_tokens.known,
-                    Value::Int(i64::try_from(f.new_input_tokens.sum).unwrap_or(i64::MAX)),
-                ),
-                Value::int(Some(f.new_input_tokens.known)),
-                known(f.wall_s.known, Value::Real(f.wall_s.sum)),
-                Value::int(Some(f.wall_s.known)),
-                known(f.cost_usd.known, Value::Real(f.cost_usd.sum)),
-                Value::int(Some(f.cost_usd.known)),
-                Value::real(f.cost_of_pass_usd),
-                known(
-                    f.steps.known,
-                    Value::Int(i64::try_from(f.steps.sum).unwrap_or(i64::MAX)),
-                ),
-                Value::int(Some(f.steps.known)),
-                known(
-                    f.errors.known,
-                    Value::Int(i64::try_from(f.errors.sum).unwrap_or(i64::MAX)),
-                ),
-                Value::int(Some(f.errors.known)),
-                Value::int(Some(f.canary_failures)),
-            ]);
-            seats.push(&row)?;
+            seats.push(&seat_row(&head, seat, &tally.figures(&basis)))?;
         }
     }
+    Ok(Exported {
+        attempts: attempts.finish()?,
+        seats: seats.finish()?,
+        scores: scores(ledger, dir)?,
+    })
+}
+
+/// The columns every attempt's and seat's row starts with: its wave's.
+#[cfg(feature = "parquet")]
+fn wave_cells(w: &crate::model::WaveRow, gone: bool) -> [Value<'_>; WAVE_COLUMNS] {
+    let wave = &w.wave;
+    [
+        Value::Text(&wave.id),
+        Value::Text(&wave.suite),
+        Value::Text(&wave.started_at),
+        Value::Flag(gone),
+        Value::int(wave.load.parallel_sessions),
+        Value::int(wave.load.tool_server_sessions),
+        Value::flag(wave.load.serial_rerun),
+        Value::real(wave.load.timeout_multiplier),
+        Value::Flag(wave.accounting.input_tokens_include_cache_reads),
+        Value::text(wave.accounting.price_source.as_deref()),
+        Value::real(wave.budget.tokens),
+        Value::real(wave.budget.wall_s),
+        Value::real(wave.budget.cost_usd),
+        Value::Text(&w.content.sha256),
+    ]
+}
+
+/// A row of `attempts.parquet`, in [`ATTEMPTS`]' order.
+#[cfg(feature = "parquet")]
+fn attempt_row<'a>(
+    head: &[Value<'a>; WAVE_COLUMNS],
+    seat: &'a crate::model::Seat,
+    a: &'a crate::model::Attempt,
+) -> Vec<Value<'a>> {
+    let mut row: Vec<Value<'_>> = Vec::with_capacity(ATTEMPTS.len());
+    row.extend_from_slice(head);
+    row.extend([
+        Value::Text(&seat.id),
+        Value::Text(&seat.model),
+        Value::Text(&seat.provider),
+        Value::Text(&seat.harness),
+        Value::Text(&a.problem),
+        Value::int(Some(a.trial)),
+        Value::Flag(a.correct),
+        Value::real(a.outcome),
+        Value::int(a.input_tokens),
+        Value::int(a.output_tokens),
+        Value::int(a.input_tokens_cache_read),
+        Value::int(a.input_tokens_cache_write),
+        Value::real(a.wall_s),
+        Value::real(a.cost_usd),
+        Value::int(a.steps),
+        Value::int(a.errors),
+        Value::real(a.working_s),
+        Value::Flag(a.infra_error),
+        Value::text(a.end_reason.as_deref()),
+    ]);
+    row
+}
+
+/// A row of `seats.parquet`, in [`SEATS`]' order: the seat's absolute figures, each sum with
+/// how many attempts it is known for.
+#[cfg(feature = "parquet")]
+fn seat_row<'a>(
+    head: &[Value<'a>; WAVE_COLUMNS],
+    seat: &'a crate::model::Seat,
+    f: &crate::figures::SeatFigures,
+) -> Vec<Value<'a>> {
+    let whole = |sum: u64| Value::Int(i64::try_from(sum).unwrap_or(i64::MAX));
+    let mut row: Vec<Value<'_>> = head.to_vec();
+    row.extend([
+        Value::Text(&seat.id),
+        Value::Text(&seat.model),
+        Value::Text(&seat.provider),
+        Value::Text(&seat.harness),
+        Value::int(Some(f.problems)),
+        Value::int(Some(f.attempts)),
+        Value::int(Some(f.correct)),
+        Value::int(Some(f.missing)),
+        Value::real(f.accuracy),
+        known(f.tokens_total.known, whole(f.tokens_total.sum)),
+        Value::int(Some(f.tokens_total.known)),
+        known(f.new_input_tokens.known, whole(f.new_input_tokens.sum)),
+        Value::int(Some(f.new_input_tokens.known)),
+        known(f.wall_s.known, Value::Real(f.wall_s.sum)),
+        Value::int(Some(f.wall_s.known)),
+        known(f.cost_usd.known, Value::Real(f.cost_usd.sum)),
+        Value::int(Some(f.cost_usd.known)),
+        Value::real(f.cost_of_pass_usd),
+        known(f.steps.known, whole(f.steps.sum)),
+        Value::int(Some(f.steps.known)),
+        known(f.errors.known, whole(f.errors.sum)),
+        Value::int(Some(f.errors.known)),
+        Value::int(Some(f.canary_failures)),
+    ]);
+    row
+}
+
+/// Writes `scores.parquet`: every stored score of every registered rubric, wave by wave.
+#[cfg(feature = "parquet")]
+fn scores(ledger: &Ledger, dir: &Path) -> Result<u64> {
     let mut scores = parquet::Writer::create(&dir.join("scores.parquet"), "score", SCORES)?;
     let waves = ledger.wave_ids()?;
     for r in ledger.rubrics()? {
@@ -331,11 +354,7 @@ pub fn parquet(ledger: &Ledger, dir: &Path) -> Result<Exported> {
             }
         }
     }
-    Ok(Exported {
-        attempts: attempts.finish()?,
-        seats: seats.finish()?,
-        scores: scores.finish()?,
-    })
+    scores.finish()
 }
 
 /// Without the `parquet` feature: says how to get it.
