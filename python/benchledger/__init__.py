@@ -215,6 +215,28 @@ class Ledger:
 
     # Documents, each as its command prints it with --format json.
 
+    def withdraw(self, wave: str, reason: str) -> dict[str, Any]:
+        """Takes ``wave`` off the leaderboards for ``reason`` (``benchledger withdraw``): a
+        withdrawal appended to the chain, nothing deleted or changed; score, rescore, history,
+        diff and compare leave the wave out from then on, and its publications still verify.
+        Returns the withdrawal: ``wave``, ``reason``, ``created_at``, its record's ``sha256``,
+        ``prev_sha256`` (the record it is chained to; ``None`` for the first) and ``head``, the
+        chain's head after it, to keep outside the ledger for :meth:`verify`. An empty reason,
+        an unknown wave or one already withdrawn raises :class:`BadInput`, the ledger
+        unchanged."""
+        self._check_open()
+        wave_id, why, created_at, sha256, prev, head = _native.withdraw(
+            self._db, wave, reason, wait=self._wait
+        )
+        return {
+            "wave": wave_id,
+            "reason": why,
+            "created_at": created_at,
+            "sha256": sha256,
+            "prev_sha256": prev,
+            "head": head,
+        }
+
     def waves(self) -> dict[str, Any]:
         """Every wave with its conditions (``benchledger waves --format json``)."""
         self._check_open()

@@ -54,6 +54,12 @@ def ingest(db: str, manifests: list[str], wait: float = 600.0) -> list[str]:
     """Ingests wave manifests in one transaction by the library's operation (no command line
     is parsed); returns the waves added."""
 
+def withdraw(
+    db: str, wave: str, reason: str, wait: float = 600.0
+) -> tuple[str, str, str, str, Optional[str], str]:
+    """Withdraws a wave by the library's operation (no command line parsed): wave, reason,
+    created at, record sha256, the record it is chained to, the chain's head."""
+
 def ingest_from(
     db: str,
     format: str,

@@ -3,10 +3,8 @@
 
 use super::Ctx;
 use crate::cli::WithdrawArgs;
-use benchledger_core::chain::seal_withdrawal;
 use benchledger_core::digest::short;
 use benchledger_core::error::{Error, Result};
-use benchledger_core::ledger::{NewWithdrawal, WithdrawalSeal};
 
 pub fn withdraw(ctx: &mut Ctx<'_>, wave: &str, reason: &str) -> Result<()> {
     let reason = reason.trim();
@@ -18,17 +16,7 @@ pub fn withdraw(ctx: &mut Ctx<'_>, wave: &str, reason: &str) -> Result<()> {
         ));
     }
     let mut ledger = ctx.open_write()?;
-    let new = NewWithdrawal {
-        wave: wave.to_string(),
-        superseded_by: None,
-        reason: reason.to_string(),
-        created_at: ctx.now.clone(),
-    };
-    let row = ledger.withdraw(&new, &|s: &WithdrawalSeal<'_>| seal_withdrawal(&new, s))?;
-    let head = ledger
-        .walk()?
-        .last()
-        .map_or(String::new(), |e| e.sha256().to_string());
+    let (row, head) = ledger.withdraw_wave(wave, reason, &ctx.now)?;
     ctx.write(&format!(
         "withdrew wave {}: {}\n  record sha256 {}{}\n  chain head    {head} (keep it outside the \
          ledger: `verify --expect-head`)\n  it is left out of score, rescore, history, diff and \

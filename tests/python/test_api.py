@@ -336,3 +336,39 @@ def test_the_other_documents_equal_the_command_lines(demo):
     assert ledger.publications() == cli_json(db, "publications")
     assert ledger.rules() == cli_json(db, "rules", "list")
     assert benchledger.__version__ == cli("--version").stdout.split()[1]
+
+
+def test_withdraw_is_the_librarys_own_call_and_records_what_the_command_line_records(
+    demo, tmp_path
+):
+    """Python's withdraw (no command line parsed) appends the very record the command line
+    appends on a copy of the same ledger at the same "now", and returns it with the chain's
+    head; the waves listing marks the wave from then on."""
+    db, other = tmp_path / "api.db", tmp_path / "cli.db"
+    for d in (db, other):
+        d.write_bytes((demo / "demo.db").read_bytes())
+    with benchledger.Ledger(db) as ledger:
+        w = ledger.withdraw("rca-wave-2", "  the tool server was misconfigured  ")
+        listed = ledger.waves()
+    out = cli("--db", other, "withdraw", "rca-wave-2", "--reason", "the tool server was misconfigured")
+    assert out.status == 0, out.stderr
+    assert w["wave"] == "rca-wave-2"
+    assert w["reason"] == "the tool server was misconfigured"
+    assert w["created_at"] == "2026-11-30T00:00:00Z"
+    assert f"record sha256 {w['sha256']}" in out.stdout
+    assert f"chain head    {w['head']}" in out.stdout
+    assert w["prev_sha256"] is not None and len(w["prev_sha256"]) == 64
+    assert listed == cli_json(other, "waves")
+    assert "rca-wave-2" in {x["wave"] for x in listed["withdrawn"]}
+
+
+def test_withdraw_refuses_an_empty_reason_an_unknown_wave_and_a_second_withdrawal(ledger_copy):
+    before = ledger_copy.read_bytes()
+    ledger = benchledger.Ledger(ledger_copy)
+    with pytest.raises(benchledger.BadInput, match="reason is empty"):
+        ledger.withdraw("rca-wave-2", " \n")
+    with pytest.raises(benchledger.BadInput, match="no-such-wave"):
+        ledger.withdraw("no-such-wave", "a reason")
+    with pytest.raises(benchledger.BadInput, match="already withdrawn"):
+        ledger.withdraw("rca-wave-1", "a second reason")
+    assert ledger_copy.read_bytes() == before

@@ -249,6 +249,38 @@ fn ingest(py: Python<'_>, db: String, manifests: Vec<PathBuf>, wait: f64) -> PyR
     .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
 }
 
+/// Withdraws `wave` from the ledger `db` for `reason`, bound to the library's operation
+/// ([`benchledger_core::ledger::Ledger::withdraw_wave`]): a withdrawal appended to the chain,
+/// nothing deleted or changed. Returns the withdrawal's wave, reason, time, record hash, the
+/// record it is chained to (none when it is the first) and the chain's head after it.
+#[pyfunction]
+#[pyo3(signature = (db, wave, reason, wait=600.0))]
+fn withdraw(
+    py: Python<'_>,
+    db: String,
+    wave: String,
+    reason: String,
+    wait: f64,
+) -> PyResult<Withdrawn> {
+    interruptible(py, move |cancel| {
+        let (mut ledger, now) = open_write(&db, wait, cancel)?;
+        let (row, head) = ledger.withdraw_wave(&wave, &reason, &now)?;
+        Ok((
+            row.wave,
+            row.reason,
+            row.created_at,
+            row.sha256,
+            row.prev_sha256,
+            head,
+        ))
+    })?
+    .map_err(|e: Error| Failure::Command(Box::new(e), Vec::new()).raise(py))
+}
+
+/// What [`withdraw`] returns: wave, reason, created at, record sha256, the record it is chained
+/// to, the chain's head.
+type Withdrawn = (String, String, String, String, Option<String>, String);
+
 /// `ingest --from FORMAT PATHS...` bound to the library's operation
 /// ([`benchledger_core::ingest::run::from_files`]): the waves built from the files' own words,
 /// ingested in one transaction. `display_names` maps seat ids to names shown for them.
@@ -505,6 +537,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ingest, m)?)?;
     m.add_function(wrap_pyfunction!(waves, m)?)?;
     m.add_function(wrap_pyfunction!(ingest_from, m)?)?;
+    m.add_function(wrap_pyfunction!(withdraw, m)?)?;
     m.add_class::<arrow::Table>()?;
     Ok(())
 }

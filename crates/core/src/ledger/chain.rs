@@ -126,6 +126,38 @@ impl Ledger {
         })
     }
 
+    /// Takes `wave` off the leaderboards for `reason` (`benchledger withdraw`, Python's
+    /// `Ledger.withdraw`): a withdrawal sealed at `now` and appended to the chain; nothing is
+    /// deleted or changed. Returns its record and the chain's head after it (what a maintainer
+    /// keeps outside the ledger for `verify --expect-head`).
+    pub fn withdraw_wave(
+        &mut self,
+        wave: &str,
+        reason: &str,
+        now: &str,
+    ) -> Result<(WithdrawalRow, String)> {
+        let reason = reason.trim();
+        if reason.is_empty() {
+            return Err(Error::Usage(
+                "the withdrawal's reason is empty: say why the wave is withdrawn (a wrong budget, \
+                 a broken harness, ...); the reason is kept in the chain"
+                    .into(),
+            ));
+        }
+        let new = NewWithdrawal {
+            wave: wave.to_string(),
+            superseded_by: None,
+            reason: reason.to_string(),
+            created_at: now.to_string(),
+        };
+        let row = self.withdraw(&new, &|s| crate::chain::seal_withdrawal(&new, s))?;
+        let head = self
+            .walk()?
+            .last()
+            .map_or(String::new(), |e| e.sha256().to_string());
+        Ok((row, head))
+    }
+
     /// Every withdrawal, by id.
     pub fn withdrawals(&self) -> Result<Vec<WithdrawalRow>> {
         self.read(|sql| sql.rows(&format!("{SELECT} ORDER BY d.id"), &[], from_row))
