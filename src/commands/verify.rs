@@ -6,8 +6,6 @@
 use std::path::Path;
 
 use super::Ctx;
-use super::audit::score_streamed;
-use super::bundle::{bundle_file_problems, open_bundle};
 use crate::cli::{Format, VerifyArgs};
 use benchledger_core::attest::PublicKey;
 use benchledger_core::chain;
@@ -23,10 +21,12 @@ use benchledger_core::ledger::{
 };
 use benchledger_core::model::{Attempt, AttemptFields, Seat, SeatData, SeatTotals, Wave};
 use benchledger_core::publication;
+use benchledger_core::publication::bundle;
 use benchledger_core::publication::signature::{self, SignatureCheck};
 use benchledger_core::report::verify::{
     Check, Entry, SignatureJson, SignedTally, Tally, Verdict, Verification,
 };
+use benchledger_core::rescore;
 use benchledger_core::rubric::SeatScore;
 
 /// What `verify` was asked to check.
@@ -110,7 +110,7 @@ fn verify_publications(
                 if let Some(dir) = bundle
                     && let Ok(rubric) = ledger.publication_rubric(p.id)
                 {
-                    problems.extend(bundle_file_problems(dir, p, &rubric, envelope.as_deref()));
+                    problems.extend(bundle::file_problems(dir, p, &rubric, envelope.as_deref()));
                 }
                 let signature = check_signature(ledger, p, envelope.as_deref(), &report.trusted);
                 if let Some((lines, json)) = &signature {
@@ -834,7 +834,7 @@ fn check_scores(
             if stored.is_empty() {
                 continue;
             }
-            let fresh = score_streamed(ledger, &rubric, &w.wave.id)?;
+            let fresh = rescore::streamed(ledger, &rubric, &w.wave.id)?;
             for s in &fresh.seats {
                 match stored.iter().find(|x| x.score.seat == s.seat) {
                     Some(x) => {
@@ -1097,7 +1097,7 @@ pub fn verify(ctx: &mut Ctx<'_>, req: Request<'_>) -> Result<()> {
     match req.bundle {
         Some(dir) => {
             // Read into memory, never opened by SQLite: nothing is written in the bundle.
-            let (ledger, notes) = open_bundle(dir)?;
+            let (ledger, notes) = bundle::open(dir)?;
             report.text.push_str(&notes.concat());
             report.found.notes.extend(
                 notes

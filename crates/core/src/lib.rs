@@ -49,11 +49,13 @@ pub mod prices;
 pub mod publication;
 pub mod registry;
 pub mod report;
+pub mod rescore;
 pub mod review;
 pub mod rubric;
 pub mod site;
 pub mod stats;
 pub mod text;
+pub mod untrusted;
 
 pub use error::{Error, Hint, Result};
 pub use ledger::Ledger;
