@@ -40,6 +40,8 @@ const CORE_LAYERS: &[&[&str]] = &[
     &["report"],
     // What a publication freezes, and the static site; a submission reviewed.
     &["publication", "site", "review"],
+    // Publications recomputed, the chain and the ledger checked, from a ledger or a bundle.
+    &["verify"],
 ];
 
 /// The binary's modules, lowest first.
