@@ -25,19 +25,23 @@ const CORE_LAYERS: &[&[&str]] = &[
     // Numbers for people; price tables; the chain's records; signed statements of
     // publications; the files a caller names, read with a cap.
     &["number", "prices", "chain", "attest", "files"],
-    // Foreign results files, one module per format: its importer and its claims extractor.
-    &["import"],
+    // Foreign results files, one module per format: its importer and its claims extractor;
+    // the files of a directory not trusted (a bundle from someone else), read with a cap.
+    &["import", "untrusted"],
     // The rubric language and its interpreter.
     &["rubric"],
     // Statistics over scores; the ledger, the only module that speaks SQL.
     &["stats", "ledger"],
     // Claims checked against waves; wave manifests read into the model; exports of the ledger;
-    // registered rubrics and price tables found by name.
-    &["claims", "ingest", "export", "registry"],
+    // registered rubrics and price tables found by name; a wave rescored, streamed from the
+    // ledger.
+    &["claims", "ingest", "export", "registry", "rescore"],
     // Every listing built as data, and its Markdown, CSV and JSON.
     &["report"],
     // What a publication freezes, and the static site; a submission reviewed.
     &["publication", "site", "review"],
+    // Publications recomputed, the chain and the ledger checked, from a ledger or a bundle.
+    &["verify"],
 ];
 
 /// The binary's modules, lowest first.

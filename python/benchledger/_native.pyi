@@ -50,6 +50,11 @@ def review(
 def waves(db: str) -> str:
     """The ``waves --format json`` document, built by the library (no command line parsed)."""
 
+def verify(db: str, trusted_key: Optional[str] = None, wait: float = 600.0) -> str:
+    """``verify --all --ledger --format json`` by the library's operation (no command line is
+    parsed, so ``trusted_key``, a public key file, is only ever a path): the JSON document. A
+    check that fails raises :class:`benchledger.CheckFailed` with the document as its output."""
+
 def ingest(db: str, manifests: list[str], wait: float = 600.0) -> list[str]:
     """Ingests wave manifests in one transaction by the library's operation (no command line
     is parsed); returns the waves added."""

@@ -9,6 +9,7 @@ use benchledger_core::formats::tally;
 use benchledger_core::ledger::Ledger;
 use benchledger_core::model::{Attempt, AttemptFields, Seat, Wave};
 use benchledger_core::report;
+use benchledger_core::rescore;
 use benchledger_core::rubric::{Rubric, Scorer, SeatTally, SharedFactors, WaveScores, score_wave};
 
 /// The waves a command should visit: the named ones (checked to exist, and refused when
@@ -38,20 +39,6 @@ fn waves_to_visit(
 
 fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// One wave's scores, its attempts streamed from the ledger into each seat's running totals,
-/// never held: the same scores as `score_wave` over the wave loaded whole.
-pub(super) fn score_streamed(ledger: &Ledger, rubric: &Rubric, wave: &str) -> Result<WaveScores> {
-    let conditions = ledger.wave_conditions(wave)?;
-    let mut scorer = Scorer::new(rubric, &conditions);
-    let fields = scorer.fields();
-    if scorer.needs_medians_first() {
-        let first = ledger.fold_wave(wave, fields, |_| scorer.tally(), |t, a| scorer.add(t, a))?;
-        scorer.set_medians(first.iter().map(|(_, t)| t));
-    }
-    let seats = ledger.fold_wave(wave, fields, |_| scorer.tally(), |t, a| scorer.add(t, a))?;
-    Ok(scorer.score(seats))
 }
 
 pub fn rescore(
@@ -164,7 +151,7 @@ struct Stored {
 /// each of their tallies. Where the tallies cannot give the figures (fields they do not keep
 /// apart), every attempt is read with the columns any rubric reads, and tallied. The waves are
 /// then scored and stored part by part (consecutive waves of at most [`PART_SEATS`] seats), so
-/// that one part's scores are held at a time. The scores are those `score_streamed` gives wave
+/// that one part's scores are held at a time. The scores are those `rescore::streamed` gives wave
 /// by wave and rubric by rubric (a rubric's tally reads only its own fields, whatever else the
 /// attempt carries).
 fn rescore_stored(
@@ -326,7 +313,7 @@ fn score_apart(
             Vec::new()
         } else {
             ids.iter()
-                .map(|w| score_streamed(ledger, rubric, w).map(Some))
+                .map(|w| rescore::streamed(ledger, rubric, w).map(Some))
                 .collect::<Result<_>>()?
         });
     }
@@ -813,7 +800,7 @@ mod tests {
     }
 
     /// Storing part by part, whatever the parts, stores for every wave and rubric the scores
-    /// `score_streamed` gives wave by wave, and counts them.
+    /// `rescore::streamed` gives wave by wave, and counts them.
     #[test]
     fn rescoring_in_parts_stores_each_waves_scores_as_scored_alone() {
         for part_seats in [1, 4, 5, 2048] {
@@ -834,7 +821,7 @@ mod tests {
             for (k, rubric) in refs.iter().enumerate() {
                 let mut undefined = 0;
                 for id in &ids {
-                    let alone = score_streamed(&ledger, rubric, id).unwrap();
+                    let alone = rescore::streamed(&ledger, rubric, id).unwrap();
                     undefined += alone.seats.iter().filter(|s| s.score.is_none()).count();
                     let mut kept: Vec<_> = ledger
                         .stored_scores(shas[k], id)

@@ -12,6 +12,7 @@ use super::Ctx;
 use crate::cli::{CiArgs, DemoArgs, Format, PricesArg};
 use benchledger_core::error::{Error, Result};
 use benchledger_core::ledger::Ledger;
+use benchledger_core::verify;
 
 /// Every file the demo needs, and `demo --write` writes, by its path in the repository: the
 /// examples, rubrics, price tables and claims the README's session uses.
@@ -444,14 +445,21 @@ fn tour_publish(ctx: &mut Ctx<'_>) -> Result<()> {
         },
     )?;
     ctx.write("\n")?;
-    super::verify::verify(
+    verify_all(
         ctx,
-        super::verify::Request {
+        &verify::Request {
             all: true,
             ..Default::default()
         },
     )?;
     Ok(())
+}
+
+/// The tour's `benchledger verify`: the library's verification, its report printed.
+fn verify_all(ctx: &mut Ctx<'_>, req: &verify::Request<'_>) -> Result<()> {
+    let report = verify::run(req, || ctx.open())?;
+    ctx.write(&report.text)?;
+    report.outcome()
 }
 
 /// Section 8 of the tour: `claims check` of a paper's claims file.
@@ -508,9 +516,9 @@ fn tour_anchor(ctx: &mut Ctx<'_>) -> Result<()> {
         "stragglers were rerun serially against a different tool-server build",
     )?;
     ctx.write("\n")?;
-    super::verify::verify(
+    verify_all(
         ctx,
-        super::verify::Request {
+        &verify::Request {
             all: true,
             ledger: true,
             ..Default::default()

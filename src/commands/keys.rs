@@ -1,6 +1,7 @@
 //! Signing keys as files: `benchledger keygen` writes a new ed25519 key pair, `sign` signs a
 //! publication already in the ledger (one that verifies), and `publish --sign`, `sign --key`
-//! and `verify --trusted-key` read keys through [`read_private`] and [`read_public`].
+//! and `verify --trusted-key` read keys through [`read_private`] and the library's
+//! [`signature::read_public`].
 //!
 //! The private key is PKCS#8 PEM (RFC 8410), written with mode 0600 into a new file, never over
 //! one already there; the public key beside it (`KEY.pub`) is SubjectPublicKeyInfo PEM, the
@@ -11,11 +12,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::Ctx;
-use super::files::{self, KEY};
 use crate::cli::{KeygenArgs, SignArgs};
-use benchledger_core::attest::{PrivateKey, PublicKey};
+use benchledger_core::attest::PrivateKey;
 use benchledger_core::error::{Error, Location, Result};
 use benchledger_core::ledger::ChainEntry;
+use benchledger_core::publication::signature::read_key_text;
 use benchledger_core::publication::{self, signature};
 
 /// The public key's file beside a private key's: `KEY.pub`.
@@ -23,14 +24,6 @@ pub fn public_path(private: &Path) -> PathBuf {
     let mut name = private.as_os_str().to_owned();
     name.push(".pub");
     PathBuf::from(name)
-}
-
-/// A key file's text, or an error naming the file (exit status 2).
-fn read_key_text(path: &Path, flag: &str) -> Result<String> {
-    files::read_text(path, KEY).map_err(|e| Error::Input {
-        at: Location::file(path),
-        message: format!("{flag}: cannot read the key file: {e}"),
-    })
 }
 
 /// Refuses a private key file others can read or write: a key anyone on the machine can copy
@@ -70,15 +63,6 @@ pub fn read_private(path: &Path, flag: &str) -> Result<PrivateKey> {
     })?;
     check_private_mode(path, flag)?;
     Ok(key)
-}
-
-/// A public key from its file, for `flag`; an error naming the file and what was expected.
-pub fn read_public(path: &Path, flag: &str) -> Result<PublicKey> {
-    let text = read_key_text(path, flag)?;
-    PublicKey::from_pem(&text).map_err(|why| Error::Input {
-        at: Location::file(path),
-        message: format!("{flag}: {why}"),
-    })
 }
 
 /// Creates a new file holding `text`, never through anything already at `path`; `mode` on

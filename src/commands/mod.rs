@@ -27,7 +27,6 @@ mod rules;
 mod score;
 mod site;
 mod trials;
-mod untrusted;
 mod verify;
 mod waves;
 mod withdraw;

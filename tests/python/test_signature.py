@@ -151,3 +151,16 @@ def test_the_api_verifies_under_a_trusted_key(signed):
         ledger.verify(trusted_key=signed / "other.pub")
     assert failed.value.document["signatures"]["signed"] == 0
 
+
+
+def test_verify_reads_a_trusted_key_named_like_an_option_as_a_path(signed, tmp_path, monkeypatch):
+    """``trusted_key`` is only ever a path, whatever it begins with: no command line is built
+    from it, so a key file named ``--db=x.pub`` is read as the key, never taken for an option."""
+    (tmp_path / "--db=x.pub").write_bytes((signed / "signer.pub").read_bytes())
+    monkeypatch.chdir(tmp_path)
+    ledger = benchledger.Ledger(signed / "demo.db")
+    doc = ledger.verify(trusted_key=Path("--db=x.pub"))
+    assert doc["signatures"]["signed"] == 1
+    with pytest.raises(benchledger.BadInput) as missing:
+        ledger.verify(trusted_key=Path("--ledger"))
+    assert "cannot read the key file" in str(missing.value)

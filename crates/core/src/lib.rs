@@ -17,7 +17,9 @@
 //!   by the command line, which is the only face that has a terminal;
 //! - [`publication`]: what a publication freezes, rendered once for `publish` and `verify`;
 //! - [`site`]: the static site, pages and SVG charts as strings (pure);
-//! - [`review`]: a submission checked under declared rules before it joins the leaderboard.
+//! - [`review`]: a submission checked under declared rules before it joins the leaderboard;
+//! - [`verify`]: publications recomputed and compared byte for byte, the chain and the ledger
+//!   checked against what they were derived from.
 //!
 //! The library depends on no terminal or command-line crate: the `benchledger` binary, the
 //! Python package and the site are faces that call it (ARCHITECTURE.md).
@@ -49,11 +51,14 @@ pub mod prices;
 pub mod publication;
 pub mod registry;
 pub mod report;
+pub mod rescore;
 pub mod review;
 pub mod rubric;
 pub mod site;
 pub mod stats;
 pub mod text;
+pub mod untrusted;
+pub mod verify;
 
 pub use error::{Error, Hint, Result};
 pub use ledger::Ledger;

@@ -6,9 +6,9 @@
 //! - [`run`] runs one command against a ledger with its output captured, for the API's
 //!   documents (each the `--format json` document of its command, built by the same code);
 //! - [`table`] hands `export --what attempts|seats` over as Arrow arrays ([`arrow`]);
-//! - [`ingest`], [`ingest_from`], [`review`] and [`waves`] call the library's operations
-//!   directly (`ingest::run`, `review::submission::submit`, `report::waves::listing`): no
-//!   command line is built or parsed.
+//! - [`ingest`], [`ingest_from`], [`review`], [`waves`] and [`verify`] call the library's
+//!   operations directly (`ingest::run`, `review::submission::submit`,
+//!   `report::waves::listing`, `verify::run`): no command line is built or parsed.
 //!
 //! Every call releases the GIL while it works, so other Python threads run during a long
 //! ingest, rescore or bootstrap. An error becomes one of `benchledger.errors`' exceptions,
@@ -223,6 +223,42 @@ fn waves(py: Python<'_>, db: String) -> PyResult<String> {
         })
     })?
     .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+}
+
+/// `verify --all --ledger --format json` of the ledger `db` (with `--trusted-key` when
+/// `trusted_key` names a public key file), bound to the library's operation
+/// ([`benchledger_core::verify::run`]): no command line is parsed, so no path is ever read as
+/// an option. The ledger is opened to read as the commands open it, waiting up to `wait`
+/// seconds for another writer. Returns the JSON document; a check that fails raises
+/// `CheckFailed` with the document as its `output`.
+#[pyfunction]
+#[pyo3(signature = (db, trusted_key=None, wait=600.0))]
+fn verify(py: Python<'_>, db: String, trusted_key: Option<PathBuf>, wait: f64) -> PyResult<String> {
+    use benchledger_core::publication::signature;
+    use benchledger_core::verify;
+    interruptible(py, move |cancel| -> Result<String, Failure> {
+        let fail = |e: Error| Failure::Command(Box::new(e), Vec::new());
+        let mut sink = std::io::sink();
+        let ctx = quiet_ctx(&mut sink, &db, wait_for(wait).map_err(fail)?, cancel).map_err(fail)?;
+        let trusted_key = trusted_key
+            .as_deref()
+            .map(|path| signature::read_public(path, "--trusted-key"))
+            .transpose()
+            .map_err(fail)?;
+        let request = verify::Request {
+            all: true,
+            ledger: true,
+            trusted_key,
+            ..Default::default()
+        };
+        let report = verify::run(&request, || ctx.open()).map_err(fail)?;
+        let document = report.json();
+        report
+            .outcome()
+            .map_err(|e| Failure::Command(Box::new(e), document.clone().into_bytes()))?;
+        Ok(document)
+    })?
+    .map_err(|f| f.raise(py))
 }
 
 /// Ingests the wave manifests `manifests` into the ledger `db` in one transaction, bound to
@@ -455,20 +491,21 @@ fn open_write(
     wait: f64,
     cancel: Cancel,
 ) -> Result<(benchledger_core::ledger::Ledger, String), Error> {
+    let mut sink = std::io::sink();
+    let ctx = quiet_ctx(&mut sink, db, wait_for(wait)?, cancel)?;
+    let ledger = ctx.open_write()?;
+    Ok((ledger, ctx.now.clone()))
+}
+
+/// `wait` seconds, as the time a call waits for another writer; an error unless it is a
+/// number of seconds, 0 or more.
+fn wait_for(wait: f64) -> Result<std::time::Duration, Error> {
     if !(wait.is_finite() && wait >= 0.0) {
         return Err(Error::Usage(format!(
             "wait={wait}: give the seconds a write waits for another writer, 0 or more"
         )));
     }
-    let mut sink = std::io::sink();
-    let ctx = quiet_ctx(
-        &mut sink,
-        db,
-        std::time::Duration::from_secs_f64(wait),
-        cancel,
-    )?;
-    let ledger = ctx.open_write()?;
-    Ok((ledger, ctx.now.clone()))
+    Ok(std::time::Duration::from_secs_f64(wait))
 }
 
 /// A command's surroundings in a library call: no terminal (no progress bars, full-width
@@ -536,6 +573,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(review, m)?)?;
     m.add_function(wrap_pyfunction!(ingest, m)?)?;
     m.add_function(wrap_pyfunction!(waves, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(ingest_from, m)?)?;
     m.add_function(wrap_pyfunction!(withdraw, m)?)?;
     m.add_class::<arrow::Table>()?;

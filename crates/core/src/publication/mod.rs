@@ -17,6 +17,7 @@
 //! This module is pure: it builds and compares texts and hashes ([`reproduce`] reads the
 //! ledger's publications to hand them to it). The clock is the faces' job.
 
+pub mod bundle;
 pub mod claims;
 pub mod reproduce;
 pub mod signature;

@@ -5,14 +5,36 @@
 //! The subjects are hashed from the stored texts themselves, not read from their stored
 //! digests: an edited text fails here even where its digest column was edited with it.
 
+use std::path::Path;
+
 use crate::attest::{self, Facts, PrivateKey, PublicKey};
 use crate::digest::sha256_hex;
-use crate::error::Result;
+use crate::error::{Error, Location, Result};
+use crate::files;
 use crate::ledger::Ledger;
 use crate::model::PublicationRow;
 
 /// The version of benchledger that signs, recorded in the predicate.
 pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// A key file's text for `flag` (read as [`files::KEY`] caps it), or an error naming the file
+/// (exit status 2).
+pub fn read_key_text(path: &Path, flag: &str) -> Result<String> {
+    files::read_text(path, files::KEY).map_err(|e| Error::Input {
+        at: Location::file(path),
+        message: format!("{flag}: cannot read the key file: {e}"),
+    })
+}
+
+/// A public key from its file (SubjectPublicKeyInfo PEM), for `flag` (`verify --trusted-key`);
+/// an error naming the file and what was expected.
+pub fn read_public(path: &Path, flag: &str) -> Result<PublicKey> {
+    let text = read_key_text(path, flag)?;
+    PublicKey::from_pem(&text).map_err(|why| Error::Input {
+        at: Location::file(path),
+        message: format!("{flag}: {why}"),
+    })
+}
 
 /// The digests of a publication's stored texts, input then output.
 struct TextDigests {

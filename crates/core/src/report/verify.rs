@@ -1,6 +1,7 @@
 //! `verify --format json`: what a verification found, as data, and its JSON document. The
-//! command gathers it (recomputing each publication, checking the chain and the ledger) and
-//! prints either this document or its report for people; both say the same verdicts.
+//! library's verification (the `verify` module) gathers it (recomputing each publication,
+//! checking the chain and the ledger) beside its report for people, and a face prints either;
+//! both say the same verdicts.
 //!
 //! The document (kind `verify`): `ok` (everything checked passed), `entries` (one per
 //! publication and withdrawal checked, in chain order, each with its `verdict` — `ok` or

@@ -12,7 +12,7 @@ use std::fs::{File, OpenOptions};
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
-use super::files::{kind, size};
+use crate::files::{kind, size};
 
 /// Why a file of an untrusted directory was not read. Displayed after the file's name: "the
 /// bundle's README.md {refusal}".
