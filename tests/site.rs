@@ -2518,3 +2518,44 @@ fn issue_34_8_site_renders_a_wave_whose_costs_are_all_below_1e_308() {
     env.run(["site", "--out", site.to_str().unwrap()]).ok();
     assert!(site.join("index.html").is_file());
 }
+
+/// Issue 31's new-user check: the same model written two ways by two sources
+/// (`claude-sonnet-4.5` in the examples, `claude-sonnet-4-5` in the Inspect log) read as two
+/// models. Each stays as its files wrote it, with the canonical id of benchledger's model table
+/// on hover where the two differ, and the seats list's filter finds both under that id.
+#[test]
+fn a_model_written_another_way_carries_its_canonical_id() {
+    let env = four_suites();
+    let site = env.path().join("site");
+    env.run(["site", "--no-ci", "--out", site.to_str().unwrap()])
+        .ok();
+    let wave = std::fs::read_to_string(site.join("waves/checkout-rematch.html")).unwrap();
+    assert!(
+        wave.contains(
+            "<span class=\"alias\" title=\"claude-sonnet-4-5 in benchledger's model table\">\
+             claude-sonnet-4.5</span>"
+        ),
+        "{wave}"
+    );
+    // Written as the table writes it: no hover.
+    let inspect = std::fs::read_to_string(site.join("waves/arith-mini.html")).unwrap();
+    assert!(inspect.contains(">claude-sonnet-4-5<"), "{inspect}");
+    assert!(!inspect.contains("class=\"alias\""), "{inspect}");
+    // Only the one written otherwise carries it.
+    assert_eq!(wave.matches("class=\"alias\"").count(), 1, "{wave}");
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let seats = between(&index, "<ul class=\"seats\"", "</ul>");
+    let with_id: Vec<&str> = seats
+        .split("<li ")
+        .skip(1)
+        .filter(|li| {
+            let terms = &li[li.find("data-f=\"").unwrap() + 8..];
+            terms[..terms.find('"').unwrap()].contains("claude-sonnet-4-5")
+        })
+        .collect();
+    assert!(
+        with_id.iter().any(|li| li.contains("anthropic-react"))
+            && with_id.iter().any(|li| li.contains("claude-react")),
+        "{with_id:?}"
+    );
+}

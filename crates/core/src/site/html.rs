@@ -24,6 +24,7 @@ caption{text-align:left;font-weight:600;padding:.25rem 0}
 th,td{padding:.25rem .45rem;border-bottom:1px solid #e4e7ec;text-align:left;vertical-align:top}
 th{background:#f8f9fb;vertical-align:bottom}
 .id{white-space:nowrap}
+.alias{text-decoration:underline dotted #98a2b3}
 code.hash{overflow-wrap:anywhere;word-break:break-all}
 .hash .short{display:none;white-space:nowrap}@media (max-width:720px){.hash .whole{display:none}.hash .short{display:inline}}
 p,li,figcaption{overflow-wrap:break-word}
@@ -352,6 +353,8 @@ fn one_table(
                                                 span { (p) }
                                             }
                                         }
+                                    } @else if c.key == "model" {
+                                        td data-v=(cell.machine) { (model_name(&cell.human)) }
                                     } @else {
                                         td.num[c.numeric] data-v=(cell.machine) { (cell.human) }
                                     }
@@ -362,6 +365,28 @@ fn one_table(
                 }
             }
         }
+    }
+}
+
+/// The canonical id benchledger's model table (`models/aliases.v1.toml`) gives a model written
+/// `name`, when it knows the model and writes it otherwise: `claude-sonnet-4-5` for
+/// `claude-sonnet-4.5` or `anthropic/claude-sonnet-4-5-20250929`.
+pub(super) fn canonical_model(name: &str) -> Option<&'static str> {
+    crate::models::table()
+        .resolve(name)
+        .map(|m| m.canonical.as_str())
+        .filter(|c| !c.eq_ignore_ascii_case(name.trim()))
+}
+
+/// A model's name as its results wrote it, with the canonical id on hover when the model table
+/// writes it otherwise, so that the same model written two ways by two harnesses reads as one
+/// (and a filter finds both under either name). Seats keep the name their files used.
+pub(super) fn model_name(name: &str) -> Markup {
+    match canonical_model(name) {
+        Some(c) => {
+            html! { span.alias title=(format!("{c} in benchledger's model table")) { (name) } }
+        }
+        None => html! { (name) },
     }
 }
 

@@ -51,6 +51,7 @@ pub(super) fn page(input: &Input) -> String {
             li { strong { "Tokens" } ": where a wave's input totals exclude cached reads, the cached reads and cache writes are added, so that totals compare across waves; the column's header says which." }
             li { strong { "Cost-of-Pass" } ": total USD / number Correct, pooled over the seat's attempts (the dollars spent per Correct answer; not the per-problem mean of Erol et al. 2025). Undefined (—) when nothing is Correct or a cost is unknown." }
             li { strong { "Relative scores" } ": a cohort-relative rubric's score ranks seats inside their own wave only; it is shown as a rank and never compared across waves." }
+            li { strong { "Models" } ": each as its results wrote it. One written otherwise than benchledger's model table writes it (" code { "claude-sonnet-4.5" } " for " code { "claude-sonnet-4-5" } ") is underlined with dots and gives the table's id on hover, so that the same model from two harnesses reads as one; the seats filter finds it under either name." }
         }
         h2 id="intervals" { "Intervals and rank ranges" }
         @match (&level, &input.intervals) {

@@ -158,6 +158,11 @@ fn index(input: &Input, scored: &[Vec<Board<'_>>]) -> String {
                 s.seat.provider.as_str(),
                 s.seat.harness.as_str(),
             ]);
+            // The model's canonical id too, so that the filter finds a seat whose files wrote
+            // the model another way.
+            if let Some(c) = super::html::canonical_model(&s.seat.model) {
+                terms.entry(&s.seat.id).or_default().insert(c);
+            }
             let (n, names) = seats.entry(&s.seat.id).or_default();
             *n += 1;
             if let Some(name) = s.seat.display_name.as_deref()
