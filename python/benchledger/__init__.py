@@ -26,7 +26,15 @@ from benchledger.errors import BadInput, CheckFailed, Error, Unavailable
 if TYPE_CHECKING:
     import pyarrow
 
-__all__ = ["Ledger", "Error", "BadInput", "CheckFailed", "Unavailable", "__version__"]
+__all__ = [
+    "Ledger",
+    "claims_from",
+    "Error",
+    "BadInput",
+    "CheckFailed",
+    "Unavailable",
+    "__version__",
+]
 
 try:
     from importlib.metadata import PackageNotFoundError, version as _version
@@ -515,6 +523,42 @@ class Ledger:
 
         names = None if waves is None else [waves] if isinstance(waves, str) else list(waves)
         return pyarrow.table(_native.table(self._db, what, names, include_withdrawn))
+
+
+def claims_from(
+    format: str,
+    path: Path,
+    *,
+    wave: Optional[str] = None,
+    seat: Optional[str] = None,
+    wave_prefix: str = "oh-",
+    task: Optional[str] = None,
+    metric: Optional[str] = None,
+    evaluation: Optional[str] = None,
+    out: Optional[Path] = None,
+) -> str:
+    """The figures a harness or leaderboard published, read from its own files into a claims
+    file (``benchledger claims from FORMAT PATH``), to check against a ledger with
+    :meth:`Ledger.claims_check`. ``format`` is one of ``openhands`` (an index model directory;
+    a wave per benchmark, ``wave_prefix`` + its name, the seat the directory's name unless
+    ``seat`` names it), ``terminal-bench``, ``hal``, ``harbor``, ``helm`` (``metric``),
+    ``eee`` (``evaluation``) or ``lm-eval`` (``task``, ``metric``); all but ``openhands``
+    need ``wave`` and ``seat``. Returns the claims file's text, which says in its comments
+    where each figure came from; with ``out``, also writes it there, a new file (one that
+    exists is never overwritten). Bound to the library's own call: no ledger is opened and
+    no command line is parsed. Unreadable input raises :class:`BadInput` naming the file."""
+    text: str = _native.claims_from(
+        format,
+        os.fspath(path),
+        wave=wave,
+        seat=seat,
+        wave_prefix=wave_prefix,
+        task=task,
+        metric=metric,
+        evaluation=evaluation,
+        out=None if out is None else os.fspath(out),
+    )
+    return text
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -65,6 +65,21 @@ def withdraw(
     """Withdraws a wave by the library's operation (no command line parsed): wave, reason,
     created at, record sha256, the record it is chained to, the chain's head."""
 
+def claims_from(
+    format: str,
+    path: str,
+    *,
+    wave: Optional[str] = None,
+    seat: Optional[str] = None,
+    wave_prefix: Optional[str] = None,
+    task: Optional[str] = None,
+    metric: Optional[str] = None,
+    evaluation: Optional[str] = None,
+    out: Optional[str] = None,
+) -> str:
+    """A claims file's text made by the library from a source's files (no ledger, no command
+    line); with ``out``, written there, a new file."""
+
 def ingest_from(
     db: str,
     format: str,

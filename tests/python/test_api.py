@@ -372,3 +372,22 @@ def test_withdraw_refuses_an_empty_reason_an_unknown_wave_and_a_second_withdrawa
     with pytest.raises(benchledger.BadInput, match="already withdrawn"):
         ledger.withdraw("rca-wave-1", "a second reason")
     assert ledger_copy.read_bytes() == before
+
+
+def test_claims_from_is_the_librarys_call_and_writes_what_the_command_line_writes(tmp_path):
+    fixtures = Path(__file__).parents[1] / "fixtures" / "import"
+    result = fixtures / "harbor" / "job" / "result.json"
+    args = dict(wave="harbor-mini", seat="terminus-2-claude-sonnet-4-5")
+    out = cli("claims", "from", "harbor", result, "--wave", args["wave"], "--seat", args["seat"],
+              "--out", tmp_path / "cli.toml")
+    assert out.status == 0, out.stderr
+    text = benchledger.claims_from("harbor", result, out=tmp_path / "api.toml", **args)
+    assert text == (tmp_path / "cli.toml").read_text()
+    assert (tmp_path / "api.toml").read_text() == text
+    # A file that exists is never overwritten; a format that needs a wave says so.
+    with pytest.raises(benchledger.BadInput, match="already exists"):
+        benchledger.claims_from("harbor", result, out=tmp_path / "api.toml", **args)
+    with pytest.raises(benchledger.BadInput, match="needs wave="):
+        benchledger.claims_from("helm", fixtures / "helm")
+    with pytest.raises(benchledger.BadInput, match='no format "nope"'):
+        benchledger.claims_from("nope", result, **args)

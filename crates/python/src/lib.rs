@@ -317,6 +317,101 @@ fn withdraw(
 /// to, the chain's head.
 type Withdrawn = (String, String, String, String, Option<String>, String);
 
+/// `claims from FORMAT PATH` bound to the library's operation
+/// ([`benchledger_core::claims::read::read`]): the source's files read and its published
+/// figures made a claims file, whose text is returned and, with `out`, written to that new
+/// file. No ledger is opened.
+#[pyfunction]
+#[pyo3(signature = (format, path, *, wave=None, seat=None, wave_prefix=None, task=None,
+    metric=None, evaluation=None, out=None))]
+#[allow(clippy::too_many_arguments)]
+fn claims_from(
+    py: Python<'_>,
+    format: String,
+    path: PathBuf,
+    wave: Option<String>,
+    seat: Option<String>,
+    wave_prefix: Option<String>,
+    task: Option<String>,
+    metric: Option<String>,
+    evaluation: Option<String>,
+    out: Option<PathBuf>,
+) -> PyResult<String> {
+    use benchledger_core::claims::read::{self, Source};
+    interruptible(py, move |_cancel| -> Result<String, Error> {
+        let needs = |what: &str, v: &Option<String>| -> Result<String, Error> {
+            v.clone().ok_or_else(|| {
+                Error::Usage(format!(
+                    "claims_from(format={format:?}) needs {what}=: the {what} the claims are about"
+                ))
+            })
+        };
+        let (w, s) = if format == "openhands" {
+            (String::new(), String::new())
+        } else {
+            (needs("wave", &wave)?, needs("seat", &seat)?)
+        };
+        let t = if format == "lm-eval" {
+            needs("task", &task)?
+        } else {
+            String::new()
+        };
+        let source = match format.as_str() {
+            "openhands" => Source::Openhands {
+                dir: &path,
+                wave_prefix: wave_prefix.as_deref().unwrap_or("oh-"),
+                seat: seat.as_deref(),
+            },
+            "terminal-bench" => Source::TerminalBench {
+                results: &path,
+                wave: &w,
+                seat: &s,
+            },
+            "hal" => Source::Hal {
+                upload: &path,
+                wave: &w,
+                seat: &s,
+            },
+            "harbor" => Source::Harbor {
+                result: &path,
+                wave: &w,
+                seat: &s,
+            },
+            "helm" => Source::Helm {
+                run_dir: &path,
+                metric: metric.as_deref(),
+                wave: &w,
+                seat: &s,
+            },
+            "eee" => Source::Eee {
+                record: &path,
+                evaluation: evaluation.as_deref(),
+                wave: &w,
+                seat: &s,
+            },
+            "lm-eval" => Source::LmEval {
+                results: &path,
+                task: &t,
+                metric: metric.as_deref(),
+                wave: &w,
+                seat: &s,
+            },
+            other => {
+                return Err(Error::Usage(format!(
+                    "claims_from: no format {other:?}; give one of openhands, terminal-bench, \
+                     hal, harbor, helm, eee, lm-eval"
+                )));
+            }
+        };
+        let made = read::read(&source)?;
+        if let Some(out) = &out {
+            read::write_new(out, &made.text)?;
+        }
+        Ok(made.text)
+    })?
+    .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+}
+
 /// `ingest --from FORMAT PATHS...` bound to the library's operation
 /// ([`benchledger_core::ingest::run::from_files`]): the waves built from the files' own words,
 /// ingested in one transaction. `display_names` maps seat ids to names shown for them.
@@ -576,6 +671,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(ingest_from, m)?)?;
     m.add_function(wrap_pyfunction!(withdraw, m)?)?;
+    m.add_function(wrap_pyfunction!(claims_from, m)?)?;
     m.add_class::<arrow::Table>()?;
     Ok(())
 }

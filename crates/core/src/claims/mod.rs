@@ -22,12 +22,14 @@
 //! `import/<format>/claims.rs`, so that one module knows a format's files. A claim's types live
 //! in `model::claims`, below the importers, and are re-exported by `spec` and `round`.
 //!
-//! All of it is pure: texts and data in, data out. Reading files is the commands' job.
+//! All of it is pure, texts and data in and data out, but [`read`](mod@read): `claims from` as
+//! one library call, which reads a source's files and makes the claims file's text.
 
 pub mod check;
 pub(crate) mod compute;
 pub mod from;
 pub mod from_evals;
+pub mod read;
 pub(crate) mod round;
 pub(crate) mod spec;
 pub mod write;
