@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Ledger",
     "claims_from",
+    "verify_bundle",
     "Error",
     "BadInput",
     "CheckFailed",
@@ -222,6 +223,15 @@ class Ledger:
         return added
 
     # Documents, each as its command prints it with --format json.
+
+    def bundle(self, publication: int, out: Path) -> None:
+        """Writes publication ``publication``'s reproduction bundle into ``out``, a new or
+        empty directory (``benchledger bundle ID --out DIR``): a small ledger holding only what
+        it was made from, its texts and a README, which :func:`verify_bundle` (or ``benchledger
+        verify --bundle``) checks on any machine. Nothing is written when it cannot be: a
+        directory that is not empty, or a link, raises :class:`BadInput`."""
+        self._check_open()
+        _native.bundle(self._db, int(publication), os.fspath(out))
 
     def withdraw(self, wave: str, reason: str) -> dict[str, Any]:
         """Takes ``wave`` off the leaderboards for ``reason`` (``benchledger withdraw``): a
@@ -523,6 +533,20 @@ class Ledger:
 
         names = None if waves is None else [waves] if isinstance(waves, str) else list(waves)
         return pyarrow.table(_native.table(self._db, what, names, include_withdrawn))
+
+
+def verify_bundle(bundle: Path, trusted_key: Optional[Path] = None) -> dict[str, Any]:
+    """A reproduction bundle checked on its own, trusting nothing in it (``benchledger verify
+    --bundle DIR --format json``): its publication recomputed from the bundle's ledger and
+    compared byte for byte, its ledger's integrity, and with ``trusted_key`` (a public key
+    file, PEM) its signature. Needs no ledger of one's own. Anything that does not pass raises
+    :class:`CheckFailed`, its ``document`` holding the whole report."""
+    document: dict[str, Any] = json.loads(
+        _native.verify_bundle(
+            os.fspath(bundle), None if trusted_key is None else os.fspath(trusted_key)
+        )
+    )
+    return document
 
 
 def claims_from(

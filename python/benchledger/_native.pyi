@@ -65,6 +65,12 @@ def withdraw(
     """Withdraws a wave by the library's operation (no command line parsed): wave, reason,
     created at, record sha256, the record it is chained to, the chain's head."""
 
+def bundle(db: str, id: int, out: str) -> None:
+    """Writes a publication's reproduction bundle by the library's operation."""
+
+def verify_bundle(dir: str, trusted_key: Optional[str] = None) -> str:
+    """The ``verify --bundle DIR --format json`` document, by the library's operation."""
+
 def claims_from(
     format: str,
     path: str,

@@ -4,13 +4,13 @@
 use std::path::Path;
 
 use super::Ctx;
-use super::bundle::{check_bundle_target, write_bundle};
 use super::rubric::resolve;
 use crate::cli::{CiArgs, Format, PublicationsArgs, PublishArgs};
 use benchledger_core::digest::sha256_hex;
 use benchledger_core::error::{Error, Result};
 use benchledger_core::formats::input::PricesId;
 use benchledger_core::ledger::{Ledger, MakeEnvelope, NewPublication, PublicationRow};
+use benchledger_core::publication::bundle_write;
 use benchledger_core::publication::{
     Record, Rendered, Sources, ci_id, record_sha256, render, signature,
 };
@@ -81,7 +81,7 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
         None => None,
     };
     if let Some(dir) = bundle_dir {
-        check_bundle_target(
+        bundle_write::check_target(
             &ledger,
             &info.sha256,
             price_table.as_ref().map(|(row, _)| row),
@@ -213,7 +213,7 @@ fn published_message(
     if let Some(dir) = bundle_dir {
         // The publication is committed and frozen; if the bundle still cannot be written, say
         // so plainly and how to write it again.
-        write_bundle(ledger, row, dir).map_err(|e| {
+        bundle_write::write(ledger, row, dir).map_err(|e| {
             Error::Usage(format!(
                 "published #{} (it is in the ledger), but its bundle could not be written: {e}. \
                  Write it with `benchledger bundle {} --out DIR`",

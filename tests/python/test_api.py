@@ -391,3 +391,30 @@ def test_claims_from_is_the_librarys_call_and_writes_what_the_command_line_write
         benchledger.claims_from("helm", fixtures / "helm")
     with pytest.raises(benchledger.BadInput, match='no format "nope"'):
         benchledger.claims_from("nope", result, **args)
+
+
+def test_a_bundle_written_by_the_api_verifies_as_the_command_lines_does(demo, tmp_path):
+    """Ledger.bundle and verify_bundle are the library's own calls: the bundle holds the texts
+    the command line's bundle holds, and its verification is the command line's document."""
+    db = demo / "demo.db"
+    out = cli("--db", db, "bundle", "1", "--out", tmp_path / "cli")
+    assert out.status == 0, out.stderr
+    benchledger.Ledger(db).bundle(1, tmp_path / "api")
+    for name in ("publication.md", "README.md"):
+        assert (tmp_path / "api" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes()
+    assert sorted(p.name for p in (tmp_path / "api").iterdir()) == sorted(
+        p.name for p in (tmp_path / "cli").iterdir()
+    )
+    doc = benchledger.verify_bundle(tmp_path / "api")
+    assert doc == cli_json(db, "verify", "--bundle", tmp_path / "api")
+    # Nothing is written into a directory that is not empty.
+    with pytest.raises(benchledger.BadInput, match="not empty"):
+        benchledger.Ledger(db).bundle(1, tmp_path / "api")
+    # A published text changed in the bundle fails, with the whole report.
+    text = tmp_path / "api" / "publication.md"
+    text.write_text(text.read_text() + "\n")
+    with pytest.raises(benchledger.CheckFailed) as e:
+        benchledger.verify_bundle(tmp_path / "api")
+    assert e.value.document == json.loads(
+        cli("--db", db, "verify", "--bundle", tmp_path / "api", "--format", "json").stdout
+    )

@@ -261,6 +261,56 @@ fn verify(py: Python<'_>, db: String, trusted_key: Option<PathBuf>, wait: f64) -
     .map_err(|f| f.raise(py))
 }
 
+/// `bundle ID --out DIR` of the ledger `db`, bound to the library's operation
+/// ([`benchledger_core::publication::bundle_write::publication`]): publication `id`'s
+/// reproduction bundle written into `out`, a new or empty directory (nothing is written when it
+/// cannot be).
+#[pyfunction]
+#[pyo3(signature = (db, id, out))]
+fn bundle(py: Python<'_>, db: String, id: i64, out: PathBuf) -> PyResult<()> {
+    use benchledger_core::publication::bundle_write;
+    interruptible(py, move |cancel| {
+        with_ledger(&db, cancel, |ledger| {
+            bundle_write::publication(ledger, id, &out)
+        })
+    })?
+    .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+}
+
+/// `verify --bundle DIR --format json` (with `--trusted-key` when `trusted_key` names a public
+/// key file), bound to the library's operation ([`benchledger_core::verify::run`]): a bundle
+/// checked trusting nothing in it, no ledger opened. Returns the JSON document; a check that
+/// fails raises `CheckFailed` with the document as its `output`.
+#[pyfunction]
+#[pyo3(signature = (dir, trusted_key=None))]
+fn verify_bundle(py: Python<'_>, dir: PathBuf, trusted_key: Option<PathBuf>) -> PyResult<String> {
+    use benchledger_core::publication::signature;
+    use benchledger_core::verify;
+    interruptible(py, move |_cancel| -> Result<String, Failure> {
+        let fail = |e: Error| Failure::Command(Box::new(e), Vec::new());
+        let trusted_key = trusted_key
+            .as_deref()
+            .map(|path| signature::read_public(path, "--trusted-key"))
+            .transpose()
+            .map_err(fail)?;
+        let request = verify::Request {
+            bundle: Some(&dir),
+            trusted_key,
+            ..Default::default()
+        };
+        let report = verify::run(&request, || {
+            Err(Error::Usage("a bundle is verified without a ledger".into()))
+        })
+        .map_err(fail)?;
+        let document = report.json();
+        report
+            .outcome()
+            .map_err(|e| Failure::Command(Box::new(e), document.clone().into_bytes()))?;
+        Ok(document)
+    })?
+    .map_err(|f| f.raise(py))
+}
+
 /// Ingests the wave manifests `manifests` into the ledger `db` in one transaction, bound to
 /// the library's operation ([`benchledger_core::ingest::run::manifests`]): no command line is
 /// parsed, so no path is ever read as an option. A write waits up to `wait` seconds for
@@ -672,6 +722,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ingest_from, m)?)?;
     m.add_function(wrap_pyfunction!(withdraw, m)?)?;
     m.add_function(wrap_pyfunction!(claims_from, m)?)?;
+    m.add_function(wrap_pyfunction!(bundle, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_bundle, m)?)?;
     m.add_class::<arrow::Table>()?;
     Ok(())
 }

@@ -4,8 +4,8 @@
 //! A bundle comes back from someone else, so verifying one trusts nothing in it and touches
 //! nothing: its ledger is read into memory from a regular file (never opened by SQLite, never
 //! through a link, never beyond [`IMAGE_MAX_BYTES`]), its other files are read under the same
-//! rules ([`crate::untrusted`]), and nothing is ever written inside it. The command line's
-//! `bundle` writes one, under the file names built here.
+//! rules ([`crate::untrusted`]), and nothing is ever written inside it.
+//! [`super::bundle_write`] writes one, under the file names built here.
 
 use std::path::Path;
 

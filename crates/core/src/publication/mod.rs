@@ -18,6 +18,7 @@
 //! ledger's publications to hand them to it). The clock is the faces' job.
 
 pub mod bundle;
+pub mod bundle_write;
 pub mod claims;
 pub mod reproduce;
 pub mod signature;
