@@ -224,6 +224,16 @@ class Ledger:
 
     # Documents, each as its command prints it with --format json.
 
+    def copy(self, to: Union[str, Path]) -> dict[str, int]:
+        """Copies this whole ledger into a new one at ``to``, an SQLite file or a PostgreSQL
+        database (``benchledger copy --from DB --to DEST``): every row as it is, so every hash
+        and publication verifies there as here; the copy gets the whole ledger or nothing.
+        Returns how many rows of each table went over. A destination that holds a ledger
+        already raises :class:`BadInput`."""
+        self._check_open()
+        copied: list[tuple[str, int]] = _native.copy(self._db, os.fspath(to), wait=self._wait)
+        return dict(copied)
+
     def bundle(self, publication: int, out: Path) -> None:
         """Writes publication ``publication``'s reproduction bundle into ``out``, a new or
         empty directory (``benchledger bundle ID --out DIR``): a small ledger holding only what

@@ -65,6 +65,9 @@ def withdraw(
     """Withdraws a wave by the library's operation (no command line parsed): wave, reason,
     created at, record sha256, the record it is chained to, the chain's head."""
 
+def copy(db: str, to: str, wait: float = 600.0) -> list[tuple[str, int]]:
+    """Copies a whole ledger into a new one by the library's operation; rows per table."""
+
 def bundle(db: str, id: int, out: str) -> None:
     """Writes a publication's reproduction bundle by the library's operation."""
 

@@ -418,3 +418,18 @@ def test_a_bundle_written_by_the_api_verifies_as_the_command_lines_does(demo, tm
     assert e.value.document == json.loads(
         cli("--db", db, "verify", "--bundle", tmp_path / "api", "--format", "json").stdout
     )
+
+
+def test_copy_is_the_librarys_call_and_the_copy_verifies(demo, tmp_path):
+    ledger = benchledger.Ledger(demo / "demo.db")
+    copied = ledger.copy(tmp_path / "copy.db")
+    assert copied["wave"] == len(ledger.waves()["waves"]) == 4
+    assert copied["publication"] >= 1 and copied["chain_entry"] >= 1
+    there = benchledger.Ledger(tmp_path / "copy.db")
+    assert there.waves() == ledger.waves()
+    assert there.verify() == ledger.verify()
+    # Never into a ledger that is there already, nor into itself.
+    with pytest.raises(benchledger.BadInput):
+        ledger.copy(tmp_path / "copy.db")
+    with pytest.raises(benchledger.BadInput, match="both name"):
+        ledger.copy(demo / "demo.db")

@@ -98,3 +98,12 @@ def test_bad_input_leaves_the_postgresql_ledger_unchanged(pg_db, demo, tmp_path)
         ledger.ingest(bad / "wave.toml")
     assert "wave.toml" in str(e.value)
     assert ledger.waves()["waves"] == []
+
+
+def test_a_ledger_copied_onto_postgresql_and_back_verifies_the_same(pg_db, demo, tmp_path):
+    ledger = benchledger.Ledger(demo / "demo.db")
+    copied = ledger.copy(pg_db)
+    assert copied == benchledger.Ledger(pg_db).copy(tmp_path / "back.db")
+    for there in (benchledger.Ledger(pg_db), benchledger.Ledger(tmp_path / "back.db")):
+        assert there.waves() == ledger.waves()
+        assert there.verify() == ledger.verify()

@@ -30,7 +30,7 @@
 
 mod arrow;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -273,6 +273,27 @@ fn bundle(py: Python<'_>, db: String, id: i64, out: PathBuf) -> PyResult<()> {
         with_ledger(&db, cancel, |ledger| {
             bundle_write::publication(ledger, id, &out)
         })
+    })?
+    .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+}
+
+/// `copy --from DB --to DEST`, bound to the library's operation
+/// ([`benchledger_core::ledger::copy::whole`]): the whole ledger `db` into a new one at `to`,
+/// on either store; every row as it is, or nothing. Returns the rows copied per table.
+#[pyfunction]
+#[pyo3(signature = (db, to, wait=600.0))]
+fn copy(py: Python<'_>, db: String, to: String, wait: f64) -> PyResult<Vec<(String, u64)>> {
+    use benchledger_core::ledger::{Wait, copy};
+    interruptible(py, move |_cancel| -> Result<_, Error> {
+        let limit = wait_for(wait)?;
+        let (_, copied) = copy::whole(Path::new(&db), Path::new(&to), &|| Wait {
+            limit,
+            announce: None,
+        })?;
+        Ok(copied
+            .into_iter()
+            .map(|(t, n)| (t.to_string(), n))
+            .collect())
     })?
     .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
 }
@@ -723,6 +744,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(withdraw, m)?)?;
     m.add_function(wrap_pyfunction!(claims_from, m)?)?;
     m.add_function(wrap_pyfunction!(bundle, m)?)?;
+    m.add_function(wrap_pyfunction!(copy, m)?)?;
     m.add_function(wrap_pyfunction!(verify_bundle, m)?)?;
     m.add_class::<arrow::Table>()?;
     Ok(())

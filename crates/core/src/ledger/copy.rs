@@ -66,6 +66,78 @@ pub(super) trait Sink {
 /// How many rows of each table were copied, in [`TABLES`] order.
 pub type Copied = Vec<(&'static str, u64)>;
 
+/// Copies the whole ledger at `from` into a new one at `to`, on either store (`benchledger
+/// copy`, Python's `Ledger.copy`): [`Ledger::copy_to`], with the files around it. A new SQLite
+/// file is written under a name of its own beside the destination and linked into place only
+/// once whole, so a copy stopped half way leaves no ledger at the destination (an empty one
+/// there would verify); a file made for a copy that fails is taken away again. Each ledger
+/// waits for a writer as `wait` says. Returns the source as the ledger names it, and the rows
+/// copied.
+pub fn whole(
+    from: &Path,
+    to: &Path,
+    wait: &dyn Fn() -> super::Wait,
+) -> Result<(std::path::PathBuf, Copied)> {
+    for path in [from, to] {
+        if let Some(kind) = crate::files::irregular_at(path) {
+            return Err(Error::Usage(format!(
+                "{} is {kind}, not a ledger file",
+                Ledger::shown(path).display()
+            )));
+        }
+    }
+    if from == to {
+        return Err(Error::Usage(format!(
+            "the source and the destination (--from and --to) both name {}: copy a ledger into \
+             another one",
+            Ledger::shown(from).display()
+        )));
+    }
+    let mut src = Ledger::open_for_reading(from)?;
+    src.set_wait(wait())?;
+    let staged = staging_name(to);
+    let made_at = staged.as_deref().unwrap_or(to);
+    let (mut dst, created) = Ledger::create(made_at)?;
+    dst.set_wait(wait())?;
+    let copied = match src.copy_to(&dst) {
+        Ok(copied) => copied,
+        Err(e) => {
+            drop(dst);
+            if created && made_at.is_file() {
+                remove_ledger_file(made_at);
+            }
+            return Err(e);
+        }
+    };
+    drop(dst);
+    if let Some(staged) = &staged {
+        // A link, not a rename: it never replaces a ledger that appeared meanwhile.
+        let linked = std::fs::hard_link(staged, to);
+        remove_ledger_file(staged);
+        linked.map_err(|e| Error::io(to, e))?;
+    }
+    Ok((src.path().to_path_buf(), copied))
+}
+
+/// Where a new SQLite destination is written before it is linked into place: a hidden name
+/// beside it, this process's own. `None` for a server's database, or a file already there.
+fn staging_name(to: &Path) -> Option<std::path::PathBuf> {
+    if Ledger::on_a_server(to) || std::fs::symlink_metadata(to).is_ok() {
+        return None;
+    }
+    let name = to.file_name()?.to_string_lossy();
+    Some(to.with_file_name(format!(".{name}.copying-{}", std::process::id())))
+}
+
+/// Removes an SQLite file and its journal files, if there.
+fn remove_ledger_file(path: &Path) {
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let mut p = path.as_os_str().to_os_string();
+        p.push(suffix);
+        let _ = std::fs::remove_file(p);
+    }
+}
+
 impl Ledger {
     /// Copies every row of this ledger into `to`, which must be an empty ledger of the same
     /// schema version (as `Ledger::create` leaves one). Returns the rows copied per table.

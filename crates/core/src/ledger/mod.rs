@@ -16,7 +16,7 @@
 
 mod access;
 mod chain;
-pub(crate) mod copy;
+pub mod copy;
 #[cfg(feature = "postgres")]
 mod credentials;
 mod image;
