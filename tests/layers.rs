@@ -38,10 +38,11 @@ const CORE_LAYERS: &[&[&str]] = &[
     &["claims", "ingest", "export", "registry", "rescore"],
     // Every listing built as data, and its Markdown, CSV and JSON.
     &["report"],
-    // What a publication freezes, and the static site; a submission reviewed.
-    &["publication", "site", "review"],
-    // Publications recomputed, the chain and the ledger checked, from a ledger or a bundle.
-    &["verify"],
+    // What a publication freezes; a submission reviewed.
+    &["publication", "review"],
+    // Publications recomputed, the chain and the ledger checked, from a ledger or a bundle; the
+    // static site, which shows each publication verified.
+    &["verify", "site"],
 ];
 
 /// The binary's modules, lowest first.

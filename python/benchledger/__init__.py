@@ -224,6 +224,40 @@ class Ledger:
 
     # Documents, each as its command prints it with --format json.
 
+    def site(
+        self,
+        out: Path,
+        *,
+        rubric: Optional[str] = None,
+        intervals: bool = True,
+        prices: Optional[str] = None,
+        reprice: bool = False,
+        problem_pages: Optional[int] = None,
+        artifacts: Optional[str] = None,
+        config: Optional[Path] = None,
+    ) -> dict[str, int]:
+        """Writes the static site into ``out`` (``benchledger site --out DIR``): a new or
+        empty directory, or one an earlier site was written into (only that site's files are
+        replaced; nothing is written through a link). ``rubric`` (NAME@VERSION) ranks the front
+        page; ``intervals`` draws intervals, rank ranges and tie groups with their defaults
+        (``--no-ci`` when false); ``prices`` and ``reprice`` fill costs from a registered price
+        table; ``problem_pages``, ``artifacts`` and ``config`` (a ``site.toml``) are the
+        command's ``--problem-pages``, ``--artifacts`` and ``--config``. The pages are the
+        command's, byte for byte. Returns ``pages`` written and the ``bytes`` they hold."""
+        self._check_open()
+        pages, size = _native.site(
+            self._db,
+            os.fspath(out),
+            rubric=rubric,
+            intervals=intervals,
+            prices=prices,
+            reprice=reprice,
+            problem_pages=problem_pages,
+            artifacts=artifacts,
+            config=None if config is None else os.fspath(config),
+        )
+        return {"pages": pages, "bytes": size}
+
     def copy(self, to: Union[str, Path]) -> dict[str, int]:
         """Copies this whole ledger into a new one at ``to``, an SQLite file or a PostgreSQL
         database (``benchledger copy --from DB --to DEST``): every row as it is, so every hash

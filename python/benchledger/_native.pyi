@@ -65,6 +65,20 @@ def withdraw(
     """Withdraws a wave by the library's operation (no command line parsed): wave, reason,
     created at, record sha256, the record it is chained to, the chain's head."""
 
+def site(
+    db: str,
+    out: str,
+    *,
+    rubric: Optional[str] = None,
+    intervals: bool = True,
+    prices: Optional[str] = None,
+    reprice: bool = False,
+    problem_pages: Optional[int] = None,
+    artifacts: Optional[str] = None,
+    config: Optional[str] = None,
+) -> tuple[int, int]:
+    """Writes the static site by the library's operations; pages written and their bytes."""
+
 def copy(db: str, to: str, wait: float = 600.0) -> list[tuple[str, int]]:
     """Copies a whole ledger into a new one by the library's operation; rows per table."""
 

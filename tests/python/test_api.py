@@ -433,3 +433,25 @@ def test_copy_is_the_librarys_call_and_the_copy_verifies(demo, tmp_path):
         ledger.copy(tmp_path / "copy.db")
     with pytest.raises(benchledger.BadInput, match="both name"):
         ledger.copy(demo / "demo.db")
+
+
+def test_site_is_the_librarys_call_and_writes_the_command_lines_pages(demo, tmp_path):
+    db = demo / "demo.db"
+    out = cli("--db", db, "site", "--no-ci", "--rubric", RUBRIC, "--out", tmp_path / "cli")
+    assert out.status == 0, out.stderr
+    written = benchledger.Ledger(db).site(tmp_path / "api", rubric=RUBRIC, intervals=False)
+
+    def files(d):
+        return {p.relative_to(d).as_posix(): p.read_bytes() for p in d.rglob("*") if p.is_file()}
+
+    api, cli_site = files(tmp_path / "api"), files(tmp_path / "cli")
+    assert api == cli_site
+    assert written["pages"] == len(api) - 1  # the list of the site's files aside
+    assert written["bytes"] == sum(len(b) for n, b in api.items() if n != ".benchledger-site")
+    # An earlier site is replaced; a directory holding anything else is refused.
+    benchledger.Ledger(db).site(tmp_path / "api", intervals=False)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    with pytest.raises(benchledger.BadInput, match="not empty"):
+        benchledger.Ledger(db).site(tmp_path / "other")
+    assert (tmp_path / "other" / "notes.txt").read_text() == "mine"

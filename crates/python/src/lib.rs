@@ -298,6 +298,81 @@ fn copy(py: Python<'_>, db: String, to: String, wait: f64) -> PyResult<Vec<(Stri
     .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
 }
 
+/// `site --out DIR` of the ledger `db`, bound to the library's operations: what the site shows
+/// read from the ledger ([`benchledger_core::site::load::load`], each publication verified on
+/// the way), its pages rendered, and written into `out` ([`benchledger_core::site::write`]: a
+/// new or empty directory, or an earlier site's). Intervals are drawn with their defaults
+/// unless `intervals` is false. Returns how many pages were written and how many bytes they
+/// hold.
+#[pyfunction]
+#[pyo3(signature = (db, out, *, rubric=None, intervals=true, prices=None, reprice=false,
+    problem_pages=None, artifacts=None, config=None))]
+#[allow(clippy::too_many_arguments)]
+fn site(
+    py: Python<'_>,
+    db: String,
+    out: PathBuf,
+    rubric: Option<String>,
+    intervals: bool,
+    prices: Option<String>,
+    reprice: bool,
+    problem_pages: Option<usize>,
+    artifacts: Option<String>,
+    config: Option<PathBuf>,
+) -> PyResult<(usize, usize)> {
+    use benchledger_core::{files, prices::Costs, registry, site};
+    interruptible(py, move |cancel| -> Result<_, Error> {
+        // site.toml first: a mistake in it is named before the ledger is read.
+        let mut conf = match &config {
+            Some(path) => {
+                let text =
+                    files::read_text(path, files::SITE_CONFIG).map_err(|e| Error::io(path, e))?;
+                site::SiteConfig::parse(path, &text)?
+            }
+            None => site::SiteConfig::default(),
+        };
+        if let Some(url) = &artifacts {
+            conf.artifacts = Some(
+                site::config::base_url(url)
+                    .map_err(|why| Error::Usage(format!("artifacts={url:?}: {why}")))?,
+            );
+        }
+        with_ledger(&db, cancel, |ledger| {
+            if let Some(spec) = &rubric {
+                let Some((name, version)) = registry::split_id(spec) else {
+                    return Err(Error::Usage(format!(
+                        "rubric={spec:?}: expected a registered rubric as NAME@VERSION"
+                    )));
+                };
+                if *spec != benchledger_core::rubric::accuracy().rubric.id() {
+                    registry::rubric_info(ledger, name, version)?;
+                }
+            }
+            let costs = if reprice { Costs::Reprice } else { Costs::Fill };
+            let settings = intervals.then(benchledger_core::stats::bootstrap::Settings::default);
+            let mut input = site::load::load(
+                ledger,
+                settings,
+                false,
+                prices.as_deref().map(|p| (p, costs)),
+            )?;
+            conf.check(input.waves.iter().map(|w| w.data.wave.suite.as_str()))?;
+            // The site is the same whichever face made it: its advice names the commands a
+            // reader of it runs.
+            input.advice = benchledger::advice::words;
+            input.config = conf;
+            input.front_rubric = rubric.clone();
+            if let Some(n) = problem_pages {
+                input.problem_pages = n;
+            }
+            let pages = site::render(&input);
+            let bytes = site::write::to_dir(&out, &pages)?;
+            Ok((pages.len(), bytes))
+        })
+    })?
+    .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+}
+
 /// `verify --bundle DIR --format json` (with `--trusted-key` when `trusted_key` names a public
 /// key file), bound to the library's operation ([`benchledger_core::verify::run`]): a bundle
 /// checked trusting nothing in it, no ledger opened. Returns the JSON document; a check that
@@ -745,6 +820,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(claims_from, m)?)?;
     m.add_function(wrap_pyfunction!(bundle, m)?)?;
     m.add_function(wrap_pyfunction!(copy, m)?)?;
+    m.add_function(wrap_pyfunction!(site, m)?)?;
     m.add_function(wrap_pyfunction!(verify_bundle, m)?)?;
     m.add_class::<arrow::Table>()?;
     Ok(())

@@ -31,9 +31,11 @@ mod costs;
 mod front;
 pub(crate) mod frontier;
 mod html;
+pub mod load;
 mod manual;
 mod pages;
 mod samples;
+pub mod write;
 
 use crate::model::WaveData;
 use crate::model::{PublicationRow, WaveRow, WithdrawalRow};
