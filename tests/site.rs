@@ -2559,3 +2559,37 @@ fn a_model_written_another_way_carries_its_canonical_id() {
         "{with_id:?}"
     );
 }
+
+/// The new-user check of issue 31: a seat whose waves record no wall seconds or tokens (an
+/// OpenHands index records neither) got empty 0–1 axes for them; and the seat page said a
+/// hollow point is a withdrawn wave while every point was drawn hollow. Now a figure no wave
+/// records gets a line saying so instead of a chart, and a current wave's point is filled.
+#[test]
+fn a_seat_page_draws_no_empty_chart_and_fills_a_current_waves_point() {
+    let env = Env::init();
+    env.ingest(&[&common::crate_path(
+        "tests/fixtures/import/openhands/wave.toml",
+    )]);
+    let site = env.path().join("site");
+    env.run(["site", "--no-ci", "--out", site.to_str().unwrap()])
+        .ok();
+    let page = std::fs::read_to_string(site.join("seats/openhands-claude-x.html")).unwrap();
+    assert!(
+        page.contains(
+            "No chart: no wave here records wall seconds for every attempt of this seat."
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains("No chart: no wave here records tokens"),
+        "{page}"
+    );
+    assert_eq!(page.matches("<svg").count(), 1, "{page}");
+    let accuracy = between(&page, "id=\"trend-accuracy\"", "</svg>");
+    assert!(
+        accuracy.contains("<circle class=\"point current\""),
+        "{accuracy}"
+    );
+    let style = std::fs::read_to_string(site.join("style.css")).unwrap();
+    assert!(style.contains("svg .point.current{fill:#2e5b9a}"));
+}

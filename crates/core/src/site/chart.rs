@@ -689,7 +689,7 @@ pub struct TrendPoint {
     pub value: Option<f64>,
     /// Joined by a line to the point before (same suite, both known).
     pub joined: bool,
-    /// The wave is withdrawn: drawn hollow.
+    /// The wave is withdrawn: drawn hollow (a current wave's point is filled).
     pub withdrawn: bool,
 }
 
@@ -765,7 +765,7 @@ pub fn trend(t: &Trend) -> Markup {
             }
             @if let Some(v) = p.value {
                 @let lines = load_lines(&p.load);
-                circle.point.withdrawn[p.withdrawn] data-wave=(p.wave) cx=(c(xs[i])) cy=(c(y.at(v)))
+                circle.point.current[!p.withdrawn].withdrawn[p.withdrawn] data-wave=(p.wave) cx=(c(xs[i])) cy=(c(y.at(v)))
                     r="5" {
                     title { (p.wave) ": " (t.value_text(v)) " under load " (p.load) }
                 }

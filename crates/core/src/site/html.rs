@@ -56,7 +56,7 @@ figure{margin:1rem 0}.chart-box{overflow-x:auto;max-width:100%}figcaption{font-s
 svg.chart{width:100%;height:auto;font-size:11px;font-family:inherit}
 svg .grid{stroke:#e4e7ec}svg .tick{fill:#475467}svg .axis-label{fill:#1a1a1a;font-size:12px}
 svg .point{fill:#fff;stroke:#2e5b9a;stroke-width:2}svg .point.pareto{fill:#2e5b9a}
-svg .point.withdrawn{fill:#fff;stroke:#98a2b3;stroke-dasharray:2 2}
+svg .point.current{fill:#2e5b9a}svg .point.withdrawn{fill:#fff;stroke:#98a2b3;stroke-dasharray:2 2}
 svg .point.violation{fill:#b42318;stroke:#b42318}
 svg .frontier-segment,svg .frontier-key{stroke:#2e5b9a;stroke-width:2}
 svg .whisker,svg .whisker-cap,svg .whisker-key{stroke:#98a2b3;stroke-width:1.5}

@@ -537,8 +537,14 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
             (priced_by(w))
         }
         @for c in &charts {
-            h2 { (c.title.trim_start_matches(&format!("{seat}: ")).trim_end_matches(", wave over wave")) }
-            figure { div.chart-box { (chart::trend(c)) } figcaption { (c.desc) } }
+            @let what = c.title.trim_start_matches(&format!("{seat}: ")).trim_end_matches(", wave over wave");
+            h2 { (what) }
+            // A figure no wave records for the seat gets no empty axes, but says so.
+            @if c.points.iter().all(|p| p.value.is_none()) {
+                p.no-chart { "No chart: no wave here records " (what.split(',').next().unwrap_or(what).to_lowercase()) " for every attempt of this seat." }
+            } @else {
+                figure { div.chart-box { (chart::trend(c)) } figcaption { (c.desc) } }
+            }
         }
     };
     layout(&format!("Seat {seat}"), 1, body)
