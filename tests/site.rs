@@ -2593,3 +2593,29 @@ fn a_seat_page_draws_no_empty_chart_and_fills_a_current_waves_point() {
     let style = std::fs::read_to_string(site.join("style.css")).unwrap();
     assert!(style.contains("svg .point.current{fill:#2e5b9a}"));
 }
+
+/// The new-user check of issue 31: a one-problem wave's board read "100.0–100.0%", rank range
+/// 1–1 and its own tie-group letter, as certain as a 500-problem one, with the caution the
+/// terminal prints nowhere on the site. Now each board drawn over fewer than 30 problems says
+/// so: a tag on the front page, the whole caution among the wave's notes.
+#[test]
+fn a_board_over_few_problems_carries_the_terminals_caution() {
+    let env = four_suites();
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let tag = "under 30 problems: intervals and tie groups are rough";
+    assert_eq!(index.matches(tag).count(), 3, "{index}");
+    assert!(index.contains("title=\"Caution: intervals over only 1 problem (fewer than 30)"));
+    let wave = std::fs::read_to_string(site.join("waves/checkout-rematch.html")).unwrap();
+    assert!(
+        wave.contains("Caution: intervals over only 1 problem (fewer than 30)"),
+        "{wave}"
+    );
+    // Without intervals there is nothing to caution about.
+    let plain = env.path().join("plain");
+    env.run(["site", "--no-ci", "--out", plain.to_str().unwrap()])
+        .ok();
+    let index = std::fs::read_to_string(plain.join("index.html")).unwrap();
+    assert!(!index.contains(tag));
+}

@@ -118,6 +118,10 @@ pub(super) fn boards<'a>(
         if let (Some(_), Some(g)) = (&intervals, &groups) {
             crate::report::score::add_groups(&mut table, &mut json, g);
         }
+        // Intervals over few problems carry the caution the terminal prints with them (the
+        // new-user check of issue 31: a one-problem wave's 100.0–100.0% and tie groups read as
+        // certain on the site).
+        let _ = crate::report::intervals::caution(&mut table, &(), intervals.as_ref());
         Board {
             info,
             scores,

@@ -216,6 +216,16 @@ fn suite_anchor(suite: &str) -> String {
     format!("suite-{}", super::file_name(suite))
 }
 
+/// The caution a board's intervals carry when drawn over few problems, as its note says it.
+fn rough<'b>(board: &'b Board<'_>) -> Option<&'b str> {
+    board.table.notes.iter().find_map(|n| match n {
+        crate::report::Note::Text(t) if t.starts_with("Caution: intervals over only") => {
+            Some(t.as_str())
+        }
+        _ => None,
+    })
+}
+
 /// The one line of notes under a front-page board: the command that prints it in the terminal
 /// (with the intervals as the site drew them, which the explanations page states once), and
 /// links to what its marks mean and to every note of it on the wave's page.
@@ -275,6 +285,9 @@ pub(super) fn leaderboards(input: &Input, scored: &[Vec<Board<'_>>]) -> Markup {
                                 "Ranked under " strong { (r.id()) } " (" (r.description.as_deref().unwrap_or("")) "): " (code_spans(why)) "."
                                 @if r.relative { " " span.tag { "relative: a rank inside this wave only" } }
                                 @if board.info.scale_violation { " " span.tag.bad { "fails rubric check" } }
+                                // The caution intervals over few problems carry, short here and
+                                // whole among the wave's notes.
+                                @if let Some(caution) = rough(board) { " " span.tag.bad title=(caution) { "under " (crate::report::intervals::FEW_PROBLEMS) " problems: intervals and tie groups are rough" } }
                             }
                             @let t = with_rank_ranges(board);
                             @let links: Vec<Option<String>> = board.json.seats.iter().map(|s| Some(seat_href(0, &s.seat.seat))).collect();
