@@ -2619,3 +2619,28 @@ fn a_board_over_few_problems_carries_the_terminals_caution() {
     let index = std::fs::read_to_string(plain.join("index.html")).unwrap();
     assert!(!index.contains(tag));
 }
+
+/// The new-user check of issue 31: on an imported wave that records no budget, the first board
+/// was session-efficiency@2's, which scores no seat there ("declares no budget.tokens"), above
+/// the board that ranks the wave. Now a board that scores no seat comes after those that do,
+/// collapsed and marked.
+#[test]
+fn a_board_that_scores_no_seat_comes_after_those_that_rank() {
+    let env = four_suites();
+    let site = env.path().join("site");
+    env.run(["site", "--no-ci", "--out", site.to_str().unwrap()])
+        .ok();
+    let page = std::fs::read_to_string(site.join("waves/arith-mini.html")).unwrap();
+    let unscored = page
+        .find("<details class=\"unscored\">")
+        .unwrap_or_else(|| panic!("no unscored board: {page}"));
+    let ranked = page.find("<h3>Under ").expect("a board that ranks");
+    assert!(ranked < unscored, "{page}");
+    let boards = &page[page.find("id=\"leaderboards\"").unwrap()..];
+    let first = between(boards, "<h3>Under ", "</h3>");
+    assert!(!first.contains("session-efficiency"), "{first}");
+    assert!(
+        between(&page[unscored..], "<summary>", "</summary>")
+            .contains("scores no seat of this wave")
+    );
+}

@@ -40,7 +40,7 @@ ol.trace{margin:.2rem 0;padding-left:1.4rem}
 table.attempts td.gap.gap:nth-child(2){text-align:left;white-space:normal}
 .bad{color:#b42318;font-weight:600}.ok{color:#067647;font-weight:600}
 input.filter{margin:.4rem 0;padding:.25rem .5rem;font:inherit;font-size:.9rem;max-width:100%}
-details.failing>summary h3{display:inline-block;margin:1rem 0 .4rem}
+details.failing>summary h3,details.unscored>summary h3{display:inline-block;margin:1rem 0 .4rem}
 .tag{display:inline-block;font-size:.75rem;padding:0 .4rem;border:1px solid #98a2b3;border-radius:.6rem;margin-left:.4rem;vertical-align:middle;font-weight:400}
 pre{background:#f8f9fb;border:1px solid #e4e7ec;padding:.8rem;overflow-x:auto;font-size:.82rem}
 pre.sample{white-space:pre-wrap;overflow-wrap:anywhere;margin:.3rem 0}

@@ -333,8 +333,17 @@ fn wave_page(
         // The boards of rubrics that pass `rubric check` first; a failing rubric's after them,
         // collapsed and marked (issue 31: session-efficiency@1, which prints 125 on 0–100,
         // led rca-wave-2's page).
-        @for b in boards.iter().filter(|b| !b.info.scale_violation) {
+        // Of those, a board that scores no seat of the wave (a rubric whose inputs the wave
+        // does not record, such as a budget) comes after the ones that rank, collapsed: the
+        // new-user check found one leading a wave's page with nothing in it.
+        @for b in boards.iter().filter(|b| !b.info.scale_violation && b.scores_any()) {
             (wave_board(b, &mut seen, words))
+        }
+        @for b in boards.iter().filter(|b| !b.info.scale_violation && !b.scores_any()) {
+            details.unscored {
+                summary { (board_heading(b)) span.note { "scores no seat of this wave" } }
+                (wave_board_body(b, &mut seen, words))
+            }
         }
         @for b in boards.iter().filter(|b| b.info.scale_violation) {
             details.failing {
