@@ -3,36 +3,10 @@
 use super::rubric::resolve;
 use super::{Ctx, Withdrawn};
 use crate::cli::{DiffArgs, Format, RescoreArgs};
-use benchledger_core::error::{Error, Result};
-use benchledger_core::ledger::Ledger;
+use benchledger_core::error::Result;
 use benchledger_core::report;
 use benchledger_core::rescore;
-use benchledger_core::rubric::{Rubric, score_wave};
-
-/// The waves a command should visit: the named ones (checked to exist, and refused when
-/// withdrawn unless `include`; a wave named twice is visited once), else every wave but the
-/// withdrawn ones (unless `include`).
-fn waves_to_visit(
-    ledger: &Ledger,
-    named: &[String],
-    withdrawn: &Withdrawn,
-    include: bool,
-) -> Result<Vec<String>> {
-    if named.is_empty() {
-        let mut all = ledger.wave_ids()?;
-        all.retain(|w| include || withdrawn.get(w).is_none());
-        return Ok(all);
-    }
-    let mut out: Vec<String> = Vec::with_capacity(named.len());
-    for w in named {
-        ledger.load_wave_check(w)?;
-        withdrawn.check_named(w, include)?;
-        if !out.contains(w) {
-            out.push(w.clone());
-        }
-    }
-    Ok(out)
-}
+use benchledger_core::rubric::score_wave;
 
 fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
@@ -46,61 +20,38 @@ pub fn rescore(
 ) -> Result<()> {
     let mut ledger = ctx.open_write()?;
     let info = resolve(&ledger, rubric)?;
-    if !info.registered {
-        return Err(Error::Usage(format!(
-            "{} is not registered: stored scores are keyed by a registered rubric's hash. \
-             Register it first with `benchledger rubric add {rubric}`",
-            info.rubric.id()
-        )));
-    }
-    let (ids, left_out) = rescore_waves(&ledger, waves, include_withdrawn)?;
-    let bar = progress(ctx, ids.len());
-    let stored = rescore::store(&mut ledger, &[&info.rubric], &[&info.sha256], &ids)?;
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    let undefined = stored.undefined[0];
+    let mut bar = Spinner::new(ctx);
+    let done = rescore::one(
+        &mut ledger,
+        rubric,
+        &info,
+        waves,
+        include_withdrawn,
+        &mut bar,
+    )?;
+    bar.finish();
+    let stored = &done.rubrics[0];
     let mut msg = format!(
         "rescored {}, {} under {} (sha256 {}); scores stored, attempts untouched\n",
-        plural(ids.len(), "wave", "waves"),
-        plural(stored.seats[0] as usize, "seat", "seats"),
-        info.rubric.id(),
-        benchledger_core::digest::short(&info.sha256)
+        plural(done.waves.len(), "wave", "waves"),
+        plural(stored.seats as usize, "seat", "seats"),
+        stored.id,
+        benchledger_core::digest::short(&stored.sha256)
     );
-    if undefined > 0 {
+    if stored.undefined > 0 {
         msg.push_str(&format!(
             "{} no score (see `benchledger score` for why)\n",
-            plural(undefined, "seat has", "seats have")
+            plural(stored.undefined, "seat has", "seats have")
         ));
     }
-    msg.push_str(&left_out_note(&left_out));
-    if info.scale_violation {
+    msg.push_str(&left_out_note(&done.left_out));
+    if stored.scale_violation {
         msg.push_str(&format!(
             "note: {} fails `rubric check`; its scores can leave its declared scale\n",
-            info.rubric.id()
+            stored.id
         ));
     }
     ctx.write(&msg)
-}
-
-/// The waves a rescore visits, and the withdrawn ones it leaves out (when none is named).
-fn rescore_waves(
-    ledger: &Ledger,
-    waves: &[String],
-    include_withdrawn: bool,
-) -> Result<(Vec<String>, Vec<String>)> {
-    let withdrawn = Withdrawn::load(ledger)?;
-    let ids = waves_to_visit(ledger, waves, &withdrawn, include_withdrawn)?;
-    let left_out = if waves.is_empty() && !include_withdrawn {
-        ledger
-            .wave_ids()?
-            .into_iter()
-            .filter(|w| withdrawn.get(w).is_some())
-            .collect()
-    } else {
-        Vec::new()
-    };
-    Ok((ids, left_out))
 }
 
 fn left_out_note(left_out: &[String]) -> String {
@@ -115,62 +66,70 @@ fn left_out_note(left_out: &[String]) -> String {
 }
 
 /// A spinner while the waves are read (in one pass, so there is no count of waves done to
-/// show), on a terminal only.
-fn progress(ctx: &Ctx<'_>, waves: usize) -> Option<indicatif::ProgressBar> {
-    (ctx.interactive && waves > 1).then(|| {
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} rescoring {msg} ({elapsed})")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-        );
-        bar.set_message(format!("{waves} waves"));
-        bar.enable_steady_tick(std::time::Duration::from_millis(120));
-        bar
-    })
+/// show), on a terminal only, shown once the rescore knows how many waves it reads.
+struct Spinner {
+    interactive: bool,
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Spinner {
+    fn new(ctx: &Ctx<'_>) -> Spinner {
+        Spinner {
+            interactive: ctx.interactive,
+            bar: None,
+        }
+    }
+
+    fn finish(self) {
+        if let Some(b) = self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
+impl rescore::Watch for Spinner {
+    fn reading(&mut self, waves: usize) {
+        self.bar = (self.interactive && waves > 1).then(|| {
+            let bar = indicatif::ProgressBar::new_spinner();
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("{spinner} rescoring {msg} ({elapsed})")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+            );
+            bar.set_message(format!("{waves} waves"));
+            bar.enable_steady_tick(std::time::Duration::from_millis(120));
+            bar
+        });
+    }
 }
 
 /// `rescore --all`: every registered rubric, each wave read once.
 pub fn rescore_all(ctx: &mut Ctx<'_>, waves: &[String], include_withdrawn: bool) -> Result<()> {
     let mut ledger = ctx.open_write()?;
-    let rows = ledger.rubrics()?;
-    if rows.is_empty() {
-        return Err(Error::Usage(
-            "no rubric is registered: register one with `benchledger rubric add FILE`".into(),
-        ));
-    }
-    let rubrics: Vec<Rubric> = rows
-        .iter()
-        .map(|r| benchledger_core::registry::parse_rubric(&ledger, r))
-        .collect::<Result<_>>()?;
-    let refs: Vec<&Rubric> = rubrics.iter().collect();
-    let (ids, left_out) = rescore_waves(&ledger, waves, include_withdrawn)?;
-    let bar = progress(ctx, ids.len());
-    let shas: Vec<&str> = rows.iter().map(|r| r.sha256.as_str()).collect();
-    let stored = rescore::store(&mut ledger, &refs, &shas, &ids)?;
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
+    let mut bar = Spinner::new(ctx);
+    let done = rescore::all(&mut ledger, waves, include_withdrawn, &mut bar)?;
+    bar.finish();
+    let n = done.rubrics.len();
     let mut msg = format!(
         "rescored {} under {} registered rubric{} in one pass; scores stored, attempts \
          untouched\n",
-        plural(ids.len(), "wave", "waves"),
-        rows.len(),
-        if rows.len() == 1 { "" } else { "s" }
+        plural(done.waves.len(), "wave", "waves"),
+        n,
+        if n == 1 { "" } else { "s" }
     );
-    for (row, stored) in rows.iter().zip(stored.seats) {
+    for stored in &done.rubrics {
         msg.push_str(&format!(
             "  {} (sha256 {}): {}{}\n",
-            row.id(),
-            benchledger_core::digest::short(&row.sha256),
-            plural(stored as usize, "seat", "seats"),
-            if row.scale_violation {
+            stored.id,
+            benchledger_core::digest::short(&stored.sha256),
+            plural(stored.seats as usize, "seat", "seats"),
+            if stored.scale_violation {
                 "; fails `rubric check`: its scores can leave its declared scale"
             } else {
                 ""
             }
         ));
     }
-    msg.push_str(&left_out_note(&left_out));
+    msg.push_str(&left_out_note(&done.left_out));
     ctx.write(&msg)
 }
 
@@ -186,7 +145,7 @@ pub fn diff(
     let old = resolve(&ledger, old)?;
     let new = resolve(&ledger, new)?;
     let withdrawn = Withdrawn::load(&ledger)?;
-    let ids = waves_to_visit(&ledger, waves, &withdrawn, include_withdrawn)?;
+    let ids = rescore::waves_to_visit(&ledger, waves, &withdrawn, include_withdrawn)?;
     let mut scores = Vec::with_capacity(ids.len());
     // (wave, seat) → display name, for the seats that have one.
     let mut names = std::collections::BTreeMap::new();

@@ -11,7 +11,9 @@ use crate::figures::{Basis, FigureTally, SeatTotals};
 use crate::formats::tally;
 use crate::ledger::Ledger;
 use crate::model::{Attempt, AttemptFields, Seat, Wave};
-use crate::rubric::{Rubric, Scorer, SeatTally, SharedFactors, WaveScores};
+use crate::registry;
+use crate::report::withdrawn::Withdrawn;
+use crate::rubric::{Rubric, RubricInfo, Scorer, SeatTally, SharedFactors, WaveScores};
 
 /// One wave's scores under `rubric`, its attempts streamed from the ledger (twice when the
 /// rubric needs the wave's medians first).
@@ -25,6 +27,158 @@ pub fn streamed(ledger: &Ledger, rubric: &Rubric, wave: &str) -> Result<WaveScor
     }
     let seats = ledger.fold_wave(wave, fields, |_| scorer.tally(), |t, a| scorer.add(t, a))?;
     Ok(scorer.score(seats))
+}
+
+/// A caller's view of a rescore under way (the command's spinner): told how many waves are
+/// about to be read, before the one read of the ledger.
+pub trait Watch {
+    fn reading(&mut self, _waves: usize) {}
+}
+
+/// A rescore nobody watches.
+impl Watch for () {}
+
+/// What a rescore did: the waves it scored, the withdrawn waves it left out (when none was
+/// named and withdrawn waves were not asked for), and what it stored under each rubric.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rescored {
+    pub waves: Vec<String>,
+    pub left_out: Vec<String>,
+    pub rubrics: Vec<RubricRescored>,
+}
+
+/// What one rubric's rescore stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RubricRescored {
+    /// NAME@VERSION.
+    pub id: String,
+    pub sha256: String,
+    /// Seats whose score was stored.
+    pub seats: u64,
+    /// Seats among them whose score is undefined.
+    pub undefined: usize,
+    /// `rubric check` rejects it: its scores can leave its declared scale.
+    pub scale_violation: bool,
+}
+
+/// `benchledger rescore --rubric R`: the waves named (or every wave not withdrawn, unless
+/// `include_withdrawn`) scored under `info`, which must be registered, and stored. `named` is
+/// the rubric as the caller named it (a file or NAME@VERSION), for the error that says how to
+/// register it.
+pub fn one(
+    ledger: &mut Ledger,
+    named: &str,
+    info: &RubricInfo,
+    waves: &[String],
+    include_withdrawn: bool,
+    watch: &mut dyn Watch,
+) -> Result<Rescored> {
+    if !info.registered {
+        return Err(Error::Usage(format!(
+            "{} is not registered: stored scores are keyed by a registered rubric's hash. \
+             Register it first with `benchledger rubric add {named}`",
+            info.rubric.id()
+        )));
+    }
+    let (ids, left_out) = rescore_waves(ledger, waves, include_withdrawn)?;
+    watch.reading(ids.len());
+    let stored = store(ledger, &[&info.rubric], &[&info.sha256], &ids)?;
+    Ok(Rescored {
+        waves: ids,
+        left_out,
+        rubrics: vec![RubricRescored {
+            id: info.rubric.id(),
+            sha256: info.sha256.clone(),
+            seats: stored.seats[0],
+            undefined: stored.undefined[0],
+            scale_violation: info.scale_violation,
+        }],
+    })
+}
+
+/// `benchledger rescore --all`: every registered rubric, each wave read once.
+pub fn all(
+    ledger: &mut Ledger,
+    waves: &[String],
+    include_withdrawn: bool,
+    watch: &mut dyn Watch,
+) -> Result<Rescored> {
+    let rows = ledger.rubrics()?;
+    if rows.is_empty() {
+        return Err(Error::Usage(
+            "no rubric is registered: register one with `benchledger rubric add FILE`".into(),
+        ));
+    }
+    let rubrics: Vec<Rubric> = rows
+        .iter()
+        .map(|r| registry::parse_rubric(ledger, r))
+        .collect::<Result<_>>()?;
+    let refs: Vec<&Rubric> = rubrics.iter().collect();
+    let (ids, left_out) = rescore_waves(ledger, waves, include_withdrawn)?;
+    watch.reading(ids.len());
+    let shas: Vec<&str> = rows.iter().map(|r| r.sha256.as_str()).collect();
+    let stored = store(ledger, &refs, &shas, &ids)?;
+    let rubrics = rows
+        .iter()
+        .zip(stored.seats.into_iter().zip(stored.undefined))
+        .map(|(row, (seats, undefined))| RubricRescored {
+            id: row.id(),
+            sha256: row.sha256.clone(),
+            seats,
+            undefined,
+            scale_violation: row.scale_violation,
+        })
+        .collect();
+    Ok(Rescored {
+        waves: ids,
+        left_out,
+        rubrics,
+    })
+}
+
+/// The waves a command should visit: the named ones (checked to exist, and refused when
+/// withdrawn unless `include`; a wave named twice is visited once), else every wave but the
+/// withdrawn ones (unless `include`).
+pub fn waves_to_visit(
+    ledger: &Ledger,
+    named: &[String],
+    withdrawn: &Withdrawn,
+    include: bool,
+) -> Result<Vec<String>> {
+    if named.is_empty() {
+        let mut all = ledger.wave_ids()?;
+        all.retain(|w| include || withdrawn.get(w).is_none());
+        return Ok(all);
+    }
+    let mut out: Vec<String> = Vec::with_capacity(named.len());
+    for w in named {
+        ledger.load_wave_check(w)?;
+        withdrawn.check_named(w, include)?;
+        if !out.contains(w) {
+            out.push(w.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// The waves a rescore visits, and the withdrawn ones it leaves out (when none is named).
+fn rescore_waves(
+    ledger: &Ledger,
+    waves: &[String],
+    include_withdrawn: bool,
+) -> Result<(Vec<String>, Vec<String>)> {
+    let withdrawn = Withdrawn::load(ledger)?;
+    let ids = waves_to_visit(ledger, waves, &withdrawn, include_withdrawn)?;
+    let left_out = if waves.is_empty() && !include_withdrawn {
+        ledger
+            .wave_ids()?
+            .into_iter()
+            .filter(|w| withdrawn.get(w).is_some())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok((ids, left_out))
 }
 
 /// At most this many seats' scores are held at once while a rescore stores them.
