@@ -65,6 +65,19 @@ def withdraw(
     """Withdraws a wave by the library's operation (no command line parsed): wave, reason,
     created at, record sha256, the record it is chained to, the chain's head."""
 
+def rescore(
+    db: str,
+    rubric: Optional[str] = None,
+    all: bool = False,
+    waves: list[str] = ...,
+    include_withdrawn: bool = False,
+    wait: float = 600.0,
+) -> tuple[list[str], list[str], list[tuple[str, str, int, int, bool]]]:
+    """``rescore --rubric RUBRIC`` or ``rescore --all`` by the library's operation (no command
+    line parsed, so a rubric is only ever a file or a NAME@VERSION): the waves rescored, the
+    withdrawn waves left out, and per rubric its id, sha256, seats stored, seats without a
+    score, and whether ``rubric check`` rejects it."""
+
 def ingest_from(
     db: str,
     format: str,
