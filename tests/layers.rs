@@ -33,13 +33,14 @@ const CORE_LAYERS: &[&[&str]] = &[
     // Statistics over scores; the ledger, the only module that speaks SQL.
     &["stats", "ledger"],
     // Claims checked against waves; wave manifests read into the model; exports of the ledger;
-    // registered rubrics and price tables found by name; a wave rescored, streamed from the
-    // ledger.
-    &["claims", "ingest", "export", "registry", "rescore"],
+    // registered rubrics and price tables found by name.
+    &["claims", "ingest", "export", "registry"],
     // Every listing built as data, and its Markdown, CSV and JSON.
     &["report"],
-    // What a publication freezes; a submission reviewed.
-    &["publication", "review"],
+    // What a publication freezes; a submission reviewed; waves rescored and their scores stored
+    // (which waves: `report::withdrawn`; which rubrics: `registry`), or one streamed from the
+    // ledger.
+    &["publication", "review", "rescore"],
     // Publications recomputed, the chain and the ledger checked, from a ledger or a bundle; the
     // static site, which shows each publication verified.
     &["verify", "site"],

@@ -299,6 +299,47 @@ class Ledger:
             "head": head,
         }
 
+    def rescore(
+        self,
+        rubric: Optional[Union[str, Path]] = None,
+        all: bool = False,
+        waves: Optional[Iterable[str]] = None,
+        include_withdrawn: bool = False,
+    ) -> dict[str, Any]:
+        """Scores the waves (every wave not withdrawn when ``None``; withdrawn ones too with
+        ``include_withdrawn``) under ``rubric`` (a registered NAME@VERSION, or its file, always
+        read as a rubric and never as an option), or with ``all`` under every registered
+        rubric in one read of the ledger, and stores the scores (``benchledger rescore``);
+        attempts are untouched. ``benchledger rescore`` has no JSON format, so this returns
+        what it did: ``waves`` rescored, ``left_out`` (the withdrawn waves left out), and
+        ``rubrics``, one entry per rubric with its ``id``, ``sha256``, ``seats`` stored,
+        ``undefined`` (seats without a score) and ``scale_violation``. A rubric not registered,
+        or neither or both of ``rubric`` and ``all``, raises :class:`BadInput`."""
+        self._check_open()
+        named = None if rubric is None else os.fspath(rubric)
+        done, left_out, rubrics = _native.rescore(
+            self._db,
+            named,
+            all=all,
+            waves=list(waves or []),
+            include_withdrawn=include_withdrawn,
+            wait=self._wait,
+        )
+        return {
+            "waves": done,
+            "left_out": left_out,
+            "rubrics": [
+                {
+                    "id": id_,
+                    "sha256": sha256,
+                    "seats": seats,
+                    "undefined": undefined,
+                    "scale_violation": violation,
+                }
+                for id_, sha256, seats, undefined, violation in rubrics
+            ],
+        }
+
     def waves(self) -> dict[str, Any]:
         """Every wave with its conditions (``benchledger waves --format json``)."""
         self._check_open()

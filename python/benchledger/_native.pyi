@@ -102,6 +102,18 @@ def claims_from(
 ) -> str:
     """A claims file's text made by the library from a source's files (no ledger, no command
     line); with ``out``, written there, a new file."""
+def rescore(
+    db: str,
+    rubric: Optional[str] = None,
+    all: bool = False,
+    waves: list[str] = ...,
+    include_withdrawn: bool = False,
+    wait: float = 600.0,
+) -> tuple[list[str], list[str], list[tuple[str, str, int, int, bool]]]:
+    """``rescore --rubric RUBRIC`` or ``rescore --all`` by the library's operation (no command
+    line parsed, so a rubric is only ever a file or a NAME@VERSION): the waves rescored, the
+    withdrawn waves left out, and per rubric its id, sha256, seats stored, seats without a
+    score, and whether ``rubric check`` rejects it."""
 
 def ingest_from(
     db: str,

@@ -167,6 +167,9 @@ fn announce_wait(ledger: &Path, limit: Duration) {
 
 /// The withdrawn (or superseded) waves of a ledger (the library's).
 pub(crate) use benchledger_core::report::withdrawn::Withdrawn;
+/// What `--rubric` names (a rubric file, or a registered NAME@VERSION) resolved as the
+/// commands resolve it, for the Python module's calls that bind the library directly.
+pub use rubric::resolve as resolve_rubric;
 
 /// The interval settings `--ci`, `--resamples` and `--seed` ask for, checked: `None` when no
 /// interval is asked for (`--ci` not given, unless `always`: `versus` always draws its one).

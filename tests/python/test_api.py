@@ -455,3 +455,50 @@ def test_site_is_the_librarys_call_and_writes_the_command_lines_pages(demo, tmp_
     with pytest.raises(benchledger.BadInput, match="not empty"):
         benchledger.Ledger(db).site(tmp_path / "other")
     assert (tmp_path / "other" / "notes.txt").read_text() == "mine"
+def _stored_scores(db, rubrics):
+    """Every stored score under each rubric, as `history` lists them."""
+    return {r: cli_json(db, "history", "--rubric", r) for r in rubrics}
+
+
+def test_rescore_is_the_librarys_own_call_and_stores_what_the_command_line_stores(demo, tmp_path):
+    """Python's rescore (no command line parsed) leaves the same stored scores as
+    `benchledger rescore` on a copy of the same ledger, under one rubric and under --all."""
+    db, other = tmp_path / "api.db", tmp_path / "cli.db"
+    for d in (db, other):
+        d.write_bytes((demo / "demo.db").read_bytes())
+    rubrics = [r["rubric"] for r in cli_json(db, "rubric", "list")["rubrics"]]
+    assert rubrics
+    with benchledger.Ledger(db) as ledger:
+        one = ledger.rescore(rubrics[0])
+        every = ledger.rescore(all=True)
+    out = cli("--db", other, "rescore", "--rubric", rubrics[0])
+    assert out.status == 0, out.stderr
+    out = cli("--db", other, "rescore", "--all")
+    assert out.status == 0, out.stderr
+    assert [r["id"] for r in one["rubrics"]] == rubrics[:1]
+    assert sorted(r["id"] for r in every["rubrics"]) == sorted(rubrics)
+    assert one["waves"] == every["waves"] and one["waves"]
+    assert f"rescored {len(one['waves'])} waves" in out.stdout
+    for r in every["rubrics"]:
+        assert f"{r['id']} (sha256 {r['sha256'][:12]}): {r['seats']} seats" in out.stdout
+    stored = _stored_scores(db, rubrics)
+    assert all(doc["rows"] for doc in stored.values())
+    assert stored == _stored_scores(other, rubrics)
+
+
+def test_rescore_reads_a_rubric_named_like_an_option_as_a_path(demo, tmp_path, monkeypatch):
+    """A rubric file named like an option (`--db=x.db`) is read as that file: here, a copy of
+    a registered rubric's text, so it resolves to the registered rubric and is rescored."""
+    db = tmp_path / "demo.db"
+    db.write_bytes((demo / "demo.db").read_bytes())
+    rubric = "session-efficiency@2"
+    assert rubric in [r["rubric"] for r in cli_json(db, "rubric", "list")["rubrics"]]
+    text = (demo / "files" / "rubrics" / "session-efficiency.v2.toml").read_bytes()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "--db=x.db").write_bytes(text)
+    with benchledger.Ledger(db) as ledger:
+        done = ledger.rescore("--db=x.db")
+    assert [r["id"] for r in done["rubrics"]] == [rubric]
+    assert not (tmp_path / "x.db").exists()
+    with pytest.raises(benchledger.BadInput):
+        benchledger.Ledger(db).rescore()

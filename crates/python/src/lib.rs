@@ -407,6 +407,59 @@ fn verify_bundle(py: Python<'_>, dir: PathBuf, trusted_key: Option<PathBuf>) -> 
     .map_err(|f| f.raise(py))
 }
 
+/// What a rescore stored under one rubric: NAME@VERSION, sha256, seats stored, seats without a
+/// score, whether `rubric check` rejects it.
+type RubricRescored = (String, String, u64, usize, bool);
+
+/// `rescore --rubric RUBRIC` or `rescore --all` bound to the library's operations
+/// ([`benchledger_core::rescore::one`], [`benchledger_core::rescore::all`]): no command line is
+/// parsed, so a rubric is only ever a file or a NAME@VERSION, never an option. A write waits up
+/// to `wait` seconds for another writer. Returns the waves rescored, the withdrawn waves left
+/// out, and what was stored under each rubric.
+#[pyfunction]
+#[pyo3(signature = (db, rubric=None, all=false, waves=Vec::new(), include_withdrawn=false, wait=600.0))]
+fn rescore(
+    py: Python<'_>,
+    db: String,
+    rubric: Option<String>,
+    all: bool,
+    waves: Vec<String>,
+    include_withdrawn: bool,
+    wait: f64,
+) -> PyResult<(Vec<String>, Vec<String>, Vec<RubricRescored>)> {
+    use benchledger_core::rescore;
+    interruptible(py, move |cancel| {
+        let (mut ledger, _) = open_write(&db, wait, cancel)?;
+        let done = match (rubric, all) {
+            (Some(rubric), false) => {
+                let info = benchledger::commands::resolve_rubric(&ledger, &rubric)?;
+                rescore::one(
+                    &mut ledger,
+                    &rubric,
+                    &info,
+                    &waves,
+                    include_withdrawn,
+                    &mut (),
+                )?
+            }
+            (None, true) => rescore::all(&mut ledger, &waves, include_withdrawn, &mut ())?,
+            _ => {
+                return Err(Error::Usage(
+                    "name one rubric, or pass all=True for every registered rubric (not both)"
+                        .into(),
+                ));
+            }
+        };
+        let rubrics = done
+            .rubrics
+            .into_iter()
+            .map(|r| (r.id, r.sha256, r.seats, r.undefined, r.scale_violation))
+            .collect();
+        Ok((done.waves, done.left_out, rubrics))
+    })?
+    .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+}
+
 /// Ingests the wave manifests `manifests` into the ledger `db` in one transaction, bound to
 /// the library's operation ([`benchledger_core::ingest::run::manifests`]): no command line is
 /// parsed, so no path is ever read as an option. A write waits up to `wait` seconds for
@@ -822,6 +875,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(copy, m)?)?;
     m.add_function(wrap_pyfunction!(site, m)?)?;
     m.add_function(wrap_pyfunction!(verify_bundle, m)?)?;
+    m.add_function(wrap_pyfunction!(rescore, m)?)?;
     m.add_class::<arrow::Table>()?;
     Ok(())
 }
