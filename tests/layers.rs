@@ -42,8 +42,9 @@ const CORE_LAYERS: &[&[&str]] = &[
     // ledger.
     &["publication", "review", "rescore"],
     // Publications recomputed, the chain and the ledger checked, from a ledger or a bundle; the
-    // static site, which shows each publication verified.
-    &["verify", "site"],
+    // static site, which shows each publication verified; each reading command's document
+    // (`documents`: a diff visits the waves a rescore would).
+    &["verify", "site", "documents"],
 ];
 
 /// The binary's modules, lowest first.

@@ -57,34 +57,21 @@ def _paths(paths: Union[Path, Iterable[Path]]) -> list[str]:
     return [os.fspath(p) for p in paths]
 
 
-def _flag(flag: str, value: Any) -> str:
-    """``--flag=VALUE``, one argument: a value is never read as an option of its own, whatever
-    it begins with (``--db=victim.db`` given as a wave id stays a wave id)."""
-    return f"{flag}={value}"
-
-
-def _interval_flags(ci: Union[bool, float], resamples: int, seed: int) -> list[str]:
-    """The command line's --ci, --resamples and --seed. Resamples and seed other than the
-    defaults without an interval are refused, as the command line refuses them."""
-    flags: list[str] = []
+def _intervals(ci: Union[bool, float], resamples: int, seed: int) -> dict[str, Any]:
+    """The intervals asked for, as the library takes them (the command line's --ci,
+    --resamples and --seed): ``ci`` ``True`` for 95%, or a level in percent. Resamples and
+    seed other than the defaults without an interval are refused, as the command line refuses
+    them."""
+    level: Optional[float] = None
     if ci is True:
-        flags.append("--ci")
+        level = 95.0
     elif ci is not False and ci is not None:
-        flags.append(_flag("--ci", repr(float(ci))))
-    if ci or resamples != _RESAMPLES:
-        flags.append(_flag("--resamples", int(resamples)))
-    if ci or seed != _SEED:
-        flags.append(_flag("--seed", int(seed)))
-    return flags
-
-
-def _prices_flags(prices: Optional[str], reprice: bool) -> list[str]:
-    flags: list[str] = []
-    if prices is not None:
-        flags.append(_flag("--prices", prices))
-    if reprice:
-        flags.append("--reprice")
-    return flags
+        level = float(ci)
+    return {
+        "ci_level": level,
+        "resamples": int(resamples) if ci or resamples != _RESAMPLES else None,
+        "seed": int(seed) if ci or seed != _SEED else None,
+    }
 
 
 class Ledger:
@@ -111,7 +98,7 @@ class Ledger:
         """Creates a new ledger at ``db`` (``benchledger init``) and returns it. An existing,
         up-to-date ledger is opened as it is; one whose schema differs raises
         :class:`CheckFailed`."""
-        _native.run(os.fspath(db), [_flag("--wait", int(wait)), "init"])
+        _native.init(os.fspath(db))
         return cls(db, wait)
 
     @property
@@ -137,16 +124,10 @@ class Ledger:
         if self._closed:
             raise ValueError(f"ledger {self._db} is closed")
 
-    def _run(self, args: Sequence[str]) -> tuple[str, list[str]]:
+    def _read(self, name: str, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        """The JSON document the library builds for ``_native.<name>`` (no command line)."""
         self._check_open()
-        return _native.run(self._db, [_flag("--wait", self._wait), *args])
-
-    def _document(self, args: Sequence[str], operands: Sequence[str] = ()) -> dict[str, Any]:
-        """The JSON document of a command: ``args`` its options (each value joined to its flag
-        by ``=``), ``operands`` its waves, seats or paths, after ``--`` so that none is ever
-        read as an option, whatever it begins with."""
-        output, _ = self._run([*args, "--format=json", "--", *operands])
-        document: dict[str, Any] = json.loads(output)
+        document: dict[str, Any] = json.loads(getattr(_native, name)(self._db, *args, **kwargs))
         return document
 
     # Feeding the ledger.
@@ -299,6 +280,57 @@ class Ledger:
             "head": head,
         }
 
+    def publish(
+        self,
+        wave: str,
+        rubric: str,
+        *,
+        title: Optional[str] = None,
+        prices: Optional[str] = None,
+        ci: Union[bool, float] = False,
+        resamples: int = _RESAMPLES,
+        seed: int = _SEED,
+        claims: Optional[Path] = None,
+        sign: Optional[Path] = None,
+        bundle: Optional[Path] = None,
+    ) -> dict[str, Any]:
+        """Freezes ``wave``'s leaderboard under the registered ``rubric`` (``NAME@VERSION``)
+        into the chain (``benchledger publish``): its text, the input it was rendered from and a
+        record chained to the one before, in one transaction. ``title`` defaults to "WAVE under
+        RUBRIC"; ``prices`` fills in missing costs from a registered price table; ``ci`` draws
+        intervals into the text (as :meth:`show`); ``claims`` carries a claims file about this
+        wave and rubric; ``sign`` signs it with a private key file (``benchledger keygen``);
+        ``bundle`` writes its reproduction bundle into that new or empty directory, checked
+        before anything is published. Returns the publication: ``id``, ``sha256`` (its
+        record), ``prev_sha256``, ``output_sha256``, ``input_sha256``, ``head`` (the chain's
+        head after it, to keep outside the ledger for :meth:`verify`), ``signed_by`` (the key's
+        id, or ``None``) and ``text``, the published text. An unregistered rubric, an unknown or
+        withdrawn wave, or a title with control characters raises :class:`BadInput`, nothing
+        published."""
+        self._check_open()
+        pid, sha256, prev, output_sha256, input_sha256, head, signed_by, text = _native.publish(
+            self._db,
+            wave,
+            os.fspath(rubric),
+            title=title,
+            prices=prices,
+            claims=None if claims is None else os.fspath(claims),
+            sign=None if sign is None else os.fspath(sign),
+            bundle=None if bundle is None else os.fspath(bundle),
+            wait=self._wait,
+            **_intervals(ci, resamples, seed),
+        )
+        return {
+            "id": pid,
+            "sha256": sha256,
+            "prev_sha256": prev,
+            "output_sha256": output_sha256,
+            "input_sha256": input_sha256,
+            "head": head,
+            "signed_by": signed_by,
+            "text": text,
+        }
+
     def rescore(
         self,
         rubric: Optional[Union[str, Path]] = None,
@@ -359,9 +391,8 @@ class Ledger:
         ``True`` for 95% bootstrap intervals, or a level in percent; ``resamples`` and
         ``seed`` set how they are drawn. ``prices`` (``NAME@VERSION``) fills in missing costs
         from a registered price table; ``reprice`` prices every attempt from it."""
-        return self._document(
-            ["show", *_interval_flags(ci, resamples, seed), *_prices_flags(prices, reprice)],
-            [wave],
+        return self._read(
+            "show", wave, prices=prices, reprice=reprice, **_intervals(ci, resamples, seed)
         )
 
     def score(
@@ -378,19 +409,20 @@ class Ledger:
         """A wave's leaderboard under a rubric (``benchledger score --format json``):
         ``rubric`` is a registered ``NAME@VERSION`` or a rubric file's path. The other
         arguments are :meth:`show`'s; ``include_withdrawn`` shows a withdrawn wave, marked."""
-        args = ["score", _flag("--wave", wave), _flag("--rubric", os.fspath(rubric))]
-        args += _interval_flags(ci, resamples, seed) + _prices_flags(prices, reprice)
-        if include_withdrawn:
-            args.append("--include-withdrawn")
-        return self._document(args)
+        return self._read(
+            "score",
+            wave,
+            os.fspath(rubric),
+            prices=prices,
+            reprice=reprice,
+            include_withdrawn=include_withdrawn,
+            **_intervals(ci, resamples, seed),
+        )
 
     def trials(self, wave: str, k: Optional[Sequence[int]] = None) -> dict[str, Any]:
         """Repeated trials per seat: pass@k and pass^k (``benchledger trials --format
         json``); ``k`` the k to show (default: 1 up to the fewest trials of a problem)."""
-        args = ["trials"]
-        if k:
-            args.append(_flag("--k", ",".join(str(int(n)) for n in k)))
-        return self._document(args, [wave])
+        return self._read("trials", wave, [int(n) for n in (k or [])])
 
     def versus(
         self,
@@ -404,9 +436,7 @@ class Ledger:
         """Two seats of a wave, paired on the problems both attempted: the difference with
         its bootstrap interval (at ``ci`` percent), McNemar's exact test, and a verdict
         (``benchledger versus --format json``)."""
-        return self._document(
-            ["versus", _flag("--wave", wave), *_interval_flags(ci, resamples, seed)], [a, b]
-        )
+        return self._read("versus", wave, a, b, **_intervals(ci, resamples, seed))
 
     def versus_all(
         self,
@@ -419,10 +449,7 @@ class Ledger:
         """Every pair of a wave's seats compared as :meth:`versus` compares two, with the groups
         the data cannot separate (``benchledger versus --all --format json``); ``alpha`` the
         family-wise error rate (the command line's default when ``None``)."""
-        args = ["versus", _flag("--wave", wave), "--all"]
-        if alpha is not None:
-            args.append(_flag("--alpha", repr(float(alpha))))
-        return self._document([*args, *_interval_flags(ci, resamples, seed)])
+        return self._read("versus_all", wave, 0.05 if alpha is None else float(alpha))
 
     def problems(
         self,
@@ -440,15 +467,22 @@ class Ledger:
         only those seats. With ``problem``, that problem's sample: every seat's attempts at it
         with the texts the log recorded (input, target, answer, the scorer's explanation;
         ``problems WAVE --problem ID``)."""
-        args = ["problems"]
-        if regressions:
-            args.append("--regressions")
-        if problem is not None:
-            args.append(_flag("--problem", problem))
-        args += [_flag("--seat", s) for s in (seats or [])]
-        if include_withdrawn:
-            args.append("--include-withdrawn")
-        return self._document(args, [wave] if against is None else [against, wave])
+        if regressions != (against is not None):
+            raise BadInput(
+                "problems(): regressions=True compares two waves: give both (against= the "
+                "earlier), or neither"
+            )
+        if problem is not None and against is not None:
+            raise BadInput("problems(): a problem's sample is of one wave: give problem= or "
+                           "against=, not both")
+        return self._read(
+            "problems",
+            wave,
+            against=against,
+            problem=problem,
+            seats=list(seats or []),
+            include_withdrawn=include_withdrawn,
+        )
 
     def plan(
         self,
@@ -461,13 +495,15 @@ class Ledger:
     ) -> dict[str, Any]:
         """How many problems and trials a rematch of two seats needs to tell a difference of
         ``delta`` apart at ``alpha`` with ``power`` (``benchledger plan --format json``)."""
-        args = [
-            "plan", _flag("--wave", wave), _flag("--seat", seat), _flag("--vs", vs),
-            _flag("--alpha", repr(float(alpha))), _flag("--power", repr(float(power))),
-        ]
-        if delta is not None:
-            args.append(_flag("--delta", repr(float(delta))))
-        return self._document(args)
+        return self._read(
+            "plan",
+            wave,
+            seat,
+            vs,
+            delta=None if delta is None else float(delta),
+            alpha=float(alpha),
+            power=float(power),
+        )
 
     def diff(
         self,
@@ -478,10 +514,9 @@ class Ledger:
     ) -> dict[str, Any]:
         """Two rubrics' leaderboards over all of history (or ``waves``), seat by seat
         (``benchledger diff --format json``): what a rubric change moves."""
-        args = ["diff", *[_flag("--wave", w) for w in (waves or [])]]
-        if include_withdrawn:
-            args.append("--include-withdrawn")
-        return self._document(args, [old, new])
+        return self._read(
+            "diff", old, new, waves=list(waves or []), include_withdrawn=include_withdrawn
+        )
 
     def compare(
         self,
@@ -492,10 +527,13 @@ class Ledger:
     ) -> dict[str, Any]:
         """One seat across waves, absolutes beside the conditions that shape them
         (``benchledger compare --format json``); ``rubrics`` adds each one's score."""
-        args = ["compare", _flag("--seat", seat), *[_flag("--rubric", r) for r in (rubrics or [])]]
-        if include_withdrawn:
-            args.append("--include-withdrawn")
-        return self._document(args, list(waves))
+        return self._read(
+            "compare",
+            seat,
+            list(waves),
+            rubrics=[os.fspath(r) for r in (rubrics or [])],
+            include_withdrawn=include_withdrawn,
+        )
 
     def history(
         self,
@@ -506,29 +544,29 @@ class Ledger:
     ) -> dict[str, Any]:
         """A rubric's scores wave by wave (``benchledger history --format json``), for one
         ``seat`` or all."""
-        args = ["history", _flag("--rubric", rubric)]
-        if seat is not None:
-            args.append(_flag("--seat", seat))
-        args += [_flag("--wave", w) for w in (waves or [])]
-        if include_withdrawn:
-            args.append("--include-withdrawn")
-        return self._document(args)
+        return self._read(
+            "history",
+            os.fspath(rubric),
+            seat=seat,
+            waves=list(waves or []),
+            include_withdrawn=include_withdrawn,
+        )
 
     def publications(self) -> dict[str, Any]:
         """Every publication and withdrawal of the chain (``benchledger publications --format
         json``)."""
-        return self._document(["publications"])
+        return self._read("publications")
 
     def rules(self) -> dict[str, Any]:
         """Submission rules registered in the ledger and shipped with benchledger, with the
         waves each let in (``benchledger rules list --format json``)."""
-        return self._document(["rules", "list"])
+        return self._read("rules")
 
     def claims_check(self, path: Union[Path, Iterable[Path]]) -> dict[str, Any]:
         """Each claim of claims files checked against the ledger (``benchledger claims check
         --format json``). A claim that differs raises :class:`CheckFailed`, its ``document``
         holding every verdict."""
-        return self._document(["claims", "check"], _paths(path))
+        return self._read("claims_check", _paths(path))
 
     def review(
         self,

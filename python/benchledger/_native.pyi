@@ -6,11 +6,27 @@ from typing import Any, Optional
 def main(argv: list[str]) -> int:
     """Runs the command line (``argv[0]`` the program's name) and returns its exit status."""
 
-def run(db: Optional[str], args: list[str]) -> tuple[str, list[str]]:
-    """Runs one command against the ledger ``db`` with its output captured: returns the output
-    and the waves it added. Raises :class:`benchledger.Error`'s subclass for its exit status.
-    Ctrl-C (on the main thread) stops the command before it commits and raises
-    ``KeyboardInterrupt``: the ledger is as it was."""
+def publish(
+    db: str,
+    wave: str,
+    rubric: str,
+    *,
+    title: Optional[str] = None,
+    prices: Optional[str] = None,
+    ci_level: Optional[float] = None,
+    resamples: Optional[int] = None,
+    seed: Optional[int] = None,
+    claims: Optional[str] = None,
+    sign: Optional[str] = None,
+    bundle: Optional[str] = None,
+    wait: float = 600.0,
+) -> tuple[int, str, Optional[str], str, str, str, Optional[str], str]:
+    """Publishes by the library's operation (no command line parsed): id, record sha256, the
+    record it is chained to, output and input sha256, the chain's head, the signing key's id,
+    the published text."""
+
+def init(db: str) -> None:
+    """Creates a ledger at ``db``, or checks that the one there is up to date (``init``)."""
 
 def open(db: str) -> None:
     """Checks that the ledger ``db`` opens to read."""
@@ -49,6 +65,113 @@ def review(
 
 def waves(db: str) -> str:
     """The ``waves --format json`` document, built by the library (no command line parsed)."""
+
+# Each reading command's JSON document, built by the library (``benchledger_core::documents``)
+# with no command line parsed. ``ci_level`` is the interval level in percent (``None``: no
+# interval); ``resamples`` and ``seed`` are given only when asked for.
+
+def show(
+    db: str,
+    wave: str,
+    *,
+    ci_level: Optional[float] = None,
+    resamples: Optional[int] = None,
+    seed: Optional[int] = None,
+    prices: Optional[str] = None,
+    reprice: bool = False,
+) -> str:
+    """``show --format json``."""
+
+def score(
+    db: str,
+    wave: str,
+    rubric: str,
+    *,
+    ci_level: Optional[float] = None,
+    resamples: Optional[int] = None,
+    seed: Optional[int] = None,
+    prices: Optional[str] = None,
+    reprice: bool = False,
+    include_withdrawn: bool = False,
+) -> str:
+    """``score --format json``."""
+
+def trials(db: str, wave: str, k: list[int] = ...) -> str:
+    """``trials --format json`` (``k`` empty: the default)."""
+
+def versus(
+    db: str,
+    wave: str,
+    a: str,
+    b: str,
+    *,
+    ci_level: Optional[float] = None,
+    resamples: Optional[int] = None,
+    seed: Optional[int] = None,
+) -> str:
+    """``versus --format json`` of two seats."""
+
+def versus_all(db: str, wave: str, alpha: float) -> str:
+    """``versus --all --format json``."""
+
+def problems(
+    db: str,
+    wave: str,
+    *,
+    against: Optional[str] = None,
+    problem: Optional[str] = None,
+    seats: list[str] = ...,
+    include_withdrawn: bool = False,
+) -> str:
+    """``problems --format json``: the matrix, the regressions since ``against``, or the
+    sample of ``problem``."""
+
+def plan(
+    db: str,
+    wave: str,
+    seat: str,
+    vs: str,
+    *,
+    delta: Optional[float] = None,
+    alpha: float = 0.05,
+    power: float = 0.8,
+) -> str:
+    """``plan --format json``."""
+
+def diff(
+    db: str, old: str, new: str, *, waves: list[str] = ..., include_withdrawn: bool = False
+) -> str:
+    """``diff --format json``."""
+
+def compare(
+    db: str,
+    seat: str,
+    waves: list[str],
+    *,
+    rubrics: list[str] = ...,
+    include_withdrawn: bool = False,
+) -> str:
+    """``compare --format json``."""
+
+def history(
+    db: str,
+    rubric: str,
+    *,
+    seat: Optional[str] = None,
+    waves: list[str] = ...,
+    include_withdrawn: bool = False,
+) -> str:
+    """``history --format json``."""
+
+def publications(db: str) -> str:
+    """``publications --format json``."""
+
+def rules(db: str) -> str:
+    """``rules list --format json``."""
+
+def claims_check(db: str, paths: list[str]) -> str:
+    """``claims check --format json``; a claim that differs raises
+    :class:`benchledger.CheckFailed` with the document as its output."""
 
 def verify(db: str, trusted_key: Optional[str] = None, wait: float = 600.0) -> str:
     """``verify --all --ledger --format json`` by the library's operation (no command line is

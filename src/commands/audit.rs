@@ -1,12 +1,10 @@
 //! `benchledger rescore` and `benchledger diff`: auditing a rubric change across history.
 
+use super::Ctx;
 use super::rubric::resolve;
-use super::{Ctx, Withdrawn};
-use crate::cli::{DiffArgs, Format, RescoreArgs};
+use crate::cli::{DiffArgs, RescoreArgs};
 use benchledger_core::error::Result;
-use benchledger_core::report;
 use benchledger_core::rescore;
-use benchledger_core::rubric::score_wave;
 
 fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
@@ -133,47 +131,6 @@ pub fn rescore_all(ctx: &mut Ctx<'_>, waves: &[String], include_withdrawn: bool)
     ctx.write(&msg)
 }
 
-pub fn diff(
-    ctx: &mut Ctx<'_>,
-    old: &str,
-    new: &str,
-    waves: &[String],
-    include_withdrawn: bool,
-    format: Format,
-) -> Result<()> {
-    let ledger = ctx.open()?;
-    let old = resolve(&ledger, old)?;
-    let new = resolve(&ledger, new)?;
-    let withdrawn = Withdrawn::load(&ledger)?;
-    let ids = rescore::waves_to_visit(&ledger, waves, &withdrawn, include_withdrawn)?;
-    let mut scores = Vec::with_capacity(ids.len());
-    // (wave, seat) → display name, for the seats that have one.
-    let mut names = std::collections::BTreeMap::new();
-    for id in &ids {
-        let data = ledger.load_wave(id)?;
-        scores.push((
-            score_wave(&old.rubric, &data),
-            score_wave(&new.rubric, &data),
-        ));
-        for s in &data.seats {
-            if let Some(n) = &s.seat.display_name {
-                names.insert((id.clone(), s.seat.id.clone()), n.clone());
-            }
-        }
-    }
-    let rows = report::diff::rows(&old, &new, &scores, |wave, seat| {
-        names.get(&(wave.to_string(), seat.to_string())).cloned()
-    });
-    let (mut table, json) = report::diff::diff(&old, &new, rows);
-    let json = report::withdrawn::mark(
-        &mut table,
-        &json,
-        &withdrawn.among(ids.iter().map(String::as_str)),
-    );
-    let text = ctx.render(format, "diff", &table, &json);
-    ctx.write(&text)
-}
-
 /// `benchledger rescore`: under one rubric, or with `--all` under every registered one.
 pub fn run_rescore(ctx: &mut Ctx<'_>, args: RescoreArgs) -> Result<()> {
     let RescoreArgs {
@@ -198,5 +155,8 @@ pub fn run_diff(ctx: &mut Ctx<'_>, args: DiffArgs) -> Result<()> {
         include_withdrawn,
         format,
     } = args;
-    diff(ctx, &old, &new, &waves, include_withdrawn, format.format)
+    let ledger = ctx.open()?;
+    let document =
+        benchledger_core::documents::diff(&ledger, &old, &new, &waves, include_withdrawn)?;
+    ctx.write_document(format.format, &document)
 }

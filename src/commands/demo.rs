@@ -9,7 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use super::Ctx;
-use crate::cli::{CiArgs, DemoArgs, Format, PricesArg};
+use crate::cli::{DemoArgs, Format, PricesArg};
+use benchledger_core::documents::{self, Ci, Prices};
 use benchledger_core::error::{Error, Result};
 use benchledger_core::ledger::Ledger;
 use benchledger_core::verify;
@@ -260,28 +261,37 @@ fn tour_ingest(ctx: &mut Ctx<'_>, db: &Path, keep: bool, root: &Path) -> Result<
 /// Section 2 of the tour: absolutes first, `show` of one wave.
 fn tour_absolutes(ctx: &mut Ctx<'_>) -> Result<()> {
     // The demo's waves record their costs: no price table fills any in.
-    let no_prices = PricesArg::default();
+    let no_prices = Prices::default();
     section(
         ctx,
         "2. Absolutes first",
         "`benchledger show checkout-rematch`: correct-rate with its denominator, wall seconds, \
          tokens (saying whether cached reads are in), USD and Cost-of-Pass.",
     )?;
-    super::waves::show(
-        ctx,
-        "checkout-rematch",
-        &no_prices,
-        CiArgs::default(),
-        Format::Table,
-    )?;
+    let ledger = ctx.open()?;
+    let document = documents::show(&ledger, "checkout-rematch", &no_prices, Ci::default())?;
+    ctx.write_document(Format::Table, &document)?;
     Ok(())
+}
+
+/// A wave's leaderboard under a rubric file, as `score` prints it (the demo's waves record
+/// their costs: no price table fills any in).
+fn score(ctx: &mut Ctx<'_>, wave: &str, rubric: &str) -> Result<()> {
+    let ledger = ctx.open()?;
+    let document = documents::score(
+        &ledger,
+        wave,
+        rubric,
+        false,
+        &Prices::default(),
+        Ci::default(),
+    )?;
+    ctx.write_document(Format::Table, &document)
 }
 
 /// Section 3 of the tour: `rubric check` of the old and the new formula, and the score each
 /// prints.
 fn tour_scale(ctx: &mut Ctx<'_>, root: &Path) -> Result<()> {
-    // The demo's waves record their costs: no price table fills any in.
-    let no_prices = PricesArg::default();
     section(
         ctx,
         "3. A scale is a promise: the score that printed 125 on a 0–100 scale",
@@ -302,24 +312,16 @@ fn tour_scale(ctx: &mut Ctx<'_>, root: &Path) -> Result<()> {
         ))?;
     }
     ctx.write("\nUnder the old formula the worked seat (565k tokens, 132 s, under 1M / 180 s, Correct) prints 125:\n\n")?;
-    super::score::score(
+    score(
         ctx,
         "checkout-rematch",
         &file(root, "rubrics/session-efficiency.v1.toml"),
-        false,
-        &no_prices,
-        CiArgs::default(),
-        Format::Table,
     )?;
     ctx.write("\nCapping each factor at 1.0 and multiplying directly, it prints 100; seats tied at 100 are ranked on wall seconds, then new input tokens:\n\n")?;
-    super::score::score(
+    score(
         ctx,
         "checkout-rematch",
         &file(root, "rubrics/session-efficiency.v2.toml"),
-        false,
-        &no_prices,
-        CiArgs::default(),
-        Format::Table,
     )?;
     Ok(())
 }
@@ -327,8 +329,6 @@ fn tour_scale(ctx: &mut Ctx<'_>, root: &Path) -> Result<()> {
 /// Section 4 of the tour: a relative score shown only as a rank in each wave, and `compare`
 /// on absolutes.
 fn tour_relative(ctx: &mut Ctx<'_>, root: &Path) -> Result<()> {
-    // The demo's waves record their costs: no price table fills any in.
-    let no_prices = PricesArg::default();
     section(
         ctx,
         "4. Relative is labelled: a score that rose while the seat got slower",
@@ -338,33 +338,30 @@ fn tour_relative(ctx: &mut Ctx<'_>, root: &Path) -> Result<()> {
          relative score only as a rank inside each wave, and compares waves on absolutes:",
     )?;
     for w in ["rca-wave-1", "rca-wave-2"] {
-        super::score::score(
-            ctx,
-            w,
-            &file(root, "rubrics/cohort-efficiency.v1.toml"),
-            false,
-            &no_prices,
-            CiArgs::default(),
-            Format::Table,
-        )?;
+        score(ctx, w, &file(root, "rubrics/cohort-efficiency.v1.toml"))?;
         ctx.write("\n")?;
     }
-    super::compare::compare(
-        ctx,
+    let ledger = ctx.open()?;
+    let compared = documents::compare(
+        &ledger,
         "xai-hierarchical",
         &["rca-wave-1".to_string(), "rca-wave-2".to_string()],
         &[file(root, "rubrics/cohort-efficiency.v1.toml")],
         false,
-        Format::Table,
     )?;
+    let text = crate::terminal::render_comparison(
+        &compared.comparison,
+        Format::Table,
+        &compared.json,
+        &mut ctx.layout,
+    );
+    ctx.write(&text)?;
     relative_story(ctx, &file(root, "rubrics/cohort-efficiency.v1.toml"))?;
     Ok(())
 }
 
 /// Section 5 of the tour: the trace scored, by trace-holistic and its retries variant.
 fn tour_trace(ctx: &mut Ctx<'_>, root: &Path) -> Result<()> {
-    // The demo's waves record their costs: no price table fills any in.
-    let no_prices = PricesArg::default();
     section(
         ctx,
         "5. Score the trace, not only the answer",
@@ -373,24 +370,16 @@ fn tour_trace(ctx: &mut Ctx<'_>, root: &Path) -> Result<()> {
          errors 0.18. The retries variant forgives one smart retry but not a five-time repeat.",
     )?;
     trace_columns(ctx)?;
-    super::score::score(
+    score(
         ctx,
         "prices-csv",
         &file(root, "rubrics/trace-holistic.v1.toml"),
-        false,
-        &no_prices,
-        CiArgs::default(),
-        Format::Table,
     )?;
     ctx.write("\n")?;
-    super::score::score(
+    score(
         ctx,
         "prices-csv",
         &file(root, "rubrics/trace-holistic-retries.v1.toml"),
-        false,
-        &no_prices,
-        CiArgs::default(),
-        Format::Table,
     )?;
     Ok(())
 }
@@ -415,14 +404,15 @@ fn tour_audit(ctx: &mut Ctx<'_>, root: &Path) -> Result<()> {
     )?;
     super::audit::rescore(ctx, "session-efficiency@2", &[], false)?;
     ctx.write("\n")?;
-    super::audit::diff(
-        ctx,
+    let ledger = ctx.open()?;
+    let document = documents::diff(
+        &ledger,
         "session-efficiency@1",
         "session-efficiency@2",
         &["checkout-rematch".to_string(), "rca-wave-1".to_string()],
         false,
-        Format::Table,
     )?;
+    ctx.write_document(Format::Table, &document)?;
     Ok(())
 }
 

@@ -11,29 +11,13 @@ use benchledger_core::ledger::{Ledger, RulesRow, WaveReviewRow};
 
 pub fn init(ctx: &mut Ctx<'_>) -> Result<()> {
     let path = ctx.ledger_file()?;
-    let (ledger, created) = Ledger::create(&path)?;
+    let (ledger, created) = Ledger::init(&path)?;
     let version = ledger.user_version()?;
     if created {
         return ctx.write(&format!(
             "created ledger {} (schema version {version})\n",
             ledger.path().display()
         ));
-    }
-    // An existing ledger is up to date only if its schema is what schema.sql makes: a ledger
-    // whose triggers were dropped is not "nothing to do".
-    let differences = ledger.schema_differences()?;
-    if !differences.is_empty() {
-        return Err(benchledger_core::error::Error::CheckFailed(format!(
-            "ledger {} exists, but its schema differs from schema.sql:\n{}\nIts raw facts may \
-             have been changed behind benchledger's back: check them with `benchledger verify \
-             --ledger --all`",
-            ledger.path().display(),
-            differences
-                .iter()
-                .map(|d| format!("  - {d}"))
-                .collect::<Vec<_>>()
-                .join("\n")
-        )));
     }
     ctx.write(&format!(
         "ledger {} already exists (schema version {version}, matching schema.sql); nothing to \

@@ -14,9 +14,8 @@ use std::path::{Path, PathBuf};
 use super::Ctx;
 use crate::cli::{KeygenArgs, SignArgs};
 use benchledger_core::attest::PrivateKey;
-use benchledger_core::error::{Error, Location, Result};
+use benchledger_core::error::{Error, Result};
 use benchledger_core::ledger::ChainEntry;
-use benchledger_core::publication::signature::read_key_text;
 use benchledger_core::publication::{self, signature};
 
 /// The public key's file beside a private key's: `KEY.pub`.
@@ -26,44 +25,8 @@ pub fn public_path(private: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Refuses a private key file others can read or write: a key anyone on the machine can copy
-/// signs as its owner (as ssh refuses such a key).
-#[cfg(unix)]
-fn check_private_mode(path: &Path, flag: &str) -> Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(path)
-        .map_err(|e| Error::io(path, e))?
-        .permissions()
-        .mode();
-    if mode & 0o077 != 0 {
-        return Err(Error::Input {
-            at: Location::file(path),
-            message: format!(
-                "{flag}: the private key file has mode {:04o}, so others on this machine can \
-                 read it: make it yours alone (`chmod 600 {}`) and sign again",
-                mode & 0o7777,
-                path.display()
-            ),
-        });
-    }
-    Ok(())
-}
-
-#[cfg(not(unix))]
-fn check_private_mode(_: &Path, _: &str) -> Result<()> {
-    Ok(())
-}
-
-/// A private key from its file, for `flag`; an error naming the file and what was expected.
-pub fn read_private(path: &Path, flag: &str) -> Result<PrivateKey> {
-    let text = read_key_text(path, flag)?;
-    let key = PrivateKey::from_pem(&text).map_err(|why| Error::Input {
-        at: Location::file(path),
-        message: format!("{flag}: {why}"),
-    })?;
-    check_private_mode(path, flag)?;
-    Ok(key)
-}
+// A private key from its file, for `flag`: the library reads it.
+pub use benchledger_core::publication::signature::read_private;
 
 /// Creates a new file holding `text`, never through anything already at `path`; `mode` on
 /// unix.

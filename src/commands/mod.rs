@@ -143,6 +143,16 @@ impl Ctx<'_> {
         crate::terminal::render_in(format, kind, table, json, &mut self.layout)
     }
 
+    /// Writes a library document in the chosen format.
+    pub fn write_document(
+        &mut self,
+        format: crate::cli::Format,
+        document: &benchledger_core::documents::Document,
+    ) -> Result<()> {
+        let text = self.render(format, document.kind, &document.table, &document.json);
+        self.write(&text)
+    }
+
     /// Writes prose: each line wrapped to the terminal's width.
     pub fn write_prose(&mut self, s: &str) -> Result<()> {
         let text = self.layout.wrap(s);
@@ -167,9 +177,6 @@ fn announce_wait(ledger: &Path, limit: Duration) {
 
 /// The withdrawn (or superseded) waves of a ledger (the library's).
 pub(crate) use benchledger_core::report::withdrawn::Withdrawn;
-/// What `--rubric` names (a rubric file, or a registered NAME@VERSION) resolved as the
-/// commands resolve it, for the Python module's calls that bind the library directly.
-pub use rubric::resolve as resolve_rubric;
 
 /// The interval settings `--ci`, `--resamples` and `--seed` ask for, checked: `None` when no
 /// interval is asked for (`--ci` not given, unless `always`: `versus` always draws its one).
@@ -177,41 +184,24 @@ pub(crate) fn interval_settings(
     ci: crate::cli::CiArgs,
     always: bool,
 ) -> Result<Option<benchledger_core::stats::bootstrap::Settings>> {
-    let defaults = benchledger_core::stats::bootstrap::Settings::default();
-    let level = match (ci.level, always) {
-        (Some(level), _) => level,
-        (None, true) => defaults.level * 100.0,
-        (None, false) => {
-            if let Some(flag) = ci
-                .resamples
-                .map(|_| "--resamples")
-                .or(ci.seed.map(|_| "--seed"))
-            {
-                return Err(Error::Usage(format!(
-                    "{flag} sets how intervals are drawn, and none is asked for: add --ci (or \
-                     --ci LEVEL) to draw them"
-                )));
-            }
-            return Ok(None);
-        }
-    };
-    if !(level > 50.0 && level < 100.0) {
-        return Err(Error::Usage(format!(
-            "--ci {level}: give the confidence level in percent, above 50 and below 100 (e.g. 95)"
-        )));
+    ci_of(ci).settings(always)
+}
+
+/// The library's interval request from `--ci`, `--resamples` and `--seed`.
+pub(crate) fn ci_of(ci: crate::cli::CiArgs) -> benchledger_core::documents::Ci {
+    benchledger_core::documents::Ci {
+        level: ci.level,
+        resamples: ci.resamples,
+        seed: ci.seed,
     }
-    let resamples = ci.resamples.unwrap_or(defaults.resamples);
-    if !(100..=1_000_000).contains(&resamples) {
-        return Err(Error::Usage(format!(
-            "--resamples {resamples}: give between 100 and 1000000 resamples (default 2000)"
-        )));
+}
+
+/// The library's pricing request from `--prices` and `--reprice`.
+pub(crate) fn prices_of(p: &crate::cli::PricesArg) -> benchledger_core::documents::Prices {
+    benchledger_core::documents::Prices {
+        table: p.prices.clone(),
+        reprice: p.reprice,
     }
-    Ok(Some(benchledger_core::stats::bootstrap::Settings {
-        level: level / 100.0,
-        resamples,
-        seed: ci.seed.unwrap_or(defaults.seed),
-        method: defaults.method,
-    }))
 }
 
 /// What a command takes from its surroundings besides its arguments. [`run`] reads them from

@@ -4,12 +4,11 @@
 use std::path::{Path, PathBuf};
 
 use super::{Ctx, files};
-use crate::cli::{Format, PricesArg, PricesCommand};
+use crate::cli::{Format, PricesCommand};
 use benchledger_core::digest::sha256_hex;
 use benchledger_core::error::{Error, Result};
-use benchledger_core::ledger::{Ledger, PriceTableRow, PricesAdded};
-use benchledger_core::model::WaveData;
-use benchledger_core::prices::{self, Costs, PriceTable, Pricing};
+use benchledger_core::ledger::{PriceTableRow, PricesAdded};
+use benchledger_core::prices::{self, PriceTable};
 use benchledger_core::registry;
 use benchledger_core::report;
 
@@ -118,36 +117,6 @@ pub fn add(ctx: &mut Ctx<'_>, files: &[PathBuf]) -> Result<()> {
         });
     }
     ctx.write(&msg)
-}
-
-/// Prices a wave with the registered table `spec` names: the costs its attempts lack, or every
-/// cost with `costs` = [`Costs::Reprice`].
-pub(super) fn price(
-    ledger: &Ledger,
-    spec: &str,
-    costs: Costs,
-    data: &mut WaveData,
-) -> Result<Pricing> {
-    let row = registry::price_table_row(ledger, spec)?;
-    let table = registry::parse_price_table(ledger, &row)?;
-    Ok(prices::price_wave(&table, &row.sha256, data, costs))
-}
-
-/// Prices a wave as a listing's `--prices` and `--reprice` ask; `None` without `--prices`.
-pub(super) fn apply(
-    ledger: &Ledger,
-    arg: &PricesArg,
-    data: &mut WaveData,
-) -> Result<Option<Pricing>> {
-    let costs = if arg.reprice {
-        Costs::Reprice
-    } else {
-        Costs::Fill
-    };
-    arg.prices
-        .as_deref()
-        .map(|spec| price(ledger, spec, costs, data))
-        .transpose()
 }
 
 pub fn list(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {

@@ -4,17 +4,10 @@
 use std::path::Path;
 
 use super::Ctx;
-use super::rubric::resolve;
 use crate::cli::{CiArgs, Format, PublicationsArgs, PublishArgs};
-use benchledger_core::digest::sha256_hex;
 use benchledger_core::error::{Error, Result};
-use benchledger_core::formats::input::PricesId;
-use benchledger_core::ledger::{Ledger, MakeEnvelope, NewPublication, PublicationRow};
-use benchledger_core::publication::bundle_write;
-use benchledger_core::publication::{
-    Record, Rendered, Sources, ci_id, record_sha256, render, signature,
-};
-use benchledger_core::report;
+use benchledger_core::ledger::{Ledger, PublicationRow};
+use benchledger_core::publication::{bundle_write, publish};
 
 /// What `publish` was asked for.
 #[derive(Debug, Clone, Copy, Default)]
@@ -57,120 +50,20 @@ pub fn publish(ctx: &mut Ctx<'_>, request: Request<'_>) -> Result<()> {
         .transpose()?;
     let settings = super::interval_settings(ci, false)?;
     let mut ledger = ctx.open_write()?;
-    let info = resolve(&ledger, rubric)?;
-    if !info.registered {
-        return Err(Error::Usage(format!(
-            "{} is not registered: a publication must name a rubric anyone can recompute it \
-             with. Register it first with `benchledger rubric add {rubric}`",
-            info.rubric.id()
-        )));
-    }
-    ledger.load_wave_check(wave)?;
-    if let Some(w) = super::Withdrawn::load(&ledger)?.get(wave) {
-        return Err(Error::Usage(format!(
-            "wave {wave} was {}: a withdrawn wave is not published as a leaderboard",
-            report::withdrawn::describe(w)
-        )));
-    }
-    let price_table = match prices {
-        Some(spec) => {
-            let row = benchledger_core::registry::price_table_row(&ledger, spec)?;
-            let table = benchledger_core::registry::parse_price_table(&ledger, &row)?;
-            Some((row, table))
-        }
-        None => None,
-    };
-    if let Some(dir) = bundle_dir {
-        bundle_write::check_target(
-            &ledger,
-            &info.sha256,
-            price_table.as_ref().map(|(row, _)| row),
-            dir,
-        )?;
-    }
-    let data = ledger.load_wave(wave)?;
-    let claims = claims
-        .map(|p| super::claims::for_publication(p, &data, &info.rubric.id()))
-        .transpose()?;
-    // A title is frozen into the record hash and the published text, and printed wherever
-    // the publication is listed: one with a control or bidirectional formatting character
-    // (`\u{1b}[2J`, a right-to-left override) is refused rather than escaped, so that what was
-    // typed is what is published, byte for byte, and no frozen text can act on a terminal or
-    // spoof a name (issue 32, #2). Publications made before keep their titles and verify.
-    if let Some(t) = title
-        && let Some(c) = t.chars().find(|&c| benchledger_core::text::is_active(c))
-    {
-        return Err(Error::Usage(format!(
-            "--title {:?} holds the character {}, which would act on a terminal or reorder \
-             the text around it rather than be read: give a title without control or \
-             bidirectional formatting characters",
-            benchledger_core::text::shown(t),
-            c.escape_unicode()
-        )));
-    }
-    let title = title
-        .map(str::to_string)
-        .unwrap_or_else(|| format!("{} under {}", data.wave.id, info.rubric.id()));
-    // The input names the table that fills in the costs the rows lack (input format 2's
-    // `prices`) and how the intervals are drawn; the render fills in the costs after writing
-    // the input, as verify will.
-    let prices = price_table.as_ref().map(|(row, table)| {
-        let id = PricesId {
-            name: table.name.clone(),
-            version: table.version,
-            sha256: row.sha256.clone(),
-        };
-        (id, Some(table))
-    });
-    let input_format = benchledger_core::formats::input::for_wave(&data.wave);
-    let Rendered {
-        input,
-        input_sha256,
-        output,
-    } = render(Sources {
-        title: &title,
-        wave: data,
-        rubric: &info,
-        input_format,
-        prices,
-        ci: settings.as_ref().map(ci_id),
-        claims: claims.as_ref(),
-        output_format: None,
-    })
-    .map_err(|e| Error::Usage(format!("wave {wave} cannot be published: {e}")))?;
-    let new = NewPublication {
-        wave: wave.to_string(),
-        rubric_sha256: info.sha256.clone(),
-        title,
-        created_at: ctx.now.clone(),
-        input_format,
-        output_sha256: sha256_hex(output.as_bytes()),
-        input,
-        input_sha256,
-        output,
-        claims: claims.as_ref().map(|c| c.quoted()),
-    };
-    // Signed in the same transaction, once the row's id and record hash are known: the
-    // statement names the record.
-    let content = ledger.wave_content_hash(wave)?;
-    let rubric_id = info.rubric.id();
-    let envelope = key
-        .as_ref()
-        .map(|k| move |row: &PublicationRow| signature::sign(k, row, &rubric_id, &content.sha256));
-    let seal = |id, prev: Option<&str>| {
-        record_sha256(&Record {
-            id,
-            wave: &new.wave,
-            rubric_sha256: &new.rubric_sha256,
-            title: &new.title,
-            created_at: &new.created_at,
-            input_sha256: &new.input_sha256,
-            output_sha256: &new.output_sha256,
-            prev_sha256: prev,
-        })
-    };
-    let row =
-        ledger.add_publication(&new, seal, envelope.as_ref().map(|f| f as MakeEnvelope<'_>))?;
+    let row = publish::publish(
+        &mut ledger,
+        &publish::Request {
+            wave,
+            rubric,
+            title,
+            prices,
+            ci: settings,
+            bundle_dir,
+            claims,
+            key: key.as_ref(),
+        },
+        &ctx.now,
+    )?;
     let signed_by = key.as_ref().map(|k| k.public().id());
     let msg = published_message(&ledger, &row, signed_by.as_deref(), bundle_dir, out)?;
     ctx.write(&msg)
@@ -291,12 +184,8 @@ pub fn publications(ctx: &mut Ctx<'_>, head: bool, format: Format) -> Result<()>
             ))),
         };
     }
-    let rows = ledger.publications()?;
-    let withdrawals = ledger.withdrawals()?;
-    let (table, json) =
-        report::publication::list(&rows, &withdrawals, chain.last().map(|e| e.sha256()));
-    let text = ctx.render(format, "publications", &table, &json);
-    ctx.write(&text)
+    let document = benchledger_core::documents::publications(&ledger)?;
+    ctx.write_document(format, &document)
 }
 
 /// `benchledger publish`, from its flags.

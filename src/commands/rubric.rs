@@ -6,10 +6,9 @@ use super::{Ctx, files};
 use crate::cli::{Format, RubricCommand};
 use benchledger_core::digest::sha256_hex;
 use benchledger_core::error::{Error, Result};
-use benchledger_core::ledger::{Ledger, RubricAdded, RubricRow};
+use benchledger_core::ledger::{RubricAdded, RubricRow};
 use benchledger_core::registry::{self, split_id};
 use benchledger_core::report;
-use benchledger_core::report::score::RubricInfo;
 use benchledger_core::rubric::{self, Rubric};
 
 /// A rubric file's text, parsed and checked.
@@ -38,58 +37,8 @@ fn load_file(path: &Path) -> Result<Loaded> {
     })
 }
 
-/// Resolves what `--rubric` names: a rubric file, or a registered NAME@VERSION.
-pub fn resolve(ledger: &Ledger, spec: &str) -> Result<RubricInfo> {
-    let path = PathBuf::from(spec);
-    // Whatever is at the path is read as a rubric file, or refused saying what it is.
-    if std::fs::metadata(&path).is_ok() {
-        let text = files::read_text(&path, files::RUBRIC).map_err(|e| Error::io(&path, e))?;
-        return registry::rubric_info_of_file(ledger, &path, &text);
-    }
-    let Some((name, version)) = split_id(spec) else {
-        return Err(Error::Usage(format!(
-            "no rubric file {spec:?}{}; name a rubric file, or a registered rubric as \
-             NAME@VERSION (see `benchledger rubric list`)",
-            near_rubric(ledger, spec)?
-                .map(|id| format!(" (did you mean `{id}`?)"))
-                .unwrap_or_default()
-        )));
-    };
-    // The shipped accuracy rubric, which the site ranks a wave under when no registered rubric
-    // scores it, is found by its name without registering it, as its file would be: the
-    // site's leaderboard is then printed by the command it names.
-    let shipped = rubric::accuracy();
-    if spec == shipped.rubric.id() && ledger.rubric(name, version)?.is_none() {
-        return Ok(shipped);
-    }
-    registry::rubric_info(ledger, name, version)
-}
-
-/// The rubric a name without its version means: the latest registered version of that name
-/// (or the shipped accuracy rubric's), else the closest registered name.
-fn near_rubric(ledger: &Ledger, spec: &str) -> Result<Option<String>> {
-    let mut known: Vec<(String, u32)> = ledger
-        .rubrics()?
-        .into_iter()
-        .map(|r| (r.name, r.version))
-        .collect();
-    let shipped = rubric::accuracy();
-    known.push((shipped.rubric.name.clone(), shipped.rubric.version));
-    let bare = spec.trim();
-    let latest = |name: &str| {
-        known
-            .iter()
-            .filter(|(n, _)| n == name)
-            .map(|(_, v)| *v)
-            .max()
-            .map(|v| format!("{name}@{v}"))
-    };
-    if let Some(id) = latest(bare) {
-        return Ok(Some(id));
-    }
-    let names: Vec<&str> = known.iter().map(|(n, _)| n.as_str()).collect();
-    Ok(benchledger_core::diagnostics::closest(bare, names.iter().copied()).and_then(latest))
-}
+// What `--rubric` names, a rubric file or a registered NAME@VERSION, resolved by the library.
+pub use benchledger_core::registry::resolve;
 
 /// A note when a rubric file is not named `NAME.vVERSION.toml` after what it declares.
 fn naming_note(path: &Path, r: &Rubric) -> Option<String> {

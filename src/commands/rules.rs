@@ -4,7 +4,7 @@
 //! SPEC` finds the rules it names (a file, registered rules, or shipped rules) is the
 //! library's ([`submission::load_rules`]).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::{Ctx, files};
 use crate::cli::{Format, RulesCommand};
@@ -84,62 +84,16 @@ fn add(ctx: &mut Ctx<'_>, paths: &[PathBuf]) -> Result<()> {
     ctx.write(&msg)
 }
 
-/// `rules list`: registered and shipped rules, by name then version, with how many waves a
-/// review under each let in.
+/// `rules list`: registered and shipped rules (the library's [`documents::rules`]); without a
+/// ledger, the shipped ones.
 fn list(ctx: &mut Ctx<'_>, format: Format) -> Result<()> {
-    let (registered, reviews) = if ledger_present(ctx) {
-        let ledger = ctx.open()?;
-        (ledger.rules_rows()?, ledger.reviews()?)
+    let ledger = if ledger_present(ctx) {
+        Some(ctx.open()?)
     } else {
-        (Vec::new(), Vec::new())
+        None
     };
-    let waves = |sha: &str| {
-        let mut w: Vec<&str> = reviews
-            .iter()
-            .filter(|r| r.rules_sha256 == sha)
-            .map(|r| r.wave.as_str())
-            .collect();
-        w.dedup();
-        w.len() as u64
-    };
-    let description = |text: &str| {
-        review::parse_rules(Path::new("rules"), text)
-            .ok()
-            .and_then(|r| r.description)
-    };
-    let mut rows: Vec<render::Listed> = registered
-        .iter()
-        .map(|r| render::Listed {
-            name: r.name.clone(),
-            version: r.version,
-            sha256: r.sha256.clone(),
-            description: description(&r.text),
-            added_at: Some(r.added_at.clone()),
-            shipped: rules::shipped(&r.name, r.version).is_some(),
-            waves: waves(&r.sha256),
-        })
-        .collect();
-    for (name, version, text) in rules::SHIPPED {
-        if !registered
-            .iter()
-            .any(|r| r.name == *name && r.version == *version)
-        {
-            let sha256 = sha256_hex(text.as_bytes());
-            rows.push(render::Listed {
-                name: name.to_string(),
-                version: *version,
-                waves: waves(&sha256),
-                sha256,
-                description: description(text),
-                added_at: None,
-                shipped: true,
-            });
-        }
-    }
-    rows.sort_by(|a, b| (&a.name, a.version).cmp(&(&b.name, b.version)));
-    let (table, json) = render::rules_list(&rows);
-    let text = ctx.render(format, "rules", &table, &json);
-    ctx.write(&text)
+    let document = benchledger_core::documents::rules(ledger.as_ref())?;
+    ctx.write_document(format, &document)
 }
 
 /// `rules show`: registered rules' verbatim text, or shipped rules' when none are registered

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import math
+import os
 
 import pyarrow as pa
 from pathlib import Path
@@ -226,6 +227,13 @@ def test_issue_34_10_no_path_or_id_is_ever_read_as_an_option(demo, tmp_path, mon
         lambda: ledger.score("rca-wave-1", "--db=victim.db"),
         lambda: ledger.versus("rca-wave-1", "--db=victim.db", "--db=victim.db"),
         lambda: ledger.claims_check("--db=victim.db"),
+        lambda: ledger.problems("--db=victim.db"),
+        lambda: ledger.problems("rca-wave-1", "--db=victim.db", regressions=True),
+        lambda: ledger.plan("--db=victim.db", "--db=victim.db", "x"),
+        lambda: ledger.history("--db=victim.db"),
+        lambda: ledger.diff("--db=victim.db", RUBRIC),
+        lambda: ledger.compare("--db=victim.db", ["--db=victim.db", "rca-wave-1"]),
+        lambda: ledger.versus_all("--db=victim.db"),
         lambda: ledger.ingest_from("harbor", "--db=victim.db", wave="--db=victim.db"),
     ):
         with pytest.raises(benchledger.BadInput):
@@ -338,6 +346,70 @@ def test_the_other_documents_equal_the_command_lines(demo):
     assert benchledger.__version__ == cli("--version").stdout.split()[1]
 
 
+def test_the_documents_are_the_librarys_calls_not_a_command_line(demo, monkeypatch):
+    """Issue 30: every reading document is built by the library (``benchledger_core::
+    documents``), not by a command line built, parsed and captured: with the module's command
+    line out of reach, each still answers, equal to its command's JSON, and a bad value is still the command
+    line's ``BadInput`` with its message."""
+    db = demo / "demo.db"
+    expected = {
+        "show": cli_json(db, "show", "rca-wave-2", "--ci", "90", "--seed", "4"),
+        "score": cli_json(db, "score", "--wave", "rca-wave-2", "--rubric", RUBRIC, "--ci"),
+        "trials": cli_json(db, "trials", "rca-wave-2", "--k", "2,1"),
+        "versus": cli_json(db, "versus", "--wave", "rca-wave-2", "openai-react", "anthropic-react"),
+        "versus_all": cli_json(db, "versus", "--wave", "rca-wave-2", "--all", "--alpha", "0.2"),
+        "problems": cli_json(db, "problems", "rca-wave-2", "--seat", "openai-react"),
+        "regressions": cli_json(
+            db, "problems", "rca-wave-1", "rca-wave-2", "--regressions", "--include-withdrawn"
+        ),
+        "plan": cli_json(
+            db, "plan", "--wave", "rca-wave-2", "--seat", "openai-react", "--vs", "anthropic-react"
+        ),
+        "diff": cli_json(db, "diff", "session-efficiency@1", RUBRIC, "--wave", "rca-wave-2"),
+        "history": cli_json(db, "history", "--rubric", RUBRIC, "--seat", "openai-react"),
+        "publications": cli_json(db, "publications"),
+        "rules": cli_json(db, "rules", "list"),
+    }
+
+    def no_command_line(*args, **kwargs):
+        raise AssertionError(f"a command line was run: {args}")
+
+    # The module has no call that runs a command line for the API; the one it has, the
+    # package's own `benchledger` command, must not be reached either.
+    assert not hasattr(benchledger._native, "run")
+    monkeypatch.setattr(benchledger._native, "main", no_command_line)
+    ledger = benchledger.Ledger(db)
+    assert ledger.show("rca-wave-2", ci=90, seed=4) == expected["show"]
+    assert ledger.score("rca-wave-2", RUBRIC, ci=True) == expected["score"]
+    assert ledger.trials("rca-wave-2", k=[2, 1]) == expected["trials"]
+    assert ledger.versus("rca-wave-2", "openai-react", "anthropic-react") == expected["versus"]
+    assert ledger.versus_all("rca-wave-2", alpha=0.2) == expected["versus_all"]
+    assert ledger.problems("rca-wave-2", seats=["openai-react"]) == expected["problems"]
+    assert ledger.problems(
+        "rca-wave-2", "rca-wave-1", regressions=True, include_withdrawn=True
+    ) == expected["regressions"]
+    assert ledger.plan("rca-wave-2", "openai-react", "anthropic-react") == expected["plan"]
+    assert ledger.diff("session-efficiency@1", RUBRIC, waves=["rca-wave-2"]) == expected["diff"]
+    assert ledger.history(RUBRIC, seat="openai-react") == expected["history"]
+    assert ledger.publications() == expected["publications"]
+    assert ledger.rules() == expected["rules"]
+    for call, message in (
+        (lambda: ledger.show("rca-wave-2", ci=40), "--ci 40: give the confidence level"),
+        (lambda: ledger.show("rca-wave-2", seed=3), "--seed sets how intervals are drawn"),
+        (lambda: ledger.trials("rca-wave-2", k=[0]), "--k 0: k counts trials"),
+        (lambda: ledger.versus("rca-wave-2", "openai-react", "openai-react"), "versus itself"),
+        (lambda: ledger.versus_all("rca-wave-2", alpha=1.5), "--alpha 1.5"),
+        (lambda: ledger.plan("rca-wave-2", "openai-react", "nobody"), 'no seat "nobody"'),
+        (lambda: ledger.problems("rca-wave-2", seats=["nobody"]), "--seat nobody"),
+        (lambda: ledger.problems("rca-wave-2", regressions=True), "compares two waves"),
+        (lambda: ledger.problems("nowhere"), "nowhere"),
+        (lambda: ledger.history("nonesuch@1"), "nonesuch@1"),
+        (lambda: ledger.compare("openai-react", ["rca-wave-2"]), "two or more waves"),
+    ):
+        with pytest.raises(benchledger.BadInput, match=message):
+            call()
+
+
 def test_withdraw_is_the_librarys_own_call_and_records_what_the_command_line_records(
     demo, tmp_path
 ):
@@ -360,6 +432,49 @@ def test_withdraw_is_the_librarys_own_call_and_records_what_the_command_line_rec
     assert w["prev_sha256"] is not None and len(w["prev_sha256"]) == 64
     assert listed == cli_json(other, "waves")
     assert "rca-wave-2" in {x["wave"] for x in listed["withdrawn"]}
+
+
+def test_publish_is_the_librarys_call_and_publishes_what_the_command_line_publishes(
+    demo, tmp_path
+):
+    """Issue 30: ``Ledger.publish`` (no command line parsed) freezes the very publication the
+    command line freezes on a copy of the same ledger at the same "now", with intervals, a
+    signature and a bundle; both verify, and bad input publishes nothing."""
+    db, other = tmp_path / "api.db", tmp_path / "cli.db"
+    for d in (db, other):
+        d.write_bytes((demo / "demo.db").read_bytes())
+    key = tmp_path / "key.pem"
+    assert cli("keygen", "--out", key).status == 0
+    ledger = benchledger.Ledger(db)
+    before = ledger.publications()
+    for call, message in (
+        (lambda: ledger.publish("rca-wave-2", "nonesuch@1"), "nonesuch@1"),
+        (lambda: ledger.publish("nowhere", RUBRIC), "nowhere"),
+        (lambda: ledger.publish("rca-wave-1", RUBRIC), "withdrawn"),
+        (lambda: ledger.publish("rca-wave-2", RUBRIC, title="a\u001b[2Jb"), "title"),
+        (lambda: ledger.publish("rca-wave-2", RUBRIC, ci=40), "--ci 40"),
+    ):
+        with pytest.raises(benchledger.BadInput, match=message):
+            call()
+    assert ledger.publications() == before
+    p = ledger.publish(
+        "rca-wave-2", RUBRIC, title="Wave one", ci=True, sign=key, bundle=tmp_path / "b1"
+    )
+    out = cli(
+        "--db", other, "publish", "--wave", "rca-wave-2", "--rubric", RUBRIC,
+        "--title", "Wave one", "--ci", "--sign", key, "--bundle", tmp_path / "b2",
+    )
+    assert out.status == 0, out.stderr
+    assert f"published #{p['id']} " in out.stdout
+    assert f"record sha256 {p['sha256']}" in out.stdout
+    assert f"output sha256 {p['output_sha256']}" in out.stdout
+    assert f"chain head    {p['head']}" in out.stdout
+    assert f"signed by key {p['signed_by']}" in out.stdout
+    assert p["text"] in out.stdout
+    assert ledger.publications() == cli_json(other, "publications")
+    assert ledger.verify()["ok"] is True
+    assert benchledger.verify_bundle(tmp_path / "b1")["ok"] is True
+    assert sorted(os.listdir(tmp_path / "b1")) == sorted(os.listdir(tmp_path / "b2"))
 
 
 def test_withdraw_refuses_an_empty_reason_an_unknown_wave_and_a_second_withdrawal(ledger_copy):

@@ -36,6 +36,7 @@ pub mod chain;
 pub mod claims;
 pub mod diagnostics;
 pub mod digest;
+pub mod documents;
 pub mod error;
 pub mod export;
 pub mod figures;

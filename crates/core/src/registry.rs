@@ -107,6 +107,73 @@ pub fn parse_price_table(ledger: &Ledger, row: &PriceTableRow) -> Result<PriceTa
     prices::parse(&origin, &row.text)
 }
 
+/// Resolves what `--rubric` names: a rubric file, or a registered NAME@VERSION.
+pub fn resolve(ledger: &Ledger, spec: &str) -> Result<RubricInfo> {
+    let path = PathBuf::from(spec);
+    // Whatever is at the path is read as a rubric file, or refused saying what it is.
+    if std::fs::metadata(&path).is_ok() {
+        let text = crate::files::read_text(&path, crate::files::RUBRIC)
+            .map_err(|e| Error::io(&path, e))?;
+        return rubric_info_of_file(ledger, &path, &text);
+    }
+    let Some((name, version)) = split_id(spec) else {
+        return Err(Error::Usage(format!(
+            "no rubric file {spec:?}{}; name a rubric file, or a registered rubric as \
+             NAME@VERSION (see `benchledger rubric list`)",
+            near_rubric(ledger, spec)?
+                .map(|id| format!(" (did you mean `{id}`?)"))
+                .unwrap_or_default()
+        )));
+    };
+    // The shipped accuracy rubric, which the site ranks a wave under when no registered rubric
+    // scores it, is found by its name without registering it, as its file would be: the
+    // site's leaderboard is then printed by the command it names.
+    let shipped = rubric::accuracy();
+    if spec == shipped.rubric.id() && ledger.rubric(name, version)?.is_none() {
+        return Ok(shipped);
+    }
+    rubric_info(ledger, name, version)
+}
+
+/// The rubric a name without its version means: the latest registered version of that name
+/// (or the shipped accuracy rubric's), else the closest registered name.
+fn near_rubric(ledger: &Ledger, spec: &str) -> Result<Option<String>> {
+    let mut known: Vec<(String, u32)> = ledger
+        .rubrics()?
+        .into_iter()
+        .map(|r| (r.name, r.version))
+        .collect();
+    let shipped = rubric::accuracy();
+    known.push((shipped.rubric.name.clone(), shipped.rubric.version));
+    let bare = spec.trim();
+    let latest = |name: &str| {
+        known
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, v)| *v)
+            .max()
+            .map(|v| format!("{name}@{v}"))
+    };
+    if let Some(id) = latest(bare) {
+        return Ok(Some(id));
+    }
+    let names: Vec<&str> = known.iter().map(|(n, _)| n.as_str()).collect();
+    Ok(crate::diagnostics::closest(bare, names.iter().copied()).and_then(latest))
+}
+
+/// Prices a wave with the registered table `spec` names: the costs its attempts lack, or every
+/// cost with `costs` = [`prices::Costs::Reprice`].
+pub fn price(
+    ledger: &Ledger,
+    spec: &str,
+    costs: prices::Costs,
+    data: &mut crate::model::WaveData,
+) -> Result<prices::Pricing> {
+    let row = price_table_row(ledger, spec)?;
+    let table = parse_price_table(ledger, &row)?;
+    Ok(prices::price_wave(&table, &row.sha256, data, costs))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,20 +1,22 @@
 //! `benchledger._native`: the compiled half of the Python package (python/benchledger holds the
-//! typed, documented API that calls it). It runs benchledger's commands in the Python process,
-//! bound to the library rather than calling a binary:
+//! typed, documented API that calls it). It binds benchledger's library in the Python process:
 //!
-//! - [`main`] is the package's `benchledger` command: the whole command line, exit status kept;
-//! - [`run`] runs one command against a ledger with its output captured, for the API's
-//!   documents (each the `--format json` document of its command, built by the same code);
-//! - [`table`] hands `export --what attempts|seats` over as Arrow arrays ([`arrow`]);
-//! - [`ingest`], [`ingest_from`], [`review`], [`waves`] and [`verify`] call the library's
-//!   operations directly (`ingest::run`, `review::submission::submit`,
-//!   `report::waves::listing`, `verify::run`): no command line is built or parsed.
+//! - [`main`] is the package's `benchledger` command: the whole command line, exit status kept.
+//!   It is the only call that parses a command line.
+//! - Every other call is one of the library's operations, bound directly, so that no wave id,
+//!   seat or path is ever read as an option: the reading commands' documents
+//!   (`benchledger_core::documents`: [`show`], [`score`], [`trials`], [`versus`], [`problems`],
+//!   [`plan`], [`diff`], [`compare`], [`history`], [`publications`], [`rules`],
+//!   [`claims_check`]; [`waves`] from `report::waves`), each the `--format json` document of
+//!   its command built by the same code; [`ingest`], [`ingest_from`], [`review`], [`verify`],
+//!   [`rescore`], [`withdraw`], [`copy`], [`bundle`], [`site`], [`init`]; and [`table`], which
+//!   hands `export --what attempts|seats` over as Arrow arrays ([`arrow`]).
 //!
 //! Every call releases the GIL while it works, so other Python threads run during a long
 //! ingest, rescore or bootstrap. An error becomes one of `benchledger.errors`' exceptions,
 //! chosen by the command line's exit status and carrying its message.
 //!
-//! Ctrl-C stops `run` and `table` (issue 34). Python runs its signal handlers only on the
+//! Ctrl-C stops the calls that read or write many waves (issue 34). Python runs its signal handlers only on the
 //! main thread and only when asked, so a call that did its work on the calling thread heard
 //! Ctrl-C only once the work had returned, committed. The work now runs on a thread of its own
 //! (`interruptible`) while the calling thread waits, without the GIL, in slices of `SLICE`,
@@ -36,6 +38,7 @@ use std::time::Duration;
 
 use benchledger::commands::{self, Surroundings};
 use benchledger_core::cancel::Cancel;
+use benchledger_core::documents;
 use benchledger_core::error::Error;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError};
 use pyo3::prelude::*;
@@ -48,30 +51,16 @@ fn main(py: Python<'_>, argv: Vec<String>) -> u8 {
     py.detach(move || benchledger::main_from(argv))
 }
 
-/// Runs one command (`args`, without the program's name) against the ledger `db`, its output
-/// captured. Returns the output and the waves it added; an error raises `benchledger.errors`'
-/// class for its exit status, with the output printed before it as `output`.
+/// Creates a ledger at `db`, or checks that the one there is up to date (`init`, by the
+/// library's [`benchledger_core::ledger::Ledger::init`]): no command line is parsed.
 #[pyfunction]
-fn run(py: Python<'_>, db: Option<String>, args: Vec<String>) -> PyResult<(String, Vec<String>)> {
-    let mut argv = vec!["benchledger".to_string()];
-    if let Some(db) = db {
-        // One argument, so that no path or URL is ever read as an option of its own.
-        argv.push(format!("--db={db}"));
-    }
-    argv.extend(args);
-    let result = interruptible(
-        py,
-        move |cancel| -> Result<(String, Vec<String>), Failure> {
-            use clap::Parser;
-            let cli = benchledger::cli::Cli::try_parse_from(argv).map_err(Failure::Usage)?;
-            let mut out = Vec::new();
-            let done = quiet_surroundings(cancel)
-                .and_then(|s| commands::run_for(cli, &mut out, s))
-                .map_err(|e| Failure::Command(Box::new(e), out.clone()))?;
-            Ok((String::from_utf8_lossy(&out).into_owned(), done.added_waves))
-        },
-    )?;
-    result.map_err(|f| f.raise(py))
+fn init(py: Python<'_>, db: String) -> PyResult<()> {
+    py.detach(move || {
+        let mut sink = std::io::sink();
+        let ctx = quiet_ctx(&mut sink, &db, std::time::Duration::ZERO, Cancel::new())?;
+        benchledger_core::ledger::Ledger::init(&ctx.ledger_file()?).map(|_| ())
+    })
+    .map_err(|e| Failure(Box::new(e), Vec::new()).raise(py))
 }
 
 /// Checks that `db` opens as a ledger to read, as every command that reads it opens it. It has
@@ -79,7 +68,7 @@ fn run(py: Python<'_>, db: Option<String>, args: Vec<String>) -> PyResult<(Strin
 #[pyfunction]
 fn open(py: Python<'_>, db: String) -> PyResult<()> {
     py.detach(move || with_ledger(&db, Cancel::new(), |_| Ok(())))
-        .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+        .map_err(|e| Failure(Box::new(e), Vec::new()).raise(py))
 }
 
 /// The rows of `export --what attempts|seats` (`what`) of the named waves (every wave not
@@ -114,7 +103,7 @@ fn table(
             Ok(all)
         })
     })?
-    .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+    .map_err(|e| Failure(Box::new(e), Vec::new()).raise(py))
     .and_then(|rows| arrow::Table::of(&rows, what).map_err(PyRuntimeError::new_err))
 }
 
@@ -179,7 +168,7 @@ fn review(
         || db.starts_with("postgresql://")
         || std::path::Path::new(&db).is_file();
     interruptible(py, move |cancel| -> Result<String, Failure> {
-        let fail = |e: Error| Failure::Command(Box::new(e), Vec::new());
+        let fail = |e: Error| Failure(Box::new(e), Vec::new());
         let done = if (present && registered) || needs_ledger {
             with_ledger(&db, cancel.clone(), |ledger| {
                 submission::submit(Some(ledger), &s)
@@ -190,7 +179,7 @@ fn review(
         .map_err(fail)?;
         let document = render::json(&done.review);
         if let Some(refused) = submission::verdict_error(&done.review, &done.rules.rules, ingest) {
-            return Err(Failure::Command(Box::new(refused), document.into_bytes()));
+            return Err(Failure(Box::new(refused), document.into_bytes()));
         }
         if ingest {
             let (ledger, now) = open_write(&db, wait, cancel).map_err(fail)?;
@@ -210,19 +199,272 @@ fn review(
     .map_err(|f| f.raise(py))
 }
 
+/// A reading command's JSON document, built by the library with the ledger `db` open to read
+/// (as every command that reads it opens it): no command line is built or parsed, so no wave
+/// id, seat or path is ever read as an option. Ctrl-C stops it between the waves it reads.
+fn document(
+    py: Python<'_>,
+    db: String,
+    build: impl FnOnce(&benchledger_core::ledger::Ledger) -> Result<String, Error> + Send,
+) -> PyResult<String> {
+    interruptible(py, move |cancel| with_ledger(&db, cancel, build))?
+        .map_err(|e| Failure(Box::new(e), Vec::new()).raise(py))
+}
+
 /// Every wave of the ledger `db` with its conditions, withdrawn ones marked: the JSON document
-/// of `waves --format json`, built by the library ([`benchledger_core::report::waves::listing`])
-/// with no command line parsed.
+/// of `waves --format json` ([`benchledger_core::report::waves::listing`]).
 #[pyfunction]
 fn waves(py: Python<'_>, db: String) -> PyResult<String> {
-    use benchledger_core::report;
-    interruptible(py, move |cancel| {
-        with_ledger(&db, cancel, |ledger| {
-            let (_, json) = report::waves::listing(ledger)?;
-            Ok(report::to_json("waves", &json))
+    document(py, db, |ledger| {
+        let (_, json) = benchledger_core::report::waves::listing(ledger)?;
+        Ok(benchledger_core::report::to_json("waves", &json))
+    })
+}
+
+/// The library's interval request: `ci` the level in percent (`None`: no interval), and the
+/// resamples and seed when given.
+fn ci(level: Option<f64>, resamples: Option<u32>, seed: Option<u64>) -> documents::Ci {
+    documents::Ci {
+        level,
+        resamples,
+        seed,
+    }
+}
+
+/// `show --format json` ([`documents::show`]).
+#[pyfunction]
+#[pyo3(signature = (db, wave, *, ci_level=None, resamples=None, seed=None, prices=None,
+    reprice=false))]
+#[allow(clippy::too_many_arguments)]
+fn show(
+    py: Python<'_>,
+    db: String,
+    wave: String,
+    ci_level: Option<f64>,
+    resamples: Option<u32>,
+    seed: Option<u64>,
+    prices: Option<String>,
+    reprice: bool,
+) -> PyResult<String> {
+    let prices = documents::Prices {
+        table: prices,
+        reprice,
+    };
+    document(py, db, move |ledger| {
+        documents::show(ledger, &wave, &prices, ci(ci_level, resamples, seed)).map(|d| d.to_json())
+    })
+}
+
+/// `score --format json` ([`documents::score`]): `rubric` a registered NAME@VERSION or a
+/// rubric file's path.
+#[pyfunction]
+#[pyo3(signature = (db, wave, rubric, *, ci_level=None, resamples=None, seed=None, prices=None,
+    reprice=false, include_withdrawn=false))]
+#[allow(clippy::too_many_arguments)]
+fn score(
+    py: Python<'_>,
+    db: String,
+    wave: String,
+    rubric: String,
+    ci_level: Option<f64>,
+    resamples: Option<u32>,
+    seed: Option<u64>,
+    prices: Option<String>,
+    reprice: bool,
+    include_withdrawn: bool,
+) -> PyResult<String> {
+    let prices = documents::Prices {
+        table: prices,
+        reprice,
+    };
+    document(py, db, move |ledger| {
+        let ci = ci(ci_level, resamples, seed);
+        documents::score(ledger, &wave, &rubric, include_withdrawn, &prices, ci)
+            .map(|d| d.to_json())
+    })
+}
+
+/// `trials --format json` ([`documents::trials`]): `k` empty for the default.
+#[pyfunction]
+#[pyo3(signature = (db, wave, k=Vec::new()))]
+fn trials(py: Python<'_>, db: String, wave: String, k: Vec<u64>) -> PyResult<String> {
+    document(py, db, move |ledger| {
+        documents::trials(ledger, &wave, &k).map(|d| d.to_json())
+    })
+}
+
+/// `versus --format json` of two seats ([`documents::versus`]).
+#[pyfunction]
+#[pyo3(signature = (db, wave, a, b, *, ci_level=None, resamples=None, seed=None))]
+#[allow(clippy::too_many_arguments)]
+fn versus(
+    py: Python<'_>,
+    db: String,
+    wave: String,
+    a: String,
+    b: String,
+    ci_level: Option<f64>,
+    resamples: Option<u32>,
+    seed: Option<u64>,
+) -> PyResult<String> {
+    document(py, db, move |ledger| {
+        documents::versus(ledger, &wave, &a, &b, ci(ci_level, resamples, seed)).map(|d| d.to_json())
+    })
+}
+
+/// `versus --all --format json` ([`documents::versus_all`]).
+#[pyfunction]
+fn versus_all(py: Python<'_>, db: String, wave: String, alpha: f64) -> PyResult<String> {
+    document(py, db, move |ledger| {
+        documents::versus_all(ledger, &wave, alpha).map(|d| d.to_json())
+    })
+}
+
+/// `problems --format json`: the matrix of `wave`, or with `against` what each seat solved
+/// there and no longer does (`--regressions`), or with `problem` that problem's sample
+/// ([`documents::problems`], [`documents::regressions`], [`documents::sample`]).
+#[pyfunction]
+#[pyo3(signature = (db, wave, *, against=None, problem=None, seats=Vec::new(),
+    include_withdrawn=false))]
+fn problems(
+    py: Python<'_>,
+    db: String,
+    wave: String,
+    against: Option<String>,
+    problem: Option<String>,
+    seats: Vec<String>,
+    include_withdrawn: bool,
+) -> PyResult<String> {
+    document(py, db, move |ledger| {
+        let include = include_withdrawn;
+        Ok(match (against, problem) {
+            (_, Some(problem)) => {
+                let s = documents::sample(ledger, &wave, &problem, &seats, include)?;
+                documents::sample_document(&s).to_json()
+            }
+            (Some(before), None) => {
+                documents::regressions(ledger, &before, &wave, &seats, include)?.to_json()
+            }
+            (None, None) => documents::problems(ledger, &wave, &seats, include)?.to_json(),
         })
+    })
+}
+
+/// `plan --format json` ([`documents::plan`]).
+#[pyfunction]
+#[pyo3(signature = (db, wave, seat, vs, *, delta=None, alpha=0.05, power=0.8))]
+#[allow(clippy::too_many_arguments)]
+fn plan(
+    py: Python<'_>,
+    db: String,
+    wave: String,
+    seat: String,
+    vs: String,
+    delta: Option<f64>,
+    alpha: f64,
+    power: f64,
+) -> PyResult<String> {
+    document(py, db, move |ledger| {
+        documents::plan(ledger, &wave, &seat, &vs, delta, alpha, power).map(|d| d.to_json())
+    })
+}
+
+/// `diff --format json` ([`documents::diff`]).
+#[pyfunction]
+#[pyo3(signature = (db, old, new, *, waves=Vec::new(), include_withdrawn=false))]
+fn diff(
+    py: Python<'_>,
+    db: String,
+    old: String,
+    new: String,
+    waves: Vec<String>,
+    include_withdrawn: bool,
+) -> PyResult<String> {
+    document(py, db, move |ledger| {
+        documents::diff(ledger, &old, &new, &waves, include_withdrawn).map(|d| d.to_json())
+    })
+}
+
+/// `compare --format json` ([`documents::compare`]).
+#[pyfunction]
+#[pyo3(signature = (db, seat, waves, *, rubrics=Vec::new(), include_withdrawn=false))]
+fn compare(
+    py: Python<'_>,
+    db: String,
+    seat: String,
+    waves: Vec<String>,
+    rubrics: Vec<String>,
+    include_withdrawn: bool,
+) -> PyResult<String> {
+    document(py, db, move |ledger| {
+        documents::compare(ledger, &seat, &waves, &rubrics, include_withdrawn).map(|c| c.to_json())
+    })
+}
+
+/// `history --format json` ([`documents::history`]).
+#[pyfunction]
+#[pyo3(signature = (db, rubric, *, seat=None, waves=Vec::new(), include_withdrawn=false))]
+fn history(
+    py: Python<'_>,
+    db: String,
+    rubric: String,
+    seat: Option<String>,
+    waves: Vec<String>,
+    include_withdrawn: bool,
+) -> PyResult<String> {
+    document(py, db, move |ledger| {
+        documents::history(ledger, &rubric, seat.as_deref(), &waves, include_withdrawn)
+            .map(|d| d.to_json())
+    })
+}
+
+/// `claims check --format json` of the claims files `paths` against the ledger `db`
+/// ([`documents::claims::claims`]), each file labelled by its path as the command labels it.
+/// Every file is read and parsed before the ledger is opened. A claim that differs raises
+/// `CheckFailed` with the document as its `output`.
+#[pyfunction]
+fn claims_check(py: Python<'_>, db: String, paths: Vec<PathBuf>) -> PyResult<String> {
+    use documents::claims;
+    interruptible(py, move |cancel| -> Result<String, Failure> {
+        let fail = |e: Error| Failure(Box::new(e), Vec::new());
+        let files = paths
+            .iter()
+            .map(|path| {
+                claims::load(path).map(|(_, file)| claims::Loaded {
+                    label: path.display().to_string(),
+                    path: path.clone(),
+                    file,
+                })
+            })
+            .collect::<Result<Vec<_>, Error>>()
+            .map_err(fail)?;
+        let checked = with_ledger(&db, cancel, |ledger| {
+            claims::claims(ledger, &files, &documents::Prices::default())
+        })
+        .map_err(fail)?;
+        let document = checked.document.to_json();
+        checked
+            .outcome()
+            .map_err(|e| Failure(Box::new(e), document.clone().into_bytes()))?;
+        Ok(document)
     })?
-    .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+    .map_err(|f| f.raise(py))
+}
+
+/// `rules list --format json` of the ledger `db` ([`documents::rules`]).
+#[pyfunction]
+fn rules(py: Python<'_>, db: String) -> PyResult<String> {
+    document(py, db, |ledger| {
+        documents::rules(Some(ledger)).map(|d| d.to_json())
+    })
+}
+
+/// `publications --format json` ([`documents::publications`]).
+#[pyfunction]
+fn publications(py: Python<'_>, db: String) -> PyResult<String> {
+    document(py, db, |ledger| {
+        documents::publications(ledger).map(|d| d.to_json())
+    })
 }
 
 /// `verify --all --ledger --format json` of the ledger `db` (with `--trusted-key` when
@@ -237,7 +479,7 @@ fn verify(py: Python<'_>, db: String, trusted_key: Option<PathBuf>, wait: f64) -
     use benchledger_core::publication::signature;
     use benchledger_core::verify;
     interruptible(py, move |cancel| -> Result<String, Failure> {
-        let fail = |e: Error| Failure::Command(Box::new(e), Vec::new());
+        let fail = |e: Error| Failure(Box::new(e), Vec::new());
         let mut sink = std::io::sink();
         let ctx = quiet_ctx(&mut sink, &db, wait_for(wait).map_err(fail)?, cancel).map_err(fail)?;
         let trusted_key = trusted_key
@@ -255,7 +497,7 @@ fn verify(py: Python<'_>, db: String, trusted_key: Option<PathBuf>, wait: f64) -
         let document = report.json();
         report
             .outcome()
-            .map_err(|e| Failure::Command(Box::new(e), document.clone().into_bytes()))?;
+            .map_err(|e| Failure(Box::new(e), document.clone().into_bytes()))?;
         Ok(document)
     })?
     .map_err(|f| f.raise(py))
@@ -274,8 +516,90 @@ fn bundle(py: Python<'_>, db: String, id: i64, out: PathBuf) -> PyResult<()> {
             bundle_write::publication(ledger, id, &out)
         })
     })?
-    .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+    .map_err(|e| Failure(Box::new(e), Vec::new()).raise(py))
 }
+
+/// `publish --wave W --rubric R` of the ledger `db`, bound to the library's operation
+/// ([`benchledger_core::publication::publish::publish`]): the leaderboard frozen into the
+/// chain (signed with the private key file `sign`, carrying the claims file `claims`), then,
+/// with `bundle`, its reproduction bundle written into that new or empty directory (checked
+/// before anything is published). Returns the publication: its id, record hash, the record it
+/// is chained to, output and input hashes, the chain's head, the signing key's id and the
+/// published text.
+#[pyfunction]
+#[pyo3(signature = (db, wave, rubric, *, title=None, prices=None, ci_level=None, resamples=None,
+    seed=None, claims=None, sign=None, bundle=None, wait=600.0))]
+#[allow(clippy::too_many_arguments)]
+fn publish(
+    py: Python<'_>,
+    db: String,
+    wave: String,
+    rubric: String,
+    title: Option<String>,
+    prices: Option<String>,
+    ci_level: Option<f64>,
+    resamples: Option<u32>,
+    seed: Option<u64>,
+    claims: Option<PathBuf>,
+    sign: Option<PathBuf>,
+    bundle: Option<PathBuf>,
+    wait: f64,
+) -> PyResult<Published> {
+    use benchledger_core::publication::{bundle_write, publish, signature};
+    interruptible(py, move |cancel| -> Result<Published, Error> {
+        let key = sign
+            .as_deref()
+            .map(|path| signature::read_private(path, "sign"))
+            .transpose()?;
+        let settings = ci(ci_level, resamples, seed).settings(false)?;
+        let (mut ledger, now) = open_write(&db, wait, cancel)?;
+        let request = publish::Request {
+            wave: &wave,
+            rubric: &rubric,
+            title: title.as_deref(),
+            prices: prices.as_deref(),
+            ci: settings,
+            bundle_dir: bundle.as_deref(),
+            claims: claims.as_deref(),
+            key: key.as_ref(),
+        };
+        let row = publish::publish(&mut ledger, &request, &now)?;
+        if let Some(dir) = &bundle {
+            bundle_write::write(&ledger, &row, dir).map_err(|e| {
+                Error::Usage(format!(
+                    "published #{} (it is in the ledger), but its bundle could not be written: \
+                     {e}. Write it with Ledger.bundle({}, DIR)",
+                    row.id, row.id
+                ))
+            })?;
+        }
+        let head = ledger.walk()?.last().map(|e| e.sha256().to_string());
+        Ok((
+            row.id,
+            row.sha256,
+            row.prev_sha256,
+            row.output_sha256,
+            row.input_sha256,
+            head.unwrap_or_default(),
+            key.map(|k| k.public().id()),
+            row.output,
+        ))
+    })?
+    .map_err(|e| Failure(Box::new(e), Vec::new()).raise(py))
+}
+
+/// What [`publish`] returns: id, record sha256, the record it is chained to, output sha256,
+/// input sha256, the chain's head, the signing key's id, the published text.
+type Published = (
+    i64,
+    String,
+    Option<String>,
+    String,
+    String,
+    String,
+    Option<String>,
+    String,
+);
 
 /// `copy --from DB --to DEST`, bound to the library's operation
 /// ([`benchledger_core::ledger::copy::whole`]): the whole ledger `db` into a new one at `to`,
@@ -295,7 +619,7 @@ fn copy(py: Python<'_>, db: String, to: String, wait: f64) -> PyResult<Vec<(Stri
             .map(|(t, n)| (t.to_string(), n))
             .collect())
     })?
-    .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+    .map_err(|e| Failure(Box::new(e), Vec::new()).raise(py))
 }
 
 /// `site --out DIR` of the ledger `db`, bound to the library's operations: what the site shows
@@ -370,7 +694,7 @@ fn site(
             Ok((pages.len(), bytes))
         })
     })?
-    .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+    .map_err(|e| Failure(Box::new(e), Vec::new()).raise(py))
 }
 
 /// `verify --bundle DIR --format json` (with `--trusted-key` when `trusted_key` names a public
@@ -383,7 +707,7 @@ fn verify_bundle(py: Python<'_>, dir: PathBuf, trusted_key: Option<PathBuf>) -> 
     use benchledger_core::publication::signature;
     use benchledger_core::verify;
     interruptible(py, move |_cancel| -> Result<String, Failure> {
-        let fail = |e: Error| Failure::Command(Box::new(e), Vec::new());
+        let fail = |e: Error| Failure(Box::new(e), Vec::new());
         let trusted_key = trusted_key
             .as_deref()
             .map(|path| signature::read_public(path, "--trusted-key"))
@@ -401,7 +725,7 @@ fn verify_bundle(py: Python<'_>, dir: PathBuf, trusted_key: Option<PathBuf>) -> 
         let document = report.json();
         report
             .outcome()
-            .map_err(|e| Failure::Command(Box::new(e), document.clone().into_bytes()))?;
+            .map_err(|e| Failure(Box::new(e), document.clone().into_bytes()))?;
         Ok(document)
     })?
     .map_err(|f| f.raise(py))
@@ -432,7 +756,7 @@ fn rescore(
         let (mut ledger, _) = open_write(&db, wait, cancel)?;
         let done = match (rubric, all) {
             (Some(rubric), false) => {
-                let info = benchledger::commands::resolve_rubric(&ledger, &rubric)?;
+                let info = benchledger_core::registry::resolve(&ledger, &rubric)?;
                 rescore::one(
                     &mut ledger,
                     &rubric,
@@ -457,7 +781,7 @@ fn rescore(
             .collect();
         Ok((done.waves, done.left_out, rubrics))
     })?
-    .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+    .map_err(|e| Failure(Box::new(e), Vec::new()).raise(py))
 }
 
 /// Ingests the wave manifests `manifests` into the ledger `db` in one transaction, bound to
@@ -481,7 +805,7 @@ fn ingest(py: Python<'_>, db: String, manifests: Vec<PathBuf>, wait: f64) -> PyR
         )
         .map(|report| report.added())
     })?
-    .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+    .map_err(|e| Failure(Box::new(e), Vec::new()).raise(py))
 }
 
 /// Withdraws `wave` from the ledger `db` for `reason`, bound to the library's operation
@@ -509,7 +833,7 @@ fn withdraw(
             head,
         ))
     })?
-    .map_err(|e: Error| Failure::Command(Box::new(e), Vec::new()).raise(py))
+    .map_err(|e: Error| Failure(Box::new(e), Vec::new()).raise(py))
 }
 
 /// What [`withdraw`] returns: wave, reason, created at, record sha256, the record it is chained
@@ -608,7 +932,7 @@ fn claims_from(
         }
         Ok(made.text)
     })?
-    .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+    .map_err(|e| Failure(Box::new(e), Vec::new()).raise(py))
 }
 
 /// `ingest --from FORMAT PATHS...` bound to the library's operation
@@ -668,7 +992,7 @@ fn ingest_from(
         )
         .map(|report| report.added())
     })?
-    .map_err(|e| Failure::Command(Box::new(e), Vec::new()).raise(py))
+    .map_err(|e| Failure(Box::new(e), Vec::new()).raise(py))
 }
 
 /// How long the calling thread waits for a call's work, without the GIL, before it asks Python
@@ -816,13 +1140,9 @@ fn quiet_surroundings(cancel: Cancel) -> Result<Surroundings, Error> {
     })
 }
 
-/// Why a call failed, before it becomes a Python exception.
-enum Failure {
-    /// The arguments the API built were refused by the command line's parser.
-    Usage(clap::Error),
-    /// The command failed, having printed this much.
-    Command(Box<Error>, Vec<u8>),
-}
+/// Why a call failed, before it becomes a Python exception: the library's error, and what the
+/// call had to show before it (a failed check's document).
+struct Failure(Box<Error>, Vec<u8>);
 
 impl Failure {
     /// The exception of `benchledger.errors` for this failure: `CheckFailed` (exit status 1),
@@ -831,15 +1151,11 @@ impl Failure {
     fn raise(self, py: Python<'_>) -> PyErr {
         // Only a call whose token was set stops so, and it raises the signal handler's own
         // exception instead ([`interruptible`]); should one ever come here, it is Ctrl-C's.
-        if let Failure::Command(e, _) = &self
-            && matches!(**e, Error::Interrupted)
-        {
+        let Failure(e, output) = self;
+        if matches!(*e, Error::Interrupted) {
             return PyKeyboardInterrupt::new_err(e.to_string());
         }
-        let (code, message, output) = match self {
-            Failure::Usage(e) => (2, e.render().to_string().trim().to_string(), Vec::new()),
-            Failure::Command(e, out) => (e.exit_code(), benchledger::advice::message(&e), out),
-        };
+        let (code, message) = (e.exit_code(), benchledger::advice::message(&e));
         let class = match code {
             1 => "CheckFailed",
             3 => "Unavailable",
@@ -861,8 +1177,8 @@ impl Failure {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(main, m)?)?;
-    m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(open, m)?)?;
+    m.add_function(wrap_pyfunction!(init, m)?)?;
     m.add_function(wrap_pyfunction!(table, m)?)?;
     m.add_function(wrap_pyfunction!(review, m)?)?;
     m.add_function(wrap_pyfunction!(ingest, m)?)?;
@@ -876,6 +1192,24 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(site, m)?)?;
     m.add_function(wrap_pyfunction!(verify_bundle, m)?)?;
     m.add_function(wrap_pyfunction!(rescore, m)?)?;
+    m.add_function(wrap_pyfunction!(publish, m)?)?;
+    for f in [
+        wrap_pyfunction!(show, m)?,
+        wrap_pyfunction!(score, m)?,
+        wrap_pyfunction!(trials, m)?,
+        wrap_pyfunction!(versus, m)?,
+        wrap_pyfunction!(versus_all, m)?,
+        wrap_pyfunction!(problems, m)?,
+        wrap_pyfunction!(plan, m)?,
+        wrap_pyfunction!(diff, m)?,
+        wrap_pyfunction!(compare, m)?,
+        wrap_pyfunction!(history, m)?,
+        wrap_pyfunction!(publications, m)?,
+        wrap_pyfunction!(rules, m)?,
+        wrap_pyfunction!(claims_check, m)?,
+    ] {
+        m.add_function(f)?;
+    }
     m.add_class::<arrow::Table>()?;
     Ok(())
 }

@@ -37,3 +37,18 @@ pub mod write;
 pub use check::{Checked, Verdict, WaveCtx, check};
 pub use round::Precision;
 pub use spec::{Claim, ClaimsFile, Counts, Figure, Measure, SeatFigure, parse};
+
+/// A claims file, read whole.
+pub const CLAIMS: crate::files::Cap = crate::files::Cap {
+    bytes: 16 * 1024 * 1024,
+    what: "a claims file",
+    advice: "check the path",
+};
+
+/// A claims file's text, parsed.
+pub fn load(path: &std::path::Path) -> crate::error::Result<(String, ClaimsFile)> {
+    let text =
+        crate::files::read_text(path, CLAIMS).map_err(|e| crate::error::Error::io(path, e))?;
+    let file = parse(path, &text)?;
+    Ok((text, file))
+}

@@ -193,6 +193,32 @@ impl Ledger {
         Ok((ledger, !existed))
     }
 
+    /// Creates a ledger at `path` (`init`), or opens the one there when its schema is what
+    /// schema.sql makes; `true` when it was created. A ledger whose schema differs (its
+    /// triggers dropped, say) is not "nothing to do": that fails the check, naming each
+    /// difference.
+    pub fn init(path: &Path) -> Result<(Ledger, bool)> {
+        let (ledger, created) = Ledger::create(path)?;
+        if created {
+            return Ok((ledger, true));
+        }
+        let differences = ledger.schema_differences()?;
+        if !differences.is_empty() {
+            return Err(Error::CheckFailed(format!(
+                "ledger {} exists, but its schema differs from schema.sql:\n{}\nIts raw facts may \
+                 have been changed behind benchledger's back: check them with `benchledger verify \
+                 --ledger --all`",
+                ledger.path().display(),
+                differences
+                    .iter()
+                    .map(|d| format!("  - {d}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            )));
+        }
+        Ok((ledger, false))
+    }
+
     /// Opens the ledger at `path`, which must exist.
     pub fn open(path: &Path) -> Result<Ledger> {
         if let Some(url) = server_url(path)? {

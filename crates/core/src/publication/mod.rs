@@ -20,6 +20,7 @@
 pub mod bundle;
 pub mod bundle_write;
 pub mod claims;
+pub mod publish;
 pub mod reproduce;
 pub mod signature;
 
