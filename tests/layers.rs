@@ -32,15 +32,16 @@ const CORE_LAYERS: &[&[&str]] = &[
     &["rubric"],
     // Statistics over scores; the ledger, the only module that speaks SQL.
     &["stats", "ledger"],
-    // Claims checked against waves; wave manifests read into the model; exports of the ledger;
-    // registered rubrics and price tables found by name.
-    &["claims", "ingest", "export", "registry"],
+    // Claims checked against waves; wave manifests read into the model; registered rubrics and
+    // price tables found by name.
+    &["claims", "ingest", "registry"],
     // Every listing built as data, and its Markdown, CSV and JSON.
     &["report"],
     // What a publication freezes; a submission reviewed; waves rescored and their scores stored
     // (which waves: `report::withdrawn`; which rubrics: `registry`), or one streamed from the
-    // ledger.
-    &["publication", "review", "rescore"],
+    // ledger; exports of the ledger (a scores export resolves its rubric in `registry` and
+    // builds `report`'s listings).
+    &["publication", "review", "rescore", "export"],
     // Publications recomputed, the chain and the ledger checked, from a ledger or a bundle; the
     // static site, which shows each publication verified; each reading command's document
     // (`documents`: a diff visits the waves a rescore would).

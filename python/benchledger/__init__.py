@@ -647,6 +647,45 @@ class Ledger:
         seats``, typed as :meth:`attempts`'s are."""
         return self._table("seats", waves, include_withdrawn)
 
+    def export(
+        self,
+        format: str,
+        out: Optional[Path] = None,
+        *,
+        what: Optional[str] = None,
+        waves: Optional[Iterable[str]] = None,
+        rubric: Optional[Union[str, Path]] = None,
+        include_withdrawn: bool = False,
+        header: bool = True,
+        hf_datasets: Optional[Iterable[str]] = None,
+        source_url: Optional[str] = None,
+    ) -> Union[str, dict[str, int]]:
+        """The ledger exported (``benchledger export``). ``format="csv"`` or ``"jsonl"``
+        returns the rows' text: ``what`` is ``"attempts"``, ``"seats"`` or ``"scores"`` (under
+        ``rubric``), of ``waves`` (every wave not withdrawn when ``None``), CSV with its
+        ``header``. ``"parquet"``, ``"eee"`` (Every Eval Ever records) and
+        ``"hf-eval-results"`` (Hugging Face ``.eval_results/`` files; ``hf_datasets`` as
+        ``SUITE=OWNER/NAME[:TASK]``, ``source_url`` each entry's link) are written into the
+        directory ``out`` and return what was written: rows per Parquet file, or waves,
+        records and rows, or waves, files and models. For :meth:`attempts` and :meth:`seats`
+        as tables, use those."""
+        self._check_open()
+        text, counts = _native.export(
+            self._db,
+            format,
+            out=None if out is None else os.fspath(out),
+            what=what,
+            waves=list(waves or []),
+            rubric=None if rubric is None else os.fspath(rubric),
+            include_withdrawn=include_withdrawn,
+            header=header,
+            hf_datasets=list(hf_datasets or []),
+            source_url=source_url,
+        )
+        if text is not None:
+            return text
+        return dict(counts)
+
     def _table(
         self, what: str, waves: Optional[Iterable[str]], include_withdrawn: bool
     ) -> "pyarrow.Table":

@@ -25,6 +25,22 @@ def publish(
     record it is chained to, output and input sha256, the chain's head, the signing key's id,
     the published text."""
 
+def export(
+    db: str,
+    format: str,
+    *,
+    out: Optional[str] = None,
+    what: Optional[str] = None,
+    waves: list[str] = ...,
+    rubric: Optional[str] = None,
+    include_withdrawn: bool = False,
+    header: bool = True,
+    hf_datasets: list[str] = ...,
+    source_url: Optional[str] = None,
+) -> tuple[Optional[str], list[tuple[str, int]]]:
+    """``export`` by the library's operations (no command line parsed): the text of csv and
+    jsonl, or what parquet, eee and hf-eval-results wrote into ``out``."""
+
 def init(db: str) -> None:
     """Creates a ledger at ``db``, or checks that the one there is up to date (``init``)."""
 

@@ -1,17 +1,16 @@
-//! `benchledger export`: the ledger's rows as CSV or JSON lines (see [`benchledger_core::report::export`]).
-//! Waves are read and written one at a time, so an export of a long history never holds it
-//! whole.
+//! `benchledger export`: the ledger's rows as CSV or JSON lines, or Parquet, Every Eval Ever
+//! and Hugging Face files written into a directory, each built by the library
+//! (`benchledger_core::export::rows` and `into_dir`); this checks which flags go together and
+//! says what was written.
 
 use std::path::Path;
 
-use super::rubric::resolve;
-use super::{Ctx, Withdrawn};
+use super::Ctx;
 use crate::cli::ExportArgs;
 use benchledger_core::error::{Error, Result};
-use benchledger_core::export::hf;
-use benchledger_core::ledger::Ledger;
-use benchledger_core::report;
-use benchledger_core::report::export::{ExportFormat, Rows, Value, What};
+use benchledger_core::export::rows::{self, Source, chosen_waves};
+use benchledger_core::export::{hf, into_dir};
+use benchledger_core::report::export::{ExportFormat, What};
 
 /// What `export` was asked for.
 #[derive(Debug, Clone, Copy)]
@@ -63,113 +62,10 @@ pub fn export(ctx: &mut Ctx<'_>, r: Request<'_>) -> Result<()> {
         ));
     };
     let ledger = ctx.open()?;
-    let source = match (what, r.rubric) {
-        (What::Scores, Some(spec)) => Source::Scores(Box::new(resolve(&ledger, spec)?)),
-        (What::Scores, None) => {
-            return Err(Error::Usage(
-                "--what scores needs --rubric NAME@VERSION (or a rubric file): the scores of \
-                 which rubric?"
-                    .into(),
-            ));
-        }
-        (_, Some(_)) => {
-            return Err(Error::Usage(
-                "--rubric goes with --what scores only: attempts and seats are the same under \
-                 every rubric"
-                    .into(),
-            ));
-        }
-        (What::Attempts, None) => Source::Attempts,
-        (What::Seats, None) => Source::Seats,
-    };
+    let source = Source::of(&ledger, what, r.rubric)?;
     let ids = chosen_waves(&ledger, r.waves, r.include_withdrawn)?;
-    let mut header = r.header && r.format == ExportFormat::Csv;
-    if ids.is_empty() && header {
-        let columns = match what {
-            What::Attempts => report::export::attempt_columns(),
-            // The columns of seats and scores come from a wave's listing; with no wave there
-            // is no row, and no header to print either.
-            _ => Vec::new(),
-        };
-        if !columns.is_empty() {
-            let rows = Rows {
-                columns,
-                kinds: report::export::attempt_kinds(),
-                rows: Vec::new(),
-            };
-            ctx.write(&report::export::to_csv(&rows, true))?;
-        }
-    }
-    if r.format == ExportFormat::Csv
-        && !ids.is_empty()
-        && matches!(source, Source::Seats | Source::Scores(_))
-    {
-        // A seats or scores listing's columns can differ between waves (a wave with canaries
-        // has one more): one header over the union of them, each value under its own column.
-        let parts = ids
-            .iter()
-            .map(|id| wave_rows(&ledger, &source, id))
-            .collect::<Result<Vec<_>>>()?;
-        return ctx.write(&report::export::to_csv(
-            &report::export::concat(parts),
-            header,
-        ));
-    }
-    for id in &ids {
-        let rows = wave_rows(&ledger, &source, id)?;
-        ctx.write(&match r.format {
-            ExportFormat::Csv => report::export::to_csv(&rows, header),
-            ExportFormat::Jsonl => report::export::to_jsonl(&rows),
-            ExportFormat::Parquet | ExportFormat::Eee | ExportFormat::HfEvalResults => {
-                unreachable!("written into --out by `parquet`, `eee` and `hf`")
-            }
-        })?;
-        header = false;
-    }
-    Ok(())
-}
-
-/// What each wave's rows are made of: its attempts, its seats, or its scores under a rubric.
-pub enum Source {
-    Attempts,
-    Seats,
-    Scores(Box<benchledger_core::report::score::RubricInfo>),
-}
-
-/// The waves an export covers, in ledger order: the named ones (each checked to be in the
-/// ledger, and refused when withdrawn unless `include_withdrawn`), else every wave not
-/// withdrawn (every wave, with `include_withdrawn`).
-pub fn chosen_waves(
-    ledger: &Ledger,
-    waves: &[String],
-    include_withdrawn: bool,
-) -> Result<Vec<String>> {
-    let withdrawn = Withdrawn::load(ledger)?;
-    if waves.is_empty() {
-        return Ok(ledger
-            .wave_ids()?
-            .into_iter()
-            .filter(|w| include_withdrawn || withdrawn.get(w).is_none())
-            .collect());
-    }
-    for w in waves {
-        ledger.load_wave_check(w)?;
-        withdrawn.check_named(w, include_withdrawn)?;
-    }
-    Ok(waves.to_vec())
-}
-
-/// One wave's rows of an export, in the columns and order `export --what` writes them.
-pub fn wave_rows(ledger: &Ledger, source: &Source, wave: &str) -> Result<Rows> {
-    let data = ledger.load_wave(wave)?;
-    Ok(match source {
-        Source::Attempts => report::export::attempts(&data),
-        Source::Seats => report::export::from_table(&report::waves::show(&data).0, &[]),
-        Source::Scores(info) => {
-            let scores = benchledger_core::rubric::score_wave(&info.rubric, &data);
-            let (table, _) = report::score::leaderboard(&data, info, &scores);
-            report::export::from_table(&table, &[("rubric", Value::Text(info.rubric.id()))])
-        }
+    rows::text(&ledger, &source, r.format, &ids, r.header, &mut |s| {
+        ctx.write(s)
     })
 }
 
@@ -192,14 +88,7 @@ fn parquet(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
         ));
     }
     let ledger = ctx.open()?;
-    if out.exists() && !out.is_dir() {
-        return Err(Error::Usage(format!(
-            "--out {} is not a directory: give a directory to write the Parquet files into",
-            out.display()
-        )));
-    }
-    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
-    let n = benchledger_core::export::parquet(&ledger, out)?;
+    let n = into_dir::parquet(&ledger, out)?;
     ctx.write(&format!(
         "exported {} to {}: attempts.parquet ({} rows), seats.parquet ({} rows), \
          scores.parquet ({} rows)\n",
@@ -211,19 +100,13 @@ fn parquet(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
     ))
 }
 
-/// The directory --out names, made if missing; refused when it is a file.
+/// The directory --out names (the library refuses one that is a file).
 fn out_dir<'a>(r: &Request<'a>, what: &str) -> Result<&'a Path> {
     let Some(out) = r.out else {
         return Err(Error::Usage(format!(
             "--format {what} needs --out DIR: the directory to write the files into"
         )));
     };
-    if out.exists() && !out.is_dir() {
-        return Err(Error::Usage(format!(
-            "--out {} is not a directory: give a directory to write the files into",
-            out.display()
-        )));
-    }
     Ok(out)
 }
 
@@ -246,22 +129,7 @@ fn eee(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
     let out = out_dir(r, "eee")?;
     let ledger = ctx.open()?;
     let ids = chosen_waves(&ledger, r.waves, r.include_withdrawn)?;
-    let mut waves = Vec::with_capacity(ids.len());
-    for id in &ids {
-        waves.push(benchledger_core::export::eee::wave(&ledger, id)?);
-    }
-    let (mut records, mut rows) = (0, 0);
-    for w in &waves {
-        for f in &w.files {
-            let path = out.join(&f.path);
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-            }
-            std::fs::write(&path, &f.bytes).map_err(|e| Error::io(&path, e))?;
-        }
-        records += w.records;
-        rows += w.rows;
-    }
+    let into_dir::EeeWritten { records, rows } = into_dir::eee(&ledger, &ids, out)?;
     ctx.write(&format!(
         "exported {} wave{} to {}: {records} Every Eval Ever record{} (schema {}), {rows} \
          instance row{}\n",
@@ -271,32 +139,6 @@ fn eee(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
         if records == 1 { "" } else { "s" },
         benchledger_core::export::eee::SCHEMA_VERSION,
         if rows == 1 { "" } else { "s" },
-    ))
-}
-
-/// `SUITE=OWNER/NAME[:TASK]` of `--hf-dataset`.
-fn hub_dataset(s: &str) -> Result<(String, hf::HubDataset)> {
-    let bad = || {
-        Error::Usage(format!(
-            "--hf-dataset {s:?}: expected SUITE=OWNER/NAME or SUITE=OWNER/NAME:TASK, e.g. \
-             gpqa=Idavidrein/gpqa:gpqa_diamond"
-        ))
-    };
-    let (suite, rest) = s.split_once('=').ok_or_else(bad)?;
-    let (id, task) = match rest.split_once(':') {
-        Some((id, task)) => (id, task),
-        None => (rest, "default"),
-    };
-    let ok = |t: &str| !t.trim().is_empty() && t.trim() == t;
-    if !ok(suite) || !ok(task) || id.split('/').count() != 2 || !id.split('/').all(ok) {
-        return Err(bad());
-    }
-    Ok((
-        suite.to_string(),
-        hf::HubDataset {
-            id: id.to_string(),
-            task_id: task.to_string(),
-        },
     ))
 }
 
@@ -315,46 +157,22 @@ fn hf(ctx: &mut Ctx<'_>, r: &Request<'_>) -> Result<()> {
         ..hf::Options::default()
     };
     for d in r.hf_datasets {
-        let (suite, dataset) = hub_dataset(d)?;
+        let (suite, dataset) = hf::hub_dataset(d)?;
         options.datasets.insert(suite, dataset);
     }
     let out = out_dir(r, "hf-eval-results")?;
     let ledger = ctx.open()?;
     let ids = chosen_waves(&ledger, r.waves, r.include_withdrawn)?;
-    let suites: std::collections::BTreeSet<String> = ledger
-        .waves()?
-        .into_iter()
-        .filter(|w| ids.contains(&w.wave.id))
-        .map(|w| w.wave.suite)
-        .collect();
-    if let Some(s) = options.datasets.keys().find(|s| !suites.contains(*s)) {
-        return Err(Error::Usage(format!(
-            "--hf-dataset names suite {s:?}, which no exported wave is of; the suites: {}",
-            suites.iter().cloned().collect::<Vec<_>>().join(", ")
-        )));
-    }
-    let mut files = Vec::new();
-    for id in &ids {
-        files.extend(hf::wave(&ledger, id, &options)?);
-    }
-    let mut models = std::collections::BTreeSet::new();
-    for f in &files {
-        let path = out.join(&f.path);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-            models.insert(dir.to_path_buf());
-        }
-        std::fs::write(&path, &f.bytes).map_err(|e| Error::io(&path, e))?;
-    }
+    let into_dir::HfWritten { files, models } = into_dir::hf(&ledger, &ids, &options, out)?;
     ctx.write(&format!(
         "exported {} wave{} to {}: {} .eval_results file{} for {} model{}\n",
         ids.len(),
         if ids.len() == 1 { "" } else { "s" },
         out.display(),
-        files.len(),
-        if files.len() == 1 { "" } else { "s" },
-        models.len(),
-        if models.len() == 1 { "" } else { "s" },
+        files,
+        if files == 1 { "" } else { "s" },
+        models,
+        if models == 1 { "" } else { "s" },
     ))
 }
 

@@ -10,7 +10,7 @@ mod compare;
 mod completions;
 mod copy;
 mod demo;
-pub mod export;
+mod export;
 mod files;
 mod history;
 mod ingest;
@@ -174,9 +174,6 @@ fn announce_wait(ledger: &Path, limit: Duration) {
         limit.as_secs()
     );
 }
-
-/// The withdrawn (or superseded) waves of a ledger (the library's).
-pub(crate) use benchledger_core::report::withdrawn::Withdrawn;
 
 /// The interval settings `--ci`, `--resamples` and `--seed` ask for, checked: `None` when no
 /// interval is asked for (`--ci` not given, unless `always`: `versus` always draws its one).

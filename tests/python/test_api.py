@@ -477,6 +477,65 @@ def test_publish_is_the_librarys_call_and_publishes_what_the_command_line_publis
     assert sorted(os.listdir(tmp_path / "b1")) == sorted(os.listdir(tmp_path / "b2"))
 
 
+def test_export_is_the_librarys_call_and_writes_what_the_command_line_writes(demo, tmp_path):
+    """Issue 30: ``Ledger.export`` (no command line parsed) gives the command line's CSV and
+    JSON lines byte for byte, and writes the same Every Eval Ever, Hugging Face and Parquet
+    files; bad input writes nothing."""
+    db = demo / "demo.db"
+    ledger = benchledger.Ledger(db)
+
+    def cli_text(*args):
+        out = cli("--db", db, "export", *args)
+        assert out.status == 0, out.stderr
+        return out.stdout
+
+    assert ledger.export("csv", what="attempts") == cli_text("--format", "csv", "--what", "attempts")
+    assert ledger.export("csv", what="seats", waves=["rca-wave-2", "checkout-rematch"]) == cli_text(
+        "--format", "csv", "--what", "seats", "--wave", "rca-wave-2", "--wave", "checkout-rematch"
+    )
+    assert ledger.export(
+        "jsonl", what="scores", rubric=RUBRIC, include_withdrawn=True
+    ) == cli_text("--format", "jsonl", "--what", "scores", "--rubric", RUBRIC, "--include-withdrawn")
+    assert ledger.export("csv", what="attempts", header=False, waves=["prices-csv"]) == cli_text(
+        "--format", "csv", "--what", "attempts", "--no-header", "--wave", "prices-csv"
+    )
+
+    def files(d):
+        return {
+            str(p.relative_to(d)): p.read_bytes() for p in sorted(Path(d).rglob("*")) if p.is_file()
+        }
+
+    eee = ledger.export("eee", tmp_path / "eee-api")
+    assert cli("--db", db, "export", "--format", "eee", "--out", tmp_path / "eee-cli").status == 0
+    assert files(tmp_path / "eee-api") == files(tmp_path / "eee-cli") != {}
+    assert eee["waves"] == 3 and eee["records"] > 0
+    hf = ledger.export(
+        "hf-eval-results", tmp_path / "hf-api", hf_datasets=["grafana-incident-rca=acme/rca"]
+    )
+    assert cli(
+        "--db", db, "export", "--format", "hf-eval-results", "--out", tmp_path / "hf-cli",
+        "--hf-dataset", "grafana-incident-rca=acme/rca",
+    ).status == 0
+    assert files(tmp_path / "hf-api") == files(tmp_path / "hf-cli") != {}
+    assert hf["files"] == len(files(tmp_path / "hf-api"))
+    parquet = ledger.export("parquet", tmp_path / "pq")
+    out = cli("--db", db, "export", "--format", "parquet", "--out", tmp_path / "pq-cli")
+    assert f"attempts.parquet ({parquet['attempts']} rows)" in out.stdout
+    assert f"seats.parquet ({parquet['seats']} rows)" in out.stdout
+    for call, message in (
+        (lambda: ledger.export("xml", what="attempts"), "xml"),
+        (lambda: ledger.export("csv"), "attempts, seats or scores"),
+        (lambda: ledger.export("csv", what="scores"), "--what scores needs --rubric"),
+        (lambda: ledger.export("eee"), "out=DIR"),
+        (lambda: ledger.export("eee", tmp_path / "x", what="seats"), "what and rubric"),
+        (lambda: ledger.export("csv", what="seats", waves=["nowhere"]), "nowhere"),
+        (lambda: ledger.export("hf-eval-results", tmp_path / "y", hf_datasets=["bad"]), "bad"),
+    ):
+        with pytest.raises(benchledger.BadInput, match=message):
+            call()
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
+
+
 def test_withdraw_refuses_an_empty_reason_an_unknown_wave_and_a_second_withdrawal(ledger_copy):
     before = ledger_copy.read_bytes()
     ledger = benchledger.Ledger(ledger_copy)

@@ -83,8 +83,8 @@ fn table(
     include_withdrawn: bool,
 ) -> PyResult<arrow::Table> {
     let source = match what {
-        "attempts" => commands::export::Source::Attempts,
-        "seats" => commands::export::Source::Seats,
+        "attempts" => benchledger_core::export::rows::Source::Attempts,
+        "seats" => benchledger_core::export::rows::Source::Seats,
         other => {
             return Err(PyRuntimeError::new_err(format!(
                 "table({other:?}): attempts or seats"
@@ -94,11 +94,14 @@ fn table(
     let waves = waves.unwrap_or_default();
     interruptible(py, move |cancel| {
         with_ledger(&db, cancel.clone(), |ledger| {
-            let ids = commands::export::chosen_waves(ledger, &waves, include_withdrawn)?;
+            let ids =
+                benchledger_core::export::rows::chosen_waves(ledger, &waves, include_withdrawn)?;
             let mut all = Vec::with_capacity(ids.len());
             for id in &ids {
                 cancel.check()?;
-                all.push(commands::export::wave_rows(ledger, &source, id)?);
+                all.push(benchledger_core::export::rows::wave_rows(
+                    ledger, &source, id,
+                )?);
             }
             Ok(all)
         })
@@ -600,6 +603,133 @@ type Published = (
     Option<String>,
     String,
 );
+
+/// `export --format FORMAT` of the ledger `db`, bound to the library's operations
+/// ([`benchledger_core::export::rows::text`] and [`benchledger_core::export::into_dir`]):
+/// `csv` and `jsonl` return the rows' text (`what` the rows: attempts, seats or scores under
+/// `rubric`); `parquet`, `eee` and `hf-eval-results` write into the directory `out` and return
+/// what they wrote, as (name, count) pairs.
+#[pyfunction]
+#[pyo3(signature = (db, format, *, out=None, what=None, waves=Vec::new(), rubric=None,
+    include_withdrawn=false, header=true, hf_datasets=Vec::new(), source_url=None))]
+#[allow(clippy::too_many_arguments)]
+fn export(
+    py: Python<'_>,
+    db: String,
+    format: String,
+    out: Option<PathBuf>,
+    what: Option<String>,
+    waves: Vec<String>,
+    rubric: Option<String>,
+    include_withdrawn: bool,
+    header: bool,
+    hf_datasets: Vec<String>,
+    source_url: Option<String>,
+) -> PyResult<Exported> {
+    use benchledger_core::export::{hf, into_dir, rows};
+    use benchledger_core::report::export::{ExportFormat, What};
+    interruptible(py, move |cancel| -> Result<Exported, Error> {
+        let usage = |m: &str| Err(Error::Usage(format!("export(): {m}")));
+        let format = match format.as_str() {
+            "csv" => ExportFormat::Csv,
+            "jsonl" => ExportFormat::Jsonl,
+            "parquet" => ExportFormat::Parquet,
+            "eee" => ExportFormat::Eee,
+            "hf-eval-results" => ExportFormat::HfEvalResults,
+            other => {
+                return usage(&format!(
+                    "format {other:?}: csv, jsonl, parquet, eee or hf-eval-results"
+                ));
+            }
+        };
+        let text_format = matches!(format, ExportFormat::Csv | ExportFormat::Jsonl);
+        if format != ExportFormat::HfEvalResults
+            && (!hf_datasets.is_empty() || source_url.is_some())
+        {
+            return usage("hf_datasets and source_url go with format=\"hf-eval-results\"");
+        }
+        if !text_format && (what.is_some() || rubric.is_some()) {
+            return usage("what and rubric go with format=\"csv\" or \"jsonl\"");
+        }
+        with_ledger(&db, cancel, |ledger| {
+            let Some(dir) = out.as_deref() else {
+                if !text_format {
+                    return usage("this format is written into a directory: give out=DIR");
+                }
+                let what = match what.as_deref() {
+                    Some("attempts") => What::Attempts,
+                    Some("seats") => What::Seats,
+                    Some("scores") => What::Scores,
+                    _ => return usage("what=: attempts, seats or scores"),
+                };
+                let source = rows::Source::of(ledger, what, rubric.as_deref())?;
+                let ids = rows::chosen_waves(ledger, &waves, include_withdrawn)?;
+                let mut text = String::new();
+                rows::text(ledger, &source, format, &ids, header, &mut |s| {
+                    text.push_str(s);
+                    Ok(())
+                })?;
+                return Ok((Some(text), Vec::new()));
+            };
+            let counts = match format {
+                ExportFormat::Parquet => {
+                    if !waves.is_empty() || include_withdrawn {
+                        return usage(
+                            "parquet writes every wave (withdrawn ones marked): waves and \
+                             include_withdrawn go with the other formats",
+                        );
+                    }
+                    let n = into_dir::parquet(ledger, dir)?;
+                    vec![
+                        ("attempts", n.attempts),
+                        ("seats", n.seats),
+                        ("scores", n.scores),
+                    ]
+                }
+                ExportFormat::Eee => {
+                    let ids = rows::chosen_waves(ledger, &waves, include_withdrawn)?;
+                    let n = into_dir::eee(ledger, &ids, dir)?;
+                    vec![
+                        ("waves", ids.len() as u64),
+                        ("records", n.records),
+                        ("rows", n.rows),
+                    ]
+                }
+                ExportFormat::HfEvalResults => {
+                    let mut options = hf::Options {
+                        source_url: source_url.clone(),
+                        ..hf::Options::default()
+                    };
+                    for d in &hf_datasets {
+                        let (suite, dataset) = hf::hub_dataset(d)?;
+                        options.datasets.insert(suite, dataset);
+                    }
+                    let ids = rows::chosen_waves(ledger, &waves, include_withdrawn)?;
+                    let n = into_dir::hf(ledger, &ids, &options, dir)?;
+                    vec![
+                        ("waves", ids.len() as u64),
+                        ("files", n.files as u64),
+                        ("models", n.models as u64),
+                    ]
+                }
+                ExportFormat::Csv | ExportFormat::Jsonl => {
+                    return usage("csv and jsonl are returned as text: leave out out=");
+                }
+            };
+            Ok((
+                None,
+                counts
+                    .into_iter()
+                    .map(|(k, n)| (k.to_string(), n))
+                    .collect(),
+            ))
+        })
+    })?
+    .map_err(|e| Failure(Box::new(e), Vec::new()).raise(py))
+}
+
+/// What [`export`] returns: the text of csv and jsonl, or what was written into the directory.
+type Exported = (Option<String>, Vec<(String, u64)>);
 
 /// `copy --from DB --to DEST`, bound to the library's operation
 /// ([`benchledger_core::ledger::copy::whole`]): the whole ledger `db` into a new one at `to`,
@@ -1193,6 +1323,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify_bundle, m)?)?;
     m.add_function(wrap_pyfunction!(rescore, m)?)?;
     m.add_function(wrap_pyfunction!(publish, m)?)?;
+    m.add_function(wrap_pyfunction!(export, m)?)?;
     for f in [
         wrap_pyfunction!(show, m)?,
         wrap_pyfunction!(score, m)?,

@@ -41,6 +41,32 @@ pub struct Options {
     pub source_url: Option<String>,
 }
 
+/// `SUITE=OWNER/NAME[:TASK]` of `--hf-dataset`.
+pub fn hub_dataset(s: &str) -> Result<(String, HubDataset)> {
+    let bad = || {
+        crate::error::Error::Usage(format!(
+            "--hf-dataset {s:?}: expected SUITE=OWNER/NAME or SUITE=OWNER/NAME:TASK, e.g. \
+             gpqa=Idavidrein/gpqa:gpqa_diamond"
+        ))
+    };
+    let (suite, rest) = s.split_once('=').ok_or_else(bad)?;
+    let (id, task) = match rest.split_once(':') {
+        Some((id, task)) => (id, task),
+        None => (rest, "default"),
+    };
+    let ok = |t: &str| !t.trim().is_empty() && t.trim() == t;
+    if !ok(suite) || !ok(task) || id.split('/').count() != 2 || !id.split('/').all(ok) {
+        return Err(bad());
+    }
+    Ok((
+        suite.to_string(),
+        HubDataset {
+            id: id.to_string(),
+            task_id: task.to_string(),
+        },
+    ))
+}
+
 /// One wave's files: a YAML file per seat with a Correct-rate.
 pub fn wave(ledger: &Ledger, wave: &str, options: &Options) -> Result<Vec<File>> {
     let data = ledger.load_wave(wave)?;

@@ -16,8 +16,10 @@
 
 pub mod eee;
 pub mod hf;
+pub mod into_dir;
 #[cfg(feature = "parquet")]
 mod parquet;
+pub mod rows;
 
 use std::collections::BTreeSet;
 use std::path::Path;
