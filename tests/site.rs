@@ -820,6 +820,96 @@ fn came_from_links_each_origin_under_the_artifacts_base() {
     assert!(!page.contains("example.org/other"), "{page}");
 }
 
+/// A new user's check: "Came from" printed the absolute path given at ingest
+/// (`/work/…/run.json`), the layout of the machine the wave was ingested on. A path under the
+/// manifest's directory is shown as the ledger keeps it; one outside it only by its file's
+/// name, marked and counted; with an artifacts base, linking is as before.
+#[test]
+fn came_from_shows_only_the_name_of_a_file_outside_the_manifests_directory() {
+    let env = Env::init();
+    let fixture = common::crate_path("tests/fixtures/import/inspect/run.json");
+    let fixture = fixture.canonicalize().unwrap();
+    std::fs::create_dir(env.path().join("logs")).unwrap();
+    std::fs::copy(&fixture, env.path().join("logs/run.json")).unwrap();
+    let manifest = env.path().join("wave.toml");
+    let seat = |id: &str, results: &str| {
+        format!(
+            "[[seat]]\nid = \"{id}\"\nmodel = \"claude-sonnet-4-5\"\nprovider = \"anthropic\"\n\
+             harness = \"use_tools\"\nresults = {results:?}\nformat = \"inspect\"\n"
+        )
+    };
+    std::fs::write(
+        &manifest,
+        format!(
+            "[wave]\nid = \"arith-mini\"\nsuite = \"arith\"\nstarted_at = 2026-05-01T08:00:00Z\n\
+             suite_problems = 3\n[wave.accounting]\ninput_tokens_include_cache_reads = false\n{}{}",
+            seat("inside", "logs/run.json"),
+            seat("outside", fixture.to_str().unwrap()),
+        ),
+    )
+    .unwrap();
+    env.run(["ingest", manifest.to_str().unwrap()]).ok();
+    // The ledger keeps the path as it was given (outside, it is absolute or climbs out).
+    let dir = fixture.parent().unwrap().to_str().unwrap().to_string();
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let page = std::fs::read_to_string(site.join("waves/arith-mini/problems/1.html")).unwrap();
+    assert!(!page.contains(&dir), "{page}");
+    assert!(!page.contains("<code class=\"path\">.."), "{page}");
+    let rows = page.split("<tr>").filter(|r| r.contains("seats/"));
+    let (mut inside, mut outside) = (0, 0);
+    for row in rows {
+        if row.contains(">inside<") {
+            assert!(
+                row.contains("<code class=\"path\">logs/<wbr>run.json</code>"),
+                "{row}"
+            );
+            inside += 1;
+        } else if row.contains(">outside<") {
+            assert!(
+                row.contains(
+                    "<code class=\"path\" title=\"outside the manifest's directory: only the \
+                     file's name is shown, not where it was\">run.json</code>"
+                ),
+                "{row}"
+            );
+            outside += 1;
+        }
+    }
+    assert_eq!((inside, outside), (2, 2), "{page}");
+    assert!(
+        page.contains(
+            "2 attempts with a path outside the manifest's directory (absolute, or climbing out \
+             with ..): only its file's name is shown."
+        ),
+        "{page}"
+    );
+    // With an artifacts base, the file under the manifest's directory is linked; the other is
+    // not, and is still shown by its name only.
+    env.run([
+        "site",
+        "--out",
+        site.to_str().unwrap(),
+        "--artifacts",
+        "https://example.org/runs",
+    ])
+    .ok();
+    let page = std::fs::read_to_string(site.join("waves/arith-mini/problems/1.html")).unwrap();
+    assert!(!page.contains(&dir), "{page}");
+    assert_eq!(
+        page.matches(
+            "<a href=\"https://example.org/runs/logs/run.json\"><code class=\"path\">logs/<wbr>run.json</code></a>"
+        )
+        .count(),
+        2,
+        "{page}"
+    );
+    assert!(
+        page.contains("only its file's name is shown, not linked under the artifacts base"),
+        "{page}"
+    );
+}
+
 #[test]
 fn the_site_replaces_its_own_files_and_refuses_a_directory_it_did_not_write() {
     let env = Env::with_waves(&["examples/checkout-rematch/wave.toml"]);
