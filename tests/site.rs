@@ -585,7 +585,12 @@ fn the_examples_site_renders_in_chromium_with_its_charts_and_tables() {
         ]
     );
     let headers = between(board, "<thead>", "</thead>");
-    assert!(headers.find(">Correct<").unwrap() < headers.find(">session-efficiency@2<").unwrap());
+    assert!(
+        headers.find(">Correct<").unwrap()
+            < headers
+                .find(">session-efficiency@2 · scale 0–100<")
+                .unwrap()
+    );
     // A relative rubric says so.
     assert!(page.contains(
         "Under cohort-efficiency@1<span class=\"tag\">relative: a rank inside this wave only</span>"
@@ -1334,7 +1339,12 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     );
     assert!(board.contains("<a href=\"seats/openai-react.html\">openai-react</a>"));
     let headers = between(board, "<thead>", "</thead>");
-    assert!(headers.find(">Correct<").unwrap() < headers.find(">session-efficiency@2<").unwrap());
+    assert!(
+        headers.find(">Correct<").unwrap()
+            < headers
+                .find(">session-efficiency@2 · scale 0–100<")
+                .unwrap()
+    );
     assert!(headers.find(">USD<").unwrap() < headers.find(">Rank<").unwrap());
     // The imported wave has no budget: session-efficiency@2 gives it no score, so it is ranked
     // under the most recently registered rubric that does, and says why.
@@ -1754,10 +1764,14 @@ fn the_index_leads_with_the_newest_suite_under_its_contents() {
         let under = between(board, "Ranked under <strong>", "</strong>")
             .trim_start_matches("Ranked under <strong>")
             .to_string();
-        let score = headers.iter().position(|h| *h == under).unwrap();
+        let score = headers
+            .iter()
+            .position(|h| h.starts_with(&format!("{under} · ")))
+            .unwrap();
         // A seat tied with others for the first rank says so ("google-react (tied with 1 more)").
         assert!(row[2].starts_with(&first[0]), "{row:?} {first:?}");
-        assert_eq!((&row[3], &row[4]), (&first[score], &under), "{row:?}");
+        assert_eq!(&row[4], &under, "{row:?}");
+        assert!(row[3].starts_with(&format!("{} ", first[score])), "{row:?}");
         assert!(contents.contains(&format!("href=\"#suite-{}\"", row[0])));
     }
     assert_eq!(rows[1][2], "google-react (tied with 1 more)");
@@ -2313,6 +2327,86 @@ fn a_wave_without_a_budget_is_ranked_on_plain_accuracy() {
         err.stderr.contains("no rubric nope@1 is registered"),
         "{}",
         err.stderr
+    );
+}
+
+/// A new user's check: the front page's contents put one suite's accuracy@1 (0–1) beside
+/// another's session-efficiency@2 (0–100) in one Score column, "0.333" over "100.00". Each
+/// score is shown on its rubric's declared scale, in the contents and in each board's score
+/// column; a relative score stays labelled.
+#[test]
+fn each_score_on_the_front_page_says_its_rubrics_scale() {
+    let examples = common::examples();
+    let mut paths: Vec<&str> = examples.iter().map(|p| p.to_str().unwrap()).collect();
+    paths.push("tests/fixtures/import/inspect/wave.toml");
+    let env = Env::with_waves(&paths);
+    env.run(["rubric", "add", "rubrics/session-efficiency.v2.toml"])
+        .ok();
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let page = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let contents = between(&page, "<table class=\"contents\">", "</table>");
+    let rows = rows_of(contents);
+    let scored: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .filter(|r| r.len() > 4)
+        .map(|r| (r[0].as_str(), r[3].as_str(), r[4].as_str()))
+        .collect();
+    assert_eq!(
+        scored,
+        [
+            ("arith", "0.333 of 1", "accuracy@1"),
+            (
+                "competitor-prices-csv",
+                "100.00 of 100",
+                "session-efficiency@2"
+            ),
+            (
+                "checkout-outage-rca",
+                "100.00 of 100",
+                "session-efficiency@2"
+            ),
+            (
+                "grafana-incident-rca",
+                "100.00 of 100",
+                "session-efficiency@2"
+            ),
+        ],
+        "{contents}"
+    );
+    // Each board's score column names its scale.
+    let arith = between(&page, "arith-mini.html\">arith-mini</a></h2>", "</table>");
+    assert!(arith.contains(">accuracy@1 · scale 0–1</th>"), "{arith}");
+    let rca = between(&page, "rca-wave-2.html\">rca-wave-2</a></h2>", "</table>");
+    assert!(
+        rca.contains(">session-efficiency@2 · scale 0–100</th>"),
+        "{rca}"
+    );
+    // Ranked under the relative rubric, a score says it ranks inside its wave only.
+    env.run(["rubric", "add", "rubrics/cohort-efficiency.v1.toml"])
+        .ok();
+    env.run([
+        "site",
+        "--out",
+        site.to_str().unwrap(),
+        "--rubric",
+        "cohort-efficiency@1",
+    ])
+    .ok();
+    let page = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let contents = between(&page, "<table class=\"contents\">", "</table>");
+    let rows = rows_of(contents);
+    let rca = rows
+        .iter()
+        .find(|r| r[0] == "grafana-incident-rca")
+        .unwrap();
+    assert!(
+        rca[3].ends_with(" on a scale from 0, relative: this wave only"),
+        "{rca:?}"
+    );
+    assert!(
+        page.contains(">cohort-efficiency@1 (relative, this wave only) · scale from 0</th>"),
+        "{page}"
     );
 }
 
