@@ -1390,6 +1390,11 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     assert!(!change.contains("id=\"slope-arith-mini\""));
     assert!(change.contains("id=\"slope-checkout-rematch\""));
     every_page_fits(&chromium, &site);
+    // At a phone's width the boards, the contents and the problem matrix keep their first
+    // column in view while their box scrolls.
+    for page in ["index.html", "waves/rca-wave-2/problems.html"] {
+        the_first_column_stays_in_view(&chromium, &site.join(page));
+    }
     // A seat whose tokens run to millions: its tokens chart's axis label is clear of the ticks
     // ("1,500,000"), at both sizes, and its description gives tokens as the table does.
     let seat = site.join("seats/anthropic-hierarchical.html");
@@ -1402,6 +1407,52 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
         page.contains("wave's load: rca-wave-1 1,588,900 (4 par"),
         "{page}"
     );
+}
+
+/// A new user's check at 390 px: the stylesheet makes the first column of a table box
+/// (`.scroll`) sticky, so that a row's name stays in view while its figures scroll. In each
+/// box of `page` wider than its window and shown (not in a closed `details`), the first body
+/// cell's and the first header's left edges are measured, the box scrolled 150 px, and
+/// measured again: they stay put (to a pixel), while the second column moves, and the first
+/// cell is drawn over what scrolls under it.
+fn the_first_column_stays_in_view(chromium: &Path, page: &Path) {
+    let m = probe(
+        chromium,
+        page,
+        390,
+        844,
+        "[].filter.call(d.querySelectorAll('.scroll'),function(b){return b.checkVisibility()&&b.scrollWidth>b.clientWidth+150})\
+         .map(function(b){var c=b.querySelector('tbody td'),h=b.querySelector('thead th'),\
+         n=b.querySelector('tbody td:nth-child(2)'),x=function(e){return e.getBoundingClientRect().left},\
+         a=(b.scrollIntoView({block:'center',inline:'nearest'}),[x(c),x(h),x(n)]);b.scrollLeft=150;\
+         var r=c.getBoundingClientRect(),o=d.elementFromPoint(r.left+r.width/2,r.top+r.height/2);\
+         return {table:(b.querySelector('caption')||h).textContent,scrolled:b.scrollLeft,\
+         before:a,after:[x(c),x(h),x(n)],on_top:!!o&&o.closest('td')===c}})",
+    );
+    let boxes = m.as_array().unwrap();
+    assert!(
+        !boxes.is_empty(),
+        "{}: no table box scrolls at 390 px",
+        page.display()
+    );
+    for b in boxes {
+        let at = |k: &str, i: usize| b[k][i].as_f64().unwrap();
+        assert_eq!(b["scrolled"].as_f64(), Some(150.0), "{b}");
+        assert!(
+            (at("before", 0) - at("after", 0)).abs() <= 1.0,
+            "first cell moved: {b}"
+        );
+        assert!(
+            (at("before", 1) - at("after", 1)).abs() <= 1.0,
+            "first header moved: {b}"
+        );
+        assert!(
+            at("before", 2) - at("after", 2) > 100.0,
+            "second column did not scroll: {b}"
+        );
+        // Drawn over the cells that scroll under it, not behind them.
+        assert_eq!(b["on_top"], true, "first cell covered: {b}");
+    }
 }
 
 /// Every sample one click away, in the front page's site (`index`, its DOM): the matrix of
