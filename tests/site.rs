@@ -885,7 +885,7 @@ fn came_from_shows_only_the_name_of_a_file_outside_the_manifests_directory() {
     assert!(
         page.contains(
             "2 attempts with a path outside the manifest's directory (absolute, or climbing out \
-             with ..): only its file's name is shown."
+             with ..): shown by the file's name only."
         ),
         "{page}"
     );
@@ -910,7 +910,7 @@ fn came_from_shows_only_the_name_of_a_file_outside_the_manifests_directory() {
         "{page}"
     );
     assert!(
-        page.contains("only its file's name is shown, not linked under the artifacts base"),
+        page.contains("shown by the file's name only, not linked under the artifacts base"),
         "{page}"
     );
 }

@@ -402,7 +402,7 @@ pub(super) fn problem_page(w: &WaveInput, problem: &str, artifacts: Option<&str>
         @let outside = here.iter().filter(|a| a.origin.as_ref().is_some_and(|o| shown_path(&o.file).1)).count();
         @if outside > 0 {
             p.note.outside {
-                (count(outside as u64, "attempt")) " with a path outside the manifest's directory (absolute, or climbing out with ..): only its file's name is shown"
+                (count(outside as u64, "attempt")) " with a path outside the manifest's directory (absolute, or climbing out with ..): shown by the file's name only"
                 @if let Some(base) = artifacts { ", not linked under the artifacts base " code { (base) } }
                 "."
             }
