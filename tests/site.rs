@@ -2381,6 +2381,61 @@ fn a_wave_without_a_budget_is_ranked_on_plain_accuracy() {
     );
 }
 
+/// A new user's check: the index's waves table folded a second table off to show one narrow
+/// column (`Timeout ×`, with `Attempts`), and a seat's table one of `USD` alone. The examples
+/// with the checkout rematch run under a timeout multiplier and a longer id: every table stays
+/// whole, and (in Chromium) none is wider than its box at 1400 px.
+#[test]
+fn a_narrow_column_is_not_folded_into_a_table_of_its_own() {
+    let env = Env::init();
+    let mut manifests: Vec<PathBuf> = common::examples()
+        .into_iter()
+        .filter(|p| !p.to_string_lossy().contains("checkout-rematch"))
+        .collect();
+    let from = common::crate_path("examples/checkout-rematch");
+    let to = env.path().join("checkout-rematch");
+    std::fs::create_dir(&to).unwrap();
+    for e in std::fs::read_dir(&from).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+    }
+    let manifest = to.join("wave.toml");
+    let text = std::fs::read_to_string(&manifest)
+        .unwrap()
+        .replacen(
+            "id = \"checkout-rematch\"",
+            "id = \"checkout-rematch-march-2026\"",
+            1,
+        )
+        .replacen(
+            "serial_rerun = false",
+            "serial_rerun = false\ntimeout_multiplier = 2",
+            1,
+        );
+    assert!(text.contains("timeout_multiplier = 2") && text.contains("march-2026"));
+    std::fs::write(&manifest, text).unwrap();
+    manifests.push(manifest);
+    let paths: Vec<&Path> = manifests.iter().map(PathBuf::as_path).collect();
+    env.ingest(&paths);
+    env.run(["withdraw", "prices-csv", "--reason", "a trial run"])
+        .ok();
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let waves = between(&index, "<h2>Waves</h2>", "</table>");
+    assert!(waves.contains(">Timeout ×</th>"), "{waves}");
+    for page in every_page(&site) {
+        let text = std::fs::read_to_string(&page).unwrap();
+        assert!(!text.contains(", continued: "), "{}", page.display());
+    }
+    if let Some(chromium) = chromium() {
+        for page in ["index.html", "seats/anthropic-react.html"] {
+            let wide = measure(&chromium, &site.join(page), 1400, 900);
+            assert_eq!(wide["clipped"], serde_json::json!([]), "{page}: {wide}");
+        }
+    }
+}
+
 /// A new user's check: the front page's contents put one suite's accuracy@1 (0–1) beside
 /// another's session-efficiency@2 (0–100) in one Score column, "0.333" over "100.00". Each
 /// score is shown on its rubric's declared scale, in the contents and in each board's score
