@@ -585,7 +585,12 @@ fn the_examples_site_renders_in_chromium_with_its_charts_and_tables() {
         ]
     );
     let headers = between(board, "<thead>", "</thead>");
-    assert!(headers.find(">Correct<").unwrap() < headers.find(">session-efficiency@2<").unwrap());
+    assert!(
+        headers.find(">Correct<").unwrap()
+            < headers
+                .find(">session-efficiency@2 · scale 0–100<")
+                .unwrap()
+    );
     // A relative rubric says so.
     assert!(page.contains(
         "Under cohort-efficiency@1<span class=\"tag\">relative: a rank inside this wave only</span>"
@@ -818,6 +823,96 @@ fn came_from_links_each_origin_under_the_artifacts_base() {
         "{page}"
     );
     assert!(!page.contains("example.org/other"), "{page}");
+}
+
+/// A new user's check: "Came from" printed the absolute path given at ingest
+/// (`/work/…/run.json`), the layout of the machine the wave was ingested on. A path under the
+/// manifest's directory is shown as the ledger keeps it; one outside it only by its file's
+/// name, marked and counted; with an artifacts base, linking is as before.
+#[test]
+fn came_from_shows_only_the_name_of_a_file_outside_the_manifests_directory() {
+    let env = Env::init();
+    let fixture = common::crate_path("tests/fixtures/import/inspect/run.json");
+    let fixture = fixture.canonicalize().unwrap();
+    std::fs::create_dir(env.path().join("logs")).unwrap();
+    std::fs::copy(&fixture, env.path().join("logs/run.json")).unwrap();
+    let manifest = env.path().join("wave.toml");
+    let seat = |id: &str, results: &str| {
+        format!(
+            "[[seat]]\nid = \"{id}\"\nmodel = \"claude-sonnet-4-5\"\nprovider = \"anthropic\"\n\
+             harness = \"use_tools\"\nresults = {results:?}\nformat = \"inspect\"\n"
+        )
+    };
+    std::fs::write(
+        &manifest,
+        format!(
+            "[wave]\nid = \"arith-mini\"\nsuite = \"arith\"\nstarted_at = 2026-05-01T08:00:00Z\n\
+             suite_problems = 3\n[wave.accounting]\ninput_tokens_include_cache_reads = false\n{}{}",
+            seat("inside", "logs/run.json"),
+            seat("outside", fixture.to_str().unwrap()),
+        ),
+    )
+    .unwrap();
+    env.run(["ingest", manifest.to_str().unwrap()]).ok();
+    // The ledger keeps the path as it was given (outside, it is absolute or climbs out).
+    let dir = fixture.parent().unwrap().to_str().unwrap().to_string();
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let page = std::fs::read_to_string(site.join("waves/arith-mini/problems/1.html")).unwrap();
+    assert!(!page.contains(&dir), "{page}");
+    assert!(!page.contains("<code class=\"path\">.."), "{page}");
+    let rows = page.split("<tr>").filter(|r| r.contains("seats/"));
+    let (mut inside, mut outside) = (0, 0);
+    for row in rows {
+        if row.contains(">inside<") {
+            assert!(
+                row.contains("<code class=\"path\">logs/<wbr>run.json</code>"),
+                "{row}"
+            );
+            inside += 1;
+        } else if row.contains(">outside<") {
+            assert!(
+                row.contains(
+                    "<code class=\"path\" title=\"outside the manifest's directory: only the \
+                     file's name is shown, not where it was\">run.json</code>"
+                ),
+                "{row}"
+            );
+            outside += 1;
+        }
+    }
+    assert_eq!((inside, outside), (2, 2), "{page}");
+    assert!(
+        page.contains(
+            "2 attempts with a path outside the manifest's directory (absolute, or climbing out \
+             with ..): shown by the file's name only."
+        ),
+        "{page}"
+    );
+    // With an artifacts base, the file under the manifest's directory is linked; the other is
+    // not, and is still shown by its name only.
+    env.run([
+        "site",
+        "--out",
+        site.to_str().unwrap(),
+        "--artifacts",
+        "https://example.org/runs",
+    ])
+    .ok();
+    let page = std::fs::read_to_string(site.join("waves/arith-mini/problems/1.html")).unwrap();
+    assert!(!page.contains(&dir), "{page}");
+    assert_eq!(
+        page.matches(
+            "<a href=\"https://example.org/runs/logs/run.json\"><code class=\"path\">logs/<wbr>run.json</code></a>"
+        )
+        .count(),
+        2,
+        "{page}"
+    );
+    assert!(
+        page.contains("shown by the file's name only, not linked under the artifacts base"),
+        "{page}"
+    );
 }
 
 #[test]
@@ -1244,7 +1339,12 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     );
     assert!(board.contains("<a href=\"seats/openai-react.html\">openai-react</a>"));
     let headers = between(board, "<thead>", "</thead>");
-    assert!(headers.find(">Correct<").unwrap() < headers.find(">session-efficiency@2<").unwrap());
+    assert!(
+        headers.find(">Correct<").unwrap()
+            < headers
+                .find(">session-efficiency@2 · scale 0–100<")
+                .unwrap()
+    );
     assert!(headers.find(">USD<").unwrap() < headers.find(">Rank<").unwrap());
     // The imported wave has no budget: session-efficiency@2 gives it no score, so it is ranked
     // under the most recently registered rubric that does, and says why.
@@ -1290,6 +1390,11 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     assert!(!change.contains("id=\"slope-arith-mini\""));
     assert!(change.contains("id=\"slope-checkout-rematch\""));
     every_page_fits(&chromium, &site);
+    // At a phone's width the boards, the contents and the problem matrix keep their first
+    // column in view while their box scrolls.
+    for page in ["index.html", "waves/rca-wave-2/problems.html"] {
+        the_first_column_stays_in_view(&chromium, &site.join(page));
+    }
     // A seat whose tokens run to millions: its tokens chart's axis label is clear of the ticks
     // ("1,500,000"), at both sizes, and its description gives tokens as the table does.
     let seat = site.join("seats/anthropic-hierarchical.html");
@@ -1302,6 +1407,52 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
         page.contains("wave's load: rca-wave-1 1,588,900 (4 par"),
         "{page}"
     );
+}
+
+/// A new user's check at 390 px: the stylesheet makes the first column of a table box
+/// (`.scroll`) sticky, so that a row's name stays in view while its figures scroll. In each
+/// box of `page` wider than its window and shown (not in a closed `details`), the first body
+/// cell's and the first header's left edges are measured, the box scrolled 150 px, and
+/// measured again: they stay put (to a pixel), while the second column moves, and the first
+/// cell is drawn over what scrolls under it.
+fn the_first_column_stays_in_view(chromium: &Path, page: &Path) {
+    let m = probe(
+        chromium,
+        page,
+        390,
+        844,
+        "[].filter.call(d.querySelectorAll('.scroll'),function(b){return b.checkVisibility()&&b.scrollWidth>b.clientWidth+150})\
+         .map(function(b){var c=b.querySelector('tbody td'),h=b.querySelector('thead th'),\
+         n=b.querySelector('tbody td:nth-child(2)'),x=function(e){return e.getBoundingClientRect().left},\
+         a=(b.scrollIntoView({block:'center',inline:'nearest'}),[x(c),x(h),x(n)]);b.scrollLeft=150;\
+         var r=c.getBoundingClientRect(),o=d.elementFromPoint(r.left+r.width/2,r.top+r.height/2);\
+         return {table:(b.querySelector('caption')||h).textContent,scrolled:b.scrollLeft,\
+         before:a,after:[x(c),x(h),x(n)],on_top:!!o&&o.closest('td')===c}})",
+    );
+    let boxes = m.as_array().unwrap();
+    assert!(
+        !boxes.is_empty(),
+        "{}: no table box scrolls at 390 px",
+        page.display()
+    );
+    for b in boxes {
+        let at = |k: &str, i: usize| b[k][i].as_f64().unwrap();
+        assert_eq!(b["scrolled"].as_f64(), Some(150.0), "{b}");
+        assert!(
+            (at("before", 0) - at("after", 0)).abs() <= 1.0,
+            "first cell moved: {b}"
+        );
+        assert!(
+            (at("before", 1) - at("after", 1)).abs() <= 1.0,
+            "first header moved: {b}"
+        );
+        assert!(
+            at("before", 2) - at("after", 2) > 100.0,
+            "second column did not scroll: {b}"
+        );
+        // Drawn over the cells that scroll under it, not behind them.
+        assert_eq!(b["on_top"], true, "first cell covered: {b}");
+    }
 }
 
 /// Every sample one click away, in the front page's site (`index`, its DOM): the matrix of
@@ -1664,10 +1815,14 @@ fn the_index_leads_with_the_newest_suite_under_its_contents() {
         let under = between(board, "Ranked under <strong>", "</strong>")
             .trim_start_matches("Ranked under <strong>")
             .to_string();
-        let score = headers.iter().position(|h| *h == under).unwrap();
+        let score = headers
+            .iter()
+            .position(|h| h.starts_with(&format!("{under} · ")))
+            .unwrap();
         // A seat tied with others for the first rank says so ("google-react (tied with 1 more)").
         assert!(row[2].starts_with(&first[0]), "{row:?} {first:?}");
-        assert_eq!((&row[3], &row[4]), (&first[score], &under), "{row:?}");
+        assert_eq!(&row[4], &under, "{row:?}");
+        assert!(row[3].starts_with(&format!("{} ", first[score])), "{row:?}");
         assert!(contents.contains(&format!("href=\"#suite-{}\"", row[0])));
     }
     assert_eq!(rows[1][2], "google-react (tied with 1 more)");
@@ -2223,6 +2378,141 @@ fn a_wave_without_a_budget_is_ranked_on_plain_accuracy() {
         err.stderr.contains("no rubric nope@1 is registered"),
         "{}",
         err.stderr
+    );
+}
+
+/// A new user's check: the index's waves table folded a second table off to show one narrow
+/// column (`Timeout ×`, with `Attempts`), and a seat's table one of `USD` alone. The examples
+/// with the checkout rematch run under a timeout multiplier and a longer id: every table stays
+/// whole, and (in Chromium) none is wider than its box at 1400 px.
+#[test]
+fn a_narrow_column_is_not_folded_into_a_table_of_its_own() {
+    let env = Env::init();
+    let mut manifests: Vec<PathBuf> = common::examples()
+        .into_iter()
+        .filter(|p| !p.to_string_lossy().contains("checkout-rematch"))
+        .collect();
+    let from = common::crate_path("examples/checkout-rematch");
+    let to = env.path().join("checkout-rematch");
+    std::fs::create_dir(&to).unwrap();
+    for e in std::fs::read_dir(&from).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+    }
+    let manifest = to.join("wave.toml");
+    let text = std::fs::read_to_string(&manifest)
+        .unwrap()
+        .replacen(
+            "id = \"checkout-rematch\"",
+            "id = \"checkout-rematch-march-2026\"",
+            1,
+        )
+        .replacen(
+            "serial_rerun = false",
+            "serial_rerun = false\ntimeout_multiplier = 2",
+            1,
+        );
+    assert!(text.contains("timeout_multiplier = 2") && text.contains("march-2026"));
+    std::fs::write(&manifest, text).unwrap();
+    manifests.push(manifest);
+    let paths: Vec<&Path> = manifests.iter().map(PathBuf::as_path).collect();
+    env.ingest(&paths);
+    env.run(["withdraw", "prices-csv", "--reason", "a trial run"])
+        .ok();
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let waves = between(&index, "<h2>Waves</h2>", "</table>");
+    assert!(waves.contains(">Timeout ×</th>"), "{waves}");
+    for page in every_page(&site) {
+        let text = std::fs::read_to_string(&page).unwrap();
+        assert!(!text.contains(", continued: "), "{}", page.display());
+    }
+    if let Some(chromium) = chromium() {
+        for page in ["index.html", "seats/anthropic-react.html"] {
+            let wide = measure(&chromium, &site.join(page), 1400, 900);
+            assert_eq!(wide["clipped"], serde_json::json!([]), "{page}: {wide}");
+        }
+    }
+}
+
+/// A new user's check: the front page's contents put one suite's accuracy@1 (0–1) beside
+/// another's session-efficiency@2 (0–100) in one Score column, "0.333" over "100.00". Each
+/// score is shown on its rubric's declared scale, in the contents and in each board's score
+/// column; a relative score stays labelled.
+#[test]
+fn each_score_on_the_front_page_says_its_rubrics_scale() {
+    let examples = common::examples();
+    let mut paths: Vec<&str> = examples.iter().map(|p| p.to_str().unwrap()).collect();
+    paths.push("tests/fixtures/import/inspect/wave.toml");
+    let env = Env::with_waves(&paths);
+    env.run(["rubric", "add", "rubrics/session-efficiency.v2.toml"])
+        .ok();
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let page = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let contents = between(&page, "<table class=\"contents\">", "</table>");
+    let rows = rows_of(contents);
+    let scored: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .filter(|r| r.len() > 4)
+        .map(|r| (r[0].as_str(), r[3].as_str(), r[4].as_str()))
+        .collect();
+    assert_eq!(
+        scored,
+        [
+            ("arith", "0.333 of 1", "accuracy@1"),
+            (
+                "competitor-prices-csv",
+                "100.00 of 100",
+                "session-efficiency@2"
+            ),
+            (
+                "checkout-outage-rca",
+                "100.00 of 100",
+                "session-efficiency@2"
+            ),
+            (
+                "grafana-incident-rca",
+                "100.00 of 100",
+                "session-efficiency@2"
+            ),
+        ],
+        "{contents}"
+    );
+    // Each board's score column names its scale.
+    let arith = between(&page, "arith-mini.html\">arith-mini</a></h2>", "</table>");
+    assert!(arith.contains(">accuracy@1 · scale 0–1</th>"), "{arith}");
+    let rca = between(&page, "rca-wave-2.html\">rca-wave-2</a></h2>", "</table>");
+    assert!(
+        rca.contains(">session-efficiency@2 · scale 0–100</th>"),
+        "{rca}"
+    );
+    // Ranked under the relative rubric, a score says it ranks inside its wave only.
+    env.run(["rubric", "add", "rubrics/cohort-efficiency.v1.toml"])
+        .ok();
+    env.run([
+        "site",
+        "--out",
+        site.to_str().unwrap(),
+        "--rubric",
+        "cohort-efficiency@1",
+    ])
+    .ok();
+    let page = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let contents = between(&page, "<table class=\"contents\">", "</table>");
+    let rows = rows_of(contents);
+    let rca = rows
+        .iter()
+        .find(|r| r[0] == "grafana-incident-rca")
+        .unwrap();
+    assert!(
+        rca[3].ends_with(" on a scale from 0, relative: this wave only"),
+        "{rca:?}"
+    );
+    assert!(
+        page.contains(">cohort-efficiency@1 (relative, this wave only) · scale from 0</th>"),
+        "{page}"
     );
 }
 

@@ -83,6 +83,36 @@ pub(super) fn with_rank_ranges(board: &Board<'_>) -> Table {
     t
 }
 
+/// A rubric's declared scale in a few words, as a board's score column names it: "scale 0–1",
+/// "scale 0–100", "scale from 0", "open scale". Scores of rubrics on different scales meet on
+/// one page (the front page's contents, the boards one under another), so none is shown
+/// without its own (a new user found 0.600 beside 100.00 in one column).
+pub(super) fn scale_words(r: &Rubric) -> String {
+    match (r.scale.min, r.scale.max) {
+        (None, None) => "open scale".into(),
+        _ => format!("scale {}", r.scale.range_words()),
+    }
+}
+
+/// A score as the front page's contents print it, on its rubric's scale: "0.820 of 1",
+/// "82.00 of 100" on a scale from 0, else "1.584 on a scale from 0"; a relative score says so
+/// ("…, relative: this wave only").
+/// An unknown score ("—") is left as it is.
+pub(super) fn on_scale(score: &str, r: &Rubric) -> String {
+    if score == Cell::none().human || score.is_empty() {
+        return score.to_string();
+    }
+    let shown = match (r.scale.min, r.scale.max) {
+        (Some(0.0), Some(hi)) => format!("{score} of {}", crate::number::pretty(hi)),
+        _ => format!("{score} on {}", r.scale.noun("a")),
+    };
+    if r.relative {
+        format!("{shown}, relative: this wave only")
+    } else {
+        shown
+    }
+}
+
 /// A wave's leaderboards: one under each registered rubric, and one under the shipped accuracy
 /// rubric when none of them scores the wave (a wave imported without a budget, say) or the
 /// site ranks on it (`--rubric accuracy@1`), and accuracy is not registered itself.
@@ -122,6 +152,9 @@ pub(super) fn boards<'a>(
         // new-user check of issue 31: a one-problem wave's 100.0–100.0% and tie groups read as
         // certain on the site).
         let _ = crate::report::intervals::caution(&mut table, &(), intervals.as_ref());
+        if let Some(c) = table.columns.iter_mut().find(|c| c.key == "score") {
+            c.header = format!("{} · {}", c.header, scale_words(&info.rubric));
+        }
         Board {
             info,
             scores,

@@ -176,7 +176,8 @@ fn leader(board: &Board<'_>) -> Option<(String, String, String)> {
 }
 
 /// The front page's table of contents: a row per suite, in the order the boards follow — the
-/// suite (to its board), its latest current wave, the seat that leads it and its score, and
+/// suite (to its board), its latest current wave, the seat that leads it and its score on its
+/// rubric's scale ([`super::boards::on_scale`]: the suites' rubrics need not share one), and
 /// how many seats it has.
 fn contents(input: &Input, scored: &[Vec<Board<'_>>], fronts: &[Front<'_>]) -> Markup {
     html! {
@@ -197,7 +198,7 @@ fn contents(input: &Input, scored: &[Vec<Board<'_>>], fronts: &[Front<'_>]) -> M
                             @match f.board.as_ref().and_then(|(b, _)| leader(&scored[i][*b]).map(|l| (l, &scored[i][*b]))) {
                                 Some(((seat, shown, score), board)) => {
                                     td.id { a href=(seat_href(0, &seat)) { (shown) } }
-                                    td.num { (score) }
+                                    td.num { (super::boards::on_scale(&score, &board.info.rubric)) }
                                     td { (board.info.rubric.id()) }
                                 }
                                 None => { td { "—" } td.num { "—" } td { "—" } }

@@ -246,9 +246,18 @@ fn estimated_width(c: &Column, cells: &[&str], first: bool) -> f64 {
     header.max(widest) as f64 * 8.0 + 15.0
 }
 
+/// How wide, in pixels, the columns folded off a table must be to be worth a second table:
+/// about two columns of numbers. A fold narrower than this (a lone `Timeout ×` or `USD`, a new
+/// user's check) is not made; the table stays whole, over [`TABLE_BUDGET`] by less than this,
+/// which the estimate's erring wide takes in (a text column is counted at 20 characters where
+/// a browser wraps it to its longest word; tests/site.rs checks in Chromium that no table of
+/// the examples' site scrolls at 1400 px).
+const FOLD_MIN: f64 = 160.0;
+
 /// Which of a table's columns (indices into `cols`) go to the second table so that the first
 /// fits [`TABLE_BUDGET`]: the first column never; the least important first (the order a
-/// narrow terminal leaves them out in), the rightmost of equals first.
+/// narrow terminal leaves them out in), the rightmost of equals first. None when those
+/// columns would be narrower together than [`FOLD_MIN`].
 fn folded(t: &Table, cols: &[(usize, &Column)]) -> Vec<usize> {
     let widths: Vec<f64> = cols
         .iter()
@@ -269,6 +278,9 @@ fn folded(t: &Table, cols: &[(usize, &Column)]) -> Vec<usize> {
         total -= widths[k];
         out.push(k);
     }
+    if out.iter().map(|&k| widths[k]).sum::<f64>() < FOLD_MIN {
+        return Vec::new();
+    }
     out.sort_unstable();
     out
 }
@@ -277,6 +289,7 @@ fn folded(t: &Table, cols: &[(usize, &Column)]) -> Vec<usize> {
 /// (what sorting uses), the first column linked where `links` says. When the columns would
 /// not fit a 1400 px window, the least important ones ([`folded`]) go to a second table of
 /// the same rows under it, led by the same first column: nothing is hidden behind a scrollbar.
+/// A column or two of numbers too narrow to be worth a table of their own stay in the first.
 /// A column no row records is left out ([`Table::without_unknown_columns`]), with its note.
 pub(super) fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) -> Markup {
     // A column no row records is left out, and one note under the table says so.
@@ -508,6 +521,36 @@ pub(super) fn conditions_line(w: &super::WaveInput) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A table just over the budget once kept its seat and figures in one table and folded a
+    /// lone narrow column (`Timeout ×`) into a second table of its own (a new user's check);
+    /// a fold as wide as a column of text still makes its second table.
+    #[test]
+    fn a_lone_narrow_column_is_not_folded_into_a_table_of_its_own() {
+        use crate::report::{Cell, DETAIL};
+        let tables = |last: Column, cell: &str| {
+            let mut columns = vec![Column::text("Wave", "wave")];
+            columns.extend((0..10).map(|k| Column::num("Figure", &format!("f{k}"))));
+            columns.push(last);
+            let mut t = Table::new(columns);
+            let mut row = vec![Cell::text("w")];
+            row.extend((0..10).map(|_| Cell::text("1,000,000,000")));
+            row.push(Cell::text(cell));
+            t.rows.push(row);
+            let page = table(&t, Some("Waves"), &[None]).into_string();
+            (page.matches("<table").count(), page)
+        };
+        // 47 + 10 × 119 + 71 px: over the budget by less than the Timeout × column.
+        let (n, page) = tables(Column::num("Timeout ×", "timeout").priority(DETAIL), "2");
+        assert_eq!(n, 1, "{page}");
+        assert!(page.contains(">Timeout ×</th>") && !page.contains("continued"));
+        let (n, page) = tables(
+            Column::text("Remark", "remark").priority(DETAIL),
+            "failed gate correct-rate at least one half",
+        );
+        assert_eq!(n, 2, "{page}");
+        assert!(page.contains("Waves, continued: Remark"), "{page}");
+    }
 
     #[test]
     fn a_long_id_is_shortened_in_the_middle() {

@@ -110,16 +110,41 @@ fn seat_name(w: &WaveInput, id: &str) -> Markup {
     }
 }
 
+/// An origin's path as a page shows it: as the ledger keeps it when it lies under the
+/// manifest's directory; else (absolute, or climbing out with `..`) only its last name, so that
+/// no page shows the layout of the machine the wave was ingested on. `true` when it is cut to
+/// its name. Display only: the ledger keeps the path as it was given.
+fn shown_path(file: &str) -> (&str, bool) {
+    let drive = file.as_bytes().get(1) == Some(&b':') && file.as_bytes()[0].is_ascii_alphabetic();
+    let outside = file.starts_with('/')
+        || file.starts_with('\\')
+        || drive
+        || file.split(['/', '\\']).any(|s| s == "..");
+    if !outside {
+        return (file, false);
+    }
+    let name = file
+        .rsplit(['/', '\\'])
+        .find(|s| !s.is_empty() && *s != ".." && *s != ".")
+        .unwrap_or("");
+    (name, true)
+}
+
+/// What a cell cut to its file's name says on hover.
+const OUTSIDE_TITLE: &str =
+    "outside the manifest's directory: only the file's name is shown, not where it was";
+
 /// Where an attempt came from, when its importer said: the file or trial directory, and the
-/// record in it; a link to it under the artifacts base, when the site has one and the file
-/// lies below it.
+/// record in it ([`shown_path`]: only its name when it lies outside the manifest's directory);
+/// a link to it under the artifacts base, when the site has one and the file lies below it.
 fn origin(a: &Attempt, artifacts: Option<&str>) -> Markup {
     html! {
         @match &a.origin {
             None => "—",
             Some(o) => {
+                @let (shown, cut) = shown_path(&o.file);
                 // A path breaks only after its slashes.
-                @let path = html! { code.path { @for (k, part) in o.file.split('/').enumerate() { @if k > 0 { "/" wbr; } (part) } } };
+                @let path = html! { code.path title=[cut.then_some(OUTSIDE_TITLE)] { @for (k, part) in shown.split('/').enumerate() { @if k > 0 { "/" wbr; } (part) } } };
                 @match artifacts.and_then(|base| super::config::artifact_link(base, &o.file)) {
                     Some(href) => a href=(href) { (path) },
                     None => (path),
@@ -374,10 +399,12 @@ pub(super) fn problem_page(w: &WaveInput, problem: &str, artifacts: Option<&str>
                 "Unknown for every attempt, so left out: " (super::html::words_list(&gone, "and")) "."
             }
         }
-        @if let Some(base) = artifacts {
-            @let unlinked = here.iter().filter(|a| a.origin.as_ref().is_some_and(|o| super::config::artifact_link(base, &o.file).is_none())).count();
-            @if unlinked > 0 {
-                p.note { (count(unlinked as u64, "attempt")) " with a path outside the manifest's directory (absolute, or climbing out with ..): not linked under the artifacts base " code { (base) } "." }
+        @let outside = here.iter().filter(|a| a.origin.as_ref().is_some_and(|o| shown_path(&o.file).1)).count();
+        @if outside > 0 {
+            p.note.outside {
+                (count(outside as u64, "attempt")) " with a path outside the manifest's directory (absolute, or climbing out with ..): shown by the file's name only"
+                @if let Some(base) = artifacts { ", not linked under the artifacts base " code { (base) } }
+                "."
             }
         }
         (sample_section(w, problem))
@@ -467,6 +494,22 @@ pub(super) fn since_page(a: &WaveInput, b: &WaveInput) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A path under the manifest's directory is shown as kept; one outside it (absolute, or
+    /// climbing out) only by its last name, so that no page shows the ingesting machine's
+    /// layout.
+    #[test]
+    fn an_origin_outside_the_manifests_directory_shows_only_its_name() {
+        assert_eq!(shown_path("run.json"), ("run.json", false));
+        assert_eq!(shown_path("logs/run 1.eval"), ("logs/run 1.eval", false));
+        assert_eq!(
+            shown_path("/work/data/inspect/run.json"),
+            ("run.json", true)
+        );
+        assert_eq!(shown_path("../../data/jobs/trial-1/"), ("trial-1", true));
+        assert_eq!(shown_path("C:/runs/a.json"), ("a.json", true));
+        assert_eq!(shown_path("runs/../../x.json"), ("x.json", true));
+    }
 
     /// The site's stylesheet sets the numbers' columns of a problem's table with every column;
     /// a page that leaves some out carries its own rule, for the columns it shows.
