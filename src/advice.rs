@@ -7,10 +7,18 @@ use benchledger_core::report::{Advice, Note, Table};
 /// An error's message as the command line prints it: the library's message, then what to do
 /// next with this program's commands.
 pub fn message(e: &Error) -> String {
+    message_in(e, &|_| None)
+}
+
+/// An error's message as another face of the library says it (the Python package): the
+/// library's message, then what to do next in `face`'s words where it has its own call for it,
+/// else in the command line's (whose commands the package ships as its `benchledger` command).
+pub fn message_in(e: &Error, face: &dyn Fn(&Hint) -> Option<String>) -> String {
+    let said = |hint: &Hint| face(hint).unwrap_or_else(|| says(hint));
     match e {
-        Error::Hinted { error, hint } => format!("{}{}", message(error), says(hint)),
+        Error::Hinted { error, hint } => format!("{}{}", message_in(error, face), said(hint)),
         _ => match e.hint() {
-            Some(hint) => format!("{e}{}", says(hint)),
+            Some(hint) => format!("{e}{}", said(hint)),
             None => e.to_string(),
         },
     }

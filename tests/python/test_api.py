@@ -188,14 +188,19 @@ def test_ingest_from_builds_the_wave_the_command_line_builds(tmp_path):
     job = Path(__file__).parents[1] / "fixtures" / "import" / "harbor" / "job"
     ledger = benchledger.Ledger.create(tmp_path / "api.db")
     cli("--db", tmp_path / "cli.db", "init")
-    # What the files do not say is asked for, in the command line's words (a HAL upload does
-    # not say when its run started; a Harbor job does, since issue 32.10).
+    # What the files do not say is asked for, the library's message the command line's and
+    # its advice naming the call's own argument (issue 30; a HAL upload does not say when its
+    # run started; a Harbor job does, since issue 32.10).
     upload = Path(__file__).parents[1] / "fixtures" / "import" / "hal" / "new-upload.json"
     out = cli("--db", tmp_path / "cli.db", "ingest", "--from", "hal", upload)
     assert out.status == 2
     with pytest.raises(benchledger.BadInput) as e:
         ledger.ingest_from("hal", upload)
-    assert str(e.value) == out.message and "--started-at" in str(e.value)
+    assert str(e.value) == out.message.replace(
+        "; give it with --started-at (or in the wave manifest given with --manifest)",
+        "; give it as started_at= (or in the wave manifest given as manifest=)",
+    )
+    assert "started_at=" in str(e.value) and "--started-at" not in str(e.value)
     out = cli(
         "--db", tmp_path / "cli.db", "ingest", "--from", "harbor", "--wave", "hb",
         "--started-at", "2026-03-04T10:00:00Z", job,

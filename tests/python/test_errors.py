@@ -1,5 +1,5 @@
-"""Each exception class, raised with the command line's message for the same call, the
-ledger unchanged."""
+"""Each exception class, raised with the command line's message for the same call (its advice
+naming the Python call where the package has one, issue 30), the ledger unchanged."""
 
 import hashlib
 import sqlite3
@@ -67,8 +67,14 @@ def test_unknown_names_and_a_missing_ledger_are_bad_input_in_the_cli_words(demo,
     out = cli("--db", missing, "waves")
     with pytest.raises(benchledger.BadInput) as e:
         benchledger.Ledger(missing)
-    assert str(e.value) == out.message
-    assert "benchledger init --db" in str(e.value)
+    cli_advice = (
+        f": create one with `benchledger init --db {missing}`, or point --db or BENCHLEDGER_DB "
+        "at an existing ledger"
+    )
+    assert out.message.endswith(cli_advice)
+    assert str(e.value) == out.message[: -len(cli_advice)] + (
+        f': create one with `benchledger.Ledger.create("{missing}")`, or open an existing ledger'
+    )
     assert not missing.exists()
 
 
@@ -122,7 +128,12 @@ def test_a_busy_ledger_raises_unavailable_and_nothing_is_written(ledger_copy, de
         assert out.status == 3, out.stderr
         with pytest.raises(benchledger.Unavailable) as e:
             benchledger.Ledger(ledger_copy, wait=0).ingest(copy / "wave.toml")
-        assert str(e.value) == out.message
+        assert str(e.value) == out.message.replace(
+            ". Run the command again when the other writer is done, or give --wait more seconds",
+            ". Call again when the other writer is done, or give more seconds to wait "
+            "(`benchledger.Ledger(db, wait=SECONDS)`)",
+        )
+        assert "--wait" not in str(e.value)
         assert e.value.exit_code == 3
     finally:
         holder.stdin.close()

@@ -1270,6 +1270,58 @@ fn quiet_surroundings(cancel: Cancel) -> Result<Surroundings, Error> {
     })
 }
 
+/// What to do next, in the Python package's words where it has its own call for it (the
+/// command line's words otherwise: its commands ship with the package as `benchledger`).
+fn python_says(hint: &benchledger_core::error::Hint) -> Option<String> {
+    use benchledger_core::error::Hint;
+    let option = |o: &str| format!("{o}=");
+    Some(match hint {
+        Hint::CreateLedger(path) => format!(
+            ": create one with `benchledger.Ledger.create({:?})`, or open an existing ledger",
+            path.display().to_string()
+        ),
+        Hint::InitLedger(path) => format!(
+            ": create one with `benchledger.Ledger.create({:?})`",
+            path.display().to_string()
+        ),
+        Hint::CreateDatabase(path) => format!(
+            ": create the database first (`createdb`), then `benchledger.Ledger.create({:?})`",
+            path.display().to_string()
+        ),
+        Hint::Withdraw => ": withdraw a wave by hand with `Ledger.withdraw(wave, reason)`".into(),
+        Hint::ListWaves => " (see `Ledger.waves()`)".into(),
+        Hint::VerifyAll | Hint::CheckWithWriter => {
+            ". Check the ledger with `Ledger.verify()`".into()
+        }
+        Hint::NameLedgerFile => ": open the ledger file itself, `benchledger.Ledger(PATH)`".into(),
+        Hint::AddWave => "; add one with `Ledger.ingest(manifest)`".into(),
+        Hint::ListPublications => "; list them with `Ledger.publications()`".into(),
+        Hint::WaitLonger => ". Call again when the other writer is done, or give more seconds \
+                              to wait (`benchledger.Ledger(db, wait=SECONDS)`)"
+            .into(),
+        Hint::UpgradeElsewhere => ". Open it once where it can be written \
+                                   (`benchledger.Ledger.create(PATH)` upgrades it), or read it \
+                                   with the benchledger that wrote it"
+            .into(),
+        Hint::UseFormat(format) => {
+            format!("; this looks like {format}: use `Ledger.ingest_from({format:?}, ...)`")
+        }
+        Hint::Give(o) => format!(
+            "; give it as {} (or in the wave manifest given as manifest=)",
+            option(o)
+        ),
+        Hint::GiveAll(options) => format!(
+            "; give them as {} (or in the wave manifest given as manifest=)",
+            options
+                .iter()
+                .map(|o| option(o))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        _ => return None,
+    })
+}
+
 /// Why a call failed, before it becomes a Python exception: the library's error, and what the
 /// call had to show before it (a failed check's document).
 struct Failure(Box<Error>, Vec<u8>);
@@ -1285,7 +1337,10 @@ impl Failure {
         if matches!(*e, Error::Interrupted) {
             return PyKeyboardInterrupt::new_err(e.to_string());
         }
-        let (code, message) = (e.exit_code(), benchledger::advice::message(&e));
+        let (code, message) = (
+            e.exit_code(),
+            benchledger::advice::message_in(&e, &python_says),
+        );
         let class = match code {
             1 => "CheckFailed",
             3 => "Unavailable",
