@@ -626,7 +626,7 @@ fn export(
     hf_datasets: Vec<String>,
     source_url: Option<String>,
 ) -> PyResult<Exported> {
-    use benchledger_core::export::{hf, into_dir, rows};
+    use benchledger_core::export::{hf, rows};
     use benchledger_core::report::export::{ExportFormat, What};
     interruptible(py, move |cancel| -> Result<Exported, Error> {
         let usage = |m: &str| Err(Error::Usage(format!("export(): {m}")));
@@ -651,11 +651,8 @@ fn export(
         if !text_format && (what.is_some() || rubric.is_some()) {
             return usage("what and rubric go with format=\"csv\" or \"jsonl\"");
         }
-        with_ledger(&db, cancel, |ledger| {
-            let Some(dir) = out.as_deref() else {
-                if !text_format {
-                    return usage("this format is written into a directory: give out=DIR");
-                }
+        with_ledger(&db, cancel, |ledger| match out.as_deref() {
+            None if text_format => {
                 let what = match what.as_deref() {
                     Some("attempts") => What::Attempts,
                     Some("seats") => What::Seats,
@@ -669,33 +666,12 @@ fn export(
                     text.push_str(s);
                     Ok(())
                 })?;
-                return Ok((Some(text), Vec::new()));
-            };
-            let counts = match format {
-                ExportFormat::Parquet => {
-                    if !waves.is_empty() || include_withdrawn {
-                        return usage(
-                            "parquet writes every wave (withdrawn ones marked): waves and \
-                             include_withdrawn go with the other formats",
-                        );
-                    }
-                    let n = into_dir::parquet(ledger, dir)?;
-                    vec![
-                        ("attempts", n.attempts),
-                        ("seats", n.seats),
-                        ("scores", n.scores),
-                    ]
-                }
-                ExportFormat::Eee => {
-                    let ids = rows::chosen_waves(ledger, &waves, include_withdrawn)?;
-                    let n = into_dir::eee(ledger, &ids, dir)?;
-                    vec![
-                        ("waves", ids.len() as u64),
-                        ("records", n.records),
-                        ("rows", n.rows),
-                    ]
-                }
-                ExportFormat::HfEvalResults => {
+                Ok((Some(text), Vec::new()))
+            }
+            None => usage("this format is written into a directory: give out=DIR"),
+            Some(_) if text_format => usage("csv and jsonl are returned as text: leave out out="),
+            Some(dir) => {
+                let counts = export_into(ledger, format, dir, &waves, include_withdrawn, || {
                     let mut options = hf::Options {
                         source_url: source_url.clone(),
                         ..hf::Options::default()
@@ -704,28 +680,67 @@ fn export(
                         let (suite, dataset) = hf::hub_dataset(d)?;
                         options.datasets.insert(suite, dataset);
                     }
-                    let ids = rows::chosen_waves(ledger, &waves, include_withdrawn)?;
-                    let n = into_dir::hf(ledger, &ids, &options, dir)?;
-                    vec![
-                        ("waves", ids.len() as u64),
-                        ("files", n.files as u64),
-                        ("models", n.models as u64),
-                    ]
-                }
-                ExportFormat::Csv | ExportFormat::Jsonl => {
-                    return usage("csv and jsonl are returned as text: leave out out=");
-                }
-            };
-            Ok((
-                None,
-                counts
-                    .into_iter()
-                    .map(|(k, n)| (k.to_string(), n))
-                    .collect(),
-            ))
+                    Ok(options)
+                })?;
+                Ok((None, counts))
+            }
         })
     })?
     .map_err(|e| Failure(Box::new(e), Vec::new()).raise(py))
+}
+
+/// An export written into the directory `dir` (parquet, eee or hf-eval-results, the last with
+/// the `options` it is given): what was written, as (name, count) pairs.
+fn export_into(
+    ledger: &benchledger_core::ledger::Ledger,
+    format: benchledger_core::report::export::ExportFormat,
+    dir: &Path,
+    waves: &[String],
+    include_withdrawn: bool,
+    options: impl FnOnce() -> Result<benchledger_core::export::hf::Options, Error>,
+) -> Result<Vec<(String, u64)>, Error> {
+    use benchledger_core::export::{into_dir, rows};
+    use benchledger_core::report::export::ExportFormat;
+    let counts = match format {
+        ExportFormat::Parquet => {
+            if !waves.is_empty() || include_withdrawn {
+                return Err(Error::Usage(
+                    "export(): parquet writes every wave (withdrawn ones marked): waves and \
+                     include_withdrawn go with the other formats"
+                        .into(),
+                ));
+            }
+            let n = into_dir::parquet(ledger, dir)?;
+            vec![
+                ("attempts", n.attempts),
+                ("seats", n.seats),
+                ("scores", n.scores),
+            ]
+        }
+        ExportFormat::Eee => {
+            let ids = rows::chosen_waves(ledger, waves, include_withdrawn)?;
+            let n = into_dir::eee(ledger, &ids, dir)?;
+            vec![
+                ("waves", ids.len() as u64),
+                ("records", n.records),
+                ("rows", n.rows),
+            ]
+        }
+        _ => {
+            let options = options()?;
+            let ids = rows::chosen_waves(ledger, waves, include_withdrawn)?;
+            let n = into_dir::hf(ledger, &ids, &options, dir)?;
+            vec![
+                ("waves", ids.len() as u64),
+                ("files", n.files as u64),
+                ("models", n.models as u64),
+            ]
+        }
+    };
+    Ok(counts
+        .into_iter()
+        .map(|(k, n)| (k.to_string(), n))
+        .collect())
 }
 
 /// What [`export`] returns: the text of csv and jsonl, or what was written into the directory.

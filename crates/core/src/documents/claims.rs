@@ -103,28 +103,29 @@ struct WaveInput {
     pricing: Option<crate::prices::Pricing>,
 }
 
-/// `claims check`: each claim of the claims files `files` (each `(label, path, file)`: the
-/// label names it in the listing, the path in an error) computed from the ledger and compared
-/// with its printed precision; costs filled in from `prices` first, and repricing among the
-/// causes tried for a claim that differs. A claim whose wave, seat or rubric the ledger does
-/// not have is refused, naming the file, the claim's line and the field.
-pub fn claims(ledger: &Ledger, files: &[Loaded], prices: &Prices) -> Result<Checked> {
-    let labels: Vec<&String> = files.iter().map(|f| &f.label).collect();
-    let paths: Vec<&Path> = files.iter().map(|f| f.path.as_path()).collect();
-    let loaded: Vec<&ClaimsFile> = files.iter().map(|f| &f.file).collect();
+/// The waves the claims name that the ledger holds, loaded.
+fn named_waves(ledger: &Ledger, loaded: &[&ClaimsFile]) -> Result<BTreeMap<String, WaveData>> {
     let existing: BTreeSet<String> = ledger.wave_ids()?.into_iter().collect();
     let named: BTreeSet<&str> = loaded
         .iter()
         .flat_map(|f| f.claims.iter().map(|c| c.wave.as_str()))
         .filter(|w| existing.contains(*w))
         .collect();
-    let mut raw: BTreeMap<String, WaveData> = BTreeMap::new();
+    let mut raw = BTreeMap::new();
     for w in &named {
         raw.insert(w.to_string(), ledger.load_wave(w)?);
     }
-    for (path, file) in paths.iter().zip(&loaded) {
-        check_references(ledger, path, file, &raw)?;
-    }
+    Ok(raw)
+}
+
+/// Each wave priced as `prices` asks (with the other pricing conventions a claim that differs
+/// is tried under), and scored under every rubric a claim about it names.
+fn wave_inputs(
+    ledger: &Ledger,
+    raw: BTreeMap<String, WaveData>,
+    loaded: &[&ClaimsFile],
+    prices: &Prices,
+) -> Result<BTreeMap<String, WaveInput>> {
     let table = match &prices.table {
         Some(spec) => {
             let row = crate::registry::price_table_row(ledger, spec)?;
@@ -138,7 +139,7 @@ pub fn claims(ledger: &Ledger, files: &[Loaded], prices: &Prices) -> Result<Chec
     } else {
         Costs::Fill
     };
-    let mut inputs: BTreeMap<String, WaveInput> = BTreeMap::new();
+    let mut inputs = BTreeMap::new();
     for (id, data) in raw {
         let (data, variants, pricing) = match &table {
             Some((sha, t)) => {
@@ -174,6 +175,39 @@ pub fn claims(ledger: &Ledger, files: &[Loaded], prices: &Prices) -> Result<Chec
             },
         );
     }
+    Ok(inputs)
+}
+
+/// The note under the listing saying how a price table set a wave's costs.
+fn pricing_note(id: &str, p: &crate::prices::Pricing) -> report::Note {
+    report::Note::Text(format!(
+        "Wave {id}: {} cost{} set from price table {} ({}; {} recorded kept, {} left unpriced); \
+         costs repriced under other conventions are among the causes tried.",
+        p.priced(),
+        if p.priced() == 1 { "" } else { "s" },
+        p.id(),
+        if p.costs == Costs::Reprice {
+            "every cost repriced"
+        } else {
+            "the missing costs filled in"
+        },
+        p.recorded(),
+        p.unpriced()
+    ))
+}
+
+/// `claims check`: each claim of the claims files `files` (each `(label, path, file)`: the
+/// label names it in the listing, the path in an error) computed from the ledger and compared
+/// with its printed precision; costs filled in from `prices` first, and repricing among the
+/// causes tried for a claim that differs. A claim whose wave, seat or rubric the ledger does
+/// not have is refused, naming the file, the claim's line and the field.
+pub fn claims(ledger: &Ledger, files: &[Loaded], prices: &Prices) -> Result<Checked> {
+    let loaded: Vec<&ClaimsFile> = files.iter().map(|f| &f.file).collect();
+    let raw = named_waves(ledger, &loaded)?;
+    for f in files {
+        check_references(ledger, &f.path, &f.file, &raw)?;
+    }
+    let inputs = wave_inputs(ledger, raw, &loaded, prices)?;
     let mut rows = Vec::new();
     for (i, file) in loaded.iter().enumerate() {
         for c in &file.claims {
@@ -195,31 +229,17 @@ pub fn claims(ledger: &Ledger, files: &[Loaded], prices: &Prices) -> Result<Chec
             });
         }
     }
-    let sources: Vec<Source<'_>> = labels
+    let sources: Vec<Source<'_>> = files
         .iter()
-        .zip(&loaded)
-        .map(|(l, f)| Source {
-            label: Some((*l).clone()),
-            file: f,
+        .map(|f| Source {
+            label: Some(f.label.clone()),
+            file: &f.file,
         })
         .collect();
     let (mut out, json) = listing(&sources, &rows, Digits::Readable);
     for (id, w) in &inputs {
         if let Some(p) = &w.pricing {
-            out.notes.push(report::Note::Text(format!(
-                "Wave {id}: {} cost{} set from price table {} ({}; {} recorded kept, {} left \
-                 unpriced); costs repriced under other conventions are among the causes tried.",
-                p.priced(),
-                if p.priced() == 1 { "" } else { "s" },
-                p.id(),
-                if p.costs == Costs::Reprice {
-                    "every cost repriced"
-                } else {
-                    "the missing costs filled in"
-                },
-                p.recorded(),
-                p.unpriced()
-            )));
+            out.notes.push(pricing_note(id, p));
         }
     }
     let withdrawn = Withdrawn::load(ledger)?;

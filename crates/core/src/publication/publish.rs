@@ -70,14 +70,13 @@ pub fn publish(ledger: &mut Ledger, request: &Request<'_>, now: &str) -> Result<
             withdrawn::describe(w)
         )));
     }
-    let price_table = match prices {
-        Some(spec) => {
+    let price_table = prices
+        .map(|spec| {
             let row = registry::price_table_row(ledger, spec)?;
             let table = registry::parse_price_table(ledger, &row)?;
-            Some((row, table))
-        }
-        None => None,
-    };
+            Ok::<_, Error>((row, table))
+        })
+        .transpose()?;
     if let Some(dir) = bundle_dir {
         bundle_write::check_target(
             ledger,
@@ -88,27 +87,10 @@ pub fn publish(ledger: &mut Ledger, request: &Request<'_>, now: &str) -> Result<
     }
     let data = ledger.load_wave(wave)?;
     let claims = claims
-        .map(|path| {
-            let (text, file) = crate::claims::load(path)?;
-            check_fits(path, &file, &data, &info.rubric.id())?;
-            Ok::<_, Error>(Carried { file, text })
-        })
+        .map(|path| carried(path, &data, &info.rubric.id()))
         .transpose()?;
-    // A title is frozen into the record hash and the published text, and printed wherever
-    // the publication is listed: one with a control or bidirectional formatting character
-    // (`\u{1b}[2J`, a right-to-left override) is refused rather than escaped, so that what was
-    // typed is what is published, byte for byte, and no frozen text can act on a terminal or
-    // spoof a name (issue 32, #2). Publications made before keep their titles and verify.
-    if let Some(t) = title
-        && let Some(c) = t.chars().find(|&c| crate::text::is_active(c))
-    {
-        return Err(Error::Usage(format!(
-            "--title {:?} holds the character {}, which would act on a terminal or reorder \
-             the text around it rather than be read: give a title without control or \
-             bidirectional formatting characters",
-            crate::text::shown(t),
-            c.escape_unicode()
-        )));
+    if let Some(t) = title {
+        check_title(t)?;
     }
     let title = title
         .map(str::to_string)
@@ -171,4 +153,30 @@ pub fn publish(ledger: &mut Ledger, request: &Request<'_>, now: &str) -> Result<
         })
     };
     ledger.add_publication(&new, seal, envelope.as_ref().map(|f| f as MakeEnvelope<'_>))
+}
+
+/// The claims file at `path`, read, parsed and checked to be about this wave, its rubric and
+/// the wave's seats, as the publication will carry it.
+fn carried(path: &Path, data: &crate::model::WaveData, rubric_id: &str) -> Result<Carried> {
+    let (text, file) = crate::claims::load(path)?;
+    check_fits(path, &file, data, rubric_id)?;
+    Ok(Carried { file, text })
+}
+
+/// A title is frozen into the record hash and the published text, and printed wherever the
+/// publication is listed: one with a control or bidirectional formatting character
+/// (`\u{1b}[2J`, a right-to-left override) is refused rather than escaped, so that what was
+/// typed is what is published, byte for byte, and no frozen text can act on a terminal or
+/// spoof a name (issue 32, #2). Publications made before keep their titles and verify.
+fn check_title(title: &str) -> Result<()> {
+    match title.chars().find(|&c| crate::text::is_active(c)) {
+        None => Ok(()),
+        Some(c) => Err(Error::Usage(format!(
+            "--title {:?} holds the character {}, which would act on a terminal or reorder the \
+             text around it rather than be read: give a title without control or bidirectional \
+             formatting characters",
+            crate::text::shown(title),
+            c.escape_unicode()
+        ))),
+    }
 }
