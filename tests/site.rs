@@ -588,7 +588,7 @@ fn the_examples_site_renders_in_chromium_with_its_charts_and_tables() {
     assert!(
         headers.find(">Correct<").unwrap()
             < headers
-                .find(">session-efficiency@2 · scale 0–100<")
+                .find(">session-efficiency@2 · <span class=\"nw\">scale 0–100</span><")
                 .unwrap()
     );
     // A relative rubric says so.
@@ -873,8 +873,8 @@ fn came_from_shows_only_the_name_of_a_file_outside_the_manifests_directory() {
         } else if row.contains(">outside<") {
             assert!(
                 row.contains(
-                    "<code class=\"path\" title=\"outside the manifest's directory: only the \
-                     file's name is shown, not where it was\">run.json</code>"
+                    "<code class=\"path\" title=\"outside the directory the wave was ingested \
+                     from: only the file's name is shown, not where it was\">run.json</code>"
                 ),
                 "{row}"
             );
@@ -884,8 +884,8 @@ fn came_from_shows_only_the_name_of_a_file_outside_the_manifests_directory() {
     assert_eq!((inside, outside), (2, 2), "{page}");
     assert!(
         page.contains(
-            "2 attempts with a path outside the manifest's directory (absolute, or climbing out \
-             with ..): shown by the file's name only."
+            "2 attempts with a path outside the directory the wave was ingested from (absolute, \
+             or climbing out with ..): shown by the file's name only."
         ),
         "{page}"
     );
@@ -1342,7 +1342,7 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     assert!(
         headers.find(">Correct<").unwrap()
             < headers
-                .find(">session-efficiency@2 · scale 0–100<")
+                .find(">session-efficiency@2 · <span class=\"nw\">scale 0–100</span><")
                 .unwrap()
     );
     assert!(headers.find(">USD<").unwrap() < headers.find(">Rank<").unwrap());
@@ -2482,10 +2482,13 @@ fn each_score_on_the_front_page_says_its_rubrics_scale() {
     );
     // Each board's score column names its scale.
     let arith = between(&page, "arith-mini.html\">arith-mini</a></h2>", "</table>");
-    assert!(arith.contains(">accuracy@1 · scale 0–1</th>"), "{arith}");
+    assert!(
+        arith.contains(">accuracy@1 · <span class=\"nw\">scale 0–1</span></th>"),
+        "{arith}"
+    );
     let rca = between(&page, "rca-wave-2.html\">rca-wave-2</a></h2>", "</table>");
     assert!(
-        rca.contains(">session-efficiency@2 · scale 0–100</th>"),
+        rca.contains(">session-efficiency@2 · <span class=\"nw\">scale 0–100</span></th>"),
         "{rca}"
     );
     // Ranked under the relative rubric, a score says it ranks inside its wave only.
@@ -2511,7 +2514,7 @@ fn each_score_on_the_front_page_says_its_rubrics_scale() {
         "{rca:?}"
     );
     assert!(
-        page.contains(">cohort-efficiency@1 (relative, this wave only) · scale from 0</th>"),
+        page.contains(">cohort-efficiency@1 (relative, this wave only) · <span class=\"nw\">scale from 0</span></th>"),
         "{page}"
     );
 }
@@ -2933,4 +2936,51 @@ fn a_board_that_scores_no_seat_comes_after_those_that_rank() {
         between(&page[unscored..], "<summary>", "</summary>")
             .contains("scores no seat of this wave")
     );
+}
+
+/// A new user's check: in a wave that declares no suite size, a seat that ran 10 problems
+/// ranked first at 8 of 10 above one at 63 of 100. Each board of such a wave now says that
+/// its seats' rates are over different problems; a wave that declares its suite, whose rates
+/// count the problems a seat did not attempt, says nothing.
+#[test]
+fn a_board_of_seats_over_different_problems_says_so_unless_the_suite_is_declared() {
+    let env = Env::init();
+    let line = |p: usize, ok: bool| {
+        format!(
+            "{{\"problem\":\"p{p}\",\"correct\":{ok},\"input_tokens\":10,\"output_tokens\":1,\
+             \"wall_s\":1.0}}\n"
+        )
+    };
+    let few: String = (0..10).map(|p| line(p, p < 8)).collect();
+    let many: String = (0..100).map(|p| line(p, p < 63)).collect();
+    let wave = |id: &str, declared: &str| {
+        common::write_wave(
+            &env.path().join(id),
+            &format!(
+                "[wave]\nid = \"{id}\"\nsuite = \"s\"\nstarted_at = 2026-05-01T00:00:00Z\n\
+                 {declared}\n[wave.accounting]\ninput_tokens_include_cache_reads = false\n\n\
+                 [[seat]]\nid = \"few\"\nmodel = \"m\"\nprovider = \"p\"\nharness = \"h\"\n\
+                 results = \"a.jsonl\"\n\n\
+                 [[seat]]\nid = \"many\"\nmodel = \"n\"\nprovider = \"p\"\nharness = \"h\"\n\
+                 results = \"b.jsonl\"\n"
+            ),
+            &[("a.jsonl", &few), ("b.jsonl", &many)],
+        )
+    };
+    let open = wave("open", "");
+    let declared = wave("declared", "suite_problems = 100\n");
+    env.ingest(&[&open, &declared]);
+    let site = env.path().join("site");
+    env.run(["site", "--no-ci", "--out", site.to_str().unwrap()])
+        .ok();
+    let page = std::fs::read_to_string(site.join("waves/open.html")).unwrap();
+    assert!(
+        page.contains(
+            "Seats attempted different numbers of problems (most: 100; fewer: few 10), and the \
+             wave declares no suite size"
+        ),
+        "{page}"
+    );
+    let page = std::fs::read_to_string(site.join("waves/declared.html")).unwrap();
+    assert!(!page.contains("different numbers of problems"), "{page}");
 }

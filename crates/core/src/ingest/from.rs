@@ -637,7 +637,55 @@ fn base_manifest(src: &dyn Source, options: &FromOptions) -> Result<Option<(Path
              this manifest, or write the whole manifest and ingest it as it is",
         ));
     }
+    check_base_keys(m, &text, &table)?;
     Ok(Some((m.clone(), table)))
+}
+
+/// Refuses a key a wave manifest does not have, at the top or in `[wave]`, naming its line
+/// and the field meant: a base manifest is read field by field as the wave is built, so a key
+/// it does not know would otherwise be passed over in silence (and `started` for
+/// `started_at` reported as a date the results files lack).
+fn check_base_keys(path: &Path, text: &str, table: &Table) -> Result<()> {
+    use super::manifest::WAVE_FIELDS;
+    let at = |key: &str, field: String| {
+        let line = text.lines().position(|l| {
+            l.trim_start()
+                .strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        });
+        match line {
+            Some(n) => Location::line(path, n + 1).field(field),
+            None => Location::file(path).field(field),
+        }
+    };
+    for key in table.keys().filter(|k| *k != "wave") {
+        let why = if WAVE_FIELDS.contains(&key.as_str()) {
+            format!("`{key}` belongs under [wave]: put it in the [wave] table")
+        } else {
+            format!("unknown key `{key}`: a wave manifest holds a [wave] table (and [[seat]])")
+        };
+        return Err(Error::input(at(key, key.clone()), why));
+    }
+    if let Some(Value::Table(wave)) = table.get("wave") {
+        for key in wave.keys().filter(|k| !WAVE_FIELDS.contains(&k.as_str())) {
+            // A field the key begins (`started` for `started_at`), else the nearest spelling.
+            let near = WAVE_FIELDS
+                .iter()
+                .copied()
+                .find(|f| f.starts_with(key.as_str()))
+                .or_else(|| crate::diagnostics::closest(key, WAVE_FIELDS.iter().copied()))
+                .map(|f| format!(" (did you mean `{f}`?)"))
+                .unwrap_or_default();
+            return Err(Error::input(
+                at(key, format!("wave.{key}")),
+                format!(
+                    "unknown field `{key}`{near}; [wave] takes {}",
+                    WAVE_FIELDS.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn manifest_at(options: &FromOptions, field: &str) -> Location {
@@ -1559,6 +1607,48 @@ mod tests {
             "{e}"
         );
         assert!(notes.is_empty());
+    }
+
+    /// A new user's check: a base manifest with `suite` above its [wave] table, or `started`
+    /// for `started_at`, was passed over in silence, and the error then said the results files
+    /// do not say when their run started. Each is now refused where it is, naming the field.
+    #[test]
+    fn a_base_manifest_key_the_manifest_does_not_have_is_refused_on_its_line() {
+        let with = |text: &str| {
+            let src = Memory::new().with("d/a.json", TAU).with("m.toml", text);
+            let o = FromOptions {
+                manifest: Some("m.toml".into()),
+                ..options()
+            };
+            ingest_from(&src, "tau-bench", &["d/a.json".into()], &o)
+                .unwrap_err()
+                .to_string()
+        };
+        let e = with("suite = \"x/y\"\n[wave]\nnotes = \"n\"\n");
+        assert!(
+            e.contains("m.toml:1") && e.contains("`suite` belongs under [wave]"),
+            "{e}"
+        );
+        let e = with("[wave]\nnotes = \"n\"\nstarted = 2026-01-01T00:00:00Z\n");
+        assert!(e.contains("m.toml:3") && e.contains("wave.started"), "{e}");
+        assert!(e.contains("did you mean `started_at`?"), "{e}");
+        let e = with("[wave]\n[extra]\nx = 1\n");
+        assert!(e.contains("unknown key `extra`"), "{e}");
+        // Every field a manifest's [wave] has is taken.
+        assert!(
+            ingest_from(
+                &Memory::new()
+                    .with("d/a.json", TAU)
+                    .with("m.toml", "[wave]\nnotes = \"n\"\n[wave.load]\n"),
+                "tau-bench",
+                &["d/a.json".into()],
+                &FromOptions {
+                    manifest: Some("m.toml".into()),
+                    ..options()
+                }
+            )
+            .is_ok()
+        );
     }
 
     #[test]

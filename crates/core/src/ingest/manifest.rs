@@ -20,6 +20,24 @@ pub struct Manifest {
     pub seat: Vec<Spanned<SeatSection>>,
 }
 
+/// The fields of [`WaveSection`], as a base manifest of `ingest --from` is checked against
+/// them before the wave is built (the whole manifest is then read by serde, which refuses any
+/// other).
+pub const WAVE_FIELDS: &[&str] = &[
+    "id",
+    "suite",
+    "started_at",
+    "notes",
+    "suite_problems",
+    "suite_problems_file",
+    "load",
+    "accounting",
+    "budget",
+    "provenance",
+    "supersedes",
+    "canary_problems",
+];
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WaveSection {

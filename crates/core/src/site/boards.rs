@@ -113,6 +113,49 @@ pub(super) fn on_scale(score: &str, r: &Rubric) -> String {
     }
 }
 
+/// A caution for a board whose seats attempted different numbers of problems in a wave that
+/// declares no suite size: each seat's rate is then over the problems it attempted, so a seat
+/// that ran 10 of the 100 problems the others ran can rank first on them (a new user's check:
+/// 8 of 10 above 63 of 100, where the wave's problem matrix counts the 90 as missing). Said on
+/// the site's boards only: the terminal's leaderboard is what publications freeze, and a new
+/// note there would change their published text.
+pub(super) fn uneven_problems(data: &crate::model::WaveData) -> Option<String> {
+    if data.wave.suite_problems.is_some() {
+        return None;
+    }
+    let mut counts: Vec<(usize, &str)> = data
+        .seats
+        .iter()
+        .map(|s| {
+            let problems: std::collections::BTreeSet<&str> =
+                s.attempts.iter().map(|a| a.problem.as_str()).collect();
+            (problems.len(), s.seat.id.as_str())
+        })
+        .collect();
+    let most = counts.iter().map(|(n, _)| *n).max()?;
+    counts.retain(|(n, _)| *n < most);
+    if counts.is_empty() {
+        return None;
+    }
+    let fewer: Vec<String> = counts
+        .iter()
+        .take(5)
+        .map(|(n, seat)| format!("{seat} {n}"))
+        .collect();
+    Some(format!(
+        "Seats attempted different numbers of problems (most: {most}; fewer: {}{}), and the \
+         wave declares no suite size, so each seat's rates are over the problems it attempted \
+         and are not comparable across seats: declare suite_problems in the wave's manifest to \
+         count a problem a seat did not attempt as not Correct.",
+        fewer.join(", "),
+        if counts.len() > 5 {
+            format!(" and {} more", counts.len() - 5)
+        } else {
+            String::new()
+        }
+    ))
+}
+
 /// A wave's leaderboards: one under each registered rubric, and one under the shipped accuracy
 /// rubric when none of them scores the wave (a wave imported without a budget, say) or the
 /// site ranks on it (`--rubric accuracy@1`), and accuracy is not registered itself.
@@ -152,6 +195,9 @@ pub(super) fn boards<'a>(
         // new-user check of issue 31: a one-problem wave's 100.0–100.0% and tie groups read as
         // certain on the site).
         let _ = crate::report::intervals::caution(&mut table, &(), intervals.as_ref());
+        if let Some(note) = uneven_problems(&w.data) {
+            table.notes.push(crate::report::Note::Text(note));
+        }
         if let Some(c) = table.columns.iter_mut().find(|c| c.key == "score") {
             c.header = format!("{} · {}", c.header, scale_words(&info.rubric));
         }

@@ -15,7 +15,7 @@ pub(super) const STYLE: &str = "\
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#1a1a1a;background:#fff;line-height:1.45}
 main{max-width:2200px;margin:0 auto;padding:0 1.25rem 3rem}
 nav{background:#f2f4f7;padding:.5rem 1rem;border-bottom:1px solid #d0d5dd}
-h1{font-size:1.6rem}h2{font-size:1.25rem;margin-top:2rem}h3{font-size:1.05rem}
+h1{font-size:1.6rem;overflow-wrap:anywhere}.nw{white-space:nowrap}h2{font-size:1.25rem;margin-top:2rem}h3{font-size:1.05rem}
 .scroll{overflow-x:auto;max-width:100%}
 .scroll td:first-child,.scroll th:first-child{position:sticky;left:0;background:#fff}
 .scroll th:first-child{background:#f8f9fb}
@@ -254,6 +254,15 @@ fn estimated_width(c: &Column, cells: &[&str], first: bool) -> f64 {
 /// the examples' site scrolls at 1400 px).
 const FOLD_MIN: f64 = 160.0;
 
+/// A column's header, its scale (after " · ", as a board's score column names it) kept on one
+/// line: "scale 0–1" broke after the dash on a narrow column (a new user's check).
+fn header(text: &str) -> Markup {
+    match text.split_once(" · ") {
+        Some((name, scale)) => html! { (name) " · " span.nw { (scale) } },
+        None => html! { (text) },
+    }
+}
+
 /// Which of a table's columns (indices into `cols`) go to the second table so that the first
 /// fits [`TABLE_BUDGET`]: the first column never; the least important first (the order a
 /// narrow terminal leaves them out in), the rightmost of equals first. None when those
@@ -339,7 +348,7 @@ fn one_table(
         div.scroll {
             table.sortable {
                 @if let Some(c) = caption { caption { (c) } }
-                thead { tr { @for (_, c) in cols { th.num[c.numeric] scope="col" { (c.header) } } } }
+                thead { tr { @for (_, c) in cols { th.num[c.numeric] scope="col" { (header(&c.header)) } } } }
                 tbody {
                     @for (r, row) in t.rows.iter().enumerate() {
                         tr {

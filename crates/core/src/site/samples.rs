@@ -131,8 +131,7 @@ fn shown_path(file: &str) -> (&str, bool) {
 }
 
 /// What a cell cut to its file's name says on hover.
-const OUTSIDE_TITLE: &str =
-    "outside the manifest's directory: only the file's name is shown, not where it was";
+const OUTSIDE_TITLE: &str = "outside the directory the wave was ingested from: only the file's name is shown, not where it was";
 
 /// Where an attempt came from, when its importer said: the file or trial directory, and the
 /// record in it ([`shown_path`]: only its name when it lies outside the manifest's directory);
@@ -402,7 +401,7 @@ pub(super) fn problem_page(w: &WaveInput, problem: &str, artifacts: Option<&str>
         @let outside = here.iter().filter(|a| a.origin.as_ref().is_some_and(|o| shown_path(&o.file).1)).count();
         @if outside > 0 {
             p.note.outside {
-                (count(outside as u64, "attempt")) " with a path outside the manifest's directory (absolute, or climbing out with ..): shown by the file's name only"
+                (count(outside as u64, "attempt")) " with a path outside the directory the wave was ingested from (absolute, or climbing out with ..): shown by the file's name only"
                 @if let Some(base) = artifacts { ", not linked under the artifacts base " code { (base) } }
                 "."
             }
