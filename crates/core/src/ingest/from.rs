@@ -658,7 +658,7 @@ fn check_base_keys(path: &Path, text: &str, table: &Table) -> Result<()> {
             None => Location::file(path).field(field),
         }
     };
-    for key in table.keys().filter(|k| *k != "wave") {
+    if let Some(key) = table.keys().find(|k| *k != "wave") {
         let why = if WAVE_FIELDS.contains(&key.as_str()) {
             format!("`{key}` belongs under [wave]: put it in the [wave] table")
         } else {
@@ -666,24 +666,24 @@ fn check_base_keys(path: &Path, text: &str, table: &Table) -> Result<()> {
         };
         return Err(Error::input(at(key, key.clone()), why));
     }
-    if let Some(Value::Table(wave)) = table.get("wave") {
-        for key in wave.keys().filter(|k| !WAVE_FIELDS.contains(&k.as_str())) {
-            // A field the key begins (`started` for `started_at`), else the nearest spelling.
-            let near = WAVE_FIELDS
-                .iter()
-                .copied()
-                .find(|f| f.starts_with(key.as_str()))
-                .or_else(|| crate::diagnostics::closest(key, WAVE_FIELDS.iter().copied()))
-                .map(|f| format!(" (did you mean `{f}`?)"))
-                .unwrap_or_default();
-            return Err(Error::input(
-                at(key, format!("wave.{key}")),
-                format!(
-                    "unknown field `{key}`{near}; [wave] takes {}",
-                    WAVE_FIELDS.join(", ")
-                ),
-            ));
-        }
+    if let Some(Value::Table(wave)) = table.get("wave")
+        && let Some(key) = wave.keys().find(|k| !WAVE_FIELDS.contains(&k.as_str()))
+    {
+        // A field the key begins (`started` for `started_at`), else the nearest spelling.
+        let near = WAVE_FIELDS
+            .iter()
+            .copied()
+            .find(|f| f.starts_with(key.as_str()))
+            .or_else(|| crate::diagnostics::closest(key, WAVE_FIELDS.iter().copied()))
+            .map(|f| format!(" (did you mean `{f}`?)"))
+            .unwrap_or_default();
+        return Err(Error::input(
+            at(key, format!("wave.{key}")),
+            format!(
+                "unknown field `{key}`{near}; [wave] takes {}",
+                WAVE_FIELDS.join(", ")
+            ),
+        ));
     }
     Ok(())
 }
