@@ -357,6 +357,31 @@ impl Table {
         let mut t = self.clone();
         t.columns = keep(&self.columns, &gone);
         t.rows = self.rows.iter().map(|r| keep(r, &gone)).collect();
+        // A footnote that explains a column left out ("Header: ...") goes with it (a new user
+        // found "Tokens: ..." under "Unknown ..., so left out: Tokens"), as does the "(k of
+        // n)" one when no cell left shows such a count. A note that gives figures of its own
+        // (each seat's Cost-of-Pass per problem) stays, whatever columns are left.
+        let explains = |text: &str| {
+            gone.iter().any(|&k| {
+                // The header's name without its qualifier: "Tokens" of "Tokens (cached reads
+                // added)".
+                let h = self.columns[k]
+                    .header
+                    .split(" (")
+                    .next()
+                    .unwrap_or_default();
+                !h.is_empty()
+                    && text
+                        .strip_prefix(h)
+                        .is_some_and(|rest| rest.starts_with(':'))
+            })
+        };
+        let counted = t.rows.iter().flatten().any(|c| counts_known(&c.human));
+        t.notes.retain(|n| match n {
+            Note::Text(text) if text.starts_with("(k of n)") => counted,
+            Note::Text(text) => !explains(text),
+            Note::Advice(_) => true,
+        });
         let names: Vec<&str> = gone
             .iter()
             .map(|&k| self.columns[k].header.as_str())
@@ -381,6 +406,23 @@ impl Table {
         );
         (t, Some(note))
     }
+}
+
+/// Whether a cell shows how many of its attempts a figure covers, as "(k of n)" does:
+/// "(3 of 5)".
+fn counts_known(cell: &str) -> bool {
+    cell.split('(').skip(1).any(|rest| {
+        let inside = rest.split(')').next().unwrap_or("");
+        let mut words = inside.split(' ');
+        matches!(
+            (words.next(), words.next(), words.next(), words.next()),
+            (Some(k), Some("of"), Some(n), None)
+                if k.chars().all(|c| c.is_ascii_digit() || c == ',')
+                    && n.chars().all(|c| c.is_ascii_digit() || c == ',')
+                    && !k.is_empty()
+                    && !n.is_empty()
+        )
+    })
 }
 
 /// `items` without the positions in `gone` (ascending).
@@ -572,6 +614,68 @@ mod tests {
     /// Issue 31 item 2: the waves table folded a second table off just to show a `Timeout ×`
     /// column whose every cell was `—`. Such a column is left out, and one note names it; a
     /// column with one known cell, the first column and machine-only columns stay.
+    /// A new user's check: footnotes defined Tokens and "(k of n)" right under the note that
+    /// left those columns out. A footnote that explains a column left out goes with it; the
+    /// others stay (one giving figures of its own too), and "(k of n)" stays while a cell
+    /// shows such a count.
+    #[test]
+    fn a_footnote_explaining_a_column_left_out_goes_with_it() {
+        use super::{Cell, Column, Note, Table};
+        let mut t = Table::new(vec![
+            Column::text("Seat", "seat"),
+            Column::num("Correct", "correct"),
+            Column::num("Tokens (cached reads added)", "tokens"),
+            Column::num("Cost-of-Pass", "cost_of_pass"),
+            Column::num("Wall s", "wall"),
+        ]);
+        t.rows.push(vec![
+            Cell::text("a"),
+            Cell::text("1/2"),
+            Cell::none(),
+            Cell::none(),
+            Cell::text("3.0 (1 of 2)"),
+        ]);
+        for n in [
+            "Correct: Correct / attempts.",
+            "Tokens: input totals exclude cached reads.",
+            "Cost-of-Pass per problem (...): a —.",
+            "(k of n): the figure covers only the k attempts whose value is known.",
+            "a: 5 trials.",
+        ] {
+            t.notes.push(Note::Text(n.into()));
+        }
+        let texts = |t: &Table| -> Vec<String> {
+            t.notes
+                .iter()
+                .map(|n| match n {
+                    Note::Text(s) => s.clone(),
+                    Note::Advice(_) => String::new(),
+                })
+                .collect()
+        };
+        let (out, _) = t.without_unknown_columns();
+        assert_eq!(
+            texts(&out),
+            [
+                "Correct: Correct / attempts.",
+                "Cost-of-Pass per problem (...): a —.",
+                "(k of n): the figure covers only the k attempts whose value is known.",
+                "a: 5 trials."
+            ]
+        );
+        // Without the wall column's count, "(k of n)" goes too.
+        t.rows[0][4] = Cell::text("3.0");
+        let (out, _) = t.without_unknown_columns();
+        assert_eq!(
+            texts(&out),
+            [
+                "Correct: Correct / attempts.",
+                "Cost-of-Pass per problem (...): a —.",
+                "a: 5 trials."
+            ]
+        );
+    }
+
     #[test]
     fn a_column_no_row_records_is_left_out_with_one_note() {
         use super::{Cell, Column, Table};
