@@ -538,6 +538,14 @@ fn the_examples_site_renders_in_chromium_with_its_charts_and_tables() {
         ["rca-wave-1", "rca-wave-2", "checkout-rematch", "prices-csv"]
     );
     assert!(waves.contains("withdrawn on 2026-11-30T00:00:00Z: a trial run"));
+    // A seat's table marks the withdrawn wave as the index does (a new user's check: only
+    // the chart's hollow point said so).
+    let tidy = std::fs::read_to_string(site.join("seats/tidy.html")).unwrap();
+    let each = between(&tidy, "The seat in each wave", "</table>");
+    assert!(
+        each.contains(">prices-csv (withdrawn)</span></a>"),
+        "{each}"
+    );
     let publications = between(&index, "<h2>Publications</h2>", "</table>");
     assert!(publications.contains("reproduces byte for byte"));
     assert!(index.contains("benchledger verify --all --expect-head "));

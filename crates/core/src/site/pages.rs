@@ -462,8 +462,14 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
                 .position(|c| c.key == key)
                 .map_or_else(Cell::none, |k| cells[k].clone())
         };
+        // A withdrawn wave is marked in the table as in the index's (a new user read it as
+        // current: only its chart point, hollow, said otherwise).
+        let id = match &w.withdrawn {
+            Some(_) => Cell::new(format!("{} (withdrawn)", wave.id), &wave.id),
+            None => Cell::text(&wave.id),
+        };
         t.rows.push(vec![
-            Cell::text(&wave.id),
+            id,
             Cell::text(&wave.suite),
             Cell::text(&wave.started_at),
             Cell::new(describe_load(&wave.load), load_words(&wave.load)),
