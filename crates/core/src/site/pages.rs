@@ -665,7 +665,14 @@ fn change_page(input: &Input, scored: &[Vec<Board<'_>>], old: usize, new: usize)
                             r.shift.shown(),
                             r.shift.old.map_or("undefined".into(), |v| fixed(v, places)),
                             r.shift.new.map_or("undefined".into(), |v| fixed(v, places)),
-                            if r.old_outside_scale || r.new_outside_scale { " (outside its scale)" } else { "" }
+                            // Which score left its rubric's scale: "outside its scale" after
+                            // both read as if the new one had (a new user's check).
+                            match (r.old_outside_scale, r.new_outside_scale) {
+                                (true, true) => " (both outside their scales)",
+                                (true, false) => " (the old score outside its scale)",
+                                (false, true) => " (the new score outside its scale)",
+                                (false, false) => "",
+                            }
                         )).collect::<Vec<_>>().join("; ")
                     ),
                     old_label: o.rubric.id(),
