@@ -1774,7 +1774,7 @@ fn four_suites() -> Env {
 }
 
 /// Issue 31, item 1: the front page leads with the suite whose latest wave is newest, under a
-/// table of contents (suite, latest wave, its leader and score, seats); each board carries one
+/// table of contents (suite, its leader and score, the rubric, the latest wave, seats); each board carries one
 /// line of notes linking to the one page that explains them all.
 #[test]
 fn the_index_leads_with_the_newest_suite_under_its_contents() {
@@ -1812,7 +1812,7 @@ fn the_index_leads_with_the_newest_suite_under_its_contents() {
         .iter()
         .zip(["arith-mini", "checkout-rematch", "rca-wave-2"])
     {
-        assert_eq!(row[1], wave, "{row:?}");
+        assert_eq!(row[4], wave, "{row:?}");
         let board = between(&page, &format!("{wave}.html\">{wave}</a></h2>"), "</table>");
         let first = &rows_of(board)[0];
         let headers: Vec<String> = between(board, "<thead>", "</thead>")
@@ -1828,12 +1828,12 @@ fn the_index_leads_with_the_newest_suite_under_its_contents() {
             .position(|h| h.starts_with(&format!("{under} · ")))
             .unwrap();
         // A seat tied with others for the first rank says so ("google-react (tied with 1 more)").
-        assert!(row[2].starts_with(&first[0]), "{row:?} {first:?}");
-        assert_eq!(&row[4], &under, "{row:?}");
-        assert!(row[3].starts_with(&format!("{} ", first[score])), "{row:?}");
+        assert!(row[1].starts_with(&first[0]), "{row:?} {first:?}");
+        assert_eq!(&row[3], &under, "{row:?}");
+        assert!(row[2].starts_with(&format!("{} ", first[score])), "{row:?}");
         assert!(contents.contains(&format!("href=\"#suite-{}\"", row[0])));
     }
-    assert_eq!(rows[1][2], "google-react (tied with 1 more)");
+    assert_eq!(rows[1][1], "google-react (tied with 1 more)");
     assert_eq!(rows[3][1], "every wave withdrawn");
     // Each explanation once, on the page every board's note links to; the front page says
     // none of them at length.
@@ -2464,7 +2464,7 @@ fn each_score_on_the_front_page_says_its_rubrics_scale() {
     let scored: Vec<(&str, &str, &str)> = rows
         .iter()
         .filter(|r| r.len() > 4)
-        .map(|r| (r[0].as_str(), r[3].as_str(), r[4].as_str()))
+        .map(|r| (r[0].as_str(), r[2].as_str(), r[3].as_str()))
         .collect();
     assert_eq!(
         scored,
@@ -2518,7 +2518,7 @@ fn each_score_on_the_front_page_says_its_rubrics_scale() {
         .find(|r| r[0] == "grafana-incident-rca")
         .unwrap();
     assert!(
-        rca[3].ends_with(" on a scale from 0, relative: this wave only"),
+        rca[2].ends_with(" on a scale from 0, relative: this wave only"),
         "{rca:?}"
     );
     assert!(

@@ -176,16 +176,17 @@ fn leader(board: &Board<'_>) -> Option<(String, String, String)> {
 }
 
 /// The front page's table of contents: a row per suite, in the order the boards follow — the
-/// suite (to its board), its latest current wave, the seat that leads it and its score on its
-/// rubric's scale ([`super::boards::on_scale`]: the suites' rubrics need not share one), and
-/// how many seats it has.
+/// suite (to its board), the seat that leads its latest current wave and its score on its
+/// rubric's scale ([`super::boards::on_scale`]: the suites' rubrics need not share one), the
+/// rubric, the wave, and how many seats it has. The leader and score come before the wave, so
+/// that a phone shows them beside the sticky suite column (a new user's check).
 fn contents(input: &Input, scored: &[Vec<Board<'_>>], fronts: &[Front<'_>]) -> Markup {
     html! {
         div.scroll { table.contents {
             caption { "Contents: each suite's latest current wave and its leader" }
             thead { tr {
-                th scope="col" { "Suite" } th scope="col" { "Latest wave" } th scope="col" { "Leader" }
-                th.num scope="col" { "Score" } th scope="col" { "Under" } th.num scope="col" { "Seats" }
+                th scope="col" { "Suite" } th scope="col" { "Leader" } th.num scope="col" { "Score" }
+                th scope="col" { "Under" } th scope="col" { "Latest wave" } th.num scope="col" { "Seats" }
             } }
             tbody { @for f in fronts {
                 tr {
@@ -194,7 +195,6 @@ fn contents(input: &Input, scored: &[Vec<Board<'_>>], fronts: &[Front<'_>]) -> M
                         None => { td colspan="5" { "every wave withdrawn" } }
                         Some(i) => {
                             @let w = &input.waves[i];
-                            td.id { a href=(wave_href(0, &w.data.wave.id)) { (w.data.wave.id) } }
                             @match f.board.as_ref().and_then(|(b, _)| leader(&scored[i][*b]).map(|l| (l, &scored[i][*b]))) {
                                 Some(((seat, shown, score), board)) => {
                                     td.id { a href=(seat_href(0, &seat)) { (shown) } }
@@ -203,6 +203,7 @@ fn contents(input: &Input, scored: &[Vec<Board<'_>>], fronts: &[Front<'_>]) -> M
                                 }
                                 None => { td { "—" } td.num { "—" } td { "—" } }
                             }
+                            td.id { a href=(wave_href(0, &w.data.wave.id)) { (w.data.wave.id) } }
                             td.num { (w.row.seats) }
                         }
                     }
