@@ -90,7 +90,7 @@ if(!a)return c?1:0;if(!c)return -1;var p=Number(a),q=Number(c);\
 return (isNaN(p)||isNaN(q)?a.localeCompare(c):p-q)*d});r.forEach(function(x){b.appendChild(x)})}\
 h.addEventListener('click',go);h.addEventListener('keydown',function(e){if(e.key==='Enter')go()})})});\
 document.querySelectorAll('[data-filter]').forEach(function(x){var i=document.createElement('input'),w='Filter by '+x.getAttribute('data-filter');\
-i.type='search';i.className='filter';i.placeholder=w;i.setAttribute('aria-label',w);x.parentNode.insertBefore(i,x);\
+i.type='search';i.className='filter';i.placeholder=w;i.size=w.length;i.setAttribute('aria-label',w);x.parentNode.insertBefore(i,x);\
 i.addEventListener('input',function(){var q=i.value.trim().toLowerCase();x.querySelectorAll('tbody tr,li').forEach(function(r){\
 var t=(r.textContent+' '+(r.getAttribute('data-f')||'')+' '+[].map.call(r.querySelectorAll('[title]'),function(e){return e.title}).join(' ')).toLowerCase();\
 r.hidden=q!==''&&t.indexOf(q)<0})})});";
