@@ -401,6 +401,7 @@ def test_the_documents_are_the_librarys_calls_not_a_command_line(demo, monkeypat
     for call, message in (
         (lambda: ledger.show("rca-wave-2", ci=40), "--ci 40: give the confidence level"),
         (lambda: ledger.show("rca-wave-2", seed=3), "--seed sets how intervals are drawn"),
+        (lambda: ledger.show("rca-wave-2", reprice=True), "--reprice prices every attempt"),
         (lambda: ledger.trials("rca-wave-2", k=[0]), "--k 0: k counts trials"),
         (lambda: ledger.versus("rca-wave-2", "openai-react", "openai-react"), "versus itself"),
         (lambda: ledger.versus_all("rca-wave-2", alpha=1.5), "--alpha 1.5"),

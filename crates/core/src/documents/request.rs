@@ -18,8 +18,17 @@ pub struct Prices {
 }
 
 impl Prices {
-    /// Prices `data` as asked; `None` when no table is named.
+    /// Prices `data` as asked; `None` when no table is named. Repricing with no table to
+    /// price from is refused (the command line's parser refuses `--reprice` without
+    /// `--prices`; a library caller gets the same answer rather than a silent no-op).
     pub fn apply(&self, ledger: &Ledger, data: &mut WaveData) -> Result<Option<Pricing>> {
+        if self.reprice && self.table.is_none() {
+            return Err(Error::Usage(
+                "--reprice prices every attempt from a price table: name one with --prices \
+                 NAME@VERSION"
+                    .into(),
+            ));
+        }
         let costs = if self.reprice {
             Costs::Reprice
         } else {
