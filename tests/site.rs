@@ -1327,33 +1327,7 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
     the_seats_list_names_each_named_seat(&page);
     let Some(chromium) = chromium() else { return };
     let index = dom(&chromium, &site.join("index.html"));
-    // The checkout rematch under the rubric named: the seats tied at 100 ranked on wall
-    // seconds, then new input; absolutes before the score, each seat a link to its page.
-    let board = between(
-        &index,
-        "checkout-rematch.html\">checkout-rematch</a></h2>",
-        "</table>",
-    );
-    assert!(board.contains("Ranked under <strong>session-efficiency@2</strong>"));
-    assert_eq!(
-        first_cells(board),
-        [
-            "openai-react",
-            "google-react",
-            "xai-hierarchical",
-            "anthropic-react",
-            "deepseek-react"
-        ]
-    );
-    assert!(board.contains("<a href=\"seats/openai-react.html\">openai-react</a>"));
-    let headers = between(board, "<thead>", "</thead>");
-    assert!(
-        headers.find(">Correct<").unwrap()
-            < headers
-                .find(">session-efficiency@2 · <span class=\"nw\">scale 0–100</span><")
-                .unwrap()
-    );
-    assert!(headers.find(">USD<").unwrap() < headers.find(">Rank<").unwrap());
+    the_checkout_board_ranks_ties_on_wall_then_input(&index);
     // The imported wave has no budget: session-efficiency@2 gives it no score, so it is ranked
     // under the most recently registered rubric that does, and says why.
     let arith = between(&index, "arith-mini.html\">arith-mini</a></h2>", "</table>");
@@ -1415,6 +1389,37 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
         page.contains("wave's load: rca-wave-1 1,588,900 (4 par"),
         "{page}"
     );
+}
+
+/// The checkout rematch under the rubric named, on the front page `index`: the seats tied at
+/// 100 ranked on wall seconds, then new input; absolutes before the score, each seat a link to
+/// its page.
+fn the_checkout_board_ranks_ties_on_wall_then_input(index: &str) {
+    let board = between(
+        index,
+        "checkout-rematch.html\">checkout-rematch</a></h2>",
+        "</table>",
+    );
+    assert!(board.contains("Ranked under <strong>session-efficiency@2</strong>"));
+    assert_eq!(
+        first_cells(board),
+        [
+            "openai-react",
+            "google-react",
+            "xai-hierarchical",
+            "anthropic-react",
+            "deepseek-react"
+        ]
+    );
+    assert!(board.contains("<a href=\"seats/openai-react.html\">openai-react</a>"));
+    let headers = between(board, "<thead>", "</thead>");
+    assert!(
+        headers.find(">Correct<").unwrap()
+            < headers
+                .find(">session-efficiency@2 · <span class=\"nw\">scale 0–100</span><")
+                .unwrap()
+    );
+    assert!(headers.find(">USD<").unwrap() < headers.find(">Rank<").unwrap());
 }
 
 /// A new user's check at 390 px: the stylesheet makes the first column of a table box

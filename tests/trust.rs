@@ -1169,6 +1169,7 @@ fn every_edit_of_ledger_rows_is_caught_by_verify_all_ledger_expect_head() {
         (env, h)
     };
     let mut cases = raw_fact_edits();
+    cases.extend(side_record_edits());
     cases.extend(registration_and_chain_edits());
     for (what, sql, needle) in cases {
         let (env, h) = prepared();
@@ -1307,9 +1308,9 @@ fn raw_fact_edits() -> Vec<(&'static str, String, &'static str)> {
     ]
 }
 
-/// The sweep's edits of registered texts, publications, withdrawals and the log itself.
-fn registration_and_chain_edits() -> Vec<(&'static str, String, &'static str)> {
-    let x = common::sha256_hex(b"x");
+/// The sweep's edits of the records kept beside waves and publications, each logged when it
+/// was written: signatures, origins, sample texts and display names.
+fn side_record_edits() -> Vec<(&'static str, String, &'static str)> {
     vec![
         (
             "a publication's signed statement edited",
@@ -1389,6 +1390,13 @@ fn registration_and_chain_edits() -> Vec<(&'static str, String, &'static str)> {
             "DELETE FROM publication_envelope WHERE publication_id = 1".into(),
             "the signature of publication #1 is not in the ledger",
         ),
+    ]
+}
+
+/// The sweep's edits of registered texts, publications, withdrawals and the log itself.
+fn registration_and_chain_edits() -> Vec<(&'static str, String, &'static str)> {
+    let x = common::sha256_hex(b"x");
+    vec![
         (
             "an unscored rubric's text and sha256",
             format!("UPDATE rubric SET text = text || ' ', sha256 = '{x}' WHERE name = 'accuracy'"),
