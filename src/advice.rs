@@ -1,22 +1,58 @@
 //! What to do next, in the command line's words. The library names a next step as a
 //! [`Hint`] and never names a command; this face says it with its own commands.
 
-use benchledger_core::error::{Error, Hint};
+use benchledger_core::error::{Argument, Error, Hint};
 use benchledger_core::report::{Advice, Note, Table};
 
 /// An error's message as the command line prints it: the library's message, then what to do
 /// next with this program's commands.
 pub fn message(e: &Error) -> String {
-    message_in(e, &|_| None)
+    message_in(e, &CommandLine)
+}
+
+/// How a face of the library (the command line, the Python package) words an error: what to
+/// do next, and a call's arguments, as its callers write them.
+pub trait Face {
+    /// A hint in this face's words, where it has its own call for it (`None`: the command
+    /// line's words, whose commands every face ships).
+    fn hint(&self, _hint: &Hint) -> Option<String> {
+        None
+    }
+
+    /// An argument as this face's callers write it.
+    fn argument(&self, a: &Argument) -> String;
+}
+
+/// The command line: every hint in its own words, an argument as its flag (`--alpha 1.5`).
+pub struct CommandLine;
+
+impl Face for CommandLine {
+    fn argument(&self, a: &Argument) -> String {
+        let flag = format!("--{}", a.name.replace('_', "-"));
+        match a.value {
+            Some(v) => format!("{flag} {v}"),
+            None => flag,
+        }
+    }
 }
 
 /// An error's message as another face of the library says it (the Python package): the
-/// library's message, then what to do next in `face`'s words where it has its own call for it,
-/// else in the command line's (whose commands the package ships as its `benchledger` command).
-pub fn message_in(e: &Error, face: &dyn Fn(&Hint) -> Option<String>) -> String {
-    let said = |hint: &Hint| face(hint).unwrap_or_else(|| says(hint));
+/// library's message with each argument named as `face` names it, then what to do next in
+/// `face`'s words where it has its own call for it, else in the command line's (whose commands
+/// the package ships as its `benchledger` command).
+pub fn message_in(e: &Error, face: &dyn Face) -> String {
+    let said = |hint: &Hint| face.hint(hint).unwrap_or_else(|| says(hint));
     match e {
         Error::Hinted { error, hint } => format!("{}{}", message_in(error, face), said(hint)),
+        Error::Argument {
+            name,
+            value,
+            message,
+        } => Argument {
+            name,
+            value: value.as_deref(),
+        }
+        .said(&|a| face.argument(a), message),
         _ => match e.hint() {
             Some(hint) => format!("{e}{}", said(hint)),
             None => e.to_string(),
@@ -95,6 +131,21 @@ fn says(hint: &Hint) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        Hint::AlsoGive(name) => format!("; give --{} too", name.replace('_', "-")),
+        Hint::RegisterAndRescore { file, id } => format!(
+            ". Register it with `benchledger rubric add {file}`, then `benchledger rescore \
+             --rubric {id}`"
+        ),
+        Hint::CheckSeatOrRescore(id) => format!(
+            "; check the seat's id with `benchledger show WAVE`, or store scores with \
+             `benchledger rescore --rubric {id}`"
+        ),
+        Hint::IncludeWithdrawn => {
+            ". Pass --include-withdrawn to show it anyway (marked as withdrawn)".into()
+        }
+        Hint::CompareTwo(seat) => {
+            format!("; e.g. `benchledger compare --seat {seat} WAVE-1 WAVE-2`")
+        }
         Hint::Give(option) => format!(
             "; give it with --{} (or in the wave manifest given with --manifest)",
             option.replace('_', "-")
@@ -199,6 +250,24 @@ mod tests {
              FILE`, or pass the rubric file's path"
         );
         assert_eq!(message(&Error::Usage("plain".into())), "plain");
+    }
+
+    /// The library names an argument by its own name; this program names it as its flag,
+    /// the value after it, and an argument another one needs as a flag too.
+    #[test]
+    fn an_argument_is_named_as_this_programs_flag() {
+        let e = Error::argument("alpha", 1.5, "give a share above 0 and below 1");
+        assert_eq!(
+            e.to_string(),
+            "`alpha` = 1.5: give a share above 0 and below 1"
+        );
+        assert_eq!(message(&e), "--alpha 1.5: give a share above 0 and below 1");
+        assert_eq!(e.exit_code(), 2);
+        let e = Error::switch("reprice", "needs a table").hinted(Hint::AlsoGive("prices"));
+        assert_eq!(e.to_string(), "`reprice`: needs a table");
+        assert_eq!(message(&e), "--reprice: needs a table; give --prices too");
+        let e = Error::argument("suite_problems", 0, "give a count");
+        assert_eq!(message(&e), "--suite-problems 0: give a count");
     }
 
     /// A listing's advice is said with this program's commands, in a note of its own; the

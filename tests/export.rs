@@ -223,7 +223,10 @@ fn an_export_asked_wrongly_is_refused() {
         .run(["export", "--format", "csv", "--what", "scores"])
         .status(2);
     assert!(
-        out.stderr.contains("--what scores needs --rubric"),
+        out.stderr.contains(
+            "--what scores: the scores of which rubric? Name one (NAME@VERSION, or a rubric \
+             file); give --rubric too"
+        ),
         "{}",
         out.stderr
     );
@@ -233,7 +236,8 @@ fn an_export_asked_wrongly_is_refused() {
         ])
         .status(2);
     assert!(
-        out.stderr.contains("--rubric goes with --what scores only"),
+        out.stderr
+            .contains("--rubric x@1: goes with an export of scores only"),
         "{}",
         out.stderr
     );

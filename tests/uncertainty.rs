@@ -200,11 +200,11 @@ fn interval_flags_are_checked() {
     for (args, says) in [
         (
             vec!["score", "--wave", WAVE, "--rubric", RUBRIC, "--seed", "3"],
-            "--seed sets how intervals are drawn",
+            "--seed 3: sets how intervals are drawn, and none is asked for; give --ci too",
         ),
         (
             vec!["show", WAVE, "--resamples", "500"],
-            "--resamples sets how intervals are drawn",
+            "--resamples 500: sets how intervals are drawn",
         ),
         (vec!["show", WAVE, "--ci", "120"], "--ci 120"),
         (

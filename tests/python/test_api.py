@@ -399,18 +399,26 @@ def test_the_documents_are_the_librarys_calls_not_a_command_line(demo, monkeypat
     assert ledger.publications() == expected["publications"]
     assert ledger.rules() == expected["rules"]
     for call, message in (
-        (lambda: ledger.show("rca-wave-2", ci=40), "--ci 40: give the confidence level"),
-        (lambda: ledger.show("rca-wave-2", seed=3), "--seed sets how intervals are drawn"),
-        (lambda: ledger.show("rca-wave-2", reprice=True), "--reprice prices every attempt"),
-        (lambda: ledger.trials("rca-wave-2", k=[0]), "--k 0: k counts trials"),
+        (lambda: ledger.show("rca-wave-2", ci=40), "^ci=40: give the confidence level"),
+        (lambda: ledger.show("rca-wave-2", seed=3), "^seed=3: sets how intervals are drawn, and none is asked for; give ci= too$"),
+        (lambda: ledger.show("rca-wave-2", reprice=True), r"^reprice=True: prices every attempt from a price table, and none is named; give prices= too$"),
+        (lambda: ledger.trials("rca-wave-2", k=[0]), "^k=0: k counts trials"),
         (lambda: ledger.versus("rca-wave-2", "openai-react", "openai-react"), "versus itself"),
-        (lambda: ledger.versus_all("rca-wave-2", alpha=1.5), "--alpha 1.5"),
+        (lambda: ledger.versus_all("rca-wave-2", alpha=1.5), "^alpha=1.5: give the family-wise error rate"),
         (lambda: ledger.plan("rca-wave-2", "openai-react", "nobody"), 'no seat "nobody"'),
-        (lambda: ledger.problems("rca-wave-2", seats=["nobody"]), "--seat nobody"),
+        (lambda: ledger.problems("rca-wave-2", seats=["nobody"]), "^seat=nobody: no such seat"),
         (lambda: ledger.problems("rca-wave-2", regressions=True), "compares two waves"),
         (lambda: ledger.problems("nowhere"), "nowhere"),
         (lambda: ledger.history("nonesuch@1"), "nonesuch@1"),
-        (lambda: ledger.compare("openai-react", ["rca-wave-2"]), "two or more waves"),
+        (
+            lambda: ledger.compare("openai-react", ["rca-wave-2"]),
+            r"two or more waves, oldest first \(got 1\); e\.g\. `Ledger\.compare\(\"openai-react\"",
+        ),
+        (
+            lambda: ledger.history(RUBRIC, seat="nobody"),
+            r"no stored score for seat \"nobody\" under .*; check the seat's id with "
+            r"`Ledger\.show\(wave\)`, or store scores with `Ledger\.rescore\(rubric=",
+        ),
     ):
         with pytest.raises(benchledger.BadInput, match=message):
             call()
@@ -458,7 +466,7 @@ def test_publish_is_the_librarys_call_and_publishes_what_the_command_line_publis
         (lambda: ledger.publish("nowhere", RUBRIC), "nowhere"),
         (lambda: ledger.publish("rca-wave-1", RUBRIC), "withdrawn"),
         (lambda: ledger.publish("rca-wave-2", RUBRIC, title="a\u001b[2Jb"), "title"),
-        (lambda: ledger.publish("rca-wave-2", RUBRIC, ci=40), "--ci 40"),
+        (lambda: ledger.publish("rca-wave-2", RUBRIC, ci=40), "^ci=40: give the confidence level"),
     ):
         with pytest.raises(benchledger.BadInput, match=message):
             call()
@@ -531,7 +539,10 @@ def test_export_is_the_librarys_call_and_writes_what_the_command_line_writes(dem
     for call, message in (
         (lambda: ledger.export("xml", what="attempts"), "xml"),
         (lambda: ledger.export("csv"), "attempts, seats or scores"),
-        (lambda: ledger.export("csv", what="scores"), "--what scores needs --rubric"),
+        (
+            lambda: ledger.export("csv", what="scores"),
+            r"^what=scores: the scores of which rubric\? .*; give rubric= too$",
+        ),
         (lambda: ledger.export("eee"), "out=DIR"),
         (lambda: ledger.export("eee", tmp_path / "x", what="seats"), "what and rubric"),
         (lambda: ledger.export("csv", what="seats", waves=["nowhere"]), "nowhere"),

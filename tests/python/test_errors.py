@@ -52,17 +52,28 @@ def test_unknown_names_and_a_missing_ledger_are_bad_input_in_the_cli_words(demo,
     cases = [
         (lambda: ledger.show("nope"), ["show", "nope"]),
         (lambda: ledger.versus("rca-wave-2", "x", "x"), ["versus", "--wave", "rca-wave-2", "x", "x"]),
-        (lambda: ledger.trials("rca-wave-2", k=[0]), ["trials", "rca-wave-2", "--k", "0"]),
+        (lambda: ledger.trials("rca-wave-2", k=[0]), ["trials", "rca-wave-2", "--k", "0"], ("--k 0", "k=0")),
         (lambda: ledger.score("rca-wave-2", "nope@1"), ["score", "--wave", "rca-wave-2", "--rubric", "nope@1"]),
-        (lambda: ledger.show("rca-wave-2", resamples=10), ["show", "rca-wave-2", "--resamples", "10"]),
+        (
+            lambda: ledger.show("rca-wave-2", resamples=10),
+            ["show", "rca-wave-2", "--resamples", "10"],
+            ("--resamples 10", "resamples=10"),
+            ("give --ci too", "give ci= too"),
+        ),
         (lambda: ledger.attempts(["nope"]), ["export", "--what", "attempts", "--wave", "nope"]),
     ]
-    for call, args in cases:
+    for call, args, *named in cases:
         out = cli("--db", db, *args, "--format", "json" if args[0] != "export" else "csv")
         assert out.status == 2, args
         with pytest.raises(benchledger.BadInput) as e:
             call()
-        assert str(e.value) == out.message, args
+        # The same message, each argument named as each face's callers write it: the command
+        # line's flag, Python's keyword argument.
+        expected = out.message
+        for flag, keyword in named:
+            assert flag in expected, (args, expected)
+            expected = expected.replace(flag, keyword)
+        assert str(e.value) == expected, args
     missing = tmp_path / "none.db"
     out = cli("--db", missing, "waves")
     with pytest.raises(benchledger.BadInput) as e:

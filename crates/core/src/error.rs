@@ -88,6 +88,17 @@ pub enum Error {
     #[error("{0}")]
     Usage(String),
 
+    /// An argument of a call out of its range, or naming what is not there: the argument by
+    /// the library's name for it (`alpha`, `seat`), the value given (`None` for a switch, such
+    /// as `reprice`), and what was expected. Each face names the argument as its callers write
+    /// it (the command line's `--alpha 1.5`, Python's `alpha=1.5`; see [`Argument`]).
+    #[error("{}", Argument { name, value: value.as_deref() }.said(&|a| a.library(), message))]
+    Argument {
+        name: &'static str,
+        value: Option<String>,
+        message: String,
+    },
+
     /// The request contradicts what the ledger already holds (a different wave under an
     /// existing id, different text under an existing rubric version).
     #[error("{0}")]
@@ -124,6 +135,50 @@ pub enum Error {
     /// transaction committed: nothing was written.
     #[error("interrupted: nothing was written, the ledger is as it was")]
     Interrupted,
+}
+
+/// An argument of a call as an error names it ([`Error::Argument`]): its name in the library's
+/// words and the value given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Argument<'a> {
+    pub name: &'a str,
+    /// `None` for a switch.
+    pub value: Option<&'a str>,
+}
+
+impl Argument<'_> {
+    /// The argument in the library's words: "`alpha` = 1.5", "`reprice`".
+    pub fn library(&self) -> String {
+        match self.value {
+            Some(v) => format!("`{}` = {v}", self.name),
+            None => format!("`{}`", self.name),
+        }
+    }
+
+    /// The error's message with the argument named by `named`.
+    pub fn said(&self, named: &dyn Fn(&Argument) -> String, message: &str) -> String {
+        format!("{}: {message}", named(self))
+    }
+}
+
+impl Error {
+    /// An [`Error::Argument`] for `name` given as `value`.
+    pub fn argument(name: &'static str, value: impl ToString, message: impl Into<String>) -> Error {
+        Error::Argument {
+            name,
+            value: Some(value.to_string()),
+            message: message.into(),
+        }
+    }
+
+    /// An [`Error::Argument`] for the switch `name`.
+    pub fn switch(name: &'static str, message: impl Into<String>) -> Error {
+        Error::Argument {
+            name,
+            value: None,
+            message: message.into(),
+        }
+    }
 }
 
 /// What the user can do next, named rather than said: each face (the command line, a library
@@ -190,6 +245,19 @@ pub enum Hint {
     CopyInWhereWritable,
     /// The server refused to write: what only reads the ledger still works.
     ReadsStillWork,
+    /// An argument needs another one beside it (`reprice` a price table, `resamples` an
+    /// interval): give that one too, by the library's name for it.
+    AlsoGive(&'static str),
+    /// A rubric named by its file has no stored scores: register it, then store its scores
+    /// (the file as named, the rubric's id).
+    RegisterAndRescore { file: String, id: String },
+    /// No stored score under the rubric for the seat named: check the seat's id among a
+    /// wave's, or store the rubric's scores (its id).
+    CheckSeatOrRescore(String),
+    /// Fewer than two waves were named to compare: name two or more, oldest first (the seat).
+    CompareTwo(String),
+    /// A withdrawn wave was named: ask for withdrawn waves to be included (marked).
+    IncludeWithdrawn,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

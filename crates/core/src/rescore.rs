@@ -6,7 +6,7 @@
 //! [`streamed`] wave by wave. Here, not in the command, so that every face of the library
 //! rescores the same way (issue 30).
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::figures::{Basis, FigureTally, SeatTotals};
 use crate::formats::tally;
 use crate::ledger::Ledger;
@@ -105,9 +105,7 @@ pub fn all(
 ) -> Result<Rescored> {
     let rows = ledger.rubrics()?;
     if rows.is_empty() {
-        return Err(Error::Usage(
-            "no rubric is registered: register one with `benchledger rubric add FILE`".into(),
-        ));
+        return Err(Error::Usage("no rubric is registered".into()).hinted(Hint::RegisterRubricFile));
     }
     let rubrics: Vec<Rubric> = rows
         .iter()

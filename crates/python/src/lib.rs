@@ -1285,12 +1285,41 @@ fn quiet_surroundings(cancel: Cancel) -> Result<Surroundings, Error> {
     })
 }
 
-/// What to do next, in the Python package's words where it has its own call for it (the
+/// The Python package as a face of the library: an argument as a keyword argument
+/// (`alpha=1.5`), what to do next in its own words where it has its own call for it (the
 /// command line's words otherwise: its commands ship with the package as `benchledger`).
+struct PythonFace;
+
+impl benchledger::advice::Face for PythonFace {
+    fn argument(&self, a: &benchledger_core::error::Argument) -> String {
+        format!("{}={}", a.name, a.value.unwrap_or("True"))
+    }
+
+    fn hint(&self, hint: &benchledger_core::error::Hint) -> Option<String> {
+        python_says(hint)
+    }
+}
+
+/// What to do next, in the Python package's words where it has its own call for it.
 fn python_says(hint: &benchledger_core::error::Hint) -> Option<String> {
     use benchledger_core::error::Hint;
     let option = |o: &str| format!("{o}=");
     Some(match hint {
+        Hint::AlsoGive(name) => format!("; give {} too", option(name)),
+        Hint::RegisterAndRescore { file, id } => format!(
+            ". Register it with `benchledger rubric add {file}`, then \
+             `Ledger.rescore(rubric={id:?})`"
+        ),
+        Hint::CheckSeatOrRescore(id) => format!(
+            "; check the seat's id with `Ledger.show(wave)`, or store scores with \
+             `Ledger.rescore(rubric={id:?})`"
+        ),
+        Hint::IncludeWithdrawn => {
+            ". Pass include_withdrawn=True to show it anyway (marked as withdrawn)".into()
+        }
+        Hint::CompareTwo(seat) => {
+            format!("; e.g. `Ledger.compare({seat:?}, [\"WAVE-1\", \"WAVE-2\"])`")
+        }
         Hint::CreateLedger(path) => format!(
             ": create one with `benchledger.Ledger.create({:?})`, or open an existing ledger",
             path.display().to_string()
@@ -1354,7 +1383,7 @@ impl Failure {
         }
         let (code, message) = (
             e.exit_code(),
-            benchledger::advice::message_in(&e, &python_says),
+            benchledger::advice::message_in(&e, &PythonFace),
         );
         let class = match code {
             1 => "CheckFailed",

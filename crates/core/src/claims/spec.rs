@@ -165,7 +165,40 @@ impl Ctx<'_> {
         let figure = Figure::parse(r.figure.get_ref())
             .map_err(|e| Error::input(self.at(&r.figure, "figure"), e))?;
         let value = self.number(&r.value, "value", "the published number")?;
-        let scale = match &r.scale {
+        let scale = self.scale(r)?;
+        let precision = self.precision(r, value, line)?;
+        let counts = self.counts(r, &figure)?;
+        let at = |v: &Spanned<String>| line_of(self.text, v.span().start);
+        Ok(Claim {
+            line,
+            lines: Lines {
+                wave: at(&r.wave),
+                seat: at(&r.seat),
+                figure: at(&r.figure),
+            },
+            wave: r.wave.get_ref().clone(),
+            seat: r.seat.get_ref().clone(),
+            figure,
+            value,
+            scale,
+            precision,
+            metric: r
+                .metric
+                .as_ref()
+                .map(|m| self.text(m, "metric", "the publisher's name for the figure"))
+                .transpose()?,
+            counts,
+            source: r
+                .source
+                .as_ref()
+                .map(|s| self.text(s, "source", "where the number came from"))
+                .transpose()?,
+        })
+    }
+
+    /// What the figure was multiplied by to be published: 1 unless given, and above 0.
+    fn scale(&self, r: &RawClaim) -> Result<f64> {
+        Ok(match &r.scale {
             None => 1.0,
             Some(s) => {
                 let x = self.number(
@@ -184,8 +217,13 @@ impl Ctx<'_> {
                 }
                 x
             }
-        };
-        let precision = match (&r.decimals, &r.tolerance) {
+        })
+    }
+
+    /// The precision the number was published with: its decimals, or an interval around it
+    /// (one of the two, and decimals that `value` does not exceed).
+    fn precision(&self, r: &RawClaim, value: f64, line: usize) -> Result<Precision> {
+        Ok(match (&r.decimals, &r.tolerance) {
             (Some(d), None) => {
                 let n = u32::try_from(*d.get_ref())
                     .ok()
@@ -235,8 +273,12 @@ impl Ctx<'_> {
                      or an interval around it, `tolerance = X`",
                 ));
             }
-        };
-        let counts = match (&r.correct, &r.of) {
+        })
+    }
+
+    /// A publisher's counts behind an accuracy: `correct` and `of` together, or neither.
+    fn counts(&self, r: &RawClaim, figure: &Figure) -> Result<Option<Counts>> {
+        Ok(match (&r.correct, &r.of) {
             (None, None) => None,
             (Some(c), Some(o)) => {
                 if !figure.is_accuracy() {
@@ -274,32 +316,6 @@ impl Ctx<'_> {
                     "missing: `of` goes with `correct`, the number Correct",
                 ));
             }
-        };
-        let at = |v: &Spanned<String>| line_of(self.text, v.span().start);
-        Ok(Claim {
-            line,
-            lines: Lines {
-                wave: at(&r.wave),
-                seat: at(&r.seat),
-                figure: at(&r.figure),
-            },
-            wave: r.wave.get_ref().clone(),
-            seat: r.seat.get_ref().clone(),
-            figure,
-            value,
-            scale,
-            precision,
-            metric: r
-                .metric
-                .as_ref()
-                .map(|m| self.text(m, "metric", "the publisher's name for the figure"))
-                .transpose()?,
-            counts,
-            source: r
-                .source
-                .as_ref()
-                .map(|s| self.text(s, "source", "where the number came from"))
-                .transpose()?,
         })
     }
 }

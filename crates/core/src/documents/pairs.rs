@@ -31,9 +31,11 @@ pub fn versus(ledger: &Ledger, wave: &str, a: &str, b: &str, ci: Ci) -> Result<D
 /// the family-wise error rate `alpha`.
 pub fn versus_all(ledger: &Ledger, wave: &str, alpha: f64) -> Result<Document> {
     if !(alpha > 0.0 && alpha < 1.0) {
-        return Err(Error::Usage(format!(
-            "--alpha {alpha}: give the family-wise error rate above 0 and below 1 (e.g. 0.05)"
-        )));
+        return Err(Error::argument(
+            "alpha",
+            alpha,
+            "give the family-wise error rate above 0 and below 1 (e.g. 0.05)",
+        ));
     }
     let data = request::named(ledger, wave)?;
     let groups = TieGroups::of(&data, alpha);
@@ -53,21 +55,23 @@ pub fn plan(
     alpha: f64,
     power: f64,
 ) -> Result<Document> {
-    for (flag, v) in [("--alpha", alpha), ("--power", power)] {
+    for (name, v, e_g) in [("alpha", alpha, "0.05"), ("power", power, "0.8")] {
         if !(v > 0.0 && v < 1.0) {
-            return Err(Error::Usage(format!(
-                "{flag} {v}: give a share above 0 and below 1 (e.g. 0.05 for --alpha, 0.8 for \
-                 --power)"
-            )));
+            return Err(Error::argument(
+                name,
+                v,
+                format!("give a share above 0 and below 1 (e.g. {e_g})"),
+            ));
         }
     }
     if let Some(d) = delta
         && !(d > 0.0 && d <= 1.0)
     {
-        return Err(Error::Usage(format!(
-            "--delta {d}: give the difference to detect as a share above 0 and at most 1 (0.03 \
-             for 3 points)"
-        )));
+        return Err(Error::argument(
+            "delta",
+            d,
+            "give the difference to detect as a share above 0 and at most 1 (0.03 for 3 points)",
+        ));
     }
     request::two_seats(seat, vs)?;
     let data = request::named(ledger, wave)?;

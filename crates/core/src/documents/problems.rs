@@ -37,11 +37,15 @@ fn check_seats(seats: &[String], waves: &[&WaveData]) -> Result<()> {
             known.sort_unstable();
             known.dedup();
             let names: Vec<&str> = waves.iter().map(|w| w.wave.id.as_str()).collect();
-            return Err(Error::Usage(format!(
-                "--seat {s}: no such seat in {}; its seats are: {}",
-                names.join(" or "),
-                known.join(", ")
-            )));
+            return Err(Error::argument(
+                "seat",
+                s,
+                format!(
+                    "no such seat in {}; its seats are: {}",
+                    names.join(" or "),
+                    known.join(", ")
+                ),
+            ));
         }
     }
     Ok(())
@@ -99,16 +103,20 @@ pub fn sample(
     sample::sample(&data, problem, seats).ok_or_else(|| {
         let known = problems::wave_problems(&data);
         let shown: Vec<&str> = known.iter().take(20).map(String::as_str).collect();
-        Error::Usage(format!(
-            "--problem {problem}: no seat of wave {} attempted it; its problems are: {}{}",
-            data.wave.id,
-            shown.join(", "),
-            if known.len() > shown.len() {
-                format!(" (and {} more)", known.len() - shown.len())
-            } else {
-                String::new()
-            }
-        ))
+        Error::argument(
+            "problem",
+            problem,
+            format!(
+                "no seat of wave {} attempted it; its problems are: {}{}",
+                data.wave.id,
+                shown.join(", "),
+                if known.len() > shown.len() {
+                    format!(" (and {} more)", known.len() - shown.len())
+                } else {
+                    String::new()
+                }
+            ),
+        )
     })
 }
 

@@ -2,7 +2,7 @@
 //! from ([`Prices`]) and intervals ([`Ci`]), each checked as the command line checks its flags;
 //! and the checks every document makes of the waves and seats it is given.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::ledger::Ledger;
 use crate::model::{SeatData, WaveData};
 use crate::prices::{Costs, Pricing};
@@ -23,11 +23,11 @@ impl Prices {
     /// `--prices`; a library caller gets the same answer rather than a silent no-op).
     pub fn apply(&self, ledger: &Ledger, data: &mut WaveData) -> Result<Option<Pricing>> {
         if self.reprice && self.table.is_none() {
-            return Err(Error::Usage(
-                "--reprice prices every attempt from a price table: name one with --prices \
-                 NAME@VERSION"
-                    .into(),
-            ));
+            return Err(Error::switch(
+                "reprice",
+                "prices every attempt from a price table, and none is named",
+            )
+            .hinted(Hint::AlsoGive("prices")));
         }
         let costs = if self.reprice {
             Costs::Reprice
@@ -60,30 +60,35 @@ impl Ci {
             (Some(level), _) => level,
             (None, true) => defaults.level * 100.0,
             (None, false) => {
-                if let Some(flag) = self
+                if let Some((name, value)) = self
                     .resamples
-                    .map(|_| "--resamples")
-                    .or(self.seed.map(|_| "--seed"))
+                    .map(|r| ("resamples", r.to_string()))
+                    .or(self.seed.map(|s| ("seed", s.to_string())))
                 {
-                    return Err(Error::Usage(format!(
-                        "{flag} sets how intervals are drawn, and none is asked for: add --ci (or \
-                         --ci LEVEL) to draw them"
-                    )));
+                    return Err(Error::argument(
+                        name,
+                        value,
+                        "sets how intervals are drawn, and none is asked for",
+                    )
+                    .hinted(Hint::AlsoGive("ci")));
                 }
                 return Ok(None);
             }
         };
         if !(level > 50.0 && level < 100.0) {
-            return Err(Error::Usage(format!(
-                "--ci {level}: give the confidence level in percent, above 50 and below 100 (e.g. \
-                 95)"
-            )));
+            return Err(Error::argument(
+                "ci",
+                level,
+                "give the confidence level in percent, above 50 and below 100 (e.g. 95)",
+            ));
         }
         let resamples = self.resamples.unwrap_or(defaults.resamples);
         if !(100..=1_000_000).contains(&resamples) {
-            return Err(Error::Usage(format!(
-                "--resamples {resamples}: give between 100 and 1000000 resamples (default 2000)"
-            )));
+            return Err(Error::argument(
+                "resamples",
+                resamples,
+                "give between 100 and 1000000 resamples (default 2000)",
+            ));
         }
         Ok(Some(Settings {
             level: level / 100.0,

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::document::Document;
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::ledger::Ledger;
 use crate::model::WaveData;
 use crate::registry;
@@ -82,10 +82,10 @@ pub fn compare(
 ) -> Result<Compared> {
     if waves.len() < 2 {
         return Err(Error::Usage(format!(
-            "compare needs two or more waves, oldest first (got {}); e.g. `benchledger compare \
-             --seat {seat} WAVE-1 WAVE-2`",
+            "compare needs two or more waves, oldest first (got {})",
             waves.len()
-        )));
+        ))
+        .hinted(Hint::CompareTwo(seat.to_string())));
     }
     let mut seen = BTreeSet::new();
     for w in waves {
@@ -152,11 +152,13 @@ pub fn history(
     let info = registry::resolve(ledger, rubric)?;
     if !info.registered {
         return Err(Error::Usage(format!(
-            "{} is not registered: stored scores belong to registered rubrics. Register it with \
-             `benchledger rubric add {rubric}`, then `benchledger rescore --rubric {}`",
+            "{} is not registered: stored scores belong to registered rubrics",
             info.rubric.id(),
-            info.rubric.id()
-        )));
+        ))
+        .hinted(Hint::RegisterAndRescore {
+            file: rubric.to_string(),
+            id: info.rubric.id(),
+        }));
     }
     let withdrawn = Withdrawn::load(ledger)?;
     for w in waves {
@@ -184,11 +186,10 @@ pub fn history(
             .any(|w| w.stored.iter().any(|x| x.score.seat == s))
     {
         return Err(Error::Usage(format!(
-            "no stored score for seat {s:?} under {}; check the seat's id with `benchledger show \
-             WAVE`, or store scores with `benchledger rescore --rubric {}`",
+            "no stored score for seat {s:?} under {}",
             info.rubric.id(),
-            info.rubric.id()
-        )));
+        ))
+        .hinted(Hint::CheckSeatOrRescore(info.rubric.id())));
     }
     let (mut table, json) = report::history::history(&info, &rows, seat);
     let shown = withdrawn.among(rows.iter().map(|r| r.wave.id.as_str()));

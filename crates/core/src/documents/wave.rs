@@ -75,9 +75,11 @@ pub fn score(
 /// of a problem).
 pub fn trials(ledger: &Ledger, wave: &str, k: &[u64]) -> Result<Document> {
     if let Some(bad) = k.iter().find(|k| **k == 0) {
-        return Err(Error::Usage(format!(
-            "--k {bad}: k counts trials, from 1 (e.g. --k 1,2,4)"
-        )));
+        return Err(Error::argument(
+            "k",
+            bad,
+            "k counts trials, from 1 (e.g. 1,2,4)",
+        ));
     }
     let data = request::named(ledger, wave)?;
     let ks = if k.is_empty() {

@@ -44,10 +44,12 @@ pub struct Options {
 /// `SUITE=OWNER/NAME[:TASK]` of `--hf-dataset`.
 pub fn hub_dataset(s: &str) -> Result<(String, HubDataset)> {
     let bad = || {
-        crate::error::Error::Usage(format!(
-            "--hf-dataset {s:?}: expected SUITE=OWNER/NAME or SUITE=OWNER/NAME:TASK, e.g. \
-             gpqa=Idavidrein/gpqa:gpqa_diamond"
-        ))
+        crate::error::Error::argument(
+            "hf_dataset",
+            format!("{s:?}"),
+            "expected SUITE=OWNER/NAME or SUITE=OWNER/NAME:TASK, e.g. \
+             gpqa=Idavidrein/gpqa:gpqa_diamond",
+        )
     };
     let (suite, rest) = s.split_once('=').ok_or_else(bad)?;
     let (id, task) = match rest.split_once(':') {

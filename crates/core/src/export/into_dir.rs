@@ -13,10 +13,11 @@ use crate::ledger::Ledger;
 /// Refuses an `out` that is there and not a directory.
 fn check_dir(out: &Path) -> Result<()> {
     if out.exists() && !out.is_dir() {
-        return Err(Error::Usage(format!(
-            "--out {} is not a directory: give a directory to write the files into",
-            out.display()
-        )));
+        return Err(Error::argument(
+            "out",
+            out.display(),
+            "is not a directory: give a directory to write the files into",
+        ));
     }
     Ok(())
 }
@@ -39,10 +40,11 @@ fn write_all(out: &Path, files: &[eee::File]) -> Result<BTreeSet<PathBuf>> {
 /// Parquet files in `out` (made when missing), withdrawn waves marked.
 pub fn parquet(ledger: &Ledger, out: &Path) -> Result<Exported> {
     if out.exists() && !out.is_dir() {
-        return Err(Error::Usage(format!(
-            "--out {} is not a directory: give a directory to write the Parquet files into",
-            out.display()
-        )));
+        return Err(Error::argument(
+            "out",
+            out.display(),
+            "is not a directory: give a directory to write the Parquet files into",
+        ));
     }
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     super::parquet(ledger, out)
@@ -91,10 +93,14 @@ pub fn hf(ledger: &Ledger, ids: &[String], options: &hf::Options, out: &Path) ->
         .map(|w| w.wave.suite)
         .collect();
     if let Some(s) = options.datasets.keys().find(|s| !suites.contains(*s)) {
-        return Err(Error::Usage(format!(
-            "--hf-dataset names suite {s:?}, which no exported wave is of; the suites: {}",
-            suites.iter().cloned().collect::<Vec<_>>().join(", ")
-        )));
+        return Err(Error::argument(
+            "hf_dataset",
+            format!("{s:?}"),
+            format!(
+                "names a suite no exported wave is of; the suites: {}",
+                suites.iter().cloned().collect::<Vec<_>>().join(", ")
+            ),
+        ));
     }
     let mut files = Vec::new();
     for id in ids {

@@ -3,7 +3,7 @@
 //! never holds it whole. The command writes each piece to its output as it comes; the Python
 //! package gathers them.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::ledger::Ledger;
 use crate::registry;
 use crate::report;
@@ -27,17 +27,19 @@ impl Source {
                 Source::Scores(Box::new(registry::resolve(ledger, spec)?))
             }
             (What::Scores, None) => {
-                return Err(Error::Usage(
-                    "--what scores needs --rubric NAME@VERSION (or a rubric file): the scores of \
-                     which rubric?"
-                        .into(),
-                ));
+                return Err(Error::argument(
+                    "what",
+                    "scores",
+                    "the scores of which rubric? Name one (NAME@VERSION, or a rubric file)",
+                )
+                .hinted(Hint::AlsoGive("rubric")));
             }
-            (_, Some(_)) => {
-                return Err(Error::Usage(
-                    "--rubric goes with --what scores only: attempts and seats are the same \
-                     under every rubric"
-                        .into(),
+            (_, Some(spec)) => {
+                return Err(Error::argument(
+                    "rubric",
+                    spec,
+                    "goes with an export of scores only: attempts and seats are the same under \
+                     every rubric",
                 ));
             }
             (What::Attempts, None) => Source::Attempts,

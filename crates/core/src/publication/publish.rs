@@ -171,12 +171,15 @@ fn carried(path: &Path, data: &crate::model::WaveData, rubric_id: &str) -> Resul
 fn check_title(title: &str) -> Result<()> {
     match title.chars().find(|&c| crate::text::is_active(c)) {
         None => Ok(()),
-        Some(c) => Err(Error::Usage(format!(
-            "--title {:?} holds the character {}, which would act on a terminal or reorder the \
-             text around it rather than be read: give a title without control or bidirectional \
-             formatting characters",
-            crate::text::shown(title),
-            c.escape_unicode()
-        ))),
+        Some(c) => Err(Error::argument(
+            "title",
+            format!("{:?}", crate::text::shown(title)),
+            format!(
+                "holds the character {}, which would act on a terminal or reorder the text \
+                 around it rather than be read: give a title without control or bidirectional \
+                 formatting characters",
+                c.escape_unicode()
+            ),
+        )),
     }
 }

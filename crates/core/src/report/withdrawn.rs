@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{Note, Table};
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::ledger::Ledger;
 use crate::model::WithdrawalRow;
 
@@ -56,10 +56,10 @@ impl Withdrawn {
     pub fn check_named(&self, wave: &str, include: bool) -> Result<()> {
         match self.0.get(wave) {
             Some(w) if !include => Err(Error::Usage(format!(
-                "wave {wave} was {}; it is left out of leaderboards. Pass --include-withdrawn \
-                 to show it anyway (marked as withdrawn)",
+                "wave {wave} was {}; it is left out of leaderboards",
                 describe(w)
-            ))),
+            ))
+            .hinted(Hint::IncludeWithdrawn)),
             _ => Ok(()),
         }
     }
