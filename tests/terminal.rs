@@ -511,6 +511,47 @@ fn the_intervals_asked_for_outlast_group_and_every_other_optional_column() {
     }
 }
 
+/// A new user's check (issue 31): at 60 columns `score --ci` left out Rank and its range and
+/// kept the score's interval, so the leaderboard read without its ranks. The rank is what a
+/// leaderboard is read for: the score's interval goes before the rank and its range.
+#[test]
+fn a_narrow_leaderboard_keeps_its_rank_before_the_scores_interval() {
+    if !script_available() {
+        return;
+    }
+    let env = examples();
+    env.run(["rubric", "add", "rubrics/session-efficiency.v2.toml"])
+        .status(0);
+    let text = in_terminal(
+        &env,
+        60,
+        &[
+            "score",
+            "--wave",
+            "rca-wave-2",
+            "--rubric",
+            "session-efficiency@2",
+            "--ci",
+        ],
+        &[],
+    );
+    assert!(widest(&text) <= 60, "{text}");
+    let left_out = text
+        .split("Left out to fit 60 columns: ")
+        .nth(1)
+        .and_then(|t| t.split(" (--wide").next())
+        .unwrap_or_else(|| panic!("no columns left out:\n{text}"))
+        .replace('\n', " ");
+    assert!(left_out.contains("Score 95% CI"), "{left_out}");
+    assert!(
+        !left_out.contains("Rank,") && !left_out.ends_with("Rank"),
+        "{left_out}"
+    );
+    assert!(!left_out.contains("Rank range"), "{left_out}");
+    // openai-hierarchical: rank 2, its range 2–4 (the demo's seed-0 intervals).
+    assert!(text.contains("2–4"), "{text}");
+}
+
 /// A new user's check (issue 19): in an 80-column terminal `problems` left out the column of a
 /// seat with a long model id (`azureai-…-405B-Instruct-jqf`) although the matrix was 51 columns
 /// wide. A matrix is read by its seats: a seat's header breaks at its id's separators before

@@ -119,15 +119,19 @@ pub struct Column {
 /// A column a table is not read without: left out to fit a terminal only when nothing else is
 /// left and it still could not fit without cutting words.
 pub const ESSENTIAL: u8 = 0;
+/// The interval asked for of the figure a table is read for (a leaderboard's score): left out
+/// after the other columns asked for, before the essential ones (the rank a leaderboard is
+/// read for outlasts it).
+pub const ASKED_MAIN: u8 = 1;
 /// A column the user asked for (an interval of `--ci`): left out after every other optional
 /// column, and only once ids and headers broken at their own separators still do not fit.
-pub const ASKED: u8 = 1;
+pub const ASKED: u8 = 2;
 /// A column of ordinary importance.
-pub const NORMAL: u8 = 2;
+pub const NORMAL: u8 = 3;
 /// A column of detail: left out before the ordinary ones.
-pub const DETAIL: u8 = 3;
+pub const DETAIL: u8 = 4;
 /// A column that repeats what another says or the heading states: left out first.
-pub const EXTRA: u8 = 4;
+pub const EXTRA: u8 = 5;
 
 impl Column {
     pub fn text(header: &str, key: &str) -> Column {
@@ -142,7 +146,7 @@ impl Column {
     }
 
     /// The same column, left out to fit a terminal in the order of `priority` (see
-    /// [`ESSENTIAL`], [`ASKED`], [`NORMAL`], [`DETAIL`], [`EXTRA`]).
+    /// [`ESSENTIAL`], [`ASKED_MAIN`], [`ASKED`], [`NORMAL`], [`DETAIL`], [`EXTRA`]).
     pub fn priority(self, priority: u8) -> Column {
         Column { priority, ..self }
     }

@@ -378,9 +378,11 @@ fn add_score_interval_columns(
         }
     }
     if let Some(at) = t.columns.iter().position(|c| c.key == "score") {
+        // Asked for with `--ci`, it outlasts every other column asked for; but the rank and
+        // its range are what a leaderboard is read for, so a narrow terminal leaves the score's
+        // interval out before them (issue 31).
         let mut columns = intervals::columns(&format!("Score {level}% CI"), "score_ci");
-        // What `--ci` was asked for: a narrow terminal keeps the score's interval too.
-        columns[0].priority = super::ESSENTIAL;
+        columns[0].priority = super::ASKED_MAIN;
         t.columns.splice(at + 1..at + 1, columns);
         for (row, id) in t.rows.iter_mut().zip(&seats) {
             let cells = intervals::cells(w.seat(id).score, |x| fixed(x, places));
