@@ -3,9 +3,9 @@
 //!
 //! The statement's subjects are the publication's two texts by SHA-256 — its canonical input
 //! (`publication-N.input`) and its published Markdown (`publication-N.md`) — and its predicate
-//! ([`PREDICATE_TYPE`]) records what they were made from: the rubric (name, version, SHA-256 of
+//! (`PREDICATE_TYPE`) records what they were made from: the rubric (name, version, SHA-256 of
 //! its text), the wave (id, content hash), the chain record hash, and the version of the tool
-//! that signed. The signature is ed25519 over DSSE's pre-authentication encoding ([`pae`]) of
+//! that signed. The signature is ed25519 over DSSE's pre-authentication encoding (`pae`) of
 //! the payload; the envelope's `keyid` is the hex SHA-256 of the raw 32-byte public key.
 //!
 //! Keys are files in the usual formats, so that other tools read them: a private key is PKCS#8
@@ -28,16 +28,16 @@ use serde::{Deserialize, Serialize};
 use crate::digest::{sha256_hex, short};
 
 /// The DSSE payload type of an in-toto statement.
-pub const PAYLOAD_TYPE: &str = "application/vnd.in-toto+json";
+pub(crate) const PAYLOAD_TYPE: &str = "application/vnd.in-toto+json";
 /// The in-toto statement's `_type`.
-pub const STATEMENT_TYPE: &str = "https://in-toto.io/Statement/v1";
+pub(crate) const STATEMENT_TYPE: &str = "https://in-toto.io/Statement/v1";
 /// The predicate's type: a benchledger publication, version 1 of its fields (docs/trust.md).
 /// A URN, because the project owns no web address a URL could promise to resolve at.
-pub const PREDICATE_TYPE: &str = "urn:benchledger:predicate:publication:v1";
+pub(crate) const PREDICATE_TYPE: &str = "urn:benchledger:predicate:publication:v1";
 
 /// The largest envelope read back (a ledger's row, a bundle's file): 1 MiB. One holds two
 /// digests, a few names and a signature, a few kilobytes at most.
-pub const ENVELOPE_MAX_BYTES: usize = 1 << 20;
+pub(crate) const ENVELOPE_MAX_BYTES: usize = 1 << 20;
 
 /// What a publication's statement says: its texts' digests and what they were made from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -181,7 +181,7 @@ pub fn statement(facts: &Facts<'_>, tool_version: &str) -> String {
 
 /// DSSE's pre-authentication encoding of a payload, what is signed:
 /// `"DSSEv1" SP LEN(type) SP type SP LEN(body) SP body`, lengths in ASCII decimal bytes.
-pub fn pae(payload_type: &str, payload: &[u8]) -> Vec<u8> {
+pub(crate) fn pae(payload_type: &str, payload: &[u8]) -> Vec<u8> {
     let mut out = format!(
         "DSSEv1 {} {payload_type} {} ",
         payload_type.len(),
@@ -466,7 +466,7 @@ fn quoted(s: &str) -> String {
 
 /// The key ids an envelope's signatures name, or nothing when it cannot be read (for listing:
 /// [`check`] says what is wrong).
-pub fn key_ids(envelope: &str) -> Vec<String> {
+pub(crate) fn key_ids(envelope: &str) -> Vec<String> {
     if envelope.len() > ENVELOPE_MAX_BYTES {
         return Vec::new();
     }

@@ -9,7 +9,7 @@
 //! - an ingest, before each seat is read ([`crate::ingest::WaveVisitor::cancel`]) and staged,
 //!   and before its transaction commits;
 //! - a rescore or a listing that reads attempts, before it reads the waves' attempts
-//!   ([`crate::Ledger::fold_waves`]) and, reading them wave by wave, before each seat
+//!   (`crate::Ledger::fold_waves`) and, reading them wave by wave, before each seat
 //!   ([`crate::Ledger::fold_wave`]); a rescore also before each wave's scores are stored;
 //! - a write waiting for another writer's lock on an SQLite ledger, between slices of the wait;
 //! - every write, before its transaction commits.
@@ -45,7 +45,7 @@ impl Cancel {
     }
 
     /// Whether [`Cancel::cancel`] was called.
-    pub fn is_cancelled(&self) -> bool {
+    pub(crate) fn is_cancelled(&self) -> bool {
         self.0.load(Ordering::SeqCst)
     }
 

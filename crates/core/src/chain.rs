@@ -21,7 +21,7 @@ use crate::model::{
 
 /// A new withdrawal's record hash in the latest record format, once the ledger has placed it
 /// in the chain.
-pub fn seal_withdrawal(new: &NewWithdrawal, s: &WithdrawalSeal<'_>) -> String {
+pub(crate) fn seal_withdrawal(new: &NewWithdrawal, s: &WithdrawalSeal<'_>) -> String {
     record::withdrawal_sha256(
         record::LATEST,
         &record::Withdrawal {
@@ -41,7 +41,7 @@ pub fn seal_withdrawal(new: &NewWithdrawal, s: &WithdrawalSeal<'_>) -> String {
 /// What is wrong with an entry's link to the entry before it, if anything. `prev` is the
 /// entry before it in the chain's order; `partial` says the entries before this one may lie
 /// elsewhere (a bundle holds one publication of a longer chain).
-pub fn link_problem(
+pub(crate) fn link_problem(
     entry: &ChainEntry,
     prev: Option<&ChainEntry>,
     partial: bool,
@@ -65,7 +65,7 @@ pub fn link_problem(
 
 /// What is wrong with a withdrawal's own record, if anything: its fields (and the withdrawn
 /// wave's content hash, as stored now) must hash to its stored hash.
-pub fn withdrawal_problems(w: &WithdrawalRow) -> Vec<String> {
+pub(crate) fn withdrawal_problems(w: &WithdrawalRow) -> Vec<String> {
     let fields = record::Withdrawal {
         id: w.id,
         wave: &w.wave,
@@ -105,7 +105,7 @@ pub fn head(chain: &[ChainEntry]) -> Option<&ChainEntry> {
 }
 
 /// The hash of a log entry's fields in log entry format `format`.
-pub fn entry_sha256(format: u32, e: &LogEntryRow) -> Result<String, FormatError> {
+pub(crate) fn entry_sha256(format: u32, e: &LogEntryRow) -> Result<String, FormatError> {
     record::log_entry_sha256(
         format,
         &record::LogEntry {
@@ -144,7 +144,7 @@ pub fn walk(records: &[ChainEntry], log: &[LogEntryRow]) -> Vec<ChainEntry> {
 /// Every broken link of the log in `walk` (as [`walk`] gives it), by entry label. In a bundle
 /// (`partial`), which holds a few entries of a longer chain, only the link between two entries
 /// that follow each other in the log is checked.
-pub fn log_links(walk: &[ChainEntry], partial: bool) -> Vec<(String, String)> {
+pub(crate) fn log_links(walk: &[ChainEntry], partial: bool) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for (i, e) in walk.iter().enumerate() {
         let ChainEntry::Logged(entry) = e else {
@@ -259,7 +259,7 @@ impl<'a> Named<'a> {
 /// ledger with the hash the entry recorded (a wave's content hash and format; a registered
 /// text's SHA-256; a publication's or withdrawal's record hash and format; a signed
 /// statement's SHA-256) and the time, where the row keeps one.
-pub fn entry_problems(e: &LogEntryRow, named: &Index<'_>) -> Vec<String> {
+pub(crate) fn entry_problems(e: &LogEntryRow, named: &Index<'_>) -> Vec<String> {
     let mut out = Vec::new();
     match entry_sha256(e.record_format, e) {
         Ok(sha) if sha == e.sha256 => {}
@@ -346,7 +346,7 @@ pub fn entry_problems(e: &LogEntryRow, named: &Index<'_>) -> Vec<String> {
 
 /// Whether the chain ends exactly at `expected`; otherwise what happened, as far as the chain
 /// shows it.
-pub fn head_problem(chain: &[ChainEntry], expected: &str) -> Option<String> {
+pub(crate) fn head_problem(chain: &[ChainEntry], expected: &str) -> Option<String> {
     let Some(last) = head(chain) else {
         return Some(format!(
             "the chain is empty, but it was expected to end at {expected}: every publication, \

@@ -11,7 +11,7 @@ use std::path::Path;
 use crate::error::{Error, Location, Result};
 
 /// The 1-based line of a byte offset in a text.
-pub fn line_of(text: &str, offset: usize) -> usize {
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
     text[..text.floor_char_boundary(offset.min(text.len()))]
         .bytes()
         .filter(|b| *b == b'\n')
@@ -21,7 +21,7 @@ pub fn line_of(text: &str, offset: usize) -> usize {
 
 /// A TOML deserialisation error as `file:line: message`, with the field named when the message
 /// carries it.
-pub fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> Error {
+pub(crate) fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> Error {
     let at = match e.span() {
         Some(span) => Location::line(path, line_of(text, span.start)),
         None => Location::file(path),
@@ -142,7 +142,7 @@ fn plain(s: &str) -> String {
 }
 
 /// Checks a slug: letters, digits, `.`, `_` and `-`, starting with a letter or digit.
-pub fn check_slug(at: Location, what: &str, s: &str) -> Result<()> {
+pub(crate) fn check_slug(at: Location, what: &str, s: &str) -> Result<()> {
     let ok = s.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
@@ -161,7 +161,7 @@ pub fn check_slug(at: Location, what: &str, s: &str) -> Result<()> {
 
 /// Refuses a text holding NUL (U+0000), the one rule for both stores: SQLite would keep it,
 /// PostgreSQL refuses it in any text, so a ledger could not be copied from one to the other.
-pub fn check_no_nul(at: Location, s: &str) -> Result<()> {
+pub(crate) fn check_no_nul(at: Location, s: &str) -> Result<()> {
     match s.find('\0') {
         None => Ok(()),
         Some(i) => Err(Error::input(
@@ -178,7 +178,7 @@ pub fn check_no_nul(at: Location, s: &str) -> Result<()> {
 /// The error for bytes that are not UTF-8 text, naming the line of the first invalid byte
 /// (`first_line` being the line `bytes` starts on) and its column in bytes. `None` when they
 /// are UTF-8. Of the kind `std::fs::read_to_string` gives (`InvalidData`).
-pub fn not_utf8(bytes: &[u8], first_line: usize) -> Option<std::io::Error> {
+pub(crate) fn not_utf8(bytes: &[u8], first_line: usize) -> Option<std::io::Error> {
     let e = std::str::from_utf8(bytes).err()?;
     let valid = &bytes[..e.valid_up_to()];
     let line = first_line + valid.iter().filter(|b| **b == b'\n').count();
@@ -205,7 +205,7 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 /// The name one not quite any means: the closest by spelling ([`closest`]), else the one a
 /// longer name begins with, separators and case aside (`inspect-ai` and `inspect_ai` are
 /// `inspect`), else the one whose words it spells out (`lm-evaluation-harness` is `lm-eval`).
-pub fn near_name<'a>(name: &str, names: &[&'a str]) -> Option<&'a str> {
+pub(crate) fn near_name<'a>(name: &str, names: &[&'a str]) -> Option<&'a str> {
     let lower = name.to_ascii_lowercase();
     if let Some(c) = closest(&lower, names.iter().copied()) {
         return Some(c);

@@ -21,7 +21,7 @@ pub(crate) fn hex(digest: &[u8]) -> String {
 }
 
 /// Whether a text is a SHA-256 as benchledger writes them: 64 lower-case hex digits.
-pub fn is_sha256(s: &str) -> bool {
+pub(crate) fn is_sha256(s: &str) -> bool {
     s.len() == 64
         && s.bytes()
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))

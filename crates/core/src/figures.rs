@@ -144,7 +144,7 @@ impl<'a> Basis<'a> {
 /// Every sum runs in the order the attempts are added, from the same starting value as a sum
 /// over a seat's attempts held whole, so it comes out the same to the bit. Distinct problems
 /// are counted against the previous attempt's problem, which is exact in ledger order; a seat's
-/// attempts held in another order are recounted by [`FigureTally::of_attempts`].
+/// attempts held in another order are recounted by `FigureTally::of_attempts`.
 #[derive(Debug, Clone)]
 pub struct FigureTally {
     attempts: u64,
@@ -232,7 +232,7 @@ impl FigureTally {
     /// once: `first` says that it opens a drawn problem, and every draw of a problem counts as
     /// a problem of its own. (Problems are then told apart by the caller, not by their ids: a
     /// tally fed this way is fed only this way.)
-    pub fn add_drawn(&mut self, basis: &Basis<'_>, a: &Attempt, first: bool) {
+    pub(crate) fn add_drawn(&mut self, basis: &Basis<'_>, a: &Attempt, first: bool) {
         self.add_counted(basis, a, first);
     }
 
@@ -266,7 +266,7 @@ impl FigureTally {
     }
 
     /// A seat's attempts held whole, in any order, tallied.
-    pub fn of_attempts(basis: &Basis<'_>, attempts: &[Attempt]) -> FigureTally {
+    pub(crate) fn of_attempts(basis: &Basis<'_>, attempts: &[Attempt]) -> FigureTally {
         let mut t = FigureTally::new();
         for a in attempts {
             t.add(basis, a);
@@ -278,7 +278,7 @@ impl FigureTally {
     /// After the attempts of a seat held whole were added: when they did not come in problem
     /// order (data built by hand), counts their distinct problems again, from the attempts
     /// themselves. Attempts in ledger order are left as counted.
-    pub fn recount_problems(&mut self, basis: &Basis<'_>, attempts: &[Attempt]) {
+    pub(crate) fn recount_problems(&mut self, basis: &Basis<'_>, attempts: &[Attempt]) {
         if self.in_order {
             return;
         }
@@ -341,20 +341,20 @@ impl FigureTally {
 /// A tally laid out as numbers, for resampling from per-problem sums (`stats::sums`): a
 /// tally of a resample is Σ count × the columns of each drawn problem's tally. Counts and
 /// integer sums are held as `f64`, exact while they stay below 2⁵³ (the caller checks that no
-/// resample can carry one past it); the columns in [`FigureTally::FLOAT_COLUMNS`] are sums of
+/// resample can carry one past it); the columns in `FigureTally::FLOAT_COLUMNS` are sums of
 /// real numbers.
 impl FigureTally {
     /// How many columns [`FigureTally::columns`] writes.
     pub const COLUMNS: usize = 26;
     /// The columns holding sums of real numbers: outcomes, wall seconds, USD.
-    pub const FLOAT_COLUMNS: [usize; 3] = [5, 18, 20];
+    pub(crate) const FLOAT_COLUMNS: [usize; 3] = [5, 18, 20];
 
     /// Attempts added so far.
     pub fn attempts(&self) -> u64 {
         self.attempts
     }
 
-    /// Appends the tally's totals (see [`FigureTally::from_columns`]).
+    /// Appends the tally's totals (see `FigureTally::from_columns`).
     pub fn columns(&self, out: &mut Vec<f64>) {
         let n = |v: u64| v as f64;
         out.extend([
@@ -385,7 +385,7 @@ impl FigureTally {
 
     /// The tally whose totals are `c` (laid out as [`FigureTally::columns`] writes them): the
     /// tally of a resampled wave, read as [`FigureTally::add_drawn`] leaves one.
-    pub fn from_columns(c: &[f64]) -> FigureTally {
+    pub(crate) fn from_columns(c: &[f64]) -> FigureTally {
         let n = |i: usize| c[i] as u64;
         let k = |i: usize| Known {
             sum: n(i),
@@ -422,7 +422,7 @@ impl FigureTally {
 impl FigureTally {
     /// The fields of an attempt a tally reads: a tally of attempts read with these is the one
     /// of the whole attempts.
-    pub const FIELDS: AttemptFields = AttemptFields {
+    pub(crate) const FIELDS: AttemptFields = AttemptFields {
         outcome: true,
         input_tokens: true,
         output_tokens: true,
@@ -436,7 +436,7 @@ impl FigureTally {
     };
 
     /// The totals of the attempts added so far (attempts added out of problem order: recount
-    /// them first, as [`FigureTally::of_attempts`] does).
+    /// them first, as `FigureTally::of_attempts` does).
     pub fn totals(&self) -> SeatTotals {
         SeatTotals {
             attempts: self.attempts,

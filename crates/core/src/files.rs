@@ -60,7 +60,7 @@ pub const KEY: Cap = Cap {
 };
 
 /// A problem list (`suite_problems_file`) or a CSV results file, read whole.
-pub const WHOLE: Cap = Cap {
+pub(crate) const WHOLE: Cap = Cap {
     bytes: 256 * MIB,
     what: "a problem list or a CSV results file",
     advice: "give the results as JSON lines (.jsonl), which are read a line at a time, or split \
@@ -68,7 +68,7 @@ pub const WHOLE: Cap = Cap {
 };
 
 /// One line of a JSON-lines results file.
-pub const LINE: Cap = Cap {
+pub(crate) const LINE: Cap = Cap {
     bytes: 16 * MIB,
     what: "a line of a JSON-lines results file",
     advice: "each line holds one attempt; check that the file is JSON lines",
@@ -126,7 +126,7 @@ fn refuse_irregular_meta(meta: &Metadata) -> std::io::Result<()> {
 
 /// Opens a regular file for reading, refusing anything else (after following symlinks). The
 /// open does not block, so a FIFO swapped in after the first check is refused too.
-pub fn open_regular(path: &Path) -> std::io::Result<File> {
+pub(crate) fn open_regular(path: &Path) -> std::io::Result<File> {
     refuse_irregular_meta(&std::fs::metadata(path)?)?;
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
@@ -187,7 +187,7 @@ pub fn read_text(path: &Path, cap: Cap) -> std::io::Result<String> {
 }
 
 /// A regular file to read a line at a time, each line (without its ending) at most
-/// [`LINE`]`.bytes` long: a longer one is an error, found before it is held.
+/// `LINE``.bytes` long: a longer one is an error, found before it is held.
 pub fn open_lines(path: &Path, buffer: usize) -> std::io::Result<CappedLines<File>> {
     Ok(CappedLines::new(open_regular(path)?, buffer, LINE))
 }

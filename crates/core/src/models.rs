@@ -17,10 +17,10 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 /// The table's text, as shipped.
-pub const ALIASES_TEXT: &str = include_str!("../../../models/aliases.v1.toml");
+pub(crate) const ALIASES_TEXT: &str = include_str!("../../../models/aliases.v1.toml");
 
 /// The table's file, as `models` names it.
-pub const ALIASES_FILE: &str = "models/aliases.v1.toml";
+pub(crate) const ALIASES_FILE: &str = "models/aliases.v1.toml";
 
 /// One model of the table.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]

@@ -91,7 +91,7 @@ pub fn usd(x: f64) -> String {
 /// USD for people, as the terminal, the site and Markdown print it: two places from a cent up,
 /// three significant digits below a cent ("$0.0000152"), so that a positive cost never prints
 /// as zero. (Publications keep [`usd`]: their text is frozen.)
-pub fn usd_significant(x: f64) -> String {
+pub(crate) fn usd_significant(x: f64) -> String {
     if !x.is_finite() {
         return "—".into();
     }
@@ -108,7 +108,7 @@ pub fn usd_significant(x: f64) -> String {
 /// The two bounds of a cost interval as [`usd_significant`] prints them, but consistently: when
 /// either bound is below a cent (and not zero), both get three significant digits, never fewer
 /// than two places ("$0.00800–$0.0800", "$0.00500–$0.520", not "$0.00800–$0.08").
-pub fn usd_significant_interval(lo: f64, hi: f64) -> (String, String) {
+pub(crate) fn usd_significant_interval(lo: f64, hi: f64) -> (String, String) {
     let cheap = |x: f64| x.is_finite() && x != 0.0 && x.abs() < 0.01;
     if !(cheap(lo) || cheap(hi)) {
         return (usd_significant(lo), usd_significant(hi));
@@ -140,7 +140,7 @@ pub(crate) fn signed_usd_significant(d: f64) -> String {
 /// A share as a percentage: 0.5358 → "53.6%".
 /// A p-value for people: four places, or `< 0.0001` where four places would print `0.0000`
 /// (issue 32, #9), which reads as impossible rather than small.
-pub fn p_value(p: f64) -> String {
+pub(crate) fn p_value(p: f64) -> String {
     if p < 0.00005 {
         "< 0.0001".into()
     } else {
@@ -168,7 +168,7 @@ pub fn machine(x: f64) -> String {
 }
 
 /// The machine text of an optional number.
-pub fn machine_opt(x: Option<f64>) -> String {
+pub(crate) fn machine_opt(x: Option<f64>) -> String {
     x.map(machine).unwrap_or_default()
 }
 

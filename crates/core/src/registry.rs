@@ -59,7 +59,7 @@ pub fn rubric_info(ledger: &Ledger, name: &str, version: u32) -> Result<RubricIn
 
 /// A rubric file's text (read from `path`), parsed and checked, as a leaderboard takes it:
 /// registered when the ledger holds the same text.
-pub fn rubric_info_of_file(ledger: &Ledger, path: &Path, text: &str) -> Result<RubricInfo> {
+pub(crate) fn rubric_info_of_file(ledger: &Ledger, path: &Path, text: &str) -> Result<RubricInfo> {
     let rubric = rubric::parse(path, text)?;
     let report = rubric::check(&rubric);
     let sha256 = sha256_hex(text.as_bytes());

@@ -137,7 +137,7 @@ pub fn all(
 /// The waves a command should visit: the named ones (checked to exist, and refused when
 /// withdrawn unless `include`; a wave named twice is visited once), else every wave but the
 /// withdrawn ones (unless `include`).
-pub fn waves_to_visit(
+pub(crate) fn waves_to_visit(
     ledger: &Ledger,
     named: &[String],
     withdrawn: &Withdrawn,
@@ -180,7 +180,7 @@ fn rescore_waves(
 }
 
 /// At most this many seats' scores are held at once while a rescore stores them.
-pub const PART_SEATS: usize = 2048;
+pub(crate) const PART_SEATS: usize = 2048;
 
 /// What a rescore stored under each of its rubrics: seats with a score stored, and seats among
 /// them whose score is undefined.
@@ -192,14 +192,14 @@ pub struct Stored {
 }
 
 /// Every wave of `ids` scored under each of `rubrics` (registered, with hashes `shas`) and
-/// stored, in at most one read of the ledger's attempts ([`Ledger::fold_waves`]) and one
+/// stored, in at most one read of the ledger's attempts (`Ledger::fold_waves`) and one
 /// transaction. Each seat's figures come from the tally stored beside it
 /// ([`Ledger::seat_tallies`]; a seat without one is tallied from its attempts and keeps it);
 /// only rubrics that keep more of an attempt than its figures (a per-attempt formula, free
 /// retries) need the attempts, each read once with the columns those rubrics read and fed to
 /// each of their tallies. Where the tallies cannot give the figures (fields they do not keep
 /// apart), every attempt is read with the columns any rubric reads, and tallied. The waves are
-/// then scored and stored part by part (consecutive waves of at most [`PART_SEATS`] seats), so
+/// then scored and stored part by part (consecutive waves of at most `PART_SEATS` seats), so
 /// that one part's scores are held at a time. The scores are those [`streamed`] gives wave
 /// by wave and rubric by rubric (a rubric's tally reads only its own fields, whatever else the
 /// attempt carries).

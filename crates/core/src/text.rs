@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 
 /// Whether `c` acts rather than reads: a control, or a bidirectional formatting character.
-pub fn is_active(c: char) -> bool {
+pub(crate) fn is_active(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
@@ -18,7 +18,7 @@ pub fn is_active(c: char) -> bool {
         )
 }
 
-/// `text` with every active character ([`is_active`]) but those `keep` allows written as
+/// `text` with every active character (`is_active`) but those `keep` allows written as
 /// `\u{…}`; borrowed when there is none.
 pub fn shown_keeping(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
     let escaped = |c: char| is_active(c) && !keep(c);

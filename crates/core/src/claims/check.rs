@@ -34,7 +34,7 @@ use crate::rubric::WaveScores;
 /// after) is the seat running `claude-sonnet-4.5` or `anthropic/claude-sonnet-4-5-20250929`.
 /// `Err` holds the seats whose model the name is of when that is not exactly one (none: the
 /// wave has no such seat; more: the name does not say which).
-pub fn seat_of<'a>(
+pub(crate) fn seat_of<'a>(
     data: &'a WaveData,
     name: &str,
 ) -> std::result::Result<&'a SeatData, Vec<&'a SeatData>> {
@@ -63,7 +63,7 @@ pub fn seat_of<'a>(
 
 /// Why a claim's seat is refused: the wave has no such seat (its seats named), or the name is of
 /// the model of several seats (those named).
-pub fn seat_missing(data: &WaveData, name: &str, fits: &[&SeatData], quote: bool) -> String {
+pub(crate) fn seat_missing(data: &WaveData, name: &str, fits: &[&SeatData], quote: bool) -> String {
     let q = |s: &str| {
         if quote {
             format!("`{s}`")
@@ -115,7 +115,7 @@ pub struct Variant {
 /// cached-read price (both cache prices taken as one), cached reads at the input price (no
 /// cache discount). `raw` is the wave as recorded, before any table priced it; a convention
 /// that changes nothing in the table is left out.
-pub fn pricing_variants(
+pub(crate) fn pricing_variants(
     table: &PriceTable,
     sha256: &str,
     raw: &WaveData,
@@ -231,7 +231,7 @@ pub struct Cause {
 }
 
 /// A cause's key in a few words, for a listing's column (docs/claims.md lists them all).
-pub fn cause_label(key: &str) -> &str {
+pub(crate) fn cause_label(key: &str) -> &str {
     match key {
         "over_attempted" => "missing left out",
         "sample_variance" => "sample variance (÷ P − 1)",

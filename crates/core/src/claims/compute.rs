@@ -188,7 +188,7 @@ fn measure_sum(view: &SeatView<'_>, m: Measure) -> Known<f64> {
 
 /// The figure as benchledger computes it, unscaled; `Err` says why it cannot be computed.
 /// `scores` holds the wave's scores under each rubric a claim names, by `NAME@VERSION`.
-pub fn primary(
+pub(crate) fn primary(
     figure: &Figure,
     view: &SeatView<'_>,
     scores: &BTreeMap<String, WaveScores>,
@@ -397,7 +397,7 @@ impl Found {
 /// The figure recomputed under every other convention that applies to it, in a fixed order
 /// (the order a report names them in). Conventions that give the figure's own value, or no
 /// value, are left out; so is a convention that gives the same value as one before it.
-pub fn alternatives(figure: &Figure, view: &SeatView<'_>) -> Vec<Alternative> {
+pub(crate) fn alternatives(figure: &Figure, view: &SeatView<'_>) -> Vec<Alternative> {
     let f = &view.figures;
     let n = f.attempts;
     let mut out = Found(Vec::new());

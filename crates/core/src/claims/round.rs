@@ -23,7 +23,7 @@ pub use crate::model::claims::{MAX_DECIMALS, Precision};
 
 /// How close to a half, relative to the value in units of its last decimal, counts as at a
 /// half: the noise of a long floating-point sum (millions of attempts) is below this.
-pub const HALF_SLACK: f64 = 1e-9;
+pub(crate) const HALF_SLACK: f64 = 1e-9;
 
 /// The most slack at a half, in units of the last decimal.
 const HALF_SLACK_MAX: f64 = 1e-6;
@@ -41,7 +41,7 @@ fn pow10(d: u32) -> f64 {
 
 /// A published value in whole units of its last decimal (76.8 at 1 decimal → 768), or `None`
 /// when it has more decimals than that (or is too large to compare).
-pub fn published_units(value: f64, decimals: u32) -> Option<i128> {
+pub(crate) fn published_units(value: f64, decimals: u32) -> Option<i128> {
     let y = value * pow10(decimals);
     if !y.is_finite() || y.abs() >= UNITS_MAX {
         return None;
@@ -52,7 +52,7 @@ pub fn published_units(value: f64, decimals: u32) -> Option<i128> {
 
 /// The ledger's value rounded to `decimals`, in whole units: one value, or the two neighbours
 /// of a half, lower first. `None` for a value too large to compare.
-pub fn rounded_units(x: f64, decimals: u32) -> Option<Vec<i128>> {
+pub(crate) fn rounded_units(x: f64, decimals: u32) -> Option<Vec<i128>> {
     let y = x * pow10(decimals);
     if !y.is_finite() || y.abs() >= UNITS_MAX {
         return None;
@@ -71,7 +71,7 @@ pub fn rounded_units(x: f64, decimals: u32) -> Option<Vec<i128>> {
 }
 
 /// Whole units of the last decimal as text: (768, 1) → "76.8", (-5, 2) → "-0.05".
-pub fn units_text(n: i128, decimals: u32) -> String {
+pub(crate) fn units_text(n: i128, decimals: u32) -> String {
     let digits = n.unsigned_abs().to_string();
     let d = decimals as usize;
     let padded = if digits.len() <= d {
@@ -136,7 +136,7 @@ pub fn compare(published: f64, computed: f64, precision: Precision) -> Compariso
 }
 
 /// The published value as text: at its decimals, or as its shortest form with the interval.
-pub fn published_text(value: f64, precision: Precision) -> String {
+pub(crate) fn published_text(value: f64, precision: Precision) -> String {
     match precision {
         Precision::Decimals(d) => match published_units(value, d) {
             Some(n) => units_text(n, d),
@@ -168,7 +168,7 @@ fn shown_decimals(published: f64) -> usize {
 /// The ledger's value as people read it beside a published one: a whole number as it is, any
 /// other with two decimals more than were published (beside an interval, two more than the
 /// published value is written with, at most six).
-pub fn computed_text(x: f64, precision: Precision, published: f64) -> String {
+pub(crate) fn computed_text(x: f64, precision: Precision, published: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         return format!("{}", x as i64);
     }
@@ -179,7 +179,7 @@ pub fn computed_text(x: f64, precision: Precision, published: f64) -> String {
 }
 
 /// A difference beside an interval, signed, as [`computed_text`] prints the value.
-pub fn difference_beside_interval(d: f64, published: f64) -> String {
+pub(crate) fn difference_beside_interval(d: f64, published: f64) -> String {
     crate::number::signed(d, shown_decimals(published))
 }
 

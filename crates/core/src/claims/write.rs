@@ -57,7 +57,7 @@ fn claim(c: &Claim) -> String {
 }
 
 /// The claims file as TOML, headed by comment lines (each written as `# ` and the line).
-pub fn to_toml(file: &ClaimsFile, comments: &[String]) -> String {
+pub(crate) fn to_toml(file: &ClaimsFile, comments: &[String]) -> String {
     let mut s = String::new();
     for c in comments {
         for line in c.lines() {

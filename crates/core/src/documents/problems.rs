@@ -89,7 +89,7 @@ pub fn regressions(
 
 /// `problems WAVE --problem ID`: every attempt at one problem (by `seats`, when any are named)
 /// with the texts its log recorded. Render it with [`sample::sample_text`], or as a document
-/// of kind `problem-sample` with [`sample::sample_table`].
+/// of kind `problem-sample` with `sample::sample_table`.
 pub fn sample(
     ledger: &Ledger,
     wave: &str,

@@ -37,10 +37,10 @@ use crate::rubric::StoredScore;
 pub const SCHEMA_VERSION: &str = "0.3.0";
 
 /// The `evaluation_result_id` of a seat's Correct-rate, the result its instance rows belong to.
-pub const ACCURACY_RESULT: &str = "benchledger.accuracy";
+pub(crate) const ACCURACY_RESULT: &str = "benchledger.accuracy";
 
 /// The prefix of the keys benchledger writes in an instance row's `metadata`.
-pub const META: &str = "benchledger.";
+pub(crate) const META: &str = "benchledger.";
 
 /// One file of the export, its path relative to the output directory.
 #[derive(Debug, Clone, PartialEq)]

@@ -3,7 +3,7 @@
 //!
 //! `benchledger export --format parquet --out DIR` writes three
 //! Parquet files that DuckDB, Spark or pandas read directly, their columns documented in
-//! docs/export.md (and listed once, here, in [`ATTEMPTS`], [`SEATS`] and [`SCORES`]).
+//! docs/export.md (and listed once, here, in [`ATTEMPTS`], [`SEATS`] and `SCORES`).
 //!
 //! - `attempts.parquet`: one row per attempt, with its wave, seat, model, provider, harness and
 //!   the wave's load, accounting and budget as columns;

@@ -15,7 +15,7 @@ use super::{Column, Kind, Value};
 use crate::error::{Error, Result};
 
 /// Rows per row group.
-pub const ROW_GROUP: usize = 65_536;
+pub(crate) const ROW_GROUP: usize = 65_536;
 
 /// One column's buffered values and definition levels (1: a value, 0: null).
 enum Buffer {

@@ -9,11 +9,11 @@ use super::{Decoder, FormatError, wave};
 use crate::model::WaveData;
 
 /// The input format new publications are written in, unless their wave records a condition
-/// only a later version holds ([`for_wave`]).
+/// only a later version holds (`for_wave`).
 pub const LATEST: u32 = 2;
 
 /// The newest version this build knows: version 2 embedding wave content format 3.
-pub const NEWEST: u32 = 3;
+pub(crate) const NEWEST: u32 = 3;
 
 /// Every version this build can write, oldest first.
 pub const VERSIONS: &[u32] = &[1, 2, 3];
@@ -21,7 +21,7 @@ pub const VERSIONS: &[u32] = &[1, 2, 3];
 /// The input format a new publication of `wave` is written in: [`LATEST`], or version 3 when
 /// the wave records a timeout multiplier (which only wave content format 3 holds), so that a
 /// publication of any other wave is written as it always was.
-pub fn for_wave(wave: &crate::model::Wave) -> u32 {
+pub(crate) fn for_wave(wave: &crate::model::Wave) -> u32 {
     if wave::for_wave(wave) >= 3 {
         NEWEST
     } else {
@@ -73,7 +73,7 @@ fn content_version(version: u32) -> Result<u32, FormatError> {
 /// version 2 `{"format":2,"rubric":{…},"prices":{…}|null,"ci":{…}|null,"data":{…}}`;
 /// version 3 the same as version 2 with `"format":3` and its `data` in wave content format 3.
 /// Version 1 has no place for a price table or intervals: asking it to name one is an error.
-pub fn encode(
+pub(crate) fn encode(
     version: u32,
     rubric: &RubricId,
     prices: Option<&PricesId>,
@@ -147,7 +147,7 @@ pub struct Input {
 }
 
 /// Reads a publication's input back, checking that it declares the version it is read in.
-pub fn decode(version: u32, text: &str) -> Result<Input, FormatError> {
+pub(crate) fn decode(version: u32, text: &str) -> Result<Input, FormatError> {
     let content = content_version(version)?;
     let v = super::parse(text)?;
     let d = Decoder::root(&v);

@@ -83,7 +83,7 @@ impl<S: Sink> Json<S> {
         Json { sink, comma: false }
     }
 
-    pub fn into_sink(self) -> S {
+    pub(crate) fn into_sink(self) -> S {
         self.sink
     }
 
@@ -95,27 +95,27 @@ impl<S: Sink> Json<S> {
         self.comma = true;
     }
 
-    pub fn begin_object(&mut self) -> &mut Self {
+    pub(crate) fn begin_object(&mut self) -> &mut Self {
         self.element();
         self.sink.put(b"{");
         self.comma = false;
         self
     }
 
-    pub fn end_object(&mut self) -> &mut Self {
+    pub(crate) fn end_object(&mut self) -> &mut Self {
         self.sink.put(b"}");
         self.comma = true;
         self
     }
 
-    pub fn begin_array(&mut self) -> &mut Self {
+    pub(crate) fn begin_array(&mut self) -> &mut Self {
         self.element();
         self.sink.put(b"[");
         self.comma = false;
         self
     }
 
-    pub fn end_array(&mut self) -> &mut Self {
+    pub(crate) fn end_array(&mut self) -> &mut Self {
         self.sink.put(b"]");
         self.comma = true;
         self
@@ -166,28 +166,28 @@ impl<S: Sink> Json<S> {
         self
     }
 
-    pub fn opt_str(&mut self, s: Option<&str>) -> &mut Self {
+    pub(crate) fn opt_str(&mut self, s: Option<&str>) -> &mut Self {
         match s {
             Some(s) => self.str(s),
             None => self.null(),
         }
     }
 
-    pub fn opt_f64(&mut self, x: Option<f64>) -> &mut Self {
+    pub(crate) fn opt_f64(&mut self, x: Option<f64>) -> &mut Self {
         match x {
             Some(x) => self.f64(x),
             None => self.null(),
         }
     }
 
-    pub fn opt_u64(&mut self, n: Option<u64>) -> &mut Self {
+    pub(crate) fn opt_u64(&mut self, n: Option<u64>) -> &mut Self {
         match n {
             Some(n) => self.u64(n),
             None => self.null(),
         }
     }
 
-    pub fn opt_bool(&mut self, b: Option<bool>) -> &mut Self {
+    pub(crate) fn opt_bool(&mut self, b: Option<bool>) -> &mut Self {
         match b {
             Some(b) => self.bool(b),
             None => self.null(),

@@ -139,7 +139,7 @@ impl<'a> Decoder<'a> {
         self.whole()
     }
 
-    pub(crate) fn i64(&self) -> Result<i64, FormatError> {
+    pub fn i64(&self) -> Result<i64, FormatError> {
         self.whole()
     }
 

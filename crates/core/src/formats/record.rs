@@ -10,7 +10,7 @@ use super::{Decoder, FormatError};
 pub const LATEST: u32 = 1;
 
 /// Every version this build can write, oldest first.
-pub const VERSIONS: &[u32] = &[1];
+pub(crate) const VERSIONS: &[u32] = &[1];
 
 fn check(what: &'static str, version: u32) -> Result<(), FormatError> {
     check_in(what, version, VERSIONS, LATEST)
@@ -63,7 +63,7 @@ pub fn publication_text(version: u32, r: &Publication<'_>) -> Result<String, For
 }
 
 /// A publication's record hash in a format version.
-pub fn publication_sha256(version: u32, r: &Publication<'_>) -> Result<String, FormatError> {
+pub(crate) fn publication_sha256(version: u32, r: &Publication<'_>) -> Result<String, FormatError> {
     check("publication record", version)?;
     Ok(sha256(|j| write_publication(j, r)))
 }
@@ -135,7 +135,7 @@ pub fn withdrawal_text(version: u32, r: &Withdrawal<'_>) -> Result<String, Forma
 }
 
 /// A withdrawal's record hash in a format version.
-pub fn withdrawal_sha256(version: u32, r: &Withdrawal<'_>) -> Result<String, FormatError> {
+pub(crate) fn withdrawal_sha256(version: u32, r: &Withdrawal<'_>) -> Result<String, FormatError> {
     check("withdrawal record", version)?;
     Ok(sha256(|j| write_withdrawal(j, r)))
 }
@@ -177,10 +177,10 @@ pub fn decode_withdrawal(version: u32, text: &str) -> Result<WithdrawalFields, F
 }
 
 /// The log entry format new entries are hashed in (docs/formats.md, "Log entries").
-pub const LOG_LATEST: u32 = 1;
+pub(crate) const LOG_LATEST: u32 = 1;
 
 /// Every log entry format this build can write, oldest first.
-pub const LOG_VERSIONS: &[u32] = &[1];
+pub(crate) const LOG_VERSIONS: &[u32] = &[1];
 
 /// The fields of a log entry that its hash covers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -220,7 +220,7 @@ pub struct Origin {
 
 /// The SHA-256 of a wave's origins, in attempt order: the canonical JSON array of one object
 /// per origin, `{"seat","problem","trial","file","record"}` in that order.
-pub fn origins_sha256(origins: &[Origin]) -> String {
+pub(crate) fn origins_sha256(origins: &[Origin]) -> String {
     sha256(|j| {
         j.begin_array();
         for o in origins {
@@ -248,7 +248,7 @@ pub struct Texts {
 /// The SHA-256 of a wave's attempt texts, in attempt order: the canonical JSON array of one
 /// object per attempt that has texts, `{"seat","problem","trial","input","target","answer",
 /// "explanation"}` in that order (an absent text is `null`).
-pub fn texts_sha256(texts: &[Texts]) -> String {
+pub(crate) fn texts_sha256(texts: &[Texts]) -> String {
     sha256(|j| {
         j.begin_array();
         for t in texts {
@@ -269,7 +269,7 @@ pub fn texts_sha256(texts: &[Texts]) -> String {
 /// The SHA-256 of a recorded review (what its `review` log entry names): the canonical JSON
 /// object `{"wave","rules":{"name","version","sha256"},"verdict","findings_sha256"}` in that
 /// order. The findings are named by their own SHA-256, which the row keeps beside their text.
-pub fn review_sha256(r: &crate::model::WaveReviewRow) -> String {
+pub(crate) fn review_sha256(r: &crate::model::WaveReviewRow) -> String {
     sha256(|j| {
         j.begin_object();
         j.key("wave").str(&r.wave);
@@ -295,7 +295,7 @@ pub fn log_entry_text(version: u32, r: &LogEntry<'_>) -> Result<String, FormatEr
 }
 
 /// A log entry's hash in a format version.
-pub fn log_entry_sha256(version: u32, r: &LogEntry<'_>) -> Result<String, FormatError> {
+pub(crate) fn log_entry_sha256(version: u32, r: &LogEntry<'_>) -> Result<String, FormatError> {
     check_log(version)?;
     Ok(sha256(|j| write_log_entry(j, r)))
 }

@@ -23,7 +23,7 @@ use crate::model::{Known, SeatTotals};
 pub const LATEST: u32 = 2;
 
 /// The versions this build reads and checks, oldest first.
-pub const VERSIONS: [u32; 2] = [1, 2];
+pub(crate) const VERSIONS: [u32; 2] = [1, 2];
 
 /// The fields of every version, in their order.
 const FIELDS: [&str; 16] = [
@@ -52,7 +52,7 @@ pub fn write(t: &SeatTotals) -> String {
 
 /// The totals in version `format` (`None`: a version this build does not know). Version 1
 /// writes the sums of cached reads and cache writes alone.
-pub fn write_in(format: u32, t: &SeatTotals) -> Option<String> {
+pub(crate) fn write_in(format: u32, t: &SeatTotals) -> Option<String> {
     if !VERSIONS.contains(&format) {
         return None;
     }
@@ -89,7 +89,7 @@ pub fn write_in(format: u32, t: &SeatTotals) -> Option<String> {
     }))
 }
 
-/// Reads totals written in `format`. Only the text [`write_in`] gives for the totals it holds
+/// Reads totals written in `format`. Only the text `write_in` gives for the totals it holds
 /// is read: any other text (another key order, a number written another way, a value that is
 /// not finite) is malformed. Version 1 says nothing of which attempts recorded their cached
 /// reads and cache writes: its sums are read as covering every attempt, as it took them.

@@ -7,7 +7,7 @@
 //! attempt, after `trace`: `working_s`, `infra_error` and `end_reason` (what importers read
 //! from harness logs). Version 3 adds `timeout_multiplier` to the wave's `load`, after
 //! `serial_rerun`, and is the version only a wave that records a timeout multiplier is hashed
-//! in ([`for_wave`]): every other wave is hashed in version 2 as before, so no existing hash
+//! in (`for_wave`): every other wave is hashed in version 2 as before, so no existing hash
 //! moves. Fields the model gains later are in none: a wave hashed in a version keeps its hash
 //! for ever, whatever the model holds. Version 1 has no place for canary problems, and
 //! versions 1 and 2 none for a timeout multiplier: a wave that declares one cannot be written
@@ -22,19 +22,19 @@ use crate::model::{
 };
 
 /// The wave content format new waves are hashed in, unless they record a condition only a
-/// later version holds ([`for_wave`]).
+/// later version holds (`for_wave`).
 pub const LATEST: u32 = 2;
 
 /// The newest version this build knows: version 2 with the wave's timeout multiplier.
-pub const NEWEST: u32 = 3;
+pub(crate) const NEWEST: u32 = 3;
 
 /// Every version this build can write, oldest first.
-pub const VERSIONS: &[u32] = &[1, 2, 3];
+pub(crate) const VERSIONS: &[u32] = &[1, 2, 3];
 
 /// The version a new wave is hashed in: [`LATEST`], or version 3 when it records a timeout
 /// multiplier (the only version that holds one), so that a wave without one hashes as it
 /// always has.
-pub fn for_wave(w: &Wave) -> u32 {
+pub(crate) fn for_wave(w: &Wave) -> u32 {
     if w.load.timeout_multiplier.is_some() {
         NEWEST
     } else {
@@ -298,12 +298,12 @@ pub fn sha256(version: u32, data: &WaveData) -> Result<ContentHash, FormatError>
 
 /// The text the ledger stores an attempt's checklist as: the checklist of wave content
 /// format 1.
-pub fn checklist_text(items: &[ChecklistItem]) -> String {
+pub(crate) fn checklist_text(items: &[ChecklistItem]) -> String {
     super::json::to_string(|j| write_checklist(j, items))
 }
 
 /// Reads a stored checklist back.
-pub fn parse_checklist(text: &str) -> Result<Vec<ChecklistItem>, FormatError> {
+pub(crate) fn parse_checklist(text: &str) -> Result<Vec<ChecklistItem>, FormatError> {
     decode_checklist(&Decoder::root(&super::parse(text)?))
 }
 

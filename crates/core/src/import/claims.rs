@@ -27,7 +27,7 @@ pub const FULL_PRECISION: f64 = 1e-9;
 /// so the two estimators on the same data reproduce and anything else (other data, other
 /// clustering) differs, with its cause named. Without `n`, the value at its written precision,
 /// where the estimator itself is named as the cause when it differs.
-pub fn se_precision(value: f64, n: Option<u64>, decimals: Option<u32>) -> Precision {
+pub(crate) fn se_precision(value: f64, n: Option<u64>, decimals: Option<u32>) -> Precision {
     let written = match decimals {
         Some(d) => 0.5 / 10f64.powi(d as i32),
         None => FULL_PRECISION,
@@ -49,7 +49,7 @@ pub fn se_precision(value: f64, n: Option<u64>, decimals: Option<u32>) -> Precis
 
 /// The decimals a value's shortest form has (76.8 → 1, 0.77 → 2, 207.0 → 0), at most
 /// [`MAX_DECIMALS`].
-pub fn written_decimals(x: f64) -> u32 {
+pub(crate) fn written_decimals(x: f64) -> u32 {
     let s = format!("{x}");
     let d = s.split_once('.').map_or(0, |(_, frac)| frac.len());
     u32::try_from(d).map_or(MAX_DECIMALS, |d| d.min(MAX_DECIMALS))
@@ -147,7 +147,7 @@ pub fn count(
 
 /// The figures of a JSON file that is one object, read from its top-level keys (the rest
 /// skipped unread).
-pub fn top_level<R: Read>(
+pub(crate) fn top_level<R: Read>(
     path: &Path,
     reader: R,
     expecting: &'static str,

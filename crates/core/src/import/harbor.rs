@@ -57,7 +57,7 @@ const SUCCESS: f64 = 1.0 - 1e-6;
 
 /// The most files one trial's trajectory is read from (`trajectory.json` and its
 /// continuations): a chain longer than this is refused (README, limits).
-pub const MAX_CONTINUATIONS: usize = 100;
+pub(crate) const MAX_CONTINUATIONS: usize = 100;
 
 /// The exceptions that are a trial's own outcome (Harbor's default `exclude_exceptions`).
 const OWN: [&str; 5] = [

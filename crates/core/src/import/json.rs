@@ -15,7 +15,7 @@ use crate::error::{Error, Location, Result};
 
 /// Calls `each` with every element of the JSON array that makes up `reader`, in order, holding
 /// one element at a time. A syntax error names the file and the line and column.
-pub fn each_in_array<R: Read>(
+pub(crate) fn each_in_array<R: Read>(
     path: &Path,
     reader: R,
     mut each: impl FnMut(usize, Value) -> Result<()>,
@@ -68,7 +68,7 @@ pub fn each_in_array<R: Read>(
 /// Calls `each` with every member of the JSON object that makes up `reader` — its key, then its
 /// value — in file order, holding one member at a time (a walk of `super::object::walk`
 /// reading every member whole). A key written twice is refused, naming it.
-pub fn each_in_object<R: Read>(
+pub(crate) fn each_in_object<R: Read>(
     path: &Path,
     reader: R,
     mut each: impl FnMut(usize, String, Value) -> Result<()>,
@@ -95,7 +95,7 @@ pub fn each_in_object<R: Read>(
 /// that makes up `reader` (`{"results": [...], ...}`), in order, holding one element at a time;
 /// the object's other members are skipped without being kept. `None` when the object has no
 /// such member; a member given twice, or one that is not an array, is an error.
-pub fn each_in_member<R: Read>(
+pub(crate) fn each_in_member<R: Read>(
     path: &Path,
     reader: R,
     member: &str,
@@ -128,7 +128,7 @@ pub fn each_in_member<R: Read>(
 
 /// A whole JSON text as a value, refusing a key given twice in any object (serde_json keeps the
 /// last without a word): the error names the file, the line and the key.
-pub fn strict_str(path: &Path, text: &str) -> Result<Value> {
+pub(crate) fn strict_str(path: &Path, text: &str) -> Result<Value> {
     use serde::de::DeserializeSeed;
     let mut de = serde_json::Deserializer::from_str(text);
     super::results::strict::Strict
@@ -138,7 +138,7 @@ pub fn strict_str(path: &Path, text: &str) -> Result<Value> {
 }
 
 /// [`strict_str`] over a reader.
-pub fn strict_reader<R: Read>(path: &Path, reader: R) -> Result<Value> {
+pub(crate) fn strict_reader<R: Read>(path: &Path, reader: R) -> Result<Value> {
     use serde::de::DeserializeSeed;
     let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(
         256 * 1024,
@@ -152,7 +152,7 @@ pub fn strict_reader<R: Read>(path: &Path, reader: R) -> Result<Value> {
 
 /// One line of a JSON-lines file as a value, refusing a key given twice: errors name the file,
 /// the line and the key.
-pub fn strict_line(path: &Path, line: usize, text: &str) -> Result<Value> {
+pub(crate) fn strict_line(path: &Path, line: usize, text: &str) -> Result<Value> {
     strict_str(path, text).map_err(|e| match e {
         Error::Input { mut at, message } => {
             at.line = Some(line);
@@ -184,7 +184,7 @@ pub enum Shape {
 /// The parts of the JSON document `reader` holds that `shape` names, as a value, streamed
 /// (the document is never held whole, only the parts kept). Errors name the file, the line
 /// and, for a key given twice, the key.
-pub fn shaped<R: Read>(path: &Path, reader: R, shape: Shape) -> Result<Value> {
+pub(crate) fn shaped<R: Read>(path: &Path, reader: R, shape: Shape) -> Result<Value> {
     let mut de =
         serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(64 * 1024, reader));
     shape
@@ -194,7 +194,7 @@ pub fn shaped<R: Read>(path: &Path, reader: R, shape: Shape) -> Result<Value> {
 }
 
 /// [`shaped`] over the file at `path` of `src`, opened as a stream.
-pub fn shaped_file(src: &dyn super::Source, path: &Path, shape: Shape) -> Result<Value> {
+pub(crate) fn shaped_file(src: &dyn super::Source, path: &Path, shape: Shape) -> Result<Value> {
     let file = src.open(path).map_err(|e| Error::io(path, e))?;
     shaped(path, file, shape)
 }
@@ -359,7 +359,7 @@ impl<'a> Rec<'a> {
     }
 
     /// A boolean, when given.
-    pub fn boolean(&self, field: &str) -> Result<Option<bool>> {
+    pub(crate) fn boolean(&self, field: &str) -> Result<Option<bool>> {
         match self.get(field) {
             None => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(*b)),

@@ -39,7 +39,7 @@ fn format(name: &str) -> Option<&'static dyn Importer> {
 }
 
 /// The format a file or directory looks like, by name; `None` when it looks like none.
-pub fn sniff(src: &dyn Source, path: &Path) -> Option<&'static str> {
+pub(crate) fn sniff(src: &dyn Source, path: &Path) -> Option<&'static str> {
     match src.list(path).ok()? {
         Some(entries) => sniff_dir(src, entries),
         None => sniff_file(src, path),

@@ -160,7 +160,7 @@ pub struct Plan {
 }
 
 /// The importer named `format`; the error lists the formats there are.
-pub fn format_named(format: &str) -> Result<&'static dyn Importer> {
+pub(crate) fn format_named(format: &str) -> Result<&'static dyn Importer> {
     if let Some(i) = FORMATS.iter().find(|i| i.name() == format) {
         return Ok(*i);
     }
@@ -178,7 +178,7 @@ pub fn format_named(format: &str) -> Result<&'static dyn Importer> {
 /// directory, or a results file of a format benchledger reads (`ingest FILE.eval`), with the
 /// format to read it as. `None` for anything that may be a manifest (a `.toml` file, or one
 /// nothing recognises): reading it says what is wrong with it.
-pub fn not_a_manifest(src: &dyn Source, path: &Path) -> Option<Error> {
+pub(crate) fn not_a_manifest(src: &dyn Source, path: &Path) -> Option<Error> {
     let dir = matches!(src.list(path), Ok(Some(_)));
     let toml = path.extension().and_then(|e| e.to_str()) == Some("toml");
     if !dir && (toml || !src.is_file(path)) {
@@ -533,9 +533,9 @@ fn described(
 }
 
 /// How deep `ingest --from` searches a directory it is given (README, limits).
-pub const WALK_DEPTH: usize = 32;
+pub(crate) const WALK_DEPTH: usize = 32;
 /// How many entries (files and directories) it looks at, at most, under one directory given.
-pub const WALK_ENTRIES: usize = 100_000;
+pub(crate) const WALK_ENTRIES: usize = 100_000;
 
 /// The bounds of a directory walk.
 #[derive(Clone, Copy)]

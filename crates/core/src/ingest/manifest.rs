@@ -23,7 +23,7 @@ pub struct Manifest {
 /// The fields of [`WaveSection`], as a base manifest of `ingest --from` is checked against
 /// them before the wave is built (the whole manifest is then read by serde, which refuses any
 /// other).
-pub const WAVE_FIELDS: &[&str] = &[
+pub(crate) const WAVE_FIELDS: &[&str] = &[
     "id",
     "suite",
     "started_at",
@@ -127,7 +127,7 @@ pub fn at<T>(path: &Path, text: &str, v: &Spanned<T>, field: &str) -> Location {
 
 /// Where a key that is not spanned sits in the manifest: the first line that sets `key`
 /// (`key = ...`), or the file alone when none does.
-pub fn key_at(path: &Path, text: &str, key: &str, field: &str) -> Location {
+pub(crate) fn key_at(path: &Path, text: &str, key: &str, field: &str) -> Location {
     let sets = |l: &str| {
         l.trim_start()
             .strip_prefix(key)

@@ -1,7 +1,7 @@
 //! Ingest: reading a wave manifest and the result files it names into the model, checking
 //! everything before the ledger is touched.
 //!
-//! Nothing here writes. [`visit_wave`] reads a wave a seat at a time, handing each checked seat
+//! Nothing here writes. `visit_wave` reads a wave a seat at a time, handing each checked seat
 //! on in ledger order, so a wave of a million attempts need never be held whole: the caller
 //! hashes and stores each seat and lets it go. What it hands on is whole and consistent: every
 //! seat's results parsed, no duplicate (seat, problem, trial), every attempt on a declared
@@ -30,7 +30,7 @@ use crate::model::{
     SeatData, SuiteProblems, Wave,
 };
 
-/// What [`visit_wave`] hands on as it reads a wave.
+/// What `visit_wave` hands on as it reads a wave.
 pub trait WaveVisitor {
     /// The wave's conditions, checked, before any seat.
     fn wave(&mut self, wave: &Wave);
@@ -42,7 +42,7 @@ pub trait WaveVisitor {
         None
     }
     /// What asks the reading to stop ([`crate::cancel`]): checked before each seat's results
-    /// are read, so that [`visit_wave`] returns [`Error::Interrupted`] at the next seat once it
+    /// are read, so that `visit_wave` returns [`Error::Interrupted`] at the next seat once it
     /// is set. None by default: the reading runs to its end.
     fn cancel(&self) -> Option<&crate::cancel::Cancel> {
         None
@@ -54,7 +54,7 @@ pub trait WaveVisitor {
 /// manifest order; when the manifest lists its seats in id order (the usual case) one seat at a
 /// time is held. An error may come after some seats were handed on: the caller must treat what
 /// it was given as void then.
-pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Result<Wave> {
+pub(crate) fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Result<Wave> {
     let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
     let m = manifest::parse(path, &text)?;
     let w = &m.wave;
@@ -173,12 +173,12 @@ pub fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Res
 }
 
 /// The longest display name, in characters: a name, not a description.
-pub const MAX_DISPLAY_NAME: usize = 80;
+pub(crate) const MAX_DISPLAY_NAME: usize = 80;
 
 /// Checks a seat's display name: some text besides spaces, no control character, at most
 /// [`MAX_DISPLAY_NAME`] characters, and no other seat of the wave's (`taken`: each name given
 /// so far, trimmed, with its seat), since it tells seats apart where the id is not shown.
-pub fn check_display_name(
+pub(crate) fn check_display_name(
     at: Location,
     name: &str,
     taken: &mut BTreeMap<String, String>,

@@ -57,7 +57,7 @@ impl Ledger {
     }
 
     /// Opens the ledger at `path`, which must exist, for a command that only reads: as
-    /// [`Ledger::open`] does when it can be written, else read-only ([`Ledger::open_read_only`]).
+    /// [`Ledger::open`] does when it can be written, else read-only (`Ledger::open_read_only`).
     pub fn open_for_reading(path: &Path) -> Result<Ledger> {
         refuse_a_directory(path)?;
         match Ledger::open(path) {
@@ -74,7 +74,7 @@ impl Ledger {
     /// cannot be made (a read-only directory), the file is read as immutable (see
     /// `open_immutable`). A ledger with an older schema is refused rather than
     /// migrated.
-    pub fn open_read_only(path: &Path) -> Result<Ledger> {
+    pub(crate) fn open_read_only(path: &Path) -> Result<Ledger> {
         if !path.exists() {
             // The same words as `open`.
             return Ledger::open(path);

@@ -67,7 +67,7 @@ pub(super) trait Sink {
 pub type Copied = Vec<(&'static str, u64)>;
 
 /// Copies the whole ledger at `from` into a new one at `to`, on either store (`benchledger
-/// copy`, Python's `Ledger.copy`): [`Ledger::copy_to`], with the files around it. A new SQLite
+/// copy`, Python's `Ledger.copy`): `Ledger::copy_to`, with the files around it. A new SQLite
 /// file is written under a name of its own beside the destination and linked into place only
 /// once whole, so a copy stopped half way leaves no ledger at the destination (an empty one
 /// there would verify); a file made for a copy that fails is taken away again. Each ledger
@@ -141,7 +141,7 @@ fn remove_ledger_file(path: &Path) {
 impl Ledger {
     /// Copies every row of this ledger into `to`, which must be an empty ledger of the same
     /// schema version (as `Ledger::create` leaves one). Returns the rows copied per table.
-    pub fn copy_to(&self, to: &Ledger) -> Result<Copied> {
+    pub(crate) fn copy_to(&self, to: &Ledger) -> Result<Copied> {
         let supported = schema_version();
         for l in [self, to] {
             let v = l.user_version()?;

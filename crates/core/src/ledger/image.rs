@@ -28,7 +28,7 @@ impl Ledger {
     /// A ledger copied into memory from the `len` bytes `image` yields: the contents of a
     /// ledger file, which `origin` names in messages. The file is never opened by SQLite nor
     /// written; a ledger of an older schema version is migrated in memory only.
-    pub fn from_image(origin: &Path, mut image: impl Read, len: u64) -> Result<Ledger> {
+    pub(crate) fn from_image(origin: &Path, mut image: impl Read, len: u64) -> Result<Ledger> {
         let refuse = |message: String| Error::Ledger {
             path: origin.to_path_buf(),
             message,

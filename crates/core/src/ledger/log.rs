@@ -185,7 +185,7 @@ const UNNAMED: &str = "
       AND NOT EXISTS (SELECT 1 FROM chain_entry c WHERE c.kind = 'texts' AND c.subject = w.slug)
     ORDER BY 2, 4";
 
-/// What the log covers ([`Ledger::log_coverage`]).
+/// What the log covers (`Ledger::log_coverage`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LogCoverage {
     /// The rows no entry names and nothing from before the log began names either, as a
@@ -287,7 +287,7 @@ impl Ledger {
     /// by a publication or withdrawal from before the log began (the chain the log's first
     /// entry links to), or it is unaccounted for. Row ids and times decide nothing: an editor
     /// chooses both.
-    pub fn log_coverage(&self) -> Result<LogCoverage> {
+    pub(crate) fn log_coverage(&self) -> Result<LogCoverage> {
         let first_link: Option<Option<String>> = self.read(|sql| {
             sql.row(
                 "SELECT prev_sha256 FROM chain_entry ORDER BY seq LIMIT 1",
@@ -319,7 +319,7 @@ impl Ledger {
     /// The rows of the kinds whose log entries name their content's SHA-256 and no time of
     /// their own ([`crate::chain::Named::contents`]): each publication's signed statement, by
     /// the publication's id; each seat's display name, by "WAVE/SEAT"; each wave's origins.
-    pub fn logged_contents(&self) -> Result<Vec<crate::chain::LoggedContent>> {
+    pub(crate) fn logged_contents(&self) -> Result<Vec<crate::chain::LoggedContent>> {
         let envelopes: Vec<(i64, String)> = self.read(|sql| {
             sql.rows(
                 "SELECT publication_id, envelope FROM publication_envelope ORDER BY publication_id",
@@ -387,12 +387,12 @@ impl Ledger {
 
     /// From now on, this ledger's writes append no log entries: for a bundle's ledger, which
     /// takes the entries of its source as they are ([`Ledger::import_log_entries`]).
-    pub fn stop_logging(&mut self) {
+    pub(crate) fn stop_logging(&mut self) {
         self.logging = false;
     }
 
     /// Copies log entries, as they are, into this ledger (for reproduction bundles).
-    pub fn import_log_entries(&mut self, entries: &[LogEntryRow]) -> Result<()> {
+    pub(crate) fn import_log_entries(&mut self, entries: &[LogEntryRow]) -> Result<()> {
         self.write(|sql| {
             for e in entries {
                 insert(sql, e)?;

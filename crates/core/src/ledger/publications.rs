@@ -129,7 +129,7 @@ impl Ledger {
     /// Appends a publication to the chain. `seal` computes the record's hash from its id and
     /// its predecessor's hash; `envelope`, when given, signs the row so made, and its envelope
     /// is kept beside it in the same transaction.
-    pub fn add_publication(
+    pub(crate) fn add_publication(
         &mut self,
         p: &NewPublication,
         seal: impl Fn(i64, Option<&str>) -> String,
@@ -226,7 +226,7 @@ impl Ledger {
     /// claims its ledger keeps beside it ([`Ledger::publication_claims`]) and its signed
     /// statement, if any ([`Ledger::publication_envelope`]). Its wave and rubric must already
     /// be here.
-    pub fn import_publication(
+    pub(crate) fn import_publication(
         &mut self,
         p: &PublicationRow,
         claims: &StoredClaims,
@@ -279,7 +279,7 @@ impl Ledger {
     }
 
     /// The rubric row a publication refers to, read without trusting its stored hash.
-    pub fn publication_rubric(&self, id: i64) -> Result<super::RubricRow> {
+    pub(crate) fn publication_rubric(&self, id: i64) -> Result<super::RubricRow> {
         self.read(|sql| {
             sql.found(
                 "SELECT r.name, r.version, r.sha256, r.text, r.scale_violation, r.added_at
@@ -292,7 +292,7 @@ impl Ledger {
     }
 
     /// The ingest time recorded for a wave (copied into bundles as is).
-    pub fn wave_ingested_at(&self, slug: &str) -> Result<String> {
+    pub(crate) fn wave_ingested_at(&self, slug: &str) -> Result<String> {
         let rowid = self.wave_rowid(slug)?;
         self.read(|sql| {
             sql.found(

@@ -41,7 +41,7 @@ const NAMED_MAX: usize = 5;
 impl Ledger {
     /// Every row naming an id its table does not hold, as "TABLE.COLUMN: N row(s) name
     /// TARGET id(s) I, J that do not exist": nothing when every reference holds.
-    pub fn dangling_references(&self) -> Result<Vec<String>> {
+    pub(crate) fn dangling_references(&self) -> Result<Vec<String>> {
         let mut out = Vec::new();
         for (table, column, target) in REFERENCES {
             let ids: Vec<(i64, i64)> = self.read(|sql| {
@@ -92,7 +92,7 @@ impl Ledger {
 impl Ledger {
     /// Seat tallies in a format no benchledger writes, as "wave W, seat S: a stored tally of
     /// format N, ...": a rescore never reads them, so nothing else shows them (issue 34).
-    pub fn tallies_of_unknown_formats(&self) -> Result<Vec<String>> {
+    pub(crate) fn tallies_of_unknown_formats(&self) -> Result<Vec<String>> {
         let rows: Vec<(String, String, i64)> = self.read(|sql| {
             sql.rows(
                 "SELECT w.slug, s.slug, t.format FROM seat_tally t
@@ -123,7 +123,7 @@ impl Ledger {
     /// Declared problems stored for a wave that declares no list of them (its manifest gave a
     /// count, or nothing): its content hash does not cover them, yet they would be read as
     /// its problem list (issue 34).
-    pub fn problems_of_unlisted_waves(&self) -> Result<Vec<String>> {
+    pub(crate) fn problems_of_unlisted_waves(&self) -> Result<Vec<String>> {
         let rows: Vec<(String, i64)> = self.read(|sql| {
             sql.rows(
                 "SELECT w.slug, count(*) FROM wave_problem p JOIN wave w ON w.id = p.wave_id

@@ -62,7 +62,7 @@ impl Ledger {
     }
 
     /// Every registered set of submission rules, by name then version.
-    pub fn rules_rows(&self) -> Result<Vec<RulesRow>> {
+    pub(crate) fn rules_rows(&self) -> Result<Vec<RulesRow>> {
         self.read(|sql| {
             sql.rows(
                 &format!("SELECT {RULES_COLUMNS} FROM submission_rules ORDER BY name, version"),
@@ -84,7 +84,7 @@ impl Ledger {
     }
 
     /// The reviews recorded with the wave `slug`, in the order they were recorded.
-    pub fn wave_reviews(&self, slug: &str) -> Result<Vec<WaveReviewRow>> {
+    pub(crate) fn wave_reviews(&self, slug: &str) -> Result<Vec<WaveReviewRow>> {
         self.read(|sql| {
             sql.rows(
                 &format!("{REVIEW_SELECT} WHERE w.slug = ?1 ORDER BY r.id"),

@@ -31,7 +31,7 @@ pub(super) fn from_row(r: &Row<'_>) -> Result<RubricRow> {
 
 impl Ledger {
     /// Registers a rubric version. The same name@version with different text is refused.
-    pub fn add_rubric(&mut self, row: &RubricRow) -> Result<RubricAdded> {
+    pub(crate) fn add_rubric(&mut self, row: &RubricRow) -> Result<RubricAdded> {
         Ok(self.add_rubrics(std::slice::from_ref(row))?[0])
     }
 
@@ -60,7 +60,7 @@ impl Ledger {
         })
     }
 
-    pub fn rubric_by_sha256(&self, sha256: &str) -> Result<Option<RubricRow>> {
+    pub(crate) fn rubric_by_sha256(&self, sha256: &str) -> Result<Option<RubricRow>> {
         self.read(|sql| {
             sql.row(
                 &format!("SELECT {COLUMNS} FROM rubric WHERE sha256 = ?1"),

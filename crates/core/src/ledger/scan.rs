@@ -74,7 +74,7 @@ impl Ledger {
     /// be called from several threads at once. Returns each wave's seats with their values, in
     /// the order of `slugs`. Asked to stop ([`Ledger::set_cancel`]), it does not start, or
     /// (reading wave by wave) stops before the next seat, with [`crate::Error::Interrupted`].
-    pub fn fold_waves<T: Send>(
+    pub(crate) fn fold_waves<T: Send>(
         &self,
         slugs: &[String],
         fields: AttemptFields,

@@ -54,7 +54,7 @@ fn parse_factors(text: &str) -> std::result::Result<BTreeMap<String, f64>, Strin
     }
 }
 
-/// Scores handed to [`Ledger::store_scores_in_parts`], wave by wave: each replaces what was
+/// Scores handed to `Ledger::store_scores_in_parts`, wave by wave: each replaces what was
 /// stored for its wave under its rubric, all of them in one transaction.
 pub struct ScoreWriter<'l> {
     to: Parts<'l>,
@@ -122,7 +122,7 @@ impl Ledger {
     /// each rubric, and what `fill` returned. Once the ledger's writes are asked to stop
     /// ([`Ledger::set_cancel`]), the next wave put, or else the commit, fails with
     /// [`Error::Interrupted`] and nothing is stored.
-    pub fn store_scores_in_parts<T>(
+    pub(crate) fn store_scores_in_parts<T>(
         &mut self,
         rubric_sha256s: &[&str],
         fill: impl FnOnce(&mut ScoreWriter<'_>) -> Result<T>,
@@ -191,7 +191,11 @@ impl Ledger {
     }
 
     /// The stored scores of a rubric in one wave, best first (as ranked).
-    pub fn stored_scores(&self, rubric_sha256: &str, wave: &str) -> Result<Vec<StoredScore>> {
+    pub(crate) fn stored_scores(
+        &self,
+        rubric_sha256: &str,
+        wave: &str,
+    ) -> Result<Vec<StoredScore>> {
         let rubric_id = self.rubric_rowid(rubric_sha256)?;
         let rows = self.score_rows(rubric_id, wave)?;
         let ranks: Vec<Option<u32>> = rows.iter().map(|r| r.3).collect();

@@ -179,7 +179,7 @@ impl Staging<'_> {
     /// [`begin_wave`](Staging::begin_wave), hashing a wave the ledger does not hold in
     /// `format` rather than the latest: a copy of a wave keeps the format it was first hashed
     /// in.
-    pub fn begin_wave_in(&mut self, w: &Wave, origin: &Path, format: u32) -> Result<u32> {
+    pub(crate) fn begin_wave_in(&mut self, w: &Wave, origin: &Path, format: u32) -> Result<u32> {
         self.ledger.cancel.check()?;
         self.digest = None;
         let format = self.choose_format(w, format)?;

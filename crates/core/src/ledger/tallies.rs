@@ -28,7 +28,7 @@ const WAVES_A_QUERY: usize = 500;
 
 impl Ledger {
     /// The seats of each wave of `slugs` (in that order), each in ledger order as
-    /// [`Ledger::fold_waves`] gives them, with the tally stored for it in the latest seat tally
+    /// `Ledger::fold_waves` gives them, with the tally stored for it in the latest seat tally
     /// format, as text (`formats::tally::read` reads it). A seat without one has `None`: its
     /// attempts are the only source of its figures.
     pub fn seat_tallies(&self, slugs: &[String]) -> Result<SeatTallies> {
@@ -38,7 +38,7 @@ impl Ledger {
     /// As [`Ledger::seat_tallies`], with each seat's tally in seat tally format `format`: a
     /// ledger keeps the tallies of older formats beside the latest, and `verify --ledger`
     /// checks each.
-    pub fn seat_tallies_in(&self, slugs: &[String], format: u32) -> Result<SeatTallies> {
+    pub(crate) fn seat_tallies_in(&self, slugs: &[String], format: u32) -> Result<SeatTallies> {
         let rowids: Vec<i64> = slugs
             .iter()
             .map(|s| self.wave_rowid(s))
@@ -82,7 +82,11 @@ impl Ledger {
     /// from the seat's attempts as the ledger gives them back), in one transaction. A seat that
     /// has one already keeps it: tallies, like the attempts they come from, are never changed.
     /// Returns how many were kept.
-    pub fn keep_seat_tallies(&self, wave: &str, tallies: &[(String, String)]) -> Result<usize> {
+    pub(crate) fn keep_seat_tallies(
+        &self,
+        wave: &str,
+        tallies: &[(String, String)],
+    ) -> Result<usize> {
         self.write(|sql| {
             let mut kept = 0;
             for (seat, text) in tallies {

@@ -316,7 +316,7 @@ impl Ledger {
     }
 
     /// Checks that a wave exists, with the same error as `load_wave` when it does not.
-    pub fn load_wave_check(&self, slug: &str) -> Result<()> {
+    pub(crate) fn load_wave_check(&self, slug: &str) -> Result<()> {
         self.wave_rowid(slug).map(|_| ())
     }
 

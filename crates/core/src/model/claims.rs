@@ -165,7 +165,7 @@ impl Figure {
 
     /// Whether the figure is a share of problems (accuracy), the kind a publisher's own counts
     /// of Correct and problems can be given for.
-    pub fn is_accuracy(&self) -> bool {
+    pub(crate) fn is_accuracy(&self) -> bool {
         matches!(self, Figure::Seat(SeatFigure::Accuracy))
     }
 }

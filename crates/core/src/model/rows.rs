@@ -134,7 +134,7 @@ impl LogKind {
         }
     }
 
-    pub fn from_name(name: &str) -> Option<LogKind> {
+    pub(crate) fn from_name(name: &str) -> Option<LogKind> {
         LogKind::ALL.into_iter().find(|k| k.name() == name)
     }
 }
@@ -163,7 +163,7 @@ pub struct LogEntryRow {
 
 impl LogEntryRow {
     /// What the entry names, as a reader says it: "wave w", "rubric r@2", "publication #3".
-    pub fn subject_label(&self) -> String {
+    pub(crate) fn subject_label(&self) -> String {
         match self.kind {
             LogKind::Ingest => format!("wave {}", self.subject),
             LogKind::Rubric => format!("rubric {}@{}", self.subject, self.version),

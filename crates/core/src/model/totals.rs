@@ -13,7 +13,7 @@ pub struct Known<T> {
 }
 
 impl Known<u64> {
-    pub const NONE: Known<u64> = Known { sum: 0, known: 0 };
+    pub(crate) const NONE: Known<u64> = Known { sum: 0, known: 0 };
 
     /// Adds one attempt's value, when it is known. A value that would carry the sum past
     /// `u64::MAX` is left out of it, as an unknown one is: the sum stays exact for the attempts
@@ -30,7 +30,7 @@ impl Known<u64> {
 }
 
 impl Known<f64> {
-    pub const NONE: Known<f64> = Known { sum: 0.0, known: 0 };
+    pub(crate) const NONE: Known<f64> = Known { sum: 0.0, known: 0 };
 
     pub fn add(&mut self, v: Option<f64>) {
         if let Some(v) = v {

@@ -30,7 +30,7 @@ use super::spec::{ModelPrice, PriceTable};
 use crate::model::{Accounting, Attempt, WaveData};
 
 /// Tokens per unit of a price: prices are USD per million tokens.
-pub const TOKENS_PER_PRICE_UNIT: f64 = 1_000_000.0;
+pub(crate) const TOKENS_PER_PRICE_UNIT: f64 = 1_000_000.0;
 
 /// Why a price table could not price an attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -146,7 +146,7 @@ pub struct SeatPricing {
 }
 
 impl SeatPricing {
-    pub fn unpriced_total(&self) -> u64 {
+    pub(crate) fn unpriced_total(&self) -> u64 {
         self.unpriced.values().sum()
     }
 }

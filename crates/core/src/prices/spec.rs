@@ -64,7 +64,7 @@ impl PriceTable {
     /// The row that prices a seat's model: the row for this model and this provider, else the
     /// row for this model that names no provider. Models and providers match exactly, as
     /// written (no prefix is stripped, no case folded).
-    pub fn lookup(&self, model: &str, provider: &str) -> Option<&ModelPrice> {
+    pub(crate) fn lookup(&self, model: &str, provider: &str) -> Option<&ModelPrice> {
         let rows = || self.models.iter().filter(|m| m.model == model);
         rows()
             .find(|m| m.provider.as_deref() == Some(provider))

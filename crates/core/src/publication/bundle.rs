@@ -19,13 +19,13 @@ use crate::report::publication::ENVELOPE_FILE;
 use crate::untrusted::{self, Refusal};
 
 /// The file a bundle keeps its ledger in.
-pub const BUNDLE_LEDGER: &str = "ledger.db";
+pub(crate) const BUNDLE_LEDGER: &str = "ledger.db";
 /// The file a bundle keeps the published text in.
-pub const BUNDLE_OUTPUT: &str = "publication.md";
+pub(crate) const BUNDLE_OUTPUT: &str = "publication.md";
 /// The file that tells a bundle's reader what it holds and how to check it.
-pub const BUNDLE_README: &str = "README.md";
+pub(crate) const BUNDLE_README: &str = "README.md";
 /// The largest `publication.md`, `README.md` or rubric file `verify --bundle` reads: 64 MiB.
-pub const BUNDLE_TEXT_MAX_BYTES: u64 = 64 << 20;
+pub(crate) const BUNDLE_TEXT_MAX_BYTES: u64 = 64 << 20;
 
 /// Whether a stored name is a slug, by the rule ids and rubric names are checked with when
 /// they come in (letters, digits, `.`, `_` and `-`, starting with a letter or digit): a slug
@@ -45,7 +45,7 @@ fn quoted(s: &str) -> String {
 /// The name of a bundle's rubric file, `NAME.vVERSION.toml`; an error (saying why) when the
 /// stored rubric name is not a slug, which only an edit behind benchledger's back can make, and
 /// from which no path is ever built.
-pub fn rubric_file_name(rubric: &RubricRow) -> std::result::Result<String, String> {
+pub(crate) fn rubric_file_name(rubric: &RubricRow) -> std::result::Result<String, String> {
     if is_slug(&rubric.name) {
         Ok(format!("{}.v{}.toml", rubric.name, rubric.version))
     } else {
@@ -61,7 +61,7 @@ pub fn rubric_file_name(rubric: &RubricRow) -> std::result::Result<String, Strin
 /// The name of a bundle's price table file, `NAME.vVERSION.prices.toml`; an error (saying why)
 /// when the name is not a slug — a stored name edited behind benchledger's back, or a
 /// publication input naming one — from which no path is ever built.
-pub fn prices_file_name(p: &PricesId) -> std::result::Result<String, String> {
+pub(crate) fn prices_file_name(p: &PricesId) -> std::result::Result<String, String> {
     if is_slug(&p.name) {
         Ok(report::publication::prices_file_name(p))
     } else {
@@ -150,7 +150,7 @@ fn text_difference(name: &str, (what, short): (&str, &str), found: &str, expecte
 /// file (when the publication names one) the text its costs were filled in from, and
 /// `README.md` the README of this publication with its digests, byte for byte — otherwise a
 /// bundle whose ledger verifies could still show edited numbers.
-pub fn file_problems(
+pub(crate) fn file_problems(
     dir: &Path,
     p: &PublicationRow,
     rubric: &RubricRow,

@@ -5,7 +5,7 @@
 //!
 //! A bundle is written only into a new or empty directory, and only directly inside it: every
 //! file name is fixed or built from a rubric or price table name that is a slug
-//! ([`rubric_file_name`], [`prices_file_name`]), and every file is created new, never through
+//! (`rubric_file_name`, `prices_file_name`), and every file is created new, never through
 //! something already there.
 
 use std::io::Write;
@@ -70,7 +70,7 @@ fn bundle_rubric_file(ledger: &Ledger, rubric: &RubricRow) -> Result<String> {
 /// Checks, before anything is published, that a bundle of a publication under the rubric with
 /// this hash (and this price table, if one fills in its costs) could be written to `dir` (see
 /// [`check_empty_dir`]).
-pub fn check_target(
+pub(crate) fn check_target(
     ledger: &Ledger,
     rubric_sha256: &str,
     prices: Option<&PriceTableRow>,
@@ -96,7 +96,7 @@ pub fn check_target(
 /// Makes sure a bundle can be written to `dir` before anything is published: it is created if
 /// missing; if it exists it must be a directory (not a symbolic link to one) and empty; and it
 /// must take a file.
-pub fn check_empty_dir(dir: &Path) -> Result<()> {
+pub(crate) fn check_empty_dir(dir: &Path) -> Result<()> {
     // `out/` names the link `out` itself, not what it points to.
     let named: PathBuf = dir.components().collect();
     match std::fs::symlink_metadata(&named) {
@@ -200,7 +200,7 @@ fn bundled_entries(
         .collect())
 }
 
-/// Writes a self-contained bundle into `dir` (see [`check_empty_dir`]): a small ledger holding
+/// Writes a self-contained bundle into `dir` (see `check_empty_dir`): a small ledger holding
 /// only the publication (with its signed envelope, if any), its wave, its rubric and the price
 /// table its costs were filled in from (if any); the published text; the envelope file; the
 /// rubric file; the price table file; and a README saying how to check it.

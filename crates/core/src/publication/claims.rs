@@ -11,7 +11,7 @@
 //! [`StoredClaims`]), so `verify` renders the section from what was stored, as `publish` did
 //! from the file it was given ([`stored`]); nothing is read back out of the published Markdown.
 //! A publication made before the ledger kept them has no such row, and only for it are the
-//! claims read back out of its published text ([`legacy`]). A bundle carries the row too.
+//! claims read back out of its published text (`legacy`). A bundle carries the row too.
 //!
 //! Why the text is also in the published Markdown: it is already hashed into the chain and
 //! compared byte for byte by every verifier, ledger or bundle; a publication without claims is
@@ -32,10 +32,10 @@ use crate::report::claims::{Digits, Row, Source, listing};
 use crate::rubric::WaveScores;
 
 /// The heading of the section, on a line of its own.
-pub const HEADING: &str = "## Claims checked";
+pub(crate) const HEADING: &str = "## Claims checked";
 
 /// A claims file's text as a publication carries it: `\n` line endings, a final newline.
-pub fn normalise(text: &str) -> String {
+pub(crate) fn normalise(text: &str) -> String {
     let mut s = text.replace("\r\n", "\n");
     if !s.ends_with('\n') {
         s.push('\n');
@@ -45,7 +45,12 @@ pub fn normalise(text: &str) -> String {
 
 /// Refuses a claim a publication cannot carry: one about another wave, or about another rubric's
 /// score, or a seat the wave does not have.
-pub fn check_fits(path: &Path, file: &ClaimsFile, data: &WaveData, rubric_id: &str) -> Result<()> {
+pub(crate) fn check_fits(
+    path: &Path,
+    file: &ClaimsFile,
+    data: &WaveData,
+    rubric_id: &str,
+) -> Result<()> {
     for c in &file.claims {
         let at = |line: usize, field: &str| Location::line(path, line).field(field);
         if c.wave != data.wave.id {
@@ -131,7 +136,7 @@ pub fn section(
 
 /// The claims file text a published text carries, read back out of its Markdown: `None` when
 /// it carries none, `Err` when its section is there but the text cannot be read back out of it.
-/// Only for a publication made before the ledger kept its claims beside it ([`legacy`]).
+/// Only for a publication made before the ledger kept its claims beside it (`legacy`).
 pub fn extract(output: &str) -> Option<std::result::Result<String, String>> {
     let mut lines = output.split('\n');
     lines.by_ref().find(|l| *l == HEADING)?;
@@ -184,7 +189,7 @@ impl Carried {
 }
 
 /// The claims publication `id` carries, for verify, from what the ledger keeps beside it (the
-/// published text only for a publication made before it kept them: [`legacy`]). What keeps them
+/// published text only for a publication made before it kept them: `legacy`). What keeps them
 /// from being read is pushed onto `problems` (and none returned, so the comparison shows the
 /// difference too); claims that no longer fit the publication are pushed too, and still carried.
 pub fn stored(
@@ -207,7 +212,7 @@ pub fn stored(
 
 /// The claims a published text carries, read back out of its Markdown: how a publication made
 /// before the ledger kept its claims beside it is verified (see [`stored`]).
-pub fn legacy(
+pub(crate) fn legacy(
     published: &str,
     data: &WaveData,
     rubric_id: &str,

@@ -53,7 +53,7 @@ pub fn rubric_id(info: &RubricInfo) -> RubricId {
 
 /// Everything a publication's text is made from, as the ledger holds it. `publish` gathers
 /// them from what it was asked; `verify` from what the publication stored. Both render through
-/// [`render_input`] and [`render_text`] ([`render`] is the two together), so a publication
+/// `render_input` and `render_text` ([`render`] is the two together), so a publication
 /// reproduces by construction, not by two pipelines kept in step.
 pub struct Sources<'a> {
     pub title: &'a str,
@@ -71,7 +71,7 @@ pub struct Sources<'a> {
     /// The claims file the publication carries, checked against the wave in its text.
     pub claims: Option<&'a claims::Carried>,
     /// The published text's format: `None` for a new publication (format 1 when no user string
-    /// holds a character HTML gives meaning to, else [`OUTPUT_FORMAT`]), the stored one at
+    /// holds a character HTML gives meaning to, else `OUTPUT_FORMAT`), the stored one at
     /// verify.
     pub output_format: Option<u32>,
 }
@@ -89,7 +89,7 @@ pub struct Rendered {
 /// The canonical serialisation of a publication's inputs in its input format: the wave's rows
 /// as recorded (before any price table filled in a cost), the rubric's identity, the price
 /// table's, if one fills in costs, and how its intervals were drawn, if it has any.
-pub fn render_input(s: &Sources<'_>) -> Result<String, formats::FormatError> {
+pub(crate) fn render_input(s: &Sources<'_>) -> Result<String, formats::FormatError> {
     formats::input::encode(
         s.input_format,
         &rubric_id(s.rubric),
@@ -104,7 +104,7 @@ pub fn render_input(s: &Sources<'_>) -> Result<String, formats::FormatError> {
 /// rendered (`render_output`), then the claims section. `Err` says why it cannot be rendered
 /// (a price table named without its text, interval settings publish would not take, a suite
 /// too large to draw intervals over).
-pub fn render_text(s: Sources<'_>, input: &str) -> Result<String, String> {
+pub(crate) fn render_text(s: Sources<'_>, input: &str) -> Result<String, String> {
     let Sources {
         title,
         mut wave,
@@ -176,7 +176,7 @@ pub fn render_text(s: Sources<'_>, input: &str) -> Result<String, String> {
     })
 }
 
-/// A publication rendered whole: [`render_input`], then [`render_text`].
+/// A publication rendered whole: `render_input`, then `render_text`.
 pub fn render(s: Sources<'_>) -> Result<Rendered, String> {
     let input = render_input(&s).map_err(|e| format!("its input cannot be written: {e}"))?;
     let output = render_text(s, &input)?;
@@ -188,7 +188,7 @@ pub fn render(s: Sources<'_>) -> Result<Rendered, String> {
 }
 
 /// How a publication's intervals are drawn, as its input records it.
-pub fn ci_id(s: &Settings) -> CiId {
+pub(crate) fn ci_id(s: &Settings) -> CiId {
     CiId {
         method: s.method.name().into(),
         generator: GENERATOR.into(),
@@ -228,13 +228,13 @@ pub fn named(row: &PublicationRow) -> Result<Named, String> {
 }
 
 /// The price table a publication's stored input names, if it names one (see [`named`]).
-pub fn named_prices(row: &PublicationRow) -> Result<Option<PricesId>, String> {
+pub(crate) fn named_prices(row: &PublicationRow) -> Result<Option<PricesId>, String> {
     named(row).map(|n| n.prices)
 }
 
 /// The settings to draw a publication's intervals again with, or why they cannot be: a method
 /// or generator this build does not draw with, or settings `publish` would not have taken.
-pub fn published_settings(ci: &CiId) -> Result<Settings, String> {
+pub(crate) fn published_settings(ci: &CiId) -> Result<Settings, String> {
     let method = Method::named(&ci.method).filter(|_| ci.generator == GENERATOR);
     let Some(method) = method else {
         return Err(format!(
@@ -268,10 +268,10 @@ pub fn published_settings(ci: &CiId) -> Result<Settings, String> {
 /// note of the leaderboard and of the claims listing) as character references, so that no
 /// renderer that passes HTML through runs markup from a results file. This build renders
 /// formats 1 and 2.
-pub const OUTPUT_FORMAT: u32 = 2;
+pub(crate) const OUTPUT_FORMAT: u32 = 2;
 
 /// The layout version a published text declares, if it declares one.
-pub fn output_format(text: &str) -> Option<u32> {
+pub(crate) fn output_format(text: &str) -> Option<u32> {
     text.lines()
         .find_map(|l| l.strip_prefix("Publication format "))
         .and_then(|rest| rest.split(['.', ' ']).next())
@@ -439,7 +439,7 @@ fn walk(path: &str, old: &Val, new: &Val, out: &mut Vec<String>) {
 /// the attempt and the field: "data.seats [seat x].attempts [problem p trial 1].wall_s: 132.0 →
 /// 131.0". Numbers are compared as written, digit for digit. Linear in the inputs' size (up to
 /// a logarithm), however many values changed.
-pub fn diff_inputs(published: &str, now: &str) -> Vec<String> {
+pub(crate) fn diff_inputs(published: &str, now: &str) -> Vec<String> {
     match (formats::read::parse(published), formats::read::parse(now)) {
         (Ok(a), Ok(b)) => {
             let mut out = Vec::new();
@@ -503,7 +503,7 @@ fn parts(text: &str) -> Parts<'_> {
 /// seat; a claim's number), whatever their position, and reported by column ("seat x: Wall s
 /// 132.0 → 131.0", "#1: Verdict reproduced → differs");
 /// other lines by line number. Long lines and cells are cut (see `cut`).
-pub fn diff_outputs(published: &str, now: &str) -> Vec<String> {
+pub(crate) fn diff_outputs(published: &str, now: &str) -> Vec<String> {
     let (a, b) = (parts(published), parts(now));
     let mut out = Vec::new();
     for i in 0..a.other.len().max(b.other.len()) {
@@ -607,7 +607,10 @@ pub fn diff_outputs(published: &str, now: &str) -> Vec<String> {
 /// Whether a registered rubric's stored name and version are the ones its text declares. No
 /// hash covers the stored pair (the text's hash covers the text), so an edit to it would
 /// otherwise relabel a publication unseen.
-pub fn rubric_name_problem(row: &RubricRow, parsed: &crate::rubric::Rubric) -> Option<String> {
+pub(crate) fn rubric_name_problem(
+    row: &RubricRow,
+    parsed: &crate::rubric::Rubric,
+) -> Option<String> {
     (row.name != parsed.name || row.version != parsed.version).then(|| {
         format!(
             "rubric {}: the ledger names it {}, but its text declares {}: the stored name was \
@@ -621,7 +624,7 @@ pub fn rubric_name_problem(row: &RubricRow, parsed: &crate::rubric::Rubric) -> O
 
 /// Whether a registered price table's stored name and version are the ones its text declares
 /// (as [`rubric_name_problem`] for a rubric).
-pub fn prices_name_problem(
+pub(crate) fn prices_name_problem(
     row: &PriceTableRow,
     parsed: &crate::prices::PriceTable,
 ) -> Option<String> {
@@ -834,9 +837,9 @@ pub fn check(
 
 /// The most differences a report lists one by one; the rest are counted. A forged wave can
 /// differ in millions of values, and the first few say what happened.
-pub const DIFFERENCES_SHOWN: usize = 50;
+pub(crate) const DIFFERENCES_SHOWN: usize = 50;
 
-/// Differences as an indented list, the first [`DIFFERENCES_SHOWN`] of them, then how many
+/// Differences as an indented list, the first `DIFFERENCES_SHOWN` of them, then how many
 /// more there are.
 pub fn indent(lines: &[String]) -> String {
     let mut out: Vec<String> = lines

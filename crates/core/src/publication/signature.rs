@@ -15,11 +15,11 @@ use crate::ledger::Ledger;
 use crate::model::PublicationRow;
 
 /// The version of benchledger that signs, recorded in the predicate.
-pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
+pub(crate) const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// A key file's text for `flag` (read as [`files::KEY`] caps it), or an error naming the file
 /// (exit status 2).
-pub fn read_key_text(path: &Path, flag: &str) -> Result<String> {
+pub(crate) fn read_key_text(path: &Path, flag: &str) -> Result<String> {
     files::read_text(path, files::KEY).map_err(|e| Error::Input {
         at: Location::file(path),
         message: format!("{flag}: cannot read the key file: {e}"),
@@ -151,7 +151,7 @@ pub fn check(
 }
 
 /// Checks an envelope said to be publication `row`'s (from its ledger, or a bundle's file).
-pub fn check_envelope(
+pub(crate) fn check_envelope(
     ledger: &Ledger,
     row: &PublicationRow,
     envelope: &str,

@@ -151,7 +151,7 @@ pub fn summary(rows: &[Row<'_>]) -> SummaryJson {
 }
 
 /// "16 claims: 6 reproduced, 5 differ, 5 cannot be computed."
-pub fn summary_line(s: &SummaryJson) -> String {
+pub(crate) fn summary_line(s: &SummaryJson) -> String {
     format!(
         "{} claim{}: {} reproduced, {} differ{}, {} cannot be computed.",
         s.claims,

@@ -127,7 +127,7 @@ pub struct Rows {
 }
 
 /// The columns of an attempts export, in order.
-pub const ATTEMPT_COLUMNS: &[&str] = &[
+pub(crate) const ATTEMPT_COLUMNS: &[&str] = &[
     "wave",
     "seat",
     "problem",
@@ -157,7 +157,7 @@ pub fn attempt_columns() -> Vec<String> {
     ATTEMPT_COLUMNS.iter().map(|c| c.to_string()).collect()
 }
 
-/// What each column of an attempts export holds, in the order of [`ATTEMPT_COLUMNS`].
+/// What each column of an attempts export holds, in the order of `ATTEMPT_COLUMNS`.
 pub fn attempt_kinds() -> Vec<ColumnKind> {
     use ColumnKind::{Bool, Int, Real, Text};
     vec![
@@ -208,7 +208,7 @@ pub fn attempts(data: &WaveData) -> Rows {
 
 /// A listing's CSV columns (every column, the machine-only ones too) as rows to export, with
 /// `extra` columns inserted after the first (the wave).
-pub fn from_table(t: &Table, extra: &[(&str, Value)]) -> Rows {
+pub(crate) fn from_table(t: &Table, extra: &[(&str, Value)]) -> Rows {
     let mut columns: Vec<String> = t.columns.iter().map(|c| c.key.clone()).collect();
     let mut kinds: Vec<ColumnKind> = t
         .columns
@@ -316,7 +316,7 @@ pub fn to_csv(rows: &Rows, header: bool) -> String {
 }
 
 /// JSON lines: one object per row, its keys in the columns' order.
-pub fn to_jsonl(rows: &Rows) -> String {
+pub(crate) fn to_jsonl(rows: &Rows) -> String {
     let mut out = String::new();
     for row in &rows.rows {
         out.push('{');

@@ -41,7 +41,7 @@ impl GroupsJson {
 /// Adds the "Group" column to a listing whose rows are seats (a column keyed `seat`), after the
 /// correct-rate's interval (else after the correct-rate), and the note that says what the
 /// letters mean. A seat the groups do not hold gets an empty cell.
-pub fn add_column(t: &mut Table, g: &TieGroups, wave: &str) {
+pub(crate) fn add_column(t: &mut Table, g: &TieGroups, wave: &str) {
     let Some(seat_at) = t.columns.iter().position(|c| c.key == "seat") else {
         return;
     };

@@ -17,7 +17,7 @@ use crate::stats::bootstrap::{GENERATOR, Interval, Settings};
 use crate::stats::leaderboard::{RankRange, SeatIntervals, WaveIntervals};
 
 /// How the intervals were drawn, as JSON shows it.
-pub fn settings_json(s: &Settings) -> IntervalJson {
+pub(crate) fn settings_json(s: &Settings) -> IntervalJson {
     IntervalJson {
         method: s.method.name(),
         generator: GENERATOR,
@@ -179,7 +179,7 @@ pub fn cells(i: Option<Interval>, human: impl Fn(f64) -> String) -> [Cell; 2] {
 }
 
 /// An accuracy interval's cells: "41.2–65.0%".
-pub fn accuracy_cells(i: Option<Interval>) -> [Cell; 2] {
+pub(crate) fn accuracy_cells(i: Option<Interval>) -> [Cell; 2] {
     let [mut lo, hi] = cells(i, |x| fixed(x * 100.0, 1));
     if i.is_some() {
         lo.human.push('%');
@@ -188,16 +188,16 @@ pub fn accuracy_cells(i: Option<Interval>) -> [Cell; 2] {
 }
 
 /// A Cost-of-Pass interval's cells: "$0.52–$0.91".
-pub fn cost_cells(i: Option<Interval>) -> [Cell; 2] {
+pub(crate) fn cost_cells(i: Option<Interval>) -> [Cell; 2] {
     cells(i, usd)
 }
 
 /// The mark beside a rank range not separable from the leader's.
-pub const NOT_SEPARABLE: &str = "≈";
+pub(crate) const NOT_SEPARABLE: &str = "≈";
 
 /// A rank range's cells: "1–3", marked [`NOT_SEPARABLE`] when it overlaps the leader's; then,
 /// for machines, the worst rank and whether it is separable from the leader.
-pub fn rank_cells(r: Option<RankRange>, separable: Option<bool>) -> [Cell; 3] {
+pub(crate) fn rank_cells(r: Option<RankRange>, separable: Option<bool>) -> [Cell; 3] {
     let flag = match separable {
         Some(b) => Cell::text(b.to_string()),
         None => Cell::new("", ""),
@@ -304,7 +304,7 @@ pub fn notes(
 }
 
 /// Fewer problems than this, and an interval over them is a rough guide.
-pub const FEW_PROBLEMS: u64 = 30;
+pub(crate) const FEW_PROBLEMS: u64 = 30;
 
 /// A listing's JSON body with the cautions its intervals carry (none: no `warnings` key).
 #[derive(Debug, Clone, Serialize)]
@@ -315,7 +315,7 @@ pub struct Cautioned<'a, T: Serialize> {
     pub warnings: Vec<String>,
 }
 
-/// The cautions intervals drawn over `w` carry: fewer than [`FEW_PROBLEMS`] problems.
+/// The cautions intervals drawn over `w` carry: fewer than `FEW_PROBLEMS` problems.
 pub fn warnings(w: &WaveIntervals) -> Vec<String> {
     if w.problems >= FEW_PROBLEMS {
         return Vec::new();

@@ -30,7 +30,7 @@ pub mod withdrawn;
 use serde::Serialize;
 
 /// Version of the JSON envelope. Bump it when a documented field changes meaning or goes away.
-pub const JSON_FORMAT_VERSION: u32 = 1;
+pub(crate) const JSON_FORMAT_VERSION: u32 = 1;
 
 /// One cell: what a person reads, and what a machine reads.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,7 +69,7 @@ impl Cell {
 
 /// The note under a table that shows seats by their display names, saying which id each name
 /// stands for (the id is what `--seat` and the JSON take); `None` when no seat has one.
-pub fn display_names_note<'a>(
+pub(crate) fn display_names_note<'a>(
     seats: impl IntoIterator<Item = &'a crate::model::Seat>,
 ) -> Option<Note> {
     names_note(
@@ -81,7 +81,7 @@ pub fn display_names_note<'a>(
 
 /// [`display_names_note`] from (display name, id) pairs, each said once however often it
 /// comes (a seat of several waves).
-pub fn names_note<'a>(names: impl IntoIterator<Item = (&'a str, &'a str)>) -> Option<Note> {
+pub(crate) fn names_note<'a>(names: impl IntoIterator<Item = (&'a str, &'a str)>) -> Option<Note> {
     let mut named: Vec<String> = Vec::new();
     for (name, id) in names {
         let said = format!("{name} is {id}");
@@ -122,12 +122,12 @@ pub const ESSENTIAL: u8 = 0;
 /// The interval asked for of the figure a table is read for (a leaderboard's score): left out
 /// after the other columns asked for, before the essential ones (the rank a leaderboard is
 /// read for outlasts it).
-pub const ASKED_MAIN: u8 = 1;
+pub(crate) const ASKED_MAIN: u8 = 1;
 /// A column the user asked for (an interval of `--ci`): left out after every other optional
 /// column, and only once ids and headers broken at their own separators still do not fit.
 pub const ASKED: u8 = 2;
 /// A column of ordinary importance.
-pub const NORMAL: u8 = 3;
+pub(crate) const NORMAL: u8 = 3;
 /// A column of detail: left out before the ordinary ones.
 pub const DETAIL: u8 = 4;
 /// A column that repeats what another says or the heading states: left out first.
@@ -146,7 +146,7 @@ impl Column {
     }
 
     /// The same column, left out to fit a terminal in the order of `priority` (see
-    /// [`ESSENTIAL`], [`ASKED_MAIN`], [`ASKED`], [`NORMAL`], [`DETAIL`], [`EXTRA`]).
+    /// [`ESSENTIAL`], `ASKED_MAIN`, [`ASKED`], `NORMAL`, [`DETAIL`], [`EXTRA`]).
     pub fn priority(self, priority: u8) -> Column {
         Column { priority, ..self }
     }
@@ -168,7 +168,7 @@ impl Column {
 
     /// A text column for CSV only: the wave of a per-wave listing, so that the CSVs of two
     /// waves concatenate into one table.
-    pub fn machine_text(key: &str) -> Column {
+    pub(crate) fn machine_text(key: &str) -> Column {
         Column {
             machine_only: true,
             ..Column::text(key, key)
@@ -453,11 +453,11 @@ fn md_escape(s: &str) -> String {
 }
 
 /// The table with every cost restated with significant digits
-/// ([`crate::number::usd_significant`]): a cell whose text begins with its own value printed as
+/// (`crate::number::usd_significant`): a cell whose text begins with its own value printed as
 /// [`crate::number::usd`] (`$0.0000`, or `$0.0000 (5 of 6)`) has that beginning replaced; an
 /// interval's cell (`$0.0000025–$0.0000`, its upper bound the next cell's value, as
 /// [`intervals::cells`] makes them) has both bounds restated alike
-/// ([`crate::number::usd_significant_interval`]: `$0.00800–$0.0800`, not `$0.00800–$0.08`).
+/// (`crate::number::usd_significant_interval`: `$0.00800–$0.0800`, not `$0.00800–$0.08`).
 /// The terminal, the site
 /// and `--format md` print tables through this; a publication's frozen text does not, so every
 /// publication still verifies byte for byte.
@@ -510,7 +510,7 @@ pub fn to_markdown(t: &Table) -> String {
 /// [`to_markdown`] as a person is shown it (`--format md`): every control and bidirectional
 /// formatting character written as `\u{…}` ([`crate::text::shown`]), so that a note's or
 /// title's `\u{1b}[2J` clears no screen it is printed on (issue 32, #2). Never what a
-/// publication freezes: [`to_markdown`] and [`to_markdown_html_safe`] stay as every
+/// publication freezes: [`to_markdown`] and `to_markdown_html_safe` stay as every
 /// publication made with them was rendered, so each still verifies byte for byte.
 pub fn to_markdown_shown(t: &Table) -> String {
     markdown(t, &|s| crate::text::shown(&md_escape(s)).into_owned())
@@ -520,12 +520,12 @@ pub fn to_markdown_shown(t: &Table) -> String {
 /// character references in every heading, header, cell and note, so that a renderer that
 /// passes HTML through shows a model named `<img src=x onerror=…>` as text. What a
 /// publication in format 2 freezes.
-pub fn to_markdown_html_safe(t: &Table) -> String {
+pub(crate) fn to_markdown_html_safe(t: &Table) -> String {
     markdown(t, &|s| html_escape(&md_escape(s)))
 }
 
 /// `&`, `<` and `>` as the character references `&amp;`, `&lt;` and `&gt;`.
-pub fn html_escape(s: &str) -> String {
+pub(crate) fn html_escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -564,7 +564,7 @@ pub(crate) const RENDERING_CANNOT_FAIL: &str = "rendering plain data into memory
 /// A CSV field as it is written: every control and bidirectional formatting character but a
 /// line break or tab (which CSV quotes) escaped as `\u{…}`, so that `cat`ting an export rings
 /// no bell and clears no screen (issue 34). JSON and Parquet keep every character.
-pub fn csv_shown(s: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn csv_shown(s: &str) -> std::borrow::Cow<'_, str> {
     crate::text::shown_keeping(s, |c| c == '\n' || c == '\t')
 }
 

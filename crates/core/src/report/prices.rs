@@ -146,7 +146,7 @@ pub fn show(row: &PriceTableRow) -> String {
 
 /// A registered text (a price table, submission rules) printed back: a line naming it, its
 /// SHA-256 and when it was registered, then the text verbatim, ending in a newline.
-pub fn registered_text(id: &str, sha256: &str, added_at: &str, text: &str) -> String {
+pub(crate) fn registered_text(id: &str, sha256: &str, added_at: &str, text: &str) -> String {
     let mut out = format!("# {id} · sha256 {sha256} · registered {added_at}\n");
     out.push_str(text);
     if !text.ends_with('\n') {
@@ -230,7 +230,7 @@ impl PricesJson {
 }
 
 /// The line that heads a listing priced by a table: which table, and what it set (its source
-/// on a line of its own, [`source_line`]).
+/// on a line of its own, `source_line`).
 pub fn heading(p: &Pricing) -> String {
     let what = match p.costs {
         Costs::Fill => format!(
@@ -254,7 +254,7 @@ pub fn heading(p: &Pricing) -> String {
 }
 
 /// The line under [`heading`] that says where the table's prices come from.
-pub fn source_line(p: &Pricing) -> String {
+pub(crate) fn source_line(p: &Pricing) -> String {
     format!("Price source ({}): {}", p.id(), p.source)
 }
 

@@ -95,7 +95,7 @@ fn names_note<'a>(
 
 /// The problems of a wave: those it declares by id and those any seat attempted, in natural
 /// order (`2` before `10`).
-pub fn wave_problems(data: &WaveData) -> Vec<String> {
+pub(crate) fn wave_problems(data: &WaveData) -> Vec<String> {
     let mut all: BTreeSet<&str> = BTreeSet::new();
     if let Some(SuiteProblems::Ids(ids)) = &data.wave.suite_problems {
         all.extend(ids.iter().map(String::as_str));
@@ -109,7 +109,7 @@ pub fn wave_problems(data: &WaveData) -> Vec<String> {
 }
 
 /// A seat's cell on each problem it attempted.
-pub fn seat_cells(seat: &SeatData) -> BTreeMap<&str, SeatCell> {
+pub(crate) fn seat_cells(seat: &SeatData) -> BTreeMap<&str, SeatCell> {
     let mut cells: BTreeMap<&str, SeatCell> = BTreeMap::new();
     for a in &seat.attempts {
         let c = cells.entry(a.problem.as_str()).or_default();
@@ -177,7 +177,7 @@ fn count(n: usize, one: &str) -> String {
 }
 
 /// The matrix as a table: a row a problem, a column a seat.
-pub fn matrix_table(m: &MatrixJson) -> Table {
+pub(crate) fn matrix_table(m: &MatrixJson) -> Table {
     let mut columns = vec![
         Column::text("Problem", "problem"),
         Column::num("Solved by", "solved_by").priority(ESSENTIAL),
@@ -236,7 +236,7 @@ pub fn matrix_table(m: &MatrixJson) -> Table {
 
 /// What the matrix cannot show of a wave that declares its problems by count alone: `n` that
 /// no seat attempted.
-pub fn unlisted_note(n: u64) -> String {
+pub(crate) fn unlisted_note(n: u64) -> String {
     if n == 1 {
         "1 more problem the wave declares by count was attempted by no seat: its id is not \
          recorded, so it has no row; it is missing, not Correct, for every seat."
@@ -366,7 +366,7 @@ fn listed(ids: &[String]) -> Cell {
 }
 
 /// The regressions as a table: a row a seat.
-pub fn regressions_table(r: &RegressionsJson) -> Table {
+pub(crate) fn regressions_table(r: &RegressionsJson) -> Table {
     let mut t = Table::new(vec![
         Column::text("Seat", "seat"),
         Column::text("Newly failed", "newly_failed").priority(ESSENTIAL),

@@ -110,18 +110,18 @@ pub const BUNDLE_LAYOUT: u32 = 4;
 
 /// The file a bundle of a signed publication keeps its DSSE envelope in (layout 4), the same
 /// bytes as its ledger keeps beside the publication, for tools other than benchledger.
-pub const ENVELOPE_FILE: &str = "publication.dsse.json";
+pub(crate) const ENVELOPE_FILE: &str = "publication.dsse.json";
 
 /// The name of the price table file a bundle carries: `NAME.vVERSION.prices.toml`, which no
 /// rubric file (`NAME.vVERSION.toml`) can be named. Only for a name already checked to be a
 /// slug.
-pub fn prices_file_name(p: &PricesId) -> String {
+pub(crate) fn prices_file_name(p: &PricesId) -> String {
     format!("{}.v{}.prices.toml", p.name, p.version)
 }
 
 /// The layout a bundle's README declares on its line `Bundle layout N.`; the first layout
 /// declares none.
-pub fn bundle_layout(readme: &str) -> Option<u32> {
+pub(crate) fn bundle_layout(readme: &str) -> Option<u32> {
     match readme
         .lines()
         .find_map(|l| l.strip_prefix("Bundle layout "))
@@ -135,7 +135,7 @@ pub fn bundle_layout(readme: &str) -> Option<u32> {
 /// `prices` (if any), signed by the key `signed_by` (if it is signed): layout 4 for a signed
 /// publication, else layout 3 for a publication with a price table, else layout 2 — each the
 /// earliest that says all such a bundle holds.
-pub fn bundle_readme(
+pub(crate) fn bundle_readme(
     r: &PublicationRow,
     prices: Option<&PricesId>,
     signed_by: Option<&str>,
@@ -150,7 +150,7 @@ pub fn bundle_readme(
 /// The README of a reproduction bundle in a given layout; `None` for a layout this build does
 /// not know. `prices` is the price table the publication's input names: layouts 1 and 2 were
 /// written before publications could name one, and do not mention it.
-pub fn bundle_readme_in(
+pub(crate) fn bundle_readme_in(
     layout: u32,
     r: &PublicationRow,
     prices: Option<&PricesId>,

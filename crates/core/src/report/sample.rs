@@ -155,7 +155,7 @@ pub fn sample_text(s: &SampleJson) -> String {
 }
 
 /// For CSV: one row an attempt, its texts whole.
-pub fn sample_table(s: &SampleJson) -> Table {
+pub(crate) fn sample_table(s: &SampleJson) -> Table {
     let mut t = Table::new(vec![
         Column::text("Seat", "seat").priority(ESSENTIAL),
         Column::num("Trial", "trial"),

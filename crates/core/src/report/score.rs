@@ -89,7 +89,7 @@ pub struct ScoreJson {
     /// With `--ci`: how the intervals were drawn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interval: Option<super::versus::IntervalJson>,
-    /// With `--ci`: the tie groups as letters (see [`add_groups`]).
+    /// With `--ci`: the tie groups as letters (see `add_groups`).
     #[serde(flatten)]
     pub tie_groups: Option<super::groups::GroupsJson>,
 }
@@ -97,7 +97,7 @@ pub struct ScoreJson {
 /// Adds the tie groups to a leaderboard (`score --ci`, the site; never a publication's text):
 /// the "Group" column beside the correct-rate (and its interval), the note saying what the
 /// letters mean, each seat's `group` and the leaderboard's `groups` in the JSON.
-pub fn add_groups(t: &mut Table, json: &mut ScoreJson, g: &crate::stats::versus::TieGroups) {
+pub(crate) fn add_groups(t: &mut Table, json: &mut ScoreJson, g: &crate::stats::versus::TieGroups) {
     super::groups::add_column(t, g, &json.wave);
     for s in &mut json.seats {
         s.seat.group = g.letters(&s.seat.seat).map(str::to_string);
@@ -105,7 +105,7 @@ pub fn add_groups(t: &mut Table, json: &mut ScoreJson, g: &crate::stats::versus:
     json.tie_groups = Some(super::groups::GroupsJson::of(g));
 }
 
-pub const RELATIVE_NOTE: &str = "relative: this score ranks seats against their own wave's \
+pub(crate) const RELATIVE_NOTE: &str = "relative: this score ranks seats against their own wave's \
      median; it is a rank inside this wave only and is never compared across waves";
 
 /// Decimal places for a rubric's scores: 2 on a wide scale (0–100), 3 otherwise.
@@ -117,7 +117,7 @@ pub fn places(r: &Rubric) -> usize {
 }
 
 /// The score column's header.
-pub fn score_header(r: &Rubric) -> String {
+pub(crate) fn score_header(r: &Rubric) -> String {
     if r.relative {
         format!("{} (relative, this wave only)", r.id())
     } else {
@@ -126,7 +126,7 @@ pub fn score_header(r: &Rubric) -> String {
 }
 
 /// The heading lines naming the rubric and any scale violation.
-pub fn rubric_heading(info: &RubricInfo) -> Vec<String> {
+pub(crate) fn rubric_heading(info: &RubricInfo) -> Vec<String> {
     let r = &info.rubric;
     let scale = match (r.scale.min, r.scale.max) {
         (None, None) => "open scale".to_string(),
@@ -208,7 +208,7 @@ pub fn leaderboard_with(
 /// [`leaderboard_with`] as a publication's text has always shown it: a seat tied with the
 /// leader for rank 1 is marked not separable from it when their rank ranges overlap. A
 /// published text is rendered again byte for byte by `verify`, so it keeps that rule.
-pub fn leaderboard_as_published(
+pub(crate) fn leaderboard_as_published(
     data: &WaveData,
     info: &RubricInfo,
     scores: &WaveScores,

@@ -36,7 +36,7 @@ pub struct TrialsJson {
 /// The k to show when none is asked: 1 up to the most any seat allows on every problem it
 /// attempted (its fewest trials of a problem), so that one seat of a single trial does not
 /// hide the others' pass@k (issue 32 item 9); a seat that cannot reach a k is marked there.
-pub fn default_k(seats: &[SeatProblems]) -> Vec<u64> {
+pub(crate) fn default_k(seats: &[SeatProblems]) -> Vec<u64> {
     let most = seats
         .iter()
         .filter_map(|s| s.trial_range().map(|(lo, _)| lo))

@@ -50,7 +50,7 @@ pub struct VersusJson {
 }
 
 /// Fewer shared problems than this, and an interval over them is a rough guide.
-pub const FEW_PROBLEMS: u64 = 30;
+pub(crate) const FEW_PROBLEMS: u64 = 30;
 
 /// The cautions a comparison carries.
 fn warnings(p: &Paired) -> Vec<String> {

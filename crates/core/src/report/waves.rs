@@ -260,7 +260,7 @@ pub struct ShowJson {
     /// With `--ci`: how the intervals were drawn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interval: Option<super::versus::IntervalJson>,
-    /// With `--ci`: the tie groups as letters (see [`add_groups`]).
+    /// With `--ci`: the tie groups as letters (see `add_groups`).
     #[serde(flatten)]
     pub tie_groups: Option<super::groups::GroupsJson>,
 }
@@ -268,7 +268,7 @@ pub struct ShowJson {
 /// Adds the tie groups to `show`: the "Group" column beside the correct-rate (and its
 /// interval), the note saying what the letters mean, each seat's `group` and the listing's
 /// `groups` in the JSON.
-pub fn add_groups(t: &mut Table, json: &mut ShowJson, g: &crate::stats::versus::TieGroups) {
+pub(crate) fn add_groups(t: &mut Table, json: &mut ShowJson, g: &crate::stats::versus::TieGroups) {
     super::groups::add_column(t, g, &json.wave.wave);
     for s in &mut json.seats {
         s.group = g.letters(&s.seat).map(str::to_string);
@@ -320,7 +320,7 @@ pub struct TrialAccuracyJson {
 
 /// Words for a wave's load: "6 parallel sessions, 6 sharing the tool server, not a serial
 /// rerun", and ", timeouts × 2" when it records a timeout multiplier.
-pub fn describe_load(l: &Load) -> String {
+pub(crate) fn describe_load(l: &Load) -> String {
     let parallel = match l.parallel_sessions {
         Some(1) => "1 session at a time".to_string(),
         Some(n) => format!("{n} parallel sessions"),
@@ -344,7 +344,7 @@ pub fn describe_load(l: &Load) -> String {
 }
 
 /// Words for a wave's accounting.
-pub fn describe_accounting(a: &Accounting) -> String {
+pub(crate) fn describe_accounting(a: &Accounting) -> String {
     let cache = if a.input_tokens_include_cache_reads {
         "input totals include cached reads"
     } else {
@@ -357,7 +357,7 @@ pub fn describe_accounting(a: &Accounting) -> String {
 }
 
 /// Words for a wave's budget.
-pub fn describe_budget(b: &Budget) -> String {
+pub(crate) fn describe_budget(b: &Budget) -> String {
     let mut parts = Vec::new();
     if let Some(t) = b.tokens {
         parts.push(format!("{} tokens", int_or_fixed(t, 2)));
@@ -376,7 +376,7 @@ pub fn describe_budget(b: &Budget) -> String {
 }
 
 /// The lines that head every per-wave listing: the wave and its conditions.
-pub fn wave_heading(w: &Wave) -> Vec<String> {
+pub(crate) fn wave_heading(w: &Wave) -> Vec<String> {
     let mut h = vec![format!(
         "Wave {} · suite {} · started {}",
         w.id, w.suite, w.started_at
@@ -407,17 +407,17 @@ pub fn wave_heading(w: &Wave) -> Vec<String> {
 }
 
 /// The column of canary failures, for a wave that declares canary problems.
-pub fn canary_column(w: &Wave) -> Option<Column> {
+pub(crate) fn canary_column(w: &Wave) -> Option<Column> {
     (!w.canary_problems.is_empty()).then(|| Column::num("Canaries failed", "canary_failures"))
 }
 
 /// The canary-failures cell of a seat.
-pub fn canary_cell(f: &SeatFigures) -> Cell {
+pub(crate) fn canary_cell(f: &SeatFigures) -> Cell {
     Cell::new(int(f.canary_failures), f.canary_failures.to_string())
 }
 
 /// One flag per seat that failed a canary problem in every trial.
-pub fn canary_notes<'a>(
+pub(crate) fn canary_notes<'a>(
     w: &Wave,
     seats: impl IntoIterator<Item = (&'a str, &'a SeatFigures)>,
 ) -> Vec<String> {
@@ -436,7 +436,7 @@ pub fn canary_notes<'a>(
 }
 
 /// "232/433 53.6%".
-pub fn correct_cell(f: &SeatFigures) -> Cell {
+pub(crate) fn correct_cell(f: &SeatFigures) -> Cell {
     match f.accuracy {
         Some(a) => Cell::new(
             format!("{}/{} {}", f.correct, f.denominator, percent(a)),
@@ -464,7 +464,7 @@ pub(crate) fn tokens_header(cache_reads_in: bool) -> &'static str {
 }
 
 /// The absolute columns every leaderboard prints first, in order, for one seat.
-pub fn absolute_columns(cache_reads_in: bool, detail: Detail) -> Vec<Column> {
+pub(crate) fn absolute_columns(cache_reads_in: bool, detail: Detail) -> Vec<Column> {
     let tokens = tokens_header(cache_reads_in);
     let full = detail == Detail::Full;
     let mut c = vec![
@@ -506,7 +506,7 @@ pub fn absolute_columns(cache_reads_in: bool, detail: Detail) -> Vec<Column> {
 }
 
 /// The absolute cells of one seat, matching [`absolute_columns`].
-pub fn absolute_cells(f: &SeatFigures, detail: Detail) -> Vec<Cell> {
+pub(crate) fn absolute_cells(f: &SeatFigures, detail: Detail) -> Vec<Cell> {
     let n = f.attempts;
     let full = detail == Detail::Full;
     let count = |n: u64| Cell::text(n.to_string());
@@ -569,7 +569,7 @@ pub fn absolute_cells(f: &SeatFigures, detail: Detail) -> Vec<Cell> {
 }
 
 /// The footnotes that explain the absolute columns of `detail`.
-pub fn absolute_notes(w: &Wave, figures: &[SeatFigures], detail: Detail) -> Vec<String> {
+pub(crate) fn absolute_notes(w: &Wave, figures: &[SeatFigures], detail: Detail) -> Vec<String> {
     let mut notes = vec![FIGURES_NOTE.to_string()];
     if !w.accounting.input_tokens_include_cache_reads {
         notes.push(
@@ -720,7 +720,7 @@ fn cost_of_pass_note(per_problem: &[CostOfPassJson]) -> Note {
 }
 
 /// The `show` listing, with each seat's intervals when they were drawn (`show --ci`).
-pub fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, ShowJson) {
+pub(crate) fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, ShowJson) {
     let figures: Vec<SeatFigures> = data
         .seats
         .iter()

@@ -53,7 +53,7 @@ impl Withdrawn {
     }
 
     /// A wave the user named: refused when withdrawn, unless `include`.
-    pub fn check_named(&self, wave: &str, include: bool) -> Result<()> {
+    pub(crate) fn check_named(&self, wave: &str, include: bool) -> Result<()> {
         match self.0.get(wave) {
             Some(w) if !include => Err(Error::Usage(format!(
                 "wave {wave} was {}; it is left out of leaderboards",

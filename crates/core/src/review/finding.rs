@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::verdict::Verdict;
 
 /// At most this many pieces of evidence are kept for one finding; the rest are counted.
-pub const EVIDENCE: usize = 20;
+pub(crate) const EVIDENCE: usize = 20;
 
 /// Where a finding was seen. Every field is optional: a finding about the run's configuration
 /// has a file and no trial.

@@ -354,7 +354,7 @@ pub fn markdown(r: &Review) -> String {
 
 /// Findings as the review document's `findings` array (compact JSON): what the ledger keeps of
 /// a review recorded with its wave.
-pub fn findings_json(findings: &[Finding]) -> String {
+pub(crate) fn findings_json(findings: &[Finding]) -> String {
     serde_json::to_string(findings).expect("findings serialise")
 }
 
@@ -393,7 +393,7 @@ pub struct RulesListEntry {
 }
 
 /// `rules list`: the registered rules and those shipped with benchledger, by name then version.
-pub fn rules_list(rows: &[Listed]) -> (Table, RulesListJson) {
+pub(crate) fn rules_list(rows: &[Listed]) -> (Table, RulesListJson) {
     use crate::report::{Cell, Column};
     let mut t = Table::new(vec![
         Column::text("Rules", "rules"),

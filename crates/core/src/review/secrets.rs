@@ -67,7 +67,7 @@ pub struct Found {
 }
 
 /// `sk-p…Q2 (164 characters)`: the first four and last two characters, and the length.
-pub fn mask(key: &str) -> String {
+pub(crate) fn mask(key: &str) -> String {
     let chars: Vec<char> = key.chars().collect();
     if chars.len() <= 8 {
         return format!("… ({} characters)", chars.len());
@@ -90,7 +90,7 @@ fn is_example(key: &[u8]) -> bool {
 }
 
 /// Every key in a text replaced by its mask: what an excerpt holds before it is shown.
-pub fn mask_all(text: &str) -> String {
+pub(crate) fn mask_all(text: &str) -> String {
     let p = pattern();
     if !p.is_match(text.as_bytes()) {
         return text.to_string();

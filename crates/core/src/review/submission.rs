@@ -38,7 +38,7 @@ pub struct Submission {
     /// The submission: files, or directories searched for the format's results files.
     pub paths: Vec<PathBuf>,
     /// Its format, as `ingest --from` names it; `None`: a Harbor job directory or Inspect
-    /// logs, told by what the paths hold ([`sniff`]).
+    /// logs, told by what the paths hold (`sniff`).
     pub from: Option<String>,
     /// The rules: a file; else `NAME@VERSION` registered in the ledger; else shipped.
     pub rules: String,
@@ -181,7 +181,7 @@ pub fn verdict_error(review: &Review, rules: &Rules, ingest: bool) -> Option<Err
 /// The format of a submission named without one: a Harbor job's directory, or Inspect logs;
 /// else an error saying to name it (and what it looks like, when it plainly is another
 /// format).
-pub fn sniff(src: &dyn Source, paths: &[PathBuf]) -> Result<String> {
+pub(crate) fn sniff(src: &dyn Source, paths: &[PathBuf]) -> Result<String> {
     for p in paths {
         if src.is_file(&p.join("result.json")) && src.is_file(&p.join("config.json")) {
             return Ok("harbor".into());

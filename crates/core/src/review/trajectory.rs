@@ -14,7 +14,7 @@ use super::rules::{Place, Scan};
 
 /// A trajectory file at most this large is read whole into the walker's buffer (parsing from a
 /// slice is about twice as fast); a larger one is parsed from the reader.
-pub const WHOLE: u64 = 64 * 1024 * 1024;
+pub(crate) const WHOLE: u64 = 64 * 1024 * 1024;
 
 /// One step of a path into a JSON document.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -478,7 +478,7 @@ impl<'r> Scanner<'r> {
 
     /// [`Scanner::scan`] over a file's bytes, read into `buf` when it is at most [`WHOLE`]
     /// (`len`), else parsed from the reader.
-    pub fn scan_reader(
+    pub(crate) fn scan_reader(
         &self,
         layout: Layout,
         mut reader: impl Read,

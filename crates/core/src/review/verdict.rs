@@ -21,7 +21,7 @@ impl Verdict {
         }
     }
 
-    pub fn from_key(key: &str) -> Option<Verdict> {
+    pub(crate) fn from_key(key: &str) -> Option<Verdict> {
         Verdict::ALL.into_iter().find(|v| v.key() == key)
     }
 

@@ -644,9 +644,9 @@ fn tie_keys(r: &Rubric, f: &SeatFigures) -> Vec<Option<f64>> {
 
 /// Scores this close count as equal: a difference this small comes from the order in which
 /// sums were taken, not from the seats (0.1 + 0.2 + 0.3 is not 0.3 + 0.2 + 0.1 in floating point).
-pub const TIE_TOLERANCE: f64 = 1e-9;
+pub(crate) const TIE_TOLERANCE: f64 = 1e-9;
 
-/// Whether two scores are equal for ranking: within [`TIE_TOLERANCE`], relative to their size.
+/// Whether two scores are equal for ranking: within `TIE_TOLERANCE`, relative to their size.
 pub fn same_score(a: f64, b: f64) -> bool {
     (a - b).abs() <= TIE_TOLERANCE * a.abs().max(b.abs()).max(1.0)
 }

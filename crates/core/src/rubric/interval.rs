@@ -67,7 +67,7 @@ impl Interval {
         Interval { lo, hi }
     }
 
-    pub fn mul(&self, o: &Interval) -> Interval {
+    pub(crate) fn mul(&self, o: &Interval) -> Interval {
         let mut cands = Vec::with_capacity(4);
         for a in [&self.lo, &self.hi] {
             for b in [&o.lo, &o.hi] {
@@ -97,7 +97,7 @@ impl Interval {
 
     /// 1 / x; 1/0 is +∞ and 1/±∞ is 0. An interval that holds values on both sides of 0 has a
     /// reciprocal that runs from −∞ to +∞ (a divisor just below or just above 0).
-    pub fn recip(&self) -> Interval {
+    pub(crate) fn recip(&self) -> Interval {
         let r = |b: &Bound| {
             let v = if b.value == 0.0 {
                 f64::INFINITY
@@ -172,7 +172,7 @@ impl Interval {
     }
 
     /// The smallest interval holding both.
-    pub fn union(&self, o: &Interval) -> Interval {
+    pub(crate) fn union(&self, o: &Interval) -> Interval {
         Interval {
             lo: if o.lo.value < self.lo.value {
                 o.lo.clone()

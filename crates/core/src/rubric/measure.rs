@@ -194,7 +194,7 @@ impl Measure {
     /// For a name that is not a measure but says "the mean of a summed measure" in other
     /// words (`errors_per_attempt`, `avg.errors`, `mean_errors`), the measure that is:
     /// `mean.errors`.
-    pub fn mean_spelt_otherwise(name: &str) -> Option<Measure> {
+    pub(crate) fn mean_spelt_otherwise(name: &str) -> Option<Measure> {
         let base = [
             "mean_",
             "avg.",
@@ -224,7 +224,7 @@ impl Measure {
 
     /// The least and greatest value the measure can take in valid data (`f64::INFINITY` for
     /// unbounded). A mean lies where the values it averages lie.
-    pub fn domain(self) -> (f64, f64) {
+    pub(crate) fn domain(self) -> (f64, f64) {
         match self {
             Measure::Accuracy | Measure::Outcome => (0.0, 1.0),
             Measure::Mean(s) => s.measure().domain(),
@@ -235,7 +235,7 @@ impl Measure {
     /// The seat-level value, `None` when unknown for any attempt. A seat that made no attempts
     /// has counts (accuracy over its missing problems, correct, attempts, missing) but no
     /// resources: what it would have used is unknown, not zero.
-    pub fn of_seat(self, f: &SeatFigures) -> Option<f64> {
+    pub(crate) fn of_seat(self, f: &SeatFigures) -> Option<f64> {
         let all = |k: &crate::figures::Known<u64>| {
             (f.attempts > 0 && k.known == f.attempts).then_some(k.sum as f64)
         };
@@ -326,7 +326,7 @@ impl Measure {
     }
 
     /// The attempt-level value, `None` when unknown.
-    pub fn of_attempt(self, a: &Attempt, wave: &Wave) -> Option<f64> {
+    pub(crate) fn of_attempt(self, a: &Attempt, wave: &Wave) -> Option<f64> {
         let acc = &wave.accounting;
         let u = |v: Option<u64>| v.map(|v| v as f64);
         match self {
@@ -358,7 +358,7 @@ impl Measure {
 
 /// Errors in a trace after free retries: in each run of consecutive failing calls to the same
 /// tool, the first `free` failures are forgiven. Without a trace every reported error counts.
-pub fn errors_after_free_retries(a: &Attempt, free: u32) -> Option<f64> {
+pub(crate) fn errors_after_free_retries(a: &Attempt, free: u32) -> Option<f64> {
     let Some(trace) = &a.trace else {
         return a.errors.map(f64::from);
     };
@@ -415,7 +415,7 @@ impl Allowance {
     }
 
     /// The per-problem allowance, if the wave declared one.
-    pub fn per_problem(self, b: &Budget) -> Option<f64> {
+    pub(crate) fn per_problem(self, b: &Budget) -> Option<f64> {
         match self {
             Allowance::Tokens => b.tokens,
             Allowance::WallS => b.wall_s,

@@ -75,7 +75,7 @@ pub struct Penalty {
 impl Penalty {
     /// Whether the penalty counts errors after free retries, from each attempt's trace, rather
     /// than reading its measure.
-    pub fn forgives_retries(&self) -> bool {
+    pub(crate) fn forgives_retries(&self) -> bool {
         self.free_retries > 0 && self.measure.base() == Measure::Errors
     }
 }
@@ -122,7 +122,7 @@ pub struct Scale {
 
 impl Scale {
     /// The range in words: "0–100", "from 0", "up to 10", "open".
-    pub fn range_words(&self) -> String {
+    pub(crate) fn range_words(&self) -> String {
         use crate::number::pretty;
         match (self.min, self.max) {
             (Some(lo), Some(hi)) => format!("{}–{}", pretty(lo), pretty(hi)),
@@ -134,7 +134,7 @@ impl Scale {
 
     /// The scale as a noun after `article` ("a", "its"): "a 0–100 scale", "its scale from 0",
     /// "an open scale".
-    pub fn noun(&self, article: &str) -> String {
+    pub(crate) fn noun(&self, article: &str) -> String {
         let range = self.range_words();
         match (self.min, self.max) {
             (Some(_), Some(_)) => format!("{article} {range} scale"),

@@ -132,7 +132,7 @@ impl<'a> Scorer<'a> {
     /// opens a drawn problem, each draw of a problem counting as a problem of its own. The wave
     /// the scorer was made with is the resampled one: its declared suite the number of problems
     /// drawn.
-    pub fn add_drawn(&self, t: &mut SeatTally, a: &Attempt, first: bool) {
+    pub(crate) fn add_drawn(&self, t: &mut SeatTally, a: &Attempt, first: bool) {
         t.figures.add_drawn(&self.basis, a, first);
         self.add_rest(t, a);
     }
@@ -140,12 +140,12 @@ impl<'a> Scorer<'a> {
     /// Adds one attempt to a seat's figures kept apart from any one rubric's tally: several
     /// rubrics of one wave share them (`rescore --all`), each then adding the attempt with
     /// [`Scorer::add_own`] and finishing with [`Scorer::with_figures`].
-    pub fn add_figures(&self, f: &mut FigureTally, a: &Attempt) {
+    pub(crate) fn add_figures(&self, f: &mut FigureTally, a: &Attempt) {
         f.add(&self.basis, a);
     }
 
     /// Whether the rubric keeps anything of an attempt besides its figures (a per-attempt
-    /// formula, or errors counted after free retries): when it does not, [`Scorer::add_own`]
+    /// formula, or errors counted after free retries): when it does not, `Scorer::add_own`
     /// does nothing and need not be called.
     pub fn keeps_more_than_figures(&self) -> bool {
         let r = self.rubric;
@@ -154,7 +154,7 @@ impl<'a> Scorer<'a> {
 
     /// Adds one attempt to what its seat's tally keeps under this rubric alone (not its
     /// figures: see [`Scorer::add_figures`]).
-    pub fn add_own(&self, t: &mut SeatTally, a: &Attempt) {
+    pub(crate) fn add_own(&self, t: &mut SeatTally, a: &Attempt) {
         self.add_rest(t, a);
     }
 
@@ -162,7 +162,7 @@ impl<'a> Scorer<'a> {
     /// every attempt: two per-attempt rubrics of the same wave with the same factors, none of
     /// them a cohort ratio. Then the factors computed for one of them serve both
     /// ([`Scorer::add_own_sharing`]).
-    pub fn same_factors(&self, other: &Scorer<'_>) -> bool {
+    pub(crate) fn same_factors(&self, other: &Scorer<'_>) -> bool {
         let (r, o) = (self.rubric, other.rubric);
         r.per == Per::Attempt
             && o.per == Per::Attempt
@@ -182,7 +182,12 @@ impl<'a> Scorer<'a> {
     /// a scorer with the same factors ([`Scorer::same_factors`]) has computed them for this
     /// attempt, and left there for the next one otherwise. Call [`SharedFactors::next`]
     /// before each attempt. The tally is the one [`Scorer::add_own`] makes, to the bit.
-    pub fn add_own_sharing(&self, t: &mut SeatTally, a: &Attempt, shared: &mut SharedFactors) {
+    pub(crate) fn add_own_sharing(
+        &self,
+        t: &mut SeatTally,
+        a: &Attempt,
+        shared: &mut SharedFactors,
+    ) {
         self.add_free_errors(t, a);
         if let Some(sums) = &mut t.per_attempt
             && sums.undefined.is_none()
@@ -225,7 +230,7 @@ impl<'a> Scorer<'a> {
         }
     }
 
-    /// A tally fed by [`Scorer::add_own`], completed with the seat's shared figures.
+    /// A tally fed by `Scorer::add_own`, completed with the seat's shared figures.
     pub fn with_figures(&self, mut t: SeatTally, figures: FigureTally) -> SeatTally {
         t.figures = figures;
         t
@@ -288,7 +293,7 @@ impl<'a> Scorer<'a> {
     /// coverage of each error count after free retries, then for a per-attempt rubric the
     /// formula's total and each value it records (0 before the first attempt). Every column
     /// past the figures' is a sum of real numbers but the coverages
-    /// ([`Scorer::integer_columns`]).
+    /// (`Scorer::integer_columns`).
     pub fn columns(&self, t: &SeatTally, out: &mut Vec<f64>) {
         t.figures.columns(out);
         for k in t.free_errors.iter().flatten() {
@@ -312,7 +317,7 @@ impl<'a> Scorer<'a> {
 
     /// Whether column `c` of [`Scorer::columns`] holds a count or a sum of integers (exact as
     /// `f64` below 2⁵³), rather than a sum of real numbers.
-    pub fn integer_columns(&self) -> Vec<bool> {
+    pub(crate) fn integer_columns(&self) -> Vec<bool> {
         let mut int = vec![true; FigureTally::COLUMNS];
         for c in FigureTally::FLOAT_COLUMNS {
             int[c] = false;
@@ -353,7 +358,7 @@ impl<'a> Scorer<'a> {
     /// The tally whose totals are `c` (laid out as [`Scorer::columns`] writes them), with the
     /// first reason the formula was undefined on one of its attempts: a tally of a resampled
     /// wave, read as [`Scorer::add_drawn`] leaves one.
-    pub fn tally_from_columns(&self, c: &[f64], undefined: Option<&str>) -> SeatTally {
+    pub(crate) fn tally_from_columns(&self, c: &[f64], undefined: Option<&str>) -> SeatTally {
         let (figures, mut rest) = c.split_at(FigureTally::COLUMNS);
         let mut t = self.tally();
         t.figures = FigureTally::from_columns(figures);
@@ -417,7 +422,7 @@ fn same_factor(f: &Factor, g: &Factor) -> bool {
 }
 
 /// An attempt's factors under one rubric, kept for the next rubric of the wave with the same
-/// factors ([`Scorer::add_own_sharing`]).
+/// factors (`Scorer::add_own_sharing`).
 #[derive(Debug, Clone, Default)]
 pub struct SharedFactors {
     /// What the factors gave on the attempt at hand, once computed; their values in `values`.

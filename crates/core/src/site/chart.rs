@@ -269,7 +269,7 @@ const NEAR: f64 = 2.0 * SLIDE + 1.0;
 /// goes down a line at a time below it until it is clear (never above `area.top`), and any
 /// other gets no spot (`None`). Those labels are placed first, then the others, each from the
 /// top of the chart down; each one's start and baseline are returned in the order given.
-pub fn place_labels_around(
+pub(crate) fn place_labels_around(
     wanted: &[Wanted],
     taken: &[Obstacle],
     area: Area,
@@ -557,7 +557,7 @@ const CROWDED: usize = 40;
 /// Pareto set is labelled, below the plot when it has no room; another only where the plot has
 /// room for it (near its point, in a chart of more than [`CROWDED`]: a suite's chart across a
 /// hundred waves holds thousands of points). Each point names its seat when pointed at.
-pub fn scatter(s: &Scatter) -> (Markup, usize) {
+pub(crate) fn scatter(s: &Scatter) -> (Markup, usize) {
     let width = SCATTER_WIDTH;
     let (x, log, xt) = cost_axis(&s.points, LEFT, width - RIGHT);
     let px = |cost: f64| x.at(if log { cost.log10() } else { cost });
@@ -818,7 +818,7 @@ fn trend_x_label(t: &Trend, xs: &[f64], left: f64, width: f64) -> (f64, f64) {
 impl Trend {
     /// A value as the chart's text says it: a share as a percentage, a whole number grouped,
     /// anything else with one decimal.
-    pub fn value_text(&self, v: f64) -> String {
+    pub(crate) fn value_text(&self, v: f64) -> String {
         if self.share {
             crate::number::percent(v)
         } else {

@@ -3,7 +3,7 @@
 //! the order written, before the rest (newest latest wave first); hidden suites get no
 //! leaderboard there (their waves are still listed and have their pages); `artifacts` is the
 //! base URL where each attempt's origin is published: a problem page's "Came from" links each
-//! attempt's file under it ([`artifact_link`]).
+//! attempt's file under it (`artifact_link`).
 //!
 //! ```toml
 //! title = "Incident RCA leaderboard"
@@ -205,7 +205,7 @@ pub fn base_url(url: &str) -> Result<String, String> {
 /// Where an attempt's origin `file` (relative to the manifest, `/`-separated) is published
 /// under the artifacts `base`: each segment percent-encoded but for letters, digits and
 /// `-._~`. `None` for a file that is not below the base (absolute, or climbing with `..`).
-pub fn artifact_link(base: &str, file: &str) -> Option<String> {
+pub(crate) fn artifact_link(base: &str, file: &str) -> Option<String> {
     if file.starts_with('/') || file.split('/').any(|s| s == ".." || s.is_empty()) {
         return None;
     }

@@ -42,7 +42,7 @@ fn not_right_turn(a: Point, b: Point, c: Point) -> bool {
 
 /// The frontier as HAL draws it: indices into `points` of the upper convex hull's vertices that
 /// are Pareto-efficient, cheapest first. One point or none gives itself or nothing.
-pub fn hal_frontier(points: &[Point]) -> Vec<usize> {
+pub(crate) fn hal_frontier(points: &[Point]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..points.len()).collect();
     // By cost, then the most accurate first, then by index so that equal points keep a fixed
     // order; of points sharing a cost only the most accurate can be on the upper hull.

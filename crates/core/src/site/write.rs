@@ -1,7 +1,7 @@
 //! The site written into a directory (`benchledger site --out DIR`, Python's `Ledger.site`).
 //!
 //! The site is made whole each time. DIR must be new, empty, or a site written here before: it
-//! keeps a list of the files it wrote ([`MARKER`]), and only those files are removed before the
+//! keeps a list of the files it wrote (`MARKER`), and only those files are removed before the
 //! new site is written, so nothing else in a directory is ever deleted.
 //!
 //! Nothing is written, or removed, through anything planted in DIR: before anything changes,
@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use super::Page;
 
 /// The list of files a site directory holds, written last.
-pub const MARKER: &str = ".benchledger-site";
+pub(crate) const MARKER: &str = ".benchledger-site";
 
 /// Writes `pages` into `dir` (see the module's doc), the list of them last. Returns how many
 /// bytes the pages hold.

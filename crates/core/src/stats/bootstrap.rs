@@ -17,15 +17,15 @@ use chacha20::ChaCha20Rng;
 use chacha20::rand_core::{Rng, SeedableRng};
 
 /// The generator's name, as stored with an interval.
-pub const GENERATOR: &str = "chacha20";
+pub(crate) const GENERATOR: &str = "chacha20";
 
 /// The method's name, as stored with an interval, for the first way a leaderboard's intervals
 /// were drawn ([`Method::Attempts`]); every other interval (`versus`, `compare`) is still drawn
 /// this way.
-pub const METHOD: &str = "percentile bootstrap over problems";
+pub(crate) const METHOD: &str = "percentile bootstrap over problems";
 
 /// The name of [`Method::ProblemSums`], as stored with an interval.
-pub const METHOD_SUMS: &str = "percentile bootstrap over problems, from per-problem sums";
+pub(crate) const METHOD_SUMS: &str = "percentile bootstrap over problems, from per-problem sums";
 
 /// How a leaderboard's resampled figures are summed. Both draw the same problems from the same
 /// seed, keep all trials of a problem together and take the same percentiles; they differ only
@@ -183,7 +183,7 @@ pub struct Interval {
 /// to `each` in turn (its indices, in draw order). Every interval of one wave draws the same
 /// resamples from the same seed, so statistics drawn together (all the seats of a
 /// leaderboard, scored on each resample) see the same problems.
-pub fn each_resample(units: usize, settings: &Settings, mut each: impl FnMut(&[usize])) {
+pub(crate) fn each_resample(units: usize, settings: &Settings, mut each: impl FnMut(&[usize])) {
     if units == 0 {
         return;
     }
@@ -198,7 +198,7 @@ pub fn each_resample(units: usize, settings: &Settings, mut each: impl FnMut(&[u
 /// [`each_resample`] by batches: each resample as its count of draws of each unit (`units`
 /// counts), up to `batch` resamples one after another in the slice handed to `each`. The same
 /// resamples, in the same order.
-pub fn each_resample_counts(
+pub(crate) fn each_resample_counts(
     units: usize,
     settings: &Settings,
     batch: usize,

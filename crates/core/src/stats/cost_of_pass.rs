@@ -25,7 +25,7 @@ pub enum ProblemCost {
 }
 
 /// Each attempted problem's cost of pass, by problem id.
-pub fn per_problem(attempts: &[Attempt]) -> BTreeMap<String, ProblemCost> {
+pub(crate) fn per_problem(attempts: &[Attempt]) -> BTreeMap<String, ProblemCost> {
     // (trials, passed, cost sum, costs known)
     let mut by: BTreeMap<&str, (u64, u64, f64, u64)> = BTreeMap::new();
     for a in attempts {
@@ -67,7 +67,7 @@ pub struct Summary {
 
 /// The summary of one seat's per-problem costs of pass; `missing` declared problems it never
 /// attempted count as never passed.
-pub fn summarise(costs: &BTreeMap<String, ProblemCost>, missing: u64) -> Summary {
+pub(crate) fn summarise(costs: &BTreeMap<String, ProblemCost>, missing: u64) -> Summary {
     let (mut sum, mut n, mut never, mut unknown) = (0.0, 0, 0, 0);
     for c in costs.values() {
         match c {

@@ -208,7 +208,7 @@ impl Drawn {
 /// documentation): accuracy and Cost-of-Pass always, the score and the rank range under a
 /// rubric. A wave whose declared suite is too large to resample is refused (see
 /// [`super::check_suite_size`]).
-pub fn wave_intervals(
+pub(crate) fn wave_intervals(
     data: &WaveData,
     rubric: Option<&Rubric>,
     settings: &Settings,
@@ -220,7 +220,7 @@ pub fn wave_intervals(
 /// [`wave_intervals`] as a publication's text has always drawn them: with an interval around
 /// a Cost-of-Pass the wave leaves unknown, when some resamples define one. A published text
 /// is rendered again byte for byte by `verify`, so it keeps the rule it was published under.
-pub fn published_intervals(
+pub(crate) fn published_intervals(
     data: &WaveData,
     rubric: Option<&Rubric>,
     settings: &Settings,
@@ -235,7 +235,7 @@ pub fn published_intervals(
 /// mostly the same: each seat's per-problem sums are taken once over the columns of every
 /// rubric (a column that two rubrics share summed once), and each resample's sums then read
 /// by each rubric, which keeps its own reasons for a seat's undefined score.
-pub fn wave_intervals_under(
+pub(crate) fn wave_intervals_under(
     data: &WaveData,
     rubrics: &[&Rubric],
     settings: &Settings,

@@ -1,7 +1,7 @@
 //! Many comparisons at once: every pair of a leaderboard's seats tested, and the answer kept
 //! honest about how many tests were run.
 //!
-//! - [`holm`]: Holm's step-down adjustment (Holm 1979, "A simple sequentially rejective
+//! - `holm`: Holm's step-down adjustment (Holm 1979, "A simple sequentially rejective
 //!   multiple test procedure"): the family-wise error rate held at α over all the pairs,
 //!   uniformly more powerful than Bonferroni's. With the m p-values sorted ascending,
 //!   p̃_(i) = max_{j ≤ i} min(1, (m − j + 1) · p_(j)).
@@ -10,7 +10,7 @@
 //!   share a letter if and only if they are not separable — the tie groups of a leaderboard.
 
 /// Holm's adjusted p-values, in the order given. Ties keep their given order.
-pub fn holm(p: &[f64]) -> Vec<f64> {
+pub(crate) fn holm(p: &[f64]) -> Vec<f64> {
     let m = p.len();
     let mut order: Vec<usize> = (0..m).collect();
     order.sort_by(|&i, &j| p[i].total_cmp(&p[j]));

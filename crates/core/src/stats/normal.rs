@@ -11,18 +11,18 @@
 use std::f64::consts::{FRAC_1_SQRT_2, PI};
 
 /// P(|Z| ≥ |z|) for a standard normal Z: erfc(|z| / √2). 1 at z = 0; 0 for an infinite z.
-pub fn two_sided_p(z: f64) -> f64 {
+pub(crate) fn two_sided_p(z: f64) -> f64 {
     libm::erfc(z.abs() * FRAC_1_SQRT_2)
 }
 
 /// P(Z ≤ z): erfc(−z / √2) / 2.
-pub fn cdf(z: f64) -> f64 {
+pub(crate) fn cdf(z: f64) -> f64 {
     0.5 * libm::erfc(-z * FRAC_1_SQRT_2)
 }
 
 /// The `p` quantile (0 < p < 1) of the standard normal: the z with P(Z ≤ z) = p. `None` outside
 /// (0, 1).
-pub fn quantile(p: f64) -> Option<f64> {
+pub(crate) fn quantile(p: f64) -> Option<f64> {
     if !(p > 0.0 && p < 1.0) {
         return None;
     }

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use super::trials::Problem;
 
 /// The trials per problem `mde_by_trials` plans for.
-pub const TRIALS: [u64; 4] = [1, 2, 4, 8];
+pub(crate) const TRIALS: [u64; 4] = [1, 2, 4, 8];
 
 /// A plan for comparing two seats.
 #[derive(Debug, Clone, PartialEq)]

@@ -71,7 +71,7 @@ impl SeatProblems {
     }
 
     /// The fewest and the most trials of an attempted problem.
-    pub fn trial_range(&self) -> Option<(u64, u64)> {
+    pub(crate) fn trial_range(&self) -> Option<(u64, u64)> {
         let counts = self.attempted.values().map(|p| p.trials);
         Some((counts.clone().min()?, counts.max()?))
     }
@@ -103,7 +103,7 @@ impl SeatProblems {
 
     /// Each trial number's accuracy: its Correct attempts over the problems that had that trial
     /// and the missing ones.
-    pub fn trial_accuracies(&self) -> Vec<(u32, f64)> {
+    pub(crate) fn trial_accuracies(&self) -> Vec<(u32, f64)> {
         self.by_trial
             .iter()
             .map(|(t, (c, n))| (*t, *c as f64 / (*n + self.missing) as f64))
@@ -112,7 +112,7 @@ impl SeatProblems {
 
     /// The mean of the trials' accuracies and the spread between the best and the worst, when
     /// the seat ran more than one trial of something.
-    pub fn trial_accuracy(&self) -> Option<(f64, f64)> {
+    pub(crate) fn trial_accuracy(&self) -> Option<(f64, f64)> {
         let acc = self.trial_accuracies();
         if acc.len() < 2 {
             return None;
@@ -184,7 +184,7 @@ impl SeatProblems {
     /// Whether the per-problem mean is the pooled accuracy: every attempted problem has the
     /// same number of trials, and none is missing unless that number is 1 (a missing problem
     /// counts as one failed trial in both), or nothing was attempted.
-    pub fn balanced(&self) -> bool {
+    pub(crate) fn balanced(&self) -> bool {
         match self.trial_range() {
             None => true,
             Some((lo, hi)) => lo == hi && (self.missing == 0 || lo == 1),
@@ -193,7 +193,7 @@ impl SeatProblems {
 
     /// The accuracy with infrastructure errors as failures, as passes and left out; `None`
     /// when the seat has none.
-    pub fn infra_bounds(&self) -> Option<InfraBounds> {
+    pub(crate) fn infra_bounds(&self) -> Option<InfraBounds> {
         if self.infra_errors == 0 {
             return None;
         }

@@ -48,10 +48,10 @@ pub struct PairedTest {
 }
 
 /// z₀.₉₇₅, to the digits the 95 % interval is defined with.
-pub const Z_95: f64 = 1.959964;
+pub(crate) const Z_95: f64 = 1.959964;
 
 /// Fewer discordant problems than this, and McNemar's test has little power.
-pub const FEW_DISCORDANT: u64 = 10;
+pub(crate) const FEW_DISCORDANT: u64 = 10;
 
 impl PairedTest {
     /// The test on differences `d` (none: `None`). Sums run in the order given.
@@ -126,12 +126,12 @@ impl Paired {
     }
 
     /// Problems one seat solved and the other did not.
-    pub fn discordant(&self) -> u64 {
+    pub(crate) fn discordant(&self) -> u64 {
         self.only_a + self.only_b
     }
 
     /// The test the verdict rests on: the paired test with more than one trial, else McNemar's.
-    pub fn verdict_test(&self) -> &'static str {
+    pub(crate) fn verdict_test(&self) -> &'static str {
         if self.trials { "paired" } else { "mcnemar" }
     }
 
@@ -156,7 +156,7 @@ impl Paired {
     }
 }
 
-/// One pair of a leaderboard compared (see [`all_pairs`]).
+/// One pair of a leaderboard compared (see `all_pairs`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PairRow {
     /// Index of the seat with the higher per-problem mean (in the order given).
@@ -175,7 +175,10 @@ pub struct PairRow {
 /// per-problem mean first): the paired test on every trial, Holm's adjustment over all
 /// m = n(n − 1)/2 pairs, and whether each pair is separable at `alpha`; with the tie groups as
 /// letters ([`super::multiple::letters`]).
-pub fn all_pairs(seats: &[&BTreeMap<String, Problem>], alpha: f64) -> (Vec<PairRow>, Vec<String>) {
+pub(crate) fn all_pairs(
+    seats: &[&BTreeMap<String, Problem>],
+    alpha: f64,
+) -> (Vec<PairRow>, Vec<String>) {
     let n = seats.len();
     let mut rows = Vec::with_capacity(n * n.saturating_sub(1) / 2);
     for a in 0..n {
@@ -209,10 +212,10 @@ pub fn all_pairs(seats: &[&BTreeMap<String, Problem>], alpha: f64) -> (Vec<PairR
 /// `trials` and the site, and `versus --all`) are not computed, and say so: they need every
 /// pair, which grows with the square of the seats (issue 34, #9: 1,000 seats took minutes,
 /// 10,000 ran out of memory). README, "Limits".
-pub const PAIRWISE_SEATS_MAX: usize = 300;
+pub(crate) const PAIRWISE_SEATS_MAX: usize = 300;
 
 /// A wave's seats in one order (highest per-problem mean first, ties by seat id), every pair
-/// compared ([`all_pairs`]) and the tie groups as letters: what `versus --all` prints, and the
+/// compared (`all_pairs`) and the tie groups as letters: what `versus --all` prints, and the
 /// letters `score --ci`, `show --ci` and the site print beside each seat's accuracy.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TieGroups {
@@ -221,7 +224,7 @@ pub struct TieGroups {
     pub seats: Vec<RankedSeat>,
     /// Every pair, `a` and `b` indexing `seats`.
     pub pairs: Vec<PairRow>,
-    /// The pairs not compared, when the wave has more than [`PAIRWISE_SEATS_MAX`] seats (then
+    /// The pairs not compared, when the wave has more than `PAIRWISE_SEATS_MAX` seats (then
     /// `pairs` is empty and every seat's letters too); 0 otherwise.
     pub skipped_pairs: u64,
 }

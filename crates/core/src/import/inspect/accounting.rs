@@ -23,14 +23,14 @@ use crate::import::Stated;
 
 /// The first inspect_ai that excludes cached reads from `input_tokens` for every provider but
 /// Google's.
-pub const NORMALISED: Version = Version::release(0, 3, 184);
+pub(crate) const NORMALISED: Version = Version::release(0, 3, 184);
 /// The first inspect_ai that excludes them for Google's Gemini too.
-pub const GEMINI_NORMALISED: Version = Version::release(0, 3, 208);
+pub(crate) const GEMINI_NORMALISED: Version = Version::release(0, 3, 208);
 
 /// The providers whose usage went through the OpenAI converter (or Grok's, which counted the
 /// same way) before 0.3.184: `openai`, `openai-api/<service>` and the providers built on the
 /// OpenAI-compatible client.
-pub const INCLUDED_UNTIL_NORMALISED: &[&str] = &[
+pub(crate) const INCLUDED_UNTIL_NORMALISED: &[&str] = &[
     "openai",
     "openai-api",
     "grok",
@@ -50,10 +50,10 @@ pub const INCLUDED_UNTIL_NORMALISED: &[&str] = &[
 ];
 
 /// Gemini, through Google's own provider (`google`) or the older Vertex one (`vertex`).
-pub const GEMINI: &[&str] = &["google", "vertex"];
+pub(crate) const GEMINI: &[&str] = &["google", "vertex"];
 
 /// Never included: Anthropic's API reports input without the cache.
-pub const NEVER_INCLUDED: &[&str] = &["anthropic"];
+pub(crate) const NEVER_INCLUDED: &[&str] = &["anthropic"];
 
 /// A release number with whether it is a pre-release of it (`.dev`, `a`, `b`, `rc`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,7 +126,7 @@ pub fn provider(model: &str) -> &str {
 
 /// What a log written by inspect_ai `version` says about the evaluated `model`'s input
 /// tokens, and why; `None` when the rule does not say (the manifest must).
-pub fn stated(version: Option<&str>, model: &str) -> Option<Stated> {
+pub(crate) fn stated(version: Option<&str>, model: &str) -> Option<Stated> {
     let provider = provider(model);
     if NEVER_INCLUDED.contains(&provider) {
         return Some(Stated {

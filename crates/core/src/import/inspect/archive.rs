@@ -32,12 +32,12 @@ use crate::error::{Error, Location, Result};
 use crate::import::Progress;
 
 /// The largest member read whole before parsing (uncompressed, as the archive states it).
-pub const WHOLE_MEMBER: u64 = 8 * 1024 * 1024;
+pub(crate) const WHOLE_MEMBER: u64 = 8 * 1024 * 1024;
 
 /// The most an archive's members may inflate to, all read together: 8 GiB. Members are
 /// streamed, so memory stays bounded whatever they hold; this bounds the time a small archive
 /// of highly compressed blanks (a "zip bomb") can take, far past any real log.
-pub const INFLATED_MAX: u64 = 8 * 1024 * 1024 * 1024;
+pub(crate) const INFLATED_MAX: u64 = 8 * 1024 * 1024 * 1024;
 
 /// What is left of an archive's [`INFLATED_MAX`], shared by every member read from it.
 struct Budget {
@@ -91,7 +91,7 @@ impl<R: Read> Read for Inflated<'_, R> {
 
 /// Whether these bytes open a ZIP archive (a local file header, or the end record of an empty
 /// archive).
-pub fn is_zip(start: &[u8]) -> bool {
+pub(crate) fn is_zip(start: &[u8]) -> bool {
     start.starts_with(b"PK\x03\x04") || start.starts_with(b"PK\x05\x06")
 }
 
@@ -196,7 +196,7 @@ where
 }
 
 /// The member of one sample × epoch.
-pub fn sample_member(id: &str, epoch: &str) -> String {
+pub(crate) fn sample_member(id: &str, epoch: &str) -> String {
     format!("samples/{id}_epoch_{epoch}.json")
 }
 

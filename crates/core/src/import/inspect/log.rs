@@ -45,7 +45,7 @@ pub struct EvalSpec {
 
 impl EvalSpec {
     /// The version of inspect_ai that wrote the log, when it says.
-    pub fn inspect_version(&self) -> Option<&str> {
+    pub(crate) fn inspect_version(&self) -> Option<&str> {
         self.packages
             .as_ref()?
             .get("inspect_ai")
@@ -138,7 +138,7 @@ impl Sample {
     /// Fills what this sample lacks from the same sample read elsewhere (a summary from its
     /// sample file). What this one has is kept, except an error and the texts, which a sample
     /// file tells more fully than a summary.
-    pub fn fill_from(&mut self, other: Sample) {
+    pub(crate) fn fill_from(&mut self, other: Sample) {
         macro_rules! fill {
             ($($f:ident),*) => { $( if self.$f.is_none() { self.$f = other.$f; } )* };
         }
@@ -360,10 +360,10 @@ impl<'de> DeserializeSeed<'de> for SampleSeed {
 }
 
 /// How a sample refers to one of its attachments: `attachment://NAME`.
-pub const ATTACHMENT: &str = "attachment://";
+pub(crate) const ATTACHMENT: &str = "attachment://";
 
 /// The `attachment://` names the sample's input, target and output refer to.
-pub fn attachments_named(s: &Sample) -> std::collections::BTreeSet<String> {
+pub(crate) fn attachments_named(s: &Sample) -> std::collections::BTreeSet<String> {
     let mut out = std::collections::BTreeSet::new();
     let mut stack: Vec<&Value> = [&s.input, &s.target, &s.output]
         .into_iter()

@@ -142,7 +142,7 @@ pub struct Log {
 
 /// Reads the log at `path`, an `.eval` archive or a `.json` document, handing each sample to
 /// `each` as it is read.
-pub fn read_log(
+pub(crate) fn read_log(
     src: &dyn Source,
     path: &Path,
     mode: Mode,
@@ -527,7 +527,7 @@ fn no_samples(path: &Path) -> Error {
 }
 
 /// The token accounting a log states, by `accounting::stated`.
-pub fn stated(header: &Header) -> Option<Stated> {
+pub(crate) fn stated(header: &Header) -> Option<Stated> {
     let eval = header.eval.as_ref()?;
     accounting::stated(eval.inspect_version(), eval.model.as_deref()?)
 }

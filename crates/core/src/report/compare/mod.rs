@@ -65,7 +65,7 @@ pub struct WaveInput<'a> {
 }
 
 /// The seat named `id` in a wave, if it has one.
-pub fn find_seat<'a>(data: &'a WaveData, id: &str) -> Option<&'a SeatData> {
+pub(crate) fn find_seat<'a>(data: &'a WaveData, id: &str) -> Option<&'a SeatData> {
     data.seats.iter().find(|s| s.seat.id == id)
 }
 

@@ -25,7 +25,7 @@ use crate::stats::trials::SeatProblems;
 
 /// How close to the wave's median a seat's change must be to count as moving with its wave, in
 /// percentage points of relative change.
-pub const IN_LINE: f64 = 0.10;
+pub(crate) const IN_LINE: f64 = 0.10;
 
 /// How a seat's change relates to its wave's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -155,7 +155,7 @@ fn shares(p: &SeatProblems) -> Vec<f64> {
     v
 }
 
-pub fn accuracy_change(
+pub(crate) fn accuracy_change(
     a: &WaveInput<'_>,
     b: &WaveInput<'_>,
     settings: &Settings,
