@@ -62,8 +62,8 @@ pub(super) trait Cells {
     }
 }
 
-/// `bytes` as text, when they are UTF-8: as `std::str::from_utf8`, with ASCII (every problem
-/// id the harnesses write) recognised a word at a time rather than a byte at a time.
+/// `bytes` as text, when they are UTF-8: as `std::str::from_utf8`, with ASCII (problem ids
+/// such as `prob-00042`) recognised a word at a time rather than a byte at a time.
 #[inline]
 pub(super) fn utf8(bytes: &[u8]) -> Option<&str> {
     if bytes.is_ascii() {
