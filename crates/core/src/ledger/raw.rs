@@ -50,6 +50,28 @@ pub(super) trait Cells {
             _ => Number::Other,
         }
     }
+
+    /// Column `i`'s bytes when it holds text; `None` for anything else, which the caller reads
+    /// through [`Cells::get`] for its conversions and errors.
+    #[inline]
+    fn text(&self, i: usize) -> Option<&[u8]> {
+        match self.value(i) {
+            Ok(ValueRef::Text(t)) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// `bytes` as text, when they are UTF-8: as `std::str::from_utf8`, with ASCII (problem ids
+/// such as `prob-00042`) recognised a word at a time rather than a byte at a time.
+#[inline]
+pub(super) fn utf8(bytes: &[u8]) -> Option<&str> {
+    if bytes.is_ascii() {
+        // SAFETY: ASCII is UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        std::str::from_utf8(bytes).ok()
+    }
 }
 
 /// What [`Cells::number`] found in a column.
@@ -182,6 +204,30 @@ impl Cells for RawRow<'_> {
         }
     }
 
+    /// Straight from SQLite's value, as [`RawRow::number`].
+    #[inline]
+    fn text(&self, i: usize) -> Option<&[u8]> {
+        if i >= self.stmt.columns {
+            return None;
+        }
+        // SAFETY: as in `value`: the statement stands on a row, `i` is one of its columns, and
+        // the bytes are borrowed from this row, so read before the next step. The type is read
+        // before the text, and the length after the pointer, as SQLite asks.
+        unsafe {
+            let v = ffi::sqlite3_column_value(self.stmt.stmt, i as c_int);
+            if ffi::sqlite3_value_type(v) != ffi::SQLITE_TEXT {
+                return None;
+            }
+            let text = ffi::sqlite3_value_text(v);
+            if text.is_null() {
+                // Out of memory: `value` reports it.
+                return None;
+            }
+            let len = usize::try_from(ffi::sqlite3_value_bytes(v)).unwrap_or(0);
+            Some(std::slice::from_raw_parts(text, len))
+        }
+    }
+
     #[inline]
     fn value(&self, i: usize) -> rusqlite::Result<ValueRef<'_>> {
         if i >= self.stmt.columns {
@@ -293,7 +339,9 @@ mod tests {
 
     impl<C: Cells> CellsDyn for C {
         fn values(&self) -> String {
-            (0..6).map(|i| format!("{:?}; ", self.value(i))).collect()
+            (0..6)
+                .map(|i| format!("{:?} {:?}; ", self.value(i), self.text(i)))
+                .collect()
         }
 
         fn conversions(&self) -> String {
@@ -342,6 +390,23 @@ mod tests {
         ] {
             assert!(all.contains(seen), "{seen} not in {all}");
         }
+    }
+
+    /// Text as `from_utf8` reads it, the ASCII shortcut included.
+    #[test]
+    fn text_is_utf8_as_std_reads_it() {
+        for bytes in [
+            &b""[..],
+            b"prob-00042",
+            b"a problem id longer than two words of eight",
+            "pr\u{f6}blem".as_bytes(),
+            b"\xff\xfe",
+            b"ascii then \xc3",
+        ] {
+            assert_eq!(utf8(bytes), std::str::from_utf8(bytes).ok(), "{bytes:?}");
+        }
+        let (ours, _) = both(&conn(), |r| r.values());
+        assert!(ours[0].contains("Some([112, 114, 195, 182"), "{}", ours[0]);
     }
 
     #[test]

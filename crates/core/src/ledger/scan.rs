@@ -27,9 +27,9 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags};
 
-use super::raw::RawStatement;
+use super::raw::{Cells, RawStatement};
 use super::sql::{Sql, Value};
-use super::waves::{Columns, integer, read_attempt, read_step, seats_of, with_traces};
+use super::waves::{Columns, Problem, integer, read_attempt, read_step, seats_of, with_traces};
 use super::{Ledger, Store, sqlite};
 use crate::error::{Error, Result};
 use crate::model::{Attempt, AttemptFields, Seat};
@@ -59,7 +59,9 @@ struct Slot<'a> {
 /// seat but meets few of them: boxed, an empty slot costs a pointer.
 struct Found<T> {
     value: T,
-    /// The last attempt's problem and trial, which the next must follow.
+    /// The last attempt's problem and trial, which the next must follow, once a row of
+    /// another seat has been read after it (until then they are the reader's: see
+    /// `scan_range`).
     problem: String,
     trial: u32,
     /// Every row so far followed the one before in ledger order.
@@ -324,7 +326,7 @@ fn fold_by_seat<T>(
         let Some(&slot) = slot_of.get(&seat) else {
             return Ok(());
         };
-        read_attempt(path, &columns, r, id, &mut attempt)?;
+        read_attempt(path, &columns, r, id, &mut attempt, Problem::Read)?;
         read_step(path, &columns, r, &mut attempt)?;
         pending = Some((slot, id));
         Ok(())
@@ -406,6 +408,11 @@ fn scan_range<T>(
     // The attempt read but not yet handed on (rows of its trace steps may follow): its id
     // (when read: with traces or checklists) and slot.
     let mut pending: Option<(Option<i64>, usize)> = None;
+    // The slot whose last attempt `attempt` still holds (no row of another seat read into it
+    // since), with that attempt's trial: then the next row of the same seat, the usual case,
+    // is checked against `attempt` itself, and the seat's `Found` is given its last problem
+    // only when a row of another seat is read.
+    let mut held: Option<(usize, u32)> = None;
     let hand_on = |found: &mut [Option<Box<Found<T>>>], k: usize, a: &mut Attempt| {
         if let Some(f) = &mut found[k] {
             if !fields.trial {
@@ -431,6 +438,16 @@ fn scan_range<T>(
         let Some(k) = visit.slot(seat_id) else {
             continue;
         };
+        if let Some((h, trial)) = held
+            && h != k
+        {
+            // `attempt` is about to hold another seat's: its own seat keeps its last.
+            if let Some(g) = &mut found[h] {
+                g.problem.clone_from(&attempt.problem);
+                g.trial = trial;
+            }
+            held = None;
+        }
         let f = match &mut found[k] {
             Some(f) => f,
             empty => {
@@ -446,26 +463,39 @@ fn scan_range<T>(
         if !f.in_order {
             continue;
         }
-        read_attempt(path, &columns, &r, id, &mut attempt)?;
+        let Some(problem) = r.text(0) else {
+            // A problem that is not text: reading it says what is wrong. (Should it read, the
+            // seat is read again on its own.)
+            read_attempt(path, &columns, &r, id, &mut attempt, Problem::Read)?;
+            f.in_order = false;
+            held = None;
+            continue;
+        };
         // Strictly after the seat's previous attempt in (problem, trial), as the index orders
         // them (problems byte by byte, SQLite's BINARY collation). The first attempt has a
         // trial, from 1: 0 means none yet.
-        let order = attempt.problem.as_str().cmp(f.problem.as_str());
-        let after = f.trial == 0
+        let (order, last_trial) = match held {
+            Some((_, trial)) => (problem.cmp(attempt.problem.as_bytes()), trial),
+            None => (problem.cmp(f.problem.as_bytes()), f.trial),
+        };
+        let problem = if held.is_some() && order == std::cmp::Ordering::Equal {
+            Problem::Held
+        } else {
+            Problem::Text(problem)
+        };
+        read_attempt(path, &columns, &r, id, &mut attempt, problem)?;
+        let after = last_trial == 0
             || match order {
                 std::cmp::Ordering::Greater => true,
-                std::cmp::Ordering::Equal => attempt.trial > f.trial,
+                std::cmp::Ordering::Equal => attempt.trial > last_trial,
                 std::cmp::Ordering::Less => false,
             };
         if !after || attempt.trial == 0 {
             f.in_order = false;
+            held = None;
             continue;
         }
-        if order != std::cmp::Ordering::Equal {
-            f.problem.clear();
-            f.problem.push_str(&attempt.problem);
-        }
-        f.trial = attempt.trial;
+        held = Some((k, attempt.trial));
         read_step(path, &columns, &r, &mut attempt)?;
         pending = Some((id, k));
     }
@@ -758,6 +788,52 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Two seats' attempts written behind ingest's back, row for row in turn: each seat's in
+    /// ledger order by id, though never two of a seat in a row (each checked against its own
+    /// last attempt, not the row before), then one out of order.
+    #[test]
+    fn seats_whose_rows_alternate_are_each_checked_against_their_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = ledger(dir.path(), &[wave("a", 3, 2)]);
+        let conn = l.lite().unwrap();
+        let seat = |slug: &str| -> i64 {
+            conn.query_row("SELECT id FROM seat WHERE slug = ?1", [slug], |r| r.get(0))
+                .unwrap()
+        };
+        let (s0, s1) = (seat("seat-0"), seat("seat-1"));
+        let add = |seat_id: i64, problem: &str, trial: u32| {
+            conn.execute(
+                "INSERT INTO attempt(seat_id, problem, trial, correct, wall_s, steps, errors)
+                 VALUES (?1, ?2, ?3, ?4, 2.5, ?3, 1)",
+                rusqlite::params![seat_id, problem, trial, trial % 2],
+            )
+            .unwrap();
+        };
+        for (problem, trial) in [("q0", 1), ("q0", 2), ("q1", 1), ("q2", 1), ("q2", 3)] {
+            add(s0, problem, trial);
+            add(s1, problem, trial);
+        }
+        let asked = slugs(&["a"]);
+        let check = |what: &str| {
+            for fields in some_fields() {
+                let expected = by_wave(&l, &asked, fields);
+                for most in [1, 2] {
+                    let ranges = Ranges { most, attempts: 1 };
+                    assert_eq!(
+                        in_one_pass(&l, &asked, fields, ranges),
+                        expected,
+                        "{what}, {most} ranges"
+                    );
+                }
+            }
+        };
+        check("in order");
+        // A trial of seat-1 before its last, after a row of seat-0 with a later problem.
+        add(s0, "q3", 1);
+        add(s1, "q2", 2);
+        check("one out of order");
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Storing and loading waves: the raw facts.
 
-use super::raw::{Cells, Number};
+use rusqlite::types::FromSql;
+
+use super::raw::{Cells, Number, utf8};
 use super::sql::{Row, Sql, values};
 use super::{Ledger, sqlite};
 use crate::error::{Error, Hint, Result};
@@ -263,7 +265,7 @@ impl Ledger {
                         if pending.is_some() {
                             add(&mut value, &attempt);
                         }
-                        read_attempt(path, &columns, r, id, &mut attempt)?;
+                        read_attempt(path, &columns, r, id, &mut attempt, Problem::Read)?;
                         pending = Some(id);
                     }
                     read_step(path, &columns, r, &mut attempt)
@@ -304,7 +306,7 @@ impl Ledger {
                 if pending.is_some() {
                     add(value, attempt);
                 }
-                read_attempt(&self.path, columns, r, id, attempt)?;
+                read_attempt(&self.path, columns, r, id, attempt, Problem::Read)?;
                 pending = Some(id);
             }
             read_step(&self.path, columns, r, attempt)?;
@@ -394,20 +396,32 @@ fn fill_problem_ids(sql: &mut Sql<'_>, rowid: i64, wave: &mut Wave) -> Result<()
     Ok(())
 }
 
+/// How [`read_attempt`] takes the row's problem.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Problem<'r> {
+    /// From the row.
+    Read,
+    /// The row's, already taken as text ([`Cells::text`]).
+    Text(&'r [u8]),
+    /// The attempt already holds it: the row's problem is the one read last, byte for byte.
+    Held,
+}
+
 /// Reads the attempt of row `r` (whose id is `id`, when read) into `attempt`, its trace
-/// emptied.
+/// emptied, the row's problem taken as `problem` says.
 pub(super) fn read_attempt(
     path: &std::path::Path,
     columns: &Columns,
     r: &impl Cells,
     id: Option<i64>,
     attempt: &mut Attempt,
+    problem: Problem<'_>,
 ) -> Result<()> {
     if let (Some(i), Some(id)) = (columns.checklist, id) {
         let text: Option<String> = r.get(i).map_err(|e| sqlite(path, e))?;
         attempt.checklist = checklist(path, id, text)?;
     }
-    columns.read(r, attempt).map_err(|e| match e {
+    columns.read(r, attempt, problem).map_err(|e| match e {
         // A count or trial below 0 (or past its type) can only have been written by hand,
         // with the store's CHECKs off: name the column (issue 34), not an index.
         rusqlite::Error::IntegralValueOutOfRange(i, n) => {
@@ -635,22 +649,29 @@ impl Columns {
 
     /// Reads an attempt's problem, verdict and the fields asked for into `a`, reusing its
     /// buffers; the fields not asked for are `None` (the trial 0).
-    fn read(&self, r: &impl Cells, a: &mut Attempt) -> rusqlite::Result<()> {
-        // The problem's text copied into the buffer; anything else through `get`, for its
-        // errors.
-        match r.value(0)?.as_str() {
-            Ok(problem) => {
+    #[inline]
+    fn read(&self, r: &impl Cells, a: &mut Attempt, problem: Problem<'_>) -> rusqlite::Result<()> {
+        // The problem's text copied into the buffer (unless it is there already); anything
+        // else through `get`, for its errors.
+        let text = match problem {
+            Problem::Held => None,
+            Problem::Text(bytes) => Some(utf8(bytes)),
+            Problem::Read => Some(r.text(0).and_then(utf8)),
+        };
+        match text {
+            None => {}
+            Some(Some(problem)) => {
                 a.problem.clear();
                 a.problem.push_str(problem);
             }
-            Err(_) => a.problem = r.get(0)?,
+            Some(None) => a.problem = slow(r, 0)?,
         }
         a.correct = match r.number(1) {
             Number::Integer(n @ (0 | 1)) => n == 1,
             // Any other integer is no verdict (written with the store's CHECKs off), not
             // "true" as SQLite's conversion would read it (issue 34).
             Number::Integer(n) => return Err(rusqlite::Error::IntegralValueOutOfRange(1, n)),
-            _ => r.get(1)?,
+            _ => slow(r, 1)?,
         };
         a.trial = match self.trial {
             Some(i) => small(r, i)?,
@@ -675,15 +696,23 @@ impl Columns {
 }
 
 // `Row::get` for the two commonest column types, with the usual case (a value of the column's
-// own type, or NULL) taken straight from the row; anything else goes through `get`, for its
-// conversions and its errors.
+// own type, or NULL) taken straight from the row; anything else goes through `get` (out of
+// line: [`slow`]), for its conversions and its errors.
+
+/// `Cells::get`, for a value the fast paths above do not take: kept out of line, so that
+/// they are small enough to be inlined into the reading of a row.
+#[cold]
+#[inline(never)]
+fn slow<T: FromSql>(r: &impl Cells, i: usize) -> rusqlite::Result<T> {
+    r.get(i)
+}
 
 #[inline]
 fn count(r: &impl Cells, i: usize) -> rusqlite::Result<Option<u64>> {
     match r.number(i) {
         Number::Null => Ok(None),
         Number::Integer(n) if n >= 0 => Ok(Some(n as u64)),
-        _ => r.get(i),
+        _ => slow(r, i),
     }
 }
 
@@ -692,7 +721,7 @@ fn real(r: &impl Cells, i: usize) -> rusqlite::Result<Option<f64>> {
     match r.number(i) {
         Number::Null => Ok(None),
         Number::Real(x) => Ok(Some(x)),
-        _ => r.get(i),
+        _ => slow(r, i),
     }
 }
 
@@ -720,7 +749,7 @@ fn small_at(r: &impl Cells, i: Option<usize>) -> rusqlite::Result<Option<u32>> {
         Some(i) => match r.number(i) {
             Number::Null => Ok(None),
             Number::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => Ok(Some(n as u32)),
-            _ => r.get(i),
+            _ => slow(r, i),
         },
         None => Ok(None),
     }
@@ -731,7 +760,7 @@ fn small_at(r: &impl Cells, i: Option<usize>) -> rusqlite::Result<Option<u32>> {
 fn small(r: &impl Cells, i: usize) -> rusqlite::Result<u32> {
     match r.number(i) {
         Number::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => Ok(n as u32),
-        _ => r.get(i),
+        _ => slow(r, i),
     }
 }
 
@@ -740,7 +769,7 @@ fn small(r: &impl Cells, i: usize) -> rusqlite::Result<u32> {
 pub(super) fn integer(r: &impl Cells, i: usize) -> rusqlite::Result<i64> {
     match r.number(i) {
         Number::Integer(n) => Ok(n),
-        _ => r.get(i),
+        _ => slow(r, i),
     }
 }
 
