@@ -5,12 +5,13 @@
 
 use serde::Serialize;
 
+use super::fields::Fields;
 use super::score::{RubricInfo, RubricJson, outcome_remark, places, rank_text};
 use super::waves::describe_load;
 use super::{Advice, Cell, Column, DETAIL, ESSENTIAL, EXTRA, Note, Table};
 use crate::model::{Load, Wave};
 use crate::number::{fixed, machine};
-use crate::rubric::StoredScore;
+use crate::rubric::{Rubric, SeatScore, StoredScore};
 
 /// One wave's conditions and its stored scores (best first).
 pub struct WaveHistory {
@@ -51,31 +52,84 @@ pub struct HistoryJson {
     pub rows: Vec<HistoryRowJson>,
 }
 
+/// One row of the history: a seat's stored score in its wave, among `of` ranked there.
+struct Row<'a> {
+    wave: &'a Wave,
+    score: &'a SeatScore,
+    of: usize,
+}
+
+/// The history's columns, each with its cell: a relative score is never set beside another
+/// wave's, so its column is left out.
+fn fields<'a>(r: &'a Rubric) -> Fields<'a, Row<'a>> {
+    let places = places(r);
+    Fields::new()
+        .with(Column::text("Wave", "wave").grouped(), |x: &Row| {
+            Cell::text(&x.wave.id)
+        })
+        .with(
+            Column::text("Suite", "suite").grouped().priority(EXTRA),
+            |x| Cell::text(&x.wave.suite),
+        )
+        .with(
+            Column::text("Started", "started_at")
+                .grouped()
+                .priority(EXTRA),
+            |x| Cell::text(&x.wave.started_at),
+        )
+        .with(Column::text("Seat", "seat").priority(ESSENTIAL), |x| {
+            Cell::text(&x.score.seat)
+        })
+        .with_if(
+            !r.relative,
+            Column::num(&r.id(), "score").priority(ESSENTIAL),
+            move |x| match x.score.score {
+                Some(v) => Cell::new(fixed(v, places), machine(v)),
+                None => Cell::none(),
+            },
+        )
+        .with(Column::num("Rank in wave", "rank"), |x| {
+            match rank_text(x.score) {
+                Some(text) => Cell::new(
+                    format!("{text} of {}", x.of),
+                    x.score.rank.map(|x| x.to_string()).unwrap_or_default(),
+                ),
+                None => Cell::none(),
+            }
+        })
+        .with(Column::text("Load", "load").grouped(), |x| {
+            Cell::text(describe_load(&x.wave.load))
+        })
+        .with(Column::text("Remark", "remark").priority(DETAIL), |x| {
+            Cell::text(outcome_remark(x.score).unwrap_or_default())
+        })
+}
+
 pub fn history(
     info: &RubricInfo,
     waves: &[WaveHistory],
     seat: Option<&str>,
 ) -> (Table, HistoryJson) {
     let r = &info.rubric;
-    let places = places(r);
-    let mut columns = vec![
-        Column::text("Wave", "wave").grouped(),
-        Column::text("Suite", "suite").grouped().priority(EXTRA),
-        Column::text("Started", "started_at")
-            .grouped()
-            .priority(EXTRA),
-        Column::text("Seat", "seat").priority(ESSENTIAL),
-    ];
-    // A relative score is never set beside another wave's: its column is left out.
-    if !r.relative {
-        columns.push(Column::num(&r.id(), "score").priority(ESSENTIAL));
+    let mut shown = Vec::new();
+    let mut not_rescored = Vec::new();
+    for w in waves {
+        if w.stored.is_empty() {
+            not_rescored.push(w.wave.id.clone());
+        }
+        let of = w.stored.iter().filter(|s| s.score.rank.is_some()).count();
+        shown.extend(
+            w.stored
+                .iter()
+                .filter(|s| seat.is_none_or(|want| s.score.seat == want))
+                .map(|s| Row {
+                    wave: &w.wave,
+                    score: &s.score,
+                    of,
+                }),
+        );
     }
-    columns.extend([
-        Column::num("Rank in wave", "rank"),
-        Column::text("Load", "load").grouped(),
-        Column::text("Remark", "remark").priority(DETAIL),
-    ]);
-    let mut t = Table::new(columns);
+    let mut t = fields(r).table(&shown);
     t.heading.push(format!(
         "Stored scores under {} (sha256 {}), wave by wave",
         r.id(),
@@ -87,57 +141,20 @@ pub fn history(
             r.id()
         ));
     }
-    let mut rows = Vec::new();
-    let mut not_rescored = Vec::new();
-    for w in waves {
-        if w.stored.is_empty() {
-            not_rescored.push(w.wave.id.clone());
-        }
-        let of = w.stored.iter().filter(|s| s.score.rank.is_some()).count();
-        for s in &w.stored {
-            let sc = &s.score;
-            if seat.is_some_and(|want| sc.seat != want) {
-                continue;
-            }
-            let shown = if r.relative { None } else { sc.score };
-            let remark = outcome_remark(sc).unwrap_or_default();
-            let mut row = vec![
-                Cell::text(&w.wave.id),
-                Cell::text(&w.wave.suite),
-                Cell::text(&w.wave.started_at),
-                Cell::text(&sc.seat),
-            ];
-            if !r.relative {
-                row.push(match shown {
-                    Some(x) => Cell::new(fixed(x, places), machine(x)),
-                    None => Cell::none(),
-                });
-            }
-            row.extend([
-                match rank_text(sc) {
-                    Some(text) => Cell::new(
-                        format!("{text} of {of}"),
-                        sc.rank.map(|x| x.to_string()).unwrap_or_default(),
-                    ),
-                    None => Cell::none(),
-                },
-                Cell::text(describe_load(&w.wave.load)),
-                Cell::text(remark),
-            ]);
-            t.rows.push(row);
-            rows.push(HistoryRowJson {
-                wave: w.wave.id.clone(),
-                suite: w.wave.suite.clone(),
-                started_at: w.wave.started_at.clone(),
-                seat: sc.seat.clone(),
-                score: shown,
-                rank: sc.rank,
-                of,
-                gate: sc.gate.clone(),
-                note: sc.note.clone(),
-            });
-        }
-    }
+    let rows = shown
+        .iter()
+        .map(|x| HistoryRowJson {
+            wave: x.wave.id.clone(),
+            suite: x.wave.suite.clone(),
+            started_at: x.wave.started_at.clone(),
+            seat: x.score.seat.clone(),
+            score: if r.relative { None } else { x.score.score },
+            rank: x.score.rank,
+            of: x.of,
+            gate: x.score.gate.clone(),
+            note: x.score.note.clone(),
+        })
+        .collect();
     t.notes.push(Note::Advice(Advice::CompareWaves));
     if r.relative {
         t.notes.push(

@@ -10,6 +10,7 @@ pub mod claims;
 pub mod compare;
 pub mod diff;
 pub mod export;
+mod fields;
 pub mod groups;
 pub mod history;
 pub mod intervals;

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::fields::Fields;
 use super::{Cell, Column, Table};
 use crate::model::WaveData;
 use crate::number::{int, machine_opt, percent};
@@ -45,98 +46,135 @@ pub(crate) fn default_k(seats: &[SeatProblems]) -> Vec<u64> {
     (1..=most.max(1)).collect()
 }
 
+/// One seat's row: its problems, its trials' range, and its figures at each k asked (none
+/// where the seat ran fewer trials than k on every problem).
+struct Row<'a> {
+    wave: &'a str,
+    seat: &'a crate::model::Seat,
+    problems: &'a SeatProblems,
+    range: Option<(u64, u64)>,
+    at: Vec<AtK>,
+}
+
+impl Row<'_> {
+    /// A k beyond every problem's trials of this seat: no figure, marked as out of reach.
+    fn short(&self, k: u64) -> bool {
+        self.range.is_some_and(|(_, hi)| hi < k)
+    }
+
+    /// A figure at k: "— (n trials)" out of reach, "x% (k of n)" over some problems only.
+    fn cell(&self, x: Option<f64>, at: &AtK) -> Cell {
+        match (self.range, x) {
+            (Some((_, hi)), _) if hi < at.k => Cell::new(
+                format!("— ({hi} trial{})", if hi == 1 { "" } else { "s" }),
+                String::new(),
+            ),
+            (_, Some(x)) if at.left_out > 0 => Cell::new(
+                format!(
+                    "{} ({} of {})",
+                    percent(x),
+                    at.problems,
+                    at.problems + at.left_out
+                ),
+                machine_opt(Some(x)),
+            ),
+            (_, Some(x)) => Cell::new(percent(x), machine_opt(Some(x))),
+            (_, None) => Cell::none(),
+        }
+    }
+}
+
+/// The listing's columns, each with its cell: pass@k for each k, then pass^k for each.
+fn fields<'a>(ks: &[u64]) -> Fields<'a, Row<'a>> {
+    let mut f = Fields::new()
+        .with(Column::machine_text("wave"), |r: &Row| Cell::text(r.wave))
+        .with(Column::text("Seat", "seat"), |r| Cell::seat(r.seat))
+        .with(Column::num("Problems", "problems"), |r| {
+            let n = r.problems.problems();
+            Cell::new(int(n), n.to_string())
+        })
+        .with(Column::machine("missing"), |r| {
+            Cell::text(r.problems.missing.to_string())
+        })
+        .with(Column::num("Trials", "trials"), |r| match r.range {
+            Some((lo, hi)) if lo == hi => Cell::new(int(lo), format!("{lo}")),
+            Some((lo, hi)) => Cell::new(format!("{lo}–{hi}"), format!("{lo}-{hi}")),
+            None => Cell::none(),
+        })
+        .with(Column::num("Infra errors", "infra_errors"), |r| {
+            Cell::text(r.problems.infra_errors.to_string())
+        });
+    for (i, k) in ks.iter().enumerate() {
+        f.push(
+            Column::num(&format!("pass@{k}"), &format!("pass_at_{k}")),
+            move |r| r.cell(r.at[i].pass_at_k, &r.at[i]),
+        );
+    }
+    for (i, k) in ks.iter().enumerate() {
+        f.push(
+            Column::num(&format!("pass^{k}"), &format!("pass_hat_{k}")),
+            move |r| r.cell(r.at[i].pass_hat_k, &r.at[i]),
+        );
+    }
+    f
+}
+
 pub fn trials(data: &WaveData, ks: &[u64]) -> (Table, TrialsJson) {
     let problems: Vec<SeatProblems> = data
         .seats
         .iter()
         .map(|s| SeatProblems::of(&data.wave, &s.attempts))
         .collect();
-    let mut columns = vec![
-        Column::machine_text("wave"),
-        Column::text("Seat", "seat"),
-        Column::num("Problems", "problems"),
-        Column::machine("missing"),
-        Column::num("Trials", "trials"),
-        Column::num("Infra errors", "infra_errors"),
-    ];
-    for k in ks {
-        columns.push(Column::num(&format!("pass@{k}"), &format!("pass_at_{k}")));
-    }
-    for k in ks {
-        columns.push(Column::num(&format!("pass^{k}"), &format!("pass_hat_{k}")));
-    }
-    let mut t = Table::new(columns);
+    let rows: Vec<Row> = data
+        .seats
+        .iter()
+        .zip(&problems)
+        .map(|(s, p)| {
+            let mut row = Row {
+                wave: &data.wave.id,
+                seat: &s.seat,
+                problems: p,
+                range: p.trial_range(),
+                at: Vec::new(),
+            };
+            row.at = ks
+                .iter()
+                .map(|k| {
+                    let mut a = p.at(*k);
+                    if row.short(*k) {
+                        a.pass_at_k = None;
+                        a.pass_hat_k = None;
+                    }
+                    a
+                })
+                .collect();
+            row
+        })
+        .collect();
+    let any_left_out = rows
+        .iter()
+        .any(|r| r.at.iter().any(|a| a.left_out > 0 && !r.short(a.k)));
+    let any_short = rows.iter().any(|r| ks.iter().any(|k| r.short(*k)));
+    let mut t = fields(ks).table(&rows);
     t.heading.push(format!(
         "Wave {} · suite {} · repeated trials",
         data.wave.id, data.wave.suite
     ));
-    let cell = |x: Option<f64>, at: &AtK| match x {
-        Some(x) if at.left_out > 0 => Cell::new(
-            format!(
-                "{} ({} of {})",
-                percent(x),
-                at.problems,
-                at.problems + at.left_out
-            ),
-            machine_opt(Some(x)),
-        ),
-        Some(x) => Cell::new(percent(x), machine_opt(Some(x))),
-        None => Cell::none(),
-    };
-    let mut seats = Vec::new();
-    let (mut any_left_out, mut any_short) = (false, false);
-    for (s, p) in data.seats.iter().zip(&problems) {
-        let range = p.trial_range();
-        // A k beyond every problem's trials of this seat: no figure, marked as out of reach.
-        let short = |k: u64| range.is_some_and(|(_, hi)| hi < k);
-        let at: Vec<AtK> = ks
-            .iter()
-            .map(|k| {
-                let mut a = p.at(*k);
-                if short(*k) {
-                    a.pass_at_k = None;
-                    a.pass_hat_k = None;
-                }
-                a
-            })
-            .collect();
-        any_left_out |= at.iter().any(|a| a.left_out > 0 && !short(a.k));
-        any_short |= ks.iter().any(|k| short(*k));
-        let cell = |x: Option<f64>, a: &AtK| match range {
-            Some((_, hi)) if hi < a.k => Cell::new(
-                format!("— ({hi} trial{})", if hi == 1 { "" } else { "s" }),
-                String::new(),
-            ),
-            _ => cell(x, a),
-        };
-        let mut row = vec![
-            Cell::text(&data.wave.id),
-            Cell::seat(&s.seat),
-            Cell::new(int(p.problems()), p.problems().to_string()),
-            Cell::text(p.missing.to_string()),
-            match range {
-                Some((lo, hi)) if lo == hi => Cell::new(int(lo), format!("{lo}")),
-                Some((lo, hi)) => Cell::new(format!("{lo}–{hi}"), format!("{lo}-{hi}")),
-                None => Cell::none(),
-            },
-            Cell::text(p.infra_errors.to_string()),
-        ];
-        row.extend(at.iter().map(|a| cell(a.pass_at_k, a)));
-        row.extend(at.iter().map(|a| cell(a.pass_hat_k, a)));
-        t.rows.push(row);
-        let key = |a: &AtK| a.k.to_string();
-        seats.push(SeatTrialsJson {
-            seat: s.seat.id.clone(),
-            problems: p.problems(),
-            missing: p.missing,
-            trials_min: range.map(|r| r.0),
-            trials_max: range.map(|r| r.1),
-            infra_errors: p.infra_errors,
-            pass_at_k: at.iter().map(|a| (key(a), a.pass_at_k)).collect(),
-            pass_hat_k: at.iter().map(|a| (key(a), a.pass_hat_k)).collect(),
-            problems_at_k: at.iter().map(|a| (key(a), a.problems)).collect(),
-        });
-    }
+    let key = |a: &AtK| a.k.to_string();
+    let seats = rows
+        .iter()
+        .map(|r| SeatTrialsJson {
+            seat: r.seat.id.clone(),
+            problems: r.problems.problems(),
+            missing: r.problems.missing,
+            trials_min: r.range.map(|r| r.0),
+            trials_max: r.range.map(|r| r.1),
+            infra_errors: r.problems.infra_errors,
+            pass_at_k: r.at.iter().map(|a| (key(a), a.pass_at_k)).collect(),
+            pass_hat_k: r.at.iter().map(|a| (key(a), a.pass_hat_k)).collect(),
+            problems_at_k: r.at.iter().map(|a| (key(a), a.problems)).collect(),
+        })
+        .collect();
     t.notes.push(
         "pass@k: the chance that at least one of k trials passes (unbiased estimator, per \
          problem 1 − C(n−c, k)/C(n, k), averaged). pass^k: the chance that all k pass (per \
