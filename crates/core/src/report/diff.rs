@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::fields::Fields;
 use super::score::{RubricInfo, RubricJson, places, score_header};
 use super::{ASKED, Cell, Column, DETAIL, ESSENTIAL, Note, Table};
 use crate::number::{fixed, machine, machine_opt, signed};
@@ -180,26 +181,83 @@ fn opt_rank(r: Option<u32>) -> String {
     r.map_or("—".into(), |r| r.to_string())
 }
 
+/// The diff's columns, one row a seat in a wave, each with its cell.
+fn fields<'a>(old: &'a RubricInfo, new: &'a RubricInfo, places: usize) -> Fields<'a, DiffRow> {
+    let f = move |x: Option<f64>| match x {
+        Some(v) => Cell::new(fixed(v, places), machine(v)),
+        None => Cell::none(),
+    };
+    Fields::new()
+        .with(Column::text("Wave", "wave").grouped(), |r: &DiffRow| {
+            Cell::text(&r.shift.wave)
+        })
+        .with(Column::text("Seat", "seat").priority(ESSENTIAL), |r| {
+            Cell::new(r.shift.shown(), &r.shift.seat)
+        })
+        // The two rubrics named: a narrow terminal keeps them after every optional column, and
+        // on one too narrow for them all, the Change before them.
+        .with(
+            Column::num(&score_header(&old.rubric), "old").priority(ASKED),
+            move |r| f(r.shift.old),
+        )
+        .with(
+            Column::num(&score_header(&new.rubric), "new").priority(ASKED),
+            move |r| f(r.shift.new),
+        )
+        // The point of a diff: a narrow terminal keeps it beside the two scores.
+        .with(
+            Column::num("Change", "delta").priority(ESSENTIAL),
+            move |r| match r.shift.delta {
+                Some(d) => Cell::new(signed(d, places), machine(d)),
+                None => Cell::none(),
+            },
+        )
+        .with(Column::text("Rank", "rank"), |r| rank_cell(&r.shift))
+        .with(
+            Column::text("Remark", "remark").priority(DETAIL),
+            move |r| Cell::text(remark(old, new, r)),
+        )
+}
+
+/// A seat's rank under the old rubric and the new: one number when it stayed.
+fn rank_cell(s: &Shift) -> Cell {
+    Cell::new(
+        if s.old_rank == s.new_rank {
+            opt_rank(s.new_rank)
+        } else {
+            format!("{} → {}", opt_rank(s.old_rank), opt_rank(s.new_rank))
+        },
+        format!(
+            "{}>{}",
+            machine_opt(s.old_rank.map(f64::from)),
+            machine_opt(s.new_rank.map(f64::from))
+        ),
+    )
+}
+
+/// Which of a row's scores lie outside their rubric's scale, in words.
+fn remark(old: &RubricInfo, new: &RubricInfo, r: &DiffRow) -> String {
+    let mut remark = Vec::new();
+    for (which, info, outside) in [
+        ("old", old, r.old_outside_scale),
+        ("new", new, r.new_outside_scale),
+    ] {
+        if outside {
+            remark.push(format!(
+                "{which} score outside {}'s {} scale",
+                info.rubric.id(),
+                scale_words(&info.rubric.scale)
+            ));
+        }
+    }
+    remark.join("; ")
+}
+
 /// The diff listing.
 pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, DiffJson) {
     let summary = summary(&rows);
     let places = places(&old.rubric).max(places(&new.rubric));
-    let f = |x: Option<f64>| match x {
-        Some(v) => Cell::new(fixed(v, places), machine(v)),
-        None => Cell::none(),
-    };
-    let mut t = Table::new(vec![
-        Column::text("Wave", "wave").grouped(),
-        Column::text("Seat", "seat").priority(ESSENTIAL),
-        // The two rubrics named: a narrow terminal keeps them after every optional column, and
-        // on one too narrow for them all, the Change before them.
-        Column::num(&score_header(&old.rubric), "old").priority(ASKED),
-        Column::num(&score_header(&new.rubric), "new").priority(ASKED),
-        // The point of a diff: a narrow terminal keeps it beside the two scores.
-        Column::num("Change", "delta").priority(ESSENTIAL),
-        Column::text("Rank", "rank"),
-        Column::text("Remark", "remark").priority(DETAIL),
-    ]);
+    let mut t = fields(old, new, places).table(&rows);
     t.heading.push(format!(
         "Rubric change: {} (scale {}) → {} (scale {})",
         old.rubric.id(),
@@ -214,48 +272,6 @@ pub fn diff(old: &RubricInfo, new: &RubricInfo, rows: Vec<DiffRow>) -> (Table, D
                 info.rubric.id()
             ));
         }
-    }
-    for r in &rows {
-        let mut remark = Vec::new();
-        for (which, info, outside) in [
-            ("old", old, r.old_outside_scale),
-            ("new", new, r.new_outside_scale),
-        ] {
-            if outside {
-                remark.push(format!(
-                    "{which} score outside {}'s {} scale",
-                    info.rubric.id(),
-                    scale_words(&info.rubric.scale)
-                ));
-            }
-        }
-        t.rows.push(vec![
-            Cell::text(&r.shift.wave),
-            Cell::new(r.shift.shown(), &r.shift.seat),
-            f(r.shift.old),
-            f(r.shift.new),
-            match r.shift.delta {
-                Some(d) => Cell::new(signed(d, places), machine(d)),
-                None => Cell::none(),
-            },
-            Cell::new(
-                if r.shift.old_rank == r.shift.new_rank {
-                    opt_rank(r.shift.new_rank)
-                } else {
-                    format!(
-                        "{} → {}",
-                        opt_rank(r.shift.old_rank),
-                        opt_rank(r.shift.new_rank)
-                    )
-                },
-                format!(
-                    "{}>{}",
-                    machine_opt(r.shift.old_rank.map(f64::from)),
-                    machine_opt(r.shift.new_rank.map(f64::from))
-                ),
-            ),
-            Cell::text(remark.join("; ")),
-        ]);
     }
     let s = &summary;
     t.notes.push(Note::Text(format!(

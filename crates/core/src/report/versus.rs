@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use super::fields::Fields;
 use super::{Cell, Column, Note, Table};
 use crate::number::{fixed, int, int_or_fixed, machine, p_value, signed};
 use crate::stats::bootstrap::{GENERATOR, METHOD, Settings};
@@ -246,20 +247,53 @@ pub struct VersusAllJson {
     pub warnings: Vec<String>,
 }
 
+/// `versus --all`'s columns, one row a pair, each with its cell.
+fn pair_fields<'a>() -> Fields<'a, PairJson> {
+    let opt = |x: Option<f64>, human: &dyn Fn(f64) -> String| match x {
+        Some(x) => Cell::new(human(x), machine(x)),
+        None => Cell::none(),
+    };
+    Fields::new()
+        .with(Column::text("A", "a"), |r: &PairJson| Cell::text(&r.a))
+        .with(Column::text("B", "b"), |r| Cell::text(&r.b))
+        .with(Column::num("Shared", "shared_problems"), |r| {
+            Cell::new(int(r.shared_problems), r.shared_problems.to_string())
+        })
+        .with(Column::num("A − B", "mean_diff"), move |r| {
+            opt(r.mean_diff, &|x| format!("{} points", signed(x * 100.0, 1)))
+        })
+        .with(Column::num("SE", "se_paired"), move |r| {
+            opt(r.se_paired, &|x| fixed(x * 100.0, 1))
+        })
+        .with(Column::num("p", "p_paired"), move |r| {
+            opt(r.p_paired, &p_value)
+        })
+        .with(Column::num("p (Holm)", "p_holm"), |r| {
+            Cell::new(p_value(r.p_holm), machine(r.p_holm))
+        })
+        .with(Column::text("Separable", "separable"), |r| {
+            Cell::text(if r.separable { "yes" } else { "no" })
+        })
+}
+
 /// `versus --all`: the seats in order, with their per-problem means, every pair and the
 /// letters ([`TieGroups`]).
 pub fn versus_all(wave: &str, groups: &TieGroups) -> (Table, VersusAllJson) {
     let (seats, rows, alpha) = (&groups.seats, &groups.pairs, groups.alpha);
-    let mut t = Table::new(vec![
-        Column::text("A", "a"),
-        Column::text("B", "b"),
-        Column::num("Shared", "shared_problems"),
-        Column::num("A − B", "mean_diff"),
-        Column::num("SE", "se_paired"),
-        Column::num("p", "p_paired"),
-        Column::num("p (Holm)", "p_holm"),
-        Column::text("Separable", "separable"),
-    ]);
+    let pairs: Vec<PairJson> = rows
+        .iter()
+        .map(|r| PairJson {
+            a: seats[r.a].seat.clone(),
+            b: seats[r.b].seat.clone(),
+            shared_problems: r.shared,
+            mean_diff: r.test.map(|t| t.mean_diff),
+            se_paired: r.test.map(|t| t.se),
+            p_paired: r.test.map(|t| t.p),
+            p_holm: r.p_holm,
+            separable: r.separable,
+        })
+        .collect();
+    let mut t = pair_fields().table(&pairs);
     t.heading.push(format!(
         "Wave {wave} · every pair of seats, paired on every trial, Holm-corrected over {} \
          pair{} at α = {}",
@@ -269,36 +303,6 @@ pub fn versus_all(wave: &str, groups: &TieGroups) -> (Table, VersusAllJson) {
     ));
     if groups.skipped_pairs > 0 {
         t.notes.push(Note::Text(super::groups::summary(groups)));
-    }
-    let opt = |x: Option<f64>, human: &dyn Fn(f64) -> String| match x {
-        Some(x) => Cell::new(human(x), machine(x)),
-        None => Cell::none(),
-    };
-    let points = |x: f64| format!("{} points", signed(x * 100.0, 1));
-    let mut pairs = Vec::with_capacity(rows.len());
-    for r in rows {
-        let (a, b) = (seats[r.a].seat.as_str(), seats[r.b].seat.as_str());
-        let test = r.test;
-        t.rows.push(vec![
-            Cell::text(a),
-            Cell::text(b),
-            Cell::new(int(r.shared), r.shared.to_string()),
-            opt(test.map(|t| t.mean_diff), &points),
-            opt(test.map(|t| t.se), &|x| fixed(x * 100.0, 1)),
-            opt(test.map(|t| t.p), &p_value),
-            Cell::new(p_value(r.p_holm), machine(r.p_holm)),
-            Cell::text(if r.separable { "yes" } else { "no" }),
-        ]);
-        pairs.push(PairJson {
-            a: a.to_string(),
-            b: b.to_string(),
-            shared_problems: r.shared,
-            mean_diff: test.map(|t| t.mean_diff),
-            se_paired: test.map(|t| t.se),
-            p_paired: test.map(|t| t.p),
-            p_holm: r.p_holm,
-            separable: r.separable,
-        });
     }
     let ranked: Vec<RankedSeatJson> = seats
         .iter()
