@@ -34,41 +34,23 @@ fn points(x: f64) -> String {
     format!("{} points", fixed(x * 100.0, 1))
 }
 
-/// The listing of a plan for seat `a` against `b`.
-pub fn plan(
-    wave: &str,
-    a: &str,
-    b: &str,
-    alpha: f64,
-    power: f64,
-    delta: Option<f64>,
-    p: &Plan,
-) -> (Table, PlanJson) {
-    let mut t = Table::new(vec![
-        Column::text("", "measure"),
-        Column::num("Value", "value"),
-    ]);
-    t.heading.push(format!(
-        "Wave {wave} · {a} versus {b}: what a paired test at α = {} with {}% power detects",
-        machine(alpha),
-        fixed(power * 100.0, 0)
-    ));
+/// The plan's rows: the shared problems and trials, the variances, the smallest detectable
+/// difference (at these trials and at each other count), and the problems `delta` needs.
+fn rows(a: &str, b: &str, delta: Option<f64>, p: &Plan) -> Vec<Vec<Cell>> {
     let row = |name: &str, human: String, m: String| vec![Cell::text(name), Cell::new(human, m)];
     let opt = |x: Option<f64>| {
         x.map_or(("—".to_string(), String::new()), |x| {
             (fixed(x, 4), machine(x))
         })
     };
-    t.rows.push(row(
-        "Shared problems",
-        int(p.problems),
-        p.problems.to_string(),
-    ));
-    t.rows.push(row(
-        "Trials per problem",
-        format!("{} / {}", fixed(p.trials_a, 2), fixed(p.trials_b, 2)),
-        format!("{} {}", machine(p.trials_a), machine(p.trials_b)),
-    ));
+    let mut rows = vec![
+        row("Shared problems", int(p.problems), p.problems.to_string()),
+        row(
+            "Trials per problem",
+            format!("{} / {}", fixed(p.trials_a, 2), fixed(p.trials_b, 2)),
+            format!("{} {}", machine(p.trials_a), machine(p.trials_b)),
+        ),
+    ];
     for (name, v) in [
         (format!("Within-problem variance, {a}"), p.sigma2_within_a),
         (format!("Within-problem variance, {b}"), p.sigma2_within_b),
@@ -78,27 +60,35 @@ pub fn plan(
         ),
     ] {
         let (h, m) = opt(v);
-        t.rows.push(row(&name, h, m));
+        rows.push(row(&name, h, m));
     }
-    t.rows.push(row(
+    rows.push(row(
         "Smallest detectable difference",
         points(p.mde),
         machine(p.mde),
     ));
     for (k, m) in &p.mde_by_trials {
-        t.rows.push(row(
+        rows.push(row(
             &format!("  with {k} trial{} each", if *k == 1 { "" } else { "s" }),
             points(*m),
             machine(*m),
         ));
     }
-    let mut notes = Vec::new();
     if let (Some(d), Some(n)) = (delta, p.problems_needed) {
-        t.rows.push(row(
+        rows.push(row(
             &format!("Problems needed for {}", points(d)),
             int(n),
             n.to_string(),
         ));
+    }
+    rows
+}
+
+/// What the plan says in words: the problems (or trials) `delta` needs, and why more trials'
+/// worth cannot be told when a seat ran one trial a problem.
+fn notes(a: &str, b: &str, delta: Option<f64>, power: f64, p: &Plan) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let (Some(d), Some(n)) = (delta, p.problems_needed) {
         let more_trials = p
             .mde_by_trials
             .iter()
@@ -136,6 +126,30 @@ pub fn plan(
             machine(p.trials_b)
         ));
     }
+    notes
+}
+
+/// The listing of a plan for seat `a` against `b`.
+pub fn plan(
+    wave: &str,
+    a: &str,
+    b: &str,
+    alpha: f64,
+    power: f64,
+    delta: Option<f64>,
+    p: &Plan,
+) -> (Table, PlanJson) {
+    let mut t = Table::new(vec![
+        Column::text("", "measure"),
+        Column::num("Value", "value"),
+    ]);
+    t.heading.push(format!(
+        "Wave {wave} · {a} versus {b}: what a paired test at α = {} with {}% power detects",
+        machine(alpha),
+        fixed(power * 100.0, 0)
+    ));
+    t.rows = rows(a, b, delta, p);
+    let notes = notes(a, b, delta, power, p);
     t.notes.extend(notes.iter().cloned().map(Note::Text));
     t.notes.push(Note::Text(
         "MDE = (z₁₋α/₂ + z_power) · sqrt((ω² + σ²_A/K_A + σ²_B/K_B) / P) over the P shared \

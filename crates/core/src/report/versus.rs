@@ -75,39 +75,35 @@ fn warnings(p: &Paired) -> Vec<String> {
     w
 }
 
-pub fn versus(wave: &str, a: &str, b: &str, p: &Paired, s: &Settings) -> (Table, VersusJson) {
-    let mut t = Table::new(vec![
-        Column::text("", "measure"),
-        Column::num("Value", "value"),
-    ]);
-    t.heading
-        .push(format!("Wave {wave} · {a} versus {b}, paired"));
+/// The pair's rows: the problems each solved, the accuracy difference and its interval, and
+/// the tests (McNemar's on problems; the paired test on every trial, when run).
+fn rows(a: &str, b: &str, p: &Paired, s: &Settings) -> Vec<Vec<Cell>> {
+    let mut rows = Vec::new();
     let row = |name: &str, human: String, machine: String| {
         vec![Cell::text(name), Cell::new(human, machine)]
     };
-    t.rows.push(row(
+    rows.push(row(
         "Problems both attempted",
         int(p.shared),
         p.shared.to_string(),
     ));
-    t.rows.push(row(
+    rows.push(row(
         &format!("Solved by {a} only"),
         int(p.only_a),
         p.only_a.to_string(),
     ));
-    t.rows.push(row(
+    rows.push(row(
         &format!("Solved by {b} only"),
         int(p.only_b),
         p.only_b.to_string(),
     ));
-    t.rows
-        .push(row("Solved by both", int(p.both), p.both.to_string()));
-    t.rows.push(row(
+    rows.push(row("Solved by both", int(p.both), p.both.to_string()));
+    rows.push(row(
         "Solved by neither",
         int(p.neither),
         p.neither.to_string(),
     ));
-    t.rows.push(match p.diff {
+    rows.push(match p.diff {
         Some(d) => row(
             &format!("Accuracy difference ({a} − {b})"),
             format!("{} points", signed(d * 100.0, 1)),
@@ -118,7 +114,7 @@ pub fn versus(wave: &str, a: &str, b: &str, p: &Paired, s: &Settings) -> (Table,
             Cell::none(),
         ],
     });
-    t.rows.push(match p.diff_ci {
+    rows.push(match p.diff_ci {
         Some(ci) => row(
             &format!("{}% interval", int_or_fixed(s.level * 100.0, 1)),
             format!(
@@ -133,13 +129,13 @@ pub fn versus(wave: &str, a: &str, b: &str, p: &Paired, s: &Settings) -> (Table,
             Cell::none(),
         ],
     });
-    t.rows.push(row(
+    rows.push(row(
         "McNemar exact p",
         p_value(p.mcnemar_p),
         machine(p.mcnemar_p),
     ));
     if let Some(test) = &p.test {
-        t.rows.push(row(
+        rows.push(row(
             "Paired difference, every trial",
             format!(
                 "{} points ± {} (se)",
@@ -148,7 +144,7 @@ pub fn versus(wave: &str, a: &str, b: &str, p: &Paired, s: &Settings) -> (Table,
             ),
             machine(test.mean_diff),
         ));
-        t.rows.push(row(
+        rows.push(row(
             "95% interval (paired, normal)",
             format!(
                 "{} to {} points",
@@ -157,9 +153,19 @@ pub fn versus(wave: &str, a: &str, b: &str, p: &Paired, s: &Settings) -> (Table,
             ),
             format!("{} {}", machine(test.ci95[0]), machine(test.ci95[1])),
         ));
-        t.rows
-            .push(row("Paired p", p_value(test.p), machine(test.p)));
+        rows.push(row("Paired p", p_value(test.p), machine(test.p)));
     }
+    rows
+}
+
+pub fn versus(wave: &str, a: &str, b: &str, p: &Paired, s: &Settings) -> (Table, VersusJson) {
+    let mut t = Table::new(vec![
+        Column::text("", "measure"),
+        Column::num("Value", "value"),
+    ]);
+    t.heading
+        .push(format!("Wave {wave} · {a} versus {b}, paired"));
+    t.rows = rows(a, b, p, s);
     t.notes.push(Note::Text(format!(
         "Verdict: {} ({}).",
         p.verdict(a, b),
