@@ -162,16 +162,17 @@ fn measure(chromium: &Path, page: &Path, width: u32, height: u32) -> serde_json:
     serde_json::from_str(&json).unwrap_or_else(|e| panic!("{}: {e}: {out}", page.display()))
 }
 
-/// [`measure`]'s `crossings`: each seat's label in a chart (its box, as drawn, less half a
-/// pixel each side) that a whisker, a whisker's cap, a segment of the frontier or a point
-/// crosses (issue 31.4), in the chart's own coordinates.
+/// [`measure`]'s `crossings`: each seat's label in a chart, or a scale's label in a slope chart
+/// (its box, as drawn, less half a pixel each side), that a whisker, a whisker's cap, a segment
+/// of the frontier, a seat's line or a scale's line in a slope chart, or a point crosses (issue
+/// 31.4; the slope chart's: issue 31's new-user check), in the chart's own coordinates.
 const CROSSINGS: &str = "var x=[];d.querySelectorAll('svg.chart').forEach(function(s){\
-var ls=[].map.call(s.querySelectorAll('text.point-label'),function(t){var b=t.getBBox();\
+var ls=[].map.call(s.querySelectorAll('text.point-label,text.scale-label'),function(t){var b=t.getBBox();\
 return [t.textContent,b.x+.5,b.y+.5,b.x+b.width-.5,b.y+b.height-.5]});\
 function hit(l,a,b,c,e){var t0=0,t1=1,dx=c-a,dy=e-b,p=[-dx,dx,-dy,dy],q=[a-l[1],l[3]-a,b-l[2],l[4]-b];\
 for(var i=0;i<4;i++){if(p[i]===0){if(q[i]<0)return false}else{var r=q[i]/p[i];\
 if(p[i]<0){if(r>t1)return false;if(r>t0)t0=r}else{if(r<t0)return false;if(r<t1)t1=r}}}return true}\
-s.querySelectorAll('line.whisker,line.whisker-cap,line.frontier-segment').forEach(function(e){\
+s.querySelectorAll('line.whisker,line.whisker-cap,line.frontier-segment,line.slope,line.scale-mark').forEach(function(e){\
 var a=+e.getAttribute('x1'),b=+e.getAttribute('y1'),c=+e.getAttribute('x2'),f=+e.getAttribute('y2');\
 ls.forEach(function(l){if(hit(l,a,b,c,f))x.push(l[0]+' / '+e.getAttribute('class'))})});\
 s.querySelectorAll('circle.point:not(.key)').forEach(function(e){var a=+e.getAttribute('cx'),\

@@ -543,7 +543,7 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
     }
     let body = html! {
         h1 { "Seat " (seat) @if !names.is_empty() { ": " (names.join(" / ")) } }
-        p { "Absolute figures wave over wave. Each point is labelled with its wave's load — par: seats running in parallel; tool: sessions sharing the tool server; serial: a serial rerun — so a slowdown under heavier contention shows as such: wall seconds are the load's as much as the seat's. A hollow point is a withdrawn wave; a figure some attempts lack is not plotted." }
+        p { "Absolute figures wave over wave. Each point is labelled with its wave's load — par: seats running in parallel; tool: sessions sharing the tool server; serial: a serial rerun — so a slowdown under heavier contention shows as such: wall seconds are the load's as much as the seat's. A hollow point is a withdrawn wave, which the line passes over; a figure some attempts lack is not plotted." }
         @if several { p.note { "This seat ran " (charts.len() / 3) " suites: figures of different suites are not comparable, so each suite has its charts." } }
         (table(&t, Some("The seat in each wave"), &links))
         (notes(&[crate::report::waves::FIGURES_NOTE.into()], &mut seen, words))
