@@ -111,17 +111,18 @@ impl Axis {
 }
 
 /// The frame every chart shares: the `<svg>` element, its title and description, the axis
-/// labels, and the content. The chart is drawn `width` wide and shown at most `widest` wide
+/// labels, and the content. The chart is drawn `width` wide and shown at least `least` wide
+/// (scrolling in its box, `.chart-box`, where the window is narrower) and at most `widest` wide
 /// (the window's row permitting).
 fn frame(
     id: &str,
-    (width, height, widest): (f64, f64, f64),
+    (width, height, least, widest): (f64, f64, f64, f64),
     [title, desc, x_label, y_label]: [&str; 4],
     body: Markup,
 ) -> Markup {
     frame_at(
         id,
-        (width, height, widest),
+        (width, height, least, widest),
         (LEFT, HEIGHT - 8.0),
         [title, desc, x_label, y_label],
         body,
@@ -132,7 +133,7 @@ fn frame(
 /// and that label's baseline at `x_label_y`.
 fn frame_at(
     id: &str,
-    (width, height, widest): (f64, f64, f64),
+    (width, height, least, widest): (f64, f64, f64, f64),
     (left, x_label_y): (f64, f64),
     [title, desc, x_label, y_label]: [&str; 4],
     body: Markup,
@@ -145,7 +146,7 @@ fn frame_at(
     html! {
         svg xmlns="http://www.w3.org/2000/svg" class="chart" id=(id)
             viewBox=(format!("0 0 {} {}", c(width), c(height)))
-            style=(format!("max-width:{}px;min-width:{}px", c(widest), c(width * MIN_SCALE)))
+            style=(format!("max-width:{}px;min-width:{}px", c(widest), c(least)))
             role=(if interactive { "group" } else { "img" }) aria-labelledby=(format!("{t} {d}")) {
             title id=(t) { (title) }
             desc id=(d) { (desc) }
@@ -160,10 +161,12 @@ fn frame_at(
     }
 }
 
-/// The least a chart is scaled by, so that its smallest text (10 px) is drawn at 7 px: in a
-/// box narrower than that (a phone's), the chart keeps this width and its figure scrolls
-/// sideways in its box (`.chart-box`), the page staying as wide as the window.
-pub(super) const MIN_SCALE: f64 = 0.7;
+/// The least a trend or slope chart is scaled by, so that its smallest text (10 px) is drawn at
+/// 7 px: in a box narrower than that (a phone's), the chart keeps this width and its figure
+/// scrolls sideways in its box (`.chart-box`), the page staying as wide as the window. The
+/// cost–accuracy chart, whose labels are most of what it says, keeps its size
+/// ([`SCATTER_LEAST`]).
+const MIN_SCALE: f64 = 0.7;
 
 /// Roughly how wide a label is drawn, in pixels (11 px type).
 fn text_width(s: &str) -> f64 {
@@ -407,6 +410,11 @@ fn pct_tick(v: f64) -> String {
 const SCATTER_WIDTH: f64 = 1000.0;
 /// How far past [`SCATTER_WIDTH`] a cost–accuracy chart may grow to fill its row.
 const SCATTER_GROWTH: f64 = 1.4;
+/// The least a cost–accuracy chart is scaled by: its size, so that its seats' labels (11 px)
+/// read at 11 px on a phone, where the chart scrolls sideways in its box, the box's edge
+/// shadowed where more of it lies (issue 31's new-user check: at [`MIN_SCALE`] they read at
+/// 7 px, too small to read).
+const SCATTER_LEAST: f64 = 1.0;
 
 /// The cost axis: linear from zero, or logarithmic when the costs span more than ten times
 /// (so that cheap seats do not pile up at the origin), with its ticks and their labels.
@@ -663,7 +671,7 @@ pub fn scatter(s: &Scatter) -> (Markup, usize) {
     // whole row; its 11 px labels then read at 15 px); the other charts stop at their size.
     let chart = frame(
         &s.id,
-        (width, height, width * SCATTER_GROWTH),
+        (width, height, width * SCATTER_LEAST, width * SCATTER_GROWTH),
         [
             &s.title,
             &s.desc,
@@ -779,7 +787,7 @@ pub fn trend(t: &Trend) -> Markup {
     };
     frame_at(
         &t.id,
-        (width, height, width),
+        (width, height, width * MIN_SCALE, width),
         (left, x_label_y),
         [&t.title, &t.desc, TREND_X_LABEL, &t.y_label],
         body,
@@ -1121,7 +1129,7 @@ pub fn slope(s: &Slope) -> Markup {
     let height = labels.iter().fold(HEIGHT, |h, l| h.max(l.at.1 + 8.0));
     frame(
         &s.id,
-        (width, height, width),
+        (width, height, width * MIN_SCALE, width),
         [&s.title, &s.desc, "Rubric version", "Score"],
         body,
     )
