@@ -2641,12 +2641,13 @@ fn site_prices_fills_the_costs_a_format_did_not_record() {
     ])
     .ok();
     let recall = read(&priced, "waves/recall-openai.html");
-    assert!(recall.contains("<svg"), "{recall}");
-    assert!(recall.contains("id=\"frontier\""), "{recall}");
+    // One seat: its cost and accuracy in a line, where a chart would hold its one point.
+    assert!(
+        recall.contains("No cost–accuracy chart for one seat: "),
+        "{recall}"
+    );
     assert!(!recall.contains(advice));
     // $0.00225 + $0.004125 = $0.006375, and 1 Correct: Cost-of-Pass the same.
-    let chart = between(&recall, "The chart's data", "</table>");
-    assert!(holds(&sort_values(chart), 0.006375), "{chart}");
     let board = between(&recall, "<h3>Under accuracy@1", "</table>");
     let values = sort_values(board);
     assert_eq!(
@@ -2674,7 +2675,10 @@ fn site_prices_fills_the_costs_a_format_did_not_record() {
         holds(&values, 0.0562) && holds(&values, 0.0281),
         "{values:?}"
     );
-    assert!(arith.contains("id=\"frontier\""), "{arith}");
+    assert!(
+        arith.contains("No cost–accuracy chart for one seat: "),
+        "{arith}"
+    );
     // The note is the one `show --prices` prints, word for word.
     let show = env
         .run(["show", "arith-mini", "--prices", "site-check@1"])
@@ -2900,14 +2904,21 @@ fn a_seat_page_draws_no_empty_chart_and_fills_a_current_waves_point() {
     env.run(["site", "--no-ci", "--out", site.to_str().unwrap()])
         .ok();
     let page = std::fs::read_to_string(site.join("seats/openhands-claude-x.html")).unwrap();
+    // A chart with nothing to draw gets a line, and no heading of its own (issue 31's
+    // new-user check: a heading over "No chart").
     assert!(
         page.contains(
-            "No chart: no wave here records wall seconds for every attempt of this seat."
+            "No chart of wall seconds: no wave here records wall seconds for every attempt of \
+             this seat."
         ),
         "{page}"
     );
     assert!(
-        page.contains("No chart: no wave here records tokens"),
+        page.contains("No chart of tokens: no wave here records tokens"),
+        "{page}"
+    );
+    assert!(
+        !page.contains("<h2>Wall seconds") && !page.contains("<h2>Tokens"),
         "{page}"
     );
     assert_eq!(page.matches("<svg").count(), 1, "{page}");
@@ -3016,4 +3027,61 @@ fn a_board_of_seats_over_different_problems_says_so_unless_the_suite_is_declared
     );
     let page = std::fs::read_to_string(site.join("waves/declared.html")).unwrap();
     assert!(!page.contains("different numbers of problems"), "{page}");
+}
+
+/// The new-user check of issue 31: a suite of one seat got a whole board — a filter box, tie
+/// group "a", rank range 1–1 — and a chart of one point. Now its board is the seat's row alone,
+/// and its figures are a line in place of the chart.
+#[test]
+fn a_suite_of_one_seat_gets_its_row_and_no_one_point_chart() {
+    let env = example_ledger();
+    let solo = env.path().join("solo");
+    std::fs::create_dir_all(&solo).unwrap();
+    let examples = common::crate_path("examples/checkout-rematch");
+    std::fs::copy(
+        examples.join("deepseek-react.jsonl"),
+        solo.join("deepseek-react.jsonl"),
+    )
+    .unwrap();
+    let manifest = std::fs::read_to_string(examples.join("wave.toml")).unwrap();
+    let head = &manifest[..manifest.find("[[seat]]").unwrap()];
+    let seat = &manifest[manifest.find("[[seat]]\nid = \"deepseek-react\"").unwrap()..];
+    std::fs::write(
+        solo.join("wave.toml"),
+        format!("{head}{seat}")
+            .replace("id = \"checkout-rematch\"", "id = \"solo-wave\"")
+            .replace("suite = \"checkout-outage-rca\"", "suite = \"solo-suite\""),
+    )
+    .unwrap();
+    env.ingest(&[&solo.join("wave.toml")]);
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    let board = between(&index, "solo-wave.html\">solo-wave</a></h2>", "<h2");
+    assert!(board.contains("deepseek-react"), "{board}");
+    for absent in ["data-filter", "Rank range", ">Group<", "<svg"] {
+        assert!(!board.contains(absent), "{absent}: {board}");
+    }
+    assert!(
+        board.contains("No cost–accuracy chart for one seat: deepseek-react costs $"),
+        "{board}"
+    );
+    // The other suites keep theirs.
+    let rematch = between(
+        &index,
+        "checkout-rematch.html\">checkout-rematch</a></h2>",
+        "<h2",
+    );
+    for present in ["data-filter", "Rank range", ">Group<", "<svg"] {
+        assert!(rematch.contains(present), "{present}: {rematch}");
+    }
+    let wave = std::fs::read_to_string(site.join("waves/solo-wave.html")).unwrap();
+    assert!(
+        !wave.contains("<svg") && !wave.contains("Rank range"),
+        "{wave}"
+    );
+    assert!(
+        wave.contains("No cost–accuracy chart for one seat"),
+        "{wave}"
+    );
 }

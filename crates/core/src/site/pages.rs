@@ -553,11 +553,12 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
         }
         @for c in &charts {
             @let what = c.title.trim_start_matches(&format!("{seat}: ")).trim_end_matches(", wave over wave");
-            h2 { (what) }
-            // A figure no wave records for the seat gets no empty axes, but says so.
+            // A figure no wave records for the seat gets no heading and no empty axes, but says
+            // so in a line.
             @if c.points.iter().all(|p| p.value.is_none()) {
-                p.no-chart { "No chart: no wave here records " (what.split(',').next().unwrap_or(what).to_lowercase()) " for every attempt of this seat." }
+                p.no-chart { "No chart of " (what.to_lowercase()) ": no wave here records " (what.split(',').next().unwrap_or(what).to_lowercase()) " for every attempt of this seat." }
             } @else {
+                h2 { (what) }
                 figure { div.chart-box { (chart::trend(c)) } figcaption { (c.desc) } }
             }
         }
