@@ -1183,7 +1183,16 @@ fn site_ci_gives_every_leaderboard_its_rank_ranges_and_the_chart_its_whiskers() 
         boards
     );
     assert!(text.contains("Not separable from the leader"), "{text}");
-    // The rank ranges are those `score --ci` prints, on the same draws.
+    // Over 4 problems (fewer than 30) each board's rank range column says the ranges are not
+    // shown, and its notes say why (issue 31's new-user check), where `score --ci` prints them
+    // with its caution; over 30 they are shown, those `score --ci` prints
+    // (a_board_over_30_problems_shows_the_rank_ranges_score_prints).
+    assert!(page.matches(">not shown<").count() >= boards, "{text}");
+    // (A note is said once on a page.)
+    assert!(
+        text.contains("Rank range not shown: the ranking rests on 4 problems, fewer than 30"),
+        "{text}"
+    );
     let score = env
         .run([
             "score",
@@ -1202,14 +1211,7 @@ fn site_ci_gives_every_leaderboard_its_rank_ranges_and_the_chart_its_whiskers() 
         .ok()
         .json();
     for seat in score["seats"].as_array().unwrap() {
-        let r = &seat["rank_range"];
-        let (lo, hi) = (r[0].as_u64().unwrap(), r[1].as_u64().unwrap());
-        let shown = if lo == hi {
-            lo.to_string()
-        } else {
-            format!("{lo}–{hi}")
-        };
-        assert!(text.contains(&shown), "{shown} missing");
+        assert!(seat["rank_range"].is_array(), "{seat}");
     }
     // The cost–accuracy chart draws a whisker per plotted seat.
     assert!(page.contains("class=\"whisker\""), "no whiskers");
@@ -3084,4 +3086,72 @@ fn a_suite_of_one_seat_gets_its_row_and_no_one_point_chart() {
         wave.contains("No cost–accuracy chart for one seat"),
         "{wave}"
     );
+}
+
+/// A wave of 30 problems and three seats, in its own suite, under `dir`: its manifest.
+fn wave_of_30_problems(dir: &Path) -> PathBuf {
+    let wave = dir.join("thirty");
+    std::fs::create_dir_all(&wave).unwrap();
+    let mut manifest = String::from(
+        "[wave]\nid = \"thirty\"\nsuite = \"thirty-suite\"\nstarted_at = 2026-06-01T10:00:00Z\n\n\
+         [wave.load]\nparallel_sessions = 3\ntool_server_sessions = 3\nserial_rerun = false\n\n\
+         [wave.accounting]\ninput_tokens_include_cache_reads = false\n",
+    );
+    for (k, seat) in ["alpha", "beta", "gamma"].iter().enumerate() {
+        let lines: String = (0..30)
+            .map(|i| {
+                format!(
+                    "{{\"problem\":\"p-{i}\",\"correct\":{},\"input_tokens\":1000,\
+                     \"output_tokens\":100,\"wall_s\":10,\"cost_usd\":0.0{}}}\n",
+                    (i * 7 + k * 5) % 10 < 8 - 2 * k,
+                    k + 1
+                )
+            })
+            .collect();
+        std::fs::write(wave.join(format!("{seat}.jsonl")), lines).unwrap();
+        manifest.push_str(&format!(
+            "\n[[seat]]\nid = \"{seat}\"\nmodel = \"m-{seat}\"\nprovider = \"p\"\n\
+             harness = \"h\"\nresults = \"{seat}.jsonl\"\n"
+        ));
+    }
+    let path = wave.join("wave.toml");
+    std::fs::write(&path, manifest).unwrap();
+    path
+}
+
+/// Issue 31's new-user check: a board over 30 problems or more shows each seat's rank range,
+/// those `score --ci` prints on the same draws, and no "not shown".
+#[test]
+fn a_board_over_30_problems_shows_the_rank_ranges_score_prints() {
+    let env = Env::with_waves(&[]);
+    env.ingest(&[&wave_of_30_problems(env.path())]);
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let page = std::fs::read_to_string(site.join("waves/thirty.html")).unwrap();
+    let text = strip_tags(&page);
+    assert!(page.contains(">Rank range<"), "{text}");
+    assert!(!text.contains("not shown"), "{text}");
+    let score = env
+        .run([
+            "score",
+            "--wave",
+            "thirty",
+            "--rubric",
+            "accuracy@1",
+            "--ci",
+            "--format",
+            "json",
+        ])
+        .ok()
+        .json();
+    for seat in score["seats"].as_array().unwrap() {
+        let r = &seat["rank_range"];
+        let (lo, hi) = (r[0].as_u64().unwrap(), r[1].as_u64().unwrap());
+        let shown = if lo == hi {
+            lo.to_string()
+        } else {
+            format!("{lo}–{hi}")
+        };
+        assert!(text.contains(&shown), "{shown} missing: {text}");
+    }
 }

@@ -3,6 +3,7 @@
 //! letters `site` draws unless told `--no-ci`.
 
 use super::{Input, WaveInput};
+use crate::report::intervals::FEW_PROBLEMS;
 use crate::report::score::{RubricInfo, ScoreJson, ScoredSeatJson};
 use crate::report::{Cell, Column, Table};
 use crate::rubric::{Rubric, WaveScores, score_wave};
@@ -84,6 +85,29 @@ pub(super) fn with_rank_ranges(board: &Board<'_>) -> Table {
     }
     t
 }
+
+/// A board ranked over fewer than [`FEW_PROBLEMS`] problems says its rank ranges are not shown,
+/// in words, in their column, and why among its notes (issue 31's new-user check: a one-problem
+/// wave's 1–1 … 5–5 read as certain). The site's boards only: `score --ci` prints the ranges
+/// with the caution, and a publication's text is frozen.
+fn rank_ranges_not_shown(t: &mut Table, problems: u64) {
+    let Some(at) = t.columns.iter().position(|c| c.key == "rank_range_lo") else {
+        return;
+    };
+    for row in &mut t.rows {
+        if let Some(cell) = row.get_mut(at) {
+            *cell = Cell::new(RANKS_NOT_SHOWN, "");
+        }
+    }
+    t.notes.push(crate::report::Note::Text(format!(
+        "Rank range {RANKS_NOT_SHOWN}: the ranking rests on {}, fewer than {FEW_PROBLEMS}, too \
+         few for a range of ranks to mean what it seems to.",
+        super::html::count(problems, "problem"),
+    )));
+}
+
+/// What a board's rank range column says where its ranges are not shown.
+pub(super) const RANKS_NOT_SHOWN: &str = "not shown";
 
 /// Leaves out of `t` each column whose key `drop` holds, and its cells.
 fn drop_columns(t: &mut Table, drop: impl Fn(&str) -> bool) {
@@ -208,6 +232,8 @@ pub(super) fn boards<'a>(
         }
         if json.seats.len() < 2 {
             drop_columns(&mut table, |key| key.starts_with("rank_range"));
+        } else if let Some(w) = intervals.as_ref().filter(|w| w.problems < FEW_PROBLEMS) {
+            rank_ranges_not_shown(&mut table, w.problems);
         }
         // Intervals over few problems carry the caution the terminal prints with them (the
         // new-user check of issue 31: a one-problem wave's 100.0–100.0% and tie groups read as
