@@ -3155,3 +3155,33 @@ fn a_board_over_30_problems_shows_the_rank_ranges_score_prints() {
         assert!(text.contains(&shown), "{shown} missing: {text}");
     }
 }
+
+/// Issue 31's new-user check: a problem's Trial column counts from 1 (as the ledger stores
+/// trials and `trials` prints them) while its Came from quoted tau-bench's "trial 0". The cell
+/// now says its file counts from 0, and which trial that is.
+#[test]
+fn came_from_says_when_its_file_counts_trials_from_0() {
+    let env = Env::with_waves(&["tests/fixtures/import/tau-bench/wave.toml"]);
+    let site = env.path().join("site");
+    env.run(["site", "--out", site.to_str().unwrap()]).ok();
+    let page = std::fs::read_dir(site.join("waves/tau-mini/problems"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .find(|p| p.contains("(task 0 trial 0)"))
+        .expect("the problem page of task 0");
+    let text = strip_tags(&page);
+    for (file, ours) in [(0, 1), (1, 2)] {
+        let said =
+            format!("(task 0 trial {file}) — its file counts trials from 0: this is trial {ours}");
+        assert!(text.contains(&said), "{said}: {text}");
+    }
+    // As the command line numbers them.
+    let sample = env.run(["problems", "tau-mini", "--problem", "0"]).ok();
+    for ours in [1, 2] {
+        assert!(
+            sample.stdout.contains(&format!("gpt-4o · trial {ours} · ")),
+            "{}",
+            sample.stdout
+        );
+    }
+}
