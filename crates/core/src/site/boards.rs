@@ -3,6 +3,7 @@
 //! letters `site` draws unless told `--no-ci`.
 
 use super::{Input, WaveInput};
+use crate::report::intervals::FEW_PROBLEMS;
 use crate::report::score::{RubricInfo, ScoreJson, ScoredSeatJson};
 use crate::report::{Cell, Column, Table};
 use crate::rubric::{Rubric, WaveScores, score_wave};
@@ -49,7 +50,8 @@ pub(super) fn uncertainty(seat: &ScoredSeatJson) -> Uncertainty {
     }
 }
 
-/// The leaderboard's table, with a rank range column when its seats carry ranges.
+/// The leaderboard's table, with a rank range column when its seats carry ranges and there are
+/// two seats or more to rank (a lone seat's 1–1 says nothing: issue 31's new-user check).
 pub(super) fn with_rank_ranges(board: &Board<'_>) -> Table {
     let mut t = board.table.clone();
     let ranges: Vec<Option<(u64, u64)>> = board
@@ -58,7 +60,8 @@ pub(super) fn with_rank_ranges(board: &Board<'_>) -> Table {
         .iter()
         .map(|s| uncertainty(s).rank_range)
         .collect();
-    if ranges.iter().any(Option::is_some)
+    if ranges.len() > 1
+        && ranges.iter().any(Option::is_some)
         && !t.columns.iter().any(|c| c.key.starts_with("rank_range"))
         && ranges.len() == t.rows.len()
     {
@@ -81,6 +84,40 @@ pub(super) fn with_rank_ranges(board: &Board<'_>) -> Table {
         }
     }
     t
+}
+
+/// A board ranked over fewer than [`FEW_PROBLEMS`] problems says its rank ranges are not shown,
+/// in words, in their column, and why among its notes (issue 31's new-user check: a one-problem
+/// wave's 1–1 … 5–5 read as certain). The site's boards only: `score --ci` prints the ranges
+/// with the caution, and a publication's text is frozen.
+fn rank_ranges_not_shown(t: &mut Table, problems: u64) {
+    let Some(at) = t.columns.iter().position(|c| c.key == "rank_range_lo") else {
+        return;
+    };
+    for row in &mut t.rows {
+        if let Some(cell) = row.get_mut(at) {
+            *cell = Cell::new(RANKS_NOT_SHOWN, "");
+        }
+    }
+    t.notes.push(crate::report::Note::Text(format!(
+        "Rank range {RANKS_NOT_SHOWN}: the ranking rests on {}, fewer than {FEW_PROBLEMS}, too \
+         few for a range of ranks to mean what it seems to.",
+        super::html::count(problems, "problem"),
+    )));
+}
+
+/// What a board's rank range column says where its ranges are not shown.
+pub(super) const RANKS_NOT_SHOWN: &str = "not shown";
+
+/// Leaves out of `t` each column whose key `drop` holds, and its cells.
+fn drop_columns(t: &mut Table, drop: impl Fn(&str) -> bool) {
+    let keep: Vec<bool> = t.columns.iter().map(|c| !drop(&c.key)).collect();
+    let mut k = keep.iter();
+    t.columns.retain(|_| *k.next().unwrap_or(&true));
+    for row in &mut t.rows {
+        let mut k = keep.iter();
+        row.retain(|_| *k.next().unwrap_or(&true));
+    }
 }
 
 /// A rubric's declared scale in a few words, as a board's score column names it: "scale 0–1",
@@ -188,8 +225,15 @@ pub(super) fn boards<'a>(
         let scores = score_wave(&info.rubric, &w.data);
         let (mut table, mut json) =
             crate::report::score::leaderboard_with(&w.data, info, &scores, intervals.as_ref());
-        if let (Some(_), Some(g)) = (&intervals, &groups) {
+        // A board of one seat gets no tie group and no rank range (its lone "a" and 1–1 said
+        // nothing: issue 31's new-user check).
+        if let (Some(_), Some(g), true) = (&intervals, &groups, json.seats.len() > 1) {
             crate::report::score::add_groups(&mut table, &mut json, g);
+        }
+        if json.seats.len() < 2 {
+            drop_columns(&mut table, |key| key.starts_with("rank_range"));
+        } else if let Some(w) = intervals.as_ref().filter(|w| w.problems < FEW_PROBLEMS) {
+            rank_ranges_not_shown(&mut table, w.problems);
         }
         // Intervals over few problems carry the caution the terminal prints with them (the
         // new-user check of issue 31: a one-problem wave's 100.0–100.0% and tie groups read as

@@ -111,17 +111,18 @@ impl Axis {
 }
 
 /// The frame every chart shares: the `<svg>` element, its title and description, the axis
-/// labels, and the content. The chart is drawn `width` wide and shown at most `widest` wide
+/// labels, and the content. The chart is drawn `width` wide and shown at least `least` wide
+/// (scrolling in its box, `.chart-box`, where the window is narrower) and at most `widest` wide
 /// (the window's row permitting).
 fn frame(
     id: &str,
-    (width, height, widest): (f64, f64, f64),
+    (width, height, least, widest): (f64, f64, f64, f64),
     [title, desc, x_label, y_label]: [&str; 4],
     body: Markup,
 ) -> Markup {
     frame_at(
         id,
-        (width, height, widest),
+        (width, height, least, widest),
         (LEFT, HEIGHT - 8.0),
         [title, desc, x_label, y_label],
         body,
@@ -132,7 +133,7 @@ fn frame(
 /// and that label's baseline at `x_label_y`.
 fn frame_at(
     id: &str,
-    (width, height, widest): (f64, f64, f64),
+    (width, height, least, widest): (f64, f64, f64, f64),
     (left, x_label_y): (f64, f64),
     [title, desc, x_label, y_label]: [&str; 4],
     body: Markup,
@@ -145,7 +146,7 @@ fn frame_at(
     html! {
         svg xmlns="http://www.w3.org/2000/svg" class="chart" id=(id)
             viewBox=(format!("0 0 {} {}", c(width), c(height)))
-            style=(format!("max-width:{}px;min-width:{}px", c(widest), c(width * MIN_SCALE)))
+            style=(format!("max-width:{}px;min-width:{}px", c(widest), c(least)))
             role=(if interactive { "group" } else { "img" }) aria-labelledby=(format!("{t} {d}")) {
             title id=(t) { (title) }
             desc id=(d) { (desc) }
@@ -160,10 +161,12 @@ fn frame_at(
     }
 }
 
-/// The least a chart is scaled by, so that its smallest text (10 px) is drawn at 7 px: in a
-/// box narrower than that (a phone's), the chart keeps this width and its figure scrolls
-/// sideways in its box (`.chart-box`), the page staying as wide as the window.
-pub(super) const MIN_SCALE: f64 = 0.7;
+/// The least a trend or slope chart is scaled by, so that its smallest text (10 px) is drawn at
+/// 7 px: in a box narrower than that (a phone's), the chart keeps this width and its figure
+/// scrolls sideways in its box (`.chart-box`), the page staying as wide as the window. The
+/// cost–accuracy chart, whose labels are most of what it says, keeps its size
+/// ([`SCATTER_LEAST`]).
+const MIN_SCALE: f64 = 0.7;
 
 /// Roughly how wide a label is drawn, in pixels (11 px type).
 fn text_width(s: &str) -> f64 {
@@ -407,6 +410,11 @@ fn pct_tick(v: f64) -> String {
 const SCATTER_WIDTH: f64 = 1000.0;
 /// How far past [`SCATTER_WIDTH`] a cost–accuracy chart may grow to fill its row.
 const SCATTER_GROWTH: f64 = 1.4;
+/// The least a cost–accuracy chart is scaled by: its size, so that its seats' labels (11 px)
+/// read at 11 px on a phone, where the chart scrolls sideways in its box, the box's edge
+/// shadowed where more of it lies (issue 31's new-user check: at [`MIN_SCALE`] they read at
+/// 7 px, too small to read).
+const SCATTER_LEAST: f64 = 1.0;
 
 /// The cost axis: linear from zero, or logarithmic when the costs span more than ten times
 /// (so that cheap seats do not pile up at the origin), with its ticks and their labels.
@@ -663,7 +671,7 @@ pub(crate) fn scatter(s: &Scatter) -> (Markup, usize) {
     // whole row; its 11 px labels then read at 15 px); the other charts stop at their size.
     let chart = frame(
         &s.id,
-        (width, height, width * SCATTER_GROWTH),
+        (width, height, width * SCATTER_LEAST, width * SCATTER_GROWTH),
         [
             &s.title,
             &s.desc,
@@ -687,7 +695,8 @@ pub struct TrendPoint {
     pub load: String,
     /// None when unknown (nothing drawn, the gap shown).
     pub value: Option<f64>,
-    /// Joined by a line to the point before (same suite, both known).
+    /// Joined by a line to the current point before (same suite, both known; a withdrawn
+    /// wave's point is joined to none).
     pub joined: bool,
     /// The wave is withdrawn: drawn hollow (a current wave's point is filled).
     pub withdrawn: bool,
@@ -751,11 +760,9 @@ pub fn trend(t: &Trend) -> Markup {
     let (height, x_label_y) = trend_x_label(t, &xs, left, width);
     let body = html! {
         (y_grid_from(left, y, width, &yt, label))
-        @for (i, p) in t.points.iter().enumerate() {
-            @if i > 0 && p.joined {
-                @if let (Some(a), Some(b)) = (t.points[i - 1].value, p.value) {
-                    line.trend x1=(c(xs[i - 1])) y1=(c(y.at(a))) x2=(c(xs[i])) y2=(c(y.at(b))) {}
-                }
+        @for (i, j) in trend_segments(&t.points) {
+            @if let (Some(a), Some(b)) = (t.points[i].value, t.points[j].value) {
+                line.trend x1=(c(xs[i])) y1=(c(y.at(a))) x2=(c(xs[j])) y2=(c(y.at(b))) {}
             }
         }
         @for (i, p) in t.points.iter().enumerate() {
@@ -780,11 +787,33 @@ pub fn trend(t: &Trend) -> Markup {
     };
     frame_at(
         &t.id,
-        (width, height, width),
+        (width, height, width * MIN_SCALE, width),
         (left, x_label_y),
         [&t.title, &t.desc, TREND_X_LABEL, &t.y_label],
         body,
     )
+}
+
+/// The points a trend's line joins, as pairs of indices: each current wave's point to the
+/// current wave's before it, when it is joined to it and both are known (an unknown value
+/// breaks the line). A withdrawn wave's point is drawn, hollow, and joined to none: a line
+/// through it read as a result of the seat's (issue 31's new-user check).
+fn trend_segments(points: &[TrendPoint]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut before: Option<usize> = None;
+    for (j, p) in points.iter().enumerate() {
+        if p.withdrawn {
+            continue;
+        }
+        if let Some(i) = before.filter(|_| p.joined)
+            && points[i].value.is_some()
+            && p.value.is_some()
+        {
+            out.push((i, j));
+        }
+        before = Some(j);
+    }
+    out
 }
 
 /// The x axis's label of a trend.
@@ -869,18 +898,157 @@ fn column_labels(
     out
 }
 
-/// Baselines for a column of labels at pixel heights `ys` (sorted top to bottom): each at
-/// least a line below the one before.
-fn stack(ys: &[f64]) -> Vec<f64> {
-    let mut out: Vec<f64> = Vec::with_capacity(ys.len());
-    for &y in ys {
-        let y = match out.last() {
-            Some(&prev) if y < prev + 13.0 => prev + 13.0,
-            _ => y,
-        };
-        out.push(y);
+/// A label placed in a slope chart: its text, the point it names, where it starts and its
+/// baseline, the baseline it wanted, and its width.
+struct Placed {
+    text: String,
+    point: (f64, f64),
+    at: (f64, f64),
+    wanted: f64,
+    width: f64,
+}
+
+/// What a slope chart's labels keep clear of: every seat's points and line, each scale's line,
+/// the y axis's ticks, the columns' names and the axes' labels.
+fn slope_obstacles(
+    s: &Slope,
+    y: Axis,
+    (x0, x1, width): (f64, f64, f64),
+    ticks: &[(f64, String)],
+) -> Vec<Obstacle> {
+    let mut taken = Vec::new();
+    for r in &s.rows {
+        for (x, v) in [(x0, r.old), (x1, r.new)] {
+            if let Some(v) = v {
+                let cy = y.at(v);
+                taken.push(Obstacle::Box(x - 6.0, cy - 6.0, x + 6.0, cy + 6.0));
+            }
+        }
+        if let (Some(a), Some(b)) = (r.old, r.new) {
+            taken.push(Obstacle::Line((x0, y.at(a)), (x1, y.at(b)), 0.75));
+        }
     }
-    out
+    for (v, _) in &s.marks {
+        taken.push(Obstacle::Line((x0, y.at(*v)), (x1, y.at(*v)), 0.75));
+    }
+    for (v, label) in ticks {
+        let w = text_width(label);
+        taken.push(Obstacle::text(LEFT - 6.0 - w, y.at(*v) + 4.0, w));
+    }
+    for (x, label) in [(x0, &s.old_label), (x1, &s.new_label)] {
+        let w = text_width(label);
+        taken.push(Obstacle::text(x - w / 2.0, HEIGHT - BOTTOM + 20.0, w));
+    }
+    // The x axis's label (12 px type, centred under the plot) and the y axis's, upright.
+    let w = text_width("Rubric version") * 12.0 / 11.0;
+    let centre = LEFT + (width - LEFT - RIGHT) / 2.0;
+    taken.push(Obstacle::Box(
+        centre - w / 2.0,
+        HEIGHT - 20.0,
+        centre + w / 2.0,
+        HEIGHT - 5.0,
+    ));
+    taken.push(Obstacle::Box(4.0, TOP, 22.0, HEIGHT - BOTTOM));
+    taken
+}
+
+/// Where a slope chart's labels go (issue 31's new-user check: stacked beside a column, a label
+/// sat beside another seat's point, and seats' lines crossed a scale's label). Each scale's
+/// label first, between the columns and clear of every line and point; then each seat's, on
+/// its column's side, placed as the cost–accuracy chart places its labels
+/// ([`place_labels_around`]): clear of each other and of all that is drawn, moved up or down
+/// where another is in its way. Returns the scales' labels, then the seats' (old column first,
+/// highest first), each with its point.
+fn slope_labels(
+    s: &Slope,
+    y: Axis,
+    (x0, x1, width): (f64, f64, f64),
+    ticks: &[(f64, String)],
+) -> (Vec<Placed>, Vec<Placed>) {
+    let mut taken = slope_obstacles(s, y, (x0, x1, width), ticks);
+    let bottom = HEIGHT - BOTTOM + 8.0;
+    // Each label with the ways it may slide from its start (away from its point).
+    let want = |labels: &[(Placed, Vec<f64>)]| -> Vec<Wanted> {
+        labels
+            .iter()
+            .map(|(l, away)| Wanted {
+                starts: away.iter().map(|&a| (l.at.0, a)).collect(),
+                baseline: l.wanted,
+                width: l.width,
+                reach: Reach::Anywhere,
+            })
+            .collect()
+    };
+    let place = |labels: Vec<(Placed, Vec<f64>)>, spots: Vec<Option<(f64, f64)>>| {
+        labels
+            .into_iter()
+            .zip(spots)
+            .map(|((l, _), spot)| Placed {
+                at: spot.unwrap_or(l.at),
+                ..l
+            })
+            .collect::<Vec<Placed>>()
+    };
+    let marks: Vec<(Placed, Vec<f64>)> = s
+        .marks
+        .iter()
+        .map(|(v, text)| {
+            let (width, wanted) = (text_width(text), y.at(*v) - 5.0);
+            let point = ((x0 + x1) / 2.0, y.at(*v));
+            let at = (point.0 - width / 2.0, wanted);
+            let text = text.clone();
+            (
+                Placed {
+                    text,
+                    point,
+                    at,
+                    wanted,
+                    width,
+                },
+                vec![1.0, -1.0],
+            )
+        })
+        .collect();
+    let between = Area {
+        left: x0 + 8.0,
+        top: 12.0,
+        right: x1 - 8.0,
+        bottom,
+    };
+    let spots = place_labels_around(&want(&marks), &taken, between);
+    let marks = place(marks, spots);
+    taken.extend(
+        marks
+            .iter()
+            .map(|m| Obstacle::text(m.at.0, m.at.1, m.width)),
+    );
+    let mut seats = Vec::new();
+    for (x, away, new) in [(x0, -1.0, false), (x1, 1.0, true)] {
+        let pick = |r: &SlopeRow| if new { r.new } else { r.old };
+        for (v, text) in column_labels(&s.rows, pick, s.places) {
+            let (width, wanted) = (text_width(&text), y.at(v) + 4.0);
+            let start = if new { x + 10.0 } else { x - 10.0 - width };
+            let (point, at) = ((x, y.at(v)), (start, wanted));
+            seats.push((
+                Placed {
+                    text,
+                    point,
+                    at,
+                    wanted,
+                    width,
+                },
+                vec![away],
+            ));
+        }
+    }
+    let area = Area {
+        left: LEFT,
+        top: 12.0,
+        right: width - 4.0,
+        bottom,
+    };
+    let spots = place_labels_around(&want(&seats), &taken, area);
+    (marks, place(seats, spots))
 }
 
 pub fn slope(s: &Slope) -> Markup {
@@ -912,21 +1080,28 @@ pub fn slope(s: &Slope) -> Markup {
     let x0 = LEFT + 190f64.max(widest(&old) + 18.0);
     let x1 = x0 + 228.0;
     let width = WIDTH.max(x1 + 18.0 + widest(&new)).max(x1 + 60.0 + RIGHT);
-    let old_y = stack(&old.iter().map(|(v, _)| y.at(*v) + 4.0).collect::<Vec<_>>());
-    let new_y = stack(&new.iter().map(|(v, _)| y.at(*v) + 4.0).collect::<Vec<_>>());
+    let tick_labels: Vec<(f64, String)> = yt.iter().map(|&v| (v, fixed(v, yp))).collect();
+    let (marks, labels) = slope_labels(s, y, (x0, x1, width), &tick_labels);
     let body = html! {
         (y_grid(y, width, &yt, |v| fixed(v, yp)))
-        @for (v, label) in &s.marks {
-            // Between the two columns only, its label centred above it: the seats' labels
-            // outside the columns are never struck through or run into.
+        @for (v, _) in &s.marks {
+            // Between the two columns only: the seats' labels outside the columns are never
+            // struck through or run into.
             line.scale-mark x1=(c(x0)) x2=(c(x1)) y1=(c(y.at(*v))) y2=(c(y.at(*v))) {}
-            text.scale-label x=(c((x0 + x1) / 2.0)) y=(c(y.at(*v) - 5.0)) text-anchor="middle" { (label) }
+        }
+        @for m in &marks {
+            text.scale-label x=(c(m.at.0)) y=(c(m.at.1)) { (m.text) }
         }
         text.column x=(c(x0)) y=(c(HEIGHT - BOTTOM + 20.0)) text-anchor="middle" { (s.old_label) }
         text.column x=(c(x1)) y=(c(HEIGHT - BOTTOM + 20.0)) text-anchor="middle" { (s.new_label) }
         @for r in &s.rows {
             @if let (Some(a), Some(b)) = (r.old, r.new) {
                 line.slope data-seat=(r.label) x1=(c(x0)) y1=(c(y.at(a))) x2=(c(x1)) y2=(c(y.at(b))) {}
+            }
+        }
+        @for l in &labels {
+            @if let Some((from, to)) = leader_line(l.point, (l.at.0, l.at.1, l.width), l.wanted) {
+                line.label-leader x1=(c(from.0)) y1=(c(from.1)) x2=(c(to.0)) y2=(c(to.1)) {}
             }
         }
         @for r in &s.rows {
@@ -941,20 +1116,20 @@ pub fn slope(s: &Slope) -> Markup {
                 }
             }
         }
-        @for ((_, text), ly) in old.iter().zip(&old_y) {
-            text.point-label x=(c(x0 - 10.0)) y=(c(*ly)) text-anchor="end" { (text) }
-        }
-        @for ((_, text), ly) in new.iter().zip(&new_y) {
-            text.point-label x=(c(x1 + 10.0)) y=(c(*ly)) { (text) }
+        @for l in &labels {
+            // The old column's labels end at their spot, so that they line up on the right
+            // whatever the font's widths.
+            @if l.at.0 < l.point.0 {
+                text.point-label x=(c(l.at.0 + l.width)) y=(c(l.at.1)) text-anchor="end" { (l.text) }
+            } @else {
+                text.point-label x=(c(l.at.0)) y=(c(l.at.1)) { (l.text) }
+            }
         }
     };
-    let height = old_y
-        .iter()
-        .chain(&new_y)
-        .fold(HEIGHT, |h, y| h.max(y + 8.0));
+    let height = labels.iter().fold(HEIGHT, |h, l| h.max(l.at.1 + 8.0));
     frame(
         &s.id,
-        (width, height, width),
+        (width, height, width * MIN_SCALE, width),
         [&s.title, &s.desc, "Rubric version", "Score"],
         body,
     )
@@ -1275,7 +1450,7 @@ mod tests {
     }
 
     #[test]
-    fn labels_of_equal_values_stack_instead_of_covering_each_other() {
+    fn labels_of_equal_values_are_listed_highest_first_by_name() {
         let row = |label: &str, old: f64| SlopeRow {
             label: label.into(),
             old: Some(old),
@@ -1289,7 +1464,6 @@ mod tests {
             labels.iter().map(|l| l.1.as_str()).collect::<Vec<_>>(),
             ["a 125.00", "b 125.00", "c 96.82"]
         );
-        assert_eq!(stack(&[50.0, 50.0, 55.0, 200.0]), [50.0, 63.0, 76.0, 200.0]);
         // Beside points: a label moves down past one it would cover, not past one elsewhere.
         assert_eq!(
             baselines(
@@ -1299,6 +1473,105 @@ mod tests {
             ),
             [20.0, 35.0, 20.0]
         );
+    }
+
+    /// The rematch's rubric change: three seats at 125 on a 0–100 scale drop to 100, one 96.82
+    /// to 75, one stays at 0.
+    fn rematch_slope() -> Slope {
+        let row = |label: &str, old: f64, new: f64| SlopeRow {
+            label: label.into(),
+            old: Some(old),
+            new: Some(new),
+            old_violation: old > 100.0,
+            new_violation: false,
+        };
+        Slope {
+            id: "s".into(),
+            title: "t".into(),
+            desc: "d".into(),
+            old_label: "r@1".into(),
+            new_label: "r@2".into(),
+            places: 2,
+            marks: vec![
+                (0.0, "scale min 0.00".into()),
+                (100.0, "scale max 100.00".into()),
+            ],
+            rows: vec![
+                row("anthropic-react", 96.82, 75.0),
+                row("deepseek-react", 0.0, 0.0),
+                row("google-react", 125.0, 100.0),
+                row("openai-react", 125.0, 100.0),
+                row("xai-hierarchical", 125.0, 100.0),
+            ],
+        }
+    }
+
+    #[test]
+    fn issue_31_a_slope_charts_labels_keep_clear_and_a_moved_one_points_home() {
+        let s = rematch_slope();
+        let (yt, _) = ticks(0.0, 125.0);
+        let y = Axis {
+            lo: yt[0],
+            hi: yt[yt.len() - 1],
+            from: HEIGHT - BOTTOM,
+            to: TOP,
+        };
+        let (x0, x1) = (262.0, 490.0);
+        let (marks, seats) = slope_labels(&s, y, (x0, x1, 720.0), &[]);
+        let boxes: Vec<(String, Obstacle)> = marks
+            .iter()
+            .chain(&seats)
+            .map(|l| (l.text.clone(), Obstacle::text(l.at.0, l.at.1, l.width)))
+            .collect();
+        // No label covers another.
+        for (i, (a, ba)) in boxes.iter().enumerate() {
+            let Obstacle::Box(l, t, r, b) = *ba else {
+                unreachable!()
+            };
+            for (b_text, bb) in &boxes[i + 1..] {
+                if let Some((t2, b2)) = bb.across(l + 0.5, r - 0.5) {
+                    assert!(t2 >= b - 0.5 || b2 <= t + 0.5, "{a} / {b_text}");
+                }
+            }
+        }
+        // No seat's line or scale's line crosses a label (the scale's label sat across three
+        // seats' lines).
+        let lines: Vec<Obstacle> = s
+            .rows
+            .iter()
+            .map(|r| Obstacle::Line((x0, y.at(r.old.unwrap())), (x1, y.at(r.new.unwrap())), 0.0))
+            .chain(
+                s.marks
+                    .iter()
+                    .map(|(v, _)| Obstacle::Line((x0, y.at(*v)), (x1, y.at(*v)), 0.0)),
+            )
+            .collect();
+        for (text, bx) in &boxes {
+            let Obstacle::Box(l, t, r, b) = *bx else {
+                unreachable!()
+            };
+            for line in &lines {
+                if let Some((lt, lb)) = line.across(l, r) {
+                    assert!(lt >= b || lb <= t, "{text} / {line:?}");
+                }
+            }
+        }
+        // Of the three labels at one point, one is beside it and two are moved, each joined
+        // to it by a leader line; the others stay beside their points.
+        let moved: Vec<&str> = seats
+            .iter()
+            .filter(|l| leader_line(l.point, (l.at.0, l.at.1, l.width), l.wanted).is_some())
+            .map(|l| l.text.as_str())
+            .collect();
+        assert_eq!(moved.len(), 4, "{moved:?}");
+        assert!(
+            moved
+                .iter()
+                .all(|t| t.ends_with(" 125.00") || t.ends_with(" 100.00")),
+            "{moved:?}"
+        );
+        let svg = slope(&s).into_string();
+        assert_eq!(svg.matches("class=\"label-leader\"").count(), 4, "{svg}");
     }
 
     /// The `x` (or `y`) attribute of the first element of `svg` whose text is `text`.
@@ -1357,6 +1630,25 @@ mod tests {
         let svg = trend(&trend_of(&[("w1", 5.0), ("w2", 7.0)])).into_string();
         assert_eq!(attr_of(&svg, TREND_X_LABEL, "y"), HEIGHT - 8.0);
         assert_eq!(attr_of(&svg, "8", "x"), LEFT - 6.0);
+    }
+
+    #[test]
+    fn issue_31_a_withdrawn_waves_point_is_drawn_hollow_and_joined_to_none() {
+        let mut t = trend_of(&[("w1", 5.0), ("w2", 9.0), ("w3", 6.0), ("w4", 7.0)]);
+        t.points[0].joined = false;
+        t.points[1].withdrawn = true;
+        assert_eq!(trend_segments(&t.points), [(0, 2), (2, 3)]);
+        let svg = trend(&t).into_string();
+        assert_eq!(svg.matches("<line class=\"trend\"").count(), 2, "{svg}");
+        assert_eq!(svg.matches("class=\"point withdrawn\"").count(), 1, "{svg}");
+        // No line ends at the withdrawn point.
+        let x = attr_of(&svg, "w2", "x");
+        assert!(!svg.contains(&format!("x2=\"{}\"", c(x))), "{svg}");
+        assert!(!svg.contains(&format!("x1=\"{}\"", c(x))), "{svg}");
+        // A point whose value is unknown breaks the line.
+        t.points[1].withdrawn = false;
+        t.points[1].value = None;
+        assert_eq!(trend_segments(&t.points), [(2, 3)]);
     }
 
     #[test]

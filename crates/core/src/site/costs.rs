@@ -111,6 +111,9 @@ pub(super) fn wave_figure(w: &WaveInput, boards: &[Board<'_>], words: Words) -> 
         points,
         frontier,
     };
+    if let Some(one) = lone_point(&s) {
+        return one;
+    }
     if s.points.is_empty() {
         return html! {
             p.no-chart {
@@ -171,6 +174,9 @@ pub(super) fn suite_figure(
         points,
         frontier,
     };
+    if let Some(one) = lone_point(&s) {
+        return one;
+    }
     if s.points.is_empty() {
         return html! {
             p.no-chart {
@@ -195,6 +201,20 @@ pub(super) fn suite_figure(
         }
     };
     figure(&s, conditions, &left_out, 0)
+}
+
+/// In place of a chart of one point (a wave or suite of one seat, issue 31's new-user check:
+/// a lone point on axes compares nothing), its figures in a line.
+fn lone_point(s: &Scatter) -> Option<Markup> {
+    let [p] = s.points.as_slice() else {
+        return None;
+    };
+    Some(html! {
+        p.no-chart {
+            "No cost–accuracy chart for one seat: " (p.label) " costs "
+            (usd_significant(p.cost)) " in total for an accuracy of " (percent(p.accuracy)) "."
+        }
+    })
 }
 
 /// What the chart shows, in words: its `<desc>` and the start of its caption.

@@ -293,9 +293,9 @@ pub(super) fn leaderboards(input: &Input, scored: &[Vec<Board<'_>>]) -> Markup {
                             }
                             @let t = with_rank_ranges(board);
                             @let links: Vec<Option<String>> = board.json.seats.iter().map(|s| Some(seat_href(0, &s.seat.seat))).collect();
-                            div data-filter="seat" {
-                                (table(&t, Some(&format!("Leaderboard of wave {id}, best first: absolute figures, then the score and rank")), &links))
-                            }
+                            @let board_table = table(&t, Some(&format!("Leaderboard of wave {id}, best first: absolute figures, then the score and rank")), &links);
+                            // A board of one seat has nothing to filter.
+                            @if board.json.seats.len() > 1 { div data-filter="seat" { (board_table) } } @else { (board_table) }
                             (board_line(input, board, id))
                         }
                     }

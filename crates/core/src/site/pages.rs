@@ -543,7 +543,7 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
     }
     let body = html! {
         h1 { "Seat " (seat) @if !names.is_empty() { ": " (names.join(" / ")) } }
-        p { "Absolute figures wave over wave. Each point is labelled with its wave's load — par: seats running in parallel; tool: sessions sharing the tool server; serial: a serial rerun — so a slowdown under heavier contention shows as such: wall seconds are the load's as much as the seat's. A hollow point is a withdrawn wave; a figure some attempts lack is not plotted." }
+        p { "Absolute figures wave over wave. Each point is labelled with its wave's load — par: seats running in parallel; tool: sessions sharing the tool server; serial: a serial rerun — so a slowdown under heavier contention shows as such: wall seconds are the load's as much as the seat's. A hollow point is a withdrawn wave, which the line passes over; a figure some attempts lack is not plotted." }
         @if several { p.note { "This seat ran " (charts.len() / 3) " suites: figures of different suites are not comparable, so each suite has its charts." } }
         (table(&t, Some("The seat in each wave"), &links))
         (notes(&[crate::report::waves::FIGURES_NOTE.into()], &mut seen, words))
@@ -553,11 +553,12 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
         }
         @for c in &charts {
             @let what = c.title.trim_start_matches(&format!("{seat}: ")).trim_end_matches(", wave over wave");
-            h2 { (what) }
-            // A figure no wave records for the seat gets no empty axes, but says so.
+            // A figure no wave records for the seat gets no heading and no empty axes, but says
+            // so in a line.
             @if c.points.iter().all(|p| p.value.is_none()) {
-                p.no-chart { "No chart: no wave here records " (what.split(',').next().unwrap_or(what).to_lowercase()) " for every attempt of this seat." }
+                p.no-chart { "No chart of " (what.to_lowercase()) ": no wave here records " (what.split(',').next().unwrap_or(what).to_lowercase()) " for every attempt of this seat." }
             } @else {
+                h2 { (what) }
                 figure { div.chart-box { (chart::trend(c)) } figcaption { (c.desc) } }
             }
         }

@@ -148,10 +148,27 @@ fn origin(a: &Attempt, artifacts: Option<&str>) -> Markup {
                     Some(href) => a href=(href) { (path) },
                     None => (path),
                 }
-                @if let Some(r) = &o.record { br; (r) }
+                @if let Some(r) = &o.record {
+                    br; (r)
+                    @if counts_from_zero(r, a.trial) { " — its file counts trials from 0: this is trial " (a.trial) }
+                }
             }
         }
     }
+}
+
+/// Whether an origin's record names the attempt's trial as its file counts it, from 0 ("record 1
+/// (task 0 trial 0)" for trial 1: tau-bench's and tau2-bench's files), so that the cell says so
+/// beside the Trial column, which counts from 1 as the ledger stores it and `trials` and `show`
+/// print it (issue 31's new-user check: "trial 0" beside Trial 1).
+fn counts_from_zero(record: &str, trial: u32) -> bool {
+    let says = |n: u32| {
+        let word = format!("trial {n}");
+        record
+            .match_indices(&word)
+            .any(|(i, _)| !record[i + word.len()..].starts_with(|c: char| c.is_ascii_digit()))
+    };
+    trial >= 1 && says(trial - 1) && !says(trial)
 }
 
 /// An attempt's outcome in words.
@@ -493,6 +510,21 @@ pub(super) fn since_page(a: &WaveInput, b: &WaveInput) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn issue_31_a_record_counting_trials_from_0_is_said_to() {
+        assert!(counts_from_zero("record 1 (task 0 trial 0)", 1));
+        assert!(counts_from_zero("simulation s-2 (task 3 trial 1)", 2));
+        // Counting as the ledger does (HELM's), or naming no trial number.
+        assert!(!counts_from_zero("entry 3 (instance id7 trial 1)", 1));
+        assert!(!counts_from_zero(
+            "record 1 (trial nginx.2-of-2.2025-09-05)",
+            1
+        ));
+        assert!(!counts_from_zero("sample q epoch 2", 2));
+        // "trial 10" is not "trial 1".
+        assert!(!counts_from_zero("record 1 (task 0 trial 10)", 2));
+    }
 
     /// A path under the manifest's directory is shown as kept; one outside it (absolute, or
     /// climbing out) only by its last name, so that no page shows the ingesting machine's
