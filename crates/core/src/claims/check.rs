@@ -408,30 +408,15 @@ pub fn check(claim: &Claim, ctx: &WaveCtx<'_>) -> Checked {
         tried: Vec::new(),
         notes: Vec::new(),
     };
-    let seat = match seat_of(ctx.data, &claim.seat) {
+    let seat = match claimed_seat(claim, ctx.data) {
         Ok(seat) => seat,
-        Err(fits) if fits.is_empty() => {
-            out.reason = Some(format!(
-                "wave {} has no seat {}",
-                ctx.data.wave.id, claim.seat
-            ));
-            return out;
-        }
-        Err(fits) => {
-            out.reason = Some(seat_missing(ctx.data, &claim.seat, &fits, false));
+        Err(reason) => {
+            out.reason = Some(reason);
             return out;
         }
     };
     if seat.seat.id != claim.seat {
-        out.notes.push(format!(
-            "seat {} is {} by the model alias table: its model {} is {}",
-            claim.seat,
-            seat.seat.id,
-            seat.seat.model,
-            crate::models::table()
-                .resolve(&claim.seat)
-                .map_or(claim.seat.as_str(), |e| e.canonical.as_str())
-        ));
+        out.notes.push(alias_note(claim, seat));
     }
     let view = SeatView::new(&ctx.data.wave, seat);
     let f = &view.figures;
@@ -440,22 +425,7 @@ pub fn check(claim: &Claim, ctx: &WaveCtx<'_>) -> Checked {
     let value = match compute::primary(&claim.figure, &view, ctx.scores) {
         Ok(v) => v,
         Err(reason) => {
-            out.reason = Some(reason);
-            out.tried = tried(claim, &view, ctx, None);
-            out.causes = out
-                .tried
-                .iter()
-                .filter(|t| t.reproduces)
-                .map(|t| Cause {
-                    key: t.key,
-                    says: format!(
-                        "computed {}, it reproduces: {}",
-                        t.says,
-                        tried_text(t, claim)
-                    ),
-                    reproduces: true,
-                })
-                .collect();
+            not_computed(&mut out, claim, &view, ctx, reason);
             return out;
         }
     };
@@ -492,8 +462,68 @@ pub fn check(claim: &Claim, ctx: &WaveCtx<'_>) -> Checked {
         out.notes.extend(disagrees.into_iter().map(|c| c.says));
         return out;
     }
+    differs(&mut out, claim, &view, ctx, value.value);
+    out.causes.extend(disagrees);
+    out.causes.extend(partial);
+    out
+}
+
+/// The seat a claim names in `data`, or why there is none.
+fn claimed_seat<'a>(claim: &Claim, data: &'a WaveData) -> Result<&'a SeatData, String> {
+    match seat_of(data, &claim.seat) {
+        Ok(seat) => Ok(seat),
+        Err(fits) if fits.is_empty() => {
+            Err(format!("wave {} has no seat {}", data.wave.id, claim.seat))
+        }
+        Err(fits) => Err(seat_missing(data, &claim.seat, &fits, false)),
+    }
+}
+
+/// The note that the claim's seat is `seat` by the model alias table.
+fn alias_note(claim: &Claim, seat: &SeatData) -> String {
+    format!(
+        "seat {} is {} by the model alias table: its model {} is {}",
+        claim.seat,
+        seat.seat.id,
+        seat.seat.model,
+        crate::models::table()
+            .resolve(&claim.seat)
+            .map_or(claim.seat.as_str(), |e| e.canonical.as_str())
+    )
+}
+
+/// A claim whose figure the ledger cannot compute, for `reason`: the conventions tried, and
+/// those that reproduce it as its causes.
+fn not_computed(
+    out: &mut Checked,
+    claim: &Claim,
+    view: &SeatView<'_>,
+    ctx: &WaveCtx<'_>,
+    reason: String,
+) {
+    out.reason = Some(reason);
+    out.tried = tried(claim, view, ctx, None);
+    out.causes = out
+        .tried
+        .iter()
+        .filter(|t| t.reproduces)
+        .map(|t| Cause {
+            key: t.key,
+            says: format!(
+                "computed {}, it reproduces: {}",
+                t.says,
+                tried_text(t, claim)
+            ),
+            reproduces: true,
+        })
+        .collect();
+}
+
+/// A claim that differs from the ledger's `value`: the conventions tried, those that reproduce
+/// it as its causes, and for an accuracy the denominators that would.
+fn differs(out: &mut Checked, claim: &Claim, view: &SeatView<'_>, ctx: &WaveCtx<'_>, value: f64) {
     out.verdict = Verdict::Differs;
-    out.tried = tried(claim, &view, ctx, Some(value.value));
+    out.tried = tried(claim, view, ctx, Some(value));
     out.causes = out
         .tried
         .iter()
@@ -505,11 +535,9 @@ pub fn check(claim: &Claim, ctx: &WaveCtx<'_>) -> Checked {
         })
         .collect();
     if claim.figure.is_accuracy() {
-        out.causes.extend(denominator_cause(claim, f, &out.tried));
+        out.causes
+            .extend(denominator_cause(claim, &view.figures, &out.tried));
     }
-    out.causes.extend(disagrees);
-    out.causes.extend(partial);
-    out
 }
 
 /// What a claim says that disagrees with the ledger, whatever the verdict: the publisher's

@@ -108,22 +108,7 @@ impl Importer for Tau2Bench {
                             "expected a list of simulations",
                         ));
                     }
-                    ("info", Part::Whole(v)) => {
-                        model = v
-                            .pointer("/agent_info/llm")
-                            .and_then(Value::as_str)
-                            .filter(|s| !s.trim().is_empty())
-                            .map(str::to_string);
-                        let text = |p: &str| {
-                            v.pointer(p)
-                                .and_then(Value::as_str)
-                                .filter(|s| !s.trim().is_empty())
-                                .map(str::to_string)
-                        };
-                        about.suite = text("/environment_info/domain_name");
-                        about.harness = text("/agent_info/implementation");
-                        about.producer_version = text("/git_commit");
-                    }
+                    ("info", Part::Whole(v)) => model = info(&v, &mut about),
                     // Taken only when it is a date-time with its offset: tau2 has written it
                     // in other shapes.
                     ("timestamp", Part::Whole(Value::String(t)))
@@ -138,33 +123,9 @@ impl Importer for Tau2Bench {
             },
         )?;
         if !inline.get() {
-            match index {
-                Some(Value::Array(entries)) => {
-                    progress.total(entries.len() as u64);
-                    for (j, entry) in entries.iter().enumerate() {
-                        records.push(indexed(input.src, path, j, entry)?);
-                        progress.advance(1);
-                    }
-                }
-                Some(Value::Null) | None => {}
-                Some(other) => {
-                    return Err(Error::input(
-                        Location::file(path).field("simulation_index"),
-                        format!("expected a list of simulations, got {}", describe(&other)),
-                    ));
-                }
-            }
+            from_index(input.src, path, index, progress, &mut records)?;
         }
-        let accounting = records
-            .iter()
-            .any(|r| r.attempt.input_tokens.is_some())
-            .then(|| Stated {
-                input_tokens_include_cache_reads: true,
-                why: "tau2's usage records count cached tokens inside the input totals \
-                      (UsageRecord: input_cached_tokens are the cached subset), as litellm's \
-                      prompt_tokens do"
-                    .into(),
-            });
+        let accounting = accounting(&records);
         Ok(Imported {
             records,
             accounting,
@@ -172,6 +133,68 @@ impl Importer for Tau2Bench {
             about,
         })
     }
+}
+
+/// The model, suite, harness and producer's version the results file's `info` names: the
+/// model returned, the rest set on `about`.
+fn info(v: &Value, about: &mut super::About) -> Option<String> {
+    let model = v
+        .pointer("/agent_info/llm")
+        .and_then(Value::as_str)
+        .filter(|s| !s.trim().is_empty())
+        .map(str::to_string);
+    let text = |p: &str| {
+        v.pointer(p)
+            .and_then(Value::as_str)
+            .filter(|s| !s.trim().is_empty())
+            .map(str::to_string)
+    };
+    about.suite = text("/environment_info/domain_name");
+    about.harness = text("/agent_info/implementation");
+    about.producer_version = text("/git_commit");
+    model
+}
+
+/// Reads the directory format's simulations, one per entry of the results file's
+/// `simulation_index`, onto `records`.
+fn from_index(
+    src: &dyn super::Source,
+    path: &Path,
+    index: Option<Value>,
+    progress: &mut dyn super::Progress,
+    records: &mut Vec<Record>,
+) -> Result<()> {
+    match index {
+        Some(Value::Array(entries)) => {
+            progress.total(entries.len() as u64);
+            for (j, entry) in entries.iter().enumerate() {
+                records.push(indexed(src, path, j, entry)?);
+                progress.advance(1);
+            }
+        }
+        Some(Value::Null) | None => {}
+        Some(other) => {
+            return Err(Error::input(
+                Location::file(path).field("simulation_index"),
+                format!("expected a list of simulations, got {}", describe(&other)),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The token accounting tau2 states, when any simulation reports its tokens.
+fn accounting(records: &[Record]) -> Option<Stated> {
+    records
+        .iter()
+        .any(|r| r.attempt.input_tokens.is_some())
+        .then(|| Stated {
+            input_tokens_include_cache_reads: true,
+            why: "tau2's usage records count cached tokens inside the input totals \
+                  (UsageRecord: input_cached_tokens are the cached subset), as litellm's \
+                  prompt_tokens do"
+                .into(),
+        })
 }
 
 /// A simulation of the directory format: `simulations/<id>.json` beside the results file, for

@@ -1192,100 +1192,160 @@ fn seats(
     let mut configs: BTreeMap<String, BTreeSet<Option<String>>> = BTreeMap::new();
     let mut rows = Vec::with_capacity(members.len());
     for f in members {
-        let named = f.imported.model.clone();
-        let (given_model, given_provider) = given_for(options, &f.path);
-        let ModelOf {
-            full,
-            provider,
-            model,
-        } = model_of(f, given_model.clone(), given_provider, notes, recorded)?;
-        let harness = options
-            .harness
-            .clone()
-            .or(f.imported.about.harness.clone())
-            .ok_or_else(|| missing(&f.path, "harness", "the file does not name its agent"))?;
-        let config = f.imported.about.config.clone();
+        let row = row(f, options, notes, recorded)?;
         configs
-            .entry(full.clone())
+            .entry(row.full.clone())
             .or_default()
-            .insert(config.clone());
-        rows.push((
-            f,
-            full,
-            provider,
-            model,
-            harness,
-            config,
-            named,
-            given_model,
-        ));
+            .insert(row.config.clone());
+        rows.push(row);
     }
     let mut taken: BTreeMap<String, usize> = BTreeMap::new();
     let mut out = Vec::with_capacity(rows.len());
-    for (f, full, provider, model, harness, config, named, given_model) in rows {
-        let of_model = &configs[&full];
-        // A job of several agents: each agent's seat is named after it too.
-        let mut id = match &f.agent {
-            Some((agent, _)) => slug(&format!("{agent}-{full}")),
-            None => slug(&full),
-        };
-        if of_model.len() > 1 {
-            let k = of_model.iter().position(|c| *c == config).unwrap_or(0) + 1;
-            id = format!("{id}-config{k}");
-        }
-        let n = taken.entry(id.clone()).or_default();
-        *n += 1;
-        if *n > 1 {
-            notes.push(format!(
-                "{} is a second run of model {full} on this suite under the same settings: seat \
-                 {id}-run{n}",
-                f.path.display()
-            ));
-            id = format!("{id}-run{n}");
-        }
-        let results = results_path(f, options)?;
-        let shown_as = options.display_names.iter().find(|(s, _)| *s == id);
-        let mut seat = Table::new();
-        seat.insert("id".into(), Value::String(id));
-        seat.insert("model".into(), Value::String(model));
-        seat.insert("provider".into(), Value::String(provider));
-        seat.insert("harness".into(), Value::String(harness));
-        if let Some((_, name)) = shown_as {
-            seat.insert("display_name".into(), Value::String(name.clone()));
-        }
-        if of_model.len() > 1
-            && let Some(c) = config
-        {
-            seat.insert("config".into(), Value::String(c));
-        }
-        seat.insert("results".into(), Value::String(results));
-        seat.insert("format".into(), Value::String(importer.name().into()));
-        if let Some(g) = &f.group {
-            seat.insert("group".into(), Value::String(g.clone()));
-        }
-        if let Some(sc) = &options.scorer {
-            seat.insert("scorer".into(), Value::String(sc.clone()));
-        }
-        if let Some((agent, model)) = &f.agent {
-            seat.insert("agent".into(), Value::String(agent.clone()));
-            if let Some(m) = model {
-                seat.insert("agent_model".into(), Value::String(m.clone()));
-            }
-        }
-        if options.model_mismatch_allowed
-            && let (Some(n), Some(m)) = (&named, &given_model)
-            && n != m
-        {
-            recorded.push(format!(
-                "seat {}: its results name model {n}; it was ingested as {m} \
-                 (model_mismatch = \"allow\")",
-                seat["id"].as_str().unwrap_or_default()
-            ));
-            seat.insert("model_mismatch".into(), Value::String("allow".into()));
-        }
+    for row in rows {
+        let of_model = &configs[&row.full];
+        let id = seat_id(&row, of_model, &mut taken, notes);
+        let seat = seat_table(importer, options, row, id, of_model.len() > 1, recorded)?;
         out.push(Value::Table(seat));
     }
     Ok(out)
+}
+
+/// A file's seat before its id: its model, provider, harness and config, and the models the
+/// file names and the options give.
+struct Row<'a> {
+    f: &'a File,
+    full: String,
+    provider: String,
+    model: String,
+    harness: String,
+    config: Option<String>,
+    named: Option<String>,
+    given_model: Option<String>,
+}
+
+/// The seat of one file, before its id: its model and provider as given or named, and its
+/// harness.
+fn row<'a>(
+    f: &'a File,
+    options: &FromOptions,
+    notes: &mut Vec<String>,
+    recorded: &mut Vec<String>,
+) -> Result<Row<'a>> {
+    let named = f.imported.model.clone();
+    let (given_model, given_provider) = given_for(options, &f.path);
+    let ModelOf {
+        full,
+        provider,
+        model,
+    } = model_of(f, given_model.clone(), given_provider, notes, recorded)?;
+    let harness = options
+        .harness
+        .clone()
+        .or(f.imported.about.harness.clone())
+        .ok_or_else(|| missing(&f.path, "harness", "the file does not name its agent"))?;
+    let config = f.imported.about.config.clone();
+    Ok(Row {
+        f,
+        full,
+        provider,
+        model,
+        harness,
+        config,
+        named,
+        given_model,
+    })
+}
+
+/// A seat's id, from its agent and model, told apart from the model's other configs
+/// (`of_model`) and from the ids already `taken`.
+fn seat_id(
+    row: &Row<'_>,
+    of_model: &BTreeSet<Option<String>>,
+    taken: &mut BTreeMap<String, usize>,
+    notes: &mut Vec<String>,
+) -> String {
+    let (f, full) = (row.f, &row.full);
+    // A job of several agents: each agent's seat is named after it too.
+    let mut id = match &f.agent {
+        Some((agent, _)) => slug(&format!("{agent}-{full}")),
+        None => slug(full),
+    };
+    if of_model.len() > 1 {
+        let k = of_model.iter().position(|c| *c == row.config).unwrap_or(0) + 1;
+        id = format!("{id}-config{k}");
+    }
+    let n = taken.entry(id.clone()).or_default();
+    *n += 1;
+    if *n > 1 {
+        notes.push(format!(
+            "{} is a second run of model {full} on this suite under the same settings: seat \
+             {id}-run{n}",
+            f.path.display()
+        ));
+        id = format!("{id}-run{n}");
+    }
+    id
+}
+
+/// A seat's table in the manifest, under its `id`; `configs` is whether its model runs under
+/// several generation configs.
+fn seat_table(
+    importer: &dyn Importer,
+    options: &FromOptions,
+    row: Row<'_>,
+    id: String,
+    configs: bool,
+    recorded: &mut Vec<String>,
+) -> Result<Table> {
+    let Row {
+        f,
+        full: _,
+        provider,
+        model,
+        harness,
+        config,
+        named,
+        given_model,
+    } = row;
+    let results = results_path(f, options)?;
+    let shown_as = options.display_names.iter().find(|(s, _)| *s == id);
+    let mut seat = Table::new();
+    seat.insert("id".into(), Value::String(id));
+    seat.insert("model".into(), Value::String(model));
+    seat.insert("provider".into(), Value::String(provider));
+    seat.insert("harness".into(), Value::String(harness));
+    if let Some((_, name)) = shown_as {
+        seat.insert("display_name".into(), Value::String(name.clone()));
+    }
+    if configs && let Some(c) = config {
+        seat.insert("config".into(), Value::String(c));
+    }
+    seat.insert("results".into(), Value::String(results));
+    seat.insert("format".into(), Value::String(importer.name().into()));
+    if let Some(g) = &f.group {
+        seat.insert("group".into(), Value::String(g.clone()));
+    }
+    if let Some(sc) = &options.scorer {
+        seat.insert("scorer".into(), Value::String(sc.clone()));
+    }
+    if let Some((agent, model)) = &f.agent {
+        seat.insert("agent".into(), Value::String(agent.clone()));
+        if let Some(m) = model {
+            seat.insert("agent_model".into(), Value::String(m.clone()));
+        }
+    }
+    if options.model_mismatch_allowed
+        && let (Some(n), Some(m)) = (&named, &given_model)
+        && n != m
+    {
+        recorded.push(format!(
+            "seat {}: its results name model {n}; it was ingested as {m} \
+             (model_mismatch = \"allow\")",
+            seat["id"].as_str().unwrap_or_default()
+        ));
+        seat.insert("model_mismatch".into(), Value::String("allow".into()));
+    }
+    Ok(seat)
 }
 
 /// The path a seat's `results` names.

@@ -29,55 +29,8 @@ impl Ledger {
     /// ledger file, which `origin` names in messages. The file is never opened by SQLite nor
     /// written; a ledger of an older schema version is migrated in memory only.
     pub(crate) fn from_image(origin: &Path, mut image: impl Read, len: u64) -> Result<Ledger> {
-        let refuse = |message: String| Error::Ledger {
-            path: origin.to_path_buf(),
-            message,
-        };
-        if len > IMAGE_MAX_BYTES {
-            return Err(refuse(format!(
-                "it is {len} bytes, more than the {} MiB a ledger loaded into memory may be",
-                IMAGE_MAX_BYTES >> 20
-            )));
-        }
-        if len == 0 {
-            return Err(refuse(
-                "this file is empty, not a benchledger ledger".into(),
-            ));
-        }
-        let not_sqlite =
-            || refuse("this file is not a benchledger ledger (not an SQLite database)".into());
-        if len < HEADER_LEN as u64 {
-            return Err(not_sqlite());
-        }
-        let mut header = [0u8; HEADER_LEN];
-        image
-            .read_exact(&mut header)
-            .map_err(|e| Error::io(origin, e))?;
-        if &header[..MAGIC.len()] != MAGIC {
-            return Err(not_sqlite());
-        }
-        // Bytes 18 and 19 are the file format's write and read versions: 2 in a ledger that
-        // was written in WAL mode, which an in-memory database cannot be. Setting both to 1
-        // (rollback journal) is how SQLite's file format documentation turns WAL off; it
-        // changes nothing else, and the WAL file itself is never read.
-        if header[18] == 2 || header[19] == 2 {
-            header[18] = 1;
-            header[19] = 1;
-        }
-        let size = usize::try_from(len).map_err(|_| not_sqlite())?;
-        let mut conn = Connection::open_in_memory().map_err(|e| sqlite(origin, e))?;
-        // The schema comes from someone else: let it call nothing but plain SQL.
-        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)
-            .and_then(|_| conn.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false))
-            .map_err(|e| sqlite(origin, e))?;
-        conn.deserialize_read_exact(rusqlite::MAIN_DB, (&header[..]).chain(image), size, false)
-            .map_err(|e| Error::Ledger {
-                path: origin.to_path_buf(),
-                message: format!(
-                    "could not be read whole into memory ({e}): it is shorter than its size said, \
-                     so it changed while it was read; nothing was changed"
-                ),
-            })?;
+        let header = image_header(origin, &mut image, len)?;
+        let conn = in_memory(origin, &header, image, len)?;
         let mut ledger = Ledger {
             store: super::Store::Sqlite(conn),
             path: origin.to_path_buf(),
@@ -85,31 +38,8 @@ impl Ledger {
             logging: true,
             cancel: crate::cancel::Cancel::default(),
         };
-        let version: i64 = ledger
-            .lite()?
-            .pragma_query_value(None, "user_version", |r| r.get(0))
-            .map_err(|e| match e {
-                rusqlite::Error::SqliteFailure(f, _)
-                    if f.code == rusqlite::ErrorCode::NotADatabase =>
-                {
-                    not_sqlite()
-                }
-                e => sqlite(origin, e),
-            })?;
-        if version == 0 {
-            return Err(refuse(
-                "this SQLite file is not a benchledger ledger (it has no benchledger schema \
-                 version)"
-                    .into(),
-            ));
-        }
+        let version = image_version(&ledger, origin)?;
         let supported = schema_version();
-        if version > supported {
-            return Err(refuse(format!(
-                "this ledger has schema version {version}, written by a newer benchledger; this \
-                 build understands versions up to {supported}. Upgrade benchledger to read it"
-            )));
-        }
         // Before anything reads a table: every object must be what the migrations make of a
         // ledger at this version, so that no view, trigger or changed table (a recursive view in
         // a table's place) is ever run.
@@ -136,6 +66,118 @@ impl Ledger {
         }
         Ok(ledger)
     }
+}
+
+/// The error refusing the image `origin` names, for `message`.
+fn refuse(origin: &Path, message: String) -> Error {
+    Error::Ledger {
+        path: origin.to_path_buf(),
+        message,
+    }
+}
+
+/// The error for an image `origin` names that is not an SQLite database.
+fn not_sqlite(origin: &Path) -> Error {
+    refuse(
+        origin,
+        "this file is not a benchledger ledger (not an SQLite database)".into(),
+    )
+}
+
+/// The image's SQLite header, read from `image` after its `len` is checked, with WAL mode
+/// turned off.
+fn image_header(origin: &Path, image: &mut impl Read, len: u64) -> Result<[u8; HEADER_LEN]> {
+    if len > IMAGE_MAX_BYTES {
+        return Err(refuse(
+            origin,
+            format!(
+                "it is {len} bytes, more than the {} MiB a ledger loaded into memory may be",
+                IMAGE_MAX_BYTES >> 20
+            ),
+        ));
+    }
+    if len == 0 {
+        return Err(refuse(
+            origin,
+            "this file is empty, not a benchledger ledger".into(),
+        ));
+    }
+    if len < HEADER_LEN as u64 {
+        return Err(not_sqlite(origin));
+    }
+    let mut header = [0u8; HEADER_LEN];
+    image
+        .read_exact(&mut header)
+        .map_err(|e| Error::io(origin, e))?;
+    if &header[..MAGIC.len()] != MAGIC {
+        return Err(not_sqlite(origin));
+    }
+    // Bytes 18 and 19 are the file format's write and read versions: 2 in a ledger that
+    // was written in WAL mode, which an in-memory database cannot be. Setting both to 1
+    // (rollback journal) is how SQLite's file format documentation turns WAL off; it
+    // changes nothing else, and the WAL file itself is never read.
+    if header[18] == 2 || header[19] == 2 {
+        header[18] = 1;
+        header[19] = 1;
+    }
+    Ok(header)
+}
+
+/// An in-memory database holding the `header` and the rest of the `len` bytes of `image`,
+/// its schema let call nothing but plain SQL.
+fn in_memory(
+    origin: &Path,
+    header: &[u8; HEADER_LEN],
+    image: impl Read,
+    len: u64,
+) -> Result<Connection> {
+    let size = usize::try_from(len).map_err(|_| not_sqlite(origin))?;
+    let mut conn = Connection::open_in_memory().map_err(|e| sqlite(origin, e))?;
+    // The schema comes from someone else: let it call nothing but plain SQL.
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)
+        .and_then(|_| conn.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false))
+        .map_err(|e| sqlite(origin, e))?;
+    conn.deserialize_read_exact(rusqlite::MAIN_DB, (&header[..]).chain(image), size, false)
+        .map_err(|e| Error::Ledger {
+            path: origin.to_path_buf(),
+            message: format!(
+                "could not be read whole into memory ({e}): it is shorter than its size said, \
+                 so it changed while it was read; nothing was changed"
+            ),
+        })?;
+    Ok(conn)
+}
+
+/// The image's schema version, refused when it has none or is newer than this build's.
+fn image_version(ledger: &Ledger, origin: &Path) -> Result<i64> {
+    let version: i64 = ledger
+        .lite()?
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .map_err(|e| match e {
+            rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::NotADatabase => {
+                not_sqlite(origin)
+            }
+            e => sqlite(origin, e),
+        })?;
+    if version == 0 {
+        return Err(refuse(
+            origin,
+            "this SQLite file is not a benchledger ledger (it has no benchledger schema \
+             version)"
+                .into(),
+        ));
+    }
+    let supported = schema_version();
+    if version > supported {
+        return Err(refuse(
+            origin,
+            format!(
+                "this ledger has schema version {version}, written by a newer benchledger; this \
+                 build understands versions up to {supported}. Upgrade benchledger to read it"
+            ),
+        ));
+    }
+    Ok(version)
 }
 
 /// Tables SQLite itself may add to a ledger (`ANALYZE`'s statistics), left out of the

@@ -580,26 +580,7 @@ pub(super) fn decide(
                 hash,
                 supersedes,
                 names,
-            } => match content_hash_of(tx, id)? {
-                Some(now_there) if now_there == *hash => {
-                    super::chain::check_supersedes(tx, id, supersedes.as_deref())?;
-                    match super::waves::add_display_names(tx, logging, id, names, now)? {
-                        0 => Ingested::AlreadyPresent,
-                        n => Ingested::Named(n),
-                    }
-                }
-                _ => {
-                    return Err(Error::Ledger {
-                        path: path.to_path_buf(),
-                        message: format!(
-                            "wave `{id}` changed in the ledger while this ingest ran, which \
-                             benchledger never does (waves are append-only); nothing was \
-                             written"
-                        ),
-                    }
-                    .hinted(Hint::VerifyAll));
-                }
-            },
+            } => decide_present(tx, logging, id, hash, supersedes.as_deref(), names, now)?,
             Staged::New {
                 wave,
                 hash,
@@ -614,52 +595,14 @@ pub(super) fn decide(
                 };
                 match content_hash_of(tx, &wave.id)? {
                     None => {
-                        let wave_id = tx.next_id("wave")?;
-                        super::waves::insert_wave_row(tx, wave_id, wave, hash, now)?;
                         let span = Span {
-                            wave_id,
+                            wave_id: tx.next_id("wave")?,
                             before: *before,
                             last: *last,
                         };
-                        bulk(tx, wave, span)?;
-                        let entry = NewLogEntry {
-                            kind: LogKind::Ingest,
-                            subject: wave.id.clone(),
-                            version: hash.format,
-                            subject_sha256: hash.sha256.clone(),
-                            created_at: now.to_string(),
-                        };
-                        super::log::append_at_head(tx, logging, &entry)?;
-                        super::waves::log_display_names(tx, logging, &wave.id, now)?;
-                        super::waves::log_origins(tx, logging, &wave.id, now)?;
-                        super::waves::log_texts(tx, logging, &wave.id, now)?;
-                        if let Some(old) = &wave.supersedes {
-                            super::chain::supersede(tx, logging, &wave.id, old, now)?;
-                        }
-                        Ingested::Added
+                        add_new(tx, logging, wave, hash, span, now, bulk)?
                     }
-                    // Another writer added it while this ingest was staged.
-                    Some(there) if there == *hash => {
-                        super::chain::check_supersedes(tx, &wave.id, wave.supersedes.as_deref())?;
-                        Ingested::AlreadyPresent
-                    }
-                    Some(there) if there.format == hash.format => {
-                        return Err(conflict(&wave.id, &there, hash));
-                    }
-                    Some(there) => {
-                        return Err(Error::Unavailable {
-                            path: path.to_path_buf(),
-                            cause: crate::error::Cause::Raced,
-                            message: format!(
-                                "could not complete: another writer added wave `{}` while this \
-                                 ingest ran, hashed in wave content format {} where this one \
-                                 was hashed in format {}, so the two cannot be compared yet; \
-                                 nothing was written. Run the ingest again: it will compare \
-                                 them in the ledger's format",
-                                wave.id, there.format, hash.format
-                            ),
-                        });
-                    }
+                    Some(there) => added_meanwhile(tx, wave, hash, &there)?,
                 }
             }
         };
@@ -669,6 +612,98 @@ pub(super) fn decide(
         super::reviews::record(tx, logging, review, rules)?;
     }
     Ok(out)
+}
+
+/// A wave that was in the ledger when staged, with this `hash`: still there unchanged, its
+/// supersession checked and its display names added; refused when it changed meanwhile.
+fn decide_present(
+    tx: &mut Sql<'_>,
+    logging: bool,
+    id: &str,
+    hash: &ContentHash,
+    supersedes: Option<&str>,
+    names: &[(String, String)],
+    now: &str,
+) -> Result<Ingested> {
+    match content_hash_of(tx, id)? {
+        Some(now_there) if now_there == *hash => {
+            super::chain::check_supersedes(tx, id, supersedes)?;
+            Ok(
+                match super::waves::add_display_names(tx, logging, id, names, now)? {
+                    0 => Ingested::AlreadyPresent,
+                    n => Ingested::Named(n),
+                },
+            )
+        }
+        _ => Err(Error::Ledger {
+            path: tx.path().to_path_buf(),
+            message: format!(
+                "wave `{id}` changed in the ledger while this ingest ran, which \
+                 benchledger never does (waves are append-only); nothing was \
+                 written"
+            ),
+        }
+        .hinted(Hint::VerifyAll)),
+    }
+}
+
+/// Adds a staged wave still not in the ledger: its wave row under `span.wave_id`, its rows
+/// copied in by `bulk`, its log entries and its supersession.
+fn add_new(
+    tx: &mut Sql<'_>,
+    logging: bool,
+    wave: &Wave,
+    hash: &ContentHash,
+    span: Span,
+    now: &str,
+    bulk: &mut Bulk<'_>,
+) -> Result<Ingested> {
+    super::waves::insert_wave_row(tx, span.wave_id, wave, hash, now)?;
+    bulk(tx, wave, span)?;
+    let entry = NewLogEntry {
+        kind: LogKind::Ingest,
+        subject: wave.id.clone(),
+        version: hash.format,
+        subject_sha256: hash.sha256.clone(),
+        created_at: now.to_string(),
+    };
+    super::log::append_at_head(tx, logging, &entry)?;
+    super::waves::log_display_names(tx, logging, &wave.id, now)?;
+    super::waves::log_origins(tx, logging, &wave.id, now)?;
+    super::waves::log_texts(tx, logging, &wave.id, now)?;
+    if let Some(old) = &wave.supersedes {
+        super::chain::supersede(tx, logging, &wave.id, old, now)?;
+    }
+    Ok(Ingested::Added)
+}
+
+/// A staged wave another writer added while this ingest was staged, `there` its hash in the
+/// ledger: the same wave, or a conflict, or a hash in another format not comparable yet.
+fn added_meanwhile(
+    tx: &mut Sql<'_>,
+    wave: &Wave,
+    hash: &ContentHash,
+    there: &ContentHash,
+) -> Result<Ingested> {
+    if there == hash {
+        super::chain::check_supersedes(tx, &wave.id, wave.supersedes.as_deref())?;
+        Ok(Ingested::AlreadyPresent)
+    } else if there.format == hash.format {
+        Err(conflict(&wave.id, there, hash))
+    } else {
+        Err(Error::Unavailable {
+            path: tx.path().to_path_buf(),
+            cause: crate::error::Cause::Raced,
+            message: format!(
+                "could not complete: another writer added wave `{}` while this \
+                 ingest ran, hashed in wave content format {} where this one \
+                 was hashed in format {}, so the two cannot be compared yet; \
+                 nothing was written. Run the ingest again: it will compare \
+                 them in the ledger's format",
+                wave.id, there.format, hash.format
+            ),
+        })
+    }
 }
 
 /// Copies one staged wave's rows in from the attached scratch database (SQLite's bulk load:

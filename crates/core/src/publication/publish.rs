@@ -14,8 +14,11 @@ use crate::digest::sha256_hex;
 use crate::error::{Error, Result};
 use crate::formats::input::{self, PricesId};
 use crate::ledger::{Ledger, MakeEnvelope, NewPublication, PublicationRow};
+use crate::model::{PriceTableRow, WaveData};
+use crate::prices::PriceTable;
 use crate::registry;
 use crate::report::withdrawn::{self, Withdrawn};
+use crate::rubric::RubricInfo;
 use crate::stats::bootstrap::Settings;
 
 /// What a publication is to be.
@@ -50,32 +53,14 @@ pub fn publish(ledger: &mut Ledger, request: &Request<'_>, now: &str) -> Result<
         rubric,
         title,
         prices,
-        ci,
         bundle_dir,
         claims,
         key,
+        ..
     } = *request;
-    let info = registry::resolve(ledger, rubric)?;
-    if !info.registered {
-        return Err(Error::Usage(format!(
-            "{} is not registered: a publication must name a rubric anyone can recompute it \
-             with. Register it first with `benchledger rubric add {rubric}`",
-            info.rubric.id()
-        )));
-    }
-    ledger.load_wave_check(wave)?;
-    if let Some(w) = Withdrawn::load(ledger)?.get(wave) {
-        return Err(Error::Usage(format!(
-            "wave {wave} was {}: a withdrawn wave is not published as a leaderboard",
-            withdrawn::describe(w)
-        )));
-    }
+    let info = publishable(ledger, wave, rubric)?;
     let price_table = prices
-        .map(|spec| {
-            let row = registry::price_table_row(ledger, spec)?;
-            let table = registry::parse_price_table(ledger, &row)?;
-            Ok::<_, Error>((row, table))
-        })
+        .map(|spec| registered_prices(ledger, spec))
         .transpose()?;
     if let Some(dir) = bundle_dir {
         bundle_write::check_target(
@@ -95,10 +80,62 @@ pub fn publish(ledger: &mut Ledger, request: &Request<'_>, now: &str) -> Result<
     let title = title
         .map(str::to_string)
         .unwrap_or_else(|| format!("{} under {}", data.wave.id, info.rubric.id()));
+    let new = new_publication(
+        request,
+        now,
+        title,
+        data,
+        &info,
+        price_table.as_ref(),
+        claims.as_ref(),
+    )?;
+    add(ledger, &new, &info, key)
+}
+
+/// The rubric `rubric` names, checked to be registered, and the wave checked to be there and
+/// not withdrawn.
+fn publishable(ledger: &Ledger, wave: &str, rubric: &str) -> Result<RubricInfo> {
+    let info = registry::resolve(ledger, rubric)?;
+    if !info.registered {
+        return Err(Error::Usage(format!(
+            "{} is not registered: a publication must name a rubric anyone can recompute it \
+             with. Register it first with `benchledger rubric add {rubric}`",
+            info.rubric.id()
+        )));
+    }
+    ledger.load_wave_check(wave)?;
+    if let Some(w) = Withdrawn::load(ledger)?.get(wave) {
+        return Err(Error::Usage(format!(
+            "wave {wave} was {}: a withdrawn wave is not published as a leaderboard",
+            withdrawn::describe(w)
+        )));
+    }
+    Ok(info)
+}
+
+/// The registered price table `spec` names: its row and the table parsed.
+fn registered_prices(ledger: &Ledger, spec: &str) -> Result<(PriceTableRow, PriceTable)> {
+    let row = registry::price_table_row(ledger, spec)?;
+    let table = registry::parse_price_table(ledger, &row)?;
+    Ok((row, table))
+}
+
+/// The publication of the wave's `data` under `title`, its input and text rendered, made at
+/// `now`.
+fn new_publication(
+    request: &Request<'_>,
+    now: &str,
+    title: String,
+    data: WaveData,
+    info: &RubricInfo,
+    price_table: Option<&(PriceTableRow, PriceTable)>,
+    claims: Option<&Carried>,
+) -> Result<NewPublication> {
+    let wave = request.wave;
     // The input names the table that fills in the costs the rows lack (input format 2's
     // `prices`) and how the intervals are drawn; the render fills in the costs after writing
     // the input, as verify will.
-    let prices = price_table.as_ref().map(|(row, table)| {
+    let prices = price_table.map(|(row, table)| {
         let id = PricesId {
             name: table.name.clone(),
             version: table.version,
@@ -114,15 +151,15 @@ pub fn publish(ledger: &mut Ledger, request: &Request<'_>, now: &str) -> Result<
     } = render(Sources {
         title: &title,
         wave: data,
-        rubric: &info,
+        rubric: info,
         input_format,
         prices,
-        ci: ci.as_ref().map(ci_id),
-        claims: claims.as_ref(),
+        ci: request.ci.as_ref().map(ci_id),
+        claims,
         output_format: None,
     })
     .map_err(|e| Error::Usage(format!("wave {wave} cannot be published: {e}")))?;
-    let new = NewPublication {
+    Ok(NewPublication {
         wave: wave.to_string(),
         rubric_sha256: info.sha256.clone(),
         title,
@@ -132,11 +169,20 @@ pub fn publish(ledger: &mut Ledger, request: &Request<'_>, now: &str) -> Result<
         input,
         input_sha256,
         output,
-        claims: claims.as_ref().map(|c| c.quoted()),
-    };
+        claims: claims.map(|c| c.quoted()),
+    })
+}
+
+/// Adds the publication `new` to the chain, signed with `key` when one is given.
+fn add(
+    ledger: &mut Ledger,
+    new: &NewPublication,
+    info: &RubricInfo,
+    key: Option<&PrivateKey>,
+) -> Result<PublicationRow> {
     // Signed in the same transaction, once the row's id and record hash are known: the
     // statement names the record.
-    let content = ledger.wave_content_hash(wave)?;
+    let content = ledger.wave_content_hash(&new.wave)?;
     let rubric_id = info.rubric.id();
     let envelope = key
         .map(|k| move |row: &PublicationRow| signature::sign(k, row, &rubric_id, &content.sha256));
@@ -152,7 +198,7 @@ pub fn publish(ledger: &mut Ledger, request: &Request<'_>, now: &str) -> Result<
             prev_sha256: prev,
         })
     };
-    ledger.add_publication(&new, seal, envelope.as_ref().map(|f| f as MakeEnvelope<'_>))
+    ledger.add_publication(new, seal, envelope.as_ref().map(|f| f as MakeEnvelope<'_>))
 }
 
 /// The claims file at `path`, read, parsed and checked to be about this wave, its rubric and

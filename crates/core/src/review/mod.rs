@@ -418,40 +418,7 @@ fn same_model(seat: &str, want: &str) -> bool {
 fn require(c: &mut Checks, rules: &Rules, waves: &[WaveData], run: &runs::Run, format: &str) {
     let r = &rules.require;
     if let Some(n) = r.trials_per_problem {
-        let mut short = Vec::new();
-        for w in waves {
-            for s in &w.seats {
-                let mut counts: BTreeMap<&str, u32> = BTreeMap::new();
-                for a in &s.attempts {
-                    *counts.entry(&a.problem).or_default() += 1;
-                }
-                for (p, k) in counts.into_iter().filter(|(_, k)| *k < n) {
-                    short.push(Evidence {
-                        problem: Some(p.to_string()),
-                        seat: Some(s.seat.id.clone()),
-                        excerpt: Some(format!("{k} of {n} trials")),
-                        ..Evidence::default()
-                    });
-                }
-            }
-        }
-        let rule = "require.trials_per_problem";
-        if short.is_empty() {
-            c.passed(rule, format!("every problem has at least {n} trials"));
-        } else {
-            c.found(
-                Finding::new(
-                    rule,
-                    Verdict::Reject,
-                    format!(
-                        "{} problem{} fewer than {n} trials",
-                        short.len(),
-                        if short.len() == 1 { " has" } else { "s have" }
-                    ),
-                )
-                .with(short),
-            );
-        }
+        trials_per_problem(c, n, waves);
     }
     if r.every_problem {
         every_problem(c, waves);
@@ -460,61 +427,109 @@ fn require(c: &mut Checks, rules: &Rules, waves: &[WaveData], run: &runs::Run, f
         timeout_multiplier(c, want, waves, run);
     }
     if r.no_overrides {
-        let rule = "require.no_overrides";
-        if !run.records_config {
-            c.unchecked(
-                rule,
-                Verdict::NeedsReview,
-                format!(
-                    "results of format `{format}` record no run configuration: overrides \
-                     cannot be ruled out"
-                ),
-            );
-        } else if run.overrides.is_empty() {
-            c.passed(rule, "no timeout, resource or error-policy override");
-        } else {
-            for ((setting, value), at) in &run.overrides {
-                c.found(
-                    Finding::new(
-                        rule,
-                        Verdict::Reject,
-                        format!("the run overrides {setting} = {value}"),
-                    )
-                    .with(at.iter().cloned()),
-                );
-            }
-        }
+        no_overrides(c, run, format);
     }
     if let Some(max) = r.max_infra_error_share {
         infra_share(c, max, waves);
     }
     if let Some(want) = &r.model {
-        let rule = "require.model";
-        let other: Vec<Evidence> = waves
-            .iter()
-            .flat_map(|w| &w.seats)
-            .filter(|s| !same_model(&s.seat.model, want))
-            .map(|s| Evidence {
-                seat: Some(s.seat.id.clone()),
-                excerpt: Some(format!("model {}", s.seat.model)),
-                ..Evidence::default()
-            })
-            .collect();
-        if other.is_empty() {
-            c.passed(rule, format!("every seat runs {want}"));
-        } else {
+        require_model(c, want, waves);
+    }
+    if r.trajectories {
+        trajectories(c, waves, run, format);
+    }
+}
+
+/// `require.trials_per_problem`: each seat has at least `n` trials of every problem it attempts.
+fn trials_per_problem(c: &mut Checks, n: u32, waves: &[WaveData]) {
+    let mut short = Vec::new();
+    for w in waves {
+        for s in &w.seats {
+            let mut counts: BTreeMap<&str, u32> = BTreeMap::new();
+            for a in &s.attempts {
+                *counts.entry(&a.problem).or_default() += 1;
+            }
+            for (p, k) in counts.into_iter().filter(|(_, k)| *k < n) {
+                short.push(Evidence {
+                    problem: Some(p.to_string()),
+                    seat: Some(s.seat.id.clone()),
+                    excerpt: Some(format!("{k} of {n} trials")),
+                    ..Evidence::default()
+                });
+            }
+        }
+    }
+    let rule = "require.trials_per_problem";
+    if short.is_empty() {
+        c.passed(rule, format!("every problem has at least {n} trials"));
+    } else {
+        c.found(
+            Finding::new(
+                rule,
+                Verdict::Reject,
+                format!(
+                    "{} problem{} fewer than {n} trials",
+                    short.len(),
+                    if short.len() == 1 { " has" } else { "s have" }
+                ),
+            )
+            .with(short),
+        );
+    }
+}
+
+/// `require.no_overrides`: the run overrides no timeout, resource or error policy.
+fn no_overrides(c: &mut Checks, run: &runs::Run, format: &str) {
+    let rule = "require.no_overrides";
+    if !run.records_config {
+        c.unchecked(
+            rule,
+            Verdict::NeedsReview,
+            format!(
+                "results of format `{format}` record no run configuration: overrides \
+                 cannot be ruled out"
+            ),
+        );
+    } else if run.overrides.is_empty() {
+        c.passed(rule, "no timeout, resource or error-policy override");
+    } else {
+        for ((setting, value), at) in &run.overrides {
             c.found(
                 Finding::new(
                     rule,
                     Verdict::Reject,
-                    format!("seats that do not run {want}"),
+                    format!("the run overrides {setting} = {value}"),
                 )
-                .with(other),
+                .with(at.iter().cloned()),
             );
         }
     }
-    if r.trajectories {
-        trajectories(c, waves, run, format);
+}
+
+/// `require.model`: every seat runs the model `want`.
+fn require_model(c: &mut Checks, want: &str, waves: &[WaveData]) {
+    let rule = "require.model";
+    let other: Vec<Evidence> = waves
+        .iter()
+        .flat_map(|w| &w.seats)
+        .filter(|s| !same_model(&s.seat.model, want))
+        .map(|s| Evidence {
+            seat: Some(s.seat.id.clone()),
+            excerpt: Some(format!("model {}", s.seat.model)),
+            ..Evidence::default()
+        })
+        .collect();
+    if other.is_empty() {
+        c.passed(rule, format!("every seat runs {want}"));
+    } else {
+        c.found(
+            Finding::new(
+                rule,
+                Verdict::Reject,
+                format!("seats that do not run {want}"),
+            )
+            .with(other),
+        );
     }
 }
 

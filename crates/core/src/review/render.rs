@@ -251,6 +251,17 @@ pub fn markdown(r: &Review) -> String {
         r.findings.len(),
         if r.findings.len() == 1 { "" } else { "s" }
     );
+    md_checks(&mut out, r);
+    md_findings(&mut out, r);
+    md_recomputed(&mut out, r);
+    md_claims(&mut out, r);
+    md_costs(&mut out, r);
+    md_notes(&mut out, r);
+    out
+}
+
+/// The Markdown review's table of checks: each rule, its result and what it found.
+fn md_checks(out: &mut String, r: &Review) {
     out.push_str("| rule | result | what it found |\n|---|---|---|\n");
     for c in &r.checks {
         let word = match c.verdict {
@@ -263,6 +274,10 @@ pub fn markdown(r: &Review) -> String {
             md(&c.summary)
         ));
     }
+}
+
+/// The Markdown review's findings, each with its evidence, when there are any.
+fn md_findings(out: &mut String, r: &Review) {
     if !r.findings.is_empty() {
         out.push_str("\n### Findings\n\n");
         for f in &r.findings {
@@ -280,6 +295,10 @@ pub fn markdown(r: &Review) -> String {
             }
         }
     }
+}
+
+/// The Markdown review's recomputed figures: each wave's table.
+fn md_recomputed(out: &mut String, r: &Review) {
     out.push_str(&format!(
         "\n### Recomputed\n\nFrom the per-trial verdicts, {}.\n",
         if r.errors_count_as_failures {
@@ -295,6 +314,10 @@ pub fn markdown(r: &Review) -> String {
             &report::with_significant_costs(&t),
         ));
     }
+}
+
+/// The Markdown review's table of claims, when there are any.
+fn md_claims(out: &mut String, r: &Review) {
     if !r.claims.is_empty() {
         out.push_str(
             "\n### Claims\n\n| seat | figure | claimed | recomputed | outcome | cause |\n\
@@ -312,6 +335,10 @@ pub fn markdown(r: &Review) -> String {
             ));
         }
     }
+}
+
+/// The Markdown review's table of costs recomputed, when a price table was given.
+fn md_costs(out: &mut String, r: &Review) {
     if let Some(prices) = &r.prices {
         out.push_str(&format!(
             "\n### Cost\n\nRecomputed under {} (cached reads and writes at their own \
@@ -332,6 +359,10 @@ pub fn markdown(r: &Review) -> String {
             ));
         }
     }
+}
+
+/// The Markdown review's position on a wave, and its other notes.
+fn md_notes(out: &mut String, r: &Review) {
     if let Some(p) = &r.position {
         out.push_str(&format!("\n### Position on wave {}\n\n", code(&p.wave)));
         for n in &p.notes {
@@ -349,7 +380,6 @@ pub fn markdown(r: &Review) -> String {
             out.push_str(&format!("- {}\n", md(n)));
         }
     }
-    out
 }
 
 /// Findings as the review document's `findings` array (compact JSON): what the ledger keeps of

@@ -148,89 +148,7 @@ fn harbor_job(src: &dyn Source, result: &Path, roots: &[PathBuf], run: &mut Run)
         if src.list(&d).ok().flatten().is_none() {
             continue;
         }
-        let name = d
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let shown = super::walk::shown(roots, &d);
-        let result = d.join("result.json");
-        if !src.is_file(&result) {
-            // Harbor names a trial's directory `<task>__<id>`.
-            if name.contains("__") {
-                run.without_result.push(Evidence {
-                    problem: name.split("__").next().map(str::to_string),
-                    trial: Some(name.clone()),
-                    ..Evidence::file(shown)
-                });
-            }
-            continue;
-        }
-        let v = json(src, &result)?;
-        let problem = v
-            .get("task_name")
-            .and_then(Value::as_str)
-            .unwrap_or_else(|| name.split("__").next().unwrap_or(&name))
-            .to_string();
-        let trial = Trial {
-            id: v.get("id").and_then(Value::as_str).map(str::to_string),
-            reached_agent: v.get("agent_execution").is_some_and(|a| !a.is_null()),
-        };
-        if let Some(id) = &trial.id {
-            ids.entry(id.clone()).or_default().push(shown.clone());
-        }
-        let at = Evidence {
-            problem: Some(problem.clone()),
-            trial: Some(name.clone()),
-            ..Evidence::file(super::walk::shown(roots, &result))
-        };
-        if let Some(c) = v.get("config") {
-            overrides(
-                c,
-                &mut "config".to_string(),
-                "",
-                Some(&at),
-                &mut run.overrides,
-            );
-            if let Some(m) = c.get("timeout_multiplier").and_then(Value::as_f64) {
-                run.trial_multipliers
-                    .entry(crate::number::machine(m))
-                    .or_default()
-                    .push(at.clone());
-            }
-        }
-        let agent = d.join("agent");
-        let mut trajectories: Vec<PathBuf> = src
-            .list(&agent)
-            .ok()
-            .flatten()
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with("trajectory") && n.ends_with(".json"))
-                    && src.is_file(p)
-            })
-            .collect();
-        trajectories.sort();
-        if trajectories.is_empty() && trial.reached_agent {
-            run.without_trajectory.push(Evidence {
-                problem: Some(problem.clone()),
-                trial: Some(name.clone()),
-                ..Evidence::file(shown.clone())
-            });
-        }
-        for t in trajectories {
-            run.trajectories.push(Trajectory {
-                shown: super::walk::shown(roots, &t),
-                path: t,
-                layout: Layout::Atif,
-                archive: false,
-                problem: Some(problem.clone()),
-                trial: Some(name.clone()),
-            });
-        }
-        run.trials.push(trial);
+        harbor_trial(src, &d, roots, run, &mut ids)?;
     }
     for (id, dirs) in ids {
         if dirs.len() > 1 {
@@ -243,6 +161,107 @@ fn harbor_job(src: &dyn Source, result: &Path, roots: &[PathBuf], run: &mut Run)
         }
     }
     Ok(())
+}
+
+/// One trial directory `d` of a Harbor job: its result, configuration and trajectories, its
+/// Harbor id noted in `ids` under the name it is shown by.
+fn harbor_trial(
+    src: &dyn Source,
+    d: &Path,
+    roots: &[PathBuf],
+    run: &mut Run,
+    ids: &mut BTreeMap<String, Vec<String>>,
+) -> Result<()> {
+    let name = d
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let shown = super::walk::shown(roots, d);
+    let result = d.join("result.json");
+    if !src.is_file(&result) {
+        // Harbor names a trial's directory `<task>__<id>`.
+        if name.contains("__") {
+            run.without_result.push(Evidence {
+                problem: name.split("__").next().map(str::to_string),
+                trial: Some(name.clone()),
+                ..Evidence::file(shown)
+            });
+        }
+        return Ok(());
+    }
+    let v = json(src, &result)?;
+    let problem = v
+        .get("task_name")
+        .and_then(Value::as_str)
+        .unwrap_or_else(|| name.split("__").next().unwrap_or(&name))
+        .to_string();
+    let trial = Trial {
+        id: v.get("id").and_then(Value::as_str).map(str::to_string),
+        reached_agent: v.get("agent_execution").is_some_and(|a| !a.is_null()),
+    };
+    if let Some(id) = &trial.id {
+        ids.entry(id.clone()).or_default().push(shown.clone());
+    }
+    let at = Evidence {
+        problem: Some(problem.clone()),
+        trial: Some(name.clone()),
+        ..Evidence::file(super::walk::shown(roots, &result))
+    };
+    if let Some(c) = v.get("config") {
+        overrides(
+            c,
+            &mut "config".to_string(),
+            "",
+            Some(&at),
+            &mut run.overrides,
+        );
+        if let Some(m) = c.get("timeout_multiplier").and_then(Value::as_f64) {
+            run.trial_multipliers
+                .entry(crate::number::machine(m))
+                .or_default()
+                .push(at.clone());
+        }
+    }
+    let trajectories = trial_trajectories(src, d);
+    if trajectories.is_empty() && trial.reached_agent {
+        run.without_trajectory.push(Evidence {
+            problem: Some(problem.clone()),
+            trial: Some(name.clone()),
+            ..Evidence::file(shown.clone())
+        });
+    }
+    for t in trajectories {
+        run.trajectories.push(Trajectory {
+            shown: super::walk::shown(roots, &t),
+            path: t,
+            layout: Layout::Atif,
+            archive: false,
+            problem: Some(problem.clone()),
+            trial: Some(name.clone()),
+        });
+    }
+    run.trials.push(trial);
+    Ok(())
+}
+
+/// The trajectory files of a Harbor trial directory `d` (`agent/trajectory*.json`), sorted.
+fn trial_trajectories(src: &dyn Source, d: &Path) -> Vec<PathBuf> {
+    let agent = d.join("agent");
+    let mut trajectories: Vec<PathBuf> = src
+        .list(&agent)
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("trajectory") && n.ends_with(".json"))
+                && src.is_file(p)
+        })
+        .collect();
+    trajectories.sort();
+    trajectories
 }
 
 /// Whether a setting's value is set at all (null, false, an empty list or table are not).

@@ -82,97 +82,118 @@ fn leaves(root: &Path, link: &Path, target: &Path) -> bool {
 
 /// Walks the submission's roots (files or directories), never following a link.
 pub fn walk(src: &dyn Source, roots: &[PathBuf]) -> Walked {
-    let mut out = Walked::default();
-    let mut leaving = Vec::new();
-    let mut inside = Vec::new();
-    let mut special = Vec::new();
-    let mut unreadable = Vec::new();
+    let mut met = Met::default();
     let mut entries = 0usize;
-    let mut bounded = false;
     for root in roots {
-        let mut stack: Vec<(PathBuf, usize)> = vec![(root.clone(), 0)];
-        while let Some((path, depth)) = stack.pop() {
-            entries += 1;
-            if entries > MAX_ENTRIES {
-                bounded = true;
-                break;
-            }
-            let name = shown(roots, &path);
-            match src.entry(&path) {
-                Ok(Entry::File) => out.files.push((path, name)),
-                Ok(Entry::Dir) => {
-                    if depth >= MAX_DEPTH {
-                        bounded = true;
-                        continue;
-                    }
-                    match src.list(&path) {
-                        Ok(Some(mut children)) => {
-                            children.sort();
-                            // Popped in order: pushed in reverse.
-                            stack.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
-                        }
-                        Ok(None) => {}
-                        Err(e) => unreadable.push(Evidence {
-                            excerpt: Some(e.to_string()),
-                            ..Evidence::file(name)
-                        }),
-                    }
+        walk_root(src, roots, root, &mut entries, &mut met);
+    }
+    let mut files = std::mem::take(&mut met.files);
+    files.sort();
+    Walked {
+        files,
+        findings: findings(met),
+    }
+}
+
+/// What the walk met, before it becomes the rule `integrity`'s findings.
+#[derive(Default)]
+struct Met {
+    files: Vec<(PathBuf, String)>,
+    leaving: Vec<Evidence>,
+    inside: Vec<Evidence>,
+    special: Vec<Evidence>,
+    unreadable: Vec<Evidence>,
+    bounded: bool,
+}
+
+/// Walks one root, counting its entries on `entries` and stopping at the walk's bounds.
+fn walk_root(src: &dyn Source, roots: &[PathBuf], root: &Path, entries: &mut usize, met: &mut Met) {
+    let mut stack: Vec<(PathBuf, usize)> = vec![(root.to_path_buf(), 0)];
+    while let Some((path, depth)) = stack.pop() {
+        *entries += 1;
+        if *entries > MAX_ENTRIES {
+            met.bounded = true;
+            break;
+        }
+        let name = shown(roots, &path);
+        match src.entry(&path) {
+            Ok(Entry::File) => met.files.push((path, name)),
+            Ok(Entry::Dir) => {
+                if depth >= MAX_DEPTH {
+                    met.bounded = true;
+                    continue;
                 }
-                Ok(Entry::Link(target)) => {
-                    let e = Evidence {
-                        excerpt: Some(format!("-> {}", target.display())),
+                match src.list(&path) {
+                    Ok(Some(mut children)) => {
+                        children.sort();
+                        // Popped in order: pushed in reverse.
+                        stack.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
+                    }
+                    Ok(None) => {}
+                    Err(e) => met.unreadable.push(Evidence {
+                        excerpt: Some(e.to_string()),
                         ..Evidence::file(name)
-                    };
-                    if leaves(root, &path, &target) {
-                        leaving.push(e);
-                    } else {
-                        inside.push(e);
-                    }
+                    }),
                 }
-                Ok(Entry::Other(kind)) => special.push(Evidence {
-                    excerpt: Some(kind.to_string()),
-                    ..Evidence::file(name)
-                }),
-                Ok(Entry::Missing) => unreadable.push(Evidence {
-                    excerpt: Some("nothing is there".into()),
-                    ..Evidence::file(name)
-                }),
-                Err(e) => unreadable.push(Evidence {
-                    excerpt: Some(e.to_string()),
-                    ..Evidence::file(name)
-                }),
             }
+            Ok(Entry::Link(target)) => {
+                let e = Evidence {
+                    excerpt: Some(format!("-> {}", target.display())),
+                    ..Evidence::file(name)
+                };
+                if leaves(root, &path, &target) {
+                    met.leaving.push(e);
+                } else {
+                    met.inside.push(e);
+                }
+            }
+            Ok(Entry::Other(kind)) => met.special.push(Evidence {
+                excerpt: Some(kind.to_string()),
+                ..Evidence::file(name)
+            }),
+            Ok(Entry::Missing) => met.unreadable.push(Evidence {
+                excerpt: Some("nothing is there".into()),
+                ..Evidence::file(name)
+            }),
+            Err(e) => met.unreadable.push(Evidence {
+                excerpt: Some(e.to_string()),
+                ..Evidence::file(name)
+            }),
         }
     }
-    out.files.sort();
+}
+
+/// The rule `integrity`'s findings on what the walk met: one for each kind of entry met, and
+/// one when the walk stopped at its bounds.
+fn findings(met: Met) -> Vec<Finding> {
+    let mut out = Vec::new();
     let mut add = |evidence: Vec<Evidence>, verdict, message: String| {
         if !evidence.is_empty() {
-            out.findings
-                .push(Finding::new("integrity", verdict, message).with(evidence));
+            out.push(Finding::new("integrity", verdict, message).with(evidence));
         }
     };
     add(
-        std::mem::take(&mut leaving),
+        met.leaving,
         Verdict::Reject,
         "links leading out of the submission (not followed): a submission holds its own files"
             .into(),
     );
     add(
-        std::mem::take(&mut inside),
+        met.inside,
         Verdict::NeedsReview,
         "links inside the submission (not followed): give the files themselves".into(),
     );
     add(
-        std::mem::take(&mut special),
+        met.special,
         Verdict::NeedsReview,
         "entries that are not regular files (not read)".into(),
     );
     add(
-        std::mem::take(&mut unreadable),
+        met.unreadable,
         Verdict::NeedsReview,
         "entries that cannot be read".into(),
     );
-    if bounded {
+    if met.bounded {
         add(
             vec![Evidence::default()],
             Verdict::NeedsReview,

@@ -268,90 +268,93 @@ fn intervals_under(
         .iter()
         .map(|_| Drawn::new(data.seats.len(), settings.resamples as usize))
         .collect();
+    draw(data, &units, rubrics, &resampled, settings, &mut drawn);
+    Ok(rubrics
+        .iter()
+        .zip(&mut drawn)
+        .map(|(&r, d)| finish(data, units.len, r, d, settings, as_published))
+        .collect())
+}
+
+/// Draws every rubric's resamples onto its `drawn`: the rubrics drawn from per-problem sums
+/// together when they can be, the rest from their attempts.
+fn draw(
+    data: &WaveData,
+    units: &Units<'_>,
+    rubrics: &[Option<&Rubric>],
+    resampled: &Wave,
+    settings: &Settings,
+    drawn: &mut [Drawn],
+) {
     // The rubrics drawn from per-problem sums: together when they can be, else each alone (a
     // rubric whose sums could be inexact is drawn from its attempts, the others still from
     // their sums, as each would be on its own).
     let summed: Vec<usize> = (0..rubrics.len())
         .filter(|&k| {
             settings.method == Method::ProblemSums
-                && !rubrics[k].is_some_and(|r| Scorer::new(r, &resampled).needs_medians_first())
+                && !rubrics[k].is_some_and(|r| Scorer::new(r, resampled).needs_medians_first())
         })
         .collect();
     let mut fed: Vec<usize> = (0..rubrics.len()).filter(|k| !summed.contains(k)).collect();
-    if !summed.is_empty()
-        && !by_sums(
-            data, &units, rubrics, &summed, &resampled, settings, &mut drawn,
-        )
-    {
+    if !summed.is_empty() && !by_sums(data, units, rubrics, &summed, resampled, settings, drawn) {
         for &k in &summed {
-            if summed.len() == 1
-                || !by_sums(
-                    data,
-                    &units,
-                    rubrics,
-                    &[k],
-                    &resampled,
-                    settings,
-                    &mut drawn,
-                )
+            if summed.len() == 1 || !by_sums(data, units, rubrics, &[k], resampled, settings, drawn)
             {
                 fed.push(k);
             }
         }
     }
     for k in fed {
-        by_attempts(
-            data,
-            &units,
-            rubrics[k],
-            &resampled,
-            settings,
-            &mut drawn[k],
-        );
+        by_attempts(data, units, rubrics[k], resampled, settings, &mut drawn[k]);
     }
+}
+
+/// One rubric's intervals from its resamples, `drawn`: each seat's percentile intervals over
+/// the `problems` drawn; `as_published`: as [`published_intervals`] draws them.
+fn finish(
+    data: &WaveData,
+    problems: usize,
+    rubric: Option<&Rubric>,
+    drawn: &mut Drawn,
+    settings: &Settings,
+    as_published: bool,
+) -> WaveIntervals {
     let level = settings.level;
-    let finish = |rubric: Option<&Rubric>, drawn: &mut Drawn| {
-        let seats = data
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(s, seat)| {
-                let ranks = percentile(&mut drawn.rank[s], level).map(|i| RankRange {
-                    lo: i.lo as u32,
-                    hi: i.hi as u32,
-                    defined: i.defined,
-                });
-                (
-                    seat.seat.id.clone(),
-                    SeatIntervals {
-                        accuracy: percentile(&mut drawn.accuracy[s], level),
-                        // No interval around a Cost-of-Pass the wave itself leaves unknown
-                        // (a cost some attempt lacks), though the resamples that miss that
-                        // attempt would draw one; a publication's text keeps what it was
-                        // published with.
-                        cost_of_pass: (as_published
-                            || crate::figures::SeatFigures::of(&data.wave, seat)
-                                .cost_of_pass_usd
-                                .is_some())
-                        .then(|| percentile(&mut drawn.cost_of_pass[s], level))
-                        .flatten(),
-                        score: rubric.and_then(|_| percentile(&mut drawn.score[s], level)),
-                        rank: ranks,
-                    },
-                )
-            })
-            .collect();
-        WaveIntervals {
-            settings: *settings,
-            problems: units.len as u64,
-            seats,
-        }
-    };
-    Ok(rubrics
+    let seats = data
+        .seats
         .iter()
-        .zip(&mut drawn)
-        .map(|(&r, d)| finish(r, d))
-        .collect())
+        .enumerate()
+        .map(|(s, seat)| {
+            let ranks = percentile(&mut drawn.rank[s], level).map(|i| RankRange {
+                lo: i.lo as u32,
+                hi: i.hi as u32,
+                defined: i.defined,
+            });
+            (
+                seat.seat.id.clone(),
+                SeatIntervals {
+                    accuracy: percentile(&mut drawn.accuracy[s], level),
+                    // No interval around a Cost-of-Pass the wave itself leaves unknown
+                    // (a cost some attempt lacks), though the resamples that miss that
+                    // attempt would draw one; a publication's text keeps what it was
+                    // published with.
+                    cost_of_pass: (as_published
+                        || crate::figures::SeatFigures::of(&data.wave, seat)
+                            .cost_of_pass_usd
+                            .is_some())
+                    .then(|| percentile(&mut drawn.cost_of_pass[s], level))
+                    .flatten(),
+                    score: rubric.and_then(|_| percentile(&mut drawn.score[s], level)),
+                    rank: ranks,
+                },
+            )
+        })
+        .collect();
+    WaveIntervals {
+        settings: *settings,
+        problems: problems as u64,
+        seats,
+    }
 }
 
 fn seat_ids(data: &WaveData) -> Vec<&str> {

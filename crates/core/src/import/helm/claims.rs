@@ -22,48 +22,7 @@ pub fn helm(
     wave: &str,
     seat: &str,
 ) -> Result<ClaimsFile> {
-    let v: Value = serde_json::from_str(text).map_err(|e| syntax(path, &e))?;
-    let stats = v.as_array().ok_or_else(|| {
-        Error::input(
-            Location::file(path),
-            format!("expected HELM's list of stats, got {}", describe(&v)),
-        )
-    })?;
-    // The unperturbed test split's mean of each stat, in the file's order.
-    let mut means: Vec<(String, f64)> = Vec::new();
-    for (i, s) in stats.iter().enumerate() {
-        let at = |k: &str| Location::file(path).field(format!("[{i}].{k}"));
-        let name = s
-            .get("name")
-            .ok_or_else(|| Error::input(at("name"), "missing"))?;
-        let plain = name.get("split").and_then(Value::as_str) == Some("test")
-            && name.get("perturbation").is_none_or(Value::is_null)
-            && name.get("sub_split").is_none_or(Value::is_null);
-        if !plain {
-            continue;
-        }
-        let n = name
-            .get("name")
-            .and_then(Value::as_str)
-            .ok_or_else(|| Error::input(at("name.name"), "missing: the stat has no name"))?;
-        let count = s.get("count").and_then(Value::as_f64).unwrap_or(0.0);
-        if count <= 0.0 {
-            continue;
-        }
-        let mean = match (s.get("mean"), s.get("sum")) {
-            (Some(m), _) if !m.is_null() => m.as_f64(),
-            (_, Some(x)) => x.as_f64().map(|x| x / count),
-            _ => None,
-        }
-        .filter(|x| x.is_finite())
-        .ok_or_else(|| {
-            Error::input(
-                at("mean"),
-                format!("expected the stat {n:?}'s mean as a finite number"),
-            )
-        })?;
-        means.push((n.to_string(), mean));
-    }
+    let means = test_means(path, text)?;
     let metric = metric.unwrap_or(HELM_METRIC);
     let get = |n: &str| means.iter().find(|(k, _)| k == n).map(|(_, m)| *m);
     let Some(main) = get(metric) else {
@@ -118,4 +77,51 @@ pub fn helm(
         description: None,
         claims,
     })
+}
+
+/// The unperturbed test split's mean of each stat in a HELM run's `stats.json` (`path`, its
+/// `text`), in the file's order.
+fn test_means(path: &Path, text: &str) -> Result<Vec<(String, f64)>> {
+    let v: Value = serde_json::from_str(text).map_err(|e| syntax(path, &e))?;
+    let stats = v.as_array().ok_or_else(|| {
+        Error::input(
+            Location::file(path),
+            format!("expected HELM's list of stats, got {}", describe(&v)),
+        )
+    })?;
+    let mut means: Vec<(String, f64)> = Vec::new();
+    for (i, s) in stats.iter().enumerate() {
+        let at = |k: &str| Location::file(path).field(format!("[{i}].{k}"));
+        let name = s
+            .get("name")
+            .ok_or_else(|| Error::input(at("name"), "missing"))?;
+        let plain = name.get("split").and_then(Value::as_str) == Some("test")
+            && name.get("perturbation").is_none_or(Value::is_null)
+            && name.get("sub_split").is_none_or(Value::is_null);
+        if !plain {
+            continue;
+        }
+        let n = name
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or_else(|| Error::input(at("name.name"), "missing: the stat has no name"))?;
+        let count = s.get("count").and_then(Value::as_f64).unwrap_or(0.0);
+        if count <= 0.0 {
+            continue;
+        }
+        let mean = match (s.get("mean"), s.get("sum")) {
+            (Some(m), _) if !m.is_null() => m.as_f64(),
+            (_, Some(x)) => x.as_f64().map(|x| x / count),
+            _ => None,
+        }
+        .filter(|x| x.is_finite())
+        .ok_or_else(|| {
+            Error::input(
+                at("mean"),
+                format!("expected the stat {n:?}'s mean as a finite number"),
+            )
+        })?;
+        means.push((n.to_string(), mean));
+    }
+    Ok(means)
 }
