@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::fields::Fields;
 use super::{Cell, Column, Note, Table};
 use crate::claims::check::{Checked, Tried, Verdict, cause_label};
 use crate::claims::round::{Precision, computed_text, difference_beside_interval, published_text};
@@ -280,27 +281,128 @@ fn figure_text(c: &Claim) -> String {
     }
 }
 
+/// The listing's columns, one row a claim numbered from 1, each with its cell.
+fn fields<'a, 'r>(digits: Digits) -> Fields<'a, (usize, &'r Row<'r>)> {
+    use super::{DETAIL, ESSENTIAL};
+    Fields::new()
+        .with(Column::num("#", "claim"), |(i, _): &(usize, &Row)| {
+            Cell::text(i.to_string())
+        })
+        .with(Column::machine("file"), |(_, r)| {
+            Cell::text(r.file.to_string())
+        })
+        .with(Column::machine("line"), |(_, r)| {
+            Cell::text(r.claim.line.to_string())
+        })
+        .with(
+            Column::text("Wave", "wave").grouped().priority(ESSENTIAL),
+            |(_, r)| Cell::text(&r.claim.wave),
+        )
+        .with(
+            Column::text("Seat", "seat").grouped().priority(ESSENTIAL),
+            |(_, r)| Cell::text(&r.claim.seat),
+        )
+        .with(
+            Column::text("Figure", "figure").priority(ESSENTIAL),
+            |(_, r)| Cell::new(figure_text(r.claim), r.claim.figure.name()),
+        )
+        .with(Column::machine("scale"), |(_, r)| {
+            Cell::text(machine(r.claim.scale))
+        })
+        .with(
+            Column::num("Published", "published").priority(ESSENTIAL),
+            |(_, r)| {
+                let c = r.claim;
+                Cell::new(published_text(c.value, c.precision), machine(c.value))
+            },
+        )
+        .with(
+            Column::num("Ledger", "computed").priority(DETAIL),
+            move |(_, r)| match r.checked.computed {
+                Some(x) => Cell::new(
+                    ledger_text(x, r.claim.precision, r.claim.value, digits),
+                    machine(x),
+                ),
+                None => Cell::none(),
+            },
+        )
+        .with(
+            Column::num("At published precision", "computed_rounded").priority(DETAIL),
+            |(_, r)| {
+                if r.checked.rounded.is_empty() {
+                    Cell::none()
+                } else {
+                    Cell::text(r.checked.rounded.join(" or "))
+                }
+            },
+        )
+        .with(Column::machine("difference"), |(_, r)| {
+            Cell::text(r.checked.difference.map(machine).unwrap_or_default())
+        })
+        .with(
+            Column::text("Verdict", "verdict").priority(ESSENTIAL),
+            |(_, r)| Cell::new(r.checked.verdict.words(), r.checked.verdict.key()),
+        )
+        .with(Column::text("Plausible cause", "cause"), |(_, r)| {
+            let k = &r.checked;
+            Cell::new(
+                cause_cell(k),
+                k.causes.iter().map(|c| c.key).collect::<Vec<_>>().join(" "),
+            )
+        })
+}
+
+/// One checked claim as the listing's JSON gives it.
+fn claim_json(r: &Row<'_>) -> ClaimJson {
+    let (c, k) = (r.claim, &r.checked);
+    let (decimals, tolerance) = match c.precision {
+        Precision::Decimals(d) => (Some(d), None),
+        Precision::Tolerance(t) => (None, Some(t)),
+    };
+    ClaimJson {
+        file: r.file,
+        line: c.line,
+        wave: c.wave.clone(),
+        seat: c.seat.clone(),
+        figure: c.figure.name(),
+        metric: c.metric.clone(),
+        source: c.source.clone(),
+        published: c.value,
+        scale: c.scale,
+        decimals,
+        tolerance,
+        counts: c.counts.map(|k| CountsJson {
+            correct: k.correct,
+            of: k.of,
+        }),
+        computed: k.computed,
+        computed_rounded: k.rounded.clone(),
+        difference: k.difference,
+        covers: k.covers.map(|c| CoversJson {
+            known: c.known,
+            attempts: c.attempts,
+        }),
+        verdict: k.verdict.key(),
+        reason: k.reason.clone(),
+        causes: k
+            .causes
+            .iter()
+            .map(|c| CauseJson {
+                cause: c.key,
+                says: c.says.clone(),
+                reproduces: c.reproduces,
+            })
+            .collect(),
+        tried: k.tried.iter().map(TriedJson::from).collect(),
+        notes: k.notes.clone(),
+    }
+}
+
 /// The listing of checked claims, its values written as `digits` says.
 pub fn listing(sources: &[Source<'_>], rows: &[Row<'_>], digits: Digits) -> (Table, ClaimsJson) {
-    let mut t = Table::new(vec![
-        Column::num("#", "claim"),
-        Column::machine("file"),
-        Column::machine("line"),
-        Column::text("Wave", "wave")
-            .grouped()
-            .priority(super::ESSENTIAL),
-        Column::text("Seat", "seat")
-            .grouped()
-            .priority(super::ESSENTIAL),
-        Column::text("Figure", "figure").priority(super::ESSENTIAL),
-        Column::machine("scale"),
-        Column::num("Published", "published").priority(super::ESSENTIAL),
-        Column::num("Ledger", "computed").priority(super::DETAIL),
-        Column::num("At published precision", "computed_rounded").priority(super::DETAIL),
-        Column::machine("difference"),
-        Column::text("Verdict", "verdict").priority(super::ESSENTIAL),
-        Column::text("Plausible cause", "cause"),
-    ]);
+    let numbered: Vec<(usize, &Row<'_>)> =
+        rows.iter().enumerate().map(|(i, r)| (i + 1, r)).collect();
+    let mut t = fields(digits).table(&numbered);
     for s in sources {
         let from = match &s.label {
             Some(l) => format!(" (from {l})"),
@@ -311,34 +413,6 @@ pub fn listing(sources: &[Source<'_>], rows: &[Row<'_>], digits: Digits) -> (Tab
         if let Some(d) = &s.file.description {
             t.heading.push(d.clone());
         }
-    }
-    for (i, r) in rows.iter().enumerate() {
-        let (c, k) = (r.claim, &r.checked);
-        t.rows.push(vec![
-            Cell::text((i + 1).to_string()),
-            Cell::text(r.file.to_string()),
-            Cell::text(c.line.to_string()),
-            Cell::text(&c.wave),
-            Cell::text(&c.seat),
-            Cell::new(figure_text(c), c.figure.name()),
-            Cell::text(machine(c.scale)),
-            Cell::new(published_text(c.value, c.precision), machine(c.value)),
-            match k.computed {
-                Some(x) => Cell::new(ledger_text(x, c.precision, c.value, digits), machine(x)),
-                None => Cell::none(),
-            },
-            if k.rounded.is_empty() {
-                Cell::none()
-            } else {
-                Cell::text(k.rounded.join(" or "))
-            },
-            Cell::text(k.difference.map(machine).unwrap_or_default()),
-            Cell::new(k.verdict.words(), k.verdict.key()),
-            Cell::new(
-                cause_cell(k),
-                k.causes.iter().map(|c| c.key).collect::<Vec<_>>().join(" "),
-            ),
-        ]);
     }
     let sum = summary(rows);
     t.notes.push(Note::Text(summary_line(&sum)));
@@ -368,53 +442,7 @@ pub fn listing(sources: &[Source<'_>], rows: &[Row<'_>], digits: Digits) -> (Tab
                 description: s.file.description.clone(),
             })
             .collect(),
-        claims: rows
-            .iter()
-            .map(|r| {
-                let (c, k) = (r.claim, &r.checked);
-                let (decimals, tolerance) = match c.precision {
-                    Precision::Decimals(d) => (Some(d), None),
-                    Precision::Tolerance(t) => (None, Some(t)),
-                };
-                ClaimJson {
-                    file: r.file,
-                    line: c.line,
-                    wave: c.wave.clone(),
-                    seat: c.seat.clone(),
-                    figure: c.figure.name(),
-                    metric: c.metric.clone(),
-                    source: c.source.clone(),
-                    published: c.value,
-                    scale: c.scale,
-                    decimals,
-                    tolerance,
-                    counts: c.counts.map(|k| CountsJson {
-                        correct: k.correct,
-                        of: k.of,
-                    }),
-                    computed: k.computed,
-                    computed_rounded: k.rounded.clone(),
-                    difference: k.difference,
-                    covers: k.covers.map(|c| CoversJson {
-                        known: c.known,
-                        attempts: c.attempts,
-                    }),
-                    verdict: k.verdict.key(),
-                    reason: k.reason.clone(),
-                    causes: k
-                        .causes
-                        .iter()
-                        .map(|c| CauseJson {
-                            cause: c.key,
-                            says: c.says.clone(),
-                            reproduces: c.reproduces,
-                        })
-                        .collect(),
-                    tried: k.tried.iter().map(TriedJson::from).collect(),
-                    notes: k.notes.clone(),
-                }
-            })
-            .collect(),
+        claims: rows.iter().map(claim_json).collect(),
         summary: sum,
     };
     (t, json)
