@@ -217,6 +217,55 @@ pub(crate) fn leaderboard_as_published(
     leaderboard_of(data, info, scores, intervals, false)
 }
 
+/// A scored seat as the leaderboard's JSON gives it: its figures, its score and rank, and
+/// their intervals when drawn.
+fn scored_seat_json(
+    s: &SeatScore,
+    seat: &crate::model::Seat,
+    f: &SeatFigures,
+    intervals: Option<&WaveIntervals>,
+    leader: Option<&intervals::Leader<'_>>,
+) -> ScoredSeatJson {
+    let mut seat_json = SeatJson::of(seat, f);
+    let mut ci = None;
+    if let Some(w) = intervals {
+        let i = w.seat(&s.seat);
+        seat_json.ci = Some(FiguresCiJson::scored(&i));
+        ci = Some(ScoreCiJson {
+            score_ci: i.score.map(|i| [i.lo, i.hi]),
+            rank_range: i.rank.map(|r| [r.lo, r.hi]),
+            separable_from_leader: intervals::separable(&s.seat, &i, leader),
+        });
+    }
+    ScoredSeatJson {
+        seat: seat_json,
+        score: s.score,
+        rank: s.rank,
+        factors: s.factors.clone(),
+        gate: s.gate.clone(),
+        tie: s.tie.clone(),
+        note: s.note.clone(),
+        ci,
+    }
+}
+
+/// How equal scores are ranked, when the rubric breaks ties.
+fn tie_break_note(r: &Rubric) -> Option<Note> {
+    if r.tie_break.is_empty() {
+        return None;
+    }
+    let order = if r.tie_break.iter().any(|t| t.higher_first) {
+        "lower first; higher first where marked -"
+    } else {
+        "lower first"
+    };
+    let names: Vec<String> = r.tie_break.iter().map(|t| t.name()).collect();
+    Some(Note::Text(format!(
+        "Equal scores are ranked on {} ({order}); \"n=\" marks a rank still shared.",
+        names.join(", then ")
+    )))
+}
+
 /// The leaderboard; `co_leaders`: the seats tied with the leader for rank 1 are leaders too,
 /// never marked as not separable from it (see [`intervals::Leader`]).
 fn leaderboard_of(
@@ -269,27 +318,13 @@ fn leaderboard_of(
         row.push(rank_cell(s));
         row.push(Cell::text(remark(s)));
         t.rows.push(row);
-        let mut seat_json = SeatJson::of(&seat.seat, &f);
-        let mut ci = None;
-        if let Some(w) = intervals {
-            let i = w.seat(&s.seat);
-            seat_json.ci = Some(FiguresCiJson::scored(&i));
-            ci = Some(ScoreCiJson {
-                score_ci: i.score.map(|i| [i.lo, i.hi]),
-                rank_range: i.rank.map(|r| [r.lo, r.hi]),
-                separable_from_leader: intervals::separable(&s.seat, &i, leader.as_ref()),
-            });
-        }
-        seats_json.push(ScoredSeatJson {
-            seat: seat_json,
-            score: s.score,
-            rank: s.rank,
-            factors: s.factors.clone(),
-            gate: s.gate.clone(),
-            tie: s.tie.clone(),
-            note: s.note.clone(),
-            ci,
-        });
+        seats_json.push(scored_seat_json(
+            s,
+            &seat.seat,
+            &f,
+            intervals,
+            leader.as_ref(),
+        ));
         figures.push(f);
     }
     t.notes = texts(absolute_notes(&data.wave, &figures, Detail::Leaderboard)).collect();
@@ -318,18 +353,7 @@ fn leaderboard_of(
         t.notes
             .push(Note::Text(format!("{}.", capitalise(RELATIVE_NOTE))));
     }
-    if !r.tie_break.is_empty() {
-        let order = if r.tie_break.iter().any(|t| t.higher_first) {
-            "lower first; higher first where marked -"
-        } else {
-            "lower first"
-        };
-        let names: Vec<String> = r.tie_break.iter().map(|t| t.name()).collect();
-        t.notes.push(Note::Text(format!(
-            "Equal scores are ranked on {} ({order}); \"n=\" marks a rank still shared.",
-            names.join(", then ")
-        )));
-    }
+    t.notes.extend(tie_break_note(r));
     let json = ScoreJson {
         wave: data.wave.id.clone(),
         rubric: RubricJson::of(info),
