@@ -719,6 +719,48 @@ fn cost_of_pass_note(per_problem: &[CostOfPassJson]) -> Note {
     ))
 }
 
+/// Adds `show`'s row of each seat to `t`; whether any accuracy carries an error bar.
+fn show_rows(
+    t: &mut Table,
+    data: &WaveData,
+    figures: &[SeatFigures],
+    problems: &[crate::stats::trials::SeatProblems],
+    intervals: Option<&WaveIntervals>,
+    canaries: bool,
+    named: bool,
+) -> bool {
+    let correct_at = t.columns.iter().position(|c| c.key == "accuracy");
+    let mut with_error_bar = false;
+    for ((s, f), p) in data.seats.iter().zip(figures).zip(problems) {
+        let mut row = vec![
+            Cell::text(&data.wave.id),
+            Cell::seat(&s.seat),
+            Cell::text(&s.seat.model),
+            Cell::text(&s.seat.provider),
+            Cell::text(&s.seat.harness),
+        ];
+        row.extend(absolute_cells(f, Detail::Full));
+        // An error bar beside every accuracy (issue 32, #3; Miller 2024): the standard error
+        // clustered by problem, in points, in the table itself and not only in a note. With
+        // `--ci` the accuracy's interval stands beside it instead.
+        if let (Some(i), Some(c), Some(_), None) =
+            (correct_at, p.clustered(), f.accuracy, intervals)
+        {
+            let cell = &mut row[i];
+            cell.human = format!("{} ± {}", cell.human, fixed(c.se * 100.0, 1));
+            with_error_bar = true;
+        }
+        if canaries {
+            row.push(canary_cell(f));
+        }
+        if named {
+            row.push(Cell::text(s.seat.display_name.as_deref().unwrap_or("")));
+        }
+        t.rows.push(row);
+    }
+    with_error_bar
+}
+
 /// The `show` listing, with each seat's intervals when they were drawn (`show --ci`).
 pub(crate) fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (Table, ShowJson) {
     let figures: Vec<SeatFigures> = data
@@ -738,35 +780,15 @@ pub(crate) fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (
         .iter()
         .map(|s| crate::stats::trials::SeatProblems::of(&data.wave, &s.attempts))
         .collect();
-    let correct_at = t.columns.iter().position(|c| c.key == "accuracy");
-    let mut with_error_bar = false;
-    for ((s, f), p) in data.seats.iter().zip(&figures).zip(&problems) {
-        let mut row = vec![
-            Cell::text(&data.wave.id),
-            Cell::seat(&s.seat),
-            Cell::text(&s.seat.model),
-            Cell::text(&s.seat.provider),
-            Cell::text(&s.seat.harness),
-        ];
-        row.extend(absolute_cells(f, Detail::Full));
-        // An error bar beside every accuracy (issue 32, #3; Miller 2024): the standard error
-        // clustered by problem, in points, in the table itself and not only in a note. With
-        // `--ci` the accuracy's interval stands beside it instead.
-        if let (Some(i), Some(c), Some(_), None) =
-            (correct_at, p.clustered(), f.accuracy, intervals)
-        {
-            let cell = &mut row[i];
-            cell.human = format!("{} ± {}", cell.human, fixed(c.se * 100.0, 1));
-            with_error_bar = true;
-        }
-        if canaries.is_some() {
-            row.push(canary_cell(f));
-        }
-        if named {
-            row.push(Cell::text(s.seat.display_name.as_deref().unwrap_or("")));
-        }
-        t.rows.push(row);
-    }
+    let with_error_bar = show_rows(
+        &mut t,
+        data,
+        &figures,
+        &problems,
+        intervals,
+        canaries.is_some(),
+        named,
+    );
     t.notes = absolute_notes(&data.wave, &figures, Detail::Full)
         .into_iter()
         .map(Note::Text)
