@@ -18,13 +18,10 @@ use crate::report::{Cell, Column, Note, Table, capitalise};
 /// The figures, for people: one column per wave, the change between consecutive waves.
 pub(super) fn figures_table(p: &Parts<'_>, verdict: &[String]) -> Table {
     let Parts {
-        seat,
         waves,
-        rubrics,
         ids,
         figures,
         figs,
-        places,
         ..
     } = p;
     let mut columns = vec![Column::text("Figure", "figure")];
@@ -38,30 +35,11 @@ pub(super) fn figures_table(p: &Parts<'_>, verdict: &[String]) -> Table {
         columns.push(Column::num(id, id));
     }
     let mut people = Table::new(columns);
-    let suites: BTreeSet<&str> = waves.iter().map(|w| w.data.wave.suite.as_str()).collect();
-    people.heading.push(format!(
-        "Seat {seat} across waves {}{} · only absolutes are compared",
-        ids.join(" → "),
-        if suites.len() == 1 {
-            format!(" · suite {}", waves[0].data.wave.suite)
-        } else {
-            String::new()
-        }
-    ));
-    // A blank line, then the verdict: the first thing a reader should see.
-    people.heading.push(String::new());
-    people.heading.extend(verdict.iter().cloned());
+    people.heading = figures_heading(p, verdict);
 
     let row =
         |label: String, cell: &dyn Fn(usize) -> String, change: &dyn Fn(usize, usize) -> String| {
-            let mut r = vec![Cell::text(label)];
-            for i in 0..ids.len() {
-                if i > 0 {
-                    r.push(Cell::text(change(i - 1, i)));
-                }
-                r.push(Cell::text(cell(i)));
-            }
-            r
+            transposed(ids.len(), label, cell, change)
         };
     let ch =
         |pick: fn(&WaveFigs) -> &Fig, i: usize, j: usize, show: &dyn Fn(f64, f64) -> String| {
@@ -92,17 +70,7 @@ pub(super) fn figures_table(p: &Parts<'_>, verdict: &[String]) -> Table {
             })
         },
     ));
-    let tokens_label = {
-        let incl: BTreeSet<bool> = waves
-            .iter()
-            .map(|w| w.data.wave.accounting.input_tokens_include_cache_reads)
-            .collect();
-        match (incl.contains(&true), incl.contains(&false)) {
-            (true, false) => tokens_header(true),
-            (false, true) => tokens_header(false),
-            _ => "Tokens (cached reads in or added)",
-        }
-    };
+    let tokens_label = tokens_label(waves);
     let token_change = |x: f64, y: f64| {
         let d = y as i64 - x as i64;
         with_relative(signed_int(d), x, y)
@@ -135,28 +103,96 @@ pub(super) fn figures_table(p: &Parts<'_>, verdict: &[String]) -> Table {
             })
         },
     ));
+    people.rows.extend(rubric_rows(p));
+    people
+}
+
+/// The figures table's heading: the seat, its waves and their suite, then a blank line and
+/// the verdict, the first thing a reader should see.
+fn figures_heading(p: &Parts<'_>, verdict: &[String]) -> Vec<String> {
+    let Parts {
+        seat, waves, ids, ..
+    } = p;
+    let suites: BTreeSet<&str> = waves.iter().map(|w| w.data.wave.suite.as_str()).collect();
+    let mut heading = vec![format!(
+        "Seat {seat} across waves {}{} · only absolutes are compared",
+        ids.join(" → "),
+        if suites.len() == 1 {
+            format!(" · suite {}", waves[0].data.wave.suite)
+        } else {
+            String::new()
+        }
+    )];
+    // A blank line, then the verdict: the first thing a reader should see.
+    heading.push(String::new());
+    heading.extend(verdict.iter().cloned());
+    heading
+}
+
+/// The tokens row's label: as every wave counts its input, or both ways when they differ.
+fn tokens_label(waves: &[super::WaveInput<'_>]) -> &'static str {
+    let incl: BTreeSet<bool> = waves
+        .iter()
+        .map(|w| w.data.wave.accounting.input_tokens_include_cache_reads)
+        .collect();
+    match (incl.contains(&true), incl.contains(&false)) {
+        (true, false) => tokens_header(true),
+        (false, true) => tokens_header(false),
+        _ => "Tokens (cached reads in or added)",
+    }
+}
+
+/// One figure's row of `n` waves: its label, then each wave's value, after the first each
+/// preceded by the change from the wave before.
+fn transposed(
+    n: usize,
+    label: String,
+    cell: &dyn Fn(usize) -> String,
+    change: &dyn Fn(usize, usize) -> String,
+) -> Vec<Cell> {
+    let mut r = vec![Cell::text(label)];
+    for i in 0..n {
+        if i > 0 {
+            r.push(Cell::text(change(i - 1, i)));
+        }
+        r.push(Cell::text(cell(i)));
+    }
+    r
+}
+
+/// Each rubric's row: its score and the change, or a relative rubric's rank, not compared.
+fn rubric_rows(p: &Parts<'_>) -> Vec<Vec<Cell>> {
+    let Parts {
+        rubrics,
+        ids,
+        places,
+        ..
+    } = p;
+    let mut rows = Vec::new();
+    let row =
+        |label: String, cell: &dyn Fn(usize) -> String, change: &dyn Fn(usize, usize) -> String| {
+            transposed(ids.len(), label, cell, change)
+        };
     for (k, info) in rubrics.iter().enumerate() {
         let r = &info.rubric;
         if r.relative {
-            people.rows.push(row(
+            rows.push(row(
                 format!("{} rank in wave (relative)", r.id()),
                 &|i| places[i][k].text.clone(),
                 &|_, _| "not compared (relative)".into(),
             ));
         } else {
-            people
-                .rows
-                .push(row(r.id(), &|i| places[i][k].text.clone(), &|i, j| match (
-                    places[i][k].score,
-                    places[j][k].score,
-                ) {
-                    (Some(x), Some(y)) => with_relative(signed(y - x, score_places(r)), x, y),
-                    _ => "unknown (a score is undefined)".into(),
-                }));
+            rows.push(row(r.id(), &|i| places[i][k].text.clone(), &|i, j| match (
+                places[i][k].score,
+                places[j][k].score,
+            ) {
+                (Some(x), Some(y)) => with_relative(signed(y - x, score_places(r)), x, y),
+                _ => "unknown (a score is undefined)".into(),
+            }));
         }
     }
 
-    people
+    rows
 }
 
 /// The conditions, side by side, each marked with what a difference in it confounds.
