@@ -138,129 +138,9 @@ pub(super) fn json(p: &Parts<'_>, verdict: Vec<String>, notes: Vec<String>) -> C
         seat,
         waves,
         rubrics,
-        ids,
-        figures,
-        figs,
         conds,
-        places,
-        medians,
-        shifts,
+        ..
     } = p;
-    let beyond = |s: Option<Shift>| {
-        s.and_then(|s| s.relation)
-            .map(|r| r == super::shift::Relation::Beyond)
-    };
-    let json_waves = waves
-        .iter()
-        .enumerate()
-        .map(|(i, w)| CompareWaveJson {
-            wave: ids[i].to_string(),
-            figures: SeatJson::of(&w.seat.seat, &figures[i]),
-            suite: w.data.wave.suite.clone(),
-            suite_problems: w
-                .data
-                .wave
-                .suite_problems
-                .as_ref()
-                .map(SuiteProblems::count),
-            load: w.data.wave.load.clone(),
-            accounting: w.data.wave.accounting.clone(),
-            budget: w.data.wave.budget.clone(),
-            rubrics: rubrics
-                .iter()
-                .enumerate()
-                .map(|(k, info)| {
-                    let p = &places[i][k];
-                    RubricPlaceJson {
-                        rubric: info.rubric.id(),
-                        sha256: info.sha256.clone(),
-                        relative: info.rubric.relative,
-                        score: p.score,
-                        rank: p.rank,
-                        of: p.of,
-                        note: p.note.clone(),
-                        cohort_medians: info.rubric.relative.then(|| {
-                            medians[i][k]
-                                .iter()
-                                .map(|c| MedianJson {
-                                    factor: c.factor.clone(),
-                                    measure: c.measure.name(),
-                                    median: c.median,
-                                })
-                                .collect()
-                        }),
-                    }
-                })
-                .collect(),
-        })
-        .collect();
-    let diff = |a: &Fig, b: &Fig| Some(b.value()? - a.value()?);
-    let ratio = |a: &Fig, b: &Fig| {
-        let (x, y) = (a.value()?, b.value()?);
-        (x != 0.0).then(|| y / x)
-    };
-    let token_diff = |a: &Known<u64>, na: u64, b: &Known<u64>, nb: u64| {
-        let x = i64::try_from(complete_tokens(a, na)?).ok()?;
-        let y = i64::try_from(complete_tokens(b, nb)?).ok()?;
-        y.checked_sub(x)
-    };
-    let changes = (1..waves.len())
-        .map(|j| {
-            let i = j - 1;
-            let (a, b) = (&figs[i], &figs[j]);
-            let (fa, fb) = (&figures[i], &figures[j]);
-            ChangeJson {
-                from: ids[i].to_string(),
-                to: ids[j].to_string(),
-                accuracy: diff(&a.accuracy, &b.accuracy),
-                wall_s: diff(&a.wall_s, &b.wall_s),
-                wall_s_ratio: ratio(&a.wall_s, &b.wall_s),
-                tokens_total: token_diff(
-                    &fa.tokens_total,
-                    fa.attempts,
-                    &fb.tokens_total,
-                    fb.attempts,
-                ),
-                tokens_total_ratio: ratio(&a.tokens_total, &b.tokens_total),
-                new_input_tokens: token_diff(
-                    &fa.new_input_tokens,
-                    fa.attempts,
-                    &fb.new_input_tokens,
-                    fb.attempts,
-                ),
-                cost_usd: diff(&a.cost_usd, &b.cost_usd),
-                cost_usd_ratio: ratio(&a.cost_usd, &b.cost_usd),
-                cost_of_pass_usd: diff(&a.cost_of_pass_usd, &b.cost_of_pass_usd),
-                rubrics: rubrics
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, info)| !info.rubric.relative)
-                    .map(|(k, info)| RubricChangeJson {
-                        rubric: info.rubric.id(),
-                        score: match (places[i][k].score, places[j][k].score) {
-                            (Some(x), Some(y)) => Some(y - x),
-                            _ => None,
-                        },
-                    })
-                    .collect(),
-                confounded_by: conds
-                    .iter()
-                    .filter(|c| c.differs_between(i, j))
-                    .map(|c| c.key.to_string())
-                    .collect(),
-                accuracy_ci: shifts[i].accuracy.map(|a| a.ci),
-                accuracy_beyond_noise: shifts[i].accuracy.map(|a| a.beyond_noise),
-                wave_shift: WaveShiftJson {
-                    wall_s: shifts[i].wall_s,
-                    tokens_total: shifts[i].tokens_total,
-                },
-                beyond_wave_shift: BeyondJson {
-                    wall_s: beyond(shifts[i].wall_s),
-                    tokens_total: beyond(shifts[i].tokens_total),
-                },
-            }
-        })
-        .collect();
     let confounders = conds
         .iter()
         .filter(|c| c.differs())
@@ -273,10 +153,142 @@ pub(super) fn json(p: &Parts<'_>, verdict: Vec<String>, notes: Vec<String>) -> C
     CompareJson {
         seat: seat.to_string(),
         cost_of_pass: COST_OF_PASS,
-        waves: json_waves,
-        changes,
+        waves: (0..waves.len()).map(|i| wave_json(p, i)).collect(),
+        changes: (1..waves.len()).map(|j| change_json(p, j - 1, j)).collect(),
         confounders,
         verdict,
         notes,
+    }
+}
+
+/// The `i`th wave: the seat's figures there, the wave's conditions, and its place under
+/// each rubric (a relative rubric's with the cohort's medians it was measured against).
+fn wave_json(p: &Parts<'_>, i: usize) -> CompareWaveJson {
+    let Parts {
+        waves,
+        rubrics,
+        ids,
+        figures,
+        places,
+        medians,
+        ..
+    } = p;
+    let w = &waves[i];
+    CompareWaveJson {
+        wave: ids[i].to_string(),
+        figures: SeatJson::of(&w.seat.seat, &figures[i]),
+        suite: w.data.wave.suite.clone(),
+        suite_problems: w
+            .data
+            .wave
+            .suite_problems
+            .as_ref()
+            .map(SuiteProblems::count),
+        load: w.data.wave.load.clone(),
+        accounting: w.data.wave.accounting.clone(),
+        budget: w.data.wave.budget.clone(),
+        rubrics: rubrics
+            .iter()
+            .enumerate()
+            .map(|(k, info)| {
+                let p = &places[i][k];
+                RubricPlaceJson {
+                    rubric: info.rubric.id(),
+                    sha256: info.sha256.clone(),
+                    relative: info.rubric.relative,
+                    score: p.score,
+                    rank: p.rank,
+                    of: p.of,
+                    note: p.note.clone(),
+                    cohort_medians: info.rubric.relative.then(|| {
+                        medians[i][k]
+                            .iter()
+                            .map(|c| MedianJson {
+                                factor: c.factor.clone(),
+                                measure: c.measure.name(),
+                                median: c.median,
+                            })
+                            .collect()
+                    }),
+                }
+            })
+            .collect(),
+    }
+}
+
+/// The change from wave `i` to wave `j`: each figure's difference (and ratio), each absolute
+/// rubric's, the conditions that differ, and whether it lies beyond the noise and the wave's
+/// own shift.
+fn change_json(p: &Parts<'_>, i: usize, j: usize) -> ChangeJson {
+    let Parts {
+        rubrics,
+        ids,
+        figures,
+        figs,
+        conds,
+        places,
+        shifts,
+        ..
+    } = p;
+    let beyond = |s: Option<Shift>| {
+        s.and_then(|s| s.relation)
+            .map(|r| r == super::shift::Relation::Beyond)
+    };
+    let diff = |a: &Fig, b: &Fig| Some(b.value()? - a.value()?);
+    let ratio = |a: &Fig, b: &Fig| {
+        let (x, y) = (a.value()?, b.value()?);
+        (x != 0.0).then(|| y / x)
+    };
+    let token_diff = |a: &Known<u64>, na: u64, b: &Known<u64>, nb: u64| {
+        let x = i64::try_from(complete_tokens(a, na)?).ok()?;
+        let y = i64::try_from(complete_tokens(b, nb)?).ok()?;
+        y.checked_sub(x)
+    };
+    let (a, b) = (&figs[i], &figs[j]);
+    let (fa, fb) = (&figures[i], &figures[j]);
+    ChangeJson {
+        from: ids[i].to_string(),
+        to: ids[j].to_string(),
+        accuracy: diff(&a.accuracy, &b.accuracy),
+        wall_s: diff(&a.wall_s, &b.wall_s),
+        wall_s_ratio: ratio(&a.wall_s, &b.wall_s),
+        tokens_total: token_diff(&fa.tokens_total, fa.attempts, &fb.tokens_total, fb.attempts),
+        tokens_total_ratio: ratio(&a.tokens_total, &b.tokens_total),
+        new_input_tokens: token_diff(
+            &fa.new_input_tokens,
+            fa.attempts,
+            &fb.new_input_tokens,
+            fb.attempts,
+        ),
+        cost_usd: diff(&a.cost_usd, &b.cost_usd),
+        cost_usd_ratio: ratio(&a.cost_usd, &b.cost_usd),
+        cost_of_pass_usd: diff(&a.cost_of_pass_usd, &b.cost_of_pass_usd),
+        rubrics: rubrics
+            .iter()
+            .enumerate()
+            .filter(|(_, info)| !info.rubric.relative)
+            .map(|(k, info)| RubricChangeJson {
+                rubric: info.rubric.id(),
+                score: match (places[i][k].score, places[j][k].score) {
+                    (Some(x), Some(y)) => Some(y - x),
+                    _ => None,
+                },
+            })
+            .collect(),
+        confounded_by: conds
+            .iter()
+            .filter(|c| c.differs_between(i, j))
+            .map(|c| c.key.to_string())
+            .collect(),
+        accuracy_ci: shifts[i].accuracy.map(|a| a.ci),
+        accuracy_beyond_noise: shifts[i].accuracy.map(|a| a.beyond_noise),
+        wave_shift: WaveShiftJson {
+            wall_s: shifts[i].wall_s,
+            tokens_total: shifts[i].tokens_total,
+        },
+        beyond_wave_shift: BeyondJson {
+            wall_s: beyond(shifts[i].wall_s),
+            tokens_total: beyond(shifts[i].tokens_total),
+        },
     }
 }
