@@ -195,35 +195,58 @@ impl Condition {
 
 /// Every condition the comparison sets side by side, in the order they are printed.
 pub(super) fn conditions(waves: &[WaveInput<'_>]) -> Vec<Condition> {
-    let each = |f: &dyn Fn(&WaveInput<'_>) -> CondValue| waves.iter().map(f).collect::<Vec<_>>();
-    let cond = |key, label, kind, unknown, values| Condition {
-        key,
-        label,
-        kind,
-        unknown,
-        values,
-    };
+    let mut all = load_conditions(waves);
+    all.extend(accounting_conditions(waves));
+    all.extend(identity_conditions(waves));
+    all
+}
+
+/// Each wave's value of a condition, in order.
+fn each(waves: &[WaveInput<'_>], f: &dyn Fn(&WaveInput<'_>) -> CondValue) -> Vec<CondValue> {
+    waves.iter().map(f).collect()
+}
+
+impl Condition {
+    fn new(
+        key: &'static str,
+        label: &'static str,
+        kind: Kind,
+        unknown: &'static str,
+        values: Vec<CondValue>,
+    ) -> Condition {
+        Condition {
+            key,
+            label,
+            kind,
+            unknown,
+            values,
+        }
+    }
+}
+
+/// The load a wave ran under: its sessions, the tool server's, a serial rerun, its timeouts.
+fn load_conditions(waves: &[WaveInput<'_>]) -> Vec<Condition> {
     vec![
-        cond(
+        Condition::new(
             "parallel_sessions",
             "parallel sessions",
             Kind::Load,
             "unknown",
-            each(&|w| opt_u32(w.data.wave.load.parallel_sessions)),
+            each(waves, &|w| opt_u32(w.data.wave.load.parallel_sessions)),
         ),
-        cond(
+        Condition::new(
             "tool_server_sessions",
             "sessions sharing the tool server",
             Kind::Load,
             "unknown",
-            each(&|w| opt_u32(w.data.wave.load.tool_server_sessions)),
+            each(waves, &|w| opt_u32(w.data.wave.load.tool_server_sessions)),
         ),
-        cond(
+        Condition::new(
             "serial_rerun",
             "serial rerun",
             Kind::Load,
             "unknown",
-            each(&|w| {
+            each(waves, &|w| {
                 w.data
                     .wave
                     .load
@@ -231,12 +254,12 @@ pub(super) fn conditions(waves: &[WaveInput<'_>]) -> Vec<Condition> {
                     .map_or(CondValue::Unknown, CondValue::Bool)
             }),
         ),
-        cond(
+        Condition::new(
             TIMEOUT_MULTIPLIER,
             "timeout multiplier",
             Kind::Load,
             "none recorded",
-            each(&|w| {
+            each(waves, &|w| {
                 w.data
                     .wave
                     .load
@@ -244,54 +267,70 @@ pub(super) fn conditions(waves: &[WaveInput<'_>]) -> Vec<Condition> {
                     .map_or(CondValue::Unknown, CondValue::Factor)
             }),
         ),
-        cond(
+    ]
+}
+
+/// How a wave counted and priced tokens, and the budgets it declared.
+fn accounting_conditions(waves: &[WaveInput<'_>]) -> Vec<Condition> {
+    vec![
+        Condition::new(
             "input_tokens_include_cache_reads",
             "input totals include cached reads",
             Kind::CacheAccounting,
             "unknown",
-            each(&|w| CondValue::Bool(w.data.wave.accounting.input_tokens_include_cache_reads)),
+            each(waves, &|w| {
+                CondValue::Bool(w.data.wave.accounting.input_tokens_include_cache_reads)
+            }),
         ),
-        cond(
+        Condition::new(
             "price_source",
             "price source",
             Kind::Prices,
             "unknown",
-            each(&|w| opt_text(w.data.wave.accounting.price_source.as_ref())),
+            each(waves, &|w| {
+                opt_text(w.data.wave.accounting.price_source.as_ref())
+            }),
         ),
-        cond(
+        Condition::new(
             "budget.tokens",
             "budget tokens per problem",
             Kind::Budget,
             "none",
-            each(&|w| opt_f64(w.data.wave.budget.tokens)),
+            each(waves, &|w| opt_f64(w.data.wave.budget.tokens)),
         ),
-        cond(
+        Condition::new(
             "budget.wall_s",
             "budget wall s per problem",
             Kind::Budget,
             "none",
-            each(&|w| opt_f64(w.data.wave.budget.wall_s)),
+            each(waves, &|w| opt_f64(w.data.wave.budget.wall_s)),
         ),
-        cond(
+        Condition::new(
             "budget.cost_usd",
             "budget USD per problem",
             Kind::Budget,
             "none",
-            each(&|w| opt_f64(w.data.wave.budget.cost_usd)),
+            each(waves, &|w| opt_f64(w.data.wave.budget.cost_usd)),
         ),
-        cond(
+    ]
+}
+
+/// What was compared: the suite and its size, the seat's model, provider, harness and config, and the attempts it made.
+fn identity_conditions(waves: &[WaveInput<'_>]) -> Vec<Condition> {
+    vec![
+        Condition::new(
             "suite",
             "suite",
             Kind::Identity,
             "unknown",
-            each(&|w| CondValue::Text(w.data.wave.suite.clone())),
+            each(waves, &|w| CondValue::Text(w.data.wave.suite.clone())),
         ),
-        cond(
+        Condition::new(
             "suite_problems",
             "declared suite size",
             Kind::Identity,
             "undeclared",
-            each(&|w| {
+            each(waves, &|w| {
                 w.data
                     .wave
                     .suite_problems
@@ -301,40 +340,40 @@ pub(super) fn conditions(waves: &[WaveInput<'_>]) -> Vec<Condition> {
                     })
             }),
         ),
-        cond(
+        Condition::new(
             "model",
             "model",
             Kind::Identity,
             "unknown",
-            each(&|w| CondValue::Text(w.seat.seat.model.clone())),
+            each(waves, &|w| CondValue::Text(w.seat.seat.model.clone())),
         ),
-        cond(
+        Condition::new(
             "provider",
             "provider",
             Kind::Identity,
             "unknown",
-            each(&|w| CondValue::Text(w.seat.seat.provider.clone())),
+            each(waves, &|w| CondValue::Text(w.seat.seat.provider.clone())),
         ),
-        cond(
+        Condition::new(
             "harness",
             "harness",
             Kind::Identity,
             "unknown",
-            each(&|w| CondValue::Text(w.seat.seat.harness.clone())),
+            each(waves, &|w| CondValue::Text(w.seat.seat.harness.clone())),
         ),
-        cond(
+        Condition::new(
             "config",
             "config",
             Kind::Identity,
             "none",
-            each(&|w| opt_text(w.seat.seat.config.as_ref())),
+            each(waves, &|w| opt_text(w.seat.seat.config.as_ref())),
         ),
-        cond(
+        Condition::new(
             "attempts",
             "attempts made",
             Kind::Attempts,
             "unknown",
-            each(&|w| CondValue::Int(w.seat.attempts.len() as u64)),
+            each(waves, &|w| CondValue::Int(w.seat.attempts.len() as u64)),
         ),
     ]
 }
