@@ -57,62 +57,7 @@ pub trait WaveVisitor {
 pub(crate) fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Result<Wave> {
     let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
     let m = manifest::parse(path, &text)?;
-    let w = &m.wave;
-    macro_rules! at {
-        ($v:expr, $f:expr) => {
-            manifest::at(path, &text, $v, $f)
-        };
-    }
-
-    check_slug(at!(&w.id, "id"), "wave id", w.id.get_ref())?;
-    check_no_nul(at!(&w.suite, "suite"), w.suite.get_ref())?;
-    for (field, v) in [
-        ("notes", &w.notes),
-        ("provenance.harness_version", &w.provenance.harness_version),
-        ("provenance.producer", &w.provenance.producer),
-        (
-            "provenance.producer_version",
-            &w.provenance.producer_version,
-        ),
-    ] {
-        if let Some(v) = v {
-            // Not spanned: the line of the key in the manifest.
-            let key = field.rsplit('.').next().unwrap_or(field);
-            check_no_nul(manifest::key_at(path, &text, key, field), v)?;
-        }
-    }
-    if w.suite.get_ref().trim().is_empty() {
-        return Err(Error::input(
-            at!(&w.suite, "suite"),
-            "the suite's name is empty",
-        ));
-    }
-    let started_at = manifest::started_at(path, &text, &w.started_at)?;
-
-    let suite_problems = suite_problems_of(src, path, &text, w)?;
-    let load = load_of(path, &text, w)?;
-    let (accounting, accounting_at) = accounting_of(path, &text, w)?;
-    let budget = budget_of(path, &text, w)?;
-    let supersedes = supersedes_of(path, &text, w)?;
-    let canary_problems = canaries(path, &text, w, suite_problems.as_ref())?;
-
-    let wave = Wave {
-        id: w.id.get_ref().clone(),
-        suite: w.suite.get_ref().clone(),
-        started_at,
-        notes: w.notes.clone(),
-        suite_problems,
-        load,
-        accounting,
-        budget,
-        provenance: Provenance {
-            harness_version: w.provenance.harness_version.clone(),
-            producer: w.provenance.producer.clone(),
-            producer_version: w.provenance.producer_version.clone(),
-        },
-        supersedes,
-        canary_problems,
-    };
+    let (wave, accounting_at) = wave_of(src, path, &text, &m.wave)?;
 
     if m.seat.is_empty() {
         return Err(Error::input(
@@ -136,27 +81,7 @@ pub(crate) fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor)
         let line = line_of(&text, s.span().start);
         let s = s.get_ref();
         let id = s.id.get_ref();
-        check_slug(at!(&s.id, "id"), "seat id", id)?;
-        for (field, v) in [
-            ("model", Some(&s.model)),
-            ("provider", Some(&s.provider)),
-            ("harness", Some(&s.harness)),
-            ("config", s.config.as_ref()),
-        ] {
-            if let Some(v) = v {
-                check_no_nul(Location::line(path, line).field(format!("seat.{field}")), v)?;
-            }
-        }
-        if let Some(n) = &s.display_name {
-            check_display_name(at!(n, "display_name"), n.get_ref(), &mut display_names, id)?;
-        }
-        if let Some(first) = seat_lines.get(id) {
-            return Err(Error::input(
-                at!(&s.id, "id"),
-                format!("seat `{id}` appears twice in this wave (first at line {first})"),
-            ));
-        }
-        seat_lines.insert(id.clone(), line);
+        check_seat_heading(path, &text, line, s, &mut display_names, &mut seat_lines)?;
         if let Some(cancel) = v.cancel() {
             cancel.check()?;
         }
@@ -170,6 +95,121 @@ pub(crate) fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor)
         }
     }
     Ok(wave)
+}
+
+/// Checks the `[wave]` table's own fields (id, suite, the free text) and reads it into a
+/// [`Wave`], with where its accounting convention was stated.
+fn wave_of(
+    src: &dyn Source,
+    path: &Path,
+    text: &str,
+    w: &manifest::WaveSection,
+) -> Result<(Wave, Location)> {
+    check_wave_text(path, text, w)?;
+    let started_at = manifest::started_at(path, text, &w.started_at)?;
+
+    let suite_problems = suite_problems_of(src, path, text, w)?;
+    let load = load_of(path, text, w)?;
+    let (accounting, accounting_at) = accounting_of(path, text, w)?;
+    let budget = budget_of(path, text, w)?;
+    let supersedes = supersedes_of(path, text, w)?;
+    let canary_problems = canaries(path, text, w, suite_problems.as_ref())?;
+
+    let wave = Wave {
+        id: w.id.get_ref().clone(),
+        suite: w.suite.get_ref().clone(),
+        started_at,
+        notes: w.notes.clone(),
+        suite_problems,
+        load,
+        accounting,
+        budget,
+        provenance: Provenance {
+            harness_version: w.provenance.harness_version.clone(),
+            producer: w.provenance.producer.clone(),
+            producer_version: w.provenance.producer_version.clone(),
+        },
+        supersedes,
+        canary_problems,
+    };
+    Ok((wave, accounting_at))
+}
+
+/// Checks the wave's id is a slug, its suite's name is not empty, and no text of the wave's
+/// holds a NUL.
+fn check_wave_text(path: &Path, text: &str, w: &manifest::WaveSection) -> Result<()> {
+    check_slug(
+        manifest::at(path, text, &w.id, "id"),
+        "wave id",
+        w.id.get_ref(),
+    )?;
+    check_no_nul(
+        manifest::at(path, text, &w.suite, "suite"),
+        w.suite.get_ref(),
+    )?;
+    for (field, v) in [
+        ("notes", &w.notes),
+        ("provenance.harness_version", &w.provenance.harness_version),
+        ("provenance.producer", &w.provenance.producer),
+        (
+            "provenance.producer_version",
+            &w.provenance.producer_version,
+        ),
+    ] {
+        if let Some(v) = v {
+            // Not spanned: the line of the key in the manifest.
+            let key = field.rsplit('.').next().unwrap_or(field);
+            check_no_nul(manifest::key_at(path, text, key, field), v)?;
+        }
+    }
+    if w.suite.get_ref().trim().is_empty() {
+        return Err(Error::input(
+            manifest::at(path, text, &w.suite, "suite"),
+            "the suite's name is empty",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a seat's own fields before its results are read: a slug for an id, no NUL in its
+/// text, a display name no other seat has, and an id no seat before it (`seat_lines`, each
+/// id with the line it sits on) has.
+fn check_seat_heading(
+    path: &Path,
+    text: &str,
+    line: usize,
+    s: &manifest::SeatSection,
+    display_names: &mut BTreeMap<String, String>,
+    seat_lines: &mut BTreeMap<String, usize>,
+) -> Result<()> {
+    let id = s.id.get_ref();
+    check_slug(manifest::at(path, text, &s.id, "id"), "seat id", id)?;
+    for (field, v) in [
+        ("model", Some(&s.model)),
+        ("provider", Some(&s.provider)),
+        ("harness", Some(&s.harness)),
+        ("config", s.config.as_ref()),
+    ] {
+        if let Some(v) = v {
+            check_no_nul(Location::line(path, line).field(format!("seat.{field}")), v)?;
+        }
+    }
+    if let Some(n) = &s.display_name {
+        check_display_name(
+            manifest::at(path, text, n, "display_name"),
+            n.get_ref(),
+            display_names,
+            id,
+        )?;
+    }
+    if let Some(first) = seat_lines.get(id) {
+        return Err(Error::input(
+            manifest::at(path, text, &s.id, "id"),
+            format!("seat `{id}` appears twice in this wave (first at line {first})"),
+        ));
+    }
+    seat_lines.insert(id.clone(), line);
+    Ok(())
 }
 
 /// The longest display name, in characters: a name, not a description.
