@@ -445,6 +445,65 @@ fn read_seat(
         Some(f) => import::named(f.get_ref(), manifest::at(path, text, f, "format"))?,
         None => import::by_extension(&results_path)?,
     };
+    check_importer_fields(path, text, wave, s, importer)?;
+    let options = import::Options {
+        scorer: s.scorer.as_ref().map(|x| x.get_ref().clone()),
+        group: s.group.as_ref().map(|x| x.get_ref().clone()),
+        agent: s.agent.as_ref().map(|x| x.get_ref().clone()),
+        agent_model: s.agent_model.as_ref().map(|x| x.get_ref().clone()),
+    };
+    let mut quiet = import::Quiet;
+    let mut imported = importer.read(&mut import::Input {
+        src,
+        path: &results_path,
+        options: &options,
+        progress: v.progress().unwrap_or(&mut quiet),
+    })?;
+    if let Some(stated) = &imported.accounting {
+        check_stated_accounting(accounting_at, wave, stated, &results_path, importer, id)?;
+    }
+    check_model(path, text, s, &results_path, imported.model.as_deref())?;
+    // Native result lines name no record worth keeping (the seat names its file): only a
+    // foreign format's attempts keep where they came from.
+    if !matches!(importer.name(), "jsonl" | "csv") {
+        for r in &mut imported.records {
+            r.attempt.origin = Some(origin(dir, &results_path, r));
+        }
+    }
+    let attempts = check_seat(&results_path, wave, imported.records)?;
+    if attempts.is_empty() && wave.suite_problems.is_none() {
+        return Err(Error::input(
+            Location::file(&results_path),
+            "the results file holds no attempts; declare the suite's size (suite_problems) \
+             so the seat counts as missing every problem, or drop the seat",
+        ));
+    }
+    Ok(SeatData {
+        seat: Seat {
+            id: id.clone(),
+            model: s.model.clone(),
+            provider: s.provider.clone(),
+            harness: s.harness.clone(),
+            config: s.config.clone(),
+            display_name: s
+                .display_name
+                .as_ref()
+                .map(|n| n.get_ref().trim().to_string()),
+        },
+        attempts,
+    })
+}
+
+/// Refuses what a seat sets that its format has no use for (`scorer`, `group`, `agent`,
+/// `agent_model`), and a format that needs the suite's size in a wave that does not declare it.
+fn check_importer_fields(
+    path: &Path,
+    text: &str,
+    wave: &Wave,
+    s: &manifest::SeatSection,
+    importer: &dyn import::Importer,
+) -> Result<()> {
+    let id = s.id.get_ref();
     if let Some(scorer) = &s.scorer
         && !importer.has_scorers()
     {
@@ -492,23 +551,20 @@ fn read_seat(
             ),
         ));
     }
-    let options = import::Options {
-        scorer: s.scorer.as_ref().map(|x| x.get_ref().clone()),
-        group: s.group.as_ref().map(|x| x.get_ref().clone()),
-        agent: s.agent.as_ref().map(|x| x.get_ref().clone()),
-        agent_model: s.agent_model.as_ref().map(|x| x.get_ref().clone()),
-    };
-    let mut quiet = import::Quiet;
-    let mut imported = importer.read(&mut import::Input {
-        src,
-        path: &results_path,
-        options: &options,
-        progress: v.progress().unwrap_or(&mut quiet),
-    })?;
-    if let Some(stated) = &imported.accounting
-        && stated.input_tokens_include_cache_reads
-            != wave.accounting.input_tokens_include_cache_reads
-    {
+    Ok(())
+}
+
+/// Refuses results whose `stated` accounting convention is not the one the manifest says
+/// (at `accounting_at`).
+fn check_stated_accounting(
+    accounting_at: &Location,
+    wave: &Wave,
+    stated: &import::Stated,
+    results_path: &Path,
+    importer: &dyn import::Importer,
+    id: &str,
+) -> Result<()> {
+    if stated.input_tokens_include_cache_reads != wave.accounting.input_tokens_include_cache_reads {
         return Err(Error::input(
             accounting_at.clone(),
             format!(
@@ -522,36 +578,7 @@ fn read_seat(
             ),
         ));
     }
-    check_model(path, text, s, &results_path, imported.model.as_deref())?;
-    // Native result lines name no record worth keeping (the seat names its file): only a
-    // foreign format's attempts keep where they came from.
-    if !matches!(importer.name(), "jsonl" | "csv") {
-        for r in &mut imported.records {
-            r.attempt.origin = Some(origin(dir, &results_path, r));
-        }
-    }
-    let attempts = check_seat(&results_path, wave, imported.records)?;
-    if attempts.is_empty() && wave.suite_problems.is_none() {
-        return Err(Error::input(
-            Location::file(&results_path),
-            "the results file holds no attempts; declare the suite's size (suite_problems) \
-             so the seat counts as missing every problem, or drop the seat",
-        ));
-    }
-    Ok(SeatData {
-        seat: Seat {
-            id: id.clone(),
-            model: s.model.clone(),
-            provider: s.provider.clone(),
-            harness: s.harness.clone(),
-            config: s.config.clone(),
-            display_name: s
-                .display_name
-                .as_ref()
-                .map(|n| n.get_ref().trim().to_string()),
-        },
-        attempts,
-    })
+    Ok(())
 }
 
 /// Where a record came from, as the ledger keeps it: the file or directory that holds it alone
