@@ -784,33 +784,7 @@ fn every_missing(
                 "the file does not say when its run started".into(),
             ));
         }
-        let (given_model, given_provider) = given_for(options, &f.path);
-        let model = given_model.or(f.imported.model.clone());
-        let prefixed = model
-            .as_deref()
-            .and_then(|m| m.split_once('/'))
-            .is_some_and(|(p, r)| !p.is_empty() && !r.is_empty());
-        let no_provider = given_provider.is_none() && about.provider.is_none();
-        match &model {
-            None => fields.push((
-                "model",
-                if no_provider {
-                    "the file does not name the model it evaluated, nor its provider: give it \
-                     as PROVIDER/MODEL"
-                } else {
-                    "the file does not name the model it evaluated"
-                }
-                .into(),
-            )),
-            // A model the alias table knows brings its provider.
-            Some(m) if no_provider && !prefixed && crate::models::table().resolve(m).is_none() => {
-                fields.push((
-                    "provider",
-                    format!("the file names model {m:?} without its provider"),
-                ))
-            }
-            Some(_) => {}
-        }
+        model_lacks(options, f, &mut fields);
         if options.harness.is_none() && about.harness.is_none() {
             fields.push(("harness", "the file does not name its agent".into()));
         }
@@ -841,42 +815,79 @@ fn every_missing(
             let (path, fields) = &lacking[0];
             Err(missing(path, fields[0].0, &fields[0].1))
         }
-        n => {
-            // Files lacking the same, said once.
-            let mut alike: Vec<(&Lacks, Vec<&Path>)> = Vec::new();
-            for (path, fields) in &lacking {
-                match alike.iter_mut().find(|(f, _)| *f == fields) {
-                    Some((_, paths)) => paths.push(path),
-                    None => alike.push((fields, vec![path])),
-                }
+        n => Err(several_missing(&lacking, n, all)),
+    }
+}
+
+/// What a file lacks of its model and provider, added to `fields`: the model, or, for a
+/// model given without its provider that the alias table does not know, the provider.
+fn model_lacks(options: &FromOptions, f: &File, fields: &mut Lacks) {
+    let about = &f.imported.about;
+    let (given_model, given_provider) = given_for(options, &f.path);
+    let model = given_model.or(f.imported.model.clone());
+    let prefixed = model
+        .as_deref()
+        .and_then(|m| m.split_once('/'))
+        .is_some_and(|(p, r)| !p.is_empty() && !r.is_empty());
+    let no_provider = given_provider.is_none() && about.provider.is_none();
+    match &model {
+        None => fields.push((
+            "model",
+            if no_provider {
+                "the file does not name the model it evaluated, nor its provider: give it \
+                 as PROVIDER/MODEL"
+            } else {
+                "the file does not name the model it evaluated"
             }
-            let mut message = format!("missing {n} fields the files do not give: ");
-            for (i, (fields, paths)) in alike.iter().enumerate() {
-                if i > 0 {
-                    message.push_str("; ");
-                }
-                message.push_str(
-                    &fields
-                        .iter()
-                        .map(|(field, why)| format!("`{field}` ({why})"))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                );
-                if alike.len() > 1 || paths.len() > 1 {
-                    let shown: Vec<String> = paths
-                        .iter()
-                        .take(3)
-                        .map(|p| p.display().to_string())
-                        .collect();
-                    message.push_str(&format!(" in {}", shown.join(", ")));
-                    if paths.len() > 3 {
-                        message.push_str(&format!(" and {} more", paths.len() - 3));
-                    }
-                }
-            }
-            Err(Error::input(Location::file(lacking[0].0), message).hinted(Hint::GiveAll(all)))
+            .into(),
+        )),
+        // A model the alias table knows brings its provider.
+        Some(m) if no_provider && !prefixed && crate::models::table().resolve(m).is_none() => {
+            fields.push((
+                "provider",
+                format!("the file names model {m:?} without its provider"),
+            ))
+        }
+        Some(_) => {}
+    }
+}
+
+/// The error for `n` (more than one) fields missing, `all` of them: each set of fields
+/// lacking said once, with the files (of `lacking`) that lack it.
+fn several_missing(lacking: &[(&Path, Lacks)], n: usize, all: Vec<&'static str>) -> Error {
+    // Files lacking the same, said once.
+    let mut alike: Vec<(&Lacks, Vec<&Path>)> = Vec::new();
+    for (path, fields) in lacking {
+        match alike.iter_mut().find(|(f, _)| *f == fields) {
+            Some((_, paths)) => paths.push(path),
+            None => alike.push((fields, vec![path])),
         }
     }
+    let mut message = format!("missing {n} fields the files do not give: ");
+    for (i, (fields, paths)) in alike.iter().enumerate() {
+        if i > 0 {
+            message.push_str("; ");
+        }
+        message.push_str(
+            &fields
+                .iter()
+                .map(|(field, why)| format!("`{field}` ({why})"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        if alike.len() > 1 || paths.len() > 1 {
+            let shown: Vec<String> = paths
+                .iter()
+                .take(3)
+                .map(|p| p.display().to_string())
+                .collect();
+            message.push_str(&format!(" in {}", shown.join(", ")));
+            if paths.len() > 3 {
+                message.push_str(&format!(" and {} more", paths.len() - 3));
+            }
+        }
+    }
+    Error::input(Location::file(lacking[0].0), message).hinted(Hint::GiveAll(all))
 }
 
 /// The files grouped into waves: by suite, then by the accounting they state (`None`: either).
