@@ -193,130 +193,146 @@ pub(crate) fn primary(
     view: &SeatView<'_>,
     scores: &BTreeMap<String, WaveScores>,
 ) -> Result<Value, String> {
+    match figure {
+        Figure::Seat(s) => seat_figure(s, view),
+        Figure::Mean(m) => mean(*m, view),
+        Figure::PassAtK(k) | Figure::PassHatK(k) => pass_k(figure, *k, view),
+        Figure::Score { name, version } => rubric_score(name, *version, view, scores),
+    }
+}
+
+/// A seat figure ([`Figure::Seat`]) as benchledger computes it; `Err` says why it cannot be.
+fn seat_figure(s: &SeatFigure, view: &SeatView<'_>) -> Result<Value, String> {
     let f = &view.figures;
     let n = f.attempts;
-    match figure {
-        Figure::Seat(s) => match s {
-            SeatFigure::Problems => exact(f.problems),
-            SeatFigure::Attempts => exact(f.attempts),
-            SeatFigure::Correct => exact(f.correct),
-            SeatFigure::Missing => exact(f.missing),
-            SeatFigure::Denominator => exact(f.denominator),
-            SeatFigure::CanaryFailures => exact(f.canary_failures),
-            SeatFigure::Accuracy => f
-                .accuracy
-                .map(|a| Value {
-                    value: a,
-                    covers: None,
-                })
-                .ok_or_else(|| {
-                    "the seat has no attempts and its wave declares no problems".to_string()
-                }),
-            SeatFigure::AccuracySe => SeatProblems::of(view.wave, view.attempts())
-                .clustered()
+    match s {
+        SeatFigure::Problems => exact(f.problems),
+        SeatFigure::Attempts => exact(f.attempts),
+        SeatFigure::Correct => exact(f.correct),
+        SeatFigure::Missing => exact(f.missing),
+        SeatFigure::Denominator => exact(f.denominator),
+        SeatFigure::CanaryFailures => exact(f.canary_failures),
+        SeatFigure::Accuracy => f
+            .accuracy
+            .map(|a| Value {
+                value: a,
+                covers: None,
+            })
+            .ok_or_else(|| {
+                "the seat has no attempts and its wave declares no problems".to_string()
+            }),
+        SeatFigure::AccuracySe => SeatProblems::of(view.wave, view.attempts())
+            .clustered()
+            .map(|c| Value {
+                value: c.se,
+                covers: None,
+            })
+            .ok_or_else(|| {
+                "the seat has no attempts and its wave declares no problems".to_string()
+            }),
+        SeatFigure::InputTokens => sum_u64(&f.input_tokens, n, "input tokens"),
+        SeatFigure::OutputTokens => sum_u64(&f.output_tokens, n, "output tokens"),
+        SeatFigure::InputTokensCacheRead => sum_u64(&f.input_tokens_cache_read, n, "cached reads"),
+        SeatFigure::InputTokensCacheWrite => {
+            sum_u64(&f.input_tokens_cache_write, n, "cache writes")
+        }
+        SeatFigure::TokensTotal => sum_u64(&f.tokens_total, n, "token counts"),
+        SeatFigure::NewInputTokens => sum_u64(&f.new_input_tokens, n, "input tokens"),
+        SeatFigure::WallS => sum_f64(&f.wall_s, n, "wall time"),
+        SeatFigure::CostUsd => sum_f64(&f.cost_usd, n, "cost"),
+        SeatFigure::Steps => sum_u64(&f.steps, n, "steps"),
+        SeatFigure::Errors => sum_u64(&f.errors, n, "failed steps"),
+        SeatFigure::CostOfPassUsd => match f.cost_of_pass_usd {
+            Some(c) => Ok(Value {
+                value: c,
+                covers: None,
+            }),
+            None if f.correct == 0 => Err("nothing is Correct: Cost-of-Pass is undefined".into()),
+            None => Err(format!(
+                "{} of {n} attempts have no cost: the pooled Cost-of-Pass is undefined with \
+                 a cost unknown",
+                n - f.cost_usd.known
+            )),
+        },
+        SeatFigure::CostOfPassPerProblemUsd => {
+            let s = summarise(&per_problem(view.attempts()), f.missing);
+            s.mean_usd
                 .map(|c| Value {
-                    value: c.se,
-                    covers: None,
-                })
-                .ok_or_else(|| {
-                    "the seat has no attempts and its wave declares no problems".to_string()
-                }),
-            SeatFigure::InputTokens => sum_u64(&f.input_tokens, n, "input tokens"),
-            SeatFigure::OutputTokens => sum_u64(&f.output_tokens, n, "output tokens"),
-            SeatFigure::InputTokensCacheRead => {
-                sum_u64(&f.input_tokens_cache_read, n, "cached reads")
-            }
-            SeatFigure::InputTokensCacheWrite => {
-                sum_u64(&f.input_tokens_cache_write, n, "cache writes")
-            }
-            SeatFigure::TokensTotal => sum_u64(&f.tokens_total, n, "token counts"),
-            SeatFigure::NewInputTokens => sum_u64(&f.new_input_tokens, n, "input tokens"),
-            SeatFigure::WallS => sum_f64(&f.wall_s, n, "wall time"),
-            SeatFigure::CostUsd => sum_f64(&f.cost_usd, n, "cost"),
-            SeatFigure::Steps => sum_u64(&f.steps, n, "steps"),
-            SeatFigure::Errors => sum_u64(&f.errors, n, "failed steps"),
-            SeatFigure::CostOfPassUsd => match f.cost_of_pass_usd {
-                Some(c) => Ok(Value {
                     value: c,
                     covers: None,
-                }),
-                None if f.correct == 0 => {
-                    Err("nothing is Correct: Cost-of-Pass is undefined".into())
-                }
-                None => Err(format!(
-                    "{} of {n} attempts have no cost: the pooled Cost-of-Pass is undefined with \
-                     a cost unknown",
-                    n - f.cost_usd.known
-                )),
-            },
-            SeatFigure::CostOfPassPerProblemUsd => {
-                let s = summarise(&per_problem(view.attempts()), f.missing);
-                s.mean_usd
-                    .map(|c| Value {
-                        value: c,
-                        covers: None,
-                    })
-                    .ok_or_else(|| {
-                        format!(
-                            "no problem was passed with every cost known ({} never passed, {} \
-                             passed with a cost unknown)",
-                            s.never_passed, s.unknown
-                        )
-                    })
-            }
-        },
-        Figure::Mean(m) => {
-            let k = measure_sum(view, *m);
-            if k.known == 0 {
-                return Err(unknown(what(*m), n));
-            }
-            Ok(Value {
-                value: k.sum / k.known as f64,
-                covers: Some(Covers {
-                    known: k.known,
-                    attempts: n,
-                }),
-            })
+                })
+                .ok_or_else(|| {
+                    format!(
+                        "no problem was passed with every cost known ({} never passed, {} \
+                         passed with a cost unknown)",
+                        s.never_passed, s.unknown
+                    )
+                })
         }
-        Figure::PassAtK(k) | Figure::PassHatK(k) => {
-            let p = SeatProblems::of(view.wave, view.attempts());
-            let at = p.at(*k);
-            let v = if matches!(figure, Figure::PassAtK(_)) {
-                at.pass_at_k
-            } else {
-                at.pass_hat_k
-            };
-            v.map(|value| Value {
+    }
+}
+
+/// The mean of a measure over the seat's attempts with it known ([`Figure::Mean`]).
+fn mean(m: Measure, view: &SeatView<'_>) -> Result<Value, String> {
+    let n = view.figures.attempts;
+    let k = measure_sum(view, m);
+    if k.known == 0 {
+        return Err(unknown(what(m), n));
+    }
+    Ok(Value {
+        value: k.sum / k.known as f64,
+        covers: Some(Covers {
+            known: k.known,
+            attempts: n,
+        }),
+    })
+}
+
+/// pass@k or pass^k (`figure` says which) over the seat's problems.
+fn pass_k(figure: &Figure, k: u64, view: &SeatView<'_>) -> Result<Value, String> {
+    let p = SeatProblems::of(view.wave, view.attempts());
+    let at = p.at(k);
+    let v = if matches!(figure, Figure::PassAtK(_)) {
+        at.pass_at_k
+    } else {
+        at.pass_hat_k
+    };
+    v.map(|value| Value {
+        value,
+        covers: None,
+    })
+    .ok_or_else(|| match p.trial_range() {
+        Some((_, most)) => format!(
+            "no problem has {k} trials (the most a problem has is {most}), and none is \
+             missing"
+        ),
+        None => "the seat has no attempts and its wave declares no problems".into(),
+    })
+}
+
+/// The seat's score under the rubric `name`@`version`, from `scores` (by `NAME@VERSION`).
+fn rubric_score(
+    name: &str,
+    version: u32,
+    view: &SeatView<'_>,
+    scores: &BTreeMap<String, WaveScores>,
+) -> Result<Value, String> {
+    let id = format!("{name}@{version}");
+    let seat = scores
+        .get(&id)
+        .and_then(|w| w.seats.iter().find(|s| s.seat == view.seat.seat.id));
+    match seat {
+        Some(s) => s
+            .score
+            .map(|value| Value {
                 value,
                 covers: None,
             })
-            .ok_or_else(|| match p.trial_range() {
-                Some((_, most)) => format!(
-                    "no problem has {k} trials (the most a problem has is {most}), and none is \
-                     missing"
-                ),
-                None => "the seat has no attempts and its wave declares no problems".into(),
-            })
-        }
-        Figure::Score { name, version } => {
-            let id = format!("{name}@{version}");
-            let seat = scores
-                .get(&id)
-                .and_then(|w| w.seats.iter().find(|s| s.seat == view.seat.seat.id));
-            match seat {
-                Some(s) => s
-                    .score
-                    .map(|value| Value {
-                        value,
-                        covers: None,
-                    })
-                    .ok_or_else(|| match &s.note {
-                        Some(note) => format!("the score under {id} is undefined: {note}"),
-                        None => format!("the score under {id} is undefined"),
-                    }),
-                None => Err(format!("the wave was not scored under {id}")),
-            }
-        }
+            .ok_or_else(|| match &s.note {
+                Some(note) => format!("the score under {id} is undefined: {note}"),
+                None => format!("the score under {id} is undefined"),
+            }),
+        None => Err(format!("the wave was not scored under {id}")),
     }
 }
 

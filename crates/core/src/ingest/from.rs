@@ -213,30 +213,10 @@ pub fn ingest_from(
     options: &FromOptions,
 ) -> Result<Plan> {
     let importer = format_named(format)?;
-    if options.group && !importer.has_groups() {
-        return Err(Error::Usage(format!(
-            "--group: results of format `{}` have no groups of tasks (lm-eval's have)",
-            importer.name()
-        )));
-    }
-    if options.scorer.is_some() && !importer.has_scorers() {
-        return Err(Error::Usage(format!(
-            "--scorer: results of format `{}` have no scorers to choose from",
-            importer.name()
-        )));
-    }
+    check_format_options(importer, options)?;
     let mut notes = Vec::new();
     let base = base_manifest(src, options)?;
-    let base_wave = match base.as_ref().and_then(|(_, t)| t.get("wave")) {
-        None => Table::new(),
-        Some(Value::Table(t)) => t.clone(),
-        Some(_) => {
-            return Err(Error::input(
-                manifest_at(options, "wave"),
-                "expected a [wave] table",
-            ));
-        }
-    };
+    let base_wave = base_wave_of(base.as_ref(), options)?;
     let mut files = described(
         src,
         importer,
@@ -248,26 +228,7 @@ pub fn ingest_from(
     if options.group {
         files = grouped(src, importer, files, options)?;
     }
-    if let Some(s) = options.seats.iter().find(|s| {
-        !files
-            .iter()
-            .any(|f| seat_of(options, &f.path).is_some_and(|o| o.path == s.path))
-    }) {
-        let read: Vec<String> = files
-            .iter()
-            .take(5)
-            .map(|f| f.path.display().to_string())
-            .collect();
-        return Err(Error::Usage(format!(
-            "--seat {}={}: no results file read is at {} (or under it, closer than another \
-             --seat's path); the files read are: {}{}",
-            s.path.display(),
-            s.model,
-            s.path.display(),
-            read.join(", "),
-            if files.len() > 5 { ", ..." } else { "" }
-        )));
-    }
+    check_seats_read(&files, options)?;
     every_missing(importer, &files, options, &base_wave)?;
     let groups = group(&files, options, &base_wave, &mut notes)?;
     let mut seat_ids: BTreeSet<String> = BTreeSet::new();
@@ -285,15 +246,7 @@ pub fn ingest_from(
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
-        // What the files say of the run that the load has no field for, once each.
-        let mut recorded: Vec<String> = Vec::new();
-        for f in members {
-            for c in &f.imported.about.conditions {
-                if !recorded.contains(c) {
-                    recorded.push(c.clone());
-                }
-            }
-        }
+        let mut recorded = conditions_of(members);
         let seats = seats(importer, members, options, &mut notes, &mut recorded)?;
         seat_ids.extend(
             seats
@@ -314,14 +267,96 @@ pub fn ingest_from(
         root.insert("seat".into(), Value::Array(seats));
         let text = toml::to_string(&root)
             .map_err(|e| Error::Usage(format!("cannot write the wave: {e}")))?;
-        let path = match &options.manifest {
-            Some(m) if several => PathBuf::from(format!("{}#{id}", m.display())),
-            Some(m) => m.clone(),
-            None if several => PathBuf::from(format!("--from {format} (wave {id})")),
-            None => PathBuf::from(format!("--from {format}")),
-        };
+        let path = built_path(options, format, &id, several);
         manifests.push(Built { path, text });
     }
+    check_display_names(options, &seat_ids)?;
+    Ok(Plan { manifests, notes })
+}
+
+/// Refuses `--group` and `--scorer` for a format whose results have no groups or no scorers.
+fn check_format_options(importer: &dyn Importer, options: &FromOptions) -> Result<()> {
+    if options.group && !importer.has_groups() {
+        return Err(Error::Usage(format!(
+            "--group: results of format `{}` have no groups of tasks (lm-eval's have)",
+            importer.name()
+        )));
+    }
+    if options.scorer.is_some() && !importer.has_scorers() {
+        return Err(Error::Usage(format!(
+            "--scorer: results of format `{}` have no scorers to choose from",
+            importer.name()
+        )));
+    }
+    Ok(())
+}
+
+/// The `[wave]` table of the `--manifest` given (`base`, its path and table): empty when there
+/// is none or it has no `[wave]`.
+fn base_wave_of(base: Option<&(PathBuf, Table)>, options: &FromOptions) -> Result<Table> {
+    Ok(match base.and_then(|(_, t)| t.get("wave")) {
+        None => Table::new(),
+        Some(Value::Table(t)) => t.clone(),
+        Some(_) => {
+            return Err(Error::input(
+                manifest_at(options, "wave"),
+                "expected a [wave] table",
+            ));
+        }
+    })
+}
+
+/// Refuses a `--seat` whose path none of the results files read is at (or under).
+fn check_seats_read(files: &[File], options: &FromOptions) -> Result<()> {
+    if let Some(s) = options.seats.iter().find(|s| {
+        !files
+            .iter()
+            .any(|f| seat_of(options, &f.path).is_some_and(|o| o.path == s.path))
+    }) {
+        let read: Vec<String> = files
+            .iter()
+            .take(5)
+            .map(|f| f.path.display().to_string())
+            .collect();
+        return Err(Error::Usage(format!(
+            "--seat {}={}: no results file read is at {} (or under it, closer than another \
+             --seat's path); the files read are: {}{}",
+            s.path.display(),
+            s.model,
+            s.path.display(),
+            read.join(", "),
+            if files.len() > 5 { ", ..." } else { "" }
+        )));
+    }
+    Ok(())
+}
+
+/// What the files say of the run that the load has no field for, once each, in file order.
+fn conditions_of(members: &[&File]) -> Vec<String> {
+    let mut recorded: Vec<String> = Vec::new();
+    for f in members {
+        for c in &f.imported.about.conditions {
+            if !recorded.contains(c) {
+                recorded.push(c.clone());
+            }
+        }
+    }
+    recorded
+}
+
+/// The path a built manifest is named by in errors: the `--manifest` given, or the format's
+/// `--from`, with the wave's id when the files make several waves.
+fn built_path(options: &FromOptions, format: &str, id: &str, several: bool) -> PathBuf {
+    match &options.manifest {
+        Some(m) if several => PathBuf::from(format!("{}#{id}", m.display())),
+        Some(m) => m.clone(),
+        None if several => PathBuf::from(format!("--from {format} (wave {id})")),
+        None => PathBuf::from(format!("--from {format}")),
+    }
+}
+
+/// Refuses a `--display-name` for a seat none of the waves built (`seat_ids`) has.
+fn check_display_names(options: &FromOptions, seat_ids: &BTreeSet<String>) -> Result<()> {
     if let Some((seat, _)) = options
         .display_names
         .iter()
@@ -337,7 +372,7 @@ pub fn ingest_from(
             known.join(", ")
         )));
     }
-    Ok(Plan { manifests, notes })
+    Ok(())
 }
 
 /// One results file and what it says.
@@ -749,33 +784,7 @@ fn every_missing(
                 "the file does not say when its run started".into(),
             ));
         }
-        let (given_model, given_provider) = given_for(options, &f.path);
-        let model = given_model.or(f.imported.model.clone());
-        let prefixed = model
-            .as_deref()
-            .and_then(|m| m.split_once('/'))
-            .is_some_and(|(p, r)| !p.is_empty() && !r.is_empty());
-        let no_provider = given_provider.is_none() && about.provider.is_none();
-        match &model {
-            None => fields.push((
-                "model",
-                if no_provider {
-                    "the file does not name the model it evaluated, nor its provider: give it \
-                     as PROVIDER/MODEL"
-                } else {
-                    "the file does not name the model it evaluated"
-                }
-                .into(),
-            )),
-            // A model the alias table knows brings its provider.
-            Some(m) if no_provider && !prefixed && crate::models::table().resolve(m).is_none() => {
-                fields.push((
-                    "provider",
-                    format!("the file names model {m:?} without its provider"),
-                ))
-            }
-            Some(_) => {}
-        }
+        model_lacks(options, f, &mut fields);
         if options.harness.is_none() && about.harness.is_none() {
             fields.push(("harness", "the file does not name its agent".into()));
         }
@@ -806,42 +815,79 @@ fn every_missing(
             let (path, fields) = &lacking[0];
             Err(missing(path, fields[0].0, &fields[0].1))
         }
-        n => {
-            // Files lacking the same, said once.
-            let mut alike: Vec<(&Lacks, Vec<&Path>)> = Vec::new();
-            for (path, fields) in &lacking {
-                match alike.iter_mut().find(|(f, _)| *f == fields) {
-                    Some((_, paths)) => paths.push(path),
-                    None => alike.push((fields, vec![path])),
-                }
+        n => Err(several_missing(&lacking, n, all)),
+    }
+}
+
+/// What a file lacks of its model and provider, added to `fields`: the model, or, for a
+/// model given without its provider that the alias table does not know, the provider.
+fn model_lacks(options: &FromOptions, f: &File, fields: &mut Lacks) {
+    let about = &f.imported.about;
+    let (given_model, given_provider) = given_for(options, &f.path);
+    let model = given_model.or(f.imported.model.clone());
+    let prefixed = model
+        .as_deref()
+        .and_then(|m| m.split_once('/'))
+        .is_some_and(|(p, r)| !p.is_empty() && !r.is_empty());
+    let no_provider = given_provider.is_none() && about.provider.is_none();
+    match &model {
+        None => fields.push((
+            "model",
+            if no_provider {
+                "the file does not name the model it evaluated, nor its provider: give it \
+                 as PROVIDER/MODEL"
+            } else {
+                "the file does not name the model it evaluated"
             }
-            let mut message = format!("missing {n} fields the files do not give: ");
-            for (i, (fields, paths)) in alike.iter().enumerate() {
-                if i > 0 {
-                    message.push_str("; ");
-                }
-                message.push_str(
-                    &fields
-                        .iter()
-                        .map(|(field, why)| format!("`{field}` ({why})"))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                );
-                if alike.len() > 1 || paths.len() > 1 {
-                    let shown: Vec<String> = paths
-                        .iter()
-                        .take(3)
-                        .map(|p| p.display().to_string())
-                        .collect();
-                    message.push_str(&format!(" in {}", shown.join(", ")));
-                    if paths.len() > 3 {
-                        message.push_str(&format!(" and {} more", paths.len() - 3));
-                    }
-                }
-            }
-            Err(Error::input(Location::file(lacking[0].0), message).hinted(Hint::GiveAll(all)))
+            .into(),
+        )),
+        // A model the alias table knows brings its provider.
+        Some(m) if no_provider && !prefixed && crate::models::table().resolve(m).is_none() => {
+            fields.push((
+                "provider",
+                format!("the file names model {m:?} without its provider"),
+            ))
+        }
+        Some(_) => {}
+    }
+}
+
+/// The error for `n` (more than one) fields missing, `all` of them: each set of fields
+/// lacking said once, with the files (of `lacking`) that lack it.
+fn several_missing(lacking: &[(&Path, Lacks)], n: usize, all: Vec<&'static str>) -> Error {
+    // Files lacking the same, said once.
+    let mut alike: Vec<(&Lacks, Vec<&Path>)> = Vec::new();
+    for (path, fields) in lacking {
+        match alike.iter_mut().find(|(f, _)| *f == fields) {
+            Some((_, paths)) => paths.push(path),
+            None => alike.push((fields, vec![path])),
         }
     }
+    let mut message = format!("missing {n} fields the files do not give: ");
+    for (i, (fields, paths)) in alike.iter().enumerate() {
+        if i > 0 {
+            message.push_str("; ");
+        }
+        message.push_str(
+            &fields
+                .iter()
+                .map(|(field, why)| format!("`{field}` ({why})"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        if alike.len() > 1 || paths.len() > 1 {
+            let shown: Vec<String> = paths
+                .iter()
+                .take(3)
+                .map(|p| p.display().to_string())
+                .collect();
+            message.push_str(&format!(" in {}", shown.join(", ")));
+            if paths.len() > 3 {
+                message.push_str(&format!(" and {} more", paths.len() - 3));
+            }
+        }
+    }
+    Error::input(Location::file(lacking[0].0), message).hinted(Hint::GiveAll(all))
 }
 
 /// The files grouped into waves: by suite, then by the accounting they state (`None`: either).

@@ -57,62 +57,7 @@ pub trait WaveVisitor {
 pub(crate) fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor) -> Result<Wave> {
     let text = src.read_text(path).map_err(|e| Error::io(path, e))?;
     let m = manifest::parse(path, &text)?;
-    let w = &m.wave;
-    macro_rules! at {
-        ($v:expr, $f:expr) => {
-            manifest::at(path, &text, $v, $f)
-        };
-    }
-
-    check_slug(at!(&w.id, "id"), "wave id", w.id.get_ref())?;
-    check_no_nul(at!(&w.suite, "suite"), w.suite.get_ref())?;
-    for (field, v) in [
-        ("notes", &w.notes),
-        ("provenance.harness_version", &w.provenance.harness_version),
-        ("provenance.producer", &w.provenance.producer),
-        (
-            "provenance.producer_version",
-            &w.provenance.producer_version,
-        ),
-    ] {
-        if let Some(v) = v {
-            // Not spanned: the line of the key in the manifest.
-            let key = field.rsplit('.').next().unwrap_or(field);
-            check_no_nul(manifest::key_at(path, &text, key, field), v)?;
-        }
-    }
-    if w.suite.get_ref().trim().is_empty() {
-        return Err(Error::input(
-            at!(&w.suite, "suite"),
-            "the suite's name is empty",
-        ));
-    }
-    let started_at = manifest::started_at(path, &text, &w.started_at)?;
-
-    let suite_problems = suite_problems_of(src, path, &text, w)?;
-    let load = load_of(path, &text, w)?;
-    let (accounting, accounting_at) = accounting_of(path, &text, w)?;
-    let budget = budget_of(path, &text, w)?;
-    let supersedes = supersedes_of(path, &text, w)?;
-    let canary_problems = canaries(path, &text, w, suite_problems.as_ref())?;
-
-    let wave = Wave {
-        id: w.id.get_ref().clone(),
-        suite: w.suite.get_ref().clone(),
-        started_at,
-        notes: w.notes.clone(),
-        suite_problems,
-        load,
-        accounting,
-        budget,
-        provenance: Provenance {
-            harness_version: w.provenance.harness_version.clone(),
-            producer: w.provenance.producer.clone(),
-            producer_version: w.provenance.producer_version.clone(),
-        },
-        supersedes,
-        canary_problems,
-    };
+    let (wave, accounting_at) = wave_of(src, path, &text, &m.wave)?;
 
     if m.seat.is_empty() {
         return Err(Error::input(
@@ -136,27 +81,7 @@ pub(crate) fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor)
         let line = line_of(&text, s.span().start);
         let s = s.get_ref();
         let id = s.id.get_ref();
-        check_slug(at!(&s.id, "id"), "seat id", id)?;
-        for (field, v) in [
-            ("model", Some(&s.model)),
-            ("provider", Some(&s.provider)),
-            ("harness", Some(&s.harness)),
-            ("config", s.config.as_ref()),
-        ] {
-            if let Some(v) = v {
-                check_no_nul(Location::line(path, line).field(format!("seat.{field}")), v)?;
-            }
-        }
-        if let Some(n) = &s.display_name {
-            check_display_name(at!(n, "display_name"), n.get_ref(), &mut display_names, id)?;
-        }
-        if let Some(first) = seat_lines.get(id) {
-            return Err(Error::input(
-                at!(&s.id, "id"),
-                format!("seat `{id}` appears twice in this wave (first at line {first})"),
-            ));
-        }
-        seat_lines.insert(id.clone(), line);
+        check_seat_heading(path, &text, line, s, &mut display_names, &mut seat_lines)?;
         if let Some(cancel) = v.cancel() {
             cancel.check()?;
         }
@@ -170,6 +95,121 @@ pub(crate) fn visit_wave(src: &dyn Source, path: &Path, v: &mut dyn WaveVisitor)
         }
     }
     Ok(wave)
+}
+
+/// Checks the `[wave]` table's own fields (id, suite, the free text) and reads it into a
+/// [`Wave`], with where its accounting convention was stated.
+fn wave_of(
+    src: &dyn Source,
+    path: &Path,
+    text: &str,
+    w: &manifest::WaveSection,
+) -> Result<(Wave, Location)> {
+    check_wave_text(path, text, w)?;
+    let started_at = manifest::started_at(path, text, &w.started_at)?;
+
+    let suite_problems = suite_problems_of(src, path, text, w)?;
+    let load = load_of(path, text, w)?;
+    let (accounting, accounting_at) = accounting_of(path, text, w)?;
+    let budget = budget_of(path, text, w)?;
+    let supersedes = supersedes_of(path, text, w)?;
+    let canary_problems = canaries(path, text, w, suite_problems.as_ref())?;
+
+    let wave = Wave {
+        id: w.id.get_ref().clone(),
+        suite: w.suite.get_ref().clone(),
+        started_at,
+        notes: w.notes.clone(),
+        suite_problems,
+        load,
+        accounting,
+        budget,
+        provenance: Provenance {
+            harness_version: w.provenance.harness_version.clone(),
+            producer: w.provenance.producer.clone(),
+            producer_version: w.provenance.producer_version.clone(),
+        },
+        supersedes,
+        canary_problems,
+    };
+    Ok((wave, accounting_at))
+}
+
+/// Checks the wave's id is a slug, its suite's name is not empty, and no text of the wave's
+/// holds a NUL.
+fn check_wave_text(path: &Path, text: &str, w: &manifest::WaveSection) -> Result<()> {
+    check_slug(
+        manifest::at(path, text, &w.id, "id"),
+        "wave id",
+        w.id.get_ref(),
+    )?;
+    check_no_nul(
+        manifest::at(path, text, &w.suite, "suite"),
+        w.suite.get_ref(),
+    )?;
+    for (field, v) in [
+        ("notes", &w.notes),
+        ("provenance.harness_version", &w.provenance.harness_version),
+        ("provenance.producer", &w.provenance.producer),
+        (
+            "provenance.producer_version",
+            &w.provenance.producer_version,
+        ),
+    ] {
+        if let Some(v) = v {
+            // Not spanned: the line of the key in the manifest.
+            let key = field.rsplit('.').next().unwrap_or(field);
+            check_no_nul(manifest::key_at(path, text, key, field), v)?;
+        }
+    }
+    if w.suite.get_ref().trim().is_empty() {
+        return Err(Error::input(
+            manifest::at(path, text, &w.suite, "suite"),
+            "the suite's name is empty",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a seat's own fields before its results are read: a slug for an id, no NUL in its
+/// text, a display name no other seat has, and an id no seat before it (`seat_lines`, each
+/// id with the line it sits on) has.
+fn check_seat_heading(
+    path: &Path,
+    text: &str,
+    line: usize,
+    s: &manifest::SeatSection,
+    display_names: &mut BTreeMap<String, String>,
+    seat_lines: &mut BTreeMap<String, usize>,
+) -> Result<()> {
+    let id = s.id.get_ref();
+    check_slug(manifest::at(path, text, &s.id, "id"), "seat id", id)?;
+    for (field, v) in [
+        ("model", Some(&s.model)),
+        ("provider", Some(&s.provider)),
+        ("harness", Some(&s.harness)),
+        ("config", s.config.as_ref()),
+    ] {
+        if let Some(v) = v {
+            check_no_nul(Location::line(path, line).field(format!("seat.{field}")), v)?;
+        }
+    }
+    if let Some(n) = &s.display_name {
+        check_display_name(
+            manifest::at(path, text, n, "display_name"),
+            n.get_ref(),
+            display_names,
+            id,
+        )?;
+    }
+    if let Some(first) = seat_lines.get(id) {
+        return Err(Error::input(
+            manifest::at(path, text, &s.id, "id"),
+            format!("seat `{id}` appears twice in this wave (first at line {first})"),
+        ));
+    }
+    seat_lines.insert(id.clone(), line);
+    Ok(())
 }
 
 /// The longest display name, in characters: a name, not a description.
@@ -405,6 +445,65 @@ fn read_seat(
         Some(f) => import::named(f.get_ref(), manifest::at(path, text, f, "format"))?,
         None => import::by_extension(&results_path)?,
     };
+    check_importer_fields(path, text, wave, s, importer)?;
+    let options = import::Options {
+        scorer: s.scorer.as_ref().map(|x| x.get_ref().clone()),
+        group: s.group.as_ref().map(|x| x.get_ref().clone()),
+        agent: s.agent.as_ref().map(|x| x.get_ref().clone()),
+        agent_model: s.agent_model.as_ref().map(|x| x.get_ref().clone()),
+    };
+    let mut quiet = import::Quiet;
+    let mut imported = importer.read(&mut import::Input {
+        src,
+        path: &results_path,
+        options: &options,
+        progress: v.progress().unwrap_or(&mut quiet),
+    })?;
+    if let Some(stated) = &imported.accounting {
+        check_stated_accounting(accounting_at, wave, stated, &results_path, importer, id)?;
+    }
+    check_model(path, text, s, &results_path, imported.model.as_deref())?;
+    // Native result lines name no record worth keeping (the seat names its file): only a
+    // foreign format's attempts keep where they came from.
+    if !matches!(importer.name(), "jsonl" | "csv") {
+        for r in &mut imported.records {
+            r.attempt.origin = Some(origin(dir, &results_path, r));
+        }
+    }
+    let attempts = check_seat(&results_path, wave, imported.records)?;
+    if attempts.is_empty() && wave.suite_problems.is_none() {
+        return Err(Error::input(
+            Location::file(&results_path),
+            "the results file holds no attempts; declare the suite's size (suite_problems) \
+             so the seat counts as missing every problem, or drop the seat",
+        ));
+    }
+    Ok(SeatData {
+        seat: Seat {
+            id: id.clone(),
+            model: s.model.clone(),
+            provider: s.provider.clone(),
+            harness: s.harness.clone(),
+            config: s.config.clone(),
+            display_name: s
+                .display_name
+                .as_ref()
+                .map(|n| n.get_ref().trim().to_string()),
+        },
+        attempts,
+    })
+}
+
+/// Refuses what a seat sets that its format has no use for (`scorer`, `group`, `agent`,
+/// `agent_model`), and a format that needs the suite's size in a wave that does not declare it.
+fn check_importer_fields(
+    path: &Path,
+    text: &str,
+    wave: &Wave,
+    s: &manifest::SeatSection,
+    importer: &dyn import::Importer,
+) -> Result<()> {
+    let id = s.id.get_ref();
     if let Some(scorer) = &s.scorer
         && !importer.has_scorers()
     {
@@ -452,23 +551,20 @@ fn read_seat(
             ),
         ));
     }
-    let options = import::Options {
-        scorer: s.scorer.as_ref().map(|x| x.get_ref().clone()),
-        group: s.group.as_ref().map(|x| x.get_ref().clone()),
-        agent: s.agent.as_ref().map(|x| x.get_ref().clone()),
-        agent_model: s.agent_model.as_ref().map(|x| x.get_ref().clone()),
-    };
-    let mut quiet = import::Quiet;
-    let mut imported = importer.read(&mut import::Input {
-        src,
-        path: &results_path,
-        options: &options,
-        progress: v.progress().unwrap_or(&mut quiet),
-    })?;
-    if let Some(stated) = &imported.accounting
-        && stated.input_tokens_include_cache_reads
-            != wave.accounting.input_tokens_include_cache_reads
-    {
+    Ok(())
+}
+
+/// Refuses results whose `stated` accounting convention is not the one the manifest says
+/// (at `accounting_at`).
+fn check_stated_accounting(
+    accounting_at: &Location,
+    wave: &Wave,
+    stated: &import::Stated,
+    results_path: &Path,
+    importer: &dyn import::Importer,
+    id: &str,
+) -> Result<()> {
+    if stated.input_tokens_include_cache_reads != wave.accounting.input_tokens_include_cache_reads {
         return Err(Error::input(
             accounting_at.clone(),
             format!(
@@ -482,36 +578,7 @@ fn read_seat(
             ),
         ));
     }
-    check_model(path, text, s, &results_path, imported.model.as_deref())?;
-    // Native result lines name no record worth keeping (the seat names its file): only a
-    // foreign format's attempts keep where they came from.
-    if !matches!(importer.name(), "jsonl" | "csv") {
-        for r in &mut imported.records {
-            r.attempt.origin = Some(origin(dir, &results_path, r));
-        }
-    }
-    let attempts = check_seat(&results_path, wave, imported.records)?;
-    if attempts.is_empty() && wave.suite_problems.is_none() {
-        return Err(Error::input(
-            Location::file(&results_path),
-            "the results file holds no attempts; declare the suite's size (suite_problems) \
-             so the seat counts as missing every problem, or drop the seat",
-        ));
-    }
-    Ok(SeatData {
-        seat: Seat {
-            id: id.clone(),
-            model: s.model.clone(),
-            provider: s.provider.clone(),
-            harness: s.harness.clone(),
-            config: s.config.clone(),
-            display_name: s
-                .display_name
-                .as_ref()
-                .map(|n| n.get_ref().trim().to_string()),
-        },
-        attempts,
-    })
+    Ok(())
 }
 
 /// Where a record came from, as the ledger keeps it: the file or directory that holds it alone

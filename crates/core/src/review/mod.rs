@@ -918,26 +918,7 @@ fn claims(
             .filter(|k| k.reproduces)
             .map(|k| k.says.clone())
             .collect();
-        let outcome = match checked.verdict {
-            ClaimVerdict::Reproduced => "reproduced",
-            ClaimVerdict::CannotBeComputed => "cannot_be_computed",
-            ClaimVerdict::Differs => {
-                let within = match (req.rules.claims_tolerance, checked.computed) {
-                    (Some(t), Some(x)) if is_rate(&claim.figure) => {
-                        ((x - claim.value) / claim.scale).abs() <= t
-                    }
-                    (Some(t), Some(x)) if claim.value != 0.0 => {
-                        ((x - claim.value) / claim.value).abs() <= t
-                    }
-                    _ => false,
-                };
-                if within {
-                    "within_tolerance"
-                } else {
-                    "differs"
-                }
-            }
-        };
+        let outcome = outcome_of(req, claim, &checked);
         let line = ClaimLine {
             wave: claim.wave.clone(),
             seat: claim.seat.clone(),
@@ -947,55 +928,8 @@ fn claims(
             outcome,
             causes: causes.clone(),
         };
-        if req.rules.claims_tolerance.is_some() {
-            let evidence = Evidence {
-                seat: Some(claim.seat.clone()),
-                excerpt: Some(format!(
-                    "{} claimed {}, recomputed {}",
-                    line.figure,
-                    crate::number::machine(claim.value),
-                    checked
-                        .computed
-                        .map_or("nothing".to_string(), crate::number::machine)
-                )),
-                ..Evidence::default()
-            };
-            match outcome {
-                "differs" => {
-                    differ += 1;
-                    let why = if causes.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; it {}", causes.join("; or it "))
-                    };
-                    c.found(
-                        Finding::new(
-                            "claims",
-                            Verdict::Reject,
-                            format!(
-                                "a claimed {} of seat {} differs from the one recomputed over \
-                                 every trial{why}",
-                                line.figure, claim.seat
-                            ),
-                        )
-                        .with([evidence]),
-                    );
-                }
-                "cannot_be_computed" => c.found(
-                    Finding::new(
-                        "claims",
-                        Verdict::NeedsReview,
-                        format!(
-                            "a claimed {} of seat {} cannot be recomputed: {}",
-                            line.figure,
-                            claim.seat,
-                            checked.reason.clone().unwrap_or_default()
-                        ),
-                    )
-                    .with([evidence]),
-                ),
-                _ => {}
-            }
+        if req.rules.claims_tolerance.is_some() && judge_claim(c, claim, &line, &checked, &causes) {
+            differ += 1;
         }
         lines.push(line);
     }
@@ -1015,6 +949,98 @@ fn claims(
         );
     }
     Ok(lines)
+}
+
+/// How a claim came out against its recomputation: reproduced, within `--claims-tolerance`
+/// (of a rate, in its units; of any other figure, relative to it), differs, or cannot be
+/// computed.
+fn outcome_of(
+    req: &Request<'_>,
+    claim: &crate::claims::Claim,
+    checked: &crate::claims::Checked,
+) -> &'static str {
+    match checked.verdict {
+        ClaimVerdict::Reproduced => "reproduced",
+        ClaimVerdict::CannotBeComputed => "cannot_be_computed",
+        ClaimVerdict::Differs => {
+            let within = match (req.rules.claims_tolerance, checked.computed) {
+                (Some(t), Some(x)) if is_rate(&claim.figure) => {
+                    ((x - claim.value) / claim.scale).abs() <= t
+                }
+                (Some(t), Some(x)) if claim.value != 0.0 => {
+                    ((x - claim.value) / claim.value).abs() <= t
+                }
+                _ => false,
+            };
+            if within {
+                "within_tolerance"
+            } else {
+                "differs"
+            }
+        }
+    }
+}
+
+/// Records the finding a claim's `line` makes, when it differs or cannot be recomputed; true
+/// when it differs.
+fn judge_claim(
+    c: &mut Checks,
+    claim: &crate::claims::Claim,
+    line: &ClaimLine,
+    checked: &crate::claims::Checked,
+    causes: &[String],
+) -> bool {
+    let evidence = Evidence {
+        seat: Some(claim.seat.clone()),
+        excerpt: Some(format!(
+            "{} claimed {}, recomputed {}",
+            line.figure,
+            crate::number::machine(claim.value),
+            checked
+                .computed
+                .map_or("nothing".to_string(), crate::number::machine)
+        )),
+        ..Evidence::default()
+    };
+    match line.outcome {
+        "differs" => {
+            let why = if causes.is_empty() {
+                String::new()
+            } else {
+                format!("; it {}", causes.join("; or it "))
+            };
+            c.found(
+                Finding::new(
+                    "claims",
+                    Verdict::Reject,
+                    format!(
+                        "a claimed {} of seat {} differs from the one recomputed over \
+                         every trial{why}",
+                        line.figure, claim.seat
+                    ),
+                )
+                .with([evidence]),
+            );
+            true
+        }
+        "cannot_be_computed" => {
+            c.found(
+                Finding::new(
+                    "claims",
+                    Verdict::NeedsReview,
+                    format!(
+                        "a claimed {} of seat {} cannot be recomputed: {}",
+                        line.figure,
+                        claim.seat,
+                        checked.reason.clone().unwrap_or_default()
+                    ),
+                )
+                .with([evidence]),
+            );
+            false
+        }
+        _ => false,
+    }
 }
 
 fn costs(c: &mut Checks, req: &Request<'_>, waves: &[WaveData]) -> Vec<CostLine> {

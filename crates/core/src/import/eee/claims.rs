@@ -25,6 +25,63 @@ pub fn eee(
     seat: &str,
 ) -> Result<ClaimsFile> {
     let v: Value = serde_json::from_str(text).map_err(|e| syntax(path, &e))?;
+    let (r, i, names) = chosen(path, &v, evaluation)?;
+    let at = |k: &str| Location::file(path).field(format!("evaluation_results[{i}].{k}"));
+    let details = r
+        .get("score_details")
+        .ok_or_else(|| Error::input(at("score_details"), "missing"))?;
+    let score = score_of(details, &at)?;
+    let (figure, scale, metric) = reading(r);
+    // A score written with more decimals than a person writes was written unrounded.
+    let decimals = written_decimals(score);
+    let precision = if decimals > ROUNDED_AT_MOST {
+        Precision::Tolerance(FULL_PRECISION)
+    } else {
+        Precision::Decimals(decimals)
+    };
+    let mut claims = vec![Claim {
+        metric,
+        source: uncertainty(details.get("uncertainty")),
+        ..claim(wave, seat, figure.clone(), score, scale, precision)
+    }];
+    let samples = details
+        .pointer("/uncertainty/num_samples")
+        .and_then(Value::as_u64);
+    // The standard error of an accuracy, claimed as the ledger's `accuracy_se` (of a mean
+    // score, it is of the outcomes, which the ledger does not compute: said in words only).
+    if figure == Figure::Seat(SeatFigure::Accuracy) {
+        claims.extend(standard_error(details, &at, samples, scale, wave, seat)?);
+    }
+    if let Some(n) = samples {
+        claims.push(claim(
+            wave,
+            seat,
+            Figure::Seat(SeatFigure::Attempts),
+            n as f64,
+            1.0,
+            Precision::Decimals(0),
+        ));
+    }
+    let id = v
+        .get("evaluation_id")
+        .and_then(Value::as_str)
+        .unwrap_or("record");
+    Ok(ClaimsFile {
+        name: tidy(&slug(&format!("eee-{wave}-{seat}-{}", names[i]))),
+        version: 1,
+        source: format!("Every Eval Ever record {id}, evaluation {:?}", names[i]),
+        description: None,
+        claims,
+    })
+}
+
+/// The evaluation result of the record `v` that is claimed, with its index and the names of
+/// every result: the one named `evaluation`, or the record's only one.
+fn chosen<'v>(
+    path: &Path,
+    v: &'v Value,
+    evaluation: Option<&str>,
+) -> Result<(&'v Value, usize, Vec<String>)> {
     let at = |k: &str| Location::file(path).field(k);
     let results = v
         .get("evaluation_results")
@@ -64,12 +121,12 @@ pub fn eee(
             ),
         )
     })?;
-    let r = &results[i];
-    let at = |k: &str| Location::file(path).field(format!("evaluation_results[{i}].{k}"));
-    let details = r
-        .get("score_details")
-        .ok_or_else(|| Error::input(at("score_details"), "missing"))?;
-    let score = match details.get("score") {
+    Ok((&results[i], i, names))
+}
+
+/// The result's score (`score_details.score`), a finite number.
+fn score_of(details: &Value, at: &dyn Fn(&str) -> Location) -> Result<f64> {
+    match details.get("score") {
         Some(Value::Number(n)) => n.as_f64().filter(|x| x.is_finite()),
         _ => None,
     }
@@ -81,7 +138,13 @@ pub fn eee(
                 details.get("score").map_or("nothing".into(), describe)
             ),
         )
-    })?;
+    })
+}
+
+/// What the result's `metric_config` says its score is: the figure claimed (accuracy, or a
+/// mean outcome), the scale it is written on (1, or 100 for a percent) and the metric named
+/// where it is not accuracy or the mean outcome.
+fn reading(r: &Value) -> (Figure, f64, Option<String>) {
     let config = r.get("metric_config");
     let says = |k: &str| {
         config
@@ -102,50 +165,10 @@ pub fn eee(
     } else {
         Figure::Mean(Measure::Outcome)
     };
-    // A score written with more decimals than a person writes was written unrounded.
-    let decimals = written_decimals(score);
-    let precision = if decimals > ROUNDED_AT_MOST {
-        Precision::Tolerance(FULL_PRECISION)
-    } else {
-        Precision::Decimals(decimals)
-    };
     let metric = says("metric_id")
         .or_else(|| says("metric_name"))
         .filter(|m| !accuracy && m != "mean_outcome");
-    let mut claims = vec![Claim {
-        metric,
-        source: uncertainty(details.get("uncertainty")),
-        ..claim(wave, seat, figure.clone(), score, scale, precision)
-    }];
-    let samples = details
-        .pointer("/uncertainty/num_samples")
-        .and_then(Value::as_u64);
-    // The standard error of an accuracy, claimed as the ledger's `accuracy_se` (of a mean
-    // score, it is of the outcomes, which the ledger does not compute: said in words only).
-    if figure == Figure::Seat(SeatFigure::Accuracy) {
-        claims.extend(standard_error(details, &at, samples, scale, wave, seat)?);
-    }
-    if let Some(n) = samples {
-        claims.push(claim(
-            wave,
-            seat,
-            Figure::Seat(SeatFigure::Attempts),
-            n as f64,
-            1.0,
-            Precision::Decimals(0),
-        ));
-    }
-    let id = v
-        .get("evaluation_id")
-        .and_then(Value::as_str)
-        .unwrap_or("record");
-    Ok(ClaimsFile {
-        name: tidy(&slug(&format!("eee-{wave}-{seat}-{}", names[i]))),
-        version: 1,
-        source: format!("Every Eval Ever record {id}, evaluation {:?}", names[i]),
-        description: None,
-        claims,
-    })
+    (figure, scale, metric)
 }
 
 /// An accuracy's `uncertainty.standard_error` as an `accuracy_se` claim, at the score's

@@ -232,26 +232,7 @@ fn read_capped<R: Read + Seek>(
     let budget = Budget::new(cap);
     let mut zip = ZipArchive::new(BufReader::with_capacity(16 * 1024, first))
         .map_err(|e| zip_error(path, None, e))?;
-    if zip.index_for_name("header.json").is_none() {
-        let running = zip.index_for_name("_journal/start.json").is_some();
-        return Err(Error::input(
-            Location::file(path),
-            if running {
-                "the log has no header.json: the eval was still running, or stopped before it \
-                 finished (inspect_ai writes header.json at the end of a run); finish or \
-                 recover it (`inspect log recover`) first"
-            } else {
-                "not an Inspect .eval log: the archive has no header.json"
-            },
-        ));
-    }
-    let header: Header = member(
-        path,
-        &mut zip,
-        "header.json",
-        &budget,
-        PhantomData::<Header>,
-    )?;
+    let header = read_header(path, &mut zip, &budget)?;
     let mut log = Log {
         header,
         status_read: true,
@@ -271,83 +252,139 @@ fn read_capped<R: Read + Seek>(
     let trace = mode == Mode::Trace;
     let header = &log.header;
     if zip.index_for_name("summaries.json").is_some() {
-        let mut members: Option<ZipArchive<BufReader<R>>> = None;
-        let mut failed: Option<Error> = None;
-        let at = std::cell::Cell::new(0);
-        let read = {
-            let mut one = |mut s: Sample| -> std::result::Result<(), String> {
-                let done = (|| -> Result<()> {
-                    // The member is opened for the trace, or for a figure the summary lacks.
-                    let wanted = trace || s.model_usage.is_none() || s.total_time.is_none();
-                    if let (true, Some(id), Some(epoch)) = (wanted, &s.id, &s.epoch) {
-                        let name = sample_member(&text(id), &text(epoch));
-                        let z = match &mut members {
-                            Some(z) => z,
-                            None => {
-                                let file = reopen().map_err(|e| Error::io(path, e))?;
-                                members.insert(
-                                    ZipArchive::new(BufReader::with_capacity(16 * 1024, file))
-                                        .map_err(|e| zip_error(path, None, e))?,
-                                )
-                            }
-                        };
-                        if z.index_for_name(&name).is_some() {
-                            let full = member(path, z, &name, &budget, SampleSeed { trace })?;
-                            if full.id.as_ref().map(text) != s.id.as_ref().map(text)
-                                || full.epoch.as_ref().map(text) != s.epoch.as_ref().map(text)
-                            {
-                                return Err(Error::input(
-                                    Location::record(path, format!("member {name}")),
-                                    "the sample member holds another sample than its name says",
-                                ));
-                            }
-                            s.fill_from(full);
-                        }
-                    }
-                    each(header, s)?;
-                    progress.advance(1);
-                    Ok(())
-                })();
-                at.set(at.get() + 1);
-                done.map_err(|e| {
-                    failed = Some(e);
-                    "stopped at a bad sample".to_string()
-                })
-            };
-            let mut n = 0;
-            member_at(
-                path,
-                &mut zip,
-                "summaries.json",
-                Some(&at),
-                &budget,
-                SamplesSeed {
-                    each: &mut one,
-                    at: &mut n,
-                    trace: false,
-                },
-            )
-        };
-        if let Some(e) = failed {
-            return Err(e);
-        }
-        read?;
+        read_by_summaries(
+            path, &mut zip, reopen, trace, header, &budget, progress, each,
+        )?;
     } else {
-        let mut names: Vec<String> = zip
-            .file_names()
-            .filter_map(|n| n.ok())
-            .filter(|n| is_sample(n))
-            .map(|n| n.into_owned())
-            .collect();
-        names.sort();
-        for name in names {
-            let s = member(path, &mut zip, &name, &budget, SampleSeed { trace })?;
-            each(header, s)?;
-            progress.advance(1);
-        }
+        read_by_members(path, &mut zip, trace, header, &budget, progress, each)?;
     }
     log.samples_read = true;
     Ok(log)
+}
+
+/// Reads `header.json`, or says why an archive without it is no log to read: still running
+/// (it has a journal) or not an Inspect log at all.
+fn read_header<R: Read + Seek>(
+    path: &Path,
+    zip: &mut ZipArchive<R>,
+    budget: &Budget,
+) -> Result<Header> {
+    if zip.index_for_name("header.json").is_none() {
+        let running = zip.index_for_name("_journal/start.json").is_some();
+        return Err(Error::input(
+            Location::file(path),
+            if running {
+                "the log has no header.json: the eval was still running, or stopped before it \
+                 finished (inspect_ai writes header.json at the end of a run); finish or \
+                 recover it (`inspect log recover`) first"
+            } else {
+                "not an Inspect .eval log: the archive has no header.json"
+            },
+        ));
+    }
+    member(path, zip, "header.json", budget, PhantomData::<Header>)
+}
+
+/// Hands `each` every sample as `summaries.json` streams them, filling a summary from its
+/// sample's own member (opened through a second handle from `reopen`) for the trace or for a
+/// figure the summary lacks.
+#[allow(clippy::too_many_arguments)]
+fn read_by_summaries<R: Read + Seek>(
+    path: &Path,
+    zip: &mut ZipArchive<BufReader<R>>,
+    reopen: &dyn Fn() -> std::io::Result<R>,
+    trace: bool,
+    header: &Header,
+    budget: &Budget,
+    progress: &mut dyn Progress,
+    each: &mut dyn FnMut(&Header, Sample) -> Result<()>,
+) -> Result<()> {
+    let mut members: Option<ZipArchive<BufReader<R>>> = None;
+    let mut failed: Option<Error> = None;
+    let at = std::cell::Cell::new(0);
+    let read = {
+        let mut one = |mut s: Sample| -> std::result::Result<(), String> {
+            let done = (|| -> Result<()> {
+                // The member is opened for the trace, or for a figure the summary lacks.
+                let wanted = trace || s.model_usage.is_none() || s.total_time.is_none();
+                if let (true, Some(id), Some(epoch)) = (wanted, &s.id, &s.epoch) {
+                    let name = sample_member(&text(id), &text(epoch));
+                    let z = match &mut members {
+                        Some(z) => z,
+                        None => {
+                            let file = reopen().map_err(|e| Error::io(path, e))?;
+                            members.insert(
+                                ZipArchive::new(BufReader::with_capacity(16 * 1024, file))
+                                    .map_err(|e| zip_error(path, None, e))?,
+                            )
+                        }
+                    };
+                    if z.index_for_name(&name).is_some() {
+                        let full = member(path, z, &name, budget, SampleSeed { trace })?;
+                        if full.id.as_ref().map(text) != s.id.as_ref().map(text)
+                            || full.epoch.as_ref().map(text) != s.epoch.as_ref().map(text)
+                        {
+                            return Err(Error::input(
+                                Location::record(path, format!("member {name}")),
+                                "the sample member holds another sample than its name says",
+                            ));
+                        }
+                        s.fill_from(full);
+                    }
+                }
+                each(header, s)?;
+                progress.advance(1);
+                Ok(())
+            })();
+            at.set(at.get() + 1);
+            done.map_err(|e| {
+                failed = Some(e);
+                "stopped at a bad sample".to_string()
+            })
+        };
+        let mut n = 0;
+        member_at(
+            path,
+            zip,
+            "summaries.json",
+            Some(&at),
+            budget,
+            SamplesSeed {
+                each: &mut one,
+                at: &mut n,
+                trace: false,
+            },
+        )
+    };
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    read
+}
+
+/// Hands `each` every sample member of an archive without `summaries.json`, in name order.
+fn read_by_members<R: Read + Seek>(
+    path: &Path,
+    zip: &mut ZipArchive<R>,
+    trace: bool,
+    header: &Header,
+    budget: &Budget,
+    progress: &mut dyn Progress,
+    each: &mut dyn FnMut(&Header, Sample) -> Result<()>,
+) -> Result<()> {
+    let mut names: Vec<String> = zip
+        .file_names()
+        .filter_map(|n| n.ok())
+        .filter(|n| is_sample(n))
+        .map(|n| n.into_owned())
+        .collect();
+    names.sort();
+    for name in names {
+        let s = member(path, zip, &name, budget, SampleSeed { trace })?;
+        each(header, s)?;
+        progress.advance(1);
+    }
+    Ok(())
 }
 
 /// A sample id or epoch as inspect_ai writes it into a member's name (`str(id)`).

@@ -29,7 +29,6 @@ pub fn lm_eval(
 ) -> Result<ClaimsFile> {
     // The results as the importer reads them, the published figures included.
     let v = super::super::json::shaped(path, text.as_bytes(), super::RESULTS)?;
-    let at = |key: &str| Location::file(path).field(key);
     let config = v.pointer(&format!("/configs/{task}"));
     // A group (`ingest --from lm-eval --group`): its tasks, whose documents it counts.
     let group = match v.pointer(&format!("/group_subtasks/{task}")) {
@@ -38,7 +37,52 @@ pub fn lm_eval(
         }
         _ => None,
     };
-    let key = match metric {
+    let key = metric_key(&v, path, task, metric, group.is_some())?;
+    let (value, stderr) = figures(&v, path, task, &key)?;
+    let (name, filter) = key.split_once(',').unwrap_or((key.as_str(), "none"));
+    let effective_of = |t: &str| {
+        v.pointer(&format!("/n-samples/{t}/effective"))
+            .and_then(Value::as_u64)
+    };
+    let effective = match &group {
+        Some(tasks) => tasks.iter().map(|t| effective_of(t)).sum::<Option<u64>>(),
+        None => effective_of(task),
+    };
+    let mut source = match &group {
+        Some(tasks) => format!(
+            "lm-evaluation-harness results, group {task} of {} tasks, {key}",
+            tasks.len()
+        ),
+        None => format!("lm-evaluation-harness results, task {task}, {key}"),
+    };
+    if let Some(e) = stderr {
+        source.push_str(&format!(" (standard error {})", crate::number::machine(e)));
+    }
+    if let Some(n) = effective {
+        source.push_str(&format!(" over {n} documents"));
+    }
+    let claims = claims_of(wave, seat, value, stderr, (name, filter), effective);
+    Ok(ClaimsFile {
+        name: slug(&format!("lm-eval-{wave}-{seat}")),
+        version: 1,
+        source,
+        description: None,
+        claims,
+    })
+}
+
+/// The `"METRIC,FILTER"` key of the figure claimed: `metric` (with the task's first filter when
+/// it names none), else the group's single figure, else the task's first metric and filter.
+fn metric_key(
+    v: &Value,
+    path: &Path,
+    task: &str,
+    metric: Option<&str>,
+    is_group: bool,
+) -> Result<String> {
+    let at = |key: &str| Location::file(path).field(key);
+    let config = v.pointer(&format!("/configs/{task}"));
+    Ok(match metric {
         Some(m) if m.contains(',') => m.to_string(),
         Some(m) => format!(
             "{m},{}",
@@ -47,7 +91,7 @@ pub fn lm_eval(
                 .and_then(Value::as_str)
                 .unwrap_or("none")
         ),
-        None if group.is_some() => group_key(&v, task).ok_or_else(|| {
+        None if is_group => group_key(v, task).ok_or_else(|| {
             Error::input(
                 at(&format!("results.{task}")),
                 "missing: the group's results hold no single \"METRIC,FILTER\" figure; name \
@@ -70,7 +114,12 @@ pub fn lm_eval(
                 .unwrap_or("none");
             format!("{m},{f}")
         }
-    };
+    })
+}
+
+/// The task's figure under `key` and its standard error (`NAME_stderr,FILTER`), if given.
+fn figures(v: &Value, path: &Path, task: &str, key: &str) -> Result<(f64, Option<f64>)> {
+    let at = |k: &str| Location::file(path).field(k);
     let results = v
         .pointer(&format!("/results/{task}"))
         .and_then(Value::as_object)
@@ -81,43 +130,35 @@ pub fn lm_eval(
             )
         })?;
     let r_at = |k: &str| at(&format!("results.{task}.{k}"));
-    let value = number(&r_at, results, &key)?.ok_or_else(|| {
+    let value = number(&r_at, results, key)?.ok_or_else(|| {
         let known: Vec<&str> = results
             .keys()
             .map(String::as_str)
             .filter(|k| k.contains(',') && !k.contains("_stderr"))
             .collect();
         Error::input(
-            r_at(&key),
+            r_at(key),
             format!(
                 "missing: the task's results are {}; name one with --metric METRIC,FILTER",
                 known.join(", ")
             ),
         )
     })?;
-    let (name, filter) = key.split_once(',').unwrap_or((key.as_str(), "none"));
+    let (name, filter) = key.split_once(',').unwrap_or((key, "none"));
     let stderr = number(&r_at, results, &format!("{name}_stderr,{filter}"))?;
-    let effective_of = |t: &str| {
-        v.pointer(&format!("/n-samples/{t}/effective"))
-            .and_then(Value::as_u64)
-    };
-    let effective = match &group {
-        Some(tasks) => tasks.iter().map(|t| effective_of(t)).sum::<Option<u64>>(),
-        None => effective_of(task),
-    };
-    let mut source = match &group {
-        Some(tasks) => format!(
-            "lm-evaluation-harness results, group {task} of {} tasks, {key}",
-            tasks.len()
-        ),
-        None => format!("lm-evaluation-harness results, task {task}, {key}"),
-    };
-    if let Some(e) = stderr {
-        source.push_str(&format!(" (standard error {})", crate::number::machine(e)));
-    }
-    if let Some(n) = effective {
-        source.push_str(&format!(" over {n} documents"));
-    }
+    Ok((value, stderr))
+}
+
+/// The claims: the accuracy `value`, and its standard error `stderr` (of the results' `name`
+/// and `filter`, over `effective` documents) when there is one above 0.
+fn claims_of(
+    wave: &str,
+    seat: &str,
+    value: f64,
+    stderr: Option<f64>,
+    (name, filter): (&str, &str),
+    effective: Option<u64>,
+) -> Vec<Claim> {
     let mut claims = vec![claim(
         wave,
         seat,
@@ -145,13 +186,7 @@ pub fn lm_eval(
             )
         });
     }
-    Ok(ClaimsFile {
-        name: slug(&format!("lm-eval-{wave}-{seat}")),
-        version: 1,
-        source,
-        description: None,
-        claims,
-    })
+    claims
 }
 
 /// A group's one `"METRIC,FILTER"` figure in the results (its `_stderr` and `alias` aside).

@@ -107,42 +107,12 @@ fn openhands_entry(
         "wave id (--wave-prefix and the benchmark)",
         &wave,
     )?;
-    let source = {
-        let version = text(&at, o, "agent_version")?;
-        let time = text(&at, o, "submission_time")?;
-        let mut s = benchmark.to_string();
-        if let Some(v) = version {
-            s.push_str(&format!(", agent {v}"));
-        }
-        if let Some(t) = time {
-            s.push_str(&format!(", submitted {t}"));
-        }
-        s
-    };
+    let source = entry_source(&at, o, benchmark)?;
     let metric = text(&at, o, "metric")?.unwrap_or("accuracy").to_string();
-    let components = match o.get("component_scores") {
-        None | Some(Value::Null) => None,
-        Some(Value::Object(c)) => Some(c),
-        Some(v) => {
-            return Err(Error::input(
-                at("component_scores"),
-                format!("expected an object, got {}", describe(v)),
-            ));
-        }
-    };
+    let components = components_of(&at, o)?;
     let c_at = |key: &str| at(&format!("component_scores.{key}"));
     // The counts behind `X_accuracy` are `X_resolved` of `X_total`.
-    let counts_of = |name: &str| -> Result<Option<Counts>> {
-        let (Some(c), Some(stem)) = (components, name.strip_suffix("_accuracy")) else {
-            return Ok(None);
-        };
-        let correct = count(&c_at, c, &format!("{stem}_resolved"))?;
-        let of = count(&c_at, c, &format!("{stem}_total"))?;
-        Ok(match (correct, of) {
-            (Some(correct), Some(of)) if of > 0 && correct <= of => Some(Counts { correct, of }),
-            _ => None,
-        })
-    };
+    let counts_of = |name: &str| counts_in(&c_at, components, name);
     if let Some(score) = number(&at, o, "score")? {
         let mut c = claim(
             &wave,
@@ -183,9 +153,75 @@ fn openhands_entry(
         c.source = Some(format!("{source}; component_scores.combined_accuracy"));
         claims.push(c);
     }
-    if let Some(cost) = number(&at, o, "cost_per_instance")? {
+    mean_claims(&at, o, &wave, seat, &source, claims)
+}
+
+/// What an entry's claims say they come from: the benchmark, with the agent's version and
+/// when it was submitted where the entry says.
+fn entry_source(
+    at: &dyn Fn(&str) -> Location,
+    o: &serde_json::Map<String, Value>,
+    benchmark: &str,
+) -> Result<String> {
+    let version = text(at, o, "agent_version")?;
+    let time = text(at, o, "submission_time")?;
+    let mut s = benchmark.to_string();
+    if let Some(v) = version {
+        s.push_str(&format!(", agent {v}"));
+    }
+    if let Some(t) = time {
+        s.push_str(&format!(", submitted {t}"));
+    }
+    Ok(s)
+}
+
+/// The entry's `component_scores`, an object, when it has them.
+fn components_of<'o>(
+    at: &dyn Fn(&str) -> Location,
+    o: &'o serde_json::Map<String, Value>,
+) -> Result<Option<&'o serde_json::Map<String, Value>>> {
+    Ok(match o.get("component_scores") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(c)) => Some(c),
+        Some(v) => {
+            return Err(Error::input(
+                at("component_scores"),
+                format!("expected an object, got {}", describe(v)),
+            ));
+        }
+    })
+}
+
+/// The counts behind the component `name` (`X_accuracy`): `X_resolved` of `X_total`, when
+/// both are given and make a proportion.
+fn counts_in(
+    c_at: &dyn Fn(&str) -> Location,
+    components: Option<&serde_json::Map<String, Value>>,
+    name: &str,
+) -> Result<Option<Counts>> {
+    let (Some(c), Some(stem)) = (components, name.strip_suffix("_accuracy")) else {
+        return Ok(None);
+    };
+    let correct = count(c_at, c, &format!("{stem}_resolved"))?;
+    let of = count(c_at, c, &format!("{stem}_total"))?;
+    Ok(match (correct, of) {
+        (Some(correct), Some(of)) if of > 0 && correct <= of => Some(Counts { correct, of }),
+        _ => None,
+    })
+}
+
+/// The entry's means, added to `claims`: its `cost_per_instance` and `average_runtime`.
+fn mean_claims(
+    at: &dyn Fn(&str) -> Location,
+    o: &serde_json::Map<String, Value>,
+    wave: &str,
+    seat: &str,
+    source: &str,
+    claims: &mut Vec<Claim>,
+) -> Result<()> {
+    if let Some(cost) = number(at, o, "cost_per_instance")? {
         let mut c = claim(
-            &wave,
+            wave,
             seat,
             Figure::Mean(Measure::CostUsd),
             cost,
@@ -195,9 +231,9 @@ fn openhands_entry(
         c.source = Some(format!("{source}; cost_per_instance"));
         claims.push(c);
     }
-    if let Some(runtime) = number(&at, o, "average_runtime")? {
+    if let Some(runtime) = number(at, o, "average_runtime")? {
         let mut c = claim(
-            &wave,
+            wave,
             seat,
             Figure::Mean(Measure::WallS),
             runtime,

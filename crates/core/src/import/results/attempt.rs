@@ -117,17 +117,7 @@ pub(super) fn attempt(at: &Location, mut fields: Fields) -> Result<Attempt> {
     if let Some(key) = fields.unknown.iter().min() {
         return Err(unknown_field(at.clone().field(key), key));
     }
-    // `null` is the same as absent: unknown.
-    let problem = match fields.slots[PROBLEM].take().filter(|v| !v.is_null()) {
-        Some(Value::String(s)) if !s.trim().is_empty() => s,
-        Some(v) => return Err(bad(at, "problem", Kind::Text, &v)),
-        None => {
-            return Err(Error::input(
-                at.clone().field("problem"),
-                "missing: every result line names its problem",
-            ));
-        }
-    };
+    let problem = problem_of(at, &mut fields)?;
     let get = |i: usize| fields.slots[i].as_ref().filter(|v| !v.is_null());
     let correct = match get(CORRECT) {
         Some(Value::Bool(b)) => *b,
@@ -139,16 +129,7 @@ pub(super) fn attempt(at: &Location, mut fields: Fields) -> Result<Attempt> {
             ));
         }
     };
-    let trial = match get(ATTEMPT) {
-        None => 1,
-        Some(v) => {
-            let n = count(at, "attempt", Kind::Trial, v)?;
-            if n == 0 {
-                return Err(bad(at, "attempt", Kind::Trial, v));
-            }
-            small(at, "attempt", n)?
-        }
-    };
+    let trial = trial_of(at, get(ATTEMPT))?;
     let cnt = |i: usize| -> Result<Option<u64>> {
         get(i)
             .map(|v| count(at, FIELDS[i].0, Kind::Count, v))
@@ -160,30 +141,7 @@ pub(super) fn attempt(at: &Location, mut fields: Fields) -> Result<Attempt> {
     let steps = cnt(STEPS)?.map(|n| small(at, "steps", n)).transpose()?;
     let errors = cnt(ERRORS)?.map(|n| small(at, "errors", n)).transpose()?;
     let trace = get(TRACE).map(|v| trace(at, v)).transpose()?;
-    let (steps, errors) = match &trace {
-        None => (steps, errors),
-        Some(t) => {
-            let n = t.len() as u32;
-            let e = t.iter().filter(|s| !s.ok).count() as u32;
-            if let Some(s) = steps.filter(|s| *s != n) {
-                return Err(Error::input(
-                    at.clone().field("steps"),
-                    format!("steps = {s}, but the trace holds {n}; fix one or leave steps out"),
-                ));
-            }
-            if let Some(given) = errors.filter(|g| *g != e) {
-                return Err(Error::input(
-                    at.clone().field("errors"),
-                    format!(
-                        "errors = {given}, but the trace has {e} failed step{}; fix one or \
-                         leave errors out",
-                        if e == 1 { "" } else { "s" }
-                    ),
-                ));
-            }
-            (Some(n), Some(e))
-        }
-    };
+    let (steps, errors) = checked_by_trace(at, steps, errors, trace.as_deref())?;
     let working_s = amt(WORKING_S, Kind::Amount)?;
     let infra_error = match get(INFRA_ERROR) {
         None => false,
@@ -202,20 +160,7 @@ pub(super) fn attempt(at: &Location, mut fields: Fields) -> Result<Attempt> {
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
         Some(v) => return Err(bad(at, "end_reason", Kind::Text, v)),
     };
-    // The sample's texts: strings, each cut to its cap; an empty one, or null, is none.
-    let text = |i: usize, name: &str| -> Result<Option<String>> {
-        match get(i) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(v) => Err(bad(at, name, Kind::Sample, v)),
-        }
-    };
-    let texts = crate::model::AttemptTexts::capped(
-        text(INPUT, "input")?,
-        text(TARGET, "target")?,
-        text(ANSWER, "answer")?,
-        text(EXPLANATION, "explanation")?,
-    );
+    let texts = texts_of(at, &fields)?;
     if let (Some(s), Some(e)) = (steps, errors)
         && e > s
     {
@@ -246,4 +191,82 @@ pub(super) fn attempt(at: &Location, mut fields: Fields) -> Result<Attempt> {
         origin: None,
         texts,
     })
+}
+
+/// The line's `problem`: text that is not blank (`null` is the same as absent: missing).
+fn problem_of(at: &Location, fields: &mut Fields) -> Result<String> {
+    match fields.slots[PROBLEM].take().filter(|v| !v.is_null()) {
+        Some(Value::String(s)) if !s.trim().is_empty() => Ok(s),
+        Some(v) => Err(bad(at, "problem", Kind::Text, &v)),
+        None => Err(Error::input(
+            at.clone().field("problem"),
+            "missing: every result line names its problem",
+        )),
+    }
+}
+
+/// The line's trial (`attempt`), from 1: 1 when it is not given.
+fn trial_of(at: &Location, v: Option<&Value>) -> Result<u32> {
+    Ok(match v {
+        None => 1,
+        Some(v) => {
+            let n = count(at, "attempt", Kind::Trial, v)?;
+            if n == 0 {
+                return Err(bad(at, "attempt", Kind::Trial, v));
+            }
+            small(at, "attempt", n)?
+        }
+    })
+}
+
+/// The steps and errors an attempt has: those given, or, with a trace, the trace's (its
+/// steps and failed steps), which those given must agree with.
+fn checked_by_trace(
+    at: &Location,
+    steps: Option<u32>,
+    errors: Option<u32>,
+    trace: Option<&[TraceStep]>,
+) -> Result<(Option<u32>, Option<u32>)> {
+    Ok(match trace {
+        None => (steps, errors),
+        Some(t) => {
+            let n = t.len() as u32;
+            let e = t.iter().filter(|s| !s.ok).count() as u32;
+            if let Some(s) = steps.filter(|s| *s != n) {
+                return Err(Error::input(
+                    at.clone().field("steps"),
+                    format!("steps = {s}, but the trace holds {n}; fix one or leave steps out"),
+                ));
+            }
+            if let Some(given) = errors.filter(|g| *g != e) {
+                return Err(Error::input(
+                    at.clone().field("errors"),
+                    format!(
+                        "errors = {given}, but the trace has {e} failed step{}; fix one or \
+                     leave errors out",
+                        if e == 1 { "" } else { "s" }
+                    ),
+                ));
+            }
+            (Some(n), Some(e))
+        }
+    })
+}
+
+/// The sample's texts: strings, each cut to its cap; an empty one, or null, is none.
+fn texts_of(at: &Location, fields: &Fields) -> Result<Option<crate::model::AttemptTexts>> {
+    let get = |i: usize| fields.slots[i].as_ref().filter(|v| !v.is_null());
+    let text = |i: usize, name: &str| -> Result<Option<String>> {
+        match get(i) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(v) => Err(bad(at, name, Kind::Sample, v)),
+        }
+    };
+    Ok(crate::model::AttemptTexts::capped(
+        text(INPUT, "input")?,
+        text(TARGET, "target")?,
+        text(ANSWER, "answer")?,
+        text(EXPLANATION, "explanation")?,
+    ))
 }
