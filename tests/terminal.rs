@@ -84,6 +84,15 @@ fn widest(text: &str) -> usize {
     text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
 }
 
+/// The columns a table in a `cols`-column terminal names as left out to fit, on one line.
+fn left_out(text: &str, cols: usize) -> String {
+    text.split(&format!("Left out to fit {cols} columns: "))
+        .nth(1)
+        .and_then(|t| t.split(" (--wide").next())
+        .unwrap_or_else(|| panic!("no columns left out:\n{text}"))
+        .replace('\n', " ")
+}
+
 fn examples() -> Env {
     Env::with_waves(&[
         "examples/rca-wave-1/wave.toml",
@@ -475,12 +484,7 @@ fn the_intervals_asked_for_outlast_group_and_every_other_optional_column() {
         &[],
     );
     assert!(widest(&text) <= 80, "{text}");
-    let left_out = text
-        .split("Left out to fit 80 columns: ")
-        .nth(1)
-        .and_then(|t| t.split(" (--wide").next())
-        .unwrap_or_else(|| panic!("no columns left out:\n{text}"))
-        .replace('\n', " ");
+    let left_out = left_out(&text, 80);
     // 2 of 6 trials Correct over 3 problems, its interval drawn 0.0–50.0%: kept, and Group (a
     // letter a seat) left out before it, and the score's interval and rank range kept too.
     assert!(left_out.contains("Group"), "{left_out}");
@@ -536,12 +540,7 @@ fn a_narrow_leaderboard_keeps_its_rank_before_the_scores_interval() {
         &[],
     );
     assert!(widest(&text) <= 60, "{text}");
-    let left_out = text
-        .split("Left out to fit 60 columns: ")
-        .nth(1)
-        .and_then(|t| t.split(" (--wide").next())
-        .unwrap_or_else(|| panic!("no columns left out:\n{text}"))
-        .replace('\n', " ");
+    let left_out = left_out(&text, 60);
     assert!(left_out.contains("Score 95% CI"), "{left_out}");
     assert!(
         !left_out.contains("Rank,") && !left_out.ends_with("Rank"),

@@ -682,18 +682,40 @@ fn published_prices(
     }
 }
 
-/// Everything verify found wrong with one publication, its link in the chain aside (see
-/// [`crate::chain`]); empty when it reproduces. `claims` are those the ledger keeps beside it;
-/// `price_tables` are the ledger's registered price tables (the publication's input names the
-/// one it used, if any); `fresh` is its wave as the ledger holds it now.
-pub fn check(
+/// The publication format a stored output was rendered in (1 when it names none), refused
+/// when this build does not render it.
+fn renderable_format(output: &str) -> Result<u32, String> {
+    let format = output_format(output).unwrap_or(1);
+    if (1..=OUTPUT_FORMAT).contains(&format) {
+        Ok(format)
+    } else {
+        Err(format!(
+            "it was rendered in publication format {format}, and this benchledger renders \
+             formats 1 to {OUTPUT_FORMAT}: verify it with a benchledger that renders format \
+             {format} (its inputs and digests are checked above)"
+        ))
+    }
+}
+
+/// A publication's stored text that differs from the text rendered now, said as a problem:
+/// `what`, the count of the differing `lines` and `how`, then each line.
+fn changed(what: &str, how: &str, lines: &[String]) -> String {
+    format!(
+        "{what} ({} difference{}{how}):\n{}",
+        lines.len(),
+        if lines.len() == 1 { "" } else { "s" },
+        indent(lines)
+    )
+}
+
+/// Checks a publication's record against its sha256 and its rubric's text against the
+/// rubric's, adding what is wrong to `problems`; the rubric as published, or `None` when its
+/// text no longer parses (nothing more can be checked then).
+fn checked_rubric(
     row: &PublicationRow,
-    claims: &StoredClaims,
     rubric_row: &RubricRow,
-    price_tables: &[PriceTableRow],
-    fresh: WaveData,
-) -> Vec<String> {
-    let mut problems = Vec::new();
+    problems: &mut Vec<String>,
+) -> Option<RubricInfo> {
     let record = Record {
         id: row.id,
         wave: &row.wave,
@@ -726,28 +748,42 @@ pub fn check(
         Ok(r) => r,
         Err(e) => {
             problems.push(format!("the rubric text no longer parses: {e}"));
-            return problems;
+            return None;
         }
     };
     if let Some(p) = rubric_name_problem(rubric_row, &rubric) {
         problems.push(p);
     }
-    let info = RubricInfo {
+    Some(RubricInfo {
         rubric,
         sha256: row.rubric_sha256.clone(),
         scale_violation: rubric_row.scale_violation,
         registered: true,
+    })
+}
+
+/// Everything verify found wrong with one publication, its link in the chain aside (see
+/// [`crate::chain`]); empty when it reproduces. `claims` are those the ledger keeps beside it;
+/// `price_tables` are the ledger's registered price tables (the publication's input names the
+/// one it used, if any); `fresh` is its wave as the ledger holds it now.
+pub fn check(
+    row: &PublicationRow,
+    claims: &StoredClaims,
+    rubric_row: &RubricRow,
+    price_tables: &[PriceTableRow],
+    fresh: WaveData,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    let Some(info) = checked_rubric(row, rubric_row, &mut problems) else {
+        return problems;
     };
     if sha256_hex(row.input.as_bytes()) != row.input_sha256 {
         problems.push("the stored input was edited: it no longer matches its digest".into());
     }
-    let named = match named(row) {
-        Ok(named) => named,
-        Err(problem) => {
-            problems.push(problem);
-            Named::default()
-        }
-    };
+    let named = named(row).unwrap_or_else(|problem| {
+        problems.push(problem);
+        Named::default()
+    });
     // Verify renders what publish rendered, from what the publication stored: its title, the
     // wave as the ledger holds it now, the rubric, and what its input names. The claims file is
     // the one stored beside it.
@@ -769,27 +805,22 @@ pub fn check(
         }
     };
     if input != row.input {
-        let lines = diff_inputs(&row.input, &input);
-        problems.push(format!(
-            "input rows changed since publication ({} difference{}):\n{}",
-            lines.len(),
-            if lines.len() == 1 { "" } else { "s" },
-            indent(&lines)
+        problems.push(changed(
+            "input rows changed since publication",
+            "",
+            &diff_inputs(&row.input, &input),
         ));
     }
     if sha256_hex(row.output.as_bytes()) != row.output_sha256 {
         problems.push("the stored output was edited: it no longer matches its digest".into());
     }
-    let format = output_format(&row.output).unwrap_or(1);
-    if !(1..=OUTPUT_FORMAT).contains(&format) {
-        problems.push(format!(
-            "it was rendered in publication format {format}, and this benchledger renders \
-             formats 1 to {OUTPUT_FORMAT}: verify it with a benchledger that renders format \
-             {format} (its inputs and digests are checked above)"
-        ));
-        return problems;
+    match renderable_format(&row.output) {
+        Ok(format) => sources.output_format = Some(format),
+        Err(problem) => {
+            problems.push(problem);
+            return problems;
+        }
     }
-    sources.output_format = Some(format);
     // The costs are filled in as publish filled them: from the table the input names.
     let table = match &named.prices {
         Some(id) => match published_prices(id, price_tables, &mut problems) {
@@ -824,12 +855,10 @@ pub fn check(
         }
     };
     if output != row.output {
-        let lines = diff_outputs(&row.output, &output);
-        problems.push(format!(
-            "the published leaderboard does not reproduce ({} difference{}, published → now):\n{}",
-            lines.len(),
-            if lines.len() == 1 { "" } else { "s" },
-            indent(&lines)
+        problems.push(changed(
+            "the published leaderboard does not reproduce",
+            ", published → now",
+            &diff_outputs(&row.output, &output),
         ));
     }
     problems

@@ -544,17 +544,24 @@ fn scatter_obstacles(
             w,
         ));
     }
-    // The x axis's label (12 px type, centred under the plot) and the y axis's, upright.
-    let w = text_width("Total cost (USD, log scale)") * 12.0 / 11.0;
-    let centre = LEFT + (SCATTER_WIDTH - LEFT - RIGHT) / 2.0;
-    taken.push(Obstacle::Box(
-        centre - w / 2.0,
-        HEIGHT - 20.0,
-        centre + w / 2.0,
-        HEIGHT - 5.0,
-    ));
-    taken.push(Obstacle::Box(4.0, TOP, 22.0, HEIGHT - BOTTOM));
+    taken.extend(axis_labels("Total cost (USD, log scale)", SCATTER_WIDTH));
     taken
+}
+
+/// Where a chart `width` wide prints its axes' labels: the x axis's (`x_label`, 12 px type,
+/// centred under the plot) and the y axis's, upright at the left.
+fn axis_labels(x_label: &str, width: f64) -> [Obstacle; 2] {
+    let w = text_width(x_label) * 12.0 / 11.0;
+    let centre = LEFT + (width - LEFT - RIGHT) / 2.0;
+    [
+        Obstacle::Box(
+            centre - w / 2.0,
+            HEIGHT - 20.0,
+            centre + w / 2.0,
+            HEIGHT - 5.0,
+        ),
+        Obstacle::Box(4.0, TOP, 22.0, HEIGHT - BOTTOM),
+    ]
 }
 
 /// How many points a cost–accuracy chart may hold and still label each one anywhere inside its
@@ -939,16 +946,7 @@ fn slope_obstacles(
         let w = text_width(label);
         taken.push(Obstacle::text(x - w / 2.0, HEIGHT - BOTTOM + 20.0, w));
     }
-    // The x axis's label (12 px type, centred under the plot) and the y axis's, upright.
-    let w = text_width("Rubric version") * 12.0 / 11.0;
-    let centre = LEFT + (width - LEFT - RIGHT) / 2.0;
-    taken.push(Obstacle::Box(
-        centre - w / 2.0,
-        HEIGHT - 20.0,
-        centre + w / 2.0,
-        HEIGHT - 5.0,
-    ));
-    taken.push(Obstacle::Box(4.0, TOP, 22.0, HEIGHT - BOTTOM));
+    taken.extend(axis_labels("Rubric version", width));
     taken
 }
 
