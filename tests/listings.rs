@@ -149,13 +149,20 @@ fn show_checkout_json_has_the_documented_figures() {
         .collect();
     assert_eq!(ids, ["anthropic-react", "openai-react", "xai-hierarchical"]);
 
+    the_anthropic_seat_counts_a_missing_problem(&out.stdout, &show);
+    the_openai_seat_counts_unknown_figures_apart(&out.stdout, &show);
+    the_xai_seat_has_no_cost_of_pass(&out.stdout, &show);
+}
+
+/// `anthropic-react`: a missing problem in the denominator, every token known.
+fn the_anthropic_seat_counts_a_missing_problem(stdout: &str, show: &Value) {
     // 3 of 4 declared problems attempted, 2 Correct: 2/4. Input totals exclude cached reads,
     // so tokens_total = input + cache read + cache write + output
     //   = (400,000 + 120,000 + 5,000 + 165,000) + (300,000 + 80,000 + 50,000)
     //     + (200,000 + 40,000) = 690,000 + 430,000 + 240,000 = 1,360,000.
     assert_fields(
-        &out.stdout,
-        seat(&show, "anthropic-react"),
+        stdout,
+        seat(show, "anthropic-react"),
         &[
             ("model", "claude-sonnet-4".into()),
             ("provider", "anthropic".into()),
@@ -189,7 +196,10 @@ fn show_checkout_json_has_the_documented_figures() {
             ("errors_known_attempts", 3.into()),
         ],
     );
+}
 
+/// `openai-react`: figures some attempts lack, counted over the attempts that give them.
+fn the_openai_seat_counts_unknown_figures_apart(stdout: &str, show: &Value) {
     // Five attempts on four problems (two trials of checkout-3), 2 Correct, none missing: 2/5.
     // checkout-2 has no cost: Cost-of-Pass is null and the USD covers 4 of 5 attempts.
     // checkout-4 has no tokens; checkout-3 trial 1 no wall; only two give cached reads and
@@ -198,8 +208,8 @@ fn show_checkout_json_has_the_documented_figures() {
     // tokens_total = (350,000 + 100,000 + 90,000) + (500,000 + 120,000) + (100,000 + 10,000)
     //   + (120,000 + 20,000 + 15,000) = 540,000 + 620,000 + 110,000 + 155,000 = 1,425,000.
     assert_fields(
-        &out.stdout,
-        seat(&show, "openai-react"),
+        stdout,
+        seat(show, "openai-react"),
         &[
             ("model", "gpt-5".into()),
             ("provider", "openai".into()),
@@ -235,12 +245,15 @@ fn show_checkout_json_has_the_documented_figures() {
             ("errors_known_attempts", 0.into()),
         ],
     );
+}
 
+/// `xai-hierarchical`: nothing Correct, so no Cost-of-Pass though every cost is known.
+fn the_xai_seat_has_no_cost_of_pass(stdout: &str, show: &Value) {
     // Nothing Correct: 0/4 (2 attempted, 2 missing), Cost-of-Pass null though every cost is
     // known. tokens_total = (600,000 + 0 + 0 + 200,000) + (450,000 + 50,000 + 100,000).
     assert_fields(
-        &out.stdout,
-        seat(&show, "xai-hierarchical"),
+        stdout,
+        seat(show, "xai-hierarchical"),
         &[
             ("model", "grok-4".into()),
             ("provider", "xai".into()),

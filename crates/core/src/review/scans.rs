@@ -11,7 +11,7 @@ use super::runs::{Run, Trajectory};
 use super::trajectory::{Hit, Scanner, TrialFacts, WHOLE};
 use super::verdict::Verdict;
 use super::{Checks, secrets};
-use crate::import::Source;
+use crate::import::{ReadSeek, Source};
 
 /// A ZIP archive's first bytes.
 const ZIP: &[u8; 4] = b"PK\x03\x04";
@@ -70,134 +70,147 @@ fn trajectories(c: &mut Checks, src: &dyn Source, rules: &Rules, run: &Run) {
         return;
     }
     let scanner = Scanner::new(&rules.scans);
-    let mut by_scan: BTreeMap<usize, Vec<Evidence>> = BTreeMap::new();
-    let mut unreadable: Vec<Evidence> = Vec::new();
-    let mut buf = Vec::new();
-    let mut read = 0u64;
+    let mut scanned = Scanned::default();
     for t in &run.trajectories {
-        let opened = match src.open(&t.path) {
-            Ok(f) => f,
+        match src.open(&t.path) {
+            Ok(opened) if t.archive => scanned.archive(&scanner, t, opened),
+            Ok(opened) => scanned.file(&scanner, t, opened),
+            Err(e) => scanned.unreadable.push(Evidence {
+                excerpt: Some(e.to_string()),
+                ..Evidence::file(t.shown.clone())
+            }),
+        }
+    }
+    scanned.report(c, rules);
+}
+
+/// What searching the trajectories found: each scan's hits (by the scan's index), the files
+/// that cannot be read, and how many were read.
+#[derive(Default)]
+struct Scanned {
+    by_scan: BTreeMap<usize, Vec<Evidence>>,
+    unreadable: Vec<Evidence>,
+    read: u64,
+    buf: Vec<u8>,
+}
+
+impl Scanned {
+    /// Searches each sample of an Inspect log archive (`samples/*.json`), in name order.
+    fn archive(&mut self, scanner: &Scanner, t: &Trajectory, opened: Box<dyn ReadSeek + '_>) {
+        let mut zip = match zip::ZipArchive::new(std::io::BufReader::new(opened)) {
+            Ok(z) => z,
             Err(e) => {
-                unreadable.push(Evidence {
-                    excerpt: Some(e.to_string()),
+                self.unreadable.push(Evidence {
+                    excerpt: Some(format!("not a ZIP archive: {e}")),
                     ..Evidence::file(t.shown.clone())
                 });
-                continue;
+                return;
             }
         };
-        if t.archive {
-            let mut zip = match zip::ZipArchive::new(std::io::BufReader::new(opened)) {
-                Ok(z) => z,
+        let mut names: Vec<String> = zip
+            .file_names()
+            .filter_map(|n| n.ok().map(|n| n.into_owned()))
+            .filter(|n| n.starts_with("samples/") && n.ends_with(".json"))
+            .collect();
+        names.sort();
+        for name in names {
+            let member = match zip.by_name(&name) {
+                Ok(m) => m,
                 Err(e) => {
-                    unreadable.push(Evidence {
-                        excerpt: Some(format!("not a ZIP archive: {e}")),
-                        ..Evidence::file(t.shown.clone())
+                    self.unreadable.push(Evidence {
+                        excerpt: Some(e.to_string()),
+                        ..Evidence::file(format!("{}#{name}", t.shown))
                     });
                     continue;
                 }
             };
-            let mut names: Vec<String> = zip
-                .file_names()
-                .filter_map(|n| n.ok().map(|n| n.into_owned()))
-                .filter(|n| n.starts_with("samples/") && n.ends_with(".json"))
-                .collect();
-            names.sort();
-            for name in names {
-                let member = match zip.by_name(&name) {
-                    Ok(m) => m,
-                    Err(e) => {
-                        unreadable.push(Evidence {
-                            excerpt: Some(e.to_string()),
-                            ..Evidence::file(format!("{}#{name}", t.shown))
-                        });
-                        continue;
-                    }
-                };
-                let len = member.size();
-                match scanner.scan_reader(t.layout, member, len, &mut buf) {
-                    Ok((hits, facts)) => {
-                        read += 1;
-                        for h in &hits {
-                            by_scan.entry(h.scan).or_default().push(evidence(
-                                t,
-                                Some(&name),
-                                h,
-                                &facts,
-                            ));
-                        }
-                    }
-                    Err(e) => unreadable.push(Evidence {
-                        excerpt: Some(e),
-                        ..Evidence::file(format!("{}#{name}", t.shown))
-                    }),
-                }
-            }
-        } else {
-            let len = WHOLE + 1;
-            let mut opened = opened;
-            let len = std::io::Seek::seek(&mut opened, std::io::SeekFrom::End(0))
-                .and_then(|n| {
-                    std::io::Seek::seek(&mut opened, std::io::SeekFrom::Start(0)).map(|_| n)
-                })
-                .unwrap_or(len);
-            match scanner.scan_reader(t.layout, opened, len, &mut buf) {
-                Ok((hits, facts)) => {
-                    read += 1;
-                    for h in &hits {
-                        by_scan
-                            .entry(h.scan)
-                            .or_default()
-                            .push(evidence(t, None, h, &facts));
-                    }
-                }
-                Err(e) => unreadable.push(Evidence {
-                    excerpt: Some(e),
-                    ..Evidence::file(t.shown.clone())
-                }),
-            }
+            let len = member.size();
+            let found = scanner.scan_reader(t.layout, member, len, &mut self.buf);
+            self.add(t, Some(&name), found);
         }
     }
-    if !unreadable.is_empty() {
-        c.found(
-            Finding::new(
-                "integrity",
-                Verdict::NeedsReview,
-                "trajectories that cannot be read as JSON (not searched)",
-            )
-            .with(unreadable),
-        );
+
+    /// Searches a trajectory file whole.
+    fn file(&mut self, scanner: &Scanner, t: &Trajectory, mut opened: Box<dyn ReadSeek + '_>) {
+        let len = std::io::Seek::seek(&mut opened, std::io::SeekFrom::End(0))
+            .and_then(|n| std::io::Seek::seek(&mut opened, std::io::SeekFrom::Start(0)).map(|_| n))
+            .unwrap_or(WHOLE + 1);
+        let found = scanner.scan_reader(t.layout, opened, len, &mut self.buf);
+        self.add(t, None, found);
     }
-    for (i, s) in rules.scans.iter().enumerate() {
-        let rule = format!("scan.{}", s.id);
-        match by_scan.remove(&i) {
-            None => c.passed(
-                &rule,
-                format!(
-                    "not found in {read} trajector{}",
-                    if read == 1 { "y" } else { "ies" }
+
+    /// A file's (or an archive member's) search: its hits as evidence, or it unreadable.
+    fn add(
+        &mut self,
+        t: &Trajectory,
+        member: Option<&str>,
+        found: Result<(Vec<Hit>, Vec<TrialFacts>), String>,
+    ) {
+        match found {
+            Ok((hits, facts)) => {
+                self.read += 1;
+                for h in &hits {
+                    self.by_scan
+                        .entry(h.scan)
+                        .or_default()
+                        .push(evidence(t, member, h, &facts));
+                }
+            }
+            Err(e) => self.unreadable.push(Evidence {
+                excerpt: Some(e),
+                ..Evidence::file(match member {
+                    Some(name) => format!("{}#{name}", t.shown),
+                    None => t.shown.clone(),
+                })
+            }),
+        }
+    }
+
+    /// The findings: the trajectories that cannot be read, then each scan found or not.
+    fn report(mut self, c: &mut Checks, rules: &Rules) {
+        if !self.unreadable.is_empty() {
+            c.found(
+                Finding::new(
+                    "integrity",
+                    Verdict::NeedsReview,
+                    "trajectories that cannot be read as JSON (not searched)",
+                )
+                .with(self.unreadable),
+            );
+        }
+        let read = self.read;
+        for (i, s) in rules.scans.iter().enumerate() {
+            let rule = format!("scan.{}", s.id);
+            match self.by_scan.remove(&i) {
+                None => c.passed(
+                    &rule,
+                    format!(
+                        "not found in {read} trajector{}",
+                        if read == 1 { "y" } else { "ies" }
+                    ),
                 ),
-            ),
-            Some(hits) => {
-                let what = s
-                    .description
-                    .clone()
-                    .unwrap_or_else(|| format!("the pattern `{}`", s.pattern));
-                c.found(
-                    Finding::new(
-                        &rule,
-                        s.verdict,
-                        format!(
-                            "{what}: found {} time{} in the {}",
-                            hits.len(),
-                            if hits.len() == 1 { "" } else { "s" },
-                            match s.place {
-                                super::Place::Any => "trajectories".to_string(),
-                                p => format!("trajectories' {}", p.key()),
-                            }
-                        ),
-                    )
-                    .with(hits),
-                );
+                Some(hits) => {
+                    let what = s
+                        .description
+                        .clone()
+                        .unwrap_or_else(|| format!("the pattern `{}`", s.pattern));
+                    c.found(
+                        Finding::new(
+                            &rule,
+                            s.verdict,
+                            format!(
+                                "{what}: found {} time{} in the {}",
+                                hits.len(),
+                                if hits.len() == 1 { "" } else { "s" },
+                                match s.place {
+                                    super::Place::Any => "trajectories".to_string(),
+                                    p => format!("trajectories' {}", p.key()),
+                                }
+                            ),
+                        )
+                        .with(hits),
+                    );
+                }
             }
         }
     }
