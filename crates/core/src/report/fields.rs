@@ -40,6 +40,14 @@ impl<'a, R> Fields<'a, R> {
         if shown { self.with(column, cell) } else { self }
     }
 
+    /// The column when there is one, else none.
+    pub(crate) fn with_some(self, column: Option<Column>, cell: impl Fn(&R) -> Cell + 'a) -> Self {
+        match column {
+            Some(c) => self.with(c, cell),
+            None => self,
+        }
+    }
+
     /// Adds the column, its cell made from a row by `cell`.
     pub(crate) fn push(&mut self, column: Column, cell: impl Fn(&R) -> Cell + 'a) {
         self.fields.push(Field {
@@ -48,16 +56,37 @@ impl<'a, R> Fields<'a, R> {
         });
     }
 
+    /// These columns followed by every column of `other`, whose rows are a part of these
+    /// (`part` gives it): a listing of seats takes the absolute figures' columns whole.
+    pub(crate) fn with_all<S: 'a>(
+        mut self,
+        other: Fields<'a, S>,
+        part: impl Fn(&R) -> &S + Copy + 'a,
+    ) -> Self {
+        for f in other.fields {
+            let cell = f.cell;
+            self.push(f.column, move |r| cell(part(r)));
+        }
+        self
+    }
+
+    /// The columns, in order.
+    pub(crate) fn columns(&self) -> Vec<Column> {
+        self.fields.iter().map(|f| f.column.clone()).collect()
+    }
+
+    /// One row's cells, in the columns' order.
+    pub(crate) fn cells(&self, row: &R) -> Vec<Cell> {
+        self.fields.iter().map(|f| (f.cell)(row)).collect()
+    }
+
     /// A table of these columns, one row of cells for each of `rows`, in order.
     pub(crate) fn table<'r>(&self, rows: impl IntoIterator<Item = &'r R>) -> Table
     where
         R: 'r,
     {
-        let mut t = Table::new(self.fields.iter().map(|f| f.column.clone()).collect());
-        t.rows = rows
-            .into_iter()
-            .map(|r| self.fields.iter().map(|f| (f.cell)(r)).collect())
-            .collect();
+        let mut t = Table::new(self.columns());
+        t.rows = rows.into_iter().map(|r| self.cells(r)).collect();
         t
     }
 }
@@ -94,5 +123,29 @@ mod tests {
                 assert_eq!(cells, [["a", "1"], ["b", "2"]]);
             }
         }
+    }
+
+    /// A part's columns come after the whole's, each cell made from the row's part.
+    #[test]
+    fn a_parts_columns_take_their_cells_from_the_part() {
+        let part = Fields::new().with(Column::num("Len", "len"), |s: &String| {
+            Cell::text(s.len().to_string())
+        });
+        let rows = [(1, "ab".to_string()), (2, "xyz".to_string())];
+        let fields = Fields::new()
+            .with(Column::num("N", "n"), |r: &(i32, String)| {
+                Cell::text(r.0.to_string())
+            })
+            .with_all(part, |r| &r.1);
+        let t = fields.table(&rows);
+        let headers: Vec<&str> = t.columns.iter().map(|c| c.header.as_str()).collect();
+        assert_eq!(headers, ["N", "Len"]);
+        let cells: Vec<Vec<&str>> = t
+            .rows
+            .iter()
+            .map(|r| r.iter().map(|c| c.human.as_str()).collect())
+            .collect();
+        assert_eq!(cells, [["1", "2"], ["2", "3"]]);
+        assert_eq!(fields.cells(&rows[0]).len(), fields.columns().len());
     }
 }

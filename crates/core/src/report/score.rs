@@ -6,10 +6,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::fields::Fields;
 use super::intervals::{self, FiguresCiJson, ScoreCiJson};
 use super::waves::{
-    Detail, SeatJson, absolute_cells, absolute_columns, absolute_notes, canary_cell, canary_column,
-    canary_notes, wave_heading,
+    Detail, SeatJson, absolute_fields, absolute_notes, canary_cell, canary_column, canary_notes,
+    wave_heading,
 };
 use super::{Cell, Column, DETAIL, ESSENTIAL, Note, Table, capitalise, texts};
 use crate::figures::SeatFigures;
@@ -266,6 +267,46 @@ fn tie_break_note(r: &Rubric) -> Option<Note> {
     )))
 }
 
+/// A row of a leaderboard: a scored seat and its absolute figures.
+struct BoardRow<'a> {
+    score: &'a SeatScore,
+    seat: &'a crate::model::Seat,
+    figures: SeatFigures,
+}
+
+/// The leaderboard's columns, each with its cell: the seat, its absolute figures first, its
+/// canaries where the wave declares some, then the score, its rank and a remark.
+fn board_fields<'a>(data: &'a WaveData, info: &RubricInfo) -> Fields<'a, BoardRow<'a>> {
+    let r = &info.rubric;
+    let wave = data.wave.id.as_str();
+    let places = places(r);
+    Fields::new()
+        .with(Column::machine_text("wave"), move |_: &BoardRow| {
+            Cell::text(wave)
+        })
+        .with(Column::text("Seat", "seat"), |row| Cell::seat(row.seat))
+        .with_all(
+            absolute_fields(
+                data.wave.accounting.input_tokens_include_cache_reads,
+                Detail::Leaderboard,
+            ),
+            |row| &row.figures,
+        )
+        .with_some(canary_column(&data.wave), |row| canary_cell(&row.figures))
+        .with(
+            Column::num(&score_header(r), "score").priority(ESSENTIAL),
+            move |row| score_cell(row.score, places),
+        )
+        .with(
+            Column::num(if r.relative { "Rank in wave" } else { "Rank" }, "rank")
+                .priority(ESSENTIAL),
+            |row| rank_cell(row.score),
+        )
+        .with(Column::text("Remark", "remark").priority(DETAIL), |row| {
+            Cell::text(remark(row.score))
+        })
+}
+
 /// The leaderboard; `co_leaders`: the seats tied with the leader for rank 1 are leaders too,
 /// never marked as not separable from it (see [`intervals::Leader`]).
 fn leaderboard_of(
@@ -278,19 +319,20 @@ fn leaderboard_of(
     let r = &info.rubric;
     let by_id: BTreeMap<&str, &crate::model::SeatData> =
         data.seats.iter().map(|s| (s.seat.id.as_str(), s)).collect();
-    let mut columns = vec![Column::machine_text("wave"), Column::text("Seat", "seat")];
-    columns.extend(absolute_columns(
-        data.wave.accounting.input_tokens_include_cache_reads,
-        Detail::Leaderboard,
-    ));
-    let canaries = canary_column(&data.wave);
-    columns.extend(canaries.clone());
-    columns.push(Column::num(&score_header(r), "score").priority(ESSENTIAL));
-    columns.push(
-        Column::num(if r.relative { "Rank in wave" } else { "Rank" }, "rank").priority(ESSENTIAL),
-    );
-    columns.push(Column::text("Remark", "remark").priority(DETAIL));
-    let mut t = Table::new(columns);
+    let rows: Vec<BoardRow> = scores
+        .seats
+        .iter()
+        .filter_map(|s| {
+            let seat = by_id.get(s.seat.as_str())?;
+            let figures = SeatFigures::of(&data.wave, seat);
+            Some(BoardRow {
+                score: s,
+                seat: &seat.seat,
+                figures,
+            })
+        })
+        .collect();
+    let mut t = board_fields(data, info).table(&rows);
     t.heading = wave_heading(&data.wave);
     t.heading.extend(rubric_heading(info));
     let places = places(r);
@@ -302,31 +344,19 @@ fn leaderboard_of(
             }
             l
         });
-    let mut figures = Vec::new();
-    let mut seats_json = Vec::new();
-    for s in &scores.seats {
-        let Some(seat) = by_id.get(s.seat.as_str()) else {
-            continue;
-        };
-        let f = SeatFigures::of(&data.wave, seat);
-        let mut row = vec![Cell::text(&data.wave.id), Cell::seat(&seat.seat)];
-        row.extend(absolute_cells(&f, Detail::Leaderboard));
-        if canaries.is_some() {
-            row.push(canary_cell(&f));
-        }
-        row.push(score_cell(s, places));
-        row.push(rank_cell(s));
-        row.push(Cell::text(remark(s)));
-        t.rows.push(row);
-        seats_json.push(scored_seat_json(
-            s,
-            &seat.seat,
-            &f,
-            intervals,
-            leader.as_ref(),
-        ));
-        figures.push(f);
-    }
+    let seats_json: Vec<ScoredSeatJson> = rows
+        .iter()
+        .map(|row| {
+            scored_seat_json(
+                row.score,
+                row.seat,
+                &row.figures,
+                intervals,
+                leader.as_ref(),
+            )
+        })
+        .collect();
+    let figures: Vec<SeatFigures> = rows.into_iter().map(|r| r.figures).collect();
     t.notes = texts(absolute_notes(&data.wave, &figures, Detail::Leaderboard)).collect();
     t.notes.extend(super::display_names_note(
         scores

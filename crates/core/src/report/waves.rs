@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::fields::Fields;
 use super::intervals::FiguresCiJson;
 use super::{Advice, Cell, Column, DETAIL, ESSENTIAL, EXTRA, Note, Table, texts};
 use crate::figures::{Known, SeatFigures};
@@ -463,109 +464,130 @@ pub(crate) fn tokens_header(cache_reads_in: bool) -> &'static str {
     }
 }
 
+/// A count's cell.
+fn count(n: u64) -> Cell {
+    Cell::text(n.to_string())
+}
+
+/// A sum of whole numbers known for some attempts of `n`: the people's cell says how many.
+fn known_sum(k: &Known<u64>, n: u64) -> Cell {
+    Cell::new(partial(k, n, int), known_machine_u64(k))
+}
+
+/// A sum of reals known for some attempts of `n`, written by `human`.
+fn known_real(k: &Known<f64>, n: u64, human: impl Fn(f64) -> String) -> Cell {
+    Cell::new(partial(k, n, human), known_machine_f64(k))
+}
+
+/// The absolute columns every leaderboard prints first, in order, each with how a seat's
+/// figures yield its cell: all of them (`show`), or the leaderboard's few.
+pub(crate) fn absolute_fields(
+    cache_reads_in: bool,
+    detail: Detail,
+) -> Fields<'static, SeatFigures> {
+    let full = detail == Detail::Full;
+    let fields = Fields::new()
+        .with(Column::machine("problems"), |f: &SeatFigures| {
+            count(f.problems)
+        })
+        .with(Column::machine("attempts"), |f| count(f.attempts))
+        .with(Column::machine("correct"), |f| count(f.correct))
+        .with(Column::machine("denominator"), |f| count(f.denominator))
+        .with(
+            Column::num("Correct", "accuracy").priority(ESSENTIAL),
+            correct_cell,
+        )
+        .with_if(
+            full,
+            Column::num("Missing", "missing").priority(DETAIL),
+            |f| count(f.missing),
+        )
+        .with(Column::num("Wall s", "wall_s"), |f| {
+            known_real(&f.wall_s, f.attempts, |x| fixed(x, 1))
+        })
+        .with(
+            Column::num(tokens_header(cache_reads_in), "tokens_total"),
+            |f| known_sum(&f.tokens_total, f.attempts),
+        )
+        .with(
+            Column::num("New input", "new_input_tokens").priority(DETAIL),
+            |f| known_sum(&f.new_input_tokens, f.attempts),
+        )
+        .with_if(
+            full,
+            Column::num("Output", "output_tokens").priority(EXTRA),
+            |f| known_sum(&f.output_tokens, f.attempts),
+        )
+        .with_if(
+            full,
+            Column::num("Cached reads", "input_tokens_cache_read").priority(EXTRA),
+            |f| known_sum(&f.input_tokens_cache_read, f.attempts),
+        )
+        .with(Column::num("USD", "cost_usd"), |f| {
+            known_real(&f.cost_usd, f.attempts, usd)
+        })
+        .with(Column::num("Cost-of-Pass", "cost_of_pass_usd"), |f| {
+            f.cost_of_pass_usd
+                .map_or_else(Cell::none, |x| Cell::new(usd(x), machine(x)))
+        })
+        .with(Column::machine("tokens_known_attempts"), |f| {
+            count(f.tokens_total.known)
+        })
+        .with(Column::machine("wall_known_attempts"), |f| {
+            count(f.wall_s.known)
+        })
+        .with(Column::machine("cost_known_attempts"), |f| {
+            count(f.cost_usd.known)
+        })
+        // Added after the columns above, so that a reader that takes columns by position still
+        // finds those where they were.
+        .with(Column::machine("new_input_tokens_known_attempts"), |f| {
+            count(f.new_input_tokens.known)
+        });
+    if full {
+        fields.with_all(full_coverage(), |f| f)
+    } else {
+        fields
+    }
+}
+
+/// The machine columns only `show` adds: the sums the leaderboard leaves out, each with how
+/// many attempts it knows.
+fn full_coverage() -> Fields<'static, SeatFigures> {
+    let sum = |k: &Known<u64>| Cell::text(known_machine_u64(k));
+    Fields::new()
+        .with(
+            Column::machine("output_tokens_known_attempts"),
+            |f: &SeatFigures| count(f.output_tokens.known),
+        )
+        .with(Column::machine("input_tokens"), move |f| {
+            sum(&f.input_tokens)
+        })
+        .with(Column::machine("input_tokens_known_attempts"), |f| {
+            count(f.input_tokens.known)
+        })
+        .with(Column::machine("steps"), move |f| sum(&f.steps))
+        .with(Column::machine("steps_known_attempts"), |f| {
+            count(f.steps.known)
+        })
+        .with(Column::machine("errors"), move |f| sum(&f.errors))
+        .with(Column::machine("errors_known_attempts"), |f| {
+            count(f.errors.known)
+        })
+        .with(
+            Column::machine("input_tokens_cache_read_known_attempts"),
+            |f| count(f.input_tokens_cache_read.known),
+        )
+}
+
 /// The absolute columns every leaderboard prints first, in order, for one seat.
 pub(crate) fn absolute_columns(cache_reads_in: bool, detail: Detail) -> Vec<Column> {
-    let tokens = tokens_header(cache_reads_in);
-    let full = detail == Detail::Full;
-    let mut c = vec![
-        Column::machine("problems"),
-        Column::machine("attempts"),
-        Column::machine("correct"),
-        Column::machine("denominator"),
-        Column::num("Correct", "accuracy").priority(ESSENTIAL),
-    ];
-    if full {
-        c.push(Column::num("Missing", "missing").priority(DETAIL));
-    }
-    c.push(Column::num("Wall s", "wall_s"));
-    c.push(Column::num(tokens, "tokens_total"));
-    c.push(Column::num("New input", "new_input_tokens").priority(DETAIL));
-    if full {
-        c.push(Column::num("Output", "output_tokens").priority(EXTRA));
-        c.push(Column::num("Cached reads", "input_tokens_cache_read").priority(EXTRA));
-    }
-    c.push(Column::num("USD", "cost_usd"));
-    c.push(Column::num("Cost-of-Pass", "cost_of_pass_usd"));
-    c.push(Column::machine("tokens_known_attempts"));
-    c.push(Column::machine("wall_known_attempts"));
-    c.push(Column::machine("cost_known_attempts"));
-    // Added after the columns above, so that a reader that takes columns by position still
-    // finds those where they were.
-    c.push(Column::machine("new_input_tokens_known_attempts"));
-    if full {
-        c.push(Column::machine("output_tokens_known_attempts"));
-        c.push(Column::machine("input_tokens"));
-        c.push(Column::machine("input_tokens_known_attempts"));
-        c.push(Column::machine("steps"));
-        c.push(Column::machine("steps_known_attempts"));
-        c.push(Column::machine("errors"));
-        c.push(Column::machine("errors_known_attempts"));
-        c.push(Column::machine("input_tokens_cache_read_known_attempts"));
-    }
-    c
+    absolute_fields(cache_reads_in, detail).columns()
 }
 
 /// The absolute cells of one seat, matching [`absolute_columns`].
 pub(crate) fn absolute_cells(f: &SeatFigures, detail: Detail) -> Vec<Cell> {
-    let n = f.attempts;
-    let full = detail == Detail::Full;
-    let count = |n: u64| Cell::text(n.to_string());
-    let mut c = vec![
-        count(f.problems),
-        count(f.attempts),
-        count(f.correct),
-        count(f.denominator),
-        correct_cell(f),
-    ];
-    if full {
-        c.push(Cell::text(f.missing.to_string()));
-    }
-    c.push(Cell::new(
-        partial(&f.wall_s, n, |x| fixed(x, 1)),
-        known_machine_f64(&f.wall_s),
-    ));
-    c.push(Cell::new(
-        partial(&f.tokens_total, n, int),
-        known_machine_u64(&f.tokens_total),
-    ));
-    c.push(Cell::new(
-        partial(&f.new_input_tokens, n, int),
-        known_machine_u64(&f.new_input_tokens),
-    ));
-    if full {
-        c.push(Cell::new(
-            partial(&f.output_tokens, n, int),
-            known_machine_u64(&f.output_tokens),
-        ));
-        c.push(Cell::new(
-            partial(&f.input_tokens_cache_read, n, int),
-            known_machine_u64(&f.input_tokens_cache_read),
-        ));
-    }
-    c.push(Cell::new(
-        partial(&f.cost_usd, n, usd),
-        known_machine_f64(&f.cost_usd),
-    ));
-    c.push(match f.cost_of_pass_usd {
-        Some(x) => Cell::new(usd(x), machine(x)),
-        None => Cell::none(),
-    });
-    c.push(count(f.tokens_total.known));
-    c.push(count(f.wall_s.known));
-    c.push(count(f.cost_usd.known));
-    c.push(count(f.new_input_tokens.known));
-    if full {
-        let sum = |k: &Known<u64>| Cell::text(known_machine_u64(k));
-        c.push(count(f.output_tokens.known));
-        c.push(sum(&f.input_tokens));
-        c.push(count(f.input_tokens.known));
-        c.push(sum(&f.steps));
-        c.push(count(f.steps.known));
-        c.push(sum(&f.errors));
-        c.push(count(f.errors.known));
-        c.push(count(f.input_tokens_cache_read.known));
-    }
-    c
+    absolute_fields(false, detail).cells(f)
 }
 
 /// The footnotes that explain the absolute columns of `detail`.
@@ -642,25 +664,41 @@ fn trials_summary(
     )
 }
 
-/// The columns of `show`: the seat, its absolute figures, its canaries where the wave
-/// declares some, its display name (for machines) where a seat has one.
-fn show_columns(data: &WaveData, canaries: Option<Column>, named: bool) -> Vec<Column> {
-    let mut columns = vec![
-        Column::machine_text("wave"),
-        Column::text("Seat", "seat"),
-        Column::text("Model", "model").priority(DETAIL),
-        Column::text("Provider", "provider").priority(EXTRA),
-        Column::text("Harness", "harness").priority(DETAIL),
-    ];
-    columns.extend(absolute_columns(
-        data.wave.accounting.input_tokens_include_cache_reads,
-        Detail::Full,
-    ));
-    columns.extend(canaries);
-    if named {
-        columns.push(Column::machine_text("display_name"));
-    }
-    columns
+/// A row of `show`: a seat and its absolute figures.
+struct ShowRow<'a> {
+    seat: &'a crate::model::SeatData,
+    figures: &'a SeatFigures,
+}
+
+/// The columns of `show`, each with its cell: the seat, its absolute figures, its canaries
+/// where the wave declares some, its display name (for machines) where a seat has one.
+fn show_fields<'a>(data: &'a WaveData, named: bool) -> Fields<'a, ShowRow<'a>> {
+    let wave = data.wave.id.as_str();
+    Fields::new()
+        .with(Column::machine_text("wave"), move |_: &ShowRow| {
+            Cell::text(wave)
+        })
+        .with(Column::text("Seat", "seat"), |r| Cell::seat(&r.seat.seat))
+        .with(Column::text("Model", "model").priority(DETAIL), |r| {
+            Cell::text(&r.seat.seat.model)
+        })
+        .with(Column::text("Provider", "provider").priority(EXTRA), |r| {
+            Cell::text(&r.seat.seat.provider)
+        })
+        .with(Column::text("Harness", "harness").priority(DETAIL), |r| {
+            Cell::text(&r.seat.seat.harness)
+        })
+        .with_all(
+            absolute_fields(
+                data.wave.accounting.input_tokens_include_cache_reads,
+                Detail::Full,
+            ),
+            |r| r.figures,
+        )
+        .with_some(canary_column(&data.wave), |r| canary_cell(r.figures))
+        .with_if(named, Column::machine_text("display_name"), |r| {
+            Cell::text(r.seat.seat.display_name.as_deref().unwrap_or(""))
+        })
 }
 
 /// Per seat, the notes on its problems and trials (in `t`), its per-problem figures and its
@@ -719,44 +757,27 @@ fn cost_of_pass_note(per_problem: &[CostOfPassJson]) -> Note {
     ))
 }
 
-/// Adds `show`'s row of each seat to `t`; whether any accuracy carries an error bar.
-fn show_rows(
+/// Writes an error bar beside every accuracy of `t`'s rows (one a seat, in `problems`'
+/// order) unless intervals stand beside them; whether any accuracy carries one.
+fn add_error_bars(
     t: &mut Table,
-    data: &WaveData,
     figures: &[SeatFigures],
     problems: &[crate::stats::trials::SeatProblems],
     intervals: Option<&WaveIntervals>,
-    canaries: bool,
-    named: bool,
 ) -> bool {
-    let correct_at = t.columns.iter().position(|c| c.key == "accuracy");
+    let Some(correct_at) = t.columns.iter().position(|c| c.key == "accuracy") else {
+        return false;
+    };
     let mut with_error_bar = false;
-    for ((s, f), p) in data.seats.iter().zip(figures).zip(problems) {
-        let mut row = vec![
-            Cell::text(&data.wave.id),
-            Cell::seat(&s.seat),
-            Cell::text(&s.seat.model),
-            Cell::text(&s.seat.provider),
-            Cell::text(&s.seat.harness),
-        ];
-        row.extend(absolute_cells(f, Detail::Full));
+    for ((row, f), p) in t.rows.iter_mut().zip(figures).zip(problems) {
         // An error bar beside every accuracy (issue 32, #3; Miller 2024): the standard error
         // clustered by problem, in points, in the table itself and not only in a note. With
         // `--ci` the accuracy's interval stands beside it instead.
-        if let (Some(i), Some(c), Some(_), None) =
-            (correct_at, p.clustered(), f.accuracy, intervals)
-        {
-            let cell = &mut row[i];
+        if let (Some(c), Some(_), None) = (p.clustered(), f.accuracy, intervals) {
+            let cell = &mut row[correct_at];
             cell.human = format!("{} ± {}", cell.human, fixed(c.se * 100.0, 1));
             with_error_bar = true;
         }
-        if canaries {
-            row.push(canary_cell(f));
-        }
-        if named {
-            row.push(Cell::text(s.seat.display_name.as_deref().unwrap_or("")));
-        }
-        t.rows.push(row);
     }
     with_error_bar
 }
@@ -768,27 +789,23 @@ pub(crate) fn show_with(data: &WaveData, intervals: Option<&WaveIntervals>) -> (
         .iter()
         .map(|s| SeatFigures::of(&data.wave, s))
         .collect();
-    let canaries = canary_column(&data.wave);
     // A machine reads a seat by its id; its display name, where a seat has one, in a column
     // of its own (CSV only), so a listing of seats without one keeps its columns.
     let named = data.seats.iter().any(|s| s.seat.display_name.is_some());
-    let columns = show_columns(data, canaries.clone(), named);
-    let mut t = Table::new(columns);
+    let rows: Vec<ShowRow> = data
+        .seats
+        .iter()
+        .zip(&figures)
+        .map(|(seat, figures)| ShowRow { seat, figures })
+        .collect();
+    let mut t = show_fields(data, named).table(&rows);
     t.heading = wave_heading(&data.wave);
     let problems: Vec<crate::stats::trials::SeatProblems> = data
         .seats
         .iter()
         .map(|s| crate::stats::trials::SeatProblems::of(&data.wave, &s.attempts))
         .collect();
-    let with_error_bar = show_rows(
-        &mut t,
-        data,
-        &figures,
-        &problems,
-        intervals,
-        canaries.is_some(),
-        named,
-    );
+    let with_error_bar = add_error_bars(&mut t, &figures, &problems, intervals);
     t.notes = absolute_notes(&data.wave, &figures, Detail::Full)
         .into_iter()
         .map(Note::Text)
