@@ -116,6 +116,10 @@ fn says(hint: &Hint) -> String {
                            NEW-ID (or a wave manifest, --manifest for its conditions)"
                 .into()
         }
+        Hint::RegisterFirst(named) => {
+            format!(". Register it first with `benchledger rubric add {named}`")
+        }
+        Hint::VerifyLedger => "; `benchledger verify --all --ledger` names what changed".into(),
         Hint::UseFormat(format) => {
             format!("; this looks like {format}: use `--from {format}`")
         }

@@ -491,8 +491,8 @@ fn ingest_from_takes_display_names_by_seat_id() {
         .status(2);
     assert!(
         out.stderr.contains(
-            "--display-name names seat `claude`, which none of the waves built from these \
-             files has; their seats are: anthropic-claude-sonnet-4-5"
+            "--display-name claude=Claude: names seat `claude`, which none of the waves built \
+             from these files has; their seats are: anthropic-claude-sonnet-4-5"
         ),
         "{}",
         out.stderr

@@ -1257,7 +1257,7 @@ fn a_helm_run_on_the_valid_split_lands_and_a_missing_metric_is_advised_by_flag()
         .status(2);
     assert!(
         out.stderr
-            .contains("--scorer: results of format `tau-bench` have no scorers"),
+            .contains("--scorer x: results of format `tau-bench` have no scorers"),
         "{out:#?}"
     );
 }

@@ -373,7 +373,11 @@ fn a_bad_key_file_is_refused_naming_it_and_nothing_is_published() {
     let out = verify_trusting(&env, &["--all"], &private).status(2);
     contains(&out, "it is a private key: trust the public key file");
     let out = verify_trusting(&env, &[], &public).status(2);
-    contains(&out, "--trusted-key checks the signatures of publications");
+    contains(
+        &out,
+        "--trusted-key: checks the signatures of the publications named, and none is; give \
+         --all too",
+    );
 
     // A private key others can read is refused, as ssh refuses one.
     #[cfg(unix)]

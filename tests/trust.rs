@@ -321,7 +321,10 @@ fn dropped_triggers_fail_verify_ledger_and_init() {
     }
     let out = env.run(["init"]).status(1);
     contains(&out, "its schema differs from schema.sql");
-    contains(&out, "benchledger verify --ledger");
+    contains(
+        &out,
+        "`benchledger verify --all --ledger` names what changed",
+    );
     // A changed CHECK is a changed table.
     let env = published();
     if pg {

@@ -258,6 +258,19 @@ def test_issue_34_display_names_that_are_not_a_mapping_are_bad_input(tmp_path):
     assert "display_names" in str(e.value)
 
 
+def test_a_display_name_for_no_seat_is_named_as_the_mapping_entry(tmp_path):
+    """A display name for a seat no wave has names the entry of ``display_names``, where the
+    command line names its ``--display-name SEAT=NAME``."""
+    ledger = benchledger.Ledger.create(tmp_path / "l.db")
+    job = Path(__file__).parents[1] / "fixtures" / "import" / "harbor" / "job"
+    with pytest.raises(benchledger.BadInput) as e:
+        ledger.ingest_from("harbor", job, display_names={"nobody": "No One"})
+    message = str(e.value)
+    assert message.startswith('display_names={"nobody": "No One"}: names seat `nobody`'), message
+    assert "--display-name" not in message
+    assert ledger.waves()["waves"] == []
+
+
 RULES = """[rules]
 name = "api-board"
 version = 1

@@ -258,6 +258,11 @@ pub enum Hint {
     CompareTwo(String),
     /// A withdrawn wave was named: ask for withdrawn waves to be included (marked).
     IncludeWithdrawn,
+    /// A rubric that must be registered is not: register it first (as the caller named it).
+    RegisterFirst(String),
+    /// The ledger no longer matches what was derived from it: verifying it whole names what
+    /// changed.
+    VerifyLedger,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

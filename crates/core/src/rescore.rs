@@ -75,10 +75,10 @@ pub fn one(
 ) -> Result<Rescored> {
     if !info.registered {
         return Err(Error::Usage(format!(
-            "{} is not registered: stored scores are keyed by a registered rubric's hash. \
-             Register it first with `benchledger rubric add {named}`",
+            "{} is not registered: stored scores are keyed by a registered rubric's hash",
             info.rubric.id()
-        )));
+        ))
+        .hinted(Hint::RegisterFirst(named.to_string())));
     }
     let (ids, left_out) = rescore_waves(ledger, waves, include_withdrawn)?;
     watch.reading(ids.len());
@@ -549,10 +549,10 @@ fn seats_changed(ledger: &Ledger) -> Error {
     Error::Ledger {
         path: ledger.path().to_path_buf(),
         message: "a wave's seats were not the same in two reads of the ledger, which \
-                  benchledger never does (seats are append-only); nothing was written. Run \
-                  `benchledger verify --ledger`"
+                  benchledger never does (seats are append-only); nothing was written"
             .into(),
     }
+    .hinted(Hint::VerifyLedger)
 }
 
 /// `f` of each of `items` (with its index), in order; the items cut into one run of

@@ -14,7 +14,7 @@ use std::path::Path;
 use crate::attest::PublicKey;
 use crate::chain;
 use crate::digest::{is_sha256, sha256_hex, short};
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::figures::{Basis, FigureTally};
 use crate::formats::json::HashSink;
 use crate::formats::tally;
@@ -84,20 +84,22 @@ pub fn run(req: &Request<'_>, open: impl FnOnce() -> Result<Ledger>) -> Result<R
     if let Some(h) = req.expect_head
         && !is_sha256(h)
     {
-        return Err(Error::Usage(format!(
-            "--expect-head {h:?} is not a record hash: give the 64 lower-case hex digits \
-             `benchledger publications --head` printed"
-        )));
+        return Err(Error::argument(
+            "expect_head",
+            format!("{h:?}"),
+            "is not a record hash: give the chain head's 64 lower-case hex digits, as printed \
+             when a publication or a withdrawal was recorded",
+        ));
     }
     match req.bundle {
         Some(dir) => verify_bundle(dir, req, &mut report)?,
         None => {
             if req.trusted_key.is_some() && req.ids.is_empty() && !req.all {
-                return Err(Error::Usage(
-                    "--trusted-key checks the signatures of publications: name them, or pass \
-                     --all (or --bundle DIR)"
-                        .into(),
-                ));
+                return Err(Error::switch(
+                    "trusted_key",
+                    "checks the signatures of the publications named, and none is",
+                )
+                .hinted(Hint::AlsoGive("all")));
             }
             if req.ids.is_empty() && !req.all && !req.ledger && req.expect_head.is_none() {
                 return Err(Error::Usage(

@@ -487,7 +487,7 @@ fn verify(py: Python<'_>, db: String, trusted_key: Option<PathBuf>, wait: f64) -
         let ctx = quiet_ctx(&mut sink, &db, wait_for(wait).map_err(fail)?, cancel).map_err(fail)?;
         let trusted_key = trusted_key
             .as_deref()
-            .map(|path| signature::read_public(path, "--trusted-key"))
+            .map(|path| signature::read_public(path, "trusted_key"))
             .transpose()
             .map_err(fail)?;
         let request = verify::Request {
@@ -855,7 +855,7 @@ fn verify_bundle(py: Python<'_>, dir: PathBuf, trusted_key: Option<PathBuf>) -> 
         let fail = |e: Error| Failure(Box::new(e), Vec::new());
         let trusted_key = trusted_key
             .as_deref()
-            .map(|path| signature::read_public(path, "--trusted-key"))
+            .map(|path| signature::read_public(path, "trusted_key"))
             .transpose()
             .map_err(fail)?;
         let request = verify::Request {
@@ -1292,7 +1292,14 @@ struct PythonFace;
 
 impl benchledger::advice::Face for PythonFace {
     fn argument(&self, a: &benchledger_core::error::Argument) -> String {
-        format!("{}={}", a.name, a.value.unwrap_or("True"))
+        match (a.name, a.value.and_then(|v| v.split_once('='))) {
+            // The command line's `--display-name SEAT=NAME` is one entry of the mapping
+            // `display_names`.
+            ("display_name", Some((seat, name))) => {
+                format!("display_names={{{seat:?}: {name:?}}}")
+            }
+            _ => format!("{}={}", a.name, a.value.unwrap_or("True")),
+        }
     }
 
     fn hint(&self, hint: &benchledger_core::error::Hint) -> Option<String> {
@@ -1347,6 +1354,7 @@ fn python_says(hint: &benchledger_core::error::Hint) -> Option<String> {
                                    (`benchledger.Ledger.create(PATH)` upgrades it), or read it \
                                    with the benchledger that wrote it"
             .into(),
+        Hint::VerifyLedger => "; `Ledger.verify()` names what changed".into(),
         Hint::UseFormat(format) => {
             format!("; this looks like {format}: use `Ledger.ingest_from({format:?}, ...)`")
         }

@@ -72,10 +72,12 @@ pub fn display_name_arg(arg: &str) -> Result<(String, String)> {
         Some((seat, name)) if !seat.trim().is_empty() && !name.trim().is_empty() => {
             Ok((seat.trim().to_string(), name.trim().to_string()))
         }
-        _ => Err(Error::Usage(format!(
-            "--display-name {arg:?}: expected SEAT=NAME, the seat's id and the name to show it \
-             by, as in --display-name anthropic-claude-sonnet-4-5=\"Claude Sonnet 4.5\""
-        ))),
+        _ => Err(Error::argument(
+            "display_name",
+            format!("{arg:?}"),
+            "expected SEAT=NAME, the seat's id and the name to show it by \
+             (e.g. anthropic-claude-sonnet-4-5=\"Claude Sonnet 4.5\")",
+        )),
     }
 }
 
@@ -91,10 +93,12 @@ pub struct SeatArg {
 /// as HELM's run directories do; a model does not), then the model at its last `@`.
 pub fn seat_arg(arg: &str) -> Result<SeatArg> {
     let bad = || {
-        Error::Usage(format!(
-            "--seat {arg:?}: expected PATH=MODEL or PATH=MODEL@PROVIDER, the results file (or \
-             directory) and the model they are of, as in --seat logs/a=gpt-4o@openai"
-        ))
+        Error::argument(
+            "seat",
+            format!("{arg:?}"),
+            "expected PATH=MODEL or PATH=MODEL@PROVIDER, the results file (or directory) and \
+             the model they are of (e.g. logs/a=gpt-4o@openai)",
+        )
     };
     let (path, model) = arg.rsplit_once('=').ok_or_else(bad)?;
     let (model, provider) = match model.rsplit_once('@') {
@@ -277,16 +281,25 @@ pub fn ingest_from(
 /// Refuses `--group` and `--scorer` for a format whose results have no groups or no scorers.
 fn check_format_options(importer: &dyn Importer, options: &FromOptions) -> Result<()> {
     if options.group && !importer.has_groups() {
-        return Err(Error::Usage(format!(
-            "--group: results of format `{}` have no groups of tasks (lm-eval's have)",
-            importer.name()
-        )));
+        return Err(Error::switch(
+            "group",
+            format!(
+                "results of format `{}` have no groups of tasks (lm-eval's have)",
+                importer.name()
+            ),
+        ));
     }
-    if options.scorer.is_some() && !importer.has_scorers() {
-        return Err(Error::Usage(format!(
-            "--scorer: results of format `{}` have no scorers to choose from",
-            importer.name()
-        )));
+    if let Some(scorer) = &options.scorer
+        && !importer.has_scorers()
+    {
+        return Err(Error::argument(
+            "scorer",
+            scorer,
+            format!(
+                "results of format `{}` have no scorers to choose from",
+                importer.name()
+            ),
+        ));
     }
     Ok(())
 }
@@ -318,15 +331,17 @@ fn check_seats_read(files: &[File], options: &FromOptions) -> Result<()> {
             .take(5)
             .map(|f| f.path.display().to_string())
             .collect();
-        return Err(Error::Usage(format!(
-            "--seat {}={}: no results file read is at {} (or under it, closer than another \
-             --seat's path); the files read are: {}{}",
-            s.path.display(),
-            s.model,
-            s.path.display(),
-            read.join(", "),
-            if files.len() > 5 { ", ..." } else { "" }
-        )));
+        return Err(Error::argument(
+            "seat",
+            format!("{}={}", s.path.display(), s.model),
+            format!(
+                "no results file read is at {} (or under it, closer than another seat's \
+                 path); the files read are: {}{}",
+                s.path.display(),
+                read.join(", "),
+                if files.len() > 5 { ", ..." } else { "" }
+            ),
+        ));
     }
     Ok(())
 }
@@ -357,7 +372,7 @@ fn built_path(options: &FromOptions, format: &str, id: &str, several: bool) -> P
 
 /// Refuses a `--display-name` for a seat none of the waves built (`seat_ids`) has.
 fn check_display_names(options: &FromOptions, seat_ids: &BTreeSet<String>) -> Result<()> {
-    if let Some((seat, _)) = options
+    if let Some((seat, name)) = options
         .display_names
         .iter()
         .find(|(seat, _)| !seat_ids.contains(seat))
@@ -366,11 +381,15 @@ fn check_display_names(options: &FromOptions, seat_ids: &BTreeSet<String>) -> Re
         let hint = closest(seat, known.iter().copied())
             .map(|c| format!(" (did you mean `{c}`?)"))
             .unwrap_or_default();
-        return Err(Error::Usage(format!(
-            "--display-name names seat `{seat}`{hint}, which none of the waves built from these \
-             files has; their seats are: {}",
-            known.join(", ")
-        )));
+        return Err(Error::argument(
+            "display_name",
+            format!("{seat}={name}"),
+            format!(
+                "names seat `{seat}`{hint}, which none of the waves built from these files has; \
+                 their seats are: {}",
+                known.join(", ")
+            ),
+        ));
     }
     Ok(())
 }

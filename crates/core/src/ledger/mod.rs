@@ -206,15 +206,15 @@ impl Ledger {
         if !differences.is_empty() {
             return Err(Error::CheckFailed(format!(
                 "ledger {} exists, but its schema differs from schema.sql:\n{}\nIts raw facts may \
-                 have been changed behind benchledger's back: check them with `benchledger verify \
-                 --ledger --all`",
+                 have been changed behind benchledger's back",
                 ledger.path().display(),
                 differences
                     .iter()
                     .map(|d| format!("  - {d}"))
                     .collect::<Vec<_>>()
                     .join("\n")
-            )));
+            ))
+            .hinted(Hint::VerifyLedger));
         }
         Ok((ledger, false))
     }

@@ -15,7 +15,7 @@ use super::bundle::{
     BUNDLE_LEDGER, BUNDLE_OUTPUT, BUNDLE_README, prices_file_name, rubric_file_name,
 };
 use crate::attest;
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::formats::input::PricesId;
 use crate::ledger::{Ledger, LogEntryRow, LogKind, PriceTableRow, PublicationRow, RubricRow};
 use crate::report;
@@ -159,12 +159,12 @@ fn copy_wave(
     if hash != *stored {
         return Err(Error::Conflict(format!(
             "wave {}: its rows no longer give the content hash the ledger stored for it \
-             (sha256 {} stored, {} now): the ledger was edited behind benchledger's back, and \
-             `benchledger verify --ledger` names what changed",
+             (sha256 {} stored, {} now): the ledger was edited behind benchledger's back",
             data.wave.id,
             crate::digest::short(&stored.sha256),
             crate::digest::short(&hash.sha256)
-        )));
+        ))
+        .hinted(Hint::VerifyLedger));
     }
     staging.commit(ingested_at)?;
     Ok(())

@@ -11,7 +11,7 @@ use super::claims::{Carried, check_fits};
 use super::{Record, Rendered, Sources, ci_id, record_sha256, render, signature};
 use crate::attest::PrivateKey;
 use crate::digest::sha256_hex;
-use crate::error::{Error, Result};
+use crate::error::{Error, Hint, Result};
 use crate::formats::input::{self, PricesId};
 use crate::ledger::{Ledger, MakeEnvelope, NewPublication, PublicationRow};
 use crate::model::{PriceTableRow, WaveData};
@@ -99,9 +99,10 @@ fn publishable(ledger: &Ledger, wave: &str, rubric: &str) -> Result<RubricInfo> 
     if !info.registered {
         return Err(Error::Usage(format!(
             "{} is not registered: a publication must name a rubric anyone can recompute it \
-             with. Register it first with `benchledger rubric add {rubric}`",
+             with",
             info.rubric.id()
-        )));
+        ))
+        .hinted(Hint::RegisterFirst(rubric.to_string())));
     }
     ledger.load_wave_check(wave)?;
     if let Some(w) = Withdrawn::load(ledger)?.get(wave) {
