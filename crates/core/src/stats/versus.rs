@@ -41,7 +41,9 @@ pub struct PairedTest {
     pub se: f64,
     /// d̄ / se; `None` when se is 0 (every problem differs by the same amount).
     pub z: Option<f64>,
-    /// Two-sided normal p-value of z; with se = 0, 1 when d̄ = 0 and 0 otherwise.
+    /// Two-sided normal p-value of z. With se = 0 there is no spread to scale z by: 1 when
+    /// d̄ = 0, else (every one of the P problems differs by d̄, all the same way) the exact
+    /// two-sided sign test's, min(1, 2 · ½ᴾ): one problem is no evidence, six are p = 0.031.
     pub p: f64,
     /// d̄ ∓ 1.959964 · se.
     pub ci95: [f64; 2],
@@ -67,7 +69,10 @@ impl PairedTest {
         let p = match z {
             Some(z) => super::normal::two_sided_p(z),
             None if mean == 0.0 => 1.0,
-            None => 0.0,
+            // Under no difference each problem favours either seat with chance ½; all P the
+            // same way has chance 2 · ½ᴾ (before, p was 0 here, and one problem was called
+            // separable).
+            None => (2.0 * 0.5f64.powf(n)).min(1.0),
         };
         Some(PairedTest {
             mean_diff: mean,
@@ -381,6 +386,35 @@ mod tests {
         );
     }
 
+    /// Every problem differing by the same amount left se = 0 and p = 0, so `versus` called
+    /// two seats separable on one problem. It is the exact sign test's p now.
+    #[test]
+    fn a_constant_difference_gets_the_sign_tests_p_not_zero() {
+        assert_eq!(PairedTest::of(&[1.0]).unwrap().p, 1.0);
+        assert_eq!(PairedTest::of(&[-1.0, -1.0]).unwrap().p, 0.5);
+        assert_eq!(PairedTest::of(&[0.5; 6]).unwrap().p, 0.03125);
+        assert_eq!(PairedTest::of(&[1.0; 2000]).unwrap().p, 0.0);
+        // One problem, solved by one seat in each of its three trials and never by the other:
+        // not separable.
+        let a = BTreeMap::from([(
+            "p1".to_string(),
+            Problem {
+                passed: 3,
+                trials: 3,
+            },
+        )]);
+        let b = BTreeMap::from([(
+            "p1".to_string(),
+            Problem {
+                passed: 0,
+                trials: 3,
+            },
+        )]);
+        let paired = Paired::of(&a, &b, &Settings::default());
+        assert_eq!(paired.test.unwrap().p, 1.0);
+        assert_eq!(paired.verdict("a", "b"), "no difference the data can show");
+    }
+
     #[test]
     fn the_paired_test_by_hand() {
         // Differences 0.5, 0, 1, 0.5: d̄ = 0.5, Σ (d − d̄)² = 0 + 0.25 + 0.25 + 0 = 0.5,
@@ -397,10 +431,10 @@ mod tests {
             t.p
         );
         assert_eq!(t.ci95, [0.5 - 1.959964 * se, 0.5 + 1.959964 * se]);
-        // No spread: z undefined; p 1 at no difference, 0 at a constant one.
+        // No spread: z undefined; p 1 at no difference, the sign test's at a constant one.
         let flat = PairedTest::of(&[0.0, 0.0]).unwrap();
         assert_eq!((flat.z, flat.p), (None, 1.0));
-        assert_eq!(PairedTest::of(&[0.25, 0.25]).unwrap().p, 0.0);
+        assert_eq!(PairedTest::of(&[0.25, 0.25]).unwrap().p, 0.5);
         assert_eq!(PairedTest::of(&[]), None);
     }
 
