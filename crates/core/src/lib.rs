@@ -29,6 +29,41 @@
 //! [`Rubric`] parsed and checked, and the [`Error`] every call returns, whose [`Hint`] says what
 //! to do next. The modules below hold the rest; what only the library uses inside itself is
 //! not public.
+//!
+//! # Example
+//!
+//! A ledger, a wave ingested from its manifest, and its leaderboard under a rubric, as the
+//! command line's `score --format json` prints it:
+//!
+//! ```
+//! use std::path::Path;
+//! use benchledger_core::{Ledger, documents, import::Quiet, ingest};
+//!
+//! # fn main() -> benchledger_core::Result<()> {
+//! let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+//! let ledger = Ledger::in_memory()?;
+//! let wave = root.join("examples/rca-wave-2/wave.toml");
+//! let report = ingest::run::manifests(&ledger, &[wave], "2026-12-04T00:00:00Z", &mut Quiet)?;
+//! assert_eq!(report.added(), ["rca-wave-2"]);
+//!
+//! let rubric = root.join("rubrics/accuracy.v1.toml");
+//! let board = documents::score(
+//!     &ledger,
+//!     "rca-wave-2",
+//!     rubric.to_str().unwrap(),
+//!     false,
+//!     &documents::Prices::default(),
+//!     documents::Ci::default(),
+//! )?;
+//! let json: serde_json::Value = serde_json::from_str(&board.to_json()).unwrap();
+//! assert_eq!(json["kind"], "score");
+//! assert_eq!(json["rubric"]["name"], "accuracy");
+//! // Ranked: the leader first, its score on the rubric's declared scale (0 to 1).
+//! assert_eq!(json["seats"][0]["seat"], "openai-hierarchical");
+//! assert_eq!(json["seats"][0]["score"], 1.0);
+//! # Ok(())
+//! # }
+//! ```
 
 pub mod attest;
 pub mod cancel;

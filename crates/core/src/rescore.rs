@@ -65,6 +65,38 @@ pub struct RubricRescored {
 /// `include_withdrawn`) scored under `info`, which must be registered, and stored. `named` is
 /// the rubric as the caller named it (a file or NAME@VERSION), for the error that says how to
 /// register it.
+///
+/// # Example
+///
+/// ```
+/// use std::path::Path;
+/// use benchledger_core::{Ledger, digest, import::Quiet, ingest, model::RubricRow, registry, rescore};
+///
+/// # fn main() -> benchledger_core::Result<()> {
+/// let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+/// let now = "2026-12-04T00:00:00Z";
+/// let mut ledger = Ledger::in_memory()?;
+/// let wave = root.join("examples/rca-wave-2/wave.toml");
+/// ingest::run::manifests(&ledger, &[wave], now, &mut Quiet)?;
+///
+/// // A rubric is registered by its text; stored scores are keyed by the text's hash.
+/// let text = std::fs::read_to_string(root.join("rubrics/accuracy.v1.toml")).unwrap();
+/// ledger.add_rubrics(&[RubricRow {
+///     name: "accuracy".into(),
+///     version: 1,
+///     sha256: digest::sha256_hex(text.as_bytes()),
+///     text,
+///     scale_violation: false,
+///     added_at: now.into(),
+/// }])?;
+/// let info = registry::resolve(&ledger, "accuracy@1")?;
+/// // No wave named: every wave not withdrawn.
+/// let rescored = rescore::one(&mut ledger, "accuracy@1", &info, &[], false, &mut ())?;
+/// assert_eq!(rescored.waves, ["rca-wave-2"]);
+/// assert_eq!(rescored.rubrics[0].seats, 6);
+/// # Ok(())
+/// # }
+/// ```
 pub fn one(
     ledger: &mut Ledger,
     named: &str,

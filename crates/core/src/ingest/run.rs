@@ -129,6 +129,29 @@ pub fn check_manifests(paths: &[PathBuf]) -> Result<()> {
 
 /// Ingests the wave manifests at `paths` into `ledger` in one transaction at `now`: every new
 /// wave lands, or none does ([`check_manifests`] first).
+///
+/// # Example
+///
+/// ```
+/// use std::path::Path;
+/// use benchledger_core::{Ledger, import::Quiet, ingest};
+///
+/// # fn main() -> benchledger_core::Result<()> {
+/// let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+/// let waves = [
+///     examples.join("rca-wave-1/wave.toml"),
+///     examples.join("rca-wave-2/wave.toml"),
+/// ];
+/// let ledger = Ledger::in_memory()?;
+/// let now = "2026-12-04T00:00:00Z";
+/// let report = ingest::run::manifests(&ledger, &waves, now, &mut Quiet)?;
+/// assert_eq!(report.added(), ["rca-wave-1", "rca-wave-2"]);
+/// // The same waves again are already there, with the same content: nothing is added.
+/// let again = ingest::run::manifests(&ledger, &waves, now, &mut Quiet)?;
+/// assert!(again.added().is_empty());
+/// # Ok(())
+/// # }
+/// ```
 pub fn manifests(
     ledger: &Ledger,
     paths: &[PathBuf],

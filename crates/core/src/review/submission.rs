@@ -104,6 +104,37 @@ impl Reviewed {
 /// Reviews the submission `s` without writing anything. `ledger` is where registered rules,
 /// the `against` wave and the price table are found; without one, the rules must be a file or
 /// shipped, and neither `against` nor `prices` can be named.
+///
+/// # Example
+///
+/// A Harbor job reviewed under the shipped Terminal-Bench rules, with no ledger: it keeps
+/// fewer trials a problem than the rules ask, so it is rejected, and the review says why.
+///
+/// ```
+/// use std::path::Path;
+/// use benchledger_core::review::{Verdict, submission};
+///
+/// # fn main() -> benchledger_core::Result<()> {
+/// let job = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/import/harbor/job");
+/// let reviewed = submission::submit(
+///     None,
+///     &submission::Submission {
+///         paths: vec![job],
+///         rules: "terminal-bench-2@1".into(),
+///         ..Default::default()
+///     },
+/// )?;
+/// assert_eq!(reviewed.review.verdict, Verdict::Reject);
+/// let trials = reviewed
+///     .review
+///     .checks
+///     .iter()
+///     .find(|c| c.rule == "require.trials_per_problem")
+///     .unwrap();
+/// assert_eq!(trials.verdict, Some(Verdict::Reject));
+/// # Ok(())
+/// # }
+/// ```
 pub fn submit(ledger: Option<&Ledger>, s: &Submission) -> Result<Reviewed> {
     let loaded = load_rules(ledger, &s.rules)?;
     let claims = s

@@ -206,6 +206,27 @@ fn formula_range(r: &Rubric) -> Interval {
 }
 
 /// Proves (or refutes) that a rubric's score stays inside its declared scale.
+///
+/// # Example
+///
+/// The shipped session-efficiency@1 multiplies bonuses that can take a 0–100 score to 125;
+/// its successor caps them:
+///
+/// ```
+/// use std::path::Path;
+/// use benchledger_core::rubric;
+///
+/// let rubrics = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rubrics");
+/// for (file, keeps_its_scale) in [
+///     ("session-efficiency.v1.toml", false),
+///     ("session-efficiency.v2.toml", true),
+/// ] {
+///     let path = rubrics.join(file);
+///     let text = std::fs::read_to_string(&path).unwrap();
+///     let proof = rubric::check(&rubric::parse(&path, &text).unwrap());
+///     assert_eq!(proof.violations.is_empty(), keeps_its_scale, "{file}");
+/// }
+/// ```
 pub fn check(r: &Rubric) -> CheckReport {
     let unclamped = formula_range(r);
     let mut range = unclamped.clip(r.clamp_min, r.clamp_max);
