@@ -87,16 +87,17 @@ pub(crate) fn withdrawal_problems(w: &WithdrawalRow) -> Vec<String> {
     }
 }
 
-/// Every broken link in the chain, by entry label.
-pub fn broken_links(chain: &[ChainEntry]) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for (i, e) in chain.iter().enumerate() {
-        let prev = i.checked_sub(1).map(|j| &chain[j]);
-        if let Some(p) = link_problem(e, prev, false) {
-            out.push((e.label(), p));
-        }
-    }
-    out
+/// Every broken link in the chain, by entry label. In a part of a chain (`partial`: a bundle's),
+/// the first entry's predecessor lies outside it.
+pub fn broken_links(chain: &[ChainEntry], partial: bool) -> Vec<(String, String)> {
+    chain
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| {
+            let prev = i.checked_sub(1).map(|j| &chain[j]);
+            link_problem(e, prev, partial && i == 0).map(|p| (e.label(), p))
+        })
+        .collect()
 }
 
 /// The chain's head: its last entry's record hash.
@@ -419,7 +420,7 @@ mod tests {
             ChainEntry::Withdrawal(a.clone()),
             ChainEntry::Withdrawal(b.clone()),
         ];
-        assert!(broken_links(&chain).is_empty());
+        assert!(broken_links(&chain, false).is_empty());
         assert!(withdrawal_problems(&a).is_empty());
         assert_eq!(head_problem(&chain, &b.sha256), None);
         let grown = head_problem(&chain, &a.sha256).unwrap();
@@ -430,7 +431,8 @@ mod tests {
 
         // The first removed: the second names a predecessor that does not exist.
         let cut = vec![ChainEntry::Withdrawal(b.clone())];
-        assert_eq!(broken_links(&cut).len(), 1);
+        assert_eq!(broken_links(&cut, false).len(), 1);
+        assert!(broken_links(&cut, true).is_empty());
         assert!(link_problem(&cut[0], None, true).is_none());
 
         let mut edited = a.clone();

@@ -535,7 +535,9 @@ impl SeatFigures {
         FigureTally::of_attempts(&basis, &seat.attempts).figures(&basis)
     }
 
-    pub fn compute(
+    /// A seat's figures from a wave's suite size and accounting alone (the tests' way in).
+    #[cfg(test)]
+    pub(crate) fn compute(
         suite: Option<&SuiteProblems>,
         accounting: &Accounting,
         seat: &SeatData,

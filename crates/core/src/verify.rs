@@ -545,13 +545,9 @@ fn bundle_head_walk(mut walk: Vec<ChainEntry>, expected: &str) -> Vec<ChainEntry
 /// Every broken link of the chain, labelled; in a bundle (`in_bundle`), the first entry's
 /// predecessor lies outside it.
 fn link_problems(entries: &[ChainEntry], in_bundle: bool) -> Vec<String> {
-    entries
-        .iter()
-        .enumerate()
-        .filter_map(|(i, e)| {
-            let prev = i.checked_sub(1).map(|j| &entries[j]);
-            chain::link_problem(e, prev, in_bundle && i == 0).map(|p| format!("{}: {p}", e.label()))
-        })
+    chain::broken_links(entries, in_bundle)
+        .into_iter()
+        .map(|(label, p)| format!("{label}: {p}"))
         .collect()
 }
 

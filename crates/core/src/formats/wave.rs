@@ -315,28 +315,41 @@ pub fn decode(version: u32, text: &str) -> Result<WaveData, FormatError> {
 
 /// Reads a version's `{"wave":…,"seats":[…]}` from a parsed value.
 pub(crate) fn decode_value(version: u32, d: &Decoder<'_>) -> Result<WaveData, FormatError> {
-    let w = d.field("wave")?;
-    let suite_problems = {
-        let sp = w.field("suite_problems")?;
-        if sp.is_null() {
-            None
-        } else if let Ok(n) = sp.field("Count") {
-            Some(SuiteProblems::Count(n.u64()?))
-        } else {
-            Some(SuiteProblems::Ids(
-                sp.field("Ids")?
-                    .array()?
-                    .iter()
-                    .map(|i| i.string())
-                    .collect::<Result<_, _>>()?,
-            ))
-        }
-    };
+    let wave = decode_wave(version, &d.field("wave")?)?;
+    let seats = d
+        .field("seats")?
+        .array()?
+        .iter()
+        .map(|s| decode_seat(version, s))
+        .collect::<Result<_, _>>()?;
+    Ok(WaveData { wave, seats })
+}
+
+/// A wave's suite size: none, a count, or the problems' ids.
+fn decode_suite_problems(sp: &Decoder<'_>) -> Result<Option<SuiteProblems>, FormatError> {
+    Ok(if sp.is_null() {
+        None
+    } else if let Ok(n) = sp.field("Count") {
+        Some(SuiteProblems::Count(n.u64()?))
+    } else {
+        Some(SuiteProblems::Ids(
+            sp.field("Ids")?
+                .array()?
+                .iter()
+                .map(|i| i.string())
+                .collect::<Result<_, _>>()?,
+        ))
+    })
+}
+
+/// A wave's own fields and conditions (its `wave` object).
+fn decode_wave(version: u32, w: &Decoder<'_>) -> Result<Wave, FormatError> {
+    let suite_problems = decode_suite_problems(&w.field("suite_problems")?)?;
     let load = w.field("load")?;
     let acc = w.field("accounting")?;
     let budget = w.field("budget")?;
     let prov = w.field("provenance")?;
-    let wave = Wave {
+    Ok(Wave {
         id: w.field("id")?.string()?,
         suite: w.field("suite")?.string()?,
         started_at: w.field("started_at")?.string()?,
@@ -379,77 +392,87 @@ pub(crate) fn decode_value(version: u32, d: &Decoder<'_>) -> Result<WaveData, Fo
         } else {
             Vec::new()
         },
-    };
-    let mut seats = Vec::new();
-    for s in d.field("seats")?.array()? {
-        let seat = s.field("seat")?;
-        let mut attempts = Vec::new();
-        for a in s.field("attempts")?.array()? {
-            let checklist = a.field("checklist")?;
-            let trace = a.field("trace")?;
-            attempts.push(Attempt {
-                problem: a.field("problem")?.string()?,
-                trial: a.field("trial")?.u32()?,
-                correct: a.field("correct")?.bool()?,
-                outcome: a.field("outcome")?.opt_f64()?,
-                input_tokens: a.field("input_tokens")?.opt_u64()?,
-                output_tokens: a.field("output_tokens")?.opt_u64()?,
-                input_tokens_cache_read: a.field("input_tokens_cache_read")?.opt_u64()?,
-                input_tokens_cache_write: a.field("input_tokens_cache_write")?.opt_u64()?,
-                wall_s: a.field("wall_s")?.opt_f64()?,
-                cost_usd: a.field("cost_usd")?.opt_f64()?,
-                steps: a.field("steps")?.opt_u32()?,
-                errors: a.field("errors")?.opt_u32()?,
-                checklist: if checklist.is_null() {
-                    None
-                } else {
-                    Some(decode_checklist(&checklist)?)
-                },
-                trace: if trace.is_null() {
-                    None
-                } else {
-                    Some(
-                        trace
-                            .array()?
-                            .iter()
-                            .map(|t| {
-                                Ok(TraceStep {
-                                    tool: t.field("tool")?.string()?,
-                                    ok: t.field("ok")?.bool()?,
-                                    error: t.field("error")?.opt_string()?,
-                                })
-                            })
-                            .collect::<Result<_, FormatError>>()?,
-                    )
-                },
-                working_s: if version >= 2 {
-                    a.field("working_s")?.opt_f64()?
-                } else {
-                    None
-                },
-                infra_error: version >= 2 && a.field("infra_error")?.bool()?,
-                end_reason: if version >= 2 {
-                    a.field("end_reason")?.opt_string()?
-                } else {
-                    None
-                },
-                origin: None,
-                texts: None,
-            });
-        }
-        seats.push(SeatData {
-            seat: Seat {
-                id: seat.field("id")?.string()?,
-                model: seat.field("model")?.string()?,
-                provider: seat.field("provider")?.string()?,
-                harness: seat.field("harness")?.string()?,
-                config: seat.field("config")?.opt_string()?,
-                display_name: None,
-            },
-            attempts,
-        });
-    }
-    Ok(WaveData { wave, seats })
+    })
+}
+
+/// One seat and its attempts, in order.
+fn decode_seat(version: u32, s: &Decoder<'_>) -> Result<SeatData, FormatError> {
+    let seat = s.field("seat")?;
+    let attempts = s
+        .field("attempts")?
+        .array()?
+        .iter()
+        .map(|a| decode_attempt(version, a))
+        .collect::<Result<_, _>>()?;
+    Ok(SeatData {
+        seat: Seat {
+            id: seat.field("id")?.string()?,
+            model: seat.field("model")?.string()?,
+            provider: seat.field("provider")?.string()?,
+            harness: seat.field("harness")?.string()?,
+            config: seat.field("config")?.opt_string()?,
+            display_name: None,
+        },
+        attempts,
+    })
+}
+
+/// One attempt; the fields a version did not write are absent.
+fn decode_attempt(version: u32, a: &Decoder<'_>) -> Result<Attempt, FormatError> {
+    let checklist = a.field("checklist")?;
+    let trace = a.field("trace")?;
+    Ok(Attempt {
+        problem: a.field("problem")?.string()?,
+        trial: a.field("trial")?.u32()?,
+        correct: a.field("correct")?.bool()?,
+        outcome: a.field("outcome")?.opt_f64()?,
+        input_tokens: a.field("input_tokens")?.opt_u64()?,
+        output_tokens: a.field("output_tokens")?.opt_u64()?,
+        input_tokens_cache_read: a.field("input_tokens_cache_read")?.opt_u64()?,
+        input_tokens_cache_write: a.field("input_tokens_cache_write")?.opt_u64()?,
+        wall_s: a.field("wall_s")?.opt_f64()?,
+        cost_usd: a.field("cost_usd")?.opt_f64()?,
+        steps: a.field("steps")?.opt_u32()?,
+        errors: a.field("errors")?.opt_u32()?,
+        checklist: if checklist.is_null() {
+            None
+        } else {
+            Some(decode_checklist(&checklist)?)
+        },
+        trace: if trace.is_null() {
+            None
+        } else {
+            Some(decode_trace(&trace)?)
+        },
+        working_s: if version >= 2 {
+            a.field("working_s")?.opt_f64()?
+        } else {
+            None
+        },
+        infra_error: version >= 2 && a.field("infra_error")?.bool()?,
+        end_reason: if version >= 2 {
+            a.field("end_reason")?.opt_string()?
+        } else {
+            None
+        },
+        origin: None,
+        texts: None,
+    })
+}
+
+/// An attempt's trace, step by step.
+fn decode_trace(trace: &Decoder<'_>) -> Result<Vec<TraceStep>, FormatError> {
+    trace
+        .array()?
+        .iter()
+        .map(|t| {
+            Ok(TraceStep {
+                tool: t.field("tool")?.string()?,
+                ok: t.field("ok")?.bool()?,
+                error: t.field("error")?.opt_string()?,
+            })
+        })
+        .collect()
 }
 
 /// A checklist written by [`write_checklist`].
