@@ -311,7 +311,7 @@ struct Statements<'l> {
     /// A seat's score replaced in place: its row keeps its place in both indexes, and its
     /// rubric and seat, already checked, are not checked again. An update, rather than an
     /// insert that finds the row taken and updates it (`ON CONFLICT DO UPDATE`): the row is
-    /// found once, not twice (a quarter less work a score, round 13 of bench/README.md).
+    /// found once, not twice (a sixth less work a score: bench/README.md, round 13).
     update: rusqlite::CachedStatement<'l>,
     /// A seat's first score under the rubric, when there was none to update.
     insert: rusqlite::CachedStatement<'l>,
