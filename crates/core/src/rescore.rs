@@ -9,7 +9,7 @@
 use crate::error::{Error, Hint, Result};
 use crate::figures::{Basis, FigureTally, SeatTotals};
 use crate::formats::tally;
-use crate::ledger::Ledger;
+use crate::ledger::{Ledger, ScoreWriter, read_tally};
 use crate::model::{Attempt, AttemptFields, Seat, Wave};
 use crate::registry;
 use crate::report::withdrawn::Withdrawn;
@@ -261,77 +261,16 @@ fn store_in(
         .iter()
         .map(|c| rubrics.iter().map(|r| Scorer::new(r, c)).collect())
         .collect();
-    let none = || Stored {
-        seats: vec![0; rubrics.len()],
-        undefined: vec![0; rubrics.len()],
-    };
     let Some(first) = scorers.first() else {
-        return Ok(none());
+        return Ok(Stored {
+            seats: vec![0; rubrics.len()],
+            undefined: vec![0; rubrics.len()],
+        });
     };
-    // A rubric whose per-attempt formula needs the wave's medians first (which `rubric add`
-    // never registers) is scored on its own, wave by wave, in its two passes.
-    let one_pass: Vec<usize> = (0..rubrics.len())
-        .filter(|&k| !first[k].needs_medians_first())
-        .collect();
-    let fields = one_pass
-        .iter()
-        .map(|&k| first[k].fields())
-        .fold(AttemptFields::NONE, AttemptFields::and);
-    // A seat's figures are the same under every rubric (one wave, one basis): they are
-    // tallied once, and each rubric tallies only what it keeps besides them (most keep
-    // nothing more: the positions in `one_pass` of those that do).
-    let keeping: Vec<usize> = (0..one_pass.len())
-        .filter(|&j| first[one_pass[j]].keeps_more_than_figures())
-        .collect();
-    // Each seat's figures come from its stored tally where it has one; then only the rubrics
-    // that keep more of an attempt than its figures read the attempts, and only the fields
-    // those read (for the shipped ones: trace-holistic's outcome, steps and errors, and its
-    // retries' trace, not the tokens, seconds and dollars every figure sums).
-    let stored = if one_pass.is_empty() {
-        None
-    } else {
-        stored_figures(ledger, ids, fields)?
-    };
-    let own = OwnTallies::new(&scorers, &one_pass, &keeping);
-    let own_tallies = |w: usize| own.start(w);
-    let add_own = |w: usize, kept: &mut Own, a: &Attempt| own.add(w, kept, a);
-    let seats = match stored {
-        _ if one_pass.is_empty() => ids.iter().map(|_| Vec::new()).collect(),
-        Some(stored) if keeping.is_empty() => stored,
-        Some(stored) => {
-            let own_fields = keeping
-                .iter()
-                .map(|&j| first[one_pass[j]].fields())
-                .fold(AttemptFields::NONE, AttemptFields::and);
-            let own = ledger.fold_waves(
-                ids,
-                own_fields,
-                |w, _| (w, own_tallies(w)),
-                |(w, own), a| add_own(*w, own, a),
-            )?;
-            with_own_tallies(ledger, stored, own)?
-        }
-        None => ledger
-            .fold_waves(
-                ids,
-                fields,
-                |w, _| (w, FigureTally::new(), own_tallies(w)),
-                |(w, figures, own), a| {
-                    scorers[*w][one_pass[0]].add_figures(figures, a);
-                    add_own(*w, own, a);
-                },
-            )?
-            .into_iter()
-            .map(|seats| {
-                seats
-                    .into_iter()
-                    .map(|(seat, (w, figures, (own, _)))| (seat, (w, figures, own)))
-                    .collect()
-            })
-            .collect(),
-    };
+    let pass = Pass::of(first);
+    let seats = held_seats(ledger, ids, &scorers, &pass)?;
     // A rubric whose formula needs the medians first is scored now, before the transaction.
-    let mut apart = score_apart(ledger, rubrics, &one_pass, ids)?;
+    let mut apart = score_apart(ledger, rubrics, &pass.one_pass, ids)?;
     let (stored, undefined) = ledger.store_scores_in_parts(shas, |writer| {
         let mut undefined = vec![0; rubrics.len()];
         let mut waves = seats.into_iter().enumerate().peekable();
@@ -339,38 +278,9 @@ fn store_in(
             let part = next_part(&mut waves, part_seats);
             // The part's waves scored under the rubrics of the pass, shared among the CPUs.
             let mut scored = on_every_cpu(part, |_, (w, wave_seats)| {
-                let mut per: Vec<Vec<(Seat, SeatTally)>> = one_pass
-                    .iter()
-                    .map(|_| Vec::with_capacity(wave_seats.len()))
-                    .collect();
-                for (seat, (_, figures, own)) in wave_seats {
-                    let mut own = own.into_iter();
-                    for (j, (slot, &k)) in per.iter_mut().zip(&one_pass).enumerate() {
-                        let t = if keeping.contains(&j) {
-                            own.next().expect("a tally for each rubric that keeps one")
-                        } else {
-                            scorers[w][k].tally()
-                        };
-                        slot.push((seat.clone(), scorers[w][k].with_figures(t, figures.clone())));
-                    }
-                }
-                let mut scored: Vec<Option<WaveScores>> = rubrics.iter().map(|_| None).collect();
-                for (&k, seats) in one_pass.iter().zip(per) {
-                    scored[k] = Some(scorers[w][k].score(seats));
-                }
-                (w, scored)
+                (w, score_wave(&scorers[w], &pass, wave_seats))
             });
-            // Stored rubric by rubric: each rubric's rows lie together in the score table.
-            for (k, undefined) in undefined.iter_mut().enumerate() {
-                for (w, scored) in &mut scored {
-                    let s = match scored[k].take() {
-                        Some(s) => s,
-                        None => apart[k][*w].take().expect("each wave scored apart once"),
-                    };
-                    *undefined += s.seats.iter().filter(|s| s.score.is_none()).count();
-                    writer.put(k, s)?;
-                }
-            }
+            put_part(writer, &mut scored, &mut apart, &mut undefined)?;
         }
         Ok(undefined)
     })?;
@@ -378,6 +288,157 @@ fn store_in(
         seats: stored,
         undefined,
     })
+}
+
+/// Which rubrics a rescore scores in its one pass, the fields they read, and which of them
+/// keep more of an attempt than its figures.
+struct Pass {
+    /// The rubrics scored in the one pass (indices into the rubrics): all but those whose
+    /// per-attempt formula needs the wave's medians first.
+    one_pass: Vec<usize>,
+    /// The fields of an attempt any of them reads.
+    fields: AttemptFields,
+    /// The positions in `one_pass` of the rubrics that keep more than figures.
+    keeping: Vec<usize>,
+}
+
+impl Pass {
+    /// The pass of the rubrics that `first` (one wave's scorers, one a rubric) score.
+    fn of(first: &[Scorer<'_>]) -> Pass {
+        // A rubric whose per-attempt formula needs the wave's medians first (which `rubric
+        // add` never registers) is scored on its own, wave by wave, in its two passes.
+        let one_pass: Vec<usize> = (0..first.len())
+            .filter(|&k| !first[k].needs_medians_first())
+            .collect();
+        let fields = one_pass
+            .iter()
+            .map(|&k| first[k].fields())
+            .fold(AttemptFields::NONE, AttemptFields::and);
+        // A seat's figures are the same under every rubric (one wave, one basis): they are
+        // tallied once, and each rubric tallies only what it keeps besides them (most keep
+        // nothing more: the positions in `one_pass` of those that do).
+        let keeping: Vec<usize> = (0..one_pass.len())
+            .filter(|&j| first[one_pass[j]].keeps_more_than_figures())
+            .collect();
+        Pass {
+            one_pass,
+            fields,
+            keeping,
+        }
+    }
+
+    /// The fields the rubrics that keep more than figures read, of `first`'s scorers.
+    fn own_fields(&self, first: &[Scorer<'_>]) -> AttemptFields {
+        self.keeping
+            .iter()
+            .map(|&j| first[self.one_pass[j]].fields())
+            .fold(AttemptFields::NONE, AttemptFields::and)
+    }
+}
+
+/// Every seat of the waves `ids` as the pass holds it: its figures and the tallies of its own
+/// of the rubrics that keep more. Each seat's figures come from its stored tally where it has
+/// one; then only the rubrics that keep more of an attempt than its figures read the
+/// attempts, and only the fields those read (for the shipped ones: trace-holistic's outcome,
+/// steps and errors, and its retries' trace, not the tokens, seconds and dollars every figure
+/// sums). Otherwise every attempt is read with every field of the pass, and tallied.
+fn held_seats(
+    ledger: &Ledger,
+    ids: &[String],
+    scorers: &[Vec<Scorer<'_>>],
+    pass: &Pass,
+) -> Result<HeldWaves> {
+    let Pass {
+        one_pass,
+        fields,
+        keeping,
+    } = pass;
+    if one_pass.is_empty() {
+        return Ok(ids.iter().map(|_| Vec::new()).collect());
+    }
+    let own = OwnTallies::new(scorers, one_pass, keeping);
+    match stored_figures(ledger, ids, *fields)? {
+        Some(stored) if keeping.is_empty() => Ok(stored),
+        Some(stored) => {
+            let own = ledger.fold_waves(
+                ids,
+                pass.own_fields(&scorers[0]),
+                |w, _| (w, own.start(w)),
+                |(w, kept), a| own.add(*w, kept, a),
+            )?;
+            with_own_tallies(ledger, stored, own)
+        }
+        None => Ok(ledger
+            .fold_waves(
+                ids,
+                *fields,
+                |w, _| (w, FigureTally::new(), own.start(w)),
+                |(w, figures, kept), a| {
+                    scorers[*w][one_pass[0]].add_figures(figures, a);
+                    own.add(*w, kept, a);
+                },
+            )?
+            .into_iter()
+            .map(|seats| {
+                seats
+                    .into_iter()
+                    .map(|(seat, (w, figures, (kept, _)))| (seat, (w, figures, kept)))
+                    .collect()
+            })
+            .collect()),
+    }
+}
+
+/// One wave's seats (held as the pass holds them) scored under each rubric of the pass, by
+/// `scorers` (the wave's, one a rubric); `None` for the rubrics scored apart.
+fn score_wave(
+    scorers: &[Scorer<'_>],
+    pass: &Pass,
+    wave_seats: Vec<(Seat, Held)>,
+) -> Vec<Option<WaveScores>> {
+    let mut per: Vec<Vec<(Seat, SeatTally)>> = pass
+        .one_pass
+        .iter()
+        .map(|_| Vec::with_capacity(wave_seats.len()))
+        .collect();
+    for (seat, (_, figures, own)) in wave_seats {
+        let mut own = own.into_iter();
+        for (j, (slot, &k)) in per.iter_mut().zip(&pass.one_pass).enumerate() {
+            let t = if pass.keeping.contains(&j) {
+                own.next().expect("a tally for each rubric that keeps one")
+            } else {
+                scorers[k].tally()
+            };
+            slot.push((seat.clone(), scorers[k].with_figures(t, figures.clone())));
+        }
+    }
+    let mut scored: Vec<Option<WaveScores>> = scorers.iter().map(|_| None).collect();
+    for (&k, seats) in pass.one_pass.iter().zip(per) {
+        scored[k] = Some(scorers[k].score(seats));
+    }
+    scored
+}
+
+/// Stores a part's scores (each wave's index with its scores, `None` for a rubric scored
+/// `apart`), rubric by rubric so that each rubric's rows lie together in the score table,
+/// counting the undefined scores of each rubric into `undefined`.
+fn put_part(
+    writer: &mut ScoreWriter<'_>,
+    scored: &mut [(usize, Vec<Option<WaveScores>>)],
+    apart: &mut [Vec<Option<WaveScores>>],
+    undefined: &mut [usize],
+) -> Result<()> {
+    for (k, undefined) in undefined.iter_mut().enumerate() {
+        for (w, scored) in scored.iter_mut() {
+            let s = match scored[k].take() {
+                Some(s) => s,
+                None => apart[k][*w].take().expect("each wave scored apart once"),
+            };
+            *undefined += s.seats.iter().filter(|s| s.score.is_none()).count();
+            writer.put(k, s)?;
+        }
+    }
+    Ok(())
 }
 
 /// The rubrics not in `one_pass` (whose formula needs the wave's medians first), each
@@ -515,10 +576,7 @@ fn stored_figures(
     for (w, seats) in ledger.seat_tallies(ids)?.into_iter().enumerate() {
         let mut totals: Vec<Option<SeatTotals>> = seats
             .iter()
-            .map(|(_, text)| {
-                text.as_deref()
-                    .and_then(|t| tally::read(tally::LATEST, t).ok())
-            })
+            .map(|(_, text)| text.as_deref().and_then(read_tally))
             .collect();
         if totals.iter().any(Option::is_none) {
             let conditions = ledger.wave_conditions(&ids[w])?;

@@ -171,6 +171,7 @@ impl Ledger {
         }
         conn.pragma_update(None, "foreign_keys", true)
             .map_err(|e| sqlite(path, e))?;
+        super::plans_kept(&conn).map_err(|e| sqlite(path, e))?;
         // A write through this connection fails as SQLITE_READONLY, whatever the file allows.
         conn.pragma_update(None, "query_only", true)
             .map_err(|e| sqlite(path, e))?;

@@ -57,6 +57,7 @@ pub use rubrics::RubricAdded;
 pub use scores::ScoreWriter;
 pub use stage::Staging;
 pub use tallies::SeatTallies;
+pub(crate) use tallies::read_tally;
 pub use waves::Ingested;
 // The rows the ledger stores are plain data, defined in the model; named here too, where a
 // caller of the ledger looks for them.
@@ -297,6 +298,7 @@ impl Ledger {
             .lite()?
             .busy_timeout(Duration::from_secs(10))
             .map_err(|e| sqlite(path, e))?;
+        plans_kept(ledger.lite()?).map_err(|e| sqlite(path, e))?;
         // Reading the version first tells a non-SQLite file from a ledger with a clear message.
         let version: i64 = ledger
             .lite()?
@@ -696,6 +698,22 @@ fn server_url(path: &Path) -> Result<Option<&str>> {
     } else {
         Ok(None)
     }
+}
+
+/// Has SQLite plan each statement once, whatever values are bound to it (its "query planner
+/// stability guarantee"). Otherwise a statement with a term such as `wave_id = ?1` that the
+/// planner weighed by the value bound (whether it is 0 or 1) is marked to be planned again, and
+/// `sqlite3_clear_bindings` then expires it: rusqlite's statement cache clears the bindings of
+/// every statement handed back to it, so each use of such a statement prepared it again
+/// (`sqlite3Reprepare`, ~98 k instructions; four a wave in a rescore: bench/README.md, round
+/// 13). benchledger runs no `ANALYZE`, so what a plan weighed of a value was only that guess
+/// of how many rows match; a statement's results never depend on its plan.
+fn plans_kept(conn: &Connection) -> rusqlite::Result<()> {
+    conn.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG,
+        true,
+    )
+    .map(|_| ())
 }
 
 /// An SQLite error on the database at `path`: [`Error::Unavailable`] when the cause is the

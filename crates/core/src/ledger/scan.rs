@@ -27,11 +27,11 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags};
 
-use super::raw::{Cells, RawStatement};
+use super::raw::{Cells, RawRow, RawStatement};
 use super::sql::{Sql, Value};
 use super::waves::{Columns, Problem, integer, read_attempt, read_step, seats_of, with_traces};
 use super::{Ledger, Store, sqlite};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::{Attempt, AttemptFields, Seat};
 
 /// Below this many attempts a range is not worth a connection and a thread of its own.
@@ -68,6 +68,9 @@ struct Found<T> {
     in_order: bool,
 }
 
+/// What one range's reader made of each slot (`None`: a seat it did not meet).
+type Met<T> = Vec<Option<Box<Found<T>>>>;
+
 impl Ledger {
     /// Folds the attempts of every wave in `slugs` into one value per seat, as
     /// [`Ledger::fold_wave`] does wave by wave and with the same values, in one pass over the
@@ -101,13 +104,6 @@ impl Ledger {
         start: impl Fn(usize, &Seat) -> T + Sync,
         add: impl Fn(&mut T, &Attempt) + Sync,
     ) -> Result<Vec<Vec<(Seat, T)>>> {
-        let by_wave = |ledger: &Ledger| {
-            slugs
-                .iter()
-                .enumerate()
-                .map(|(w, slug)| ledger.fold_wave(slug, fields, |s| start(w, s), &add))
-                .collect()
-        };
         // Reading the whole history reads every seat's rows: worth it when most are wanted.
         let rowids: Vec<i64> = slugs
             .iter()
@@ -115,7 +111,7 @@ impl Ledger {
             .collect::<Result<_>>()?;
         let (visited, all) = self.read(|sql| seat_counts(sql, &rowids))?;
         if visited * 2 < all {
-            return by_wave(self);
+            return self.fold_each_wave(slugs, fields, start, add);
         }
         #[cfg_attr(
             not(feature = "postgres"),
@@ -132,7 +128,6 @@ impl Ledger {
         for &rowid in &rowids {
             seats.push(seats_of(&mut Sql::lite(conn, &self.path), rowid)?);
         }
-
         let fields = with_traces(&mut Sql::lite(conn, &self.path), fields)?;
         // Every visited seat has a slot: its wave, its row id, and itself.
         let slots: Vec<Slot<'_>> = seats
@@ -146,33 +141,58 @@ impl Ledger {
                 })
             })
             .collect();
-        // Seat row id -> 1 + its slot (0: not visited). Seat ids run from 1 up, one per seat
-        // ever ingested.
-        let top = slots.iter().map(|s| s.seat_id).max().unwrap_or(0);
-        let mut slot_of = vec![0u32; usize::try_from(top).unwrap_or(0) + 1];
-        for (k, s) in slots.iter().enumerate() {
-            if let Ok(i) = usize::try_from(s.seat_id) {
-                slot_of[i] = k as u32 + 1;
-            }
-        }
+        let slot_of = Visit::slot_of(&slots);
         let visit = Visit {
             slot_of: &slot_of,
             slots: &slots,
         };
+        let found = self.scan_ranges(conn, fields, ranges, &visit, &start, &add)?;
+        let mut out: Vec<Vec<(Seat, T)>> =
+            seats.iter().map(|s| Vec::with_capacity(s.len())).collect();
+        self.gather(fields, &slots, found, &start, &add, &mut out)?;
+        Ok(out)
+    }
 
+    /// [`Ledger::fold_waves`] wave by wave ([`Ledger::fold_wave`]): for waves that hold few
+    /// of the ledger's seats.
+    fn fold_each_wave<T>(
+        &self,
+        slugs: &[String],
+        fields: AttemptFields,
+        start: impl Fn(usize, &Seat) -> T,
+        add: impl Fn(&mut T, &Attempt),
+    ) -> Result<Vec<Vec<(Seat, T)>>> {
+        slugs
+            .iter()
+            .enumerate()
+            .map(|(w, slug)| self.fold_wave(slug, fields, |s| start(w, s), &add))
+            .collect()
+    }
+
+    /// The ledger's attempts read in `ranges` (of ids, each on its own connection and thread
+    /// but the first, on `conn`), each visited seat's attempts fed to its value: for each
+    /// range, what it made of each slot.
+    fn scan_ranges<T: Send>(
+        &self,
+        conn: &Connection,
+        fields: AttemptFields,
+        ranges: Ranges,
+        visit: &Visit<'_>,
+        start: &(impl Fn(usize, &Seat) -> T + Sync),
+        add: &(impl Fn(&mut T, &Attempt) + Sync),
+    ) -> Result<Vec<Met<T>>> {
         let ranges = Ranges {
             most: if self.is_in_memory() { 1 } else { ranges.most },
             ..ranges
         };
         let id_ranges = self.id_ranges(conn, ranges)?;
         let path = self.path.as_path();
-        let found: Vec<Vec<Option<Box<Found<T>>>>> = match id_ranges.split_first() {
-            None => Vec::new(),
-            Some((first, [])) => vec![scan_range(
-                path, conn, fields, *first, &visit, &start, &add,
-            )?],
+        match id_ranges.split_first() {
+            None => Ok(Vec::new()),
+            Some((first, [])) => Ok(vec![scan_range(
+                path, conn, fields, *first, visit, start, add,
+            )?]),
             Some((first, rest)) => std::thread::scope(|scope| {
-                let (visit, start, add) = (&visit, &start, &add);
                 let others: Vec<_> = rest
                     .iter()
                     .map(|&range| {
@@ -190,18 +210,27 @@ impl Ledger {
                         Err(panic) => std::panic::resume_unwind(panic),
                     }
                 }
-                Ok::<_, Error>(all)
-            })?,
-        };
+                Ok(all)
+            }),
+        }
+    }
 
-        // Each seat from the one range that read it in order; a seat no range met has no
-        // attempts; any other is read again on its own.
-        let mut found = found;
+    /// Each slot's value into `out` (by wave, in slot order): from the one range that read
+    /// the seat in order; a seat no range met has no attempts; any other is read again on its
+    /// own, through the index.
+    fn gather<T>(
+        &self,
+        fields: AttemptFields,
+        slots: &[Slot<'_>],
+        mut found: Vec<Met<T>>,
+        start: &impl Fn(usize, &Seat) -> T,
+        add: &impl Fn(&mut T, &Attempt),
+        out: &mut [Vec<(Seat, T)>],
+    ) -> Result<()> {
+        let conn = self.lite()?;
         let columns = Columns::of(fields);
         let mut stmt = None;
         let mut attempt = Attempt::empty();
-        let mut out: Vec<Vec<(Seat, T)>> =
-            seats.iter().map(|s| Vec::with_capacity(s.len())).collect();
         for (k, slot) in slots.iter().enumerate() {
             let mut met = found.iter_mut().filter_map(|f| f[k].take());
             let (first, second) = (met.next(), met.next());
@@ -230,7 +259,7 @@ impl Ledger {
             };
             out[slot.wave].push((slot.seat.clone(), value));
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The ledger's attempt ids cut into ranges as `ranges` says, each ending where a seat's
@@ -377,6 +406,20 @@ struct Visit<'a> {
 }
 
 impl Visit<'_> {
+    /// Seat row id -> 1 + the seat's index in `slots` (0: not visited). Seat ids run from 1
+    /// up, one per seat ever ingested.
+    fn slot_of(slots: &[Slot<'_>]) -> Vec<u32> {
+        let top = slots.iter().map(|s| s.seat_id).max().unwrap_or(0);
+        let mut slot_of = vec![0u32; usize::try_from(top).unwrap_or(0) + 1];
+        for (k, s) in slots.iter().enumerate() {
+            if let Ok(i) = usize::try_from(s.seat_id) {
+                slot_of[i] = k as u32 + 1;
+            }
+        }
+        slot_of
+    }
+
+    /// The index in `slots` of the visited seat with row id `seat_id`.
     fn slot(&self, seat_id: i64) -> Option<usize> {
         let k = *self.slot_of.get(usize::try_from(seat_id).ok()?)?;
         (k > 0).then(|| k as usize - 1)
@@ -394,115 +437,160 @@ fn scan_range<T>(
     visit: &Visit<'_>,
     start: &(impl Fn(usize, &Seat) -> T + Sync),
     add: &(impl Fn(&mut T, &Attempt) + Sync),
-) -> Result<Vec<Option<Box<Found<T>>>>> {
+) -> Result<Met<T>> {
     let err = |e| sqlite(path, e);
     let columns = Columns::over_ids(fields);
     let Some(seat_col) = columns.seat else {
         unreachable!("a query over ids reads the seat");
     };
-    let mut found: Vec<Option<Box<Found<T>>>> = (0..visit.slots.len()).map(|_| None).collect();
     let mut rows = RawStatement::prepare(conn, &columns.sql).map_err(err)?;
     rows.bind(1, lo).map_err(err)?;
     rows.bind(2, hi).map_err(err)?;
-    let mut attempt = Attempt::empty();
-    // The attempt read but not yet handed on (rows of its trace steps may follow): its id
-    // (when read: with traces or checklists) and slot.
-    let mut pending: Option<(Option<i64>, usize)> = None;
-    // The slot whose last attempt `attempt` still holds (no row of another seat read into it
-    // since), with that attempt's trial: then the next row of the same seat, the usual case,
-    // is checked against `attempt` itself, and the seat's `Found` is given its last problem
-    // only when a row of another seat is read.
-    let mut held: Option<(usize, u32)> = None;
-    let hand_on = |found: &mut [Option<Box<Found<T>>>], k: usize, a: &mut Attempt| {
-        if let Some(f) = &mut found[k] {
-            if !fields.trial {
-                // As a seat's own query gives it, when the trial is not asked for.
-                a.trial = 0;
-            }
-            add(&mut f.value, a);
-        }
-    };
+    let mut scan = RangeScan::new(visit.slots.len());
     while let Some(r) = rows.next().map_err(err)? {
         let id: Option<i64> = match columns.id {
             Some(i) => Some(integer(&r, i).map_err(err)?),
             None => None,
         };
-        if fields.trace && pending.is_some_and(|(p, _)| p == id) {
-            read_step(path, &columns, &r, &mut attempt)?;
+        if fields.trace && scan.pending.is_some_and(|(p, _)| p == id) {
+            read_step(path, &columns, &r, &mut scan.attempt)?;
             continue;
         }
-        if let Some((_, k)) = pending.take() {
-            hand_on(&mut found, k, &mut attempt);
-        }
+        scan.hand_on_pending(fields, add);
         let seat_id = integer(&r, seat_col).map_err(err)?;
         let Some(k) = visit.slot(seat_id) else {
             continue;
         };
-        if let Some((h, trial)) = held
-            && h != k
-        {
-            // `attempt` is about to hold another seat's: its own seat keeps its last.
-            if let Some(g) = &mut found[h] {
-                g.problem.clone_from(&attempt.problem);
-                g.trial = trial;
-            }
-            held = None;
-        }
-        let f = match &mut found[k] {
-            Some(f) => f,
-            empty => {
-                let slot = &visit.slots[k];
-                empty.insert(Box::new(Found {
-                    value: start(slot.wave, slot.seat),
-                    problem: String::new(),
-                    trial: 0,
-                    in_order: true,
-                }))
-            }
-        };
+        scan.let_go_of_held(k);
+        let RangeScan {
+            found,
+            attempt,
+            pending,
+            held,
+        } = &mut scan;
+        let f = found[k].get_or_insert_with(|| Found::start(&visit.slots[k], start));
         if !f.in_order {
             continue;
         }
-        let Some(problem) = r.text(0) else {
-            // A problem that is not text: reading it says what is wrong. (Should it read, the
-            // seat is read again on its own.)
-            read_attempt(path, &columns, &r, id, &mut attempt, Problem::Read)?;
-            f.in_order = false;
-            held = None;
-            continue;
-        };
-        // Strictly after the seat's previous attempt in (problem, trial), as the index orders
-        // them (problems byte by byte, SQLite's BINARY collation). The first attempt has a
-        // trial, from 1: 0 means none yet.
-        let (order, last_trial) = match held {
-            Some((_, trial)) => (problem.cmp(attempt.problem.as_bytes()), trial),
-            None => (problem.cmp(f.problem.as_bytes()), f.trial),
-        };
-        let problem = if held.is_some() && order == std::cmp::Ordering::Equal {
-            Problem::Held
+        if read_in_order(path, &columns, &r, id, attempt, *held, f)? {
+            *held = Some((k, attempt.trial));
+            read_step(path, &columns, &r, attempt)?;
+            *pending = Some((id, k));
         } else {
-            Problem::Text(problem)
-        };
-        read_attempt(path, &columns, &r, id, &mut attempt, problem)?;
-        let after = last_trial == 0
-            || match order {
-                std::cmp::Ordering::Greater => true,
-                std::cmp::Ordering::Equal => attempt.trial > last_trial,
-                std::cmp::Ordering::Less => false,
-            };
-        if !after || attempt.trial == 0 {
             f.in_order = false;
-            held = None;
-            continue;
+            *held = None;
         }
-        held = Some((k, attempt.trial));
-        read_step(path, &columns, &r, &mut attempt)?;
-        pending = Some((id, k));
     }
-    if let Some((_, k)) = pending {
-        hand_on(&mut found, k, &mut attempt);
+    scan.hand_on_pending(fields, add);
+    Ok(scan.found)
+}
+
+/// Where one range's reader stands: what it made of each slot so far, and the attempt at hand.
+struct RangeScan<T> {
+    found: Met<T>,
+    /// The row read last, as an attempt.
+    attempt: Attempt,
+    /// The attempt read but not yet handed on (rows of its trace steps may follow): its id
+    /// (when read: with traces or checklists) and slot.
+    pending: Option<(Option<i64>, usize)>,
+    /// The slot whose last attempt `attempt` still holds (no row of another seat read into it
+    /// since), with that attempt's trial: then the next row of the same seat, the usual case,
+    /// is checked against `attempt` itself, and the seat's `Found` is given its last problem
+    /// only when a row of another seat is read.
+    held: Option<(usize, u32)>,
+}
+
+impl<T> RangeScan<T> {
+    /// Before the first row, with `slots` slots, none met.
+    fn new(slots: usize) -> Self {
+        RangeScan {
+            found: (0..slots).map(|_| None).collect(),
+            attempt: Attempt::empty(),
+            pending: None,
+            held: None,
+        }
     }
-    Ok(found)
+
+    /// Hands the pending attempt (if any) on to its seat's value.
+    #[inline]
+    fn hand_on_pending(&mut self, fields: AttemptFields, add: &impl Fn(&mut T, &Attempt)) {
+        let Some((_, k)) = self.pending.take() else {
+            return;
+        };
+        if let Some(f) = &mut self.found[k] {
+            if !fields.trial {
+                // As a seat's own query gives it, when the trial is not asked for.
+                self.attempt.trial = 0;
+            }
+            add(&mut f.value, &self.attempt);
+        }
+    }
+
+    /// Before a row of slot `k` is read into `attempt`: the seat whose last attempt it holds,
+    /// if another, is given that attempt's problem and trial to keep.
+    #[inline]
+    fn let_go_of_held(&mut self, k: usize) {
+        if let Some((h, trial)) = self.held
+            && h != k
+        {
+            if let Some(g) = &mut self.found[h] {
+                g.problem.clone_from(&self.attempt.problem);
+                g.trial = trial;
+            }
+            self.held = None;
+        }
+    }
+}
+
+impl<T> Found<T> {
+    /// A seat met for the first time: its value started, no attempt read yet.
+    fn start(slot: &Slot<'_>, start: &impl Fn(usize, &Seat) -> T) -> Box<Self> {
+        Box::new(Found {
+            value: start(slot.wave, slot.seat),
+            problem: String::new(),
+            trial: 0,
+            in_order: true,
+        })
+    }
+}
+
+/// Reads row `r` into `attempt` and says whether it comes strictly after its seat's previous
+/// attempt in (problem, trial), as the index orders them (problems byte by byte, SQLite's
+/// BINARY collation): the previous attempt is `attempt` itself while `held` (the seat's), else
+/// the one `f` keeps. The first attempt has a trial, from 1: 0 means none yet. A problem that
+/// is not text is read to say what is wrong, and is not in order (should it read, the seat is
+/// read again on its own).
+#[inline]
+fn read_in_order<T>(
+    path: &Path,
+    columns: &Columns,
+    r: &RawRow<'_>,
+    id: Option<i64>,
+    attempt: &mut Attempt,
+    held: Option<(usize, u32)>,
+    f: &Found<T>,
+) -> Result<bool> {
+    let Some(problem) = r.text(0) else {
+        read_attempt(path, columns, r, id, attempt, Problem::Read)?;
+        return Ok(false);
+    };
+    let (order, last_trial) = match held {
+        Some((_, trial)) => (problem.cmp(attempt.problem.as_bytes()), trial),
+        None => (problem.cmp(f.problem.as_bytes()), f.trial),
+    };
+    let problem = if held.is_some() && order == std::cmp::Ordering::Equal {
+        Problem::Held
+    } else {
+        Problem::Text(problem)
+    };
+    read_attempt(path, columns, r, id, attempt, problem)?;
+    let after = last_trial == 0
+        || match order {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Equal => attempt.trial > last_trial,
+            std::cmp::Ordering::Less => false,
+        };
+    Ok(after && attempt.trial != 0)
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use super::sql::{Value, values};
 use super::waves::seat_at;
 use crate::error::Result;
 use crate::formats::tally;
-use crate::model::Seat;
+use crate::model::{Known, Seat, SeatTotals};
 
 /// Each wave's seats, in ledger order, with the text of their tally in the latest seat tally
 /// format (`None`: none stored in it).
@@ -103,12 +103,103 @@ impl Ledger {
     }
 }
 
+/// A seat's totals from the text of its tally in the latest format, exactly as
+/// `formats::tally::read` reads them (`None` where it refuses the text), in a twentieth of the
+/// work: a rescore reads one a seat. The text that format's writer gives, which is the only
+/// text it reads, is read in place, each number checked to be written the one way the writer
+/// writes it (a whole number without leading zeros; a measured one as `json::number` writes
+/// it); then the text is that of the totals read, which `tally::read` would read to the same
+/// values. Any other text goes to `tally::read` itself, for its verdict.
+pub(crate) fn read_tally(text: &str) -> Option<SeatTotals> {
+    read_written(text.as_bytes()).or_else(|| tally::read(tally::LATEST, text).ok())
+}
+
+/// [`read_tally`]'s reading of the text the latest format's writer gives, and only of it.
+fn read_written(text: &[u8]) -> Option<SeatTotals> {
+    let c = &mut Written { rest: text };
+    let totals = SeatTotals {
+        attempts: c.key(b"{\"attempts\":")?.whole()?,
+        correct: c.key(b",\"correct\":")?.whole()?,
+        problems: c.key(b",\"problems\":")?.whole()?,
+        declared: c.key(b",\"declared\":")?.whole()?,
+        canaries_passed: c.key(b",\"canaries_passed\":")?.whole()?,
+        outcome_sum: c.key(b",\"outcome_sum\":")?.measured()?,
+        input_tokens: c.key(b",\"input_tokens\":")?.known(Written::whole)?,
+        output_tokens: c.key(b",\"output_tokens\":")?.known(Written::whole)?,
+        cache_read: c.key(b",\"cache_read\":")?.known(Written::whole)?,
+        cache_write: c.key(b",\"cache_write\":")?.known(Written::whole)?,
+        tokens_total: c.key(b",\"tokens_total\":")?.known(Written::whole)?,
+        new_input_tokens: c.key(b",\"new_input_tokens\":")?.known(Written::whole)?,
+        wall_s: c.key(b",\"wall_s\":")?.known(Written::measured)?,
+        cost_usd: c.key(b",\"cost_usd\":")?.known(Written::measured)?,
+        steps: c.key(b",\"steps\":")?.known(Written::whole)?,
+        errors: c.key(b",\"errors\":")?.known(Written::whole)?,
+    };
+    (c.key(b"}")?.rest.is_empty()).then_some(totals)
+}
+
+/// The rest of a tally's text, read from the front.
+struct Written<'t> {
+    rest: &'t [u8],
+}
+
+impl<'t> Written<'t> {
+    /// Skips `bytes`, which must come next.
+    fn key(&mut self, bytes: &[u8]) -> Option<&mut Self> {
+        self.rest = self.rest.strip_prefix(bytes)?;
+        Some(self)
+    }
+
+    /// `[sum, known]`, the sum read by `sum`.
+    fn known<T>(&mut self, sum: impl Fn(&mut Self) -> Option<T>) -> Option<Known<T>> {
+        let sum = sum(self.key(b"[")?)?;
+        let known = self.key(b",")?.whole()?;
+        self.key(b"]")?;
+        Some(Known { sum, known })
+    }
+
+    /// A whole number as `u64::to_string` writes it: digits, no leading zero but in `0`.
+    fn whole(&mut self) -> Option<u64> {
+        let digits = self.rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        let (number, rest) = self.rest.split_at(digits);
+        if number.is_empty() || (number[0] == b'0' && number.len() > 1) {
+            return None;
+        }
+        let mut n: u64 = 0;
+        for &d in number {
+            n = n.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
+        }
+        self.rest = rest;
+        Some(n)
+    }
+
+    /// A measured number as `json::number` writes it: finite, and its text the one that
+    /// function gives for the value its text reads to (which is the value, read back).
+    fn measured(&mut self) -> Option<f64> {
+        let end = self
+            .rest
+            .iter()
+            .position(|&b| matches!(b, b',' | b']' | b'}'))?;
+        let (number, rest) = self.rest.split_at(end);
+        let text = std::str::from_utf8(number).ok()?;
+        let x: f64 = text.parse().ok()?;
+        if !x.is_finite() {
+            return None;
+        }
+        let mut canonical = String::with_capacity(32);
+        super::scores::push_number(&mut canonical, x);
+        self.rest = rest;
+        (canonical == text).then_some(x)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::figures::{Basis, FigureTally, tallied_field_sets};
     use crate::formats::tally;
     use crate::ledger::Ledger;
     use crate::model::{Accounting, Attempt, Seat, SeatData, SuiteProblems, Wave, WaveData};
+    use crate::model::{Known, SeatTotals};
 
     fn wave(id: &str, include_cache_reads: bool) -> WaveData {
         let attempt = |p: usize, trial: u32| Attempt {
@@ -209,6 +300,101 @@ mod tests {
                 }
             }
             assert!(derived > 900, "{derived}");
+        }
+    }
+
+    fn some_totals(n: u64, outcome_sum: f64, wall_s: f64, cost_usd: f64) -> SeatTotals {
+        let k = |sum: u64| Known {
+            sum,
+            known: n % 1000,
+        };
+        SeatTotals {
+            attempts: n,
+            correct: n / 2,
+            problems: n / 3,
+            declared: 0,
+            canaries_passed: n % 2,
+            outcome_sum,
+            input_tokens: k(n.wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+            output_tokens: k(u64::MAX - n),
+            cache_read: k(n % 10),
+            cache_write: k(0),
+            tokens_total: k(n << 3),
+            new_input_tokens: k(n + 1),
+            wall_s: Known {
+                sum: wall_s,
+                known: n,
+            },
+            cost_usd: Known {
+                sum: cost_usd,
+                known: 1,
+            },
+            steps: k(7),
+            errors: k(n / 7),
+        }
+    }
+
+    /// The tally read in place is the one `tally::read` reads, to the bit, for the text the
+    /// writer gives (and is read in place then, not handed on); any other text is refused or
+    /// read as `tally::read` says.
+    #[test]
+    fn a_tally_read_in_place_is_the_one_tally_read_reads() {
+        let numbers = [
+            0.0,
+            -0.0,
+            0.1 + 0.2,
+            918.2099999999998,
+            1e-7,
+            1.5e-6,
+            1e16,
+            1.25e300,
+            f64::MIN_POSITIVE,
+            -3.5,
+        ];
+        let bits = |t: &SeatTotals| format!("{t:?} {}", t.outcome_sum.to_bits());
+        for (i, &a) in numbers.iter().enumerate() {
+            for &b in &numbers {
+                let t = some_totals(i as u64 * 977 + 3, a, b, numbers[(i + 3) % numbers.len()]);
+                let text = tally::write(&t);
+                let fast = super::read_written(text.as_bytes()).expect("read in place");
+                assert_eq!(bits(&fast), bits(&t), "{text}");
+                assert_eq!(
+                    bits(&super::read_tally(&text).unwrap()),
+                    bits(&tally::read(tally::LATEST, &text).unwrap())
+                );
+            }
+        }
+        let text = tally::write(&some_totals(12, 6.300000000000001, 0.5, 1e-7));
+        let mut others = vec![
+            text.replace("\"correct\":6", "\"correct\":06"),
+            text.replace("6.300000000000001", "6.3000000000000010"),
+            text.replace("6.300000000000001", "+6.300000000000001"),
+            text.replace("1e-7", "1E-7"),
+            text.replace("1e-7", "0.0000001"),
+            text.replace("0.5", "5e-1"),
+            text.replace("[7,", "[7.0,"),
+            text.replace("}", " }"),
+            format!("{text} "),
+            text.replace("\"errors\"", "\"Errors\""),
+            text[..text.len() - 1].to_string(),
+            tally::write_in(1, &some_totals(12, 1.0, 2.0, 3.0)).unwrap(),
+            String::new(),
+        ];
+        others.push(text.replace(
+            &format!(
+                "\"input_tokens\":[{}",
+                some_totals(12, 0.0, 0.0, 0.0).input_tokens.sum
+            ),
+            "\"input_tokens\":[18446744073709551616",
+        ));
+        for other in &others {
+            assert_ne!(other, &text);
+            assert_eq!(super::read_written(other.as_bytes()), None, "{other}");
+            assert_eq!(
+                super::read_tally(other),
+                tally::read(tally::LATEST, other).ok(),
+                "{other}"
+            );
         }
     }
 }
