@@ -161,7 +161,7 @@ fn pages_note(id: &str, pages: ProblemPages) -> Markup {
             }
             ProblemPages::OverBudget(budget) => {
                 p.note.budget {
-                    "This wave's problems have no page each (the site gives them to each suite's latest wave and, newest first, to as many more waves as fit in " (count(budget, "attempt")) " in all: " a href=(super::manual::href(2, "attempts")) { "how to read this" } "): "
+                    "This wave's problems have no page each (the site gives them to each suite's latest wave and, newest first, to as many more waves as fit in " (crate::number::int(budget)) (if budget == 1 { " attempt" } else { " attempts" }) " in all: " a href=(super::manual::href(2, "attempts")) { "how to read this" } "): "
                     code { "benchledger problems " (id) " --problem ID" } " prints every seat's attempts at one, and " code { "attempt_pages" } " in " code { "site.toml" } " (or " code { "site --attempt-pages N" } ", " code { "all" } " for every wave) raises the budget."
                 }
             }
