@@ -3327,6 +3327,14 @@ fn a_site_over_its_attempt_budget_pages_each_suites_latest_and_the_newest_waves_
         // The matrix is whole: every problem and seat.
         assert!(matrix.contains("<td class=\"id\">p-0"), "{matrix}");
     }
+    // A wave's page promises its attempts only where they have pages.
+    let wave = std::fs::read_to_string(site.join("waves/s-3.html")).unwrap();
+    assert!(
+        strip_tags(&wave).contains("Every problem × seat (which seat solved what) · "),
+        "{wave}"
+    );
+    let wave = std::fs::read_to_string(site.join("waves/s-4.html")).unwrap();
+    assert!(strip_tags(&wave).contains("(which seat solved what, each attempt and its trace)"));
     let manual = std::fs::read_to_string(site.join("how-to-read.html")).unwrap();
     assert!(
         strip_tags(&manual).contains("within the site's budget (this site's is 26 attempts;"),
@@ -3335,6 +3343,14 @@ fn a_site_over_its_attempt_budget_pages_each_suites_latest_and_the_newest_waves_
     // The command line's budget over site.toml's: none beyond each suite's latest wave, then all.
     render(&["--attempt-pages", "0"]);
     assert_eq!(waves_with_problem_pages(&site), ["s-5", "t-2"]);
+    let matrix = std::fs::read_to_string(site.join("waves/s-4/problems.html")).unwrap();
+    assert!(matrix.contains("fit in 0 attempts in all"), "{matrix}");
+    render(&["--attempt-pages", "1_000"]);
+    let matrix = std::fs::read_to_string(site.join("waves/s-1/problems.html")).unwrap();
+    assert!(!matrix.contains("no page each"), "{matrix}");
+    render(&["--attempt-pages", "20"]);
+    let matrix = std::fs::read_to_string(site.join("waves/s-1/problems.html")).unwrap();
+    assert!(matrix.contains("fit in 20 attempts in all"), "{matrix}");
     assert_eq!(dead_links(&site), Vec::<String>::new());
     render(&["--attempt-pages", "all"]);
     assert_eq!(

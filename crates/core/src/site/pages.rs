@@ -69,13 +69,20 @@ pub(super) fn all(input: &Input) -> Vec<Page> {
         path: super::html::SCRIPT_PATH.into(),
         body: super::html::SCRIPT.into(),
     });
+    let problem_pages = samples::problem_pages(input);
     for (i, (w, boards)) in input.waves.iter().zip(&scored).enumerate() {
+        let attempts = problem_pages[i] == samples::ProblemPages::Each;
         pages.push(Page {
             path: format!("waves/{}.html", file_name(&w.data.wave.id)),
-            body: wave_page(w, boards, samples::previous_current(input, i), input.advice),
+            body: wave_page(
+                w,
+                boards,
+                samples::previous_current(input, i),
+                attempts,
+                input.advice,
+            ),
         });
     }
-    let problem_pages = samples::problem_pages(input);
     for (i, (w, &each)) in input.waves.iter().zip(&problem_pages).enumerate() {
         let id = &w.data.wave.id;
         pages.push(Page {
@@ -328,10 +335,14 @@ fn conditions(w: &WaveInput) -> Markup {
     }
 }
 
+/// A wave's page: its conditions, absolute figures, cost–accuracy chart and boards, linking
+/// its matrix (which links each problem's attempts when the wave has a page per problem:
+/// `attempts`) and what changed since the suite's previous current wave.
 fn wave_page(
     w: &WaveInput,
     boards: &[Board<'_>],
     previous: Option<&WaveInput>,
+    attempts: bool,
     words: Words,
 ) -> String {
     let wave = &w.data.wave;
@@ -349,7 +360,7 @@ fn wave_page(
         (conditions(w))
         (priced_by(w))
         p.samples {
-            a href=(format!("{}/problems.html", file_name(&wave.id))) { "Every problem × seat" } " (which seat solved what, each attempt and its trace)"
+            a href=(format!("{}/problems.html", file_name(&wave.id))) { "Every problem × seat" } @if attempts { " (which seat solved what, each attempt and its trace)" } @else { " (which seat solved what)" }
             @if let Some(p) = previous {
                 " · " a href=(format!("{}/since-{}.html", file_name(&wave.id), file_name(&p.data.wave.id))) { "what changed since " (p.data.wave.id) }
             }
