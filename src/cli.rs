@@ -807,6 +807,11 @@ pub struct SiteArgs {
     /// traces); every wave gets its problem × seat matrix.
     #[arg(long, value_name = "N", default_value_t = benchledger_core::site::PROBLEM_PAGES)]
     pub problem_pages: usize,
+    /// How many attempts the problem pages show in all, or `all` (instead of site.toml's
+    /// `attempt_pages`; default 5,000): each suite's latest wave gets its problem pages, then
+    /// whole waves do, newest first, while they fit. A wave without them keeps its matrix.
+    #[arg(long, value_name = "N|all", value_parser = benchledger_core::site::AttemptPages::parse)]
+    pub attempt_pages: Option<benchledger_core::site::AttemptPages>,
     /// Every leaderboard carries intervals, rank ranges and tie-group letters (interval and
     /// rank range columns, a Group column, accuracy whiskers on the cost–accuracy chart), drawn
     /// as `score --ci` draws them: at 95 % unless --ci LEVEL says otherwise (--ci alone

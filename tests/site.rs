@@ -463,12 +463,18 @@ fn between<'a>(s: &'a str, from: &str, to: &str) -> &'a str {
     &rest[..rest.find(to).unwrap_or(rest.len())]
 }
 
-/// The text of each first cell of each body row of the first table in `s`, tags stripped.
+/// The text of each first cell of each body row of the first table in `s`, tags stripped (the
+/// site leaves out the end tags HTML infers; a browser's DOM has them).
 fn first_cells(s: &str) -> Vec<String> {
-    let body = between(s, "<tbody>", "</tbody>");
-    body.split("<tr>")
+    rows_of(s).into_iter().map(|r| r[0].clone()).collect()
+}
+
+/// The texts of the cells of a stretch of table rows, tags stripped: each cell from its `<td`
+/// on, whether or not its end tag is written.
+fn cells_of(row: &str) -> Vec<String> {
+    row.split("<td")
         .skip(1)
-        .map(|row| strip_tags(between(row, "<td", "</td>")))
+        .map(|c| strip_tags(&format!("<td{}", c.split("</tr>").next().unwrap_or(""))))
         .collect()
 }
 
@@ -1259,8 +1265,8 @@ fn board_letters_are_those_of_versus_all(env: &Env, board: &str, wave: &str) {
     let at = headers.iter().position(|h| h == "Group").unwrap();
     assert_eq!(headers[at - 1], "Correct 95% CI", "{headers:?}");
     let mut rows = 0;
-    for row in between(board, "<tbody>", "</tbody>").split("</tr>") {
-        let cells: Vec<String> = row.split("</td>").map(strip_tags).collect();
+    for row in between(board, "<tbody>", "</tbody>").split("<tr>") {
+        let cells = cells_of(row);
         if cells.len() <= at {
             continue;
         }
@@ -1671,8 +1677,8 @@ fn the_cheap_wave_with_long_ids_keeps_every_column_in_view(page: &str) {
     );
     // The Llama seat: its display name, a cost of 5 of its 6 attempts, no Cost-of-Pass and no
     // interval around it.
-    let row = between(first, "Llama 3.1 405B", "</tr>");
-    let cells: Vec<String> = row.split("</td>").map(strip_tags).collect();
+    let row = between(first, "Llama 3.1 405B", "<tr>");
+    let cells = cells_of(row);
     assert!(
         cells.iter().any(|c| c == "$0.0000550 (5 of 6)"),
         "{cells:?}"
@@ -1769,17 +1775,13 @@ fn the_named_imported_seat_and_where_its_attempts_came_from(chromium: &Path, sit
     );
 }
 
-/// The cells' texts of each body row of the first table in `s`, tags stripped.
+/// The cells' texts of each body row of the first table in `s`, tags stripped (with or without
+/// the end tags HTML infers).
 fn rows_of(s: &str) -> Vec<Vec<String>> {
     between(s, "<tbody>", "</tbody>")
-        .split("</tr>")
+        .split("<tr>")
         .filter(|r| r.contains("<td"))
-        .map(|r| {
-            r.split("</td>")
-                .filter(|c| c.contains("<td"))
-                .map(strip_tags)
-                .collect()
-        })
+        .map(cells_of)
         .collect()
 }
 
@@ -1989,6 +1991,11 @@ fn a_mistake_in_site_toml_is_named_and_nothing_is_written() {
         (
             "pinned = [\"arith\"]\nhidden = [\"arith\"]\n",
             "site.toml:2: field `hidden`: suite \"arith\" is both pinned and hidden",
+        ),
+        (
+            "title = \"x\"\nattempt_pages = \"lots\"\n",
+            "site.toml:2: field `attempt_pages`: is \"lots\": expected a whole number of \
+             attempts (0 or more, such as 10000) or \"all\"",
         ),
     ] {
         std::fs::write(&config, text).unwrap();
@@ -3184,4 +3191,290 @@ fn came_from_says_when_its_file_counts_trials_from_0() {
             sample.stdout
         );
     }
+}
+
+/// Every link of every page of `site` that leads inside it (`href` and `src`, a fragment cut
+/// off), as "page → link", that names no file of the site.
+fn dead_links(site: &Path) -> Vec<String> {
+    let mut dead = Vec::new();
+    for page in every_page(site) {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for attr in ["href=\"", "src=\""] {
+            for rest in text.split(attr).skip(1) {
+                let link = rest.split('"').next().unwrap();
+                let file = link.split('#').next().unwrap();
+                if file.is_empty() || link.contains(':') {
+                    continue;
+                }
+                if !page.parent().unwrap().join(file).is_file() {
+                    dead.push(format!(
+                        "{} → {link}",
+                        page.strip_prefix(site).unwrap().display()
+                    ));
+                }
+            }
+        }
+    }
+    dead
+}
+
+/// A wave of 2 seats × `problems` problems (`2 × problems` attempts) of `suite`, started on
+/// June `day`.
+fn small_wave(dir: &Path, id: &str, suite: &str, day: u32, problems: usize) -> PathBuf {
+    let wave = dir.join(id);
+    std::fs::create_dir_all(&wave).unwrap();
+    let mut manifest = format!(
+        "[wave]\nid = \"{id}\"\nsuite = \"{suite}\"\nstarted_at = 2026-06-{day:02}T10:00:00Z\n\n\
+         [wave.accounting]\ninput_tokens_include_cache_reads = false\n"
+    );
+    for (k, seat) in ["alpha", "beta"].iter().enumerate() {
+        let lines: String = (0..problems)
+            .map(|i| {
+                format!(
+                    "{{\"problem\":\"p-{i}\",\"correct\":{},\"input_tokens\":100,\
+                     \"output_tokens\":10,\"wall_s\":5,\"cost_usd\":0.01}}\n",
+                    (i + k) % 2 == 0
+                )
+            })
+            .collect();
+        std::fs::write(wave.join(format!("{seat}.jsonl")), lines).unwrap();
+        manifest.push_str(&format!(
+            "\n[[seat]]\nid = \"{seat}\"\nmodel = \"m-{seat}\"\nprovider = \"p\"\n\
+             harness = \"h\"\nresults = \"{seat}.jsonl\"\n"
+        ));
+    }
+    let path = wave.join("wave.toml");
+    std::fs::write(&path, manifest).unwrap();
+    path
+}
+
+/// The waves of a site that have a page per problem, by id, sorted (a site written over an
+/// earlier one leaves the folders it emptied).
+fn waves_with_problem_pages(site: &Path) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(site.join("waves"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| std::fs::read_dir(p.join("problems")).is_ok_and(|mut d| d.next().is_some()))
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    out.sort();
+    out
+}
+
+/// Issue 31, item 7: bench/site's 100 waves wrote 5,000 problem pages (22 of its 42 MB). Past
+/// the site's attempts budget, a wave gets its matrix and no page per problem: each suite's
+/// latest wave always gets them, then whole waves, newest first (by start, a tie by id), while
+/// they fit, the first that does not ending the run. A matrix without them links to none,
+/// says why and how to see an attempt and raise the budget, and no page links to a page that
+/// is not there. `site --attempt-pages` overrides site.toml's `attempt_pages`.
+#[test]
+fn a_site_over_its_attempt_budget_pages_each_suites_latest_and_the_newest_waves_only() {
+    let env = Env::init();
+    let dir = env.path().join("waves");
+    // Suite s: s-1 (1 problem, 2 attempts) … s-5; suite t: t-1 (started with s-3) and t-2.
+    // Newest first: t-2, s-5, s-4, t-1, s-3 (the tie: t-1 > s-3), s-2, s-1.
+    let manifests = [
+        small_wave(&dir, "s-1", "s", 1, 1),
+        small_wave(&dir, "s-2", "s", 2, 3),
+        small_wave(&dir, "s-3", "s", 3, 3),
+        small_wave(&dir, "s-4", "s", 4, 3),
+        small_wave(&dir, "s-5", "s", 5, 3),
+        small_wave(&dir, "t-1", "t", 3, 3),
+        small_wave(&dir, "t-2", "t", 6, 3),
+    ];
+    env.ingest(&manifests.iter().map(PathBuf::as_path).collect::<Vec<_>>());
+    let config = env.path().join("site.toml");
+    // 26 attempts: t-2 and s-5 (12, the suites' latest), s-4 (18), t-1 (24); s-3 would make
+    // 30, so the run ends there: s-1's 2 would fit, but it is older than a wave left out.
+    std::fs::write(&config, "attempt_pages = 26\n").unwrap();
+    let site = env.path().join("site");
+    let render = |extra: &[&str]| {
+        let mut args = vec![
+            "site",
+            "--no-ci",
+            "--out",
+            site.to_str().unwrap(),
+            "--config",
+            config.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        env.run(args).ok();
+    };
+    render(&[]);
+    assert_eq!(
+        waves_with_problem_pages(&site),
+        ["s-4", "s-5", "t-1", "t-2"]
+    );
+    assert_eq!(dead_links(&site), Vec::<String>::new());
+    let paged = std::fs::read_to_string(site.join("waves/s-4/problems.html")).unwrap();
+    assert!(paged.contains("href=\"problems/p-0.html\""), "{paged}");
+    assert!(!paged.contains("no page each"), "{paged}");
+    for wave in ["s-1", "s-2", "s-3"] {
+        let matrix =
+            std::fs::read_to_string(site.join(format!("waves/{wave}/problems.html"))).unwrap();
+        assert!(!matrix.contains("href=\"problems/"), "{matrix}");
+        let said = strip_tags(between(&matrix, "<p class=\"note budget\">", "</p>"));
+        assert_eq!(
+            said,
+            format!(
+                "This wave's problems have no page each (the site gives them to each suite's \
+                 latest wave and, newest first, to as many more waves as fit in 26 attempts in \
+                 all: how to read this): benchledger problems {wave} --problem ID prints every \
+                 seat's attempts at one, and attempt_pages in site.toml (or site \
+                 --attempt-pages N, all for every wave) raises the budget."
+            )
+        );
+        // The matrix is whole: every problem and seat.
+        assert!(matrix.contains("<td class=\"id\">p-0"), "{matrix}");
+    }
+    // A wave's page promises its attempts only where they have pages.
+    let wave = std::fs::read_to_string(site.join("waves/s-3.html")).unwrap();
+    assert!(
+        strip_tags(&wave).contains("Every problem × seat (which seat solved what) · "),
+        "{wave}"
+    );
+    let wave = std::fs::read_to_string(site.join("waves/s-4.html")).unwrap();
+    assert!(strip_tags(&wave).contains("(which seat solved what, each attempt and its trace)"));
+    let manual = std::fs::read_to_string(site.join("how-to-read.html")).unwrap();
+    assert!(
+        strip_tags(&manual).contains("within the site's budget (this site's is 26 attempts;"),
+        "{manual}"
+    );
+    // The command line's budget over site.toml's: none beyond each suite's latest wave, then all.
+    render(&["--attempt-pages", "0"]);
+    assert_eq!(waves_with_problem_pages(&site), ["s-5", "t-2"]);
+    let matrix = std::fs::read_to_string(site.join("waves/s-4/problems.html")).unwrap();
+    assert!(matrix.contains("fit in 0 attempts in all"), "{matrix}");
+    render(&["--attempt-pages", "1_000"]);
+    let matrix = std::fs::read_to_string(site.join("waves/s-1/problems.html")).unwrap();
+    assert!(!matrix.contains("no page each"), "{matrix}");
+    render(&["--attempt-pages", "20"]);
+    let matrix = std::fs::read_to_string(site.join("waves/s-1/problems.html")).unwrap();
+    assert!(matrix.contains("fit in 20 attempts in all"), "{matrix}");
+    assert_eq!(dead_links(&site), Vec::<String>::new());
+    render(&["--attempt-pages", "all"]);
+    assert_eq!(
+        waves_with_problem_pages(&site),
+        ["s-1", "s-2", "s-3", "s-4", "s-5", "t-1", "t-2"]
+    );
+    // A suite's latest wave withdrawn: its latest current wave gets its pages too.
+    env.run(["withdraw", "s-5", "--reason", "a rerun"]).ok();
+    render(&["--attempt-pages", "0"]);
+    assert_eq!(waves_with_problem_pages(&site), ["s-4", "s-5", "t-2"]);
+    assert_eq!(dead_links(&site), Vec::<String>::new());
+    let out = env
+        .run([
+            "site",
+            "--out",
+            site.to_str().unwrap(),
+            "--attempt-pages",
+            "some",
+        ])
+        .status(2);
+    assert!(
+        out.stderr
+            .contains("\"some\" is not an attempts budget: expected a whole number of attempts"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// Issue 31, item 7: the default attempts budget (5,000) is far above every shipped example, so
+/// their site keeps every page: byte for byte the site with every wave's problem pages, but
+/// for the "How to read this" page, which states the budget; and no link of it is dead.
+#[test]
+fn the_default_attempt_budget_keeps_every_example_page() {
+    let env = example_ledger();
+    let site = env.path().join("site");
+    let all = env.path().join("all");
+    env.run(["site", "--no-ci", "--out", site.to_str().unwrap()])
+        .ok();
+    env.run([
+        "site",
+        "--no-ci",
+        "--out",
+        all.to_str().unwrap(),
+        "--attempt-pages",
+        "all",
+    ])
+    .ok();
+    let pages = every_page(&site);
+    let rel = |root: &Path, ps: &[PathBuf]| -> Vec<PathBuf> {
+        ps.iter()
+            .map(|p| p.strip_prefix(root).unwrap().to_path_buf())
+            .collect()
+    };
+    assert_eq!(rel(&site, &pages), rel(&all, &every_page(&all)));
+    assert_eq!(
+        waves_with_problem_pages(&site),
+        ["checkout-rematch", "prices-csv", "rca-wave-1", "rca-wave-2"]
+    );
+    for page in &pages {
+        let name = page.strip_prefix(&site).unwrap();
+        let (a, b) = (
+            std::fs::read_to_string(page).unwrap(),
+            std::fs::read_to_string(all.join(name)).unwrap(),
+        );
+        if name == Path::new("how-to-read.html") {
+            assert!(
+                strip_tags(&a).contains("this site's is 5,000 attempts"),
+                "{a}"
+            );
+            assert!(strip_tags(&b).contains("this site's is all: every wave has them"));
+        } else {
+            assert!(a == b, "{}", name.display());
+        }
+    }
+    assert_eq!(dead_links(&site), Vec::<String>::new());
+}
+
+/// Issue 31, item 7: a matrix cell whose class says its value (pass: every trial passed; fail:
+/// none; missing) carries no `data-v`, nor a cell whose text is its value; the site's script
+/// still sorts them, in Chromium: a seat's column ascending puts its fails first, then any
+/// partial passes by their share, its passes, and the missing last; the problems' column sorts
+/// on its ids' text.
+#[test]
+fn a_matrix_sorts_on_its_cells_classes_without_their_values() {
+    let env = example_ledger();
+    let site = env.path().join("site");
+    env.run(["site", "--no-ci", "--out", site.to_str().unwrap()])
+        .ok();
+    let page = site.join("waves/rca-wave-2/problems.html");
+    let matrix = std::fs::read_to_string(&page).unwrap();
+    assert!(!matrix.contains("data-v=\"1\"") && !matrix.contains("data-v=\"0\""));
+    assert!(!matrix.contains("data-v=\"\""), "{matrix}");
+    let Some(chromium) = chromium() else { return };
+    // Each seat's column clicked once (ascending): the cells' ranks (fail 0, a share of trials
+    // passed, pass 1, missing 2) read down the column never fall.
+    let got = probe(
+        &chromium,
+        &page,
+        1400,
+        900,
+        "(function(){var t=d.querySelector('table.matrix'),hs=t.tHead.rows[0].cells,out=[],p=[];\
+         hs[0].click();hs[0].click();[].forEach.call(t.tBodies[0].rows,function(r){p.push(r.cells[0].textContent)});\
+         for(var i=2;i<hs.length;i++){hs[i].click();out.push([].map.call(t.tBodies[0].rows,function(r){\
+         var c=r.cells[i],v=c.getAttribute('data-v');return c.className==='missing'?2:v!==null?Number(v):c.className==='pass'?1:0}))}\
+         return [p,out]})()",
+    );
+    // The problems' column (ids shown whole, so sorted on their text) clicked twice: descending.
+    assert_eq!(
+        got[0],
+        serde_json::json!(["rca-4", "rca-3", "rca-2", "rca-1"])
+    );
+    let columns = got[1].as_array().unwrap();
+    assert!(!columns.is_empty(), "{got}");
+    let mut kinds = std::collections::BTreeSet::new();
+    for column in columns {
+        let ranks: Vec<f64> = column
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{got}");
+        kinds.extend(ranks.iter().map(|r| r.to_string()));
+    }
+    // The example's seats both pass and fail.
+    assert!(kinds.contains("0") && kinds.contains("1"), "{kinds:?}");
 }

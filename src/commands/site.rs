@@ -18,6 +18,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: SiteArgs) -> Result<()> {
         config,
         artifacts,
         problem_pages,
+        attempt_pages,
         ci,
         no_ci,
         prices,
@@ -32,6 +33,9 @@ pub fn run(ctx: &mut Ctx<'_>, args: SiteArgs) -> Result<()> {
         }
         None => site::SiteConfig::default(),
     };
+    if attempt_pages.is_some() {
+        config.attempt_pages = attempt_pages;
+    }
     if let Some(url) = artifacts {
         config.artifacts = Some(
             site::config::base_url(&url)

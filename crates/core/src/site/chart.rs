@@ -568,36 +568,13 @@ fn axis_labels(x_label: &str, width: f64) -> [Obstacle; 2] {
 /// plot; past this, a point outside the Pareto set is labelled only near it.
 const CROWDED: usize = 40;
 
-/// The cost–accuracy chart, and how many of its points go without a label: every point of the
-/// Pareto set is labelled, below the plot when it has no room; another only where the plot has
-/// room for it (near its point, in a chart of more than [`CROWDED`]: a suite's chart across a
-/// hundred waves holds thousands of points). Each point names its seat when pointed at.
-pub(crate) fn scatter(s: &Scatter) -> (Markup, usize) {
-    let width = SCATTER_WIDTH;
-    let (x, log, xt) = cost_axis(&s.points, LEFT, width - RIGHT);
-    let px = |cost: f64| x.at(if log { cost.log10() } else { cost });
-    let y = Axis {
-        lo: 0.0,
-        hi: 1.0,
-        from: HEIGHT - BOTTOM,
-        to: TOP,
-    };
-    let yt: Vec<f64> = (0..=5).map(|k| k as f64 * 0.2).collect();
-    let points: Vec<(f64, f64)> = s
-        .points
+/// Where each point of a cost–accuracy chart `width` wide wants its label: right of it, or
+/// left when there is no room, just above it; a Pareto point's anywhere in the chart, another's
+/// inside the plot, or only near its point in a chart of more than [`CROWDED`].
+fn scatter_wanted(s: &Scatter, points: &[(f64, f64)], width: f64) -> Vec<Wanted> {
+    s.points
         .iter()
-        .map(|p| (px(p.cost), y.at(p.accuracy)))
-        .collect();
-    let whiskers = s.points.iter().any(|p| p.interval.is_some());
-    let (legend, legend_boxes) = scatter_legend(width - RIGHT + 14.0, TOP + 6.0, whiskers);
-    // Labels avoid each other, every point, whisker and frontier segment, the legend and the
-    // axes' labels (issue 31.4); a label moved off its spot is joined to its point by a leader
-    // line.
-    let taken = scatter_obstacles(s, &points, y, (&x, &xt), legend_boxes);
-    let wanted: Vec<Wanted> = s
-        .points
-        .iter()
-        .zip(&points)
+        .zip(points)
         .map(|(p, &(cx, cy))| {
             let w = text_width(&p.label);
             let (right, left) = (cx + 8.0, cx - 8.0 - w);
@@ -624,7 +601,84 @@ pub(crate) fn scatter(s: &Scatter) -> (Markup, usize) {
                 },
             }
         })
+        .collect()
+}
+
+/// A cost–accuracy chart's lines under its points: each accuracy interval's whisker (capped
+/// when it has a length), then the frontier's segments.
+fn scatter_lines(s: &Scatter, points: &[(f64, f64)], y: Axis) -> Markup {
+    html! {
+        @for (p, &(cx, _)) in s.points.iter().zip(points) {
+            @if let Some((lo, hi)) = p.interval {
+                line.whisker x1=(c(cx)) x2=(c(cx)) y1=(c(y.at(lo))) y2=(c(y.at(hi))) {}
+                @if hi > lo {
+                    @for end in [lo, hi] {
+                        line.whisker-cap x1=(c(cx - 3.0)) x2=(c(cx + 3.0)) y1=(c(y.at(end))) y2=(c(y.at(end))) {}
+                    }
+                }
+            }
+        }
+        @for w in s.frontier.windows(2) {
+            @let (a, b) = (points[w[0]], points[w[1]]);
+            line.frontier-segment x1=(c(a.0)) y1=(c(a.1)) x2=(c(b.0)) y2=(c(b.1)) {}
+        }
+    }
+}
+
+/// One point of a cost–accuracy chart at `(cx, cy)`: its leader line when its label was moved
+/// off its spot, the point naming its seat, cost and accuracy on hover, and its label where
+/// placed (`spot`), linked to the seat's page when it has one.
+fn scatter_point(
+    p: &ScatterPoint,
+    spot: Option<(f64, f64)>,
+    (cx, cy): (f64, f64),
+    w: &Wanted,
+) -> Markup {
+    let dot = html! {
+        @if let Some((from, to)) = spot.and_then(|(lx, ly)| leader_line((cx, cy), (lx, ly, w.width), w.baseline)) {
+            line.label-leader x1=(c(from.0)) y1=(c(from.1)) x2=(c(to.0)) y2=(c(to.1)) {}
+        }
+        circle.point.pareto[p.pareto] data-seat=(p.label) cx=(c(cx)) cy=(c(cy)) r="5" {
+            title {
+                (p.label) ": " (crate::number::usd_significant(p.cost)) ", "
+                (crate::number::percent(p.accuracy))
+                @if p.pareto { " (Pareto set)" }
+            }
+        }
+        @if let Some((lx, ly)) = spot {
+            text.point-label x=(c(lx)) y=(c(ly)) { (p.label) }
+        }
+    };
+    html! { @if let Some(href) = &p.href { a href=(href) { (dot) } } @else { (dot) } }
+}
+
+/// The cost–accuracy chart, and how many of its points go without a label: every point of the
+/// Pareto set is labelled, below the plot when it has no room; another only where the plot has
+/// room for it (near its point, in a chart of more than [`CROWDED`]: a suite's chart across a
+/// hundred waves holds thousands of points). Each point names its seat when pointed at.
+pub(crate) fn scatter(s: &Scatter) -> (Markup, usize) {
+    let width = SCATTER_WIDTH;
+    let (x, log, xt) = cost_axis(&s.points, LEFT, width - RIGHT);
+    let px = |cost: f64| x.at(if log { cost.log10() } else { cost });
+    let y = Axis {
+        lo: 0.0,
+        hi: 1.0,
+        from: HEIGHT - BOTTOM,
+        to: TOP,
+    };
+    let yt: Vec<f64> = (0..=5).map(|k| k as f64 * 0.2).collect();
+    let points: Vec<(f64, f64)> = s
+        .points
+        .iter()
+        .map(|p| (px(p.cost), y.at(p.accuracy)))
         .collect();
+    let whiskers = s.points.iter().any(|p| p.interval.is_some());
+    let (legend, legend_boxes) = scatter_legend(width - RIGHT + 14.0, TOP + 6.0, whiskers);
+    // Labels avoid each other, every point, whisker and frontier segment, the legend and the
+    // axes' labels (issue 31.4); a label moved off its spot is joined to its point by a leader
+    // line.
+    let taken = scatter_obstacles(s, &points, y, (&x, &xt), legend_boxes);
+    let wanted = scatter_wanted(s, &points, width);
     let area = Area {
         left: 4.0,
         top: 12.0,
@@ -639,37 +693,9 @@ pub(crate) fn scatter(s: &Scatter) -> (Markup, usize) {
         @for (v, label) in &xt {
             text.tick x=(c(x.at(*v))) y=(c(HEIGHT - BOTTOM + 18.0)) text-anchor="middle" { (label) }
         }
-        @for (p, &(cx, _)) in s.points.iter().zip(&points) {
-            @if let Some((lo, hi)) = p.interval {
-                line.whisker x1=(c(cx)) x2=(c(cx)) y1=(c(y.at(lo))) y2=(c(y.at(hi))) {}
-                @if hi > lo {
-                    @for end in [lo, hi] {
-                        line.whisker-cap x1=(c(cx - 3.0)) x2=(c(cx + 3.0)) y1=(c(y.at(end))) y2=(c(y.at(end))) {}
-                    }
-                }
-            }
-        }
-        @for w in s.frontier.windows(2) {
-            @let (a, b) = (points[w[0]], points[w[1]]);
-            line.frontier-segment x1=(c(a.0)) y1=(c(a.1)) x2=(c(b.0)) y2=(c(b.1)) {}
-        }
-        @for (((p, spot), &(cx, cy)), w) in s.points.iter().zip(&spots).zip(&points).zip(&wanted) {
-            @let dot = html! {
-                @if let Some((from, to)) = spot.and_then(|(lx, ly)| leader_line((cx, cy), (lx, ly, w.width), w.baseline)) {
-                    line.label-leader x1=(c(from.0)) y1=(c(from.1)) x2=(c(to.0)) y2=(c(to.1)) {}
-                }
-                circle.point.pareto[p.pareto] data-seat=(p.label) cx=(c(cx)) cy=(c(cy)) r="5" {
-                    title {
-                        (p.label) ": " (crate::number::usd_significant(p.cost)) ", "
-                        (crate::number::percent(p.accuracy))
-                        @if p.pareto { " (Pareto set)" }
-                    }
-                }
-                @if let Some(&(lx, ly)) = spot.as_ref() {
-                    text.point-label x=(c(lx)) y=(c(ly)) { (p.label) }
-                }
-            };
-            @if let Some(href) = &p.href { a href=(href) { (dot) } } @else { (dot) }
+        (scatter_lines(s, &points, y))
+        @for (((p, spot), &at), w) in s.points.iter().zip(&spots).zip(&points).zip(&wanted) {
+            (scatter_point(p, *spot, at, w))
         }
         (legend)
     };

@@ -3,7 +3,9 @@
 //! the order written, before the rest (newest latest wave first); hidden suites get no
 //! leaderboard there (their waves are still listed and have their pages); `artifacts` is the
 //! base URL where each attempt's origin is published: a problem page's "Came from" links each
-//! attempt's file under it (`artifact_link`).
+//! attempt's file under it (`artifact_link`); `attempt_pages` is how many attempts the site's
+//! problem pages may show in all ([`AttemptPages`], by default [`ATTEMPT_PAGES`]; each suite's
+//! latest wave gets its problem pages even past it), or `"all"`.
 //!
 //! ```toml
 //! title = "Incident RCA leaderboard"
@@ -11,11 +13,13 @@
 //! pinned = ["grafana-incident-rca"]
 //! hidden = ["competitor-prices-csv"]
 //! artifacts = "https://example.org/runs/"
+//! attempt_pages = 5000
 //! ```
 //!
-//! Strict: an unknown key, a value of the wrong type, a suite named twice, or pinned and
-//! hidden at once is an error naming the file, the line and the field; so is a suite the
-//! ledger does not hold ([`SiteConfig::check`]).
+//! Strict: an unknown key, a value of the wrong type, a suite named twice, pinned and hidden
+//! at once, or an attempts budget that is neither a whole number nor `"all"` is an error naming
+//! the file, the line and the field; so is a suite the ledger does not hold
+//! ([`SiteConfig::check`]).
 
 use std::path::{Path, PathBuf};
 
@@ -41,6 +45,58 @@ pub struct SiteConfig {
     /// The base URL under which each attempt's origin is published (parsed and kept; no page
     /// links with it yet).
     pub artifacts: Option<String>,
+    /// How many attempts the problem pages may show (`attempt_pages`); `None`: not declared,
+    /// so [`ATTEMPT_PAGES`].
+    pub attempt_pages: Option<AttemptPages>,
+}
+
+/// How many attempts a site's problem pages show in all (issue 31 item 7: at 100 waves × 20
+/// seats × 50 problems, a page per problem was 22 of the site's 42 MB). Each suite's latest
+/// wave always gets its problem pages (and its attempts count against the budget); then whole
+/// waves do, newest first, while the attempts on problem pages stay within the budget. A wave
+/// without them keeps its matrix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttemptPages {
+    /// At most this many attempts on problem pages (unless each suite's latest wave alone
+    /// holds more).
+    Budget(u64),
+    /// Every wave gets its problem pages (`"all"`).
+    All,
+}
+
+/// The attempts budget unless `site.toml` or `site --attempt-pages` says otherwise: five waves
+/// of 20 seats × 50 problems, which keeps `bench/site`'s 100 such waves, with intervals, under
+/// 20 MB with half a megabyte to spare (bench/README.md, "An attempts budget for problem
+/// pages"), and far above any shipped example.
+pub const ATTEMPT_PAGES: AttemptPages = AttemptPages::Budget(5_000);
+
+impl AttemptPages {
+    /// `N` or `all`, as `site --attempt-pages` and `site.toml`'s `attempt_pages` write it; else
+    /// what was expected, in words.
+    pub fn parse(s: &str) -> Result<AttemptPages, String> {
+        let s = s.trim();
+        if s == "all" {
+            return Ok(AttemptPages::All);
+        }
+        s.replace('_', "")
+            .parse::<u64>()
+            .map(AttemptPages::Budget)
+            .map_err(|_| {
+                format!(
+                    "{s:?} is not an attempts budget: expected a whole number of attempts \
+                     (0 or more, such as 10000) or \"all\""
+                )
+            })
+    }
+}
+
+impl std::fmt::Display for AttemptPages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AttemptPages::Budget(n) => write!(f, "{}", crate::number::int(*n)),
+            AttemptPages::All => f.write_str("all"),
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -53,6 +109,7 @@ struct Raw {
     #[serde(default)]
     hidden: Vec<Spanned<String>>,
     artifacts: Option<Spanned<String>>,
+    attempt_pages: Option<Spanned<toml::Value>>,
 }
 
 /// The longest title and description, in characters.
@@ -136,6 +193,13 @@ impl SiteConfig {
                     .map_err(|why| Error::input(at("artifacts", v.span()), why))?,
             ),
         };
+        let attempt_pages = match &raw.attempt_pages {
+            None => None,
+            Some(v) => Some(
+                attempt_budget(v.get_ref())
+                    .map_err(|why| Error::input(at("attempt_pages", v.span()), why))?,
+            ),
+        };
         Ok(SiteConfig {
             path: path.to_path_buf(),
             title,
@@ -143,6 +207,7 @@ impl SiteConfig {
             pinned,
             hidden,
             artifacts,
+            attempt_pages,
         })
     }
 
@@ -180,6 +245,20 @@ impl SiteConfig {
     /// Where the front page puts a pinned suite (its place in `pinned`), if it is pinned.
     pub fn pin(&self, suite: &str) -> Option<usize> {
         self.pinned.iter().position(|(s, _)| s == suite)
+    }
+}
+
+/// `site.toml`'s `attempt_pages`: a whole number of attempts, 0 or more, or the string
+/// `"all"`; else what was expected, in words.
+fn attempt_budget(v: &toml::Value) -> Result<AttemptPages, String> {
+    let expected = "expected a whole number of attempts (0 or more, such as 10000) or \"all\"";
+    match v {
+        toml::Value::Integer(n) => u64::try_from(*n)
+            .map(AttemptPages::Budget)
+            .map_err(|_| format!("is {n}: {expected}")),
+        toml::Value::String(s) if s == "all" => Ok(AttemptPages::All),
+        toml::Value::String(s) => Err(format!("is {s:?}: {expected}")),
+        other => Err(format!("is a {} ({other}): {expected}", other.type_str())),
     }
 }
 
@@ -244,9 +323,11 @@ mod tests {
     fn every_key_is_read() {
         let c = parse(
             "title = \"RCA\"\ndescription = \"Monthly.\"\npinned = [\"b\", \"a\"]\n\
-             hidden = [\"c\"]\nartifacts = \"https://example.org/runs/\"\n",
+             hidden = [\"c\"]\nartifacts = \"https://example.org/runs/\"\n\
+             attempt_pages = 2_500\n",
         )
         .unwrap();
+        assert_eq!(c.attempt_pages, Some(AttemptPages::Budget(2_500)));
         assert_eq!(c.title.as_deref(), Some("RCA"));
         assert_eq!(c.description.as_deref(), Some("Monthly."));
         assert_eq!(c.pinned, [("b".to_string(), 3), ("a".to_string(), 3)]);
@@ -297,6 +378,50 @@ mod tests {
             let e = error(text);
             assert!(e.starts_with(want), "{text:?}: {e}");
         }
+    }
+
+    /// `attempt_pages`: a whole number of attempts or "all"; anything else names the file, the
+    /// line and the field, and what was expected.
+    #[test]
+    fn the_attempt_budget_is_a_whole_number_or_all() {
+        assert_eq!(
+            parse("attempt_pages = 0\n").unwrap().attempt_pages,
+            Some(AttemptPages::Budget(0))
+        );
+        assert_eq!(
+            parse("attempt_pages = \"all\"\n").unwrap().attempt_pages,
+            Some(AttemptPages::All)
+        );
+        assert_eq!(parse("").unwrap().attempt_pages, None);
+        let expected = "expected a whole number of attempts (0 or more, such as 10000) or \"all\"";
+        for (text, want) in [
+            (
+                "title = \"x\"\n\nattempt_pages = -1\n",
+                format!("site.toml:3: field `attempt_pages`: is -1: {expected}"),
+            ),
+            (
+                "attempt_pages = \"every\"\n",
+                format!("site.toml:1: field `attempt_pages`: is \"every\": {expected}"),
+            ),
+            (
+                "attempt_pages = 1.5\n",
+                format!("site.toml:1: field `attempt_pages`: is a float (1.5): {expected}"),
+            ),
+            (
+                "attempt_pages = true\n",
+                format!("site.toml:1: field `attempt_pages`: is a boolean (true): {expected}"),
+            ),
+        ] {
+            let e = error(text);
+            assert!(e.starts_with(&want), "{text:?}: {e}");
+        }
+        assert_eq!(AttemptPages::parse("all"), Ok(AttemptPages::All));
+        assert_eq!(
+            AttemptPages::parse("10_000"),
+            Ok(AttemptPages::Budget(10_000))
+        );
+        assert!(AttemptPages::parse("-3").unwrap_err().contains(expected));
+        assert_eq!(ATTEMPT_PAGES.to_string(), "5,000");
     }
 
     #[test]

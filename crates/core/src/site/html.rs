@@ -74,18 +74,21 @@ th[data-dir=asc]::after{content:' \\25B2'}th[data-dir=desc]::after{content:' \\2
 ";
 
 /// Sorts a table by the column whose header is clicked (or activated with Enter), on each
-/// cell's unrounded value (`data-v`); unknown values sort last. Marks each table it wires with
+/// cell's unrounded value (`data-v`; a cell without one: a matrix cell 1 when its class is
+/// `pass`, 0 when `fail`, unknown when `missing`; a number's, its text without the commas that
+/// group its digits; any other, its text); unknown values sort last. Marks each table it wires with
 /// `data-sortable`, so a test can tell that the page's own script ran. Then, before each
 /// element marked `data-filter` (a front-page board, the seats list, a matrix), a search box
 /// that hides, as one types, the rows or items whose text, hover titles (a seat's id beside its
 /// name) and `data-f` (a seat's models, providers and harnesses) do not hold what is typed.
 /// Without the script there is no box and everything shows.
 pub(super) const SCRIPT: &str = "\
+function v(c){var a=c.getAttribute('data-v'),k=c.className;return a!==null?a:k==='pass'?'1':k==='fail'?'0':k==='missing'?'':k==='num'?c.textContent.replace(/,/g,''):c.textContent}\
 document.querySelectorAll('table.sortable').forEach(function(t){t.setAttribute('data-sortable','');\
 t.querySelectorAll('thead th').forEach(function(h,i){h.tabIndex=0;function go(){\
 var d=h.getAttribute('data-dir')==='asc'?-1:1,b=t.tBodies[0],r=Array.prototype.slice.call(b.rows);\
 t.querySelectorAll('thead th').forEach(function(o){o.removeAttribute('data-dir')});h.setAttribute('data-dir',d>0?'asc':'desc');\
-r.sort(function(x,y){var a=x.cells[i].getAttribute('data-v'),c=y.cells[i].getAttribute('data-v');\
+r.sort(function(x,y){var a=v(x.cells[i]),c=v(y.cells[i]);\
 if(!a)return c?1:0;if(!c)return -1;var p=Number(a),q=Number(c);\
 return (isNaN(p)||isNaN(q)?a.localeCompare(c):p-q)*d});r.forEach(function(x){b.appendChild(x)})}\
 h.addEventListener('click',go);h.addEventListener('keydown',function(e){if(e.key==='Enter')go()})})});\
@@ -177,6 +180,12 @@ pub(super) fn id_text(id: &str) -> Markup {
         None => html! { (id) },
         Some(short) => html! { span title=(id) { (short) } },
     }
+}
+
+/// An id's value for sorting (`data-v`), when [`id_text`] shows it shortened; none when it
+/// shows it whole (the script then sorts on the text).
+pub(super) fn id_value(id: &str) -> Option<&str> {
+    shorten(id, ID_MAX).map(|_| id)
 }
 
 /// The characters of a digest a narrow window shows: its start and end around an ellipsis.
@@ -337,7 +346,9 @@ pub(super) fn table(t: &Table, caption: Option<&str>, links: &[Option<String>]) 
     }
 }
 
-/// One HTML table of `t`'s rows, in the columns `cols`, the first of them the row's name.
+/// One HTML table of `t`'s rows, in the columns `cols`, the first of them the row's name. Its
+/// rows leave out the end tags HTML lets a reader infer ([`without_end_tags`]), and a cell
+/// whose text is its value carries no `data-v` (the script sorts it on its text): issue 31.7.
 fn one_table(
     t: &Table,
     caption: Option<&str>,
@@ -350,42 +361,66 @@ fn one_table(
                 @if let Some(c) = caption { caption { (c) } }
                 thead { tr { @for (_, c) in cols { th.num[c.numeric] scope="col" { (header(&c.header)) } } } }
                 tbody {
-                    @for (r, row) in t.rows.iter().enumerate() {
+                    (without_end_tags(html! { @for (r, row) in t.rows.iter().enumerate() {
                         tr {
                             @for (k, (i, c)) in cols.iter().enumerate() {
-                                @let cell = &row[*i];
                                 @let link = if k == 0 { links.get(r).cloned().flatten() } else { None };
-                                @if k == 0 {
-                                    // A seat shown by its display name has its id on hover.
-                                    @let shown = if cell.human != cell.machine && !cell.machine.is_empty() && shorten(&cell.human, ID_MAX).is_none() {
-                                        html! { span title=(cell.machine) { (cell.human) } }
-                                    } else {
-                                        id_text(&cell.human)
-                                    };
-                                    td.id data-v=(cell.machine) {
-                                        @if let Some(href) = link { a href=(href) { (shown) } }
-                                        @else { (shown) }
-                                    }
-                                } @else {
-                                    @let pieces = if c.numeric { pieces(&cell.human) } else { vec![cell.human.as_str()] };
-                                    @if pieces.len() > 1 {
-                                        td.num[c.numeric].wrap data-v=(cell.machine) {
-                                            @for (k, p) in pieces.iter().enumerate() {
-                                                @if k > 0 && p.starts_with('(') { " " }
-                                                span { (p) }
-                                            }
-                                        }
-                                    } @else if c.key == "model" {
-                                        td data-v=(cell.machine) { (model_name(&cell.human)) }
-                                    } @else {
-                                        td.num[c.numeric] data-v=(cell.machine) { (cell.human) }
-                                    }
-                                }
+                                (one_cell(&row[*i], c, k == 0, link))
                             }
                         }
-                    }
+                    } }))
                 }
             }
+        }
+    }
+}
+
+/// A cell of [`one_table`]: the first column's (the row's name, linked where `link` says, an
+/// id shortened in the middle or a display name with the id on hover), or a figure's (broken
+/// only into its [`pieces`]), or a model's ([`model_name`]). Its unrounded value is in `data-v`
+/// unless the cell's text is that value already.
+fn one_cell(cell: &crate::report::Cell, c: &Column, first: bool, link: Option<String>) -> Markup {
+    // Whether the cell's text is its value (a number's, once the commas grouping its digits
+    // are taken out, as the script takes them out), when that is all it shows (no piece broken
+    // off, no id shortened): then the value need not be said twice.
+    let plain = cell.human == cell.machine
+        || (c.numeric && !first && cell.human.replace(',', "") == cell.machine);
+    if first {
+        // A seat shown by its display name has its id on hover.
+        let whole = shorten(&cell.human, ID_MAX).is_none();
+        let shown = if !plain && !cell.machine.is_empty() && whole {
+            html! { span title=(cell.machine) { (cell.human) } }
+        } else {
+            id_text(&cell.human)
+        };
+        let v = (!(plain && whole)).then_some(&cell.machine);
+        return html! {
+            td.id data-v=[v] {
+                @if let Some(href) = link { a href=(href) { (shown) } }
+                @else { (shown) }
+            }
+        };
+    }
+    let pieces = if c.numeric {
+        pieces(&cell.human)
+    } else {
+        vec![cell.human.as_str()]
+    };
+    let v = (!plain || pieces.len() > 1).then_some(&cell.machine);
+    html! {
+        @if pieces.len() > 1 {
+            td.num[c.numeric].wrap data-v=[v] {
+                @for (k, p) in pieces.iter().enumerate() {
+                    @if k > 0 && p.starts_with('(') { " " }
+                    span { (p) }
+                }
+            }
+        } @else if c.key == "model" {
+            td data-v=[v] { (model_name(&cell.human)) }
+        } @else if c.numeric {
+            td.num data-v=[v] { (cell.human) }
+        } @else {
+            td data-v=[v] { (cell.human) }
         }
     }
 }

@@ -5,6 +5,7 @@
 use maud::{Markup, html};
 
 use super::Input;
+use super::config::AttemptPages;
 use super::html::{code_spans, layout};
 
 /// The page's path from the site's root.
@@ -72,6 +73,12 @@ pub(super) fn page(input: &Input) -> String {
         p { (code_spans("A rubric declares its scale, and `rubric check` proves the range its score can take. One whose score can leave its scale (the flawed session-efficiency v1 prints 125 on 0–100) can be registered only with `--allow-scale-violation`. On a wave's page its board comes after the boards of the rubrics that pass, collapsed and marked; it never ranks the front page while a passing rubric scores the wave.")) }
         h2 id="attempts" { "A problem's attempts" }
         p { "A problem's page lists every seat's attempts at it, trial by trial, with the trace its importer kept (each tool call, and the error of each that failed). Tokens are input plus output, with cached reads and writes as the wave's accounting counts them; — when the harness did not say. A column no attempt at the problem records is left out, and a note says so." }
+        p { "Which waves have a page per problem: each suite's latest wave (and its latest current wave, when that is another), then whole waves, newest first, while the attempts on problem pages stay within the site's budget ("
+            @match input.attempt_pages() {
+                AttemptPages::Budget(n) => { "this site's is " (crate::number::int(n)) " attempts" }
+                AttemptPages::All => { "this site's is all: every wave has them" }
+            }
+            "; " code { "attempt_pages" } " in " code { "site.toml" } " or " code { "site --attempt-pages N" } " sets it, " code { "all" } " for every wave), and only a wave of at most " (crate::number::int(input.problem_pages as u64)) " problems (" code { "site --problem-pages N" } "). Another wave keeps its matrix, whose problems are then not links: " code { "benchledger problems WAVE --problem ID" } " prints every seat's attempts at a problem." }
         p { "The Trial column counts a seat's trials at a problem from 1, as the ledger stores them and " code { "trials" } " and " code { "show" } " print them; where the record a file names counts them from 0 (tau-bench's and tau2-bench's), Came from says so." }
         p { "Came from: the log file and the record in it (Inspect's sample and epoch), or the trial's directory (Terminal-Bench, Harbor), relative to the directory of the wave's manifest (of a wave built by " code { "ingest --from" } ", to the directory of its " code { "--manifest" } ", else to the directory it ran in). A path outside that directory (absolute, or climbing out with ..) is shown by its file's name only, so that the page does not show where the wave was ingested (the ledger keeps the path as it was given), and the page says how many. With an artifacts base (" code { "site --artifacts URL" } " or " code { "site.toml" } "), each path under that directory is a link under it; one outside it is not linked." }
         h2 id="sample" { "The sample" }

@@ -41,7 +41,7 @@ use crate::model::WaveData;
 use crate::model::{PublicationRow, WaveRow, WithdrawalRow};
 use crate::report::score::RubricInfo;
 
-pub use config::SiteConfig;
+pub use config::{ATTEMPT_PAGES, AttemptPages, SiteConfig};
 
 /// A wave as the site shows it.
 #[derive(Debug, Clone)]
@@ -100,12 +100,21 @@ pub struct Input {
     /// its commands; by default the library's, which name none.
     pub advice: fn(&crate::report::Advice) -> String,
     /// What `site.toml` declares (`site --config`): the front page's title and description,
-    /// pinned and hidden suites. The default declares nothing.
+    /// pinned and hidden suites, the attempts budget of the problem pages. The default declares
+    /// nothing.
     pub config: SiteConfig,
 }
 
 /// How many problems a wave may have and still get a page per problem, unless told otherwise.
 pub const PROBLEM_PAGES: usize = 2_000;
+
+impl Input {
+    /// How many attempts the site's problem pages may show in all: `site.toml`'s
+    /// `attempt_pages` (or `site --attempt-pages`), else [`config::ATTEMPT_PAGES`].
+    pub fn attempt_pages(&self) -> config::AttemptPages {
+        self.config.attempt_pages.unwrap_or(config::ATTEMPT_PAGES)
+    }
+}
 
 impl Default for Input {
     fn default() -> Input {

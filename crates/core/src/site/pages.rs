@@ -69,20 +69,27 @@ pub(super) fn all(input: &Input) -> Vec<Page> {
         path: super::html::SCRIPT_PATH.into(),
         body: super::html::SCRIPT.into(),
     });
+    let problem_pages = samples::problem_pages(input);
     for (i, (w, boards)) in input.waves.iter().zip(&scored).enumerate() {
+        let attempts = problem_pages[i] == samples::ProblemPages::Each;
         pages.push(Page {
             path: format!("waves/{}.html", file_name(&w.data.wave.id)),
-            body: wave_page(w, boards, samples::previous_current(input, i), input.advice),
+            body: wave_page(
+                w,
+                boards,
+                samples::previous_current(input, i),
+                attempts,
+                input.advice,
+            ),
         });
     }
-    for (i, w) in input.waves.iter().enumerate() {
+    for (i, (w, &each)) in input.waves.iter().zip(&problem_pages).enumerate() {
         let id = &w.data.wave.id;
-        let each = samples::has_problem_pages(w, input.problem_pages);
         pages.push(Page {
             path: samples::matrix_path(id),
             body: samples::matrix_page(w, each),
         });
-        if each {
+        if each == samples::ProblemPages::Each {
             for p in crate::report::problems::wave_problems(&w.data) {
                 pages.push(Page {
                     path: samples::problem_path(id, &p),
@@ -130,7 +137,30 @@ fn status_cell(w: &WaveInput) -> Cell {
     }
 }
 
+/// The front page: each suite's board and chart ([`super::front`]), then every wave, the
+/// rubrics, the seats and the publications with the chain head.
 fn index(input: &Input, scored: &[Vec<Board<'_>>]) -> String {
+    let title = input.config.title.as_deref().unwrap_or("Leaderboard");
+    let body = html! {
+        h1 { (title) }
+        @if let Some(d) = &input.config.description { p.description { (d) } }
+        p { "Each suite's latest current wave, best first: correct-rate, wall seconds, tokens and dollars before any score, then the score and the rank. Every seat links to its figures wave over wave, every wave to its samples. Older waves, the registered rubrics and every publication follow. " (super::manual::link(0, "ranking", "How to read this site")) "." }
+        (super::front::leaderboards(input, scored))
+        h2 { "Waves" }
+        (waves_table(input))
+        h2 { "Rubrics" }
+        (rubrics_section(input))
+        h2 { "Seats" }
+        (seats_list(input))
+        h2 { "Publications" }
+        (publications_section(input))
+    };
+    layout(title, 0, body)
+}
+
+/// The front page's table of every wave, oldest first, with its status, each linked to its
+/// page; a note when any is withdrawn.
+fn waves_table(input: &Input) -> Markup {
     let rows: Vec<_> = input.waves.iter().map(|w| w.row.clone()).collect();
     let reviews: Vec<_> = input
         .waves
@@ -147,43 +177,18 @@ fn index(input: &Input, scored: &[Vec<Board<'_>>]) -> String {
         .iter()
         .map(|w| Some(wave_href(0, &w.data.wave.id)))
         .collect();
-    // Each seat: how many waves it ran, and its display names there, each once, in wave order.
-    let mut seats: BTreeMap<&str, (usize, Vec<&str>)> = BTreeMap::new();
-    // What the seats list's filter also matches: each seat's models, providers and harnesses.
-    let mut terms: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-    for w in &input.waves {
-        for s in &w.data.seats {
-            terms.entry(&s.seat.id).or_default().extend([
-                s.seat.model.as_str(),
-                s.seat.provider.as_str(),
-                s.seat.harness.as_str(),
-            ]);
-            // The model's canonical id too, so that the filter finds a seat whose files wrote
-            // the model another way.
-            if let Some(c) = super::html::canonical_model(&s.seat.model) {
-                terms.entry(&s.seat.id).or_default().insert(c);
-            }
-            let (n, names) = seats.entry(&s.seat.id).or_default();
-            *n += 1;
-            if let Some(name) = s.seat.display_name.as_deref()
-                && !names.contains(&name)
-            {
-                names.push(name);
-            }
-        }
-    }
-    let title = input.config.title.as_deref().unwrap_or("Leaderboard");
-    let body = html! {
-        h1 { (title) }
-        @if let Some(d) = &input.config.description { p.description { (d) } }
-        p { "Each suite's latest current wave, best first: correct-rate, wall seconds, tokens and dollars before any score, then the score and the rank. Every seat links to its figures wave over wave, every wave to its samples. Older waves, the registered rubrics and every publication follow. " (super::manual::link(0, "ranking", "How to read this site")) "." }
-        (super::front::leaderboards(input, scored))
-        h2 { "Waves" }
+    html! {
         (table(&waves, Some("Every wave, oldest first, with its load, accounting and budget"), &wave_links))
         @if input.waves.iter().any(|w| w.withdrawn.is_some()) {
             p.note { "A withdrawn or superseded wave is not a current result: it is kept, marked, and left out of rubric changes." }
         }
-        h2 { "Rubrics" }
+    }
+}
+
+/// The front page's registered rubrics (scale, kind, whether each keeps its scale, digest)
+/// and links to their changes.
+fn rubrics_section(input: &Input) -> Markup {
+    html! {
         @if input.rubrics.is_empty() {
             p { "No rubric is registered: register one with " code { "benchledger rubric add FILE" } " to see leaderboards here." }
         } @else {
@@ -214,7 +219,38 @@ fn index(input: &Input, scored: &[Vec<Board<'_>>]) -> String {
                 } }
             }
         }
-        h2 { "Seats" }
+    }
+}
+
+/// The front page's list of seats: each by its display names (its id beside them) or its id,
+/// with how many waves it ran, filtered by its models, providers and harnesses too.
+fn seats_list(input: &Input) -> Markup {
+    // Each seat: how many waves it ran, and its display names there, each once, in wave order.
+    let mut seats: BTreeMap<&str, (usize, Vec<&str>)> = BTreeMap::new();
+    // What the seats list's filter also matches: each seat's models, providers and harnesses.
+    let mut terms: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for w in &input.waves {
+        for s in &w.data.seats {
+            terms.entry(&s.seat.id).or_default().extend([
+                s.seat.model.as_str(),
+                s.seat.provider.as_str(),
+                s.seat.harness.as_str(),
+            ]);
+            // The model's canonical id too, so that the filter finds a seat whose files wrote
+            // the model another way.
+            if let Some(c) = super::html::canonical_model(&s.seat.model) {
+                terms.entry(&s.seat.id).or_default().insert(c);
+            }
+            let (n, names) = seats.entry(&s.seat.id).or_default();
+            *n += 1;
+            if let Some(name) = s.seat.display_name.as_deref()
+                && !names.contains(&name)
+            {
+                names.push(name);
+            }
+        }
+    }
+    html! {
         ul.seats data-filter="seat, model, provider or harness" { @for (s, (n, names)) in &seats {
             // A named seat is listed by its name(s), its id beside them (as on its own page).
             li data-f=(terms.get(s).map(|t| t.iter().copied().collect::<Vec<_>>().join(" ")).unwrap_or_default()) {
@@ -227,7 +263,13 @@ fn index(input: &Input, scored: &[Vec<Board<'_>>]) -> String {
                 }
             }
         } }
-        h2 { "Publications" }
+    }
+}
+
+/// The front page's publications, each with whether it still reproduces, then the chain head
+/// and the command that checks the chain still ends there.
+fn publications_section(input: &Input) -> Markup {
+    html! {
         @if input.publications.is_empty() {
             p { "Nothing is published yet: " code { "benchledger publish --wave W --rubric NAME@VERSION" } "." }
         } @else {
@@ -252,8 +294,7 @@ fn index(input: &Input, scored: &[Vec<Board<'_>>]) -> String {
             }
             None => { p { "Chain head: none (nothing published or withdrawn yet)." } }
         }
-    };
-    layout(title, 0, body)
+    }
 }
 
 fn kind(r: &RubricInfo) -> &'static str {
@@ -294,10 +335,14 @@ fn conditions(w: &WaveInput) -> Markup {
     }
 }
 
+/// A wave's page: its conditions, absolute figures, cost–accuracy chart and boards, linking
+/// its matrix (which links each problem's attempts when the wave has a page per problem:
+/// `attempts`) and what changed since the suite's previous current wave.
 fn wave_page(
     w: &WaveInput,
     boards: &[Board<'_>],
     previous: Option<&WaveInput>,
+    attempts: bool,
     words: Words,
 ) -> String {
     let wave = &w.data.wave;
@@ -315,7 +360,7 @@ fn wave_page(
         (conditions(w))
         (priced_by(w))
         p.samples {
-            a href=(format!("{}/problems.html", file_name(&wave.id))) { "Every problem × seat" } " (which seat solved what, each attempt and its trace)"
+            a href=(format!("{}/problems.html", file_name(&wave.id))) { "Every problem × seat" } @if attempts { " (which seat solved what, each attempt and its trace)" } @else { " (which seat solved what)" }
             @if let Some(p) = previous {
                 " · " a href=(format!("{}/since-{}.html", file_name(&wave.id), file_name(&p.data.wave.id))) { "what changed since " (p.data.wave.id) }
             }
@@ -429,7 +474,57 @@ fn seat_pages(input: &Input) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A seat's figures in each suite it ran, one [`TrendPoint`] a wave for each of its wall
+/// seconds, tokens and accuracy, suites in the order the seat first ran each.
+type SuitePoints<'a> = Vec<(&'a str, [Vec<TrendPoint>; 3])>;
+
+/// A seat's page: its table wave over wave, then its trend charts, each suite's apart.
 fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> String {
+    let (t, links, suites) = seat_waves(appearances);
+    let several = suites.len() > 1;
+    let charts = seat_charts(seat, suites);
+    let mut seen = BTreeSet::new();
+    // The display names the seat has in its waves, each once, in wave order.
+    let mut names: Vec<&str> = Vec::new();
+    for (w, i) in appearances {
+        if let Some(n) = w.data.seats[*i].seat.display_name.as_deref()
+            && !names.contains(&n)
+        {
+            names.push(n);
+        }
+    }
+    let body = html! {
+        h1 { "Seat " (seat) @if !names.is_empty() { ": " (names.join(" / ")) } }
+        p { "Absolute figures wave over wave. Each point is labelled with its wave's load — par: seats running in parallel; tool: sessions sharing the tool server; serial: a serial rerun — so a slowdown under heavier contention shows as such: wall seconds are the load's as much as the seat's. A hollow point is a withdrawn wave, which the line passes over; a figure some attempts lack is not plotted." }
+        @if several { p.note { "This seat ran " (charts.len() / 3) " suites: figures of different suites are not comparable, so each suite has its charts." } }
+        (table(&t, Some("The seat in each wave"), &links))
+        (notes(&[crate::report::waves::FIGURES_NOTE.into()], &mut seen, words))
+        @for (w, _) in appearances.iter().filter(|(w, _)| w.pricing.is_some()) {
+            p.note.prices { "Wave " (w.data.wave.id) ":" }
+            (priced_by(w))
+        }
+        @for c in &charts {
+            @let what = c.title.trim_start_matches(&format!("{seat}: ")).trim_end_matches(", wave over wave");
+            // A figure no wave records for the seat gets no heading and no empty axes, but says
+            // so in a line.
+            @if c.points.iter().all(|p| p.value.is_none()) {
+                p.no-chart { "No chart of " (what.to_lowercase()) ": no wave here records " (what.split(',').next().unwrap_or(what).to_lowercase()) " for every attempt of this seat." }
+            } @else {
+                h2 { (what) }
+                figure { div.chart-box { (chart::trend(c)) } figcaption { (c.desc) } }
+            }
+        }
+    };
+    layout(&format!("Seat {seat}"), 1, body)
+}
+
+/// A seat's table (a row a wave it ran, each linked to its wave) and its figures' points, by
+/// suite: each suite gets its own charts, since figures of different suites are not comparable
+/// (and a line that had to break wherever another suite's wave fell between two of a suite's
+/// said nothing).
+fn seat_waves<'a>(
+    appearances: &[(&'a WaveInput, usize)],
+) -> (Table, Vec<Option<String>>, SuitePoints<'a>) {
     let mut t = Table::new(vec![
         Column::text("Wave", "wave"),
         Column::text("Suite", "suite"),
@@ -443,13 +538,10 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
         Column::num("USD", "cost_usd"),
     ]);
     let mut links = Vec::new();
-    // A suite's waves, in the order the seat first ran each suite: each suite gets its own
-    // charts, since figures of different suites are not comparable (and a line that had to
-    // break wherever another suite's wave fell between two of a suite's said nothing).
-    let mut suites: Vec<(&str, [Vec<TrendPoint>; 3])> = Vec::new();
-    for (w, i) in appearances {
+    let mut suites: SuitePoints<'a> = Vec::new();
+    for &(w, i) in appearances {
         let wave = &w.data.wave;
-        let s = &w.data.seats[*i];
+        let s = &w.data.seats[i];
         let f = SeatFigures::of(wave, s);
         let cells = crate::report::waves::absolute_cells(&f, crate::report::waves::Detail::Full);
         let columns = crate::report::waves::absolute_columns(
@@ -501,8 +593,14 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
         tokens.push(point(whole(&f.tokens_total, f.attempts).map(|v| v as f64)));
         accuracy.push(point(f.accuracy));
     }
+    (t, links, suites)
+}
+
+/// A seat's three trend charts (wall seconds, tokens, accuracy) for each suite it ran, each
+/// named by its suite when there are several.
+fn seat_charts(seat: &str, suites: SuitePoints<'_>) -> Vec<Trend> {
     let several = suites.len() > 1;
-    let charts: Vec<Trend> = suites
+    suites
         .into_iter()
         .flat_map(|(suite, [wall, tokens, accuracy])| {
             let of = several.then_some(suite);
@@ -530,40 +628,7 @@ fn seat_page(seat: &str, appearances: &[(&WaveInput, usize)], words: Words) -> S
                 ),
             ]
         })
-        .collect();
-    let mut seen = BTreeSet::new();
-    // The display names the seat has in its waves, each once, in wave order.
-    let mut names: Vec<&str> = Vec::new();
-    for (w, i) in appearances {
-        if let Some(n) = w.data.seats[*i].seat.display_name.as_deref()
-            && !names.contains(&n)
-        {
-            names.push(n);
-        }
-    }
-    let body = html! {
-        h1 { "Seat " (seat) @if !names.is_empty() { ": " (names.join(" / ")) } }
-        p { "Absolute figures wave over wave. Each point is labelled with its wave's load — par: seats running in parallel; tool: sessions sharing the tool server; serial: a serial rerun — so a slowdown under heavier contention shows as such: wall seconds are the load's as much as the seat's. A hollow point is a withdrawn wave, which the line passes over; a figure some attempts lack is not plotted." }
-        @if several { p.note { "This seat ran " (charts.len() / 3) " suites: figures of different suites are not comparable, so each suite has its charts." } }
-        (table(&t, Some("The seat in each wave"), &links))
-        (notes(&[crate::report::waves::FIGURES_NOTE.into()], &mut seen, words))
-        @for (w, _) in appearances.iter().filter(|(w, _)| w.pricing.is_some()) {
-            p.note.prices { "Wave " (w.data.wave.id) ":" }
-            (priced_by(w))
-        }
-        @for c in &charts {
-            @let what = c.title.trim_start_matches(&format!("{seat}: ")).trim_end_matches(", wave over wave");
-            // A figure no wave records for the seat gets no heading and no empty axes, but says
-            // so in a line.
-            @if c.points.iter().all(|p| p.value.is_none()) {
-                p.no-chart { "No chart of " (what.to_lowercase()) ": no wave here records " (what.split(',').next().unwrap_or(what).to_lowercase()) " for every attempt of this seat." }
-            } @else {
-                h2 { (what) }
-                figure { div.chart-box { (chart::trend(c)) } figcaption { (c.desc) } }
-            }
-        }
-    };
-    layout(&format!("Seat {seat}"), 1, body)
+        .collect()
 }
 
 /// One of a seat's trend charts: `what` (its id, its name, its axis's label) of the seat in

@@ -1,12 +1,14 @@
 //! Every sample one click away: per wave, its problem × seat matrix
 //! (`waves/W/problems.html`), a page per problem with every seat's attempts and the trace the
 //! importer kept (`waves/W/problems/P.html`, only in a wave of at most
-//! [`super::Input::problem_pages`] problems, so a large wave's site stays fast; the matrix is
-//! always made), and between consecutive current waves of a suite, what each seat newly failed
-//! and newly solved (`waves/A/since-B.html`).
+//! [`super::Input::problem_pages`] problems, so a large wave's site stays fast, and only in the
+//! waves the site's attempts budget covers: [`problem_pages`]; the matrix is always made), and
+//! between consecutive current waves of a suite, what each seat newly failed and newly solved
+//! (`waves/A/since-B.html`).
 
 use maud::{Markup, html};
 
+use super::config::AttemptPages;
 use super::html::{count, id_text, layout, seat_href, table, wave_href};
 use super::{Input, WaveInput, file_name};
 use crate::model::{Attempt, AttemptTexts, SeatData};
@@ -45,9 +47,83 @@ pub(super) fn previous_current(input: &Input, i: usize) -> Option<&WaveInput> {
         .find(|p| p.withdrawn.is_none() && p.data.wave.suite == w.data.wave.suite)
 }
 
-/// Whether a wave gets a page per problem.
+/// Whether a wave has few enough problems for a page each (`site --problem-pages`).
 pub(super) fn has_problem_pages(w: &WaveInput, limit: usize) -> bool {
     problems::wave_problems(&w.data).len() <= limit
+}
+
+/// Whether a wave's problems get a page each, and if not, why not: its matrix says which.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ProblemPages {
+    /// A page per problem.
+    Each,
+    /// More problems than `site --problem-pages` allows a page each.
+    TooMany,
+    /// Past the site's attempts budget (`site.toml`'s `attempt_pages`).
+    OverBudget(u64),
+}
+
+/// How many attempts a wave holds, every seat's.
+fn attempts_of(w: &WaveInput) -> u64 {
+    w.data.seats.iter().map(|s| s.attempts.len() as u64).sum()
+}
+
+/// Which of `input.waves` get a page per problem (in their order), within the site's attempts
+/// budget ([`super::config::AttemptPages`]): each suite's latest wave, and its latest current
+/// wave when that is another, always; then whole waves, newest first (by start, then by id,
+/// the later first), while the attempts on problem pages, those waves' included, stay within
+/// the budget; the first wave that does not fit ends the run, so that the waves with pages
+/// are the newest ones. A wave with too many problems for a page each gets none and costs
+/// nothing.
+pub(super) fn problem_pages(input: &Input) -> Vec<ProblemPages> {
+    let fits: Vec<bool> = input
+        .waves
+        .iter()
+        .map(|w| has_problem_pages(w, input.problem_pages))
+        .collect();
+    let mut each = vec![false; input.waves.len()];
+    let mut newest: Vec<usize> = (0..input.waves.len()).collect();
+    let key = |i: usize| {
+        let wave = &input.waves[i].data.wave;
+        (wave.started_at.as_str(), wave.id.as_str())
+    };
+    newest.sort_by(|&a, &b| key(b).cmp(&key(a)));
+    let mut latest = std::collections::BTreeSet::new();
+    let mut latest_current = std::collections::BTreeSet::new();
+    let mut used = 0u64;
+    for &i in &newest {
+        let w = &input.waves[i];
+        let suite = w.data.wave.suite.as_str();
+        let first = latest.insert(suite);
+        let first_current = w.withdrawn.is_none() && latest_current.insert(suite);
+        if (first || first_current) && fits[i] {
+            each[i] = true;
+            used += attempts_of(w);
+        }
+    }
+    let budget = match input.attempt_pages() {
+        AttemptPages::All => u64::MAX,
+        AttemptPages::Budget(n) => n,
+    };
+    for &i in &newest {
+        if !fits[i] || each[i] {
+            continue;
+        }
+        let n = attempts_of(&input.waves[i]);
+        if used.saturating_add(n) > budget {
+            break;
+        }
+        each[i] = true;
+        used += n;
+    }
+    fits.iter()
+        .zip(each)
+        .map(|(&fits, each)| match (fits, each) {
+            (false, _) => ProblemPages::TooMany,
+            (true, true) => ProblemPages::Each,
+            (true, false) => ProblemPages::OverBudget(budget),
+        })
+        .collect()
 }
 
 fn cell_class(c: &SeatCell) -> &'static str {
@@ -60,17 +136,52 @@ fn cell_class(c: &SeatCell) -> &'static str {
     }
 }
 
+/// What a matrix cell sorts on (its share of trials passed), when its class does not say it:
+/// the site's script sorts a cell without one as 1 when it passes, 0 when it fails and last when
+/// it is missing, so that a cell of one trial, or of trials all passed or all failed, carries
+/// no `data-v` (issue 31.7: a megabyte of a 100-wave site's matrices).
+fn sort_value(c: &SeatCell) -> Option<String> {
+    let share = f64::from(c.passed) / f64::from(c.trials.max(1));
+    let said = match cell_class(c) {
+        "missing" => true,
+        "pass" => share == 1.0,
+        _ => share == 0.0,
+    };
+    (!said).then(|| format!("{share}"))
+}
+
+/// What a matrix says of its wave's problem pages: that each problem links to them, or why
+/// there are none and how to see an attempt anyway.
+fn pages_note(id: &str, pages: ProblemPages) -> Markup {
+    html! {
+        @match pages {
+            ProblemPages::Each => " Each problem links to every seat's attempts on it.",
+            ProblemPages::TooMany => {
+                " This wave has too many problems for a page each (" code { "site --problem-pages N" } " raises the limit); " code { "benchledger problems " (id) } " prints the same matrix."
+            }
+            ProblemPages::OverBudget(budget) => {
+                p.note.budget {
+                    "This wave's problems have no page each (the site gives them to each suite's latest wave and, newest first, to as many more waves as fit in " (crate::number::int(budget)) (if budget == 1 { " attempt" } else { " attempts" }) " in all: " a href=(super::manual::href(2, "attempts")) { "how to read this" } "): "
+                    code { "benchledger problems " (id) " --problem ID" } " prints every seat's attempts at one, and " code { "attempt_pages" } " in " code { "site.toml" } " (or " code { "site --attempt-pages N" } ", " code { "all" } " for every wave) raises the budget."
+                }
+            }
+        }
+    }
+}
+
 /// The matrix: a row a problem, most-solved first; a column a seat.
-pub(super) fn matrix_page(w: &WaveInput, pages: bool) -> String {
+pub(super) fn matrix_page(w: &WaveInput, pages: ProblemPages) -> String {
     let m: MatrixJson = problems::matrix(&w.data, &[]);
     let id = &w.data.wave.id;
+    let each = pages == ProblemPages::Each;
+    let over = matches!(pages, ProblemPages::OverBudget(_));
     let body = html! {
         h1 { "Problems of wave " a href=(wave_href(2, id)) { (id) } }
         p { (count(m.problems.len() as u64, "problem")) " × " (count(m.seats.len() as u64, "seat")) ", the problems most seats solve first. A seat solves a problem when more than half of its trials there are Correct: " span.pass { "pass" } " or " span.fail { "fail" } ", with how many of its trials passed when it ran more than one; " span.missing { "missing" } ": no attempt (counted as not Correct); infrastructure errors are named (an attempt that counts as not Correct)."
             @if let Some(n) = m.unlisted { " " (problems::unlisted_note(n)) }
-            @if pages { " Each problem links to every seat's attempts on it." }
-            @else { " This wave has too many problems for a page each (" code { "site --problem-pages N" } " raises the limit); " code { "benchledger problems " (id) } " prints the same matrix." }
+            @if !over { (pages_note(id, pages)) }
         }
+        @if over { (pages_note(id, pages)) }
         div data-filter="problem" { div.scroll { table.sortable.matrix {
             caption { "Problem × seat matrix of wave " (id) }
             thead { tr {
@@ -78,19 +189,19 @@ pub(super) fn matrix_page(w: &WaveInput, pages: bool) -> String {
                 th.num scope="col" { "Solved by" }
                 @for s in &m.seats { th scope="col" { a href=(seat_href(2, s)) { (seat_name(w, s)) } } }
             } }
-            tbody { @for p in &m.problems {
+            tbody { (super::html::without_end_tags(html! { @for p in &m.problems {
                 tr {
-                    td.id data-v=(p.problem) {
-                        @if pages { a href=(format!("problems/{}.html", file_name(&p.problem))) { (id_text(&p.problem)) } }
+                    td.id data-v=[super::html::id_value(&p.problem)] {
+                        @if each { a href=(format!("problems/{}.html", file_name(&p.problem))) { (id_text(&p.problem)) } }
                         @else { (id_text(&p.problem)) }
                     }
                     td.num data-v=(p.solved_by) { (p.solved_by) " of " (m.seats.len()) }
                     @for s in &m.seats {
                         @let c = &p.seats[s];
-                        td class=(cell_class(c)) data-v=(if c.missing { String::new() } else { format!("{}", f64::from(c.passed) / f64::from(c.trials.max(1))) }) { (c.words()) }
+                        td class=(cell_class(c)) data-v=[sort_value(c)] { (c.words()) }
                     }
                 }
-            } }
+            } })) }
         } } }
     };
     layout(&format!("Problems of wave {id}"), 2, body)
