@@ -214,6 +214,7 @@ class Ledger:
         prices: Optional[str] = None,
         reprice: bool = False,
         problem_pages: Optional[int] = None,
+        attempt_pages: Union[int, str, None] = None,
         artifacts: Optional[str] = None,
         config: Optional[Path] = None,
     ) -> dict[str, int]:
@@ -222,9 +223,10 @@ class Ledger:
         replaced; nothing is written through a link). ``rubric`` (NAME@VERSION) ranks the front
         page; ``intervals`` draws intervals, rank ranges and tie groups with their defaults
         (``--no-ci`` when false); ``prices`` and ``reprice`` fill costs from a registered price
-        table; ``problem_pages``, ``artifacts`` and ``config`` (a ``site.toml``) are the
-        command's ``--problem-pages``, ``--artifacts`` and ``--config``. The pages are the
-        command's, byte for byte. Returns ``pages`` written and the ``bytes`` they hold."""
+        table; ``problem_pages``, ``attempt_pages`` (a number of attempts, or ``"all"``),
+        ``artifacts`` and ``config`` (a ``site.toml``) are the command's ``--problem-pages``,
+        ``--attempt-pages``, ``--artifacts`` and ``--config``. The pages are the command's, byte
+        for byte. Returns ``pages`` written and the ``bytes`` they hold."""
         self._check_open()
         pages, size = _native.site(
             self._db,
@@ -234,6 +236,7 @@ class Ledger:
             prices=prices,
             reprice=reprice,
             problem_pages=problem_pages,
+            attempt_pages=None if attempt_pages is None else str(attempt_pages),
             artifacts=artifacts,
             config=None if config is None else os.fspath(config),
         )

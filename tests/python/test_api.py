@@ -659,6 +659,30 @@ def test_site_is_the_librarys_call_and_writes_the_command_lines_pages(demo, tmp_
     with pytest.raises(benchledger.BadInput, match="not empty"):
         benchledger.Ledger(db).site(tmp_path / "other")
     assert (tmp_path / "other" / "notes.txt").read_text() == "mine"
+
+
+def test_site_takes_the_attempts_budget_as_the_command_line_does(demo, tmp_path):
+    """``attempt_pages`` is ``site --attempt-pages``: a budget of 0 leaves problem pages to
+    each suite's latest wave alone, byte for byte as the command writes them; a budget that is
+    neither a number nor "all" is bad input, named as the keyword argument."""
+    db = demo / "demo.db"
+    out = cli("--db", db, "site", "--no-ci", "--attempt-pages", "0", "--out", tmp_path / "cli")
+    assert out.status == 0, out.stderr
+    benchledger.Ledger(db).site(tmp_path / "api", intervals=False, attempt_pages=0)
+    every = tmp_path / "every"
+    benchledger.Ledger(db).site(every, intervals=False, attempt_pages="all")
+
+    def files(d):
+        return {p.relative_to(d).as_posix(): p.read_bytes() for p in d.rglob("*") if p.is_file()}
+
+    assert files(tmp_path / "api") == files(tmp_path / "cli")
+    assert len(files(every)) > len(files(tmp_path / "api"))
+    with pytest.raises(benchledger.BadInput) as e:
+        benchledger.Ledger(db).site(tmp_path / "bad", attempt_pages="many")
+    assert str(e.value).startswith("attempt_pages=many: "), str(e.value)
+    assert not (tmp_path / "bad").exists()
+
+
 def _stored_scores(db, rubrics):
     """Every stored score under each rubric, as `history` lists them."""
     return {r: cli_json(db, "history", "--rubric", r) for r in rubrics}

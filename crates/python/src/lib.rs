@@ -775,7 +775,7 @@ fn copy(py: Python<'_>, db: String, to: String, wait: f64) -> PyResult<Vec<(Stri
 /// hold.
 #[pyfunction]
 #[pyo3(signature = (db, out, *, rubric=None, intervals=true, prices=None, reprice=false,
-    problem_pages=None, artifacts=None, config=None))]
+    problem_pages=None, attempt_pages=None, artifacts=None, config=None))]
 #[allow(clippy::too_many_arguments)]
 fn site(
     py: Python<'_>,
@@ -786,6 +786,7 @@ fn site(
     prices: Option<String>,
     reprice: bool,
     problem_pages: Option<usize>,
+    attempt_pages: Option<String>,
     artifacts: Option<String>,
     config: Option<PathBuf>,
 ) -> PyResult<(usize, usize)> {
@@ -800,6 +801,12 @@ fn site(
             }
             None => site::SiteConfig::default(),
         };
+        if let Some(budget) = &attempt_pages {
+            conf.attempt_pages = Some(
+                site::AttemptPages::parse(budget)
+                    .map_err(|why| Error::argument("attempt_pages", budget, why))?,
+            );
+        }
         if let Some(url) = &artifacts {
             conf.artifacts = Some(
                 site::config::base_url(url)

@@ -148,6 +148,24 @@ pub struct Page {
 /// no stored string reorders what is printed beside it to pass for another name (issue 34);
 /// only the line breaks and tabs of the HTML's own layout stay. Other files (a publication's
 /// Markdown, byte for byte as published) are as they are.
+///
+/// # Example
+///
+/// ```
+/// use std::path::Path;
+/// use benchledger_core::{Ledger, import::Quiet, ingest, site};
+///
+/// # fn main() -> benchledger_core::Result<()> {
+/// let wave = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/rca-wave-2/wave.toml");
+/// let ledger = Ledger::in_memory()?;
+/// ingest::run::manifests(&ledger, &[wave], "2026-12-04T00:00:00Z", &mut Quiet)?;
+/// // No intervals drawn, no price table: the site of what the ledger records.
+/// let pages = site::render(&site::load::load(&ledger, None, false, None)?);
+/// let index = pages.iter().find(|p| p.path == "index.html").unwrap();
+/// assert!(index.body.contains("rca-wave-2"));
+/// # Ok(())
+/// # }
+/// ```
 pub fn render(input: &Input) -> Vec<Page> {
     let mut pages = pages::all(input);
     for p in &mut pages {
