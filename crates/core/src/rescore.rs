@@ -544,8 +544,9 @@ impl<'s, 'r> OwnTallies<'s, 'r> {
     /// Adds one attempt of a seat of wave `w`.
     fn add(&self, w: usize, (tallies, shared): &mut Own, a: &Attempt) {
         shared.iter_mut().for_each(SharedFactors::next);
+        let scorers = &self.scorers[w];
         for ((t, &k), share) in tallies.iter_mut().zip(&self.rubrics).zip(&self.shares) {
-            let scorer = &self.scorers[w][k];
+            let scorer = &scorers[k];
             match share {
                 Some(g) => scorer.add_own_sharing(t, a, &mut shared[*g]),
                 None => scorer.add_own(t, a),

@@ -94,17 +94,21 @@ impl AttemptSums {
     /// is undefined.
     pub(super) fn add(&mut self, score: Result<f64, Undefined>, values: &[f64]) {
         match score {
-            Ok(score) => {
-                self.total += score;
-                if self.named.is_empty() {
-                    self.named.extend_from_slice(values);
-                } else {
-                    for (sum, v) in self.named.iter_mut().zip(values) {
-                        *sum += v;
-                    }
-                }
-            }
+            Ok(score) => self.add_defined(score, values),
             Err(why) => self.undefined = Some(why),
+        }
+    }
+
+    /// [`AttemptSums::add`] of a formula that is defined.
+    #[inline]
+    pub(super) fn add_defined(&mut self, score: f64, values: &[f64]) {
+        self.total += score;
+        if self.named.is_empty() {
+            self.named.extend_from_slice(values);
+        } else {
+            for (sum, v) in self.named.iter_mut().zip(values) {
+                *sum += v;
+            }
         }
     }
 }
@@ -132,6 +136,39 @@ pub(super) struct Env<'a> {
 }
 
 pub(super) type Undefined = String;
+
+/// The named values of one attempt's formula on the fast path ([`Env::attempt_factors`],
+/// [`Env::attempt_penalties`]), held in place: no allocation, and copied from one rubric to
+/// another by value. A formula recording more than [`Values::HELD`] values takes the formula's
+/// own path ([`Env::formula`]), which keeps them in a `Vec`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Values {
+    held: [f64; Values::HELD],
+    len: usize,
+}
+
+impl Values {
+    /// Enough for every shipped per-attempt rubric (2 factors and a penalty).
+    pub(super) const HELD: usize = 8;
+
+    pub(super) const EMPTY: Values = Values {
+        held: [0.0; Values::HELD],
+        len: 0,
+    };
+
+    /// Records `v` after the values already held; `None` when there is no room.
+    #[inline]
+    pub(super) fn push(&mut self, v: f64) -> Option<()> {
+        *self.held.get_mut(self.len)? = v;
+        self.len += 1;
+        Some(())
+    }
+
+    #[inline]
+    pub(super) fn as_slice(&self) -> &[f64] {
+        &self.held[..self.len.min(Values::HELD)]
+    }
+}
 
 /// The names of the values [`Env::formula`] records, in the order it records them: each
 /// factor's, then each penalty's points.
@@ -334,13 +371,14 @@ impl Env<'_> {
     /// same `values`. `None` where any step is undefined, not finite, or a cohort ratio (then
     /// `values` holds a part, to clear, and [`Env::factors`] says why). The per-attempt
     /// formula runs on every attempt of a rescore, and the reasons' `Result<f64, String>` at
-    /// every step were a good part of its cost (issue 32 item 11).
-    #[inline]
+    /// every step were a good part of its cost (issue 32 item 11). Inlined, with the measures
+    /// it reads, into the tally's step for an attempt: a call each was a tenth of it.
+    #[inline(always)]
     pub(super) fn attempt_factors(
         &self,
         r: &Rubric,
         a: &Attempt,
-        values: &mut Vec<f64>,
+        values: &mut Values,
     ) -> Option<f64> {
         let mut product = 1.0;
         let mut add: Option<f64> = None;
@@ -364,7 +402,7 @@ impl Env<'_> {
             if !v.is_finite() {
                 return None;
             }
-            values.push(v);
+            values.push(v)?;
             match f.role {
                 Role::Multiply => product *= v,
                 Role::Add => *add.get_or_insert(0.0) += f.weight * v,
@@ -383,13 +421,13 @@ impl Env<'_> {
 
     /// [`Env::penalties`] on one attempt where every penalty is defined, as
     /// [`Env::attempt_factors`] is [`Env::factors`]'s: `None` where one is not.
-    #[inline]
+    #[inline(always)]
     pub(super) fn attempt_penalties(
         &self,
         r: &Rubric,
         core: f64,
         a: &Attempt,
-        values: &mut Vec<f64>,
+        values: &mut Values,
     ) -> Option<f64> {
         let mut score = r.multiplier * core;
         for p in &r.penalties {
@@ -399,7 +437,7 @@ impl Env<'_> {
                 p.measure.of_attempt(a, self.wave)?
             };
             let points = p.per_unit * amount;
-            values.push(points);
+            values.push(points)?;
             score -= points;
         }
         Some(clip(score, r.clamp_min, r.clamp_max))
@@ -894,17 +932,18 @@ mod tests {
             let text = std::fs::read_to_string(file).unwrap();
             let r = crate::rubric::parse(file, &text).unwrap();
             for a in &attempts {
-                let (mut fast_values, mut slow_values) = (Vec::new(), Vec::new());
+                let (mut fast_values, mut slow_values) = (Values::EMPTY, Vec::new());
                 let fast = env
                     .attempt_factors(&r, a, &mut fast_values)
                     .and_then(|core| env.attempt_penalties(&r, core, a, &mut fast_values));
+                let fast_values = fast_values.as_slice();
                 let slow = env.formula(&r, &Unit::Attempt(a), &mut slow_values);
                 let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                 match (fast, &slow) {
                     (Some(f), Ok(s)) => {
                         fast_some += 1;
                         assert_eq!(f.to_bits(), s.to_bits(), "{file:?} {}", a.problem);
-                        assert_eq!(bits(&fast_values), bits(&slow_values), "{file:?}");
+                        assert_eq!(bits(fast_values), bits(&slow_values), "{file:?}");
                     }
                     (None, Err(_)) => {}
                     (None, Ok(_)) => assert!(

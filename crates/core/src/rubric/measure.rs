@@ -325,8 +325,25 @@ impl Measure {
         }
     }
 
-    /// The attempt-level value, `None` when unknown.
+    /// The attempt-level value, `None` when unknown. The per-attempt formula's fast path reads
+    /// it for every factor and penalty of every attempt of a rescore: the measures that are a
+    /// field read as it is (the verdict, the outcome, steps, errors) are read inline, the
+    /// others through [`Measure::of_attempt_read`] (inlined whole, the conversions of every
+    /// measure were computed ahead of the loop over the factors, on every attempt).
+    #[inline(always)]
     pub(crate) fn of_attempt(self, a: &Attempt, wave: &Wave) -> Option<f64> {
+        match self {
+            Measure::Accuracy | Measure::Correct => Some(if a.correct { 1.0 } else { 0.0 }),
+            Measure::Outcome => Some(a.outcome_or_verdict()),
+            Measure::Steps => a.steps.map(f64::from),
+            Measure::Errors => a.errors.map(f64::from),
+            m => m.of_attempt_read(a, wave),
+        }
+    }
+
+    /// [`Measure::of_attempt`], for any measure.
+    #[inline(never)]
+    fn of_attempt_read(self, a: &Attempt, wave: &Wave) -> Option<f64> {
         let acc = &wave.accounting;
         let u = |v: Option<u64>| v.map(|v| v as f64);
         match self {
@@ -351,13 +368,14 @@ impl Measure {
             Measure::Steps => a.steps.map(f64::from),
             Measure::Errors => a.errors.map(f64::from),
             // The mean over one attempt is the attempt's value.
-            Measure::Mean(s) => s.measure().of_attempt(a, wave),
+            Measure::Mean(s) => s.measure().of_attempt_read(a, wave),
         }
     }
 }
 
 /// Errors in a trace after free retries: in each run of consecutive failing calls to the same
 /// tool, the first `free` failures are forgiven. Without a trace every reported error counts.
+#[inline]
 pub(crate) fn errors_after_free_retries(a: &Attempt, free: u32) -> Option<f64> {
     let Some(trace) = &a.trace else {
         return a.errors.map(f64::from);

@@ -75,6 +75,7 @@ pub struct Penalty {
 impl Penalty {
     /// Whether the penalty counts errors after free retries, from each attempt's trace, rather
     /// than reading its measure.
+    #[inline]
     pub(crate) fn forgives_retries(&self) -> bool {
         self.free_retries > 0 && self.measure.base() == Measure::Errors
     }

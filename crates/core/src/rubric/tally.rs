@@ -24,7 +24,7 @@
 use std::collections::BTreeMap;
 
 use super::interpret::{
-    AttemptSums, Env, Totals, Unit, WaveScores, medians_of, score_ranks, score_totals,
+    AttemptSums, Env, Totals, Unit, Values, WaveScores, medians_of, score_ranks, score_totals,
 };
 use super::measure::errors_after_free_retries;
 use super::spec::{Factor, Per, Rubric, Transform};
@@ -154,6 +154,7 @@ impl<'a> Scorer<'a> {
 
     /// Adds one attempt to what its seat's tally keeps under this rubric alone (not its
     /// figures: see [`Scorer::add_figures`]).
+    #[inline]
     pub(crate) fn add_own(&self, t: &mut SeatTally, a: &Attempt) {
         self.add_rest(t, a);
     }
@@ -181,53 +182,41 @@ impl<'a> Scorer<'a> {
     /// [`Scorer::add_own`], with the factors of the attempt's formula taken from `shared` when
     /// a scorer with the same factors ([`Scorer::same_factors`]) has computed them for this
     /// attempt, and left there for the next one otherwise. Call [`SharedFactors::next`]
-    /// before each attempt. The tally is the one [`Scorer::add_own`] makes, to the bit.
+    /// before each attempt. The tally is the one [`Scorer::add_own`] makes, to the bit: where
+    /// the factors' fast path gives nothing (a step undefined), each rubric computes its whole
+    /// formula on its own ([`Scorer::add_formula`]), with the same operations.
+    #[inline]
     pub(crate) fn add_own_sharing(
         &self,
         t: &mut SeatTally,
         a: &Attempt,
         shared: &mut SharedFactors,
     ) {
-        self.add_free_errors(t, a);
-        if let Some(sums) = &mut t.per_attempt
-            && sums.undefined.is_none()
-        {
-            t.scratch.clear();
-            let unit = Unit::Attempt(a);
-            let core = match &shared.core {
-                Some(core) => {
-                    t.scratch.extend_from_slice(&shared.values);
-                    core.clone()
-                }
-                None => {
-                    let core = match self.env.attempt_factors(self.rubric, a, &mut t.scratch) {
-                        Some(core) => Ok(core),
-                        None => {
-                            t.scratch.clear();
-                            self.env.factors(self.rubric, &unit, &mut t.scratch)
-                        }
-                    };
-                    shared.values.clear();
-                    shared.values.extend_from_slice(&t.scratch);
-                    shared.core = Some(core.clone());
-                    core
-                }
-            };
-            let score = core.and_then(|core| {
-                let at = t.scratch.len();
-                match self
-                    .env
-                    .attempt_penalties(self.rubric, core, a, &mut t.scratch)
-                {
-                    Some(score) => Ok(score),
-                    None => {
-                        t.scratch.truncate(at);
-                        self.env.penalties(self.rubric, core, &unit, &mut t.scratch)
-                    }
-                }
-            });
-            sums.add(score, &t.scratch);
+        if !t.free_errors.is_empty() {
+            self.add_free_errors(t, a);
         }
+        let Some(sums) = &mut t.per_attempt else {
+            return;
+        };
+        if sums.undefined.is_some() {
+            return;
+        }
+        if !shared.computed {
+            shared.values = Values::EMPTY;
+            shared.core = self.env.attempt_factors(self.rubric, a, &mut shared.values);
+            shared.computed = true;
+        }
+        if let Some(core) = shared.core {
+            let mut values = shared.values;
+            if let Some(score) = self
+                .env
+                .attempt_penalties(self.rubric, core, a, &mut values)
+            {
+                sums.add_defined(score, values.as_slice());
+                return;
+            }
+        }
+        self.add_formula(t, a);
     }
 
     /// A tally fed by `Scorer::add_own`, completed with the seat's shared figures.
@@ -238,26 +227,39 @@ impl<'a> Scorer<'a> {
 
     /// What a rubric keeps of an attempt besides its figures.
     fn add_rest(&self, t: &mut SeatTally, a: &Attempt) {
-        self.add_free_errors(t, a);
-        if let Some(sums) = &mut t.per_attempt
-            && sums.undefined.is_none()
-        {
+        if !t.free_errors.is_empty() {
+            self.add_free_errors(t, a);
+        }
+        let Some(sums) = &mut t.per_attempt else {
+            return;
+        };
+        if sums.undefined.is_some() {
+            return;
+        }
+        let mut values = Values::EMPTY;
+        let fast = self
+            .env
+            .attempt_factors(self.rubric, a, &mut values)
+            .and_then(|core| {
+                self.env
+                    .attempt_penalties(self.rubric, core, a, &mut values)
+            });
+        match fast {
+            Some(score) => sums.add_defined(score, values.as_slice()),
+            None => self.add_formula(t, a),
+        }
+    }
+
+    /// An attempt's formula with its reasons ([`Env::formula`]), added to a per-attempt
+    /// rubric's sums: where the fast path gives nothing, or holds too few values.
+    #[cold]
+    #[inline(never)]
+    fn add_formula(&self, t: &mut SeatTally, a: &Attempt) {
+        if let Some(sums) = &mut t.per_attempt {
             t.scratch.clear();
-            let fast = self
+            let score = self
                 .env
-                .attempt_factors(self.rubric, a, &mut t.scratch)
-                .and_then(|core| {
-                    self.env
-                        .attempt_penalties(self.rubric, core, a, &mut t.scratch)
-                });
-            let score = match fast {
-                Some(score) => Ok(score),
-                None => {
-                    t.scratch.clear();
-                    self.env
-                        .formula(self.rubric, &Unit::Attempt(a), &mut t.scratch)
-                }
-            };
+                .formula(self.rubric, &Unit::Attempt(a), &mut t.scratch);
             sums.add(score, &t.scratch);
         }
     }
@@ -423,17 +425,30 @@ fn same_factor(f: &Factor, g: &Factor) -> bool {
 
 /// An attempt's factors under one rubric, kept for the next rubric of the wave with the same
 /// factors (`Scorer::add_own_sharing`).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct SharedFactors {
-    /// What the factors gave on the attempt at hand, once computed; their values in `values`.
-    core: Option<Result<f64, String>>,
-    values: Vec<f64>,
+    /// Whether the factors were computed for the attempt at hand; then what their fast path
+    /// gave (`None`: some step undefined), and their values in `values`.
+    computed: bool,
+    core: Option<f64>,
+    values: Values,
+}
+
+impl Default for SharedFactors {
+    fn default() -> Self {
+        SharedFactors {
+            computed: false,
+            core: None,
+            values: Values::EMPTY,
+        }
+    }
 }
 
 impl SharedFactors {
     /// Forgets the last attempt's factors: the next attempt's are computed afresh.
+    #[inline]
     pub fn next(&mut self) {
-        self.core = None;
+        self.computed = false;
     }
 }
 
@@ -455,4 +470,55 @@ pub fn score_wave(r: &Rubric, data: &WaveData) -> WaveScores {
         .map(|s| (s.seat.clone(), scorer.tally_seat(&s.attempts)))
         .collect();
     scorer.score(seats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::testing;
+
+    /// A per-attempt formula recording more values than the fast path holds in place
+    /// ([`Values::HELD`]) is computed by the formula's own path, attempt by attempt, with the
+    /// same sums as a fold of [`Env::formula`] over the attempts; and so is one with a penalty
+    /// undefined on some attempt.
+    #[test]
+    fn a_formula_past_the_values_held_in_place_sums_as_the_formula_does() {
+        let factor = |i: usize| {
+            format!(
+                "[[factor]]\nname = \"f{i}\"\nmeasure = \"outcome\"\nrole = \"add\"\n\
+                 weight = 0.{i}1\n"
+            )
+        };
+        let many: String = (0..Values::HELD + 1).map(factor).collect();
+        let few = factor(1) + "[[penalty]]\nname = \"e\"\nmeasure = \"errors\"\nper_unit = 0.2\n";
+        let wave = testing::wave("w");
+        let attempts: Vec<Attempt> = (0..7u32)
+            .map(|n| Attempt {
+                outcome: Some(f64::from(n) / 7.0),
+                errors: (n != 5).then_some(n % 3),
+                ..testing::attempt(&format!("p{n}"), 1, n % 2 == 0)
+            })
+            .collect();
+        for body in [many, few] {
+            let text = format!(
+                "name = \"r\"\nversion = 1\nper = \"attempt\"\nscale = {{ min = -9, max = 9 }}\n{body}"
+            );
+            let r = crate::rubric::parse(std::path::Path::new("r.toml"), &text).unwrap();
+            let scorer = Scorer::new(&r, &wave);
+            let t = scorer.tally_seat(&attempts);
+            let mut expected = AttemptSums::default();
+            for a in &attempts {
+                if expected.undefined.is_none() {
+                    let mut values = Vec::new();
+                    let score = scorer.env.formula(&r, &Unit::Attempt(a), &mut values);
+                    expected.add(score, &values);
+                }
+            }
+            let sums = t.per_attempt.as_ref().unwrap();
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(sums.total.to_bits(), expected.total.to_bits());
+            assert_eq!(bits(&sums.named), bits(&expected.named));
+            assert_eq!(sums.undefined, expected.undefined);
+        }
+    }
 }
