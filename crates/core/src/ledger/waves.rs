@@ -408,7 +408,9 @@ pub(super) enum Problem<'r> {
 }
 
 /// Reads the attempt of row `r` (whose id is `id`, when read) into `attempt`, its trace
-/// emptied, the row's problem taken as `problem` says.
+/// emptied, the row's problem taken as `problem` says. `attempt` is a buffer only rows of
+/// `columns`' query are read into, from [`Attempt::empty`]: the fields (and trace) the query
+/// does not read stay as that left them.
 pub(super) fn read_attempt(
     path: &std::path::Path,
     columns: &Columns,
@@ -444,20 +446,37 @@ pub(super) fn read_attempt(
         }
         e => sqlite(path, e),
     })?;
-    attempt.trace = None;
+    if columns.trace.is_some() {
+        attempt.trace = None;
+    }
     Ok(())
 }
 
-/// Adds the trace step of row `r`, if it holds one, to `attempt`'s trace.
+/// Adds the trace step of row `r`, if it holds one, to `attempt`'s trace. Whether the query
+/// reads a trace at all is its columns' (decided once, with the query): without one this is
+/// a test inlined into the row's reading, not a call.
+#[inline]
 pub(super) fn read_step(
     path: &std::path::Path,
     columns: &Columns,
     r: &impl Cells,
     attempt: &mut Attempt,
 ) -> Result<()> {
-    if let Some(i) = columns.trace
-        && r.value(i).map_err(|e| sqlite(path, e))? != rusqlite::types::ValueRef::Null
-    {
+    match columns.trace {
+        None => Ok(()),
+        Some(i) => read_step_at(path, i, r, attempt),
+    }
+}
+
+/// [`read_step`], the step's tool, ok and error being the columns from `i` on.
+#[inline(never)]
+fn read_step_at(
+    path: &std::path::Path,
+    i: usize,
+    r: &impl Cells,
+    attempt: &mut Attempt,
+) -> Result<()> {
+    if r.value(i).map_err(|e| sqlite(path, e))? != rusqlite::types::ValueRef::Null {
         let step = (|| {
             Ok::<_, rusqlite::Error>(TraceStep {
                 tool: r.get(i)?,
@@ -648,7 +667,9 @@ impl Columns {
     }
 
     /// Reads an attempt's problem, verdict and the fields asked for into `a`, reusing its
-    /// buffers; the fields not asked for are `None` (the trial 0).
+    /// buffers. The fields not asked for are left as they are: `a` is a buffer only this
+    /// query's rows are read into, from [`Attempt::empty`], so they stay `None` (the trial 0,
+    /// no infra error) without being written again on every row.
     #[inline]
     fn read(&self, r: &impl Cells, a: &mut Attempt, problem: Problem<'_>) -> rusqlite::Result<()> {
         // The problem's text copied into the buffer (unless it is there already); anything
@@ -673,24 +694,42 @@ impl Columns {
             Number::Integer(n) => return Err(rusqlite::Error::IntegralValueOutOfRange(1, n)),
             _ => slow(r, 1)?,
         };
-        a.trial = match self.trial {
-            Some(i) => small(r, i)?,
-            None => 0,
-        };
-        a.outcome = real_at(r, self.outcome)?;
-        a.input_tokens = count_at(r, self.input_tokens)?;
-        a.output_tokens = count_at(r, self.output_tokens)?;
-        a.input_tokens_cache_read = count_at(r, self.cache_read)?;
-        a.input_tokens_cache_write = count_at(r, self.cache_write)?;
-        a.wall_s = real_at(r, self.wall_s)?;
-        a.cost_usd = real_at(r, self.cost_usd)?;
-        a.steps = small_at(r, self.steps)?;
-        a.errors = small_at(r, self.errors)?;
-        a.working_s = real_at(r, self.working_s)?;
-        (a.infra_error, a.end_reason) = match self.end {
-            Some(i) => (r.get(i)?, r.get(i + 1)?),
-            None => (false, None),
-        };
+        if let Some(i) = self.trial {
+            a.trial = small(r, i)?;
+        }
+        if let Some(i) = self.outcome {
+            a.outcome = real(r, i)?;
+        }
+        if let Some(i) = self.input_tokens {
+            a.input_tokens = count(r, i)?;
+        }
+        if let Some(i) = self.output_tokens {
+            a.output_tokens = count(r, i)?;
+        }
+        if let Some(i) = self.cache_read {
+            a.input_tokens_cache_read = count(r, i)?;
+        }
+        if let Some(i) = self.cache_write {
+            a.input_tokens_cache_write = count(r, i)?;
+        }
+        if let Some(i) = self.wall_s {
+            a.wall_s = real(r, i)?;
+        }
+        if let Some(i) = self.cost_usd {
+            a.cost_usd = real(r, i)?;
+        }
+        if let Some(i) = self.steps {
+            a.steps = small_opt(r, i)?;
+        }
+        if let Some(i) = self.errors {
+            a.errors = small_opt(r, i)?;
+        }
+        if let Some(i) = self.working_s {
+            a.working_s = real(r, i)?;
+        }
+        if let Some(i) = self.end {
+            (a.infra_error, a.end_reason) = (r.get(i)?, r.get(i + 1)?);
+        }
         Ok(())
     }
 }
@@ -725,33 +764,14 @@ fn real(r: &impl Cells, i: usize) -> rusqlite::Result<Option<f64>> {
     }
 }
 
-// The same for a column that may not have been selected (`None`: the field is not read).
-
+/// `Row::get::<Option<u32>>`, the usual case (NULL or an integer in range) taken straight
+/// from the row.
 #[inline]
-fn count_at(r: &impl Cells, i: Option<usize>) -> rusqlite::Result<Option<u64>> {
-    match i {
-        Some(i) => count(r, i),
-        None => Ok(None),
-    }
-}
-
-#[inline]
-fn real_at(r: &impl Cells, i: Option<usize>) -> rusqlite::Result<Option<f64>> {
-    match i {
-        Some(i) => real(r, i),
-        None => Ok(None),
-    }
-}
-
-#[inline]
-fn small_at(r: &impl Cells, i: Option<usize>) -> rusqlite::Result<Option<u32>> {
-    match i {
-        Some(i) => match r.number(i) {
-            Number::Null => Ok(None),
-            Number::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => Ok(Some(n as u32)),
-            _ => slow(r, i),
-        },
-        None => Ok(None),
+fn small_opt(r: &impl Cells, i: usize) -> rusqlite::Result<Option<u32>> {
+    match r.number(i) {
+        Number::Null => Ok(None),
+        Number::Integer(n) if (0..=i64::from(u32::MAX)).contains(&n) => Ok(Some(n as u32)),
+        _ => slow(r, i),
     }
 }
 
