@@ -360,13 +360,20 @@ fn held_seats(
     match stored_figures(ledger, ids, *fields)? {
         Some(stored) if keeping.is_empty() => Ok(stored),
         Some(stored) => {
-            let own = ledger.fold_waves(
+            let own_tallies = ledger.fold_waves(
                 ids,
                 pass.own_fields(&scorers[0]),
                 |w, _| (w, own.start(w)),
                 |(w, kept), a| own.add(*w, kept, a),
             )?;
-            with_own_tallies(ledger, stored, own)
+            let finished = own_tallies
+                .into_iter()
+                .map(|seats| {
+                    let finish = |(seat, (w, kept))| (seat, (w, own.finish(kept)));
+                    seats.into_iter().map(finish).collect()
+                })
+                .collect();
+            with_own_tallies(ledger, stored, finished)
         }
         None => Ok(ledger
             .fold_waves(
@@ -382,7 +389,7 @@ fn held_seats(
             .map(|seats| {
                 seats
                     .into_iter()
-                    .map(|(seat, (w, figures, (kept, _)))| (seat, (w, figures, kept)))
+                    .map(|(seat, (w, figures, kept))| (seat, (w, figures, own.finish(kept))))
                     .collect()
             })
             .collect()),
@@ -486,13 +493,22 @@ type Held = (usize, FigureTally, Vec<SeatTally>);
 /// Each wave's seats, as a rescore's one pass holds them.
 type HeldWaves = Vec<Vec<(Seat, Held)>>;
 
-/// What a seat keeps of its attempts for the rubrics that keep more than figures: their tallies,
-/// and (where some of them share their factors) the factors of the attempt at hand.
-type Own = (Vec<SeatTally>, Vec<SharedFactors>);
+/// What a seat keeps of its attempts for the rubrics that keep more than figures.
+struct Own {
+    /// Their tallies, one a rubric; a follower's is its leader's while it follows (see
+    /// [`OwnTallies::finish`]).
+    tallies: Vec<SeatTally>,
+    /// Where some of them share their factors, the factors of the attempt at hand.
+    shared: Vec<SharedFactors>,
+    /// For each rubric, whether its tally is still its leader's: every attempt so far had no
+    /// trace, and its leader's formula was defined on it.
+    following: Vec<bool>,
+}
 
 /// The tallies of their own that a rescore's rubrics keeping more than figures make of each
 /// seat's attempts. Rubrics whose per-attempt formulas have the same factors (the two
-/// trace-holistic ones) compute them once an attempt.
+/// trace-holistic ones) compute them once an attempt; rubrics whose formulas differ only in the
+/// free retries they forgive (the same two) keep one tally while the attempts have no traces.
 struct OwnTallies<'s, 'r> {
     /// [wave][rubric]
     scorers: &'s [Vec<Scorer<'r>>],
@@ -501,28 +517,51 @@ struct OwnTallies<'s, 'r> {
     /// For each of `rubrics`, the place among them of the first with the same factors, when
     /// there is more than one such.
     shares: Vec<Option<usize>>,
+    /// For each of `rubrics`, the place among them of the first whose formula gives the same
+    /// on attempts without a trace ([`Scorer::same_without_trace`]), when that is another: its
+    /// leader, whose tally it follows.
+    leaders: Vec<Option<usize>>,
+    /// For each of `rubrics`, the places of those that follow it.
+    followers: Vec<Vec<usize>>,
 }
 
 impl<'s, 'r> OwnTallies<'s, 'r> {
     /// For the rubrics `one_pass[j]` for each j of `keeping`.
     fn new(scorers: &'s [Vec<Scorer<'r>>], one_pass: &[usize], keeping: &[usize]) -> Self {
         let rubrics: Vec<usize> = keeping.iter().map(|&j| one_pass[j]).collect();
-        let shares = match scorers.first() {
-            None => vec![None; rubrics.len()],
-            Some(first) => rubrics
-                .iter()
-                .map(|&k| {
-                    let same: Vec<usize> = (0..rubrics.len())
-                        .filter(|&o| first[k].same_factors(&first[rubrics[o]]))
-                        .collect();
-                    (same.len() > 1).then(|| same[0])
-                })
-                .collect(),
+        // For each rubric, the first of those that stand in `same` to it.
+        let first_of = |same: &dyn Fn(&Scorer<'r>, &Scorer<'r>) -> bool| -> Vec<Option<usize>> {
+            match scorers.first() {
+                None => vec![None; rubrics.len()],
+                Some(first) => rubrics
+                    .iter()
+                    .map(|&k| (0..rubrics.len()).find(|&o| same(&first[k], &first[rubrics[o]])))
+                    .collect(),
+            }
         };
+        let firsts = first_of(&|a, b| a.same_factors(b));
+        let shares: Vec<Option<usize>> = firsts
+            .iter()
+            .map(|&g| g.filter(|_| firsts.iter().filter(|&&o| o == g).count() > 1))
+            .collect();
+        let leaders: Vec<Option<usize>> = first_of(&|a, b| a.same_without_trace(b))
+            .into_iter()
+            .enumerate()
+            .map(|(i, g)| g.filter(|&g| g != i))
+            .collect();
+        let followers = (0..rubrics.len())
+            .map(|i| {
+                (0..rubrics.len())
+                    .filter(|&j| leaders[j] == Some(i))
+                    .collect()
+            })
+            .collect();
         OwnTallies {
             scorers,
             rubrics,
             shares,
+            leaders,
+            followers,
         }
     }
 
@@ -538,26 +577,61 @@ impl<'s, 'r> OwnTallies<'s, 'r> {
         } else {
             Vec::new()
         };
-        (tallies, shared)
+        let following = self.leaders.iter().map(Option::is_some).collect();
+        Own {
+            tallies,
+            shared,
+            following,
+        }
     }
 
     /// Adds one attempt of a seat of wave `w`.
-    fn add(&self, w: usize, (tallies, shared): &mut Own, a: &Attempt) {
-        shared.iter_mut().for_each(SharedFactors::next);
+    fn add(&self, w: usize, own: &mut Own, a: &Attempt) {
+        own.shared.iter_mut().for_each(SharedFactors::next);
         let scorers = &self.scorers[w];
-        for ((t, &k), share) in tallies.iter_mut().zip(&self.rubrics).zip(&self.shares) {
+        for (i, (&k, share)) in self.rubrics.iter().zip(&self.shares).enumerate() {
+            if own.following[i] {
+                continue;
+            }
             let scorer = &scorers[k];
-            match share {
-                Some(g) => scorer.add_own_sharing(t, a, &mut shared[*g]),
-                None => scorer.add_own(t, a),
+            let Some(g) = *share else {
+                scorer.add_own(&mut own.tallies[i], a);
+                continue;
+            };
+            let followers = &self.followers[i];
+            if followers.iter().any(|&j| own.following[j]) {
+                if scorer.add_own_leading(&mut own.tallies[i], a, &mut own.shared[g]) {
+                    continue;
+                }
+                // The followers go their own way from here, from the tally they followed.
+                for &j in followers {
+                    if own.following[j] {
+                        own.tallies[j] = own.tallies[i].clone();
+                        own.following[j] = false;
+                    }
+                }
+            }
+            scorer.add_own_sharing(&mut own.tallies[i], a, &mut own.shared[g]);
+        }
+    }
+
+    /// A seat's tallies, one a rubric, after its last attempt: a rubric that followed its
+    /// leader to the end has its leader's tally, which is the one it would have made itself.
+    fn finish(&self, mut own: Own) -> Vec<SeatTally> {
+        for (j, leader) in self.leaders.iter().enumerate() {
+            if let Some(l) = leader
+                && own.following[j]
+            {
+                own.tallies[j] = own.tallies[*l].clone();
             }
         }
+        own.tallies
     }
 }
 
 /// Each wave's seats with their wave's index and the tallies of their own the rubrics that keep
 /// more than figures made of their attempts.
-type OwnWaves = Vec<Vec<(Seat, (usize, Own))>>;
+type OwnWaves = Vec<Vec<(Seat, (usize, Vec<SeatTally>))>>;
 
 /// Every seat's figures from the tallies the ledger keeps beside the seats
 /// ([`Ledger::seat_tallies`]), as reading their attempts with `fields` would make them, to the
@@ -624,7 +698,7 @@ fn with_own_tallies(ledger: &Ledger, stored: HeldWaves, own: OwnWaves) -> Result
             figures
                 .into_iter()
                 .zip(own)
-                .map(|((seat, (w, f, _)), (other, (_, (own, _))))| {
+                .map(|((seat, (w, f, _)), (other, (_, own)))| {
                     if seat.id == other.id {
                         Ok((seat, (w, f, own)))
                     } else {
@@ -761,11 +835,27 @@ mod tests {
 
     /// A ledger of six waves (3, 1, 4, 1, 5 and 2 seats) with every shipped rubric registered.
     fn ledger() -> (Ledger, Vec<RubricRow>) {
+        ledger_of(|_| true)
+    }
+
+    /// [`ledger`], with the traces of the attempts `keep` says no to (by seat and problem)
+    /// left out.
+    fn ledger_of(keep: impl Fn((usize, usize)) -> bool) -> (Ledger, Vec<RubricRow>) {
         let mut ledger = Ledger::in_memory().unwrap();
         let waves: Vec<_> = [3, 1, 4, 1, 5, 2]
             .iter()
             .enumerate()
-            .map(|(n, &seats)| wave(n, seats))
+            .map(|(n, &seats)| {
+                let mut w = wave(n, seats);
+                for (s, seat) in w.seats.iter_mut().enumerate() {
+                    for (p, a) in seat.attempts.iter_mut().enumerate() {
+                        if !keep((s, p)) {
+                            a.trace = None;
+                        }
+                    }
+                }
+                w
+            })
             .collect();
         ledger.add_waves(&waves, NOW).unwrap();
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rubrics");
@@ -828,35 +918,80 @@ mod tests {
     #[test]
     fn rescoring_in_parts_stores_each_waves_scores_as_scored_alone() {
         for part_seats in [1, 4, 5, 2048] {
-            let (mut ledger, rows) = ledger();
-            let rubrics: Vec<Rubric> = rows
-                .iter()
-                .map(|r| crate::rubric::parse(std::path::Path::new("r.toml"), &r.text).unwrap())
-                .collect();
-            let refs: Vec<&Rubric> = rubrics.iter().collect();
-            let shas: Vec<&str> = rows.iter().map(|r| r.sha256.as_str()).collect();
-            let ids = ledger.wave_ids().unwrap();
-            assert_eq!(ids.len(), 6);
-            let stored = store_in(&mut ledger, &refs, &shas, &ids, part_seats).unwrap();
-            assert_eq!(stored.seats, vec![16; rows.len()], "part of {part_seats}");
-            for (k, rubric) in refs.iter().enumerate() {
-                let mut undefined = 0;
-                for id in &ids {
-                    let alone = streamed(&ledger, rubric, id).unwrap();
-                    undefined += alone.seats.iter().filter(|s| s.score.is_none()).count();
-                    let mut kept: Vec<_> = ledger
-                        .stored_scores(shas[k], id)
-                        .unwrap()
-                        .into_iter()
-                        .map(|s| s.score)
-                        .collect();
-                    let mut want = alone.seats.clone();
-                    kept.sort_by(|a, b| a.seat.cmp(&b.seat));
-                    want.sort_by(|a, b| a.seat.cmp(&b.seat));
-                    assert_eq!(kept, want, "{} in {id}, part of {part_seats}", rubric.id());
+            stores_each_waves_scores_as_scored_alone(ledger(), part_seats);
+        }
+    }
+
+    /// The two trace-holistic rubrics keep one tally while a seat's attempts have no trace
+    /// (`OwnTallies`' leader and follower); each stores what it scores alone, whether no
+    /// attempt has a trace (the follower follows to the end), or traces come after attempts
+    /// without one, or the first attempt has one, or an attempt whose steps are unknown comes
+    /// first (the formula undefined, with each rubric's own reason).
+    #[test]
+    fn rubrics_differing_in_free_retries_store_what_each_scores_alone() {
+        let (_, rows) = ledger();
+        let rubrics: Vec<Rubric> = rows
+            .iter()
+            .map(|r| crate::rubric::parse(std::path::Path::new("r.toml"), &r.text).unwrap())
+            .collect();
+        let data = wave(0, 1);
+        let scorers: Vec<Scorer<'_>> = rubrics.iter().map(|r| Scorer::new(r, &data.wave)).collect();
+        let mut pairs = Vec::new();
+        for (i, a) in scorers.iter().enumerate() {
+            for (j, b) in scorers.iter().enumerate().skip(i + 1) {
+                assert_eq!(a.same_without_trace(b), b.same_without_trace(a));
+                if a.same_without_trace(b) {
+                    pairs.push((rubrics[i].id(), rubrics[j].id()));
                 }
-                assert_eq!(stored.undefined[k], undefined, "{}", rubric.id());
             }
+        }
+        assert_eq!(
+            pairs,
+            vec![(
+                "trace-holistic-retries@1".to_string(),
+                "trace-holistic@1".to_string()
+            )]
+        );
+        stores_each_waves_scores_as_scored_alone(ledger_of(|_| false), 2048);
+        // Traces only past the second problem: the follower leaves its leader mid-seat.
+        stores_each_waves_scores_as_scored_alone(ledger_of(|(_, p)| p >= 2), 2048);
+        // Traces on every other seat only.
+        stores_each_waves_scores_as_scored_alone(ledger_of(|(s, _)| s % 2 == 1), 3);
+    }
+
+    /// `store_in` over the whole `ledger`, in parts of `part_seats` seats, stores for every
+    /// wave and rubric the scores `rescore::streamed` gives wave by wave, and counts them.
+    fn stores_each_waves_scores_as_scored_alone(
+        (mut ledger, rows): (Ledger, Vec<RubricRow>),
+        part_seats: usize,
+    ) {
+        let rubrics: Vec<Rubric> = rows
+            .iter()
+            .map(|r| crate::rubric::parse(std::path::Path::new("r.toml"), &r.text).unwrap())
+            .collect();
+        let refs: Vec<&Rubric> = rubrics.iter().collect();
+        let shas: Vec<&str> = rows.iter().map(|r| r.sha256.as_str()).collect();
+        let ids = ledger.wave_ids().unwrap();
+        assert_eq!(ids.len(), 6);
+        let stored = store_in(&mut ledger, &refs, &shas, &ids, part_seats).unwrap();
+        assert_eq!(stored.seats, vec![16; rows.len()], "part of {part_seats}");
+        for (k, rubric) in refs.iter().enumerate() {
+            let mut undefined = 0;
+            for id in &ids {
+                let alone = streamed(&ledger, rubric, id).unwrap();
+                undefined += alone.seats.iter().filter(|s| s.score.is_none()).count();
+                let mut kept: Vec<_> = ledger
+                    .stored_scores(shas[k], id)
+                    .unwrap()
+                    .into_iter()
+                    .map(|s| s.score)
+                    .collect();
+                let mut want = alone.seats.clone();
+                kept.sort_by(|a, b| a.seat.cmp(&b.seat));
+                want.sort_by(|a, b| a.seat.cmp(&b.seat));
+                assert_eq!(kept, want, "{} in {id}, part of {part_seats}", rubric.id());
+            }
+            assert_eq!(stored.undefined[k], undefined, "{}", rubric.id());
         }
     }
 }

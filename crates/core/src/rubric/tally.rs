@@ -219,6 +219,70 @@ impl<'a> Scorer<'a> {
         self.add_formula(t, a);
     }
 
+    /// Whether this scorer's per-attempt formula gives the score and the values `other`'s
+    /// gives on every attempt without a trace where its formula's fast path is defined: the
+    /// same factors ([`Scorer::same_factors`]), multiplier and clamp, and penalties that
+    /// differ at most in their names and in the free retries they forgive, which only a trace
+    /// can show (without one every reported error counts). Then, attempt after attempt
+    /// without a trace, one tally serves both ([`Scorer::add_own_leading`]): the two
+    /// trace-holistic rubrics on a ledger without traces. Where their formulas are undefined
+    /// they still differ, in the reasons they give.
+    pub(crate) fn same_without_trace(&self, other: &Scorer<'_>) -> bool {
+        let (r, o) = (self.rubric, other.rubric);
+        let same_bits = |x: Option<f64>, y: Option<f64>| x.map(f64::to_bits) == y.map(f64::to_bits);
+        self.same_factors(other)
+            && r.multiplier.to_bits() == o.multiplier.to_bits()
+            && same_bits(r.clamp_min, o.clamp_min)
+            && same_bits(r.clamp_max, o.clamp_max)
+            && r.penalties.len() == o.penalties.len()
+            && r.penalties.iter().zip(&o.penalties).all(|(p, q)| {
+                p.measure == q.measure && p.per_unit.to_bits() == q.per_unit.to_bits()
+            })
+    }
+
+    /// [`Scorer::add_own_sharing`] for a tally that others follow (their scorers
+    /// [`Scorer::same_without_trace`] as this one): adds the attempt and says `true` where it
+    /// has no trace and the formula's fast path is defined on it, for then each follower would
+    /// have added the same score and values, and this tally is still theirs. Otherwise it adds
+    /// nothing and says `false`: the caller gives each follower a tally of its own (this one,
+    /// as it stands) before adding the attempt to each with [`Scorer::add_own_sharing`].
+    #[inline]
+    pub(crate) fn add_own_leading(
+        &self,
+        t: &mut SeatTally,
+        a: &Attempt,
+        shared: &mut SharedFactors,
+    ) -> bool {
+        if a.trace.is_some() || !t.free_errors.is_empty() {
+            return false;
+        }
+        let Some(sums) = &mut t.per_attempt else {
+            return false;
+        };
+        if sums.undefined.is_some() {
+            return false;
+        }
+        if !shared.computed {
+            shared.values = Values::EMPTY;
+            shared.core = self.env.attempt_factors(self.rubric, a, &mut shared.values);
+            shared.computed = true;
+        }
+        let Some(core) = shared.core else {
+            return false;
+        };
+        let mut values = shared.values;
+        match self
+            .env
+            .attempt_penalties(self.rubric, core, a, &mut values)
+        {
+            Some(score) => {
+                sums.add_defined(score, values.as_slice());
+                true
+            }
+            None => false,
+        }
+    }
+
     /// A tally fed by `Scorer::add_own`, completed with the seat's shared figures.
     pub fn with_figures(&self, mut t: SeatTally, figures: FigureTally) -> SeatTally {
         t.figures = figures;
