@@ -308,20 +308,34 @@ impl Ledger {
 /// connection the transaction holds).
 struct Statements<'l> {
     seats: rusqlite::CachedStatement<'l>,
+    /// The scores stored under a rubric for the seats whose ids lie in a range: a wave's
+    /// rows, read in one pass of the table's key (a wave's seats are written together, so
+    /// their ids are close; rows of other waves' seats in the range are passed over).
+    stored: rusqlite::CachedStatement<'l>,
     /// A seat's score replaced in place where it changed: its row keeps its place in both
-    /// indexes, and its rubric and seat, already checked, are not checked again. An update,
-    /// rather than an insert that finds the row taken and updates it (`ON CONFLICT DO
-    /// UPDATE`): the row is found once, not twice (a sixth less work a score: bench/README.md,
-    /// round 13). A row that already holds the score is left as it is, so a rescore that
-    /// changes nothing writes nothing: no page of the table is written again (round 16).
+    /// indexes, and its rubric and seat, already checked, are not checked again.
     update: rusqlite::CachedStatement<'l>,
-    /// A seat's first score under the rubric, when the update changed no row: none there
-    /// (or the same score there, then left as it is).
+    /// A seat's first score under the rubric (an upsert only in case a caller gives a seat
+    /// twice: the later score is the one kept, as an update would keep it).
     insert: rusqlite::CachedStatement<'l>,
     delete: rusqlite::CachedStatement<'l>,
     /// The text of the factors of the seat at hand ([`write_factors`]), its buffer reused.
     factors: String,
+    /// The wave at hand's stored rows under the rubric at hand, by seat id (`None`: a row
+    /// that does not read as one benchledger writes, to write again).
+    held: BTreeMap<i64, Option<StoredRow>>,
 }
+
+/// A stored score's row as [`Statements::stored`] reads it: score, rank, factors, gate,
+/// tie, note.
+type StoredRow = (
+    Option<f64>,
+    Option<i64>,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
 
 impl<'l> Statements<'l> {
     fn prepare(conn: &'l rusqlite::Connection) -> rusqlite::Result<Statements<'l>> {
@@ -330,27 +344,62 @@ impl<'l> Statements<'l> {
                 "SELECT s.slug, s.id FROM seat s JOIN wave w ON w.id = s.wave_id
                  WHERE w.slug = ?1",
             )?,
+            stored: conn.prepare_cached(
+                "SELECT seat_id, score, rank, factors, gate, tie, note FROM score
+                 WHERE rubric_id = ?1 AND seat_id BETWEEN ?2 AND ?3",
+            )?,
             update: conn.prepare_cached(
                 "UPDATE score SET score = ?3, rank = ?4, factors = ?5, gate = ?6, tie = ?7,
                    note = ?8
-                 WHERE rubric_id = ?1 AND seat_id = ?2
-                   AND (score IS NOT ?3 OR rank IS NOT ?4 OR factors IS NOT ?5
-                        OR gate IS NOT ?6 OR tie IS NOT ?7 OR note IS NOT ?8)",
+                 WHERE rubric_id = ?1 AND seat_id = ?2",
             )?,
             insert: conn.prepare_cached(
                 "INSERT INTO score(rubric_id, seat_id, score, rank, factors, gate, tie, note)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-                 ON CONFLICT (rubric_id, seat_id) DO NOTHING",
+                 ON CONFLICT (rubric_id, seat_id) DO UPDATE SET score = ?3, rank = ?4,
+                   factors = ?5, gate = ?6, tie = ?7, note = ?8",
             )?,
             delete: conn
                 .prepare_cached("DELETE FROM score WHERE rubric_id = ?1 AND seat_id = ?2")?,
             factors: String::new(),
+            held: BTreeMap::new(),
         })
+    }
+
+    /// Reads into [`Statements::held`] the rows stored under rubric `rubric_id` for the seats
+    /// with ids `ids` (and any other seat whose id lies between theirs).
+    fn hold(
+        &mut self,
+        rubric_id: i64,
+        ids: impl Iterator<Item = i64> + Clone,
+    ) -> rusqlite::Result<()> {
+        self.held.clear();
+        let (Some(lo), Some(hi)) = (ids.clone().min(), ids.max()) else {
+            return Ok(());
+        };
+        let mut rows = self.stored.query(params![rubric_id, lo, hi])?;
+        while let Some(r) = rows.next()? {
+            let row = (|| -> rusqlite::Result<StoredRow> {
+                Ok((
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                ))
+            })();
+            self.held.insert(r.get(0)?, row.ok());
+        }
+        Ok(())
     }
 }
 
 /// Replaces the stored scores of wave `w` under rubric `rubric_id` with its scores: each
-/// seat's row updated (or inserted, the first time), and a seat they leave out deleted.
+/// seat's row updated where it changed (or inserted, the first time), and a seat they leave
+/// out deleted. A row that already holds the seat's score is not written again, so a rescore
+/// that changes nothing writes nothing; the wave's rows are read in one query, not looked up
+/// one by one (bench/README.md, round 16).
 fn replace_wave(
     st: &mut Statements<'_>,
     path: &std::path::Path,
@@ -368,22 +417,34 @@ fn replace_wave(
         seats_of.insert(w.wave.clone(), seats);
     }
     let ids = &seats_of[&w.wave];
-    let mut scored = BTreeSet::new();
+    st.hold(rubric_id, ids.values().copied()).map_err(err)?;
     for s in &w.seats {
         let Some(&seat_id) = ids.get(&s.seat) else {
             return Err(no_seat(&w.wave, &s.seat));
         };
         write_factors(&mut st.factors, &s.factors);
+        let rank = s.rank.map(i64::from);
+        let statement = match st.held.remove(&seat_id) {
+            Some(Some((score, was_rank, factors, gate, tie, note)))
+                if score == s.score
+                    && was_rank == rank
+                    && factors == st.factors
+                    && gate == s.gate
+                    && tie == s.tie
+                    && note == s.note =>
+            {
+                continue;
+            }
+            Some(_) => &mut st.update,
+            None => &mut st.insert,
+        };
         let row = params![
-            rubric_id, seat_id, s.score, s.rank, st.factors, s.gate, s.tie, s.note
+            rubric_id, seat_id, s.score, rank, st.factors, s.gate, s.tie, s.note
         ];
-        if st.update.execute(row).map_err(err)? == 0 {
-            st.insert.execute(row).map_err(err)?;
-        }
-        scored.insert(seat_id);
+        statement.execute(row).map_err(err)?;
     }
     // The wave's scores are these alone: a seat not scored now keeps no score from before.
-    for &seat_id in ids.values().filter(|id| !scored.contains(*id)) {
+    for &seat_id in ids.values().filter(|id| st.held.contains_key(*id)) {
         st.delete
             .execute(params![rubric_id, seat_id])
             .map_err(err)?;
@@ -648,6 +709,14 @@ mod tests {
         changed.seats[1].score = Some(2.5);
         assert_eq!(written(&mut ledger, &changed), 1);
         assert_eq!(stored(&ledger, &sha)[1].1, Some(2.5));
+        // A seat given twice keeps the later score, as an update would leave it.
+        let mut twice = scores(&[("a", 3.0), ("b", 2.0), ("c", 1.0), ("a", 7.0)]);
+        twice.seats[3].rank = Some(1);
+        ledger.store_scores(&sha, &[twice]).unwrap();
+        assert_eq!(
+            stored(&ledger, &sha)[0],
+            ("a".to_string(), Some(7.0), Some(1), 3.5)
+        );
     }
 
     /// A score for a seat the wave does not have is refused, and the scores stored before
