@@ -503,6 +503,8 @@ struct Own {
     /// For each rubric, whether its tally is still its leader's: every attempt so far had no
     /// trace, and its leader's formula was defined on it.
     following: Vec<bool>,
+    /// Whether every rubric that follows another still does.
+    together: bool,
 }
 
 /// The tallies of their own that a rescore's rubrics keeping more than figures make of each
@@ -523,6 +525,8 @@ struct OwnTallies<'s, 'r> {
     leaders: Vec<Option<usize>>,
     /// For each of `rubrics`, the places of those that follow it.
     followers: Vec<Vec<usize>>,
+    /// The place of the rubric every other of `rubrics` follows, if one is.
+    alone: Option<usize>,
 }
 
 impl<'s, 'r> OwnTallies<'s, 'r> {
@@ -549,19 +553,21 @@ impl<'s, 'r> OwnTallies<'s, 'r> {
             .enumerate()
             .map(|(i, g)| g.filter(|&g| g != i))
             .collect();
-        let followers = (0..rubrics.len())
+        let followers: Vec<Vec<usize>> = (0..rubrics.len())
             .map(|i| {
                 (0..rubrics.len())
                     .filter(|&j| leaders[j] == Some(i))
                     .collect()
             })
             .collect();
+        let alone = (0..rubrics.len()).find(|&i| followers[i].len() + 1 == rubrics.len());
         OwnTallies {
             scorers,
             rubrics,
             shares,
             leaders,
             followers,
+            alone,
         }
     }
 
@@ -582,11 +588,28 @@ impl<'s, 'r> OwnTallies<'s, 'r> {
             tallies,
             shared,
             following,
+            together: true,
         }
     }
 
-    /// Adds one attempt of a seat of wave `w`.
+    /// Adds one attempt of a seat of wave `w`: where one rubric's tally is the seat's only
+    /// one (the others following it), and its formula's fast path takes the attempt, that
+    /// alone; otherwise each rubric's in turn ([`OwnTallies::add_each`]).
+    #[inline]
     fn add(&self, w: usize, own: &mut Own, a: &Attempt) {
+        if let Some(i) = self.alone
+            && own.together
+            && self.scorers[w][self.rubrics[i]].add_own_alone(&mut own.tallies[i], a)
+        {
+            return;
+        }
+        self.add_each(w, own, a);
+    }
+
+    /// [`OwnTallies::add`], rubric by rubric: a follower left to its leader, a leader telling
+    /// its followers to go their own way where the attempt could part them.
+    #[inline(never)]
+    fn add_each(&self, w: usize, own: &mut Own, a: &Attempt) {
         own.shared.iter_mut().for_each(SharedFactors::next);
         let scorers = &self.scorers[w];
         for (i, (&k, share)) in self.rubrics.iter().zip(&self.shares).enumerate() {
@@ -610,6 +633,7 @@ impl<'s, 'r> OwnTallies<'s, 'r> {
                         own.following[j] = false;
                     }
                 }
+                own.together = false;
             }
             scorer.add_own_sharing(&mut own.tallies[i], a, &mut own.shared[g]);
         }

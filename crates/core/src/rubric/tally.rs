@@ -283,6 +283,37 @@ impl<'a> Scorer<'a> {
         }
     }
 
+    /// [`Scorer::add_own_leading`] for a scorer that computes its factors for itself: the
+    /// seat's one tally kept, every other rubric's following it (or no other keeping one).
+    /// Adds the attempt and says `true` where it has no trace and the fast path is defined on
+    /// it; otherwise adds nothing and says `false`, for the caller to add it rubric by rubric.
+    #[inline]
+    pub(crate) fn add_own_alone(&self, t: &mut SeatTally, a: &Attempt) -> bool {
+        if a.trace.is_some() || !t.free_errors.is_empty() {
+            return false;
+        }
+        let Some(sums) = &mut t.per_attempt else {
+            return false;
+        };
+        if sums.undefined.is_some() {
+            return false;
+        }
+        let mut values = Values::EMPTY;
+        let Some(core) = self.env.attempt_factors(self.rubric, a, &mut values) else {
+            return false;
+        };
+        match self
+            .env
+            .attempt_penalties(self.rubric, core, a, &mut values)
+        {
+            Some(score) => {
+                sums.add_defined(score, values.as_slice());
+                true
+            }
+            None => false,
+        }
+    }
+
     /// A tally fed by `Scorer::add_own`, completed with the seat's shared figures.
     pub fn with_figures(&self, mut t: SeatTally, figures: FigureTally) -> SeatTally {
         t.figures = figures;
