@@ -403,12 +403,13 @@ fn score_wave(
     pass: &Pass,
     wave_seats: Vec<(Seat, Held)>,
 ) -> Vec<Option<WaveScores>> {
-    let mut per: Vec<Vec<(Seat, SeatTally)>> = pass
+    let mut per: Vec<Vec<(&Seat, SeatTally)>> = pass
         .one_pass
         .iter()
         .map(|_| Vec::with_capacity(wave_seats.len()))
         .collect();
-    for (seat, (_, figures, own)) in wave_seats {
+    let (seats, held): (Vec<Seat>, Vec<Held>) = wave_seats.into_iter().unzip();
+    for (seat, (_, figures, own)) in seats.iter().zip(held) {
         let mut own = own.into_iter();
         for (j, (slot, &k)) in per.iter_mut().zip(&pass.one_pass).enumerate() {
             let t = if pass.keeping.contains(&j) {
@@ -416,12 +417,12 @@ fn score_wave(
             } else {
                 scorers[k].tally()
             };
-            slot.push((seat.clone(), scorers[k].with_figures(t, figures.clone())));
+            slot.push((seat, scorers[k].with_figures(t, figures.clone())));
         }
     }
     let mut scored: Vec<Option<WaveScores>> = scorers.iter().map(|_| None).collect();
     for (&k, seats) in pass.one_pass.iter().zip(per) {
-        scored[k] = Some(scorers[k].score(seats));
+        scored[k] = Some(scorers[k].score_seats(seats));
     }
     scored
 }

@@ -629,7 +629,7 @@ pub(super) fn medians_of(r: &Rubric, figures: &[&SeatFigures]) -> BTreeMap<Strin
 }
 
 /// Scores finished tallies (seats in ledger order) and ranks them.
-pub(super) fn score_totals(r: &Rubric, wave: &Wave, totals: &[(Seat, Totals)]) -> WaveScores {
+pub(super) fn score_totals(r: &Rubric, wave: &Wave, totals: &[(&Seat, Totals)]) -> WaveScores {
     let figures: Vec<&SeatFigures> = totals.iter().map(|(_, t)| &t.figures).collect();
     let env = Env {
         wave,

@@ -478,7 +478,17 @@ impl<'a> Scorer<'a> {
 
     /// Scores every seat (in ledger order, with its finished tally) and ranks them.
     pub fn score(&self, seats: Vec<(Seat, SeatTally)>) -> WaveScores {
-        let totals: Vec<(Seat, Totals)> = seats
+        let (seats, tallies): (Vec<Seat>, Vec<SeatTally>) = seats.into_iter().unzip();
+        self.score_seats(seats.iter().zip(tallies))
+    }
+
+    /// [`Scorer::score`], the seats borrowed: a rescore scores each seat under every rubric,
+    /// and a seat's score takes its id alone.
+    pub(crate) fn score_seats<'s>(
+        &self,
+        seats: impl IntoIterator<Item = (&'s Seat, SeatTally)>,
+    ) -> WaveScores {
+        let totals: Vec<(&Seat, Totals)> = seats
             .into_iter()
             .map(|(seat, t)| (seat, self.totals(t)))
             .collect();
