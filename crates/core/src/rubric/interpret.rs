@@ -50,7 +50,7 @@ pub struct WaveScores {
     pub seats: Vec<SeatScore>,
 }
 
-fn clip(x: f64, floor: Option<f64>, cap: Option<f64>) -> f64 {
+pub(super) fn clip(x: f64, floor: Option<f64>, cap: Option<f64>) -> f64 {
     let mut v = x;
     if let Some(lo) = floor {
         v = v.max(lo);
@@ -137,8 +137,8 @@ pub(super) struct Env<'a> {
 
 pub(super) type Undefined = String;
 
-/// The named values of one attempt's formula on the fast path ([`Env::attempt_factors`],
-/// [`Env::attempt_penalties`]), held in place: no allocation, and copied from one rubric to
+/// The named values of one attempt's formula on the fast path ([`super::resolved`]), held in
+/// place: no allocation, and copied from one rubric to
 /// another by value. A formula recording more than [`Values::HELD`] values takes the formula's
 /// own path ([`Env::formula`]), which keeps them in a `Vec`.
 #[derive(Debug, Clone, Copy)]
@@ -364,83 +364,6 @@ impl Env<'_> {
             score -= points;
         }
         Ok(clip(score, r.clamp_min, r.clamp_max))
-    }
-
-    /// [`Env::factors`] on one attempt where every step is defined, without the reasons it
-    /// would give otherwise: the same operations in the same order, so the same bits and the
-    /// same `values`. `None` where any step is undefined, not finite, or a cohort ratio (then
-    /// `values` holds a part, to clear, and [`Env::factors`] says why). The per-attempt
-    /// formula runs on every attempt of a rescore, and the reasons' `Result<f64, String>` at
-    /// every step were a good part of its cost (issue 32 item 11). Inlined, with the measures
-    /// it reads, into the tally's step for an attempt: a call each was a tenth of it.
-    #[inline(always)]
-    pub(super) fn attempt_factors(
-        &self,
-        r: &Rubric,
-        a: &Attempt,
-        values: &mut Values,
-    ) -> Option<f64> {
-        let mut product = 1.0;
-        let mut add: Option<f64> = None;
-        let mut div: Option<f64> = None;
-        for f in &r.factors {
-            let m = f.measure.of_attempt(a, self.wave)?;
-            let raw = match f.transform {
-                Transform::Value => m,
-                Transform::AllowanceRatio(al) => {
-                    let allowance = al.per_problem(&self.wave.budget)?;
-                    if m == 0.0 {
-                        f.cap.unwrap_or(f64::MAX)
-                    } else {
-                        allowance / m
-                    }
-                }
-                Transform::Linear { expected, slope } => 1.0 - (m - expected) * slope,
-                Transform::CohortRatio => return None,
-            };
-            let v = pow(clip(raw, f.floor, f.cap), f.exponent);
-            if !v.is_finite() {
-                return None;
-            }
-            values.push(v)?;
-            match f.role {
-                Role::Multiply => product *= v,
-                Role::Add => *add.get_or_insert(0.0) += f.weight * v,
-                Role::Divide => *div.get_or_insert(0.0) += f.weight * v,
-            }
-        }
-        let mut core = product * add.unwrap_or(1.0);
-        if let Some(d) = div {
-            if d == 0.0 {
-                return None;
-            }
-            core /= d;
-        }
-        Some(core)
-    }
-
-    /// [`Env::penalties`] on one attempt where every penalty is defined, as
-    /// [`Env::attempt_factors`] is [`Env::factors`]'s: `None` where one is not.
-    #[inline(always)]
-    pub(super) fn attempt_penalties(
-        &self,
-        r: &Rubric,
-        core: f64,
-        a: &Attempt,
-        values: &mut Values,
-    ) -> Option<f64> {
-        let mut score = r.multiplier * core;
-        for p in &r.penalties {
-            let amount = if p.forgives_retries() {
-                errors_after_free_retries(a, p.free_retries)?
-            } else {
-                p.measure.of_attempt(a, self.wave)?
-            };
-            let points = p.per_unit * amount;
-            values.push(points)?;
-            score -= points;
-        }
-        Some(clip(score, r.clamp_min, r.clamp_max))
     }
 
     fn gate(&self, g: &Gate, unit: &Unit<'_>) -> Result<(f64, bool), Undefined> {
@@ -880,84 +803,6 @@ mod tests {
             Some("tied on score; broken on wall_s")
         );
         assert!(seats[2].tie.is_none());
-    }
-
-    /// Issue 32 item 11: the per-attempt formula's fast path gives the general path's bits
-    /// and values on every attempt where it gives anything, for every shipped rubric, and
-    /// gives nothing only where the general path is undefined (or a factor is a cohort ratio).
-    #[test]
-    fn the_attempt_formula_fast_path_is_the_general_path() {
-        use crate::model::{Budget, TraceStep, testing};
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rubrics");
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-            .collect();
-        files.sort();
-        assert!(files.len() >= 7, "{files:?}");
-        let mut wave = testing::wave_of(None);
-        wave.budget = Budget {
-            tokens: Some(5000.0),
-            wall_s: Some(60.0),
-            cost_usd: Some(0.5),
-        };
-        let attempts: Vec<Attempt> = (0..60u32)
-            .map(|n| Attempt {
-                outcome: (n % 3 == 0).then_some(f64::from(n % 5) / 4.0),
-                input_tokens: (n % 7 != 0).then_some(u64::from(n) * 97),
-                output_tokens: Some(u64::from(n) * 13),
-                wall_s: (n % 11 != 0).then_some(f64::from(n) * 1.7),
-                cost_usd: Some(f64::from(n) * 0.013),
-                steps: (n % 13 != 0).then_some(n % 17),
-                errors: (n % 19 != 0).then_some(n % 4),
-                trace: (n % 5 == 1).then(|| {
-                    (0..n % 6)
-                        .map(|i| TraceStep {
-                            tool: format!("t{}", i % 2),
-                            ok: i % 3 == 0,
-                            error: None,
-                        })
-                        .collect()
-                }),
-                ..testing::attempt(&format!("p{n}"), 1, n % 2 == 0)
-            })
-            .collect();
-        let env = Env {
-            wave: &wave,
-            medians: BTreeMap::new(),
-        };
-        let mut fast_some = 0;
-        for file in &files {
-            let text = std::fs::read_to_string(file).unwrap();
-            let r = crate::rubric::parse(file, &text).unwrap();
-            for a in &attempts {
-                let (mut fast_values, mut slow_values) = (Values::EMPTY, Vec::new());
-                let fast = env
-                    .attempt_factors(&r, a, &mut fast_values)
-                    .and_then(|core| env.attempt_penalties(&r, core, a, &mut fast_values));
-                let fast_values = fast_values.as_slice();
-                let slow = env.formula(&r, &Unit::Attempt(a), &mut slow_values);
-                let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                match (fast, &slow) {
-                    (Some(f), Ok(s)) => {
-                        fast_some += 1;
-                        assert_eq!(f.to_bits(), s.to_bits(), "{file:?} {}", a.problem);
-                        assert_eq!(bits(fast_values), bits(&slow_values), "{file:?}");
-                    }
-                    (None, Err(_)) => {}
-                    (None, Ok(_)) => assert!(
-                        r.factors
-                            .iter()
-                            .any(|f| f.transform == Transform::CohortRatio),
-                        "{file:?} {}: the fast path gave nothing where the formula is defined",
-                        a.problem
-                    ),
-                    (Some(_), Err(why)) => panic!("{file:?} {}: {why}", a.problem),
-                }
-            }
-        }
-        assert!(fast_some > 100, "{fast_some}");
     }
 
     /// Competition ranks by hand: three seats on 0.9, of which two also tie on the tie-break

@@ -19,6 +19,8 @@
 //! - [`spec`] parses and validates the TOML;
 //! - `check`(mod@check) proves by interval arithmetic the range the score can take;
 //! - [`interpret`] scores a wave — pure, deterministic, no I/O;
+//! - `resolved` looks a per-attempt formula up once a wave, for the fast path every attempt
+//!   of a rescore takes;
 //! - `tally` keeps the running totals a seat is scored from, fed one attempt at a time, so
 //!   that a wave can be scored as the ledger reads it, without holding its attempts.
 
@@ -27,6 +29,7 @@ pub(crate) mod check;
 pub mod interpret;
 pub(crate) mod interval;
 pub mod measure;
+mod resolved;
 pub mod spec;
 pub(crate) mod tally;
 

@@ -27,6 +27,7 @@ use super::interpret::{
     AttemptSums, Env, Totals, Unit, Values, WaveScores, medians_of, score_ranks, score_totals,
 };
 use super::measure::errors_after_free_retries;
+use super::resolved::Resolved;
 use super::spec::{Factor, Per, Rubric, Transform};
 use crate::figures::{Basis, FigureTally, Known, SeatFigures};
 use crate::model::{Attempt, AttemptFields, Seat, Wave, WaveData};
@@ -49,6 +50,9 @@ pub struct Scorer<'a> {
     basis: Basis<'a>,
     /// For the per-attempt formula: the wave, and (for a cohort factor in it) the medians.
     env: Env<'a>,
+    /// The per-attempt formula looked up once for the wave, for its fast path (`None`: every
+    /// attempt takes the formula with its reasons).
+    resolved: Option<Resolved<'a>>,
 }
 
 impl<'a> Scorer<'a> {
@@ -59,6 +63,10 @@ impl<'a> Scorer<'a> {
             env: Env {
                 wave,
                 medians: BTreeMap::new(),
+            },
+            resolved: match rubric.per {
+                Per::Attempt => Resolved::of(rubric, wave),
+                Per::Seat => None,
             },
         }
     }
@@ -203,15 +211,12 @@ impl<'a> Scorer<'a> {
         }
         if !shared.computed {
             shared.values = Values::EMPTY;
-            shared.core = self.env.attempt_factors(self.rubric, a, &mut shared.values);
+            shared.core = self.fast_factors(a, &mut shared.values);
             shared.computed = true;
         }
         if let Some(core) = shared.core {
             let mut values = shared.values;
-            if let Some(score) = self
-                .env
-                .attempt_penalties(self.rubric, core, a, &mut values)
-            {
+            if let Some(score) = self.fast_penalties(core, a, &mut values) {
                 sums.add_defined(score, values.as_slice());
                 return;
             }
@@ -264,17 +269,14 @@ impl<'a> Scorer<'a> {
         }
         if !shared.computed {
             shared.values = Values::EMPTY;
-            shared.core = self.env.attempt_factors(self.rubric, a, &mut shared.values);
+            shared.core = self.fast_factors(a, &mut shared.values);
             shared.computed = true;
         }
         let Some(core) = shared.core else {
             return false;
         };
         let mut values = shared.values;
-        match self
-            .env
-            .attempt_penalties(self.rubric, core, a, &mut values)
-        {
+        match self.fast_penalties(core, a, &mut values) {
             Some(score) => {
                 sums.add_defined(score, values.as_slice());
                 true
@@ -299,13 +301,10 @@ impl<'a> Scorer<'a> {
             return false;
         }
         let mut values = Values::EMPTY;
-        let Some(core) = self.env.attempt_factors(self.rubric, a, &mut values) else {
+        let Some(core) = self.fast_factors(a, &mut values) else {
             return false;
         };
-        match self
-            .env
-            .attempt_penalties(self.rubric, core, a, &mut values)
-        {
+        match self.fast_penalties(core, a, &mut values) {
             Some(score) => {
                 sums.add_defined(score, values.as_slice());
                 true
@@ -333,16 +332,26 @@ impl<'a> Scorer<'a> {
         }
         let mut values = Values::EMPTY;
         let fast = self
-            .env
-            .attempt_factors(self.rubric, a, &mut values)
-            .and_then(|core| {
-                self.env
-                    .attempt_penalties(self.rubric, core, a, &mut values)
-            });
+            .fast_factors(a, &mut values)
+            .and_then(|core| self.fast_penalties(core, a, &mut values));
         match fast {
             Some(score) => sums.add_defined(score, values.as_slice()),
             None => self.add_formula(t, a),
         }
+    }
+
+    /// The factors of the per-attempt formula on attempt `a` on its fast path
+    /// ([`Resolved::factors`]); `None` where a step is undefined.
+    #[inline(always)]
+    fn fast_factors(&self, a: &Attempt, values: &mut Values) -> Option<f64> {
+        self.resolved.as_ref()?.factors(a, values)
+    }
+
+    /// The score of attempt `a` from its factors' `core` on the fast path
+    /// ([`Resolved::penalties`]); `None` where a penalty is undefined.
+    #[inline(always)]
+    fn fast_penalties(&self, core: f64, a: &Attempt, values: &mut Values) -> Option<f64> {
+        self.resolved.as_ref()?.penalties(core, a, values)
     }
 
     /// An attempt's formula with its reasons ([`Env::formula`]), added to a per-attempt
