@@ -236,13 +236,21 @@ impl Ledger {
         if interrupted {
             return Err(Error::Interrupted);
         }
-        tx.map_err(|e| {
+        let tx = tx.map_err(|e| {
             if is_busy(&e) {
                 busy(&self.path, limit)
             } else {
                 self.err(e)
             }
-        })
+        })?;
+        // A file SQLite could open only for reading: refused here, as the first write would
+        // be, so that a write command that would change nothing (a rescore storing the
+        // scores already stored) still says the ledger cannot be written.
+        if conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) {
+            let readonly = rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_READONLY);
+            return Err(self.err(rusqlite::Error::SqliteFailure(readonly, None)));
+        }
+        Ok(tx)
     }
 }
 
