@@ -310,17 +310,29 @@ fn every_shared_inspect_logs_samples_are_shown_as_the_log_wrote_them() {
         eprintln!("skipped: BENCHLEDGER_SHARED_DATA does not name the shared data directory");
         return;
     };
-    let cap = |t: &str| -> String {
-        let n = t.chars().count();
-        if n <= 4000 {
-            t.to_string()
-        } else {
-            let kept: String = t.chars().take(4000).collect();
-            format!("{kept}\n[cut: the text ran to {n} characters; the first 4000 are kept]")
-        }
-    };
+    let (mut checked, mut texts, mut on_pages) = (0, 0, 0);
+    for log in &inspect_logs_under(&std::path::PathBuf::from(root).join("inspect")) {
+        let Some((log_texts, log_on_pages)) = a_logs_samples_are_shown_as_it_wrote_them(log) else {
+            continue;
+        };
+        texts += log_texts;
+        on_pages += log_on_pages;
+        checked += 1;
+    }
+    assert!(
+        checked > 0 && on_pages > 0,
+        "{checked} logs, {on_pages} pages"
+    );
+    eprintln!(
+        "{checked} logs, {texts} texts equal to the log's own, {on_pages} found on their \
+         problem pages"
+    );
+}
+
+/// Every `.json` file under `dir`, at any depth, but the `.expected.json` ones; sorted.
+fn inspect_logs_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut logs = Vec::new();
-    let mut stack = vec![std::path::PathBuf::from(root).join("inspect")];
+    let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(&d).unwrap() {
             let p = e.unwrap().path();
@@ -334,112 +346,128 @@ fn every_shared_inspect_logs_samples_are_shown_as_the_log_wrote_them() {
         }
     }
     logs.sort();
-    let (mut checked, mut texts, mut on_pages) = (0, 0, 0);
-    for log in &logs {
-        let env = Env::init();
-        let out = env.run([
-            std::ffi::OsStr::new("ingest"),
-            "--from".as_ref(),
-            "inspect".as_ref(),
-            log.as_os_str(),
-        ]);
-        if out.status != 0 {
-            continue;
-        }
-        let own: Value = serde_json::from_slice(&std::fs::read(log).unwrap()).unwrap();
-        let wave = env.run(["waves", "--format", "json"]).ok().json()["waves"][0]["wave"]
-            .as_str()
+    logs
+}
+
+/// The Inspect log `log` ingested into a ledger of its own and its site written: each sample's
+/// texts as `problems --problem` prints them equal to the log's own, and found on the sample's
+/// problem page where the site wrote one. None if the log does not ingest; else how many texts
+/// were checked, and how many of them were found on a page.
+fn a_logs_samples_are_shown_as_it_wrote_them(log: &std::path::Path) -> Option<(usize, usize)> {
+    let env = Env::init();
+    let out = env.run([
+        std::ffi::OsStr::new("ingest"),
+        "--from".as_ref(),
+        "inspect".as_ref(),
+        log.as_os_str(),
+    ]);
+    if out.status != 0 {
+        return None;
+    }
+    let own: Value = serde_json::from_slice(&std::fs::read(log).unwrap()).unwrap();
+    let wave = env.run(["waves", "--format", "json"]).ok().json()["waves"][0]["wave"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let site = env.path().join("site");
+    env.run([
+        std::ffi::OsStr::new("site"),
+        "--out".as_ref(),
+        site.as_os_str(),
+    ])
+    .ok();
+    let (mut texts, mut on_pages) = (0, 0);
+    for s in own["samples"].as_array().into_iter().flatten() {
+        let id = match &s["id"] {
+            Value::String(x) => x.clone(),
+            x => x.to_string(),
+        };
+        let j = env
+            .run(["problems", &wave, "--problem", &id, "--format", "json"])
+            .ok()
+            .json();
+        let epoch = s["epoch"].as_u64().unwrap_or(1);
+        let a = j["attempts"]
+            .as_array()
             .unwrap()
-            .to_string();
-        let site = env.path().join("site");
-        env.run([
-            std::ffi::OsStr::new("site"),
-            "--out".as_ref(),
-            site.as_os_str(),
-        ])
-        .ok();
-        for s in own["samples"].as_array().into_iter().flatten() {
-            let id = match &s["id"] {
-                Value::String(x) => x.clone(),
-                x => x.to_string(),
+            .iter()
+            .find(|a| a["trial"].as_u64() == Some(epoch))
+            .unwrap_or_else(|| panic!("{}: sample {id} epoch {epoch}: {j}", log.display()));
+        let file = site.join(format!("waves/{wave}/problems/{id}.html"));
+        let page = std::fs::read_to_string(&file).unwrap_or_default();
+        for (name, text) in sample_texts(s) {
+            let Some(text) = text.filter(|t| !t.trim().is_empty()) else {
+                continue;
             };
-            let j = env
-                .run(["problems", &wave, "--problem", &id, "--format", "json"])
-                .ok()
-                .json();
-            let epoch = s["epoch"].as_u64().unwrap_or(1);
-            let a = j["attempts"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|a| a["trial"].as_u64() == Some(epoch))
-                .unwrap_or_else(|| panic!("{}: sample {id} epoch {epoch}: {j}", log.display()));
-            let file = site.join(format!("waves/{wave}/problems/{id}.html"));
-            let page = std::fs::read_to_string(&file).unwrap_or_default();
-            // A message's content: a string, or its parts' texts one per line.
-            let content = |c: &Value| -> Option<String> {
-                match c {
-                    Value::String(t) => Some(t.clone()),
-                    Value::Array(parts) => Some(
-                        parts
-                            .iter()
-                            .filter_map(|p| match p["type"].as_str() {
-                                Some("text") => p["text"].as_str().map(str::to_string),
-                                Some("reasoning") | None => None,
-                                Some(kind) => Some(format!("[{kind}]")),
-                            })
-                            .collect::<Vec<_>>()
-                            .join("\n"),
-                    ),
-                    _ => None,
-                }
-            };
-            let answer = match s["output"]["completion"].as_str().filter(|c| !c.is_empty()) {
-                Some(c) => Some(c.to_string()),
-                None => content(&s["output"]["choices"][0]["message"]["content"]),
-            };
-            let own = [
-                ("input", s["input"].as_str().map(str::to_string)),
-                ("target", s["target"].as_str().map(str::to_string)),
-                ("answer", answer),
-            ];
-            for (name, text) in own {
-                let Some(text) = text.filter(|t| !t.trim().is_empty()) else {
-                    continue;
-                };
-                let text = cap(&text);
-                assert_eq!(
-                    a[name],
-                    text.as_str(),
-                    "{}: sample {id} {name}",
+            let text = cut_as_the_importer_cuts(&text);
+            assert_eq!(
+                a[name],
+                text.as_str(),
+                "{}: sample {id} {name}",
+                log.display()
+            );
+            texts += 1;
+            if !page.is_empty() {
+                let escaped = text
+                    .replace('&', "&amp;")
+                    .replace('<', "&lt;")
+                    .replace('>', "&gt;")
+                    .replace('"', "&quot;");
+                assert!(
+                    page.contains(&format!("<pre class=\"sample\">{escaped}</pre>")),
+                    "{}: sample {id} {name}: {escaped}",
                     log.display()
                 );
-                texts += 1;
-                if !page.is_empty() {
-                    let escaped = text
-                        .replace('&', "&amp;")
-                        .replace('<', "&lt;")
-                        .replace('>', "&gt;")
-                        .replace('"', "&quot;");
-                    assert!(
-                        page.contains(&format!("<pre class=\"sample\">{escaped}</pre>")),
-                        "{}: sample {id} {name}: {escaped}",
-                        log.display()
-                    );
-                    on_pages += 1;
-                }
+                on_pages += 1;
             }
         }
-        checked += 1;
     }
-    assert!(
-        checked > 0 && on_pages > 0,
-        "{checked} logs, {on_pages} pages"
-    );
-    eprintln!(
-        "{checked} logs, {texts} texts equal to the log's own, {on_pages} found on their \
-         problem pages"
-    );
+    Some((texts, on_pages))
+}
+
+/// `t` cut as the importer cuts a sample's text: its first 4,000 characters, and a line saying
+/// how long it ran, if it ran longer.
+fn cut_as_the_importer_cuts(t: &str) -> String {
+    let n = t.chars().count();
+    if n <= 4000 {
+        t.to_string()
+    } else {
+        let kept: String = t.chars().take(4000).collect();
+        format!("{kept}\n[cut: the text ran to {n} characters; the first 4000 are kept]")
+    }
+}
+
+/// An Inspect sample's input, target and answer as the log wrote them, each where it is a
+/// string: the answer the output's completion, or else its first choice's message content.
+fn sample_texts(s: &Value) -> [(&'static str, Option<String>); 3] {
+    let answer = match s["output"]["completion"].as_str().filter(|c| !c.is_empty()) {
+        Some(c) => Some(c.to_string()),
+        None => message_content(&s["output"]["choices"][0]["message"]["content"]),
+    };
+    [
+        ("input", s["input"].as_str().map(str::to_string)),
+        ("target", s["target"].as_str().map(str::to_string)),
+        ("answer", answer),
+    ]
+}
+
+/// A message's content: a string, or its parts' texts one per line.
+fn message_content(c: &Value) -> Option<String> {
+    match c {
+        Value::String(t) => Some(t.clone()),
+        Value::Array(parts) => Some(
+            parts
+                .iter()
+                .filter_map(|p| match p["type"].as_str() {
+                    Some("text") => p["text"].as_str().map(str::to_string),
+                    Some("reasoning") | None => None,
+                    Some(kind) => Some(format!("[{kind}]")),
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+        _ => None,
+    }
 }
 
 /// Issue 31, #5: the native formats carry a sample too (`input`, `target`, `answer`,

@@ -893,7 +893,19 @@ fn rubric_add_registers_a_version_once_and_refuses_to_change_it() {
 #[test]
 fn a_rubric_that_fails_check_registers_only_when_allowed_and_is_marked_wherever_shown() {
     let l = Env::with_waves(&[WORKED]);
+    a_rubric_that_fails_check_is_refused_without_the_flag(&l);
+    a_rubric_that_fails_check_registers_with_the_flag_marked(&l);
+    l.run(["rubric", "add", V2]).ok();
+    rubric_list_marks_the_version_that_fails_check(&l);
+    score_marks_the_version_that_fails_check_in_its_heading_and_json(&l);
+    rubric_show_prints_each_version_verbatim_after_its_header_and_mark(&l);
+    an_unregistered_version_is_refused_naming_those_registered(&l);
+}
 
+/// `rubric add` of session-efficiency@1, whose score can reach 125 on a 0–100 scale, without
+/// `--allow-scale-violation`: refused, saying why and how to register it anyway; nothing
+/// registered.
+fn a_rubric_that_fails_check_is_refused_without_the_flag(l: &Env) {
     let refused = l.run(["rubric", "add", V1]);
     assert_eq!(refused.status, 2, "{}", refused.transcript());
     assert!(
@@ -913,7 +925,11 @@ fn a_rubric_that_fails_check_registers_only_when_allowed_and_is_marked_wherever_
     );
     let empty = l.run(["rubric", "list", "--format", "json"]).ok().json();
     assert_eq!(empty["rubrics"], serde_json::json!([]));
+}
 
+/// `rubric add --allow-scale-violation` of session-efficiency@1: registered, and said to be
+/// marked.
+fn a_rubric_that_fails_check_registers_with_the_flag_marked(l: &Env) {
     let allowed = l.run(["rubric", "add", "--allow-scale-violation", V1]).ok();
     assert_eq!(
         allowed.stdout,
@@ -922,9 +938,10 @@ fn a_rubric_that_fails_check_registers_only_when_allowed_and_is_marked_wherever_
             &sha256_file(V1)[..12]
         )
     );
-    l.run(["rubric", "add", V2]).ok();
+}
 
-    // rubric list: marked.
+/// `rubric list`, as a table and as JSON: session-efficiency@1 marked, @2 not.
+fn rubric_list_marks_the_version_that_fails_check(l: &Env) {
     let list = l.run(["rubric", "list"]).ok();
     assert!(
         list.stdout.contains("FAILS (allowed: scale violation)"),
@@ -951,8 +968,11 @@ fn a_rubric_that_fails_check_registers_only_when_allowed_and_is_marked_wherever_
             ("session-efficiency@2".to_string(), false)
         ]
     );
+}
 
-    // score: marked in the heading and in the JSON.
+/// `score` under session-efficiency@1: marked in the heading and in the JSON, and its score of
+/// 125 kept; under @2, unmarked, 100.
+fn score_marks_the_version_that_fails_check_in_its_heading_and_json(l: &Env) {
     let table = l.score("worked-seat", "session-efficiency@1", "table");
     assert!(
         table.stdout.contains(
@@ -971,8 +991,11 @@ fn a_rubric_that_fails_check_registers_only_when_allowed_and_is_marked_wherever_
     let j2 = l.score_json("worked-seat", "session-efficiency@2");
     assert_eq!(j2["rubric"]["scale_violation"], false);
     close(score_of(&j2, "worked"), 100.0);
+}
 
-    // rubric show: the verbatim text, after a header (and the mark).
+/// `rubric show` of each version: the verbatim text, after a header (and the mark where the
+/// version fails `rubric check`).
+fn rubric_show_prints_each_version_verbatim_after_its_header_and_mark(l: &Env) {
     for (id, file, marked) in [
         ("session-efficiency@1", V1, true),
         ("session-efficiency@2", V2, false),
@@ -993,8 +1016,10 @@ fn a_rubric_that_fails_check_registers_only_when_allowed_and_is_marked_wherever_
             marked
         );
     }
+}
 
-    // A version that is not registered: the error names what is.
+/// A version that is not registered, to `score` and to `rubric show`: the error names what is.
+fn an_unregistered_version_is_refused_naming_those_registered(l: &Env) {
     let missing = l.run([
         "score",
         "--wave",

@@ -1278,6 +1278,41 @@ fn board_letters_are_those_of_versus_all(env: &Env, board: &str, wave: &str) {
 
 #[test]
 fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows() {
+    let (env, site) = front_page_ledger_and_site();
+    let page = std::fs::read_to_string(site.join("index.html")).unwrap();
+    the_front_page_heads_each_suites_latest_wave(&page);
+    // Intervals by default: each suite's leaderboard has its rank ranges and tie-group letters.
+    let rca = between(
+        &page,
+        "waves/rca-wave-2.html\">rca-wave-2</a></h2>",
+        "</table>",
+    );
+    assert!(rca.contains(">Rank range<"), "{rca}");
+    board_letters_are_those_of_versus_all(&env, rca, "rca-wave-2");
+    the_cheap_wave_with_long_ids_keeps_every_column_in_view(&page);
+    the_seats_list_names_each_named_seat(&page);
+    let Some(chromium) = chromium() else { return };
+    let index = dom(&chromium, &site.join("index.html"));
+    the_checkout_board_ranks_ties_on_wall_then_input(&index);
+    the_wave_without_a_budget_says_why_it_is_ranked_otherwise(&index);
+    screenshot(&chromium, &site.join("index.html"), "front");
+    the_rca_suites_one_cost_accuracy_chart_spans_its_current_waves(&index);
+    every_sample_is_one_click_away(&chromium, &site, &index);
+    the_change_page_gives_a_wave_no_version_scores_its_table_and_no_empty_chart(&site);
+    every_page_fits(&chromium, &site);
+    the_charts_labels_read_at_11_px_on_a_phone(&chromium, &site);
+    // At a phone's width the boards, the contents and the problem matrix keep their first
+    // column in view while their box scrolls.
+    for page in ["index.html", "waves/rca-wave-2/problems.html"] {
+        the_first_column_stays_in_view(&chromium, &site.join(page));
+    }
+    a_seat_of_millions_of_tokens_keeps_its_axis_label_clear_of_the_ticks(&chromium, &site);
+}
+
+/// The examples' ledger with the Inspect wave (no budget) ingested twice, the second time with
+/// a display name for its seat, and the cheap wave with long ids; and the site written from it
+/// under `--rubric session-efficiency@2`, in the ledger's folder.
+fn front_page_ledger_and_site() -> (Env, PathBuf) {
     let env = example_ledger();
     // A wave imported without a budget: no efficiency rubric scores it.
     env.ingest(&[&common::crate_path(
@@ -1303,7 +1338,12 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
         "session-efficiency@2",
     ])
     .ok();
-    let page = std::fs::read_to_string(site.join("index.html")).unwrap();
+    (env, site)
+}
+
+/// The front page's suite headings, `page` as written: each suite's latest current wave, the
+/// newest first, and the suite whose waves are all withdrawn last, saying so.
+fn the_front_page_heads_each_suites_latest_wave(page: &str) {
     // Each suite's latest current wave, the newest first: cheap-long-ids (May 2), the imported
     // arith-mini (May 1), checkout-rematch (March), rca-wave-2 (not rca-wave-1; February); the
     // withdrawn prices-csv suite has none, and comes last.
@@ -1324,40 +1364,20 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
         "heads"
     );
     assert!(page.contains("Every wave of this suite is withdrawn"));
-    // Intervals by default: each suite's leaderboard has its rank ranges and tie-group letters.
-    let rca = between(
-        &page,
-        "waves/rca-wave-2.html\">rca-wave-2</a></h2>",
-        "</table>",
-    );
-    assert!(rca.contains(">Rank range<"), "{rca}");
-    board_letters_are_those_of_versus_all(&env, rca, "rca-wave-2");
-    the_cheap_wave_with_long_ids_keeps_every_column_in_view(&page);
-    the_seats_list_names_each_named_seat(&page);
-    let Some(chromium) = chromium() else { return };
-    let index = dom(&chromium, &site.join("index.html"));
-    the_checkout_board_ranks_ties_on_wall_then_input(&index);
+}
+
+/// The imported wave on the front page `index` (as the browser built it): ranked under another
+/// rubric, saying why, its named seat shown by its display name, and no cost–accuracy chart.
+fn the_wave_without_a_budget_says_why_it_is_ranked_otherwise(index: &str) {
     // The imported wave has no budget: session-efficiency@2 gives it no score, so it is ranked
     // under the most recently registered rubric that does, and says why.
-    let arith = between(&index, "arith-mini.html\">arith-mini</a></h2>", "</table>");
+    let arith = between(index, "arith-mini.html\">arith-mini</a></h2>", "</table>");
     assert!(
         arith.contains(
             "session-efficiency@2, named with --rubric, gives no seat of this wave a score"
         ),
         "{arith}"
     );
-    screenshot(&chromium, &site.join("index.html"), "front");
-    // One cost–accuracy chart per suite across its current waves: rca-wave-1 and rca-wave-2
-    // side by side (6 seats each, every one costed), each point named with its wave and a link
-    // to its seat; the imported suite records no cost, and says so in words, with no frame.
-    let suite = between(
-        &index,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"frontier-grafana-incident-rca\"",
-        "</svg>",
-    );
-    assert_eq!(suite.matches("data-seat=").count(), 12, "{suite}");
-    assert!(suite.contains("data-seat=\"xai-hierarchical (rca-wave-1)\""));
-    assert!(suite.contains("<a href=\"seats/xai-hierarchical.html\">"));
     // The named seat: its display name in the leaderboard, its id on hover and in the link.
     assert!(
         arith.contains(
@@ -1366,27 +1386,47 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
         ),
         "{arith}"
     );
-    let arith_chart = between(&index, "arith-mini.html\">arith-mini</a></h2>", "<h2");
+    let arith_chart = between(index, "arith-mini.html\">arith-mini</a></h2>", "<h2");
     assert!(
         arith_chart.contains("No cost–accuracy chart for this suite")
             && !arith_chart.contains("<svg"),
         "{arith_chart}"
     );
+}
 
-    every_sample_is_one_click_away(&chromium, &site, &index);
-    // A wave no version of the rubric scores (no budget) gets its table, and no empty chart.
+/// One cost–accuracy chart per suite across its current waves, on the front page `index`:
+/// grafana-incident-rca's has rca-wave-1 and rca-wave-2 side by side (6 seats each, every one
+/// costed), each point named with its wave and a link to its seat. (The imported suite records
+/// no cost, and says so in words, with no frame: see
+/// `the_wave_without_a_budget_says_why_it_is_ranked_otherwise`.)
+fn the_rca_suites_one_cost_accuracy_chart_spans_its_current_waves(index: &str) {
+    let suite = between(
+        index,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"frontier-grafana-incident-rca\"",
+        "</svg>",
+    );
+    assert_eq!(suite.matches("data-seat=").count(), 12, "{suite}");
+    assert!(suite.contains("data-seat=\"xai-hierarchical (rca-wave-1)\""));
+    assert!(suite.contains("<a href=\"seats/xai-hierarchical.html\">"));
+}
+
+/// The site's page of what changed from session-efficiency@1 to @2: a wave no version of the
+/// rubric scores (no budget) gets its table, and no empty chart; a wave they score, its chart.
+fn the_change_page_gives_a_wave_no_version_scores_its_table_and_no_empty_chart(site: &Path) {
     let change =
         std::fs::read_to_string(site.join("changes/session-efficiency-v1-v2.html")).unwrap();
     assert!(change.contains("Wave <a href=\"../waves/arith-mini.html\">arith-mini</a>"));
     assert!(!change.contains("id=\"slope-arith-mini\""));
     assert!(change.contains("id=\"slope-checkout-rematch\""));
-    every_page_fits(&chromium, &site);
-    // On a phone a cost–accuracy chart's labels read at 11 px, not 7 (issue 31's new-user
-    // check): the chart keeps its size and scrolls in its box, whose edge says so (checked by
-    // every_page_fits), the page no wider than the window.
+}
+
+/// On a phone a cost–accuracy chart's labels read at 11 px, not 7 (issue 31's new-user check):
+/// the chart keeps its size and scrolls in its box, whose edge says so (checked by
+/// `every_page_fits`), the page no wider than the window.
+fn the_charts_labels_read_at_11_px_on_a_phone(chromium: &Path, site: &Path) {
     for page in ["index.html", "waves/checkout-rematch.html"] {
         let sizes = probe(
-            &chromium,
+            chromium,
             &site.join(page),
             390,
             844,
@@ -1400,16 +1440,17 @@ fn the_front_page_ranks_each_suites_latest_wave_and_every_page_fits_both_windows
             assert!(px.as_f64() >= Some(10.9), "{page}: labels at {sizes:?} px");
         }
     }
-    // At a phone's width the boards, the contents and the problem matrix keep their first
-    // column in view while their box scrolls.
-    for page in ["index.html", "waves/rca-wave-2/problems.html"] {
-        the_first_column_stays_in_view(&chromium, &site.join(page));
-    }
-    // A seat whose tokens run to millions: its tokens chart's axis label is clear of the ticks
-    // ("1,500,000"), at both sizes, and its description gives tokens as the table does.
+}
+
+/// A seat whose tokens run to millions: its tokens chart's axis label is clear of the ticks
+/// ("1,500,000"), at both sizes, and its description gives tokens as the table does.
+fn a_seat_of_millions_of_tokens_keeps_its_axis_label_clear_of_the_ticks(
+    chromium: &Path,
+    site: &Path,
+) {
     let seat = site.join("seats/anthropic-hierarchical.html");
     for (width, height) in [(1400, 900), (390, 844)] {
-        let m = measure(&chromium, &seat, width, height);
+        let m = measure(chromium, &seat, width, height);
         assert_eq!(m["overlaps"], serde_json::json!([]), "{m}");
     }
     let page = std::fs::read_to_string(&seat).unwrap();
@@ -3097,24 +3138,45 @@ fn a_suite_of_one_seat_gets_its_row_and_no_one_point_chart() {
 
 /// A wave of 30 problems and three seats, in its own suite, under `dir`: its manifest.
 fn wave_of_30_problems(dir: &Path) -> PathBuf {
-    let wave = dir.join("thirty");
-    std::fs::create_dir_all(&wave).unwrap();
-    let mut manifest = String::from(
+    let head = String::from(
         "[wave]\nid = \"thirty\"\nsuite = \"thirty-suite\"\nstarted_at = 2026-06-01T10:00:00Z\n\n\
          [wave.load]\nparallel_sessions = 3\ntool_server_sessions = 3\nserial_rerun = false\n\n\
          [wave.accounting]\ninput_tokens_include_cache_reads = false\n",
     );
-    for (k, seat) in ["alpha", "beta", "gamma"].iter().enumerate() {
-        let lines: String = (0..30)
-            .map(|i| {
-                format!(
-                    "{{\"problem\":\"p-{i}\",\"correct\":{},\"input_tokens\":1000,\
-                     \"output_tokens\":100,\"wall_s\":10,\"cost_usd\":0.0{}}}\n",
-                    (i * 7 + k * 5) % 10 < 8 - 2 * k,
-                    k + 1
-                )
-            })
-            .collect();
+    write_wave(
+        dir,
+        "thirty",
+        head,
+        &["alpha", "beta", "gamma"],
+        30,
+        |k, i| {
+            format!(
+                "{{\"problem\":\"p-{i}\",\"correct\":{},\"input_tokens\":1000,\
+             \"output_tokens\":100,\"wall_s\":10,\"cost_usd\":0.0{}}}\n",
+                (i * 7 + k * 5) % 10 < 8 - 2 * k,
+                k + 1
+            )
+        },
+    )
+}
+
+/// Writes the wave `id` under `dir` (in its folder `id`): its manifest `head` (the `[wave]`
+/// tables) then a `[[seat]]` for each of `seats` (model `m-{seat}`, provider `p`, harness
+/// `h`), whose results, `{seat}.jsonl`, are `line(k, i)` for problems `i` from 0 to
+/// `problems - 1`, `k` the seat's place in `seats`; the manifest's path.
+fn write_wave(
+    dir: &Path,
+    id: &str,
+    head: String,
+    seats: &[&str],
+    problems: usize,
+    line: impl Fn(usize, usize) -> String,
+) -> PathBuf {
+    let wave = dir.join(id);
+    std::fs::create_dir_all(&wave).unwrap();
+    let mut manifest = head;
+    for (k, seat) in seats.iter().enumerate() {
+        let lines: String = (0..problems).map(|i| line(k, i)).collect();
         std::fs::write(wave.join(format!("{seat}.jsonl")), lines).unwrap();
         manifest.push_str(&format!(
             "\n[[seat]]\nid = \"{seat}\"\nmodel = \"m-{seat}\"\nprovider = \"p\"\n\
@@ -3221,31 +3283,17 @@ fn dead_links(site: &Path) -> Vec<String> {
 /// A wave of 2 seats × `problems` problems (`2 × problems` attempts) of `suite`, started on
 /// June `day`.
 fn small_wave(dir: &Path, id: &str, suite: &str, day: u32, problems: usize) -> PathBuf {
-    let wave = dir.join(id);
-    std::fs::create_dir_all(&wave).unwrap();
-    let mut manifest = format!(
+    let head = format!(
         "[wave]\nid = \"{id}\"\nsuite = \"{suite}\"\nstarted_at = 2026-06-{day:02}T10:00:00Z\n\n\
          [wave.accounting]\ninput_tokens_include_cache_reads = false\n"
     );
-    for (k, seat) in ["alpha", "beta"].iter().enumerate() {
-        let lines: String = (0..problems)
-            .map(|i| {
-                format!(
-                    "{{\"problem\":\"p-{i}\",\"correct\":{},\"input_tokens\":100,\
-                     \"output_tokens\":10,\"wall_s\":5,\"cost_usd\":0.01}}\n",
-                    (i + k) % 2 == 0
-                )
-            })
-            .collect();
-        std::fs::write(wave.join(format!("{seat}.jsonl")), lines).unwrap();
-        manifest.push_str(&format!(
-            "\n[[seat]]\nid = \"{seat}\"\nmodel = \"m-{seat}\"\nprovider = \"p\"\n\
-             harness = \"h\"\nresults = \"{seat}.jsonl\"\n"
-        ));
-    }
-    let path = wave.join("wave.toml");
-    std::fs::write(&path, manifest).unwrap();
-    path
+    write_wave(dir, id, head, &["alpha", "beta"], problems, |k, i| {
+        format!(
+            "{{\"problem\":\"p-{i}\",\"correct\":{},\"input_tokens\":100,\
+             \"output_tokens\":10,\"wall_s\":5,\"cost_usd\":0.01}}\n",
+            (i + k) % 2 == 0
+        )
+    })
 }
 
 /// The waves of a site that have a page per problem, by id, sorted (a site written over an
