@@ -138,9 +138,9 @@ pub(super) struct Env<'a> {
 pub(super) type Undefined = String;
 
 /// The named values of one attempt's formula on the fast path ([`super::resolved`]), held in
-/// place: no allocation, and copied from one rubric to
-/// another by value. A formula recording more than [`Values::HELD`] values takes the formula's
-/// own path ([`Env::formula`]), which keeps them in a `Vec`.
+/// place: no allocation, and copied from one rubric to another by value. A formula recording
+/// more than [`Values::HELD`] values takes the formula's own path ([`Env::formula`]), which
+/// keeps them in a `Vec`.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Values {
     held: [f64; Values::HELD],
