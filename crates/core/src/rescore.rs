@@ -906,23 +906,10 @@ mod tests {
     /// --all` computes them once an attempt; no other pair of shipped rubrics does.
     #[test]
     fn the_trace_holistic_rubrics_share_their_factors() {
-        let (_, rows) = ledger();
-        let rubrics: Vec<Rubric> = rows
-            .iter()
-            .map(|r| crate::rubric::parse(std::path::Path::new("r.toml"), &r.text).unwrap())
-            .collect();
-        let data = wave(0, 1);
+        let (rubrics, data) = shipped_rubrics();
         let scorers: Vec<Scorer<'_>> = rubrics.iter().map(|r| Scorer::new(r, &data.wave)).collect();
-        let mut pairs = Vec::new();
-        for (i, a) in scorers.iter().enumerate() {
-            for (j, b) in scorers.iter().enumerate().skip(i + 1) {
-                if a.same_factors(b) {
-                    pairs.push((rubrics[i].id(), rubrics[j].id()));
-                }
-            }
-        }
         assert_eq!(
-            pairs,
+            pairs_of(&rubrics, &scorers, |a, b| a.same_factors(b)),
             vec![(
                 "trace-holistic-retries@1".to_string(),
                 "trace-holistic@1".to_string()
@@ -954,24 +941,10 @@ mod tests {
     /// first (the formula undefined, with each rubric's own reason).
     #[test]
     fn rubrics_differing_in_free_retries_store_what_each_scores_alone() {
-        let (_, rows) = ledger();
-        let rubrics: Vec<Rubric> = rows
-            .iter()
-            .map(|r| crate::rubric::parse(std::path::Path::new("r.toml"), &r.text).unwrap())
-            .collect();
-        let data = wave(0, 1);
+        let (rubrics, data) = shipped_rubrics();
         let scorers: Vec<Scorer<'_>> = rubrics.iter().map(|r| Scorer::new(r, &data.wave)).collect();
-        let mut pairs = Vec::new();
-        for (i, a) in scorers.iter().enumerate() {
-            for (j, b) in scorers.iter().enumerate().skip(i + 1) {
-                assert_eq!(a.same_without_trace(b), b.same_without_trace(a));
-                if a.same_without_trace(b) {
-                    pairs.push((rubrics[i].id(), rubrics[j].id()));
-                }
-            }
-        }
         assert_eq!(
-            pairs,
+            pairs_of(&rubrics, &scorers, |a, b| a.same_without_trace(b)),
             vec![(
                 "trace-holistic-retries@1".to_string(),
                 "trace-holistic@1".to_string()
@@ -982,6 +955,35 @@ mod tests {
         stores_each_waves_scores_as_scored_alone(ledger_of(|(_, p)| p >= 2), 2048);
         // Traces on every other seat only.
         stores_each_waves_scores_as_scored_alone(ledger_of(|(s, _)| s % 2 == 1), 3);
+    }
+
+    /// Every shipped rubric, and a wave of one seat to score them on.
+    fn shipped_rubrics() -> (Vec<Rubric>, WaveData) {
+        let (_, rows) = ledger();
+        let rubrics = rows
+            .iter()
+            .map(|r| crate::rubric::parse(std::path::Path::new("r.toml"), &r.text).unwrap())
+            .collect();
+        (rubrics, wave(0, 1))
+    }
+
+    /// The pairs of rubrics (by id, in the order given) whose scorers stand in `relation`,
+    /// checked to be symmetric.
+    fn pairs_of(
+        rubrics: &[Rubric],
+        scorers: &[Scorer<'_>],
+        relation: impl Fn(&Scorer<'_>, &Scorer<'_>) -> bool,
+    ) -> Vec<(String, String)> {
+        let mut pairs = Vec::new();
+        for (i, a) in scorers.iter().enumerate() {
+            for (j, b) in scorers.iter().enumerate().skip(i + 1) {
+                assert_eq!(relation(a, b), relation(b, a), "{}", rubrics[i].id());
+                if relation(a, b) {
+                    pairs.push((rubrics[i].id(), rubrics[j].id()));
+                }
+            }
+        }
+        pairs
     }
 
     /// `store_in` over the whole `ledger`, in parts of `part_seats` seats, stores for every

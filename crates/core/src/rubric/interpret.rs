@@ -137,6 +137,48 @@ pub(super) struct Env<'a> {
 
 pub(super) type Undefined = String;
 
+/// The factors of a formula combined, Π multiply × Σ add / Σ divide: by the formula and by its
+/// fast path ([`super::resolved`]) alike, so that the two take the same operations in the same
+/// order and give the same bits.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Combined {
+    product: f64,
+    add: Option<f64>,
+    div: Option<f64>,
+}
+
+impl Combined {
+    /// Before the first factor.
+    pub(super) const START: Combined = Combined {
+        product: 1.0,
+        add: None,
+        div: None,
+    };
+
+    /// Takes a factor's value `v` in its role.
+    #[inline(always)]
+    pub(super) fn take(&mut self, role: Role, weight: f64, v: f64) {
+        match role {
+            Role::Multiply => self.product *= v,
+            Role::Add => *self.add.get_or_insert(0.0) += weight * v,
+            Role::Divide => *self.div.get_or_insert(0.0) += weight * v,
+        }
+    }
+
+    /// The combination: `None` where the weighted sum it is divided by is 0.
+    #[inline(always)]
+    pub(super) fn core(self) -> Option<f64> {
+        let mut core = self.product * self.add.unwrap_or(1.0);
+        if let Some(d) = self.div {
+            if d == 0.0 {
+                return None;
+            }
+            core /= d;
+        }
+        Some(core)
+    }
+}
+
 /// The named values of one attempt's formula on the fast path ([`super::resolved`]), held in
 /// place: no allocation, and copied from one rubric to another by value. A formula recording
 /// more than [`Values::HELD`] values takes the formula's own path ([`Env::formula`]), which
@@ -318,9 +360,7 @@ impl Env<'_> {
         unit: &Unit<'_>,
         values: &mut Vec<f64>,
     ) -> Result<f64, Undefined> {
-        let mut product = 1.0;
-        let mut add: Option<f64> = None;
-        let mut div: Option<f64> = None;
+        let mut combined = Combined::START;
         for f in &r.factors {
             let v = self.factor(f, unit)?;
             if !v.is_finite() {
@@ -329,23 +369,11 @@ impl Env<'_> {
                 return Err(format!("factor {:?} is not a finite number here", f.name));
             }
             values.push(v);
-            match f.role {
-                Role::Multiply => product *= v,
-                Role::Add => *add.get_or_insert(0.0) += f.weight * v,
-                Role::Divide => *div.get_or_insert(0.0) += f.weight * v,
-            }
+            combined.take(f.role, f.weight, v);
         }
-        let mut core = product * add.unwrap_or(1.0);
-        if let Some(d) = div {
-            if d == 0.0 {
-                return Err(
-                    "the weighted sum it is divided by is 0 (it used nothing the rubric divides by)"
-                        .into(),
-                );
-            }
-            core /= d;
-        }
-        Ok(core)
+        combined.core().ok_or_else(|| {
+            "the weighted sum it is divided by is 0 (it used nothing the rubric divides by)".into()
+        })
     }
 
     /// The rest of the formula, from its factors' `core` ([`Env::factors`]): multiplier × core

@@ -10,7 +10,7 @@
 //! nothing, and the formula with its reasons ([`super::interpret::Env::formula`]) says why.
 
 use super::arith::pow;
-use super::interpret::{Values, clip};
+use super::interpret::{Combined, Values, clip};
 use super::measure::{Measure, errors_after_free_retries};
 use super::spec::{Role, Rubric, Transform};
 use crate::model::{Attempt, Wave};
@@ -153,9 +153,7 @@ impl<'a> Resolved<'a> {
     /// (then `values` holds a part, to clear), or `values` has no room.
     #[inline(always)]
     pub(super) fn factors(&self, a: &Attempt, values: &mut Values) -> Option<f64> {
-        let mut product = 1.0;
-        let mut add: Option<f64> = None;
-        let mut div: Option<f64> = None;
+        let mut combined = Combined::START;
         for f in &self.factors {
             let m = f.read.value(f.measure, a, self.wave)?;
             let raw = match f.raw {
@@ -174,20 +172,9 @@ impl<'a> Resolved<'a> {
                 return None;
             }
             values.push(v)?;
-            match f.role {
-                Role::Multiply => product *= v,
-                Role::Add => *add.get_or_insert(0.0) += f.weight * v,
-                Role::Divide => *div.get_or_insert(0.0) += f.weight * v,
-            }
+            combined.take(f.role, f.weight, v);
         }
-        let mut core = product * add.unwrap_or(1.0);
-        if let Some(d) = div {
-            if d == 0.0 {
-                return None;
-            }
-            core /= d;
-        }
-        Some(core)
+        combined.core()
     }
 
     /// The score of attempt `a` from its factors' `core`, where every penalty is defined:

@@ -44,6 +44,20 @@ pub struct SeatTally {
     scratch: Vec<f64>,
 }
 
+impl SeatTally {
+    /// A per-attempt rubric's sums, for attempt `a` to be added to on the fast path of a tally
+    /// another may follow ([`Scorer::add_own_leading`], [`Scorer::add_own_alone`]): `None`
+    /// where `a` has a trace, the rubric is scored per seat, or its formula was undefined on
+    /// an earlier attempt.
+    #[inline(always)]
+    fn fast_sums(&mut self, a: &Attempt) -> Option<&mut AttemptSums> {
+        if a.trace.is_some() || !self.free_errors.is_empty() {
+            return None;
+        }
+        self.per_attempt.as_mut().filter(|s| s.undefined.is_none())
+    }
+}
+
 /// Scores one wave under one rubric from its seats' tallies.
 pub struct Scorer<'a> {
     rubric: &'a Rubric,
@@ -258,15 +272,9 @@ impl<'a> Scorer<'a> {
         a: &Attempt,
         shared: &mut SharedFactors,
     ) -> bool {
-        if a.trace.is_some() || !t.free_errors.is_empty() {
-            return false;
-        }
-        let Some(sums) = &mut t.per_attempt else {
+        let Some(sums) = t.fast_sums(a) else {
             return false;
         };
-        if sums.undefined.is_some() {
-            return false;
-        }
         if !shared.computed {
             shared.values = Values::EMPTY;
             shared.core = self.fast_factors(a, &mut shared.values);
@@ -291,15 +299,9 @@ impl<'a> Scorer<'a> {
     /// it; otherwise adds nothing and says `false`, for the caller to add it rubric by rubric.
     #[inline]
     pub(crate) fn add_own_alone(&self, t: &mut SeatTally, a: &Attempt) -> bool {
-        if a.trace.is_some() || !t.free_errors.is_empty() {
-            return false;
-        }
-        let Some(sums) = &mut t.per_attempt else {
+        let Some(sums) = t.fast_sums(a) else {
             return false;
         };
-        if sums.undefined.is_some() {
-            return false;
-        }
         let mut values = Values::EMPTY;
         let Some(core) = self.fast_factors(a, &mut values) else {
             return false;
