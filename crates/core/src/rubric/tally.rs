@@ -223,17 +223,11 @@ impl<'a> Scorer<'a> {
         if sums.undefined.is_some() {
             return;
         }
-        if !shared.computed {
-            shared.values = Values::EMPTY;
-            shared.core = self.fast_factors(a, &mut shared.values);
-            shared.computed = true;
-        }
-        if let Some(core) = shared.core {
-            let mut values = shared.values;
-            if let Some(score) = self.fast_penalties(core, a, &mut values) {
-                sums.add_defined(score, values.as_slice());
-                return;
-            }
+        if let Some((core, mut values)) = shared.get(self, a)
+            && let Some(score) = self.fast_penalties(core, a, &mut values)
+        {
+            sums.add_defined(score, values.as_slice());
+            return;
         }
         self.add_formula(t, a);
     }
@@ -275,15 +269,9 @@ impl<'a> Scorer<'a> {
         let Some(sums) = t.fast_sums(a) else {
             return false;
         };
-        if !shared.computed {
-            shared.values = Values::EMPTY;
-            shared.core = self.fast_factors(a, &mut shared.values);
-            shared.computed = true;
-        }
-        let Some(core) = shared.core else {
+        let Some((core, mut values)) = shared.get(self, a) else {
             return false;
         };
-        let mut values = shared.values;
         match self.fast_penalties(core, a, &mut values) {
             Some(score) => {
                 sums.add_defined(score, values.as_slice());
@@ -321,25 +309,10 @@ impl<'a> Scorer<'a> {
         t
     }
 
-    /// What a rubric keeps of an attempt besides its figures.
+    /// What a rubric keeps of an attempt besides its figures: [`Scorer::add_own_sharing`] with
+    /// factors no other scorer computed.
     fn add_rest(&self, t: &mut SeatTally, a: &Attempt) {
-        if !t.free_errors.is_empty() {
-            self.add_free_errors(t, a);
-        }
-        let Some(sums) = &mut t.per_attempt else {
-            return;
-        };
-        if sums.undefined.is_some() {
-            return;
-        }
-        let mut values = Values::EMPTY;
-        let fast = self
-            .fast_factors(a, &mut values)
-            .and_then(|core| self.fast_penalties(core, a, &mut values));
-        match fast {
-            Some(score) => sums.add_defined(score, values.as_slice()),
-            None => self.add_formula(t, a),
-        }
+        self.add_own_sharing(t, a, &mut SharedFactors::default());
     }
 
     /// The factors of the per-attempt formula on attempt `a` on its fast path
@@ -565,6 +538,19 @@ impl SharedFactors {
     #[inline]
     pub fn next(&mut self) {
         self.computed = false;
+    }
+
+    /// Attempt `a`'s factors on their fast path, their core and values: computed by `scorer`
+    /// unless a scorer with the same factors already did for this attempt. `None` where a
+    /// step is undefined.
+    #[inline(always)]
+    fn get(&mut self, scorer: &Scorer<'_>, a: &Attempt) -> Option<(f64, Values)> {
+        if !self.computed {
+            self.values = Values::EMPTY;
+            self.core = scorer.fast_factors(a, &mut self.values);
+            self.computed = true;
+        }
+        Some((self.core?, self.values))
     }
 }
 
